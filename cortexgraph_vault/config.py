@@ -1,0 +1,303 @@
+"""Effective configuration: CLI > environment > vault file > user file > defaults.
+
+Environment names follow CortexGraph (`CORTEXGRAPH_*`) so existing setups keep working.
+Files are TOML with the same names in lower case without the prefix
+(`decay_model = "exponential"`). An invalid value is an error naming the variable, where it
+came from and the allowed range.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from cortexgraph_vault.core.decay import DECAY_MODELS, DecayConfig
+from cortexgraph_vault.core.rules import RuleConfig
+from cortexgraph_vault.core.times import parse_time
+from cortexgraph_vault.errors import ConfigError
+
+ENV_PREFIX = "CORTEXGRAPH_"
+VAULT_CONFIG = Path(".cortexgraph") / "config.toml"
+DEFAULT_PORT = 47613
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    kind: str  # "float" | "int" | "bool" | "str" | "choice" | "folder" | "path"
+    default: Any
+    help: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+
+    @property
+    def env(self) -> str:
+        return ENV_PREFIX + self.name.upper()
+
+    def allowed(self) -> str:
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.choices)
+        if self.kind == "bool":
+            return "true or false"
+        if self.low is not None and self.high is not None:
+            word = "an integer" if self.kind == "int" else "a number"
+            return f"{word} from {self.low:g} to {self.high:g}"
+        if self.kind == "folder":
+            return "a folder name inside the vault (no '..', not absolute)"
+        return "text"
+
+
+def _s(name: str, kind: str, default: Any, help: str, lo: float | None = None, hi: float | None = None,
+       choices: tuple[str, ...] = ()) -> Setting:  # fmt: skip
+    return Setting(name, kind, default, help, lo, hi, choices)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    _s("vault", "path", None, "the Obsidian vault folder"),
+    _s("stm_folder", "folder", "_stm", "folder of short-term memories"),
+    _s("ltm_folder", "folder", "memories", "folder promoted memories move to"),
+    _s("archive_folder", "folder", "_archive", "folder archived memories move to"),
+    _s("decay_model", "choice", "power_law", "decay model", choices=DECAY_MODELS),
+    _s("decay_beta", "float", 0.6, "use-count exponent β", 0.0, 2.0),
+    _s("decay_lambda", "float", math.log(2) / (3 * 86400), "exponential λ per second", 1e-9, 1e-2),
+    _s("pl_alpha", "float", 1.1, "power-law α", 0.01, 10.0),
+    _s("pl_halflife_days", "float", 3.0, "power-law half-life in days", 0.01, 3650.0),
+    _s("tc_lambda_fast", "float", 1.603e-5, "two-component fast λ per second", 1e-9, 1e-2),
+    _s("tc_lambda_slow", "float", 1.147e-6, "two-component slow λ per second", 1e-10, 1e-2),
+    _s("tc_weight_fast", "float", 0.7, "two-component weight of the fast part", 0.0, 1.0),
+    _s("forget_threshold", "float", 0.05, "score below which a memory is forgotten", 0.0, 1.0),
+    _s("promote_threshold", "float", 0.65, "score from which a reused memory is promoted", 0.0, 10.0),
+    _s("promote_use_count", "int", 5, "uses within the window that promote", 1, 1000),
+    _s("promote_time_window", "float", 14.0, "window in days for the use-count rule", 0.0, 3650.0),
+    _s("review_danger_zone_min", "float", 0.15, "lower edge of the review danger zone", 0.0, 1.0),
+    _s("review_danger_zone_max", "float", 0.35, "upper edge of the review danger zone", 0.0, 1.0),
+    _s("review_blend_ratio", "float", 0.3, "share of review candidates blended into search", 0.0, 1.0),
+    _s("auto_reinforce", "bool", True, "reinforce memories when they are used"),
+    _s("search_stm_weight", "float", 1.0, "unified search weight of short-term memories", 0.0, 2.0),
+    _s("search_ltm_weight", "float", 0.7, "unified search weight of long-term notes", 0.0, 2.0),
+    _s("cluster_link_threshold", "float", 0.83, "similarity that links memories in a cluster", 0.0, 1.0),
+    _s("cluster_max_size", "int", 12, "largest cluster", 2, 1000),
+    _s("semantic_hi", "float", 0.88, "similarity from which memories are duplicates", 0.0, 1.0),
+    _s("semantic_lo", "float", 0.78, "similarity below which memories are distinct", 0.0, 1.0),
+    _s("auto_recall_enabled", "bool", True, "recall memories automatically in conversation"),
+    _s("auto_recall_mode", "choice", "silent", "auto-recall mode", choices=("silent", "subtle", "interactive")),
+    _s("auto_recall_relevance_threshold", "float", 0.3, "least relevance for auto-recall", 0.0, 1.0),
+    _s("auto_recall_max_results", "int", 3, "memories recalled per message", 1, 10),
+    _s("auto_recall_min_interval", "float", 300.0, "seconds before a memory is auto-reinforced again", 0.0, 86400.0),
+    _s("git_auto_commit", "bool", True, "gather touches and observes into periodic snapshot commits"),
+    _s("git_commit_interval", "float", 3600.0, "seconds between snapshot commits", 10.0, 604800.0),
+    _s("git_commit_writes", "bool", True, "commit saves, updates, deletes, promotions and restores"),
+    _s("git_auto_init", "bool", False, "make the vault a git repository when it is not one"),
+    _s("git_lock_wait", "float", 10.0, "seconds to wait for another git process", 0.0, 600.0),
+    _s("max_note_bytes", "int", 5_000_000, "notes larger than this are indexed only in part", 1024, 1_000_000_000),
+    _s("port", "int", DEFAULT_PORT, "daemon port on 127.0.0.1", 1, 65535),
+    _s("now", "str", None, "fixed clock (ISO-8601) for previews and tests"),
+)  # fmt: skip
+BY_NAME = {s.name: s for s in SETTINGS}
+
+
+def _parse(setting: Setting, raw: object, origin: str) -> Any:
+    def bad() -> ConfigError:
+        return ConfigError(
+            f"{setting.env} ({origin}) = {raw!r} is invalid: must be {setting.allowed()}"
+        )
+
+    if raw is None:
+        return None
+    if setting.kind in ("float", "int"):
+        if isinstance(raw, bool):
+            raise bad()
+        try:
+            value: Any = float(raw) if setting.kind == "float" else int(str(raw).strip())
+        except (TypeError, ValueError):
+            raise bad() from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise bad()
+        if setting.low is not None and value < setting.low:
+            raise bad()
+        if setting.high is not None and value > setting.high:
+            raise bad()
+        return value
+    if setting.kind == "bool":
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise bad()
+    text = str(raw).strip()
+    if setting.kind == "choice":
+        if text not in setting.choices:
+            raise bad()
+        return text
+    if setting.kind == "folder":
+        parts = Path(text).parts
+        if not text or Path(text).is_absolute() or ".." in parts or text.startswith("."):
+            raise bad()
+        return Path(text).as_posix().strip("/")
+    if setting.kind == "path":
+        return Path(text).expanduser()
+    if setting.name == "now" and parse_time(text) is None:
+        raise ConfigError(
+            f"{setting.env} ({origin}) = {raw!r} is invalid: must be an ISO-8601 time"
+        )
+    return text
+
+
+def user_config_dir() -> Path:
+    override = os.environ.get("CORTEXGRAPH_CONFIG_DIR")
+    return Path(override) if override else Path(platformdirs.user_config_dir("cortexgraph-vault"))
+
+
+def user_cache_dir() -> Path:
+    override = os.environ.get("CORTEXGRAPH_CACHE_DIR")
+    return Path(override) if override else Path(platformdirs.user_cache_dir("cortexgraph-vault"))
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    unknown = sorted(set(data) - set(BY_NAME))
+    if unknown:
+        raise ConfigError(f"{path}: unknown setting(s) {', '.join(unknown)}")
+    return data
+
+
+@dataclass(frozen=True)
+class Config:
+    values: Mapping[str, Any]
+    origins: Mapping[str, str] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    @property
+    def decay(self) -> DecayConfig:
+        v = self.values
+        return DecayConfig(
+            model=v["decay_model"],
+            beta=v["decay_beta"],
+            exp_lambda=v["decay_lambda"],
+            pl_alpha=v["pl_alpha"],
+            pl_halflife_days=v["pl_halflife_days"],
+            tc_lambda_fast=v["tc_lambda_fast"],
+            tc_lambda_slow=v["tc_lambda_slow"],
+            tc_weight_fast=v["tc_weight_fast"],
+        )
+
+    @property
+    def rules(self) -> RuleConfig:
+        v = self.values
+        return RuleConfig(
+            forget_threshold=v["forget_threshold"],
+            promote_threshold=v["promote_threshold"],
+            promote_use_count=v["promote_use_count"],
+            promote_time_window_days=v["promote_time_window"],
+            danger_zone_min=v["review_danger_zone_min"],
+            danger_zone_max=v["review_danger_zone_max"],
+        )
+
+    @property
+    def fixed_now(self) -> datetime | None:
+        return parse_time(self.values["now"]) if self.values["now"] else None
+
+    def with_values(self, **overrides: Any) -> Config:
+        return Config(
+            {**self.values, **overrides}, {**self.origins, **dict.fromkeys(overrides, "code")}
+        )
+
+
+def load_config(
+    cli: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    *,
+    user_file: Path | None = None,
+) -> Config:
+    """Merge every source; the vault file is found once the vault itself is known."""
+    env = os.environ if env is None else env
+    cli = {k: v for k, v in (cli or {}).items() if v is not None}
+    user_path = user_file or user_config_dir() / "config.toml"
+    layers: list[tuple[str, Mapping[str, Any]]] = [
+        ("default", {s.name: s.default for s in SETTINGS}),
+        (str(user_path), _read_toml(user_path)),
+    ]
+    env_values = {s.name: env[s.env] for s in SETTINGS if s.env in env and env[s.env] != ""}
+    cli_values = {k: v for k, v in cli.items() if k in BY_NAME}
+    vault_raw = cli_values.get("vault") or env_values.get("vault")
+    if vault_raw is None:
+        for _origin, layer in reversed(layers):
+            if layer.get("vault"):
+                vault_raw = layer["vault"]
+                break
+    if vault_raw:
+        vault_path = Path(str(vault_raw)).expanduser() / VAULT_CONFIG
+        layers.append((str(vault_path), _read_toml(vault_path)))
+    layers.append(("environment", env_values))
+    layers.append(("command line", cli_values))
+
+    values: dict[str, Any] = {}
+    origins: dict[str, str] = {}
+    for origin, layer in layers:
+        for name, raw in layer.items():
+            setting = BY_NAME[name]
+            values[name] = raw if origin == "default" else _parse(setting, raw, origin)
+            origins[name] = origin
+    _check_together(values, origins)
+    return Config(values, origins)
+
+
+def _check_together(values: Mapping[str, Any], origins: Mapping[str, str]) -> None:
+    checks: list[tuple[Callable[[], bool], str]] = [
+        (
+            lambda: values["review_danger_zone_min"] < values["review_danger_zone_max"],
+            "CORTEXGRAPH_REVIEW_DANGER_ZONE_MIN must be below CORTEXGRAPH_REVIEW_DANGER_ZONE_MAX",
+        ),
+        (
+            lambda: values["semantic_lo"] <= values["semantic_hi"],
+            "CORTEXGRAPH_SEMANTIC_LO must not exceed CORTEXGRAPH_SEMANTIC_HI",
+        ),
+        (
+            lambda: (
+                len({values["stm_folder"], values["ltm_folder"], values["archive_folder"]}) == 3
+            ),
+            "CORTEXGRAPH_STM_FOLDER, CORTEXGRAPH_LTM_FOLDER and CORTEXGRAPH_ARCHIVE_FOLDER must differ",
+        ),
+    ]
+    for ok, message in checks:
+        if not ok():
+            raise ConfigError(message)
+
+
+def describe(config: Config) -> list[dict[str, Any]]:
+    """Rows for `cortexgraph-vault config`: name, env variable, value, where it came from."""
+    rows = []
+    for s in SETTINGS:
+        value = config.values.get(s.name)
+        rows.append(
+            {
+                "name": s.name,
+                "env": s.env,
+                "value": str(value) if isinstance(value, Path) else value,
+                "origin": config.origins.get(s.name, "default"),
+                "help": s.help,
+            }
+        )
+    return rows

@@ -1,0 +1,109 @@
+"""Decay models and the memory score.
+
+score = n^β · D(Δt) · s with n = use_count (a save is the first use, so n ≥ 1),
+Δt = max(0, now − last_used) in seconds and s = strength. Three models for D, each
+implemented as stated — the system we replace silently used the exponential one whatever
+the setting said.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+DAY = 86400.0
+
+DecayModelName = Literal["exponential", "power_law", "two_component"]
+DECAY_MODELS: tuple[DecayModelName, ...] = ("exponential", "power_law", "two_component")
+
+
+@dataclass(frozen=True)
+class DecayConfig:
+    model: DecayModelName = "power_law"
+    beta: float = 0.6
+    # exponential: λ = ln 2 / half-life (3 days)
+    exp_lambda: float = math.log(2) / (3 * DAY)
+    # power law: D = (1 + Δt/t0)^(−α), t0 chosen so D(half-life) = 0.5
+    pl_alpha: float = 1.1
+    pl_halflife_days: float = 3.0
+    # two components: a fast and a slow exponential, mixed by w
+    tc_lambda_fast: float = 1.603e-5
+    tc_lambda_slow: float = 1.147e-6
+    tc_weight_fast: float = 0.7
+
+    @property
+    def pl_t0(self) -> float:
+        return self.pl_halflife_days * DAY / (2 ** (1 / self.pl_alpha) - 1)
+
+
+def decay_factor(dt_seconds: float, cfg: DecayConfig) -> float:
+    """D(Δt) in (0, 1]; negative Δt (a clock skew, a future last_used) counts as 0."""
+    dt = max(0.0, dt_seconds)
+    if cfg.model == "exponential":
+        return math.exp(-cfg.exp_lambda * dt)
+    if cfg.model == "power_law":
+        return (1.0 + dt / cfg.pl_t0) ** (-cfg.pl_alpha)
+    if cfg.model == "two_component":
+        w = cfg.tc_weight_fast
+        return w * math.exp(-cfg.tc_lambda_fast * dt) + (1 - w) * math.exp(-cfg.tc_lambda_slow * dt)
+    raise ValueError(f"unknown decay model {cfg.model!r}")
+
+
+def use_factor(use_count: int, cfg: DecayConfig) -> float:
+    return max(1, use_count) ** cfg.beta
+
+
+def score(
+    *, use_count: int, last_used: datetime, strength: float, now: datetime, cfg: DecayConfig
+) -> float:
+    dt = (now - last_used).total_seconds()
+    return use_factor(use_count, cfg) * decay_factor(dt, cfg) * strength
+
+
+def _elapsed_for_factor(target: float, cfg: DecayConfig) -> float:
+    """Δt at which D(Δt) falls to `target` (0 < target < 1)."""
+    if cfg.model == "exponential":
+        return -math.log(target) / cfg.exp_lambda
+    if cfg.model == "power_law":
+        return cfg.pl_t0 * (target ** (-1 / cfg.pl_alpha) - 1)
+    # two_component has no closed form; D is strictly decreasing, so bisect.
+    lo, hi = 0.0, DAY
+    while decay_factor(hi, cfg) > target:
+        hi *= 2
+        if hi > 1e6 * DAY:
+            return math.inf
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if decay_factor(mid, cfg) > target:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-3:
+            break
+    return hi
+
+
+def seconds_until_score(
+    threshold: float,
+    *,
+    use_count: int,
+    last_used: datetime,
+    strength: float,
+    now: datetime,
+    cfg: DecayConfig,
+) -> float:
+    """Seconds from `now` until the score falls below `threshold`.
+
+    0 when it already has; inf when it never will (zero threshold). Reinforcement is not
+    foreseen: this is the time if the memory is left alone.
+    """
+    peak = use_factor(use_count, cfg) * strength
+    if threshold <= 0:
+        return math.inf
+    if peak <= threshold:
+        return 0.0
+    total = _elapsed_for_factor(threshold / peak, cfg)
+    elapsed = max(0.0, (now - last_used).total_seconds())
+    return max(0.0, total - elapsed)

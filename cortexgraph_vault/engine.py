@@ -1,0 +1,211 @@
+"""What every operation needs: config, clock, vault files, lock, catalogue and git history.
+
+The service facade owns one engine; operations in `ops/` take it as their first argument.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from cortexgraph_vault.config import Config, user_cache_dir
+from cortexgraph_vault.core.decay import DAY, seconds_until_score
+from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.rules import memory_score, promote_reason, review_priority
+from cortexgraph_vault.core.times import format_time
+from cortexgraph_vault.errors import Ambiguous, ConfigError, GitError, NotFound, UnsafePath
+from cortexgraph_vault.history import VaultHistory
+from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.models import MemoryView
+from cortexgraph_vault.vault.files import sweep_temp_files
+from cortexgraph_vault.vault.layout import VaultLayout
+from cortexgraph_vault.vault.lock import VaultLock
+from cortexgraph_vault.vault.paths import vault_relative
+from cortexgraph_vault.vault.store import NoteStore
+
+log = logging.getLogger("cortexgraph_vault")
+
+Clock = Callable[[], datetime]
+
+
+def system_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+class VaultEngine:
+    def __init__(self, config: Config, *, clock: Clock | None = None) -> None:
+        vault = config.vault
+        if vault is None:
+            raise ConfigError(
+                "no vault given: pass --vault PATH or set CORTEXGRAPH_VAULT to your Obsidian vault"
+            )
+        root = Path(vault).expanduser()
+        if not root.is_dir():
+            raise ConfigError(f"{root}: the vault folder does not exist")
+        self.root = Path(os.path.realpath(root))
+        self.config = config
+        fixed = config.fixed_now
+        self.clock: Clock = clock or ((lambda: fixed) if fixed else system_clock)
+        self.decay = config.decay
+        self.rules = config.rules
+        self.layout = VaultLayout(
+            self.root, config.stm_folder, config.ltm_folder, config.archive_folder
+        )
+        self.lock = VaultLock(self.root, user_cache_dir() / "locks")
+        self.store = NoteStore(self.layout, self.lock)
+        self.catalog = VaultCatalog(self.layout, max_note_bytes=config.max_note_bytes)
+        self.history = VaultHistory(self.root, lock_wait_seconds=config.git_lock_wait)
+        self.watching = False  # set by the watcher once it keeps the catalogue current
+        sweep_temp_files(self.root, [self.layout.stm, self.layout.ltm, self.layout.archive])
+        self.catalog.refresh()
+
+    # freshness -----------------------------------------------------------------
+    def fresh(self) -> VaultCatalog:
+        """The catalogue, current: a live watcher keeps it so; otherwise a stat walk does."""
+        if not self.watching:
+            self.catalog.refresh()
+        return self.catalog
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    # finding memories -------------------------------------------------------------
+    def resolve(self, ref: str, *, statuses: Iterable[str] | None = None) -> Memory:
+        """A memory by id, path, title or unique id prefix; clear errors otherwise."""
+        ref = (ref or "").strip()
+        if not ref:
+            raise NotFound("empty memory id; search with search_memory to find one")
+        catalog = self.fresh()
+        wanted = set(statuses) if statuses else None
+
+        def ok(m: Memory) -> bool:
+            return wanted is None or m.status in wanted
+
+        found = catalog.memory_by_id(ref)
+        if found and ok(found):
+            return found
+        if ref.endswith(".md") or "/" in ref:
+            rel = vault_relative(self.root, ref if ref.endswith(".md") else ref + ".md")
+            note = catalog.note(rel)
+            if note and note.memory and ok(note.memory):
+                return note.memory
+            if note and not note.memory:
+                raise NotFound(
+                    f"{rel}: is a note, not a memory (memories live in {self.layout.stm}/)"
+                )
+        low = ref.lower()
+        by_title = [m for m in catalog.memories() if m.title.lower() == low and ok(m)]
+        if len(by_title) == 1:
+            return by_title[0]
+        if len(by_title) > 1:
+            raise Ambiguous(
+                f"{len(by_title)} memories are titled {ref!r}; give one of their ids",
+                [f"{m.id} {m.path}" for m in by_title],
+            )
+        if len(ref) >= 4:
+            by_prefix = [m for m in catalog.memories() if m.id and m.id.startswith(ref) and ok(m)]
+            if len(by_prefix) == 1:
+                return by_prefix[0]
+            if len(by_prefix) > 1:
+                raise Ambiguous(
+                    f"id prefix {ref!r} matches {len(by_prefix)} memories; give more characters",
+                    [f"{m.id} {m.path}" for m in by_prefix],
+                )
+        raise NotFound(
+            f"no memory matches {ref!r} (by id, id prefix, path or title); "
+            "search with search_memory to find its id"
+        )
+
+    def safe_rel(self, rel: str) -> str:
+        try:
+            return vault_relative(self.root, rel)
+        except UnsafePath:
+            raise
+
+    # views -------------------------------------------------------------------------
+    def score(self, m: Memory, now: datetime | None = None) -> float:
+        return memory_score(m.decay, now or self.now(), self.decay)
+
+    def view(self, m: Memory, *, now: datetime | None = None, preview: int = 0,
+             include_score: bool = True) -> MemoryView:  # fmt: skip
+        now = now or self.now()
+        s = self.score(m, now)
+        reason = promote_reason(m.decay, s, now, self.rules) if m.status == "active" else None
+        until = seconds_until_score(
+            self.rules.forget_threshold,
+            use_count=m.use_count,
+            last_used=m.last_used,
+            strength=m.strength,
+            now=now,
+            cfg=self.decay,
+        )
+        content = m.content
+        if preview and len(content) > preview:
+            content = content[:preview].rstrip() + "…"
+        return MemoryView(
+            id=m.id,
+            title=m.title,
+            path=m.path,
+            status=m.status,
+            content=content,
+            tags=list(m.tags),
+            entities=list(m.entities),
+            source=m.source,
+            context=m.context,
+            created=format_time(m.created),
+            last_used=format_time(m.last_used),
+            use_count=m.use_count,
+            strength=round(m.strength, 4),
+            score=round(s, 6) if include_score else None,
+            age_days=round((now - m.created).total_seconds() / DAY, 3),
+            review_priority=round(review_priority(s, self.rules), 4)
+            if m.status == "active"
+            else 0.0,
+            days_until_forgotten=(
+                None if m.status != "active" or until == float("inf") else round(until / DAY, 3)
+            ),
+            promotable=reason is not None,
+            promote_reason=reason,
+            content_hash=m.content_hash,
+            promoted_at=format_time(m.promoted_at) if m.promoted_at else None,
+            review_count=m.review_count,
+            problems=list(m.problems),
+        )
+
+    # git ---------------------------------------------------------------------------
+    def commit(self, paths: Iterable[str], message: str, *, required: bool = False) -> str | None:
+        """Record `paths` in git if the vault is a repository and writes are committed.
+
+        Plain writes never fail because git is missing: the file is the truth. Operations
+        that delete (gc, remove) pass required=True and check before they delete.
+        """
+        if not required and not self.config.git_commit_writes:
+            return None
+        if not self.history.available:
+            if required:
+                raise GitError(self.history.why_unavailable())
+            return None
+        try:
+            return self.history.commit_paths(list(paths), message)
+        except GitError as exc:
+            if required:
+                raise
+            log.warning("%s", exc)
+            return None
+
+    def ensure_git(self) -> None:
+        if self.history.available:
+            return
+        if self.config.git_auto_init:
+            VaultHistory.init_repo(self.root)
+            self.history = VaultHistory(self.root, lock_wait_seconds=self.config.git_lock_wait)
+            return
+        raise GitError(self.history.why_unavailable())
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())

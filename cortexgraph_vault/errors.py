@@ -1,0 +1,88 @@
+"""Outcomes a caller can match on. Each door maps these once (MCP tool error, HTTP status, exit code).
+
+Messages name the file or id and the reason, and say what to do next when there is something to do.
+"""
+
+from __future__ import annotations
+
+
+class VaultError(Exception):
+    """Base of every error we raise on purpose."""
+
+    exit_code = 1
+    http_status = 400
+
+
+class ConfigError(VaultError):
+    """A configuration value is invalid; the message names the variable and the allowed range."""
+
+    exit_code = 2
+
+
+class InvalidArgument(VaultError):
+    exit_code = 2
+    http_status = 422
+
+
+class NoteFormatError(VaultError):
+    """A note cannot be parsed well enough to edit it safely; it is left untouched."""
+
+    http_status = 422
+
+
+class UnsafePath(VaultError):
+    """A path would leave the vault (`..`, absolute, symlink out)."""
+
+    exit_code = 2
+    http_status = 400
+
+
+class NotFound(VaultError):
+    exit_code = 4
+    http_status = 404
+
+
+class Ambiguous(VaultError):
+    exit_code = 4
+    http_status = 409
+
+    def __init__(self, message: str, candidates: list[str]) -> None:
+        super().__init__(message)
+        self.candidates = candidates
+
+
+class Conflict(VaultError):
+    """The file changed since the caller read it (expected hash differs)."""
+
+    exit_code = 3
+    http_status = 409
+
+    def __init__(
+        self, path: str, expected_hash: str, actual_hash: str, current_text: str = ""
+    ) -> None:
+        super().__init__(
+            f"{path}: changed since it was read (expected content hash {expected_hash[:12]}, "
+            f"found {actual_hash[:12]}); re-read the memory and apply the change again"
+        )
+        self.path = path
+        self.expected_hash = expected_hash
+        self.actual_hash = actual_hash
+        self.current_text = current_text
+
+
+class SecretRefused(VaultError):
+    """Content looks like a credential; the vault is committed to git, so it is refused."""
+
+    http_status = 422
+
+
+class GitError(VaultError):
+    """Git could not record an operation; the message says why and what was left as it was."""
+
+    exit_code = 5
+    http_status = 503
+
+
+class LockTimeout(VaultError):
+    exit_code = 5
+    http_status = 503

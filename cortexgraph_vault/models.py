@@ -1,0 +1,275 @@
+"""The shapes every door returns: MCP tool outputs, REST bodies and `--json` output.
+
+Field names follow CortexGraph's tools so existing prompts and scripts keep working.
+Times are ISO-8601 UTC strings.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RelationView(Model):
+    id: str
+    from_memory_id: str | None
+    to_memory_id: str | None
+    relation_type: str
+    target: str = Field(description="the link target as written in the note")
+    strength: float = 1.0
+    metadata: dict[str, str] = Field(default_factory=dict)
+
+
+class Relations(Model):
+    outgoing: list[RelationView] = Field(default_factory=list)
+    incoming: list[RelationView] = Field(default_factory=list)
+
+
+class MemoryView(Model):
+    id: str | None
+    title: str
+    path: str
+    status: str
+    content: str
+    tags: list[str]
+    entities: list[str]
+    source: str | None = None
+    context: str | None = None
+    created: str
+    last_used: str
+    use_count: int
+    strength: float
+    score: float | None = None
+    age_days: float
+    review_priority: float = 0.0
+    days_until_forgotten: float | None = Field(
+        default=None, description="days until the score falls below the forget threshold if unused"
+    )
+    promotable: bool = False
+    promote_reason: str | None = None
+    content_hash: str
+    promoted_at: str | None = None
+    review_count: int = 0
+    problems: list[str] = Field(default_factory=list)
+    relations: Relations | None = None
+
+
+class SaveResult(Model):
+    success: bool
+    memory_id: str
+    id: str
+    path: str
+    title: str
+    score: float
+    message: str
+    enrichment_applied: bool = False
+    auto_entities: list[str] = Field(default_factory=list)
+    calculated_strength: float | None = None
+    commit: str | None = None
+
+
+class OpenResult(Model):
+    memories: list[MemoryView]
+    not_found: list[str] = Field(default_factory=list)
+
+
+class TouchResult(Model):
+    success: bool = True
+    memory_id: str
+    id: str
+    path: str
+    old_score: float
+    new_score: float
+    use_count: int
+    strength: float
+
+
+class ObservedMemory(Model):
+    memory_id: str
+    path: str
+    use_count: int
+    review_count: int
+    strength: float
+    cross_domain: bool
+
+
+class ObserveResult(Model):
+    reinforced: int
+    memories: list[ObservedMemory]
+    not_found: list[str] = Field(default_factory=list)
+
+
+class Pagination(Model):
+    page: int
+    page_size: int
+    total_count: int
+    total_pages: int
+    has_more: bool
+    has_previous: bool
+
+
+class SearchHit(Model):
+    id: str | None
+    memory_id: str | None
+    title: str
+    path: str
+    source: str = Field(description="stm (short-term memory), ltm (promoted memory) or note")
+    status: str | None
+    content: str
+    tags: list[str]
+    score: float = Field(description="ranking score: relevance × memory score × weight")
+    similarity: float = Field(description="text relevance to the query, 0..1")
+    memory_score: float | None = None
+    use_count: int | None = None
+    last_used: str | None = None
+    created_at: str | None = None
+    age_days: float | None = None
+    review_priority: float = 0.0
+    review_candidate: bool = False
+    matched: list[str] = Field(default_factory=list)
+
+
+class SearchResult(Model):
+    success: bool = True
+    count: int
+    results: list[SearchHit]
+    pagination: Pagination | None = None
+
+
+class ForgetCandidate(Model):
+    id: str | None
+    title: str
+    path: str
+    score: float
+    use_count: int
+    age_days: float
+
+
+class Skipped(Model):
+    path: str
+    reason: str
+
+
+class GcResult(Model):
+    success: bool = True
+    dry_run: bool
+    removed_count: int
+    archived_count: int
+    freed_score_sum: float
+    memory_ids: list[str]
+    total_affected: int
+    candidates: list[ForgetCandidate]
+    skipped: list[Skipped] = Field(default_factory=list)
+    commit: str | None = None
+    message: str
+
+
+class PromoteCandidate(Model):
+    id: str | None
+    title: str
+    path: str
+    preview: str
+    reason: str
+    score: float
+    use_count: int
+    age_days: float
+
+
+class PromoteResult(Model):
+    success: bool = True
+    dry_run: bool
+    candidates_found: int
+    promoted_count: int
+    promoted_ids: list[str]
+    candidates: list[PromoteCandidate]
+    moved: dict[str, str] = Field(default_factory=dict, description="old path → new path")
+    commit: str | None = None
+    message: str
+
+
+class UpdateResult(Model):
+    success: bool = True
+    memory_id: str
+    path: str
+    content_hash: str
+    changed: list[str]
+    commit: str | None = None
+
+
+class DeleteResult(Model):
+    success: bool = True
+    memory_id: str
+    mode: str
+    path: str
+    archived_path: str | None = None
+    commit: str | None = None
+
+
+class RelationResult(Model):
+    success: bool = True
+    created: bool
+    relation: RelationView
+    commit: str | None = None
+
+
+class CommitView(Model):
+    sha: str
+    short: str
+    time: str
+    author: str
+    summary: str
+    change: str
+    path: str | None
+
+
+class HistoryResult(Model):
+    memory_id: str
+    path: str | None
+    exists: bool
+    commits: list[CommitView]
+
+
+class VersionResult(Model):
+    memory_id: str
+    commit: str
+    path: str
+    text: str
+
+
+class RestoreResult(Model):
+    success: bool = True
+    memory_id: str
+    path: str
+    restored_from: str
+    commit: str | None = None
+    message: str
+
+
+class SnapshotResult(Model):
+    commit: str | None
+    paths: list[str]
+    message: str
+
+
+class ForgottenView(Model):
+    id: str
+    title: str
+    path: str
+    deleted_in: str
+    deleted_at: str
+    preview: str
+
+
+class StatsResult(Model):
+    total_notes: int
+    memories: dict[str, int]
+    by_folder: dict[str, int]
+    histogram: dict[str, int]
+    forgettable: int
+    danger_zone: int
+    promotable: int
+    problems: list[Skipped]
+    git: str

@@ -1,0 +1,248 @@
+"""How memories end their short-term life: forgotten by gc, or promoted into the vault."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.note import parse_note
+from cortexgraph_vault.core.rules import promote_reason, should_forget
+from cortexgraph_vault.engine import VaultEngine, new_id
+from cortexgraph_vault.errors import GitError, InvalidArgument, VaultError
+from cortexgraph_vault.models import (
+    ForgetCandidate,
+    GcResult,
+    PromoteCandidate,
+    PromoteResult,
+    Skipped,
+    SnapshotResult,
+)
+from cortexgraph_vault.ops.common import age_days, trailers
+
+
+def forget_paths(
+    engine: VaultEngine, memories: Sequence[Memory], message: str, *, operation: str
+) -> str | None:
+    """Delete memories with git recording them, all or nothing.
+
+    First every note whose current text git has not seen is committed, so restore always
+    finds the last version. Then the files go and one commit records it. If that commit
+    fails, the files are written back exactly as they were.
+    """
+    engine.ensure_git()
+    history = engine.history
+    with engine.lock.held():
+        texts: dict[str, str] = {}
+        ids: list[str] = []
+        for m in memories:
+            if not m.id:
+                # Restore finds forgotten memories by id, so a hand-made note gets one first.
+                mid = new_id()
+                written = engine.store.update_fields(m.path, lambda _p, mid=mid: {"id": mid})
+                engine.catalog.record(written.path, written.data)
+            text, _ = engine.store.read(m.path)
+            texts[m.path] = text
+            ids.append(str(parse_note(text).frontmatter.get("id")))
+        unseen = [p for p in texts if history.differs_from_head(p)]
+        if unseen:
+            history.commit_paths(
+                unseen,
+                f"{operation}: record {len(unseen)} memories before forgetting them\n\n"
+                f"{trailers(operation + '-record', ids)}",
+            )
+        removed: list[str] = []
+        try:
+            for path in texts:
+                engine.store.delete(path)
+                removed.append(path)
+            sha = history.commit_paths(removed, message)
+        except (GitError, OSError, VaultError) as exc:
+            for path in removed:
+                engine.store.write_back(path, texts[path])
+            raise GitError(f"{exc}; nothing was forgotten: every memory is still in place") from exc
+        for path in removed:
+            engine.catalog.drop(path)
+        return sha
+
+
+def forget_candidates(
+    engine: VaultEngine, skip_paths: Iterable[str]
+) -> tuple[list[tuple[Memory, float]], list[Skipped]]:
+    now = engine.now()
+    skip = {engine.safe_rel(p) for p in skip_paths}
+    found: list[tuple[Memory, float]] = []
+    skipped: list[Skipped] = []
+    for note in engine.fresh().notes():
+        m = note.memory
+        if m is None or m.status != "active" or engine.layout.folder_of(m.path) != "stm":
+            continue
+        s = engine.score(m, now)
+        if not should_forget(s, engine.rules):
+            continue
+        if m.path in skip:
+            skipped.append(Skipped(path=m.path, reason="open in an editor; left alone"))
+            continue
+        if note.problems:
+            # Forgetting writes to the note first (an id); a note we cannot read cleanly is
+            # the person's to fix, so it is left exactly as it is.
+            skipped.append(Skipped(path=m.path, reason=f"{note.problems[0]}; left alone"))
+            continue
+        found.append((m, s))
+    found.sort(key=lambda pair: (pair[1], pair[0].path))
+    return found, skipped
+
+
+def gc(
+    engine: VaultEngine,
+    *,
+    dry_run: bool = True,
+    archive_instead: bool = False,
+    limit: int | None = None,
+    skip_paths: Iterable[str] = (),
+) -> GcResult:
+    if limit is not None and not 1 <= limit <= 10_000:
+        raise InvalidArgument(f"limit: must be from 1 to 10000, got {limit}")
+    now = engine.now()
+    found, skipped = forget_candidates(engine, skip_paths)
+    if limit is not None:
+        found = found[:limit]
+    candidates = [
+        ForgetCandidate(
+            id=m.id, title=m.title, path=m.path, score=round(s, 6), use_count=m.use_count,
+            age_days=age_days(m, now),
+        )
+        for m, s in found
+    ]  # fmt: skip
+    ids = [m.id or "" for m, _ in found]
+    freed = round(sum(s for _, s in found), 6)
+    verb = "archive" if archive_instead else "forget"
+    if dry_run or not found:
+        return GcResult(
+            dry_run=dry_run, removed_count=0, archived_count=0, freed_score_sum=freed,
+            memory_ids=ids, total_affected=len(found), candidates=candidates, skipped=skipped,
+            message=(f"{len(found)} memories would be {verb}ed" if dry_run else "nothing to forget"),
+        )  # fmt: skip
+    lines = [f"- {m.title} ({m.id or 'no id'}) score {s:.4f}" for m, s in found]
+    if archive_instead:
+        moved: list[str] = []
+        with engine.lock.held():
+            for m, _ in found:
+                written, old = engine.store.move(
+                    m.path, engine.layout.archive,
+                    {"status": "archived", "archived_at": now, **({} if m.id else {"id": new_id()})},
+                    taken={n.title.lower() + ".md" for n in engine.catalog.notes() if n.path != m.path},
+                    title=m.title,
+                )  # fmt: skip
+                engine.catalog.drop(old)
+                engine.catalog.record(written.path, written.data)
+                moved += [old, written.path]
+        message = f"gc: archive {len(found)} memories\n\n" + "\n".join(lines)
+        commit = engine.commit(moved, message + "\n\n" + trailers("gc", ids, "Archived"))
+        return GcResult(
+            dry_run=False, removed_count=0, archived_count=len(found), freed_score_sum=freed,
+            memory_ids=ids, total_affected=len(found), candidates=candidates, skipped=skipped,
+            commit=commit, message=f"archived {len(found)} memories into {engine.layout.archive}/",
+        )  # fmt: skip
+    message = f"gc: forget {len(found)} memories\n\n" + "\n".join(lines)
+    commit = forget_paths(
+        engine, [m for m, _ in found], message + "\n\n" + trailers("gc", ids, "Forgotten"),
+        operation="gc",
+    )  # fmt: skip
+    return GcResult(
+        dry_run=False, removed_count=len(found), archived_count=0, freed_score_sum=freed,
+        memory_ids=ids, total_affected=len(found), candidates=candidates, skipped=skipped,
+        commit=commit,
+        message=f"forgot {len(found)} memories; `cortexgraph-vault restore ID` brings one back",
+    )  # fmt: skip
+
+
+def promote(
+    engine: VaultEngine,
+    memory_id: str | None = None,
+    *,
+    auto_detect: bool = False,
+    dry_run: bool = False,
+    force: bool = False,
+) -> PromoteResult:
+    now = engine.now()
+    chosen: list[tuple[Memory, float, str]] = []
+    if memory_id:
+        m = engine.resolve(memory_id)
+        if m.status != "active":
+            raise InvalidArgument(
+                f"{m.path}: already {m.status}; only active memories are promoted"
+            )
+        s = engine.score(m, now)
+        reason = promote_reason(m.decay, s, now, engine.rules)
+        if reason is None and not force:
+            raise InvalidArgument(
+                f"{m.path}: not a promotion candidate (score {s:.3f}, used {m.use_count} times); "
+                "pass force to promote it anyway"
+            )
+        chosen.append((m, s, reason or "forced"))
+    elif auto_detect:
+        for m in engine.fresh().memories():
+            if m.status != "active" or engine.layout.folder_of(m.path) != "stm":
+                continue
+            s = engine.score(m, now)
+            reason = promote_reason(m.decay, s, now, engine.rules)
+            if reason:
+                chosen.append((m, s, reason))
+        chosen.sort(key=lambda c: (-c[1], c[0].path))
+    else:
+        raise InvalidArgument("give a memory_id, or auto_detect to find candidates")
+    candidates = [
+        PromoteCandidate(
+            id=m.id, title=m.title, path=m.path, preview=m.content[:200], reason=reason,
+            score=round(s, 6), use_count=m.use_count, age_days=age_days(m, now),
+        )
+        for m, s, reason in chosen
+    ]  # fmt: skip
+    if dry_run or not chosen:
+        return PromoteResult(
+            dry_run=dry_run, candidates_found=len(chosen), promoted_count=0, promoted_ids=[],
+            candidates=candidates,
+            message=f"{len(chosen)} memories would be promoted to {engine.layout.ltm}/"
+            if dry_run else "no memory qualifies for promotion",
+        )  # fmt: skip
+    moved: dict[str, str] = {}
+    ids: list[str] = []
+    with engine.lock.held():
+        for m, _, _ in chosen:
+            mid = m.id or new_id()
+            written, old = engine.store.move(
+                m.path, engine.layout.ltm,
+                {"status": "promoted", "promoted_at": now, "id": mid},
+                taken={n.title.lower() + ".md" for n in engine.catalog.notes() if n.path != m.path},
+                title=m.title,
+            )  # fmt: skip
+            engine.catalog.drop(old)
+            engine.catalog.record(written.path, written.data)
+            moved[old] = written.path
+            ids.append(mid)
+    lines = "\n".join(f"- {m.title} ({m.id}): {reason}" for m, _, reason in chosen)
+    commit = engine.commit(
+        [p for pair in moved.items() for p in pair],
+        f"promote: {len(moved)} memories to {engine.layout.ltm}/\n\n{lines}\n\n"
+        + trailers("promote", ids, "Promoted"),
+    )
+    return PromoteResult(
+        dry_run=False, candidates_found=len(chosen), promoted_count=len(moved), promoted_ids=ids,
+        candidates=candidates, moved=moved, commit=commit,
+        message=f"promoted {len(moved)} memories to {engine.layout.ltm}/",
+    )  # fmt: skip
+
+
+def snapshot(engine: VaultEngine) -> SnapshotResult:
+    """Commit the frontmatter changes of touches and observes gathered since the last one."""
+    engine.ensure_git()
+    folders = [engine.layout.stm, engine.layout.ltm, engine.layout.archive]
+    paths = engine.history.changed_paths(folders)
+    if not paths:
+        return SnapshotResult(
+            commit=None, paths=[], message="nothing changed since the last snapshot"
+        )
+    sha = engine.history.commit_paths(
+        paths, f"snapshot: {len(paths)} memories reinforced\n\n{trailers('snapshot', [])}"
+    )
+    return SnapshotResult(commit=sha, paths=paths, message=f"recorded {len(paths)} memories")

@@ -1,0 +1,157 @@
+"""The past of memories, from git: history of one memory, a version, restore, the forgotten."""
+
+from __future__ import annotations
+
+from cortexgraph_vault.core.memory import memory_from_fields
+from cortexgraph_vault.core.note import REMOVE, minimal_update, parse_note
+from cortexgraph_vault.core.times import format_time
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.errors import Ambiguous, GitError, InvalidArgument, NotFound
+from cortexgraph_vault.models import (
+    CommitView,
+    ForgottenView,
+    HistoryResult,
+    RestoreResult,
+    VersionResult,
+)
+from cortexgraph_vault.ops.common import trailers
+
+
+def _require_git(engine: VaultEngine) -> None:
+    if not engine.history.available:
+        raise GitError(engine.history.why_unavailable())
+
+
+def _live_or_id(engine: VaultEngine, ref: str) -> tuple[str, str | None]:
+    """(memory id, current path or None) for a live memory or a forgotten one."""
+    try:
+        m = engine.resolve(ref)
+    except NotFound:
+        m = None
+    if m is not None:
+        if not m.id:
+            raise NotFound(f"{m.path}: has no id yet, so git cannot follow it; touch it once first")
+        return m.id, m.path
+    matches = [f for f in engine.history.forgotten(limit=10_000) if f.id == ref]
+    if not matches and len(ref) >= 4:
+        low = ref.lower()
+        matches = [
+            f
+            for f in engine.history.forgotten(limit=10_000)
+            if f.id.startswith(ref) or f.title.lower() == low
+        ]
+    ids = sorted({f.id for f in matches})
+    if len(ids) > 1:
+        raise Ambiguous(f"{ref!r} matches {len(ids)} forgotten memories", ids)
+    if ids:
+        return ids[0], None
+    raise NotFound(
+        f"no memory, live or forgotten, matches {ref!r}; list forgotten ones with "
+        "`cortexgraph-vault restore --list` (or the forgotten_memories tool)"
+    )
+
+
+def history(engine: VaultEngine, ref: str, *, limit: int = 50) -> HistoryResult:
+    _require_git(engine)
+    memory_id, path = _live_or_id(engine, ref)
+    commits = engine.history.memory_log(memory_id, path_hint=path, limit=limit)
+    return HistoryResult(
+        memory_id=memory_id,
+        path=path,
+        exists=path is not None,
+        commits=[
+            CommitView(
+                sha=c.sha, short=c.short, time=format_time(c.time), author=c.author,
+                summary=c.summary, change=c.change, path=c.paths[0] if c.paths else None,
+            )
+            for c in commits
+        ],
+    )  # fmt: skip
+
+
+def version(engine: VaultEngine, ref: str, commit: str) -> VersionResult:
+    _require_git(engine)
+    memory_id, _ = _live_or_id(engine, ref)
+    for v in engine.history.memory_versions(memory_id, limit=500):
+        if v.commit.sha.startswith(commit) or v.commit.short == commit:
+            return VersionResult(memory_id=memory_id, commit=v.commit.sha, path=v.path, text=v.text)
+    raise NotFound(f"memory {memory_id} has no version at commit {commit!r}; see its history")
+
+
+def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> RestoreResult:
+    """Bring a forgotten or archived memory back into short-term memory; it counts as a use."""
+    now = engine.now()
+    try:
+        live = engine.resolve(ref)
+    except NotFound:
+        live = None
+    if live is not None and commit is None:
+        if live.status != "archived":
+            raise InvalidArgument(f"{live.path}: is {live.status}, not forgotten or archived")
+        changes = {"status": "active", "use_count": live.use_count + 1, "last_used": now}
+        written, old = engine.store.move(
+            live.path, engine.layout.stm, changes,
+            taken={n.title.lower() + ".md" for n in engine.catalog.notes() if n.path != live.path},
+            title=live.title,
+        )  # fmt: skip
+        engine.catalog.drop(old)
+        engine.catalog.record(written.path, written.data)
+        sha = engine.commit(
+            [old, written.path],
+            f"restore: {live.title} from {engine.layout.archive}/\n\n{trailers('restore', [live.id or ''])}",
+        )
+        return RestoreResult(
+            memory_id=live.id or "", path=written.path, restored_from=old, commit=sha,
+            message=f"restored {live.title} from the archive",
+        )  # fmt: skip
+    _require_git(engine)
+    memory_id, _ = _live_or_id(engine, ref)
+    if live is not None:
+        raise InvalidArgument(f"{live.path}: exists; restoring an old version over it is refused")
+    if commit:
+        found = version(engine, memory_id, commit)
+        text, path, sha_from = found.text, found.path, found.commit
+    else:
+        last = engine.history.last_version_before_deletion(memory_id)
+        if last is None:
+            raise NotFound(f"memory {memory_id}: git has no version of it to restore")
+        text, path, sha_from = last.text, last.path, last.commit.sha
+    parsed = parse_note(text)
+    title = path.rsplit("/", 1)[-1].removesuffix(".md")
+    old = memory_from_fields(
+        path=path, title=title, frontmatter=parsed.frontmatter, body=parsed.body,
+        content_hash="", file_created=now, file_modified=now, folder_status="active",
+    )  # fmt: skip
+    changes: dict[str, object] = {
+        "status": "active",
+        "use_count": old.use_count + 1,
+        "last_used": now,
+    }
+    if parsed.frontmatter.get("promoted_at") is not None:
+        changes["promoted_at"] = REMOVE
+    new_text = minimal_update(text, changes)
+    taken = {n.title.lower() + ".md" for n in engine.fresh().notes()}
+    written = engine.store.create(engine.layout.stm, title, new_text, taken)
+    engine.catalog.record(written.path, written.data)
+    sha = engine.commit(
+        [written.path],
+        f"restore: {title} from {sha_from[:10]}\n\n{trailers('restore', [memory_id])}",
+    )
+    return RestoreResult(
+        memory_id=memory_id, path=written.path, restored_from=sha_from, commit=sha,
+        message=f"restored {title} from commit {sha_from[:10]}",
+    )  # fmt: skip
+
+
+def forgotten(engine: VaultEngine, *, limit: int = 100) -> list[ForgottenView]:
+    _require_git(engine)
+    out = []
+    for f in engine.history.forgotten(limit=limit):
+        body = parse_note(f.last_text).body.strip()
+        out.append(
+            ForgottenView(
+                id=f.id, title=f.title, path=f.path, deleted_in=f.deleted_in.sha,
+                deleted_at=format_time(f.deleted_in.time), preview=body[:200],
+            )
+        )  # fmt: skip
+    return out

@@ -1,0 +1,215 @@
+"""Reading memories: open by reference, search, and vault statistics."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from datetime import timedelta
+
+from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.relevance import query_terms, relevance, tokens
+from cortexgraph_vault.core.rules import in_danger_zone, promote_reason, should_forget
+from cortexgraph_vault.core.times import format_time
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.errors import Ambiguous, InvalidArgument, NotFound
+from cortexgraph_vault.models import (
+    MemoryView,
+    OpenResult,
+    Pagination,
+    Relations,
+    RelationView,
+    SearchHit,
+    SearchResult,
+    Skipped,
+    StatsResult,
+)
+from cortexgraph_vault.ops.common import link_target, points_to, relation_id
+
+ALL_STATUSES = ("active", "promoted", "archived")
+
+
+def relations_of(engine: VaultEngine, m: Memory) -> Relations:
+    memories = list(engine.catalog.memories())
+    out: list[RelationView] = []
+    for kind, values in m.relations.items():
+        for value in values:
+            target = next((o for o in memories if points_to(value, o)), None)
+            out.append(
+                RelationView(
+                    id=relation_id(m.id, target.id if target else None, kind, link_target(value)),
+                    from_memory_id=m.id, to_memory_id=target.id if target else None,
+                    relation_type=kind, target=link_target(value),
+                )
+            )  # fmt: skip
+    incoming: list[RelationView] = []
+    for other in memories:
+        if other.path == m.path:
+            continue
+        for kind, values in other.relations.items():
+            for value in values:
+                if points_to(value, m):
+                    incoming.append(
+                        RelationView(
+                            id=relation_id(other.id, m.id, kind, link_target(value)),
+                            from_memory_id=other.id, to_memory_id=m.id, relation_type=kind,
+                            target=link_target(value),
+                        )
+                    )  # fmt: skip
+    return Relations(outgoing=out, incoming=incoming)
+
+
+def open_memories(
+    engine: VaultEngine,
+    refs: Sequence[str],
+    *,
+    include_relations: bool = True,
+    include_scores: bool = True,
+) -> OpenResult:
+    if not refs:
+        raise InvalidArgument("memory_ids: give at least one memory id")
+    if len(refs) > 100:
+        raise InvalidArgument("memory_ids: at most 100 per call")
+    now = engine.now()
+    views: list[MemoryView] = []
+    not_found: list[str] = []
+    for ref in refs:
+        try:
+            m = engine.resolve(ref)
+        except Ambiguous:
+            raise
+        except NotFound:
+            not_found.append(ref)
+            continue
+        view = engine.view(m, now=now, include_score=include_scores)
+        if include_relations:
+            view.relations = relations_of(engine, m)
+        views.append(view)
+    return OpenResult(memories=views, not_found=not_found)
+
+
+def _statuses(status: str | Sequence[str] | None) -> set[str]:
+    if status is None:
+        return {"active", "promoted"}
+    wanted = {status} if isinstance(status, str) else set(status)
+    if "all" in wanted:
+        return set(ALL_STATUSES)
+    bad = wanted - set(ALL_STATUSES)
+    if bad:
+        raise InvalidArgument(
+            f"status: unknown {sorted(bad)}; use active, promoted, archived or all"
+        )
+    return wanted
+
+
+def paginate(total: int, page: int | None, page_size: int) -> tuple[int, int, Pagination | None]:
+    if page is None:
+        return 0, page_size, None
+    if page < 1:
+        raise InvalidArgument("page: must be 1 or more")
+    pages = max(1, math.ceil(total / page_size))
+    start = (page - 1) * page_size
+    info = Pagination(
+        page=page, page_size=page_size, total_count=total, total_pages=pages,
+        has_more=page < pages, has_previous=page > 1,
+    )  # fmt: skip
+    return start, start + page_size, info
+
+
+def search_memory(
+    engine: VaultEngine,
+    query: str | None = None,
+    *,
+    tags: Sequence[str] | None = None,
+    status: str | Sequence[str] | None = None,
+    top_k: int = 10,
+    window_days: float | None = None,
+    min_score: float | None = None,
+    page: int | None = None,
+    page_size: int | None = None,
+    preview_length: int = 300,
+) -> SearchResult:
+    """Every memory is considered (not only the recently used); a query filters and ranks."""
+    if not 1 <= top_k <= 100:
+        raise InvalidArgument(f"top_k: must be from 1 to 100, got {top_k}")
+    if page_size is not None and not 1 <= page_size <= 100:
+        raise InvalidArgument(f"page_size: must be from 1 to 100, got {page_size}")
+    if not 0 <= preview_length <= 5000:
+        raise InvalidArgument("preview_length: must be from 0 to 5000")
+    now = engine.now()
+    wanted = _statuses(status)
+    tag_filter = {t.lower().lstrip("#") for t in tags or []}
+    terms = query_terms(query) if query and query.strip() else []
+    if query and query.strip() and not terms:
+        return SearchResult(count=0, results=[])
+    hits: list[SearchHit] = []
+    for m in engine.fresh().memories():
+        if m.status not in wanted:
+            continue
+        if tag_filter and not tag_filter & {t.lower() for t in m.tags}:
+            continue
+        if window_days is not None and m.last_used < now - timedelta(days=window_days):
+            continue
+        s = engine.score(m, now)
+        if min_score is not None and s < min_score:
+            continue
+        if terms:
+            rel = relevance(
+                terms,
+                {"title": tokens(m.title), "tags": [t for tag in m.tags for t in tokens(tag)],
+                 "entities": [t for e in m.entities for t in tokens(e)], "content": tokens(m.body)},
+            )  # fmt: skip
+            if rel.similarity <= 0:
+                continue
+            similarity, matched = rel.similarity, list(rel.matched)
+        else:
+            similarity, matched = 1.0, []
+        view = engine.view(m, now=now, preview=preview_length)
+        hits.append(
+            SearchHit(
+                id=m.id, memory_id=m.id, title=m.title, path=m.path,
+                source="ltm" if m.status == "promoted" else "stm", status=m.status,
+                content=view.content, tags=list(m.tags), score=round(similarity * s, 6),
+                similarity=similarity, memory_score=view.score, use_count=m.use_count,
+                last_used=view.last_used, created_at=view.created, age_days=view.age_days,
+                review_priority=view.review_priority, matched=matched,
+            )
+        )  # fmt: skip
+    hits.sort(key=lambda h: (-h.score, h.path))
+    size = page_size or top_k
+    start, end, info = paginate(len(hits), page, size)
+    chosen = hits[start:end]
+    return SearchResult(count=len(chosen), results=chosen, pagination=info)
+
+
+def stats(engine: VaultEngine) -> StatsResult:
+    now = engine.now()
+    catalog = engine.fresh()
+    by_status: Counter[str] = Counter()
+    by_folder: Counter[str] = Counter()
+    histogram: Counter[str] = Counter()
+    forgettable = danger = promotable = 0
+    for note in catalog.notes():
+        by_folder[note.path.split("/", 1)[0] if "/" in note.path else "."] += 1
+        m = note.memory
+        if m is None:
+            continue
+        by_status[m.status] += 1
+        if m.status != "active":
+            continue
+        s = engine.score(m, now)
+        bucket = min(int(s * 10), 10) / 10
+        histogram[f"{bucket:.1f}" if bucket < 1 else "≥1.0"] += 1
+        forgettable += should_forget(s, engine.rules)
+        danger += in_danger_zone(s, engine.rules)
+        promotable += promote_reason(m.decay, s, now, engine.rules) is not None
+    git = "a git repository" if engine.history.available else engine.history.why_unavailable()
+    return StatsResult(
+        total_notes=len(catalog), memories=dict(by_status), by_folder=dict(sorted(by_folder.items())),
+        histogram=dict(sorted(histogram.items())), forgettable=forgettable, danger_zone=danger,
+        promotable=promotable,
+        problems=[Skipped(path=p, reason=r) for p, r in catalog.problems()], git=git,
+    )  # fmt: skip
+
+
+__all__ = ["format_time", "open_memories", "search_memory", "stats"]

@@ -1,0 +1,384 @@
+"""Saving and changing memories: save, touch, observe, update, delete, relate."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
+from cortexgraph_vault.core.note import REMOVE, ParsedNote, render_note
+from cortexgraph_vault.core.rules import is_cross_domain
+from cortexgraph_vault.core.secrets import find_secrets
+from cortexgraph_vault.core.tags import normalize_tag
+from cortexgraph_vault.engine import VaultEngine, new_id
+from cortexgraph_vault.errors import InvalidArgument, SecretRefused
+from cortexgraph_vault.models import (
+    DeleteResult,
+    ObservedMemory,
+    ObserveResult,
+    RelationResult,
+    RelationView,
+    SaveResult,
+    TouchResult,
+    UpdateResult,
+)
+from cortexgraph_vault.ops.common import (
+    fresh_memory,
+    id_changes,
+    link_for,
+    link_target,
+    points_to,
+    relation_id,
+    trailers,
+)
+from cortexgraph_vault.vault.layout import title_from_content
+
+MAX_CONTENT = 50_000
+MAX_TAGS = 50
+MAX_ENTITIES = 100
+
+
+def clean_tags(tags: Sequence[str] | None) -> list[str]:
+    tags = list(tags or [])
+    if len(tags) > MAX_TAGS:
+        raise InvalidArgument(f"tags: at most {MAX_TAGS} tags, got {len(tags)}")
+    out: list[str] = []
+    for tag in tags:
+        norm = normalize_tag(str(tag))
+        if norm and norm not in out:
+            out.append(norm)
+    return out
+
+
+def clean_entities(entities: Sequence[str] | None) -> list[str]:
+    entities = list(entities or [])
+    if len(entities) > MAX_ENTITIES:
+        raise InvalidArgument(f"entities: at most {MAX_ENTITIES}, got {len(entities)}")
+    out: list[str] = []
+    for e in entities:
+        text = " ".join(str(e).split())
+        if text and text.lower() not in {o.lower() for o in out}:
+            out.append(text)
+    return out
+
+
+def check_content(content: str, *, force: bool) -> str:
+    if not isinstance(content, str) or not content.strip():
+        raise InvalidArgument("content: a memory needs some text")
+    if len(content) > MAX_CONTENT:
+        raise InvalidArgument(f"content: at most {MAX_CONTENT} characters, got {len(content)}")
+    if "\x00" in content:
+        raise InvalidArgument("content: contains a NUL character")
+    findings = find_secrets(content)
+    if findings and not force:
+        kinds = ", ".join(f"{f.kind} ({f.excerpt})" for f in findings)
+        raise SecretRefused(
+            f"content looks like it holds {kinds}; the vault is committed to git, where a secret "
+            "stays forever. Save a description without the secret, or pass force to save it anyway"
+        )
+    return content.strip() + "\n"
+
+
+def check_strength(strength: float | None) -> float | None:
+    if strength is None:
+        return None
+    if not 0.0 <= float(strength) <= 2.0:
+        raise InvalidArgument(f"strength: must be from 0 to 2, got {strength}")
+    return round(float(strength), 4)
+
+
+def save(
+    engine: VaultEngine,
+    content: str,
+    *,
+    title: str | None = None,
+    tags: Sequence[str] | None = None,
+    entities: Sequence[str] | None = None,
+    source: str | None = None,
+    context: str | None = None,
+    meta: Mapping[str, Any] | None = None,
+    strength: float | None = None,
+    force: bool = False,
+) -> SaveResult:
+    body = check_content(content, force=force)
+    if source is not None and len(source) > 500:
+        raise InvalidArgument("source: at most 500 characters")
+    if context is not None and len(context) > 1000:
+        raise InvalidArgument("context: at most 1000 characters")
+    now = engine.now()
+    memory_id = new_id()
+    fields: dict[str, object] = {
+        "id": memory_id,
+        "created": now,
+        "last_used": now,
+        "use_count": 1,
+        "strength": check_strength(strength) if strength is not None else 1.0,
+        "status": "active",
+        "tags": clean_tags(tags),
+        "entities": clean_entities(entities),
+    }
+    if source:
+        fields["source"] = source
+    if context:
+        fields["context"] = context
+    if meta:
+        fields["meta"] = {
+            str(k): v for k, v in meta.items() if isinstance(v, str | int | float | bool)
+        }
+    text = render_note(fields, body)
+    taken = {n.title.lower() + ".md" for n in engine.fresh().notes()}
+    written = engine.store.create(engine.layout.stm, title or title_from_content(body), text, taken)
+    note = engine.catalog.record(written.path, written.data)
+    assert note.memory is not None
+    commit = engine.commit([written.path], f"save: {note.title}\n\n{trailers('save', [memory_id])}")
+    return SaveResult(
+        success=True,
+        memory_id=memory_id,
+        id=memory_id,
+        path=written.path,
+        title=note.title,
+        score=round(engine.score(note.memory, now), 6),
+        message=f"Saved to {written.path}",
+        calculated_strength=float(fields["strength"]),  # type: ignore[arg-type]
+        commit=commit,
+    )
+
+
+def _reinforce(engine: VaultEngine, ref: str, changes_for: Any) -> tuple[Memory, Memory, Memory]:
+    """Apply a field change computed from the note as it is on disk; returns before/after."""
+    seen = engine.resolve(ref, statuses=("active", "promoted"))
+    captured: dict[str, Memory] = {}
+
+    def compute(parsed: ParsedNote) -> Mapping[str, object]:
+        fresh = fresh_memory(engine, seen.path, parsed, seen)
+        captured["fresh"] = fresh
+        return {**changes_for(fresh), **id_changes(fresh, parsed, new_id())}
+
+    written = engine.store.update_fields(seen.path, compute)
+    note = engine.catalog.record(written.path, written.data)
+    assert note.memory is not None
+    return seen, captured["fresh"], note.memory
+
+
+def touch(engine: VaultEngine, ref: str, *, boost: bool = False) -> TouchResult:
+    now = engine.now()
+
+    def changes(m: Memory) -> dict[str, object]:
+        out: dict[str, object] = {"use_count": m.use_count + 1, "last_used": now}
+        if boost:
+            out["strength"] = round(min(2.0, m.strength + 0.1), 4)
+        return out
+
+    _, before, after = _reinforce(engine, ref, changes)
+    return TouchResult(
+        memory_id=after.id or "",
+        id=after.id or "",
+        path=after.path,
+        old_score=round(engine.score(before, now), 6),
+        new_score=round(engine.score(after, now), 6),
+        use_count=after.use_count,
+        strength=after.strength,
+    )
+
+
+def observe(
+    engine: VaultEngine, refs: Sequence[str], context_tags: Sequence[str] | None
+) -> ObserveResult:
+    if not refs:
+        raise InvalidArgument("memory_ids: give at least one memory id")
+    if len(refs) > 100:
+        raise InvalidArgument("memory_ids: at most 100 per call")
+    now = engine.now()
+    context = set(clean_tags(context_tags))
+    observed: list[ObservedMemory] = []
+    not_found: list[str] = []
+    for ref in dict.fromkeys(refs):
+        cross = {"flag": False}
+
+        def changes(m: Memory, cross: dict[str, bool] = cross) -> dict[str, object]:
+            out: dict[str, object] = {
+                "use_count": m.use_count + 1,
+                "last_used": now,
+                "review_count": m.review_count + 1,
+                "last_review_at": now,
+            }
+            if is_cross_domain(set(m.tags), context):
+                cross["flag"] = True
+                out["strength"] = round(min(2.0, m.strength + 0.05), 4)
+                out["cross_domain_count"] = m.cross_domain_count + 1
+            return out
+
+        try:
+            _, _, after = _reinforce(engine, ref, changes)
+        except Exception as exc:  # one bad id must not stop the others
+            from cortexgraph_vault.errors import NotFound
+
+            if isinstance(exc, NotFound):
+                not_found.append(ref)
+                continue
+            raise
+        observed.append(
+            ObservedMemory(
+                memory_id=after.id or "",
+                path=after.path,
+                use_count=after.use_count,
+                review_count=after.review_count,
+                strength=after.strength,
+                cross_domain=cross["flag"],
+            )
+        )
+    return ObserveResult(reinforced=len(observed), memories=observed, not_found=not_found)
+
+
+def update(
+    engine: VaultEngine,
+    ref: str,
+    *,
+    content: str | None = None,
+    tags: Sequence[str] | None = None,
+    entities: Sequence[str] | None = None,
+    strength: float | None = None,
+    expected_hash: str | None = None,
+    force: bool = False,
+) -> UpdateResult:
+    seen = engine.resolve(ref, statuses=("active", "promoted"))
+    changes: dict[str, object] = {}
+    if tags is not None:
+        changes["tags"] = clean_tags(tags)
+    if entities is not None:
+        changes["entities"] = clean_entities(entities)
+    if strength is not None:
+        changes["strength"] = check_strength(strength)
+    if content is None and not changes:
+        raise InvalidArgument("nothing to update: give content, tags, entities or strength")
+    if not seen.id:
+        changes["id"] = new_id()
+    if content is not None:
+        body = check_content(content, force=force)
+        written = engine.store.replace_body(seen.path, body, changes, expected_sha256=expected_hash)
+    else:
+        written = engine.store.update_fields(
+            seen.path, lambda _p: changes, expected_sha256=expected_hash
+        )
+    note = engine.catalog.record(written.path, written.data)
+    assert note.memory is not None
+    changed = [*(["content"] if content is not None else []), *[k for k in changes if k != "id"]]
+    commit = engine.commit(
+        [written.path],
+        f"update: {note.title} ({', '.join(changed)})\n\n{trailers('update', [note.memory.id or ''])}",
+    )
+    return UpdateResult(
+        memory_id=note.memory.id or "",
+        path=written.path,
+        content_hash=note.sha256,
+        changed=changed,
+        commit=commit,
+    )
+
+
+def delete(
+    engine: VaultEngine, ref: str, *, mode: str = "archive", expected_hash: str | None = None
+) -> DeleteResult:
+    if mode not in ("archive", "remove"):
+        raise InvalidArgument("mode: must be 'archive' or 'remove'")
+    seen = engine.resolve(ref, statuses=("active", "promoted", "archived"))
+    memory_id = seen.id or new_id()
+    if expected_hash is not None and expected_hash != seen.content_hash:
+        text, stamp = engine.store.read(seen.path)
+        from cortexgraph_vault.errors import Conflict
+
+        raise Conflict(seen.path, expected_hash, stamp.sha256, text)
+    if mode == "archive":
+        if seen.status == "archived":
+            raise InvalidArgument(f"{seen.path}: already archived; use mode 'remove' to delete it")
+        written, old = engine.store.move(
+            seen.path,
+            engine.layout.archive,
+            {"status": "archived", "id": memory_id, "archived_at": engine.now()},
+            taken=_taken(engine, seen),
+            title=seen.title,
+        )
+        engine.catalog.drop(old)
+        engine.catalog.record(written.path, written.data)
+        commit = engine.commit(
+            [old, written.path],
+            f"archive: {seen.title}\n\n{trailers('archive', [memory_id])}",
+        )
+        return DeleteResult(
+            memory_id=memory_id, mode=mode, path=old, archived_path=written.path, commit=commit
+        )
+    from cortexgraph_vault.ops.lifecycle import forget_paths
+
+    commit = forget_paths(engine, [seen], f"delete: {seen.title}", operation="delete")
+    return DeleteResult(memory_id=memory_id, mode=mode, path=seen.path, commit=commit)
+
+
+def _taken(engine: VaultEngine, moving: Memory) -> set[str]:
+    """File names in use anywhere in the vault, so a moved note keeps a unique link name."""
+    return {n.title.lower() + ".md" for n in engine.catalog.notes() if n.path != moving.path}
+
+
+def relate(
+    engine: VaultEngine,
+    from_ref: str,
+    to_ref: str,
+    relation_type: str,
+    *,
+    strength: float = 1.0,
+    metadata: Mapping[str, Any] | None = None,
+) -> RelationResult:
+    if relation_type not in RELATION_TYPES:
+        raise InvalidArgument(f"relation_type: must be one of {', '.join(RELATION_TYPES)}")
+    if not 0.0 <= strength <= 1.0:
+        raise InvalidArgument(f"strength: must be from 0 to 1, got {strength}")
+    source = engine.resolve(from_ref)
+    target = engine.resolve(to_ref)
+    if source.path == target.path:
+        raise InvalidArgument("a memory cannot be related to itself")
+    meta = {str(k): str(v) for k, v in (metadata or {}).items()}
+    existing = [v for v in source.relations.get(relation_type, ()) if points_to(v, target)]
+    if existing:
+        view = RelationView(
+            id=relation_id(source.id, target.id, relation_type, existing[0]),
+            from_memory_id=source.id,
+            to_memory_id=target.id,
+            relation_type=relation_type,
+            target=link_target(existing[0]),
+        )
+        return RelationResult(created=False, relation=view)
+    link = link_for(target)
+
+    def compute(parsed: ParsedNote) -> Mapping[str, object]:
+        current = parsed.frontmatter.get(relation_type)
+        values = [current] if isinstance(current, str) else list(current or [])
+        changes: dict[str, object] = {relation_type: [*values, link]}
+        if strength != 1.0 or meta:
+            companion = f"{relation_type}_meta"
+            old = parsed.frontmatter.get(companion)
+            entry = "; ".join([f"strength={strength:g}", *(f"{k}={v}" for k, v in meta.items())])
+            changes[companion] = {**(old if isinstance(old, dict) else {}), target.title: entry}
+        if not parsed.frontmatter.get("id"):
+            changes["id"] = source.id or new_id()
+        return changes
+
+    written = engine.store.update_fields(source.path, compute)
+    note = engine.catalog.record(written.path, written.data)
+    source_id = note.memory.id if note.memory else source.id
+    commit = engine.commit(
+        [written.path],
+        f"relate: {source.title} {relation_type} {target.title}\n\n"
+        f"{trailers('relate', [source_id or '', target.id or ''])}",
+    )
+    view = RelationView(
+        id=relation_id(source_id, target.id, relation_type, target.title),
+        from_memory_id=source_id,
+        to_memory_id=target.id,
+        relation_type=relation_type,
+        target=target.title,
+        strength=strength,
+        metadata=meta,
+    )
+    return RelationResult(created=True, relation=view, commit=commit)
+
+
+__all__ = ["REMOVE", "delete", "observe", "relate", "save", "touch", "update"]

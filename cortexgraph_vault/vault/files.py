@@ -1,0 +1,148 @@
+"""Reading notes strictly and writing them atomically.
+
+A write goes to a hidden temp file in the same folder (Obsidian and our watcher ignore dot
+files), is fsynced, and replaces the note with one rename, so a reader sees the old note or
+the new one, never half of either.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from cortexgraph_vault.errors import NoteFormatError, VaultError
+
+TEMP_MARK = ".cgv-tmp-"
+
+
+@dataclass(frozen=True)
+class FileStamp:
+    """What we saw of a file when we read it; a change of any part means someone wrote it."""
+
+    size: int
+    mtime_ns: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class NoteFile:
+    text: str
+    stamp: FileStamp
+
+
+def stamp_of(data: bytes, st: os.stat_result) -> FileStamp:
+    return FileStamp(st.st_size, st.st_mtime_ns, hashlib.sha256(data).hexdigest())
+
+
+def read_bytes(path: Path) -> tuple[bytes, FileStamp]:
+    with open(path, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        data = fh.read()
+    return data, stamp_of(data, st)
+
+
+def decode_note(data: bytes, rel: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NoteFormatError(
+            f"{rel}: not UTF-8 text (byte {exc.start}: {data[exc.start : exc.start + 1]!r}); "
+            "left untouched"
+        ) from None
+
+
+def read_note(path: Path, rel: str) -> NoteFile:
+    if path.is_dir():
+        raise NoteFormatError(f"{rel}: is a folder, not a note")
+    data, stamp = read_bytes(path)
+    return NoteFile(decode_note(data, rel), stamp)
+
+
+def current_stamp(path: Path) -> FileStamp | None:
+    try:
+        _, stamp = read_bytes(path)
+    except FileNotFoundError:
+        return None
+    return stamp
+
+
+def _fsync_dir(folder: Path) -> None:
+    # Directory fsync makes the rename durable; some file systems refuse it, which is fine.
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def temp_path_for(path: Path) -> Path:
+    return path.with_name(f".{path.name}{TEMP_MARK}{secrets.token_hex(4)}")
+
+
+def atomic_write(
+    path: Path, data: bytes, *, expected: FileStamp | None = None, must_not_exist: bool = False
+) -> FileStamp:
+    """Replace `path` with `data` in one rename.
+
+    `expected` is the stamp read before the caller computed `data`: if the file on disk no
+    longer matches it, a person (or another process) wrote it meanwhile, and we stop with
+    ChangedUnderUs rather than overwrite their edit. `must_not_exist` guards new files.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temp_path_for(path)
+    try:
+        with open(tmp, "xb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        # Check as late as possible: the window between this check and the rename is what
+        # remains of the race with an editor that does not take our lock.
+        if must_not_exist and os.path.lexists(path):
+            raise ChangedUnderUs(path, "a file with this name appeared")
+        if expected is not None:
+            now = current_stamp(path)
+            if now != expected and (now is None or now.sha256 != expected.sha256):
+                raise ChangedUnderUs(path, "the file changed since it was read")
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    _fsync_dir(path.parent)
+    st = os.stat(path)
+    return stamp_of(data, st)
+
+
+def remove_file(path: Path) -> None:
+    path.unlink()
+    _fsync_dir(path.parent)
+
+
+class ChangedUnderUs(VaultError):
+    """Internal: the file changed between our read and our write; the caller re-reads."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path.name}: {reason}")
+        self.path = path
+
+
+def sweep_temp_files(root: Path, folders: list[str], older_than_seconds: float = 60.0) -> int:
+    """Remove temp files a crashed writer left behind (they are hidden, but they are litter)."""
+    removed = 0
+    limit = time.time() - older_than_seconds
+    for folder in folders:
+        base = root / folder
+        if not base.is_dir():
+            continue
+        for entry in base.rglob(f".*{TEMP_MARK}*"):
+            with contextlib.suppress(OSError):
+                if entry.is_file() and entry.stat().st_mtime < limit:
+                    entry.unlink()
+                    removed += 1
+    return removed

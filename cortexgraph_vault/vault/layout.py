@@ -1,0 +1,68 @@
+"""Where memories live in a vault, and what a path's folder says about a memory."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+# Characters Obsidian refuses in file names or that break links.
+_BAD_NAME = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
+MAX_TITLE_CHARS = 80
+
+
+@dataclass(frozen=True)
+class VaultLayout:
+    root: Path
+    stm: str = "_stm"
+    ltm: str = "memories"
+    archive: str = "_archive"
+
+    def folder_of(self, rel: str) -> str | None:
+        """ "stm" | "ltm" | "archive" | None for a vault-relative path."""
+        first = rel.split("/", 1)[0] if "/" in rel else ""
+        for kind, folder in (("stm", self.stm), ("ltm", self.ltm), ("archive", self.archive)):
+            if rel.startswith(folder + "/") or first == folder:
+                return kind
+        return None
+
+    def is_memory_path(self, rel: str) -> bool:
+        return rel.endswith(".md") and self.folder_of(rel) is not None
+
+    def status_for_folder(self, rel: str) -> str:
+        return {"stm": "active", "ltm": "promoted", "archive": "archived"}.get(
+            self.folder_of(rel) or "", "active"
+        )
+
+    def folder_for_status(self, status: str) -> str:
+        return {"active": self.stm, "promoted": self.ltm, "archived": self.archive}[status]
+
+
+def title_from_content(content: str, max_words: int = 8) -> str:
+    """A file title from the first words of the content."""
+    first_line = next((ln for ln in content.strip().splitlines() if ln.strip()), "memory")
+    words = re.sub(r"^[#>\-*\s]+", "", first_line).split()
+    title = " ".join(words[:max_words])
+    return title.rstrip(".,;:!?") or "memory"
+
+
+def safe_title(title: str) -> str:
+    """A title usable as a file name on every OS and in a wikilink."""
+    text = unicodedata.normalize("NFC", title)
+    text = _BAD_NAME.sub(" ", text)
+    text = re.sub(r"\s+", " ", text).strip().strip(".")
+    if len(text) > MAX_TITLE_CHARS:
+        text = text[:MAX_TITLE_CHARS].rsplit(" ", 1)[0] or text[:MAX_TITLE_CHARS]
+    return text or "memory"
+
+
+def unique_name(title: str, taken: set[str]) -> str:
+    """`title.md`, or `title 2.md`, ... — `taken` holds lower-cased names already used."""
+    base = safe_title(title)
+    candidate = f"{base}.md"
+    n = 2
+    while candidate.lower() in taken:
+        candidate = f"{base} {n}.md"
+        n += 1
+    return candidate

@@ -1,0 +1,72 @@
+"""A cross-process lock around read-modify-write of the vault.
+
+`flock` on a file outside the vault (vaults are synced; a lock file there would travel).
+The kernel drops the lock when its holder dies, so a crash never leaves a stale lock.
+Re-entrant within a process, so a service operation can call another under the same lock.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from cortexgraph_vault.errors import LockTimeout
+
+
+def vault_key(root: Path) -> str:
+    return hashlib.sha256(os.path.realpath(root).encode()).hexdigest()[:16]
+
+
+class VaultLock:
+    def __init__(self, root: Path, lock_dir: Path, *, timeout: float = 30.0) -> None:
+        lock_dir.mkdir(parents=True, exist_ok=True)
+        self.path = lock_dir / f"{vault_key(root)}.lock"
+        self.root = root
+        self.timeout = timeout
+        self._thread_lock = threading.RLock()
+        self._depth = 0
+        self._fd: int | None = None
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        with self._thread_lock:
+            if self._depth == 0:
+                self._acquire()
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+                if self._depth == 0:
+                    self._release()
+
+    def _acquire(self) -> None:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        deadline = time.monotonic() + self.timeout
+        delay = 0.002
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    raise LockTimeout(
+                        f"{self.root}: another cortexgraph-vault process has held the vault lock "
+                        f"for more than {self.timeout:g} s ({self.path}); try again"
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.05)
+        self._fd = fd
+
+    def _release(self) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None

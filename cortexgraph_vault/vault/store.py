@@ -1,0 +1,178 @@
+"""Read-modify-write of notes: under the vault lock, with compare-before-replace.
+
+Every write re-reads the file under the lock, computes the change from what is on disk now,
+and replaces the file only if nobody wrote it since that read. If someone did (a person
+typing in Obsidian does not take our lock), we read again and re-apply the field change, so
+their edit and ours both survive.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from cortexgraph_vault.core.note import ParsedNote, minimal_update, parse_note
+from cortexgraph_vault.errors import Conflict, NoteFormatError, NotFound, VaultError
+from cortexgraph_vault.vault.files import (
+    ChangedUnderUs,
+    FileStamp,
+    atomic_write,
+    current_stamp,
+    read_note,
+    remove_file,
+)
+from cortexgraph_vault.vault.layout import VaultLayout, unique_name
+from cortexgraph_vault.vault.lock import VaultLock
+from cortexgraph_vault.vault.paths import safe_path
+
+MAX_ATTEMPTS = 8
+
+FieldChanges = Mapping[str, object]
+ComputeChanges = Callable[[ParsedNote], FieldChanges]
+
+
+@dataclass(frozen=True)
+class Written:
+    path: str
+    text: str
+    data: bytes
+    stamp: FileStamp
+    before: str | None  # the text we replaced (None for a new file)
+
+
+class NoteStore:
+    def __init__(self, layout: VaultLayout, lock: VaultLock) -> None:
+        self.layout = layout
+        self.root = layout.root
+        self.lock = lock
+
+    def path(self, rel: str) -> Path:
+        return safe_path(self.root, rel)
+
+    def read(self, rel: str) -> tuple[str, FileStamp]:
+        path = self.path(rel)
+        try:
+            note = read_note(path, rel)
+        except FileNotFoundError:
+            raise NotFound(f"{rel}: no such note") from None
+        return note.text, note.stamp
+
+    def update_fields(
+        self, rel: str, compute: ComputeChanges, *, expected_sha256: str | None = None
+    ) -> Written:
+        """Change frontmatter fields only; `compute` sees the note as it is on disk now."""
+        return self._rewrite(
+            rel, lambda text, parsed: minimal_update(text, compute(parsed)), expected_sha256
+        )
+
+    def replace_body(
+        self, rel: str, body: str, changes: FieldChanges, *, expected_sha256: str | None
+    ) -> Written:
+        def edit(text: str, parsed: ParsedNote) -> str:
+            head = text[: len(text) - len(parsed.body)] if parsed.body else text
+            new_body = body.replace("\n", parsed.newline) if parsed.newline != "\n" else body
+            return minimal_update(head + new_body, changes) if changes else head + new_body
+
+        return self._rewrite(rel, edit, expected_sha256)
+
+    def _rewrite(
+        self, rel: str, edit: Callable[[str, ParsedNote], str], expected_sha256: str | None
+    ) -> Written:
+        path = self.path(rel)
+        with self.lock.held():
+            for _ in range(MAX_ATTEMPTS):
+                text, stamp = self.read(rel)
+                if expected_sha256 is not None and stamp.sha256 != expected_sha256:
+                    raise Conflict(rel, expected_sha256, stamp.sha256, text)
+                parsed = parse_note(text)
+                if parsed.problem:
+                    raise NoteFormatError(f"{rel}: {parsed.problem}; left untouched")
+                try:
+                    new_text = edit(text, parsed)
+                except NoteFormatError as exc:
+                    raise NoteFormatError(f"{rel}: {exc}; left untouched") from None
+                if new_text == text:
+                    return Written(rel, text, text.encode(), stamp, text)
+                data = new_text.encode("utf-8")
+                try:
+                    new_stamp = atomic_write(path, data, expected=stamp)
+                except ChangedUnderUs:
+                    # Someone wrote the note meanwhile: read it again and re-apply — unless
+                    # the caller pinned the version it edited, then that is their conflict.
+                    if expected_sha256 is not None:
+                        current, now = self.read(rel)
+                        raise Conflict(rel, expected_sha256, now.sha256, current) from None
+                    continue
+                return Written(rel, new_text, data, new_stamp, text)
+        raise VaultError(f"{rel}: kept changing while we tried to update it; try again")
+
+    def create(self, folder: str, title: str, text: str, taken: set[str] | None = None) -> Written:
+        """A new note with a unique name in `folder` (never replaces an existing file)."""
+        base = self.path(folder + "/x.md").parent
+        with self.lock.held():
+            base.mkdir(parents=True, exist_ok=True)
+            names = {p.name.lower() for p in base.iterdir()} | (taken or set())
+            for _ in range(MAX_ATTEMPTS):
+                name = unique_name(title, names)
+                rel = f"{folder}/{name}"
+                data = text.encode("utf-8")
+                try:
+                    stamp = atomic_write(self.path(rel), data, must_not_exist=True)
+                except ChangedUnderUs:
+                    names.add(name.lower())
+                    continue
+                return Written(rel, text, data, stamp, None)
+        raise VaultError(f"{folder}: could not find a free file name for {title!r}")
+
+    def move(
+        self,
+        rel: str,
+        folder: str,
+        changes: FieldChanges,
+        *,
+        taken: set[str] | None = None,
+        title: str | None = None,
+    ) -> tuple[Written, str]:
+        """Move a note into `folder` with field changes: write the new file, then remove the old.
+
+        Returns the new file and the old path. The old file is removed only if it is still
+        what we read, so an edit made meanwhile is never lost (we stop with a Conflict).
+        """
+        with self.lock.held():
+            text, stamp = self.read(rel)
+            parsed = parse_note(text)
+            if parsed.problem:
+                raise NoteFormatError(f"{rel}: {parsed.problem}; left untouched")
+            new_text = minimal_update(text, changes)
+            written = self.create(folder, title or Path(rel).stem, new_text, taken)
+            old_path = self.path(rel)
+            try:
+                now = current_stamp(old_path)
+                if now is None or now.sha256 != stamp.sha256:
+                    raise ChangedUnderUs(old_path, "changed while moving")
+                remove_file(old_path)
+            except ChangedUnderUs:
+                remove_file(self.path(written.path))
+                current, cur_stamp = self.read(rel)
+                raise Conflict(rel, stamp.sha256, cur_stamp.sha256, current) from None
+            return written, rel
+
+    def delete(self, rel: str, *, expected_sha256: str | None = None) -> str:
+        """Remove a note; returns the text removed (for the caller to restore on failure)."""
+        with self.lock.held():
+            text, stamp = self.read(rel)
+            if expected_sha256 is not None and stamp.sha256 != expected_sha256:
+                raise Conflict(rel, expected_sha256, stamp.sha256, text)
+            remove_file(self.path(rel))
+            return text
+
+    def write_back(self, rel: str, text: str) -> None:
+        """Put a removed note back exactly as it was (undo of a failed operation)."""
+        path = self.path(rel)
+        with self.lock.held():
+            atomic_write(path, text.encode("utf-8"))
+
+    def exists(self, rel: str) -> bool:
+        return os.path.lexists(self.path(rel))

@@ -1,0 +1,91 @@
+"""Shared fixtures: an isolated user config/cache, a copy of the sample vault, the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from cortexgraph_vault.vault.sample import copy_sample_vault
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+NOW_ISO = "2026-12-01T12:00:00Z"
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test Person",
+    "GIT_AUTHOR_EMAIL": "test@example.org",
+    "GIT_COMMITTER_NAME": "Test Person",
+    "GIT_COMMITTER_EMAIL": "test@example.org",
+}
+
+
+@pytest.fixture(autouse=True)
+def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the real user's config, cache or git identity."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("CORTEXGRAPH_CONFIG_DIR", str(home / "config"))
+    monkeypatch.setenv("CORTEXGRAPH_CACHE_DIR", str(home / "cache"))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / "gitconfig"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for key, value in GIT_ENV.items():
+        monkeypatch.setenv(key, value)
+    for key in list(os.environ):
+        if key.startswith("CORTEXGRAPH_") and key not in ("CORTEXGRAPH_CONFIG_DIR", "CORTEXGRAPH_CACHE_DIR"):
+            monkeypatch.delenv(key)
+
+
+def git(vault: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(vault), *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+@pytest.fixture
+def sample_vault(tmp_path: Path) -> Path:
+    """A copy of the sample vault with its times as authored relative to NOW, not in git."""
+    return copy_sample_vault(tmp_path / "vault", NOW)
+
+
+@pytest.fixture
+def git_vault(sample_vault: Path) -> Path:
+    """The sample vault as a git repository with everything committed."""
+    git(sample_vault, "init", "-q", "-b", "main")
+    git(sample_vault, "add", "-A")
+    git(sample_vault, "commit", "-q", "-m", "sample vault")
+    return sample_vault
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> object:
+        return json.loads(self.out)
+
+
+@pytest.fixture
+def cli() -> Iterator[object]:
+    """Run the real `cortexgraph-vault` in a subprocess, as a person would."""
+
+    def run(*args: str, vault: Path | None = None, now: str | None = NOW_ISO, env: dict[str, str] | None = None,
+            stdin: str | None = None) -> CliResult:  # fmt: skip
+        argv = [sys.executable, "-m", "cortexgraph_vault.cli.main"]
+        if vault is not None:
+            argv += ["--vault", str(vault)]
+        if now is not None:
+            argv += ["--now", now]
+        proc = subprocess.run(
+            [*argv, *args], capture_output=True, text=True, env={**os.environ, **(env or {})},
+            input=stdin, timeout=120,
+        )  # fmt: skip
+        return CliResult(proc.returncode, proc.stdout, proc.stderr)
+
+    yield run

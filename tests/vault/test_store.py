@@ -1,0 +1,137 @@
+"""Read-modify-write never loses a person's edit, never leaves half a file, never leaves the vault."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from pathlib import Path
+
+import pytest
+
+from cortexgraph_vault.core.note import parse_note
+from cortexgraph_vault.errors import Conflict, NoteFormatError, UnsafePath
+from cortexgraph_vault.vault import store as store_module
+from cortexgraph_vault.vault.files import TEMP_MARK, atomic_write, sweep_temp_files
+from cortexgraph_vault.vault.layout import VaultLayout, safe_title, unique_name
+from cortexgraph_vault.vault.lock import VaultLock
+from cortexgraph_vault.vault.paths import safe_path
+from cortexgraph_vault.vault.store import NoteStore
+
+NOTE = "---\nid: abc\nuse_count: 1\nmood: calm  # mine\n---\nBody line.\n"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> NoteStore:
+    root = tmp_path / "vault"
+    (root / "_stm").mkdir(parents=True)
+    (root / "_stm" / "m.md").write_text(NOTE)
+    return NoteStore(VaultLayout(root), VaultLock(root, tmp_path / "locks", timeout=5))
+
+
+def bump(parsed):  # type: ignore[no-untyped-def]
+    return {"use_count": int(parsed.frontmatter["use_count"]) + 1}
+
+
+def test_a_hand_edit_made_between_read_and_write_survives(store: NoteStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = store.root / "_stm" / "m.md"
+    real_update = store_module.minimal_update
+    calls = {"n": 0}
+
+    def person_types_meanwhile(text: str, changes):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == 1:
+            with open(path, "a") as fh:
+                fh.write("A line the person added.\n")
+            os.utime(path, ns=(1, 1))
+        return real_update(text, changes)
+
+    monkeypatch.setattr(store_module, "minimal_update", person_types_meanwhile)
+    store.update_fields("_stm/m.md", bump)
+    text = path.read_text()
+    assert calls["n"] == 2
+    assert text.endswith("Body line.\nA line the person added.\n")
+    assert parse_note(text).frontmatter["use_count"] == 2
+    assert "mood: calm  # mine" in text
+
+
+def test_concurrent_increments_from_processes_are_all_counted(store: NoteStore, tmp_path: Path) -> None:
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_increment_many, args=(store.root, tmp_path / "locks", 25)) for _ in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    assert parse_note((store.root / "_stm" / "m.md").read_text()).frontmatter["use_count"] == 101
+
+
+def _increment_many(root: Path, locks: Path, n: int) -> None:
+    s = NoteStore(VaultLayout(root), VaultLock(root, locks, timeout=30))
+    for _ in range(n):
+        s.update_fields("_stm/m.md", bump)
+
+
+def test_expected_hash_mismatch_is_a_conflict_and_changes_nothing(store: NoteStore) -> None:
+    with pytest.raises(Conflict) as info:
+        store.update_fields("_stm/m.md", bump, expected_sha256="0" * 64)
+    assert info.value.current_text == NOTE
+    assert (store.root / "_stm" / "m.md").read_text() == NOTE
+
+
+def test_bad_yaml_is_refused_with_the_file_named(store: NoteStore) -> None:
+    bad = "---\nsource: chat: 2025\n---\nx\n"
+    (store.root / "_stm" / "bad.md").write_text(bad)
+    with pytest.raises(NoteFormatError, match=r"_stm/bad.md: .*YAML.*left untouched"):
+        store.update_fields("_stm/bad.md", bump)
+    assert (store.root / "_stm" / "bad.md").read_text() == bad
+
+
+def test_non_utf8_is_refused(store: NoteStore) -> None:
+    (store.root / "_stm" / "l.md").write_bytes(b"caf\xe9")
+    with pytest.raises(NoteFormatError, match="not UTF-8"):
+        store.update_fields("_stm/l.md", bump)
+    assert (store.root / "_stm" / "l.md").read_bytes() == b"caf\xe9"
+
+
+def test_create_never_replaces_and_picks_a_free_name(store: NoteStore) -> None:
+    first = store.create("_stm", "m", "new\n")
+    assert first.path == "_stm/m 2.md"
+    assert (store.root / "_stm" / "m.md").read_text() == NOTE
+
+
+def test_move_writes_new_then_removes_old(store: NoteStore) -> None:
+    written, old = store.move("_stm/m.md", "memories", {"status": "promoted"})
+    assert old == "_stm/m.md" and written.path == "memories/m.md"
+    assert not (store.root / old).exists()
+    assert "status: promoted" in (store.root / written.path).read_text()
+
+
+@pytest.mark.parametrize("rel", ["../x.md", "/etc/passwd", "_stm/../../x.md", ".git/config", "C:/x.md", ""])
+def test_paths_that_leave_the_vault_are_refused(store: NoteStore, rel: str) -> None:
+    with pytest.raises(UnsafePath):
+        safe_path(store.root, rel)
+
+
+def test_symlink_out_of_the_vault_is_refused(store: NoteStore, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text("secret")
+    (store.root / "_stm" / "link.md").symlink_to(outside)
+    with pytest.raises(UnsafePath, match="outside the vault"):
+        safe_path(store.root, "_stm/link.md")
+
+
+def test_atomic_write_leaves_no_temp_file_and_sweep_clears_crash_litter(tmp_path: Path) -> None:
+    target = tmp_path / "_stm" / "n.md"
+    atomic_write(target, b"hello")
+    assert [p.name for p in target.parent.iterdir()] == ["n.md"]
+    litter = target.parent / f".n.md{TEMP_MARK}dead"
+    litter.write_text("half")
+    os.utime(litter, (0, 0))
+    assert sweep_temp_files(tmp_path, ["_stm"]) == 1
+    assert not litter.exists()
+
+
+def test_titles_become_safe_unique_file_names() -> None:
+    assert safe_title('What: a "test"? [x] #1 / y') == "What a test x 1 y"
+    assert unique_name("Note", {"note.md", "note 2.md"}) == "Note 3.md"
+    assert len(safe_title("word " * 100)) <= 80
