@@ -17,7 +17,7 @@ from cortexgraph_vault.core.decay import DAY, seconds_until_score
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.rules import memory_score, promote_reason, review_priority
 from cortexgraph_vault.core.times import format_time
-from cortexgraph_vault.errors import Ambiguous, ConfigError, GitError, NotFound, UnsafePath
+from cortexgraph_vault.errors import Ambiguous, ConfigError, GitError, NotFound
 from cortexgraph_vault.history import VaultHistory
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.models import MemoryView
@@ -70,6 +70,14 @@ class VaultEngine:
             self.catalog.refresh()
         return self.catalog
 
+    # live index (issue 3 fills these in) -------------------------------------------
+    def start_watcher(self) -> None:
+        """Keep the catalogue current from file-system events (daemon, stdio MCP server)."""
+        self.watching = False
+
+    def stop_watcher(self) -> None:
+        self.watching = False
+
     def now(self) -> datetime:
         return self.clock()
 
@@ -121,10 +129,7 @@ class VaultEngine:
         )
 
     def safe_rel(self, rel: str) -> str:
-        try:
-            return vault_relative(self.root, rel)
-        except UnsafePath:
-            raise
+        return vault_relative(self.root, rel)
 
     # views -------------------------------------------------------------------------
     def score(self, m: Memory, now: datetime | None = None) -> float:

@@ -86,3 +86,10 @@ class GitError(VaultError):
 class LockTimeout(VaultError):
     exit_code = 5
     http_status = 503
+
+
+class NotAvailableYet(VaultError):
+    """An operation whose engine is still being built; the message names the issue."""
+
+    exit_code = 6
+    http_status = 501

@@ -11,6 +11,7 @@ from typing import Any
 
 from cortexgraph_vault.config import Config, describe
 from cortexgraph_vault.engine import Clock, VaultEngine
+from cortexgraph_vault.errors import NotAvailableYet
 from cortexgraph_vault.models import (
     DeleteResult,
     ForgottenView,
@@ -114,6 +115,34 @@ class MemoryService:
     def forgotten(self, *, limit: int = 100) -> list[ForgottenView]:
         return past.forgotten(self.engine, limit=limit)
 
+    # index and graph (issue 3) -----------------------------------------------------
+    def search_unified(self, query: str, **kwargs: Any) -> Any:
+        raise NotAvailableYet("search_unified arrives with the live index (issue 3)")
+
+    def read_graph(self, **kwargs: Any) -> Any:
+        raise NotAvailableYet("read_graph arrives with the live index (issue 3)")
+
+    def vault_status(self) -> Any:
+        raise NotAvailableYet("vault_status arrives with the live index (issue 3)")
+
+    # intelligence (issue 7) ----------------------------------------------------------
+    def analyze_message(self, message: str) -> Any:
+        raise NotAvailableYet("analyze_message arrives with memory intelligence (issue 7)")
+
+    def analyze_for_recall(self, message: str) -> Any:
+        raise NotAvailableYet("analyze_for_recall arrives with memory intelligence (issue 7)")
+
+    def auto_recall(self, message: str, **kwargs: Any) -> Any:
+        raise NotAvailableYet("auto_recall arrives with memory intelligence (issue 7)")
+
+    # consolidation (issue 8) ---------------------------------------------------------
+    def cluster(self, **kwargs: Any) -> Any:
+        raise NotAvailableYet("cluster_memories arrives with consolidation (issue 8)")
+
+    def consolidate(self, **kwargs: Any) -> Any:
+        raise NotAvailableYet("consolidate_memories arrives with consolidation (issue 8)")
+
+    # git -------------------------------------------------------------------------------
     def init_git(self) -> str:
         from cortexgraph_vault.history import VaultHistory
 
