@@ -31,12 +31,13 @@ def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("CORTEXGRAPH_CONFIG_DIR", str(home / "config"))
     monkeypatch.setenv("CORTEXGRAPH_CACHE_DIR", str(home / "cache"))
+    monkeypatch.setenv("CORTEXGRAPH_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / "gitconfig"))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for key, value in GIT_ENV.items():
         monkeypatch.setenv(key, value)
     for key in list(os.environ):
-        if key.startswith("CORTEXGRAPH_") and key not in ("CORTEXGRAPH_CONFIG_DIR", "CORTEXGRAPH_CACHE_DIR"):
+        if key.startswith("CORTEXGRAPH_") and key not in ("CORTEXGRAPH_CONFIG_DIR", "CORTEXGRAPH_CACHE_DIR", "CORTEXGRAPH_DATA_DIR"):
             monkeypatch.delenv(key)
 
 

@@ -108,6 +108,14 @@ def test_deletion_and_move_are_recorded(vault: Path) -> None:
     assert status(vault) == set()
 
 
+def test_deletion_git_already_unstaged_is_recorded(vault: Path) -> None:
+    git(vault, "rm", "-q", "--cached", "a.md")
+    (vault / "a.md").unlink()
+    assert VaultHistory(vault).commit_paths(["a.md"], "forget") is not None
+    assert name_status(vault) == {"D\ta.md"}
+    assert status(vault) == set()
+
+
 def test_awkward_names_are_files_not_patterns(vault: Path) -> None:
     names = ["_stm/café au lait #1 [draft].md", "_stm/[abc].md", "_stm/what?*.md"]
     for name in [*names, "_stm/a.md"]:
@@ -147,7 +155,9 @@ def test_unsafe_paths_are_refused(vault: Path) -> None:
 
 def test_plugin_settings_are_never_committed(vault: Path) -> None:
     write(vault, ".obsidian/plugins/cortexgraph/data.json", '{"token": "secret"}')
-    assert VaultHistory(vault).commit_paths([".obsidian/plugins/cortexgraph/data.json"], "x") is None
+    assert (
+        VaultHistory(vault).commit_paths([".obsidian/plugins/cortexgraph/data.json"], "x") is None
+    )
 
 
 def test_no_identity_falls_back_to_ours(vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -459,3 +469,63 @@ def test_history_is_fast_on_a_thousand_commits(tmp_path: Path) -> None:
     elapsed = time.monotonic() - started
     assert len(log) == 10  # nine edits at note-7, and one copy written to memories/moved.md
     assert elapsed < 3.0
+
+
+def test_edits_arriving_through_a_merge_are_in_the_log(vault: Path) -> None:
+    history = VaultHistory(vault)
+    write(vault, "_stm/m.md", a_memory(ID_A, "v1"))
+    history.commit_paths(["_stm/m.md"], "save")
+    git(vault, "checkout", "-q", "-b", "laptop")
+    write(vault, "_stm/m.md", a_memory(ID_A, "edited on the laptop"))
+    history.commit_paths(["_stm/m.md"], "laptop edit")
+    git(vault, "checkout", "-q", "main")
+    write(vault, "other.md", "desktop edit\n")
+    history.commit_paths(["other.md"], "desktop edit")
+    git(vault, "merge", "-q", "--no-edit", "laptop")
+    assert [c.summary for c in history.memory_log(ID_A)] == ["laptop edit", "save"]
+    assert history.memory_versions(ID_A)[0].text == a_memory(ID_A, "edited on the laptop")
+
+
+def test_forgotten_newest_deletion_first(vault: Path) -> None:
+    history = VaultHistory(vault)
+    for memory_id, name in ((ID_A, "first"), (ID_B, "second")):
+        write(vault, f"_stm/{name}.md", a_memory(memory_id))
+        history.commit_paths([f"_stm/{name}.md"], f"save {name}")
+    for name in ("first", "second"):
+        (vault / f"_stm/{name}.md").unlink()
+        history.commit_paths([f"_stm/{name}.md"], f"gc {name}")
+    assert [f.title for f in history.forgotten()] == ["second", "first"]
+    assert [f.title for f in history.forgotten(limit=1)] == ["second"]
+
+
+@pytest.mark.parametrize("subfolder", [False, True])
+def test_changed_paths(tmp_path: Path, subfolder: bool) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    root = repo / "vault" if subfolder else repo
+    write(repo, "outside/x.md", "x\n")  # outside the vault when it is a folder
+    write(root, "_stm/kept.md", "k\n")
+    write(root, "_stm/edited.md", "e\n")
+    write(root, "_stm/gone.md", "g\n")
+    write(root, "memories/m.md", "m\n")
+    history = VaultHistory(root)
+    assert history.changed_paths(["_stm"]) == ["_stm/edited.md", "_stm/gone.md", "_stm/kept.md"]
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "start")
+    assert history.changed_paths(["_stm", "memories"]) == []
+    write(root, "_stm/edited.md", "edited\n")
+    (root / "_stm/gone.md").unlink()
+    write(root, "_stm/new [1].md", "n\n")
+    write(root, "memories/m.md", "m2\n")
+    write(root, ".obsidian/plugins/p/data.json", "{}")
+    write(repo, "outside/x.md", "x2\n")
+    expected = ["_stm/edited.md", "_stm/gone.md", "_stm/new [1].md"]
+    assert history.changed_paths(["_stm/"]) == expected
+    assert history.changed_paths(["_stm", "memories", "nothing-here"]) == [
+        *expected,
+        "memories/m.md",
+    ]
+    everything = [*expected, "memories/m.md"] + ([] if subfolder else ["outside/x.md"])
+    assert history.changed_paths([""]) == sorted(everything)
+    assert history.changed_paths([]) == []

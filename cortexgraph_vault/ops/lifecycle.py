@@ -43,7 +43,9 @@ def forget_paths(
             text, _ = engine.store.read(m.path)
             texts[m.path] = text
             ids.append(str(parse_note(text).frontmatter.get("id")))
-        unseen = [p for p in texts if history.differs_from_head(p)]
+        # One status call for the folders beats one git process per forgotten memory.
+        changed = set(history.changed_paths(sorted({p.rsplit("/", 1)[0] for p in texts})))
+        unseen = [p for p in texts if p in changed]
         if unseen:
             history.commit_paths(
                 unseen,

@@ -75,6 +75,16 @@ def version(engine: VaultEngine, ref: str, commit: str) -> VersionResult:
     for v in engine.history.memory_versions(memory_id, limit=500):
         if v.commit.sha.startswith(commit) or v.commit.short == commit:
             return VersionResult(memory_id=memory_id, commit=v.commit.sha, path=v.path, text=v.text)
+    # A pure move is not a new version; its text is the file at that commit's new path.
+    for c in engine.history.memory_log(memory_id, limit=500):
+        if c.sha.startswith(commit) and c.change != "deleted" and c.paths:
+            path = c.paths[-1]
+            return VersionResult(
+                memory_id=memory_id,
+                commit=c.sha,
+                path=path,
+                text=engine.history.text_at(c.sha, path),
+            )
     raise NotFound(f"memory {memory_id} has no version at commit {commit!r}; see its history")
 
 

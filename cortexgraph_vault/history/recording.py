@@ -1,0 +1,256 @@
+"""Recording operations as commits: exactly the paths an operation touched, nothing else.
+
+A person (or the obsidian-git plugin) may have their own work staged or unstaged in the same
+repository, and may be committing at this very moment. So we stage only our paths, commit them
+with `git commit --only` (which builds the commit from HEAD plus our paths and leaves the rest of
+the index alone), wait while another git holds a lock, and put the index back if we fail.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from cortexgraph_vault.errors import GitError, InvalidArgument
+from cortexgraph_vault.history.runner import (
+    ENV,
+    GitResult,
+    GitRunner,
+    clean_vault_path,
+    git_works,
+    load_gitpython,
+    nul_join,
+)
+
+FALLBACK_NAME = "cortexgraph-vault"
+FALLBACK_EMAIL = "cortexgraph-vault@localhost"
+INITIAL_MESSAGE = "cortexgraph-vault: start keeping the vault's history"
+GITIGNORE = """\
+# Written by cortexgraph-vault: per-device Obsidian state and deleted files stay out of history.
+.obsidian/workspace*.json
+.obsidian/plugins/*/data.json
+.trash/
+"""
+# Plugin settings are per device and may hold tokens: never ours to commit, even when asked.
+_NEVER_COMMIT = re.compile(r"^\.obsidian/plugins/[^/]+/data\.json$")
+_FIRST_DELAY = 0.05
+_MAX_DELAY = 0.5
+
+
+class LockWait:
+    """Runs git commands that need the index lock, waiting while another git holds it."""
+
+    def __init__(self, runner: GitRunner, seconds: float) -> None:
+        self.runner = runner
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+
+    def run(
+        self, *args: str, doing: str, input: bytes | None = None, config: Sequence[str] = ()
+    ) -> GitResult:
+        delay = _FIRST_DELAY
+        while True:
+            # Checking first spares a doomed process per poll while obsidian-git commits.
+            if not self.runner.index_lock.exists():
+                result = self.runner.run(*args, input=input, config=config)
+                if result.ok:
+                    return result
+                if not self._busy(result):
+                    raise GitError(
+                        f"{self.runner.vault_root}: git could not {doing} ({result.reason}); "
+                        "nothing was committed, and the files and the index were left as they were"
+                    )
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                raise GitError(
+                    f"{self.runner.vault_root}: git is busy (.git/index.lock held for more than "
+                    f"{self.seconds:g} s; another git process may be running, or it was left by a "
+                    "crash — remove it if no git is running); nothing was committed"
+                )
+            time.sleep(min(delay, remaining))
+            delay = min(delay * 2, _MAX_DELAY)
+
+    def _busy(self, result: GitResult) -> bool:
+        # A lock someone holds says "File exists" (GitPython runs git with LC_ALL=C); a lock we
+        # may not create (read-only .git) says "Permission denied" and is a real failure.
+        return ".lock" in result.err and (
+            "File exists" in result.err or self.runner.index_lock.exists()
+        )
+
+
+def never_committed(vault_path: str) -> bool:
+    return _NEVER_COMMIT.match(vault_path) is not None
+
+
+def identity_config(runner: GitRunner) -> list[str]:
+    """`-c user.*` for a repository where nobody said who commits; [] when someone did."""
+    configured = runner.run("config", "--get", "user.email").out.strip()
+    from_env = os.environ.get("EMAIL") or (
+        os.environ.get("GIT_AUTHOR_EMAIL") and os.environ.get("GIT_COMMITTER_EMAIL")
+    )
+    if configured or from_env:
+        return []
+    return ["-c", f"user.name={FALLBACK_NAME}", "-c", f"user.email={FALLBACK_EMAIL}"]
+
+
+def record(runner: GitRunner, paths: Iterable[str], message: str, lock_wait: float) -> str | None:
+    """Commit exactly `paths` (vault-relative) and return the new commit's sha, or None when
+    they hold nothing new. Raises GitError with the reason and what was left as it was."""
+    if not message.strip():
+        raise InvalidArgument("a commit message is required; nothing was committed")
+    vault_paths = {clean_vault_path(p) for p in paths}
+    wanted = sorted(runner.to_repo(p) for p in vault_paths if not _NEVER_COMMIT.match(p))
+    if not wanted:
+        return None
+    waiter = LockWait(runner, lock_wait)
+    stageable, ours = _committable(runner, wanted)
+    if not ours:
+        return None
+    snapshot = _index_entries(runner, ours)
+    start = runner.head_or_none()
+    pathspec = ("--pathspec-from-file=-", "--pathspec-file-nul")
+    if stageable:
+        waiter.run(
+            "add", "-A", *pathspec, input=nul_join(stageable), doing="stage the changed files"
+        )
+    changed: list[str] = []
+    try:
+        changed = _staged_changes(runner, ours)
+        if changed:
+            waiter.run(
+                "commit",
+                "--only",
+                "--quiet",
+                "-m",
+                message,
+                *pathspec,
+                input=nul_join(changed),
+                config=identity_config(runner),
+                doing="commit",
+            )
+    except GitError as exc:
+        if changed and not _staged_changes(runner, ours):
+            return None  # another tool (obsidian-git) committed our paths between add and commit
+        left = _restore_index(runner, ours, snapshot, start, lock_wait)
+        raise GitError(f"{exc}{left}") from exc
+    if not changed:
+        _restore_index(runner, ours, snapshot, start, lock_wait)  # no trace of a non-commit
+        return None
+    return runner.head_sha()
+
+
+def _committable(runner: GitRunner, wanted: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Files among `wanted` git can record, as (to stage, all): to stage are those in the index
+    or new and not ignored; all adds those only HEAD still knows (`git add` would refuse them,
+    `git commit --only` records their deletion). A path that exists nowhere is dropped."""
+    stageable = runner.list_paths("ls-files", "--cached", paths=wanted)
+    stageable |= runner.list_paths("ls-files", "--others", "--exclude-standard", paths=wanted)
+    known = set(stageable)
+    if runner.has_head():
+        known |= runner.list_paths("ls-tree", "-r", "--name-only", "HEAD", paths=wanted)
+    return _ours(runner, stageable), _ours(runner, known)
+
+
+def _ours(runner: GitRunner, paths: set[str]) -> list[str]:
+    keep = []
+    for path in sorted(paths):
+        vault_path = runner.from_repo(path)
+        if vault_path is not None and not _NEVER_COMMIT.match(vault_path):
+            keep.append(path)
+    return keep
+
+
+def _staged_changes(runner: GitRunner, paths: Sequence[str]) -> list[str]:
+    if not runner.has_head():
+        return sorted(runner.list_paths("ls-files", "--cached", paths=paths))
+    diff = ("diff-index", "--cached", "--name-only", "--no-renames", "HEAD")
+    return sorted(runner.list_paths(*diff, paths=paths))
+
+
+def _index_entries(runner: GitRunner, paths: Sequence[str]) -> dict[str, list[str]]:
+    """path -> its index lines ("mode sha stage"), several when a merge conflict is staged."""
+    entries: dict[str, list[str]] = {}
+    for line in runner.list_paths("ls-files", "--stage", paths=paths):
+        meta, _, path = line.partition("\t")
+        entries.setdefault(path, []).append(meta)
+    for lines in entries.values():
+        lines.sort()
+    return entries
+
+
+def _restore_index(
+    runner: GitRunner,
+    paths: Sequence[str],
+    snapshot: dict[str, list[str]],
+    start: str | None,
+    lock_wait: float,
+) -> str:
+    """Put our paths' index entries back as they were; '' on success, else what is left."""
+    try:
+        # Once another tool has committed, the old entries describe a past HEAD: putting them
+        # back would stage a revert of that commit.
+        if runner.head_or_none() != start or _index_entries(runner, paths) == snapshot:
+            return ""
+        lines = []
+        for path in paths:
+            lines.append(f"0 {runner.zero_sha()}\t{path}")  # mode 0 removes the entry
+            lines.extend(f"{meta}\t{path}" for meta in snapshot.get(path, []))
+        LockWait(runner, min(lock_wait, 2.0)).run(
+            "update-index", "-z", "--index-info", input=nul_join(lines), doing="restore the index"
+        )
+        return ""
+    except GitError:
+        return (
+            f"; the index still holds our staged version of {len(paths)} path(s) "
+            f"(`git reset -- <path>` unstages them)"
+        )
+
+
+def init_repo(vault_root: Path, lock_wait: float) -> None:
+    """Make the vault a repository with a first commit of everything in it. Idempotent: an
+    existing repository only gains a .gitignore when the vault has none."""
+    vault_root = Path(vault_root)
+    if not vault_root.is_dir():
+        raise GitError(f"{vault_root}: not a folder; no repository was made")
+    found = GitRunner.discover(vault_root)
+    if isinstance(found, str):
+        gitmod = load_gitpython()
+        if gitmod is None or not git_works():
+            raise GitError(f"{found}; no repository was made")
+        status, _, err = gitmod.Git(str(vault_root)).execute(
+            ["git", "init", "-q"], with_extended_output=True, with_exceptions=False, env=ENV
+        )
+        if status:
+            raise GitError(f"{vault_root}: git init failed ({err.strip()}); nothing was changed")
+        found = GitRunner.discover(vault_root)
+        if isinstance(found, str):
+            raise GitError(f"{found} even after git init; nothing was committed")
+    runner = found
+    created = _write_gitignore(vault_root)
+    if runner.has_head():
+        if created:
+            record(runner, [".gitignore"], "cortexgraph-vault: add .gitignore", lock_wait)
+        return
+    waiter = LockWait(runner, lock_wait)
+    waiter.run("add", "-A", "--", *runner.vault_pathspec(), doing="stage the vault")
+    waiter.run(
+        "commit",
+        "--quiet",
+        "--allow-empty",
+        "-m",
+        INITIAL_MESSAGE,
+        config=identity_config(runner),
+        doing="make the first commit",
+    )
+
+
+def _write_gitignore(vault_root: Path) -> bool:
+    try:
+        with (vault_root / ".gitignore").open("x", encoding="utf-8", newline="\n") as out:
+            out.write(GITIGNORE)
+    except FileExistsError:
+        return False
+    return True

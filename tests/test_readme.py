@@ -1,0 +1,27 @@
+"""The README's decay table is what the code computes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from cortexgraph_vault.core.decay_table import decay_table_markdown
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_readme_decay_table_matches_the_code() -> None:
+    text = README.read_text(encoding="utf-8")
+    match = re.search(r"<!-- decay-table:start -->\n(.*?)\n<!-- decay-table:end -->", text, re.S)
+    assert match, "README lacks the decay-table markers"
+    assert match.group(1) == decay_table_markdown(), (
+        "README decay table is stale: paste the output of "
+        "`python -m cortexgraph_vault.core.decay_table` between the markers"
+    )
+
+
+def test_readme_quick_start_commands_exist() -> None:
+    text = README.read_text(encoding="utf-8")
+    for script in ("scripts/demo", "scripts/test"):
+        assert f"./{script}" in text
+        assert (README.parent / script).is_file()
