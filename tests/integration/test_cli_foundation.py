@@ -92,7 +92,7 @@ def test_gc_makes_one_commit_naming_every_forgotten_id_and_restore_brings_one_ba
 def test_gc_with_index_lock_held_fails_clearly_and_forgets_nothing(git_vault: Path, cli) -> None:
     files = {p: p.read_bytes() for p in (git_vault / "_stm").glob("*.md")}
     (git_vault / ".git" / "index.lock").write_text("")
-    result = cli("gc", "--yes", "--set", "git_lock_wait=1", vault=git_vault)
+    result = cli("--set", "git_lock_wait=1", "gc", "--yes", vault=git_vault)
     assert result.code != 0
     assert "index.lock" in result.err and "nothing was" in result.err
     assert {p: p.read_bytes() for p in (git_vault / "_stm").glob("*.md")} == files
@@ -126,7 +126,7 @@ def test_broken_notes_are_reported_and_left_byte_identical(git_vault: Path, cli)
     assert "not valid YAML" in reported["_stm/bad yaml.md"]
     assert "UTF-8" in reported["_stm/latin1.md"]
     assert "empty" in reported["_stm/empty.md"]
-    for args in (["search", "coffee"], ["gc"], ["gc", "--yes"], ["promote", "--auto", "--yes"], ["touch", "Uses Neovim"]):
+    for args in (["search", "coffee"], ["gc"], ["gc", "--yes"], ["promote", "--auto", "--yes"], ["touch", "Time zone"]):
         result = cli(*args, vault=git_vault, now=iso(90))
         assert result.code == 0, (args, result.err)
     touched = cli("touch", "bad yaml", vault=git_vault)

@@ -1,0 +1,103 @@
+"""Tags of a note (frontmatter `tags`/`tag` and inline `#tags`), and the tag spelling we write.
+
+Inline tags follow Obsidian: letters of any script, digits, `_`, `-` and `/` for nesting, at
+least one character that is not a digit, after the start of a line, a space or an opening
+punctuation mark. Nothing in code, math or comments counts (see `links.prose_view`), nor a `#`
+inside a link or a URL.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from cortexgraph_vault.core.links import prose_view
+
+__all__ = ["extract_tags", "normalize_tag", "tag_ancestors"]
+
+_INLINE_TAG = re.compile(r"#(\w[\w/\-\u0300-\u036f]*)")
+# What may come just before `#`. `&` may not (`&#123;` is an entity), nor letters or `/`
+# (`Note#Heading`, `x.com/#frag`).
+_BEFORE_TAG = frozenset(" \t\n\r\f\v\u00a0\u3000([{,;:!?\"'*~>=")
+# Wikilinks and link destinations, whose `#` starts a heading or an anchor, not a tag.
+_LINK_PARTS = re.compile(r"\[\[[^\]\n]*\]\]|\]\([^)\n]*\)")
+_SEPARATORS = re.compile(r"[,\s]+")
+
+
+def extract_tags(body: str, frontmatter: Mapping[str, Any] | None = None) -> list[str]:
+    """Tags without `#`, frontmatter first, then the body in reading order.
+
+    Obsidian treats `#Work` and `#work` as one tag, so duplicates are found ignoring case and
+    the first spelling is kept.
+    """
+    tags: list[str] = []
+    seen: set[str] = set()
+
+    def add(tag: str) -> None:
+        tag = tag.strip().lstrip("#").rstrip("/")
+        if tag and not tag.isdigit() and (key := tag.casefold()) not in seen:
+            seen.add(key)
+            tags.append(tag)
+
+    if frontmatter:
+        for key in ("tags", "tag"):
+            for item in _frontmatter_items(frontmatter.get(key)):
+                for piece in _SEPARATORS.split(item):
+                    add(piece)
+    text = prose_view(body)
+    if "#" in text:
+        if "[[" in text or "](" in text:
+            text = _LINK_PARTS.sub("\x00", text)
+        for m in _INLINE_TAG.finditer(text):
+            start = m.start()
+            if start and text[start - 1] not in _BEFORE_TAG:
+                continue
+            # A URL's fragment (`https://x.com/a?b=(#frag)`) is no tag either.
+            word_start = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start)) + 1
+            if "://" not in text[word_start:start]:
+                add(m.group(1))
+    return tags
+
+
+def _frontmatter_items(value: Any) -> list[str]:
+    values = value if isinstance(value, list | tuple) else [value]
+    # YAML reads `tags: [2024]` as a number; it becomes a string, and then no tag (all digits).
+    return [
+        str(item)
+        for item in values
+        if isinstance(item, str) or (isinstance(item, int | float) and not isinstance(item, bool))
+    ]
+
+
+_RUNS = re.compile(r"[_-]{2,}")
+
+
+def normalize_tag(tag: str) -> str:
+    """The tag as we write it: `"DB Prefs"` → `db_prefs`, `"Machine.Learning/PyTorch"` →
+    `machine-learning/pytorch`, `"Café Crème"` → `café_crème`; "" when nothing is left.
+
+    Letters and digits of any script stay (CortexGraph dropped them); `.` becomes `-`, any
+    other space or punctuation `_`; `/` separates levels, and empty levels are dropped.
+    """
+    text = unicodedata.normalize("NFC", tag).strip().lower()
+    chars = []
+    for ch in text:
+        if ch.isascii():
+            if ch.isalnum() or ch in "_-/":
+                chars.append(ch)
+            else:
+                chars.append("-" if ch == "." else "_")
+        else:
+            # Marks stay: many scripts write vowels as combining marks (Devanagari "हिंदी").
+            chars.append(ch if unicodedata.category(ch)[0] in "LNM" else "_")
+    collapsed = _RUNS.sub(lambda m: "-" if "-" in m.group() else "_", "".join(chars))
+    levels = (level.strip("_-") for level in collapsed.split("/"))
+    return "/".join(level for level in levels if level)
+
+
+def tag_ancestors(tag: str) -> list[str]:
+    """`"a/b/c"` → `["a", "a/b", "a/b/c"]`: a nested tag also counts as each of its parents."""
+    levels = [level for level in tag.split("/") if level]
+    return ["/".join(levels[: i + 1]) for i in range(len(levels))]
