@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Iterable, Sequence
 
+from cortexgraph_vault.config import user_cache_dir
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.rules import promote_reason, should_forget
@@ -18,6 +21,9 @@ from cortexgraph_vault.models import (
     SnapshotResult,
 )
 from cortexgraph_vault.ops.common import age_days, trailers
+from cortexgraph_vault.vault.lock import vault_key
+
+log = logging.getLogger(__name__)
 
 
 def forget_paths(
@@ -248,3 +254,30 @@ def snapshot(engine: VaultEngine) -> SnapshotResult:
         paths, f"snapshot: {len(paths)} memories reinforced\n\n{trailers('snapshot', [])}"
     )
     return SnapshotResult(commit=sha, paths=paths, message=f"recorded {len(paths)} memories")
+
+
+def maybe_snapshot(engine: VaultEngine) -> SnapshotResult | None:
+    """Gather reinforcements into a snapshot commit once per `git_commit_interval`.
+
+    The time of the last snapshot is kept in a stamp file outside the vault, shared by every
+    process on this vault (CLI calls, the daemon, stdio MCP servers). Wall-clock time, not
+    the overridable clock: a `--now` preview must not trigger or postpone real commits.
+    """
+    cfg = engine.config
+    if not cfg.git_auto_commit or not engine.history.available:
+        return None
+    stamp = user_cache_dir() / "snapshots" / f"{vault_key(engine.root)}.stamp"
+    try:
+        last = stamp.stat().st_mtime
+    except FileNotFoundError:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.touch()
+        return None
+    if time.time() - last < cfg.git_commit_interval:
+        return None
+    stamp.touch()
+    try:
+        return snapshot(engine)
+    except VaultError as exc:  # a busy git must not fail the touch that triggered this
+        log.warning("snapshot skipped: %s", exc)
+        return None
