@@ -9,7 +9,13 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from cortexgraph_vault.core.decay import DAY, DECAY_MODELS, DecayConfig, decay_factor, seconds_until_score
+from cortexgraph_vault.core.decay import (
+    DAY,
+    DECAY_MODELS,
+    DecayConfig,
+    decay_factor,
+    seconds_until_score,
+)
 
 DAYS = (0.5, 1, 3, 7, 14, 30)
 
@@ -23,7 +29,9 @@ def decay_table_markdown(cfg: DecayConfig | None = None) -> str:
     for name in DECAY_MODELS:
         model = replace(base, model=name)
         values = " | ".join(f"{decay_factor(d * DAY, model):.4f}" for d in DAYS)
-        until = seconds_until_score(0.05, use_count=1, last_used=t0, strength=1.0, now=t0, cfg=model)
+        until = seconds_until_score(
+            0.05, use_count=1, last_used=t0, strength=1.0, now=t0, cfg=model
+        )
         rows.append(f"| {name} | {values} | {until / DAY:.2f} d |")
     return "\n".join(rows)
 
