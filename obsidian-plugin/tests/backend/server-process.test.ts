@@ -1,0 +1,58 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { BackendProcess, serveArguments } from "../../src/backend/server-process";
+
+const fakeServe = fileURLToPath(new URL("../support/fake-serve.mjs", import.meta.url));
+const started: BackendProcess[] = [];
+
+afterEach(() => {
+  for (const p of started.splice(0)) p.stop();
+  delete process.env.FAKE_SERVE_ARGS;
+  delete process.env.FAKE_SERVE_FAIL;
+});
+
+describe("serveArguments", () => {
+  it("serves this vault on the configured port", () => {
+    expect(serveArguments("/home/maya/Vault", 47613)).toEqual(["serve", "--vault", "/home/maya/Vault", "--port", "47613"]);
+  });
+});
+
+describe("BackendProcess", () => {
+  it("runs the program with the serve arguments and stops it on request, without reporting an exit", async () => {
+    const argsFile = join(mkdtempSync(join(tmpdir(), "cg-serve-")), "args.json");
+    process.env.FAKE_SERVE_ARGS = argsFile;
+    const exits: unknown[] = [];
+    const proc = new BackendProcess((code, out) => exits.push([code, out]));
+    started.push(proc);
+    proc.start(fakeServe, "/vault path", 47000);
+    expect(proc.running).toBe(true);
+    await expect.poll(() => existsSync(argsFile) && readFileSync(argsFile, "utf8")).toBe(JSON.stringify(["serve", "--vault", "/vault path", "--port", "47000"]));
+    proc.stop();
+    expect(proc.running).toBe(false);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(exits).toEqual([]);
+  });
+
+  it("reports an unexpected exit with the last lines the backend wrote", async () => {
+    process.env.FAKE_SERVE_FAIL = "1";
+    const exits: [number | null, string][] = [];
+    const proc = new BackendProcess((code, out) => exits.push([code, out]));
+    started.push(proc);
+    proc.start(fakeServe, "/v", 47000);
+    await expect.poll(() => exits.length).toBe(1);
+    expect(exits[0]).toEqual([2, "cortexgraph-vault: error: port 47613 is already in use"]);
+    expect(proc.running).toBe(false);
+  });
+
+  it("reports a program that cannot be found", async () => {
+    const exits: [number | null, string][] = [];
+    const proc = new BackendProcess((code, out) => exits.push([code, out]));
+    started.push(proc);
+    proc.start("/nonexistent/cortexgraph-vault", "/v", 47000);
+    await expect.poll(() => exits.length, { timeout: 3000 }).toBe(1);
+    expect(exits[0]?.[1]).toContain("ENOENT");
+  });
+});

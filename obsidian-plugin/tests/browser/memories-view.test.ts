@@ -1,0 +1,93 @@
+// The Memories view in Debian's Chromium (playwright-core) against the real daemon: rows are
+// drawn from live data, "Reinforce" on a row raises its use count in the view and in the file,
+// and a screenshot is kept in test-results/.
+
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import esbuild from "esbuild";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TransportRequest } from "../../src/api/transport";
+import { fetchTransport } from "../support/fetch-transport";
+import { frontmatterField, startDaemon, type RunningDaemon } from "../integration/daemon";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const pluginDir = resolve(here, "..", "..");
+const resultsDir = join(pluginDir, "test-results");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+let daemon: RunningDaemon;
+let browser: Browser;
+let page: Page;
+
+async function bundlePage(): Promise<string> {
+  const built = await esbuild.build({
+    entryPoints: [join(here, "page-entry.ts")],
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    target: "es2022",
+    alias: { obsidian: join(pluginDir, "tests", "stubs", "obsidian.ts") },
+    logLevel: "silent",
+  });
+  return built.outputFiles[0]!.text;
+}
+
+beforeAll(async () => {
+  mkdirSync(resultsDir, { recursive: true });
+  const [started, script] = await Promise.all([startDaemon(), bundlePage()]);
+  daemon = started;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  page = await browser.newPage({ viewport: { width: 760, height: 1100 } });
+  const pageErrors: string[] = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  await page.exposeFunction("cgSend", (request: TransportRequest) => fetchTransport.send(request));
+  await page.setContent(readFileSync(join(here, "page.html"), "utf8"));
+  await page.addStyleTag({ content: readFileSync(join(pluginDir, "styles.css"), "utf8") });
+  await page.addScriptTag({ content: script });
+  await page.evaluate(([url, token]) => window.startMemories(url!, token!), [daemon.baseUrl, daemon.token]);
+  expect(pageErrors).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await daemon?.stop();
+});
+
+const row = (title: string) => page.locator(".cg-row", { has: page.locator(".cg-title", { hasText: title }) });
+
+describe("the Memories view in Chromium", () => {
+  it("draws one row per short-term memory, strongest first, with bars as wide as the scores", async () => {
+    const memories = await daemon.client().allMemories("active");
+    await expect.poll(() => page.locator(".cg-row").count()).toBe(memories.length);
+    const titles = await page.locator(".cg-row .cg-title").allTextContents();
+    expect(titles).toEqual(memories.map((m) => m.title));
+    const first = memories[0]!;
+    const width = await row(first.title).locator(".cg-bar-fill").evaluate((el) => el.getBoundingClientRect().width);
+    const track = await row(first.title).locator(".cg-bar").evaluate((el) => el.getBoundingClientRect().width);
+    expect(width / track).toBeCloseTo(Math.min(1, first.score ?? 0), 1);
+    const chips = new Set(await page.locator(".cg-row .cg-chip").allTextContents());
+    for (const label of ["Promotable", "About to be forgotten"]) expect(chips.has(label)).toBe(true);
+  });
+
+  it("reinforces a fading memory when its button is clicked: the view, the backend and the file agree", async () => {
+    const memories = await daemon.client().allMemories("active");
+    const target = memories.find((m) => m.review_priority > 0) ?? memories.at(-1)!;
+    const uses = row(target.title).locator(".cg-uses");
+    expect(await uses.textContent()).toBe(`${target.use_count} uses`.replace(/^1 uses$/, "1 use"));
+    await row(target.title).locator("button", { hasText: "Reinforce" }).click();
+    await expect.poll(() => uses.textContent(), { timeout: 15_000 }).toBe(`${target.use_count + 1} uses`);
+    const notices = await page.evaluate(() => window.cgNotices);
+    expect(notices.at(-1)).toContain(`Reinforced "${target.title}"`);
+    const fresh = await daemon.client().lookup(target.path);
+    expect(fresh?.use_count).toBe(target.use_count + 1);
+    expect(frontmatterField(daemon.read(target.path), "use_count")).toBe(String(target.use_count + 1));
+    await row(target.title).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(resultsDir, "memories-view.png"), fullPage: true });
+  });
+});

@@ -1,0 +1,3 @@
+import { installDomHelpers } from "./dom";
+
+if (typeof window !== "undefined") installDomHelpers(window);
