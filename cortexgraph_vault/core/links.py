@@ -2,11 +2,12 @@
 
 A link counts when a reader of the rendered note would see it: nothing inside code (fenced,
 indented or inline), math, HTML comments or Obsidian `%%` comments. What is code is decided the
-CommonMark way, and markdown-it-py is the authority. A full markdown-it parse costs about 1 ms a
-note, too slow for indexing 10k notes, so `_Blocks` (a line scanner that follows markdown-it's
-block rules, keeping only what decides code) runs first, and hands the note to markdown-it when
-it meets what it does not model (reference definitions, very deep nesting). The tests compare
-the two on every fixture and on generated Markdown.
+CommonMark way, and markdown-it-py is the authority. A markdown-it parse costs about 1 ms a
+note, too slow for indexing 10k notes, so two cheaper paths decide first: plain notes (no fence,
+no deep indentation, no HTML block) pair backticks line by line, and `_Blocks`, a line scanner
+that follows markdown-it's block rules, handles the rest. Each path hands the note on when it
+meets what it does not model (link reference definitions, very deep nesting). The tests compare
+all three on every fixture and on generated Markdown.
 """
 
 from __future__ import annotations
@@ -14,17 +15,22 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_right
-from itertools import accumulate
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import accumulate
+from operator import itemgetter
 from typing import Any
 from urllib.parse import unquote
 
 from markdown_it import MarkdownIt, rules_block, rules_inline
-from markdown_it.common.utils import MD_TRIM_CHARS
 from markdown_it.rules_block.html_block import HTML_SEQUENCES
 from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.rules_inline.state_inline import StateInline
+
+try:  # what markdown-it trims from inline content; 3.x used str.strip()
+    from markdown_it.common.utils import MD_TRIM_CHARS
+except ImportError:  # pragma: no cover
+    MD_TRIM_CHARS = None  # type: ignore[assignment]
 
 __all__ = ["LinkRef", "extract_links", "prose_view"]
 
@@ -74,7 +80,7 @@ def extract_links(body: str, frontmatter: Mapping[str, Any] | None = None) -> li
             if fields is not None:
                 embed = text.startswith("!", m.start() - 1) if m.start() else False
                 found.append((m.start() - embed, (*fields, embed, "markdown")))
-    found.sort(key=lambda item: item[0])
+    found.sort(key=itemgetter(0))
     line, last = 1, 0
     for pos, fields in found:
         line += text.count("\n", last, pos)
@@ -100,7 +106,9 @@ def _wikilink_fields(inner: str) -> tuple[str, str | None, str | None, str | Non
     return target, heading, block, alias.strip() or None if bar else None
 
 
-def _markdown_link_fields(m: re.Match[str]) -> tuple[str, str | None, str | None, str | None] | None:
+def _markdown_link_fields(
+    m: re.Match[str],
+) -> tuple[str, str | None, str | None, str | None] | None:
     dest = m.group(2) if m.group(2) is not None else m.group(3)
     if not dest or dest.startswith("#") or _SCHEME.match(dest):
         return None
@@ -108,7 +116,7 @@ def _markdown_link_fields(m: re.Match[str]) -> tuple[str, str | None, str | None
     target = unquote(path).strip() if "%" in path else path.strip()
     if not target:
         return None
-    fragment = unquote(fragment).strip()
+    fragment = (unquote(fragment) if "%" in fragment else fragment).strip()
     block = fragment[1:] or None if fragment.startswith("^") else None
     heading = fragment or None if hash_sign and block is None else None
     return target, heading, block, m.group(1).strip() or None
@@ -136,12 +144,13 @@ _HIDDEN_CLOSE = {"%%": "%%", "<!--": "-->", "$$": "$$"}
 _INLINE_MATH_CLOSE = re.compile(r"(?<![\s\\])\$(?![0-9])")
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=8)
 def prose_view(body: str) -> str:
     """The body with line breaks normalised (as markdown-it does) and every character of code,
     math and comments replaced by NUL, so positions and line numbers still match the body.
 
-    Cached because the indexer asks for links and tags of the same body in turn.
+    Cached (a few entries: bodies can be large) because the indexer asks for links and tags
+    of the same body in turn.
     """
     text = _normalize(body)
     return _hide_comments_and_math(_blank(text, _code_ranges(text)))
@@ -182,8 +191,10 @@ def _hide_comments_and_math(text: str) -> str:
             continue
         if opener == "$":
             line_end = text.find("\n", pos)
-            close = _INLINE_MATH_CLOSE.search(text, pos, len(text) if line_end < 0 else line_end)
+            line_end = len(text) if line_end < 0 else line_end
+            close = _INLINE_MATH_CLOSE.search(text, pos, line_end)
             if close is None:
+                pos = line_end  # no `$` later on this line can close either
                 continue
             end = close.end()
         else:
@@ -370,6 +381,8 @@ def _plain_code_spans(text: str, unpaired_ok: bool = False) -> list[tuple[int, i
 # reference definition.
 _HTML_START = re.compile(r"^[ >*+\-.)0-9]*<", re.MULTILINE)
 _REFERENCE_START = re.compile(r"^[ >*+\-.)0-9]*\[(?!\[)", re.MULTILINE)
+# markdown-it skips what is nested `maxNesting` (20) deep, and each level takes a character.
+_DEEP = re.compile(r"^[ >*+\-.)0-9]{16}", re.MULTILINE)
 
 
 def _code_ranges_fast(text: str) -> list[tuple[int, int]] | None:
@@ -389,6 +402,8 @@ def _line_local_code_spans(text: str) -> list[tuple[int, int]] | None:
     if "```" in text or "~~~" in text or "\t" in text or "    " in text:
         return None
     if _HTML_START.search(text) or ("]:" in text and _REFERENCE_START.search(text)):
+        return None
+    if _DEEP.search(text):
         return None
     spans: list[tuple[int, int]] = []
     start = 0
@@ -694,15 +709,15 @@ class _Blocks:
         while line < end:
             mx = e[line]
             initial = s[line] + after - (b[start] + t[start])
-            gap = src[after:mx]
-            pos = mx - len(gap.lstrip(" \t"))
+            pos = mx - len(src[after:mx].lstrip(" \t"))  # where the item's text starts
             offset = initial + pos - after
             if "\t" in src[after:pos]:
                 offset = initial
                 for ch in src[after:pos]:
                     offset += 4 - (offset + self.bs[line]) % 4 if ch == "\t" else 1
-            gap = 1 if pos >= mx else offset - initial
-            indent = initial + (1 if gap > 4 else gap)
+            # Past four columns of spaces the item starts with indented code: one counts.
+            spaces = 1 if pos >= mx else offset - initial
+            indent = initial + (1 if spaces > 4 else spaces)
             old_t, old_s, old_list_indent = t[start], s[start], self.list_indent
             self.list_indent, self.blk = self.blk, indent
             t[start], s[start] = pos - b[start], offset

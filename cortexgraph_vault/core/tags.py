@@ -22,6 +22,7 @@ _INLINE_TAG = re.compile(r"#(\w[\w/\-\u0300-\u036f]*)")
 # (`Note#Heading`, `x.com/#frag`).
 _BEFORE_TAG = frozenset(" \t\n\r\f\v\u00a0\u3000([{,;:!?\"'*~>=")
 # Wikilinks and link destinations, whose `#` starts a heading or an anchor, not a tag.
+_URL_LOOKBACK = 2000  # how far back a URL may start; bounds the work on pathological text
 _LINK_PARTS = re.compile(r"\[\[[^\]\n]*\]\]|\]\([^)\n]*\)")
 _SEPARATORS = re.compile(r"[,\s]+")
 
@@ -55,8 +56,9 @@ def extract_tags(body: str, frontmatter: Mapping[str, Any] | None = None) -> lis
             if start and text[start - 1] not in _BEFORE_TAG:
                 continue
             # A URL's fragment (`https://x.com/a?b=(#frag)`) is no tag either.
-            word_start = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start)) + 1
-            if "://" not in text[word_start:start]:
+            window = max(0, start - _URL_LOOKBACK)
+            word_start = max(text.rfind(" ", window, start), text.rfind("\n", window, start)) + 1
+            if "://" not in text[max(window, word_start) : start]:
                 add(m.group(1))
     return tags
 

@@ -12,6 +12,8 @@ from cortexgraph_vault.core.links import (
     LinkRef,
     _code_ranges_fast,
     _code_ranges_markdown_it,
+    _code_ranges_scanned,
+    _line_local_code_spans,
     _normalize,
     extract_links,
     prose_view,
@@ -123,7 +125,9 @@ def test_property_links() -> None:
         "nested": {"a": "[[Not read]]"},
         7: "[[Numeric key]]",
     }
-    found = [(r.property, r.target, r.heading, r.alias, r.embed) for r in extract_links("", frontmatter)]
+    found = [
+        (r.property, r.target, r.heading, r.alias, r.embed) for r in extract_links("", frontmatter)
+    ]
     assert found == [
         ("related", "X", None, None, False),
         ("related", "Y", "H", "why", False),
@@ -322,8 +326,9 @@ CORPUS = sorted(VAULT.rglob("*.md")) + sorted((ROOT / "sample-vault").rglob("*.m
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_scanner_matches_markdown_it_on_corpus(path: Path) -> None:
     text = _normalize(path.read_text(encoding="utf-8"))
-    fast = _code_ranges_fast(text)
-    assert fast is None or fast == _code_ranges_markdown_it(text)
+    expected = _code_ranges_markdown_it(text)
+    for fast in (_code_ranges_scanned(text), _line_local_code_spans(text)):
+        assert fast is None or fast == expected
 
 
 def test_scanner_covers_the_corpus_without_markdown_it() -> None:
@@ -348,10 +353,7 @@ _LINE = st.builds(
 MARKDOWN = st.lists(_LINE, max_size=14).map("\n".join)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
-@given(MARKDOWN)
-def test_scanner_matches_markdown_it_on_generated_markdown(text: str) -> None:
-    fast = _code_ranges_fast(text)
+def assert_same_as_markdown_it(text: str, fast: list[tuple[int, int]] | None) -> None:
     if fast is None:
         return
     try:
@@ -361,16 +363,49 @@ def test_scanner_matches_markdown_it_on_generated_markdown(text: str) -> None:
     assert fast == expected
 
 
+@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(MARKDOWN)
+def test_scanner_matches_markdown_it_on_generated_markdown(text: str) -> None:
+    assert_same_as_markdown_it(text, _code_ranges_scanned(text))
+
+
+# Markdown for the line-local path: no tabs, no deep indentation, no fences.
+_PROSE_LINE = st.builds(
+    lambda prefixes, body, tail: "".join(prefixes) + body + tail,
+    st.lists(st.sampled_from([p for p in _PREFIXES if "\t" not in p and "    " not in p]),
+             max_size=2),
+    st.sampled_from([b for b in _BODIES if "```" not in b and "~~~" not in b]
+                    + ["[a](", "b`c)", "'t`x`'", "`a` `b`", "` ` `", "`` ` ``"]),
+    st.sampled_from(["", "", " ", "  `w`", " x", " `"]),
+)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(_PROSE_LINE, max_size=12).map("\n".join))
+def test_line_local_path_matches_markdown_it(text: str) -> None:
+    assert_same_as_markdown_it(text, _line_local_code_spans(text))
+
+
+def test_line_local_path_takes_plain_notes_only() -> None:
+    plain = "# T\n\n- a `b` c\n- d\n\n> e `f`"
+    assert _line_local_code_spans(plain) == [(9, 12), (24, 27)] == _code_ranges_markdown_it(plain)
+    for body in ["```\nx\n```", "\t- a `b`", "    x `b`", "<div>\n`a`", "a `b\nc`", "[a](b `c`)"]:
+        assert _line_local_code_spans(body) is None
+
+
+@pytest.mark.parametrize("prefix", [">" * 25, "- " * 12, "> - " * 7])
+def test_nesting_deeper_than_markdown_it_goes_to_markdown_it(prefix: str) -> None:
+    body = prefix + " `a`\nb `c`"
+    assert _line_local_code_spans(body) is None
+    assert _code_ranges_scanned(body) is None
+    assert_same_as_markdown_it(body, _code_ranges_fast(body))
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("`~ \t\n>-*+1.)#<![]()a\\$%")), max_size=80))
 def test_scanner_matches_markdown_it_on_markdown_characters(text: str) -> None:
-    fast = _code_ranges_fast(text)
-    if fast is not None:
-        try:
-            expected = _code_ranges_markdown_it(text)
-        except IndexError:
-            return
-        assert fast == expected
+    assert_same_as_markdown_it(text, _code_ranges_scanned(text))
+    assert_same_as_markdown_it(text, _line_local_code_spans(text))
 
 
 @settings(max_examples=300, deadline=None)

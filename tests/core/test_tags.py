@@ -158,7 +158,9 @@ def test_fixture_tags(name: str) -> None:
 
 
 def test_every_fixture_note_has_expected_tags() -> None:
-    assert sorted(EXPECTED_TAGS) == sorted(p.relative_to(VAULT).as_posix() for p in VAULT.rglob("*.md"))
+    assert sorted(EXPECTED_TAGS) == sorted(
+        p.relative_to(VAULT).as_posix() for p in VAULT.rglob("*.md")
+    )
 
 
 @settings(max_examples=300, deadline=None)
