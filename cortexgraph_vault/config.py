@@ -86,6 +86,9 @@ SETTINGS: tuple[Setting, ...] = (
     _s("search_ltm_weight", "float", 0.7, "unified search weight of long-term notes", 0.0, 2.0),
     _s("cluster_link_threshold", "float", 0.83, "similarity that links memories in a cluster", 0.0, 1.0),
     _s("cluster_max_size", "int", 12, "largest cluster", 2, 1000),
+    _s("consolidate_rate_limit", "int", 100, "consolidation writes per minute (merges, promotions, links)", 1, 100_000),
+    _s("consolidate_interval_hours", "float", 0.0, "hours between scheduled consolidation runs (0: off)", 0.0, 8760.0),
+    _s("relation_min_confidence", "float", 0.5, "least confidence for a discovered relation", 0.0, 1.0),
     _s("semantic_hi", "float", 0.88, "similarity from which memories are duplicates", 0.0, 1.0),
     _s("semantic_lo", "float", 0.78, "similarity below which memories are distinct", 0.0, 1.0),
     _s("auto_recall_enabled", "bool", True, "recall memories automatically in conversation"),
@@ -163,6 +166,12 @@ def user_config_dir() -> Path:
 def user_cache_dir() -> Path:
     override = os.environ.get("CORTEXGRAPH_CACHE_DIR")
     return Path(override) if override else Path(platformdirs.user_cache_dir("cortexgraph-vault"))
+
+
+def user_data_dir() -> Path:
+    """Where `serve --demo` keeps its vault."""
+    override = os.environ.get("CORTEXGRAPH_DATA_DIR")
+    return Path(override) if override else Path(platformdirs.user_data_dir("cortexgraph-vault"))
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

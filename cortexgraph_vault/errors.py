@@ -88,6 +88,14 @@ class LockTimeout(VaultError):
     http_status = 503
 
 
+class Stale(VaultError):
+    """What an earlier call described (a cluster, a plan item) changed since; nothing was done.
+    The message names what changed."""
+
+    exit_code = 3
+    http_status = 409
+
+
 class NotAvailableYet(VaultError):
     """An operation whose engine is still being built; the message names the issue."""
 

@@ -6,22 +6,31 @@ the logic lives in `ops/`, grouped by what it does to memories.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from cortexgraph_vault.config import Config, describe
 from cortexgraph_vault.engine import Clock, VaultEngine
-from cortexgraph_vault.errors import NotAvailableYet
+from cortexgraph_vault.metrics import CallRecorder
 from cortexgraph_vault.models import (
+    AutoRecallResult,
     DeleteResult,
     ForgottenView,
     GcResult,
     HistoryResult,
+    MemoryDetail,
+    MemoryList,
+    MessageAnalysis,
     ObserveResult,
     OpenResult,
+    PerformanceMetrics,
     PromoteResult,
+    RecallAnalysis,
     RelationResult,
     RestoreResult,
+    ReviewResult,
     SaveResult,
     SearchResult,
     SnapshotResult,
@@ -30,12 +39,36 @@ from cortexgraph_vault.models import (
     UpdateResult,
     VersionResult,
 )
-from cortexgraph_vault.ops import lifecycle, past, reads, writes
+from cortexgraph_vault.models.consolidation import (
+    ClusterResult,
+    ConsolidateResult,
+    PipelineResult,
+)
+from cortexgraph_vault.models.graph import (
+    GraphResult,
+    NeighbourhoodResult,
+    ReindexResult,
+    VaultStatus,
+)
+from cortexgraph_vault.models.maintenance import (
+    DoctorResult,
+    ExportResult,
+    GraphPictureResult,
+    ImportResult,
+)
+from cortexgraph_vault.ops import browse, graph, intel, lifecycle, past, reads, search, writes
+from cortexgraph_vault.ops import consolidate as consolidation
+from cortexgraph_vault.pipeline import runner as pipeline_runner
 
 
 class MemoryService:
     def __init__(self, config: Config, *, clock: Clock | None = None) -> None:
         self.engine = VaultEngine(config, clock=clock)
+        # Doors time their calls here (get_performance_metrics).
+        self.metrics = CallRecorder()
+        # Doors run calls on worker threads and the catalogue is not thread-safe: calls that
+        # arrive together in one process take turns.
+        self.turn = threading.RLock()
 
     @property
     def config(self) -> Config:
@@ -46,12 +79,16 @@ class MemoryService:
         return writes.save(self.engine, content, **kwargs)
 
     def touch(self, memory_id: str, *, boost: bool = False) -> TouchResult:
-        return writes.touch(self.engine, memory_id, boost=boost)
+        result = writes.touch(self.engine, memory_id, boost=boost)
+        lifecycle.maybe_snapshot(self.engine)
+        return result
 
     def observe(
         self, memory_ids: Sequence[str], context_tags: Sequence[str] | None = None
     ) -> ObserveResult:
-        return writes.observe(self.engine, memory_ids, context_tags)
+        result = writes.observe(self.engine, memory_ids, context_tags)
+        lifecycle.maybe_snapshot(self.engine)
+        return result
 
     def update(self, memory_id: str, **kwargs: Any) -> UpdateResult:
         return writes.update(self.engine, memory_id, **kwargs)
@@ -87,10 +124,24 @@ class MemoryService:
         return reads.search_memory(self.engine, query, **kwargs)
 
     def stats(self) -> StatsResult:
-        return reads.stats(self.engine)
+        from cortexgraph_vault.ops import maintenance
+
+        return maintenance.stats(self.engine)
+
+    def list_memories(self, **kwargs: Any) -> MemoryList:
+        return browse.list_memories(self.engine, **kwargs)
+
+    def memory_detail(self, ref: str) -> MemoryDetail:
+        return browse.memory_detail(self.engine, ref)
+
+    def memory_at_path(self, path: str) -> MemoryDetail:
+        return browse.memory_at_path(self.engine, path)
 
     def effective_config(self) -> list[dict[str, Any]]:
         return describe(self.engine.config)
+
+    def performance_metrics(self) -> PerformanceMetrics:
+        return self.metrics.snapshot()
 
     # lifecycle -------------------------------------------------------------------
     def gc(self, **kwargs: Any) -> GcResult:
@@ -115,32 +166,138 @@ class MemoryService:
     def forgotten(self, *, limit: int = 100) -> list[ForgottenView]:
         return past.forgotten(self.engine, limit=limit)
 
-    # index and graph (issue 3) -----------------------------------------------------
-    def search_unified(self, query: str, **kwargs: Any) -> Any:
-        raise NotAvailableYet("search_unified arrives with the live index (issue 3)")
+    # index and graph ---------------------------------------------------------------
+    def search_unified(self, query: str, **kwargs: Any) -> SearchResult:
+        return search.search_unified(self.engine, query, **kwargs)
 
-    def read_graph(self, **kwargs: Any) -> Any:
-        raise NotAvailableYet("read_graph arrives with the live index (issue 3)")
+    def read_graph(self, **kwargs: Any) -> GraphResult:
+        return graph.read_graph(self.engine, **kwargs)
 
-    def vault_status(self) -> Any:
-        raise NotAvailableYet("vault_status arrives with the live index (issue 3)")
+    def vault_status(self) -> VaultStatus:
+        return graph.vault_status(self.engine)
+
+    def graph_neighbourhood(self, ref: str, *, hops: int = 1, **kwargs: Any) -> NeighbourhoodResult:
+        return graph.neighbourhood(self.engine, ref, hops=hops, **kwargs)
+
+    neighbourhood = graph_neighbourhood
+
+    def reindex(self) -> ReindexResult:
+        return graph.reindex(self.engine)
 
     # intelligence (issue 7) ----------------------------------------------------------
-    def analyze_message(self, message: str) -> Any:
-        raise NotAvailableYet("analyze_message arrives with memory intelligence (issue 7)")
+    def analyze_message(self, message: str) -> MessageAnalysis:
+        return intel.analyze_message(self.engine, message)
 
-    def analyze_for_recall(self, message: str) -> Any:
-        raise NotAvailableYet("analyze_for_recall arrives with memory intelligence (issue 7)")
+    def analyze_for_recall(self, message: str) -> RecallAnalysis:
+        return intel.analyze_for_recall(self.engine, message)
 
-    def auto_recall(self, message: str, **kwargs: Any) -> Any:
-        raise NotAvailableYet("auto_recall arrives with memory intelligence (issue 7)")
+    def auto_recall(self, message: str, *, mode: str | None = None) -> AutoRecallResult:
+        return intel.auto_recall(self.engine, message, mode=mode)
+
+    def review(self, limit: int = 20) -> ReviewResult:
+        return intel.review(self.engine, limit=limit)
 
     # consolidation (issue 8) ---------------------------------------------------------
-    def cluster(self, **kwargs: Any) -> Any:
-        raise NotAvailableYet("cluster_memories arrives with consolidation (issue 8)")
+    def cluster(
+        self,
+        *,
+        strategy: str = "similarity",
+        threshold: float | None = None,
+        max_cluster_size: int | None = None,
+        find_duplicates: bool = False,
+        duplicate_threshold: float | None = None,
+    ) -> ClusterResult:
+        """threshold, max_cluster_size and duplicate_threshold default to the config
+        (cluster_link_threshold 0.83, cluster_max_size 12, semantic_hi 0.88)."""
+        return consolidation.cluster_memories(
+            self.engine, strategy=strategy, threshold=threshold,
+            max_cluster_size=max_cluster_size, find_duplicates=find_duplicates,
+            duplicate_threshold=duplicate_threshold,
+        )  # fmt: skip
 
-    def consolidate(self, **kwargs: Any) -> Any:
-        raise NotAvailableYet("consolidate_memories arrives with consolidation (issue 8)")
+    def consolidate(
+        self,
+        *,
+        cluster_id: str | None = None,
+        mode: str = "preview",
+        auto_detect: bool = False,
+        cohesion_threshold: float = 0.75,
+    ) -> ConsolidateResult:
+        return consolidation.consolidate(
+            self.engine, cluster_id=cluster_id, mode=mode, auto_detect=auto_detect,
+            cohesion_threshold=cohesion_threshold,
+        )  # fmt: skip
+
+    def run_pipeline(
+        self,
+        *,
+        agent: str | None = None,
+        dry_run: bool = True,
+        plan_out: str | Path | None = None,
+        rate_limit: int | None = None,
+        stopped: Callable[[], bool] | None = None,
+        sleep: Callable[[float], object] | None = None,
+    ) -> PipelineResult:
+        """Plan the five stages (or one: agent); write the plan; apply it unless dry_run."""
+        return pipeline_runner.run_pipeline(
+            self.engine, agent=agent, dry_run=dry_run, plan_out=plan_out,
+            controls=self._controls(rate_limit, stopped, sleep),
+        )  # fmt: skip
+
+    def apply_plan(
+        self,
+        plan_file: str | Path,
+        *,
+        rate_limit: int | None = None,
+        stopped: Callable[[], bool] | None = None,
+        sleep: Callable[[float], object] | None = None,
+    ) -> PipelineResult:
+        """Apply a reviewed plan file: exactly its items; changed memories are refused."""
+        return pipeline_runner.apply_plan_file(
+            self.engine, plan_file, self._controls(rate_limit, stopped, sleep)
+        )
+
+    def _controls(
+        self,
+        rate_limit: int | None,
+        stopped: Callable[[], bool] | None,
+        sleep: Callable[[float], object] | None,
+    ) -> pipeline_runner.RunControls:
+        return pipeline_runner.RunControls(
+            turn=lambda: self.turn, sleep=sleep, stopped=stopped or (lambda: False),
+            rate_limit=rate_limit,
+        )
+
+    # bringing memories in and out, looking after the vault (issue 9) -------------------
+    def import_cortexgraph(self, path: str | None = None, **kwargs: Any) -> ImportResult:
+        from cortexgraph_vault.ops import maintenance
+
+        return maintenance.import_cortexgraph(self.engine, path, **kwargs)
+
+    def import_memory_json(self, file: str, **kwargs: Any) -> ImportResult:
+        from cortexgraph_vault.ops import maintenance
+
+        return maintenance.import_memory_json(self.engine, file, **kwargs)
+
+    def export_cortexgraph(self, folder: str, **kwargs: Any) -> ExportResult:
+        from cortexgraph_vault.ops import maintenance
+
+        return maintenance.export_cortexgraph(self.engine, folder, **kwargs)
+
+    def export_json(self, file: str, **kwargs: Any) -> ExportResult:
+        from cortexgraph_vault.ops import maintenance
+
+        return maintenance.export_json(self.engine, file, **kwargs)
+
+    def graph_html(self, file: str, **kwargs: Any) -> GraphPictureResult:
+        from cortexgraph_vault.ops import maintenance
+
+        return maintenance.graph_html(self.engine, file, **kwargs)
+
+    def doctor(self) -> DoctorResult:
+        from cortexgraph_vault.ops import doctor
+
+        return doctor.diagnose(self.config, self.engine)
 
     # git -------------------------------------------------------------------------------
     def init_git(self) -> str:

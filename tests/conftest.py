@@ -26,7 +26,9 @@ GIT_ENV = {
 
 
 @pytest.fixture(autouse=True)
-def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def isolated_user_dirs(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """No test reads or writes the real user's config, cache or git identity."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("CORTEXGRAPH_CONFIG_DIR", str(home / "config"))
@@ -37,7 +39,11 @@ def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     for key, value in GIT_ENV.items():
         monkeypatch.setenv(key, value)
     for key in list(os.environ):
-        if key.startswith("CORTEXGRAPH_") and key not in ("CORTEXGRAPH_CONFIG_DIR", "CORTEXGRAPH_CACHE_DIR", "CORTEXGRAPH_DATA_DIR"):
+        if key.startswith("CORTEXGRAPH_") and key not in (
+            "CORTEXGRAPH_CONFIG_DIR",
+            "CORTEXGRAPH_CACHE_DIR",
+            "CORTEXGRAPH_DATA_DIR",
+        ):
             monkeypatch.delenv(key)
 
 

@@ -23,7 +23,15 @@ if TYPE_CHECKING:
 Handler = Callable[["MemoryService", argparse.Namespace], Any]
 
 # Each area registers its own subcommands; add a module here to add commands.
-COMMAND_MODULES = ("cortexgraph_vault.cli.memory_commands",)
+COMMAND_MODULES = (
+    "cortexgraph_vault.cli.memory_commands",
+    "cortexgraph_vault.cli.mcp_command",
+    "cortexgraph_vault.cli.serve_commands",
+    "cortexgraph_vault.cli.intel_commands",
+    "cortexgraph_vault.cli.maintenance_commands",
+    "cortexgraph_vault.cli.consolidate_commands",
+    "cortexgraph_vault.cli.index_commands",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -56,6 +56,11 @@ def memory(v: MemoryView) -> str:
 
 
 def render(result: object) -> str:
+    from cortexgraph_vault.cli.maintenance_render import render_maintenance
+
+    text = render_maintenance(result)
+    if text is not None:
+        return text
     if isinstance(result, OpenResult):
         parts = [memory(v) for v in result.memories]
         parts += [f"not found: {r}" for r in result.not_found]

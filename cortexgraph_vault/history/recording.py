@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -120,17 +121,22 @@ def record(runner: GitRunner, paths: Iterable[str], message: str, lock_wait: flo
     try:
         changed = _staged_changes(runner, ours)
         if changed:
-            waiter.run(
-                "commit",
-                "--only",
-                "--quiet",
-                "-m",
-                message,
-                *pathspec,
-                input=nul_join(changed),
-                config=identity_config(runner),
-                doing="commit",
-            )
+            # From a file: a gc of 1,000 memories lists each one, longer than one argument
+            # may be (128 KiB on Linux); stdin already carries the paths.
+            with tempfile.TemporaryDirectory(prefix="cgv-commit-") as folder:
+                message_file = Path(folder) / "message"
+                message_file.write_text(message, encoding="utf-8")
+                waiter.run(
+                    "commit",
+                    "--only",
+                    "--quiet",
+                    "-F",
+                    str(message_file),
+                    *pathspec,
+                    input=nul_join(changed),
+                    config=identity_config(runner),
+                    doing="commit",
+                )
     except GitError as exc:
         if changed and not _staged_changes(runner, ours):
             return None  # another tool (obsidian-git) committed our paths between add and commit

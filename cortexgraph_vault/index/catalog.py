@@ -1,7 +1,11 @@
-"""The in-memory catalogue of every note in the vault, kept current by a cheap stat walk.
+"""The in-memory catalogue of every note in the vault: notes, memories, links and words.
 
-It only reads. A file is re-parsed when its size or mtime changed; our own writes are
-recorded directly (read-your-writes), so the next walk recognises them and skips them.
+It only reads the vault. A file is re-parsed when its size or mtime changed and its bytes
+differ; our own writes are recorded directly (read-your-writes), so the watcher's echo and the
+next stat walk both recognise them and skip them.
+
+The watcher thread and request threads share it: every change and every multi-step read
+holds one lock, and readers get snapshots (lists), never live views of the dictionaries.
 """
 
 from __future__ import annotations
@@ -9,33 +13,30 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from cortexgraph_vault.core.memory import Memory, memory_from_fields
-from cortexgraph_vault.core.note import parse_note
-from cortexgraph_vault.core.times import from_epoch
+from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.index.gc_pause import gc_paused
+from cortexgraph_vault.index.graph import LinkGraph
+from cortexgraph_vault.index.parallel_parse import PARALLEL_MIN, parse_many
+from cortexgraph_vault.index.records import (
+    IndexedNote,
+    index_bytes,
+    parse_note_bytes,
+    stats_of,
+    with_stamp,
+)
+from cortexgraph_vault.index.text_index import TermStats, TextIndex
 from cortexgraph_vault.vault.files import TEMP_MARK
 from cortexgraph_vault.vault.layout import VaultLayout
 from cortexgraph_vault.vault.paths import IGNORED_DIRS
 
 log = logging.getLogger(__name__)
 
-
-@dataclass(frozen=True)
-class IndexedNote:
-    path: str
-    title: str
-    size: int
-    mtime_ns: int
-    ctime_ns: int
-    sha256: str
-    frontmatter: dict[str, Any]
-    body: str
-    problems: tuple[str, ...] = ()
-    memory: Memory | None = None
+__all__ = ["IndexedNote", "RefreshReport", "VaultCatalog", "parse_note_bytes", "walk_vault"]
 
 
 @dataclass
@@ -48,83 +49,44 @@ class RefreshReport:
     def any(self) -> bool:
         return bool(self.added or self.changed or self.removed)
 
+    def merge(self, other: RefreshReport) -> None:
+        self.added += other.added
+        self.changed += other.changed
+        self.removed += other.removed
 
-def _walk_markdown(root: Path) -> Iterator[tuple[str, os.stat_result]]:
-    stack = [root]
+
+def ignored_name(name: str) -> bool:
+    """Hidden files and folders, our temp files and other tools' folders are not the vault's."""
+    return name.startswith(".") or TEMP_MARK in name or name in IGNORED_DIRS
+
+
+def walk_vault(root: Path, start: str = "") -> Iterator[tuple[str, os.stat_result | None]]:
+    """(vault-relative path, stat) of every note under `start`; attachments with stat None."""
+    base = os.path.join(root, start) if start else str(root)
+    stack = [(base, start.strip("/") + "/" if start.strip("/") else "")]
     while stack:
-        folder = stack.pop()
+        folder, rel_folder = stack.pop()
         try:
             entries = list(os.scandir(folder))
         except OSError as exc:
-            log.warning("%s: cannot list folder (%s)", folder, exc.strerror)
+            if folder != base or not isinstance(exc, FileNotFoundError | NotADirectoryError):
+                log.warning("%s: cannot list folder (%s)", folder, exc.strerror)
             continue
         for entry in entries:
             name = entry.name
-            if name.startswith(".") or TEMP_MARK in name:
+            if ignored_name(name):
                 continue
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    if name not in IGNORED_DIRS:
-                        stack.append(Path(entry.path))
+                    stack.append((entry.path, rel_folder + name + "/"))
+                elif not entry.is_file(follow_symlinks=False):
                     continue
-                if not name.endswith(".md") or not entry.is_file(follow_symlinks=False):
-                    continue
-                st = entry.stat(follow_symlinks=False)
+                elif name.endswith(".md"):
+                    yield rel_folder + name, entry.stat(follow_symlinks=False)
+                else:
+                    yield rel_folder + name, None
             except OSError:
                 continue
-            yield Path(entry.path).relative_to(root).as_posix(), st
-
-
-def parse_note_bytes(
-    rel: str, data: bytes, st: os.stat_result, layout: VaultLayout, max_bytes: int
-) -> IndexedNote:
-    """Everything the index knows about one file, from its bytes; never raises on content."""
-    problems: list[str] = []
-    sha = hashlib.sha256(data).hexdigest()
-    if len(data) > max_bytes:
-        problems.append(f"larger than {max_bytes} bytes; only the first {max_bytes} are indexed")
-        data = data[:max_bytes]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if len(data) == max_bytes and exc.start >= len(data) - 4:
-            text = data[: exc.start].decode("utf-8", errors="replace")
-        else:
-            problems.append(
-                f"not UTF-8 text (byte {exc.start}); indexed with replacements, never rewritten"
-            )
-            text = data.decode("utf-8", errors="replace")
-    if not text.strip():
-        problems.append("empty note")
-    parsed = parse_note(text)
-    if parsed.problem:
-        problems.append(parsed.problem)
-    title = rel.rsplit("/", 1)[-1][:-3]
-    memory = None
-    if layout.is_memory_path(rel):
-        memory = memory_from_fields(
-            path=rel,
-            title=title,
-            frontmatter=parsed.frontmatter,
-            body=parsed.body,
-            content_hash=sha,
-            file_created=from_epoch(min(st.st_ctime, st.st_mtime)),
-            file_modified=from_epoch(st.st_mtime),
-            folder_status=layout.status_for_folder(rel),
-        )
-        problems.extend(memory.problems)
-    return IndexedNote(
-        path=rel,
-        title=title,
-        size=st.st_size,
-        mtime_ns=st.st_mtime_ns,
-        ctime_ns=st.st_ctime_ns,
-        sha256=sha,
-        frontmatter=parsed.frontmatter,
-        body=parsed.body,
-        problems=tuple(problems),
-        memory=memory,
-    )
 
 
 class VaultCatalog:
@@ -132,87 +94,241 @@ class VaultCatalog:
         self.layout = layout
         self.root = layout.root
         self.max_note_bytes = max_note_bytes
+        self.lock = threading.RLock()
         self._notes: dict[str, IndexedNote] = {}
-        self._by_id: dict[str, str] = {}
+        self._by_id: dict[str, list[str]] = {}
+        self._unreadable: dict[str, str] = {}
+        self.text = TextIndex()
+        self.graph = LinkGraph()
+        self.parsed = 0  # notes parsed since start (a warm start parses only what changed)
+        self.removed = 0
 
     # reading -----------------------------------------------------------------
     def __len__(self) -> int:
         return len(self._notes)
 
-    def notes(self) -> Iterable[IndexedNote]:
-        return self._notes.values()
+    def notes(self) -> list[IndexedNote]:
+        with self.lock:
+            return list(self._notes.values())
 
     def note(self, rel: str) -> IndexedNote | None:
         return self._notes.get(rel)
 
     def memories(self) -> Iterator[Memory]:
-        for note in self._notes.values():
+        for note in self.notes():
             if note.memory is not None:
                 yield note.memory
 
     def memory_by_id(self, memory_id: str) -> Memory | None:
-        rel = self._by_id.get(memory_id)
-        note = self._notes.get(rel) if rel else None
-        return note.memory if note else None
+        with self.lock:
+            paths = self._by_id.get(memory_id)
+            note = self._notes.get(paths[0]) if paths else None
+            return note.memory if note else None
+
+    def paths_with_id(self, memory_id: str) -> list[str]:
+        with self.lock:
+            return list(self._by_id.get(memory_id, ()))
 
     def problems(self) -> list[tuple[str, str]]:
-        return sorted((n.path, p) for n in self._notes.values() for p in n.problems)
+        with self.lock:
+            found = [(n.path, p) for n in self._notes.values() for p in n.problems]
+            found += list(self._unreadable.items())
+            found += [
+                (path, f"memory id {mid} is also used by {', '.join(p for p in paths if p != path)}")
+                for mid, paths in self._by_id.items()
+                if len(paths) > 1
+                for path in paths
+            ]
+        return sorted(found)
+
+    def search_text(self, terms: list[str]) -> tuple[dict[str, float], dict[str, list[str]]]:
+        """Path → similarity of every note matching the terms, and what each term matched."""
+        with self.lock:
+            return self.text.search_expanded(terms)
 
     # updating ----------------------------------------------------------------
-    def refresh(self) -> RefreshReport:
-        """Stat every note; re-parse those whose size or mtime changed; drop the vanished."""
+    def refresh(self, start: str = "") -> RefreshReport:
+        """Stat every note (under `start`); re-parse those that changed; drop the vanished."""
+        with gc_paused():
+            return self._refresh(start)
+
+    def _refresh(self, start: str) -> RefreshReport:
         report = RefreshReport()
         seen: set[str] = set()
-        for rel, st in _walk_markdown(self.root):
+        attachments: set[str] = set()
+        prefix = start.rstrip("/") + "/" if start else ""
+        todo: dict[str, tuple[int, int] | None] = {}  # path → stamp indexed when walked
+        for rel, st in walk_vault(self.root, start):
+            if st is None:
+                attachments.add(rel)
+                continue
             seen.add(rel)
             old = self._notes.get(rel)
-            if old and old.size == st.st_size and old.mtime_ns == st.st_mtime_ns:
-                continue
-            if self.reload(rel) is not None:
-                (report.changed if old else report.added).append(rel)
-        for rel in list(self._notes):
-            if rel not in seen:
+            if old is None or old.size != st.st_size or old.mtime_ns != st.st_mtime_ns:
+                todo[rel] = (old.size, old.mtime_ns) if old else None
+        if len(todo) >= PARALLEL_MIN:
+            self._apply_parsed(todo, report)
+        else:
+            for rel, stamp in todo.items():
+                old = self._notes.get(rel)
+                new = self.reload(rel)
+                if new is not None and new is not old and (old is None or new.sha256 != old.sha256):
+                    (report.changed if stamp else report.added).append(rel)
+        with self.lock:
+            # A note written meanwhile (after the walk passed its folder) is not gone.
+            gone = [
+                rel
+                for rel in self._notes
+                if rel.startswith(prefix) and rel not in seen and not (self.root / rel).exists()
+            ]
+            for rel in gone:
                 self.drop(rel)
-                report.removed.append(rel)
+            report.removed += gone
+            for rel in [r for r in self._unreadable if r.startswith(prefix) and r not in seen]:
+                del self._unreadable[rel]
+            self.graph.set_attachments(attachments, prefix)
         return report
 
+    def _apply_parsed(
+        self, todo: dict[str, tuple[int, int] | None], report: RefreshReport
+    ) -> None:
+        """Many files: parsed in worker processes, added here as they arrive."""
+        for rel, note, stats, problem in parse_many(self.layout, list(todo), self.max_note_bytes):
+            with self.lock:
+                current = self._notes.get(rel)
+                if ((current.size, current.mtime_ns) if current else None) != todo[rel]:
+                    continue  # indexed again since the walk (our own write): that one is newer
+                if problem is not None:
+                    self._unreadable[rel] = problem
+                elif note is None:
+                    self.drop(rel)
+                elif current is not None and current.sha256 == note.sha256:
+                    self._put(note, reindex=False)  # same words and links, new stamp
+                else:
+                    self._put(note, stats=stats)
+                    (report.changed if current else report.added).append(rel)
+
     def reload(self, rel: str) -> IndexedNote | None:
+        """Bring one path up to date with the disk: parse, restamp, drop, or leave alone.
+
+        Read and update happen under the lock, so a reader that saw the file before one of
+        our writes can never put that older text back over the write's record.
+        """
         path = self.root / rel
-        try:
-            with open(path, "rb") as fh:
-                st = os.fstat(fh.fileno())
-                data = fh.read(self.max_note_bytes + 1)
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-            self.drop(rel)
-            return None
-        except OSError as exc:
-            log.warning("%s: cannot read (%s)", rel, exc.strerror)
-            return None
-        note = parse_note_bytes(rel, data, st, self.layout, self.max_note_bytes)
-        if len(data) > self.max_note_bytes:
-            note = _with_true_size(note, st)
-        self._put(note)
-        return note
+        with self.lock:
+            old = self._notes.get(rel)
+            try:
+                with open(path, "rb") as fh:
+                    st = os.fstat(fh.fileno())
+                    if old and old.size == st.st_size and old.mtime_ns == st.st_mtime_ns:
+                        return old
+                    data = fh.read(self.max_note_bytes + 1)
+            except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+                self.drop(rel)
+                return None
+            except OSError as exc:
+                self._unreadable[rel] = f"cannot read ({exc.strerror})"
+                log.warning("%s: cannot read (%s)", rel, exc.strerror)
+                return None
+            if old is not None and _same_bytes(old, data, self.max_note_bytes):
+                # Same bytes, new stamp (a touch, a sync tool, our own write's echo).
+                return self._put(with_stamp(old, st), reindex=False)
+            return self.ingest(rel, data, st)
+
+    def ingest(self, rel: str, data: bytes, st: os.stat_result) -> IndexedNote:
+        return self._put(index_bytes(rel, data, st, self.layout, self.max_note_bytes))
 
     def record(self, rel: str, data: bytes) -> IndexedNote:
         """Our own write: index it now, without waiting for a walk or a watcher event."""
-        st = os.stat(self.root / rel)
-        note = parse_note_bytes(rel, data, st, self.layout, self.max_note_bytes)
-        self._put(note)
-        return note
+        with self.lock:
+            st = os.stat(self.root / rel)
+            old = self._notes.get(rel)
+            if old is not None and _same_bytes(old, data, self.max_note_bytes):
+                return self._put(with_stamp(old, st), reindex=False)
+            return self.ingest(rel, data, st)
+
+    def attachment_changed(self, rel: str) -> None:
+        """A file that is not a note appeared or went (links to it resolve, or no longer)."""
+        with self.lock:
+            self.graph.attachment(rel, (self.root / rel).is_file())
 
     def drop(self, rel: str) -> None:
-        old = self._notes.pop(rel, None)
-        if old and old.memory and old.memory.id and self._by_id.get(old.memory.id) == rel:
-            del self._by_id[old.memory.id]
+        with self.lock:
+            self._unreadable.pop(rel, None)
+            old = self._notes.pop(rel, None)
+            if old is None:
+                return
+            self._forget_id(old)
+            self.text.remove(rel, lambda: stats_of(old).terms)
+            self.graph.remove(old)
+            self.removed += 1
 
-    def _put(self, note: IndexedNote) -> None:
-        self.drop(note.path)
-        self._notes[note.path] = note
-        if note.memory and note.memory.id:
-            self._by_id[note.memory.id] = note.path
+    def put_all(self, notes: Iterable[IndexedNote]) -> None:
+        """Notes parsed elsewhere (the persistent cache), added as they are."""
+        for note in notes:
+            self._put(note)
+
+    def _put(
+        self, note: IndexedNote, *, reindex: bool = True, stats: TermStats | None = None
+    ) -> IndexedNote:
+        if reindex and stats is None:
+            stats = stats_of(note)
+        with self.lock:
+            old = self._notes.get(note.path)
+            self._unreadable.pop(note.path, None)
+            if old is not None:
+                self._forget_id(old)
+            self._notes[note.path] = note
+            if note.memory and note.memory.id:
+                paths = self._by_id.setdefault(note.memory.id, [])
+                if note.path not in paths:
+                    paths.append(note.path)
+            if stats is not None:
+                self.parsed += 1
+                self.text.put(note.path, stats, (lambda: stats_of(old).terms) if old else None)
+                self.graph.put(note, old)
+        return note
+
+    def _forget_id(self, old: IndexedNote) -> None:
+        mid = old.memory.id if old.memory else None
+        paths = self._by_id.get(mid) if mid else None
+        if paths and old.path in paths:
+            paths.remove(old.path)
+            if not paths:
+                del self._by_id[mid]  # type: ignore[arg-type]
+
+    # persistence ---------------------------------------------------------------
+    def adopt(self, notes: dict[str, IndexedNote], text: TextIndex) -> None:
+        """Take over a state loaded from the persistent cache (before any other change)."""
+        with self.lock:
+            self._notes = dict(notes)
+            self._by_id = {}
+            for note in notes.values():
+                if note.memory and note.memory.id:
+                    self._by_id.setdefault(note.memory.id, []).append(note.path)
+            self.text = text
+            self.graph.load(notes.values())
+
+    def replace_with(self, other: VaultCatalog) -> None:
+        """Take over another catalogue's notes (a full re-index built beside this one)."""
+        with other.lock:
+            notes, text = dict(other._notes), other.text
+            unreadable = dict(other._unreadable)
+            attachments = set(other.graph._attachments)
+        self.adopt(notes, text)
+        with self.lock:
+            self._unreadable = unreadable
+            self.graph.set_attachments(attachments)
+            self.parsed += other.parsed
+
+    def snapshot(self) -> tuple[dict[str, IndexedNote], dict[str, object]]:
+        with self.lock:
+            return dict(self._notes), self.text.export()
 
 
-def _with_true_size(note: IndexedNote, st: os.stat_result) -> IndexedNote:
-    # The hash of a capped read is of the prefix only; mark it so no write trusts it.
-    return IndexedNote(**{**note.__dict__, "size": st.st_size, "sha256": "partial:" + note.sha256})
+def _same_bytes(old: IndexedNote, data: bytes, max_bytes: int) -> bool:
+    if len(data) > max_bytes or old.sha256.startswith("partial:"):
+        return False
+    if old.memory is not None and not {"created", "last_used"} <= old.frontmatter.keys():
+        return False  # its times default from the file's stamp, which just changed
+    return old.size == len(data) and old.sha256 == hashlib.sha256(data).hexdigest()

@@ -171,7 +171,9 @@ def promote(
     auto_detect: bool = False,
     dry_run: bool = False,
     force: bool = False,
+    record: bool = True,
 ) -> PromoteResult:
+    """`record` False leaves the commit to the caller (consolidation commits once per stage)."""
     now = engine.now()
     chosen: list[tuple[Memory, float, str]] = []
     if memory_id:
@@ -229,11 +231,11 @@ def promote(
             moved[old] = written.path
             ids.append(mid)
     lines = "\n".join(f"- {m.title} ({m.id}): {reason}" for m, _, reason in chosen)
-    commit = engine.commit(
-        [p for pair in moved.items() for p in pair],
-        f"promote: {len(moved)} memories to {engine.layout.ltm}/\n\n{lines}\n\n"
-        + trailers("promote", ids, "Promoted"),
+    paths = [p for pair in moved.items() for p in pair]
+    message = f"promote: {len(moved)} memories to {engine.layout.ltm}/\n\n{lines}\n\n" + trailers(
+        "promote", ids, "Promoted"
     )
+    commit = engine.commit(paths, message) if record else None
     return PromoteResult(
         dry_run=False, candidates_found=len(chosen), promoted_count=len(moved), promoted_ids=ids,
         candidates=candidates, moved=moved, commit=commit,

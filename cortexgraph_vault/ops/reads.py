@@ -5,10 +5,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from datetime import timedelta
 
 from cortexgraph_vault.core.memory import Memory
-from cortexgraph_vault.core.relevance import query_terms, relevance, tokens
 from cortexgraph_vault.core.rules import in_danger_zone, promote_reason, should_forget
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
@@ -19,7 +17,6 @@ from cortexgraph_vault.models import (
     Pagination,
     Relations,
     RelationView,
-    SearchHit,
     SearchResult,
     Skipped,
     StatsResult,
@@ -128,58 +125,38 @@ def search_memory(
     page: int | None = None,
     page_size: int | None = None,
     preview_length: int = 300,
+    include_review_candidates: bool = True,
 ) -> SearchResult:
-    """Every memory is considered (not only the recently used); a query filters and ranks."""
+    """Every memory is considered (not only the recently used); a query filters and ranks.
+
+    Runs on the live index (ops/search.py): relevance × memory score, review candidates
+    blended in without dropping a result.
+    """
+    from cortexgraph_vault.ops.search import _page, rank, search_terms
+
     if not 1 <= top_k <= 100:
         raise InvalidArgument(f"top_k: must be from 1 to 100, got {top_k}")
     if page_size is not None and not 1 <= page_size <= 100:
         raise InvalidArgument(f"page_size: must be from 1 to 100, got {page_size}")
     if not 0 <= preview_length <= 5000:
         raise InvalidArgument("preview_length: must be from 0 to 5000")
-    now = engine.now()
+    if window_days is not None and not 0 < window_days <= 3650:
+        raise InvalidArgument(f"window_days: must be from 1 to 3650, got {window_days}")
+    if min_score is not None and not 0 <= min_score <= 1:
+        raise InvalidArgument(f"min_score: must be from 0 to 1, got {min_score}")
     wanted = _statuses(status)
-    tag_filter = {t.lower().lstrip("#") for t in tags or []}
-    terms = query_terms(query) if query and query.strip() else []
+    terms = search_terms(query) if query and query.strip() else []
     if query and query.strip() and not terms:
         return SearchResult(count=0, results=[])
-    hits: list[SearchHit] = []
-    for m in engine.fresh().memories():
-        if m.status not in wanted:
-            continue
-        if tag_filter and not tag_filter & {t.lower() for t in m.tags}:
-            continue
-        if window_days is not None and m.last_used < now - timedelta(days=window_days):
-            continue
-        s = engine.score(m, now)
-        if min_score is not None and s < min_score:
-            continue
-        if terms:
-            rel = relevance(
-                terms,
-                {"title": tokens(m.title), "tags": [t for tag in m.tags for t in tokens(tag)],
-                 "entities": [t for e in m.entities for t in tokens(e)], "content": tokens(m.body)},
-            )  # fmt: skip
-            if rel.similarity <= 0:
-                continue
-            similarity, matched = rel.similarity, list(rel.matched)
-        else:
-            similarity, matched = 1.0, []
-        view = engine.view(m, now=now, preview=preview_length)
-        hits.append(
-            SearchHit(
-                id=m.id, memory_id=m.id, title=m.title, path=m.path,
-                source="ltm" if m.status == "promoted" else "stm", status=m.status,
-                content=view.content, tags=list(m.tags), score=round(similarity * s, 6),
-                similarity=similarity, memory_score=view.score, use_count=m.use_count,
-                last_used=view.last_used, created_at=view.created, age_days=view.age_days,
-                review_priority=view.review_priority, matched=matched,
-            )
-        )  # fmt: skip
-    hits.sort(key=lambda h: (-h.score, h.path))
-    size = page_size or top_k
-    start, end, info = paginate(len(hits), page, size)
-    chosen = hits[start:end]
-    return SearchResult(count=len(chosen), results=chosen, pagination=info)
+    now = engine.now()
+    ranked, expansions = rank(
+        engine, terms, statuses=wanted, tags=tags, window_days=window_days, now=now,
+        by_memory_score=True,
+    )  # fmt: skip
+    if min_score is not None:
+        ranked = [c for c in ranked if (c[3] or 0.0) >= min_score]
+    return _page(engine, ranked, expansions, page=page, size=page_size or top_k, now=now,
+                 preview_length=preview_length, review=include_review_candidates)  # fmt: skip
 
 
 def stats(engine: VaultEngine) -> StatsResult:

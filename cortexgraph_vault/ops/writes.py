@@ -31,6 +31,7 @@ from cortexgraph_vault.ops.common import (
     relation_id,
     trailers,
 )
+from cortexgraph_vault.ops.vocabulary import enrichment_for
 from cortexgraph_vault.vault.layout import title_from_content
 
 MAX_CONTENT = 50_000
@@ -125,8 +126,16 @@ def save(
         fields["meta"] = {
             str(k): v for k, v in meta.items() if isinstance(v, str | int | float | bool)
         }
-    text = render_note(fields, body)
     taken = {n.title.lower() + ".md" for n in engine.fresh().notes()}
+    # Auto-enrichment from the (now current) vault; explicit entities and strength always win.
+    enriched = enrichment_for(engine, body) if entities is None or strength is None else None
+    if enriched is not None and entities is None:
+        fields["entities"] = clean_entities(enriched.entity_names)
+        if enriched.links:
+            fields["related"] = enriched.links
+    if enriched is not None and strength is None:
+        fields["strength"] = enriched.strength
+    text = render_note(fields, body)
     written = engine.store.create(engine.layout.stm, title or title_from_content(body), text, taken)
     note = engine.catalog.record(written.path, written.data)
     assert note.memory is not None
@@ -140,6 +149,8 @@ def save(
         score=round(engine.score(note.memory, now), 6),
         message=f"Saved to {written.path}",
         calculated_strength=float(fields["strength"]),  # type: ignore[arg-type]
+        enrichment_applied=enriched is not None,
+        auto_entities=enriched.entity_names if enriched is not None and entities is None else [],
         commit=commit,
     )
 
@@ -326,7 +337,9 @@ def relate(
     *,
     strength: float = 1.0,
     metadata: Mapping[str, Any] | None = None,
+    record: bool = True,
 ) -> RelationResult:
+    """`record` False leaves the commit to the caller (consolidation commits once per run)."""
     if relation_type not in RELATION_TYPES:
         raise InvalidArgument(f"relation_type: must be one of {', '.join(RELATION_TYPES)}")
     if not 0.0 <= strength <= 1.0:
@@ -364,11 +377,11 @@ def relate(
     written = engine.store.update_fields(source.path, compute)
     note = engine.catalog.record(written.path, written.data)
     source_id = note.memory.id if note.memory else source.id
-    commit = engine.commit(
-        [written.path],
+    message = (
         f"relate: {source.title} {relation_type} {target.title}\n\n"
-        f"{trailers('relate', [source_id or '', target.id or ''])}",
+        f"{trailers('relate', [source_id or '', target.id or ''])}"
     )
+    commit = engine.commit([written.path], message) if record else None
     view = RelationView(
         id=relation_id(source_id, target.id, relation_type, target.title),
         from_memory_id=source_id,

@@ -1,0 +1,1 @@
+"""The consolidation pipeline: five stages, reviewable plans, a scheduler."""

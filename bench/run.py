@@ -1,0 +1,260 @@
+"""`python -m bench`: generate vaults, measure the live index and the service, print one table.
+
+Each vault size is measured in fresh child processes (one cold start, one warm start that then
+runs everything else), so peak RSS is that of one process holding one vault, as in the daemon.
+Every figure is measured through MemoryService, the facade every door calls.
+
+    python -m bench                 # 1k and 10k notes
+    python -m bench --sizes 100000  # 100k on request
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.vaultgen import NOW, generate_vault
+
+TARGETS = {
+    "cold_s": "≤ 5 (10k)",
+    "warm_s": "≤ 1 (10k)",
+    "edit_p95_ms": "≤ 300",
+    "search_p50_ms": "≤ 10",
+    "search_p99_ms": "≤ 50",
+    "save_p50_ms": "≤ 10",
+    "touch_p50_ms": "≤ 10",
+    "gc_s": "≤ 5 (1,000)",
+    "rss_mb": "≤ 300 (10k)",
+}
+NOW_ISO = NOW.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _service(vault: Path) -> Any:
+    from cortexgraph_vault.config import load_config
+    from cortexgraph_vault.service import MemoryService
+
+    return MemoryService(load_config({"vault": str(vault), "now": NOW_ISO}))
+
+
+# --- the children ------------------------------------------------------------------------------
+
+
+def child_cold(vault: Path) -> dict[str, float]:
+    import cortexgraph_vault.service  # noqa: F401  (imports are not the index's time)
+
+    started = time.perf_counter()
+    service = _service(vault)
+    cold = time.perf_counter() - started
+    return {"cold_s": cold, "notes": len(service.engine.catalog), "rss_cold_mb": _rss_mb()}
+
+
+def _queries(service: Any, rng: random.Random, count: int) -> list[str]:
+    notes = [n for n in service.engine.catalog.notes()]
+    queries = []
+    for _ in range(count):
+        note = rng.choice(notes)
+        title = note.title.split()
+        words = [w.strip(".,[]#").lower() for w in note.body.split() if w.strip(".,[]#").isalpha()]
+        roll = rng.random()
+        if roll < 0.6:
+            q = " ".join(rng.sample(title, min(len(title), rng.randint(1, 2))))
+        elif roll < 0.9:
+            q = " ".join(rng.sample(words, rng.randint(1, 3)))
+        else:
+            word = rng.choice(title).lower()
+            i = rng.randrange(len(word) - 1)
+            q = word[:i] + word[i + 1] + word[i] + word[i + 2 :]  # swap two letters
+        queries.append(q)
+    return queries
+
+
+def _edit_latency(service: Any, vault: Path, rng: random.Random, rounds: int) -> list[float]:
+    notes = [n.path for n in service.engine.catalog.notes() if n.memory is None]
+    out = []
+    for i in range(rounds):
+        rel = rng.choice(notes)
+        token = f"edittoken{i}x{rng.randrange(10**6)}"
+        path = vault / rel
+        text = path.read_text(encoding="utf-8")
+        started = time.perf_counter()
+        with open(path, "w", encoding="utf-8") as fh:  # as another editor would save it
+            fh.write(text + f"\nAdded {token} here.\n")
+        while True:
+            hits = service.search_unified(token, limit=1).results
+            if hits and hits[0].path == rel:
+                break
+            if time.perf_counter() - started > 10:
+                raise RuntimeError(f"edit of {rel} not visible after 10 s")
+            time.sleep(0.005)
+        out.append(time.perf_counter() - started)
+        time.sleep(0.05)
+    return out
+
+
+def child_warm(vault: Path, rounds: int) -> dict[str, float]:
+    import cortexgraph_vault.service  # noqa: F401
+
+    rng = random.Random(11)
+    started = time.perf_counter()
+    service = _service(vault)
+    warm = time.perf_counter() - started
+    out: dict[str, float] = {"warm_s": warm, "parsed_warm": service.engine.catalog.parsed}
+    service.engine.start_watcher()
+    try:
+        edits = _edit_latency(service, vault, rng, rounds)
+        out["edit_p50_ms"] = _pct(edits, 0.5) * 1000
+        out["edit_p95_ms"] = _pct(edits, 0.95) * 1000
+
+        queries = _queries(service, rng, 500)
+        times = []
+        for q in queries:
+            t = time.perf_counter()
+            service.search_unified(q)
+            times.append(time.perf_counter() - t)
+        out["search_p50_ms"] = _pct(times, 0.5) * 1000
+        out["search_p99_ms"] = _pct(times, 0.99) * 1000
+
+        saves, ids = [], []
+        for i in range(rounds):
+            t = time.perf_counter()
+            r = service.save(f"Benchmark memory {i}: prefers tea at {i} o'clock.", tags=["bench"])
+            saves.append(time.perf_counter() - t)
+            ids.append(r.memory_id)
+        out["save_p50_ms"] = statistics.median(saves) * 1000
+        touches = []
+        for memory_id in ids:
+            t = time.perf_counter()
+            service.touch(memory_id)
+            touches.append(time.perf_counter() - t)
+        out["touch_p50_ms"] = statistics.median(touches) * 1000
+
+        preview = service.gc(dry_run=True, limit=1000)
+        t = time.perf_counter()
+        result = service.gc(dry_run=False, limit=1000)
+        out["gc_s"] = time.perf_counter() - t
+        out["gc_n"] = result.removed_count
+        assert result.removed_count == preview.total_affected and result.commit
+    finally:
+        service.engine.stop_watcher()
+    out["rss_mb"] = _rss_mb()
+    return out
+
+
+# --- the parent --------------------------------------------------------------------------------
+
+
+def _git(vault: Path, *args: str) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.org",
+           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.org"}  # fmt: skip
+    subprocess.run(["git", "-C", str(vault), *args], check=True, capture_output=True, env=env)
+
+
+def _run_child(kind: str, vault: Path, env: dict[str, str], rounds: int) -> dict[str, float]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench.run", "--child", kind, "--vault", str(vault),
+         "--rounds", str(rounds)],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise SystemExit(f"bench child {kind} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def measure(size: int, workdir: Path, rounds: int) -> dict[str, float]:
+    vault = workdir / f"vault-{size}"
+    generated = generate_vault(vault, size)
+    _git(vault, "init", "-q", "-b", "main")
+    _git(vault, "add", "-A")
+    _git(vault, "commit", "-q", "-m", "generated vault")
+    cache = workdir / f"cache-{size}"
+    env = {**os.environ, "CORTEXGRAPH_CACHE_DIR": str(cache),
+           "CORTEXGRAPH_CONFIG_DIR": str(workdir / "config"),
+           "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.org",
+           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.org"}  # fmt: skip
+    env.pop("CORTEXGRAPH_VAULT", None)
+    row: dict[str, float] = {"notes": size, "forgettable": generated.forgettable}
+    row.update(_run_child("cold", vault, env, rounds))
+    row.update(_run_child("warm", vault, env, rounds))
+    row["rss_mb"] = max(row["rss_mb"], row.pop("rss_cold_mb"))
+    return row
+
+
+def table(rows: list[dict[str, float]]) -> str:
+    columns = [
+        ("notes", "notes", "{:,.0f}"),
+        ("cold index s", "cold_s", "{:.2f}"),
+        ("warm index s", "warm_s", "{:.2f}"),
+        ("edit→search p50/p95 ms", ("edit_p50_ms", "edit_p95_ms"), "{:.0f} / {:.0f}"),
+        ("search_unified p50/p99 ms", ("search_p50_ms", "search_p99_ms"), "{:.1f} / {:.1f}"),
+        ("save p50 ms", "save_p50_ms", "{:.1f}"),
+        ("touch p50 ms", "touch_p50_ms", "{:.1f}"),
+        ("gc s (memories)", ("gc_s", "gc_n"), "{:.2f} ({:,.0f})"),
+        ("peak RSS MB", "rss_mb", "{:.0f}"),
+    ]
+    cells = [[title for title, _, _ in columns]]
+    for row in rows:
+        line = []
+        for _, key, fmt in columns:
+            values = [row[k] for k in key] if isinstance(key, tuple) else [row[key]]
+            line.append(fmt.format(*values))
+        cells.append(line)
+    cells.append(
+        ["target", TARGETS["cold_s"], TARGETS["warm_s"], "– / ≤ 300", "≤ 10 / ≤ 50", "≤ 10",
+         "≤ 10", TARGETS["gc_s"], TARGETS["rss_mb"]]
+    )  # fmt: skip
+    widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
+    lines = ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines.insert(-1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
+    p.add_argument("--sizes", default="1000,10000", help="comma-separated note counts")
+    p.add_argument("--rounds", type=int, default=60, help="edits, saves and touches per size")
+    p.add_argument("--keep", action="store_true", help="keep the generated vaults")
+    p.add_argument("--child", choices=["cold", "warm"], help=argparse.SUPPRESS)
+    p.add_argument("--vault", type=Path, help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.child:
+        result = child_cold(args.vault) if args.child == "cold" else child_warm(args.vault, args.rounds)
+        print(json.dumps(result))
+        return 0
+    workdir = Path(tempfile.mkdtemp(prefix="cgv-bench-"))
+    rows = []
+    try:
+        for size in (int(s) for s in args.sizes.split(",")):
+            print(f"measuring {size:,} notes…", file=sys.stderr, flush=True)
+            rows.append(measure(size, workdir, args.rounds))
+    finally:
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+        else:
+            print(f"vaults kept in {workdir}", file=sys.stderr)
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

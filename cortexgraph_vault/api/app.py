@@ -1,0 +1,61 @@
+"""The daemon's ASGI app: REST under /api/v1 and MCP streamable HTTP at /mcp, over one service.
+
+Both doors share the service (and so the catalogue, the lock and the clock), and both sit
+behind `LocalOnly` (token, Host, Origin, body limit, no CORS).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Iterable
+from typing import TYPE_CHECKING
+
+import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.routing import Route
+from starlette.types import ASGIApp
+
+from cortexgraph_vault.api.endpoints import starlette_route
+from cortexgraph_vault.api.errors import EXCEPTION_HANDLERS
+from cortexgraph_vault.api.routes import TABLES
+from cortexgraph_vault.api.security import ALLOWED_ORIGINS, LocalOnly, allowed_hosts
+from cortexgraph_vault.api.token import TokenSource
+from cortexgraph_vault.mcp.server import build_server, http_app
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.service import MemoryService
+
+MCP_PATH = "/mcp"
+
+
+def build_app(
+    service: MemoryService,
+    *,
+    port: int,
+    token: TokenSource,
+    extra_hosts: Iterable[str] = (),
+    watch: bool = True,
+) -> ASGIApp:
+    """`port` is the one actually bound: Host headers are checked against it."""
+    hosts = allowed_hosts(port, extra_hosts)
+    mcp_server = build_server(service)
+    mcp_app = http_app(mcp_server, port=port, path=MCP_PATH, allowed_origins=ALLOWED_ORIGINS)
+    routes = [starlette_route(e, service) for table in TABLES for e in table.endpoints]
+    # The MCP app routes by the full path itself; handing it /mcp keeps the URL clients are
+    # told (no redirect to /mcp/ as a Mount would need).
+    routes.append(Route(MCP_PATH, endpoint=mcp_app, name="mcp"))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if watch:
+            await anyio.to_thread.run_sync(service.engine.start_watcher)
+        try:
+            # A mounted app's own lifespan never runs; the MCP sessions live in ours.
+            async with mcp_server.session_manager.run():
+                yield
+        finally:
+            if watch:
+                await anyio.to_thread.run_sync(service.engine.stop_watcher)
+
+    app = Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS, lifespan=lifespan)
+    return LocalOnly(app, hosts=hosts, token_matches=token.matches)

@@ -1,0 +1,190 @@
+"""A REST route is a plain function of the service; this module turns it into HTTP and back.
+
+    @routes.get("/api/v1/memories/{ref}", "One memory in detail")
+    def get_memory(service: MemoryService, ref: str) -> MemoryDetail:
+        return service.memory_detail(ref)
+
+Parameters named like a path segment get that segment; `query` and `body` (pydantic models)
+are parsed from the query string and the JSON body and validated (422 naming the field); the
+return annotation is the response schema. The same records produce the OpenAPI spec, so the
+spec cannot say something the routes do not do.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import anyio.to_thread
+from pydantic import BaseModel, ValidationError
+from pydantic_core import to_jsonable_python
+from starlette.datastructures import QueryParams
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from cortexgraph_vault.api.errors import error_response, validation_response
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.service import MemoryService
+
+ServiceFn = Callable[..., Any]
+_PATH_PARAM = re.compile(r"{(\w+)}")
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    method: str
+    path: str
+    summary: str
+    fn: ServiceFn
+    status: int
+    response: Any  # a pydantic model class, or Any for a free-form object
+    query: type[BaseModel] | None
+    body: type[BaseModel] | None
+    path_params: tuple[str, ...]
+    errors: tuple[int, ...]
+    public: bool
+    uses_service: bool
+
+    @property
+    def name(self) -> str:
+        return self.fn.__name__
+
+    @property
+    def description(self) -> str:
+        return inspect.cleandoc(self.fn.__doc__ or "")
+
+
+class RouteTable:
+    def __init__(self) -> None:
+        self.endpoints: list[Endpoint] = []
+
+    def add(
+        self,
+        method: str,
+        path: str,
+        summary: str,
+        *,
+        status: int = 200,
+        errors: tuple[int, ...] = (),
+        public: bool = False,
+        uses_service: bool = True,
+    ) -> Callable[[ServiceFn], ServiceFn]:
+        def register(fn: ServiceFn) -> ServiceFn:
+            hints = typing.get_type_hints(fn)
+            params = list(inspect.signature(fn).parameters)[1:]  # the first is the service
+            path_params = tuple(_PATH_PARAM.findall(path))
+            unknown = set(params) - {*path_params, "query", "body"}
+            if unknown:
+                raise TypeError(f"{fn.__name__}: parameters {sorted(unknown)} are not in {path}")
+            self.endpoints.append(
+                Endpoint(
+                    method=method,
+                    path=path,
+                    summary=summary,
+                    fn=fn,
+                    status=status,
+                    response=hints.get("return", Any),
+                    query=hints.get("query") if "query" in params else None,
+                    body=hints.get("body") if "body" in params else None,
+                    path_params=path_params,
+                    errors=errors,
+                    public=public,
+                    uses_service=uses_service,
+                )
+            )
+            return fn
+
+        return register
+
+    def get(self, path: str, summary: str, **kw: Any) -> Callable[[ServiceFn], ServiceFn]:
+        return self.add("GET", path, summary, **kw)
+
+    def post(self, path: str, summary: str, **kw: Any) -> Callable[[ServiceFn], ServiceFn]:
+        return self.add("POST", path, summary, **kw)
+
+    def patch(self, path: str, summary: str, **kw: Any) -> Callable[[ServiceFn], ServiceFn]:
+        return self.add("PATCH", path, summary, **kw)
+
+    def delete(self, path: str, summary: str, **kw: Any) -> Callable[[ServiceFn], ServiceFn]:
+        return self.add("DELETE", path, summary, **kw)
+
+
+def _query_input(model: type[BaseModel], params: QueryParams) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key in params:
+        field = model.model_fields.get(key)
+        if field is not None and typing.get_origin(_unwrap(field.annotation)) is list:
+            # `tags=a&tags=b` and `tags=a,b` both work.
+            data[key] = [p.strip() for v in params.getlist(key) for p in v.split(",") if p.strip()]
+        else:
+            data[key] = params[key]
+    return data
+
+
+def _unwrap(annotation: Any) -> Any:
+    """`list[str] | None` → `list[str]`."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+async def _body_input(request: Request) -> Any:
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise _BadJson(f"body: not valid JSON ({exc})") from None
+
+
+class _BadJson(Exception):
+    pass
+
+
+def starlette_route(endpoint: Endpoint, service: MemoryService) -> Route:
+    async def handle(request: Request) -> Response:
+        kwargs: dict[str, Any] = {name: request.path_params[name] for name in endpoint.path_params}
+        if endpoint.query is not None:
+            try:
+                kwargs["query"] = endpoint.query.model_validate(
+                    _query_input(endpoint.query, request.query_params)
+                )
+            except ValidationError as exc:
+                return validation_response(exc, "query")
+        if endpoint.body is not None:
+            try:
+                data = await _body_input(request)
+            except _BadJson as exc:
+                return error_response(422, "invalid_request", str(exc))
+            if not isinstance(data, dict):
+                return error_response(422, "invalid_request", "body: must be a JSON object")
+            try:
+                kwargs["body"] = endpoint.body.model_validate(data)
+            except ValidationError as exc:
+                return validation_response(exc, "body")
+
+        if not endpoint.uses_service:
+            # Answers at once, even while a long gc holds the service.
+            result = endpoint.fn(service, **kwargs)
+            return JSONResponse(to_jsonable_python(result), status_code=endpoint.status)
+
+        def call() -> Any:
+            # Calls take turns: the catalogue is shared by REST, MCP and the watcher.
+            with service.turn, service.metrics.measure(f"rest.{endpoint.name}"):
+                return endpoint.fn(service, **kwargs)
+
+        result = await anyio.to_thread.run_sync(call)
+        return JSONResponse(to_jsonable_python(result), status_code=endpoint.status)
+
+    return Route(endpoint.path, handle, methods=[endpoint.method], name=endpoint.name)

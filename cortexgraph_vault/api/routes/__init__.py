@@ -1,0 +1,5 @@
+"""The REST routes, one module per area; `TABLES` in matching order (fixed paths first)."""
+
+from cortexgraph_vault.api.routes import lifecycle, memories, past, vault
+
+TABLES = (vault.ROUTES, memories.ROUTES, lifecycle.ROUTES, past.ROUTES)

@@ -1,0 +1,63 @@
+"""Memories one at a time: list, look up by path, read, create, change, delete, reinforce."""
+
+from __future__ import annotations
+
+from cortexgraph_vault.api import schemas as s
+from cortexgraph_vault.api.endpoints import RouteTable
+from cortexgraph_vault.models import (
+    DeleteResult,
+    MemoryDetail,
+    MemoryList,
+    SaveResult,
+    TouchResult,
+    UpdateResult,
+)
+from cortexgraph_vault.service import MemoryService
+
+ROUTES = RouteTable()
+ONE = "/api/v1/memories/{ref}"
+
+
+@ROUTES.get("/api/v1/memories", "List memories", errors=(422,))
+def list_memories(service: MemoryService, query: s.ListQuery) -> MemoryList:
+    """Memories with live scores, filtered by status and tag, sorted, a page at a time."""
+    return service.list_memories(**query.model_dump())
+
+
+# Before ONE, which would otherwise take "lookup" for a memory reference.
+@ROUTES.get("/api/v1/memories/lookup", "The memory a vault file holds", errors=(400, 404, 422))
+def lookup_memory(service: MemoryService, query: s.LookupQuery) -> MemoryDetail:
+    """For the active file in Obsidian: 404 when that file is not a memory."""
+    return service.memory_at_path(query.path)
+
+
+@ROUTES.get(ONE, "One memory in detail", errors=(400, 404, 409))
+def get_memory(service: MemoryService, ref: str) -> MemoryDetail:
+    """`ref` is an id, a unique id prefix or a title. With relations, backlinks and outlook."""
+    return service.memory_detail(ref)
+
+
+@ROUTES.post("/api/v1/memories", "Save a new memory", status=201, errors=(400, 422, 503))
+def create_memory(service: MemoryService, body: s.CreateMemory) -> SaveResult:
+    """Written to the short-term folder and committed; content that looks like a secret is
+    refused (422) unless `force` is set."""
+    return service.save(**body.model_dump())
+
+
+@ROUTES.patch(ONE, "Change a memory", errors=(400, 404, 409, 422, 503))
+def update_memory(service: MemoryService, ref: str, body: s.UpdateMemory) -> UpdateResult:
+    """Give `expected_hash` (the `content_hash` you read): if the note changed since, nothing
+    is written and 409 returns both hashes and the current text."""
+    return service.update(ref, **body.model_dump(exclude_none=True))
+
+
+@ROUTES.delete(ONE, "Archive or remove a memory", errors=(400, 404, 409, 422, 503))
+def delete_memory(service: MemoryService, ref: str, query: s.DeleteQuery) -> DeleteResult:
+    """`archive` moves it to the archive folder; `remove` deletes it (git keeps it, restore
+    brings it back)."""
+    return service.delete(ref, mode=query.mode, expected_hash=query.expected_hash)
+
+
+@ROUTES.post(ONE + "/touch", "Reinforce a memory (a use)", errors=(400, 404, 409, 422, 503))
+def touch_memory(service: MemoryService, ref: str, body: s.Touch) -> TouchResult:
+    return service.touch(ref, boost=body.boost)

@@ -1,0 +1,35 @@
+"""The past of memories, from the vault's git history."""
+
+from __future__ import annotations
+
+from cortexgraph_vault.api import schemas as s
+from cortexgraph_vault.api.endpoints import RouteTable
+from cortexgraph_vault.models import HistoryResult, RestoreResult, VersionResult
+from cortexgraph_vault.service import MemoryService
+
+ROUTES = RouteTable()
+ONE = "/api/v1/memories/{ref}"
+GIT = (400, 404, 409, 422, 503)
+
+
+@ROUTES.get(ONE + "/history", "Commits that changed a memory", errors=GIT)
+def memory_history(service: MemoryService, ref: str, query: s.HistoryQuery) -> HistoryResult:
+    """Followed across renames and moves by its id; works for forgotten memories too."""
+    return service.history(ref, limit=query.limit)
+
+
+@ROUTES.get(ONE + "/versions/{commit}", "A memory as it was at a commit", errors=GIT)
+def memory_version(service: MemoryService, ref: str, commit: str) -> VersionResult:
+    return service.version(ref, commit)
+
+
+@ROUTES.post(ONE + "/restore", "Bring a memory back", errors=GIT)
+def restore_memory(service: MemoryService, ref: str, body: s.Restore) -> RestoreResult:
+    """From the given commit, or (default) from the last version before it was deleted."""
+    return service.restore(ref, commit=body.commit)
+
+
+@ROUTES.get("/api/v1/forgotten", "Memories gc removed", errors=(422, 503))
+def forgotten(service: MemoryService, query: s.ForgottenQuery) -> s.ForgottenList:
+    """Found in git history, newest first, to pick one to restore."""
+    return s.ForgottenList(forgotten=service.forgotten(limit=query.limit))

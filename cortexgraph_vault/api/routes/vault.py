@@ -1,0 +1,67 @@
+"""The vault as a whole: health, search, graph, status, config, message analysis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cortexgraph_vault.api import schemas as s
+from cortexgraph_vault.api.endpoints import RouteTable
+from cortexgraph_vault.models import MessageAnalysis, NeighbourhoodResult, SearchResult, VaultStatus
+from cortexgraph_vault.service import MemoryService
+
+ROUTES = RouteTable()
+
+
+@ROUTES.get("/health", "Is the daemon up", public=True, uses_service=False)
+def health(service: MemoryService) -> s.Health:
+    """No token needed; says nothing but that it is up."""
+    return s.Health(ok=True)
+
+
+@ROUTES.get(
+    "/api/v1/search",
+    "Unified search over memories and notes",
+    errors=(400, 422),
+)
+def search(service: MemoryService, query: s.SearchQuery) -> SearchResult:
+    return service.search_unified(query.q, **query.model_dump(exclude={"q"}, exclude_none=True))
+
+
+@ROUTES.get(
+    "/api/v1/graph/neighbourhood",
+    "Notes and memories around a note",
+    errors=(400, 404, 409, 422),
+)
+def neighbourhood(service: MemoryService, query: s.NeighbourhoodQuery) -> NeighbourhoodResult:
+    return service.graph_neighbourhood(query.path, hops=query.hops)
+
+
+@ROUTES.post(
+    "/api/v1/analyze",
+    "Should this message be remembered",
+    errors=(400, 422),
+)
+def analyze(service: MemoryService, body: s.Analyze) -> MessageAnalysis:
+    return service.analyze_message(body.message)
+
+
+@ROUTES.get(
+    "/api/v1/status",
+    "Watcher heartbeat, counts, unparseable files",
+)
+def status(service: MemoryService) -> VaultStatus:
+    return service.vault_status()
+
+
+@ROUTES.get("/api/v1/config", "The effective configuration")
+def config(service: MemoryService) -> s.SettingsList:
+    """Every setting with its environment variable, value and where the value came from."""
+    return s.SettingsList(settings=[s.SettingRow(**row) for row in service.effective_config()])
+
+
+@ROUTES.get("/api/v1/openapi.json", "This API's OpenAPI spec", uses_service=False)
+def openapi(service: MemoryService) -> Any:
+    """The same text as docs/openapi.json in the repository."""
+    from cortexgraph_vault.api.openapi import openapi_spec
+
+    return openapi_spec()

@@ -1,0 +1,44 @@
+"""`cortexgraph-vault mcp`: the stdio MCP server for Claude Desktop, Claude Code and other clients.
+
+Its own engine and watcher over the vault; safe beside the daemon and other such processes
+(the vault lock and compare-before-replace keep every write). Only protocol goes to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from cortexgraph_vault.config import Config
+
+Handler = Callable[[Config, argparse.Namespace], Any]
+
+
+def run_mcp(config: Config, args: argparse.Namespace) -> None:
+    from cortexgraph_vault.mcp import run_stdio
+    from cortexgraph_vault.service import MemoryService
+
+    # Indexing a vault with broken notes may warn; none of it may reach the protocol stream.
+    with contextlib.redirect_stdout(sys.stderr):
+        service = MemoryService(config)
+        service.engine.start_watcher()
+    try:
+        run_stdio(service)
+    finally:
+        service.engine.stop_watcher()
+
+
+run_mcp.standalone = True  # type: ignore[attr-defined]
+
+
+def register(sub: argparse._SubParsersAction) -> dict[str, Handler]:  # type: ignore[type-arg]
+    sub.add_parser(
+        "mcp",
+        help="run the MCP server over stdio (Claude Desktop, Claude Code)",
+        description="Serve the memory tools over stdin/stdout until the client disconnects. "
+        "Logs go to stderr (-v for more).",
+    )
+    return {"mcp": run_mcp}

@@ -1,0 +1,95 @@
+"""What `serve` prints once it listens: where things are and how to connect each client.
+
+Commands are printed with absolute paths, because Claude Desktop starts servers without the
+person's shell PATH.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+from cortexgraph_vault.daemon.demo import DemoVault
+from cortexgraph_vault.daemon.serve import Serving
+
+PLUGIN_NAME = "CortexGraph Memories"
+
+
+def executable() -> list[str]:
+    """An absolute command that runs this cortexgraph-vault (Claude Desktop needs one)."""
+    script = Path(sys.argv[0])
+    if script.name == "cortexgraph-vault" and script.exists():
+        return [str(script.absolute())]
+    beside = Path(sys.executable).absolute().parent / "cortexgraph-vault"
+    if beside.exists():
+        return [str(beside)]
+    found = shutil.which("cortexgraph-vault")
+    if found:
+        return [str(Path(found).absolute())]
+    return [str(Path(sys.executable).absolute()), "-m", "cortexgraph_vault.cli.main"]
+
+
+def plugin_folder() -> Path | None:
+    checkout = Path(__file__).resolve().parents[2] / "obsidian-plugin"
+    return checkout if (checkout / "package.json").is_file() else None
+
+
+def claude_desktop_config(vault: Path) -> dict[str, object]:
+    command, *prefix = executable()
+    return {
+        "mcpServers": {
+            "cortexgraph": {"command": command, "args": [*prefix, "--vault", str(vault), "mcp"]}
+        }
+    }
+
+
+def demo_banner(serving: Serving, demo: DemoVault) -> str:
+    vault = serving.vault
+    cmd = shlex.join(executable())
+    q = shlex.quote
+    made = "made just now" if demo.created else "kept from last time; --fresh starts over"
+    desktop = json.dumps(claude_desktop_config(vault), indent=2).replace("\n", "\n  ")
+    plugin = plugin_folder()
+    plugin_steps = (
+        f"cd {q(str(plugin))} && npm install && npm run build && "
+        f"npm run install-plugin -- {q(str(vault))}"
+        if plugin
+        else f"from a cortexgraph-vault checkout: cd obsidian-plugin && npm install && "
+        f"npm run build && npm run install-plugin -- {q(str(vault))}"
+    )
+    return f"""\
+cortexgraph-vault demo: serving a copy of the sample vault ({made})
+
+  vault    {vault}  (a git repository)
+  REST     {serving.url}/api/v1   (spec: /api/v1/openapi.json)
+  MCP      {serving.url}/mcp
+  token    {serving.token_path}   (print it: {cmd} token)
+
+Claude Desktop: add this to claude_desktop_config.json and restart it
+  {desktop}
+
+Claude Code:
+  claude mcp add cortexgraph -- {cmd} --vault {q(str(vault))} mcp
+or through this daemon:
+  claude mcp add --transport http cortexgraph {serving.url}/mcp --header "Authorization: Bearer $({cmd} token)"
+
+Obsidian: "Open folder as vault" → {vault}, then install the plugin:
+  {plugin_steps}
+  and enable "{PLUGIN_NAME}" in Settings → Community plugins; paste the token in its settings.
+
+Stop with Ctrl-C.
+"""
+
+
+def serve_banner(serving: Serving) -> str:
+    cmd = shlex.join(executable())
+    return f"""\
+cortexgraph-vault: serving {serving.vault}
+  REST     {serving.url}/api/v1   (spec: /api/v1/openapi.json)
+  MCP      {serving.url}/mcp
+  token    {serving.token_path}   (print it: {cmd} token)
+Stop with Ctrl-C.
+"""

@@ -1,0 +1,156 @@
+"""One daemon per vault, and a clear word when a port is taken.
+
+The claim is an `flock` on a file in the user's cache folder named for the vault (never in the
+vault, which is synced). The kernel drops the lock when the holder dies, so a crash never
+leaves a stale claim; the file also records the holder's pid and port so a second daemon can
+say who holds the vault, and a port clash can say which vault's daemon has the port.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import socket
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cortexgraph_vault.config import user_cache_dir
+from cortexgraph_vault.errors import ConfigError, VaultError
+from cortexgraph_vault.vault.lock import vault_key
+
+
+class AlreadyServed(VaultError):
+    exit_code = 5
+
+
+class PortInUse(VaultError):
+    exit_code = 5
+
+
+LOOPBACK = ("127.0.0.1", "localhost")
+
+
+def claims_dir() -> Path:
+    return user_cache_dir() / "daemons"
+
+
+class DaemonClaim:
+    """Held for the daemon's whole life: `with DaemonClaim(vault) as claim: ...`."""
+
+    def __init__(self, vault: Path) -> None:
+        self.vault = Path(os.path.realpath(vault))
+        self.path = claims_dir() / f"{vault_key(self.vault)}.json"
+        self._fd: int | None = None
+
+    def __enter__(self) -> DaemonClaim:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            holder = read_claim(self.path)
+            pid = holder.get("pid", "unknown")
+            where = f" on port {holder['port']}" if holder.get("port") else ""
+            raise AlreadyServed(
+                f"{self.vault}: already served by another cortexgraph-vault daemon (pid {pid}"
+                f"{where}); stop it first (kill {pid}) or use that one"
+            ) from None
+        self._fd = fd
+        self.record()
+        return self
+
+    def record(self, **fields: Any) -> None:
+        assert self._fd is not None
+        info = {
+            "pid": os.getpid(),
+            "vault": str(self.vault),
+            "started": datetime.now(UTC).isoformat(timespec="seconds"),
+            **fields,
+        }
+        data = json.dumps(info).encode()
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, data, 0)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is None:
+            return
+        os.ftruncate(self._fd, 0)
+        fcntl.flock(self._fd, fcntl.LOCK_UN)
+        os.close(self._fd)
+        self._fd = None
+
+
+def read_claim(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8") or "{}")
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _daemon_on_port(port: int) -> dict[str, Any] | None:
+    if not claims_dir().is_dir():
+        return None
+    for path in sorted(claims_dir().glob("*.json")):
+        info = read_claim(path)
+        if info.get("port") == port and _held(path):
+            return info
+    return None
+
+
+def _held(path: Path) -> bool:
+    """Whether a live daemon holds this claim (a crashed one leaves its file behind)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def check_host(host: str, unsafe_bind: bool) -> str:
+    """The address to bind: loopback unless the person insists."""
+    if host in LOOPBACK:
+        return "127.0.0.1"
+    if not unsafe_bind:
+        raise ConfigError(
+            f"--host {host}: refusing to listen beyond this machine; the API reads and changes "
+            "your vault. Pass --unsafe-bind as well if you really mean it"
+        )
+    return host
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening-ready socket on host:port (port 0: any free port), or a clear error."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # proto given explicitly: asyncio sets TCP_NODELAY only on sockets that say they are TCP,
+    # and without it every keep-alive response waits ~40 ms for a delayed ACK (Nagle).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            other = _daemon_on_port(port)
+            who = (
+                f"the cortexgraph-vault daemon for {other.get('vault')} (pid {other.get('pid')})"
+                if other
+                else "another program"
+            )
+            raise PortInUse(
+                f"{host}:{port} is already in use by {who}; choose another port with "
+                "--port N (or CORTEXGRAPH_PORT)"
+            ) from None
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.set_inheritable(True)
+    return sock

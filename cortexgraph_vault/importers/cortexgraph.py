@@ -1,0 +1,373 @@
+"""CortexGraph's (and mnemex's) JSONL storage, read into note drafts and written back.
+
+The format: `memories.jsonl` and `relations.jsonl`, one JSON object a line, append-only; the
+last line of an id wins and `{"id": ..., "_deleted": true}` removes it. Times are integer Unix
+seconds. Its use_count counts uses after the save (0 at save); ours counts the save too, so an
+imported memory gets theirs + 1 and its score comes out the same.
+
+Pure: bytes in, drafts and problems out (with line numbers); a record in, a JSON object out.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from pathlib import PurePosixPath
+from typing import Any
+
+from cortexgraph_vault.core.memory import STATUSES
+from cortexgraph_vault.core.secrets import find_secrets
+from cortexgraph_vault.core.times import format_time, parse_time
+from cortexgraph_vault.importers.records import (
+    ImportPlan,
+    NoteDraft,
+    Problem,
+    RelationDraft,
+    clean_tag_list,
+    clean_text_list,
+    relation_property,
+)
+from cortexgraph_vault.vault.layout import title_from_content
+
+MEMORIES_FILE = "memories.jsonl"
+RELATIONS_FILE = "relations.jsonl"
+MAX_STRENGTH = 2.0
+
+Entry = tuple[int, dict[str, Any]]
+
+
+def read_jsonl(data: bytes, file: str) -> tuple[list[Entry], list[Problem], int]:
+    """Every object with its 1-based line number, the lines that are not objects, the line count.
+
+    A bad line never stops the reading: CortexGraph refused to start over one truncated line.
+    """
+    entries: list[Entry] = []
+    problems: list[Problem] = []
+    lines = data.split(b"\n")
+    ends_open = bool(data) and not data.endswith(b"\n")
+    count = len(lines) - (0 if ends_open else 1)
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        last_open = ends_open and number == len(lines)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(file, number, f"not UTF-8 text (byte {exc.start}); skipped"))
+            continue
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            reason = (
+                "truncated last line (the file ends mid-record); skipped"
+                if last_open
+                else f"not valid JSON ({exc.msg} at column {exc.colno}); skipped"
+            )
+            problems.append(Problem(file, number, reason))
+            continue
+        if not isinstance(value, dict):
+            problems.append(Problem(file, number, "not a JSON object; skipped"))
+            continue
+        entries.append((number, value))
+    return entries, problems, count
+
+
+def latest(entries: Iterable[Entry], file: str) -> tuple[dict[str, Entry], list[Problem], int, int]:
+    """Last line wins; a tombstone removes what came before it. Returns the survivors by id,
+    problems, lines superseded and tombstones honoured."""
+    alive: dict[str, Entry] = {}
+    problems: list[Problem] = []
+    superseded = tombstones = 0
+    for number, obj in entries:
+        key = obj.get("id")
+        if not isinstance(key, str) or not key.strip():
+            problems.append(Problem(file, number, 'no "id"; skipped'))
+            continue
+        if obj.get("_deleted") is True:
+            tombstones += 1
+            alive.pop(key, None)
+            continue
+        if key in alive:
+            superseded += 1
+            del alive[key]  # re-insert: the order of survivors follows their last line
+        alive[key] = (number, obj)
+    return alive, problems, superseded, tombstones
+
+
+def _time(obj: Mapping[str, Any], key: str, required: bool) -> datetime | None:
+    raw = obj.get(key)
+    if raw is None:
+        if required:
+            raise ValueError(f"no {key!r}")
+        return None
+    if isinstance(raw, bool) or (isinstance(raw, float) and not math.isfinite(raw)):
+        raise ValueError(f"{key} is not a time ({raw!r})")
+    moment = parse_time(raw)
+    if moment is None:
+        raise ValueError(f"{key} is not a time ({raw!r})")
+    return moment
+
+
+def _count(obj: Mapping[str, Any], key: str) -> int:
+    raw = obj.get(key, 0)
+    if raw is None:
+        return 0
+    if (
+        isinstance(raw, bool)
+        or not isinstance(raw, int | float)
+        or not math.isfinite(raw)
+        or raw < 0
+    ):
+        raise ValueError(f"{key} is not a count ({raw!r})")
+    return int(raw)
+
+
+def memory_draft(
+    number: int, obj: Mapping[str, Any], file: str, *, allow_secrets: bool = False
+) -> tuple[NoteDraft | None, list[Problem]]:
+    """One memory record as a note draft, or None and the reason it cannot be one."""
+    warnings: list[Problem] = []
+    mid = str(obj["id"]).strip()
+    content = obj.get("content")
+    if not isinstance(content, str) or not content.strip():
+        return None, [Problem(file, number, f"memory {mid}: no content; skipped")]
+    if "\x00" in content:
+        return None, [
+            Problem(file, number, f"memory {mid}: content holds a NUL character; skipped")
+        ]
+    findings = find_secrets(content)
+    if findings and not allow_secrets:
+        kinds = ", ".join(f.kind for f in findings)
+        return None, [
+            Problem(
+                file, number,
+                f"memory {mid}: looks like it holds {kinds}; not imported (the vault is "
+                "committed to git); import with --allow-secrets to take it anyway",
+            )
+        ]  # fmt: skip
+    meta = obj.get("meta") if isinstance(obj.get("meta"), Mapping) else {}
+    try:
+        created = _time(obj, "created_at", True)
+        last_used = _time(obj, "last_used", False) or created
+        promoted_at = _time(obj, "promoted_at", False)
+        last_review_at = _time(obj, "last_review_at", False)
+        uses = _count(obj, "use_count")
+        review_count = _count(obj, "review_count")
+        cross = _count(obj, "cross_domain_count")
+        strength = obj.get("strength", 1.0)
+        if isinstance(strength, bool) or not isinstance(strength, int | float):
+            raise ValueError(f"strength is not a number ({strength!r})")
+        if not math.isfinite(strength) or strength < 0:
+            raise ValueError(f"strength is not a finite number ≥ 0 ({strength!r})")
+    except ValueError as exc:
+        return None, [Problem(file, number, f"memory {mid}: {exc}; skipped")]
+    if strength > MAX_STRENGTH:
+        warnings.append(Problem(file, number, f"memory {mid}: strength {strength:g} capped at 2"))
+        strength = MAX_STRENGTH
+    status = obj.get("status", "active")
+    if status not in STATUSES:
+        warnings.append(
+            Problem(file, number, f"memory {mid}: unknown status {status!r}; imported as active")
+        )
+        status = "active"
+    fields: dict[str, object] = {
+        "id": mid,
+        "created": created,
+        "last_used": max(last_used, created),  # type: ignore[type-var]
+        "use_count": uses + 1,
+        "strength": round(float(strength), 4),
+        "status": status,
+    }
+    if promoted_at is not None:
+        fields["promoted_at"] = promoted_at
+    promoted_to = obj.get("promoted_to")
+    if isinstance(promoted_to, str) and promoted_to.strip():
+        fields["promoted_to"] = promoted_to.strip()
+    fields["tags"] = clean_tag_list(meta.get("tags"))
+    fields["entities"] = clean_text_list(obj.get("entities"))
+    for key in ("source", "context"):
+        value = meta.get(key)
+        if isinstance(value, str) and value.strip():
+            fields[key] = value.strip()
+    extra = meta.get("extra")
+    if isinstance(extra, Mapping) and extra:
+        fields["meta"] = dict(extra)
+    if review_count:
+        fields["review_count"] = review_count
+    if last_review_at is not None:
+        fields["last_review_at"] = last_review_at
+    if cross:
+        fields["cross_domain_count"] = cross
+    if isinstance(obj.get("embed"), list):
+        warnings.append(Problem(file, number, f"memory {mid}: embedding vector not kept (the vault has no use for it)"))  # fmt: skip
+    title = (
+        PurePosixPath(str(fields["promoted_to"])).stem
+        if fields.get("promoted_to") and str(fields["promoted_to"]).endswith(".md")
+        else title_from_content(content)
+    )
+    body = content.strip() + "\n"
+    draft = NoteDraft(id=mid, title=title, status=str(status), fields=fields, body=body,
+                      line=number, file=file)  # fmt: skip
+    return draft, warnings
+
+
+def relation_draft(number: int, obj: Mapping[str, Any], file: str) -> RelationDraft | Problem:
+    rid = str(obj["id"])
+    src, dst = obj.get("from_memory_id"), obj.get("to_memory_id")
+    if not isinstance(src, str) or not isinstance(dst, str) or not src or not dst:
+        return Problem(
+            file, number, f"relation {rid}: needs from_memory_id and to_memory_id; skipped"
+        )
+    if src == dst:
+        return Problem(file, number, f"relation {rid}: a memory related to itself; skipped")
+    kind = obj.get("relation_type") or "related"
+    strength = obj.get("strength", 1.0)
+    if (
+        isinstance(strength, bool)
+        or not isinstance(strength, int | float)
+        or not 0 <= strength <= 1
+    ):
+        return Problem(
+            file, number, f"relation {rid}: strength must be from 0 to 1 ({strength!r}); skipped"
+        )
+    try:
+        created = _time(obj, "created_at", False)
+    except ValueError as exc:
+        return Problem(file, number, f"relation {rid}: {exc}; skipped")
+    meta: dict[str, Any] = {"id": rid}
+    if float(strength) != 1.0:
+        meta["strength"] = float(strength)
+    if created is not None:
+        meta["created"] = created
+    metadata = obj.get("metadata")
+    if isinstance(metadata, Mapping) and metadata:
+        meta["metadata"] = dict(metadata)
+    if relation_property(str(kind)) != str(kind):
+        meta["type"] = str(kind)
+    return RelationDraft(relation_property(str(kind)), dst, number, meta)
+
+
+def plan_import(
+    memories: bytes | None, relations: bytes | None, path: str, *, allow_secrets: bool = False
+) -> ImportPlan:
+    """Both files read into drafts (with relations attached to their source memory)."""
+    plan = ImportPlan(source="cortexgraph", path=path, drafts=[])
+    by_id: dict[str, NoteDraft] = {}
+    if memories is not None:
+        entries, problems, plan.lines = read_jsonl(memories, MEMORIES_FILE)
+        alive, more, plan.superseded, plan.tombstones = latest(entries, MEMORIES_FILE)
+        plan.problems += problems + more
+        for number, obj in alive.values():
+            draft, notes = memory_draft(number, obj, MEMORIES_FILE, allow_secrets=allow_secrets)
+            if draft is None:
+                plan.problems += notes
+            else:
+                plan.warnings += notes
+                by_id[draft.id] = draft
+    if relations is not None:
+        entries, problems, count = read_jsonl(relations, RELATIONS_FILE)
+        alive, more, superseded, tombstones = latest(entries, RELATIONS_FILE)
+        plan.lines += count
+        plan.superseded += superseded
+        plan.tombstones += tombstones
+        plan.problems += problems + more
+        for number, obj in alive.values():
+            rel = relation_draft(number, obj, RELATIONS_FILE)
+            if isinstance(rel, Problem):
+                plan.problems.append(rel)
+                continue
+            source = by_id.get(str(obj["from_memory_id"]))
+            if source is None:
+                plan.problems.append(Problem(
+                    RELATIONS_FILE, number,
+                    f"relation {obj['id']}: its source memory {obj['from_memory_id']} is not in "
+                    "the import (deleted or never saved); skipped",
+                ))  # fmt: skip
+                continue
+            source.relations.append(rel)
+    # Names are given in a fixed order, so the same records always get the same file names.
+    plan.drafts = sorted(by_id.values(), key=lambda d: (d.fields["created"], d.id))  # type: ignore[arg-type,return-value]
+    return plan
+
+
+def _epoch(moment: datetime | None) -> int | None:
+    return int(moment.timestamp()) if moment is not None else None
+
+
+def memory_record(
+    *,
+    fields: Mapping[str, Any],
+    memory_id: str,
+    content: str,
+    tags: Iterable[str],
+    entities: Iterable[str],
+    created: datetime,
+    last_used: datetime,
+    use_count: int,
+    strength: float,
+    status: str,
+    review_priority: float,
+) -> dict[str, Any]:
+    """One memory as CortexGraph writes it (its field order), from a note's values."""
+    extra = fields.get("meta")
+    return {
+        "id": memory_id,
+        "content": content,
+        "meta": {
+            "tags": list(tags),
+            "source": _text(fields.get("source")),
+            "context": _text(fields.get("context")),
+            "extra": json_safe(extra) if isinstance(extra, Mapping) else {},
+        },
+        "created_at": _epoch(created),
+        "last_used": _epoch(last_used),
+        "use_count": max(0, use_count - 1),
+        "strength": strength,
+        "status": status,
+        "promoted_at": _epoch(parse_time(fields.get("promoted_at"))),
+        "promoted_to": _text(fields.get("promoted_to")),
+        "embed": None,
+        "entities": list(entities),
+        "review_priority": review_priority,
+        "last_review_at": _epoch(parse_time(fields.get("last_review_at"))),
+        "review_count": _int(fields.get("review_count")),
+        "cross_domain_count": _int(fields.get("cross_domain_count")),
+    }
+
+
+def relation_record(
+    *, rid: str, from_id: str, to_id: str, kind: str, strength: float, created: datetime,
+    metadata: Mapping[str, Any],
+) -> dict[str, Any]:  # fmt: skip
+    return {
+        "id": rid,
+        "from_memory_id": from_id,
+        "to_memory_id": to_id,
+        "relation_type": kind,
+        "strength": strength,
+        "created_at": _epoch(created),
+        "metadata": json_safe(dict(metadata)),
+    }
+
+
+def _text(value: object) -> str | None:
+    return str(value) if value is not None and str(value) != "" else None
+
+
+def _int(value: object) -> int:
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
+
+
+def json_safe(value: Any) -> Any:
+    """YAML gives times and dates back as objects; JSON wants strings."""
+    if isinstance(value, Mapping):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    if isinstance(value, datetime):
+        return format_time(value)
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value

@@ -1,0 +1,168 @@
+"""What an imported record becomes: a draft of a memory note, before it meets the vault.
+
+Pure: parsers turn source files into drafts (no I/O, times passed in); the writer then names
+the files, resolves relations to link titles and compares each draft with the vault.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from cortexgraph_vault.core.memory import RELATION_TYPES
+from cortexgraph_vault.core.tags import normalize_tag
+from cortexgraph_vault.core.times import parse_time
+from cortexgraph_vault.core.yaml_values import as_loaded
+
+# Fields a note's frontmatter already uses: a relation named like one gets a `rel_` prefix.
+RESERVED_FIELDS = frozenset(
+    {
+        "id", "created", "last_used", "use_count", "strength", "status", "tags", "tag",
+        "entities", "source", "context", "meta", "promoted_at", "promoted_to", "review_count",
+        "last_review_at", "cross_domain_count", "archived_at", "aliases", "alias", "cssclasses",
+        "title", "publish", "permalink",
+    }
+)  # fmt: skip
+# Optional fields an import owns: an update removes them when the source no longer has them.
+MANAGED_OPTIONAL = (
+    "source", "context", "meta", "promoted_at", "promoted_to", "review_count", "last_review_at",
+    "cross_domain_count",
+)  # fmt: skip
+_NOT_NAME = re.compile(r"[^0-9a-z_]+")
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class RelationDraft:
+    """A typed link from the draft that holds it to another memory."""
+
+    kind: str  # the frontmatter property (a relation type)
+    target_id: str
+    line: int
+    meta: Mapping[str, Any] | None = None  # companion entry: id, strength, created, metadata
+    fallback_title: str | None = None  # link by this name when the target is nowhere
+
+
+@dataclass
+class NoteDraft:
+    id: str
+    title: str
+    status: str
+    fields: dict[str, object]  # frontmatter in writing order, without relations
+    body: str
+    line: int
+    file: str
+    relations: list[RelationDraft] = field(default_factory=list)
+    # Fields set when the note is made but never compared or updated (times we invented).
+    creation_only: frozenset[str] = frozenset()
+    # memory.json: a re-import only adds (observations, tags, links); cortexgraph: the newer
+    # copy replaces the older.
+    additive: bool = False
+    observations: tuple[str, ...] = ()
+
+    @property
+    def activity(self) -> datetime | None:
+        """The latest time the source records any use of the memory."""
+        times = [
+            parse_time(self.fields.get(k)) for k in ("last_used", "promoted_at", "last_review_at")
+        ]
+        found = [t for t in times if t is not None]
+        return max(found) if found else None
+
+
+@dataclass
+class ImportPlan:
+    source: str  # "cortexgraph" | "memory-json"
+    path: str
+    drafts: list[NoteDraft]
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    lines: int = 0
+    superseded: int = 0
+    tombstones: int = 0
+
+
+def relation_property(relation_type: str) -> str:
+    """The frontmatter property a relation type is written as: `works at` → `works_at`."""
+    name = _NOT_NAME.sub("_", str(relation_type).strip().lower()).strip("_")
+    if not name:
+        return "related"
+    if name in RELATION_TYPES:
+        return name
+    if name in RESERVED_FIELDS or name.endswith("_meta") or name[0].isdigit():
+        return f"rel_{name}"
+    return name
+
+
+def clean_tag_list(tags: Any) -> list[str]:
+    items = [tags] if isinstance(tags, str) else tags if isinstance(tags, list) else []
+    out: list[str] = []
+    for tag in items:
+        norm = normalize_tag(str(tag)) if tag is not None else ""
+        if norm and norm not in out:
+            out.append(norm)
+    return out
+
+
+def clean_text_list(values: Any) -> list[str]:
+    items = [values] if isinstance(values, str) else values if isinstance(values, list) else []
+    out: list[str] = []
+    for value in items:
+        text = " ".join(str(value).split()) if value is not None else ""
+        if text and text.lower() not in {o.lower() for o in out}:
+            out.append(text)
+    return out
+
+
+def link(title: str) -> str:
+    return f"[[{title}]]"
+
+
+def same_value(desired: object, current: object) -> bool:
+    """Does the vault already say `desired`, whatever spelling a person or YAML gave it?"""
+    if isinstance(desired, datetime):
+        return parse_time(current) == parse_time(desired)
+    if isinstance(desired, list) and isinstance(current, str):
+        return desired == [current]
+    if _number(desired) and _number(current):
+        return float(desired) == float(current)  # type: ignore[arg-type]
+    return as_loaded(desired) == current
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def relation_meta_entry(raw: object) -> dict[str, Any]:
+    """A companion entry as a mapping: ours are mappings; `relate` writes
+    `"strength=0.5; key=value"` strings."""
+    if isinstance(raw, Mapping):
+        return dict(raw)
+    if not isinstance(raw, str):
+        return {}
+    out: dict[str, Any] = {}
+    extra: dict[str, str] = {}
+    for part in raw.split(";"):
+        key, sep, value = part.strip().partition("=")
+        if not sep or not key.strip():
+            continue
+        key, value = key.strip(), value.strip()
+        if key == "strength":
+            try:
+                out["strength"] = float(value)
+            except ValueError:
+                extra[key] = value
+        else:
+            extra[key] = value
+    if extra:
+        out["metadata"] = extra
+    return out

@@ -1,0 +1,147 @@
+"""The persistent index cache: a warm start re-parses only the files that changed.
+
+One file per vault in the user's cache folder (never in the vault: vaults are synced and
+committed), named by the vault's key. It holds every note as parsed (with its size, mtime and
+hash) and the word index, stamped with a format version, the parser version and the vault's
+layout. Anything unexpected — another version, another layout, a truncated or corrupt file —
+means the cache is ignored and rebuilt; deleting it is always safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import pickle
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.gc_pause import gc_paused
+from cortexgraph_vault.index.records import IndexedNote, parser_version
+from cortexgraph_vault.index.text_index import TextIndex
+from cortexgraph_vault.vault.layout import VaultLayout
+from cortexgraph_vault.vault.lock import vault_key
+
+log = logging.getLogger(__name__)
+
+CACHE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class CachedIndex:
+    notes: dict[str, IndexedNote]
+    text: TextIndex
+
+
+def cache_path(cache_dir: Path, root: Path) -> Path:
+    return cache_dir / "index" / f"{vault_key(root)}.pickle"
+
+
+def _stamp(layout: VaultLayout, max_note_bytes: int) -> dict[str, Any]:
+    return {
+        "format": CACHE_FORMAT,
+        "parser": parser_version(),
+        "root": str(layout.root),
+        "layout": (layout.stm, layout.ltm, layout.archive),
+        "max_note_bytes": max_note_bytes,
+    }
+
+
+def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIndex | None:
+    """The cached index, or None when there is none or it cannot be trusted."""
+    try:
+        with open(path, "rb") as fh, gc_paused():
+            data = pickle.load(fh)
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # a corrupt or foreign cache is rebuilt, never fatal
+        log.warning("%s: index cache unreadable (%s); rebuilding it", path, exc)
+        return None
+    if not isinstance(data, dict) or data.get("stamp") != _stamp(layout, max_note_bytes):
+        log.info("%s: index cache is from another version or layout; rebuilding it", path)
+        return None
+    try:
+        notes = data["notes"]
+        text = TextIndex.restore(data["text"])
+        if not isinstance(notes, dict) or set(notes) != text.paths():
+            raise ValueError("notes and word index disagree")
+    except Exception as exc:
+        log.warning("%s: index cache inconsistent (%s); rebuilding it", path, exc)
+        return None
+    return CachedIndex(notes, text)
+
+
+def save_cache(
+    path: Path,
+    layout: VaultLayout,
+    max_note_bytes: int,
+    notes: dict[str, IndexedNote],
+    text: dict[str, object],
+) -> float:
+    """Write the cache atomically (a reader sees the old file or the new one); seconds taken."""
+    started = time.perf_counter()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    payload = {"stamp": _stamp(layout, max_note_bytes), "notes": notes, "text": text}
+    try:
+        with open(tmp, "wb") as fh:
+            pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError as exc:
+        log.warning("%s: cannot write the index cache (%s)", path, exc.strerror)
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    return time.perf_counter() - started
+
+
+class IndexCache:
+    """The cache file of one vault, and when it is worth writing again."""
+
+    def __init__(self, path: Path, layout: VaultLayout, max_note_bytes: int) -> None:
+        self.path = path
+        self.layout = layout
+        self.max_note_bytes = max_note_bytes
+        self.loaded_at_start = False
+        self._written = False  # the file holds this process's index (or a loaded one)
+        self.load_seconds = 0.0
+        self.saved_at: float | None = None
+        self.save_seconds = 0.0
+        self._parsed_at_save = 0
+        self._removed_at_save = 0
+
+    def load_into(self, catalog: VaultCatalog) -> bool:
+        started = time.perf_counter()
+        cached = load_cache(self.path, self.layout, self.max_note_bytes)
+        if cached is not None:
+            catalog.adopt(cached.notes, cached.text)
+        self.loaded_at_start = self._written = cached is not None
+        self.load_seconds = time.perf_counter() - started
+        self._parsed_at_save = catalog.parsed
+        self._removed_at_save = catalog.removed
+        return self.loaded_at_start
+
+    def changes_since_save(self, catalog: VaultCatalog) -> int:
+        return catalog.parsed - self._parsed_at_save + catalog.removed - self._removed_at_save
+
+    def save(self, catalog: VaultCatalog) -> None:
+        parsed, removed = catalog.parsed, catalog.removed
+        notes, text = catalog.snapshot()
+        self.save_seconds = save_cache(self.path, self.layout, self.max_note_bytes, notes, text)
+        self.saved_at = time.time()
+        self._parsed_at_save, self._removed_at_save = parsed, removed
+
+    def save_if_changed(
+        self, catalog: VaultCatalog, *, min_changes: int = 1, min_interval: float = 0.0
+    ) -> bool:
+        """Write the cache when enough changed since it was written (and not too recently)."""
+        if self._written and self.changes_since_save(catalog) < min_changes:
+            return False
+        if self.saved_at is not None and time.time() - self.saved_at < min_interval:
+            return False
+        self.save(catalog)
+        self._written = True
+        return True

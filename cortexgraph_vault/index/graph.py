@@ -1,0 +1,258 @@
+"""The link graph of the vault: outgoing links, backlinks, unresolved links, tags, orphans.
+
+Links are kept as written and resolved lazily (at the next query), the way Obsidian resolves
+them (`core.resolve.LinkResolver`, kept current file by file). A change re-resolves only what
+it can affect: the changed
+note's own links, and the links elsewhere whose target name is one the change added or took
+away (a new `Foo.md` makes `[[Foo]]` resolve; a deleted one makes it unresolved again, kept by
+name, never lost).
+
+Not thread-safe by itself: the catalogue holds its lock around every call.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from cortexgraph_vault.core.resolve import LinkResolver
+from cortexgraph_vault.core.tags import tag_ancestors
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.index.records import IndexedNote, NoteLink
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    source: str
+    link: NoteLink
+    target: str | None  # a vault path (note or attachment), or None when unresolved
+
+
+def link_key(target: str) -> str:
+    """The name a link is looked up by: its last path part, lower case (NFC), without `.md`."""
+    name = target.strip().replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    name = unicodedata.normalize("NFC", name).lower()
+    return name[:-3] if name.endswith(".md") else name
+
+
+def names_of(note: IndexedNote) -> set[str]:
+    return {link_key(note.path), *(a.lower() for a in note.aliases)}
+
+
+class LinkGraph:
+    """Built on first use: a process that only saves or searches never pays for links."""
+
+    def __init__(self) -> None:
+        self._built = False
+        self._notes: dict[str, IndexedNote] = {}
+        self._attachments: set[str] = set()
+        self._by_key: dict[str, set[str]] = {}  # link name → notes linking by that name
+        self._out: dict[str, tuple[Edge, ...]] = {}
+        self._in: dict[str, set[str]] = {}
+        self._unresolved: dict[str, set[str]] = {}  # target as written → sources
+        self._dirty: set[str] = set()
+        self._resolver = LinkResolver(())
+
+    # changes -------------------------------------------------------------------------------
+    def load(self, notes: Iterable[IndexedNote]) -> None:
+        """Start over with these notes (the persistent cache); links are resolved on first use."""
+        self.__init__()  # type: ignore[misc]
+        self._notes = {note.path: note for note in notes}
+
+    def _build(self) -> None:
+        self._built = True
+        notes, self._notes = self._notes, {}
+        for path in self._attachments:
+            self._resolver.add(path)
+        for note in notes.values():
+            self.put(note, None)
+
+    def put(self, note: IndexedNote, old: IndexedNote | None) -> None:
+        path = note.path
+        if not self._built:
+            self._notes[path] = note
+            return
+        if old is None:
+            old = self._notes.get(path)
+        if old is not None:
+            self._forget_keys(old)
+        self._notes[path] = note
+        for link in note.links:
+            if link.target:
+                self._by_key.setdefault(link_key(link.target), set()).add(path)
+        self._dirty.add(path)
+        before = names_of(old) if old is not None else set()
+        after = names_of(note)
+        if old is None or before != after:
+            self._resolver.add(path, note.aliases)
+            self._names_changed(before ^ after if old is not None else after)
+
+    def remove(self, old: IndexedNote) -> None:
+        if self._notes.pop(old.path, None) is None or not self._built:
+            return
+        self._forget_keys(old)
+        self._dirty.add(old.path)
+        self._resolver.remove(old.path)
+        self._names_changed(names_of(old))
+
+    def set_attachments(self, paths: set[str], prefix: str = "") -> None:
+        """The non-note files under `prefix` (links to images and PDFs resolve to them)."""
+        current = {p for p in self._attachments if p.startswith(prefix)}
+        if current == paths:
+            return
+        if not self._built:
+            self._attachments = (self._attachments - current) | paths
+            return
+        for path in current - paths:
+            self._resolver.remove(path)
+        for path in paths - current:
+            self._resolver.add(path)
+        self._attachments = (self._attachments - current) | paths
+        self._names_changed({link_key(p) for p in current ^ paths})
+
+    def attachment(self, path: str, exists: bool) -> None:
+        if exists == (path in self._attachments):
+            return
+        if not self._built:
+            (self._attachments.add if exists else self._attachments.discard)(path)
+            return
+        if exists:
+            self._attachments.add(path)
+            self._resolver.add(path)
+        else:
+            self._attachments.discard(path)
+            self._resolver.remove(path)
+        self._names_changed({link_key(path)})
+
+    def _forget_keys(self, note: IndexedNote) -> None:
+        for link in note.links:
+            if link.target:
+                sources = self._by_key.get(link_key(link.target))
+                if sources is not None:
+                    sources.discard(note.path)
+
+    def _names_changed(self, keys: Iterable[str]) -> None:
+        for key in keys:
+            self._dirty.update(self._by_key.get(key, ()))
+
+    # resolution ------------------------------------------------------------------------------
+    def _ensure(self) -> None:
+        if not self._built:
+            self._build()
+        if not self._dirty:
+            return
+        resolver = self._resolver
+        for source in self._dirty:
+            for edge in self._out.pop(source, ()):
+                bucket = (
+                    self._in.get(edge.target)
+                    if edge.target is not None
+                    else self._unresolved.get(edge.link.target)
+                )
+                if bucket is not None:
+                    bucket.discard(source)
+            note = self._notes.get(source)
+            if note is None:
+                continue
+            edges = tuple(
+                Edge(source, link, resolver.resolve(link.target, source)) for link in note.links
+            )
+            self._out[source] = edges
+            for edge in edges:
+                if edge.target is not None:
+                    self._in.setdefault(edge.target, set()).add(source)
+                else:
+                    self._unresolved.setdefault(edge.link.target, set()).add(source)
+        self._dirty.clear()
+
+    # queries -----------------------------------------------------------------------------------
+    def outgoing(self, path: str) -> tuple[Edge, ...]:
+        self._ensure()
+        return self._out.get(path, ())
+
+    def backlinks(self, path: str) -> list[str]:
+        """Notes linking to `path` (itself excluded), sorted."""
+        self._ensure()
+        return sorted(s for s in self._in.get(path, ()) if s != path)
+
+    def incoming(self, path: str) -> list[Edge]:
+        return [e for s in self.backlinks(path) for e in self._out[s] if e.target == path]
+
+    def unresolved(self) -> dict[str, list[str]]:
+        """Link targets that match no file → the notes linking to them."""
+        self._ensure()
+        return {t: sorted(s) for t, s in sorted(self._unresolved.items()) if s}
+
+    def neighbours(self, path: str) -> set[str]:
+        """Notes linked from or to `path`, attachments left out."""
+        self._ensure()
+        out = {e.target for e in self._out.get(path, ()) if e.target in self._notes}
+        return (out | self._in.get(path, set())) - {path}  # type: ignore[operator]
+
+    def orphans(self) -> list[str]:
+        """Notes no other note links to and that link to nothing that exists."""
+        self._ensure()
+        return sorted(
+            path
+            for path in self._notes
+            if not (self._in.get(path, set()) - {path})
+            and not any(e.target not in (None, path) for e in self._out.get(path, ()))
+        )
+
+    def neighbourhood(self, path: str, hops: int, max_nodes: int) -> tuple[dict[str, int], bool]:
+        """Notes within `hops` links of `path` (either direction) → their distance."""
+        self._ensure()
+        found = {path: 0}
+        frontier = [path]
+        for distance in range(1, hops + 1):
+            nxt: list[str] = []
+            for node in frontier:
+                for other in sorted(self.neighbours(node)):
+                    if other in found:
+                        continue
+                    if len(found) >= max_nodes:
+                        return found, True
+                    found[other] = distance
+                    nxt.append(other)
+            frontier = nxt
+        return found, False
+
+    def tag_counts(self) -> dict[str, int]:
+        """Notes per tag; a nested tag also counts for its parents (`a/b` counts for `a`)."""
+        counts: Counter[str] = Counter()
+        for note in self._notes.values():
+            counts.update({level for tag in note.tags for level in tag_ancestors(tag)})
+        return dict(sorted(counts.items()))
+
+    def entity_counts(self) -> dict[str, int]:
+        counts: Counter[str] = Counter()
+        for note in self._notes.values():
+            counts.update(set(note.entities))
+        return dict(sorted(counts.items()))
+
+    def attachment_count(self) -> int:
+        return len(self._attachments)
+
+    def link_counts(self) -> tuple[int, int]:
+        """(resolved, unresolved) links in the vault."""
+        self._ensure()
+        resolved = unresolved = 0
+        for edges in self._out.values():
+            for e in edges:
+                if e.target is None:
+                    unresolved += 1
+                else:
+                    resolved += 1
+        return resolved, unresolved
+
+    def signature(self) -> dict[str, tuple[tuple[str, str | None], ...]]:
+        """Every note's links with what they resolve to (tests compare live and fresh graphs)."""
+        self._ensure()
+        return {
+            path: tuple((e.link.target, e.target) for e in self._out.get(path, ()))
+            for path in sorted(self._notes)
+        }

@@ -1,0 +1,143 @@
+"""Parsing many notes at once on every core (a cold start, a re-index, a big checkout).
+
+YAML, links, tags and words cost about half a millisecond a note; 10k notes on one core take
+longer than a person should wait. Worker processes read and parse slices of the files and
+stream back what the index keeps, while this process adds them as they arrive.
+
+The workers are plain `python -c` subprocesses speaking length-prefixed pickles over their
+stdin/stdout, not multiprocessing: that would re-run the caller's `__main__` in each worker
+(any script without a main guard would spawn itself again), and forking a process that may
+run threads is unsafe. Whatever goes wrong with them, the files are parsed here instead.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import selectors
+import struct
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import cortexgraph_vault
+from cortexgraph_vault.index.records import IndexedNote, index_bytes, stats_of
+from cortexgraph_vault.index.text_index import TermStats
+from cortexgraph_vault.vault.layout import VaultLayout
+
+log = logging.getLogger(__name__)
+
+# Below this many files, starting processes costs more than it saves.
+PARALLEL_MIN = 1500
+FRAME = 200  # results per message
+_LENGTH = struct.Struct("!Q")
+
+# (path, parsed note and its words | None when the file is gone, why it is unreadable)
+Parsed = tuple[str, IndexedNote | None, TermStats | None, str | None]
+
+
+def worker_count() -> int:
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(4, cores or 1)
+
+
+def parse_file(root: Path, rel: str, layout: VaultLayout, max_bytes: int) -> Parsed:
+    try:
+        with open(root / rel, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            data = fh.read(max_bytes + 1)
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return rel, None, None, None
+    except OSError as exc:
+        return rel, None, None, f"cannot read ({exc.strerror})"
+    note = index_bytes(rel, data, st, layout, max_bytes)
+    return rel, note, stats_of(note), None
+
+
+def parse_many(layout: VaultLayout, rels: Sequence[str], max_bytes: int) -> Iterator[Parsed]:
+    """Every file parsed: in worker processes when there are enough files and cores."""
+    workers = worker_count()
+    done: set[str] = set()
+    if len(rels) >= PARALLEL_MIN and workers >= 2:
+        try:
+            for parsed in _in_workers(layout, rels, max_bytes, workers):
+                done.add(parsed[0])
+                yield parsed
+        except (OSError, EOFError, pickle.PickleError, ValueError) as exc:
+            log.info("parsing in worker processes failed (%s); parsing here", exc)
+    for rel in rels:
+        if rel not in done:
+            yield parse_file(layout.root, rel, layout, max_bytes)
+
+
+def _in_workers(
+    layout: VaultLayout, rels: Sequence[str], max_bytes: int, workers: int
+) -> Iterator[Parsed]:
+    package_dir = str(Path(cortexgraph_vault.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([package_dir, *sys.path])}
+    folders = (layout.stm, layout.ltm, layout.archive)
+    procs = []
+    try:
+        for i in range(workers):
+            proc = subprocess.Popen(
+                [sys.executable, "-c", f"from {__name__} import worker_main; worker_main()"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+            )  # fmt: skip
+            procs.append(proc)
+            job = (str(layout.root), folders, max_bytes, list(rels[i::workers]))
+            assert proc.stdin is not None
+            proc.stdin.write(pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL))
+            proc.stdin.close()
+        yield from _read_frames(procs)
+        for proc in procs:
+            if proc.wait() != 0:
+                raise OSError(f"a parsing worker exited with {proc.returncode}")
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+def _read_frames(procs: list[subprocess.Popen[bytes]]) -> Iterator[Parsed]:
+    selector = selectors.DefaultSelector()
+    buffers: dict[int, bytearray] = {}
+    for proc in procs:
+        assert proc.stdout is not None
+        selector.register(proc.stdout, selectors.EVENT_READ)
+        buffers[proc.stdout.fileno()] = bytearray()
+    open_streams = len(procs)
+    while open_streams:
+        for key, _ in selector.select():
+            fd = key.fileobj.fileno()  # type: ignore[union-attr]
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                selector.unregister(key.fileobj)
+                open_streams -= 1
+                if buffers[fd]:
+                    raise EOFError("a parsing worker stopped in the middle of a message")
+                continue
+            buf = buffers[fd]
+            buf += chunk
+            while len(buf) >= _LENGTH.size:
+                (size,) = _LENGTH.unpack_from(buf)
+                if len(buf) < _LENGTH.size + size:
+                    break
+                frame = bytes(buf[_LENGTH.size : _LENGTH.size + size])
+                del buf[: _LENGTH.size + size]
+                yield from pickle.loads(frame)
+    selector.close()
+
+
+def worker_main() -> None:
+    """A worker: read one job from stdin, stream the parsed notes to stdout, exit."""
+    root, folders, max_bytes, rels = pickle.loads(sys.stdin.buffer.read())
+    layout = VaultLayout(Path(root), *folders)
+    out = sys.stdout.buffer
+    for start in range(0, len(rels), FRAME):
+        batch = [parse_file(layout.root, rel, layout, max_bytes) for rel in rels[start : start + FRAME]]
+        data = pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL)
+        out.write(_LENGTH.pack(len(data)) + data)
+        out.flush()

@@ -1,0 +1,193 @@
+"""What the index knows about one note, parsed from its bytes (never raises on content)."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from cortexgraph_vault.core import links as links_module
+from cortexgraph_vault.core import memory as memory_module
+from cortexgraph_vault.core import note as note_module
+from cortexgraph_vault.core import tags as tags_module
+from cortexgraph_vault.core.links import extract_links
+from cortexgraph_vault.core.memory import Memory, memory_from_fields
+from cortexgraph_vault.core.note import parse_note
+from cortexgraph_vault.core.tags import extract_tags
+from cortexgraph_vault.core.times import from_epoch
+from cortexgraph_vault.index import text_index
+from cortexgraph_vault.index.text_index import DocumentText, TermStats, term_stats
+from cortexgraph_vault.vault.layout import VaultLayout
+
+# Bumped when what is parsed out of a note changes in a way the sources below do not show.
+PARSER_REVISION = 1
+
+
+class NoteLink(NamedTuple):
+    """A link as `core.links.LinkRef` describes it, in a form that pickles fast (the cache)."""
+
+    target: str
+    heading: str | None
+    block: str | None
+    alias: str | None
+    embed: bool
+    kind: str
+    property: str | None
+    line: int
+
+
+def note_links(body: str, frontmatter: Mapping[str, Any]) -> tuple[NoteLink, ...]:
+    return tuple(
+        NoteLink(r.target, r.heading, r.block, r.alias, r.embed, r.kind, r.property, r.line)
+        for r in extract_links(body, frontmatter)
+    )
+
+
+@dataclass(frozen=True)
+class IndexedNote:
+    path: str
+    title: str
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    sha256: str
+    frontmatter: dict[str, Any]
+    body: str
+    problems: tuple[str, ...] = ()
+    memory: Memory | None = None
+    kind: str = "note"  # "stm" | "ltm" | "archive" | "note": the folder it lives in
+    links: tuple[NoteLink, ...] = ()
+    tags: tuple[str, ...] = ()  # lower case, from the frontmatter and the body
+    aliases: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    def document(self) -> DocumentText:
+        return DocumentText(self.title, self.aliases, self.tags, self.entities, self.body)
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(dict.fromkeys(str(v).strip() for v in value if v is not None and str(v).strip()))
+
+
+def _aliases(frontmatter: Mapping[str, Any]) -> tuple[str, ...]:
+    raw = frontmatter.get("aliases", frontmatter.get("alias"))
+    if isinstance(raw, str):
+        # Obsidian's older comma-separated form
+        raw = [part for part in raw.split(",")]
+    return _strings(raw)
+
+
+def decode_note_bytes(data: bytes, max_bytes: int) -> tuple[str, list[str]]:
+    problems: list[str] = []
+    if len(data) > max_bytes:
+        problems.append(f"larger than {max_bytes} bytes; only the first {max_bytes} are indexed")
+        data = data[:max_bytes]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if len(data) == max_bytes and exc.start >= len(data) - 4:
+            text = data[: exc.start].decode("utf-8", errors="replace")
+        else:
+            problems.append(
+                f"not UTF-8 text (byte {exc.start}); indexed with replacements, never rewritten"
+            )
+            text = data.decode("utf-8", errors="replace")
+    return text, problems
+
+
+def parse_note_bytes(
+    rel: str, data: bytes, st: os.stat_result, layout: VaultLayout, max_bytes: int
+) -> IndexedNote:
+    """Everything the index knows about one file, from its bytes."""
+    sha = hashlib.sha256(data).hexdigest()
+    text, problems = decode_note_bytes(data, max_bytes)
+    if not text.strip():
+        problems.append("empty note")
+    parsed = parse_note(text)
+    if parsed.problem:
+        problems.append(parsed.problem)
+    fm = parsed.frontmatter
+    title = rel.rsplit("/", 1)[-1][:-3]
+    memory = None
+    kind = layout.folder_of(rel) or "note"
+    if kind != "note":
+        memory = memory_from_fields(
+            path=rel,
+            title=title,
+            frontmatter=fm,
+            body=parsed.body,
+            content_hash=sha,
+            file_created=from_epoch(min(st.st_ctime, st.st_mtime)),
+            file_modified=from_epoch(st.st_mtime),
+            folder_status=layout.status_for_folder(rel),
+        )
+        problems.extend(memory.problems)
+    entities = memory.entities if memory else _strings(fm.get("entities"))
+    return IndexedNote(
+        path=rel,
+        title=title,
+        size=st.st_size,
+        mtime_ns=st.st_mtime_ns,
+        ctime_ns=st.st_ctime_ns,
+        sha256=sha,
+        frontmatter=fm,
+        body=parsed.body,
+        problems=tuple(problems),
+        memory=memory,
+        kind=kind,
+        links=note_links(parsed.body, fm),
+        # Obsidian treats `#Work` and `#work` as one tag; the index keeps one spelling.
+        tags=tuple(dict.fromkeys(t.lower() for t in extract_tags(parsed.body, fm))),
+        aliases=_aliases(fm),
+        entities=entities,
+    )
+
+
+def index_bytes(
+    rel: str, data: bytes, st: os.stat_result, layout: VaultLayout, max_bytes: int
+) -> IndexedNote:
+    """The note as indexed from `data` read (up to max_bytes + 1 bytes) from the file."""
+    note = parse_note_bytes(rel, data, st, layout, max_bytes)
+    if len(data) > max_bytes:
+        # The hash of a capped read is of the prefix only; mark it so no write trusts it.
+        note = with_stamp(note, st, sha256="partial:" + note.sha256)
+    return note
+
+
+def with_stamp(note: IndexedNote, st: os.stat_result, *, sha256: str | None = None) -> IndexedNote:
+    """The same parsed note under a new file stamp (a touch, or a capped read)."""
+    return dataclasses.replace(
+        note,
+        size=st.st_size,
+        mtime_ns=st.st_mtime_ns,
+        ctime_ns=st.st_ctime_ns,
+        sha256=sha256 or note.sha256,
+    )
+
+
+@functools.cache
+def parser_version() -> str:
+    """Changes whenever the code that turns bytes into an IndexedNote changes, so a cache
+    written by another version is never trusted."""
+    digest = hashlib.sha256(str(PARSER_REVISION).encode())
+    for module in (links_module, tags_module, note_module, memory_module, text_index, sys.modules[__name__]):
+        digest.update(Path(module.__file__ or "").read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def stats_of(note: IndexedNote) -> TermStats:
+    return term_stats(note.document())

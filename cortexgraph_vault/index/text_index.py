@@ -1,0 +1,316 @@
+"""An inverted index over every note: BM25F relevance, prefix and typo-tolerant term matching.
+
+Each note is a document with five fields (title, aliases, tags, entities, content), weighted
+into one term frequency per term (BM25F). A posting list is two compact arrays — document
+numbers and the term's saturated, length-normalised frequency — so 10k notes cost a few
+megabytes, not the hundreds a dict per posting would, and a query's inner loop does one
+multiply-add per posting.
+
+Length normalisation uses a fixed pivot instead of the running average length: the index then
+depends only on the notes it holds, never on the order they arrived in, so an index kept live
+by the watcher equals a fresh one built from the same files.
+
+Removing a document leaves tombstones in long posting lists (short ones are cleaned at once);
+a list is compacted when half of it is dead, so memory stays within twice the live postings
+and a removal never scans the whole index. Document numbers are never reused.
+
+Typos are matched against the vocabulary, never per document: rapidfuzz compares an unknown
+query term with the known terms of similar length.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from array import array
+from bisect import bisect_left, insort
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rapidfuzz import fuzz, process
+
+FIELDS = ("title", "aliases", "tags", "entities", "content")
+FIELD_WEIGHTS = (3.0, 3.0, 2.0, 2.0, 1.0)
+K1 = 1.2
+B = 0.75
+PIVOT_LENGTH = 300.0  # weighted tokens of a typical note
+PREFIX_WEIGHT = 0.8
+FUZZY_WEIGHT = 0.6
+FUZZY_CUTOFF = 84.0
+MIN_EXPAND_LEN = 4
+MAX_EXPANSIONS = 8
+SHORT_POSTINGS = 64
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def text_tokens(text: str) -> list[str]:
+    """Lower-cased words (letters and digits), the same for documents and queries."""
+    return _WORD.findall(text.lower())
+
+
+@dataclass(frozen=True)
+class DocumentText:
+    """The searchable text of one note, by field."""
+
+    title: str
+    aliases: Sequence[str] = ()
+    tags: Sequence[str] = ()
+    entities: Sequence[str] = ()
+    content: str = ""
+
+    def field_tokens(self) -> tuple[list[str], ...]:
+        return (
+            text_tokens(self.title),
+            text_tokens(" ".join(self.aliases)),
+            # a nested tag `project/atlas` is found by `project` and by `atlas`
+            text_tokens(" ".join(self.tags)),
+            text_tokens(" ".join(self.entities)),
+            text_tokens(self.content),
+        )
+
+
+@dataclass(frozen=True)
+class TermStats:
+    """What one document contributes: field-weighted term frequencies and its length norm."""
+
+    weights: dict[str, float]
+    norm: float
+
+    @property
+    def terms(self) -> list[str]:
+        return list(self.weights)
+
+
+def term_stats(doc: DocumentText) -> TermStats:
+    fields = doc.field_tokens()
+    content = fields[-1]
+    weighted: dict[str, float] = Counter(content)  # type: ignore[assignment]
+    length = float(len(content))
+    for tokens, weight in zip(fields[:-1], FIELD_WEIGHTS[:-1], strict=True):
+        length += weight * len(tokens)
+        for tok in tokens:
+            weighted[tok] = weighted.get(tok, 0.0) + weight
+    return TermStats(weighted, K1 * (1 - B + B * length / PIVOT_LENGTH))
+
+
+class _Postings:
+    __slots__ = ("dead", "df", "docs", "parts")
+
+    def __init__(self, docs: array, parts: array, df: int = 0, dead: int = 0) -> None:  # type: ignore[type-arg]
+        self.docs = docs
+        self.parts = parts
+        self.df = df  # live postings
+        self.dead = dead  # tombstones still in the arrays
+
+
+class TextIndex:
+    """Not thread-safe by itself: the catalogue serialises changes and searches."""
+
+    def __init__(self) -> None:
+        self._postings: dict[str, _Postings] = {}
+        self._vocab: list[str] = []  # sorted; terms may linger with df 0
+        self._by_length: dict[int, list[str]] = {}
+        self._doc_of: dict[str, int] = {}
+        self._paths: list[str | None] = []
+
+    # size ------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._doc_of)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._doc_of
+
+    @property
+    def vocabulary_size(self) -> int:
+        return sum(1 for p in self._postings.values() if p.df)
+
+    def paths(self) -> set[str]:
+        return set(self._doc_of)
+
+    def postings_of(self, term: str) -> dict[str, float]:
+        """The live documents holding `term` → the term's weight in each (tests, diagnostics)."""
+        p = self._postings.get(term)
+        if p is None:
+            return {}
+        paths = self._paths
+        return {
+            path: part
+            for d, part in zip(p.docs, p.parts, strict=True)
+            if (path := paths[d]) is not None
+        }
+
+    def signature(self) -> dict[str, dict[str, float]]:
+        """Every live term with its postings: equal for two indexes of the same notes."""
+        found = {term: self.postings_of(term) for term, p in self._postings.items() if p.df}
+        return {term: postings for term, postings in found.items() if postings}
+
+    # changes ---------------------------------------------------------------------------
+    def put(
+        self, path: str, stats: TermStats, old_terms: Callable[[], Iterable[str]] | None = None
+    ) -> None:
+        """Add (or replace) a document. Its terms are not kept, to save memory: replacing or
+        removing one needs `old_terms`, the terms it was added with (from its old note)."""
+        if path in self._doc_of:
+            self.remove(path, old_terms)
+        doc = len(self._paths)
+        self._doc_of[path] = doc
+        self._paths.append(path)
+        postings_of = self._postings
+        norm = stats.norm
+        k1p1 = K1 + 1
+        for term, tf in stats.weights.items():
+            p = postings_of.get(term)
+            if p is None:
+                p = postings_of[term] = _Postings(array("I"), array("f"))
+                insort(self._vocab, term)
+                self._by_length.setdefault(len(term), []).append(term)
+            p.docs.append(doc)
+            p.parts.append(tf * k1p1 / (tf + norm))
+            p.df += 1
+
+    def remove(self, path: str, old_terms: Callable[[], Iterable[str]] | None = None) -> None:
+        doc = self._doc_of.get(path)
+        if doc is None:
+            return
+        if old_terms is None:
+            raise ValueError(f"{path}: its terms are needed to take it out of the index")
+        del self._doc_of[path]
+        self._paths[doc] = None
+        for term in old_terms():
+            p = self._postings[term]
+            p.df -= 1
+            if len(p.docs) <= SHORT_POSTINGS:
+                i = p.docs.index(doc)
+                del p.docs[i]
+                del p.parts[i]
+            else:
+                p.dead += 1
+                if p.dead * 2 > len(p.docs):
+                    self._compact(p)
+
+    def _compact(self, p: _Postings) -> None:
+        paths = self._paths
+        keep = [i for i, d in enumerate(p.docs) if paths[d] is not None]
+        p.docs = array("I", [p.docs[i] for i in keep])
+        p.parts = array("f", [p.parts[i] for i in keep])
+        p.dead = 0
+
+    # queries ---------------------------------------------------------------------------
+    def expand(self, term: str) -> list[tuple[str, float]]:
+        """The vocabulary terms a query term stands for, each with its weight."""
+        postings = self._postings
+        out: list[tuple[str, float]] = []
+        exact = postings.get(term)
+        if exact is not None and exact.df:
+            out.append((term, 1.0))
+        if len(term) < MIN_EXPAND_LEN:
+            return out
+        # prefix: "deploy" finds "deployment"
+        prefixed: list[str] = []
+        vocab = self._vocab
+        i = bisect_left(vocab, term)
+        while i < len(vocab) and vocab[i].startswith(term):
+            if vocab[i] != term and postings[vocab[i]].df:
+                prefixed.append(vocab[i])
+            i += 1
+        prefixed.sort(key=lambda t: -postings[t].df)
+        out.extend((t, PREFIX_WEIGHT) for t in prefixed[:MAX_EXPANSIONS])
+        if out:
+            return out
+        # a typo: "postgers" finds "postgres" (only when the term itself is unknown)
+        near: list[str] = []
+        for size in range(len(term) - 2, len(term) + 3):
+            near.extend(self._by_length.get(size, ()))
+        found = process.extract(
+            term, near, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF, limit=MAX_EXPANSIONS * 4
+        )
+        for cand, _score, _ in found:
+            if postings[cand].df and len(out) < MAX_EXPANSIONS:
+                out.append((cand, FUZZY_WEIGHT))
+        return out
+
+    def search(self, terms: Sequence[str]) -> dict[str, float]:
+        return self.search_expanded(terms)[0]
+
+    def search_expanded(
+        self, terms: Sequence[str]
+    ) -> tuple[dict[str, float], dict[str, list[str]]]:
+        """Every live document matching at least one term → its BM25F similarity in [0, 1],
+        and the vocabulary terms each query term was matched by.
+
+        Similarity is the BM25 sum divided by the best any document could score for these
+        terms, so it compares across queries; a query term that matches nothing still counts
+        in that ceiling, so a document matching half the query scores at most about half.
+        """
+        n = len(self._doc_of)
+        used: dict[str, list[str]] = {}
+        if not terms or not n:
+            return {}, used
+        k1p1 = K1 + 1
+        per_term: list[dict[int, float]] = []
+        ceiling = 0.0
+        for term in dict.fromkeys(terms):
+            expansions = self.expand(term)
+            used[term] = [c for c, _ in expansions]
+            if not expansions:
+                ceiling += self._idf(0, n) * k1p1
+                continue
+            weighted = [(self._postings[c], self._idf(self._postings[c].df, n) * f)
+                        for c, f in expansions]  # fmt: skip
+            ceiling += max(w for _, w in weighted) * k1p1
+            p, idf = weighted[0]
+            # dict(zip(...)) and map() run in C; only merges below loop in Python
+            best = dict(zip(p.docs, map(idf.__mul__, p.parts), strict=True))
+            for p, idf in weighted[1:]:
+                get = best.get
+                for doc, part in zip(p.docs, p.parts, strict=True):
+                    s = idf * part
+                    if s > get(doc, 0.0):
+                        best[doc] = s
+            per_term.append(best)
+        if not per_term or ceiling <= 0:
+            return {}, used
+        per_term.sort(key=len)
+        total = per_term.pop()
+        for scores in per_term:
+            get = total.get
+            for doc, s in scores.items():
+                total[doc] = get(doc, 0.0) + s
+        paths = self._paths
+        scale = 1.0 / ceiling
+        found = {
+            path: min(1.0, s * scale) for doc, s in total.items() if (path := paths[doc]) is not None
+        }
+        return found, used
+
+    @staticmethod
+    def _idf(df: int, n: int) -> float:
+        return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+    # persistence -----------------------------------------------------------------------
+    def export(self) -> dict[str, object]:
+        """A picklable copy, tombstones and all (copying arrays is cheap; renumbering is not)."""
+        return {
+            "paths": list(self._paths),
+            "postings": {
+                term: (p.docs[:], p.parts[:], p.df, p.dead) for term, p in self._postings.items()
+            },
+        }
+
+    @classmethod
+    def restore(cls, data: Mapping[str, Any]) -> TextIndex:
+        index = cls()
+        index._paths = list(data["paths"])
+        index._doc_of = {p: i for i, p in enumerate(index._paths) if p is not None}
+        for term, (docs, parts, df, dead) in data["postings"].items():
+            if len(docs) != len(parts) or len(docs) < df + dead:
+                raise ValueError(f"posting list of {term!r} is damaged")
+            index._postings[sys.intern(term)] = _Postings(docs, parts, df, dead)
+        index._vocab = sorted(index._postings)
+        for term in index._vocab:
+            index._by_length.setdefault(len(term), []).append(term)
+        return index

@@ -1,0 +1,237 @@
+"""Keeping the catalogue current from file-system events (watchdog), without ever writing.
+
+Events are only hints: a batch names paths, and each path is compared with the disk (the
+disk is the truth), so the order events arrive in, duplicates and echoes of our own writes do
+not matter. A folder event (created, deleted, renamed, moved) re-scans that subtree. Events
+are coalesced per path and debounced: a batch is handled once the vault has been quiet for
+`debounce` seconds, or `max_delay` after its first event however busy the vault is.
+
+A stat walk at start and every `reconcile_every` seconds catches anything the events missed
+(an overflowing kernel queue, a network drive without notifications).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from watchdog.events import (
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirMovedEvent,
+    FileAttribEvent,
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
+from watchdog.observers import Observer
+
+from cortexgraph_vault.index.catalog import VaultCatalog, ignored_name
+
+log = logging.getLogger(__name__)
+
+_EVENTS: list[type[FileSystemEvent]] = [
+    FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileMovedEvent, FileClosedEvent,
+    FileAttribEvent, DirCreatedEvent, DirDeletedEvent, DirMovedEvent,
+]  # fmt: skip
+# Past this many pending paths one walk of the vault is cheaper than a path at a time.
+FULL_WALK_AFTER = 5000
+
+
+@dataclass
+class WatcherState:
+    running: bool = False
+    started_at: datetime | None = None
+    heartbeat: float = 0.0  # time.time() of the worker's last turn
+    events: int = 0
+    batches: int = 0
+    paths_checked: int = 0
+    last_batch_at: datetime | None = None
+    last_batch_seconds: float = 0.0
+    reconciliations: int = 0
+    last_reconcile_at: datetime | None = None
+    last_reconcile_changes: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class _Handler(FileSystemEventHandler):
+    def __init__(self, watcher: VaultWatcher) -> None:
+        self.watcher = watcher
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        w = self.watcher
+        paths = [event.src_path]
+        if event.event_type == "moved":
+            paths.append(event.dest_path)
+        rels = [r for r in (w.relative(p) for p in paths) if r is not None]
+        if rels:
+            w.note_event(rels, is_dir=event.is_directory)
+
+
+class VaultWatcher:
+    def __init__(
+        self,
+        catalog: VaultCatalog,
+        *,
+        debounce: float = 0.05,
+        max_delay: float = 0.25,
+        reconcile_every: float = 180.0,
+        on_idle: Callable[[], None] | None = None,
+    ) -> None:
+        self.catalog = catalog
+        self.root = str(catalog.root)
+        self.debounce = debounce
+        self.max_delay = max_delay
+        self.reconcile_every = reconcile_every
+        self.on_idle = on_idle
+        self.state = WatcherState()
+        self._cond = threading.Condition()
+        self._files: set[str] = set()
+        self._dirs: set[str] = set()
+        self._first_event = 0.0
+        self._last_event = 0.0
+        self._stopping = False
+        self._observer: Observer | None = None  # type: ignore[valid-type]
+        self._worker: threading.Thread | None = None
+        self._next_reconcile = 0.0
+
+    # events ------------------------------------------------------------------------------
+    def relative(self, path: bytes | str) -> str | None:
+        """The vault-relative path of an event, or None when it is not the vault's business."""
+        text = os.fsdecode(path)
+        if not text.startswith(self.root):
+            return None
+        rel = text[len(self.root) :].replace(os.sep, "/").strip("/")
+        if not rel or any(ignored_name(part) for part in rel.split("/")):
+            return None
+        return rel
+
+    def note_event(self, rels: list[str], *, is_dir: bool) -> None:
+        now = time.monotonic()
+        with self._cond:
+            target = self._dirs if is_dir else self._files
+            target.update(rels)
+            if not self._first_event:
+                self._first_event = now
+            self._last_event = now
+            self.state.events += 1
+            self._cond.notify()
+
+    # lifecycle ---------------------------------------------------------------------------
+    def start(self) -> None:
+        if self._worker is not None:
+            return
+        observer = Observer()
+        observer.schedule(_Handler(self), self.root, recursive=True, event_filter=_EVENTS)
+        observer.daemon = True
+        observer.start()
+        self._observer = observer
+        self.state = WatcherState(running=True, started_at=datetime.now(UTC), heartbeat=time.time())
+        # Whatever changed before the observer was listening is found by one walk now.
+        self._reconcile()
+        self._worker = threading.Thread(target=self._run, name="cgv-watcher", daemon=True)
+        self._worker.start()
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopping = True
+            self._cond.notify()
+        if self._observer is not None:
+            self._observer.stop()
+            self._observer.join(timeout=5)
+            self._observer = None
+        if self._worker is not None:
+            self._worker.join(timeout=10)
+            self._worker = None
+        self.state.running = False
+        self._stopping = False
+
+    @property
+    def running(self) -> bool:
+        return self._worker is not None and self._worker.is_alive()
+
+    def pending(self) -> int:
+        with self._cond:
+            return len(self._files) + len(self._dirs)
+
+    # the worker ----------------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            batch = self._next_batch()
+            if batch is None:
+                return
+            files, dirs = batch
+            try:
+                if files or dirs:
+                    self._apply(files, dirs)
+                elif time.monotonic() >= self._next_reconcile:
+                    self._reconcile()
+                elif self.on_idle is not None:
+                    self.on_idle()
+            except Exception as exc:  # one bad batch must not stop the watcher
+                log.exception("watcher: batch failed")
+                self.state.errors = [*self.state.errors[-9:], f"{type(exc).__name__}: {exc}"]
+                with self._cond:  # the paths are checked again by the next reconciliation
+                    self._next_reconcile = min(self._next_reconcile, time.monotonic() + 1.0)
+
+    def _next_batch(self) -> tuple[set[str], set[str]] | None:
+        with self._cond:
+            while True:
+                self.state.heartbeat = time.time()
+                if self._stopping:
+                    return None
+                if not self._files and not self._dirs:
+                    if not self._cond.wait(timeout=1.0):
+                        return set(), set()  # a quiet second: heartbeat, maybe reconcile
+                    continue
+                now = time.monotonic()
+                wait = min(self._last_event + self.debounce, self._first_event + self.max_delay)
+                if now < wait:
+                    self._cond.wait(timeout=wait - now)
+                    continue
+                files, dirs = self._files, self._dirs
+                self._files, self._dirs = set(), set()
+                self._first_event = self._last_event = 0.0
+                return files, dirs
+
+    def _apply(self, files: set[str], dirs: set[str]) -> None:
+        started = time.perf_counter()
+        catalog = self.catalog
+        if len(files) + len(dirs) > FULL_WALK_AFTER:
+            catalog.refresh()
+        else:
+            # Outermost folders first; a file inside a re-scanned folder is already current.
+            scanned: list[str] = []
+            for folder in sorted(dirs, key=lambda d: (d.count("/"), d)):
+                if not any(folder.startswith(s + "/") for s in scanned):
+                    catalog.refresh(start=folder)
+                    scanned.append(folder)
+            for rel in sorted(files):
+                if any(rel.startswith(s + "/") for s in scanned):
+                    continue
+                if rel.endswith(".md"):
+                    catalog.reload(rel)
+                else:
+                    catalog.attachment_changed(rel)
+        self.state.batches += 1
+        self.state.paths_checked += len(files) + len(dirs)
+        self.state.last_batch_at = datetime.now(UTC)
+        self.state.last_batch_seconds = time.perf_counter() - started
+
+    def _reconcile(self) -> None:
+        report = self.catalog.refresh()
+        self.state.reconciliations += 1
+        self.state.last_reconcile_at = datetime.now(UTC)
+        self.state.last_reconcile_changes = (
+            len(report.added) + len(report.changed) + len(report.removed)
+        )
+        self._next_reconcile = time.monotonic() + self.reconcile_every

@@ -1,0 +1,81 @@
+"""Parameter types shared by the tools: bounds and descriptions the model sees in the schema."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+Text = Annotated[str, Field(max_length=200)]
+
+MemoryId = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=500,
+        description="a memory's id, a unique id prefix (4+ characters), its vault path or its "
+        "title; find ids with search_memory",
+    ),
+]
+MemoryIds = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=500)]],
+    Field(
+        min_length=1,
+        max_length=100,
+        description="memory ids (or unique prefixes, paths, titles), 1 to 100",
+    ),
+]
+Tags = Annotated[
+    list[Text] | None,
+    Field(max_length=50, description="tags, normalised to lower case (`DB Prefs` → `db_prefs`)"),
+]
+TagFilter = Annotated[
+    list[Text] | None,
+    Field(max_length=50, description="only memories carrying at least one of these tags"),
+]
+Entities = Annotated[
+    list[Text] | None,
+    Field(max_length=100, description="people, projects, tools or places the memory is about"),
+]
+StatusName = Literal["active", "promoted", "archived", "all"]
+Status = Annotated[
+    StatusName | list[StatusName] | None,
+    Field(
+        description="which memories: active, promoted, archived or all (default: active and promoted)"
+    ),
+]
+TopK = Annotated[int, Field(ge=1, le=100, description="how many results at most")]
+WindowDays = Annotated[
+    float | None, Field(ge=1, le=3650, description="only memories used within this many days")
+]
+MinScore = Annotated[
+    float | None, Field(ge=0, le=1, description="only memories whose decay score is at least this")
+]
+Page = Annotated[
+    int | None, Field(ge=1, le=100_000, description="page number (1-based); enables pagination")
+]
+PageSize = Annotated[
+    int | None, Field(ge=1, le=100, description="results per page (default: the limit)")
+]
+PreviewLength = Annotated[
+    int, Field(ge=0, le=5000, description="characters of content per result (0 = full content)")
+]
+Message = Annotated[
+    str, Field(min_length=1, max_length=20_000, description="the user's message, as written")
+]
+ExpectedHash = Annotated[
+    str | None,
+    Field(
+        max_length=72,
+        pattern="^(partial:)?[0-9a-f]{64}$",
+        description="the content_hash you last read (open_memories); the change is refused if the "
+        "file has changed since",
+    ),
+]
+ReviewCandidates = Annotated[
+    bool,
+    Field(
+        description="blend in memories about to fade (review candidates) without dropping any "
+        "primary result"
+    ),
+]

@@ -1,0 +1,81 @@
+"""The MCP server over one `MemoryService`: tools, prompts, resources; stdio or streamable HTTP.
+
+`build_server(service)` is used by `cortexgraph-vault mcp` (stdio) and by the daemon, which
+mounts `http_app(server, port=...)` at `/mcp`. When that app is mounted inside a larger
+Starlette app, the host's lifespan must enter `server.session_manager.run()` (a mounted app's
+own lifespan does not run).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from mcp.server import MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
+
+from cortexgraph_vault import __version__
+from cortexgraph_vault.mcp import prompts, resources
+from cortexgraph_vault.mcp.instructions import INSTRUCTIONS
+from cortexgraph_vault.mcp.tool_calls import ToolRegistry
+from cortexgraph_vault.mcp.tools import register_all
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+    from cortexgraph_vault.service import MemoryService
+
+SERVER_NAME = "cortexgraph-vault"
+LOOPBACK_NAMES = ("127.0.0.1", "localhost")
+
+
+def build_server(service: MemoryService) -> MCPServer:
+    server: MCPServer = MCPServer(
+        name=SERVER_NAME,
+        title="CortexGraph vault memory",
+        description="A memory that forgets like a person does, kept in an Obsidian vault.",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        log_level="WARNING",
+    )
+    register_all(ToolRegistry(server, service))
+    prompts.register(server)
+    resources.register(server, service)
+    return server
+
+
+def transport_security(
+    port: int | None = None, allowed_origins: Sequence[str] = ()
+) -> TransportSecuritySettings:
+    """Host must be this machine (DNS rebinding); an Origin, when sent, must be one allowed."""
+    suffix = f":{port}" if port else ":*"
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[name + suffix for name in LOOPBACK_NAMES],
+        allowed_origins=list(allowed_origins),
+    )
+
+
+def http_app(
+    server: MCPServer,
+    *,
+    port: int | None = None,
+    path: str = "/mcp",
+    allowed_origins: Sequence[str] = (),
+) -> Starlette:
+    """The streamable-HTTP app serving `server` at `path`, for 127.0.0.1 only."""
+    return server.streamable_http_app(
+        streamable_http_path=path,
+        transport_security=transport_security(port, allowed_origins),
+        host="127.0.0.1",
+    )
+
+
+def run_stdio(service: MemoryService) -> None:
+    """Serve over stdin/stdout until the client closes stdin. Only protocol goes to stdout:
+    while serving, the SDK points file descriptor 1 at stderr for everything else."""
+    with contextlib.redirect_stdout(sys.stderr):
+        server = build_server(service)
+    server.run("stdio")

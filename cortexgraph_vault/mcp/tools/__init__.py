@@ -1,0 +1,17 @@
+"""The MCP tools, one module per area; each registers its tools on a `ToolRegistry`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cortexgraph_vault.mcp.tools import intelligence, lifecycle, memory, past, vault
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.mcp.tool_calls import ToolRegistry
+
+AREAS = (memory, lifecycle, past, vault, intelligence)
+
+
+def register_all(tool: ToolRegistry) -> None:
+    for area in AREAS:
+        area.register(tool)

@@ -1,0 +1,34 @@
+"""Browsing memories (the Obsidian plugin's views): a page of memories, one in detail."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from cortexgraph_vault.models.memory import MemoryView, Model, Pagination, Relations
+
+__all__ = ["Backlink", "MemoryDetail", "MemoryList"]
+
+
+class MemoryList(Model):
+    memories: list[MemoryView]
+    pagination: Pagination
+
+
+class Backlink(Model):
+    path: str = Field(description="vault path of the note that links here")
+    title: str
+    memory_id: str | None = Field(default=None, description="set when that note is a memory")
+
+
+class MemoryDetail(MemoryView):
+    relations: Relations = Field(default_factory=Relations)
+    backlinks: list[Backlink] = Field(default_factory=list)
+    uses_to_promote: int | None = Field(
+        default=None,
+        description="uses from now after which it is promoted (0: promotable now); null when "
+        "not active or out of reach",
+    )
+    promote_window_days_left: float | None = Field(
+        default=None,
+        description="days left in which enough uses promote it (use-count rule); null once over",
+    )

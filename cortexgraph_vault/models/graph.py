@@ -1,0 +1,144 @@
+"""Shapes of the vault graph, a note's neighbourhood and the live index's status."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from cortexgraph_vault.models.memory import Model, Pagination, Skipped
+
+__all__ = [
+    "CacheStatus", "GraphNode", "GraphRelation", "GraphResult", "GraphStats", "NeighbourNode",
+    "NeighbourhoodResult", "ReindexResult", "UnresolvedTarget", "VaultStatus", "WatcherStatus",
+]  # fmt: skip
+
+
+class GraphNode(Model):
+    path: str
+    title: str
+    source: str = Field(description="stm, ltm, archive (memories) or note (any other note)")
+    id: str | None = Field(default=None, description="the memory id (memories only)")
+    status: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    aliases: list[str] = Field(default_factory=list)
+    entities: list[str] = Field(default_factory=list)
+    outgoing: int = Field(description="links from this note that resolve")
+    backlinks: int = Field(description="notes that link to this one")
+    unresolved: int = Field(description="links from this note to nothing that exists")
+    created: str | None = None
+    last_used: str | None = None
+    use_count: int | None = None
+    strength: float | None = None
+    score: float | None = None
+
+
+class GraphRelation(Model):
+    id: str
+    from_path: str
+    from_memory_id: str | None = None
+    to_path: str | None = Field(description="the file the link resolves to; None if unresolved")
+    to_memory_id: str | None = None
+    relation_type: str = Field(
+        description="the frontmatter property of a typed relation (related, supports, ...), "
+        "or link / embed for links in the text"
+    )
+    target: str = Field(description="the link target as written")
+    heading: str | None = None
+    resolved: bool
+
+
+class UnresolvedTarget(Model):
+    target: str
+    count: int
+    sources: list[str]
+
+
+class GraphStats(Model):
+    notes: int
+    memories: dict[str, int]
+    attachments: int = 0
+    links: int
+    resolved_links: int
+    unresolved_links: int
+    unresolved_targets: int
+    orphans: int
+    tags: int
+    entities: int
+    top_tags: dict[str, int] = Field(
+        default_factory=dict, description="the most used tags; nested tags count for parents"
+    )
+
+
+class GraphResult(Model):
+    memories: list[GraphNode] = Field(description="the notes of this page (memories and notes)")
+    relations: list[GraphRelation] = Field(description="links from the notes of this page")
+    stats: GraphStats
+    count: int
+    total_count: int
+    pagination: Pagination | None = None
+    relations_truncated: bool = False
+    unresolved: list[UnresolvedTarget] = Field(default_factory=list)
+    orphans: list[str] = Field(default_factory=list)
+
+
+class NeighbourNode(GraphNode):
+    distance: int = Field(description="links between this note and the centre")
+
+
+class NeighbourhoodResult(Model):
+    center: NeighbourNode
+    hops: int
+    nodes: list[NeighbourNode]
+    relations: list[GraphRelation]
+    backlinks: list[str] = Field(description="notes linking to the centre")
+    truncated: bool = Field(description="more notes are in reach than max_nodes")
+
+
+class WatcherStatus(Model):
+    running: bool
+    started_at: str | None = None
+    heartbeat_at: str | None = None
+    heartbeat_age_seconds: float | None = None
+    events: int = 0
+    batches: int = 0
+    paths_checked: int = 0
+    pending: int = 0
+    last_batch_at: str | None = None
+    last_batch_ms: float | None = None
+    reconciliations: int = 0
+    last_reconcile_at: str | None = None
+    last_reconcile_changes: int = 0
+    errors: list[str] = Field(default_factory=list)
+
+
+class CacheStatus(Model):
+    path: str
+    loaded_at_start: bool
+    load_seconds: float
+    saved_at: str | None = None
+    save_seconds: float | None = None
+    notes_parsed: int = Field(description="notes parsed by this process (the rest came cached)")
+    changes_since_save: int
+
+
+class VaultStatus(Model):
+    vault: str
+    notes: int
+    memories: dict[str, int]
+    links: int
+    unresolved_links: int
+    orphans: int
+    tags: int
+    vocabulary: int = Field(description="distinct words in the search index")
+    watcher: WatcherStatus
+    cache: CacheStatus
+    unparseable: list[Skipped] = Field(
+        description="every file indexed only in part or not at all, with the reason"
+    )
+
+
+class ReindexResult(Model):
+    notes: int
+    memories: int
+    seconds: float
+    cache: str
+    message: str

@@ -1,0 +1,107 @@
+"""Browsing memories: a sorted, filtered page of them; one in detail, by reference or by path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.outlook import promote_window_days_left, uses_to_promote
+from cortexgraph_vault.core.tags import normalize_tag
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.errors import InvalidArgument, NotFound
+from cortexgraph_vault.models import Backlink, MemoryDetail, MemoryList
+from cortexgraph_vault.ops.reads import ALL_STATUSES, paginate, relations_of
+
+SORTS = ("score", "age", "last_used")
+MAX_PAGE_SIZE = 200
+
+
+def _sort_key(sort: str, engine: VaultEngine, now: datetime) -> Callable[[Memory], tuple]:  # type: ignore[type-arg]
+    if sort == "score":
+        return lambda m: (-engine.score(m, now), m.path)
+    if sort == "age":  # newest first
+        return lambda m: (-m.created.timestamp(), m.path)
+    return lambda m: (-m.last_used.timestamp(), m.path)
+
+
+def _has_tag(m: Memory, tag: str) -> bool:
+    # A nested tag counts for its parents: `project` finds `project/alpha`, as in Obsidian.
+    return any(t == tag or t.startswith(tag + "/") for t in (normalize_tag(x) for x in m.tags))
+
+
+def list_memories(
+    engine: VaultEngine,
+    *,
+    status: str = "active",
+    sort: str = "score",
+    tag: str | None = None,
+    page: int = 1,
+    page_size: int = 50,
+) -> MemoryList:
+    if status != "all" and status not in ALL_STATUSES:
+        raise InvalidArgument(f"status: must be one of {', '.join(ALL_STATUSES)} or all")
+    if sort not in SORTS:
+        raise InvalidArgument(f"sort: must be one of {', '.join(SORTS)}")
+    if not 1 <= page_size <= MAX_PAGE_SIZE:
+        raise InvalidArgument(f"page_size: must be from 1 to {MAX_PAGE_SIZE}, got {page_size}")
+    now = engine.now()
+    wanted = set(ALL_STATUSES) if status == "all" else {status}
+    chosen = [m for m in engine.fresh().memories() if m.status in wanted]
+    if tag is not None and tag.strip():
+        norm = normalize_tag(tag)
+        chosen = [m for m in chosen if _has_tag(m, norm)]
+    chosen.sort(key=_sort_key(sort, engine, now))
+    start, end, info = paginate(len(chosen), page, page_size)
+    assert info is not None
+    return MemoryList(
+        memories=[engine.view(m, now=now) for m in chosen[start:end]], pagination=info
+    )
+
+
+def backlinks_of(engine: VaultEngine, m: Memory) -> list[Backlink]:
+    """Notes whose links (body or properties) lead to `m`, resolved as Obsidian does."""
+    catalog = engine.catalog
+    with catalog.lock:
+        found = []
+        for path in catalog.graph.backlinks(m.path):
+            note = catalog.note(path)
+            if note is not None:
+                memory_id = note.memory.id if note.memory else None
+                found.append(Backlink(path=note.path, title=note.title, memory_id=memory_id))
+    return found
+
+
+def detail(engine: VaultEngine, m: Memory) -> MemoryDetail:
+    now = engine.now()
+    view = engine.view(m, now=now)
+    active = m.status == "active"
+    return MemoryDetail(
+        **view.model_dump(exclude={"relations"}),
+        relations=relations_of(engine, m),
+        backlinks=backlinks_of(engine, m),
+        uses_to_promote=uses_to_promote(m.decay, now, engine.decay, engine.rules)
+        if active
+        else None,
+        promote_window_days_left=promote_window_days_left(m.decay, now, engine.rules)
+        if active
+        else None,
+    )
+
+
+def memory_detail(engine: VaultEngine, ref: str) -> MemoryDetail:
+    return detail(engine, engine.resolve(ref))
+
+
+def memory_at_path(engine: VaultEngine, path: str) -> MemoryDetail:
+    """The memory a vault file holds; NotFound when the file is missing or is not a memory."""
+    rel = engine.safe_rel(path)
+    note = engine.fresh().note(rel)
+    if note is None:
+        raise NotFound(f"{rel}: no such note in the vault")
+    if note.memory is None:
+        raise NotFound(
+            f"{rel}: is a note, not a memory (memories live in {engine.layout.stm}/, "
+            f"{engine.layout.ltm}/ and {engine.layout.archive}/)"
+        )
+    return detail(engine, note.memory)

@@ -1,0 +1,272 @@
+"""The vault as a graph: a bounded page of it, one note's neighbourhood, the index's status."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import Counter
+from datetime import UTC, datetime
+
+from cortexgraph_vault.core.times import format_time, from_epoch
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.errors import InvalidArgument, NotFound
+from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.graph import Edge
+from cortexgraph_vault.index.records import IndexedNote
+from cortexgraph_vault.models import Skipped
+from cortexgraph_vault.models.graph import (
+    CacheStatus,
+    GraphNode,
+    GraphRelation,
+    GraphResult,
+    GraphStats,
+    NeighbourhoodResult,
+    NeighbourNode,
+    ReindexResult,
+    UnresolvedTarget,
+    VaultStatus,
+    WatcherStatus,
+)
+from cortexgraph_vault.ops.reads import paginate
+from cortexgraph_vault.ops.search import UNIFIED_STATUSES, note_status
+
+MAX_LIMIT = 1000
+MAX_RELATIONS = 2000
+MAX_HOPS = 5
+TOP_TAGS = 30
+
+
+def _wanted(status: str) -> set[str]:
+    if status == "all":
+        return set(UNIFIED_STATUSES)
+    if status not in UNIFIED_STATUSES:
+        raise InvalidArgument(
+            f"status: must be one of {', '.join(UNIFIED_STATUSES)} or all, got {status!r}"
+        )
+    return {status}
+
+
+def _node(engine: VaultEngine, note: IndexedNote, include_scores: bool, now: datetime) -> GraphNode:
+    graph = engine.catalog.graph
+    edges = graph.outgoing(note.path)
+    m = note.memory
+    return GraphNode(
+        path=note.path, title=note.title, source=note.kind, id=m.id if m else None,
+        status=m.status if m else None, tags=list(note.tags), aliases=list(note.aliases),
+        entities=list(note.entities),
+        outgoing=sum(1 for e in edges if e.target is not None and e.target != note.path),
+        backlinks=len(graph.backlinks(note.path)),
+        unresolved=sum(1 for e in edges if e.target is None),
+        created=format_time(m.created) if m else None,
+        last_used=format_time(m.last_used) if m else None,
+        use_count=m.use_count if m else None, strength=m.strength if m else None,
+        score=round(engine.score(m, now), 6) if m and include_scores else None,
+    )  # fmt: skip
+
+
+def _relation(engine: VaultEngine, edge: Edge) -> GraphRelation:
+    catalog = engine.catalog
+    source = catalog.note(edge.source)
+    target = catalog.note(edge.target) if edge.target else None
+    link = edge.link
+    kind = link.property if link.kind == "property" and link.property else None
+    relation_type = kind if kind else ("embed" if link.embed else "link")
+    key = f"{edge.source}|{relation_type}|{link.target}|{link.heading}|{link.line}"
+    return GraphRelation(
+        id=hashlib.sha256(key.encode()).hexdigest()[:16],
+        from_path=edge.source,
+        from_memory_id=source.memory.id if source and source.memory else None,
+        to_path=edge.target,
+        to_memory_id=target.memory.id if target and target.memory else None,
+        relation_type=relation_type, target=link.target, heading=link.heading,
+        resolved=edge.target is not None,
+    )  # fmt: skip
+
+
+def _stats(engine: VaultEngine) -> GraphStats:
+    catalog = engine.catalog
+    graph = catalog.graph
+    notes = catalog.notes()
+    memories = Counter(n.memory.status for n in notes if n.memory is not None)
+    resolved, unresolved = graph.link_counts()
+    tags = graph.tag_counts()
+    top = sorted(tags.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_TAGS]
+    return GraphStats(
+        notes=len(notes), memories=dict(sorted(memories.items())),
+        attachments=graph.attachment_count(), links=resolved + unresolved,
+        resolved_links=resolved, unresolved_links=unresolved,
+        unresolved_targets=len(graph.unresolved()), orphans=len(graph.orphans()),
+        tags=len(tags), entities=len(graph.entity_counts()), top_tags=dict(top),
+    )  # fmt: skip
+
+
+def read_graph(
+    engine: VaultEngine,
+    *,
+    status: str = "active",
+    include_scores: bool = True,
+    limit: int = 100,
+    page: int | None = None,
+    page_size: int | None = None,
+) -> GraphResult:
+    """A bounded page of the graph: notes, the links from them, and whole-vault stats."""
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InvalidArgument(f"limit: must be from 1 to {MAX_LIMIT}, got {limit}")
+    if page_size is not None and not 1 <= page_size <= MAX_LIMIT:
+        raise InvalidArgument(f"page_size: must be from 1 to {MAX_LIMIT}, got {page_size}")
+    wanted = _wanted(status)
+    now = engine.now()
+    catalog = engine.fresh()
+    with catalog.lock:
+        chosen = sorted(
+            (n for n in catalog.notes() if note_status(n) in wanted), key=lambda n: n.path
+        )
+        start, end, info = paginate(len(chosen), page, page_size or limit)
+        page_notes = chosen[start:end]
+        nodes = [_node(engine, n, include_scores, now) for n in page_notes]
+        edges = [e for n in page_notes for e in catalog.graph.outgoing(n.path)]
+        relations = [_relation(engine, e) for e in edges[:MAX_RELATIONS]]
+        unresolved = catalog.graph.unresolved()
+        orphans = catalog.graph.orphans()
+        stats = _stats(engine)
+    top_unresolved = sorted(unresolved.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:limit]
+    return GraphResult(
+        memories=nodes, relations=relations, stats=stats, count=len(nodes),
+        total_count=len(chosen), pagination=info, relations_truncated=len(edges) > MAX_RELATIONS,
+        unresolved=[
+            UnresolvedTarget(target=t, count=len(s), sources=s[:10]) for t, s in top_unresolved
+        ],
+        orphans=[p for p in orphans if note_status(catalog.note(p)) in wanted][:limit]  # type: ignore[arg-type]
+        if orphans else [],
+    )  # fmt: skip
+
+
+def _find_note(engine: VaultEngine, ref: str) -> IndexedNote:
+    """A note by vault path (with or without .md), memory id, or a title / alias."""
+    catalog = engine.fresh()
+    ref = (ref or "").strip()
+    if not ref:
+        raise InvalidArgument("give a note path, title or memory id")
+    for candidate in (ref, ref + ".md"):
+        note = catalog.note(candidate)
+        if note is not None:
+            return note
+    memory = catalog.memory_by_id(ref)
+    if memory is not None:
+        return catalog.note(memory.path)  # type: ignore[return-value]
+    low = ref.lower()
+    named = [n for n in catalog.notes() if n.title.lower() == low]
+    named = named or [n for n in catalog.notes() if low in (a.lower() for a in n.aliases)]
+    if len(named) == 1:
+        return named[0]
+    if named:
+        # Obsidian resolves a bare name to the shortest path; so do we.
+        return min(named, key=lambda n: (n.path.count("/"), len(n.path), n.path))
+    try:
+        return catalog.note(engine.resolve(ref).path)  # type: ignore[return-value]
+    except NotFound:
+        raise NotFound(f"no note or memory matches {ref!r} (by path, title, alias or id)") from None
+
+
+def neighbourhood(
+    engine: VaultEngine,
+    ref: str,
+    *,
+    hops: int = 1,
+    max_nodes: int = 200,
+    include_scores: bool = True,
+) -> NeighbourhoodResult:
+    """The notes within `hops` links of one note, in either direction, and the links among them."""
+    if not 1 <= hops <= MAX_HOPS:
+        raise InvalidArgument(f"hops: must be from 1 to {MAX_HOPS}, got {hops}")
+    if not 1 <= max_nodes <= MAX_LIMIT:
+        raise InvalidArgument(f"max_nodes: must be from 1 to {MAX_LIMIT}, got {max_nodes}")
+    center = _find_note(engine, ref)
+    now = engine.now()
+    catalog = engine.catalog
+    with catalog.lock:
+        found, truncated = catalog.graph.neighbourhood(center.path, hops, max_nodes)
+        nodes = []
+        for path, distance in sorted(found.items(), key=lambda kv: (kv[1], kv[0])):
+            note = catalog.note(path)
+            if note is not None:
+                base = _node(engine, note, include_scores, now)
+                nodes.append(NeighbourNode(**base.model_dump(), distance=distance))
+        edges = [
+            e for path in found for e in catalog.graph.outgoing(path)
+            if (e.target is None and path == center.path) or e.target in found
+        ]  # fmt: skip
+        relations = [_relation(engine, e) for e in edges[:MAX_RELATIONS]]
+        backlinks = catalog.graph.backlinks(center.path)
+    return NeighbourhoodResult(
+        center=nodes[0], hops=hops, nodes=nodes[1:], relations=relations, backlinks=backlinks,
+        truncated=truncated or len(edges) > MAX_RELATIONS,
+    )  # fmt: skip
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return format_time(moment) if moment else None
+
+
+def vault_status(engine: VaultEngine) -> VaultStatus:
+    """Counts, the watcher's heartbeat, the cache, and every file that could not be parsed."""
+    catalog = engine.catalog if engine.watching else engine.fresh()
+    watcher = engine.watcher
+    if watcher is not None and watcher.running:
+        st = watcher.state
+        age = max(0.0, time.time() - st.heartbeat) if st.heartbeat else None
+        watch = WatcherStatus(
+            running=True, started_at=_iso(st.started_at),
+            heartbeat_at=format_time(from_epoch(st.heartbeat)) if st.heartbeat else None,
+            heartbeat_age_seconds=round(age, 3) if age is not None else None,
+            events=st.events, batches=st.batches, paths_checked=st.paths_checked,
+            pending=watcher.pending(), last_batch_at=_iso(st.last_batch_at),
+            last_batch_ms=round(st.last_batch_seconds * 1000, 3) if st.batches else None,
+            reconciliations=st.reconciliations, last_reconcile_at=_iso(st.last_reconcile_at),
+            last_reconcile_changes=st.last_reconcile_changes, errors=list(st.errors),
+        )  # fmt: skip
+    else:
+        watch = WatcherStatus(running=False)
+    cache = engine.index_cache
+    with catalog.lock:
+        notes = catalog.notes()
+        memories = Counter(n.memory.status for n in notes if n.memory is not None)
+        resolved, unresolved = catalog.graph.link_counts()
+        orphans = len(catalog.graph.orphans())
+        tags = len(catalog.graph.tag_counts())
+        vocabulary = catalog.text.vocabulary_size
+        changes = cache.changes_since_save(catalog)
+    return VaultStatus(
+        vault=str(engine.root), notes=len(notes), memories=dict(sorted(memories.items())),
+        links=resolved + unresolved, unresolved_links=unresolved, orphans=orphans, tags=tags,
+        vocabulary=vocabulary, watcher=watch,
+        cache=CacheStatus(
+            path=str(cache.path), loaded_at_start=cache.loaded_at_start,
+            load_seconds=round(cache.load_seconds, 4),
+            saved_at=format_time(datetime.fromtimestamp(cache.saved_at, UTC))
+            if cache.saved_at else None,
+            save_seconds=round(cache.save_seconds, 4) if cache.saved_at else None,
+            notes_parsed=catalog.parsed, changes_since_save=changes,
+        ),
+        unparseable=[Skipped(path=p, reason=r) for p, r in catalog.problems()],
+    )  # fmt: skip
+
+
+
+
+def reindex(engine: VaultEngine) -> ReindexResult:
+    """Throw the index and its cache away and parse every note again."""
+    started = time.perf_counter()
+    cache = engine.index_cache
+    cache.path.unlink(missing_ok=True)
+    fresh = VaultCatalog(engine.layout, max_note_bytes=engine.config.max_note_bytes)
+    fresh.refresh()
+    engine.catalog.replace_with(fresh)
+    cache.save(engine.catalog)
+    seconds = time.perf_counter() - started
+    notes = len(engine.catalog)
+    memories = sum(1 for _ in engine.catalog.memories())
+    return ReindexResult(
+        notes=notes, memories=memories, seconds=round(seconds, 3), cache=str(cache.path),
+        message=f"indexed {notes} notes ({memories} memories) in {seconds:.2f} s",
+    )  # fmt: skip

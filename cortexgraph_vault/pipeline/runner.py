@@ -1,0 +1,278 @@
+"""Running the pipeline: make a plan, and apply a plan exactly as it stands.
+
+Applying goes stage by stage in the fixed order. Each item is checked first: every memory it
+names must still exist with the status and the content hash (text, tags, entities) it had
+when planned — else the item is refused and reported, and the others go on. Writes are rate
+limited; each stage that changed files is one git commit whose trailers list the plan, the
+stage, every item applied or refused and every memory touched.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cortexgraph_vault.config import user_cache_dir
+from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.times import format_time
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.errors import InvalidArgument, VaultError
+from cortexgraph_vault.models import (
+    ConsolidationPlan,
+    ItemOutcome,
+    PipelineResult,
+    PlanItem,
+    PlanMemory,
+    StageOutcome,
+)
+from cortexgraph_vault.ops.cluster_book import pinned_hash
+from cortexgraph_vault.ops.common import trailers
+from cortexgraph_vault.pipeline.plan import (
+    STAGE_ORDER,
+    STAGE_TITLES,
+    plan_id,
+    read_plan,
+    stage_name,
+    summarize,
+    write_plan,
+)
+from cortexgraph_vault.pipeline.rate import RateLimiter
+from cortexgraph_vault.pipeline.stages import STAGES, PlanContext
+from cortexgraph_vault.vault.lock import vault_key
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RunControls:
+    """How an apply is paced and interrupted: turn (the service's one-call-at-a-time lock,
+    taken per item so other calls interleave), sleep and stop (the scheduler's)."""
+
+    turn: Callable[[], AbstractContextManager[object]] = nullcontext
+    sleep: Callable[[float], object] | None = None
+    stopped: Callable[[], bool] = lambda: False
+    rate_limit: int | None = None
+    clock: Callable[[], float] | None = None  # monotonic seconds (tests pass a fake one)
+
+
+@dataclass
+class _Run:
+    follow: dict[str, str] = field(default_factory=dict)  # old path → new path, this run
+    status_now: dict[str, str] = field(default_factory=dict)  # key → status this run gave it
+
+
+def default_plan_path(engine: VaultEngine, pid: str) -> Path:
+    return user_cache_dir() / "plans" / vault_key(engine.root) / f"{pid}.json"
+
+
+def make_plan(engine: VaultEngine, stages: list[str], *, cohesion_threshold: float = 0.75,
+              min_confidence: float | None = None) -> ConsolidationPlan:  # fmt: skip
+    now = engine.now()
+    confidence = engine.config.relation_min_confidence if min_confidence is None else min_confidence
+    ctx = PlanContext(engine, now, cohesion_threshold, confidence)
+    items: list[PlanItem] = []
+    for name in STAGE_ORDER:
+        if name in stages:
+            items += STAGES[name].plan(ctx)
+        elif name == "merge" and any(s in stages for s in ("promote", "relations")):
+            STAGES[name].plan(ctx)  # later stages still leave alone what a merge would take
+    created = format_time(now)
+    cfg = engine.config
+    settings = {
+        "cluster_link_threshold": cfg.cluster_link_threshold, "cluster_max_size": cfg.cluster_max_size,
+        "cohesion_threshold": cohesion_threshold, "relation_min_confidence": confidence,
+        "decay_model": cfg.decay_model,
+    }  # fmt: skip
+    return ConsolidationPlan(
+        plan_id=plan_id(created, items), created=created, vault=str(engine.root),
+        stages=[s for s in STAGE_ORDER if s in stages], settings=settings, items=items,
+    )  # fmt: skip
+
+
+def chosen_stages(agent: str | None) -> list[str]:
+    return list(STAGE_ORDER) if not agent or agent.strip().lower() == "all" else [stage_name(agent)]
+
+
+def dry_run_result(plan: ConsolidationPlan, path: Path, summary: Path) -> PipelineResult:
+    return PipelineResult(
+        dry_run=True, plan_id=plan.plan_id, plan_path=str(path), summary_path=str(summary),
+        items=len(plan.items), summary=summarize(plan),
+        message=f"plan of {len(plan.items)} items written to {path}; nothing was changed",
+    )  # fmt: skip
+
+
+def _locate(engine: VaultEngine, pm: PlanMemory, run: _Run) -> Memory | None:
+    catalog = engine.catalog
+    if pm.id:
+        return catalog.memory_by_id(pm.id)
+    note = catalog.note(run.follow.get(pm.path, pm.path))
+    return note.memory if note is not None else None
+
+
+def check_item(engine: VaultEngine, item: PlanItem, run: _Run) -> tuple[list[Memory], list[str]]:
+    """The item's memories as they are now, and what changed since planning (empty: go)."""
+    members: list[Memory] = []
+    changed: list[str] = []
+    for pm in item.memories:
+        key = pm.id or pm.path
+        m = _locate(engine, pm, run)
+        if m is None:
+            changed.append(f"{pm.title} ({key}) no longer exists")
+            continue
+        if m.status != pm.status and run.status_now.get(key) != m.status:
+            changed.append(f"{pm.title} ({key}) is now {m.status}, was {pm.status}")
+        elif pinned_hash(m) != pm.content_hash:
+            changed.append(f"{pm.title} ({key}) was edited since planning (text, tags or entities)")
+        members.append(m)
+    return members, changed
+
+
+def apply_plan(engine: VaultEngine, plan: ConsolidationPlan, controls: RunControls | None = None,
+               *, plan_path: str | None = None) -> PipelineResult:  # fmt: skip
+    controls = controls or RunControls()
+    if Path(plan.vault) != engine.root:
+        raise InvalidArgument(
+            f"plan {plan.plan_id} was made for the vault {plan.vault}, not {engine.root}; "
+            "nothing was applied"
+        )
+    pacing: dict[str, Any] = {"stopped": controls.stopped}
+    if controls.sleep is not None:
+        pacing["sleep"] = controls.sleep
+    if controls.clock is not None:
+        pacing["clock"] = controls.clock
+    limiter = RateLimiter(controls.rate_limit or engine.config.consolidate_rate_limit, **pacing)
+    run = _Run()
+    outcomes: list[ItemOutcome] = []
+    stages: list[StageOutcome] = []
+    stopped = False
+    for name in STAGE_ORDER:
+        items = [i for i in plan.items if i.stage == name]
+        if not items:
+            continue
+        with controls.turn():
+            engine.fresh()  # edits a person made meanwhile are seen by the checks
+        stage = STAGES[name]
+        done: list[ItemOutcome] = []
+        touched: list[str] = []
+        for item in items:
+            keys = [pm.id or pm.path for pm in item.memories]
+            outcome = ItemOutcome(item_id=item.id, stage=name, action=item.action,
+                                  outcome="applied", reason="", memory_ids=keys)  # fmt: skip
+            if stopped or controls.stopped():
+                stopped = True
+                outcome.outcome, outcome.reason = "deferred", "the run was stopped first"
+                done.append(outcome)
+                continue
+            with controls.turn():
+                members, changed = check_item(engine, item, run)
+            if changed:
+                outcome.outcome, outcome.reason = "refused", "; ".join(changed)
+                done.append(outcome)
+                continue
+            if stage.writes and not limiter.acquire():
+                stopped = True
+                outcome.outcome, outcome.reason = "deferred", "the run was stopped first"
+                done.append(outcome)
+                continue
+            try:
+                with controls.turn():
+                    applied = stage.apply(engine, item, members)
+            except VaultError as exc:
+                outcome.outcome, outcome.reason = "failed", str(exc)
+                done.append(outcome)
+                continue
+            outcome.outcome = "applied" if stage.writes else "reported"
+            outcome.reason, outcome.new_memory_id = applied.note, applied.new_memory_id
+            run.follow.update(applied.follow)
+            for pm in item.memories:
+                m = _locate(engine, pm, run)
+                if m is not None:
+                    run.status_now[pm.id or pm.path] = m.status
+            touched += applied.touched
+            done.append(outcome)
+        commit = None
+        if touched:
+            with controls.turn():
+                commit = engine.commit(sorted(set(touched)), stage_message(plan, name, done))
+        outcomes += done
+        stages.append(
+            StageOutcome(
+                stage=name,
+                applied=sum(o.outcome in ("applied", "reported") for o in done),
+                refused=sum(o.outcome == "refused" for o in done),
+                failed=sum(o.outcome == "failed" for o in done),
+                commit=commit,
+            )
+        )
+    counts = {
+        k: sum(o.outcome == k for o in outcomes)
+        for k in ("applied", "reported", "refused", "failed", "deferred")
+    }
+    message = ", ".join(f"{v} {k}" for k, v in counts.items() if v) or "the plan has no items"
+    return PipelineResult(
+        dry_run=False, plan_id=plan.plan_id, plan_path=plan_path, items=len(plan.items),
+        summary=applied_summary(plan, outcomes, stages), outcomes=outcomes, stages=stages,
+        message=f"plan {plan.plan_id}: {message}",
+    )  # fmt: skip
+
+
+def stage_message(plan: ConsolidationPlan, stage: str, done: list[ItemOutcome]) -> str:
+    applied = [o for o in done if o.outcome == "applied"]
+    lines = [f"- {o.action} {', '.join(o.memory_ids)}: {o.reason}" for o in applied]
+    refused = [
+        f"- refused {o.item_id}: {o.reason}" for o in done if o.outcome in ("refused", "failed")
+    ]
+    ids = list(dict.fromkeys(k for o in applied for k in o.memory_ids))
+    ids += [o.new_memory_id for o in applied if o.new_memory_id]
+    extra = [f"Cortexgraph-Plan: {plan.plan_id}", f"Cortexgraph-Stage: {stage}"]
+    extra += [f"Cortexgraph-Item: {o.item_id}" for o in applied]
+    extra += [
+        f"Cortexgraph-Refused: {o.item_id}" for o in done if o.outcome in ("refused", "failed")
+    ]
+    return (
+        f"consolidate: {STAGE_TITLES[stage]} applied {len(applied)} items (plan {plan.plan_id})\n\n"
+        + "\n".join(lines + refused) + "\n\n"
+        + trailers(f"consolidate-{stage}", ids) + "\n" + "\n".join(extra)
+    )  # fmt: skip
+
+
+def applied_summary(
+    plan: ConsolidationPlan, outcomes: list[ItemOutcome], stages: list[StageOutcome]
+) -> str:
+    lines = [f"Applied plan {plan.plan_id}"]
+    for s in stages:
+        commit = f", commit {s.commit[:10]}" if s.commit else ""
+        lines.append(
+            f"{STAGE_TITLES[s.stage]}: {s.applied} done, {s.refused} refused, {s.failed} failed{commit}"
+        )
+        for o in outcomes:
+            if o.stage == s.stage:
+                lines.append(f"  - {o.outcome} {o.item_id}: {o.reason}")
+    return "\n".join(lines) + "\n"
+
+
+def run_pipeline(engine: VaultEngine, *, agent: str | None = None, dry_run: bool = True,
+                 plan_out: str | Path | None = None, controls: RunControls | None = None,
+                 cohesion_threshold: float = 0.75) -> PipelineResult:  # fmt: skip
+    """Make a plan and write it (JSON and summary); unless dry_run, apply it at once."""
+    controls = controls or RunControls()
+    with controls.turn():
+        plan = make_plan(engine, chosen_stages(agent), cohesion_threshold=cohesion_threshold)
+    path = Path(plan_out).expanduser() if plan_out else default_plan_path(engine, plan.plan_id)
+    summary = write_plan(plan, path)
+    if dry_run:
+        return dry_run_result(plan, path, summary)
+    result = apply_plan(engine, plan, controls, plan_path=str(path))
+    result.summary_path = str(summary)
+    return result
+
+
+def apply_plan_file(
+    engine: VaultEngine, path: str | Path, controls: RunControls | None = None
+) -> PipelineResult:
+    plan = read_plan(Path(path).expanduser())
+    return apply_plan(engine, plan, controls, plan_path=str(path))

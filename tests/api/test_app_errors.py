@@ -1,0 +1,79 @@
+"""Error mapping of the ASGI app, in process: a bug is a 500 with a sentence, never a trace."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import httpx
+import pytest
+
+from cortexgraph_vault.api.app import build_app
+from cortexgraph_vault.api.errors import error_code
+from cortexgraph_vault.api.token import TokenSource
+from cortexgraph_vault.config import load_config
+from cortexgraph_vault.errors import Conflict, NotAvailableYet, NoteFormatError, SecretRefused
+from cortexgraph_vault.service import MemoryService
+from tests.conftest import NOW_ISO
+
+pytestmark = pytest.mark.anyio
+PORT = 47613
+
+
+@pytest.fixture
+def service(git_vault: Path) -> MemoryService:
+    return MemoryService(load_config({"vault": str(git_vault), "now": NOW_ISO}))
+
+
+def client(service: MemoryService) -> httpx.AsyncClient:
+    token = TokenSource()
+    app = build_app(service, port=PORT, token=token, watch=False)
+    return httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app, raise_app_exceptions=False),
+        base_url=f"http://127.0.0.1:{PORT}",
+        headers={"Authorization": f"Bearer {token.current()}"},
+    )
+
+
+async def test_an_unexpected_failure_is_a_500_sentence_and_a_logged_trace(
+    service: MemoryService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(**kwargs: object) -> None:
+        raise RuntimeError("secret internals /home/someone/.ssh")
+
+    monkeypatch.setattr(service, "list_memories", broken)
+    with caplog.at_level(logging.ERROR, logger="cortexgraph_vault.api"):
+        async with client(service) as c:
+            r = await c.get("/api/v1/memories")
+    assert r.status_code == 500
+    assert r.json() == {
+        "error": "internal_error",
+        "detail": "the daemon failed unexpectedly; its log (stderr) has the details",
+    }
+    assert ".ssh" not in r.text and "Traceback" not in r.text
+    assert "RuntimeError" in caplog.text  # the trace is in the daemon's log instead
+
+
+async def test_a_service_error_keeps_its_status_and_message(
+    service: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def conflicted(ref: str, **kwargs: object) -> None:
+        raise Conflict("_stm/x.md", "a" * 64, "b" * 64, "the text now")
+
+    monkeypatch.setattr(service, "update", conflicted)
+    async with client(service) as c:
+        r = await c.patch("/api/v1/memories/x", json={"content": "new"})
+    assert r.status_code == 409
+    assert r.json() == {
+        "error": "conflict",
+        "detail": str(Conflict("_stm/x.md", "a" * 64, "b" * 64)),
+        "expected_hash": "a" * 64,
+        "actual_hash": "b" * 64,
+        "current_text": "the text now",
+    }
+
+
+def test_error_codes_are_the_class_names() -> None:
+    assert error_code(SecretRefused("x")) == "secret_refused"
+    assert error_code(NoteFormatError("x")) == "note_format_error"
+    assert error_code(NotAvailableYet("x")) == "not_available_yet"

@@ -1,0 +1,96 @@
+"""The daemon as a process: one per vault, clear port errors, clean stop, loopback only."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import socket
+from pathlib import Path
+
+import pytest
+
+from cortexgraph_vault.vault.lock import vault_key
+from tests.api.conftest import git_sample_vault
+from tests.api.daemon_process import Daemon, isolated_env, launch, start_daemon, wait_exit
+
+
+def claim_file(home: Path, vault: Path) -> Path:
+    return home / "cache" / "daemons" / f"{vault_key(vault)}.json"
+
+
+def claim_is_free(path: Path) -> bool:
+    fd = os.open(path, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
+def test_second_daemon_on_the_same_vault_names_the_holder(daemon: Daemon, tmp_path: Path) -> None:
+    second = launch(daemon.home, "serve", "--port", "0", vault=daemon.vault)
+    assert wait_exit(second) == 5
+    assert f"pid {daemon.proc.pid}" in second.err
+    assert f"port {daemon.port}" in second.err
+    assert "already served" in second.err
+    assert "Traceback" not in second.err
+    assert daemon.client().get("/health").status_code == 200  # the first one is unharmed
+
+
+def test_port_in_use_by_another_program_is_a_clear_error(git_vault: Path, tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        d = launch(tmp_path / "home", "serve", "--port", str(port), vault=git_vault)
+        assert wait_exit(d) == 5
+    assert f"127.0.0.1:{port} is already in use by another program" in d.err
+    assert "--port" in d.err and "Traceback" not in d.err
+
+
+def test_port_in_use_by_a_daemon_of_another_vault_names_it(daemon: Daemon, tmp_path: Path) -> None:
+    other_vault = git_sample_vault(tmp_path / "other-vault")
+    d = launch(daemon.home, "serve", "--port", str(daemon.port), vault=other_vault)
+    assert wait_exit(d) == 5
+    assert f"pid {daemon.proc.pid}" in d.err and str(daemon.vault) in d.err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_signal_stops_cleanly_and_releases_the_vault(
+    git_vault: Path, tmp_path: Path, sig: int
+) -> None:
+    home = tmp_path / "home"
+    d = start_daemon(home, git_vault)
+    claim = claim_file(home, git_vault)
+    assert not claim_is_free(claim)
+    assert d.stop(sig) == 0, d.err
+    assert "Traceback" not in d.err
+    assert claim_is_free(claim)
+    again = start_daemon(home, git_vault)  # the vault and the port are free again
+    assert again.stop() == 0
+
+
+def test_other_hosts_are_refused_unless_unsafe_bind(git_vault: Path, tmp_path: Path) -> None:
+    d = launch(tmp_path / "home", "serve", "--port", "0", "--host", "0.0.0.0", vault=git_vault)
+    assert wait_exit(d) == 2
+    assert "--unsafe-bind" in d.err and "0.0.0.0" in d.err
+
+
+def test_missing_vault_is_a_clear_error(tmp_path: Path) -> None:
+    d = launch(tmp_path / "home", "serve", "--port", "0", vault=tmp_path / "nowhere")
+    assert wait_exit(d) == 2
+    assert "nowhere" in d.err and "does not exist" in d.err
+
+
+def test_vault_may_follow_serve(git_vault: Path, tmp_path: Path) -> None:
+    """The Obsidian plugin starts `serve --vault <vault>`."""
+    home = tmp_path / "home"
+    d = launch(home, "serve", "--vault", str(git_vault), "--port", "0", env=isolated_env(home))
+    from tests.api.daemon_process import wait_ready
+
+    wait_ready(d)
+    assert str(git_vault) in d.out
+    assert d.stop() == 0

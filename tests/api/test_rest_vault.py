@@ -1,0 +1,132 @@
+"""Vault-wide endpoints: gc, promote all (each on a daemon of its own), search, graph, analyze,
+status, and the OpenAPI spec that must match the committed copy."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from cortexgraph_vault.api.openapi import REGENERATE, openapi_spec
+from tests.api.daemon_process import Daemon
+from tests.conftest import git
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def commit_count(vault: Path) -> int:
+    return int(git(vault, "rev-list", "--count", "HEAD"))
+
+
+def snapshot(vault: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(vault).as_posix(): p.read_bytes()
+        for p in vault.rglob("*.md")
+        if ".git" not in p.parts
+    }
+
+
+def test_gc_previews_skips_open_files_and_runs_as_one_commit(daemon: Daemon) -> None:
+    vault = daemon.vault
+    assert vault is not None
+    c = daemon.client()
+    before, commits = snapshot(vault), commit_count(vault)
+
+    preview = c.post("/api/v1/gc", json={}).json()  # dry run by default
+    assert preview["dry_run"] is True and preview["candidates"], preview
+    assert snapshot(vault) == before and commit_count(vault) == commits
+    paths = [cand["path"] for cand in preview["candidates"]]
+    assert all(cand["score"] < 0.05 for cand in preview["candidates"])
+
+    kept = paths[0]
+    run = c.post("/api/v1/gc", json={"dry_run": False, "skip_paths": [kept]}).json()
+    assert run["dry_run"] is False
+    assert [s["path"] for s in run["skipped"]] == [kept]
+    assert (vault / kept).read_bytes() == before[kept]
+    gone = [p for p in paths if p != kept]
+    assert gone and not any((vault / p).exists() for p in gone)
+    assert commit_count(vault) == commits + 1
+    message = git(vault, "log", "-1", "--format=%B")
+    assert all(Path(p).stem in message for p in gone)
+
+
+def test_promote_all_preview_then_do(daemon: Daemon) -> None:
+    vault = daemon.vault
+    assert vault is not None
+    c = daemon.client()
+    before = snapshot(vault)
+    preview = c.post("/api/v1/promote", json={"dry_run": True}).json()
+    assert preview["candidates_found"] == len(preview["candidates"]) > 0
+    assert snapshot(vault) == before
+    done = c.post("/api/v1/promote", json={}).json()
+    assert done["promoted_count"] == preview["candidates_found"]
+    for old, new in done["moved"].items():
+        assert not (vault / old).exists() and (vault / new).exists()
+        assert new.startswith("memories/")
+
+
+def test_search_finds_memories_and_notes(shared_daemon: Daemon) -> None:
+    c = shared_daemon.client()
+    r = c.get("/api/v1/search", params={"q": "TypeScript", "limit": 5})
+    assert r.status_code == 200, r.text
+    paths = [hit["path"] for hit in r.json()["results"]]
+    assert "_stm/Prefers TypeScript.md" in paths
+    assert c.get("/api/v1/search", params={"q": "zzqxvwq"}).json()["results"] == []
+    assert c.get("/api/v1/search").status_code == 422  # q is required
+
+
+def test_graph_neighbourhood_of_a_note(shared_daemon: Daemon) -> None:
+    c = shared_daemon.client()
+    r = c.get("/api/v1/graph/neighbourhood", params={"path": "Home.md", "hops": 1})
+    assert r.status_code == 200, r.text
+    assert "Works at Kestrel Labs" in json.dumps(r.json())
+    bad = c.get("/api/v1/graph/neighbourhood", params={"path": "../x.md"})
+    assert bad.status_code == 400
+
+
+def test_analyze_message(shared_daemon: Daemon) -> None:
+    c = shared_daemon.client()
+    r = c.post("/api/v1/analyze", json={"message": "Remember that I prefer tea over coffee."})
+    assert r.status_code == 200, r.text
+    assert r.json()["should_save"] is True
+    assert c.post("/api/v1/analyze", json={}).status_code == 422
+
+
+def test_status_reports_the_watcher_and_counts(shared_daemon: Daemon) -> None:
+    vault = shared_daemon.vault
+    assert vault is not None
+    r = shared_daemon.client().get("/api/v1/status")
+    assert r.status_code == 200, r.text
+    status = r.json()
+    assert status["vault"] == str(vault)
+    assert status["watcher"]["running"] is True  # the daemon started it
+    assert status["watcher"]["heartbeat_age_seconds"] < 60
+    notes = [p for p in vault.rglob("*.md") if not {".git", ".obsidian"} & set(p.parts)]
+    assert status["notes"] == len(notes)
+
+
+def test_served_spec_is_the_committed_one(shared_daemon: Daemon) -> None:
+    served = shared_daemon.client().get("/api/v1/openapi.json")
+    assert served.status_code == 200
+    committed = json.loads((REPO / "docs" / "openapi.json").read_text(encoding="utf-8"))
+    assert served.json() == openapi_spec()
+    assert committed == openapi_spec(), (
+        f"docs/openapi.json is out of date with the API; regenerate it with: {REGENERATE}"
+    )
+
+
+def test_an_edit_made_outside_is_served_without_a_restart(shared_daemon: Daemon) -> None:
+    """A person's edit in Obsidian shows up in the API at once, without a restart."""
+    vault = shared_daemon.vault
+    assert vault is not None
+    note = vault / "_stm" / "On-call swap with Priya.md"
+    note.write_text(
+        note.read_text().replace("tags: [work, schedule]", "tags: [work, schedule, edited]")
+    )
+    c = shared_daemon.client()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if "edited" in c.get("/api/v1/memories/On-call swap with Priya").json()["tags"]:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the daemon never saw the edit")

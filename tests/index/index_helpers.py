@@ -1,0 +1,56 @@
+"""Helpers for index tests: a catalogue, a fresh index to compare with, file hashes, waiting."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.vault.layout import VaultLayout
+
+
+def catalog_of(root: Path) -> VaultCatalog:
+    catalog = VaultCatalog(VaultLayout(root))
+    catalog.refresh()
+    return catalog
+
+
+def signature(catalog: VaultCatalog) -> dict[str, Any]:
+    """Everything the index knows, in a form two indexes of the same files compare equal in."""
+    with catalog.lock:
+        notes = {
+            n.path: (n.sha256, n.size, n.mtime_ns, n.links, n.tags, n.aliases, n.entities,
+                     n.memory.id if n.memory else None, n.problems)
+            for n in catalog.notes()
+        }  # fmt: skip
+        return {
+            "notes": notes,
+            "graph": catalog.graph.signature(),
+            "unresolved": catalog.graph.unresolved(),
+            "words": catalog.text.signature(),
+        }
+
+
+def fresh_signature(root: Path) -> dict[str, Any]:
+    return signature(catalog_of(root))
+
+
+def file_hashes(root: Path) -> dict[str, str]:
+    """Every file under root (hidden ones included) → sha256 of its bytes."""
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
+    """Poll `condition` until it holds (the watcher works asynchronously)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what or condition}")
+        time.sleep(0.01)

@@ -1,0 +1,90 @@
+"""The persistent cache: outside the vault, a warm start re-parses only what changed, and a
+cache that cannot be trusted is ignored and rebuilt."""
+
+from __future__ import annotations
+
+import os
+import pickle
+from pathlib import Path
+
+from cortexgraph_vault.config import load_config, user_cache_dir
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.index.cache import cache_path
+from tests.index.index_helpers import file_hashes, fresh_signature, signature
+
+
+def engine_for(vault: Path) -> VaultEngine:
+    return VaultEngine(load_config({"vault": str(vault)}))
+
+
+def test_the_cache_lives_outside_the_vault_and_a_warm_start_parses_nothing(
+    link_vault: Path,
+) -> None:
+    before = file_hashes(link_vault)
+    cold = engine_for(link_vault)
+    path = cache_path(user_cache_dir(), link_vault)
+    assert path.is_file() and link_vault not in path.parents
+    assert cold.catalog.parsed == len(cold.catalog) == len(list(link_vault.rglob("*.md"))) == 13
+    assert not cold.index_cache.loaded_at_start
+    warm = engine_for(link_vault)
+    assert warm.index_cache.loaded_at_start
+    assert warm.catalog.parsed == 0
+    assert signature(warm.catalog) == signature(cold.catalog) == fresh_signature(link_vault)
+    assert file_hashes(link_vault) == before
+
+
+def test_a_warm_start_re_parses_only_the_files_that_changed(link_vault: Path) -> None:
+    engine_for(link_vault)
+    edge = link_vault / "Edge.md"
+    edge.write_text(edge.read_text() + "\nnew words here\n")
+    (link_vault / "Lonely.md").unlink()
+    (link_vault / "Added.md").write_text("added [[Edge]]\n")
+    warm = engine_for(link_vault)
+    assert warm.catalog.parsed == 2  # Edge.md and Added.md
+    assert warm.catalog.note("Lonely.md") is None
+    assert signature(warm.catalog) == fresh_signature(link_vault)
+    assert set(warm.catalog.search_text(["new"])[0]) == {"Edge.md"}
+
+
+def test_a_touched_file_with_the_same_bytes_is_not_re_parsed(link_vault: Path) -> None:
+    engine_for(link_vault)
+    os.utime(link_vault / "Beta.md", ns=(1_000_000_000, 1_000_000_000))
+    warm = engine_for(link_vault)
+    assert warm.catalog.parsed == 0
+    assert warm.catalog.note("Beta.md").mtime_ns == 1_000_000_000  # type: ignore[union-attr]
+
+
+def test_a_corrupt_cache_is_ignored_and_rebuilt(link_vault: Path) -> None:
+    engine_for(link_vault)
+    path = cache_path(user_cache_dir(), link_vault)
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    again = engine_for(link_vault)
+    assert not again.index_cache.loaded_at_start and again.catalog.parsed == 13
+    assert signature(again.catalog) == fresh_signature(link_vault)
+    assert engine_for(link_vault).index_cache.loaded_at_start  # rewritten whole
+
+
+def test_a_cache_from_another_version_or_layout_is_not_trusted(link_vault: Path) -> None:
+    engine_for(link_vault)
+    path = cache_path(user_cache_dir(), link_vault)
+    data = pickle.loads(path.read_bytes())
+    data["stamp"]["parser"] = "an older parser"
+    path.write_bytes(pickle.dumps(data))
+    assert not engine_for(link_vault).index_cache.loaded_at_start
+    other_layout = VaultEngine(load_config({"vault": str(link_vault), "stm_folder": "Daily"}))
+    assert not other_layout.index_cache.loaded_at_start
+    assert other_layout.catalog.note("Daily/2026-01-05.md").memory is not None  # type: ignore[union-attr]
+
+
+def test_deleting_the_cache_is_always_safe(link_vault: Path) -> None:
+    engine_for(link_vault)
+    cache_path(user_cache_dir(), link_vault).unlink()
+    again = engine_for(link_vault)
+    assert signature(again.catalog) == fresh_signature(link_vault)
+
+
+def test_two_vaults_have_two_caches(link_vault: Path, sample_vault: Path) -> None:
+    engine_for(link_vault)
+    engine_for(sample_vault)
+    assert cache_path(user_cache_dir(), link_vault) != cache_path(user_cache_dir(), sample_vault)
+    assert engine_for(sample_vault).catalog.note("Beta.md") is None

@@ -1,0 +1,107 @@
+"""The word index: BM25F ranking by field, prefixes and typos from the vocabulary, removal."""
+
+from __future__ import annotations
+
+import pickle
+
+from cortexgraph_vault.index.text_index import DocumentText, TextIndex, term_stats, text_tokens
+
+
+def index_of(**docs: DocumentText) -> TextIndex:
+    index = TextIndex()
+    for path, doc in docs.items():
+        index.put(path, term_stats(doc))
+    return index
+
+
+def doc(title: str, content: str = "", **fields: list[str]) -> DocumentText:
+    return DocumentText(title=title, content=content, **fields)  # type: ignore[arg-type]
+
+
+def test_words_are_lower_case_letters_and_digits_of_any_script() -> None:
+    assert text_tokens("Café-Crème, #project/atlas x2 日本語 don't") == [
+        "café", "crème", "project", "atlas", "x2", "日本語", "don", "t",
+    ]  # fmt: skip
+
+
+def test_a_title_match_outranks_the_same_word_in_the_text() -> None:
+    index = index_of(
+        a=doc("Postgres tuning", "notes about indexes"),
+        b=doc("Weekly notes", "we talked about postgres for a minute"),
+        c=doc("Groceries", "milk and bread"),
+    )
+    found = index.search(["postgres"])
+    assert set(found) == {"a", "b"}
+    assert found["a"] > found["b"] > 0
+    assert all(0 < s <= 1 for s in found.values())
+
+
+def test_tags_aliases_and_entities_are_searchable_fields() -> None:
+    index = index_of(
+        t=doc("One", tags=["project/atlas"]),
+        a=doc("Two", aliases=["Kestrel"]),
+        e=doc("Three", entities=["TypeScript"]),
+    )
+    assert set(index.search(["atlas"])) == {"t"}
+    assert set(index.search(["kestrel"])) == {"a"}
+    assert set(index.search(["typescript"])) == {"e"}
+
+
+def test_a_document_matching_more_of_the_query_ranks_higher() -> None:
+    index = index_of(
+        both=doc("x", "coffee grinder burr"),
+        one=doc("y", "coffee machine descaling"),
+    )
+    found = index.search(["burr", "coffee"])
+    assert found["both"] > found["one"]
+
+
+def test_a_query_that_matches_nothing_finds_nothing() -> None:
+    index = index_of(a=doc("Postgres", "database"), b=doc("Tea", "green"))
+    assert index.search(["xylophone"]) == {}
+    assert index.search([]) == {}
+
+
+def test_a_prefix_finds_longer_words() -> None:
+    index = index_of(a=doc("x", "the deployment failed"), b=doc("y", "deploy often"))
+    assert set(index.search(["deploy"])) == {"a", "b"}
+    assert index.search(["deploy"])["b"] > index.search(["deploy"])["a"]
+
+
+def test_a_typo_finds_the_word_through_the_vocabulary() -> None:
+    index = index_of(a=doc("x", "we moved to postgres last year"), b=doc("y", "tea"))
+    assert set(index.search(["postgers"])) == {"a"}
+    assert [t for t, _ in index.expand("postgers")] == ["postgres"]
+    # short words are not stretched to anything: "tae" is not "tea"
+    assert index.search(["tae"]) == {}
+
+
+def test_removing_and_replacing_documents_keeps_postings_exact() -> None:
+    index = TextIndex()
+    notes = {f"n{i}": doc(f"note {i}", f"common words and unique{i}") for i in range(300)}
+    notes["n0"] = doc("note 0", "common words and a xylophone")
+    for path, d in notes.items():
+        index.put(path, term_stats(d))
+    for i in range(0, 300, 2):  # half of the documents go, the long lists compact themselves
+        index.remove(f"n{i}", lambda i=i: term_stats(notes[f"n{i}"]).terms)
+    edited = doc("note 1", "rewritten text")
+    index.put("n1", term_stats(edited), lambda: term_stats(notes["n1"]).terms)
+    assert set(index.postings_of("common")) == {f"n{i}" for i in range(3, 300, 2)}
+    assert index.search(["xylophone"]) == {}
+    assert set(index.search(["rewritten"])) == {"n1"}
+    fresh = TextIndex()
+    for i in range(3, 300, 2):
+        fresh.put(f"n{i}", term_stats(notes[f"n{i}"]))
+    fresh.put("n1", term_stats(edited))
+    assert index.signature() == fresh.signature()
+
+
+def test_an_exported_index_restores_to_the_same_answers() -> None:
+    index = index_of(a=doc("Postgres", "database tuning"), b=doc("Tea", "green tea leaves"))
+    index.remove("b", lambda: term_stats(doc("Tea", "green tea leaves")).terms)
+    index.put("c", term_stats(doc("Coffee", "beans")))
+    restored = TextIndex.restore(pickle.loads(pickle.dumps(index.export())))
+    assert restored.signature() == index.signature()
+    assert restored.search(["postgers", "beans"]) == index.search(["postgers", "beans"])
+    restored.remove("a", lambda: term_stats(doc("Postgres", "database tuning")).terms)
+    assert set(restored.search(["database"])) == set()

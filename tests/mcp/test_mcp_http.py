@@ -1,0 +1,72 @@
+"""`http_app(build_server(service))` under a real uvicorn on 127.0.0.1, with the SDK's HTTP client."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from mcp import Client
+
+from cortexgraph_vault.mcp import build_server, http_app
+from tests.mcp.mcp_session import service_for
+
+pytestmark = pytest.mark.anyio
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def serving(app: object, port: int) -> Iterator[str]:
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+
+
+async def test_streamable_http_session_saves_and_finds(git_vault: Path) -> None:
+    port = free_port()
+    with serving(http_app(build_server(service_for(git_vault)), port=port), port) as url:
+        async with Client(url) as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            assert {"save_memory", "search_memory", "memory_history"} <= names
+            saved = await client.call_tool(
+                "save_memory", {"content": "Maya's locker is number 42."}
+            )
+            assert not saved.is_error
+            found = await client.call_tool("search_memory", {"query": "locker"})
+            assert found.structured_content["results"][0]["id"] == saved.structured_content["id"]
+            assert (git_vault / saved.structured_content["path"]).exists()
+
+
+def test_foreign_host_and_origin_are_refused(git_vault: Path) -> None:
+    port = free_port()
+    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
+    accept = {"Accept": "application/json, text/event-stream"}
+    with serving(http_app(build_server(service_for(git_vault)), port=port), port) as url:
+        rebinding = httpx.post(url, json=body, headers={**accept, "Host": f"evil.example:{port}"})
+        assert rebinding.status_code == 421
+        foreign = httpx.post(url, json=body, headers={**accept, "Origin": "https://evil.example"})
+        assert foreign.status_code == 403
+        local = httpx.post(url, json=body, headers=accept)
+        assert local.status_code == 200
+        assert "access-control-allow-origin" not in {k.lower() for k in local.headers}

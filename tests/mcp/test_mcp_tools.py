@@ -1,0 +1,268 @@
+"""Every tool through the SDK's in-memory client, each answer checked against its output schema."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mcp import Client
+from mcp.types import Tool
+
+from cortexgraph_vault.core.note import parse_note
+from tests.conftest import git
+from tests.mcp.mcp_session import (
+    assert_matches_schema,
+    connected,
+    service_for,
+    text_of,
+    vault_fingerprint,
+)
+
+pytestmark = pytest.mark.anyio
+
+COMPATIBLE = {  # CortexGraph's tool names, kept so existing prompts work
+    "save_memory", "search_memory", "search_unified", "open_memories", "touch_memory",
+    "observe_memory_usage", "analyze_message", "analyze_for_recall",
+    "auto_recall_process_message", "gc", "promote_memory", "cluster_memories",
+    "consolidate_memories", "read_graph", "create_relation", "get_performance_metrics",
+}  # fmt: skip
+NEW = {
+    "update_memory", "delete_memory", "memory_history", "memory_version", "forgotten_memories",
+    "restore_memory", "vault_status",
+}  # fmt: skip
+READ_ONLY = {
+    "search_memory", "search_unified", "open_memories", "analyze_message", "analyze_for_recall",
+    "cluster_memories", "read_graph", "get_performance_metrics", "memory_history",
+    "memory_version", "forgotten_memories", "vault_status",
+}  # fmt: skip
+DESTRUCTIVE = {"gc", "delete_memory", "update_memory", "consolidate_memories"}
+# Consolidation (issue 8) is still being built: these answer with a NotAvailableYet tool error.
+AWAITING = {
+    "cluster_memories": {"threshold": 0.5},
+    "consolidate_memories": {"mode": "preview", "auto_detect": True},
+}
+
+
+class Session:
+    """A connected client that checks every answer against the tool's declared schema."""
+
+    def __init__(self, client: Client, tools: dict[str, Tool]) -> None:
+        self.client = client
+        self.tools = tools
+
+    async def call(self, name: str, **arguments: object) -> dict:
+        result = await self.client.call_tool(name, arguments)
+        return assert_matches_schema(self.tools[name], result)
+
+    async def fails(self, name: str, **arguments: object) -> str:
+        result = await self.client.call_tool(name, arguments)
+        assert result.is_error, f"{name} should have failed: {result.structured_content}"
+        return text_of(result)
+
+
+async def session_for(client: Client) -> Session:
+    listed = await client.list_tools()
+    return Session(client, {t.name: t for t in listed.tools})
+
+
+async def test_every_tool_is_listed_with_bounds_annotations_and_output_schema(
+    git_vault: Path,
+) -> None:
+    async with connected(service_for(git_vault)) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert set(tools) == COMPATIBLE | NEW
+    for name, tool in tools.items():
+        assert tool.description and len(tool.description) > 20, name
+        assert tool.output_schema and tool.output_schema.get("type") == "object", name
+        hints = tool.annotations
+        assert hints is not None, name
+        assert hints.open_world_hint is False, name
+        assert hints.read_only_hint is (name in READ_ONLY), name
+        assert hints.destructive_hint is (name in DESTRUCTIVE), name
+        for param, schema in tool.input_schema.get("properties", {}).items():
+            assert "description" in schema, f"{name}.{param} has no description"
+    limits = tools["search_memory"].input_schema["properties"]
+    assert limits["top_k"]["minimum"] == 1 and limits["top_k"]["maximum"] == 100
+    assert limits["preview_length"]["maximum"] == 5000
+    assert tools["save_memory"].input_schema["properties"]["content"]["maxLength"] == 50_000
+    assert tools["gc"].input_schema["properties"]["limit"]["anyOf"][0]["maximum"] == 10_000
+
+
+async def test_save_search_open_touch_observe_update_relate(git_vault: Path) -> None:
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        saved = await s.call(
+            "save_memory", content="Maya takes her espresso with a splash of oat milk.",
+            tags=["Drinks", "Morning Routine"], entities=["Maya"], source="chat", strength=1.5,
+        )  # fmt: skip
+        mid = saved["memory_id"]
+        note = parse_note((git_vault / saved["path"]).read_text())
+        assert note.frontmatter["tags"] == ["drinks", "morning_routine"]
+        assert note.frontmatter["strength"] == 1.5
+        assert "espresso" in note.body
+
+        found = await s.call("search_memory", query="espresso oat milk", top_k=5)
+        assert found["results"][0]["id"] == mid
+        assert await s.call("search_memory", query="zzzqqq unrelatedword") == {
+            "success": True, "count": 0, "results": [], "pagination": None,
+        }  # fmt: skip
+        paged = await s.call("search_memory", page=2, page_size=3, preview_length=20)
+        assert paged["pagination"]["page"] == 2 and paged["count"] == 3
+        assert all(len(r["content"]) <= 21 for r in paged["results"])
+
+        opened = await s.call("open_memories", memory_ids=[mid, "no-such-memory"])
+        assert [m["id"] for m in opened["memories"]] == [mid]
+        assert opened["not_found"] == ["no-such-memory"]
+        single = await s.call("open_memories", memory_ids=mid[:8])
+        assert single["memories"][0]["content"].startswith("Maya takes her espresso")
+
+        touched = await s.call("touch_memory", memory_id=mid, boost_strength=True)
+        assert (touched["use_count"], touched["strength"]) == (2, 1.6)
+        observed = await s.call(
+            "observe_memory_usage", memory_ids=[mid, "Oat milk in coffee", "gone-id"],
+            context_tags=["travel"],
+        )  # fmt: skip
+        assert observed["reinforced"] == 2 and observed["not_found"] == ["gone-id"]
+        assert all(m["cross_domain"] for m in observed["memories"])
+
+        current = (await s.call("open_memories", memory_ids=[mid]))["memories"][0]
+        updated = await s.call(
+            "update_memory", memory_id=mid, content="Maya now takes her espresso black.",
+            expected_hash=current["content_hash"],
+        )  # fmt: skip
+        assert updated["changed"] == ["content"]
+        assert "espresso black" in (git_vault / updated["path"]).read_text()
+
+        related = await s.call(
+            "create_relation", from_memory_id=mid, to_memory_id="Oat milk in coffee",
+            relation_type="contradicts", strength=0.5,
+        )  # fmt: skip
+        assert related["created"] is True
+        again = await s.call(
+            "create_relation", from_memory_id=mid, to_memory_id="Oat milk in coffee",
+            relation_type="contradicts",
+        )  # fmt: skip
+        assert again["created"] is False
+        links = (await s.call("open_memories", memory_ids=[mid]))["memories"][0]["relations"]
+        assert [r["relation_type"] for r in links["outgoing"]] == ["contradicts"]
+        assert "contradicts" in (git_vault / updated["path"]).read_text()
+
+
+async def test_gc_preview_changes_nothing_and_a_run_is_restorable(git_vault: Path) -> None:
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        listed = await s.call("search_memory", status="active", top_k=100)
+        fading = {r["id"] for r in listed["results"] if r["memory_score"] < 0.05}
+        assert fading, "the sample vault has memories that have faded"
+
+        before = vault_fingerprint(git_vault)
+        preview = await s.call("gc", dry_run=True)
+        assert vault_fingerprint(git_vault) == before
+        assert preview["dry_run"] is True and set(preview["memory_ids"]) == fading
+
+        run = await s.call("gc", dry_run=False, limit=2)
+        assert run["removed_count"] == 2 and run["commit"]
+        gone = run["memory_ids"]
+        assert not any((git_vault / c["path"]).exists() for c in run["candidates"])
+        assert "gc: forget 2 memories" in git(git_vault, "log", "-1", "--format=%B")
+
+        forgotten = await s.call("forgotten_memories", limit=10)
+        assert {f["id"] for f in forgotten["result"]} == set(gone)
+        history = await s.call("memory_history", memory_id=gone[0])
+        assert history["exists"] is False and history["commits"][0]["sha"] == run["commit"]
+        first = history["commits"][-1]["sha"]
+        version = await s.call("memory_version", memory_id=gone[0], commit=first[:10])
+        assert f"id: {gone[0]}" in version["text"]
+
+        restored = await s.call("restore_memory", memory_id=gone[0])
+        assert (git_vault / restored["path"]).exists()
+        assert restored["restored_from"] != run["commit"]
+
+
+async def test_promote_delete_history_restore(git_vault: Path) -> None:
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        preview = await s.call("promote_memory", auto_detect=True, dry_run=True)
+        assert preview["dry_run"] is True and preview["promoted_count"] == 0
+        saved = await s.call(
+            "save_memory", content="The team retro is on Thursdays.", title="Retro day"
+        )
+        promoted = await s.call("promote_memory", memory_id=saved["id"], force=True)
+        assert promoted["promoted_ids"] == [saved["id"]]
+        new_path = promoted["moved"][saved["path"]]
+        assert new_path.startswith("memories/") and (git_vault / new_path).exists()
+
+        deleted = await s.call("delete_memory", memory_id=saved["id"])
+        assert deleted["mode"] == "archive" and (git_vault / deleted["archived_path"]).exists()
+        history = await s.call("memory_history", memory_id=saved["id"], limit=10)
+        assert [c["summary"].split(":")[0] for c in history["commits"]] == [
+            "archive",
+            "promote",
+            "save",
+        ]
+        back = await s.call("restore_memory", memory_id=saved["id"])
+        assert back["path"].startswith("_stm/") and (git_vault / back["path"]).exists()
+
+
+async def test_performance_metrics_count_every_call(git_vault: Path) -> None:
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        for _ in range(3):
+            await s.call("search_memory", query="coffee")
+        await s.fails("touch_memory", memory_id="does-not-exist")
+        metrics = await s.call("get_performance_metrics")
+    by_name = {op["operation"]: op for op in metrics["operations"]}
+    assert by_name["search_memory"]["count"] == 3 and by_name["search_memory"]["errors"] == 0
+    assert by_name["touch_memory"]["count"] == 1 and by_name["touch_memory"]["errors"] == 1
+    assert 0 < by_name["search_memory"]["p50_ms"] <= by_name["search_memory"]["p95_ms"]
+    assert metrics["total_calls"] == 4 and metrics["total_errors"] == 1
+
+
+async def test_unified_search_graph_and_status(git_vault: Path) -> None:
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        found = await s.call("search_unified", query="Kestrel Labs", limit=10)
+        by_path = {r["path"]: r for r in found["results"]}
+        assert by_path["memories/Works at Kestrel Labs.md"]["source"] == "ltm"
+        assert any(r["source"] == "note" for r in found["results"])
+        only_notes = await s.call("search_unified", query="Kestrel Labs", status="note")
+        assert only_notes["results"] and {r["source"] for r in only_notes["results"]} == {"note"}
+        assert (await s.call("search_unified", query="zzzqqq unrelatedword"))["results"] == []
+
+        graph = await s.call("read_graph", status="all", limit=5)
+        assert len(graph["memories"]) == graph["count"] <= 5 < graph["total_count"]
+        assert graph["stats"]["notes"] == graph["total_count"]
+
+        status = await s.call("vault_status")
+        assert status["notes"] == graph["stats"]["notes"]
+        assert status["memories"]["active"] == 20 and status["memories"]["promoted"] == 4
+
+
+async def test_message_analysis_and_auto_recall(git_vault: Path) -> None:
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        save = await s.call(
+            "analyze_message", message="Remember that I prefer green tea over coffee."
+        )
+        assert save["should_save"] is True
+        chit = await s.call("analyze_message", message="ok thanks")
+        assert chit["should_save"] is False
+        recall = await s.call("analyze_for_recall", message="What did I say about my coffee?")
+        assert recall["should_search"] is True
+        recalled = await s.call(
+            "auto_recall_process_message", message="Oat milk in my coffee again", mode="subtle"
+        )
+        assert recalled["mode"] == "subtle"
+        assert recalled["memories_found"] == len(recalled["memories"]) >= 1
+
+
+@pytest.mark.parametrize("name", sorted(AWAITING))
+async def test_tools_of_later_issues_are_wired_to_the_service(name: str, git_vault: Path) -> None:
+    """Until its engine lands a tool says so plainly; after, its answer must match its schema."""
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        result = await client.call_tool(name, AWAITING[name])
+        if result.is_error:
+            assert "NotAvailableYet" in text_of(result) and "issue 8" in text_of(result)
+        else:
+            assert assert_matches_schema(s.tools[name], result)
