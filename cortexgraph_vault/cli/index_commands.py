@@ -57,10 +57,12 @@ def describe(result: object) -> str:
             f"{st.links} links, {st.unresolved_links} unresolved; {st.orphans} orphans; "
             f"{st.tags} tags",
             table(
-                [(n.path, n.source, n.outgoing, n.backlinks, n.unresolved, n.score)
-                 for n in result.memories],
+                [
+                    (n.path, n.source, n.outgoing, n.backlinks, n.unresolved, n.score)
+                    for n in result.memories
+                ],
                 ["path", "where", "out", "in", "unresolved", "score"],
-            ),  # fmt: skip
+            ),
         ]
         if result.pagination and result.pagination.has_more:
             lines.append(f"page {result.pagination.page} of {result.pagination.total_pages}")

@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
-    cli: dict[str, Any] = {"vault": args.vault, "now": args.now}
+    cli: dict[str, Any] = {"vault": args.vault or getattr(args, "sub_vault", None), "now": args.now}
     for item in args.set:
         name, sep, value = item.partition("=")
         if not sep or name not in BY_NAME:

@@ -35,10 +35,14 @@ run_mcp.standalone = True  # type: ignore[attr-defined]
 
 
 def register(sub: argparse._SubParsersAction) -> dict[str, Handler]:  # type: ignore[type-arg]
-    sub.add_parser(
+    p = sub.add_parser(
         "mcp",
         help="run the MCP server over stdio (Claude Desktop, Claude Code)",
         description="Serve the memory tools over stdin/stdout until the client disconnects. "
         "Logs go to stderr (-v for more).",
+    )
+    # Client configs often put options after the command: `mcp --vault PATH`.
+    p.add_argument(
+        "--vault", dest="sub_vault", help="the Obsidian vault (same as the global --vault)"
     )
     return {"mcp": run_mcp}
