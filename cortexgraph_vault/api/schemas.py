@@ -160,3 +160,12 @@ class Restore(Input):
 
 class Analyze(Input):
     message: str = Field(min_length=1, max_length=50_000)
+
+
+class Recall(Input):
+    message: str = Field(min_length=1, max_length=50_000)
+    mode: Literal["silent", "subtle", "interactive"] | None = None
+
+
+class ReviewQuery(Input):
+    limit: int = Field(default=20, ge=1, le=100)

@@ -92,6 +92,22 @@ def test_analyze_message(shared_daemon: Daemon) -> None:
     assert c.post("/api/v1/analyze", json={}).status_code == 422
 
 
+def test_recall_analysis_auto_recall_and_review(shared_daemon: Daemon) -> None:
+    c = shared_daemon.client()
+    r = c.post("/api/v1/analyze/recall", json={"message": "What did I say about databases?"})
+    assert r.status_code == 200, r.text
+    assert r.json()["should_search"] is True and r.json()["suggested_query"] == "databases"
+    recalled = c.post(
+        "/api/v1/recall",
+        json={"message": "Should we use Postgres for the ledger?", "mode": "subtle"},
+    )
+    assert recalled.status_code == 200, recalled.text
+    assert c.post("/api/v1/recall", json={"message": "x", "mode": "loud"}).status_code == 422
+    due = c.get("/api/v1/review", params={"limit": 5})
+    assert due.status_code == 200, due.text
+    assert c.get("/api/v1/review", params={"limit": 0}).status_code == 422
+
+
 def test_status_reports_the_watcher_and_counts(shared_daemon: Daemon) -> None:
     vault = shared_daemon.vault
     assert vault is not None

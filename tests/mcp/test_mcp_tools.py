@@ -28,12 +28,12 @@ COMPATIBLE = {  # CortexGraph's tool names, kept so existing prompts work
 }  # fmt: skip
 NEW = {
     "update_memory", "delete_memory", "memory_history", "memory_version", "forgotten_memories",
-    "restore_memory", "vault_status",
+    "restore_memory", "vault_status", "review_memories",
 }  # fmt: skip
 READ_ONLY = {
     "search_memory", "search_unified", "open_memories", "analyze_message", "analyze_for_recall",
     "cluster_memories", "read_graph", "get_performance_metrics", "memory_history",
-    "memory_version", "forgotten_memories", "vault_status",
+    "memory_version", "forgotten_memories", "vault_status", "review_memories",
 }  # fmt: skip
 DESTRUCTIVE = {"gc", "delete_memory", "update_memory", "consolidate_memories"}
 # Consolidation (issue 8) is still being built: these answer with a NotAvailableYet tool error.
@@ -266,3 +266,13 @@ async def test_tools_of_later_issues_are_wired_to_the_service(name: str, git_vau
             assert "NotAvailableYet" in text_of(result) and "issue 8" in text_of(result)
         else:
             assert assert_matches_schema(s.tools[name], result)
+
+
+async def test_review_lists_fading_memories_most_urgent_first(git_vault: Path) -> None:
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        due = await s.call("review_memories", limit=50)
+    items = due["memories"]
+    assert items, due
+    priorities = [i["review_priority"] for i in items]
+    assert priorities == sorted(priorities, reverse=True) and priorities[0] > 0

@@ -6,7 +6,15 @@ from typing import Any
 
 from cortexgraph_vault.api import schemas as s
 from cortexgraph_vault.api.endpoints import RouteTable
-from cortexgraph_vault.models import MessageAnalysis, NeighbourhoodResult, SearchResult, VaultStatus
+from cortexgraph_vault.models import (
+    AutoRecallResult,
+    MessageAnalysis,
+    NeighbourhoodResult,
+    RecallAnalysis,
+    ReviewResult,
+    SearchResult,
+    VaultStatus,
+)
 from cortexgraph_vault.service import MemoryService
 
 ROUTES = RouteTable()
@@ -43,6 +51,33 @@ def neighbourhood(service: MemoryService, query: s.NeighbourhoodQuery) -> Neighb
 )
 def analyze(service: MemoryService, body: s.Analyze) -> MessageAnalysis:
     return service.analyze_message(body.message)
+
+
+@ROUTES.post(
+    "/api/v1/analyze/recall",
+    "Should memory be searched for this message",
+    errors=(400, 422),
+)
+def analyze_recall(service: MemoryService, body: s.Analyze) -> RecallAnalysis:
+    return service.analyze_for_recall(body.message)
+
+
+@ROUTES.post(
+    "/api/v1/recall",
+    "Recall and reinforce the memories a message is about",
+    errors=(400, 422),
+)
+def recall(service: MemoryService, body: s.Recall) -> AutoRecallResult:
+    return service.auto_recall(body.message, mode=body.mode)
+
+
+@ROUTES.get(
+    "/api/v1/review",
+    "Memories due for review, most urgent first",
+    errors=(400, 422),
+)
+def review(service: MemoryService, query: s.ReviewQuery) -> ReviewResult:
+    return service.review(query.limit)
 
 
 @ROUTES.get(

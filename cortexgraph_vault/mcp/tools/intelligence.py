@@ -8,7 +8,7 @@ from pydantic import Field
 
 from cortexgraph_vault.mcp.params import Message
 from cortexgraph_vault.mcp.tool_calls import READ_ONLY, WRITES
-from cortexgraph_vault.models import AutoRecallResult, MessageAnalysis, RecallAnalysis
+from cortexgraph_vault.models import AutoRecallResult, MessageAnalysis, RecallAnalysis, ReviewResult
 
 if TYPE_CHECKING:
     from cortexgraph_vault.mcp.tool_calls import ToolRegistry
@@ -40,3 +40,11 @@ def register(tool: ToolRegistry) -> None:
     ) -> AutoRecallResult:
         """Find memories related to the message's topics and reinforce them so they do not fade."""
         return service.auto_recall(message, mode=mode)
+
+    @tool(READ_ONLY, title="Memories due for review")
+    def review_memories(
+        limit: Annotated[int, Field(ge=1, le=100, description="how many memories to list")] = 20,
+    ) -> ReviewResult:
+        """Memories fading into the danger zone, most urgent first: mention one naturally when it
+        fits the conversation, then call observe_memory_usage so it is reinforced."""
+        return service.review(limit)
