@@ -84,7 +84,9 @@ class _Writer:
         return f"# {title}\n\n" + "\n\n".join(paragraphs) + f"\n\n{inline}\n"
 
 
-def generate_vault(root: Path, notes: int, *, seed: int = 7, stm_share: float = 0.3) -> GeneratedVault:
+def generate_vault(
+    root: Path, notes: int, *, seed: int = 7, stm_share: float = 0.3
+) -> GeneratedVault:
     rng = random.Random(seed)
     vocabulary = _vocabulary(rng)
     titles: list[str] = []

@@ -68,23 +68,38 @@ PAGE = r"""<!DOCTYPE html>
   nodes.forEach((n, i) => { const a = i * 2.39996, d = 14 * Math.sqrt(i + 0.5);
     n.x = d * Math.cos(a); n.y = d * Math.sin(a); });
 
-  function layout() {
-    const n = nodes.length, ideal = 70;
-    const rounds = n <= 300 ? 350 : Math.max(40, Math.floor(350 * 90000 / (n * n)));
-    for (let it = 0; it < rounds; it++) {
-      const heat = 1 - it / rounds;
-      for (let i = 0; i < n; i++) {
-        const a = nodes[i];
-        for (let j = i + 1; j < n; j++) {
+  // Repulsion only between nodes in neighbouring grid cells: O(n) a round, not O(n²), so a
+  // vault of ten thousand memories still opens in seconds.
+  const REACH = nodes.length > 2000 ? 160 : 400;
+  const cellOf = (x, y) => (Math.floor(x / REACH) + 32768) * 65536 + (Math.floor(y / REACH) + 32768);
+  function repel() {
+    const grid = new Map();
+    for (let i = 0; i < nodes.length; i++) {
+      const key = cellOf(nodes[i].x, nodes[i].y);
+      const cell = grid.get(key); if (cell) cell.push(i); else grid.set(key, [i]);
+    }
+    for (let i = 0; i < nodes.length; i++) {
+      const a = nodes[i], home = cellOf(a.x, a.y);
+      for (let gx = -1; gx <= 1; gx++) for (let gy = -1; gy <= 1; gy++) {
+        const cell = grid.get(home + gx * 65536 + gy); if (!cell) continue;
+        for (const j of cell) {
+          if (j <= i) continue;
           const b = nodes[j];
           let dx = a.x - b.x, dy = a.y - b.y, d2 = dx * dx + dy * dy;
           if (d2 < 0.01) { dx = (i % 7) - 3 + 0.1; dy = (j % 5) - 2 + 0.1; d2 = dx * dx + dy * dy; }
-          if (d2 > 250000) continue;
-          const f = (ideal * ideal) / d2 * 0.9;
-          a.vx += dx * f / Math.sqrt(d2); a.vy += dy * f / Math.sqrt(d2);
-          b.vx -= dx * f / Math.sqrt(d2); b.vy -= dy * f / Math.sqrt(d2);
+          if (d2 > REACH * REACH) continue;
+          const d = Math.sqrt(d2), f = (70 * 70) / d2 * 0.9;
+          a.vx += dx / d * f; a.vy += dy / d * f; b.vx -= dx / d * f; b.vy -= dy / d * f;
         }
       }
+    }
+  }
+  function layout() {
+    const n = nodes.length, ideal = 70;
+    const rounds = n <= 1000 ? 350 : Math.max(60, Math.floor(350 * 1000 / n));
+    for (let it = 0; it < rounds; it++) {
+      const heat = 1 - it / rounds;
+      repel();
       for (const e of edges) {
         const a = nodes[e.s], b = nodes[e.t];
         const dx = b.x - a.x, dy = b.y - a.y, d = Math.sqrt(dx * dx + dy * dy) || 1;

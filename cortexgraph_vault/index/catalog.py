@@ -14,7 +14,7 @@ import hashlib
 import logging
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,7 +134,10 @@ class VaultCatalog:
             found = [(n.path, p) for n in self._notes.values() for p in n.problems]
             found += list(self._unreadable.items())
             found += [
-                (path, f"memory id {mid} is also used by {', '.join(p for p in paths if p != path)}")
+                (
+                    path,
+                    f"memory id {mid} is also used by {', '.join(p for p in paths if p != path)}",
+                )
                 for mid, paths in self._by_id.items()
                 if len(paths) > 1
                 for path in paths
@@ -189,9 +192,7 @@ class VaultCatalog:
             self.graph.set_attachments(attachments, prefix)
         return report
 
-    def _apply_parsed(
-        self, todo: dict[str, tuple[int, int] | None], report: RefreshReport
-    ) -> None:
+    def _apply_parsed(self, todo: dict[str, tuple[int, int] | None], report: RefreshReport) -> None:
         """Many files: parsed in worker processes, added here as they arrive."""
         for rel, note, stats, problem in parse_many(self.layout, list(todo), self.max_note_bytes):
             with self.lock:
@@ -262,11 +263,6 @@ class VaultCatalog:
             self.text.remove(rel, lambda: stats_of(old).terms)
             self.graph.remove(old)
             self.removed += 1
-
-    def put_all(self, notes: Iterable[IndexedNote]) -> None:
-        """Notes parsed elsewhere (the persistent cache), added as they are."""
-        for note in notes:
-            self._put(note)
 
     def _put(
         self, note: IndexedNote, *, reindex: bool = True, stats: TermStats | None = None

@@ -137,7 +137,9 @@ def worker_main() -> None:
     layout = VaultLayout(Path(root), *folders)
     out = sys.stdout.buffer
     for start in range(0, len(rels), FRAME):
-        batch = [parse_file(layout.root, rel, layout, max_bytes) for rel in rels[start : start + FRAME]]
+        batch = [
+            parse_file(layout.root, rel, layout, max_bytes) for rel in rels[start : start + FRAME]
+        ]
         data = pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL)
         out.write(_LENGTH.pack(len(data)) + data)
         out.flush()

@@ -67,10 +67,6 @@ class IndexedNote:
     aliases: tuple[str, ...] = ()
     entities: tuple[str, ...] = ()
 
-    @property
-    def name(self) -> str:
-        return self.path.rsplit("/", 1)[-1]
-
     def document(self) -> DocumentText:
         return DocumentText(self.title, self.aliases, self.tags, self.entities, self.body)
 
@@ -184,7 +180,14 @@ def parser_version() -> str:
     """Changes whenever the code that turns bytes into an IndexedNote changes, so a cache
     written by another version is never trusted."""
     digest = hashlib.sha256(str(PARSER_REVISION).encode())
-    for module in (links_module, tags_module, note_module, memory_module, text_index, sys.modules[__name__]):
+    for module in (
+        links_module,
+        tags_module,
+        note_module,
+        memory_module,
+        text_index,
+        sys.modules[__name__],
+    ):
         digest.update(Path(module.__file__ or "").read_bytes())
     return digest.hexdigest()[:16]
 

@@ -283,7 +283,9 @@ class TextIndex:
         paths = self._paths
         scale = 1.0 / ceiling
         found = {
-            path: min(1.0, s * scale) for doc, s in total.items() if (path := paths[doc]) is not None
+            path: min(1.0, s * scale)
+            for doc, s in total.items()
+            if (path := paths[doc]) is not None
         }
         return found, used
 

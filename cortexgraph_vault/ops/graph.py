@@ -252,8 +252,6 @@ def vault_status(engine: VaultEngine) -> VaultStatus:
     )  # fmt: skip
 
 
-
-
 def reindex(engine: VaultEngine) -> ReindexResult:
     """Throw the index and its cache away and parse every note again."""
     started = time.perf_counter()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Iterable, Sequence
@@ -26,6 +27,10 @@ from cortexgraph_vault.vault.lock import vault_key
 log = logging.getLogger(__name__)
 
 
+def content_sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def forget_paths(
     engine: VaultEngine, memories: Sequence[Memory], message: str, *, operation: str
 ) -> str | None:
@@ -38,6 +43,7 @@ def forget_paths(
     engine.ensure_git()
     history = engine.history
     with engine.lock.held():
+        engine.repair_interrupted()
         texts: dict[str, str] = {}
         ids: list[str] = []
         for m in memories:
@@ -59,6 +65,11 @@ def forget_paths(
                 f"{trailers(operation + '-record', ids)}",
             )
         removed: list[str] = []
+        # A crash from here to the commit is repaired from this record by the next lock holder.
+        engine.journal.begin({
+            "kind": "forget", "message": message,
+            "files": {p: {"sha": content_sha(t), "text": t} for p, t in texts.items()},
+        })  # fmt: skip
         try:
             for path in texts:
                 engine.store.delete(path)
@@ -67,7 +78,9 @@ def forget_paths(
         except (GitError, OSError, VaultError) as exc:
             for path in removed:
                 engine.store.write_back(path, texts[path])
+            engine.journal.done()
             raise GitError(f"{exc}; nothing was forgotten: every memory is still in place") from exc
+        engine.journal.done()
         for path in removed:
             engine.catalog.drop(path)
         return sha

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cortexgraph_vault.core.decay import DAY, seconds_until_score
 from cortexgraph_vault.core.rules import review_priority, should_forget
-from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.engine import CACHE_SAVE_AT_START, VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, NotFound
 from cortexgraph_vault.importers import cortexgraph as cortexgraph_format
 from cortexgraph_vault.importers import export, memory_json
@@ -39,6 +39,12 @@ def _read(path: Path) -> bytes | None:
         raise InvalidArgument(f"{path}: cannot be read ({exc.strerror})") from None
 
 
+def _saving_cache(engine: VaultEngine, result: ImportResult) -> ImportResult:
+    """A big import is worth the cache: the next command then starts warm."""
+    engine.index_cache.save_if_changed(engine.catalog, min_changes=CACHE_SAVE_AT_START)
+    return result
+
+
 def import_cortexgraph(
     engine: VaultEngine,
     path: str | Path | None = None,
@@ -66,7 +72,9 @@ def import_cortexgraph(
     plan = cortexgraph_format.plan_import(
         memories, relations, str(folder), allow_secrets=allow_secrets
     )
-    return apply_plan(engine, plan, dry_run=dry_run, overwrite=overwrite, progress=progress)
+    return _saving_cache(
+        engine, apply_plan(engine, plan, dry_run=dry_run, overwrite=overwrite, progress=progress)
+    )
 
 
 def import_memory_json(
@@ -86,7 +94,7 @@ def import_memory_json(
     if data is None:
         raise NotFound(f"{source}: no such file (the MCP memory server's memory.json)")
     plan = memory_json.plan_import(data, str(source), source.name, engine.now(), status=status)
-    return apply_plan(engine, plan, dry_run=dry_run, progress=progress)
+    return _saving_cache(engine, apply_plan(engine, plan, dry_run=dry_run, progress=progress))
 
 
 def export_cortexgraph(

@@ -86,13 +86,20 @@ def current_members(
     return fresh
 
 
-def _inherited_relations(members: Sequence[Memory]) -> dict[str, object]:
+def _link_values(raw: object) -> list[str]:
+    """A link property's values as written (one string, or a list of them)."""
+    values = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    return [v.strip() for v in values if isinstance(v, str) and v.strip()]
+
+
+def _inherited_relations(members: Sequence[Memory], texts: Mapping[str, str]) -> dict[str, object]:
     """Relations of the originals that point outside the cluster, carried to the merged note."""
     fields: dict[str, object] = {}
+    frontmatters = [parse_note(texts[m.path]).frontmatter for m in members]
     for kind in INHERITED:
         values: list[str] = []
-        for m in members:
-            for value in m.relations.get(kind, ()):
+        for fm in frontmatters:
+            for value in _link_values(fm.get(kind)):
                 if any(points_to(value, other) for other in members):
                     continue
                 if link_target(value).lower() not in {link_target(v).lower() for v in values}:
@@ -103,7 +110,11 @@ def _inherited_relations(members: Sequence[Memory]) -> dict[str, object]:
 
 
 def _merged_fields(
-    merged: Merged, members: Sequence[Memory], archived_titles: Sequence[str], now: datetime
+    merged: Merged,
+    members: Sequence[Memory],
+    texts: Mapping[str, str],
+    archived_titles: Sequence[str],
+    now: datetime,
 ) -> dict[str, object]:
     return {
         "id": new_id(),
@@ -117,7 +128,7 @@ def _merged_fields(
         "source": "consolidation",
         "consolidated_at": now,
         "consolidated_from": [f"[[{t}]]" for t in archived_titles],
-        **_inherited_relations(members),
+        **_inherited_relations(members, texts),
     }
 
 
@@ -158,7 +169,7 @@ def apply_merge(
                 if pinned_hash(as_moved) != pinned_hash(m):
                     raise Stale(f"{m.path}: edited while it was being merged; nothing was merged")
             archived_titles = [new.rsplit("/", 1)[-1][:-3] for _, new in moved]
-            fields = _merged_fields(merged, fresh, archived_titles, now)
+            fields = _merged_fields(merged, fresh, texts, archived_titles, now)
             written = store.create(
                 layout.stm, title, render_note(fields, merged.content + "\n"), names
             )

@@ -80,9 +80,7 @@ def _tag_filter(tags: Sequence[str] | None) -> Callable[[IndexedNote], bool] | N
     if not wanted:
         return None
     # A nested tag counts for its parents: `project` finds `project/atlas`, as in Obsidian.
-    return lambda note: any(
-        t == w or t.startswith(w + "/") for t in note.tags for w in wanted
-    )
+    return lambda note: any(t == w or t.startswith(w + "/") for t in note.tags for w in wanted)
 
 
 # A match while ranking, kept as a plain tuple (10k of them per broad query):
@@ -222,7 +220,11 @@ def preview(text: str, length: int) -> str:
 
 
 def hit(
-    engine: VaultEngine, r: Ranked, now: datetime, preview_length: int, expansions: dict[str, list[str]]
+    engine: VaultEngine,
+    r: Ranked,
+    now: datetime,
+    preview_length: int,
+    expansions: dict[str, list[str]],
 ) -> SearchHit:
     note, m = r.note, r.note.memory
     matched = matched_fields(note, expansions)
@@ -301,7 +303,9 @@ def _page(
     ratio = engine.config.review_blend_ratio if review else 0.0
     catalog = engine.catalog
     results = []
-    for (score, path, sim, memory_score, priority), as_review in blend(ranked, ratio, end)[start:end]:
+    for (score, path, sim, memory_score, priority), as_review in blend(ranked, ratio, end)[
+        start:end
+    ]:
         note = catalog.note(path)
         if note is not None:
             r = Ranked(score, path, note, sim, memory_score, priority, as_review)

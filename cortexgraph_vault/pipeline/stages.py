@@ -117,8 +117,10 @@ class DecayAnalyzer(Stage):
 
 
 def _target(item: PlanItem, members: list[Memory]) -> Target:
-    return Target(str(item.details.get("cluster_id", item.id)), members,
-                  float(item.details.get("cohesion", item.confidence or 0.0)), {})  # fmt: skip
+    """The item's cluster; its pinned hashes are checked again under the vault lock."""
+    pinned = {pm.id or pm.path: pm.content_hash for pm in item.memories}
+    cohesion = float(item.details.get("cohesion", item.confidence or 0.0))
+    return Target(str(item.details.get("cluster_id", item.id)), members, cohesion, pinned)
 
 
 class ClusterDetector(Stage):
@@ -172,7 +174,7 @@ class SemanticMerge(Stage):
 
     def apply(self, engine: VaultEngine, item: PlanItem, members: list[Memory]) -> Applied:
         target = _target(item, members)
-        done = apply_merge(engine, target.members, target.cohesion)
+        done = apply_merge(engine, target.members, target.cohesion, pinned=target.pinned)
         return Applied(
             touched=done.touched, new_memory_id=done.memory_id, follow=done.archived,
             note=f"merged into {done.path}",

@@ -10,7 +10,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import secrets
+import socket
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +20,9 @@ from pathlib import Path
 from cortexgraph_vault.errors import NoteFormatError, VaultError
 
 TEMP_MARK = ".cgv-tmp-"
+# This machine, in temp file names (a pid means nothing on another device of a synced vault).
+_WRITER = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
+_OWNER = re.compile(re.escape(TEMP_MARK) + r"([0-9a-f]{6})-(\d+)-[0-9a-f]+$")
 
 
 @dataclass(frozen=True)
@@ -82,7 +87,15 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def temp_path_for(path: Path) -> Path:
-    return path.with_name(f".{path.name}{TEMP_MARK}{secrets.token_hex(4)}")
+    # The writer's host and pid in the name let the next start sweep a killed writer's litter
+    # at once, while a live writer's temp file (here or on a synced device) is left alone.
+    # A name near the file system's 255-byte limit would not leave room for the suffix.
+    name = path.name if len(os.fsencode(path.name)) <= 150 else _short_name(path.name)
+    return path.with_name(f".{name}{TEMP_MARK}{_WRITER}-{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def _short_name(name: str) -> str:
+    return hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 def atomic_write(
@@ -132,8 +145,26 @@ class ChangedUnderUs(VaultError):
         self.path = path
 
 
+def _writer_is_dead(name: str) -> bool:
+    """True when the temp file's writer was a process on this host that no longer runs."""
+    found = _OWNER.search(name)
+    if found is None or found.group(1) != _WRITER:
+        return False
+    pid = int(found.group(2))
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # alive, someone else's
+    return False
+
+
 def sweep_temp_files(root: Path, folders: list[str], older_than_seconds: float = 60.0) -> int:
-    """Remove temp files a crashed writer left behind (they are hidden, but they are litter)."""
+    """Remove temp files a crashed writer left behind (they are hidden, but they are litter):
+    at once when their writer is known dead, otherwise once they are old."""
     removed = 0
     limit = time.time() - older_than_seconds
     for folder in folders:
@@ -142,7 +173,9 @@ def sweep_temp_files(root: Path, folders: list[str], older_than_seconds: float =
             continue
         for entry in base.rglob(f".*{TEMP_MARK}*"):
             with contextlib.suppress(OSError):
-                if entry.is_file() and entry.stat().st_mtime < limit:
+                if entry.is_file() and (
+                    _writer_is_dead(entry.name) or entry.stat().st_mtime < limit
+                ):
                     entry.unlink()
                     removed += 1
     return removed

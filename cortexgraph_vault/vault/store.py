@@ -8,6 +8,7 @@ their edit and ours both survive.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from cortexgraph_vault.vault.files import (
     read_note,
     remove_file,
 )
+from cortexgraph_vault.vault.journal import WriteJournal
 from cortexgraph_vault.vault.layout import VaultLayout, unique_name
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.paths import safe_path
@@ -43,10 +45,13 @@ class Written:
 
 
 class NoteStore:
-    def __init__(self, layout: VaultLayout, lock: VaultLock) -> None:
+    def __init__(
+        self, layout: VaultLayout, lock: VaultLock, journal: WriteJournal | None = None
+    ) -> None:
         self.layout = layout
         self.root = layout.root
         self.lock = lock
+        self.journal = journal
 
     def path(self, rel: str) -> Path:
         return safe_path(self.root, rel)
@@ -108,8 +113,20 @@ class NoteStore:
                 return Written(rel, new_text, data, new_stamp, text)
         raise VaultError(f"{rel}: kept changing while we tried to update it; try again")
 
-    def create(self, folder: str, title: str, text: str, taken: set[str] | None = None) -> Written:
-        """A new note with a unique name in `folder` (never replaces an existing file)."""
+    def create(
+        self,
+        folder: str,
+        title: str,
+        text: str,
+        taken: set[str] | None = None,
+        *,
+        moving_from: tuple[str, str] | None = None,
+    ) -> Written:
+        """A new note with a unique name in `folder` (never replaces an existing file).
+
+        `moving_from` (path, sha256) marks the first step of a move: the journal learns both
+        names before the new file exists, so a crash before the old one goes can be repaired.
+        """
         base = self.path(folder + "/x.md").parent
         with self.lock.held():
             base.mkdir(parents=True, exist_ok=True)
@@ -118,6 +135,11 @@ class NoteStore:
                 name = unique_name(title, names)
                 rel = f"{folder}/{name}"
                 data = text.encode("utf-8")
+                if moving_from is not None and self.journal is not None:
+                    self.journal.begin({
+                        "kind": "move", "from": moving_from[0], "from_sha": moving_from[1],
+                        "to": rel, "to_sha": hashlib.sha256(data).hexdigest(),
+                    })  # fmt: skip
                 try:
                     stamp = atomic_write(self.path(rel), data, must_not_exist=True)
                 except ChangedUnderUs:
@@ -146,18 +168,27 @@ class NoteStore:
             if parsed.problem:
                 raise NoteFormatError(f"{rel}: {parsed.problem}; left untouched")
             new_text = minimal_update(text, changes)
-            written = self.create(folder, title or Path(rel).stem, new_text, taken)
-            old_path = self.path(rel)
             try:
-                now = current_stamp(old_path)
-                if now is None or now.sha256 != stamp.sha256:
-                    raise ChangedUnderUs(old_path, "changed while moving")
-                remove_file(old_path)
-            except ChangedUnderUs:
-                remove_file(self.path(written.path))
-                current, cur_stamp = self.read(rel)
-                raise Conflict(rel, stamp.sha256, cur_stamp.sha256, current) from None
+                written = self.create(
+                    folder, title or Path(rel).stem, new_text, taken, moving_from=(rel, stamp.sha256)
+                )
+                self._remove_moved(rel, stamp, written)
+            finally:
+                if self.journal is not None:
+                    self.journal.done()
             return written, rel
+
+    def _remove_moved(self, rel: str, stamp: FileStamp, written: Written) -> None:
+        old_path = self.path(rel)
+        try:
+            now = current_stamp(old_path)
+            if now is None or now.sha256 != stamp.sha256:
+                raise ChangedUnderUs(old_path, "changed while moving")
+            remove_file(old_path)
+        except ChangedUnderUs:
+            remove_file(self.path(written.path))
+            current, cur_stamp = self.read(rel)
+            raise Conflict(rel, stamp.sha256, cur_stamp.sha256, current) from None
 
     def delete(self, rel: str, *, expected_sha256: str | None = None) -> str:
         """Remove a note; returns the text removed (for the caller to restore on failure)."""

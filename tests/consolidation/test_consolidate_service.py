@@ -8,6 +8,7 @@ import pytest
 
 from cortexgraph_vault.core.times import parse_time
 from cortexgraph_vault.errors import InvalidArgument, NotFound, Stale
+from cortexgraph_vault.ops.cluster_book import ClusterBook
 from tests.conftest import NOW, git
 from tests.consolidation.builders import (
     a_memory,
@@ -239,3 +240,27 @@ def test_a_failed_merge_puts_every_file_back(
         s.consolidate(cluster_id=cid, mode="apply")
     assert vault_fingerprint(dup_vault) == print_before
     assert not (dup_vault / "_archive").exists() or not any((dup_vault / "_archive").iterdir())
+
+
+def test_a_cluster_id_still_works_when_the_cache_is_gone(dup_vault: Path) -> None:
+    cid = coffee_cluster(dup_vault)
+    ClusterBook(service_for(dup_vault).engine.root).path.unlink()
+    done = service_for(dup_vault).consolidate(cluster_id=cid, mode="apply")
+    assert done.merged_count == 1  # recomputed: ids derive from the members
+
+
+def test_a_hand_made_note_without_an_id_can_be_merged(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    a_memory(vault, "Linear", "The team uses Linear for issue tracking, not Jira.", memory_id="lin")
+    (vault / "_stm" / "Typed by hand.md").write_text(
+        '---\nrelated: "[[Kestrel Labs]]"\n---\nOur team uses Linear for issue tracking, not Jira.\n',
+        encoding="utf-8",
+    )
+    a_memory(vault, "Other", "Maya reads before bed and is currently reading Piranesi.")
+    commit_all(vault)
+    [cluster] = service_for(vault).cluster().clusters
+    assert sorted(cluster.memory_ids) == ["_stm/Typed by hand.md", "lin"]
+    done = service_for(vault).consolidate(cluster_id=cluster.id, mode="apply").results[0]
+    archived = frontmatter(vault / "_archive" / "Typed by hand.md")
+    assert archived["id"] and archived["status"] == "archived"
+    assert frontmatter(vault / done.new_path)["related"] == ["[[Kestrel Labs]]"]  # type: ignore[operator]

@@ -235,3 +235,28 @@ def test_the_created_time_orders_file_names_whatever_the_line_order(
     result = service(vault).import_cortexgraph(str(store))
     paths = {i.id: i.path for i in result.items}
     assert paths == {"early": "_stm/Same words.md", "late": "_stm/Same words 2.md"}
+
+
+def test_a_file_that_appears_under_a_planned_name_is_left_alone_and_links_follow(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cortexgraph_vault.importers import writer
+
+    real = writer.write_new_file
+    theirs = "Jonas works from Berlin (CET) and prefers meetings.md"
+
+    def person_types_first(path: Path, data: bytes) -> bool:
+        if path.name == theirs and not path.exists():
+            path.write_text("a person's own note\n")  # made in Obsidian, between plan and write
+        return real(path, data)
+
+    monkeypatch.setattr(writer, "write_new_file", person_types_first)
+    result = service(vault).import_cortexgraph(str(CORTEXGRAPH))
+    assert (vault / "_stm" / theirs).read_text() == "a person's own note\n"
+    moved = next(i for i in result.items if i.id == "m-tz")
+    assert moved.path == "_stm/Jonas works from Berlin (CET) and prefers meetings 2.md"
+    coffee = (vault / "_stm/Maya drinks her coffee black, no sugar.md").read_text()
+    assert 'related: ["[[Jonas works from Berlin (CET) and prefers meetings 2]]"]' in coffee
+    assert "related_meta: {Jonas works from Berlin (CET) and prefers meetings 2: {id: r-1" in coffee
+    [view] = service(vault).open(["m-coffee"]).memories
+    assert [r.to_memory_id for r in view.relations.outgoing] == ["m-tz"]

@@ -88,7 +88,9 @@ def test_parsing_in_worker_processes_gives_the_same_index(
 ) -> None:
     for i in range(40):
         (link_vault / "Many" / f"N{i}.md").parent.mkdir(exist_ok=True)
-        (link_vault / "Many" / f"N{i}.md").write_text(f"---\ntags: [t{i}]\n---\nnote {i} [[Home]]\n")
+        (link_vault / "Many" / f"N{i}.md").write_text(
+            f"---\ntags: [t{i}]\n---\nnote {i} [[Home]]\n"
+        )
     serial = fresh_signature(link_vault)
     used: list[int] = []
     real = parallel_parse._in_workers

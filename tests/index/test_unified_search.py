@@ -137,7 +137,9 @@ def test_review_candidates_are_blended_in_without_dropping_results(tmp_path: Pat
     assert all(0.15 <= (first[i].memory_score or 0) <= 0.35 for i in flagged)
     plain = service.search_unified("espresso", limit=10, include_review_candidates=False)
     assert not any(h.review_candidate for h in plain.results)
-    assert [h.path for h in plain.results][:5] == [h.path for h in first if not h.review_candidate][:5]
+    assert [h.path for h in plain.results][:5] == [h.path for h in first if not h.review_candidate][
+        :5
+    ]
     assert len(service.search_unified("espresso", limit=100).results) == 16
 
 

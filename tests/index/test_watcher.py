@@ -83,7 +83,9 @@ def test_a_move_into_a_new_folder(
     (link_vault / "Archive" / "2026").mkdir(parents=True)
     os.rename(link_vault / "Beta.md", link_vault / "Archive" / "2026" / "Beta.md")
     wait_until(
-        lambda: catalog.note("Archive/2026/Beta.md") is not None and catalog.note("Beta.md") is None,
+        lambda: (
+            catalog.note("Archive/2026/Beta.md") is not None and catalog.note("Beta.md") is None
+        ),
         what="the note at its new place only",
     )
     # [[Beta]] still finds it by name, wherever it went
@@ -97,8 +99,10 @@ def test_a_renamed_and_a_moved_folder(
     catalog, _ = watched
     os.rename(link_vault / "Projects", link_vault / "Work")
     wait_until(
-        lambda: catalog.note("Work/Status.md") is not None
-        and not [n.path for n in catalog.notes() if n.path.startswith("Projects/")],
+        lambda: (
+            catalog.note("Work/Status.md") is not None
+            and not [n.path for n in catalog.notes() if n.path.startswith("Projects/")]
+        ),
         what="the renamed folder",
     )
     (link_vault / "Old").mkdir()
@@ -172,8 +176,10 @@ def test_the_watcher_never_writes_to_the_vault(link_vault: Path) -> None:
     assert "Broken.md" in problems  # reported, left exactly as it was
 
 
-def test_status_heartbeat_and_counts(watched: tuple[VaultCatalog, VaultWatcher], link_vault: Path) -> None:
-    catalog, watcher = watched
+def test_status_heartbeat_and_counts(
+    watched: tuple[VaultCatalog, VaultWatcher], link_vault: Path
+) -> None:
+    _, watcher = watched
     (link_vault / "New.md").write_text("new\n")
     wait_until(lambda: watcher.state.batches >= 1, what="a batch")
     state = watcher.state

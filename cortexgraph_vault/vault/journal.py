@@ -1,0 +1,112 @@
+"""What a two-step write is about to do, so the next holder of the vault lock can finish it.
+
+A forget deletes files and then commits; a move writes the new file and then removes the old.
+A process killed between the steps would leave memories deleted but never committed (gone
+from the vault, absent from `forgotten`) or one memory in two places. So before the first
+step the intent goes to a journal file outside the vault (beside the lock), and after the
+last step it is removed. Whoever takes the vault lock next and finds a journal repairs the
+vault from it: a move is completed (or undone if a person edited the old note meanwhile), a
+forget is completed and committed (or, when git cannot commit, undone).
+
+Only one intent is open at a time: every step runs under the vault lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from cortexgraph_vault.errors import VaultError
+from cortexgraph_vault.vault.files import atomic_write, remove_file
+from cortexgraph_vault.vault.lock import vault_key
+
+log = logging.getLogger(__name__)
+
+Commit = Callable[[list[str], str], object]
+
+
+def file_sha(path: Path) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+
+
+class WriteJournal:
+    def __init__(self, root: Path, folder: Path) -> None:
+        self.root = root
+        self.path = folder / f"{vault_key(root)}.json"
+
+    def begin(self, intent: dict[str, object]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(self.path, json.dumps(intent).encode("utf-8"))
+
+    def done(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+
+    def pending(self) -> dict[str, object] | None:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            # Written atomically, so this is not ours half-written: say so and set it aside.
+            log.warning("%s: unreadable write journal (%s); ignored", self.path, exc)
+            self.done()
+            return None
+        return data if isinstance(data, dict) else None
+
+    def repair(self, commit: Commit) -> str | None:
+        """Finish (or undo) the intent a killed process left; the caller holds the vault lock.
+        Returns a sentence saying what was done, or None when there was nothing to repair."""
+        intent = self.pending()
+        if intent is None:
+            return None
+        kind = intent.get("kind")
+        if kind == "move":
+            said = self._repair_move(intent)
+        elif kind == "forget":
+            said = self._repair_forget(intent, commit)
+        else:
+            said = f"unknown journal entry {kind!r} ignored"
+        self.done()
+        log.warning("%s: an interrupted write was repaired: %s", self.root, said)
+        return said
+
+    def _repair_move(self, intent: dict) -> str:
+        old, new = self.root / intent["from"], self.root / intent["to"]
+        old_sha, new_sha = file_sha(old), file_sha(new)
+        if new_sha is None or old_sha is None:
+            return f"move of {intent['from']} needed nothing more"
+        if old_sha == intent["from_sha"]:
+            remove_file(old)  # the copy is complete; the old note is exactly what was moved
+            return f"move of {intent['from']} to {intent['to']} completed"
+        if new_sha == intent["to_sha"]:
+            remove_file(new)  # a person edited the old note since: theirs stays, ours goes
+            return f"move of {intent['from']} undone: it was edited meanwhile"
+        return f"{intent['from']} and {intent['to']} were both edited; both kept"
+
+    def _repair_forget(self, intent: dict, commit: Commit) -> str:
+        files: dict[str, dict] = intent["files"]
+        gone: list[str] = []
+        for rel, entry in files.items():
+            sha = file_sha(self.root / rel)
+            if sha == entry["sha"]:
+                remove_file(self.root / rel)  # what the forget chose, unchanged: finish it
+                gone.append(rel)
+            elif sha is None:
+                gone.append(rel)
+        try:
+            commit(gone, str(intent["message"]))
+        except (VaultError, OSError) as exc:
+            for rel in gone:
+                atomic_write(self.root / rel, files[rel]["text"].encode("utf-8"))
+            return f"forget of {len(gone)} memories undone, git could not record it ({exc})"
+        return f"forget of {len(gone)} memories completed and committed"
