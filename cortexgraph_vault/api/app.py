@@ -23,6 +23,7 @@ from cortexgraph_vault.api.token import TokenSource
 from cortexgraph_vault.mcp.server import build_server, http_app
 
 if TYPE_CHECKING:
+    from cortexgraph_vault.pipeline.scheduler import Scheduler
     from cortexgraph_vault.service import MemoryService
 
 MCP_PATH = "/mcp"
@@ -49,13 +50,28 @@ def build_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if watch:
             await anyio.to_thread.run_sync(service.engine.start_watcher)
+        scheduler = consolidation_scheduler(service)
         try:
             # A mounted app's own lifespan never runs; the MCP sessions live in ours.
             async with mcp_server.session_manager.run():
                 yield
         finally:
+            if scheduler is not None:
+                await anyio.to_thread.run_sync(scheduler.stop)
             if watch:
                 await anyio.to_thread.run_sync(service.engine.stop_watcher)
 
     app = Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS, lifespan=lifespan)
     return LocalOnly(app, hosts=hosts, token_matches=token.matches)
+
+
+def consolidation_scheduler(service: MemoryService) -> Scheduler | None:
+    """The consolidation pipeline on an interval, when `consolidate_interval_hours` asks for it."""
+    hours = service.config.consolidate_interval_hours
+    if not hours:
+        return None
+    from cortexgraph_vault.pipeline.scheduler import Scheduler
+
+    scheduler = Scheduler(service, hours, run_at_start=False)
+    scheduler.start()
+    return scheduler

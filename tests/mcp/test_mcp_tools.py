@@ -36,8 +36,7 @@ READ_ONLY = {
     "memory_version", "forgotten_memories", "vault_status", "review_memories",
 }  # fmt: skip
 DESTRUCTIVE = {"gc", "delete_memory", "update_memory", "consolidate_memories"}
-# Consolidation (issue 8) is still being built: these answer with a NotAvailableYet tool error.
-AWAITING = {
+CONSOLIDATION_CALLS = {
     "cluster_memories": {"threshold": 0.5},
     "consolidate_memories": {"mode": "preview", "auto_detect": True},
 }
@@ -256,16 +255,13 @@ async def test_message_analysis_and_auto_recall(git_vault: Path) -> None:
         assert recalled["memories_found"] == len(recalled["memories"]) >= 1
 
 
-@pytest.mark.parametrize("name", sorted(AWAITING))
-async def test_tools_of_later_issues_are_wired_to_the_service(name: str, git_vault: Path) -> None:
-    """Until its engine lands a tool says so plainly; after, its answer must match its schema."""
+@pytest.mark.parametrize("name", sorted(CONSOLIDATION_CALLS))
+async def test_consolidation_tools_answer_with_their_schema(name: str, git_vault: Path) -> None:
     async with connected(service_for(git_vault)) as client:
         s = await session_for(client)
-        result = await client.call_tool(name, AWAITING[name])
-        if result.is_error:
-            assert "NotAvailableYet" in text_of(result) and "issue 8" in text_of(result)
-        else:
-            assert assert_matches_schema(s.tools[name], result)
+        result = await client.call_tool(name, CONSOLIDATION_CALLS[name])
+        assert not result.is_error, text_of(result)
+        assert assert_matches_schema(s.tools[name], result)
 
 
 async def test_review_lists_fading_memories_most_urgent_first(git_vault: Path) -> None:

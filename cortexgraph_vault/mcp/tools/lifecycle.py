@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field
 
-from cortexgraph_vault.mcp.tool_calls import DESTRUCTIVE, READ_ONLY, WRITES, loose
-from cortexgraph_vault.models import GcResult, PromoteResult
+from cortexgraph_vault.mcp.tool_calls import DESTRUCTIVE, READ_ONLY, WRITES
+from cortexgraph_vault.models import ClusterResult, ConsolidateResult, GcResult, PromoteResult
 
 if TYPE_CHECKING:
     from cortexgraph_vault.mcp.tool_calls import ToolRegistry
@@ -68,26 +68,30 @@ def register(tool: ToolRegistry) -> None:
             Literal["similarity"], Field(description="how to group memories")
         ] = "similarity",
         threshold: Annotated[
-            Similarity, Field(description="similarity that links two memories")
-        ] = 0.83,
-        max_cluster_size: Annotated[int, Field(ge=2, le=100, description="largest cluster")] = 12,
+            Similarity | None,
+            Field(description="similarity that links two memories (default: configured, 0.83)"),
+        ] = None,
+        max_cluster_size: Annotated[
+            int | None, Field(ge=2, le=100, description="largest cluster (default: configured, 12)")
+        ] = None,
         find_duplicates: Annotated[
             bool, Field(description="list near-duplicate pairs instead")
         ] = False,
         duplicate_threshold: Annotated[
-            Similarity, Field(description="similarity from which two memories are duplicates")
-        ] = 0.88,
-    ) -> dict[str, Any]:
+            Similarity | None,
+            Field(
+                description="similarity from which two memories are duplicates (default: configured, 0.88)"
+            ),
+        ] = None,
+    ) -> ClusterResult:
         """Group similar short-term memories (or find duplicates) as candidates for consolidation.
 
         Cluster ids are stable: they are derived from the member ids, so consolidate_memories
         can be called with one later.
         """
-        return loose(
-            service.cluster(
-                strategy=strategy, threshold=threshold, max_cluster_size=max_cluster_size,
-                find_duplicates=find_duplicates, duplicate_threshold=duplicate_threshold,
-            )
+        return service.cluster(
+            strategy=strategy, threshold=threshold, max_cluster_size=max_cluster_size,
+            find_duplicates=find_duplicates, duplicate_threshold=duplicate_threshold,
         )  # fmt: skip
 
     @tool(DESTRUCTIVE, title="Consolidate a cluster")
@@ -107,11 +111,9 @@ def register(tool: ToolRegistry) -> None:
         cohesion_threshold: Annotated[
             Similarity, Field(description="least cohesion for auto_detect")
         ] = 0.75,
-    ) -> dict[str, Any]:
+    ) -> ConsolidateResult:
         """Merge a cluster of similar memories into one; the originals are archived, never lost."""
-        return loose(
-            service.consolidate(
-                cluster_id=cluster_id, mode=mode, auto_detect=auto_detect,
-                cohesion_threshold=cohesion_threshold,
-            )
+        return service.consolidate(
+            cluster_id=cluster_id, mode=mode, auto_detect=auto_detect,
+            cohesion_threshold=cohesion_threshold,
         )  # fmt: skip
