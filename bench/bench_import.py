@@ -58,7 +58,7 @@ def make_store(folder: Path, n: int, seed: int = 7) -> None:
                 "created_at": BASE,
                 "metadata": {},
             }
-        )  # fmt: skip
+        )
         for j in range(n // 2)
     ]
     (folder / "relations.jsonl").write_text("\n".join(relations) + "\n")

@@ -1,9 +1,9 @@
 """A synthetic vault for benchmarks: N notes of about 1.6 KB each, like a real Obsidian vault.
 
 Every note has frontmatter, a heading, three paragraphs, about five wikilinks and tags;
-about 30 % live in `_stm/` as memories with decay fields, a third of those old enough to be
-forgotten. Words follow a Zipf-like law over a made-up vocabulary, so posting lists have
-the skew a real vault has. The same seed gives the same vault.
+about 30 % live in `_stm/` as memories with decay fields, 40 % of those old enough to be
+forgotten. Words follow a Zipf-like law (function words first, then a made-up vocabulary), so
+posting lists have the skew a real vault has. The same seed gives the same vault.
 """
 
 from __future__ import annotations
@@ -25,6 +25,11 @@ TAGS = (
     "programming", "travel", "finance", "family", "writing", "music", "running",
 )  # fmt: skip
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+FUNCTION_WORDS = [
+    "the", "and", "of", "to", "a", "in", "is", "it", "that", "for", "was", "on", "with", "as",
+    "at", "by", "this", "from", "or", "but", "be", "are", "have", "had", "they", "we", "which",
+    "their", "there", "were", "when", "what", "so", "than", "then", "them", "these", "will",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,9 @@ def _vocabulary(rng: random.Random) -> list[str]:
         words.add("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))))
     ordered = sorted(words)
     rng.shuffle(ordered)  # the frequency rank must not follow the alphabet
-    return ordered
+    # As in any natural text, the most frequent words are function words (which searches
+    # leave out), then the made-up vocabulary follows the Zipf curve.
+    return FUNCTION_WORDS + ordered
 
 
 def _iso(moment: datetime) -> str:
@@ -89,10 +96,11 @@ def generate_vault(
 ) -> GeneratedVault:
     rng = random.Random(seed)
     vocabulary = _vocabulary(rng)
+    names = vocabulary[len(FUNCTION_WORDS) :]
     titles: list[str] = []
     seen: set[str] = set()
     while len(titles) < notes:
-        title = " ".join(rng.choice(vocabulary).capitalize() for _ in range(rng.randint(2, 3)))
+        title = " ".join(rng.choice(names).capitalize() for _ in range(rng.randint(2, 3)))
         if title.lower() not in seen:
             seen.add(title.lower())
             titles.append(title)

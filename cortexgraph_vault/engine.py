@@ -5,6 +5,7 @@ The service facade owns one engine; operations in `ops/` take it as their first 
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 import os
@@ -18,13 +19,14 @@ from cortexgraph_vault.core.decay import DAY, seconds_until_score
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.rules import memory_score, promote_reason, review_priority
 from cortexgraph_vault.core.times import format_time
-from cortexgraph_vault.errors import Ambiguous, ConfigError, GitError, NotFound
+from cortexgraph_vault.errors import Ambiguous, ConfigError, GitError, LockTimeout, NotFound
 from cortexgraph_vault.history import VaultHistory
 from cortexgraph_vault.index.cache import IndexCache, cache_path
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.watcher import VaultWatcher
 from cortexgraph_vault.models import MemoryView
 from cortexgraph_vault.vault.files import sweep_temp_files
+from cortexgraph_vault.vault.journal import WriteJournal
 from cortexgraph_vault.vault.layout import VaultLayout
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.paths import vault_relative
@@ -37,8 +39,9 @@ Clock = Callable[[], datetime]
 # A process re-parses a few changed notes faster than it rewrites the whole cache, so at start
 # the cache is rewritten only when many changed; a watching process writes it when idle.
 CACHE_SAVE_AT_START = 200
-CACHE_SAVE_INTERVAL = 60.0
+CACHE_SAVE_INTERVAL = 300.0
 GC_FREEZE_NOTES = 2000
+REPAIR_LOCK_WAIT = 2.0
 
 
 def system_clock() -> datetime:
@@ -65,12 +68,16 @@ class VaultEngine:
             self.root, config.stm_folder, config.ltm_folder, config.archive_folder
         )
         self.lock = VaultLock(self.root, user_cache_dir() / "locks")
-        self.store = NoteStore(self.layout, self.lock)
+        self.journal = WriteJournal(self.root, user_cache_dir() / "journals")
+        self.store = NoteStore(self.layout, self.lock, self.journal)
         self.catalog = VaultCatalog(self.layout, max_note_bytes=config.max_note_bytes)
         self.history = VaultHistory(self.root, lock_wait_seconds=config.git_lock_wait)
         self.watching = False  # set by the watcher once it keeps the catalogue current
         self.watcher: VaultWatcher | None = None
         sweep_temp_files(self.root, [self.layout.stm, self.layout.ltm, self.layout.archive])
+        # A live holder of the lock is finishing its own write; a dead one left it to us.
+        with contextlib.suppress(LockTimeout):
+            self.repair_interrupted(lock_timeout=REPAIR_LOCK_WAIT)
         # Every process starts from the persistent cache and re-parses only what changed.
         self.index_cache = IndexCache(
             cache_path(user_cache_dir(), self.root), self.layout, config.max_note_bytes
@@ -82,6 +89,13 @@ class VaultEngine:
             # A big index is millions of long-lived objects: keep the cyclic collector from
             # walking them again and again (it cost searches a third of their time at 10k).
             gc.freeze()
+
+    def repair_interrupted(self, *, lock_timeout: float | None = None) -> str | None:
+        """Finish or undo a forget or move that a killed process left half done (journal)."""
+        if self.journal.pending() is None:
+            return None
+        with self.lock.held(lock_timeout):
+            return self.journal.repair(lambda paths, msg: self.commit(paths, msg, required=True))
 
     # freshness -----------------------------------------------------------------
     def fresh(self) -> VaultCatalog:

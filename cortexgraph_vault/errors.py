@@ -83,6 +83,15 @@ class GitError(VaultError):
     http_status = 503
 
 
+class WriteFailed(VaultError, OSError):
+    """The file system refused a write (disk full, permission denied, read-only); the note was
+    left as it was. The message names the file and the system's reason. Still an OSError, so
+    code that tolerates a failed write of its own (a cache) goes on tolerating it."""
+
+    exit_code = 5
+    http_status = 503
+
+
 class LockTimeout(VaultError):
     exit_code = 5
     http_status = 503

@@ -94,26 +94,30 @@ PAGE = r"""<!DOCTYPE html>
       }
     }
   }
-  function layout() {
-    const n = nodes.length, ideal = 70;
-    const rounds = n <= 1000 ? 350 : Math.max(60, Math.floor(350 * 1000 / n));
-    for (let it = 0; it < rounds; it++) {
-      const heat = 1 - it / rounds;
-      repel();
-      for (const e of edges) {
-        const a = nodes[e.s], b = nodes[e.t];
-        const dx = b.x - a.x, dy = b.y - a.y, d = Math.sqrt(dx * dx + dy * dy) || 1;
-        const f = (d - ideal) * 0.06;
-        a.vx += dx / d * f; a.vy += dy / d * f; b.vx -= dx / d * f; b.vy -= dy / d * f;
-      }
-      const cap = 4 + 40 * heat;
-      for (const p of nodes) {
-        p.vx -= p.x * 0.012; p.vy -= p.y * 0.012;
-        const v = Math.sqrt(p.vx * p.vx + p.vy * p.vy);
-        const s = v > cap ? cap / v : 1;
-        p.x += p.vx * s; p.y += p.vy * s; p.vx *= 0.5; p.vy *= 0.5;
-      }
+  const ROUNDS = nodes.length <= 1000 ? 350 : Math.max(60, Math.floor(350 * 1000 / nodes.length));
+  let round = 0;
+  function relaxOnce(heat) {
+    const ideal = 70;
+    repel();
+    for (const e of edges) {
+      const a = nodes[e.s], b = nodes[e.t];
+      const dx = b.x - a.x, dy = b.y - a.y, d = Math.sqrt(dx * dx + dy * dy) || 1;
+      const f = (d - ideal) * 0.06;
+      a.vx += dx / d * f; a.vy += dy / d * f; b.vx -= dx / d * f; b.vy -= dy / d * f;
     }
+    const cap = 4 + 40 * heat;
+    for (const p of nodes) {
+      p.vx -= p.x * 0.012; p.vy -= p.y * 0.012;
+      const v = Math.sqrt(p.vx * p.vx + p.vy * p.vy);
+      const s = v > cap ? cap / v : 1;
+      p.x += p.vx * s; p.y += p.vy * s; p.vx *= 0.5; p.vy *= 0.5;
+    }
+  }
+  // Relax for at most `budget` ms; true once the layout has settled.
+  function relax(budget) {
+    const end = performance.now() + budget;
+    while (round < ROUNDS && performance.now() < end) { relaxOnce(1 - round / ROUNDS); round++; }
+    return round >= ROUNDS;
   }
 
   let dpr = 1, width = 0, height = 0;
@@ -207,6 +211,7 @@ PAGE = r"""<!DOCTYPE html>
   });
   canvas.addEventListener("mouseleave", () => { hover = null; tip.style.display = "none"; draw(); });
   function zoom(factor, sx, sy) {
+    moved = true;
     const k = Math.min(12, Math.max(0.05, view.k * factor)); const f = k / view.k;
     view.x = sx - (sx - view.x) * f; view.y = sy - (sy - view.y) * f; view.k = k; draw();
   }
@@ -238,14 +243,26 @@ PAGE = r"""<!DOCTYPE html>
   count.textContent = ` · ${memories} memories, ${nodes.length - memories} notes, ${edges.length} links · ${data.generated}`;
   document.getElementById("title").appendChild(count);
   document.getElementById("empty").hidden = nodes.length > 0;
-  layout(); legend();
-  window.addEventListener("resize", () => { resize(); fit(); });
-  resize(); fit();
-  // `graph.html#node=PATH` opens with that note highlighted and its tooltip shown.
-  const wanted = decodeURIComponent((location.hash.match(/^#node=(.*)$/) || [])[1] || "");
-  if (wanted && at.has(wanted)) { hover = nodes[at.get(wanted)]; draw();
-    showTip(hover, hover.x * view.k + view.x, hover.y * view.k + view.y); }
-  document.body.dataset.ready = "true";
+  legend();
+  let moved = false;  // once a person pans or zooms, the view is theirs
+  canvas.addEventListener("wheel", () => { moved = true; });
+  canvas.addEventListener("mousedown", () => { moved = true; });
+  window.addEventListener("resize", () => { resize(); if (!moved) fit(); });
+  function ready() {
+    if (!moved) fit();
+    // `graph.html#node=PATH` opens with that note highlighted and its tooltip shown.
+    const wanted = decodeURIComponent((location.hash.match(/^#node=(.*)$/) || [])[1] || "");
+    if (wanted && at.has(wanted)) { hover = nodes[at.get(wanted)]; draw();
+      showTip(hover, hover.x * view.k + view.x, hover.y * view.k + view.y); }
+    document.body.dataset.ready = "true";
+  }
+  resize();
+  if (nodes.length <= 1500) { relax(Infinity); ready(); }
+  else {
+    // A big vault: draw at once and let the picture settle frame by frame, still usable.
+    (function frame() { const done = relax(35); if (!moved) fit(); else draw();
+      if (done) ready(); else requestAnimationFrame(frame); })();
+  }
 })();
 </script>
 </body>

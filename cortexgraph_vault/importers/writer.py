@@ -295,8 +295,7 @@ class _Importer:
             for key, value in fm.items():
                 if isinstance(value, list) and any(link(o) in value for o in renamed):
                     changes[key] = [
-                        link(renamed[str(v)[2:-2]]) if str(v)[2:-2] in renamed else v
-                        for v in value
+                        link(renamed[str(v)[2:-2]]) if str(v)[2:-2] in renamed else v for v in value
                     ]
                 elif key.endswith("_meta") and isinstance(value, dict) and renamed.keys() & value:
                     changes[key] = {renamed.get(str(k), k): v for k, v in value.items()}

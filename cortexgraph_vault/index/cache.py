@@ -28,7 +28,10 @@ from cortexgraph_vault.vault.lock import vault_key
 
 log = logging.getLogger(__name__)
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
+NOTE_CHUNK = 200
+TERM_CHUNK = 2000
+_END = "end of the cortexgraph-vault index cache"
 
 
 @dataclass(frozen=True)
@@ -55,19 +58,26 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
     """The cached index, or None when there is none or it cannot be trusted."""
     try:
         with open(path, "rb") as fh, gc_paused():
-            data = pickle.load(fh)
+            if pickle.load(fh) != _stamp(layout, max_note_bytes):
+                log.info("%s: index cache is from another version or layout; rebuilding it", path)
+                return None
+            header = pickle.load(fh)
+            notes: dict[str, IndexedNote] = {}
+            for _ in range(header["note_chunks"]):
+                notes.update((n.path, n) for n in pickle.load(fh))
+            postings = {}
+            for _ in range(header["term_chunks"]):
+                postings.update((t, rest) for t, *rest in pickle.load(fh))
+            if pickle.load(fh) != _END:
+                raise ValueError("the end marker is missing")
     except FileNotFoundError:
         return None
     except Exception as exc:  # a corrupt or foreign cache is rebuilt, never fatal
         log.warning("%s: index cache unreadable (%s); rebuilding it", path, exc)
         return None
-    if not isinstance(data, dict) or data.get("stamp") != _stamp(layout, max_note_bytes):
-        log.info("%s: index cache is from another version or layout; rebuilding it", path)
-        return None
     try:
-        notes = data["notes"]
-        text = TextIndex.restore(data["text"])
-        if not isinstance(notes, dict) or set(notes) != text.paths():
+        text = TextIndex.restore({"paths": header["paths"], "postings": postings})
+        if set(notes) != text.paths():
             raise ValueError("notes and word index disagree")
     except Exception as exc:
         log.warning("%s: index cache inconsistent (%s); rebuilding it", path, exc)
@@ -75,21 +85,37 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
     return CachedIndex(notes, text)
 
 
+def _chunks(items: list[Any], size: int) -> list[list[Any]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
 def save_cache(
     path: Path,
     layout: VaultLayout,
     max_note_bytes: int,
     notes: dict[str, IndexedNote],
-    text: dict[str, object],
+    text: dict[str, Any],
 ) -> float:
-    """Write the cache atomically (a reader sees the old file or the new one); seconds taken."""
+    """Write the cache atomically (a reader sees the old file or the new one); seconds taken.
+
+    Written as a sequence of small pickles: a watching process writes it in the background,
+    and one big pickle would hold the interpreter lock (and every search) for a second.
+    """
     started = time.perf_counter()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-    payload = {"stamp": _stamp(layout, max_note_bytes), "notes": notes, "text": text}
+    note_chunks = _chunks(list(notes.values()), NOTE_CHUNK)
+    terms = [(t, *rest) for t, rest in text["postings"].items()]
+    term_chunks = _chunks(terms, TERM_CHUNK)
+    header = {
+        "note_chunks": len(note_chunks),
+        "term_chunks": len(term_chunks),
+        "paths": text["paths"],
+    }
     try:
         with open(tmp, "wb") as fh:
-            pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            for part in (_stamp(layout, max_note_bytes), header, *note_chunks, *term_chunks, _END):
+                pickle.dump(part, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
     except OSError as exc:
         log.warning("%s: cannot write the index cache (%s)", path, exc.strerror)
@@ -109,6 +135,7 @@ class IndexCache:
         self._written = False  # the file holds this process's index (or a loaded one)
         self.load_seconds = 0.0
         self.saved_at: float | None = None
+        self._written_at = time.time()  # of the file this process started from, or wrote
         self.save_seconds = 0.0
         self._parsed_at_save = 0
         self._removed_at_save = 0
@@ -131,7 +158,7 @@ class IndexCache:
         parsed, removed = catalog.parsed, catalog.removed
         notes, text = catalog.snapshot()
         self.save_seconds = save_cache(self.path, self.layout, self.max_note_bytes, notes, text)
-        self.saved_at = time.time()
+        self.saved_at = self._written_at = time.time()
         self._parsed_at_save, self._removed_at_save = parsed, removed
 
     def save_if_changed(
@@ -140,7 +167,7 @@ class IndexCache:
         """Write the cache when enough changed since it was written (and not too recently)."""
         if self._written and self.changes_since_save(catalog) < min_changes:
             return False
-        if self.saved_at is not None and time.time() - self.saved_at < min_interval:
+        if time.time() - self._written_at < min_interval:
             return False
         self.save(catalog)
         self._written = True

@@ -14,6 +14,7 @@ import hashlib
 import logging
 import os
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,6 +103,12 @@ class VaultCatalog:
         self.graph = LinkGraph()
         self.parsed = 0  # notes parsed since start (a warm start parses only what changed)
         self.removed = 0
+        # Bumped on every change of what notes say (a restamp is not one); note_generation
+        # only when a note that is not a memory changes: memories come and go with each save.
+        self.generation = 0
+        self.note_generation = 0
+        self._names: Counter[str] = Counter()
+        self._taken: frozenset[str] | None = None
 
     # reading -----------------------------------------------------------------
     def __len__(self) -> int:
@@ -143,6 +150,13 @@ class VaultCatalog:
                 for path in paths
             ]
         return sorted(found)
+
+    def taken_names(self) -> frozenset[str]:
+        """Lower-case file names of every note ("title.md"), for choosing a unique new name."""
+        with self.lock:
+            if self._taken is None:
+                self._taken = frozenset(self._names)
+            return self._taken
 
     def search_text(self, terms: list[str]) -> tuple[dict[str, float], dict[str, list[str]]]:
         """Path → similarity of every note matching the terms, and what each term matched."""
@@ -263,6 +277,7 @@ class VaultCatalog:
             self.text.remove(rel, lambda: stats_of(old).terms)
             self.graph.remove(old)
             self.removed += 1
+            self._changed(old, None)
 
     def _put(
         self, note: IndexedNote, *, reindex: bool = True, stats: TermStats | None = None
@@ -279,11 +294,28 @@ class VaultCatalog:
                 paths = self._by_id.setdefault(note.memory.id, [])
                 if note.path not in paths:
                     paths.append(note.path)
+            if old is None:
+                self._named(note.path, +1)
             if stats is not None:
+                self._changed(old, note)
                 self.parsed += 1
                 self.text.put(note.path, stats, (lambda: stats_of(old).terms) if old else None)
                 self.graph.put(note, old)
         return note
+
+    def _changed(self, old: IndexedNote | None, new: IndexedNote | None) -> None:
+        self.generation += 1
+        if (old is not None and old.memory is None) or (new is not None and new.memory is None):
+            self.note_generation += 1
+        if new is None and old is not None:
+            self._named(old.path, -1)
+
+    def _named(self, path: str, delta: int) -> None:
+        name = path.rsplit("/", 1)[-1].lower()
+        self._names[name] += delta
+        if self._names[name] <= 0:
+            del self._names[name]
+        self._taken = None
 
     def _forget_id(self, old: IndexedNote) -> None:
         mid = old.memory.id if old.memory else None
@@ -304,6 +336,10 @@ class VaultCatalog:
                     self._by_id.setdefault(note.memory.id, []).append(note.path)
             self.text = text
             self.graph.load(notes.values())
+            self._names = Counter(path.rsplit("/", 1)[-1].lower() for path in notes)
+            self._taken = None
+            self.generation += 1
+            self.note_generation += 1
 
     def replace_with(self, other: VaultCatalog) -> None:
         """Take over another catalogue's notes (a full re-index built beside this one)."""

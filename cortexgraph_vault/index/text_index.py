@@ -43,6 +43,7 @@ FUZZY_CUTOFF = 84.0
 MIN_EXPAND_LEN = 4
 MAX_EXPANSIONS = 8
 SHORT_POSTINGS = 64
+COMMON_MIN_NOTES = 100
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -245,13 +246,17 @@ class TextIndex:
         Similarity is the BM25 sum divided by the best any document could score for these
         terms, so it compares across queries; a query term that matches nothing still counts
         in that ceiling, so a document matching half the query scores at most about half.
+
+        In a vault of 100 notes or more, a term in more than half of them says almost nothing
+        (its weight is near zero) but would make every note a match; beside a more selective
+        term it is left out, as full-text engines do with such words.
         """
         n = len(self._doc_of)
         used: dict[str, list[str]] = {}
         if not terms or not n:
             return {}, used
         k1p1 = K1 + 1
-        per_term: list[dict[int, float]] = []
+        wanted: list[tuple[list[tuple[_Postings, float]], bool]] = []
         ceiling = 0.0
         for term in dict.fromkeys(terms):
             expansions = self.expand(term)
@@ -262,6 +267,12 @@ class TextIndex:
             weighted = [(self._postings[c], self._idf(self._postings[c].df, n) * f)
                         for c, f in expansions]  # fmt: skip
             ceiling += max(w for _, w in weighted) * k1p1
+            common = n >= COMMON_MIN_NOTES and min(p.df for p, _ in weighted) * 2 > n
+            wanted.append((weighted, common))
+        if any(not common for _, common in wanted):
+            wanted = [(weighted, common) for weighted, common in wanted if not common]
+        per_term: list[dict[int, float]] = []
+        for weighted, _ in wanted:
             p, idf = weighted[0]
             # dict(zip(...)) and map() run in C; only merges below loop in Python
             best = dict(zip(p.docs, map(idf.__mul__, p.parts), strict=True))

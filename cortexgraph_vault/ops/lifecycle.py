@@ -22,7 +22,9 @@ from cortexgraph_vault.models import (
     SnapshotResult,
 )
 from cortexgraph_vault.ops.common import age_days, trailers
+from cortexgraph_vault.ops.undo import commit_or_undo, undo_moves
 from cortexgraph_vault.vault.lock import vault_key
+from cortexgraph_vault.vault.store import Written
 
 log = logging.getLogger(__name__)
 
@@ -230,29 +232,41 @@ def promote(
         )  # fmt: skip
     moved: dict[str, str] = {}
     ids: list[str] = []
-    with engine.lock.held():
-        for m, _, _ in chosen:
-            mid = m.id or new_id()
-            written, old = engine.store.move(
-                m.path, engine.layout.ltm,
-                {"status": "promoted", "promoted_at": now, "id": mid},
-                taken={n.title.lower() + ".md" for n in engine.catalog.notes() if n.path != m.path},
-                title=m.title,
-            )  # fmt: skip
-            engine.catalog.drop(old)
-            engine.catalog.record(written.path, written.data)
-            moved[old] = written.path
-            ids.append(mid)
-    lines = "\n".join(f"- {m.title} ({m.id}): {reason}" for m, _, reason in chosen)
-    paths = [p for pair in moved.items() for p in pair]
-    message = f"promote: {len(moved)} memories to {engine.layout.ltm}/\n\n{lines}\n\n" + trailers(
-        "promote", ids, "Promoted"
-    )
-    commit = engine.commit(paths, message) if record else None
+    moves: list[tuple[str, Written]] = []
+    with engine.lock.held():  # held through the commit, so an undo cannot clobber anyone
+        try:
+            for m, _, _ in chosen:
+                mid = m.id or new_id()
+                written, old = engine.store.move(
+                    m.path, engine.layout.ltm,
+                    {"status": "promoted", "promoted_at": now, "id": mid},
+                    taken={n.title.lower() + ".md" for n in engine.catalog.notes() if n.path != m.path},
+                    title=m.title,
+                )  # fmt: skip
+                moves.append((old, written))
+                engine.catalog.drop(old)
+                engine.catalog.record(written.path, written.data)
+                moved[old] = written.path
+                ids.append(mid)
+        except (VaultError, OSError):
+            undo_moves(engine, moves)
+            raise
+        lines = "\n".join(f"- {m.title} ({m.id}): {reason}" for m, _, reason in chosen)
+        paths = [p for pair in moved.items() for p in pair]
+        message = f"promote: {len(moved)} memories to {engine.layout.ltm}/\n\n{lines}\n\n"
+        message += trailers("promote", ids, "Promoted")
+        commit, unrecorded = (
+            commit_or_undo(
+                engine, paths, message, lambda: undo_moves(engine, moves),
+                "nothing was promoted: every memory is back where it was",
+            )
+            if record else (None, "")
+        )  # fmt: skip
     return PromoteResult(
         dry_run=False, candidates_found=len(chosen), promoted_count=len(moved), promoted_ids=ids,
         candidates=candidates, moved=moved, commit=commit,
-        message=f"promoted {len(moved)} memories to {engine.layout.ltm}/",
+        message=f"promoted {len(moved)} memories to {engine.layout.ltm}/"
+        + (f"; {unrecorded}" if unrecorded else ""),
     )  # fmt: skip
 
 

@@ -15,6 +15,7 @@ from cortexgraph_vault.models import (
     VersionResult,
 )
 from cortexgraph_vault.ops.common import trailers
+from cortexgraph_vault.ops.undo import commit_or_undo, undo_create, undo_moves
 
 
 def _require_git(engine: VaultEngine) -> None:
@@ -99,20 +100,24 @@ def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> Rest
         if live.status != "archived":
             raise InvalidArgument(f"{live.path}: is {live.status}, not forgotten or archived")
         changes = {"status": "active", "use_count": live.use_count + 1, "last_used": now}
-        written, old = engine.store.move(
-            live.path, engine.layout.stm, changes,
-            taken={n.title.lower() + ".md" for n in engine.catalog.notes() if n.path != live.path},
-            title=live.title,
-        )  # fmt: skip
-        engine.catalog.drop(old)
-        engine.catalog.record(written.path, written.data)
-        sha = engine.commit(
-            [old, written.path],
-            f"restore: {live.title} from {engine.layout.archive}/\n\n{trailers('restore', [live.id or ''])}",
-        )
+        with engine.lock.held():  # through the commit, so an undo cannot clobber anyone
+            written, old = engine.store.move(
+                live.path, engine.layout.stm, changes,
+                taken={n.title.lower() + ".md" for n in engine.catalog.notes() if n.path != live.path},
+                title=live.title,
+            )  # fmt: skip
+            engine.catalog.drop(old)
+            engine.catalog.record(written.path, written.data)
+            sha, unrecorded = commit_or_undo(
+                engine, [old, written.path],
+                f"restore: {live.title} from {engine.layout.archive}/\n\n{trailers('restore', [live.id or ''])}",
+                lambda: undo_moves(engine, [(old, written)]),
+                "nothing was restored: the memory is still in the archive",
+            )  # fmt: skip
         return RestoreResult(
             memory_id=live.id or "", path=written.path, restored_from=old, commit=sha,
-            message=f"restored {live.title} from the archive",
+            message=f"restored {live.title} from the archive"
+            + (f"; {unrecorded}" if unrecorded else ""),
         )  # fmt: skip
     _require_git(engine)
     memory_id, _ = _live_or_id(engine, ref)
@@ -141,15 +146,19 @@ def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> Rest
         changes["promoted_at"] = REMOVE
     new_text = minimal_update(text, changes)
     taken = {n.title.lower() + ".md" for n in engine.fresh().notes()}
-    written = engine.store.create(engine.layout.stm, title, new_text, taken)
-    engine.catalog.record(written.path, written.data)
-    sha = engine.commit(
-        [written.path],
-        f"restore: {title} from {sha_from[:10]}\n\n{trailers('restore', [memory_id])}",
-    )
+    with engine.lock.held():
+        written = engine.store.create(engine.layout.stm, title, new_text, taken)
+        engine.catalog.record(written.path, written.data)
+        sha, unrecorded = commit_or_undo(
+            engine, [written.path],
+            f"restore: {title} from {sha_from[:10]}\n\n{trailers('restore', [memory_id])}",
+            lambda: undo_create(engine, written),
+            "nothing was restored: the memory stays in git only",
+        )  # fmt: skip
     return RestoreResult(
         memory_id=memory_id, path=written.path, restored_from=sha_from, commit=sha,
-        message=f"restored {title} from commit {sha_from[:10]}",
+        message=f"restored {title} from commit {sha_from[:10]}"
+        + (f"; {unrecorded}" if unrecorded else ""),
     )  # fmt: skip
 
 

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cortexgraph_vault.errors import NoteFormatError, VaultError
+from cortexgraph_vault.errors import NoteFormatError, VaultError, WriteFailed
 
 TEMP_MARK = ".cgv-tmp-"
 # This machine, in temp file names (a pid means nothing on another device of a synced vault).
@@ -107,7 +107,10 @@ def atomic_write(
     longer matches it, a person (or another process) wrote it meanwhile, and we stop with
     ChangedUnderUs rather than overwrite their edit. `must_not_exist` guards new files.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise write_failed(path.parent, exc) from exc
     tmp = temp_path_for(path)
     try:
         with open(tmp, "xb") as fh:
@@ -123,9 +126,11 @@ def atomic_write(
             if now != expected and (now is None or now.sha256 != expected.sha256):
                 raise ChangedUnderUs(path, "the file changed since it was read")
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(exc, OSError):
+            raise write_failed(path, exc) from exc
         raise
     _fsync_dir(path.parent)
     st = os.stat(path)
@@ -133,8 +138,20 @@ def atomic_write(
 
 
 def remove_file(path: Path) -> None:
-    path.unlink()
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise write_failed(path, exc) from exc
     _fsync_dir(path.parent)
+
+
+def write_failed(path: Path, exc: OSError) -> WriteFailed:
+    return WriteFailed(
+        f"{path}: the file system refused the write ({exc.strerror or exc}); "
+        "the note was left as it was"
+    )
 
 
 class ChangedUnderUs(VaultError):

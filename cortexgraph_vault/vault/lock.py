@@ -34,10 +34,10 @@ class VaultLock:
         self._fd: int | None = None
 
     @contextmanager
-    def held(self) -> Iterator[None]:
+    def held(self, timeout: float | None = None) -> Iterator[None]:
         with self._thread_lock:
             if self._depth == 0:
-                self._acquire()
+                self._acquire(self.timeout if timeout is None else timeout)
             self._depth += 1
             try:
                 yield
@@ -46,9 +46,9 @@ class VaultLock:
                 if self._depth == 0:
                     self._release()
 
-    def _acquire(self) -> None:
+    def _acquire(self, timeout: float) -> None:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        deadline = time.monotonic() + self.timeout
+        deadline = time.monotonic() + timeout
         delay = 0.002
         while True:
             try:
@@ -59,7 +59,7 @@ class VaultLock:
                     os.close(fd)
                     raise LockTimeout(
                         f"{self.root}: another cortexgraph-vault process has held the vault lock "
-                        f"for more than {self.timeout:g} s ({self.path}); try again"
+                        f"for more than {timeout:g} s ({self.path}); try again"
                     ) from None
                 time.sleep(delay)
                 delay = min(delay * 2, 0.05)

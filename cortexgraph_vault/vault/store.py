@@ -8,6 +8,7 @@ their edit and ours both survive.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 from collections.abc import Callable, Mapping
@@ -41,7 +42,7 @@ class Written:
     text: str
     data: bytes
     stamp: FileStamp
-    before: str | None  # the text we replaced (None for a new file)
+    before: str | None  # the text we replaced (a move: the old note's; None: a new file)
 
 
 class NoteStore:
@@ -170,13 +171,17 @@ class NoteStore:
             new_text = minimal_update(text, changes)
             try:
                 written = self.create(
-                    folder, title or Path(rel).stem, new_text, taken, moving_from=(rel, stamp.sha256)
+                    folder,
+                    title or Path(rel).stem,
+                    new_text,
+                    taken,
+                    moving_from=(rel, stamp.sha256),
                 )
                 self._remove_moved(rel, stamp, written)
             finally:
                 if self.journal is not None:
                     self.journal.done()
-            return written, rel
+            return dataclasses.replace(written, before=text), rel
 
     def _remove_moved(self, rel: str, stamp: FileStamp, written: Written) -> None:
         old_path = self.path(rel)

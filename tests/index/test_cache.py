@@ -3,6 +3,7 @@ cache that cannot be trusted is ignored and rebuilt."""
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 from pathlib import Path
@@ -67,9 +68,10 @@ def test_a_corrupt_cache_is_ignored_and_rebuilt(link_vault: Path) -> None:
 def test_a_cache_from_another_version_or_layout_is_not_trusted(link_vault: Path) -> None:
     engine_for(link_vault)
     path = cache_path(user_cache_dir(), link_vault)
-    data = pickle.loads(path.read_bytes())
-    data["stamp"]["parser"] = "an older parser"
-    path.write_bytes(pickle.dumps(data))
+    raw = io.BytesIO(path.read_bytes())
+    stamp = pickle.load(raw)
+    stamp["parser"] = "an older parser"
+    path.write_bytes(pickle.dumps(stamp) + raw.read())
     assert not engine_for(link_vault).index_cache.loaded_at_start
     other_layout = VaultEngine(load_config({"vault": str(link_vault), "stm_folder": "Daily"}))
     assert not other_layout.index_cache.loaded_at_start

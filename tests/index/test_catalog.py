@@ -117,3 +117,20 @@ def test_when_workers_cannot_start_this_process_parses(
     monkeypatch.setattr(parallel_parse, "worker_count", lambda: 2)
     monkeypatch.setattr(parallel_parse.sys, "executable", "/nonexistent/python")
     assert signature(catalog_of(link_vault)) == serial
+
+
+def test_names_and_generations_follow_changes(link_vault: Path) -> None:
+    catalog = catalog_of(link_vault)
+    assert "beta.md" in catalog.taken_names() and len(catalog.taken_names()) == 12  # 2× note.md
+    generation, notes = catalog.generation, catalog.note_generation
+    (link_vault / "_stm" / "New memory.md").write_text("a memory\n")
+    catalog.refresh()
+    assert "new memory.md" in catalog.taken_names()
+    assert catalog.generation == generation + 1 and catalog.note_generation == notes
+    (link_vault / "Beta.md").unlink()
+    catalog.refresh()
+    assert "beta.md" not in catalog.taken_names()
+    assert catalog.note_generation == notes + 1
+    (link_vault / "Projects" / "Note.md").unlink()
+    catalog.refresh()
+    assert "note.md" in catalog.taken_names()  # Areas/Note.md still has the name

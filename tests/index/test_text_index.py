@@ -105,3 +105,13 @@ def test_an_exported_index_restores_to_the_same_answers() -> None:
     assert restored.search(["postgers", "beans"]) == index.search(["postgers", "beans"])
     restored.remove("a", lambda: term_stats(doc("Postgres", "database tuning")).terms)
     assert set(restored.search(["database"])) == set()
+
+
+def test_a_word_in_most_notes_is_left_out_beside_a_selective_one() -> None:
+    docs = {f"n{i}": doc(f"note {i}", "common filler text") for i in range(100)}
+    docs["rare"] = doc("rare", "common filler with a zeppelin")
+    index = index_of(**docs)
+    assert set(index.search(["common", "zeppelin"])) == {"rare"}
+    assert len(index.search(["common"])) == 101  # alone, it still finds every note
+    small = index_of(a=doc("a", "common zeppelin"), b=doc("b", "common"), c=doc("c", "common"))
+    assert set(small.search(["common", "zeppelin"])) == {"a", "b", "c"}  # a small vault: no

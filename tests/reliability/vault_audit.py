@@ -125,8 +125,11 @@ def fingerprint(vault: Path) -> dict[str, str]:
         prints[".git HEAD"] = subprocess.run(
             ["git", "-C", str(vault), "rev-parse", "HEAD"], capture_output=True, text=True
         ).stdout.strip()
-        index = vault / ".git" / "index"
-        prints[".git index"] = hashlib.sha256(index.read_bytes()).hexdigest() if index.exists() else ""
+        # What the index holds (git may rewrite the file's stat cache without changing that).
+        staged = subprocess.run(
+            ["git", "-C", str(vault), "ls-files", "--stage", "-z"], capture_output=True
+        ).stdout
+        prints[".git index"] = hashlib.sha256(staged).hexdigest()
     return prints
 
 
