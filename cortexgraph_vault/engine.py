@@ -40,7 +40,7 @@ Clock = Callable[[], datetime]
 # the cache is rewritten only when many changed; a watching process writes it when idle.
 CACHE_SAVE_AT_START = 200
 CACHE_SAVE_INTERVAL = 300.0
-GC_FREEZE_NOTES = 2000
+BIG_VAULT_NOTES = 2000
 REPAIR_LOCK_WAIT = 2.0
 
 
@@ -69,7 +69,9 @@ class VaultEngine:
         )
         self.lock = VaultLock(self.root, user_cache_dir() / "locks")
         self.journal = WriteJournal(self.root, user_cache_dir() / "journals")
-        self.store = NoteStore(self.layout, self.lock, self.journal)
+        self.store = NoteStore(
+            self.layout, self.lock, self.journal, max_note_bytes=config.max_note_bytes
+        )
         self.catalog = VaultCatalog(self.layout, max_note_bytes=config.max_note_bytes)
         self.history = VaultHistory(self.root, lock_wait_seconds=config.git_lock_wait)
         self.watching = False  # set by the watcher once it keeps the catalogue current
@@ -84,8 +86,12 @@ class VaultEngine:
         )
         self.index_cache.load_into(self.catalog)
         self.catalog.refresh()
-        self.index_cache.save_if_changed(self.catalog, min_changes=CACHE_SAVE_AT_START)
-        if len(self.catalog) >= GC_FREEZE_NOTES:
+        big = len(self.catalog) >= BIG_VAULT_NOTES
+        # A big vault's cache is written behind the first answers, not before them.
+        self.index_cache.save_if_changed(
+            self.catalog, min_changes=CACHE_SAVE_AT_START, background=big
+        )
+        if big:
             # A big index is millions of long-lived objects: keep the cyclic collector from
             # walking them again and again (it cost searches a third of their time at 10k).
             gc.freeze()

@@ -36,7 +36,10 @@ GITIGNORE = """\
 .trash/
 """
 # Plugin settings are per device and may hold tokens: never ours to commit, even when asked.
-_NEVER_COMMIT = re.compile(r"^\.obsidian/plugins/[^/]+/data\.json$")
+# Nor our own hidden files of a write or a forget in progress (a snapshot must not catch one).
+_NEVER_COMMIT = re.compile(
+    r"^\.obsidian/plugins/[^/]+/data\.json$|^(.*/)?\.[^/]*\.cgv-(tmp|aside)-[^/]*$"
+)
 _FIRST_DELAY = 0.05
 _MAX_DELAY = 0.5
 

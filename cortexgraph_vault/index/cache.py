@@ -14,6 +14,7 @@ import logging
 import os
 import pickle
 import secrets
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,8 +55,21 @@ def _stamp(layout: VaultLayout, max_note_bytes: int) -> dict[str, Any]:
     }
 
 
+# Caches being written by a background thread of this process (a reader waits for them).
+_writing: dict[Path, threading.Thread] = {}
+_writing_lock = threading.Lock()
+
+
+def wait_for_writes(path: Path) -> None:
+    with _writing_lock:
+        thread = _writing.get(path)
+    if thread is not None:
+        thread.join()
+
+
 def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIndex | None:
     """The cached index, or None when there is none or it cannot be trusted."""
+    wait_for_writes(path)
     try:
         with open(path, "rb") as fh, gc_paused():
             if pickle.load(fh) != _stamp(layout, max_note_bytes):
@@ -154,21 +168,39 @@ class IndexCache:
     def changes_since_save(self, catalog: VaultCatalog) -> int:
         return catalog.parsed - self._parsed_at_save + catalog.removed - self._removed_at_save
 
-    def save(self, catalog: VaultCatalog) -> None:
+    def save(self, catalog: VaultCatalog, *, background: bool = False) -> None:
+        """Write the cache; in the background, the snapshot is taken now and written by a
+        thread the process waits for before it exits (a CLI call never leaves half a file)."""
         parsed, removed = catalog.parsed, catalog.removed
         notes, text = catalog.snapshot()
-        self.save_seconds = save_cache(self.path, self.layout, self.max_note_bytes, notes, text)
         self.saved_at = self._written_at = time.time()
         self._parsed_at_save, self._removed_at_save = parsed, removed
 
+        def write() -> None:
+            self.save_seconds = save_cache(self.path, self.layout, self.max_note_bytes, notes, text)
+
+        wait_for_writes(self.path)
+        if not background:
+            write()
+            return
+        thread = threading.Thread(target=write, name="cgv-index-cache", daemon=False)
+        with _writing_lock:
+            _writing[self.path] = thread
+        thread.start()
+
     def save_if_changed(
-        self, catalog: VaultCatalog, *, min_changes: int = 1, min_interval: float = 0.0
+        self,
+        catalog: VaultCatalog,
+        *,
+        min_changes: int = 1,
+        min_interval: float = 0.0,
+        background: bool = False,
     ) -> bool:
         """Write the cache when enough changed since it was written (and not too recently)."""
         if self._written and self.changes_since_save(catalog) < min_changes:
             return False
         if time.time() - self._written_at < min_interval:
             return False
-        self.save(catalog)
+        self.save(catalog, background=background)
         self._written = True
         return True

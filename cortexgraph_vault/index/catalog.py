@@ -196,7 +196,7 @@ class VaultCatalog:
             gone = [
                 rel
                 for rel in self._notes
-                if rel.startswith(prefix) and rel not in seen and not (self.root / rel).exists()
+                if rel.startswith(prefix) and rel not in seen and not (self.root / rel).is_file()
             ]
             for rel in gone:
                 self.drop(rel)

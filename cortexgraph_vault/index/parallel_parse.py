@@ -12,6 +12,7 @@ run threads is unsafe. Whatever goes wrong with them, the files are parsed here 
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import pickle
@@ -133,6 +134,7 @@ def _read_frames(procs: list[subprocess.Popen[bytes]]) -> Iterator[Parsed]:
 
 def worker_main() -> None:
     """A worker: read one job from stdin, stream the parsed notes to stdout, exit."""
+    gc.disable()  # a short life that only builds objects: the collector would only slow it
     root, folders, max_bytes, rels = pickle.loads(sys.stdin.buffer.read())
     layout = VaultLayout(Path(root), *folders)
     out = sys.stdout.buffer

@@ -108,9 +108,9 @@ class VaultWatcher:
     def relative(self, path: bytes | str) -> str | None:
         """The vault-relative path of an event, or None when it is not the vault's business."""
         text = os.fsdecode(path)
-        if not text.startswith(self.root):
+        if not text.startswith(self.root + os.sep):
             return None
-        rel = text[len(self.root) :].replace(os.sep, "/").strip("/")
+        rel = text[len(self.root) + 1 :].replace(os.sep, "/").strip("/")
         if not rel or any(ignored_name(part) for part in rel.split("/")):
             return None
         return rel

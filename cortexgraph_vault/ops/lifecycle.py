@@ -6,6 +6,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Iterable, Sequence
+from pathlib import PurePosixPath
 
 from cortexgraph_vault.config import user_cache_dir
 from cortexgraph_vault.core.memory import Memory
@@ -23,6 +24,7 @@ from cortexgraph_vault.models import (
 )
 from cortexgraph_vault.ops.common import age_days, trailers
 from cortexgraph_vault.ops.undo import commit_or_undo, undo_moves
+from cortexgraph_vault.vault import files
 from cortexgraph_vault.vault.lock import vault_key
 from cortexgraph_vault.vault.store import Written
 
@@ -40,7 +42,7 @@ def forget_paths(
 
     First every note whose current text git has not seen is committed, so restore always
     finds the last version. Then the files go and one commit records it. If that commit
-    fails, the files are written back exactly as they were.
+    fails, the files are put back exactly as they were.
     """
     engine.ensure_git()
     history = engine.history
@@ -66,26 +68,42 @@ def forget_paths(
                 f"{operation}: record {len(unseen)} memories before forgetting them\n\n"
                 f"{trailers(operation + '-record', ids)}",
             )
-        removed: list[str] = []
-        # A crash from here to the commit is repaired from this record by the next lock holder.
+        # The notes are renamed aside (hidden, beside them) until the commit is made: a rename
+        # needs no free space, so even a full disk can put them back. A crash from here on is
+        # finished or undone by the next holder of the lock, from the journal.
+        asides = {p: _aside(engine, p) for p in texts}
         engine.journal.begin({
             "kind": "forget", "message": message,
-            "files": {p: {"sha": content_sha(t), "text": t} for p, t in texts.items()},
+            "files": {p: {"sha": content_sha(t), "aside": asides[p]} for p, t in texts.items()},
         })  # fmt: skip
+        removed: list[str] = []
         try:
-            for path in texts:
-                engine.store.delete(path)
+            for path, text in texts.items():
+                engine.store.set_aside(path, asides[path], content_sha(text))
                 removed.append(path)
             sha = history.commit_paths(removed, message)
         except (GitError, OSError, VaultError) as exc:
             for path in removed:
-                engine.store.write_back(path, texts[path])
+                engine.store.put_back(asides[path], path)
             engine.journal.done()
             raise GitError(f"{exc}; nothing was forgotten: every memory is still in place") from exc
-        engine.journal.done()
+        left: list[str] = []
         for path in removed:
             engine.catalog.drop(path)
+            try:
+                engine.store.discard(asides[path])
+            except OSError:
+                left.append(asides[path])
+        if left:  # committed; the journal stays, so the next holder of the lock removes them
+            log.warning("%s: could not remove %s yet", engine.root, ", ".join(left))
+        else:
+            engine.journal.done()
         return sha
+
+
+def _aside(engine: VaultEngine, rel: str) -> str:
+    hidden = files.aside_path_for(engine.store.path(rel)).name
+    return PurePosixPath(rel).with_name(hidden).as_posix()
 
 
 def forget_candidates(

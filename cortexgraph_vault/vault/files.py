@@ -20,6 +20,7 @@ from pathlib import Path
 from cortexgraph_vault.errors import NoteFormatError, VaultError, WriteFailed
 
 TEMP_MARK = ".cgv-tmp-"
+ASIDE_MARK = ".cgv-aside-"
 # This machine, in temp file names (a pid means nothing on another device of a synced vault).
 _WRITER = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
 _OWNER = re.compile(re.escape(TEMP_MARK) + r"([0-9a-f]{6})-(\d+)-[0-9a-f]+$")
@@ -92,6 +93,21 @@ def temp_path_for(path: Path) -> Path:
     # A name near the file system's 255-byte limit would not leave room for the suffix.
     name = path.name if len(os.fsencode(path.name)) <= 150 else _short_name(path.name)
     return path.with_name(f".{name}{TEMP_MARK}{_WRITER}-{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def aside_path_for(path: Path) -> Path:
+    """A hidden name beside `path` for a note a forget has taken out of the vault until its
+    commit is made (a rename needs no free space, so a full disk can always put it back)."""
+    name = path.name if len(os.fsencode(path.name)) <= 150 else _short_name(path.name)
+    return path.with_name(f".{name}{ASIDE_MARK}{_WRITER}-{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def rename_file(src: Path, dst: Path) -> None:
+    try:
+        os.rename(src, dst)
+    except OSError as exc:
+        raise write_failed(src, exc) from exc
+    _fsync_dir(dst.parent)
 
 
 def _short_name(name: str) -> str:

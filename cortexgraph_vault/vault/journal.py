@@ -6,7 +6,8 @@ from the vault, absent from `forgotten`) or one memory in two places. So before 
 step the intent goes to a journal file outside the vault (beside the lock), and after the
 last step it is removed. Whoever takes the vault lock next and finds a journal repairs the
 vault from it: a move is completed (or undone if a person edited the old note meanwhile), a
-forget is completed and committed (or, when git cannot commit, undone).
+forget is completed and committed (or, when git cannot commit, undone: the notes it had renamed
+aside are renamed back).
 
 Only one intent is open at a time: every step runs under the vault lock.
 """
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cortexgraph_vault.errors import VaultError
-from cortexgraph_vault.vault.files import atomic_write, remove_file
+from cortexgraph_vault.vault.files import atomic_write, remove_file, rename_file
 from cortexgraph_vault.vault.lock import vault_key
 
 log = logging.getLogger(__name__)
@@ -95,18 +96,21 @@ class WriteJournal:
 
     def _repair_forget(self, intent: dict, commit: Commit) -> str:
         files: dict[str, dict] = intent["files"]
-        gone: list[str] = []
+        out: list[str] = []  # taken out of the vault, waiting for the commit
         for rel, entry in files.items():
-            sha = file_sha(self.root / rel)
-            if sha == entry["sha"]:
-                remove_file(self.root / rel)  # what the forget chose, unchanged: finish it
-                gone.append(rel)
-            elif sha is None:
-                gone.append(rel)
+            note, aside = self.root / rel, self.root / entry["aside"]
+            if os.path.lexists(aside):
+                if not os.path.lexists(note):
+                    out.append(rel)
+            elif file_sha(note) == entry["sha"]:
+                rename_file(note, aside)  # what the forget chose, unchanged: finish it
+                out.append(rel)
         try:
-            commit(gone, str(intent["message"]))
+            commit(out, str(intent["message"]))
         except (VaultError, OSError) as exc:
-            for rel in gone:
-                atomic_write(self.root / rel, files[rel]["text"].encode("utf-8"))
-            return f"forget of {len(gone)} memories undone, git could not record it ({exc})"
-        return f"forget of {len(gone)} memories completed and committed"
+            for rel in out:
+                rename_file(self.root / files[rel]["aside"], self.root / rel)
+            return f"forget of {len(out)} memories undone, git could not record it ({exc})"
+        for rel in out:
+            remove_file(self.root / files[rel]["aside"])
+        return f"forget of {len(out)} memories completed and committed"

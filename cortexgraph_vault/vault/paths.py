@@ -17,7 +17,9 @@ def vault_relative(root: Path, rel: str) -> str:
         raise UnsafePath("empty path")
     if "\x00" in rel:
         raise UnsafePath(f"{rel!r}: path contains a NUL byte")
-    text = rel.replace("\\", "/")
+    # A Windows caller's separator; elsewhere a backslash is a letter of a file name, and a
+    # note so named must stay reachable by the path the index knows it by.
+    text = rel.replace("\\", "/") if os.sep == "\\" else rel
     pure = PurePosixPath(text)
     if pure.is_absolute() or (len(text) > 1 and text[1] == ":"):
         raise UnsafePath(f"{rel}: absolute paths are refused; give a path inside the vault")

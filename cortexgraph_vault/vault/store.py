@@ -24,6 +24,8 @@ from cortexgraph_vault.vault.files import (
     current_stamp,
     read_note,
     remove_file,
+    rename_file,
+    write_failed,
 )
 from cortexgraph_vault.vault.journal import WriteJournal
 from cortexgraph_vault.vault.layout import VaultLayout, unique_name
@@ -47,12 +49,20 @@ class Written:
 
 class NoteStore:
     def __init__(
-        self, layout: VaultLayout, lock: VaultLock, journal: WriteJournal | None = None
+        self,
+        layout: VaultLayout,
+        lock: VaultLock,
+        journal: WriteJournal | None = None,
+        *,
+        max_note_bytes: int | None = None,
     ) -> None:
         self.layout = layout
         self.root = layout.root
         self.lock = lock
         self.journal = journal
+        # Larger notes are indexed only in part, and rewriting one would hold it in memory
+        # several times over: they are refused, and left exactly as they are.
+        self.max_note_bytes = max_note_bytes
 
     def path(self, rel: str) -> Path:
         return safe_path(self.root, rel)
@@ -60,6 +70,12 @@ class NoteStore:
     def read(self, rel: str) -> tuple[str, FileStamp]:
         path = self.path(rel)
         try:
+            size = path.stat().st_size
+            if self.max_note_bytes is not None and size > self.max_note_bytes:
+                raise NoteFormatError(
+                    f"{rel}: {size} bytes, larger than max_note_bytes ({self.max_note_bytes}); "
+                    "too large to rewrite safely, left untouched"
+                )
             note = read_note(path, rel)
         except FileNotFoundError:
             raise NotFound(f"{rel}: no such note") from None
@@ -130,7 +146,10 @@ class NoteStore:
         """
         base = self.path(folder + "/x.md").parent
         with self.lock.held():
-            base.mkdir(parents=True, exist_ok=True)
+            try:
+                base.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise write_failed(base, exc) from exc
             names = {p.name.lower() for p in base.iterdir()} | (taken or set())
             for _ in range(MAX_ATTEMPTS):
                 name = unique_name(title, names)
@@ -203,6 +222,29 @@ class NoteStore:
                 raise Conflict(rel, expected_sha256, stamp.sha256, text)
             remove_file(self.path(rel))
             return text
+
+    def set_aside(self, rel: str, aside: str, expected_sha256: str) -> None:
+        """Take a note out of the vault by renaming it to the hidden `aside` beside it (needs no
+        free space). `put_back` undoes it, `discard` finishes it. Refused with a Conflict if
+        the note is not (or, by the rename, no longer) the version the caller recorded."""
+        with self.lock.held():
+            text, stamp = self.read(rel)
+            if stamp.sha256 != expected_sha256:
+                raise Conflict(rel, expected_sha256, stamp.sha256, text)
+            rename_file(self.path(rel), self.path(aside))
+            moved = current_stamp(self.path(aside))
+            if moved is None or moved.sha256 != expected_sha256:
+                self.put_back(aside, rel)  # a person's edit landed meanwhile: theirs, kept
+                raise Conflict(rel, expected_sha256, moved.sha256 if moved else "", "")
+
+    def put_back(self, aside: str, rel: str) -> None:
+        with self.lock.held():
+            if os.path.lexists(self.path(rel)):
+                raise ChangedUnderUs(self.path(rel), "a new file took the name meanwhile")
+            rename_file(self.path(aside), self.path(rel))
+
+    def discard(self, aside: str) -> None:
+        remove_file(self.path(aside))
 
     def write_back(self, rel: str, text: str) -> None:
         """Put a removed note back exactly as it was (undo of a failed operation)."""

@@ -8,6 +8,9 @@ import os
 import pickle
 from pathlib import Path
 
+import pytest
+
+from cortexgraph_vault import engine as engine_module
 from cortexgraph_vault.config import load_config, user_cache_dir
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.index.cache import cache_path
@@ -90,3 +93,15 @@ def test_two_vaults_have_two_caches(link_vault: Path, sample_vault: Path) -> Non
     engine_for(sample_vault)
     assert cache_path(user_cache_dir(), link_vault) != cache_path(user_cache_dir(), sample_vault)
     assert engine_for(sample_vault).catalog.note("Beta.md") is None
+
+
+def test_a_big_vaults_cache_is_written_behind_the_first_answers(
+    link_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine_module, "BIG_VAULT_NOTES", 5)
+    monkeypatch.setattr(engine_module.gc, "freeze", lambda: None)  # keep the test process's heap
+    first = engine_for(link_vault)
+    assert first.catalog.search_text(["alpha"])[0]  # answers at once
+    second = engine_for(link_vault)  # waits for the write in progress, then loads it
+    assert second.index_cache.loaded_at_start and second.catalog.parsed == 0
+    assert signature(second.catalog) == fresh_signature(link_vault)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from cortexgraph_vault import engine as engine_module
 from cortexgraph_vault.config import load_config
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.errors import InvalidArgument
@@ -96,7 +97,11 @@ def test_archived_memories_only_when_asked(sample_vault: Path) -> None:
     assert [(h.path, h.source) for h in found] == [("_archive/Old kayak.md", "archive")]
 
 
-def test_an_old_relevant_memory_is_found_among_thousands_of_newer_ones(tmp_path: Path) -> None:
+def test_an_old_relevant_memory_is_found_among_thousands_of_newer_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (not a "big vault" here: no frozen heap or background cache write in the test process)
+    monkeypatch.setattr(engine_module, "BIG_VAULT_NOTES", 10**9)
     vault = tmp_path / "vault"
     stm = vault / "_stm"
     memory_note(stm, "Burr grinder", "Bought a conical burr grinder for the coffee.",

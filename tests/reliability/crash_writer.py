@@ -41,13 +41,17 @@ def arm(crash_at: str) -> None:
             return real_commit(self, paths, message)
 
         vault_history.VaultHistory.commit_paths = commit  # type: ignore[method-assign]
-    elif crash_at in ("gc-mid-delete", "move-after-copy"):
-        real_remove = store.remove_file
+    elif crash_at == "gc-mid-delete":
+        real_set_aside = store.NoteStore.set_aside
+
+        def set_aside(self, rel, aside, expected_sha256):  # type: ignore[no-untyped-def]
+            real_set_aside(self, rel, aside, expected_sha256)
+            die()
+
+        store.NoteStore.set_aside = set_aside  # type: ignore[method-assign]
+    elif crash_at == "move-after-copy":
 
         def remove(path: Path) -> None:
-            if crash_at == "move-after-copy":
-                die()
-            real_remove(path)
             die()
 
         store.remove_file = remove  # type: ignore[assignment]
