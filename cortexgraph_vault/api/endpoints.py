@@ -146,6 +146,8 @@ async def _body_input(request: Request) -> Any:
         return json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise _BadJson(f"body: not valid JSON ({exc})") from None
+    except RecursionError:  # `[[[[...]]]]` well under the size limit
+        raise _BadJson("body: JSON nested too deeply") from None
 
 
 class _BadJson(Exception):

@@ -76,8 +76,8 @@ def _int(value: Any, default: int, name: str, problems: list[str], low: int) -> 
         return default
     try:
         number = int(float(value))
-    except ValueError:
-        problems.append(f"{name} is not a number ({value!r}); using {default}")
+    except (ValueError, OverflowError):  # not a number, or infinite / beyond a float
+        problems.append(f"{name} is not a finite number ({value!r}); using {default}")
         return default
     return max(low, number)
 

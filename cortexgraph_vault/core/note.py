@@ -16,6 +16,7 @@ Decisions callers rely on:
 from __future__ import annotations
 
 import hashlib
+import math
 from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -32,6 +33,9 @@ REMOVE: Final = object()
 _BOM = "\ufeff"
 _CLOSERS = ("---", "...")
 _Loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# Aliases may repeat a value: a few lines can stand for billions of values ("billion laughs").
+# Real frontmatter never comes near this; a reader walking such a document never ends.
+MAX_EXPANDED_VALUES = 100_000
 
 
 @dataclass(frozen=True)
@@ -148,15 +152,52 @@ def _newline_of(text: str, first_newline: int) -> str:
 
 
 def _load(head: str) -> tuple[dict[str, Any], str | None]:
+    loader = _Loader(head)
     try:
-        data = yaml.load(head, Loader=_Loader)
+        node = loader.get_single_node()
+        if node is not None and _expanded_size(node) > MAX_EXPANDED_VALUES:
+            return {}, (
+                f"frontmatter aliases expand to more than {MAX_EXPANDED_VALUES} values "
+                "(a YAML alias bomb?); not read"
+            )
+        data = loader.construct_document(node) if node is not None else None
     except Exception as exc:  # any failure of someone else's YAML is a report, not a crash
         return {}, f"frontmatter is not valid YAML ({_describe(exc)})"
+    finally:
+        loader.dispose()
     if data is None:
         return {}, None
     if not isinstance(data, dict):
         return {}, f"frontmatter is not a mapping (found {_kind(data)})"
     return data, None
+
+
+def _expanded_size(root: yaml.Node) -> float:
+    """How many values the document has once every alias is expanded, in time linear in the
+    nodes (shared nodes counted once per use, as a reader of the data would walk them).
+    A recursive alias is infinite."""
+    sizes: dict[int, float] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if key in sizes and not children_done:
+            continue
+        if isinstance(node, yaml.ScalarNode):
+            sizes[key] = 1
+            continue
+        children = (
+            [c for pair in node.value for c in pair]
+            if isinstance(node, yaml.MappingNode)
+            else list(node.value)
+        )
+        if children_done:
+            sizes[key] = 1 + sum(sizes.get(id(c), math.inf) for c in children)
+            continue
+        sizes[key] = math.inf  # in progress: met again before it is done means a cycle
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in sizes)
+    return sizes[id(root)]
 
 
 def _describe(exc: Exception) -> str:

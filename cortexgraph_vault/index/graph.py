@@ -40,7 +40,8 @@ def link_key(target: str) -> str:
 
 
 def names_of(note: IndexedNote) -> set[str]:
-    return {link_key(note.path), *(a.lower() for a in note.aliases)}
+    """The link names a note answers to: its file name and its aliases."""
+    return {link_key(note.path), *(link_key(a) for a in note.aliases)}
 
 
 class LinkGraph:

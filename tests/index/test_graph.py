@@ -241,3 +241,17 @@ def test_an_attachment_appearing_or_going_changes_what_links_to_it(link_vault: P
     catalog.attachment_changed("diagram.png")
     assert "diagram.png" not in catalog.graph.unresolved()
     assert dict(catalog.graph.signature()["Home.md"])["diagram.png"] == "diagram.png"
+
+
+def test_names_are_compared_in_nfc_as_the_resolver_compares_them(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / "Links.md").write_text("[[Café]] and [[Crème]]\n", encoding="utf-8")
+    catalog = catalog_of(vault)
+    assert set(catalog.graph.unresolved()) == {"Café", "Crème"}
+    decomposed = "Cafe\u0301"  # how macOS spells a file name
+    (vault / f"{decomposed}.md").write_text("the café\n", encoding="utf-8")
+    (vault / "Other.md").write_text("---\naliases: [Cre\u0300me]\n---\nby alias\n", encoding="utf-8")
+    catalog.refresh()
+    assert catalog.graph.unresolved() == {}
+    assert signature(catalog) == fresh_signature(vault)

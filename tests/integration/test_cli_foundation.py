@@ -22,7 +22,9 @@ def iso(days: float) -> str:
 
 
 @pytest.mark.parametrize("model", list(WORKED))
-def test_each_decay_model_set_by_env_gives_the_worked_scores(model: str, tmp_path: Path, cli) -> None:
+def test_each_decay_model_set_by_env_gives_the_worked_scores(
+    model: str, tmp_path: Path, cli
+) -> None:
     vault = tmp_path / "v"
     vault.mkdir()
     env = {"CORTEXGRAPH_DECAY_MODEL": model}
@@ -54,13 +56,20 @@ def test_touch_changes_only_use_count_and_last_used_lines(git_vault: Path, cli) 
     assert result.code == 0, result.err
     assert result.json()["use_count"] == 3
     lines = changed_lines(git_vault, rel)
-    assert sorted(ln[1:].split(":", 1)[0] for ln in lines) == ["last_used", "last_used", "use_count", "use_count"]
+    assert sorted(ln[1:].split(":", 1)[0] for ln in lines) == [
+        "last_used",
+        "last_used",
+        "use_count",
+        "use_count",
+    ]
     after = (git_vault / rel).read_text()
     assert "# Maya added this herself after a late-night chat\nmood: curious\n" in after
     assert parse_note(after).body == parse_note(before).body
 
 
-def test_gc_makes_one_commit_naming_every_forgotten_id_and_restore_brings_one_back(git_vault: Path, cli) -> None:
+def test_gc_makes_one_commit_naming_every_forgotten_id_and_restore_brings_one_back(
+    git_vault: Path, cli
+) -> None:
     bodies = {p.name: parse_note(p.read_text()).body for p in (git_vault / "_stm").glob("*.md")}
     commits_before = int(git(git_vault, "rev-list", "--count", "HEAD"))
     preview = cli("--json", "gc", vault=git_vault)
@@ -126,7 +135,13 @@ def test_broken_notes_are_reported_and_left_byte_identical(git_vault: Path, cli)
     assert "not valid YAML" in reported["_stm/bad yaml.md"]
     assert "UTF-8" in reported["_stm/latin1.md"]
     assert "empty" in reported["_stm/empty.md"]
-    for args in (["search", "coffee"], ["gc"], ["gc", "--yes"], ["promote", "--auto", "--yes"], ["touch", "Time zone"]):
+    for args in (
+        ["search", "coffee"],
+        ["gc"],
+        ["gc", "--yes"],
+        ["promote", "--auto", "--yes"],
+        ["touch", "Time zone"],
+    ):
         result = cli(*args, vault=git_vault, now=iso(90))
         assert result.code == 0, (args, result.err)
     touched = cli("touch", "bad yaml", vault=git_vault)

@@ -7,6 +7,7 @@ Each scenario reports what it did (operations, errors, what was lost, latencies)
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,10 +28,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         ("--reliability-report", {"default": None, "metavar": "PATH",
                                   "help": "write the reliability figures of this run as JSON"}),
     ):  # fmt: skip
-        try:
+        with contextlib.suppress(ValueError):  # already added by tests/conftest.py
             group.addoption(name, **kwargs)
-        except ValueError:
-            pass  # already added by tests/conftest.py
+
+
+SOAK_TIMEOUT = 1800
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The long variants outlast the suite's per-test timeout (pyproject: 300 s)."""
+    if config.getoption("--soak", default=False):
+        for item in items:
+            if "reliability" in item.nodeid:
+                item.add_marker(pytest.mark.timeout(SOAK_TIMEOUT))
 
 
 @pytest.fixture(scope="session")

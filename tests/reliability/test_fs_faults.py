@@ -70,7 +70,9 @@ def fill(folder: Path) -> Path:
 
 
 def test_disk_full_refuses_every_write_cleanly_and_works_again_with_room(
-    tmp_path: Path, cli, figures: dict[str, object]  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    cli,
+    figures: dict[str, object],  # type: ignore[no-untyped-def]
 ) -> None:
     with tmpfs(tmp_path / "mnt", "4m") as mnt:
         vault = mnt / "vault"
@@ -192,7 +194,10 @@ def test_symlinks_out_of_the_vault_are_never_followed(tmp_path: Path, cli) -> No
         done = cli("--json", *args, vault=vault)
         assert done.code in (2, 4) and "Traceback" not in done.err, (args, done.err)
     shown = cli("--json", "show", "Outside/other.md", "_stm/Linked.md", vault=vault)
-    assert json.loads(shown.out) == {"memories": [], "not_found": ["Outside/other.md", "_stm/Linked.md"]}
+    assert json.loads(shown.out) == {
+        "memories": [],
+        "not_found": ["Outside/other.md", "_stm/Linked.md"],
+    }
     # A save never writes through the link's name, and promote never moves into the linked folder.
     saved = cli("--json", "save", "Not through the link", "--title", "Linked", vault=vault)
     assert saved.code == 0 and json.loads(saved.out)["path"] == "_stm/Linked 2.md", saved.out

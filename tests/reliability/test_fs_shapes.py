@@ -57,8 +57,13 @@ def run_measured(vault: Path, home: Path, *args: str) -> tuple[dict, float, floa
 
 def huge_memory(size: int, words: tuple[str, str]) -> str:
     head = render_note(
-        {"id": f"huge-{size}", "created": NOW - timedelta(days=1), "last_used": NOW,
-         "use_count": 1, "status": "active"},  # fmt: skip
+        {
+            "id": f"huge-{size}",
+            "created": NOW - timedelta(days=1),
+            "last_used": NOW,
+            "use_count": 1,
+            "status": "active",
+        },
         f"{words[0]} starts this huge memory.\n",
     )
     return head + LINE * (size // len(LINE)) + f"{words[1]} ends it.\n"
@@ -71,7 +76,9 @@ def test_a_50_mb_note_is_indexed_up_to_the_cap_reported_and_never_rewritten(
     for size in (6 * MB, 50 * MB):
         vault = tmp_path / f"vault-{size}"
         memory_vault(vault, 3, with_git=False)
-        (vault / "_stm" / "Huge memory.md").write_text(huge_memory(size, ("alphaword", "omegaword")))
+        (vault / "_stm" / "Huge memory.md").write_text(
+            huge_memory(size, ("alphaword", "omegaword"))
+        )
         (vault / "Huge note.md").write_text("# Huge\n\n" + LINE * (size // len(LINE)))
         home = tmp_path / f"home-{size}"  # no cache: every note is read
         stats, rss[size], seconds = run_measured(vault, home, "stats")
@@ -99,7 +106,9 @@ def test_ten_thousand_files_in_one_folder(tmp_path: Path, figures: dict[str, obj
     stats, rss, cold = run_measured(vault, home, "stats")
     assert stats["memories"] == {"active": 10_000}
     _, _, warm = run_measured(vault, home, "stats")
-    saved, _, _ = run_measured(vault, home, "save", "One more in a crowded folder", "--title", "Memory 042")
+    saved, _, _ = run_measured(
+        vault, home, "save", "One more in a crowded folder", "--title", "Memory 042"
+    )
     assert saved["path"] == "_stm/Memory 042 2.md"
     last = sorted(ids)[9_899]
     touched, _, _ = run_measured(vault, home, "touch", last)

@@ -37,8 +37,12 @@ ARGS = {
 # Paths each operation changes in the vault built below.
 EXPECTED = {
     "gc": {"_stm/Memory 010.md", "_stm/Memory 011.md"},
-    "promote": {"_stm/Memory 020.md", "_stm/Memory 021.md",
-                "memories/Memory 020.md", "memories/Memory 021.md"},  # fmt: skip
+    "promote": {
+        "_stm/Memory 020.md",
+        "_stm/Memory 021.md",
+        "memories/Memory 020.md",
+        "memories/Memory 021.md",
+    },
     "restore": {"_stm/Memory 002.md"},
 }
 
@@ -156,9 +160,9 @@ def read_only_git(vault: Path, tmp_path: Path) -> Iterator[dict[str, str]]:
     shim.parent.mkdir()
     real = shutil.which("git")
     shim.write_text(
-        "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in add|commit|update-index|write-tree|"
+        '#!/bin/sh\nfor a in "$@"; do case "$a" in add|commit|update-index|write-tree|'
         "commit-tree|update-ref|read-tree) echo \"fatal: Unable to create '$PWD/.git/index.lock'"
-        ": Read-only file system\" >&2; exit 128;; esac; done\n"
+        ': Read-only file system" >&2; exit 128;; esac; done\n'
         f'exec {real} "$@"\n'
     )
     shim.chmod(0o755)
@@ -260,5 +264,7 @@ def test_another_tool_committing_at_the_same_time(tmp_path: Path, cli, op: str) 
         subject = git(vault, "log", "-1", "--format=%s", sha)
         (others if subject.startswith("vault backup") else ours).append(files)
     assert set().union(*ours) == EXPECTED[op], ours
-    assert sorted(set().union(*others)) == sorted(theirs)  # every commit of theirs kept, only theirs
+    assert sorted(set().union(*others)) == sorted(
+        theirs
+    )  # every commit of theirs kept, only theirs
     assert git(vault, "status", "--porcelain") == ""

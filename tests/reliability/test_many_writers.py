@@ -15,7 +15,6 @@ import random
 import subprocess
 import time
 from collections import Counter
-from collections.abc import Callable
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -90,19 +89,22 @@ async def mcp_writer(name: str, session: ClientSession, ids: list[str], tally: T
         pick, roll = rng.choice(ids), rng.random()
         if roll < 0.5:
             result = await session.call_tool("touch_memory", {"memory_id": pick})
-            used: Callable[[dict], list[str]] = lambda s: [s["memory_id"]]  # noqa: E731
         elif roll < 0.9:
             result = await session.call_tool(
                 "observe_memory_usage", {"memory_ids": rng.sample(ids, 3), "context_tags": ["x"]}
             )
-            used = lambda s: [m["memory_id"] for m in s["memories"]]  # noqa: E731
         else:
             result = await session.call_tool("save_memory", {"content": f"{name} saved {roll}"})
-            used = lambda s: tally.saved.append(s["memory_id"]) or []  # type: ignore[func-returns-value]  # noqa: E731
-        if result.is_error or result.structured_content is None:
+        out = result.structured_content
+        if result.is_error or out is None:
             tally.failed(name, str(result.content))
-            continue
-        tally.used(name, used(result.structured_content))
+        elif "memories" in out:  # observe
+            tally.used(name, [m["memory_id"] for m in out["memories"]])
+        elif "use_count" in out:  # touch
+            tally.used(name, [out["memory_id"]])
+        else:  # save: a new memory, not one of the 50
+            tally.saved.append(out["memory_id"])
+            tally.ops[name] += 1
 
 
 async def cli_writer(vault: Path, home: Path, ids: list[str], tally: Tally, until: float,
@@ -123,7 +125,9 @@ async def cli_writer(vault: Path, home: Path, ids: list[str], tally: Tally, unti
                    else [out["memory_id"]])  # fmt: skip
 
 
-async def person(vault: Path, paths: list[str], until: float, rng: random.Random) -> list[tuple[str, str]]:
+async def person(
+    vault: Path, paths: list[str], until: float, rng: random.Random
+) -> list[tuple[str, str]]:
     """Appends a line at the end of a note, as an editor's append does, a few times a second."""
     written: list[tuple[str, str]] = []
     n = 0
@@ -209,7 +213,14 @@ async def test_daemon_two_mcp_servers_cli_and_a_person_lose_nothing(
         async with AsyncExitStack() as stack:
             sessions = []
             for n in range(2):
-                argv = [*cli_command(), "--vault", str(vault), "--now", "2026-12-01T12:00:00Z", "mcp"]
+                argv = [
+                    *cli_command(),
+                    "--vault",
+                    str(vault),
+                    "--now",
+                    "2026-12-01T12:00:00Z",
+                    "mcp",
+                ]
                 params = StdioServerParameters(command=argv[0], args=argv[1:], env=child_env(home))
                 errlog = stack.enter_context((tmp_path / f"mcp{n}.log").open("w"))
                 read, write = await stack.enter_async_context(stdio_client(params, errlog=errlog))
@@ -224,9 +235,13 @@ async def test_daemon_two_mcp_servers_cli_and_a_person_lose_nothing(
 
             async with anyio.create_task_group() as tg:
                 for n in range(3):
-                    tg.start_soon(rest_writer, f"rest{n}", daemon, ids, tally, until, random.Random(n))
+                    tg.start_soon(
+                        rest_writer, f"rest{n}", daemon, ids, tally, until, random.Random(n)
+                    )
                 for n, session in enumerate(sessions):
-                    tg.start_soon(mcp_writer, f"mcp{n}", session, ids, tally, until, random.Random(10 + n))
+                    tg.start_soon(
+                        mcp_writer, f"mcp{n}", session, ids, tally, until, random.Random(10 + n)
+                    )
                 tg.start_soon(cli_writer, vault, home, ids, tally, until, random.Random(20))
                 tg.start_soon(person_task)
 

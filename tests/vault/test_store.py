@@ -32,7 +32,9 @@ def bump(parsed):  # type: ignore[no-untyped-def]
     return {"use_count": int(parsed.frontmatter["use_count"]) + 1}
 
 
-def test_a_hand_edit_made_between_read_and_write_survives(store: NoteStore, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_hand_edit_made_between_read_and_write_survives(
+    store: NoteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = store.root / "_stm" / "m.md"
     real_update = store_module.minimal_update
     calls = {"n": 0}
@@ -54,9 +56,14 @@ def test_a_hand_edit_made_between_read_and_write_survives(store: NoteStore, monk
     assert "mood: calm  # mine" in text
 
 
-def test_concurrent_increments_from_processes_are_all_counted(store: NoteStore, tmp_path: Path) -> None:
+def test_concurrent_increments_from_processes_are_all_counted(
+    store: NoteStore, tmp_path: Path
+) -> None:
     ctx = multiprocessing.get_context("fork")
-    procs = [ctx.Process(target=_increment_many, args=(store.root, tmp_path / "locks", 25)) for _ in range(4)]
+    procs = [
+        ctx.Process(target=_increment_many, args=(store.root, tmp_path / "locks", 25))
+        for _ in range(4)
+    ]
     for p in procs:
         p.start()
     for p in procs:
@@ -106,7 +113,9 @@ def test_move_writes_new_then_removes_old(store: NoteStore) -> None:
     assert "status: promoted" in (store.root / written.path).read_text()
 
 
-@pytest.mark.parametrize("rel", ["../x.md", "/etc/passwd", "_stm/../../x.md", ".git/config", "C:/x.md", ""])
+@pytest.mark.parametrize(
+    "rel", ["../x.md", "/etc/passwd", "_stm/../../x.md", ".git/config", "C:/x.md", ""]
+)
 def test_paths_that_leave_the_vault_are_refused(store: NoteStore, rel: str) -> None:
     with pytest.raises(UnsafePath):
         safe_path(store.root, rel)
