@@ -264,7 +264,9 @@ class MemoryService:
         sleep: Callable[[float], object] | None,
     ) -> pipeline_runner.RunControls:
         return pipeline_runner.RunControls(
-            turn=lambda: self.turn, sleep=sleep, stopped=stopped or (lambda: False),
+            turn=lambda: self.turn,
+            sleep=sleep,
+            stopped=stopped or (lambda: False),
             rate_limit=rate_limit,
         )
 

@@ -251,7 +251,9 @@ def test_names_are_compared_in_nfc_as_the_resolver_compares_them(tmp_path: Path)
     assert set(catalog.graph.unresolved()) == {"Café", "Crème"}
     decomposed = "Cafe\u0301"  # how macOS spells a file name
     (vault / f"{decomposed}.md").write_text("the café\n", encoding="utf-8")
-    (vault / "Other.md").write_text("---\naliases: [Cre\u0300me]\n---\nby alias\n", encoding="utf-8")
+    (vault / "Other.md").write_text(
+        "---\naliases: [Cre\u0300me]\n---\nby alias\n", encoding="utf-8"
+    )
     catalog.refresh()
     assert catalog.graph.unresolved() == {}
     assert signature(catalog) == fresh_signature(vault)
