@@ -33,9 +33,10 @@ REMOVE: Final = object()
 _BOM = "\ufeff"
 _CLOSERS = ("---", "...")
 _Loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-# Aliases may repeat a value: a few lines can stand for billions of values ("billion laughs").
-# Real frontmatter never comes near this; a reader walking such a document never ends.
-MAX_EXPANDED_VALUES = 100_000
+# Aliases may repeat a value: a few lines can stand for billions of values ("billion laughs"),
+# and a reader walking them never ends. Real frontmatter holds tens of values; one past this
+# many (each use of an alias counted) is reported and not read, so no note can stall a process.
+MAX_EXPANDED_VALUES = 10_000
 
 
 @dataclass(frozen=True)
@@ -152,19 +153,21 @@ def _newline_of(text: str, first_newline: int) -> str:
 
 
 def _load(head: str) -> tuple[dict[str, Any], str | None]:
-    loader = _Loader(head)
+    loader = None
     try:
+        loader = _Loader(head)
         node = loader.get_single_node()
         if node is not None and _expanded_size(node) > MAX_EXPANDED_VALUES:
             return {}, (
-                f"frontmatter aliases expand to more than {MAX_EXPANDED_VALUES} values "
-                "(a YAML alias bomb?); not read"
+                f"frontmatter holds more than {MAX_EXPANDED_VALUES} values (each use of an "
+                "alias counted); not read"
             )
         data = loader.construct_document(node) if node is not None else None
     except Exception as exc:  # any failure of someone else's YAML is a report, not a crash
         return {}, f"frontmatter is not valid YAML ({_describe(exc)})"
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if data is None:
         return {}, None
     if not isinstance(data, dict):
