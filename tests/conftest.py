@@ -96,3 +96,13 @@ def cli() -> Iterator[object]:
         return CliResult(proc.returncode, proc.stdout, proc.stderr)
 
     yield run
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """`--soak` from any folder: the long variants of tests/reliability."""
+    parser.getgroup("reliability").addoption(
+        "--soak",
+        action="store_true",
+        default=False,
+        help="run the long variants of the reliability scenarios",
+    )

@@ -116,19 +116,20 @@ def record(runner: GitRunner, paths: Iterable[str], message: str, lock_wait: flo
     snapshot = _index_entries(runner, ours)
     start = runner.head_or_none()
     pathspec = ("--pathspec-from-file=-", "--pathspec-file-nul")
-    if stageable:
-        waiter.run(
-            "add", "-A", *pathspec, input=nul_join(stageable), doing="stage the changed files"
-        )
-    changed: list[str] = []
-    try:
-        changed = _staged_changes(runner, ours)
-        if changed:
-            # From a file: a gc of 1,000 memories lists each one, longer than one argument
-            # may be (128 KiB on Linux); stdin already carries the paths.
-            with tempfile.TemporaryDirectory(prefix="cgv-commit-") as folder:
-                message_file = Path(folder) / "message"
-                message_file.write_text(message, encoding="utf-8")
+    # The message goes in a file: a gc of 1,000 memories lists each one, longer than one
+    # argument may be (128 KiB on Linux), and stdin carries the paths. Written before staging,
+    # so the moment between `add` and `commit` stays as short as it was.
+    with tempfile.TemporaryDirectory(prefix="cgv-commit-") as folder:
+        message_file = Path(folder) / "message"
+        message_file.write_text(message, encoding="utf-8")
+        if stageable:
+            waiter.run(
+                "add", "-A", *pathspec, input=nul_join(stageable), doing="stage the changed files"
+            )
+        changed: list[str] = []
+        try:
+            changed = _staged_changes(runner, ours)
+            if changed:
                 waiter.run(
                     "commit",
                     "--only",
@@ -140,11 +141,11 @@ def record(runner: GitRunner, paths: Iterable[str], message: str, lock_wait: flo
                     config=identity_config(runner),
                     doing="commit",
                 )
-    except GitError as exc:
-        if changed and not _staged_changes(runner, ours):
-            return None  # another tool (obsidian-git) committed our paths between add and commit
-        left = _restore_index(runner, ours, snapshot, start, lock_wait)
-        raise GitError(f"{exc}{left}") from exc
+        except GitError as exc:
+            if changed and not _staged_changes(runner, ours):
+                return None  # another tool (obsidian-git) committed our paths meanwhile
+            left = _restore_index(runner, ours, snapshot, start, lock_wait)
+            raise GitError(f"{exc}{left}") from exc
     if not changed:
         _restore_index(runner, ours, snapshot, start, lock_wait)  # no trace of a non-commit
         return None

@@ -255,8 +255,13 @@ class VaultCatalog:
 
     def record(self, rel: str, data: bytes) -> IndexedNote:
         """Our own write: index it now, without waiting for a walk or a watcher event."""
-        with self.lock:
-            st = os.stat(self.root / rel)
+        with self.lock, open(self.root / rel, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            on_disk = fh.read(self.max_note_bytes + 1)
+            if on_disk != data[: self.max_note_bytes + 1]:
+                # Written again since our write (a person's editor): the stamp is theirs, so
+                # index their bytes, or their change would pass for the echo of ours.
+                return self.ingest(rel, on_disk, st)
             old = self._notes.get(rel)
             if old is not None and _same_bytes(old, data, self.max_note_bytes):
                 return self._put(with_stamp(old, st), reindex=False)

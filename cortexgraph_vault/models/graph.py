@@ -44,6 +44,8 @@ class GraphRelation(Model):
     target: str = Field(description="the link target as written")
     heading: str | None = None
     resolved: bool
+    strength: float = Field(default=1.0, description="a typed relation's strength (0..1)")
+    metadata: dict[str, str] = Field(default_factory=dict)
 
 
 class UnresolvedTarget(Model):

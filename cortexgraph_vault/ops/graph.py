@@ -72,6 +72,7 @@ def _relation(engine: VaultEngine, edge: Edge) -> GraphRelation:
     kind = link.property if link.kind == "property" and link.property else None
     relation_type = kind if kind else ("embed" if link.embed else "link")
     key = f"{edge.source}|{relation_type}|{link.target}|{link.heading}|{link.line}"
+    strength, metadata = _relation_meta(source, kind, target.title if target else link.target)
     return GraphRelation(
         id=hashlib.sha256(key.encode()).hexdigest()[:16],
         from_path=edge.source,
@@ -79,8 +80,31 @@ def _relation(engine: VaultEngine, edge: Edge) -> GraphRelation:
         to_path=edge.target,
         to_memory_id=target.memory.id if target and target.memory else None,
         relation_type=relation_type, target=link.target, heading=link.heading,
-        resolved=edge.target is not None,
+        resolved=edge.target is not None, strength=strength, metadata=metadata,
     )  # fmt: skip
+
+
+def _relation_meta(
+    source: IndexedNote | None, kind: str | None, target_title: str
+) -> tuple[float, dict[str, str]]:
+    """A typed relation's strength and metadata, kept beside the link in `<type>_meta`
+    (`related_meta: {Target: "strength=0.5; why=same project"}`)."""
+    if source is None or kind is None:
+        return 1.0, {}
+    companion = source.frontmatter.get(f"{kind}_meta")
+    entry = companion.get(target_title) if isinstance(companion, dict) else None
+    if not isinstance(entry, str):
+        return 1.0, {}
+    pairs = dict(
+        (k.strip(), v.strip())
+        for k, _, v in (p.partition("=") for p in entry.split(";"))
+        if k.strip()
+    )
+    try:
+        strength = min(1.0, max(0.0, float(pairs.pop("strength", 1.0))))
+    except ValueError:
+        strength = 1.0
+    return strength, pairs
 
 
 def _stats(engine: VaultEngine) -> GraphStats:

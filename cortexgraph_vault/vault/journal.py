@@ -22,6 +22,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.vault.files import atomic_write, remove_file, rename_file
 from cortexgraph_vault.vault.lock import vault_key
@@ -37,6 +38,17 @@ def file_sha(path: Path) -> str | None:
             return hashlib.sha256(fh.read()).hexdigest()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
+
+
+def _same_id(a: Path, b: Path) -> bool:
+    """Both notes are the same memory (the moved copy was edited since, not replaced)."""
+    ids = []
+    for path in (a, b):
+        try:
+            ids.append(parse_note(path.read_text(encoding="utf-8")).frontmatter.get("id"))
+        except (OSError, UnicodeDecodeError):
+            return False
+    return bool(ids[0]) and ids[0] == ids[1]
 
 
 class WriteJournal:
@@ -86,7 +98,7 @@ class WriteJournal:
         old_sha, new_sha = file_sha(old), file_sha(new)
         if new_sha is None or old_sha is None:
             return f"move of {intent['from']} needed nothing more"
-        if old_sha == intent["from_sha"]:
+        if old_sha == intent["from_sha"] and (new_sha == intent["to_sha"] or _same_id(old, new)):
             remove_file(old)  # the copy is complete; the old note is exactly what was moved
             return f"move of {intent['from']} to {intent['to']} completed"
         if new_sha == intent["to_sha"]:

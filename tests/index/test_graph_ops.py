@@ -106,3 +106,15 @@ def test_reindex_rebuilds_from_the_files(sample_vault: Path) -> None:
     assert result.notes == 43 and result.memories == 24
     assert [h.path for h in service.search_unified("quetzal").results] == ["Home.md"]
     assert service_for(sample_vault).vault_status().cache.loaded_at_start
+
+
+def test_a_typed_relations_strength_and_metadata_are_in_the_graph(sample_vault: Path) -> None:
+    service = service_for(sample_vault)
+    a, b = service.search("oat milk").results[0], service.search("neovim").results[0]
+    service.relate(a.id or "", b.id or "", "supports", strength=0.4, metadata={"why": "habits"})
+    relations = service.read_graph(limit=100).relations
+    typed = [r for r in relations if r.relation_type == "supports" and r.from_path == a.path]
+    assert [(r.to_path, r.strength, r.metadata) for r in typed] == [
+        (b.path, 0.4, {"why": "habits"})
+    ]
+    assert all(r.strength == 1.0 for r in relations if r.relation_type == "link")

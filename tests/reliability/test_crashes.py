@@ -140,3 +140,22 @@ def test_a_writer_killed_again_and_again_loses_no_memory(
         memories=len(set(id_paths) | saved), forgotten=len(service.forgotten(limit=10_000)),
         lost=0,
     )  # fmt: skip
+
+
+def test_an_interrupted_move_whose_old_note_was_edited_since_is_undone(tmp_path: Path) -> None:
+    """Killed mid-promotion, then the person typed into the old note before the next start:
+    their note stays where they typed, and the half-made copy goes."""
+    vault = tmp_path / "vault"
+    id_paths = memory_vault(vault, 1, promotable=1)
+    promotable = sorted(id_paths)[1]
+    writer = run_writer(vault, tmp_path / "log", "move-after-copy")
+    writer.communicate(timeout=120)
+    assert writer.returncode == -signal.SIGKILL
+    old = vault / id_paths[promotable]
+    with old.open("a", encoding="utf-8") as note:
+        note.write("Typed after the crash.\n")
+    service = next_start(vault)
+    assert [p for p, _ in memories_on_disk(vault)[promotable]] == [id_paths[promotable]]
+    assert old.read_text(encoding="utf-8").endswith("Typed after the crash.\n")
+    assert not (vault / "memories").exists() or not list((vault / "memories").iterdir())
+    assert service.open([promotable]).memories[0].path == id_paths[promotable]

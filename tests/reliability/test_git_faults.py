@@ -268,3 +268,21 @@ def test_another_tool_committing_at_the_same_time(tmp_path: Path, cli, op: str) 
         theirs
     )  # every commit of theirs kept, only theirs
     assert git(vault, "status", "--porcelain") == ""
+
+
+def test_a_snapshot_never_commits_our_hidden_files(tmp_path: Path) -> None:
+    """A write or a forget in progress elsewhere leaves hidden files for a moment; a snapshot
+    commit made at that moment records the reinforced memory and nothing of ours in flight."""
+    vault = tmp_path / "vault"
+    memory_vault(vault, 2)
+    service = MemoryService(load_config({"vault": str(vault), "now": NOW_ISO}))
+    service.touch("00000000-0000-4000-8000-000000000000")
+    in_flight = ["_stm/.Memory 001.md.cgv-tmp-0a0b0c-999999-1234abcd",
+                 "_stm/.Memory 001.md.cgv-aside-0a0b0c-999999-1234abcd"]  # fmt: skip
+    for rel in in_flight:
+        (vault / rel).write_text("in flight\n")
+    assert service.snapshot().paths == ["_stm/Memory 000.md"]
+    assert git(vault, "show", "--name-only", "--format=", "HEAD").split("\n")[:-1] == [
+        "_stm/Memory 000.md"
+    ]
+    assert all((vault / rel).exists() for rel in in_flight)

@@ -288,3 +288,21 @@ async def test_daemon_two_mcp_servers_cli_and_a_person_lose_nothing(
         saves=len(tally.saved), person_lines=len(lines), per_writer=dict(tally.ops),
         failures=len(tally.failures), lost_uses=0, lost_lines=0,
     )  # fmt: skip
+
+
+def test_a_persons_append_right_after_our_write_is_not_taken_for_its_echo(tmp_path: Path) -> None:
+    """The race the many-writers run found: a person appends between our rename and our
+    recording of the write; the index must hold their line, and so must every later reload."""
+    from cortexgraph_vault.config import load_config
+    from cortexgraph_vault.service import MemoryService
+
+    vault = tmp_path / "vault"
+    rel = memory_vault(vault, 1, with_git=False)["00000000-0000-4000-8000-000000000000"]
+    engine = MemoryService(load_config({"vault": str(vault), "now": "2026-12-01T12:00:00Z"})).engine
+    written = engine.store.update_fields(rel, lambda parsed: {"use_count": 2})
+    with (vault / rel).open("a", encoding="utf-8") as note:
+        note.write("The person's line, typed at that very moment.\n")
+    recorded = engine.catalog.record(written.path, written.data)
+    assert "typed at that very moment" in recorded.body
+    assert "typed at that very moment" in engine.catalog.reload(rel).body  # type: ignore[union-attr]
+    assert recorded.memory is not None and recorded.memory.use_count == 2
