@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models.maintenance import ImportItem, ImportResult, SourceProblem
 from cortexgraph_vault.ops.common import link_target, trailers
 from cortexgraph_vault.vault.files import temp_path_for
-from cortexgraph_vault.vault.layout import unique_name
+from cortexgraph_vault.vault.layout import among, unique_name
 
 Progress = Callable[[int, int], None]
 # From this many new notes one walk of the vault indexes them faster than one at a time.
@@ -133,7 +134,7 @@ class _Importer:
         planned: dict[str, str] = {}
         for d in self.plan.drafts:
             if d.id not in existing:
-                name = unique_name(d.title, self.taken)
+                name = unique_name(d.title, among(self.taken))
                 self.taken.add(name.lower())
                 self.titles[d.id] = name[:-3]
                 planned[d.id] = f"{self.layout.folder_for_status(d.status)}/{name}"
@@ -245,7 +246,7 @@ class _Importer:
                 return data
             # A file with that name appeared meanwhile (not one of ours): take the next name.
             self.taken.add(name.lower())
-            name = unique_name(step.draft.title, self.taken)
+            name = unique_name(step.draft.title, among(self.taken))
             self.taken.add(name.lower())
         raise VaultError(f"{folder}: could not find a free file name for {step.draft.title!r}")
 
@@ -276,8 +277,10 @@ class _Importer:
         if step.folder is None:
             return [rel]
         title = rel.rsplit("/", 1)[-1][:-3]
-        taken = {n.title.lower() + ".md" for n in self.catalog.notes() if n.path != rel}
-        moved, old = store.move(rel, step.folder, {}, taken=taken, title=title)
+        moved, old = store.move(
+            rel, step.folder, {}, title=title,
+            in_use=partial(self.catalog.name_in_use, besides=rel),
+        )  # fmt: skip
         self.catalog.drop(old)
         self.catalog.record(moved.path, moved.data)
         step.path = moved.path

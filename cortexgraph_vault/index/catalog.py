@@ -108,7 +108,7 @@ class VaultCatalog:
         self.generation = 0
         self.note_generation = 0
         self._names: Counter[str] = Counter()
-        self._taken: frozenset[str] | None = None
+        self._tags: Counter[str] = Counter()
 
     # reading -----------------------------------------------------------------
     def __len__(self) -> int:
@@ -151,12 +151,21 @@ class VaultCatalog:
             ]
         return sorted(found)
 
-    def taken_names(self) -> frozenset[str]:
-        """Lower-case file names of every note ("title.md"), for choosing a unique new name."""
+    def name_in_use(self, name: str, *, besides: str | None = None) -> bool:
+        """A note anywhere in the vault has this file name, compared as Obsidian compares link
+        names (case-insensitively): a new note takes another, so a `[[link]]` to either stays
+        unambiguous. `besides`: a note that is moving and gives up its own name."""
+        lower = name.lower()
         with self.lock:
-            if self._taken is None:
-                self._taken = frozenset(self._names)
-            return self._taken
+            count = self._names.get(lower, 0)
+        if besides is not None and besides.rsplit("/", 1)[-1].lower() == lower:
+            count -= 1
+        return count > 0
+
+    def tags_in_use(self) -> set[str]:
+        """Every tag some note carries, as written (kept as notes change: no walk)."""
+        with self.lock:
+            return set(self._tags)
 
     def search_text(self, terms: list[str]) -> tuple[dict[str, float], dict[str, list[str]]]:
         """Path → similarity of every note matching the terms, and what each term matched."""
@@ -282,6 +291,7 @@ class VaultCatalog:
             self.text.remove(rel, lambda: stats_of(old).terms)
             self.graph.remove(old)
             self.removed += 1
+            self._tagged(old, -1)
             self._changed(old, None)
 
     def _put(
@@ -302,6 +312,8 @@ class VaultCatalog:
             if old is None:
                 self._named(note.path, +1)
             if stats is not None:
+                self._tagged(old, -1)
+                self._tagged(note, +1)
                 self._changed(old, note)
                 self.parsed += 1
                 self.text.put(note.path, stats, (lambda: stats_of(old).terms) if old else None)
@@ -320,7 +332,14 @@ class VaultCatalog:
         self._names[name] += delta
         if self._names[name] <= 0:
             del self._names[name]
-        self._taken = None
+
+    def _tagged(self, note: IndexedNote | None, delta: int) -> None:
+        if note is None:
+            return
+        for tag in note.tags:
+            self._tags[tag] += delta
+            if self._tags[tag] <= 0:
+                del self._tags[tag]
 
     def _forget_id(self, old: IndexedNote) -> None:
         mid = old.memory.id if old.memory else None
@@ -342,7 +361,7 @@ class VaultCatalog:
             self.text = text
             self.graph.load(notes.values())
             self._names = Counter(path.rsplit("/", 1)[-1].lower() for path in notes)
-            self._taken = None
+            self._tags = Counter(tag for note in notes.values() for tag in note.tags)
             self.generation += 1
             self.note_generation += 1
 

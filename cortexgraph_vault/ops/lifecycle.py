@@ -6,6 +6,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Iterable, Sequence
+from functools import partial
 from pathlib import PurePosixPath
 
 from cortexgraph_vault.config import user_cache_dir
@@ -171,7 +172,7 @@ def gc(
                 written, old = engine.store.move(
                     m.path, engine.layout.archive,
                     {"status": "archived", "archived_at": now, **({} if m.id else {"id": new_id()})},
-                    taken={n.title.lower() + ".md" for n in engine.catalog.notes() if n.path != m.path},
+                    in_use=partial(engine.catalog.name_in_use, besides=m.path),
                     title=m.title,
                 )  # fmt: skip
                 engine.catalog.drop(old)
@@ -258,7 +259,7 @@ def promote(
                 written, old = engine.store.move(
                     m.path, engine.layout.ltm,
                     {"status": "promoted", "promoted_at": now, "id": mid},
-                    taken={n.title.lower() + ".md" for n in engine.catalog.notes() if n.path != m.path},
+                    in_use=partial(engine.catalog.name_in_use, besides=m.path),
                     title=m.title,
                 )  # fmt: skip
                 moves.append((old, written))

@@ -9,9 +9,11 @@ exactly as it was.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 
 from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
 from cortexgraph_vault.core.merge import Merged, MergeSource, merge
@@ -19,6 +21,7 @@ from cortexgraph_vault.core.note import parse_note, render_note
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import NoteFormatError, Stale, VaultError
+from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.models import MergePreview
 from cortexgraph_vault.ops.cluster_book import member_key, pinned_hash
 from cortexgraph_vault.ops.common import fresh_memory, link_target, points_to
@@ -146,8 +149,11 @@ def apply_merge(
         fresh = current_members(engine, members, pinned)
         texts = {m.path: store.read(m.path)[0] for m in fresh}
         merged = merge_of(fresh, cohesion)
-        names = {n.title.lower() + ".md" for n in catalog.notes()}
-        name = unique_name(merged_title(fresh), names | _folder_names(engine, layout.stm))
+        stm = store.path(layout.stm + "/x.md").parent
+        name = unique_name(
+            merged_title(fresh),
+            lambda n: catalog.name_in_use(n) or os.path.lexists(stm / n),
+        )
         title = name[:-3]
         moved: list[tuple[str, str]] = []
         created: str | None = None
@@ -160,10 +166,10 @@ def apply_merge(
                 }
                 if not m.id:
                     changes["id"] = new_id()
-                taken = (names - {m.path.rsplit("/", 1)[-1].lower()}) | {name.lower()}
                 archived, old = store.move(
-                    m.path, layout.archive, changes, taken=taken, title=m.title
-                )
+                    m.path, layout.archive, changes, title=m.title,
+                    in_use=partial(_name_or_merged, catalog, name, m.path),
+                )  # fmt: skip
                 moved.append((old, archived.path))
                 as_moved = fresh_memory(engine, archived.path, parse_note(archived.text), m)
                 if pinned_hash(as_moved) != pinned_hash(m):
@@ -171,7 +177,7 @@ def apply_merge(
             archived_titles = [new.rsplit("/", 1)[-1][:-3] for _, new in moved]
             fields = _merged_fields(merged, fresh, texts, archived_titles, now)
             written = store.create(
-                layout.stm, title, render_note(fields, merged.content + "\n"), names
+                layout.stm, title, render_note(fields, merged.content + "\n"), catalog.name_in_use
             )
             created = written.path
             if written.path.rsplit("/", 1)[-1] != name:
@@ -197,9 +203,10 @@ def apply_merge(
     )
 
 
-def _folder_names(engine: VaultEngine, folder: str) -> set[str]:
-    base = engine.store.path(folder + "/x.md").parent
-    return {p.name.lower() for p in base.iterdir()} if base.is_dir() else set()
+def _name_or_merged(catalog: VaultCatalog, merged: str, moving: str, name: str) -> bool:
+    """Names an archived original may not take: any note's but its own, and the merged note's
+    (written after the originals move, so not in the catalogue yet)."""
+    return name.lower() == merged.lower() or catalog.name_in_use(name, besides=moving)
 
 
 def _roll_back(

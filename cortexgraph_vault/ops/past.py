@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from cortexgraph_vault.core.memory import memory_from_fields
 from cortexgraph_vault.core.note import REMOVE, minimal_update, parse_note
 from cortexgraph_vault.core.times import format_time
@@ -103,7 +105,7 @@ def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> Rest
         with engine.lock.held():  # through the commit, so an undo cannot clobber anyone
             written, old = engine.store.move(
                 live.path, engine.layout.stm, changes,
-                taken={n.title.lower() + ".md" for n in engine.catalog.notes() if n.path != live.path},
+                in_use=partial(engine.catalog.name_in_use, besides=live.path),
                 title=live.title,
             )  # fmt: skip
             engine.catalog.drop(old)
@@ -145,9 +147,9 @@ def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> Rest
     if parsed.frontmatter.get("promoted_at") is not None:
         changes["promoted_at"] = REMOVE
     new_text = minimal_update(text, changes)
-    taken = {n.title.lower() + ".md" for n in engine.fresh().notes()}
+    names = engine.fresh().name_in_use
     with engine.lock.held():
-        written = engine.store.create(engine.layout.stm, title, new_text, taken)
+        written = engine.store.create(engine.layout.stm, title, new_text, names)
         engine.catalog.record(written.path, written.data)
         sha, unrecorded = commit_or_undo(
             engine, [written.path],

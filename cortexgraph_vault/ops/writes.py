@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
@@ -126,7 +127,7 @@ def save(
         fields["meta"] = {
             str(k): v for k, v in meta.items() if isinstance(v, str | int | float | bool)
         }
-    taken = {n.title.lower() + ".md" for n in engine.fresh().notes()}
+    engine.fresh()
     # Auto-enrichment from the (now current) vault; explicit entities and strength always win.
     enriched = enrichment_for(engine, body) if entities is None or strength is None else None
     if enriched is not None and entities is None:
@@ -136,7 +137,9 @@ def save(
     if enriched is not None and strength is None:
         fields["strength"] = enriched.strength
     text = render_note(fields, body)
-    written = engine.store.create(engine.layout.stm, title or title_from_content(body), text, taken)
+    written = engine.store.create(
+        engine.layout.stm, title or title_from_content(body), text, engine.catalog.name_in_use
+    )
     note = engine.catalog.record(written.path, written.data)
     assert note.memory is not None
     commit = engine.commit([written.path], f"save: {note.title}\n\n{trailers('save', [memory_id])}")
@@ -306,7 +309,7 @@ def delete(
             seen.path,
             engine.layout.archive,
             {"status": "archived", "id": memory_id, "archived_at": engine.now()},
-            taken=_taken(engine, seen),
+            in_use=partial(engine.catalog.name_in_use, besides=seen.path),
             title=seen.title,
         )
         engine.catalog.drop(old)
@@ -322,11 +325,6 @@ def delete(
 
     commit = forget_paths(engine, [seen], f"delete: {seen.title}", operation="delete")
     return DeleteResult(memory_id=memory_id, mode=mode, path=seen.path, commit=commit)
-
-
-def _taken(engine: VaultEngine, moving: Memory) -> set[str]:
-    """File names in use anywhere in the vault, so a moved note keeps a unique link name."""
-    return {n.title.lower() + ".md" for n in engine.catalog.notes() if n.path != moving.path}
 
 
 def relate(

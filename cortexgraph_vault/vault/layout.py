@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,12 +58,21 @@ def safe_title(title: str) -> str:
     return text or "memory"
 
 
-def unique_name(title: str, taken: set[str]) -> str:
-    """`title.md`, or `title 2.md`, ... — `taken` holds lower-cased names already used."""
+# Whether a file name (exactly as it would be written) is already used.
+NameInUse = Callable[[str], bool]
+
+
+def among(lower_names: Container[str]) -> NameInUse:
+    """A `NameInUse` over lower-cased file names (names compare as Obsidian's links do)."""
+    return lambda name: name.lower() in lower_names
+
+
+def unique_name(title: str, in_use: NameInUse) -> str:
+    """`title.md`, or `title 2.md`, ... — the first name `in_use` says is free."""
     base = safe_title(title)
     candidate = f"{base}.md"
     n = 2
-    while candidate.lower() in taken:
+    while in_use(candidate):
         candidate = f"{base} {n}.md"
         n += 1
     return candidate

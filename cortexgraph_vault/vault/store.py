@@ -28,7 +28,7 @@ from cortexgraph_vault.vault.files import (
     write_failed,
 )
 from cortexgraph_vault.vault.journal import WriteJournal
-from cortexgraph_vault.vault.layout import VaultLayout, unique_name
+from cortexgraph_vault.vault.layout import NameInUse, VaultLayout, unique_name
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.paths import safe_path
 
@@ -135,11 +135,15 @@ class NoteStore:
         folder: str,
         title: str,
         text: str,
-        taken: set[str] | None = None,
+        in_use: NameInUse | None = None,
         *,
         moving_from: tuple[str, str] | None = None,
     ) -> Written:
         """A new note with a unique name in `folder` (never replaces an existing file).
+
+        `in_use` says which names notes elsewhere in the vault hold (the catalogue knows,
+        without a walk); an entry in the folder itself is checked on disk, name by name, so a
+        save costs the same in a folder of ten files as in one of ten thousand.
 
         `moving_from` (path, sha256) marks the first step of a move: the journal learns both
         names before the new file exists, so a crash before the old one goes can be repaired.
@@ -150,9 +154,17 @@ class NoteStore:
                 base.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise write_failed(base, exc) from exc
-            names = {p.name.lower() for p in base.iterdir()} | (taken or set())
+            tried: set[str] = set()
+
+            def taken(name: str) -> bool:
+                return (
+                    name.lower() in tried
+                    or os.path.lexists(base / name)
+                    or (in_use is not None and in_use(name))
+                )
+
             for _ in range(MAX_ATTEMPTS):
-                name = unique_name(title, names)
+                name = unique_name(title, taken)
                 rel = f"{folder}/{name}"
                 data = text.encode("utf-8")
                 if moving_from is not None and self.journal is not None:
@@ -163,7 +175,7 @@ class NoteStore:
                 try:
                     stamp = atomic_write(self.path(rel), data, must_not_exist=True)
                 except ChangedUnderUs:
-                    names.add(name.lower())
+                    tried.add(name.lower())
                     continue
                 return Written(rel, text, data, stamp, None)
         raise VaultError(f"{folder}: could not find a free file name for {title!r}")
@@ -174,7 +186,7 @@ class NoteStore:
         folder: str,
         changes: FieldChanges,
         *,
-        taken: set[str] | None = None,
+        in_use: NameInUse | None = None,
         title: str | None = None,
     ) -> tuple[Written, str]:
         """Move a note into `folder` with field changes: write the new file, then remove the old.
@@ -193,7 +205,7 @@ class NoteStore:
                     folder,
                     title or Path(rel).stem,
                     new_text,
-                    taken,
+                    in_use,
                     moving_from=(rel, stamp.sha256),
                 )
                 self._remove_moved(rel, stamp, written)

@@ -121,16 +121,33 @@ def test_when_workers_cannot_start_this_process_parses(
 
 def test_names_and_generations_follow_changes(link_vault: Path) -> None:
     catalog = catalog_of(link_vault)
-    assert "beta.md" in catalog.taken_names() and len(catalog.taken_names()) == 12  # 2× note.md
+    assert catalog.name_in_use("Beta.md") and catalog.name_in_use("BETA.md")
+    assert not catalog.name_in_use("Beta.md", besides="Beta.md")  # moving, it gives it up
+    assert catalog.name_in_use("Note.md", besides="Projects/Note.md")  # Areas/Note.md too
     generation, notes = catalog.generation, catalog.note_generation
     (link_vault / "_stm" / "New memory.md").write_text("a memory\n")
     catalog.refresh()
-    assert "new memory.md" in catalog.taken_names()
+    assert catalog.name_in_use("new memory.md")
     assert catalog.generation == generation + 1 and catalog.note_generation == notes
     (link_vault / "Beta.md").unlink()
     catalog.refresh()
-    assert "beta.md" not in catalog.taken_names()
+    assert not catalog.name_in_use("beta.md")
     assert catalog.note_generation == notes + 1
     (link_vault / "Projects" / "Note.md").unlink()
     catalog.refresh()
-    assert "note.md" in catalog.taken_names()  # Areas/Note.md still has the name
+    assert catalog.name_in_use("note.md")  # Areas/Note.md still has the name
+
+
+def test_tags_in_use_follow_edits_and_deletes(link_vault: Path) -> None:
+    catalog = catalog_of(link_vault)
+    before = catalog.tags_in_use()
+    assert before == {t for n in catalog.notes() for t in n.tags}
+    (link_vault / "Tagged.md").write_text("---\ntags: [brand-new, also/nested]\n---\n#inline\n")
+    catalog.refresh()
+    assert catalog.tags_in_use() == before | {"brand-new", "also/nested", "inline"}
+    (link_vault / "Tagged.md").write_text("#inline only now\n")
+    catalog.refresh()
+    assert catalog.tags_in_use() == before | {"inline"}
+    (link_vault / "Tagged.md").unlink()
+    catalog.refresh()
+    assert catalog.tags_in_use() == before

@@ -12,7 +12,7 @@ from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.errors import Conflict, NoteFormatError, UnsafePath
 from cortexgraph_vault.vault import store as store_module
 from cortexgraph_vault.vault.files import TEMP_MARK, atomic_write, sweep_temp_files
-from cortexgraph_vault.vault.layout import VaultLayout, safe_title, unique_name
+from cortexgraph_vault.vault.layout import VaultLayout, among, safe_title, unique_name
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.paths import safe_path
 from cortexgraph_vault.vault.store import NoteStore
@@ -142,5 +142,5 @@ def test_atomic_write_leaves_no_temp_file_and_sweep_clears_crash_litter(tmp_path
 
 def test_titles_become_safe_unique_file_names() -> None:
     assert safe_title('What: a "test"? [x] #1 / y') == "What a test x 1 y"
-    assert unique_name("Note", {"note.md", "note 2.md"}) == "Note 3.md"
+    assert unique_name("Note", among({"note.md", "note 2.md"})) == "Note 3.md"
     assert len(safe_title("word " * 100)) <= 80
