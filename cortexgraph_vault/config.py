@@ -81,6 +81,7 @@ SETTINGS: tuple[Setting, ...] = (
     _s("review_danger_zone_min", "float", 0.15, "lower edge of the review danger zone", 0.0, 1.0),
     _s("review_danger_zone_max", "float", 0.35, "upper edge of the review danger zone", 0.0, 1.0),
     _s("review_blend_ratio", "float", 0.3, "share of review candidates blended into search", 0.0, 1.0),
+    _s("cross_domain_threshold", "float", 0.3, "tag overlap (Jaccard) below which an observed use is cross-domain", 0.0, 1.0),
     _s("auto_reinforce", "bool", True, "reinforce memories when they are used"),
     _s("search_stm_weight", "float", 1.0, "unified search weight of short-term memories", 0.0, 2.0),
     _s("search_ltm_weight", "float", 0.7, "unified search weight of long-term notes", 0.0, 2.0),
@@ -222,6 +223,7 @@ class Config:
             promote_time_window_days=v["promote_time_window"],
             danger_zone_min=v["review_danger_zone_min"],
             danger_zone_max=v["review_danger_zone_max"],
+            cross_domain_threshold=v["cross_domain_threshold"],
         )
 
     @property

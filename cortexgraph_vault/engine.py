@@ -17,6 +17,7 @@ from pathlib import Path
 from cortexgraph_vault.config import Config, user_cache_dir
 from cortexgraph_vault.core.decay import DAY, seconds_until_score
 from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.core.rules import memory_score, promote_reason, review_priority
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.errors import Ambiguous, ConfigError, GitError, LockTimeout, NotFound
@@ -155,8 +156,8 @@ class VaultEngine:
                 raise NotFound(
                     f"{rel}: is a note, not a memory (memories live in {self.layout.stm}/)"
                 )
-        low = ref.lower()
-        by_title = [m for m in catalog.memories() if m.title.lower() == low and ok(m)]
+        low = name_key(ref)
+        by_title = [m for m in catalog.memories() if name_key(m.title) == low and ok(m)]
         if len(by_title) == 1:
             return by_title[0]
         if len(by_title) > 1:

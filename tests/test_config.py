@@ -56,6 +56,10 @@ def test_precedence_of_every_source(tmp_path: Path) -> None:
             "must be below CORTEXGRAPH_REVIEW_DANGER_ZONE_MAX",
         ),
         ({"CORTEXGRAPH_NOW": "yesterday"}, "ISO-8601"),
+        (
+            {"CORTEXGRAPH_CROSS_DOMAIN_THRESHOLD": "1.5"},
+            "CORTEXGRAPH_CROSS_DOMAIN_THRESHOLD (environment) = '1.5' is invalid: must be a number from 0 to 1",
+        ),
     ],
 )
 def test_invalid_values_name_the_variable_and_the_range(
@@ -85,3 +89,14 @@ def test_defaults_are_cortexgraphs(tmp_path: Path) -> None:
     )
     assert (cfg.forget_threshold, cfg.promote_threshold, cfg.promote_use_count) == (0.05, 0.65, 5)
     assert (cfg.stm_folder, cfg.ltm_folder, cfg.archive_folder) == ("_stm", "memories", "_archive")
+
+
+def test_cross_domain_threshold_from_the_environment(tmp_path: Path) -> None:
+    default = load_config({}, {}, user_file=tmp_path / "none.toml")
+    assert default.cross_domain_threshold == 0.3 == default.rules.cross_domain_threshold
+    env = {"CORTEXGRAPH_CROSS_DOMAIN_THRESHOLD": "0.5"}
+    cfg = load_config({}, env, user_file=tmp_path / "none.toml")
+    assert cfg.rules.cross_domain_threshold == 0.5
+    assert cfg.origins["cross_domain_threshold"] == "environment"
+    rows = {r["name"]: r for r in describe(cfg)}
+    assert rows["cross_domain_threshold"]["env"] == "CORTEXGRAPH_CROSS_DOMAIN_THRESHOLD"

@@ -87,6 +87,20 @@ def test_touch_boost_and_observe_cross_domain(git_vault: Path) -> None:
     assert not same_domain.memories[0].cross_domain
 
 
+@pytest.mark.parametrize(("threshold", "cross"), [(0.3, True), (0.2, False)])
+def test_cross_domain_threshold_is_a_setting(
+    git_vault: Path, threshold: float, cross: bool
+) -> None:
+    s = service_for(git_vault, cross_domain_threshold=threshold)
+    before = fm(git_vault, "_stm/Uses Neovim.md")
+    # tags [tools, programming] against [tools, cooking, family]: Jaccard 1/4 = 0.25
+    o = s.observe(["Uses Neovim"], context_tags=["tools", "cooking", "family"])
+    assert o.memories[0].cross_domain is cross
+    after = fm(git_vault, "_stm/Uses Neovim.md")
+    assert after.get("cross_domain_count", 0) == (1 if cross else 0)
+    assert after["strength"] == pytest.approx(before["strength"] + (0.05 if cross else 0))
+
+
 def test_search_considers_every_memory_and_filters(git_vault: Path) -> None:
     s = service_for(git_vault)
     for i in range(60):
@@ -232,3 +246,11 @@ def test_hand_written_note_gets_an_id_only_when_written(git_vault: Path) -> None
         and f"id: {touched.id}" in text
         and text.endswith("---\nMaya likes hiking in autumn.\n")
     )
+
+
+def test_a_memory_named_in_nfd_is_found_by_its_title_typed_in_nfc(git_vault: Path) -> None:
+    """macOS writes file names decomposed; a person types the title composed."""
+    s = service_for(git_vault)
+    (git_vault / "_stm" / "Cafe\u0301 cre\u0300me.md").write_text("Likes it strong.\n")
+    assert s.open(["Café Crème"]).memories[0].path == "_stm/Cafe\u0301 cre\u0300me.md"
+    assert s.touch("café crème").path == "_stm/Cafe\u0301 cre\u0300me.md"

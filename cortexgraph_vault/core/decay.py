@@ -9,6 +9,7 @@ the setting said.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -58,8 +59,41 @@ def use_factor(use_count: int, cfg: DecayConfig) -> float:
 def score(
     *, use_count: int, last_used: datetime, strength: float, now: datetime, cfg: DecayConfig
 ) -> float:
-    dt = (now - last_used).total_seconds()
-    return use_factor(use_count, cfg) * decay_factor(dt, cfg) * strength
+    return score_at(use_count, last_used.timestamp(), strength, now.timestamp(), cfg)
+
+
+def score_at(
+    use_count: int, last_used_ts: float, strength: float, now_ts: float, cfg: DecayConfig
+) -> float:
+    """`score` with the times as POSIX seconds: ranking thousands of memories at one `now`
+    converts it once."""
+    return use_factor(use_count, cfg) * decay_factor(now_ts - last_used_ts, cfg) * strength
+
+
+def scores_at(
+    rows: Iterable[tuple[int, float, float]], now_ts: float, cfg: DecayConfig
+) -> list[float]:
+    """`score_at` of many (use_count, last_used_ts, strength) rows at one `now`: one formula
+    per model, with no call per row (a sorted page of 10k memories scores them all)."""
+    beta, exp = cfg.beta, math.exp
+    if cfg.model == "exponential":
+        lam = cfg.exp_lambda
+        return [max(1, u) ** beta * exp(-lam * max(0.0, now_ts - t)) * s for u, t, s in rows]
+    if cfg.model == "power_law":
+        t0, alpha = cfg.pl_t0, cfg.pl_alpha
+        return [
+            max(1, u) ** beta * (1.0 + max(0.0, now_ts - t) / t0) ** (-alpha) * s
+            for u, t, s in rows
+        ]
+    if cfg.model == "two_component":
+        w, fast, slow = cfg.tc_weight_fast, cfg.tc_lambda_fast, cfg.tc_lambda_slow
+        return [
+            max(1, u) ** beta
+            * (w * exp(-fast * max(0.0, now_ts - t)) + (1 - w) * exp(-slow * max(0.0, now_ts - t)))
+            * s
+            for u, t, s in rows
+        ]
+    raise ValueError(f"unknown decay model {cfg.model!r}")
 
 
 def _elapsed_for_factor(target: float, cfg: DecayConfig) -> float:

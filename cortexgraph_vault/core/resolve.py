@@ -11,8 +11,8 @@ note whose name has a dot), then with `.md`; a target without one means `<target
    then the shortest, then alphabetical;
 3. a note with the target among its aliases, ordered the same way.
 
-Names are compared lower-cased and in Unicode NFC, because macOS file names arrive decomposed
-while typed links are composed.
+Names are compared by `name_key`: case-folded and in Unicode NFC, because macOS file names
+arrive decomposed (NFD) while typed links and most aliases are composed (NFC).
 """
 
 from __future__ import annotations
@@ -21,11 +21,20 @@ import posixpath
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
-__all__ = ["LinkResolver"]
+__all__ = ["LinkResolver", "name_key"]
 
 
-def _key(text: str) -> str:
-    return unicodedata.normalize("NFC", text).lower()
+def name_key(text: str) -> str:
+    """How two link names (file names, paths, aliases, targets) compare: `Café` typed in NFC,
+    `Cafe` + U+0301 (NFD, as macOS names files) and `CAFÉ` are one name.
+
+    Unicode's canonical caseless matching (fold the decomposed form), composed again to NFC.
+    Obsidian lower-cases; folding also joins a few pairs lower-casing keeps apart (`ß` and
+    `ss`), which only matters in a vault holding both spellings as separate notes.
+    """
+    if text.isascii():
+        return text.lower()
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", text).casefold())
 
 
 class LinkResolver:
@@ -55,19 +64,19 @@ class LinkResolver:
             self.remove(path)
         kept = tuple(a.strip() for a in aliases if isinstance(a, str) and a.strip())
         self._aliases_of[path] = kept
-        self._by_path.setdefault(_key(path), set()).add(path)
-        self._by_name.setdefault(_key(posixpath.basename(path)), set()).add(path)
+        self._by_path.setdefault(name_key(path), set()).add(path)
+        self._by_name.setdefault(name_key(posixpath.basename(path)), set()).add(path)
         for alias in kept:
-            self._by_alias.setdefault(_key(alias), set()).add(path)
+            self._by_alias.setdefault(name_key(alias), set()).add(path)
 
     def remove(self, path: str) -> None:
         kept = self._aliases_of.pop(path, None)
         if kept is None:
             return
-        _discard(self._by_path, _key(path), path)
-        _discard(self._by_name, _key(posixpath.basename(path)), path)
+        _discard(self._by_path, name_key(path), path)
+        _discard(self._by_name, name_key(posixpath.basename(path)), path)
         for alias in kept:
-            _discard(self._by_alias, _key(alias), path)
+            _discard(self._by_alias, name_key(alias), path)
 
     def resolve(self, target: str, source_path: str) -> str | None:
         """The vault-relative path `target` links to from `source_path`, or None.
@@ -81,18 +90,20 @@ class LinkResolver:
         candidates = _candidates(target)
         for candidate in candidates:
             for path in _exact_paths(candidate, folder):
-                found = self._by_path.get(_key(path))
+                found = self._by_path.get(name_key(path))
                 if found:
                     return _preferred(found, folder)
         for candidate in candidates:
             suffix = _without_relative_prefix(candidate)
-            found = self._by_name.get(_key(posixpath.basename(suffix)))
+            found = self._by_name.get(name_key(posixpath.basename(suffix)))
             if found and suffix:
-                wanted = _key(suffix)
-                matches = [p for p in found if _key(p) == wanted or _key(p).endswith("/" + wanted)]
+                wanted = name_key(suffix)
+                matches = [
+                    p for p in found if name_key(p) == wanted or name_key(p).endswith("/" + wanted)
+                ]
                 if matches:
                     return _preferred(matches, folder)
-        found = self._by_alias.get(_key(target))
+        found = self._by_alias.get(name_key(target))
         return _preferred(found, folder) if found else None
 
 
@@ -120,10 +131,16 @@ def _without_relative_prefix(candidate: str) -> str:
 
 
 def _preferred(paths: Iterable[str], folder: str) -> str:
-    key_folder = _key(folder)
+    key_folder = name_key(folder)
     return min(
         paths,
-        key=lambda p: (_key(posixpath.dirname(p)) != key_folder, p.count("/"), len(p), _key(p), p),
+        key=lambda p: (
+            name_key(posixpath.dirname(p)) != key_folder,
+            p.count("/"),
+            len(p),
+            name_key(p),
+            p,
+        ),
     )
 
 

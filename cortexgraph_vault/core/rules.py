@@ -16,6 +16,7 @@ class RuleConfig:
     promote_time_window_days: float = 14.0
     danger_zone_min: float = 0.15
     danger_zone_max: float = 0.35
+    cross_domain_threshold: float = 0.3
 
 
 @dataclass(frozen=True)
@@ -70,9 +71,10 @@ def review_priority(current_score: float, rules: RuleConfig) -> float:
     return min(1.0, max(0.0, 1 - ((current_score - mid) / half) ** 2))
 
 
-def is_cross_domain(memory_tags: set[str], context_tags: set[str], threshold: float = 0.3) -> bool:
-    """Used in a context whose tags barely overlap the memory's own (Jaccard below threshold)."""
+def is_cross_domain(memory_tags: set[str], context_tags: set[str], rules: RuleConfig) -> bool:
+    """Used in a context whose tags barely overlap the memory's own (Jaccard below
+    `rules.cross_domain_threshold`)."""
     if not memory_tags or not context_tags:
         return False
     jaccard = len(memory_tags & context_tags) / len(memory_tags | context_tags)
-    return jaccard < threshold
+    return jaccard < rules.cross_domain_threshold

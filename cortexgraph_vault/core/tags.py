@@ -2,8 +2,8 @@
 
 Inline tags follow Obsidian: letters of any script, digits, `_`, `-` and `/` for nesting, at
 least one character that is not a digit, after the start of a line, a space or an opening
-punctuation mark. Nothing in code, math or comments counts (see `links.prose_view`), nor a `#`
-inside a link or a URL.
+punctuation mark. Nothing in code, math or comments counts (see `code_ranges.prose_view`), nor
+a `#` inside a link or a URL.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-from cortexgraph_vault.core.links import prose_view
+from cortexgraph_vault.core.code_ranges import prose_view
 
 __all__ = ["extract_tags", "normalize_tag", "tag_ancestors"]
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from cortexgraph_vault.config import user_cache_dir
 from cortexgraph_vault.errors import ConfigError, VaultError
-from cortexgraph_vault.vault.lock import vault_key
+from cortexgraph_vault.vault.lock import held_elsewhere, vault_key
 
 
 class AlreadyServed(VaultError):
@@ -97,24 +97,10 @@ def _daemon_on_port(port: int) -> dict[str, Any] | None:
         return None
     for path in sorted(claims_dir().glob("*.json")):
         info = read_claim(path)
-        if info.get("port") == port and _held(path):
+        # a crashed daemon leaves its claim file behind, but nothing holds it
+        if info.get("port") == port and held_elsewhere(path):
             return info
     return None
-
-
-def _held(path: Path) -> bool:
-    """Whether a live daemon holds this claim (a crashed one leaves its file behind)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-    return False
 
 
 def check_host(host: str, unsafe_bind: bool) -> str:

@@ -8,11 +8,13 @@ the index alone), wait while another git holds a lock, and put the index back if
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import re
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from cortexgraph_vault.errors import GitError, InvalidArgument
@@ -85,6 +87,38 @@ class LockWait:
         )
 
 
+@contextlib.contextmanager
+def commits_in_turn(runner: GitRunner, seconds: float) -> Iterator[None]:
+    """Our writers commit one at a time, across threads and processes. `git commit --only`
+    reads the index before it locks it: another writer's `git add` landing in between would be
+    written over, its paths unstaged and its commit never made. Held on a file in `.git/`, so
+    every vault of one repository shares it; a `.git` we cannot write has nothing to guard."""
+    try:
+        fd = os.open(
+            runner.git_dir / "cortexgraph-vault-commit.lock", os.O_RDWR | os.O_CREAT, 0o644
+        )
+    except OSError:
+        yield
+        return
+    try:
+        deadline, delay = time.monotonic() + seconds, _FIRST_DELAY
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise GitError(
+                        f"{runner.vault_root}: another cortexgraph-vault process has been "
+                        f"committing for more than {seconds:g} s; nothing was committed"
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, _MAX_DELAY)
+        yield
+    finally:
+        os.close(fd)  # and with it the lock
+
+
 def never_committed(vault_path: str) -> bool:
     return _NEVER_COMMIT.match(vault_path) is not None
 
@@ -142,14 +176,32 @@ def record(runner: GitRunner, paths: Iterable[str], message: str, lock_wait: flo
                     doing="commit",
                 )
         except GitError as exc:
-            if changed and not _staged_changes(runner, ours):
+            if (
+                changed
+                and not _staged_changes(runner, ours)
+                and not _differs_from_head(runner, ours)
+            ):
                 return None  # another tool (obsidian-git) committed our paths meanwhile
             left = _restore_index(runner, ours, snapshot, start, lock_wait)
             raise GitError(f"{exc}{left}") from exc
     if not changed:
         _restore_index(runner, ours, snapshot, start, lock_wait)  # no trace of a non-commit
+        if _differs_from_head(runner, ours):
+            # Staged, then unstaged before we could commit: another tool wrote the index over.
+            raise GitError(
+                f"{runner.vault_root}: another git wrote over the index while we committed "
+                f"{len(ours)} path(s); nothing was committed"
+            )
         return None
     return runner.head_sha()
+
+
+def _differs_from_head(runner: GitRunner, paths: Sequence[str]) -> bool:
+    """Whether a working file among `paths` is not what HEAD holds (new, edited, deleted)."""
+    if not runner.has_head():
+        return any(os.path.lexists(runner.work_tree / path) for path in paths)
+    diff = ("diff", "--name-only", "--no-renames", "--no-ext-diff", "--no-textconv", "HEAD")
+    return bool(runner.list_paths(*diff, paths=paths))
 
 
 def _committable(runner: GitRunner, wanted: Sequence[str]) -> tuple[list[str], list[str]]:

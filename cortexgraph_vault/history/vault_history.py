@@ -10,7 +10,12 @@ from pathlib import Path, PurePosixPath
 
 from cortexgraph_vault.errors import GitError, InvalidArgument
 from cortexgraph_vault.history.raw_log import LoggedCommit
-from cortexgraph_vault.history.recording import init_repo, never_committed, record
+from cortexgraph_vault.history.recording import (
+    commits_in_turn,
+    init_repo,
+    never_committed,
+    record,
+)
 from cortexgraph_vault.history.results import (
     CommitInfo,
     ForgottenMemory,
@@ -90,7 +95,7 @@ class VaultHistory:
         """Commit exactly `paths` (adds, edits, deletions; a move is its two paths) and nothing
         else. Returns the new commit's sha, or None when those paths hold nothing new."""
         runner = self._require("nothing was committed")
-        with self._commit_lock:
+        with self._commit_lock, commits_in_turn(runner, self.lock_wait_seconds):
             return record(runner, paths, message, self.lock_wait_seconds)
 
     def differs_from_head(self, path: str) -> bool:

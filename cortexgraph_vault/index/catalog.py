@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.graph import LinkGraph
 from cortexgraph_vault.index.parallel_parse import PARALLEL_MIN, parse_many
@@ -107,6 +108,9 @@ class VaultCatalog:
         # only when a note that is not a memory changes: memories come and go with each save.
         self.generation = 0
         self.note_generation = 0
+        # Bumped only when what memories say of each other may have changed (their typed
+        # relations, ids, titles, paths): a touch does not, so relation lookups stay cached.
+        self.relation_generation = 0
         self._names: Counter[str] = Counter()
         self._tags: Counter[str] = Counter()
 
@@ -155,10 +159,10 @@ class VaultCatalog:
         """A note anywhere in the vault has this file name, compared as Obsidian compares link
         names (case-insensitively): a new note takes another, so a `[[link]]` to either stays
         unambiguous. `besides`: a note that is moving and gives up its own name."""
-        lower = name.lower()
+        key = name_key(name)
         with self.lock:
-            count = self._names.get(lower, 0)
-        if besides is not None and besides.rsplit("/", 1)[-1].lower() == lower:
+            count = self._names.get(key, 0)
+        if besides is not None and name_key(besides.rsplit("/", 1)[-1]) == key:
             count -= 1
         return count > 0
 
@@ -217,20 +221,25 @@ class VaultCatalog:
 
     def _apply_parsed(self, todo: dict[str, tuple[int, int] | None], report: RefreshReport) -> None:
         """Many files: parsed in worker processes, added here as they arrive."""
-        for rel, note, stats, problem in parse_many(self.layout, list(todo), self.max_note_bytes):
+        for parsed, block in parse_many(self.layout, list(todo), self.max_note_bytes):
             with self.lock:
-                current = self._notes.get(rel)
-                if ((current.size, current.mtime_ns) if current else None) != todo[rel]:
-                    continue  # indexed again since the walk (our own write): that one is newer
-                if problem is not None:
-                    self._unreadable[rel] = problem
-                elif note is None:
-                    self.drop(rel)
-                elif current is not None and current.sha256 == note.sha256:
-                    self._put(note, reindex=False)  # same words and links, new stamp
-                else:
-                    self._put(note, stats=stats)
-                    (report.changed if current else report.added).append(rel)
+                words_in_block: set[str] = set()
+                for rel, note, stats, problem in parsed:
+                    current = self._notes.get(rel)
+                    if ((current.size, current.mtime_ns) if current else None) != todo[rel]:
+                        continue  # indexed again since the walk (our own write): that is newer
+                    if problem is not None:
+                        self._unreadable[rel] = problem
+                    elif note is None:
+                        self.drop(rel)
+                    elif current is not None and current.sha256 == note.sha256:
+                        self._put(note, reindex=False)  # same words and links, new stamp
+                    else:
+                        self._put(note, stats=stats, words_later=block is not None)
+                        words_in_block.add(rel)
+                        (report.changed if current else report.added).append(rel)
+                if block is not None and words_in_block:
+                    self.text.put_block(block, words_in_block)
 
     def reload(self, rel: str) -> IndexedNote | None:
         """Bring one path up to date with the disk: parse, restamp, drop, or leave alone.
@@ -295,9 +304,17 @@ class VaultCatalog:
             self._changed(old, None)
 
     def _put(
-        self, note: IndexedNote, *, reindex: bool = True, stats: TermStats | None = None
+        self,
+        note: IndexedNote,
+        *,
+        reindex: bool = True,
+        stats: TermStats | None = None,
+        words_later: bool = False,
     ) -> IndexedNote:
-        if reindex and stats is None:
+        """Index a note. `words_later`: its words come in a block of postings the caller adds
+        (`TextIndex.put_block`) before letting go of the lock."""
+        reindex = reindex or words_later
+        if reindex and stats is None and not words_later:
             stats = stats_of(note)
         with self.lock:
             old = self._notes.get(note.path)
@@ -311,12 +328,16 @@ class VaultCatalog:
                     paths.append(note.path)
             if old is None:
                 self._named(note.path, +1)
-            if stats is not None:
+            if reindex:
                 self._tagged(old, -1)
                 self._tagged(note, +1)
                 self._changed(old, note)
                 self.parsed += 1
-                self.text.put(note.path, stats, (lambda: stats_of(old).terms) if old else None)
+                old_terms = (lambda: stats_of(old).terms) if old else None
+                if not words_later:
+                    self.text.put(note.path, stats, old_terms)  # type: ignore[arg-type]
+                elif note.path in self.text:
+                    self.text.remove(note.path, old_terms)
                 self.graph.put(note, old)
         return note
 
@@ -324,11 +345,13 @@ class VaultCatalog:
         self.generation += 1
         if (old is not None and old.memory is None) or (new is not None and new.memory is None):
             self.note_generation += 1
+        if _relation_key(old) != _relation_key(new):
+            self.relation_generation += 1
         if new is None and old is not None:
             self._named(old.path, -1)
 
     def _named(self, path: str, delta: int) -> None:
-        name = path.rsplit("/", 1)[-1].lower()
+        name = name_key(path.rsplit("/", 1)[-1])
         self._names[name] += delta
         if self._names[name] <= 0:
             del self._names[name]
@@ -360,10 +383,11 @@ class VaultCatalog:
                     self._by_id.setdefault(note.memory.id, []).append(note.path)
             self.text = text
             self.graph.load(notes.values())
-            self._names = Counter(path.rsplit("/", 1)[-1].lower() for path in notes)
+            self._names = Counter(name_key(path.rsplit("/", 1)[-1]) for path in notes)
             self._tags = Counter(tag for note in notes.values() for tag in note.tags)
             self.generation += 1
             self.note_generation += 1
+            self.relation_generation += 1
 
     def replace_with(self, other: VaultCatalog) -> None:
         """Take over another catalogue's notes (a full re-index built beside this one)."""
@@ -380,6 +404,13 @@ class VaultCatalog:
     def snapshot(self) -> tuple[dict[str, IndexedNote], dict[str, object]]:
         with self.lock:
             return dict(self._notes), self.text.export()
+
+
+def _relation_key(note: IndexedNote | None) -> object:
+    m = note.memory if note is not None else None
+    if m is None:
+        return None
+    return m.path, m.id, m.title, m.relations
 
 
 def _same_bytes(old: IndexedNote, data: bytes, max_bytes: int) -> bool:

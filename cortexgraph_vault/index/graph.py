@@ -7,18 +7,22 @@ note's own links, and the links elsewhere whose target name is one the change ad
 away (a new `Foo.md` makes `[[Foo]]` resolve; a deleted one makes it unresolved again, kept by
 name, never lost).
 
+Self-links: `[[#Heading]]` and `[[#^block]]` (no target) point to a place inside the note and
+are no edge at all: not outgoing, not unresolved, not counted. `[[Own Title]]` from a note to
+itself is an outgoing link (Obsidian lists it among the note's outgoing links) but no backlink:
+a backlink says another note points here, so a note cannot lift itself out of the orphans.
+
 Not thread-safe by itself: the catalogue holds its lock around every call.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.core.resolve import LinkResolver
+from cortexgraph_vault.core.resolve import LinkResolver, name_key
 from cortexgraph_vault.core.tags import tag_ancestors
 
 if TYPE_CHECKING:
@@ -33,9 +37,9 @@ class Edge:
 
 
 def link_key(target: str) -> str:
-    """The name a link is looked up by: its last path part, lower case (NFC), without `.md`."""
+    """The name a link is looked up by: its last path part as `name_key` has it, without `.md`."""
     name = target.strip().replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
-    name = unicodedata.normalize("NFC", name).lower()
+    name = name_key(name)
     return name[:-3] if name.endswith(".md") else name
 
 
@@ -53,7 +57,7 @@ class LinkGraph:
         self._attachments: set[str] = set()
         self._by_key: dict[str, set[str]] = {}  # link name → notes linking by that name
         self._out: dict[str, tuple[Edge, ...]] = {}
-        self._in: dict[str, set[str]] = {}
+        self._in: dict[str, set[str]] = {}  # target → other notes linking to it (never itself)
         self._unresolved: dict[str, set[str]] = {}  # target as written → sources
         self._dirty: set[str] = set()
         self._resolver = LinkResolver(())
@@ -160,14 +164,16 @@ class LinkGraph:
             if note is None:
                 continue
             edges = tuple(
-                Edge(source, link, resolver.resolve(link.target, source)) for link in note.links
+                Edge(source, link, resolver.resolve(link.target, source))
+                for link in note.links
+                if link.target  # not `[[#Heading]]`: a place in this note (module docstring)
             )
             self._out[source] = edges
             for edge in edges:
-                if edge.target is not None:
-                    self._in.setdefault(edge.target, set()).add(source)
-                else:
+                if edge.target is None:
                     self._unresolved.setdefault(edge.link.target, set()).add(source)
+                elif edge.target != source:  # naming itself: outgoing, but never its backlink
+                    self._in.setdefault(edge.target, set()).add(source)
         self._dirty.clear()
 
     # queries -----------------------------------------------------------------------------------
@@ -176,9 +182,9 @@ class LinkGraph:
         return self._out.get(path, ())
 
     def backlinks(self, path: str) -> list[str]:
-        """Notes linking to `path` (itself excluded), sorted."""
+        """Other notes linking to `path`, sorted."""
         self._ensure()
-        return sorted(s for s in self._in.get(path, ()) if s != path)
+        return sorted(self._in.get(path, ()))
 
     def incoming(self, path: str) -> list[Edge]:
         return [e for s in self.backlinks(path) for e in self._out[s] if e.target == path]
@@ -195,12 +201,12 @@ class LinkGraph:
         return (out | self._in.get(path, set())) - {path}  # type: ignore[operator]
 
     def orphans(self) -> list[str]:
-        """Notes no other note links to and that link to nothing that exists."""
+        """Notes no other note links to and that link to nothing that exists but themselves."""
         self._ensure()
         return sorted(
             path
             for path in self._notes
-            if not (self._in.get(path, set()) - {path})
+            if not self._in.get(path)
             and not any(e.target not in (None, path) for e in self._out.get(path, ()))
         )
 

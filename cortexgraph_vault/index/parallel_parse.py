@@ -25,18 +25,21 @@ from pathlib import Path
 
 import cortexgraph_vault
 from cortexgraph_vault.index.records import IndexedNote, index_bytes, stats_of
-from cortexgraph_vault.index.text_index import TermStats
+from cortexgraph_vault.index.text_index import PostingBlock, TermStats, posting_block
 from cortexgraph_vault.vault.layout import VaultLayout
 
 log = logging.getLogger(__name__)
 
 # Below this many files, starting processes costs more than it saves.
 PARALLEL_MIN = 1500
-FRAME = 200  # results per message
+FRAME = 500  # notes per message
 _LENGTH = struct.Struct("!Q")
 
 # (path, parsed note and its words | None when the file is gone, why it is unreadable)
 Parsed = tuple[str, IndexedNote | None, TermStats | None, str | None]
+# Notes parsed together; from a worker, their words come as one block of postings (and each
+# note's own TermStats is None), so the receiving process only renumbers them.
+Frame = tuple[list[Parsed], PostingBlock | None]
 
 
 def worker_count() -> int:
@@ -57,25 +60,32 @@ def parse_file(root: Path, rel: str, layout: VaultLayout, max_bytes: int) -> Par
     return rel, note, stats_of(note), None
 
 
-def parse_many(layout: VaultLayout, rels: Sequence[str], max_bytes: int) -> Iterator[Parsed]:
-    """Every file parsed: in worker processes when there are enough files and cores."""
+def parse_many(layout: VaultLayout, rels: Sequence[str], max_bytes: int) -> Iterator[Frame]:
+    """Every file parsed, a frame at a time: in worker processes when there are enough files
+    and cores."""
     workers = worker_count()
     done: set[str] = set()
     if len(rels) >= PARALLEL_MIN and workers >= 2:
         try:
-            for parsed in _in_workers(layout, rels, max_bytes, workers):
-                done.add(parsed[0])
-                yield parsed
+            for frame in _in_workers(layout, rels, max_bytes, workers):
+                done.update(parsed[0] for parsed in frame[0])
+                yield frame
         except (OSError, EOFError, pickle.PickleError, ValueError) as exc:
             log.info("parsing in worker processes failed (%s); parsing here", exc)
-    for rel in rels:
-        if rel not in done:
-            yield parse_file(layout.root, rel, layout, max_bytes)
+    left = [rel for rel in rels if rel not in done]
+    for start in range(0, len(left), FRAME):
+        yield (
+            [
+                parse_file(layout.root, rel, layout, max_bytes)
+                for rel in left[start : start + FRAME]
+            ],
+            None,
+        )
 
 
 def _in_workers(
     layout: VaultLayout, rels: Sequence[str], max_bytes: int, workers: int
-) -> Iterator[Parsed]:
+) -> Iterator[Frame]:
     package_dir = str(Path(cortexgraph_vault.__file__).resolve().parents[1])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([package_dir, *sys.path])}
     folders = (layout.stm, layout.ltm, layout.archive)
@@ -102,7 +112,7 @@ def _in_workers(
                 proc.wait()
 
 
-def _read_frames(procs: list[subprocess.Popen[bytes]]) -> Iterator[Parsed]:
+def _read_frames(procs: list[subprocess.Popen[bytes]]) -> Iterator[Frame]:
     selector = selectors.DefaultSelector()
     buffers: dict[int, bytearray] = {}
     for proc in procs:
@@ -128,7 +138,7 @@ def _read_frames(procs: list[subprocess.Popen[bytes]]) -> Iterator[Parsed]:
                     break
                 frame = bytes(buf[_LENGTH.size : _LENGTH.size + size])
                 del buf[: _LENGTH.size + size]
-                yield from pickle.loads(frame)
+                yield pickle.loads(frame)
     selector.close()
 
 
@@ -142,6 +152,8 @@ def worker_main() -> None:
         batch = [
             parse_file(layout.root, rel, layout, max_bytes) for rel in rels[start : start + FRAME]
         ]
-        data = pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL)
+        block = posting_block((rel, stats) for rel, _, stats, _ in batch if stats is not None)
+        parsed = [(rel, note, None, problem) for rel, note, _, problem in batch]
+        data = pickle.dumps((parsed, block), protocol=pickle.HIGHEST_PROTOCOL)
         out.write(_LENGTH.pack(len(data)) + data)
         out.flush()

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from cortexgraph_vault.core import block_scan as block_scan_module
+from cortexgraph_vault.core import code_ranges as code_ranges_module
 from cortexgraph_vault.core import links as links_module
 from cortexgraph_vault.core import memory as memory_module
 from cortexgraph_vault.core import note as note_module
@@ -182,6 +184,8 @@ def parser_version() -> str:
     digest = hashlib.sha256(str(PARSER_REVISION).encode())
     for module in (
         links_module,
+        code_ranges_module,
+        block_scan_module,
         tags_module,
         note_module,
         memory_module,

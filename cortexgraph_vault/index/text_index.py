@@ -26,7 +26,7 @@ import sys
 from array import array
 from bisect import bisect_left, insort
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,6 +98,71 @@ def term_stats(doc: DocumentText) -> TermStats:
     return TermStats(weighted, K1 * (1 - B + B * length / PIVOT_LENGTH))
 
 
+def _part(tf: float, norm: float) -> float:
+    """A term's saturated, length-normalised frequency in one document (BM25's tf part)."""
+    return tf * (K1 + 1) / (tf + norm)
+
+
+@dataclass(frozen=True)
+class PostingBlock:
+    """The postings of a run of documents, built where they were parsed (a worker process).
+
+    Flat, so it crosses a pipe as a few arrays: term i's postings are `docs[ends[i-1]:ends[i]]`
+    and `parts[...]`, document numbers being positions in `paths`. Joining an index renumbers
+    them with one addition each: the process that keeps the index does no BM25 arithmetic.
+    """
+
+    paths: list[str]
+    terms: list[str]
+    ends: array  # type: ignore[type-arg]
+    docs: array  # type: ignore[type-arg]
+    parts: array  # type: ignore[type-arg]
+
+    def postings(self) -> Iterator[tuple[str, array, array]]:  # type: ignore[type-arg]
+        start = 0
+        for term, end in zip(self.terms, self.ends, strict=True):
+            yield term, self.docs[start:end], self.parts[start:end]
+            start = end
+
+    def only(self, keep: Container[str]) -> PostingBlock:
+        """The block without the documents not in `keep`."""
+        new_of: dict[int, int] = {}
+        for i, path in enumerate(self.paths):
+            if path in keep:
+                new_of[i] = len(new_of)
+        pairs = (
+            (term, [(new_of[d], part) for d, part in zip(docs, parts, strict=True) if d in new_of])
+            for term, docs, parts in self.postings()
+        )
+        return _flat([p for p in self.paths if p in keep], (kept for kept in pairs if kept[1]))
+
+
+def posting_block(docs: Iterable[tuple[str, TermStats]]) -> PostingBlock:
+    paths: list[str] = []
+    by_term: dict[str, list[tuple[int, float]]] = {}
+    for path, stats in docs:
+        doc = len(paths)
+        paths.append(path)
+        norm = stats.norm
+        for term, tf in stats.weights.items():
+            entry = by_term.get(term)
+            if entry is None:
+                entry = by_term[term] = []
+            entry.append((doc, _part(tf, norm)))
+    return _flat(paths, by_term.items())
+
+
+def _flat(paths: list[str], by_term: Iterable[tuple[str, list[tuple[int, float]]]]) -> PostingBlock:
+    terms: list[str] = []
+    ends, docs, parts = array("I"), array("I"), array("f")
+    for term, postings in by_term:
+        terms.append(term)
+        docs.extend(d for d, _ in postings)
+        parts.extend(p for _, p in postings)
+        ends.append(len(docs))
+    return PostingBlock(paths, terms, ends, docs, parts)
+
+
 class _Postings:
     __slots__ = ("dead", "df", "docs", "parts")
 
@@ -160,18 +225,35 @@ class TextIndex:
         doc = len(self._paths)
         self._doc_of[path] = doc
         self._paths.append(path)
-        postings_of = self._postings
         norm = stats.norm
-        k1p1 = K1 + 1
         for term, tf in stats.weights.items():
-            p = postings_of.get(term)
-            if p is None:
-                p = postings_of[term] = _Postings(array("I"), array("f"))
-                insort(self._vocab, term)
-                self._by_length.setdefault(len(term), []).append(term)
+            p = self._postings.get(term) or self._new_term(term)
             p.docs.append(doc)
-            p.parts.append(tf * k1p1 / (tf + norm))
+            p.parts.append(_part(tf, norm))
             p.df += 1
+
+    def put_block(self, block: PostingBlock, keep: Container[str] | None = None) -> None:
+        """Add the documents of a block (those in `keep`, when given); none may be in the
+        index already (the caller removes a replaced one first)."""
+        if keep is not None and any(path not in keep for path in block.paths):
+            block = block.only(keep)
+        if any(path in self._doc_of for path in block.paths):
+            raise ValueError("a document of the block is already indexed; remove it first")
+        base = len(self._paths)
+        self._paths.extend(block.paths)
+        self._doc_of.update(zip(block.paths, range(base, base + len(block.paths)), strict=True))
+        renumber = base.__add__
+        for term, local, parts in block.postings():
+            p = self._postings.get(term) or self._new_term(term)
+            p.docs.extend(map(renumber, local))
+            p.parts.extend(parts)
+            p.df += len(local)
+
+    def _new_term(self, term: str) -> _Postings:
+        p = self._postings[term] = _Postings(array("I"), array("f"))
+        insort(self._vocab, term)
+        self._by_length.setdefault(len(term), []).append(term)
+        return p
 
     def remove(self, path: str, old_terms: Callable[[], Iterable[str]] | None = None) -> None:
         doc = self._doc_of.get(path)

@@ -2,27 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import heapq
 from datetime import datetime
 
+from cortexgraph_vault.core.decay import scores_at
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.outlook import promote_window_days_left, uses_to_promote
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, NotFound
 from cortexgraph_vault.models import Backlink, MemoryDetail, MemoryList
-from cortexgraph_vault.ops.reads import ALL_STATUSES, paginate, relations_of
+from cortexgraph_vault.ops.common import paginate
+from cortexgraph_vault.ops.reads import ALL_STATUSES, relations_of
 
 SORTS = ("score", "age", "last_used")
 MAX_PAGE_SIZE = 200
 
 
-def _sort_key(sort: str, engine: VaultEngine, now: datetime) -> Callable[[Memory], tuple]:  # type: ignore[type-arg]
+def _first(
+    chosen: list[Memory], end: int, sort: str, engine: VaultEngine, now: datetime
+) -> list[Memory]:
+    """The first `end` of `chosen` in `sort` order (ties by path). Only the pages up to the
+    one asked for are ordered: the other thousands of memories need not be."""
     if sort == "score":
-        return lambda m: (-engine.score(m, now), m.path)
-    if sort == "age":  # newest first
-        return lambda m: (-m.created.timestamp(), m.path)
-    return lambda m: (-m.last_used.timestamp(), m.path)
+        rows = [(m.use_count, m.last_used.timestamp(), m.strength) for m in chosen]
+        keys = [-s for s in scores_at(rows, now.timestamp(), engine.decay)]
+    elif sort == "age":  # newest first
+        keys = [-m.created.timestamp() for m in chosen]
+    else:
+        keys = [-m.last_used.timestamp() for m in chosen]
+    paths = (m.path for m in chosen)
+    ranked = heapq.nsmallest(end, zip(keys, paths, range(len(chosen)), strict=True))
+    return [chosen[i] for _, _, i in ranked]
 
 
 def _has_tag(m: Memory, tag: str) -> bool:
@@ -51,12 +62,10 @@ def list_memories(
     if tag is not None and tag.strip():
         norm = normalize_tag(tag)
         chosen = [m for m in chosen if _has_tag(m, norm)]
-    chosen.sort(key=_sort_key(sort, engine, now))
     start, end, info = paginate(len(chosen), page, page_size)
     assert info is not None
-    return MemoryList(
-        memories=[engine.view(m, now=now) for m in chosen[start:end]], pagination=info
-    )
+    shown = _first(chosen, end, sort, engine, now)[start:]
+    return MemoryList(memories=[engine.view(m, now=now) for m in shown], pagination=info)
 
 
 def backlinks_of(engine: VaultEngine, m: Memory) -> list[Backlink]:

@@ -1,15 +1,19 @@
-"""Small pieces the operations share: fresh memory from a parsed note, link names, trailers."""
+"""Small pieces the operations share: fresh memory from a parsed note, link names, trailers,
+the checks and paging of reading requests."""
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from cortexgraph_vault.core.memory import Memory, memory_from_fields
 from cortexgraph_vault.core.note import ParsedNote
 from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.models import Pagination
 
 _LINK = re.compile(r"^\s*!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]\s*$")
 
@@ -67,3 +71,39 @@ def days(delta_seconds: float) -> float:
 
 def age_days(m: Memory, now: datetime) -> float:
     return days((now - m.created).total_seconds())
+
+
+def check_range(name: str, value: float | None, low: float, high: float) -> None:
+    if value is not None and not low <= value <= high:
+        raise InvalidArgument(f"{name}: must be from {low:g} to {high:g}, got {value}")
+
+
+def wanted_statuses(
+    status: str | Sequence[str] | None, *, known: Sequence[str], default: Sequence[str]
+) -> set[str]:
+    """The statuses a request asks for: one or several of `known`, "all" of them, or `default`."""
+    if status is None:
+        return set(default)
+    wanted = {status} if isinstance(status, str) else set(status)
+    if "all" in wanted:
+        return set(known)
+    bad = wanted - set(known)
+    if bad:
+        raise InvalidArgument(f"status: unknown {sorted(bad)}; use {', '.join(known)} or all")
+    return wanted
+
+
+def paginate(total: int, page: int | None, page_size: int) -> tuple[int, int, Pagination | None]:
+    """Where page `page` of `total` items starts and ends, and what to say of it (None when
+    no page was asked for: the first `page_size` items)."""
+    if page is None:
+        return 0, page_size, None
+    if page < 1:
+        raise InvalidArgument("page: must be 1 or more")
+    pages = max(1, math.ceil(total / page_size))
+    start = (page - 1) * page_size
+    info = Pagination(
+        page=page, page_size=page_size, total_count=total, total_pages=pages,
+        has_more=page < pages, has_previous=page > 1,
+    )  # fmt: skip
+    return start, start + page_size, info

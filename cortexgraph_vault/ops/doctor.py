@@ -7,7 +7,6 @@ with the command or setting that fixes it. Nothing here changes anything.
 from __future__ import annotations
 
 import difflib
-import fcntl
 import http.client
 import json
 import os
@@ -19,7 +18,7 @@ from typing import Any
 from cortexgraph_vault.config import BY_NAME, ENV_PREFIX, Config, user_cache_dir
 from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.models import DoctorFinding, DoctorResult
-from cortexgraph_vault.vault.lock import vault_key
+from cortexgraph_vault.vault.lock import held_elsewhere, vault_key
 
 # Variables that steer where we keep things rather than settings of the memory.
 ENV_DIRS = ("CONFIG_DIR", "CACHE_DIR", "DATA_DIR")
@@ -40,21 +39,6 @@ class Findings:
         return DoctorResult(
             ok=problems == 0, problems=problems, warnings=warnings, findings=self.items
         )
-
-
-def _held_by_other(path: Path) -> bool | None:
-    """Is this flock file held by another process? None when it cannot be opened."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-    return False
 
 
 def check_vault(config: Config, f: Findings) -> Path | None:
@@ -139,8 +123,7 @@ def check_lock(root: Path, f: Findings) -> None:
         f.add("lock", "problem", f"{lock_dir}: not writable, so no write can take the vault lock",
               f"chmod u+rwx {lock_dir}")  # fmt: skip
         return
-    held = _held_by_other(path) if path.exists() else False
-    if held:
+    if held_elsewhere(path):
         f.add("lock", "warning", f"the vault lock ({path}) is held by another process right now",
               "if this lasts, find the process: fuser " + str(path))  # fmt: skip
     else:
@@ -175,7 +158,7 @@ def check_daemon(config: Config, root: Path, f: Findings) -> dict[str, Any] | No
 
     claim = claims_dir() / f"{vault_key(root)}.json"
     info = read_claim(claim) if claim.exists() else {}
-    if not claim.exists() or not _held_by_other(claim):
+    if not held_elsewhere(claim):
         f.add("daemon", "info", "no daemon is serving this vault (the Obsidian plugin needs one)",
               f"cortexgraph-vault --vault {root} serve")  # fmt: skip
         port = int(config.port)

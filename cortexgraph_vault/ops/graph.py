@@ -7,6 +7,7 @@ import time
 from collections import Counter
 from datetime import UTC, datetime
 
+from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.core.times import format_time, from_epoch
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, NotFound
@@ -27,7 +28,7 @@ from cortexgraph_vault.models.graph import (
     VaultStatus,
     WatcherStatus,
 )
-from cortexgraph_vault.ops.reads import paginate
+from cortexgraph_vault.ops.common import paginate
 from cortexgraph_vault.ops.search import UNIFIED_STATUSES, note_status
 
 MAX_LIMIT = 1000
@@ -178,9 +179,9 @@ def _find_note(engine: VaultEngine, ref: str) -> IndexedNote:
     memory = catalog.memory_by_id(ref)
     if memory is not None:
         return catalog.note(memory.path)  # type: ignore[return-value]
-    low = ref.lower()
-    named = [n for n in catalog.notes() if n.title.lower() == low]
-    named = named or [n for n in catalog.notes() if low in (a.lower() for a in n.aliases)]
+    low = name_key(ref)
+    named = [n for n in catalog.notes() if name_key(n.title) == low]
+    named = named or [n for n in catalog.notes() if low in (name_key(a) for a in n.aliases)]
     if len(named) == 1:
         return named[0]
     if named:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 
@@ -14,24 +13,29 @@ from cortexgraph_vault.errors import Ambiguous, InvalidArgument, NotFound
 from cortexgraph_vault.models import (
     MemoryView,
     OpenResult,
-    Pagination,
     Relations,
     RelationView,
     SearchResult,
     Skipped,
     StatsResult,
 )
-from cortexgraph_vault.ops.common import link_target, points_to, relation_id
+from cortexgraph_vault.ops.common import (
+    check_range,
+    link_target,
+    relation_id,
+    wanted_statuses,
+)
+from cortexgraph_vault.ops.relation_index import relation_index
 
 ALL_STATUSES = ("active", "promoted", "archived")
 
 
 def relations_of(engine: VaultEngine, m: Memory) -> Relations:
-    memories = list(engine.catalog.memories())
+    index = relation_index(engine)
     out: list[RelationView] = []
     for kind, values in m.relations.items():
         for value in values:
-            target = next((o for o in memories if points_to(value, o)), None)
+            target = index.target_of(value)
             out.append(
                 RelationView(
                     id=relation_id(m.id, target.id if target else None, kind, link_target(value)),
@@ -39,20 +43,14 @@ def relations_of(engine: VaultEngine, m: Memory) -> Relations:
                     relation_type=kind, target=link_target(value),
                 )
             )  # fmt: skip
-    incoming: list[RelationView] = []
-    for other in memories:
-        if other.path == m.path:
-            continue
-        for kind, values in other.relations.items():
-            for value in values:
-                if points_to(value, m):
-                    incoming.append(
-                        RelationView(
-                            id=relation_id(other.id, m.id, kind, link_target(value)),
-                            from_memory_id=other.id, to_memory_id=m.id, relation_type=kind,
-                            target=link_target(value),
-                        )
-                    )  # fmt: skip
+    incoming = [
+        RelationView(
+            id=relation_id(rel.source.id, m.id, rel.kind, link_target(rel.value)),
+            from_memory_id=rel.source.id, to_memory_id=m.id, relation_type=rel.kind,
+            target=link_target(rel.value),
+        )
+        for rel in index.pointing_at(m)
+    ]  # fmt: skip
     return Relations(outgoing=out, incoming=incoming)
 
 
@@ -85,34 +83,6 @@ def open_memories(
     return OpenResult(memories=views, not_found=not_found)
 
 
-def _statuses(status: str | Sequence[str] | None) -> set[str]:
-    if status is None:
-        return {"active", "promoted"}
-    wanted = {status} if isinstance(status, str) else set(status)
-    if "all" in wanted:
-        return set(ALL_STATUSES)
-    bad = wanted - set(ALL_STATUSES)
-    if bad:
-        raise InvalidArgument(
-            f"status: unknown {sorted(bad)}; use active, promoted, archived or all"
-        )
-    return wanted
-
-
-def paginate(total: int, page: int | None, page_size: int) -> tuple[int, int, Pagination | None]:
-    if page is None:
-        return 0, page_size, None
-    if page < 1:
-        raise InvalidArgument("page: must be 1 or more")
-    pages = max(1, math.ceil(total / page_size))
-    start = (page - 1) * page_size
-    info = Pagination(
-        page=page, page_size=page_size, total_count=total, total_pages=pages,
-        has_more=page < pages, has_previous=page > 1,
-    )  # fmt: skip
-    return start, start + page_size, info
-
-
 def search_memory(
     engine: VaultEngine,
     query: str | None = None,
@@ -134,17 +104,13 @@ def search_memory(
     """
     from cortexgraph_vault.ops.search import _page, rank, search_terms
 
-    if not 1 <= top_k <= 100:
-        raise InvalidArgument(f"top_k: must be from 1 to 100, got {top_k}")
-    if page_size is not None and not 1 <= page_size <= 100:
-        raise InvalidArgument(f"page_size: must be from 1 to 100, got {page_size}")
-    if not 0 <= preview_length <= 5000:
-        raise InvalidArgument("preview_length: must be from 0 to 5000")
+    check_range("top_k", top_k, 1, 100)
+    check_range("page_size", page_size, 1, 100)
+    check_range("preview_length", preview_length, 0, 5000)
     if window_days is not None and not 0 < window_days <= 3650:
         raise InvalidArgument(f"window_days: must be from 1 to 3650, got {window_days}")
-    if min_score is not None and not 0 <= min_score <= 1:
-        raise InvalidArgument(f"min_score: must be from 0 to 1, got {min_score}")
-    wanted = _statuses(status)
+    check_range("min_score", min_score, 0, 1)
+    wanted = wanted_statuses(status, known=ALL_STATUSES, default=("active", "promoted"))
     terms = search_terms(query) if query and query.strip() else []
     if query and query.strip() and not terms:
         return SearchResult(count=0, results=[])

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from cortexgraph_vault.core.decay import DAY, decay_factor, use_factor
+from cortexgraph_vault.core.decay import DAY, score_at
 from cortexgraph_vault.core.relevance import STOP_WORDS
 from cortexgraph_vault.core.rules import review_priority
 from cortexgraph_vault.core.tags import normalize_tag
@@ -28,7 +28,7 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.index.text_index import FIELDS, text_tokens
 from cortexgraph_vault.models import SearchHit, SearchResult
-from cortexgraph_vault.ops.reads import paginate
+from cortexgraph_vault.ops.common import check_range, paginate, wanted_statuses
 
 UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
 SOURCE_STATUS = {"stm": "active", "ltm": "promoted", "archive": "archived", "note": "note"}
@@ -53,25 +53,6 @@ class Ranked(NamedTuple):
 
 def note_status(note: IndexedNote) -> str:
     return note.memory.status if note.memory is not None else "note"
-
-
-def _statuses(status: str | Sequence[str] | None, default: Sequence[str]) -> set[str]:
-    if status is None:
-        return set(default)
-    wanted = {status} if isinstance(status, str) else set(status)
-    if "all" in wanted:
-        return set(UNIFIED_STATUSES)
-    bad = wanted - set(UNIFIED_STATUSES)
-    if bad:
-        raise InvalidArgument(
-            f"status: unknown {sorted(bad)}; use active, promoted, archived, note or all"
-        )
-    return wanted
-
-
-def _check_range(name: str, value: float | None, low: float, high: float) -> None:
-    if value is not None and not low <= value <= high:
-        raise InvalidArgument(f"{name}: must be from {low:g} to {high:g}, got {value}")
 
 
 def _tag_filter(tags: Sequence[str] | None) -> Callable[[IndexedNote], bool] | None:
@@ -146,8 +127,7 @@ def rank(
         last_used = m.last_used.timestamp()
         if since is not None and last_used < since:
             continue
-        # the score formula of core.decay, with the time difference taken once
-        s = use_factor(m.use_count, cfg) * decay_factor(now_ts - last_used, cfg) * m.strength
+        s = score_at(m.use_count, last_used, m.strength, now_ts, cfg)
         active = m.status == "active"
         priority = review_priority(s, rules) if active else 0.0
         if by_memory_score:
@@ -269,15 +249,14 @@ def search_unified(
     """Short-term memories, promoted memories and ordinary notes, ranked together."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidArgument("query: give some words to search for")
-    if not 1 <= limit <= 100:
-        raise InvalidArgument(f"limit: must be from 1 to 100, got {limit}")
-    if page_size is not None and not 1 <= page_size <= 100:
-        raise InvalidArgument(f"page_size: must be from 1 to 100, got {page_size}")
-    _check_range("stm_weight", stm_weight, 0, 2)
-    _check_range("ltm_weight", ltm_weight, 0, 2)
-    _check_range("window_days", window_days, 1, 3650)
-    _check_range("min_score", min_score, 0, 1)
-    _check_range("preview_length", preview_length, 0, 5000)
+    check_range("limit", limit, 1, 100)
+    check_range("page_size", page_size, 1, 100)
+    check_range("stm_weight", stm_weight, 0, 2)
+    check_range("ltm_weight", ltm_weight, 0, 2)
+    check_range("window_days", window_days, 1, 3650)
+    check_range("min_score", min_score, 0, 1)
+    check_range("preview_length", preview_length, 0, 5000)
+    wanted = wanted_statuses(status, known=UNIFIED_STATUSES, default=("active", "promoted", "note"))
     stm_w = engine.config.search_stm_weight if stm_weight is None else stm_weight
     ltm_w = engine.config.search_ltm_weight if ltm_weight is None else ltm_weight
     terms = search_terms(query)
@@ -286,7 +265,7 @@ def search_unified(
     now = engine.now()
 
     ranked, expansions = rank(
-        engine, terms, statuses=_statuses(status, ("active", "promoted", "note")), tags=tags,
+        engine, terms, statuses=wanted, tags=tags,
         folder=folder, window_days=window_days, now=now, stm_weight=stm_w, ltm_weight=ltm_w,
     )  # fmt: skip
     if min_score is not None:

@@ -216,7 +216,7 @@ def observe(
                 "review_count": m.review_count + 1,
                 "last_review_at": now,
             }
-            if is_cross_domain(set(m.tags), context):
+            if is_cross_domain(set(m.tags), context, engine.rules):
                 cross["flag"] = True
                 out["strength"] = round(min(2.0, m.strength + 0.05), 4)
                 out["cross_domain_count"] = m.cross_domain_count + 1

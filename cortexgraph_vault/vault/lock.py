@@ -23,6 +23,24 @@ def vault_key(root: Path) -> str:
     return hashlib.sha256(os.path.realpath(root).encode()).hexdigest()[:16]
 
 
+def held_elsewhere(path: Path) -> bool:
+    """Whether another open file holds an flock on `path` (a live vault lock or daemon claim).
+
+    False when the file cannot be opened: a holder that died left nothing held.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
 class VaultLock:
     def __init__(self, root: Path, lock_dir: Path, *, timeout: float = 30.0) -> None:
         lock_dir.mkdir(parents=True, exist_ok=True)

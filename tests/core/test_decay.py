@@ -8,7 +8,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from cortexgraph_vault.core.decay import DAY, DecayConfig, decay_factor, score, seconds_until_score
+from cortexgraph_vault.core.decay import (
+    DAY,
+    DecayConfig,
+    decay_factor,
+    score,
+    scores_at,
+    seconds_until_score,
+)
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
@@ -76,3 +83,15 @@ def test_future_last_used_counts_as_now() -> None:
 def test_a_fresh_save_scores_one_not_above() -> None:
     # The replaced system's (n+1)^β made a brand-new memory score 1.52.
     assert score(use_count=1, last_used=T0, strength=1.0, now=T0, cfg=DecayConfig()) == 1.0
+
+
+@pytest.mark.parametrize("name", ["exponential", "power_law", "two_component"])
+def test_scores_at_many_rows_equal_one_score_each(name: str) -> None:
+    cfg = model(name)
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    rows = [(u, now - timedelta(days=d), s) for u in (0, 1, 7) for d in (-2, 0, 0.5, 9, 400)
+            for s in (0.2, 1.0, 2.0)]  # fmt: skip
+    many = scores_at([(u, t.timestamp(), s) for u, t, s in rows], now.timestamp(), cfg)
+    one = [score(use_count=u, last_used=t, strength=s, now=now, cfg=cfg) for u, t, s in rows]
+    assert many == pytest.approx(one, rel=1e-12)
+    assert len(set(many)) > 20  # the rows really differ

@@ -5,19 +5,10 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cortexgraph_vault.core.links import (
-    LinkRef,
-    _code_ranges_fast,
-    _code_ranges_markdown_it,
-    _code_ranges_scanned,
-    _line_local_code_spans,
-    _normalize,
-    extract_links,
-    prose_view,
-)
+from cortexgraph_vault.core.links import LinkRef, extract_links
 
 ROOT = Path(__file__).resolve().parents[2]
 VAULT = ROOT / "tests" / "fixtures" / "link-vault"
@@ -217,32 +208,6 @@ def test_links_outside_code_count(body: str) -> None:
     assert targets(body) == ["X"]
 
 
-def test_prose_view_keeps_length_and_line_breaks() -> None:
-    body = "a `code` b\n```\nx\n```\n$m$ %%c%%\r\nend"
-    view = prose_view(body)
-    normalized = _normalize(body)
-    assert len(view) == len(normalized)
-    assert [i for i, c in enumerate(view) if c == "\n"] == [
-        i for i, c in enumerate(normalized) if c == "\n"
-    ]
-    assert view.startswith("a \x00\x00\x00\x00\x00\x00 b\n")
-    assert view.endswith("\nend")
-
-
-def test_reference_definitions_go_to_markdown_it() -> None:
-    body = "[a][ref] `[[X]]`\n\n[ref]: <b`c> 'x'\n\n[[Y]]"
-    assert _code_ranges_fast(body) is None
-    assert targets(body) == ["Y"]
-
-
-def test_markdown_it_failure_is_survived() -> None:
-    # markdown-it-py 4.3 raises IndexError on this; the scanner answers instead.
-    body = ">  - <pre>\t\n> "
-    with pytest.raises(IndexError):
-        _code_ranges_markdown_it(body)
-    assert extract_links(body + "[[X]]") == [wiki("X", line=2)]
-
-
 # --- the fixture vault --------------------------------------------------------------------------
 
 # (kind, target, line) of every link, in order.
@@ -316,96 +281,6 @@ def test_fixture_link_details() -> None:
     assert links[2].alias == "why" and links[2].property == "supports"
     assert links[6] == md("Beta.md", 6, alias="intro", heading="Intro")
     assert links[8] == md("assets/diagram.png", 6, embed=True)
-
-
-# --- the fast scanner decides code exactly as markdown-it does ----------------------------------
-
-CORPUS = sorted(VAULT.rglob("*.md")) + sorted((ROOT / "sample-vault").rglob("*.md"))
-
-
-@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.relative_to(ROOT).as_posix())
-def test_scanner_matches_markdown_it_on_corpus(path: Path) -> None:
-    text = _normalize(path.read_text(encoding="utf-8"))
-    expected = _code_ranges_markdown_it(text)
-    for fast in (_code_ranges_scanned(text), _line_local_code_spans(text)):
-        assert fast is None or fast == expected
-
-
-def test_scanner_covers_the_corpus_without_markdown_it() -> None:
-    unsure = [p.name for p in CORPUS if _code_ranges_fast(_normalize(p.read_text("utf-8"))) is None]
-    assert unsure == ["Edge.md"]  # the one note with a link reference definition
-
-
-_PREFIXES = ["", "", "", " ", "  ", "   ", "    ", "     ", "\t", "\t\t", " \t", "> ", ">",
-             ">\t", "> > ", "- ", "-", "* ", "+ ", "1. ", "2) ", "10. ", "-\t", "- - ",
-             "1.\t", ">  - ", "-    ", "-     ", "- > ", " > "]  # fmt: skip
-_BODIES = ["", "text", "a `b` c", "`", "``", "```", "````", "~~~", "``` js", "```a`", "~~~ `x`",
-           "`x", "y`", "``z``", "[[N]]", "#tag", "<div>", "</div>", "<!--", "-->", "<pre>",
-           "</pre>", '<a href="`">', "[a](b`c)", "[a](<b`c>)", "[x]: /y", "[ ] task", "***",
-           "---", "===", "- - -", "# h `c`", "## h ##", "\\`", "$x$", "%%",
-           "<http://a`b>", "![a `b`](c)", "\u3000`q`", "\f`a`", "*`a*`"]  # fmt: skip
-_LINE = st.builds(
-    lambda prefixes, body, tail: "".join(prefixes) + body + tail,
-    st.lists(st.sampled_from(_PREFIXES), max_size=3),
-    st.sampled_from(_BODIES),
-    st.sampled_from(["", "", " ", "  `w`", " x", "\t", " `"]),
-)
-MARKDOWN = st.lists(_LINE, max_size=14).map("\n".join)
-
-
-def assert_same_as_markdown_it(text: str, fast: list[tuple[int, int]] | None) -> None:
-    if fast is None:
-        return
-    try:
-        expected = _code_ranges_markdown_it(text)
-    except IndexError:
-        return  # markdown-it's own bug; nothing to compare with
-    assert fast == expected
-
-
-@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
-@given(MARKDOWN)
-def test_scanner_matches_markdown_it_on_generated_markdown(text: str) -> None:
-    assert_same_as_markdown_it(text, _code_ranges_scanned(text))
-
-
-# Markdown for the line-local path: no tabs, no deep indentation, no fences.
-_PROSE_LINE = st.builds(
-    lambda prefixes, body, tail: "".join(prefixes) + body + tail,
-    st.lists(st.sampled_from([p for p in _PREFIXES if "\t" not in p and "    " not in p]),
-             max_size=2),
-    st.sampled_from([b for b in _BODIES if "```" not in b and "~~~" not in b]
-                    + ["[a](", "b`c)", "'t`x`'", "`a` `b`", "` ` `", "`` ` ``"]),
-    st.sampled_from(["", "", " ", "  `w`", " x", " `"]),
-)  # fmt: skip
-
-
-@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.lists(_PROSE_LINE, max_size=12).map("\n".join))
-def test_line_local_path_matches_markdown_it(text: str) -> None:
-    assert_same_as_markdown_it(text, _line_local_code_spans(text))
-
-
-def test_line_local_path_takes_plain_notes_only() -> None:
-    plain = "# T\n\n- a `b` c\n- d\n\n> e `f`"
-    assert _line_local_code_spans(plain) == [(9, 12), (24, 27)] == _code_ranges_markdown_it(plain)
-    for body in ["```\nx\n```", "\t- a `b`", "    x `b`", "<div>\n`a`", "a `b\nc`", "[a](b `c`)"]:
-        assert _line_local_code_spans(body) is None
-
-
-@pytest.mark.parametrize("prefix", [">" * 25, "- " * 12, "> - " * 7])
-def test_nesting_deeper_than_markdown_it_goes_to_markdown_it(prefix: str) -> None:
-    body = prefix + " `a`\nb `c`"
-    assert _line_local_code_spans(body) is None
-    assert _code_ranges_scanned(body) is None
-    assert_same_as_markdown_it(body, _code_ranges_fast(body))
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("`~ \t\n>-*+1.)#<![]()a\\$%")), max_size=80))
-def test_scanner_matches_markdown_it_on_markdown_characters(text: str) -> None:
-    assert_same_as_markdown_it(text, _code_ranges_scanned(text))
-    assert_same_as_markdown_it(text, _line_local_code_spans(text))
 
 
 @settings(max_examples=300, deadline=None)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cortexgraph_vault.core.links import extract_links
-from cortexgraph_vault.core.resolve import LinkResolver
+from cortexgraph_vault.core.resolve import LinkResolver, name_key
 
 VAULT = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "link-vault"
 
@@ -112,6 +112,34 @@ def test_unicode_forms_match() -> None:
     decomposed = unicodedata.normalize("NFD", "Café.md")
     resolver = LinkResolver([decomposed])
     assert resolver.resolve("café", "x.md") == decomposed
+
+
+@pytest.mark.parametrize(
+    ("written", "alias"),
+    [
+        ("Café", "Cafe\u0301"),
+        ("Cafe\u0301", "Café"),
+        ("CAFÉ", "cafe\u0301"),
+        ("ÅNGSTRÖM", "ångström"),
+    ],
+)
+def test_aliases_match_in_either_unicode_form_and_any_case(written: str, alias: str) -> None:
+    resolver = LinkResolver(["notes/Coffee.md"], {"notes/Coffee.md": [alias]})
+    assert resolver.resolve(written, "x.md") == "notes/Coffee.md"
+
+
+def test_composed_file_names_are_found_by_decomposed_links() -> None:
+    resolver = LinkResolver(["Café.md", "Dir/Crème.md"])
+    assert resolver.resolve("Cafe\u0301", "x.md") == "Café.md"
+    assert resolver.resolve("dir/CRE\u0300ME", "x.md") == "Dir/Crème.md"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("Café", "Cafe\u0301"), ("CAFÉ", "café"), ("Ὀδυσσεύς", "ὈΔΥΣΣΕΎΣ"), ("Note.MD", "note.md")],
+)
+def test_name_key_is_nfc_and_case_folded(a: str, b: str) -> None:
+    assert name_key(a) == name_key(b) == unicodedata.normalize("NFC", name_key(a))
 
 
 def test_add_and_remove() -> None:

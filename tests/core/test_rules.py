@@ -61,6 +61,12 @@ def test_review_priority(score: float, expected: float) -> None:
 
 
 def test_cross_domain() -> None:
-    assert is_cross_domain({"python", "work"}, {"cooking", "family"})
-    assert not is_cross_domain({"python", "work"}, {"python", "work"})
-    assert not is_cross_domain(set(), {"x"})
+    assert is_cross_domain({"python", "work"}, {"cooking", "family"}, RULES)
+    assert not is_cross_domain({"python", "work"}, {"python", "work"}, RULES)
+    assert not is_cross_domain(set(), {"x"}, RULES)
+
+
+def test_cross_domain_threshold_is_a_rule() -> None:
+    memory, context = {"python", "work", "tools"}, {"python", "cooking", "family"}  # Jaccard 0.2
+    assert is_cross_domain(memory, context, RuleConfig(cross_domain_threshold=0.3))
+    assert not is_cross_domain(memory, context, RuleConfig(cross_domain_threshold=0.2))

@@ -138,6 +138,15 @@ def test_names_and_generations_follow_changes(link_vault: Path) -> None:
     assert catalog.name_in_use("note.md")  # Areas/Note.md still has the name
 
 
+def test_names_in_use_ignore_the_unicode_form(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / "Cafe\u0301.md").write_text("decomposed, as macOS writes it\n", encoding="utf-8")
+    catalog = catalog_of(vault)
+    assert catalog.name_in_use("Café.md") and catalog.name_in_use("CAFÉ.md")
+    assert not catalog.name_in_use("Café.md", besides="Cafe\u0301.md")
+
+
 def test_tags_in_use_follow_edits_and_deletes(link_vault: Path) -> None:
     catalog = catalog_of(link_vault)
     before = catalog.tags_in_use()

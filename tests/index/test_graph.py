@@ -37,7 +37,7 @@ EXPECTED_LINKS: dict[str, list[tuple[str, str | None]]] = {
         ("Home", "Home.md"),  # setext heading
     ],
     "Areas/Note.md": [
-        ("Note", "Areas/Note.md"),  # the note in the same folder wins: itself
+        ("Note", "Areas/Note.md"),  # the note in the same folder wins: itself (no backlink)
         ("Projects/Note", "Projects/Note.md"),
     ],
     "Beta.md": [  # everything in fences, indented code, code spans, math and comments: none
@@ -58,8 +58,7 @@ EXPECTED_LINKS: dict[str, list[tuple[str, str | None]]] = {
         ("Alpha", "Alpha.md"),  # with an alias
         ("Alpha", "Alpha.md"),  # #Goals
         ("Beta", "Beta.md"),  # #^block1
-        ("Beta.md", "Beta.md"),
-        ("", "Home.md"),  # [[#Welcome]]: the note itself
+        ("Beta.md", "Beta.md"),  # [[#Welcome]] comes next: a place in this note, no edge
         ("Note", "Areas/Note.md"),  # ambiguous from the root: shallowest, then shortest
         ("Projects/Note", "Projects/Note.md"),
         ("Areas/Note", "Areas/Note.md"),
@@ -153,7 +152,7 @@ def test_backlinks_unresolved_links_and_orphans(link_vault: Path) -> None:
     assert graph.unresolved() == EXPECTED_UNRESOLVED
     assert graph.orphans() == ["Lonely.md"]
     links = [target for found in EXPECTED_LINKS.values() for _, target in found]
-    assert graph.link_counts() == (47, 8) == (len([t for t in links if t]), links.count(None))
+    assert graph.link_counts() == (46, 8) == (len([t for t in links if t]), links.count(None))
 
 
 def test_tags_with_nesting_and_entities(link_vault: Path) -> None:
@@ -256,4 +255,81 @@ def test_names_are_compared_in_nfc_as_the_resolver_compares_them(tmp_path: Path)
     )
     catalog.refresh()
     assert catalog.graph.unresolved() == {}
+    assert signature(catalog) == fresh_signature(vault)
+
+
+# --- links inside a note, and to itself ----------------------------------------------------------
+
+SELF_LINKING = """# Heading
+
+See [[#Heading]], [[#^abc]] and [[Its Own Title]], [[its own title#Heading|again]].
+
+A paragraph with a block id ^abc
+"""
+
+
+def outgoing_of(catalog: VaultCatalog, path: str) -> list[tuple[str, str | None]]:
+    return [(e.link.target, e.target) for e in catalog.graph.outgoing(path)]
+
+
+def test_links_inside_a_note_and_to_itself_connect_it_to_nothing(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / "Its Own Title.md").write_text(SELF_LINKING, encoding="utf-8")
+    (vault / "Other.md").write_text("# Heading\n\n[[#Heading]] of its own\n", encoding="utf-8")
+    catalog = catalog_of(vault)
+    graph = catalog.graph
+    # `[[#Heading]]` and `[[#^abc]]` are no edge; naming itself is an outgoing link, as Obsidian
+    # lists it, but no backlink and no way out of the orphans.
+    assert outgoing_of(catalog, "Its Own Title.md") == [
+        ("Its Own Title", "Its Own Title.md"),
+        ("its own title", "Its Own Title.md"),
+    ]
+    assert outgoing_of(catalog, "Other.md") == []
+    assert graph.backlinks("Its Own Title.md") == [] == graph.incoming("Its Own Title.md")
+    assert graph.unresolved() == {}
+    assert graph.orphans() == ["Its Own Title.md", "Other.md"]
+    assert graph.neighbours("Its Own Title.md") == set()
+    assert graph.link_counts() == (2, 0)
+
+    # Another note linking to one of its headings is a backlink, and ends both orphanhoods.
+    (vault / "Other.md").write_text("[[Its Own Title#Heading]] and [[#Heading]]\n", "utf-8")
+    catalog.refresh()
+    assert graph.backlinks("Its Own Title.md") == ["Other.md"]
+    assert outgoing_of(catalog, "Other.md") == [("Its Own Title", "Its Own Title.md")]
+    assert graph.orphans() == []
+    assert signature(catalog) == fresh_signature(vault)
+
+
+# --- names in either Unicode form ---------------------------------------------------------------
+
+
+def test_decomposed_links_find_composed_names_and_case_does_not_matter(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / "Café.md").write_text("composed file name\n", encoding="utf-8")
+    (vault / "Other.md").write_text("---\naliases: [Crème]\n---\nby alias\n", encoding="utf-8")
+    (vault / "Links.md").write_text(
+        "[[Cafe\u0301]] [[CAFE\u0301]] [[CRE\u0300ME]] [[cre\u0300me]]\n", encoding="utf-8"
+    )
+    catalog = catalog_of(vault)
+    assert [target for _, target in outgoing_of(catalog, "Links.md")] == [
+        "Café.md", "Café.md", "Other.md", "Other.md",
+    ]  # fmt: skip
+    assert catalog.graph.backlinks("Café.md") == ["Links.md"]
+    assert catalog.graph.unresolved() == {}
+
+
+def test_a_macos_file_name_is_found_by_a_typed_link_in_any_case(tmp_path: Path) -> None:
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / "Links.md").write_text("[[CAFÉ]] [[Crème Brûlée]]\n", encoding="utf-8")
+    catalog = catalog_of(vault)
+    assert set(catalog.graph.unresolved()) == {"CAFÉ", "Crème Brûlée"}
+    # Both appear after the link: the live graph must re-resolve by the normalised name.
+    (vault / "Cafe\u0301.md").write_text("decomposed, as macOS writes it\n", encoding="utf-8")
+    (vault / "Cre\u0300me Bru\u0302le\u0301e.md").write_text("dessert\n", encoding="utf-8")
+    catalog.refresh()
+    assert catalog.graph.unresolved() == {}
+    assert catalog.graph.backlinks("Cafe\u0301.md") == ["Links.md"]
     assert signature(catalog) == fresh_signature(vault)

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pickle
 
-from cortexgraph_vault.index.text_index import DocumentText, TextIndex, term_stats, text_tokens
+import pytest
+
+from cortexgraph_vault.index.text_index import (
+    DocumentText,
+    TextIndex,
+    posting_block,
+    term_stats,
+    text_tokens,
+)
 
 
 def index_of(**docs: DocumentText) -> TextIndex:
@@ -115,3 +123,30 @@ def test_a_word_in_most_notes_is_left_out_beside_a_selective_one() -> None:
     assert len(index.search(["common"])) == 101  # alone, it still finds every note
     small = index_of(a=doc("a", "common zeppelin"), b=doc("b", "common"), c=doc("c", "common"))
     assert set(small.search(["common", "zeppelin"])) == {"a", "b", "c"}  # a small vault: no
+
+
+def test_blocks_of_postings_join_an_index_as_documents_put_one_by_one_would() -> None:
+    """A parsing worker sends its notes' postings as one block; some of them may have been
+    indexed again meanwhile (our own write) and are left out of it."""
+    docs = {f"n{i}.md": doc(f"Note {i}", f"shared word{i % 7} tea{i % 3} " * (i % 4 + 1))
+            for i in range(30)}  # fmt: skip
+    one_by_one = TextIndex()
+    one_by_one.put("before.md", term_stats(doc("Before", "tea first")))
+    blocks = TextIndex()
+    blocks.put("before.md", term_stats(doc("Before", "tea first")))
+    names = list(docs)
+    left_out = {"n3.md", "n17.md"}
+    for chunk in (names[:12], names[12:]):
+        block = posting_block((name, term_stats(docs[name])) for name in chunk)
+        block = pickle.loads(pickle.dumps(block))  # it crosses a pipe
+        blocks.put_block(block, keep=set(chunk) - left_out)
+        for name in chunk:
+            if name not in left_out:
+                one_by_one.put(name, term_stats(docs[name]))
+    assert blocks.signature() == one_by_one.signature()
+    assert blocks.search(["tea1", "word3"]) == one_by_one.search(["tea1", "word3"])
+    assert "n3.md" not in blocks and len(blocks) == 29
+    blocks.remove("n4.md", lambda: term_stats(docs["n4.md"]).terms)
+    assert "n4.md" not in blocks.search(["word4"])
+    with pytest.raises(ValueError, match="already indexed"):
+        blocks.put_block(posting_block([("n5.md", term_stats(docs["n5.md"]))]))

@@ -208,3 +208,27 @@ def test_another_tool_committing_our_paths_first_is_not_an_error(
     assert VaultHistory(vault).commit_paths(["_stm/m.md", "a.md"], "ours") is None
     assert git(vault, "log", "-1", "--format=%s").strip() == "vault backup"
     assert status(vault) == set()
+
+
+def test_a_commit_waits_for_another_of_our_processes_committing_then_says_so(vault: Path) -> None:
+    """`git commit --only` reads the index before locking it, so our writers commit in turn
+    (a lock in .git/): one held elsewhere for longer than the wait is a clear refusal."""
+
+    (vault / "_stm/m.md").write_text("---\nid: m\n---\nmine\n")
+    holder = subprocess.Popen(
+        ["python3", "-c", "import fcntl,os,sys,time; fd=os.open(sys.argv[1], os.O_RDWR|os.O_CREAT);"
+         "fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); time.sleep(30)",
+         str(vault / ".git/cortexgraph-vault-commit.lock")],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        before = git(vault, "rev-parse", "HEAD")
+        with pytest.raises(GitError, match="another cortexgraph-vault process"):
+            VaultHistory(vault, lock_wait_seconds=0.4).commit_paths(["_stm/m.md"], "blocked")
+        assert git(vault, "rev-parse", "HEAD") == before
+    finally:
+        holder.kill()
+        holder.wait()
+    assert VaultHistory(vault, lock_wait_seconds=5).commit_paths(["_stm/m.md"], "mine") is not None
+    assert "cortexgraph-vault-commit.lock" not in git(vault, "ls-files")
