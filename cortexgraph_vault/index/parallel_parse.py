@@ -32,7 +32,17 @@ log = logging.getLogger(__name__)
 
 # Below this many files, starting processes costs more than it saves.
 PARALLEL_MIN = 1500
-FRAME = 500  # notes per message
+FRAME = 500  # notes per message parsed here
+# A worker's message: about a tenth of its share, within these bounds. Larger messages mean
+# fewer (term, message) pairs for the receiving process to add (a term recurs in most of
+# them); smaller ones, that the first notes arrive sooner.
+FRAME_MIN, FRAME_MAX = 200, 4000
+
+
+def frame_size(files: int, workers: int) -> int:
+    return max(FRAME_MIN, min(FRAME_MAX, files // (workers * 10)))
+
+
 _LENGTH = struct.Struct("!Q")
 
 # (path, parsed note and its words | None when the file is gone, why it is unreadable)
@@ -97,7 +107,8 @@ def _in_workers(
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
             )  # fmt: skip
             procs.append(proc)
-            job = (str(layout.root), folders, max_bytes, list(rels[i::workers]))
+            job = (str(layout.root), folders, max_bytes, list(rels[i::workers]),
+                   frame_size(len(rels), workers))  # fmt: skip
             assert proc.stdin is not None
             proc.stdin.write(pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL))
             proc.stdin.close()
@@ -145,12 +156,12 @@ def _read_frames(procs: list[subprocess.Popen[bytes]]) -> Iterator[Frame]:
 def worker_main() -> None:
     """A worker: read one job from stdin, stream the parsed notes to stdout, exit."""
     gc.disable()  # a short life that only builds objects: the collector would only slow it
-    root, folders, max_bytes, rels = pickle.loads(sys.stdin.buffer.read())
+    root, folders, max_bytes, rels, frame = pickle.loads(sys.stdin.buffer.read())
     layout = VaultLayout(Path(root), *folders)
     out = sys.stdout.buffer
-    for start in range(0, len(rels), FRAME):
+    for start in range(0, len(rels), frame):
         batch = [
-            parse_file(layout.root, rel, layout, max_bytes) for rel in rels[start : start + FRAME]
+            parse_file(layout.root, rel, layout, max_bytes) for rel in rels[start : start + frame]
         ]
         block = posting_block((rel, stats) for rel, _, stats, _ in batch if stats is not None)
         parsed = [(rel, note, None, problem) for rel, note, _, problem in batch]

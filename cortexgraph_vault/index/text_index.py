@@ -130,35 +130,39 @@ class PostingBlock:
         for i, path in enumerate(self.paths):
             if path in keep:
                 new_of[i] = len(new_of)
-        pairs = (
-            (term, [(new_of[d], part) for d, part in zip(docs, parts, strict=True) if d in new_of])
-            for term, docs, parts in self.postings()
-        )
-        return _flat([p for p in self.paths if p in keep], (kept for kept in pairs if kept[1]))
+        kept = []
+        for term, docs, parts in self.postings():
+            pairs = [(new_of[d], part) for d, part in zip(docs, parts, strict=True) if d in new_of]
+            if pairs:
+                kept.append((term, [d for d, _ in pairs], [part for _, part in pairs]))
+        return _flat([p for p in self.paths if p in keep], kept)
 
 
 def posting_block(docs: Iterable[tuple[str, TermStats]]) -> PostingBlock:
     paths: list[str] = []
-    by_term: dict[str, list[tuple[int, float]]] = {}
+    by_term: dict[str, tuple[list[int], list[float]]] = {}
+    get = by_term.get
+    k1p1 = K1 + 1  # _part, inlined: this loop runs once per posting of every note
     for path, stats in docs:
         doc = len(paths)
         paths.append(path)
         norm = stats.norm
         for term, tf in stats.weights.items():
-            entry = by_term.get(term)
+            entry = get(term)
             if entry is None:
-                entry = by_term[term] = []
-            entry.append((doc, _part(tf, norm)))
-    return _flat(paths, by_term.items())
+                entry = by_term[term] = ([], [])
+            entry[0].append(doc)
+            entry[1].append(tf * k1p1 / (tf + norm))
+    return _flat(paths, ((term, d, p) for term, (d, p) in by_term.items()))
 
 
-def _flat(paths: list[str], by_term: Iterable[tuple[str, list[tuple[int, float]]]]) -> PostingBlock:
+def _flat(paths: list[str], by_term: Iterable[tuple[str, list[int], list[float]]]) -> PostingBlock:
     terms: list[str] = []
     ends, docs, parts = array("I"), array("I"), array("f")
-    for term, postings in by_term:
+    for term, term_docs, term_parts in by_term:
         terms.append(term)
-        docs.extend(d for d, _ in postings)
-        parts.extend(p for _, p in postings)
+        docs.extend(term_docs)
+        parts.extend(term_parts)
         ends.append(len(docs))
     return PostingBlock(paths, terms, ends, docs, parts)
 
