@@ -99,10 +99,18 @@ def cli() -> Iterator[object]:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """`--soak` from any folder: the long variants of tests/reliability."""
-    parser.getgroup("reliability").addoption(
+    """The reliability suite's options from any folder (tests/reliability/conftest.py adds
+    them too, for a run given only that folder)."""
+    group = parser.getgroup("reliability")
+    group.addoption(
         "--soak",
         action="store_true",
         default=False,
         help="run the long variants of the reliability scenarios",
+    )
+    group.addoption(
+        "--reliability-report",
+        default=None,
+        metavar="PATH",
+        help="write the reliability figures of this run as JSON",
     )
