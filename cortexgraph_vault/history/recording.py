@@ -9,7 +9,6 @@ the index alone), wait while another git holds a lock, and put the index back if
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import re
 import tempfile
@@ -27,6 +26,7 @@ from cortexgraph_vault.history.runner import (
     load_gitpython,
     nul_join,
 )
+from cortexgraph_vault.vault.lock import flock_within
 
 FALLBACK_NAME = "cortexgraph-vault"
 FALLBACK_EMAIL = "cortexgraph-vault@localhost"
@@ -101,19 +101,11 @@ def commits_in_turn(runner: GitRunner, seconds: float) -> Iterator[None]:
         yield
         return
     try:
-        deadline, delay = time.monotonic() + seconds, _FIRST_DELAY
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise GitError(
-                        f"{runner.vault_root}: another cortexgraph-vault process has been "
-                        f"committing for more than {seconds:g} s; nothing was committed"
-                    ) from None
-                time.sleep(delay)
-                delay = min(delay * 2, _MAX_DELAY)
+        if not flock_within(fd, seconds, first_delay=_FIRST_DELAY, max_delay=_MAX_DELAY):
+            raise GitError(
+                f"{runner.vault_root}: another cortexgraph-vault process has been "
+                f"committing for more than {seconds:g} s; nothing was committed"
+            )
         yield
     finally:
         os.close(fd)  # and with it the lock

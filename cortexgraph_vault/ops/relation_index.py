@@ -8,14 +8,13 @@ title or path change (the catalogue counts those changes; a touch is not one).
 
 from __future__ import annotations
 
-import threading
-import weakref
 from collections import defaultdict
 from dataclasses import dataclass
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.ops.common import link_target
+from cortexgraph_vault.ops.memo import CatalogMemo
 
 
 def target_key(value: str) -> str:
@@ -57,7 +56,11 @@ class RelationIndex:
         return [found[order] for order in sorted(found)]
 
 
-def build_relation_index(memories: list[Memory]) -> RelationIndex:
+def build_relation_index(engine: VaultEngine) -> RelationIndex:
+    return relation_index_of(list(engine.catalog.memories()))
+
+
+def relation_index_of(memories: list[Memory]) -> RelationIndex:
     by_key: dict[str, Memory] = {}
     incoming: dict[str, list[tuple[int, Incoming]]] = defaultdict(list)
     order = 0
@@ -71,20 +74,4 @@ def build_relation_index(memories: list[Memory]) -> RelationIndex:
     return RelationIndex(by_key, dict(incoming))
 
 
-_cache: weakref.WeakKeyDictionary[VaultEngine, tuple[object, int, RelationIndex]] = (
-    weakref.WeakKeyDictionary()
-)
-_cache_lock = threading.Lock()
-
-
-def relation_index(engine: VaultEngine) -> RelationIndex:
-    catalog = engine.catalog
-    state = (catalog, catalog.relation_generation)
-    with _cache_lock:
-        cached = _cache.get(engine)
-        if cached is not None and cached[:2] == state:
-            return cached[2]
-    built = build_relation_index(list(catalog.memories()))
-    with _cache_lock:
-        _cache[engine] = (*state, built)
-    return built
+relation_index = CatalogMemo(lambda catalog: catalog.relation_generation, build_relation_index)

@@ -7,41 +7,18 @@ are not names: their titles are made from their first words).
 
 from __future__ import annotations
 
-import threading
-import weakref
 from collections import Counter
 from dataclasses import dataclass
 
 from cortexgraph_vault.core.enrich import Enrichment, enrich
 from cortexgraph_vault.core.gazetteer import Gazetteer, Name
 from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.ops.memo import CatalogMemo
 
 
 @dataclass(frozen=True)
 class Vocabulary:
     names: Gazetteer
-
-
-# engine -> (its catalogue, that catalogue's note_generation when built, the vocabulary)
-_cache: weakref.WeakKeyDictionary[VaultEngine, tuple[object, int, Vocabulary]] = (
-    weakref.WeakKeyDictionary()
-)
-_cache_lock = threading.Lock()
-
-
-def vocabulary(engine: VaultEngine) -> Vocabulary:
-    """The vocabulary of the catalogue as it is (callers make it fresh); rebuilt only when a
-    note other than a memory changed, which the catalogue counts: no pass over the notes."""
-    catalog = engine.catalog
-    state = (catalog, catalog.note_generation)
-    with _cache_lock:
-        cached = _cache.get(engine)
-        if cached is not None and cached[:2] == state:
-            return cached[2]
-    vocab = build_vocabulary(engine)
-    with _cache_lock:
-        _cache[engine] = (*state, vocab)
-    return vocab
 
 
 def build_vocabulary(engine: VaultEngine) -> Vocabulary:
@@ -57,6 +34,10 @@ def build_vocabulary(engine: VaultEngine) -> Vocabulary:
         names.append(Name(n.title, n.title, link, True))
         names.extend(Name(alias, n.title, link, False) for alias in n.aliases)
     return Vocabulary(Gazetteer(names))
+
+
+# Rebuilt only when a note other than a memory changed, which the catalogue counts.
+vocabulary = CatalogMemo(lambda catalog: catalog.note_generation, build_vocabulary)
 
 
 def enrichment_for(engine: VaultEngine, text: str) -> Enrichment:

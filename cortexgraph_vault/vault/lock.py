@@ -41,6 +41,23 @@ def held_elsewhere(path: Path) -> bool:
     return False
 
 
+def flock_within(
+    fd: int, seconds: float, *, first_delay: float = 0.002, max_delay: float = 0.05
+) -> bool:
+    """Take an exclusive flock on `fd`, waiting up to `seconds`; False if it stayed held."""
+    deadline = time.monotonic() + seconds
+    delay = first_delay
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(delay)
+            delay = min(delay * 2, max_delay)
+
+
 class VaultLock:
     def __init__(self, root: Path, lock_dir: Path, *, timeout: float = 30.0) -> None:
         lock_dir.mkdir(parents=True, exist_ok=True)
@@ -66,21 +83,12 @@ class VaultLock:
 
     def _acquire(self, timeout: float) -> None:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        deadline = time.monotonic() + timeout
-        delay = 0.002
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    os.close(fd)
-                    raise LockTimeout(
-                        f"{self.root}: another cortexgraph-vault process has held the vault lock "
-                        f"for more than {timeout:g} s ({self.path}); try again"
-                    ) from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.05)
+        if not flock_within(fd, timeout):
+            os.close(fd)
+            raise LockTimeout(
+                f"{self.root}: another cortexgraph-vault process has held the vault lock "
+                f"for more than {timeout:g} s ({self.path}); try again"
+            )
         self._fd = fd
 
     def _release(self) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.ops.common import points_to
-from cortexgraph_vault.ops.relation_index import build_relation_index
+from cortexgraph_vault.ops.relation_index import relation_index_of
 from tests.test_service import service_for
 
 T = datetime(2026, 1, 1, tzinfo=UTC)
@@ -34,7 +34,7 @@ def test_the_lookup_equals_testing_every_memory() -> None:
         )
         for i in range(40)
     ]
-    index = build_relation_index(memories)
+    index = relation_index_of(memories)
     for m in memories:
         for values in m.relations.values():
             for value in values:
