@@ -79,12 +79,18 @@ class LockWait:
             time.sleep(min(delay, remaining))
             delay = min(delay * 2, _MAX_DELAY)
 
+    def time_left(self) -> bool:
+        return time.monotonic() < self.deadline
+
     def _busy(self, result: GitResult) -> bool:
         # A lock someone holds says "File exists" (GitPython runs git with LC_ALL=C); a lock we
         # may not create (read-only .git) says "Permission denied" and is a real failure.
-        return ".lock" in result.err and (
-            "File exists" in result.err or self.runner.index_lock.exists()
-        )
+        # Another tool's commit landing between ours reading HEAD and moving it: "cannot lock
+        # ref 'HEAD': is at X but expected Y"; the commit is undone, and made again on HEAD.
+        err = result.err
+        if "cannot lock ref" in err and "but expected" in err:
+            return True
+        return ".lock" in err and ("File exists" in err or self.runner.index_lock.exists())
 
 
 @contextlib.contextmanager
@@ -148,44 +154,40 @@ def record(runner: GitRunner, paths: Iterable[str], message: str, lock_wait: flo
     with tempfile.TemporaryDirectory(prefix="cgv-commit-") as folder:
         message_file = Path(folder) / "message"
         message_file.write_text(message, encoding="utf-8")
-        if stageable:
-            waiter.run(
-                "add", "-A", *pathspec, input=nul_join(stageable), doing="stage the changed files"
-            )
-        changed: list[str] = []
-        try:
-            changed = _staged_changes(runner, ours)
-            if changed:
+        while True:
+            if stageable:
                 waiter.run(
-                    "commit",
-                    "--only",
-                    "--quiet",
-                    "-F",
-                    str(message_file),
-                    *pathspec,
-                    input=nul_join(changed),
-                    config=identity_config(runner),
-                    doing="commit",
+                    "add", "-A", *pathspec, input=nul_join(stageable), doing="stage the changed files"
+                )  # fmt: skip
+            changed: list[str] = []
+            try:
+                changed = _staged_changes(runner, ours)
+                if changed:
+                    waiter.run(
+                        "commit", "--only", "--quiet", "-F", str(message_file), *pathspec,
+                        input=nul_join(changed), config=identity_config(runner), doing="commit",
+                    )  # fmt: skip
+                    return runner.head_sha()
+            except GitError as exc:
+                if changed and not _staged_changes(runner, ours):
+                    if not _differs_from_head(runner, ours):
+                        return None  # another tool (obsidian-git) committed our paths meanwhile
+                    if waiter.time_left():
+                        continue  # another tool's commit wrote over the index: stage again
+                left = _restore_index(runner, ours, snapshot, start, lock_wait)
+                raise GitError(f"{exc}{left}") from exc
+            if not _differs_from_head(runner, ours):
+                break  # nothing new to record
+            # Staged, then unstaged before we looked: another tool's `git commit -- <its
+            # paths>` read the index before our `add` and wrote it back after. Stage again.
+            if not waiter.time_left():
+                _restore_index(runner, ours, snapshot, start, lock_wait)
+                raise GitError(
+                    f"{runner.vault_root}: other git commits kept writing over the index for "
+                    f"{lock_wait:g} s while we committed {len(ours)} path(s); nothing was committed"
                 )
-        except GitError as exc:
-            if (
-                changed
-                and not _staged_changes(runner, ours)
-                and not _differs_from_head(runner, ours)
-            ):
-                return None  # another tool (obsidian-git) committed our paths meanwhile
-            left = _restore_index(runner, ours, snapshot, start, lock_wait)
-            raise GitError(f"{exc}{left}") from exc
-    if not changed:
-        _restore_index(runner, ours, snapshot, start, lock_wait)  # no trace of a non-commit
-        if _differs_from_head(runner, ours):
-            # Staged, then unstaged before we could commit: another tool wrote the index over.
-            raise GitError(
-                f"{runner.vault_root}: another git wrote over the index while we committed "
-                f"{len(ours)} path(s); nothing was committed"
-            )
-        return None
-    return runner.head_sha()
+    _restore_index(runner, ours, snapshot, start, lock_wait)  # no trace of a non-commit
+    return None
 
 
 def _differs_from_head(runner: GitRunner, paths: Sequence[str]) -> bool:
