@@ -22,6 +22,7 @@ from typing import Any
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.note import REMOVE, parse_note, render_note
+from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.importers.memory_json import observation_items
@@ -116,11 +117,11 @@ class _Importer:
         self.problems = list(plan.problems)
         self.relations = 0
         self.folders: dict[str, Path] = {}
-        self.taken = {n.title.lower() + ".md" for n in self.catalog.notes()}
+        self.taken = {name_key(n.path.rsplit("/", 1)[-1]) for n in self.catalog.notes()}
         for folder in {self.layout.stm, self.layout.ltm, self.layout.archive}:
             base = self.engine.root / folder
             if base.is_dir():
-                self.taken |= {name.lower() for name in os.listdir(base)}
+                self.taken |= {name_key(name) for name in os.listdir(base)}
 
     # planning ----------------------------------------------------------------------------
     def steps(self) -> list[_Step]:
@@ -135,7 +136,7 @@ class _Importer:
         for d in self.plan.drafts:
             if d.id not in existing:
                 name = unique_name(d.title, among(self.taken))
-                self.taken.add(name.lower())
+                self.taken.add(name_key(name))
                 self.titles[d.id] = name[:-3]
                 planned[d.id] = f"{self.layout.folder_for_status(d.status)}/{name}"
         steps = []
@@ -245,9 +246,9 @@ class _Importer:
                 step.path = f"{folder}/{name}"
                 return data
             # A file with that name appeared meanwhile (not one of ours): take the next name.
-            self.taken.add(name.lower())
+            self.taken.add(name_key(name))
             name = unique_name(step.draft.title, among(self.taken))
-            self.taken.add(name.lower())
+            self.taken.add(name_key(name))
         raise VaultError(f"{folder}: could not find a free file name for {step.draft.title!r}")
 
     def _folder(self, folder: str) -> Path:

@@ -8,6 +8,8 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass
 from pathlib import Path
 
+from cortexgraph_vault.core.resolve import name_key
+
 # Characters Obsidian refuses in file names or that break links.
 _BAD_NAME = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
 MAX_TITLE_CHARS = 80
@@ -62,9 +64,9 @@ def safe_title(title: str) -> str:
 NameInUse = Callable[[str], bool]
 
 
-def among(lower_names: Container[str]) -> NameInUse:
-    """A `NameInUse` over lower-cased file names (names compare as Obsidian's links do)."""
-    return lambda name: name.lower() in lower_names
+def among(keys: Container[str]) -> NameInUse:
+    """A `NameInUse` over file names kept as `name_key`s (names compare as links do)."""
+    return lambda name: name_key(name) in keys
 
 
 def unique_name(title: str, in_use: NameInUse) -> str:
