@@ -128,6 +128,9 @@ def atomic_write(
     except OSError as exc:
         raise write_failed(path.parent, exc) from exc
     tmp = temp_path_for(path)
+    # The note we replace, held open from the check on: whatever an editor writes into it in
+    # the instant before our rename lands in this file, not in ours, and we read it back.
+    held: int | None = None
     try:
         with open(tmp, "xb") as fh:
             fh.write(data)
@@ -138,19 +141,56 @@ def atomic_write(
         if must_not_exist and os.path.lexists(path):
             raise ChangedUnderUs(path, "a file with this name appeared")
         if expected is not None:
-            now = current_stamp(path)
+            held = _open_existing(path)
+            now = _stamp_of_fd(held) if held is not None else None
             if now != expected and (now is None or now.sha256 != expected.sha256):
                 raise ChangedUnderUs(path, "the file changed since it was read")
+            if held is not None and not _same_file(held, path):
+                raise ChangedUnderUs(path, "the file was replaced since it was read")
         os.replace(tmp, path)
     except BaseException as exc:
+        if held is not None:
+            os.close(held)
         with contextlib.suppress(OSError):
             tmp.unlink()
         if isinstance(exc, OSError):
             raise write_failed(path, exc) from exc
         raise
     _fsync_dir(path.parent)
-    st = os.stat(path)
-    return stamp_of(data, st)
+    written = stamp_of(data, os.stat(path))
+    if held is not None:
+        try:
+            replaced = _read_fd(held)
+        finally:
+            os.close(held)
+        if expected is not None and hashlib.sha256(replaced).hexdigest() != expected.sha256:
+            raise LateWrite(path, replaced, written)
+    return written
+
+
+def _open_existing(path: Path) -> int | None:
+    try:
+        return os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+
+
+def _read_fd(fd: int) -> bytes:
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _stamp_of_fd(fd: int) -> FileStamp:
+    st = os.fstat(fd)
+    return stamp_of(_read_fd(fd), st)
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    held, now = os.fstat(fd), os.stat(path)
+    return (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino)
 
 
 def remove_file(path: Path) -> None:
@@ -176,6 +216,18 @@ class ChangedUnderUs(VaultError):
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(f"{path.name}: {reason}")
         self.path = path
+
+
+class LateWrite(VaultError):
+    """Internal: our write replaced the note, but someone wrote into the note we replaced in
+    the instant before (an editor appending a line). `data` is what that note held at the
+    end, their words included; `written` is the stamp of our file, now on disk."""
+
+    def __init__(self, path: Path, data: bytes, written: FileStamp) -> None:
+        super().__init__(f"{path.name}: written into just before our write replaced it")
+        self.path = path
+        self.data = data
+        self.written = written
 
 
 def _writer_is_dead(name: str) -> bool:

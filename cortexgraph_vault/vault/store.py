@@ -20,8 +20,10 @@ from cortexgraph_vault.errors import Conflict, NoteFormatError, NotFound, VaultE
 from cortexgraph_vault.vault.files import (
     ChangedUnderUs,
     FileStamp,
+    LateWrite,
     atomic_write,
     current_stamp,
+    decode_note,
     read_note,
     remove_file,
     rename_file,
@@ -104,8 +106,10 @@ class NoteStore:
     ) -> Written:
         path = self.path(rel)
         with self.lock.held():
+            late: tuple[str, FileStamp] | None = None
             for _ in range(MAX_ATTEMPTS):
-                text, stamp = self.read(rel)
+                text, stamp = self.read(rel) if late is None else late
+                late = None
                 if expected_sha256 is not None and stamp.sha256 != expected_sha256:
                     raise Conflict(rel, expected_sha256, stamp.sha256, text)
                 parsed = parse_note(text)
@@ -120,6 +124,9 @@ class NoteStore:
                 data = new_text.encode("utf-8")
                 try:
                     new_stamp = atomic_write(path, data, expected=stamp)
+                except LateWrite as exc:
+                    late = self._edit_their_version(rel, exc, expected_sha256)
+                    continue
                 except ChangedUnderUs:
                     # Someone wrote the note meanwhile: read it again and re-apply — unless
                     # the caller pinned the version it edited, then that is their conflict.
@@ -129,6 +136,25 @@ class NoteStore:
                     continue
                 return Written(rel, new_text, data, new_stamp, text)
         raise VaultError(f"{rel}: kept changing while we tried to update it; try again")
+
+    def _edit_their_version(
+        self, rel: str, late: LateWrite, pinned: str | None
+    ) -> tuple[str, FileStamp]:
+        """Our rename won, but an editor wrote into the note in the instant before it: their
+        words are in the version we replaced. Edit that version next (the file on disk is
+        ours, stamped `late.written`); if it cannot be edited, put it back exactly."""
+        try:
+            text = decode_note(late.data, rel)
+            if pinned is not None:
+                sha = hashlib.sha256(late.data).hexdigest()
+                raise Conflict(rel, pinned, sha, text)
+            problem = parse_note(text).problem
+            if problem:
+                raise NoteFormatError(f"{rel}: {problem}; left untouched")
+        except (NoteFormatError, Conflict):
+            atomic_write(late.path, late.data, expected=late.written)
+            raise
+        return text, late.written
 
     def create(
         self,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.errors import Conflict, NoteFormatError, UnsafePath
+from cortexgraph_vault.vault import files as files_module
 from cortexgraph_vault.vault import store as store_module
 from cortexgraph_vault.vault.files import TEMP_MARK, atomic_write, sweep_temp_files
 from cortexgraph_vault.vault.layout import VaultLayout, among, safe_title, unique_name
@@ -144,3 +146,57 @@ def test_titles_become_safe_unique_file_names() -> None:
     assert safe_title('What: a "test"? [x] #1 / y') == "What a test x 1 y"
     assert unique_name("Note", among({"note.md", "note 2.md"})) == "Note 3.md"
     assert len(safe_title("word " * 100)) <= 80
+
+
+def _append_just_before_our_rename(
+    monkeypatch: pytest.MonkeyPatch, path: Path, extra: bytes, times: int = 1
+) -> list[int]:
+    """An editor appending to the note after our last check, before our rename: the
+    window no check can close, since their write goes into the file we are replacing."""
+    real_replace = os.replace
+    done: list[int] = []
+
+    def replace(src, dst):  # type: ignore[no-untyped-def]
+        if Path(dst) == path and len(done) < times:
+            with open(path, "ab") as fh:
+                fh.write(extra)
+            done.append(1)
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(files_module.os, "replace", replace)
+    return done
+
+
+def test_a_line_appended_in_the_instant_before_our_rename_is_kept(
+    store: NoteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = store.root / "_stm" / "m.md"
+    done = _append_just_before_our_rename(monkeypatch, path, b"Typed at that instant.\n")
+    written = store.update_fields("_stm/m.md", bump)
+    text = path.read_text()
+    assert done == [1]
+    assert text.endswith("Body line.\nTyped at that instant.\n")
+    assert parse_note(text).frontmatter["use_count"] == 2  # counted once, not twice
+    assert written.text == text and "mood: calm  # mine" in text
+
+
+def test_a_late_write_that_breaks_the_note_is_put_back_exactly(
+    store: NoteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = store.root / "_stm" / "m.md"
+    _append_just_before_our_rename(monkeypatch, path, b"\xff\xfe not text\n")
+    with pytest.raises(NoteFormatError, match="not UTF-8"):
+        store.update_fields("_stm/m.md", bump)
+    assert path.read_bytes() == NOTE.encode() + b"\xff\xfe not text\n"  # theirs, not ours
+
+
+def test_a_late_write_to_a_pinned_version_is_a_conflict_with_their_text(
+    store: NoteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = store.root / "_stm" / "m.md"
+    pinned = hashlib.sha256(NOTE.encode()).hexdigest()
+    _append_just_before_our_rename(monkeypatch, path, b"Theirs.\n")
+    with pytest.raises(Conflict) as info:
+        store.update_fields("_stm/m.md", bump, expected_sha256=pinned)
+    assert path.read_text() == NOTE + "Theirs.\n"
+    assert info.value.current_text.endswith("Theirs.\n")  # type: ignore[attr-defined]
