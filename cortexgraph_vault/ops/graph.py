@@ -282,7 +282,11 @@ def reindex(engine: VaultEngine) -> ReindexResult:
     started = time.perf_counter()
     cache = engine.index_cache
     cache.path.unlink(missing_ok=True)
-    fresh = VaultCatalog(engine.layout, max_note_bytes=engine.config.max_note_bytes)
+    fresh = VaultCatalog(
+        engine.layout,
+        max_note_bytes=engine.config.max_note_bytes,
+        embedder=engine.catalog.semantic.loader,
+    )
     fresh.refresh()
     engine.catalog.replace_with(fresh)
     cache.save(engine.catalog)
