@@ -13,6 +13,7 @@ holds on a noisy machine (a fourth, BM25 with stop words dropped, costs nothing)
     python -m bench recall                       # the dev split, all three, through MCP
     python -m bench recall --in-process          # service.search called directly (fast)
     python -m bench recall --limit-conversations 1 --questions 50 --json
+    python -m bench recall --in-process --variants shipped --dump ranks.jsonl  # what it misses
 
 For tuning from Python: `evaluate(service_variant(), load_conversations(DEFAULT_DATA))`.
 """
@@ -77,6 +78,9 @@ class Metrics:
     reciprocal: float = 0.0
     latencies_ms: list[float] = field(default_factory=list)
     by_category: dict[int, list[int]] = field(default_factory=dict)  # category → [n, hits@5]
+    # One row per question (conversation, question, category, evidence, rank, top 10), for
+    # looking at what a ranking misses: `--dump`.
+    rows: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, rank: int | None, category: int, ms: float) -> None:
         """`rank`: 1-based rank of the first evidence turn in the top 10, None when absent."""
@@ -222,9 +226,13 @@ async def evaluate_all_async(
                         start = time.perf_counter()
                         ranked = await search(question.text)
                         ms = (time.perf_counter() - start) * 1000
-                        results[name].add(
-                            first_hit(ranked[:TOP_K], question.evidence), question.category, ms
-                        )
+                        rank = first_hit(ranked[:TOP_K], question.evidence)
+                        results[name].add(rank, question.category, ms)
+                        results[name].rows.append(
+                            {"conversation": conversation.name, "question": question.text,
+                             "category": question.category, "evidence": sorted(question.evidence),
+                             "rank": rank, "top": ranked[:TOP_K]}
+                        )  # fmt: skip
     return results
 
 
@@ -311,6 +319,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--set", type=_setting, action="append", default=[], metavar="KEY=VALUE",
                    help="a product setting for both product variants (e.g. pl_alpha=1.5)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--dump", type=Path, metavar="PATH",
+                   help="write every question's rank and top 10 per variant (JSON lines)")  # fmt: skip
     args = p.parse_args(argv)
     for flag in ("limit_conversations", "questions"):
         if getattr(args, flag) is not None and getattr(args, flag) < 1:
@@ -340,6 +350,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress=lambda text: print(text, file=sys.stderr, flush=True),
     )
     summaries = {name: m.summary() for name, m in results.items()}
+    if args.dump:
+        with args.dump.open("w", encoding="utf-8") as out:
+            for name, metrics in results.items():
+                for row in metrics.rows:
+                    out.write(json.dumps({"variant": name, **row}) + "\n")
     elapsed = time.perf_counter() - started
     if args.json:
         out = {"data": str(args.data), "conversations": len(conversations),

@@ -176,9 +176,18 @@ def test_product_and_baseline_variants_find_a_precise_turn(data_file: Path) -> N
 def test_command_prints_a_table_and_json(
     data_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["--data", str(data_file), "--in-process", "--variants", "decay-off,bm25"]) == 0
+    dump = data_file.with_name("ranks.jsonl")
+    argv = ["--data", str(data_file), "--in-process", "--variants", "decay-off,bm25"]
+    assert main([*argv, "--dump", str(dump)]) == 0
     out = capsys.readouterr().out
     assert "| decay-off |" in out and "| bm25 |" in out and "3 questions" in out
+    rows = [json.loads(line) for line in dump.read_text().splitlines()]
+    assert [(r["variant"], r["question"]) for r in rows][:2] == [
+        ("decay-off", "What is the name of Ada's dog?"),
+        ("decay-off", "Which instrument does Bo learn?"),
+    ]
+    assert len(rows) == 6 and rows[0]["evidence"] == ["D1:1"]
+    assert rows[0]["rank"] == rows[0]["top"].index("D1:1") + 1
     assert main(["--data", str(data_file), "--json", "--questions", "1"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert set(report["variants"]) == {"shipped", "decay-off", "bm25", "bm25+stop"}
