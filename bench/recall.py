@@ -325,12 +325,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     for flag in ("limit_conversations", "questions"):
         if getattr(args, flag) is not None and getattr(args, flag) < 1:
             p.error(f"--{flag.replace('_', '-')}: must be at least 1")
-    from cortexgraph_vault.config import BY_NAME
+    from cortexgraph_vault.config import BY_NAME, load_config
+    from cortexgraph_vault.errors import ConfigError
 
     unknown = [k for k, _ in args.set if k not in BY_NAME]
     if unknown:
         p.error(f"--set: unknown setting {unknown[0]!r} (see cortexgraph_vault/config.py)")
     settings = dict(args.set)
+    try:  # a bad value is named before any vault is built
+        load_config(settings, env={}, user_file=Path(tempfile.gettempdir()) / "no-config.toml")
+    except ConfigError as exc:
+        p.error(f"--set: {exc}")
     door = service_variant if args.in_process else mcp_variant
     known: dict[str, Callable[[], Variant]] = {
         "shipped": lambda: door(settings),

@@ -208,3 +208,6 @@ def test_bad_input_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         main(["--data", str(broken), "--variants", "grep"])
     assert "--variants: choose among" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--data", str(broken), "--set", "pl_halflife_days=abc"])
+    assert "PL_HALFLIFE_DAYS (command line) = 'abc' is invalid" in capsys.readouterr().err
