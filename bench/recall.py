@@ -347,6 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not chosen or any(v not in known for v in chosen):
         p.error(f"--variants: choose among {', '.join(known)}")
     conversations = load_conversations(args.data)[: args.limit_conversations]
+    load = os.getloadavg()[0]  # latency depends on what else the machine runs
     started = time.perf_counter()
     results = evaluate_all(
         {name: known[name]() for name in chosen},
@@ -363,7 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
     if args.json:
         out = {"data": str(args.data), "conversations": len(conversations),
-               "door": "in-process" if args.in_process else "mcp", "seconds": elapsed,
+               "door": "in-process" if args.in_process else "mcp", "seconds": elapsed, "load": load,
                "variants": summaries}  # fmt: skip
         print(json.dumps(out, indent=2))
         return 0
@@ -372,7 +373,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"LoCoMo recall: {args.data.name}, {len(conversations)} conversations, {questions} "
         f"questions (categories 1–4); product via {door_name}; MRR over the top 10; "
-        f"latency per search call; {elapsed:.0f} s"
+        f"latency per search call; {elapsed:.0f} s, load {load:.1f} at start"
     )
     print()
     print(table(summaries))
