@@ -10,7 +10,7 @@ holds on a noisy machine (a fourth, BM25 with stop words dropped, costs nothing)
 - bm25: a plain BM25 over the same turn texts (bench/bm25.py), and bm25+stop the same without
   the product's query stop words (the usual set-up; what the issue's BM25 figure was near).
 
-    python -m bench recall                       # the dev split, all three, through MCP
+    python -m bench recall                       # the dev split, every variant, through MCP
     python -m bench recall --in-process          # service.search called directly (fast)
     python -m bench recall --limit-conversations 1 --questions 50 --json
     python -m bench recall --in-process --variants shipped --dump ranks.jsonl  # what it misses
@@ -28,8 +28,8 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -261,24 +261,23 @@ def evaluate(
     ].summary()
 
 
-class _isolated_dirs:
+@contextmanager
+def _isolated_dirs() -> Iterator[None]:
     """The product's cache, config and data folders in a temporary folder for the run."""
-
-    NAMES = ("CORTEXGRAPH_CACHE_DIR", "CORTEXGRAPH_CONFIG_DIR", "CORTEXGRAPH_DATA_DIR")
-
-    def __enter__(self) -> None:
-        self.tmp = tempfile.mkdtemp(prefix="cgv-recall-home-")
-        self.saved = {n: os.environ.get(n) for n in self.NAMES}
-        for n in self.NAMES:
-            os.environ[n] = str(Path(self.tmp) / n.rsplit("_", 2)[-2].lower())
-
-    def __exit__(self, *exc: object) -> None:
-        for n, v in self.saved.items():
-            if v is None:
+    names = ("CORTEXGRAPH_CACHE_DIR", "CORTEXGRAPH_CONFIG_DIR", "CORTEXGRAPH_DATA_DIR")
+    saved = {n: os.environ.get(n) for n in names}
+    home = tempfile.mkdtemp(prefix="cgv-recall-home-")
+    try:
+        for n in names:
+            os.environ[n] = str(Path(home) / n.split("_")[1].lower())
+        yield
+    finally:
+        for n, value in saved.items():
+            if value is None:
                 os.environ.pop(n, None)
             else:
-                os.environ[n] = v
-        shutil.rmtree(self.tmp, ignore_errors=True)
+                os.environ[n] = value
+        shutil.rmtree(home, ignore_errors=True)
 
 
 # output --------------------------------------------------------------------------------
