@@ -88,7 +88,7 @@ SETTINGS: tuple[Setting, ...] = (
     _s("semantic_search", "bool", True, "search by meaning too (the bundled offline word-vector model)"),
     _s("search_prior_floor", "float", 0.8, "least share of its relevance an unused, old memory keeps in search", 0.0, 1.0),
     _s("search_vector_weight", "float", 0.3, "share of relevance from vector similarity", 0.0, 1.0),
-    _s("search_context_weight", "float", 0.2, "relevance a memory lends the memories saved just before and after it", 0.0, 1.0),
+    _s("search_context_weight", "float", 0.3, "share of a better match's lead a memory gains from a neighbour saved just before or after it", 0.0, 1.0),
     _s("cluster_link_threshold", "float", 0.83, "similarity that links memories in a cluster", 0.0, 1.0),
     _s("cluster_max_size", "int", 12, "largest cluster", 2, 1000),
     _s("consolidate_rate_limit", "int", 100, "consolidation writes per minute (merges, promotions, links)", 1, 100_000),

@@ -2,8 +2,9 @@
 memories that match about equally well.
 
     relevance  = (1 − w_v) · lexical + w_v · max(0, cosine)            (each in [0, 1])
-    context    = c · Σ_k 0.5^(k−1) · relevance(neighbour at k)        (k = 1..reach; only
-                 between notes that both match, lent by those matched by words)
+    context    = c · Σ_k 0.5^(k−1) · max(0, relevance(neighbour at k) − relevance)
+                 (k = 1..reach; between notes that both match, lent by those matched by
+                 words: a better-matching neighbour pulls a memory up, equals do not)
     prior      = f + (1 − f) · min(1, memory score)                   (in [f, 1])
     rank score = (relevance + context) · prior · folder weight
 
@@ -29,7 +30,7 @@ class RankingConfig:
     vector_weight: float = 0.3
     vector_min: float = 0.4  # least cosine for a note found by meaning alone
     vector_candidates: int = 50
-    context_weight: float = 0.2
+    context_weight: float = 0.3
     context_reach: int = 2
     context_gap: float = 1800.0  # seconds between two saves of one episode
 
@@ -108,16 +109,18 @@ def lend_context(
     if cfg.context_weight <= 0 or cfg.context_reach <= 0:
         return
     lent: dict[str, float] = {}
-    for path, rel in list(found.items()):
+    own_of = {path: rel.own(cfg) for path, rel in found.items()}
+    for path, rel in found.items():
         when = created.get(path)
-        own = rel.own(cfg)
+        own = own_of[path]
         if when is None or own <= 0 or rel.lexical <= 0:
             continue
         i = episodes.position(path, when)
         if i is None:
             continue
         for other, k in episodes.neighbours(i, cfg.context_reach, cfg.context_gap):
-            if other in found:
-                lent[other] = lent.get(other, 0.0) + cfg.context_weight * 0.5 ** (k - 1) * own
+            gain = own - own_of.get(other, own)
+            if gain > 0:
+                lent[other] = lent.get(other, 0.0) + cfg.context_weight * 0.5 ** (k - 1) * gain
     for path, amount in lent.items():
         found[path].context = amount

@@ -7,8 +7,9 @@ fresh ones that share a word. Every note is considered, however old, and a query
 matches nothing returns nothing.
 
 Review candidates (active memories in the danger zone) are moved up into every k-th place
-(k from review_blend_ratio), never added from outside the matches and never pushing a result
-out: the results are a reordering of all matches, so a page is full whenever enough exist.
+(k from review_blend_ratio) when they match about as well as the result they move ahead of;
+never added from outside the matches and never pushing a result out: the results are a
+reordering of all matches, so a page is full whenever enough exist.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
 from cortexgraph_vault.ops.common import check_range, paginate, wanted_statuses
 from cortexgraph_vault.ops.relevance import Matches, match, search_terms
 
+REVIEW_NEAR = 0.9
 UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
 SOURCE_STATUS = {"stm": "active", "ltm": "promoted", "archive": "archived", "note": "note"}
 
@@ -90,7 +92,7 @@ def rank(
     if terms:
         matches: Matches | None = match(engine, catalog, query, terms)
         cfg = matches.config  # type: ignore[union-attr]
-        items = [(path, min(1.0, r.total(cfg))) for path, r in matches.found.items()]  # type: ignore[union-attr]
+        items = [(path, r.total(cfg)) for path, r in matches.found.items()]  # type: ignore[union-attr]
     else:
         matches = None
         cfg = None
@@ -152,7 +154,8 @@ def _review_order(c: Candidate) -> tuple[float, float, str]:
 
 def blend(ranked: list[Candidate], ratio: float, end: int) -> list[tuple[Candidate, bool]]:
     """The first `end` results in order, review candidates (priority > 0) moved into every
-    k-th place; each with whether it is there as a review candidate."""
+    k-th place — only over a result they nearly match as well (REVIEW_NEAR of its
+    relevance): review never buries the answer. Each with whether it is there for review."""
     needed = end * 2 + 1
     if len(ranked) > needed * 4:
         primary = heapq.nsmallest(needed, ranked, key=_order)
@@ -164,24 +167,24 @@ def blend(ranked: list[Candidate], ratio: float, end: int) -> list[tuple[Candida
     review = sorted((c for c in ranked if c[4] > 0), key=_review_order)
     out: list[tuple[Candidate, bool]] = []
     placed: set[str] = set()
-    next_review = iter(review)
     i = 0
     limit = min(end, len(ranked))
     while len(out) < limit:
-        chosen: Candidate | None = None
+        while i < len(primary) and primary[i][1] in placed:
+            i += 1
+        if i >= len(primary) and len(primary) < len(ranked):
+            primary = sorted(ranked, key=_order)  # review slots took more than foreseen
+            continue
+        chosen: Candidate | None = primary[i] if i < len(primary) else None
         as_review = False
         if (len(out) + 1) % period == 0:
-            for cand in next_review:
-                if cand[1] not in placed:
+            bar = REVIEW_NEAR * chosen[2] if chosen is not None else 0.0
+            for cand in review:
+                if cand[1] not in placed and cand[2] >= bar:
                     chosen, as_review = cand, True
                     break
         if chosen is None:
-            while i < len(primary) and primary[i][1] in placed:
-                i += 1
-            if i >= len(primary):  # review slots took more from the top than foreseen
-                primary = sorted(ranked, key=_order)
-                continue
-            chosen = primary[i]
+            break
         out.append((chosen, as_review))
         placed.add(chosen[1])
     return out
@@ -254,7 +257,7 @@ def hit(
         return SearchHit(
             id=m.id, memory_id=m.id, title=m.title, path=m.path, source=note.kind,
             status=m.status, content=view.content, tags=list(note.tags), score=round(r.score, 6),
-            similarity=round(r.similarity, 6), memory_score=view.score, use_count=m.use_count,
+            similarity=round(min(1.0, r.similarity), 6), memory_score=view.score, use_count=m.use_count,
             last_used=view.last_used, created_at=view.created, age_days=view.age_days,
             review_priority=view.review_priority, review_candidate=r.review, matched=matched,
         )  # fmt: skip
@@ -263,7 +266,7 @@ def hit(
     return SearchHit(
         id=None, memory_id=None, title=note.title, path=note.path, source="note", status=None,
         content=preview(note.body, preview_length), tags=list(note.tags),
-        score=round(r.score, 6), similarity=round(r.similarity, 6), last_used=format_time(modified),
+        score=round(r.score, 6), similarity=round(min(1.0, r.similarity), 6), last_used=format_time(modified),
         created_at=format_time(created) if created else None,
         age_days=round((now - created).total_seconds() / DAY, 3) if created else None,
         matched=matched,

@@ -31,7 +31,12 @@ def test_words_are_lower_case_letters_and_digits_of_any_script() -> None:
     assert words("Café-Crème, #project/atlas x2 日本語 don't") == [
         "café", "crème", "project", "atlas", "x2", "日本語", "don", "t",
     ]  # fmt: skip
-    assert text_tokens("Running managers' allergies 日本語") == ["run", "manag", "allergi", "日本語"]
+    assert text_tokens("Running managers' allergies 日本語") == [
+        "run",
+        "manag",
+        "allergi",
+        "日本語",
+    ]
 
 
 def test_word_forms_share_a_stem_in_documents_and_queries() -> None:
