@@ -87,6 +87,9 @@ class SearchQuery(Input):
     page: int | None = Field(default=None, ge=1, le=100_000)
     page_size: int | None = Field(default=None, ge=1, le=100)
     preview_length: int = Field(default=300, ge=0, le=5000, description="0 = full text")
+    explain: bool = Field(
+        default=False, description="per hit: lexical score, vector similarity, prior, rank"
+    )
 
 
 class NeighbourhoodQuery(Input):

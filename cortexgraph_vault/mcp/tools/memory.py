@@ -9,6 +9,7 @@ from pydantic import Field
 from cortexgraph_vault.mcp.params import (
     Entities,
     ExpectedHash,
+    Explain,
     MemoryId,
     MemoryIds,
     MinScore,
@@ -105,13 +106,14 @@ def register(tool: ToolRegistry) -> None:
         use_embeddings: Annotated[
             bool,
             Field(
-                description="accepted for CortexGraph compatibility; ranking is by text relevance and decay score"
+                description="accepted for CortexGraph compatibility; meaning (vectors) is always used"
             ),
         ] = False,
         include_review_candidates: ReviewCandidates = True,
         page: Page = None,
         page_size: PageSize = None,
         preview_length: PreviewLength = 300,
+        explain: Explain = False,
     ) -> SearchResult:
         """Search short-term and promoted memories by text, tags and recency, best first.
 
@@ -121,7 +123,7 @@ def register(tool: ToolRegistry) -> None:
         return service.search(
             query, tags=tags, status=status, top_k=top_k, window_days=window_days,
             min_score=min_score, page=page, page_size=page_size, preview_length=preview_length,
-            include_review_candidates=include_review_candidates,
+            include_review_candidates=include_review_candidates, explain=explain,
         )  # fmt: skip
 
     @tool(READ_ONLY, title="Open memories")

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import Field
 
 from cortexgraph_vault.mcp.params import (
+    Explain,
     MinScore,
     Page,
     PageSize,
@@ -57,6 +58,7 @@ def register(tool: ToolRegistry) -> None:
         page_size: PageSize = None,
         preview_length: PreviewLength = 300,
         include_review_candidates: ReviewCandidates = True,
+        explain: Explain = False,
     ) -> SearchResult:
         """Search short-term memories, promoted memories and every other note in the vault at once.
 
@@ -67,7 +69,7 @@ def register(tool: ToolRegistry) -> None:
             query, tags=tags, status=status, folder=folder, limit=limit, stm_weight=stm_weight,
             ltm_weight=ltm_weight, window_days=window_days, min_score=min_score, page=page,
             page_size=page_size, preview_length=preview_length,
-            include_review_candidates=include_review_candidates,
+            include_review_candidates=include_review_candidates, explain=explain,
         )  # fmt: skip
 
     @tool(READ_ONLY, title="Read the memory graph")
