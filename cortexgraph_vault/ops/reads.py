@@ -103,6 +103,7 @@ def search_memory(
     Runs on the live index (ops/search.py): relevance first, the memory score as a bounded
     prior; review candidates blended in without dropping a result.
     """
+    from cortexgraph_vault.ops.relevance import ONLY_COMMON_WORDS, check_query, only_common_words
     from cortexgraph_vault.ops.search import PageRequest, page_of, rank, search_terms
 
     check_range("top_k", top_k, 1, 100)
@@ -112,6 +113,9 @@ def search_memory(
         raise InvalidArgument(f"window_days: must be from 1 to 3650, got {window_days}")
     check_range("min_score", min_score, 0, 1)
     wanted = wanted_statuses(status, known=ALL_STATUSES, default=("active", "promoted"))
+    check_query(query)
+    if query and only_common_words(query):
+        return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
     terms = search_terms(query) if query and query.strip() else []
     if query and query.strip() and not terms:
         return SearchResult(count=0, results=[])

@@ -15,6 +15,7 @@ from cortexgraph_vault.core.ranking import Episodes, RankingConfig, Relevance, f
 from cortexgraph_vault.core.relevance import STOP_WORDS
 from cortexgraph_vault.core.synonyms import synonym_map
 from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.text_index import stems, words
 from cortexgraph_vault.ops.memo import CatalogMemo
@@ -29,6 +30,25 @@ def ranking_config(config: Config) -> RankingConfig:
         vector_weight=config.search_vector_weight if config.semantic_search else 0.0,
         context_weight=config.search_context_weight,
     )
+
+
+MAX_QUERY_CHARS = 2000
+ONLY_COMMON_WORDS = (
+    "the query has only common words (the, and, of, ...); add a word that names the topic"
+)
+
+
+def check_query(query: str | None) -> None:
+    if query is not None and len(query) > MAX_QUERY_CHARS:
+        raise InvalidArgument(
+            f"query: at most {MAX_QUERY_CHARS} characters, got {len(query)}; "
+            "search with the few words that name what you are looking for"
+        )
+
+
+def only_common_words(query: str) -> bool:
+    found = words(query)
+    return bool(found) and all(w in STOP_WORDS for w in found)
 
 
 def search_terms(query: str | None) -> list[str]:

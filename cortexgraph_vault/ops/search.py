@@ -30,7 +30,14 @@ from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.index.text_index import FIELDS
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
 from cortexgraph_vault.ops.common import check_range, paginate, wanted_statuses
-from cortexgraph_vault.ops.relevance import Matches, match, search_terms
+from cortexgraph_vault.ops.relevance import (
+    ONLY_COMMON_WORDS,
+    Matches,
+    check_query,
+    match,
+    only_common_words,
+    search_terms,
+)
 
 REVIEW_NEAR = 0.9
 UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
@@ -304,6 +311,9 @@ def search_unified(
     wanted = wanted_statuses(status, known=UNIFIED_STATUSES, default=("active", "promoted", "note"))
     stm_w = engine.config.search_stm_weight if stm_weight is None else stm_weight
     ltm_w = engine.config.search_ltm_weight if ltm_weight is None else ltm_weight
+    check_query(query)
+    if only_common_words(query):
+        return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
     terms = search_terms(query)
     if not terms:
         return SearchResult(count=0, results=[])
