@@ -103,7 +103,8 @@ async def test_save_search_open_touch_observe_update_relate(git_vault: Path) -> 
         found = await s.call("search_memory", query="espresso oat milk", top_k=5)
         assert found["results"][0]["id"] == mid
         assert await s.call("search_memory", query="zzzqqq unrelatedword") == {
-            "success": True, "count": 0, "results": [], "pagination": None,
+            "success": True, "count": 0, "results": [], "pagination": None, "semantic": True,
+            "notice": None,
         }  # fmt: skip
         paged = await s.call("search_memory", page=2, page_size=3, preview_length=20)
         assert paged["pagination"]["page"] == 2 and paged["count"] == 3
