@@ -15,7 +15,7 @@ import logging
 import os
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -175,6 +175,12 @@ class VaultCatalog:
         """Path → similarity of every note matching the terms, and what each term matched."""
         with self.lock:
             return self.text.search_expanded(terms)
+
+    def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
+        """How many notes the word index holds, and in how many of them each term occurs."""
+        with self.lock:
+            text = self.text
+            return len(text), {term: text.document_frequency(term) for term in terms}
 
     # updating ----------------------------------------------------------------
     def refresh(self, start: str = "") -> RefreshReport:
