@@ -42,6 +42,7 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
           showHistory: (memory) => void flows.showHistory(memory),
           promote: (memory) => flows.promoteMemory(memory),
           openSettings: () => this.openSettings(),
+          activeNote: active,
         }),
     );
     for (const command of memoryCommands({ app: this.app, backend, active, flows, activateView })) {

@@ -41,6 +41,18 @@ describe("ActiveMemory", () => {
     expect(active.memory?.path).toBe("_stm/New.md");
   });
 
+  it("tells at once which file became active, before its lookup answers, and only on a change", async () => {
+    const active = new ActiveMemory(backendOver(refusedTransport()));
+    const seen: (string | null)[] = [];
+    active.onPathChanged((path) => seen.push(path));
+    const lookup = active.track("_stm/A.md");
+    expect(seen).toEqual(["_stm/A.md"]);
+    await lookup;
+    await active.track("_stm/A.md");
+    await active.track(null);
+    expect(seen).toEqual(["_stm/A.md", null]);
+  });
+
   it("does not know (rather than deny) while the backend is down", async () => {
     const active = new ActiveMemory(backendOver(refusedTransport()));
     await active.track("_stm/A.md");
