@@ -40,6 +40,11 @@ export class ActiveMemory extends Events implements ActiveNote {
     await this.lookup();
   }
 
+  /** A file was renamed or moved: if it is the active one, follow it to its new path. */
+  async renamed(oldPath: string, newPath: string): Promise<void> {
+    if (oldPath === this.currentPath) await this.track(newPath);
+  }
+
   async lookup(): Promise<void> {
     const generation = ++this.generation;
     const path = this.currentPath;

@@ -53,6 +53,17 @@ describe("ActiveMemory", () => {
     expect(seen).toEqual(["_stm/A.md", null]);
   });
 
+  it("follows the active file when it is renamed, and ignores other renames", async () => {
+    const active = new ActiveMemory(backendOver(refusedTransport()));
+    const seen: (string | null)[] = [];
+    await active.track("Drafts/Idea.md");
+    active.onPathChanged((path) => seen.push(path));
+    await active.renamed("Other.md", "Elsewhere.md");
+    await active.renamed("Drafts/Idea.md", "Projects/Idea.md");
+    expect(active.path).toBe("Projects/Idea.md");
+    expect(seen).toEqual(["Projects/Idea.md"]);
+  });
+
   it("does not know (rather than deny) while the backend is down", async () => {
     const active = new ActiveMemory(backendOver(refusedTransport()));
     await active.track("_stm/A.md");
