@@ -105,9 +105,8 @@ describe("the Memories view in Chromium", () => {
     expect(await related().locator(".cg-related-empty").textContent()).toBe("Open a note to see the memories and notes related to it.");
     const before = relatedAsked().length;
     // flick through notes, as with Ctrl+Tab, and stop at the half marathon memory
-    for (const path of ["Home.md", "Projects/Project Atlas.md", "People/Priya Raman.md", "_stm/Half marathon goal.md"]) {
-      await page.evaluate((p) => window.cgOpenNote(p), path);
-    }
+    const flicked = ["Home.md", "Projects/Project Atlas.md", "People/Priya Raman.md", "_stm/Half marathon goal.md"];
+    await page.evaluate((paths) => paths.forEach((p) => window.cgOpenNote(p)), flicked);
     await expect.poll(() => related().getAttribute("data-state"), { timeout: 15_000 }).toBe("loaded");
     expect(relatedAsked().slice(before)).toEqual(["_stm/Half marathon goal.md (limit 8)"]);
     const expected = await daemon.client().related("_stm/Half marathon goal.md", 8);
