@@ -170,6 +170,12 @@ class MemoryService:
     def search_unified(self, query: str, **kwargs: Any) -> SearchResult:
         return search.search_unified(self.engine, query, **kwargs)
 
+    def related_to_note(self, path: str, limit: int = 10) -> SearchResult:
+        """The memories and notes most related to the note at `path` (not the note itself)."""
+        from cortexgraph_vault.ops import related
+
+        return related.related_to_note(self.engine, path, limit)
+
     def read_graph(self, **kwargs: Any) -> GraphResult:
         return graph.read_graph(self.engine, **kwargs)
 

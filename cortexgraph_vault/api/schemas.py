@@ -92,6 +92,11 @@ class SearchQuery(Input):
     )
 
 
+class RelatedQuery(Input):
+    path: VaultPath = Field(description="vault-relative path of a note, e.g. Projects/Atlas.md")
+    limit: int = Field(default=10, ge=1, le=50)
+
+
 class NeighbourhoodQuery(Input):
     path: VaultPath = Field(description="vault path of a note, or a memory id / prefix / title")
     hops: int = Field(default=1, ge=1, le=5)

@@ -15,7 +15,7 @@ import logging
 import os
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -194,6 +194,12 @@ class VaultCatalog:
     def sync_vectors(self) -> int:
         """Embed the notes changed since the last call (the search calls it before it looks)."""
         return self.semantic.sync(self.vector_text)
+
+    def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
+        """How many notes the word index holds, and in how many of them each term occurs."""
+        with self.lock:
+            text = self.text
+            return len(text), {term: text.document_frequency(term) for term in terms}
 
     # updating ----------------------------------------------------------------
     def refresh(self, start: str = "") -> RefreshReport:

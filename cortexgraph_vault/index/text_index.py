@@ -233,6 +233,11 @@ class TextIndex:
             if (path := paths[d]) is not None
         }
 
+    def document_frequency(self, term: str) -> int:
+        """How many live documents hold `term` exactly (no prefix or typo matching)."""
+        p = self._postings.get(term)
+        return p.df if p is not None else 0
+
     def signature(self) -> dict[str, dict[str, float]]:
         """Every live term with its postings: equal for two indexes of the same notes."""
         found = {term: self.postings_of(term) for term, p in self._postings.items() if p.df}

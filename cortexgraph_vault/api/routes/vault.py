@@ -36,6 +36,17 @@ def search(service: MemoryService, query: s.SearchQuery) -> SearchResult:
 
 
 @ROUTES.get(
+    "/api/v1/related",
+    "Memories and notes related to a note",
+    errors=(400, 404, 422),
+)
+def related(service: MemoryService, query: s.RelatedQuery) -> SearchResult:
+    """Best first, in the shape of /api/v1/search's answer, without the note itself; 404 when
+    no Markdown note is at `path`."""
+    return service.related_to_note(query.path, query.limit)
+
+
+@ROUTES.get(
     "/api/v1/graph/neighbourhood",
     "Notes and memories around a note",
     errors=(400, 404, 409, 422),
