@@ -163,6 +163,11 @@ class SemanticIndex:
         model = self.embedder()
         return None if model is None else model.embed_one(text)
 
+    def vector_of(self, path: str) -> np.ndarray | None:
+        with self.lock:
+            row = self._notes.row_of.get(path) if self._notes is not None else None
+            return None if row is None else self._notes.matrix[row].copy()  # type: ignore[union-attr]
+
     def nearest(
         self, vec: np.ndarray, k: int, min_cos: float, also: Iterable[str] = ()
     ) -> dict[str, float]:

@@ -1,11 +1,11 @@
 """What else in the vault is about the same thing as one note ("Related to this note").
 
-For now the note is turned into a query — the words that set it apart: those its title,
-aliases, tags, entities and body weigh most (field weights, as the word index counts them)
-times how rare they are in the vault (BM25's idf) — and the unified search answers it. A word
-no other note holds finds nothing and is left out; the query stays short however long the note.
-The caller sees only `related_to_note(path, limit)` → SearchResult, so the way relatedness
-is measured (e.g. the note's embedding, once notes have one) can change behind it.
+The note itself is the query, ranked as search_unified ranks (cue-first, core/ranking.py):
+its own vector finds the notes nearest in meaning, and the words that set it apart — those
+its title, aliases, tags, entities and body weigh most (field weights, as the word index
+counts them) times how rare they are in the vault (BM25's idf) — find those that share its
+words. A word no other note holds finds nothing and is left out; the query stays short
+however long the note.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.index.text_index import DocumentText, term_stats
 from cortexgraph_vault.models import SearchResult
 from cortexgraph_vault.ops.common import check_range
-from cortexgraph_vault.ops.search import search_unified
+from cortexgraph_vault.ops.search import PageRequest, page_of, rank
 
 MAX_LIMIT = 50
 QUERY_TERMS = 16
@@ -47,13 +47,21 @@ def related_to_note(engine: VaultEngine, path: str, limit: int = 10) -> SearchRe
     if note is None:
         raise NotFound(f"{rel}: no such Markdown note in the vault (give a vault-relative path)")
     terms = distinctive_terms(engine, note)
-    if not terms:
+    catalog.sync_vectors()
+    vector = catalog.semantic.vector_of(rel) if engine.config.semantic_search else None
+    if not terms and vector is None:
         return SearchResult(count=0, results=[])
-    found = search_unified(
-        engine, " ".join(terms), limit=limit + 1, include_review_candidates=False
-    ).results
-    results = [hit for hit in found if hit.path != rel][:limit]
-    return SearchResult(count=len(results), results=results)
+    now = engine.now()
+    cfg = engine.config
+    ranked, matches = rank(
+        engine, "", terms, statuses={"active", "promoted", "note"}, now=now,
+        stm_weight=cfg.search_stm_weight, ltm_weight=cfg.search_ltm_weight, query_vector=vector,
+    )  # fmt: skip
+    ranked = [c for c in ranked if c[1] != rel]
+    req = PageRequest(None, limit, 300, review=False, explain=False,
+                      stm_weight=cfg.search_stm_weight, ltm_weight=cfg.search_ltm_weight)  # fmt: skip
+    found = page_of(engine, ranked, matches, req, now=now)
+    return SearchResult(count=found.count, results=found.results, semantic=found.semantic)
 
 
 def distinctive_terms(engine: VaultEngine, note: IndexedNote) -> list[str]:

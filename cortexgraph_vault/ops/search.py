@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
+import numpy as np
+
 from cortexgraph_vault.core.decay import DAY, decay_factor, score_at
 from cortexgraph_vault.core.ranking import Relevance, prior
 from cortexgraph_vault.core.rules import review_priority
@@ -87,6 +89,7 @@ def rank(
     stm_weight: float = 1.0,
     ltm_weight: float = 1.0,
     by_memory_score: bool = False,
+    query_vector: np.ndarray | None = None,
 ) -> tuple[list[Candidate], Matches | None]:
     """Every note that matches and passes the filters, with its score; with no terms, every
     note passing the filters (relevance 1).
@@ -96,8 +99,8 @@ def rank(
     (search_memory).
     """
     catalog = engine.fresh()
-    if terms:
-        matches: Matches | None = match(engine, catalog, query, terms)
+    if terms or query_vector is not None:
+        matches: Matches | None = match(engine, catalog, query, terms, query_vector)
         cfg = matches.config  # type: ignore[union-attr]
         items = [(path, r.total(cfg)) for path, r in matches.found.items()]  # type: ignore[union-attr]
     else:
@@ -142,7 +145,7 @@ def rank(
         if by_memory_score:
             # relevance first; the memory score orders the near-equal (and, with no query,
             # everything)
-            key = rel * prior(s, floor) if terms else s
+            key = rel * prior(s, floor) if matches is not None else s
             append((key, path, rel, s, priority))
         elif active:
             append((rel * prior(s, floor) * stm_weight, path, rel, s, priority))

@@ -40,7 +40,8 @@ def test_a_note_finds_memories_and_notes_in_the_search_result_shape(sample_vault
     } <= set(by_path)
     memories = [hit for hit in result.results if hit.memory_id]
     assert memories and all(hit.source in {"stm", "ltm"} and hit.status for hit in memories)
-    assert all(hit.matched for hit in result.results)
+    assert all(hit.similarity > 0 for hit in result.results)  # by words or by meaning
+    assert any(hit.matched for hit in result.results)
     searched = s.search_unified("atlas", limit=1).results[0]
     assert set(result.results[0].model_dump()) == set(searched.model_dump())
 
