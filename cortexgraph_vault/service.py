@@ -23,6 +23,7 @@ from cortexgraph_vault.models import (
     MemoryDetail,
     MemoryList,
     MessageAnalysis,
+    NoteRead,
     ObserveResult,
     OpenResult,
     PerformanceMetrics,
@@ -56,7 +57,17 @@ from cortexgraph_vault.models.maintenance import (
     GraphPictureResult,
     ImportResult,
 )
-from cortexgraph_vault.ops import browse, graph, intel, lifecycle, past, reads, search, writes
+from cortexgraph_vault.ops import (
+    browse,
+    graph,
+    intel,
+    lifecycle,
+    notes,
+    past,
+    reads,
+    search,
+    writes,
+)
 from cortexgraph_vault.ops import consolidate as consolidation
 from cortexgraph_vault.pipeline import runner as pipeline_runner
 
@@ -136,6 +147,12 @@ class MemoryService:
 
     def memory_at_path(self, path: str) -> MemoryDetail:
         return browse.memory_at_path(self.engine, path)
+
+    def read_note(
+        self, ref: str, *, cursor: str | None = None, max_chars: int = 10_000
+    ) -> NoteRead:
+        """Any note of the vault by path, title, alias or memory id, a page at a time."""
+        return notes.read_note(self.engine, ref, cursor=cursor, max_chars=max_chars)
 
     def effective_config(self) -> list[dict[str, Any]]:
         return describe(self.engine.config)

@@ -94,6 +94,14 @@ class NeighbourhoodQuery(Input):
     hops: int = Field(default=1, ge=1, le=5)
 
 
+class NoteQuery(Input):
+    ref: VaultPath = Field(description="a note's path, title, alias, [[link]] or memory id")
+    cursor: str | None = Field(
+        default=None, max_length=64, description="next_cursor of the previous page"
+    )
+    max_chars: int = Field(default=10_000, ge=200, le=100_000, description="body characters")
+
+
 class HistoryQuery(Input):
     limit: int = Field(default=50, ge=1, le=1000)
 

@@ -16,7 +16,13 @@ from cortexgraph_vault.mcp.params import (
     WindowDays,
 )
 from cortexgraph_vault.mcp.tool_calls import READ_ONLY
-from cortexgraph_vault.models import GraphResult, PerformanceMetrics, SearchResult, VaultStatus
+from cortexgraph_vault.models import (
+    GraphResult,
+    NoteRead,
+    PerformanceMetrics,
+    SearchResult,
+    VaultStatus,
+)
 
 if TYPE_CHECKING:
     from cortexgraph_vault.mcp.tool_calls import ToolRegistry
@@ -69,6 +75,26 @@ def register(tool: ToolRegistry) -> None:
             page_size=page_size, preview_length=preview_length,
             include_review_candidates=include_review_candidates,
         )  # fmt: skip
+
+    @tool(READ_ONLY, title="Read a note")
+    def read_note(
+        ref: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=1000,
+                description="path, title, alias, [[link]] or memory id (as search_unified gives)",
+            ),
+        ],
+        cursor: Annotated[
+            str | None, Field(max_length=64, description="next_cursor of the previous page")
+        ] = None,
+        max_chars: Annotated[
+            int, Field(ge=200, le=100_000, description="body characters per page")
+        ] = 10_000,
+    ) -> NoteRead:
+        """Read any vault note found by search_unified: frontmatter, body (paged), links, backlinks."""
+        return service.read_note(ref, cursor=cursor, max_chars=max_chars)
 
     @tool(READ_ONLY, title="Read the memory graph")
     def read_graph(
