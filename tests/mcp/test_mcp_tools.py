@@ -28,12 +28,12 @@ COMPATIBLE = {  # CortexGraph's tool names, kept so existing prompts work
 }  # fmt: skip
 NEW = {
     "update_memory", "delete_memory", "memory_history", "memory_version", "forgotten_memories",
-    "restore_memory", "vault_status", "review_memories",
+    "restore_memory", "vault_status", "review_memories", "read_note",
 }  # fmt: skip
 READ_ONLY = {
     "search_memory", "search_unified", "open_memories", "analyze_message", "analyze_for_recall",
     "cluster_memories", "read_graph", "get_performance_metrics", "memory_history",
-    "memory_version", "forgotten_memories", "vault_status", "review_memories",
+    "memory_version", "forgotten_memories", "vault_status", "review_memories", "read_note",
 }  # fmt: skip
 DESTRUCTIVE = {"gc", "delete_memory", "update_memory", "consolidate_memories"}
 CONSOLIDATION_CALLS = {
