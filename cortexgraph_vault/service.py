@@ -17,7 +17,7 @@ from cortexgraph_vault.metrics import CallRecorder
 from cortexgraph_vault.models import (
     AutoRecallResult,
     DeleteResult,
-    ForgottenView,
+    ForgottenList,
     GcResult,
     HistoryResult,
     MemoryDetail,
@@ -180,7 +180,7 @@ class MemoryService:
     def restore(self, memory_id: str, *, commit: str | None = None) -> RestoreResult:
         return past.restore(self.engine, memory_id, commit=commit)
 
-    def forgotten(self, *, limit: int = 100) -> list[ForgottenView]:
+    def forgotten(self, *, limit: int = 100) -> ForgottenList:
         return past.forgotten(self.engine, limit=limit)
 
     # index and graph ---------------------------------------------------------------

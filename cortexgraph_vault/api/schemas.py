@@ -11,8 +11,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cortexgraph_vault.models import ForgottenView
-
 Status = Literal["active", "promoted", "archived", "all"]
 Tag = Annotated[str, Field(max_length=200)]
 Entity = Annotated[str, Field(max_length=500)]
@@ -35,10 +33,6 @@ class ErrorBody(BaseModel):
 
 class Health(BaseModel):
     ok: bool
-
-
-class ForgottenList(BaseModel):
-    forgotten: list[ForgottenView]
 
 
 class SettingRow(BaseModel):

@@ -28,7 +28,7 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.index.text_index import FIELDS, text_tokens
 from cortexgraph_vault.models import SearchHit, SearchResult
-from cortexgraph_vault.ops.common import check_range, paginate, wanted_statuses
+from cortexgraph_vault.ops.common import check_range, paginate, vault_folder, wanted_statuses
 
 UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
 SOURCE_STATUS = {"stm": "active", "ltm": "promoted", "archive": "archived", "note": "note"}
@@ -257,6 +257,7 @@ def search_unified(
     check_range("min_score", min_score, 0, 1)
     check_range("preview_length", preview_length, 0, 5000)
     wanted = wanted_statuses(status, known=UNIFIED_STATUSES, default=("active", "promoted", "note"))
+    folder = vault_folder(engine, "folder", folder)
     stm_w = engine.config.search_stm_weight if stm_weight is None else stm_weight
     ltm_w = engine.config.search_ltm_weight if ltm_weight is None else ltm_weight
     terms = search_terms(query)

@@ -166,7 +166,8 @@ async def test_gc_preview_changes_nothing_and_a_run_is_restorable(git_vault: Pat
         assert "gc: forget 2 memories" in git(git_vault, "log", "-1", "--format=%B")
 
         forgotten = await s.call("forgotten_memories", limit=10)
-        assert {f["id"] for f in forgotten["result"]} == set(gone)
+        assert {f["id"] for f in forgotten["forgotten"]} == set(gone) and forgotten["count"] == 2
+        assert {f["kind"] for f in forgotten["forgotten"]} == {"deleted"}
         history = await s.call("memory_history", memory_id=gone[0])
         assert history["exists"] is False and history["commits"][0]["sha"] == run["commit"]
         first = history["commits"][-1]["sha"]

@@ -34,7 +34,7 @@ def register(tool: ToolRegistry) -> None:
         mode: Annotated[
             Literal["silent", "subtle", "interactive"] | None,
             Field(
-                description="silent: only reinforce; subtle/interactive: also return what was found (default: configured mode)"
+                description="silent: reinforce, list without text; subtle: with text; interactive: ask before reinforcing (default: configured)"
             ),
         ] = None,
     ) -> AutoRecallResult:

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from cortexgraph_vault.mcp.params import MemoryId
 from cortexgraph_vault.mcp.tool_calls import READ_ONLY, WRITES
-from cortexgraph_vault.models import ForgottenView, HistoryResult, RestoreResult, VersionResult
+from cortexgraph_vault.models import ForgottenList, HistoryResult, RestoreResult, VersionResult
 
 if TYPE_CHECKING:
     from cortexgraph_vault.mcp.tool_calls import ToolRegistry
@@ -47,8 +47,8 @@ def register(tool: ToolRegistry) -> None:
         limit: Annotated[
             int, Field(ge=1, le=500, description="most recently forgotten first")
         ] = 50,
-    ) -> list[ForgottenView]:
-        """Memories that gc or delete removed, with where they can be restored from."""
+    ) -> ForgottenList:
+        """Memories gc or delete_memory removed (archived or deleted); restore_memory brings one back."""
         return service.forgotten(limit=limit)
 
     @tool(WRITES, title="Restore a memory")
