@@ -71,6 +71,8 @@ def find_note(engine: VaultEngine, ref: str) -> str:
         memory = catalog.memory_by_id(target)
         path = memory.path if memory is not None else catalog.graph.resolve(clean)
     if path is None:
+        path = _on_disk(engine, catalog, clean)
+    if path is None:
         on_disk = engine.store.path(clean)
         if on_disk.is_file() and not clean.lower().endswith(".md"):
             raise _attachment(clean)
@@ -86,6 +88,16 @@ def find_note(engine: VaultEngine, ref: str) -> str:
     if not path.lower().endswith(".md"):
         raise _attachment(path)
     return path
+
+
+def _on_disk(engine: VaultEngine, catalog: VaultCatalog, clean: str) -> str | None:
+    """A note named by its path that the live index has not seen yet (the watcher waits for
+    writes to settle): the file is the truth, so it is indexed now."""
+    for rel in (clean, clean + ".md"):
+        if rel.lower().endswith(".md") and engine.store.path(rel).is_file():
+            catalog.reload(rel)
+            return rel
+    return None
 
 
 def _plain(value: Any) -> Any:
@@ -165,7 +177,7 @@ def read_note(
         raise InvalidArgument(f"cursor: offset {start} is past the end of {rel}")
     end = _page_end(body, start, max_chars)
     catalog = engine.catalog
-    indexed = catalog.note(rel)
+    indexed = catalog.reload(rel)  # its links as the file has them now, watcher or not
     if parsed.problem:
         problems.append(f"frontmatter: {parsed.problem}")
     if indexed is not None:
