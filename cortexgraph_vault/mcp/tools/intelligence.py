@@ -38,7 +38,7 @@ def register(tool: ToolRegistry) -> None:
             ),
         ] = None,
     ) -> AutoRecallResult:
-        """Find memories related to the message's topics and reinforce them so they do not fade."""
+        """Find the memories a message's topics touch, and reinforce them so they do not fade."""
         return service.auto_recall(message, mode=mode)
 
     @tool(READ_ONLY, title="Memories due for review")

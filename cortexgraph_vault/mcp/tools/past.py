@@ -34,7 +34,8 @@ def register(tool: ToolRegistry) -> None:
             int, Field(ge=1, le=500, description="newest commits first, at most this many")
         ] = 50,
     ) -> HistoryResult:
-        """Every git commit that changed a memory, live or forgotten, followed across renames."""
+        """Git commits that changed a memory, live or forgotten, across renames; see one with
+        memory_version."""
         return service.history(memory_id, limit=limit)
 
     @tool(READ_ONLY, title="A memory as it was")
@@ -64,5 +65,5 @@ def register(tool: ToolRegistry) -> None:
             ),
         ] = None,
     ) -> RestoreResult:
-        """Bring a forgotten or archived memory back into short-term memory; it counts as a use."""
+        """Bring a forgotten or archived memory back into _stm/; it counts as a use."""
         return service.restore(memory_id, commit=commit)

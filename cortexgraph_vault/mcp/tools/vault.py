@@ -64,11 +64,8 @@ def register(tool: ToolRegistry) -> None:
         preview_length: PreviewLength = 300,
         include_review_candidates: ReviewCandidates = True,
     ) -> SearchResult:
-        """Search short-term memories, promoted memories and every other note in the vault at once.
-
-        Each result says where it lives (source: stm, ltm or note), its path, id, score and the
-        fields that matched. A query that matches nothing returns nothing.
-        """
+        """Search memories and every other vault note at once; each result has its source (stm,
+        ltm, note), path, score and matched fields. Read a note in full with read_note(path)."""
         return service.search_unified(
             query, tags=tags, status=status, folder=folder, limit=limit, stm_weight=stm_weight,
             ltm_weight=ltm_weight, window_days=window_days, min_score=min_score, page=page,
@@ -93,7 +90,8 @@ def register(tool: ToolRegistry) -> None:
             int, Field(ge=200, le=100_000, description="body characters per page")
         ] = 10_000,
     ) -> NoteRead:
-        """Read any vault note found by search_unified: frontmatter, body (paged), links, backlinks."""
+        """Read any vault note (a path from search_unified, a title, alias or [[link]]):
+        frontmatter, body a page at a time (pass next_cursor), links and backlinks."""
         return service.read_note(ref, cursor=cursor, max_chars=max_chars)
 
     @tool(READ_ONLY, title="Read the memory graph")
