@@ -14,12 +14,13 @@ import json
 import posixpath
 import re
 from datetime import date, datetime, time
+from pathlib import Path
 from typing import Any
 
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.errors import InvalidArgument, NoteFormatError, NotFound, Stale
+from cortexgraph_vault.errors import InvalidArgument, NoteFormatError, NotFound, Stale, UnsafePath
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.records import NoteLink, decode_note_bytes
 from cortexgraph_vault.models import Backlink, NoteLinkView, NoteRead
@@ -32,6 +33,7 @@ MAX_CHARS = 100_000
 MAX_LISTED = 200  # links and backlinks shown on the first page; the counts say how many in all
 # Whole files are read to check a cursor against the content; a note this large is no note.
 MAX_READ_BYTES = 64 * 1024 * 1024
+_PATHLIKE = re.compile(r"[/\\]|^\.\.?$|^[A-Za-z]:$")
 _CURSOR = re.compile(r"^(\d{1,12})\.([0-9a-f]{16})$")
 
 
@@ -65,7 +67,9 @@ def find_note(engine: VaultEngine, ref: str) -> str:
             "ref: empty; give a note's path, title or alias (search_unified finds them)"
         )
     target = link_target(ref.strip())
-    clean = engine.safe_rel(target)  # refuses `..`, absolute paths and tools' folders
+    # A path is checked as every path argument is (`..`, absolute, tools' folders refused); a
+    # title or alias is any text, `Q: a question` included.
+    clean = engine.safe_rel(target) if _PATHLIKE.search(target) else target
     catalog = engine.fresh()
     with catalog.lock:
         memory = catalog.memory_by_id(target)
@@ -73,10 +77,10 @@ def find_note(engine: VaultEngine, ref: str) -> str:
     if path is None:
         path = _on_disk(engine, catalog, clean)
     if path is None:
-        on_disk = engine.store.path(clean)
-        if on_disk.is_file() and not clean.lower().endswith(".md"):
+        on_disk = _file(engine, clean)
+        if on_disk is not None and on_disk.is_file() and not clean.lower().endswith(".md"):
             raise _attachment(clean)
-        if on_disk.is_dir():
+        if on_disk is not None and on_disk.is_dir():
             raise InvalidArgument(f"ref: {clean} is a folder; give a note inside it")
         try:
             path = engine.resolve(target).path  # a memory's id prefix or title
@@ -94,10 +98,19 @@ def _on_disk(engine: VaultEngine, catalog: VaultCatalog, clean: str) -> str | No
     """A note named by its path that the live index has not seen yet (the watcher waits for
     writes to settle): the file is the truth, so it is indexed now."""
     for rel in (clean, clean + ".md"):
-        if rel.lower().endswith(".md") and engine.store.path(rel).is_file():
+        found = _file(engine, rel) if rel.lower().endswith(".md") else None
+        if found is not None and found.is_file():
             catalog.reload(rel)
             return rel
     return None
+
+
+def _file(engine: VaultEngine, rel: str) -> Path | None:
+    """Where `rel` is in the vault, or None for a name no file inside the vault can have."""
+    try:
+        return engine.store.path(rel)
+    except UnsafePath:
+        return None
 
 
 def _plain(value: Any) -> Any:

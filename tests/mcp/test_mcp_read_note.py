@@ -141,3 +141,18 @@ async def test_bad_references_are_refused_naming_the_reason(
     assert result.is_error, result.structured_content
     assert kind in message and words in message, message
     assert vault_fingerprint(git_vault) == before
+
+
+async def test_an_alias_that_looks_like_a_drive_letter_is_a_name_not_a_path(
+    git_vault: Path,
+) -> None:
+    (git_vault / "Reading" / "Questions.md").write_text(
+        "---\naliases: ['Q: why Atlas']\n---\nBecause the monolith is slow.\n"
+    )
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        note = await s.call("read_note", ref="Q: why Atlas")
+        refused = await client.call_tool("read_note", {"ref": "C:/Windows/win.ini"})
+    assert note["path"] == "Reading/Questions.md"
+    assert note["body"] == "Because the monolith is slow.\n"
+    assert refused.is_error and "UnsafePath" in text_of(refused)
