@@ -132,14 +132,12 @@ def accepts(schema: Mapping[str, Any], root: Mapping[str, Any]) -> str:
     kind = schema.get("type")
     if kind in ("integer", "number"):
         noun = "an integer" if kind == "integer" else "a number"
-        low = schema.get("minimum", schema.get("exclusiveMinimum"))
-        high = schema.get("maximum", schema.get("exclusiveMaximum"))
-        span = _range(low, high)
-        return (
-            f"{noun} from {span}"
-            if low is not None and high is not None
-            else f"{noun} {span}".strip()
-        )
+        if "minimum" in schema and "maximum" in schema:
+            return f"{noun} from {schema['minimum']} to {schema['maximum']}"
+        words = {"minimum": "at least", "exclusiveMinimum": "more than",
+                 "maximum": "at most", "exclusiveMaximum": "less than"}  # fmt: skip
+        bounds = [f"{w} {schema[k]}" for k, w in words.items() if k in schema]
+        return " ".join([noun, " and ".join(bounds)]).strip()
     if kind == "string":
         span = _range(schema.get("minLength"), schema.get("maxLength"), "characters")
         text = f"a text of {span}" if span else "a text"
