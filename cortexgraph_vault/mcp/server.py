@@ -76,6 +76,10 @@ class VaultMCPServer(MCPServer):
             if isinstance(cause, VaultError):
                 log.info("Tool %r failed: %r", name, str(exc))
                 return _error_result(str(exc), error_body(cause))
+            if cause is exc and str(exc).startswith("Unknown tool"):
+                names = sorted(t.name for t in await super().list_tools())
+                text = f"Unknown tool: {name}. The tools are {', '.join(names)}."
+                return _error_result(text, {"error": "unknown_tool", "detail": text})
             raise
 
 

@@ -51,7 +51,7 @@ BAD_CALLS = [
     ("memory_history", {"memory_id": "never-existed-anywhere"}, ["NotFound", "forgotten"]),
     ("restore_memory", {"memory_id": "Prefers TypeScript"}, ["InvalidArgument", "not forgotten"]),
     ("observe_memory_usage", {"memory_ids": []}, ["memory_ids: 0 items, fewer than 1"]),
-    ("no_such_tool", {}, ["Unknown tool"]),
+    ("no_such_tool", {}, ["Unknown tool: no_such_tool. The tools are ", "search_memory"]),
 ]  # fmt: skip
 
 
