@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import posixpath
 import re
 from datetime import date, datetime, time
@@ -123,6 +124,8 @@ def _plain(value: Any) -> Any:
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set):
         return [_plain(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # `.nan` and `.inf` are YAML, not JSON
     if value is None or isinstance(value, str | int | float | bool):
         return value
     return str(value)

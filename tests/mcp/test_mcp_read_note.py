@@ -156,3 +156,34 @@ async def test_an_alias_that_looks_like_a_drive_letter_is_a_name_not_a_path(
     assert note["path"] == "Reading/Questions.md"
     assert note["body"] == "Because the monolith is slow.\n"
     assert refused.is_error and "UnsafePath" in text_of(refused)
+
+
+async def test_frontmatter_comes_as_json_whatever_yaml_it_holds(git_vault: Path) -> None:
+    (git_vault / "Reading" / "Odd values.md").write_text(
+        "---\nwhen: 2026-11-29\nat: 2026-11-29T10:15:00Z\nratio: .nan\n"
+        "nested: {a: [1, 2.5, true, null]}\n---\nBody.\n"
+    )
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        note = await s.call("read_note", ref="Odd values")
+    assert note["frontmatter"] == {
+        "when": "2026-11-29",
+        "at": "2026-11-29T10:15:00Z",
+        "ratio": "nan",
+        "nested": {"a": [1, 2.5, True, None]},
+    }
+
+
+async def test_binary_bytes_in_a_note_are_read_with_replacements_and_reported(
+    git_vault: Path,
+) -> None:
+    blob = git_vault / "Reading" / "Blob.md"
+    blob.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 40)
+    before = vault_fingerprint(git_vault)
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        note = await s.call("read_note", ref="Reading/Blob.md", max_chars=500)
+    assert len(note["body"]) <= 500 and note["next_cursor"]
+    assert "\ufffd" in note["body"]
+    assert any("not UTF-8" in p for p in note["problems"]), note["problems"]
+    assert vault_fingerprint(git_vault) == before, "never rewritten"
