@@ -11,8 +11,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cortexgraph_vault.models import ForgottenView
-
 Status = Literal["active", "promoted", "archived", "all"]
 Tag = Annotated[str, Field(max_length=200)]
 Entity = Annotated[str, Field(max_length=500)]
@@ -35,10 +33,6 @@ class ErrorBody(BaseModel):
 
 class Health(BaseModel):
     ok: bool
-
-
-class ForgottenList(BaseModel):
-    forgotten: list[ForgottenView]
 
 
 class SettingRow(BaseModel):
@@ -100,6 +94,14 @@ class RelatedQuery(Input):
 class NeighbourhoodQuery(Input):
     path: VaultPath = Field(description="vault path of a note, or a memory id / prefix / title")
     hops: int = Field(default=1, ge=1, le=5)
+
+
+class NoteQuery(Input):
+    ref: VaultPath = Field(description="a note's path, title, alias, [[link]] or memory id")
+    cursor: str | None = Field(
+        default=None, max_length=64, description="next_cursor of the previous page"
+    )
+    max_chars: int = Field(default=10_000, ge=200, le=100_000, description="body characters")
 
 
 class HistoryQuery(Input):

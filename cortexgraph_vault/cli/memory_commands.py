@@ -112,7 +112,7 @@ def _history(s: MemoryService, a: argparse.Namespace) -> Any:
 @command("restore")
 def _restore(s: MemoryService, a: argparse.Namespace) -> Any:
     if a.list or not a.id:
-        return s.forgotten(limit=a.limit)
+        return s.forgotten(limit=a.limit).forgotten
     return s.restore(a.id, commit=a.at)
 
 

@@ -6,6 +6,8 @@ Times are ISO-8601 UTC strings.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -292,10 +294,19 @@ class SnapshotResult(Model):
 class ForgottenView(Model):
     id: str
     title: str
-    path: str
-    deleted_in: str
+    path: str = Field(description="where it was (deleted) or is (archived)")
+    kind: Literal["deleted", "archived"] = Field(
+        default="deleted", description="deleted: in git only; archived: in the archive folder"
+    )
+    deleted_in: str | None = Field(description="the commit that deleted it; null when archived")
     deleted_at: str
     preview: str
+
+
+class ForgottenList(Model):
+    count: int
+    forgotten: list[ForgottenView] = Field(description="newest first; restore_memory by id")
+    message: str
 
 
 class StatsResult(Model):

@@ -31,7 +31,7 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.index.text_index import FIELDS
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
-from cortexgraph_vault.ops.common import check_range, paginate, wanted_statuses
+from cortexgraph_vault.ops.common import check_range, paginate, vault_folder, wanted_statuses
 from cortexgraph_vault.ops.relevance import (
     ONLY_COMMON_WORDS,
     Matches,
@@ -312,6 +312,7 @@ def search_unified(
     check_range("min_score", min_score, 0, 1)
     check_range("preview_length", preview_length, 0, 5000)
     wanted = wanted_statuses(status, known=UNIFIED_STATUSES, default=("active", "promoted", "note"))
+    folder = vault_folder(engine, "folder", folder)
     stm_w = engine.config.search_stm_weight if stm_weight is None else stm_weight
     ltm_w = engine.config.search_ltm_weight if ltm_weight is None else ltm_weight
     check_query(query)

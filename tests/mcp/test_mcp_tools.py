@@ -28,12 +28,12 @@ COMPATIBLE = {  # CortexGraph's tool names, kept so existing prompts work
 }  # fmt: skip
 NEW = {
     "update_memory", "delete_memory", "memory_history", "memory_version", "forgotten_memories",
-    "restore_memory", "vault_status", "review_memories",
+    "restore_memory", "vault_status", "review_memories", "read_note",
 }  # fmt: skip
 READ_ONLY = {
     "search_memory", "search_unified", "open_memories", "analyze_message", "analyze_for_recall",
     "cluster_memories", "read_graph", "get_performance_metrics", "memory_history",
-    "memory_version", "forgotten_memories", "vault_status", "review_memories",
+    "memory_version", "forgotten_memories", "vault_status", "review_memories", "read_note",
 }  # fmt: skip
 DESTRUCTIVE = {"gc", "delete_memory", "update_memory", "consolidate_memories"}
 CONSOLIDATION_CALLS = {
@@ -167,7 +167,8 @@ async def test_gc_preview_changes_nothing_and_a_run_is_restorable(git_vault: Pat
         assert "gc: forget 2 memories" in git(git_vault, "log", "-1", "--format=%B")
 
         forgotten = await s.call("forgotten_memories", limit=10)
-        assert {f["id"] for f in forgotten["result"]} == set(gone)
+        assert {f["id"] for f in forgotten["forgotten"]} == set(gone) and forgotten["count"] == 2
+        assert {f["kind"] for f in forgotten["forgotten"]} == {"deleted"}
         history = await s.call("memory_history", memory_id=gone[0])
         assert history["exists"] is False and history["commits"][0]["sha"] == run["commit"]
         first = history["commits"][-1]["sha"]

@@ -10,6 +10,7 @@ from cortexgraph_vault.models import (
     AutoRecallResult,
     MessageAnalysis,
     NeighbourhoodResult,
+    NoteRead,
     RecallAnalysis,
     ReviewResult,
     SearchResult,
@@ -53,6 +54,18 @@ def related(service: MemoryService, query: s.RelatedQuery) -> SearchResult:
 )
 def neighbourhood(service: MemoryService, query: s.NeighbourhoodQuery) -> NeighbourhoodResult:
     return service.graph_neighbourhood(query.path, hops=query.hops)
+
+
+@ROUTES.get(
+    "/api/v1/notes/read",
+    "Any note of the vault, a page at a time",
+    errors=(400, 404, 409, 422),
+)
+def read_note(service: MemoryService, query: s.NoteQuery) -> NoteRead:
+    """Found by path, title or alias as Obsidian resolves a link, or by memory id: frontmatter,
+    a page of the body with a cursor for the next, links and backlinks. A cursor given before
+    the note changed is refused (409)."""
+    return service.read_note(query.ref, cursor=query.cursor, max_chars=query.max_chars)
 
 
 @ROUTES.post(
