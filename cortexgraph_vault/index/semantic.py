@@ -125,6 +125,10 @@ class SemanticIndex:
                 self._notes.remove(path)
 
     @property
+    def count(self) -> int:
+        return len(self._notes) if self._notes is not None else 0
+
+    @property
     def pending(self) -> int:
         return len(self._stale)
 

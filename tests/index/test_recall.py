@@ -170,6 +170,9 @@ def test_the_model_loads_and_searches_with_no_network(sample_vault: Path, no_net
     result = service.search("food allergies")
     assert result.semantic is True and result.results
     assert no_network == []
+    status = service.vault_status().semantic
+    assert status is not None and status.available and status.pending == 0
+    assert status.vectors == len(service.engine.catalog)
 
 
 def test_a_missing_or_corrupt_model_is_named_and_words_still_search(
@@ -188,6 +191,9 @@ def test_a_missing_or_corrupt_model_is_named_and_words_still_search(
     assert result.results and result.results[0].path == "memories/Allergic to peanuts.md"
     assert result.semantic is False
     assert result.notice and "l2_supercat_256.safetensors" in result.notice
+    status = service_for(sample_vault).vault_status().semantic
+    assert status is not None and status.enabled and not status.available
+    assert status.problem and "reinstall" in status.problem
 
 
 def test_bad_queries_get_clear_answers(sample_vault: Path) -> None:
