@@ -75,7 +75,18 @@ class Embedder:
         return out
 
     def embed_one(self, text: str) -> np.ndarray:
-        return self.embed([text])[0]
+        ids = np.asarray(
+            self.tokenizer.encode(text[:MAX_CHARS], add_special_tokens=False).ids,  # type: ignore[attr-defined]
+            dtype=np.intp,
+        )
+        out = np.zeros(self.dim, dtype=np.float32)
+        if ids.size:
+            np.clip(ids, 0, self.table.shape[0] - 1, out=ids)
+            self.table[ids].sum(axis=0, out=out)
+            norm = float(np.linalg.norm(out))
+            if norm > 0:
+                out /= norm
+        return out
 
 
 def load_embedder(folder: Path | None = None) -> Embedder:
