@@ -66,7 +66,9 @@ def _episodes(engine: VaultEngine) -> Episodes:
     return Episodes([p for _, p in timed], [t for t, _ in timed])
 
 
-episodes = CatalogMemo(lambda catalog: catalog.generation, _episodes)
+# Save times do not change when a memory is used, so the order is rebuilt only when memories
+# come, go or move (relation_generation), not on every touch.
+episodes = CatalogMemo(lambda catalog: catalog.relation_generation, _episodes)
 
 
 @dataclass

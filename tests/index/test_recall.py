@@ -207,3 +207,13 @@ def test_bad_queries_get_clear_answers(sample_vault: Path) -> None:
     only_common = service.search_unified("the and of it")
     assert only_common.results == [] and "only common words" in (only_common.notice or "")
     assert service.search("is it the").results == []
+
+
+def test_with_semantic_search_off_words_alone_rank(sample_vault: Path) -> None:
+    service = service_for(sample_vault, semantic_search=False)
+    result = service.search("peanuts allergy", explain=True)
+    assert result.semantic is False and result.notice is None
+    first = result.results[0]
+    assert first.path == "memories/Allergic to peanuts.md"
+    assert first.explain is not None and first.explain.vector is None
+    assert service.engine.catalog.semantic.count == 0  # nothing embedded
