@@ -106,11 +106,21 @@ class TermStats:
         return list(self.weights)
 
 
+def echoes_content(title: list[str], content: list[str]) -> bool:
+    """A title made from the note's first words (as a save without a title makes it, maybe
+    with a number to keep the name unique) says nothing the text does not."""
+    if title and content[: len(title)] != title and len(title) > 1 and title[-1].isdigit():
+        title = title[:-1]
+    return bool(title) and content[: len(title)] == title
+
+
 def term_stats(doc: DocumentText) -> TermStats:
     fields = doc.field_tokens()
     content = fields[-1]
     weighted: dict[str, float] = Counter(content)  # type: ignore[assignment]
     length = float(len(content))
+    if echoes_content(fields[0], content):
+        fields = ([], *fields[1:])  # its words would count thrice for being said first
     for tokens, weight in zip(fields[:-1], FIELD_WEIGHTS[:-1], strict=True):
         length += weight * len(tokens)
         for tok in tokens:
