@@ -122,7 +122,8 @@ def _texts(where: str, value: object) -> Iterator[tuple[str, str]]:
         return
     if isinstance(value, Mapping):
         for key, item in value.items():
-            inner = f"{where}.{key}"
+            # A key may itself be the secret: the path names it redacted.
+            inner = f"{where}.{redact(str(key))}"
             yield inner, str(key)
             if item is not None and not isinstance(item, Mapping | list | tuple):
                 yield inner, f"{key}: {item}"

@@ -226,11 +226,13 @@ def register(tool: ToolRegistry) -> None:
             dict[str, MetaValue] | None,
             Field(max_length=20, description="notes about the relation"),
         ] = None,
+        force: Force = False,
     ) -> RelationResult:
         """Link one memory to another with a typed relation, written as an Obsidian link property.
 
         Creating a relation that already exists changes nothing and says created: false.
         """
         return service.relate(
-            from_memory_id, to_memory_id, relation_type, strength=strength, metadata=metadata
-        )
+            from_memory_id, to_memory_id, relation_type, strength=strength, metadata=metadata,
+            force=force,
+        )  # fmt: skip
