@@ -43,15 +43,17 @@ class GraphRelation(Model):
     )
     target: str = Field(description="the link target as written")
     heading: str | None = None
+    block: str | None = Field(default=None, description="a block reference's id (`^id`)")
     resolved: bool
     strength: float = Field(default=1.0, description="a typed relation's strength (0..1)")
     metadata: dict[str, str] = Field(default_factory=dict)
 
 
 class UnresolvedTarget(Model):
-    target: str
-    count: int
-    sources: list[str]
+    target: str = Field(description="the missing note's name as its links write it (no .md)")
+    count: int = Field(description="links pointing to it")
+    notes: int = Field(default=0, description="notes holding those links")
+    sources: list[str] = Field(description="those notes (the first 10)")
 
 
 class GraphStats(Model):

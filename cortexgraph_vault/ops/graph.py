@@ -73,6 +73,8 @@ def _relation(engine: VaultEngine, edge: Edge) -> GraphRelation:
     kind = link.property if link.kind == "property" and link.property else None
     relation_type = kind if kind else ("embed" if link.embed else "link")
     key = f"{edge.source}|{relation_type}|{link.target}|{link.heading}|{link.line}"
+    # Two links on one line to the same target differ by block or alias.
+    key += f"|{link.block}|{link.alias}" if link.block or link.alias else ""
     strength, metadata = _relation_meta(source, kind, target.title if target else link.target)
     return GraphRelation(
         id=hashlib.sha256(key.encode()).hexdigest()[:16],
@@ -80,7 +82,7 @@ def _relation(engine: VaultEngine, edge: Edge) -> GraphRelation:
         from_memory_id=source.memory.id if source and source.memory else None,
         to_path=edge.target,
         to_memory_id=target.memory.id if target and target.memory else None,
-        relation_type=relation_type, target=link.target, heading=link.heading,
+        relation_type=relation_type, target=link.target, heading=link.heading, block=link.block,
         resolved=edge.target is not None, strength=strength, metadata=metadata,
     )  # fmt: skip
 
@@ -151,15 +153,16 @@ def read_graph(
         nodes = [_node(engine, n, include_scores, now) for n in page_notes]
         edges = [e for n in page_notes for e in catalog.graph.outgoing(n.path)]
         relations = [_relation(engine, e) for e in edges[:MAX_RELATIONS]]
-        unresolved = catalog.graph.unresolved()
+        unresolved = catalog.graph.unresolved_links()
         orphans = catalog.graph.orphans()
         stats = _stats(engine)
-    top_unresolved = sorted(unresolved.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:limit]
+    top_unresolved = sorted(unresolved.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
     return GraphResult(
         memories=nodes, relations=relations, stats=stats, count=len(nodes),
         total_count=len(chosen), pagination=info, relations_truncated=len(edges) > MAX_RELATIONS,
         unresolved=[
-            UnresolvedTarget(target=t, count=len(s), sources=s[:10]) for t, s in top_unresolved
+            UnresolvedTarget(target=t, count=n, notes=len(s), sources=s[:10])
+            for t, (n, s) in top_unresolved
         ],
         orphans=[p for p in orphans if note_status(catalog.note(p)) in wanted][:limit]  # type: ignore[arg-type]
         if orphans else [],

@@ -118,3 +118,22 @@ def test_a_typed_relations_strength_and_metadata_are_in_the_graph(sample_vault: 
         (b.path, 0.4, {"why": "habits"})
     ]
     assert all(r.strength == 1.0 for r in relations if r.relation_type == "link")
+
+
+def test_unresolved_targets_blocks_and_counts_agree(tmp_path: Path) -> None:
+    """Issue 15 item 8: `[x](Example.md)` and `[[Example]]` to a missing note are one
+    unresolved target; a block reference keeps its `^id`; the summary counts the links it
+    stands for."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "B.md").write_text("A paragraph.\n^blk1\n")
+    (vault / "A.md").write_text(
+        "[x](Example.md) and [[Example]], [[Example#Part]] and [[example]].\n"
+        "See [[B#^blk1]] and [[B#^blk1|that]].\n"
+    )
+    result = service_for(vault).read_graph(status="all")
+    missing = [r for r in result.relations if not r.resolved]
+    assert [(u.target, u.count, u.sources) for u in result.unresolved] == [("Example", 4, ["A.md"])]
+    assert len(missing) == 4 == result.stats.unresolved_links
+    blocks = [r for r in result.relations if r.to_path == "B.md"]
+    assert [r.block for r in blocks] == ["blk1", "blk1"] and len({r.id for r in blocks}) == 2
