@@ -69,7 +69,11 @@ def describe(result: object) -> str:
             lines.append(f"page {result.pagination.page} of {result.pagination.total_pages}")
         if result.next_cursor:
             lines.append(f"more notes follow: --cursor {result.next_cursor}")
-        lines += [f"unresolved: {u.target} ← {', '.join(u.sources)}" for u in result.unresolved]
+        lines += [
+            f"unresolved: {u.target} ({u.count} link{'s' if u.count != 1 else ''}) ← "
+            + ", ".join(u.sources)
+            for u in result.unresolved
+        ]
         return "\n".join(lines)
     if isinstance(result, NeighbourhoodResult):
         rows = [(n.distance, n.path, n.source, n.backlinks) for n in result.nodes]

@@ -78,9 +78,13 @@ def _spans(text: str) -> Iterator[tuple[str, int, int]]:
     yield from credential_spans(text)
 
 
-def _excerpt(raw: str) -> str:
-    # A token's first characters name its issuer (ghp_, AKIA); a number's would be its start.
-    return "…" if raw[:1].isdigit() or len(raw) <= 4 else raw[:4] + "…"
+_TOKEN_KINDS = frozenset(kind for kind, _ in _TOKENS)
+
+
+def _excerpt(kind: str, raw: str) -> str:
+    # A token's first characters name its issuer (ghp_, AKIA); any other span is the secret
+    # itself (a password, a PIN, a number), of which nothing is shown.
+    return raw[:4] + "…" if kind in _TOKEN_KINDS and len(raw) > 4 else "…"
 
 
 def find_secrets(text: str) -> list[SecretFinding]:
@@ -89,7 +93,7 @@ def find_secrets(text: str) -> list[SecretFinding]:
     first: dict[str, SecretFinding] = {}
     for kind, start, end in sorted(_spans(shown), key=lambda s: s[1]):
         if kind not in first:
-            first[kind] = SecretFinding(kind, _excerpt(shown[start:end]), start, end)
+            first[kind] = SecretFinding(kind, _excerpt(kind, shown[start:end]), start, end)
     return list(first.values())
 
 

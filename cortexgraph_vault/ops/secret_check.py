@@ -19,8 +19,8 @@ from cortexgraph_vault.importers.records import ImportPlan, NoteDraft, Problem
 def describe(found: list[FieldFinding]) -> str:
     fields = list(dict.fromkeys(f.field for f in found))
     kinds = list(dict.fromkeys(f"{f.finding.kind} ({f.finding.excerpt})" for f in found))
-    verb = "looks" if len(fields) == 1 else "look"
-    return f"{', '.join(fields)} {verb} like it holds {', '.join(kinds)}"
+    verb = "looks like it holds" if len(fields) == 1 else "look like they hold"
+    return f"{', '.join(fields)} {verb} {', '.join(kinds)}"
 
 
 def refuse_secrets(fields: Mapping[str, object], *, force: bool) -> None:

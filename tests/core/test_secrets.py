@@ -148,3 +148,18 @@ def test_tokens_split_by_invisible_characters_are_still_found(
     text = before + split + after
     assert find_secrets(text), text
     assert token not in redact(text) and visible(split) not in redact(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "part"),
+    [
+        ("The wifi password at home is hunter2-Garden!", "hunt"),
+        ("My bank PIN is 4921", "49"),
+        ("card 4111 1111 1111 1111", "4111"),
+        ("My SSN is 078-05-1120.", "078"),
+        ("My security answer is Fluffy.", "Fluf"),
+    ],
+)
+def test_a_finding_shows_no_part_of_a_password_or_number(text: str, part: str) -> None:
+    findings = find_secrets(text)
+    assert findings and all(part not in f.excerpt for f in findings)
