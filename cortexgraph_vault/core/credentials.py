@@ -26,7 +26,7 @@ _PHRASE = (
 )
 _IS = r"(?:\s*(?::|=|-)\s*|\s+(?:is|was|are)\s*:?\s*)"
 _QUOTED = r"(?P<quoted>\"[^\"\n]{2,80}\"|'[^'\n]{2,80}'|“[^”\n]{2,80}”)"
-_WORD = r"(?P<word>[^\s\"'“”]{3,})"
+_WORD = r"(?P<word>[^\s\"'“”]{3,200})"
 
 # Words that follow "password is" without being one: "is on the sticker", "is too long".
 _NOT_A_VALUE = STOP_WORDS | word_set(
@@ -141,10 +141,10 @@ def _card_spans(text: str) -> Iterator[Span]:
 def _iban_spans(text: str) -> Iterator[Span]:
     for m in _IBAN.finditer(text):
         raw = m.group(0)
-        # The run may have swallowed a following capitalised word: try shorter ends too.
-        for end in range(len(raw), 14, -1):
-            if raw[end - 1] == " ":
-                continue
+        # The run may have swallowed a following capitalised word ("DE89 … 00 FOR"): try it
+        # whole, then ending at each earlier group.
+        ends = [len(raw), *(i for i in range(len(raw) - 1, 14, -1) if raw[i] == " ")]
+        for end in ends:
             if iban_valid(raw[:end].replace(" ", "")):
                 yield "a bank account number (IBAN)", m.start(), m.start() + end
                 break

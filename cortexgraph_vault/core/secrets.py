@@ -34,18 +34,31 @@ _TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "a JSON web token",
         re.compile(r"(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
     ),
-    ("a URL with a password", re.compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]{3,}@")),
+    ("a URL with a password", re.compile(
+            r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://[^/\s:@]{1,200}:[^/\s@]{3,200}@"
+        )),
 )  # fmt: skip
 
-# `NAME = value` / `name: value` where the name says what it holds; names run together with
-# `_` or `-` (aws_secret_access_key, API_KEY, client-secret), so no \b around the label.
-_ASSIGNED = re.compile(
-    r"(?i)(?<![A-Za-z0-9])[A-Za-z0-9_.-]*?"
-    r"(?:password|passwd|pwd|passphrase|secret|api[_ -]?key|access[_ -]?key|private[_ -]?key|"
-    r"access[_ -]?token|auth[_ -]?token|token|credentials?)"
-    r"[A-Za-z0-9_-]*\s*(?:=|:|\bis\b)\s*[\"']?"
-    r"(?P<value>(?=[^\s\"']*[0-9!@#$%^&*_\-+=/])[^\s\"']{6,})"
+# A value worth hiding: 6 to 200 visible characters, at least one a digit or a symbol (so
+# "password: see the wiki" is no password). Bounded so no pattern rescans a long run.
+_VALUE = r"[\"']?(?P<value>(?=[^\s\"']{0,200}?[0-9!@#$%^&*_\-+=/])[^\s\"']{6,200})"
+# `name is value` / `name: value` with the name in words ("api key is ...", "secret: ...").
+_LABELLED = re.compile(
+    r"(?i)(?<![A-Za-z0-9_])(?:password|passwd|pwd|passphrase|secret|api[ -]?key|access[ -]?key|"
+    r"private[ -]?key|access[ -]?token|auth[ -]?token|token|credentials?)"
+    r"\s*(?:[=:]|\bis\b)\s*" + _VALUE
 )
+# `NAME = value` where the name, run together with `_`, `-` or `.`, says what it holds:
+# aws_secret_access_key, API_KEY, client-secret, db.password. The name is matched from the
+# start of its run only (the look-behind), so a long run of word characters costs one try.
+_ASSIGNED = re.compile(r"(?<![A-Za-z0-9_.-])(?P<key>[A-Za-z0-9_.-]{1,100})\s*[=:]\s*" + _VALUE)
+_SECRET_NAMES = ("password", "passwd", "pwd", "passphrase", "secret", "apikey", "accesskey",
+                 "privatekey", "token", "credential")  # fmt: skip
+
+
+def _names_a_secret(key: str) -> bool:
+    bare = key.lower().replace("_", "").replace("-", "").replace(".", "")
+    return any(name in bare for name in _SECRET_NAMES)
 
 
 @dataclass(frozen=True)
@@ -73,8 +86,11 @@ def _spans(text: str) -> Iterator[tuple[str, int, int]]:
     for kind, pattern in _TOKENS:
         for m in pattern.finditer(text):
             yield kind, *m.span()
-    for m in _ASSIGNED.finditer(text):
+    for m in _LABELLED.finditer(text):
         yield "a password or secret value", *m.span("value")
+    for m in _ASSIGNED.finditer(text):
+        if _names_a_secret(m.group("key")):
+            yield "a password or secret value", *m.span("value")
     yield from credential_spans(text)
 
 

@@ -84,6 +84,8 @@ def test_analyze_save_never_recommends_saving_a_credential() -> None:
         ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret", "wJalr"),
         ("token gh\u200bp_abcdefghijklmnopqrstuvwxyz0123456789 ok", "token", "ghp_"),
         ("card 4111-1111-1111-1111 expires soon", "expires soon", "4111"),
+        ("IBAN DE89 3704 0044 0532 0130 00 FOR THE REFUND", "FOR THE REFUND", "3704"),
+        ("db: postgres://maya:s3cretpw@db.internal/app", "db.internal", "s3cret"),
     ],
 )
 def test_redaction_keeps_the_words_and_drops_the_secret(text: str, kept: str, gone: str) -> None:
