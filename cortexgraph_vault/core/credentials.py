@@ -62,6 +62,7 @@ _NATIONAL_ID = re.compile(
     r"id\s+card\s+number)"
     + _IS + r"(?P<id>[A-Z0-9](?:[ -]?[A-Z0-9]){4,20})(?![\w])"
 )  # fmt: skip
+_ID_WORDS = ("ssn", "social", "national", "passport", "tax", "licen", "id card")
 # US social security numbers as written (never 000/666/9xx, never a 00 group or 0000 serial).
 _SSN = re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")
 # UK national insurance numbers: two letters (from the allowed set), six digits, A–D.
@@ -107,26 +108,42 @@ def _plain_word_is_value(word: str) -> bool:
     return len(bare) >= 3 and bare not in _NOT_A_VALUE
 
 
-def credential_spans(text: str) -> Iterator[Span]:
-    for m in _PASSWORD.finditer(text):
-        if m.group("quoted") or _plain_word_is_value(m.group("word")):
-            start, end = _value_span(m, "quoted", "word") or m.span()
-            yield "a password or passcode", start, end
-    for m in _SECURITY_ANSWER.finditer(text):
-        if m.group("quoted") or _plain_word_is_value(m.group("word")):
-            start, end = _value_span(m, "quoted", "word") or m.span()
-            yield "a security answer", start, end
-    for m in _PIN.finditer(text):
-        if sum(ch.isdigit() for ch in m.group("digits")) >= 3:
-            yield "a PIN or access code", *m.span("digits")
-    for m in _NATIONAL_ID.finditer(text):
-        if sum(ch.isdigit() for ch in m.group("id")) >= 4:
-            yield "a national id number", *m.span("id")
-    for m in _SSN.finditer(text):
-        yield "a national id number", *m.span()
-    for m in _NINO.finditer(text):
-        yield "a national id number", *m.span()
-    yield from _card_spans(text)
+_NO_DIGITS = str.maketrans("", "", "0123456789")
+
+
+def credential_spans(text: str, low: str | None = None) -> Iterator[Span]:
+    """`low` is `text.lower()` when the caller has it. Each finder runs only when the text
+    holds the word or the digits it needs (most text holds neither)."""
+    low = text.lower() if low is None else low
+    digits = len(text) - len(text.translate(_NO_DIGITS))
+    if "pass" in low or "pwd" in low:
+        for m in _PASSWORD.finditer(text):
+            if m.group("quoted") or _plain_word_is_value(m.group("word")):
+                start, end = _value_span(m, "quoted", "word") or m.span()
+                yield "a password or passcode", start, end
+    if "answer" in low or "maiden" in low:
+        for m in _SECURITY_ANSWER.finditer(text):
+            if m.group("quoted") or _plain_word_is_value(m.group("word")):
+                start, end = _value_span(m, "quoted", "word") or m.span()
+                yield "a security answer", start, end
+    if digits < 3:
+        return
+    if any(w in low for w in ("pin", "cvv", "cvc", "code", "combination")):
+        for m in _PIN.finditer(text):
+            if sum(ch.isdigit() for ch in m.group("digits")) >= 3:
+                yield "a PIN or access code", *m.span("digits")
+    if any(w in low for w in _ID_WORDS) and digits >= 4:
+        for m in _NATIONAL_ID.finditer(text):
+            if sum(ch.isdigit() for ch in m.group("id")) >= 4:
+                yield "a national id number", *m.span("id")
+    if digits >= 9 and "-" in text:
+        for m in _SSN.finditer(text):
+            yield "a national id number", *m.span()
+    if digits >= 6:
+        for m in _NINO.finditer(text):
+            yield "a national id number", *m.span()
+    if digits >= 13:
+        yield from _card_spans(text)
     yield from _iban_spans(text)
 
 

@@ -16,28 +16,29 @@ from dataclasses import dataclass
 from cortexgraph_vault.core.credentials import credential_spans
 
 # Token formats: the prefix is public (it names the issuer), the rest is the secret.
-_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("a private key block", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----")),
-    ("an AWS access key id", re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])")),
-    (
-        "a GitHub token",
-        re.compile(r"(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})"),
-    ),
-    ("a Slack token", re.compile(r"(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}")),
-    (
-        "an OpenAI/Anthropic style API key",
-        re.compile(r"(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}"),
-    ),
-    ("a Google API key", re.compile(r"(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}")),
-    ("a Stripe key", re.compile(r"(?<![A-Za-z0-9])[rs]k_(?:live|test)_[0-9A-Za-z]{20,}")),
-    (
-        "a JSON web token",
-        re.compile(r"(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
-    ),
-    ("a URL with a password", re.compile(
-            r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://[^/\s:@]{1,200}:[^/\s@]{3,200}@"
-        )),
+# Each with the literal text it cannot match without (a cheap `in` test skips the regex).
+_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
+    ("a private key block", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"),
+     ("-----BEGIN",)),
+    ("an AWS access key id",
+     re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])"), ("AKIA", "ASIA")),
+    ("a GitHub token",
+     re.compile(r"(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})"),
+     ("hp_", "ho_", "hu_", "hs_", "hr_", "github_pat_")),
+    ("a Slack token", re.compile(r"(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}"), ("xox",)),
+    ("an OpenAI/Anthropic style API key",
+     re.compile(r"(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}"), ("sk-",)),
+    ("a Google API key", re.compile(r"(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}"), ("AIza",)),
+    ("a Stripe key", re.compile(r"(?<![A-Za-z0-9])[rs]k_(?:live|test)_[0-9A-Za-z]{20,}"),
+     ("k_live_", "k_test_")),
+    ("a JSON web token",
+     re.compile(r"(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
+     ("eyJ",)),
+    ("a URL with a password",
+     re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://[^/\s:@]{1,200}:[^/\s@]{3,200}@"),
+     ("://",)),
 )  # fmt: skip
+_LABEL_HINTS = ("pass", "pwd", "secret", "key", "token", "credential")
 
 # A value worth hiding: 6 to 200 visible characters, at least one a digit or a symbol (so
 # "password: see the wiki" is no password). Bounded so no pattern rescans a long run.
@@ -51,7 +52,11 @@ _LABELLED = re.compile(
 # `NAME = value` where the name, run together with `_`, `-` or `.`, says what it holds:
 # aws_secret_access_key, API_KEY, client-secret, db.password. The name is matched from the
 # start of its run only (the look-behind), so a long run of word characters costs one try.
-_ASSIGNED = re.compile(r"(?<![A-Za-z0-9_.-])(?P<key>[A-Za-z0-9_.-]{1,100})\s*[=:]\s*" + _VALUE)
+# The value is only looked at (a look-ahead), not consumed: in `note: api_key=…` the value
+# of `note` is where the next name starts.
+_ASSIGNED = re.compile(
+    r"(?<![A-Za-z0-9_.-])(?P<key>[A-Za-z0-9_.-]{1,100})\s*[=:]\s*(?=" + _VALUE + ")"
+)
 _SECRET_NAMES = ("password", "passwd", "pwd", "passphrase", "secret", "apikey", "accesskey",
                  "privatekey", "token", "credential")  # fmt: skip
 
@@ -83,18 +88,22 @@ def visible(text: str) -> str:
 
 
 def _spans(text: str) -> Iterator[tuple[str, int, int]]:
-    for kind, pattern in _TOKENS:
-        for m in pattern.finditer(text):
-            yield kind, *m.span()
-    for m in _LABELLED.finditer(text):
-        yield "a password or secret value", *m.span("value")
-    for m in _ASSIGNED.finditer(text):
-        if _names_a_secret(m.group("key")):
+    low = text.lower()
+    for kind, pattern, hints in _TOKENS:
+        if any(h in text for h in hints):
+            for m in pattern.finditer(text):
+                yield kind, *m.span()
+    if any(h in low for h in _LABEL_HINTS):
+        for m in _LABELLED.finditer(text):
             yield "a password or secret value", *m.span("value")
-    yield from credential_spans(text)
+    if "=" in text or ":" in text:
+        for m in _ASSIGNED.finditer(text):
+            if _names_a_secret(m.group("key")):
+                yield "a password or secret value", *m.span("value")
+    yield from credential_spans(text, low)
 
 
-_TOKEN_KINDS = frozenset(kind for kind, _ in _TOKENS)
+_TOKEN_KINDS = frozenset(kind for kind, _, _ in _TOKENS)
 
 
 def _excerpt(kind: str, raw: str) -> str:
@@ -133,7 +142,8 @@ def find_secrets_in_fields(fields: Mapping[str, object]) -> list[FieldFinding]:
     found: list[FieldFinding] = []
     for name, value in fields.items():
         for where, text in _texts(name, value):
-            found.extend(FieldFinding(where, f) for f in find_secrets(text))
+            # A key may itself be the secret: a path is named redacted.
+            found.extend(FieldFinding(redact(where), f) for f in find_secrets(text))
     return found
 
 
@@ -142,12 +152,13 @@ def _texts(where: str, value: object) -> Iterator[tuple[str, str]]:
         return
     if isinstance(value, Mapping):
         for key, item in value.items():
-            # A key may itself be the secret: the path names it redacted.
-            inner = f"{where}.{redact(str(key))}"
+            inner = f"{where}.{key}"
             yield inner, str(key)
-            if item is not None and not isinstance(item, Mapping | list | tuple):
+            if isinstance(item, Mapping | list | tuple | set | frozenset):
+                yield from _texts(inner, item)
+            elif item is not None and not isinstance(item, bool):
+                # The value read with its key: whatever the value holds alone, this holds too.
                 yield inner, f"{key}: {item}"
-            yield from _texts(inner, item)
     elif isinstance(value, list | tuple | set | frozenset):
         for i, item in enumerate(value):
             yield from _texts(f"{where}[{i}]", item)

@@ -41,16 +41,16 @@ def safe_name(text: str) -> str:
 
 
 def _draft_fields(draft: NoteDraft) -> dict[str, object]:
-    return {
-        "title": draft.title,
-        "content": draft.body,
-        **{k: v for k, v in draft.fields.items() if k != "id"},
-        "relations": [
-            {"type": r.kind, "target": r.fallback_title, "metadata": r.meta}
-            for r in draft.relations
-        ],
-        "record": draft.given,
-    }
+    """What an imported note will be made of. The source's own record, when the importer kept
+    it, holds every value the note is made from, uncleaned (cleaning a tag lower-cases it, which
+    can hide a key's shape); then only the record and the relations need reading."""
+    relations = [
+        {"type": r.kind, "target": r.fallback_title, "metadata": r.meta} for r in draft.relations
+    ]
+    if draft.given is not None:
+        return {"record": draft.given, "relations": relations}
+    fields = {k: v for k, v in draft.fields.items() if k != "id"}
+    return {"title": draft.title, "content": draft.body, **fields, "relations": relations}
 
 
 def screen_import(plan: ImportPlan, *, allow_secrets: bool) -> ImportPlan:

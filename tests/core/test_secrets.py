@@ -165,3 +165,11 @@ def test_tokens_split_by_invisible_characters_are_still_found(
 def test_a_finding_shows_no_part_of_a_password_or_number(text: str, part: str) -> None:
     findings = find_secrets(text)
     assert findings and all(part not in f.excerpt for f in findings)
+
+
+def test_an_assignment_inside_another_is_still_read() -> None:
+    """`note: aws_secret_access_key = …`: the outer value must not swallow the inner name."""
+    text = "note: aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+    assert find_secrets(text) and "wJalr" not in redact(text)
+    found = find_secrets_in_fields({"meta": {"note": "aws_secret_access_key = abcdefgh/12345678"}})
+    assert [f.field for f in found] == ["meta.note"]
