@@ -48,7 +48,8 @@ Strength = Annotated[
 Force = Annotated[
     bool,
     Field(
-        description="save even though the text looks like a password or API key (it would stay in git)"
+        description="save even though a field looks like a credential: a password, PIN, card "
+        "number, API key (it would stay in git; only the user should ask for this)"
     ),
 ]
 RelationType = Literal[
