@@ -117,6 +117,7 @@ class MemoryService:
         *,
         strength: float = 1.0,
         metadata: Mapping[str, Any] | None = None,
+        force: bool = False,
     ) -> RelationResult:
         return writes.relate(
             self.engine,
@@ -125,6 +126,7 @@ class MemoryService:
             relation_type,
             strength=strength,
             metadata=metadata,
+            force=force,
         )
 
     # reads -----------------------------------------------------------------------

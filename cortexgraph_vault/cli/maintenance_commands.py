@@ -54,7 +54,10 @@ def _import(s: MemoryService, a: argparse.Namespace) -> Any:
             a.path, dry_run=a.dry_run, overwrite=a.overwrite, allow_secrets=a.allow_secrets,
             progress=progress,
         )  # fmt: skip
-    return s.import_memory_json(a.path, dry_run=a.dry_run, status=a.status, progress=progress)
+    return s.import_memory_json(
+        a.path, dry_run=a.dry_run, status=a.status, allow_secrets=a.allow_secrets,
+        progress=progress,
+    )  # fmt: skip
 
 
 def _export(s: MemoryService, a: argparse.Namespace) -> Any:
@@ -106,6 +109,9 @@ def register(sub: argparse._SubParsersAction) -> dict[str, Handler]:  # type: ig
         "--status", choices=["promoted", "active"], default="promoted",
         help="promoted (kept for good, the default) or active (short-term, fades unless used)",
     )  # fmt: skip
+    k.add_argument(
+        "--allow-secrets", action="store_true", help="import entities that look like credentials"
+    )
 
     c = sub.add_parser(
         "export", help="write every memory out (to go back to CortexGraph, or as JSON)"

@@ -15,6 +15,7 @@ from cortexgraph_vault.importers import export, memory_json
 from cortexgraph_vault.importers.writer import apply_plan
 from cortexgraph_vault.models import ExportResult, GraphPictureResult, ImportResult, VaultStats
 from cortexgraph_vault.ops.reads import stats as base_stats
+from cortexgraph_vault.ops.secret_check import screen_import
 
 Progress = Callable[[int, int], None]
 AT_RISK_DAYS = 7.0
@@ -69,8 +70,9 @@ def import_cortexgraph(
             f"{folder}: holds neither {cortexgraph_format.MEMORIES_FILE} nor "
             f"{cortexgraph_format.RELATIONS_FILE}; is this CortexGraph's storage folder?"
         )
-    plan = cortexgraph_format.plan_import(
-        memories, relations, str(folder), allow_secrets=allow_secrets
+    plan = screen_import(
+        cortexgraph_format.plan_import(memories, relations, str(folder)),
+        allow_secrets=allow_secrets,
     )
     return _saving_cache(
         engine, apply_plan(engine, plan, dry_run=dry_run, overwrite=overwrite, progress=progress)
@@ -83,6 +85,7 @@ def import_memory_json(
     *,
     dry_run: bool = False,
     status: str = "promoted",
+    allow_secrets: bool = False,
     progress: Progress | None = None,
 ) -> ImportResult:
     if status not in ("active", "promoted"):
@@ -93,7 +96,10 @@ def import_memory_json(
     data = _read(source)
     if data is None:
         raise NotFound(f"{source}: no such file (the MCP memory server's memory.json)")
-    plan = memory_json.plan_import(data, str(source), source.name, engine.now(), status=status)
+    plan = screen_import(
+        memory_json.plan_import(data, str(source), source.name, engine.now(), status=status),
+        allow_secrets=allow_secrets,
+    )
     return _saving_cache(engine, apply_plan(engine, plan, dry_run=dry_run, progress=progress))
 
 

@@ -9,10 +9,9 @@ from typing import Any
 from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
 from cortexgraph_vault.core.note import REMOVE, ParsedNote, render_note
 from cortexgraph_vault.core.rules import is_cross_domain
-from cortexgraph_vault.core.secrets import find_secrets
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine, new_id
-from cortexgraph_vault.errors import InvalidArgument, SecretRefused
+from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.models import (
     DeleteResult,
     ObservedMemory,
@@ -32,6 +31,7 @@ from cortexgraph_vault.ops.common import (
     relation_id,
     trailers,
 )
+from cortexgraph_vault.ops.secret_check import refuse_secrets, safe_name
 from cortexgraph_vault.ops.vocabulary import enrichment_for
 from cortexgraph_vault.vault.layout import title_from_content
 
@@ -64,20 +64,13 @@ def clean_entities(entities: Sequence[str] | None) -> list[str]:
     return out
 
 
-def check_content(content: str, *, force: bool) -> str:
+def check_content(content: str) -> str:
     if not isinstance(content, str) or not content.strip():
         raise InvalidArgument("content: a memory needs some text")
     if len(content) > MAX_CONTENT:
         raise InvalidArgument(f"content: at most {MAX_CONTENT} characters, got {len(content)}")
     if "\x00" in content:
         raise InvalidArgument("content: contains a NUL character")
-    findings = find_secrets(content)
-    if findings and not force:
-        kinds = ", ".join(f"{f.kind} ({f.excerpt})" for f in findings)
-        raise SecretRefused(
-            f"content looks like it holds {kinds}; the vault is committed to git, where a secret "
-            "stays forever. Save a description without the secret, or pass force to save it anyway"
-        )
     return content.strip() + "\n"
 
 
@@ -102,11 +95,16 @@ def save(
     strength: float | None = None,
     force: bool = False,
 ) -> SaveResult:
-    body = check_content(content, force=force)
+    body = check_content(content)
     if source is not None and len(source) > 500:
         raise InvalidArgument("source: at most 500 characters")
     if context is not None and len(context) > 1000:
         raise InvalidArgument("context: at most 1000 characters")
+    refuse_secrets(
+        {"content": content, "title": title, "source": source, "context": context,
+         "tags": tags, "entities": entities, "meta": meta},
+        force=force,
+    )  # fmt: skip
     now = engine.now()
     memory_id = new_id()
     fields: dict[str, object] = {
@@ -138,7 +136,11 @@ def save(
         fields["strength"] = enriched.strength
     text = render_note(fields, body)
     written = engine.store.create(
-        engine.layout.stm, title or title_from_content(body), text, engine.catalog.name_in_use
+        # Named from the redacted text: a forced secret never names a file or a commit.
+        engine.layout.stm,
+        safe_name(title) if title else title_from_content(safe_name(body)),
+        text,
+        engine.catalog.name_in_use,
     )
     note = engine.catalog.record(written.path, written.data)
     assert note.memory is not None
@@ -255,6 +257,9 @@ def update(
     expected_hash: str | None = None,
     force: bool = False,
 ) -> UpdateResult:
+    if content is not None:
+        check_content(content)
+    refuse_secrets({"content": content, "tags": tags, "entities": entities}, force=force)
     seen = engine.resolve(ref, statuses=("active", "promoted"))
     changes: dict[str, object] = {}
     if tags is not None:
@@ -268,7 +273,7 @@ def update(
     if not seen.id:
         changes["id"] = new_id()
     if content is not None:
-        body = check_content(content, force=force)
+        body = check_content(content)
         written = engine.store.replace_body(seen.path, body, changes, expected_sha256=expected_hash)
     else:
         written = engine.store.update_fields(
@@ -336,12 +341,14 @@ def relate(
     strength: float = 1.0,
     metadata: Mapping[str, Any] | None = None,
     record: bool = True,
+    force: bool = False,
 ) -> RelationResult:
     """`record` False leaves the commit to the caller (consolidation commits once per run)."""
     if relation_type not in RELATION_TYPES:
         raise InvalidArgument(f"relation_type: must be one of {', '.join(RELATION_TYPES)}")
     if not 0.0 <= strength <= 1.0:
         raise InvalidArgument(f"strength: must be from 0 to 1, got {strength}")
+    refuse_secrets({"metadata": metadata}, force=force)
     source = engine.resolve(from_ref)
     target = engine.resolve(to_ref)
     if source.path == target.path:
