@@ -19,6 +19,7 @@ from typing import Any
 
 import platformdirs
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.decay import DECAY_MODELS, DecayConfig
 from cortexgraph_vault.core.rules import RuleConfig
 from cortexgraph_vault.core.times import parse_time
@@ -184,7 +185,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
     unknown = sorted(set(data) - set(BY_NAME))
     if unknown:
-        raise ConfigError(f"{path}: unknown setting(s) {', '.join(unknown)}")
+        raise ConfigError(wording.unknown_settings(str(path), unknown))
     return data
 
 

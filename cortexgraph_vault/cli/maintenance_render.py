@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.models import DoctorResult, ExportResult, ImportResult, VaultStats
 
 LEVEL_MARKS = {"ok": "ok  ", "info": "info", "warning": "WARN", "problem": "FAIL"}
@@ -20,10 +21,7 @@ def _bytes(n: int) -> str:
 def _import(r: ImportResult) -> str:
     lines = [r.message]
     if r.lines:
-        lines.append(
-            f"read {r.lines} lines: {r.superseded} superseded by later lines, "
-            f"{r.tombstones} deletion markers honoured, {r.relations} relations"
-        )
+        lines.append(wording.import_lines_read(r.lines, r.superseded, r.tombstones, r.relations))
     changed = [i for i in r.items if i.action not in ("unchanged",)]
     for item in changed[:MAX_ITEMS]:
         where = f" → {item.path}" if item.path else ""

@@ -7,6 +7,7 @@ import time
 from collections import Counter
 from datetime import UTC, datetime
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.core.times import format_time, from_epoch
 from cortexgraph_vault.engine import VaultEngine
@@ -291,5 +292,5 @@ def reindex(engine: VaultEngine) -> ReindexResult:
     memories = sum(1 for _ in engine.catalog.memories())
     return ReindexResult(
         notes=notes, memories=memories, seconds=round(seconds, 3), cache=str(cache.path),
-        message=f"indexed {notes} notes ({memories} memories) in {seconds:.2f} s",
+        message=wording.indexed(notes, memories, seconds),
     )  # fmt: skip

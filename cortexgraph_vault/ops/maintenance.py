@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.decay import DAY, seconds_until_score
 from cortexgraph_vault.core.rules import review_priority, should_forget
 from cortexgraph_vault.engine import CACHE_SAVE_AT_START, VaultEngine
@@ -171,7 +172,7 @@ def graph_html(
     nodes, edges, size = write_graph_page(engine, out, include_notes=include_notes)
     return GraphPictureResult(
         path=str(out), nodes=nodes, edges=edges, bytes=size,
-        message=f"wrote {out} ({nodes} nodes, {edges} links); open it in a browser, no network needed",
+        message=wording.graph_page_written(str(out), nodes, edges),
     )  # fmt: skip
 
 
