@@ -77,6 +77,12 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
             mp.setenv(name, str(path))
         for name in ("CONFIG", "CACHE", "DATA"):
             mp.setenv(f"CORTEXGRAPH_{name}_DIR", str(home / "cortexgraph" / name.lower()))
+        # Session fixtures (a shared daemon, its git vault) run before the per-test fixture
+        # below: they get the same git identity, and no git config of the real user's.
+        mp.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        for key, value in GIT_ENV.items():
+            mp.setenv(key, value)
         yield home
 
 

@@ -25,3 +25,14 @@ def test_readme_quick_start_commands_exist() -> None:
     for script in ("scripts/demo", "scripts/test"):
         assert f"./{script}" in text
         assert (README.parent / script).is_file()
+
+
+def test_readme_promotion_table_names_real_settings_with_their_defaults() -> None:
+    from cortexgraph_vault.config import BY_NAME, ENV_PREFIX
+
+    text = README.read_text(encoding="utf-8")
+    rows = re.findall(r"^  \| [^|]+ \| +([\d.]+) \| `(CORTEXGRAPH_\w+)` \|$", text, re.M)
+    assert len(rows) == 4, rows
+    for default, variable in rows:
+        setting = BY_NAME[variable.removeprefix(ENV_PREFIX).lower()]
+        assert float(default) == float(setting.default), variable

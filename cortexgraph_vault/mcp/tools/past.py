@@ -64,5 +64,5 @@ def register(tool: ToolRegistry) -> None:
             ),
         ] = None,
     ) -> RestoreResult:
-        """Bring a forgotten or archived memory back into short-term memory; it counts as a use."""
+        """Bring a forgotten or archived memory back into short-term memory, fresh again (not a use toward promotion)."""
         return service.restore(memory_id, commit=commit)
