@@ -157,7 +157,11 @@ class VaultEngine:
                     f"{rel}: is a note, not a memory (memories live in {self.layout.stm}/)"
                 )
         low = name_key(ref)
-        by_title = [m for m in catalog.memories() if name_key(m.title) == low and ok(m)]
+        by_title = [
+            m
+            for m in catalog.memories()
+            if low in (name_key(m.title), name_key(m.path.rsplit("/", 1)[-1][:-3])) and ok(m)
+        ]
         if len(by_title) == 1:
             return by_title[0]
         if len(by_title) > 1:

@@ -33,7 +33,7 @@ from cortexgraph_vault.ops.common import (
     trailers,
 )
 from cortexgraph_vault.ops.vocabulary import enrichment_for
-from cortexgraph_vault.vault.layout import title_from_content
+from cortexgraph_vault.vault.layout import needs_alias, title_from_content
 
 MAX_CONTENT = 50_000
 MAX_TAGS = 50
@@ -119,6 +119,10 @@ def save(
         "tags": clean_tags(tags),
         "entities": clean_entities(entities),
     }
+    title = " ".join((title or "").split()) or title_from_content(body)
+    if needs_alias(title):
+        # The file name cannot hold it as written; Obsidian and our index read aliases.
+        fields["aliases"] = [title]
     if source:
         fields["source"] = source
     if context:
@@ -137,9 +141,7 @@ def save(
     if enriched is not None and strength is None:
         fields["strength"] = enriched.strength
     text = render_note(fields, body)
-    written = engine.store.create(
-        engine.layout.stm, title or title_from_content(body), text, engine.catalog.name_in_use
-    )
+    written = engine.store.create(engine.layout.stm, title, text, engine.catalog.name_in_use)
     note = engine.catalog.record(written.path, written.data)
     assert note.memory is not None
     commit = engine.commit([written.path], f"save: {note.title}\n\n{trailers('save', [memory_id])}")
