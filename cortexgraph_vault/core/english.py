@@ -67,6 +67,9 @@ COMMON_WORDS = word_set(
     finance finances budget tax taxes insurance bank banking invest investing
     linear notion slack teams zoom signal bear things craft obsidian node react flask rails bun
     spring express
+    favourite favourites favorite favorites colour colours color colors usual preferred
+    current default typical regular ideal perfect worst least most only own other same whole
+    morning mornings evening evenings night nights afternoon weekend weekends breakfast
     """
 )
 
