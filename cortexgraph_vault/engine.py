@@ -76,6 +76,7 @@ class VaultEngine:
         self.catalog = VaultCatalog(self.layout, max_note_bytes=config.max_note_bytes)
         self.history = VaultHistory(self.root, lock_wait_seconds=config.git_lock_wait)
         self.watching = False  # set by the watcher once it keeps the catalogue current
+        self.warned_no_history = False  # the "not a git repository" warning is given once
         self.watcher: VaultWatcher | None = None
         sweep_temp_files(self.root, [self.layout.stm, self.layout.ltm, self.layout.archive])
         # A live holder of the lock is finishing its own write; a dead one left it to us.
@@ -256,6 +257,17 @@ class VaultEngine:
                 raise
             log.warning("%s", exc)
             return None
+
+    def history_warning(self) -> str | None:
+        """Once per process: a save outside a git repository works, but nothing it wrote can
+        be forgotten by gc or restored until the vault has history."""
+        if self.warned_no_history or self.history.available or self.config.git_auto_init:
+            return None
+        self.warned_no_history = True
+        return (
+            f"{self.root} is not a git repository: memories are saved, but gc (forgetting) and "
+            "restore need history; run `cortexgraph-vault init` to start it"
+        )
 
     def ensure_git(self) -> None:
         if self.history.available:

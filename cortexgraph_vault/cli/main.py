@@ -69,6 +69,9 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def emit(result: Any, as_json: bool) -> None:
+    warning = getattr(result, "warning", None)
+    if isinstance(warning, str):  # on stderr, so stdout stays the result (and valid JSON)
+        print(f"cortexgraph-vault: warning: {warning}", file=sys.stderr)
     if as_json:
         if isinstance(result, BaseModel):
             print(result.model_dump_json(indent=2))

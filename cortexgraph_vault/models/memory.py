@@ -69,6 +69,11 @@ class SaveResult(Model):
     auto_entities: list[str] = Field(default_factory=list)
     calculated_strength: float | None = None
     commit: str | None = None
+    warning: str | None = Field(
+        default=None,
+        description="set once per session when the vault is not a git repository: forgetting "
+        "and restore need `cortexgraph-vault init`",
+    )
 
 
 class OpenResult(Model):

@@ -8,7 +8,7 @@ from typing import Any
 
 from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
 from cortexgraph_vault.core.note import REMOVE, ParsedNote, render_note
-from cortexgraph_vault.core.rules import default_use_days, is_cross_domain, use_days_after_use
+from cortexgraph_vault.core.rules import is_cross_domain
 from cortexgraph_vault.core.secrets import find_secrets
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine, new_id
@@ -31,6 +31,7 @@ from cortexgraph_vault.ops.common import (
     points_to,
     relation_id,
     trailers,
+    use_days_change,
 )
 from cortexgraph_vault.ops.vocabulary import enrichment_for
 from cortexgraph_vault.vault.layout import needs_alias, title_from_content
@@ -157,36 +158,20 @@ def save(
         enrichment_applied=enriched is not None,
         auto_entities=enriched.entity_names if enriched is not None and entities is None else [],
         commit=commit,
+        warning=engine.history_warning(),
     )
 
 
-def use_days_change(m: Memory, parsed: ParsedNote, now: Any) -> dict[str, object]:
-    """`use_days` after a use at `now`, written only when the note holds the field or the
-    count differs from what its other fields imply, so most notes gain no new line."""
-    days = use_days_after_use(m.decay, now)
-    if "use_days" in parsed.frontmatter or days != default_use_days(
-        m.created, now, m.use_count + 1
-    ):
-        return {"use_days": days}
-    return {}
-
-
-def _reinforce(
-    engine: VaultEngine, ref: str, changes_for: Any, now: Any
-) -> tuple[Memory, Memory, Memory]:
-    """Apply a use's field changes computed from the note as it is on disk; returns
-    before/after."""
+def _reinforce(engine: VaultEngine, ref: str, changes_for: Any, now: Any) -> tuple[Memory, ...]:
+    """Apply a use's field changes computed from the note as on disk; returns before/after."""
     seen = engine.resolve(ref, statuses=("active", "promoted"))
     captured: dict[str, Memory] = {}
 
     def compute(parsed: ParsedNote) -> Mapping[str, object]:
         fresh = fresh_memory(engine, seen.path, parsed, seen)
         captured["fresh"] = fresh
-        return {
-            **changes_for(fresh),
-            **use_days_change(fresh, parsed, now),
-            **id_changes(fresh, parsed, new_id()),
-        }
+        use_days = use_days_change(fresh, parsed, now)
+        return {**changes_for(fresh), **use_days, **id_changes(fresh, parsed, new_id())}
 
     written = engine.store.update_fields(seen.path, compute)
     note = engine.catalog.record(written.path, written.data)
