@@ -166,6 +166,19 @@ def user_config_dir() -> Path:
     return Path(override) if override else Path(platformdirs.user_config_dir("cortexgraph-vault"))
 
 
+def user_config_file() -> Path:
+    return user_config_dir() / "config.toml"
+
+
+def config_files(config: Config) -> list[tuple[str, Path]]:
+    """The files settings are read from, whether they exist yet or not: the user's, and the
+    vault's once a vault is known."""
+    files = [("user", user_config_file())]
+    if config.vault:
+        files.append(("vault", Path(str(config.vault)).expanduser() / VAULT_CONFIG))
+    return files
+
+
 def user_cache_dir() -> Path:
     override = os.environ.get("CORTEXGRAPH_CACHE_DIR")
     return Path(override) if override else Path(platformdirs.user_cache_dir("cortexgraph-vault"))
@@ -248,7 +261,7 @@ def load_config(
     """Merge every source; the vault file is found once the vault itself is known."""
     env = os.environ if env is None else env
     cli = {k: v for k, v in (cli or {}).items() if v is not None}
-    user_path = user_file or user_config_dir() / "config.toml"
+    user_path = user_file or user_config_file()
     layers: list[tuple[str, Mapping[str, Any]]] = [
         ("default", {s.name: s.default for s in SETTINGS}),
         (str(user_path), _read_toml(user_path)),

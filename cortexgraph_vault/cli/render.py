@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from pydantic import BaseModel
 
 from cortexgraph_vault.models import (
+    ConfigReport,
     GcResult,
     HistoryResult,
     MemoryView,
@@ -124,6 +125,12 @@ def render(result: object) -> str:
         lines.append(f"git: {result.git}")
         lines += [f"problem: {p.path}: {p.reason}" for p in result.problems]
         return "\n".join(lines)
+    if isinstance(result, ConfigReport):
+        files = [
+            f"{f.scope} config file: {f.path}" + ("" if f.exists else " (not created yet)")
+            for f in result.files
+        ]
+        return list_of(result.settings) + "\n\n" + "\n".join(files)
     if isinstance(result, list):
         return list_of(result)
     if isinstance(result, BaseModel):
