@@ -26,6 +26,7 @@ from cortexgraph_vault.index.cache import IndexCache, cache_path
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.watcher import VaultWatcher
 from cortexgraph_vault.models import MemoryView
+from cortexgraph_vault.progress import ProgressFactory, no_progress
 from cortexgraph_vault.vault.files import sweep_temp_files
 from cortexgraph_vault.vault.journal import WriteJournal
 from cortexgraph_vault.vault.layout import VaultLayout
@@ -77,6 +78,7 @@ class VaultEngine:
         self.history = VaultHistory(self.root, lock_wait_seconds=config.git_lock_wait)
         self.watching = False  # set by the watcher once it keeps the catalogue current
         self.warned_no_history = False  # the "not a git repository" warning is given once
+        self.progress: ProgressFactory = no_progress  # the CLI draws bars; other doors do not
         self.watcher: VaultWatcher | None = None
         sweep_temp_files(self.root, [self.layout.stm, self.layout.ltm, self.layout.archive])
         # A live holder of the lock is finishing its own write; a dead one left it to us.
@@ -257,6 +259,10 @@ class VaultEngine:
                 raise
             log.warning("%s", exc)
             return None
+
+    def report_progress(self, factory: ProgressFactory) -> None:
+        self.progress = factory
+        self.catalog.progress = factory("indexing")
 
     def history_warning(self) -> str | None:
         """Once per process: a save outside a git repository works, but nothing it wrote can

@@ -107,9 +107,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             # Commands such as `serve --demo` or `mcp` make their own vault or service.
             result = handler(config, args)
         else:
+            from cortexgraph_vault.cli.progress import terminal_progress
             from cortexgraph_vault.service import MemoryService
 
-            result = handler(MemoryService(config), args)
+            service = MemoryService(config, progress=terminal_progress(args.json))
+            result = handler(service, args)
         if result is None:
             return 0
         emit(result, args.json)

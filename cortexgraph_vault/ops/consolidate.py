@@ -298,7 +298,11 @@ def consolidate(
         targets = auto_targets(engine, threshold)
     else:
         raise InvalidArgument("give a cluster_id from cluster_memories, or auto_detect")
-    results = [act_on(engine, t, mode) for t in targets]
+    progress = engine.progress("consolidating")
+    results = []
+    for t in targets:
+        results.append(act_on(engine, t, mode))
+        progress(len(results), len(targets))
     merged = sum(1 for r in results if r.action == "merged")
     linked = sum(1 for r in results if r.action == "linked")
     if mode == "preview":

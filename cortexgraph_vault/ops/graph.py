@@ -284,6 +284,7 @@ def reindex(engine: VaultEngine) -> ReindexResult:
     cache = engine.index_cache
     cache.path.unlink(missing_ok=True)
     fresh = VaultCatalog(engine.layout, max_note_bytes=engine.config.max_note_bytes)
+    fresh.progress = engine.progress("indexing")
     fresh.refresh()
     engine.catalog.replace_with(fresh)
     cache.save(engine.catalog)

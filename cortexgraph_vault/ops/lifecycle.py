@@ -79,10 +79,12 @@ def forget_paths(
             "files": {p: {"sha": content_sha(t), "aside": asides[p]} for p, t in texts.items()},
         })  # fmt: skip
         removed: list[str] = []
+        progress = engine.progress("forgetting")
         try:
             for path, text in texts.items():
                 engine.store.set_aside(path, asides[path], content_sha(text))
                 removed.append(path)
+                progress(len(removed), len(texts))
             sha = history.commit_paths(removed, message)
         except (GitError, OSError, VaultError) as exc:
             for path in removed:
@@ -168,8 +170,10 @@ def gc(
     lines = [f"- {m.title} ({m.id or 'no id'}) score {s:.4f}" for m, s in found]
     if archive_instead:
         moved: list[str] = []
+        progress = engine.progress("archiving")
         with engine.lock.held():
-            for m, _ in found:
+            for done, (m, _) in enumerate(found, 1):
+                progress(done, len(found))
                 written, old = engine.store.move(
                     m.path, engine.layout.archive,
                     {"status": "archived", "archived_at": now, **({} if m.id else {"id": new_id()})},

@@ -73,9 +73,9 @@ def import_cortexgraph(
     plan = cortexgraph_format.plan_import(
         memories, relations, str(folder), allow_secrets=allow_secrets
     )
-    return _saving_cache(
-        engine, apply_plan(engine, plan, dry_run=dry_run, overwrite=overwrite, progress=progress)
-    )
+    progress = progress or engine.progress("importing")
+    applied = apply_plan(engine, plan, dry_run=dry_run, overwrite=overwrite, progress=progress)
+    return _saving_cache(engine, applied)
 
 
 def import_memory_json(
@@ -95,6 +95,7 @@ def import_memory_json(
     if data is None:
         raise NotFound(f"{source}: no such file (the MCP memory server's memory.json)")
     plan = memory_json.plan_import(data, str(source), source.name, engine.now(), status=status)
+    progress = progress or engine.progress("importing")
     return _saving_cache(engine, apply_plan(engine, plan, dry_run=dry_run, progress=progress))
 
 
@@ -105,12 +106,14 @@ def export_cortexgraph(
     force: bool = False,
     progress: Progress | None = None,
 ) -> ExportResult:
+    progress = progress or engine.progress("exporting")
     return export.export_cortexgraph(engine, folder, force=force, progress=progress)
 
 
 def export_json(
     engine: VaultEngine, file: str | Path, *, force: bool = False, progress: Progress | None = None
 ) -> ExportResult:
+    progress = progress or engine.progress("exporting")
     return export.export_json(engine, file, force=force, progress=progress)
 
 
