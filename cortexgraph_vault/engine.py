@@ -222,6 +222,7 @@ class VaultEngine:
             created=format_time(m.created),
             last_used=format_time(m.last_used),
             use_count=m.use_count,
+            use_days=m.use_days,
             strength=round(m.strength, 4),
             score=round(s, 6) if include_score else None,
             age_days=round((now - m.created).total_seconds() / DAY, 3),

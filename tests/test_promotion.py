@@ -46,6 +46,7 @@ def test_uses_on_three_days_are_counted_and_written_only_when_needed(git_vault: 
     assert saved.id in candidates(service_at(git_vault, 31))
     service_at(git_vault, 50).touch(saved.id)  # day 2
     assert frontmatter(git_vault, saved.path)["use_days"] == 3
+    assert service_at(git_vault, 51).open([saved.id]).memories[0].use_days == 3
 
 
 def test_the_number_of_days_is_a_setting(git_vault: Path) -> None:

@@ -41,6 +41,11 @@ class MemoryView(Model):
     created: str
     last_used: str
     use_count: int
+    use_days: int = Field(
+        default=1,
+        description="distinct days of its life it was used on (the save's included); promotion "
+        "needs uses spread over days",
+    )
     strength: float
     score: float | None = None
     age_days: float
