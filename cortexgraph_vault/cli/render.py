@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.models import (
     ConfigReport,
     GcResult,
@@ -92,7 +93,7 @@ def render(result: object) -> str:
         for s in result.skipped:
             head += f"\nskipped {s.path}: {s.reason}"
         if result.dry_run and result.candidates:
-            head += "\n(preview: run with --yes to forget them)"
+            head += "\n" + wording.run_with_yes("forget", len(result.candidates))
         if result.commit:
             head += f"\ncommit {result.commit[:10]}"
         return head
@@ -102,7 +103,7 @@ def render(result: object) -> str:
             rows = [(c.score, c.use_count, short(c.title, 40), c.reason) for c in result.candidates]
             head += "\n" + table(rows, ["score", "uses", "title", "reason"])
         if result.dry_run and result.candidates:
-            head += "\n(preview: run with --yes to promote them)"
+            head += "\n" + wording.run_with_yes("promote", len(result.candidates))
         if result.commit:
             head += f"\ncommit {result.commit[:10]}"
         return head

@@ -41,6 +41,10 @@ def gc_preview(n: int, verb: str) -> str:
     return would_be(n, "memory", verb)
 
 
+def run_with_yes(verb: str, n: int) -> str:
+    return f"(preview: run with --yes to {verb} {'it' if n == 1 else 'them'})"
+
+
 def gc_record_subject(operation: str, n: int) -> str:
     return (
         f"{operation}: record {count(n, 'memory')} before forgetting {'it' if n == 1 else 'them'}"
@@ -281,5 +285,6 @@ TEMPLATES: dict[str, Callable[[int], str]] = {
     "import lines read": lambda n: import_lines_read(n, n, n, n),
     "graph stats": lambda n: graph_stats(n, {"active": n}, n, n, n, n),
     "memories match": memories_match,
+    "run with --yes": lambda n: f"{count(n, 'candidate')} {run_with_yes('forget', n)}",
     "used N times": lambda n: f"used {count(n, 'time')}",
 }

@@ -7,14 +7,20 @@ import subprocess
 
 import pytest
 
-from cortexgraph_vault.core.wording import TEMPLATES, count, gc_preview, gc_record_subject
+from cortexgraph_vault.core.wording import (
+    TEMPLATES,
+    count,
+    gc_preview,
+    gc_record_subject,
+    run_with_yes,
+)
 
 SINGULAR_PLURAL = {
     "memory": "memories", "note": "notes", "cluster": "clusters", "link": "links",
     "path": "paths", "relation": "relations", "node": "nodes", "item": "items", "line": "lines",
     "time": "times", "hop": "hops", "orphan": "orphans", "tag": "tags", "file": "files",
     "near-duplicate": "near-duplicates", "pair": "pairs", "deletion": "deletions",
-    "marker": "markers", "source": "sources", "setting": "settings",
+    "marker": "markers", "source": "sources", "setting": "settings", "candidate": "candidates",
 }  # fmt: skip
 PLURAL_SINGULAR = {p: s for s, p in SINGULAR_PLURAL.items()}
 
@@ -55,6 +61,7 @@ def test_the_messages_the_issue_quoted() -> None:
     assert gc_record_subject("gc", 1) == "gc: record 1 memory before forgetting it"
     assert gc_record_subject("gc", 3) == "gc: record 3 memories before forgetting them"
     assert count(1, "memory file") == "1 memory file"
+    assert run_with_yes("promote", 1) == "(preview: run with --yes to promote it)"
     assert count(2, "memory file") == "2 memory files"
 
 
