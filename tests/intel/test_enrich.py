@@ -113,6 +113,10 @@ def test_a_possessive_is_not_part_of_a_name() -> None:
         ("Favorite color is blue.", []),
         ("Colour scheme in the editor is dark.", []),
         ("Usual order: oat flat white.", []),
+        ("Sister lives in Lisbon.", ["Lisbon"]),
+        ("Loves jazz; hates cilantro.", []),
+        ("Vegetarian since 2019.", []),
+        ("Kids are called Tom and Ana.", ["Tom", "Ana"]),
         # Short technical terms typed in lower case are how people type, not names.
         ("Maya uses git every day.", ["Maya"]),
         ("We deploy on aws with python.", ["Python"]),
