@@ -29,7 +29,7 @@ from cortexgraph_vault.vault.lock import vault_key
 
 log = logging.getLogger(__name__)
 
-CACHE_FORMAT = 3  # 3: memories carry use_days, titles come from aliases
+CACHE_FORMAT = 4  # 4: memories carry use_days, titles come from aliases
 NOTE_CHUNK = 200
 TERM_CHUNK = 2000
 _END = "end of the cortexgraph-vault index cache"
@@ -39,6 +39,7 @@ _END = "end of the cortexgraph-vault index cache"
 class CachedIndex:
     notes: dict[str, IndexedNote]
     text: TextIndex
+    vectors: dict[str, Any] | None = None
 
 
 def cache_path(cache_dir: Path, root: Path) -> Path:
@@ -82,6 +83,7 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
             postings = {}
             for _ in range(header["term_chunks"]):
                 postings.update((t, rest) for t, *rest in pickle.load(fh))
+            vectors = pickle.load(fh)
             if pickle.load(fh) != _END:
                 raise ValueError("the end marker is missing")
     except FileNotFoundError:
@@ -96,7 +98,7 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
     except Exception as exc:
         log.warning("%s: index cache inconsistent (%s); rebuilding it", path, exc)
         return None
-    return CachedIndex(notes, text)
+    return CachedIndex(notes, text, vectors)
 
 
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
@@ -109,6 +111,7 @@ def save_cache(
     max_note_bytes: int,
     notes: dict[str, IndexedNote],
     text: dict[str, Any],
+    vectors: dict[str, Any] | None = None,
 ) -> float:
     """Write the cache atomically (a reader sees the old file or the new one); seconds taken.
 
@@ -128,7 +131,14 @@ def save_cache(
     }
     try:
         with open(tmp, "wb") as fh:
-            for part in (_stamp(layout, max_note_bytes), header, *note_chunks, *term_chunks, _END):
+            for part in (
+                _stamp(layout, max_note_bytes),
+                header,
+                *note_chunks,
+                *term_chunks,
+                vectors,
+                _END,
+            ):
                 pickle.dump(part, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
     except OSError as exc:
@@ -158,7 +168,7 @@ class IndexCache:
         started = time.perf_counter()
         cached = load_cache(self.path, self.layout, self.max_note_bytes)
         if cached is not None:
-            catalog.adopt(cached.notes, cached.text)
+            catalog.adopt(cached.notes, cached.text, cached.vectors)
         self.loaded_at_start = self._written = cached is not None
         self.load_seconds = time.perf_counter() - started
         self._parsed_at_save = catalog.parsed
@@ -172,12 +182,14 @@ class IndexCache:
         """Write the cache; in the background, the snapshot is taken now and written by a
         thread the process waits for before it exits (a CLI call never leaves half a file)."""
         parsed, removed = catalog.parsed, catalog.removed
-        notes, text = catalog.snapshot()
+        notes, text, vectors = catalog.snapshot()
         self.saved_at = self._written_at = time.time()
         self._parsed_at_save, self._removed_at_save = parsed, removed
 
         def write() -> None:
-            self.save_seconds = save_cache(self.path, self.layout, self.max_note_bytes, notes, text)
+            self.save_seconds = save_cache(
+                self.path, self.layout, self.max_note_bytes, notes, text, vectors
+            )
 
         wait_for_writes(self.path)
         if not background:

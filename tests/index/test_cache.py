@@ -105,3 +105,32 @@ def test_a_big_vaults_cache_is_written_behind_the_first_answers(
     second = engine_for(link_vault)  # waits for the write in progress, then loads it
     assert second.index_cache.loaded_at_start and second.catalog.parsed == 0
     assert signature(second.catalog) == fresh_signature(link_vault)
+
+
+def test_note_vectors_come_back_from_the_cache_and_only_changed_notes_are_embedded(
+    link_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cortexgraph_vault.index.embedder import Embedder
+
+    embedded: list[str] = []
+    real = Embedder.embed
+
+    def counting(self: Embedder, texts: list[str]):  # type: ignore[no-untyped-def]
+        embedded.extend(texts)
+        return real(self, texts)
+
+    monkeypatch.setattr(Embedder, "embed", counting)
+    cold = engine_for(link_vault)
+    assert len(embedded) == len(cold.catalog) == 13
+    vectors = {n.path: cold.catalog.semantic.vector_of(n.path) for n in cold.catalog.notes()}
+    embedded.clear()
+    warm = engine_for(link_vault)
+    assert embedded == [] and warm.catalog.semantic.pending == 0
+    for path, vec in vectors.items():
+        assert (warm.catalog.semantic.vector_of(path) == vec).all()
+    note = next(p for p in link_vault.rglob("*.md") if p.name != "Index.md")
+    note.write_text(note.read_text("utf-8") + "\nA new closing line about sailboats.\n", "utf-8")
+    edited = engine_for(link_vault)
+    assert len(embedded) == 1 and "sailboats" in embedded[0]
+    rel = note.relative_to(link_vault).as_posix()
+    assert not (edited.catalog.semantic.vector_of(rel) == vectors[rel]).all()

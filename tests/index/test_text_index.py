@@ -12,6 +12,7 @@ from cortexgraph_vault.index.text_index import (
     posting_block,
     term_stats,
     text_tokens,
+    words,
 )
 
 
@@ -27,9 +28,26 @@ def doc(title: str, content: str = "", **fields: list[str]) -> DocumentText:
 
 
 def test_words_are_lower_case_letters_and_digits_of_any_script() -> None:
-    assert text_tokens("Café-Crème, #project/atlas x2 日本語 don't") == [
+    assert words("Café-Crème, #project/atlas x2 日本語 don't") == [
         "café", "crème", "project", "atlas", "x2", "日本語", "don", "t",
     ]  # fmt: skip
+    assert text_tokens("Running managers' allergies 日本語") == [
+        "run",
+        "manag",
+        "allergi",
+        "日本語",
+    ]
+
+
+def test_word_forms_share_a_stem_in_documents_and_queries() -> None:
+    index = index_of(
+        a=doc("Trail notes", "we went hiking in the Alps"),
+        b=doc("Health", "allergies: peanuts, cats"),
+        c=doc("Work", "my managers approved it"),
+    )
+    assert set(index.search(text_tokens("hiked"))) == {"a"}
+    assert set(index.search(text_tokens("allergy"))) == {"b"}
+    assert set(index.search(text_tokens("manager"))) == {"c"}
 
 
 def test_a_title_match_outranks_the_same_word_in_the_text() -> None:
@@ -78,8 +96,9 @@ def test_a_prefix_finds_longer_words() -> None:
 
 def test_a_typo_finds_the_word_through_the_vocabulary() -> None:
     index = index_of(a=doc("x", "we moved to postgres last year"), b=doc("y", "tea"))
-    assert set(index.search(["postgers"])) == {"a"}
-    assert [t for t, _ in index.expand("postgers")] == ["postgres"]
+    assert set(index.search(text_tokens("postgers"))) == {"a"}
+    # terms are stems: the typo is matched to the stem of "postgres"
+    assert [t for t, _ in index.expand("postgers")] == text_tokens("postgres")
     # short words are not stretched to anything: "tae" is not "tea"
     assert index.search(["tae"]) == {}
 
