@@ -44,7 +44,7 @@ def _stats(r: VaultStats) -> str:
         f"notes {r.total_notes}; memories "
         + (", ".join(f"{k} {v}" for k, v in sorted(r.memories.items())) or "none"),
         "by folder: " + ", ".join(f"{k}/ {v}" for k, v in r.by_folder.items()),
-        f"forgettable now {r.forgettable}; at risk (forgotten within {r.at_risk_days:g} days "
+        f"forgettable now {r.forgettable}; at risk (forgotten within {wording.days(r.at_risk_days)} "
         f"unless used) {r.at_risk}; due for review {r.due_for_review}; promotable {r.promotable}",
         "score histogram (active): "
         + (", ".join(f"{k}: {v}" for k, v in r.histogram.items()) or "empty"),

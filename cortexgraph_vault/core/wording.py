@@ -23,6 +23,11 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun if n == 1 else plural(noun)}"
 
 
+def days(x: float) -> str:
+    """A span of days as a person writes it: "1 day", "0.5 days", "3 days"."""
+    return f"{x:g} {'day' if x == 1 else 'days'}"
+
+
 def is_are(n: int) -> str:
     return "is" if n == 1 else "are"
 
@@ -285,6 +290,7 @@ TEMPLATES: dict[str, Callable[[int], str]] = {
     "import lines read": lambda n: import_lines_read(n, n, n, n),
     "graph stats": lambda n: graph_stats(n, {"active": n}, n, n, n, n),
     "memories match": memories_match,
+    "days": lambda n: f"forgotten within {days(n)}",
     "run with --yes": lambda n: f"{count(n, 'candidate')} {run_with_yes('forget', n)}",
     "used N times": lambda n: f"used {count(n, 'time')}",
 }

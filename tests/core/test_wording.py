@@ -20,7 +20,7 @@ SINGULAR_PLURAL = {
     "path": "paths", "relation": "relations", "node": "nodes", "item": "items", "line": "lines",
     "time": "times", "hop": "hops", "orphan": "orphans", "tag": "tags", "file": "files",
     "near-duplicate": "near-duplicates", "pair": "pairs", "deletion": "deletions",
-    "marker": "markers", "source": "sources", "setting": "settings", "candidate": "candidates",
+    "marker": "markers", "source": "sources", "setting": "settings", "candidate": "candidates", "day": "days",
 }  # fmt: skip
 PLURAL_SINGULAR = {p: s for s, p in SINGULAR_PLURAL.items()}
 
