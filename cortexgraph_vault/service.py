@@ -70,11 +70,20 @@ from cortexgraph_vault.ops import (
 )
 from cortexgraph_vault.ops import consolidate as consolidation
 from cortexgraph_vault.pipeline import runner as pipeline_runner
+from cortexgraph_vault.progress import ProgressFactory
 
 
 class MemoryService:
-    def __init__(self, config: Config, *, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        clock: Clock | None = None,
+        progress: ProgressFactory | None = None,
+    ) -> None:
         self.engine = VaultEngine(config, clock=clock)
+        if progress is not None:  # long operations report how far they got (the CLI's bars)
+            self.engine.report_progress(progress)
         # Doors time their calls here (get_performance_metrics).
         self.metrics = CallRecorder()
         # Doors run calls on worker threads and the catalogue is not thread-safe: calls that

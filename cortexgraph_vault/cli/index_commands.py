@@ -8,6 +8,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.render import short, table
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.models.graph import (
     GRAPH_MAX_CHARS,
     GraphResult,
@@ -54,9 +55,9 @@ def describe(result: object) -> str:
     if isinstance(result, GraphResult):
         st = result.stats
         lines = [
-            f"{st.notes} notes ({', '.join(f'{k} {v}' for k, v in st.memories.items())}); "
-            f"{st.links} links, {st.unresolved_links} unresolved; {st.orphans} orphans; "
-            f"{st.tags} tags",
+            wording.graph_stats(
+                st.notes, st.memories, st.links, st.unresolved_links, st.orphans, st.tags
+            ),
             table(
                 [
                     (n.path, n.source, n.outgoing, n.backlinks, n.unresolved, n.score)
@@ -77,7 +78,7 @@ def describe(result: object) -> str:
         return "\n".join(lines)
     if isinstance(result, NeighbourhoodResult):
         rows = [(n.distance, n.path, n.source, n.backlinks) for n in result.nodes]
-        head = f"{result.center.path}: {len(result.nodes)} notes within {result.hops} hops"
+        head = wording.neighbourhood(result.center.path, len(result.nodes), result.hops)
         if result.truncated:
             head += " (more exist)"
         return head + "\n" + table(rows, ["hops", "path", "where", "backlinks"])
@@ -97,7 +98,7 @@ def describe(result: object) -> str:
                 else "not running (this process walks the vault on each call)"
             ),
             f"cache: {c.path} ({'loaded' if c.loaded_at_start else 'built'} at start; "
-            f"{c.notes_parsed} notes parsed here)",
+            f"{wording.count(c.notes_parsed, 'note')} parsed here)",
         ]
         lines += [f"unparseable: {p.path}: {short(p.reason, 100)}" for p in result.unparseable]
         return "\n".join(lines)

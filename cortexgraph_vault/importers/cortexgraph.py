@@ -28,7 +28,7 @@ from cortexgraph_vault.importers.records import (
     clean_text_list,
     relation_property,
 )
-from cortexgraph_vault.vault.layout import title_from_content
+from cortexgraph_vault.vault.layout import needs_alias, title_from_content
 
 MEMORIES_FILE = "memories.jsonl"
 RELATIONS_FILE = "relations.jsonl"
@@ -196,6 +196,8 @@ def memory_draft(
         if fields.get("promoted_to") and str(fields["promoted_to"]).endswith(".md")
         else title_from_content(content)
     )
+    if needs_alias(title):  # kept as written where the file name cannot hold it ("9:30")
+        fields["aliases"] = [title]
     body = content.strip() + "\n"
     draft = NoteDraft(id=mid, title=title, status=str(status), fields=fields, body=body,
                       line=number, file=file, given=obj)  # fmt: skip

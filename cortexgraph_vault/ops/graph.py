@@ -7,6 +7,7 @@ import time
 from collections import Counter
 from datetime import UTC, datetime
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.core.times import format_time, from_epoch
 from cortexgraph_vault.engine import VaultEngine
@@ -350,6 +351,7 @@ def reindex(engine: VaultEngine) -> ReindexResult:
         max_note_bytes=engine.config.max_note_bytes,
         embedder=engine.catalog.semantic.loader,
     )
+    fresh.progress = engine.progress("indexing")
     fresh.refresh()
     engine.catalog.replace_with(fresh)
     cache.save(engine.catalog)
@@ -358,5 +360,5 @@ def reindex(engine: VaultEngine) -> ReindexResult:
     memories = sum(1 for _ in engine.catalog.memories())
     return ReindexResult(
         notes=notes, memories=memories, seconds=round(seconds, 3), cache=str(cache.path),
-        message=f"indexed {notes} notes ({memories} memories) in {seconds:.2f} s",
+        message=wording.indexed(notes, memories, seconds),
     )  # fmt: skip

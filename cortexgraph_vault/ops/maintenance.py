@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.decay import DAY, seconds_until_score
 from cortexgraph_vault.core.rules import review_priority, should_forget
 from cortexgraph_vault.engine import CACHE_SAVE_AT_START, VaultEngine
@@ -74,9 +75,9 @@ def import_cortexgraph(
         cortexgraph_format.plan_import(memories, relations, str(folder)),
         allow_secrets=allow_secrets,
     )
-    return _saving_cache(
-        engine, apply_plan(engine, plan, dry_run=dry_run, overwrite=overwrite, progress=progress)
-    )
+    progress = progress or engine.progress("importing")
+    applied = apply_plan(engine, plan, dry_run=dry_run, overwrite=overwrite, progress=progress)
+    return _saving_cache(engine, applied)
 
 
 def import_memory_json(
@@ -100,6 +101,7 @@ def import_memory_json(
         memory_json.plan_import(data, str(source), source.name, engine.now(), status=status),
         allow_secrets=allow_secrets,
     )
+    progress = progress or engine.progress("importing")
     return _saving_cache(engine, apply_plan(engine, plan, dry_run=dry_run, progress=progress))
 
 
@@ -110,12 +112,14 @@ def export_cortexgraph(
     force: bool = False,
     progress: Progress | None = None,
 ) -> ExportResult:
+    progress = progress or engine.progress("exporting")
     return export.export_cortexgraph(engine, folder, force=force, progress=progress)
 
 
 def export_json(
     engine: VaultEngine, file: str | Path, *, force: bool = False, progress: Progress | None = None
 ) -> ExportResult:
+    progress = progress or engine.progress("exporting")
     return export.export_json(engine, file, force=force, progress=progress)
 
 
@@ -177,7 +181,7 @@ def graph_html(
     nodes, edges, size = write_graph_page(engine, out, include_notes=include_notes)
     return GraphPictureResult(
         path=str(out), nodes=nodes, edges=edges, bytes=size,
-        message=f"wrote {out} ({nodes} nodes, {edges} links); open it in a browser, no network needed",
+        message=wording.graph_page_written(str(out), nodes, edges),
     )  # fmt: skip
 
 

@@ -30,10 +30,11 @@ from cortexgraph_vault.ops.common import (
     points_to,
     relation_id,
     trailers,
+    use_days_change,
 )
 from cortexgraph_vault.ops.secret_check import refuse_secrets, safe_name
 from cortexgraph_vault.ops.vocabulary import enrichment_for
-from cortexgraph_vault.vault.layout import title_from_content
+from cortexgraph_vault.vault.layout import needs_alias, title_from_content
 
 MAX_CONTENT = 50_000
 MAX_TAGS = 50
@@ -117,6 +118,10 @@ def save(
         "tags": clean_tags(tags),
         "entities": clean_entities(entities),
     }
+    title = " ".join((title or "").split()) or title_from_content(safe_name(body))
+    if needs_alias(title):
+        # The file name cannot hold it as written; Obsidian and our index read aliases.
+        fields["aliases"] = [title]
     if source:
         fields["source"] = source
     if context:
@@ -135,12 +140,9 @@ def save(
     if enriched is not None and strength is None:
         fields["strength"] = enriched.strength
     text = render_note(fields, body)
+    # Named from the redacted text: a forced secret never names a file or a commit.
     written = engine.store.create(
-        # Named from the redacted text: a forced secret never names a file or a commit.
-        engine.layout.stm,
-        safe_name(title) if title else title_from_content(safe_name(body)),
-        text,
-        engine.catalog.name_in_use,
+        engine.layout.stm, safe_name(title), text, engine.catalog.name_in_use
     )
     note = engine.catalog.record(written.path, written.data)
     assert note.memory is not None
@@ -157,18 +159,20 @@ def save(
         enrichment_applied=enriched is not None,
         auto_entities=enriched.entity_names if enriched is not None and entities is None else [],
         commit=commit,
+        warning=engine.history_warning(),
     )
 
 
-def _reinforce(engine: VaultEngine, ref: str, changes_for: Any) -> tuple[Memory, Memory, Memory]:
-    """Apply a field change computed from the note as it is on disk; returns before/after."""
+def _reinforce(engine: VaultEngine, ref: str, changes_for: Any, now: Any) -> tuple[Memory, ...]:
+    """Apply a use's field changes computed from the note as on disk; returns before/after."""
     seen = engine.resolve(ref, statuses=("active", "promoted"))
     captured: dict[str, Memory] = {}
 
     def compute(parsed: ParsedNote) -> Mapping[str, object]:
         fresh = fresh_memory(engine, seen.path, parsed, seen)
         captured["fresh"] = fresh
-        return {**changes_for(fresh), **id_changes(fresh, parsed, new_id())}
+        use_days = use_days_change(fresh, parsed, now)
+        return {**changes_for(fresh), **use_days, **id_changes(fresh, parsed, new_id())}
 
     written = engine.store.update_fields(seen.path, compute)
     note = engine.catalog.record(written.path, written.data)
@@ -185,7 +189,7 @@ def touch(engine: VaultEngine, ref: str, *, boost: bool = False) -> TouchResult:
             out["strength"] = round(min(2.0, m.strength + 0.1), 4)
         return out
 
-    _, before, after = _reinforce(engine, ref, changes)
+    _, before, after = _reinforce(engine, ref, changes, now)
     return TouchResult(
         memory_id=after.id or "",
         id=after.id or "",
@@ -225,7 +229,7 @@ def observe(
             return out
 
         try:
-            _, _, after = _reinforce(engine, ref, changes)
+            _, _, after = _reinforce(engine, ref, changes, now)
         except Exception as exc:  # one bad id must not stop the others
             from cortexgraph_vault.errors import NotFound
 
