@@ -8,12 +8,6 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.render import short, table
-from cortexgraph_vault.models.graph import (
-    GraphResult,
-    NeighbourhoodResult,
-    ReindexResult,
-    VaultStatus,
-)
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
@@ -50,6 +44,14 @@ def _status(s: MemoryService, a: argparse.Namespace) -> Any:
 
 
 def describe(result: object) -> str:
+    # here, not at the top: `--help` builds the parser without pydantic
+    from cortexgraph_vault.models.graph import (
+        GraphResult,
+        NeighbourhoodResult,
+        ReindexResult,
+        VaultStatus,
+    )
+
     if isinstance(result, GraphResult):
         st = result.stats
         lines = [

@@ -10,11 +10,12 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.config import Config
+if TYPE_CHECKING:
+    from cortexgraph_vault.config import Config
 
-Handler = Callable[[Config, argparse.Namespace], Any]
+Handler = Callable[["Config", argparse.Namespace], Any]
 
 
 def run_mcp(config: Config, args: argparse.Namespace) -> None:

@@ -3,18 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
-
-from cortexgraph_vault.models import (
-    GcResult,
-    HistoryResult,
-    MemoryView,
-    OpenResult,
-    PromoteResult,
-    SearchResult,
-    StatsResult,
-)
+if TYPE_CHECKING:
+    from cortexgraph_vault.models import MemoryView, SearchResult
 
 
 def table(rows: Sequence[Sequence[object]], headers: Sequence[str]) -> str:
@@ -72,7 +64,18 @@ def explain_table(result: SearchResult) -> str:
 
 
 def render(result: object) -> str:
+    # Imported here, not above: `--help` and `--version` build the parser without pydantic.
+    from pydantic import BaseModel
+
     from cortexgraph_vault.cli.maintenance_render import render_maintenance
+    from cortexgraph_vault.models import (
+        GcResult,
+        HistoryResult,
+        OpenResult,
+        PromoteResult,
+        SearchResult,
+        StatsResult,
+    )
 
     text = render_maintenance(result)
     if text is not None:
@@ -154,6 +157,8 @@ def render(result: object) -> str:
 
 
 def list_of(items: Iterable[object]) -> str:
+    from pydantic import BaseModel
+
     items = list(items)
     if not items:
         return "(none)"
