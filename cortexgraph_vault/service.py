@@ -13,6 +13,7 @@ from typing import Any
 
 from cortexgraph_vault.config import Config, describe
 from cortexgraph_vault.engine import Clock, VaultEngine
+from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.metrics import CallRecorder
 from cortexgraph_vault.models import (
     AutoRecallResult,
@@ -73,8 +74,14 @@ from cortexgraph_vault.pipeline import runner as pipeline_runner
 
 
 class MemoryService:
-    def __init__(self, config: Config, *, clock: Clock | None = None) -> None:
-        self.engine = VaultEngine(config, clock=clock)
+    def __init__(
+        self,
+        config: Config,
+        *,
+        clock: Clock | None = None,
+        on_catalog: Callable[[VaultCatalog], None] | None = None,
+    ) -> None:
+        self.engine = VaultEngine(config, clock=clock, on_catalog=on_catalog)
         # Doors time their calls here (get_performance_metrics).
         self.metrics = CallRecorder()
         # Doors run calls on worker threads and the catalogue is not thread-safe: calls that

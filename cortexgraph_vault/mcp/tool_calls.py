@@ -105,11 +105,12 @@ class ToolRegistry:
             @functools.wraps(fn)
             def run(**kwargs: Any) -> Any:
                 service = self.service
-                with service.turn, service.metrics.measure(name):
-                    try:
+                try:
+                    # a service still loading (stdio_front) may raise StillIndexing right here
+                    with service.turn, service.metrics.measure(name):
                         return fn(**kwargs)
-                    except VaultError as exc:
-                        raise ToolError(explain(exc)) from exc
+                except VaultError as exc:
+                    raise ToolError(explain(exc)) from exc
 
             description = inspect.cleandoc(fn.__doc__ or "")
             self.server.add_tool(
