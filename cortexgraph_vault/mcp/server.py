@@ -26,7 +26,12 @@ from cortexgraph_vault.mcp import prompts, resources
 from cortexgraph_vault.mcp.arguments import explain_arguments
 from cortexgraph_vault.mcp.handshake import SERVER_DESCRIPTION, SERVER_NAME, SERVER_TITLE
 from cortexgraph_vault.mcp.instructions import INSTRUCTIONS
-from cortexgraph_vault.mcp.tool_calls import ToolRegistry, error_body, without_titles
+from cortexgraph_vault.mcp.tool_calls import (
+    ToolRegistry,
+    error_body,
+    result_shape,
+    without_titles,
+)
 from cortexgraph_vault.mcp.tools import register_all
 
 if TYPE_CHECKING:
@@ -48,7 +53,7 @@ class VaultMCPServer(MCPServer):
             tool.model_copy(
                 update={
                     "input_schema": without_titles(tool.input_schema),
-                    "output_schema": without_titles(tool.output_schema)
+                    "output_schema": result_shape(tool.output_schema)
                     if tool.output_schema is not None
                     else None,
                 }
