@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING
 
 from cortexgraph_vault.core import wording
-from cortexgraph_vault.models import (
-    ConfigReport,
-    GcResult,
-    HistoryResult,
-    MemoryView,
-    OpenResult,
-    PromoteResult,
-    SearchResult,
-    StatsResult,
-)
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.models import MemoryView, SearchResult
 
 
 def table(rows: Sequence[Sequence[object]], headers: Sequence[str]) -> str:
@@ -74,7 +66,19 @@ def explain_table(result: SearchResult) -> str:
 
 
 def render(result: object) -> str:
+    # Imported here, not above: `--help` and `--version` build the parser without pydantic.
+    from pydantic import BaseModel
+
     from cortexgraph_vault.cli.maintenance_render import render_maintenance
+    from cortexgraph_vault.models import (
+        ConfigReport,
+        GcResult,
+        HistoryResult,
+        OpenResult,
+        PromoteResult,
+        SearchResult,
+        StatsResult,
+    )
 
     text = render_maintenance(result)
     if text is not None:
@@ -162,6 +166,8 @@ def render(result: object) -> str:
 
 
 def list_of(items: Iterable[object]) -> str:
+    from pydantic import BaseModel
+
     items = list(items)
     if not items:
         return "(none)"
