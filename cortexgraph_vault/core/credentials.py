@@ -70,7 +70,8 @@ _NINO = re.compile(
     r"(?<![A-Za-z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D](?![A-Za-z0-9])"
 )
 # A run of digits in groups; a run after "+" or inside a longer run is a phone number or an id.
-_NUMBER_RUN = re.compile(r"(?<![\d+])(?<!\d[ -])\d(?:[ -]?\d){12,18}(?![\d])(?![ -]\d)")
+# Not glued to a word or a decimal point: "word0.4242…" (a float's digits) is no card.
+_NUMBER_RUN = re.compile(r"(?<![\w+.])(?<!\d[ -])\d(?:[ -]?\d){12,18}(?!\d|\.\d)(?![ -]\d)")
 _IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![a-z0-9])")
 
 

@@ -173,3 +173,12 @@ def test_an_assignment_inside_another_is_still_read() -> None:
     assert find_secrets(text) and "wJalr" not in redact(text)
     found = find_secrets_in_fields({"meta": {"note": "aws_secret_access_key = abcdefgh/12345678"}})
     assert [f.field for f in found] == ["meta.note"]
+
+
+def test_the_digits_of_a_decimal_number_are_no_card() -> None:
+    # 0.4111111111111111 would pass the Luhn check as a card number without the decimal point
+    from cortexgraph_vault.core import credentials
+
+    assert not list(credentials._card_spans("score 0.4111111111111111 today"))
+    assert not list(credentials._card_spans("word0.4111111111111111"))
+    assert list(credentials._card_spans("card: 4111 1111 1111 1111"))
