@@ -72,7 +72,7 @@ class NoteStore:
     def read(self, rel: str) -> tuple[str, FileStamp]:
         path = self.path(rel)
         try:
-            size = path.stat().st_size
+            size = os.lstat(path).st_size  # a symlink's target is never looked at
             if self.max_note_bytes is not None and size > self.max_note_bytes:
                 raise NoteFormatError(
                     f"{rel}: {size} bytes, larger than max_note_bytes ({self.max_note_bytes}); "
