@@ -131,8 +131,9 @@ def save_cache(
             for part in (_stamp(layout, max_note_bytes), header, *note_chunks, *term_chunks, _END):
                 pickle.dump(part, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
-    except OSError as exc:
-        log.warning("%s: cannot write the index cache (%s)", path, exc.strerror)
+    except Exception as exc:  # a cache is only a speed-up: failing to write one is never fatal
+        reason = exc.strerror if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
+        log.warning("%s: cannot write the index cache (%s); the next start re-parses", path, reason)
         with contextlib.suppress(OSError):
             tmp.unlink()
     return time.perf_counter() - started

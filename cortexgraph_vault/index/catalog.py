@@ -62,6 +62,24 @@ class RefreshReport:
         self.removed += other.removed
 
 
+BAD_NAME = "file name is not UTF-8 (rename it); never read"
+
+
+def utf8_name(rel: str) -> bool:
+    """A name read from the disk that was not UTF-8 holds surrogates (Python's escape for its
+    bytes): such a path could never be written into JSON, YAML or a git command."""
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_name(rel: str) -> str:
+    """A name that is not UTF-8 as a person can read it: `caf\\xe9.md`."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
+
+
 def ignored_name(name: str) -> bool:
     """Hidden files and folders, our temp files and other tools' folders are not the vault's."""
     return name.startswith(".") or TEMP_MARK in name or name in IGNORED_DIRS
@@ -197,7 +215,14 @@ class VaultCatalog:
         todo: dict[str, tuple[int, int] | None] = {}  # path → stamp indexed when walked
         for rel, st in walk_vault(self.root, start):
             if st is None:
-                attachments.add(rel)
+                if utf8_name(rel):
+                    attachments.add(rel)
+                continue
+            if not utf8_name(rel):
+                shown = shown_name(rel)
+                seen.add(shown)
+                with self.lock:
+                    self._unreadable[shown] = BAD_NAME
                 continue
             seen.add(rel)
             if not stat.S_ISREG(st.st_mode):
@@ -266,6 +291,10 @@ class VaultCatalog:
         record.
         """
         path = self.root / rel
+        if not utf8_name(rel):
+            with self.lock:
+                self._unreadable[shown_name(rel)] = BAD_NAME
+            return None
         for _ in range(READ_ATTEMPTS):
             old = self._notes.get(rel)
             known = (old.size, old.mtime_ns) if old else None
@@ -344,6 +373,8 @@ class VaultCatalog:
 
     def attachment_changed(self, rel: str) -> None:
         """A file that is not a note appeared or went (links to it resolve, or no longer)."""
+        if not utf8_name(rel):
+            return
         with self.lock:
             self.graph.attachment(rel, regular_file_exists(self.root / rel))
 
