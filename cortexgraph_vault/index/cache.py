@@ -29,7 +29,7 @@ from cortexgraph_vault.vault.lock import vault_key
 
 log = logging.getLogger(__name__)
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 NOTE_CHUNK = 200
 TERM_CHUNK = 2000
 _END = "end of the cortexgraph-vault index cache"
@@ -90,7 +90,9 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
         log.warning("%s: index cache unreadable (%s); rebuilding it", path, exc)
         return None
     try:
-        text = TextIndex.restore({"paths": header["paths"], "postings": postings})
+        text = TextIndex.restore(
+            {"paths": header["paths"], "postings": postings, "terms_of": header["terms_of"]}
+        )
         if set(notes) != text.paths():
             raise ValueError("notes and word index disagree")
     except Exception as exc:
@@ -125,6 +127,7 @@ def save_cache(
         "note_chunks": len(note_chunks),
         "term_chunks": len(term_chunks),
         "paths": text["paths"],
+        "terms_of": text.get("terms_of", {}),
     }
     try:
         with open(tmp, "wb") as fh:

@@ -34,7 +34,7 @@ from cortexgraph_vault.index.records import (
     stats_of,
     with_stamp,
 )
-from cortexgraph_vault.index.text_index import TermStats, TextIndex
+from cortexgraph_vault.index.text_index import TermStats, TextIndex, indexed_weights
 from cortexgraph_vault.vault.files import TEMP_MARK, kind_of, not_regular, regular_file_exists
 from cortexgraph_vault.vault.layout import VaultLayout
 from cortexgraph_vault.vault.paths import IGNORED_DIRS
@@ -299,13 +299,30 @@ class VaultCatalog:
             old = self._notes.get(rel)
             known = (old.size, old.mtime_ns) if old else None
             got = read_note_file(path, self._real_root, self.max_note_bytes, known)
+            parsed = self._parse(rel, got, old)
             with self.lock:
-                if got.still_current(path):
-                    return self._apply_read(rel, got)
+                # not read (same stamp as indexed): only if the index still holds that stamp
+                unread_ok = got.data is not None or self._notes.get(rel) is old
+                if got.still_current(path) and unread_ok:
+                    return self._apply_read(rel, got, parsed)
         log.info("%s: changing faster than it can be read; left for the next look", rel)
         return self._notes.get(rel)
 
-    def _apply_read(self, rel: str, got: FileRead) -> IndexedNote | None:
+    def _parse(
+        self, rel: str, got: FileRead, old: IndexedNote | None
+    ) -> tuple[IndexedNote, TermStats] | None:
+        """The note and its words, worked out before taking the lock (a note of megabytes
+        takes seconds); None when there is nothing to parse, or the bytes are the indexed ones."""
+        if got.data is None or got.st is None:
+            return None
+        if old is not None and _same_bytes(old, got.data, self.max_note_bytes):
+            return None
+        note = index_bytes(rel, got.data, got.st, self.layout, self.max_note_bytes)
+        return note, stats_of(note)
+
+    def _apply_read(
+        self, rel: str, got: FileRead, parsed: tuple[IndexedNote, TermStats] | None = None
+    ) -> IndexedNote | None:
         old = self._notes.get(rel)
         if got.gone:
             self.drop(rel)
@@ -315,12 +332,12 @@ class VaultCatalog:
             return None
         assert got.st is not None
         if got.data is None:
-            if old and old.size == got.st.st_size and old.mtime_ns == got.st.st_mtime_ns:
-                return old
-            return self.reload(rel)  # indexed anew meanwhile under another stamp: look again
+            return old  # the stamp the index holds: nothing changed
         if old is not None and _same_bytes(old, got.data, self.max_note_bytes):
             # Same bytes, new stamp (a touch, a sync tool, our own write's echo).
             return self._put(with_stamp(old, got.st), reindex=False)
+        if parsed is not None:
+            return self._put(parsed[0], stats=parsed[1])
         return self.ingest(rel, got.data, got.st)
 
     def _refuse(self, rel: str, got: FileRead) -> None:
@@ -344,20 +361,18 @@ class VaultCatalog:
         path = self.root / rel
         for _ in range(READ_ATTEMPTS):
             got = read_note_file(path, self._real_root, self.max_note_bytes)
+            parsed = self._parse(rel, got, self._notes.get(rel))
             with self.lock:
                 if not got.still_current(path):
                     continue
                 if got.data is None or got.st is None:
                     self._apply_read(rel, got)
                     return self._unindexed(rel, data)
-                if got.data != data[: self.max_note_bytes + 1]:
-                    # Written again since our write (a person's editor): the stamp is theirs,
-                    # so index their bytes, or their change would pass for the echo of ours.
-                    return self.ingest(rel, got.data, got.st)
-                old = self._notes.get(rel)
-                if old is not None and _same_bytes(old, data, self.max_note_bytes):
-                    return self._put(with_stamp(old, got.st), reindex=False)
-                return self.ingest(rel, data, got.st)
+                # Written again since our write (a person's editor): the stamp is theirs, so
+                # their bytes are indexed, or their change would pass for the echo of ours.
+                note = self._apply_read(rel, got, parsed)
+                assert note is not None
+                return note
         log.info("%s: changing faster than it can be read; left for the next look", rel)
         return self._unindexed(rel, data)
 
@@ -385,7 +400,7 @@ class VaultCatalog:
             if old is None:
                 return
             self._forget_id(old)
-            self.text.remove(rel, lambda: stats_of(old).terms)
+            self.text.remove(rel, lambda: indexed_weights(stats_of(old)))
             self.graph.remove(old)
             self.removed += 1
             self._tagged(old, -1)
@@ -421,7 +436,7 @@ class VaultCatalog:
                 self._tagged(note, +1)
                 self._changed(old, note)
                 self.parsed += 1
-                old_terms = (lambda: stats_of(old).terms) if old else None
+                old_terms = (lambda: indexed_weights(stats_of(old))) if old else None
                 if not words_later:
                     self.text.put(note.path, stats, old_terms)  # type: ignore[arg-type]
                 elif note.path in self.text:
