@@ -14,6 +14,7 @@ import logging
 import os
 import pickle
 import secrets
+import stat
 import threading
 import time
 from dataclasses import dataclass
@@ -101,6 +102,16 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
     return CachedIndex(notes, text)
 
 
+def _private_folders(folder: Path) -> None:
+    """The cache's folder and the app's cache folder above it, readable by the user only
+    (made so again when an older version left them 0755)."""
+    with contextlib.suppress(OSError):
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for each in (folder, folder.parent):
+            if stat.S_IMODE(each.stat().st_mode) != 0o700:
+                each.chmod(0o700)
+
+
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
@@ -118,7 +129,7 @@ def save_cache(
     and one big pickle would hold the interpreter lock (and every search) for a second.
     """
     started = time.perf_counter()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _private_folders(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
     note_chunks = _chunks(list(notes.values()), NOTE_CHUNK)
     terms = [(t, *rest) for t, rest in text["postings"].items()]
@@ -130,7 +141,8 @@ def save_cache(
         "terms_of": text.get("terms_of", {}),
     }
     try:
-        with open(tmp, "wb") as fh:
+        # 0600 from its creation: the cache holds the text of every note in the vault
+        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as fh:
             for part in (_stamp(layout, max_note_bytes), header, *note_chunks, *term_chunks, _END):
                 pickle.dump(part, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)

@@ -7,6 +7,7 @@ import dataclasses
 import io
 import os
 import pickle
+import stat
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,21 @@ def test_a_cache_that_cannot_be_written_leaves_no_temp_file_and_is_not_fatal(
     assert not path.exists()
     assert list(path.parent.iterdir()) == []
     assert "cannot write the index cache (RecursionError" in caplog.text
+
+
+def test_the_cache_holding_the_vaults_text_is_private(link_vault: Path) -> None:
+    folder = user_cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o755)
+    engine_for(link_vault)
+    path = cache_path(user_cache_dir(), link_vault)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    # a cache written by an older version, readable by all, is made private when next saved
+    path.chmod(0o644)
+    path.parent.chmod(0o755)
+    engine = engine_for(link_vault)
+    engine.index_cache.save(engine.catalog)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
