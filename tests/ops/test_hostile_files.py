@@ -90,3 +90,23 @@ def test_frontmatter_nested_too_deep_is_reported_and_never_breaks_the_cache(
     with pytest.raises(NotFound):  # its id is in the frontmatter no one can read
         s.touch("7d9e2c1a-0b3f-4c5d-8e6f-a1b2c3d4e5f6")
     assert path.read_bytes() == before
+
+
+def test_an_empty_note_is_reported_and_left_byte_identical(git_vault: Path) -> None:
+    for name, data in (("Empty.md", b""), ("Blank.md", b"\n  \n")):
+        (git_vault / "_stm" / name).write_bytes(data)
+    s = service_for(git_vault)
+    problems = {p.path: p.reason for p in s.vault_status().unparseable}
+    for name, data in (("Empty.md", b""), ("Blank.md", b"\n  \n")):
+        rel = f"_stm/{name}"
+        assert problems[rel] == "empty note"
+        writes = (
+            lambda r=rel: s.touch(r),
+            lambda r=rel: s.delete(r),
+            lambda r=rel: s.update(r, tags=["x"]),
+        )
+        for write in writes:
+            with pytest.raises(VaultError, match=rf"{rel}: empty note"):
+                write()
+            assert (git_vault / rel).read_bytes() == data
+        assert not (git_vault / "_archive" / name).exists()
