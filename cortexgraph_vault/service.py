@@ -64,6 +64,7 @@ from cortexgraph_vault.pipeline import runner as pipeline_runner
 class MemoryService:
     def __init__(self, config: Config, *, clock: Clock | None = None) -> None:
         self.engine = VaultEngine(config, clock=clock)
+        lifecycle.record_uncommitted(self.engine)
         # Doors time their calls here (get_performance_metrics).
         self.metrics = CallRecorder()
         # Doors run calls on worker threads and the catalogue is not thread-safe: calls that
