@@ -30,6 +30,7 @@ from cortexgraph_vault.index.parallel_parse import PARALLEL_MIN, parse_many
 from cortexgraph_vault.index.records import (
     IndexedNote,
     index_bytes,
+    index_with_words,
     parse_note_bytes,
     stats_of,
     with_stamp,
@@ -317,8 +318,7 @@ class VaultCatalog:
             return None
         if old is not None and _same_bytes(old, got.data, self.max_note_bytes):
             return None
-        note = index_bytes(rel, got.data, got.st, self.layout, self.max_note_bytes)
-        return note, stats_of(note)
+        return index_with_words(rel, got.data, got.st, self.layout, self.max_note_bytes)
 
     def _apply_read(
         self, rel: str, got: FileRead, parsed: tuple[IndexedNote, TermStats] | None = None
@@ -351,7 +351,8 @@ class VaultCatalog:
         self._unreadable[rel] = got.problem
 
     def ingest(self, rel: str, data: bytes, st: os.stat_result) -> IndexedNote:
-        return self._put(index_bytes(rel, data, st, self.layout, self.max_note_bytes))
+        note, stats = index_with_words(rel, data, st, self.layout, self.max_note_bytes)
+        return self._put(note, stats=stats)
 
     def record(self, rel: str, data: bytes) -> IndexedNote:
         """Our own write: index it now, without waiting for a walk or a watcher event.

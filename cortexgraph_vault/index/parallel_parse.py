@@ -25,7 +25,7 @@ from pathlib import Path
 
 import cortexgraph_vault
 from cortexgraph_vault.index.file_reads import read_note_file
-from cortexgraph_vault.index.records import IndexedNote, index_bytes, stats_of
+from cortexgraph_vault.index.records import IndexedNote, index_with_words
 from cortexgraph_vault.index.text_index import PostingBlock, TermStats, posting_block
 from cortexgraph_vault.vault.layout import VaultLayout
 
@@ -63,8 +63,8 @@ def parse_file(root: Path, rel: str, layout: VaultLayout, max_bytes: int) -> Par
     if got.gone or got.problem is not None:
         return rel, None, None, got.problem
     assert got.st is not None and got.data is not None
-    note = index_bytes(rel, got.data, got.st, layout, max_bytes)
-    return rel, note, stats_of(note), None
+    note, stats = index_with_words(rel, got.data, got.st, layout, max_bytes)
+    return rel, note, stats, None
 
 
 def parse_many(layout: VaultLayout, rels: Sequence[str], max_bytes: int) -> Iterator[Frame]:

@@ -109,3 +109,16 @@ def test_a_big_note_restored_from_the_cache_is_removed_without_its_text(tmp_path
     assert cache.load_into(warm)
     warm.text.remove("Big.md", None)  # its terms came with the cache
     assert warm.text.signature() == without
+
+
+def test_a_note_past_the_cap_says_so_among_its_problems(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    shutil.copytree(SAMPLE, vault)
+    words = made_up_words(MAX_TERMS_PER_NOTE + 10)
+    (vault / "Word list.md").write_text(" ".join(words))
+    catalog = catalog_of(vault)
+    problems = dict(catalog.problems())
+    assert f"only the {MAX_TERMS_PER_NOTE} weightiest are searchable" in problems["Word list.md"]
+    (vault / "Word list.md").write_text(" ".join(words[:100]))
+    catalog.reload("Word list.md")
+    assert "Word list.md" not in dict(catalog.problems())
