@@ -294,7 +294,10 @@ class VaultCatalog:
         path = self.root / rel
         if not utf8_name(rel):
             with self.lock:
-                self._unreadable[shown_name(rel)] = BAD_NAME
+                if os.path.lexists(path):
+                    self._unreadable[shown_name(rel)] = BAD_NAME
+                else:
+                    self._unreadable.pop(shown_name(rel), None)
             return None
         for _ in range(READ_ATTEMPTS):
             old = self._notes.get(rel)

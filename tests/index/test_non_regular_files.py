@@ -157,3 +157,17 @@ def test_the_store_refuses_to_read_a_symlink_or_a_fifo(link_vault: Path, elsewhe
     for rel, reason in (("_stm/twin.md", "symbolic link"), ("_stm/fifo.md", "FIFO")):
         refused = refusal_of(lambda rel=rel: store.read(rel))  # type: ignore[misc]
         assert rel in refused and reason in refused
+
+
+def test_a_name_that_is_not_utf8_is_reported_while_it_is_there(link_vault: Path) -> None:
+    catalog = catalog_of(link_vault)
+    bad = os.path.join(os.fsencode(link_vault / "_stm"), b"caf\xe9.md")
+    with open(bad, "wb") as fh:
+        fh.write(b"# Cafe\n\nquokka\n")
+    rel = os.fsdecode(bad)[len(str(link_vault)) + 1 :]
+    catalog.reload(rel)
+    assert "not UTF-8" in problems_of(catalog)["_stm/caf\\xe9.md"]
+    assert catalog.search_text(["quokka"])[0] == {}
+    os.unlink(bad)
+    catalog.reload(rel)
+    assert "_stm/caf\\xe9.md" not in problems_of(catalog)
