@@ -24,6 +24,7 @@ from cortexgraph_vault.errors import Ambiguous, ConfigError, GitError, LockTimeo
 from cortexgraph_vault.history import VaultHistory
 from cortexgraph_vault.index.cache import IndexCache, cache_path
 from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.embedder import shared_embedder
 from cortexgraph_vault.index.watcher import VaultWatcher
 from cortexgraph_vault.models import MemoryView
 from cortexgraph_vault.vault.files import sweep_temp_files
@@ -73,7 +74,11 @@ class VaultEngine:
         self.store = NoteStore(
             self.layout, self.lock, self.journal, max_note_bytes=config.max_note_bytes
         )
-        self.catalog = VaultCatalog(self.layout, max_note_bytes=config.max_note_bytes)
+        self.catalog = VaultCatalog(
+            self.layout,
+            max_note_bytes=config.max_note_bytes,
+            embedder=shared_embedder if config.semantic_search else None,
+        )
         self.history = VaultHistory(self.root, lock_wait_seconds=config.git_lock_wait)
         self.watching = False  # set by the watcher once it keeps the catalogue current
         self.watcher: VaultWatcher | None = None
@@ -87,6 +92,7 @@ class VaultEngine:
         )
         self.index_cache.load_into(self.catalog)
         self.catalog.refresh()
+        self.catalog.sync_vectors()
         big = len(self.catalog) >= BIG_VAULT_NOTES
         # A big vault's cache is written behind the first answers, not before them.
         self.index_cache.save_if_changed(

@@ -5,6 +5,8 @@ Messages name the file or id and the reason, and say what to do next when there 
 
 from __future__ import annotations
 
+import re
+
 
 class VaultError(Exception):
     """Base of every error we raise on purpose."""
@@ -110,3 +112,8 @@ class NotAvailableYet(VaultError):
 
     exit_code = 6
     http_status = 501
+
+
+def error_code(exc: VaultError) -> str:
+    """The machine-readable code of an error: its class name in snake case (`not_found`)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()

@@ -17,12 +17,13 @@ from cortexgraph_vault.metrics import CallRecorder
 from cortexgraph_vault.models import (
     AutoRecallResult,
     DeleteResult,
-    ForgottenView,
+    ForgottenList,
     GcResult,
     HistoryResult,
     MemoryDetail,
     MemoryList,
     MessageAnalysis,
+    NoteRead,
     ObserveResult,
     OpenResult,
     PerformanceMetrics,
@@ -56,7 +57,17 @@ from cortexgraph_vault.models.maintenance import (
     GraphPictureResult,
     ImportResult,
 )
-from cortexgraph_vault.ops import browse, graph, intel, lifecycle, past, reads, search, writes
+from cortexgraph_vault.ops import (
+    browse,
+    graph,
+    intel,
+    lifecycle,
+    notes,
+    past,
+    reads,
+    search,
+    writes,
+)
 from cortexgraph_vault.ops import consolidate as consolidation
 from cortexgraph_vault.pipeline import runner as pipeline_runner
 
@@ -138,6 +149,12 @@ class MemoryService:
     def memory_at_path(self, path: str) -> MemoryDetail:
         return browse.memory_at_path(self.engine, path)
 
+    def read_note(
+        self, ref: str, *, cursor: str | None = None, max_chars: int = 10_000
+    ) -> NoteRead:
+        """Any note of the vault by path, title, alias or memory id, a page at a time."""
+        return notes.read_note(self.engine, ref, cursor=cursor, max_chars=max_chars)
+
     def effective_config(self) -> list[dict[str, Any]]:
         return describe(self.engine.config)
 
@@ -164,12 +181,18 @@ class MemoryService:
     def restore(self, memory_id: str, *, commit: str | None = None) -> RestoreResult:
         return past.restore(self.engine, memory_id, commit=commit)
 
-    def forgotten(self, *, limit: int = 100) -> list[ForgottenView]:
+    def forgotten(self, *, limit: int = 100) -> ForgottenList:
         return past.forgotten(self.engine, limit=limit)
 
     # index and graph ---------------------------------------------------------------
     def search_unified(self, query: str, **kwargs: Any) -> SearchResult:
         return search.search_unified(self.engine, query, **kwargs)
+
+    def related_to_note(self, path: str, limit: int = 10) -> SearchResult:
+        """The memories and notes most related to the note at `path` (not the note itself)."""
+        from cortexgraph_vault.ops import related
+
+        return related.related_to_note(self.engine, path, limit)
 
     def read_graph(self, **kwargs: Any) -> GraphResult:
         return graph.read_graph(self.engine, **kwargs)

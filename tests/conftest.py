@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -114,3 +115,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATH",
         help="write the reliability figures of this run as JSON",
     )
+
+
+_LOOPBACK = ("127.", "::1", "localhost")
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The product works with no network: any connection beyond this machine fails the test
+    (loopback — the daemon under test — and Unix sockets are allowed)."""
+    real_connect = socket.socket.connect
+
+    def guarded(self: socket.socket, address: object) -> object:
+        if self.family in (socket.AF_INET, socket.AF_INET6):
+            host = str(address[0]) if isinstance(address, tuple) else str(address)
+            if not host.startswith(_LOOPBACK):
+                pytest.fail(f"a test tried to reach the network ({address})")
+        return real_connect(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", guarded)

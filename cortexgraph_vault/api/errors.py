@@ -7,7 +7,6 @@ snake case, so a new error class needs nothing here.
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
 from pydantic import ValidationError
@@ -15,13 +14,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from cortexgraph_vault.api.security import BodyTooLarge
-from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError
+from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError, error_code
 
 log = logging.getLogger("cortexgraph_vault.api")
-
-
-def error_code(exc: VaultError) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()
 
 
 def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:

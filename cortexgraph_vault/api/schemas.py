@@ -11,8 +11,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cortexgraph_vault.models import ForgottenView
-
 Status = Literal["active", "promoted", "archived", "all"]
 Tag = Annotated[str, Field(max_length=200)]
 Entity = Annotated[str, Field(max_length=500)]
@@ -35,10 +33,6 @@ class ErrorBody(BaseModel):
 
 class Health(BaseModel):
     ok: bool
-
-
-class ForgottenList(BaseModel):
-    forgotten: list[ForgottenView]
 
 
 class SettingRow(BaseModel):
@@ -87,11 +81,27 @@ class SearchQuery(Input):
     page: int | None = Field(default=None, ge=1, le=100_000)
     page_size: int | None = Field(default=None, ge=1, le=100)
     preview_length: int = Field(default=300, ge=0, le=5000, description="0 = full text")
+    explain: bool = Field(
+        default=False, description="per hit: lexical score, vector similarity, prior, rank"
+    )
+
+
+class RelatedQuery(Input):
+    path: VaultPath = Field(description="vault-relative path of a note, e.g. Projects/Atlas.md")
+    limit: int = Field(default=10, ge=1, le=50)
 
 
 class NeighbourhoodQuery(Input):
     path: VaultPath = Field(description="vault path of a note, or a memory id / prefix / title")
     hops: int = Field(default=1, ge=1, le=5)
+
+
+class NoteQuery(Input):
+    ref: VaultPath = Field(description="a note's path, title, alias, [[link]] or memory id")
+    cursor: str | None = Field(
+        default=None, max_length=64, description="next_cursor of the previous page"
+    )
+    max_chars: int = Field(default=10_000, ge=200, le=100_000, description="body characters")
 
 
 class HistoryQuery(Input):

@@ -48,7 +48,7 @@ def _show(s: MemoryService, a: argparse.Namespace) -> Any:
 def _search(s: MemoryService, a: argparse.Namespace) -> Any:
     return s.search(
         a.query, tags=split_list(a.tags), status=a.status, top_k=a.limit, window_days=a.window_days,
-        min_score=a.min_score, page=a.page, preview_length=a.preview,
+        min_score=a.min_score, page=a.page, preview_length=a.preview, explain=a.explain,
     )  # fmt: skip
 
 
@@ -112,7 +112,7 @@ def _history(s: MemoryService, a: argparse.Namespace) -> Any:
 @command("restore")
 def _restore(s: MemoryService, a: argparse.Namespace) -> Any:
     if a.list or not a.id:
-        return s.forgotten(limit=a.limit)
+        return s.forgotten(limit=a.limit).forgotten
     return s.restore(a.id, commit=a.at)
 
 
@@ -156,6 +156,9 @@ def register(sub: argparse._SubParsersAction) -> dict[str, Handler]:  # type: ig
     c.add_argument("--min-score", type=float)
     c.add_argument("--page", type=int)
     c.add_argument("--preview", type=int, default=300)
+    c.add_argument(
+        "--explain", action="store_true", help="show why each memory ranks where it does"
+    )
 
     c = sub.add_parser("touch", help="reinforce a memory (a use)")
     c.add_argument("id")

@@ -65,6 +65,22 @@ def memory(v: MemoryView) -> str:
     return "\n".join(lines)
 
 
+def explain_table(result: SearchResult) -> str:
+    """Why each hit ranks where it does (README, Scoring)."""
+    rows = []
+    for h in result.results:
+        e = h.explain
+        if e is None:
+            continue
+        vector = "-" if e.vector is None else f"{e.vector:.3f}"
+        memory = "-" if e.memory_score is None else f"{e.memory_score:.3f}"
+        rows.append((e.rank, f"{e.lexical:.3f}", vector, f"{e.context:.3f}", f"{e.relevance:.3f}",
+                     memory, f"{e.prior:.3f}", f"{e.weight:.2f}", f"{e.final:.3f}",
+                     short(h.title, 30), " ".join(e.matched_terms)[:30]))  # fmt: skip
+    head = ["rank", "words", "vector", "context", "relevance", "memory", "prior", "weight"]
+    return table(rows, [*head, "final", "title", "matched"])
+
+
 def render(result: object) -> str:
     from cortexgraph_vault.cli.maintenance_render import render_maintenance
 
@@ -89,7 +105,12 @@ def render(result: object) -> str:
             )
             for h in result.results
         ]
-        return table(rows, ["score", "where", "title", "uses", "id", "content"])
+        text = table(rows, ["score", "where", "title", "uses", "id", "content"])
+        if result.notice:
+            text += f"\n({result.notice})"
+        if any(h.explain for h in result.results):
+            text += "\n\n" + explain_table(result)
+        return text
     if isinstance(result, GcResult):
         head = result.message
         if result.candidates:

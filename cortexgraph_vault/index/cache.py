@@ -30,7 +30,7 @@ from cortexgraph_vault.vault.lock import vault_key
 
 log = logging.getLogger(__name__)
 
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 NOTE_CHUNK = 200
 TERM_CHUNK = 2000
 _END = "end of the cortexgraph-vault index cache"
@@ -40,6 +40,7 @@ _END = "end of the cortexgraph-vault index cache"
 class CachedIndex:
     notes: dict[str, IndexedNote]
     text: TextIndex
+    vectors: dict[str, Any] | None = None
 
 
 def cache_path(cache_dir: Path, root: Path) -> Path:
@@ -83,6 +84,7 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
             postings = {}
             for _ in range(header["term_chunks"]):
                 postings.update((t, rest) for t, *rest in pickle.load(fh))
+            vectors = pickle.load(fh)
             if pickle.load(fh) != _END:
                 raise ValueError("the end marker is missing")
     except FileNotFoundError:
@@ -99,7 +101,7 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
     except Exception as exc:
         log.warning("%s: index cache inconsistent (%s); rebuilding it", path, exc)
         return None
-    return CachedIndex(notes, text)
+    return CachedIndex(notes, text, vectors)
 
 
 def _private_folders(folder: Path) -> None:
@@ -122,6 +124,7 @@ def save_cache(
     max_note_bytes: int,
     notes: dict[str, IndexedNote],
     text: dict[str, Any],
+    vectors: dict[str, Any] | None = None,
 ) -> float:
     """Write the cache atomically (a reader sees the old file or the new one); seconds taken.
 
@@ -143,7 +146,14 @@ def save_cache(
     try:
         # 0600 from its creation: the cache holds the text of every note in the vault
         with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as fh:
-            for part in (_stamp(layout, max_note_bytes), header, *note_chunks, *term_chunks, _END):
+            for part in (
+                _stamp(layout, max_note_bytes),
+                header,
+                *note_chunks,
+                *term_chunks,
+                vectors,
+                _END,
+            ):
                 pickle.dump(part, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
     except Exception as exc:  # a cache is only a speed-up: failing to write one is never fatal
@@ -174,7 +184,7 @@ class IndexCache:
         started = time.perf_counter()
         cached = load_cache(self.path, self.layout, self.max_note_bytes)
         if cached is not None:
-            catalog.adopt(cached.notes, cached.text)
+            catalog.adopt(cached.notes, cached.text, cached.vectors)
         self.loaded_at_start = self._written = cached is not None
         self.load_seconds = time.perf_counter() - started
         self._parsed_at_save = catalog.parsed
@@ -188,12 +198,14 @@ class IndexCache:
         """Write the cache; in the background, the snapshot is taken now and written by a
         thread the process waits for before it exits (a CLI call never leaves half a file)."""
         parsed, removed = catalog.parsed, catalog.removed
-        notes, text = catalog.snapshot()
+        notes, text, vectors = catalog.snapshot()
         self.saved_at = self._written_at = time.time()
         self._parsed_at_save, self._removed_at_save = parsed, removed
 
         def write() -> None:
-            self.save_seconds = save_cache(self.path, self.layout, self.max_note_bytes, notes, text)
+            self.save_seconds = save_cache(
+                self.path, self.layout, self.max_note_bytes, notes, text, vectors
+            )
 
         wait_for_writes(self.path)
         if not background:

@@ -17,11 +17,12 @@ import stat
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
+from cortexgraph_vault.index.embedder import Embedder
 from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.graph import LinkGraph
@@ -34,6 +35,7 @@ from cortexgraph_vault.index.records import (
     stats_of,
     with_stamp,
 )
+from cortexgraph_vault.index.semantic import SemanticIndex, note_text
 from cortexgraph_vault.index.text_index import TermStats, TextIndex, indexed_weights
 from cortexgraph_vault.index.vault_walk import (
     BAD_NAME,
@@ -76,7 +78,13 @@ class RefreshReport:
 
 
 class VaultCatalog:
-    def __init__(self, layout: VaultLayout, *, max_note_bytes: int = 5_000_000) -> None:
+    def __init__(
+        self,
+        layout: VaultLayout,
+        *,
+        max_note_bytes: int = 5_000_000,
+        embedder: Callable[[], Embedder] | None = None,
+    ) -> None:
         self.layout = layout
         self.root = layout.root
         self._real_root = os.path.realpath(layout.root)
@@ -86,6 +94,7 @@ class VaultCatalog:
         self._by_id: dict[str, list[str]] = {}
         self._unreadable: dict[str, str] = {}
         self.text = TextIndex()
+        self.semantic = SemanticIndex(embedder)
         self.graph = LinkGraph()
         self.parsed = 0  # notes parsed since start (a warm start parses only what changed)
         self.removed = 0
@@ -156,10 +165,26 @@ class VaultCatalog:
         with self.lock:
             return set(self._tags)
 
-    def search_text(self, terms: list[str]) -> tuple[dict[str, float], dict[str, list[str]]]:
+    def search_text(
+        self, terms: list[str], related: Mapping[str, Sequence[tuple[str, float]]] | None = None
+    ) -> tuple[dict[str, float], dict[str, list[str]]]:
         """Path → similarity of every note matching the terms, and what each term matched."""
         with self.lock:
-            return self.text.search_expanded(terms)
+            return self.text.search_expanded(terms, related)
+
+    def vector_text(self, rel: str) -> str | None:
+        note = self._notes.get(rel)
+        return None if note is None else note_text(note.title, note.aliases, note.body)
+
+    def sync_vectors(self) -> int:
+        """Embed the notes changed since the last call (the search calls it before it looks)."""
+        return self.semantic.sync(self.vector_text)
+
+    def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
+        """How many notes the word index holds, and in how many of them each term occurs."""
+        with self.lock:
+            text = self.text
+            return len(text), {term: text.document_frequency(term) for term in terms}
 
     # updating ----------------------------------------------------------------
     def refresh(self, start: str = "") -> RefreshReport:
@@ -364,6 +389,7 @@ class VaultCatalog:
                 return
             self._forget_id(old)
             self.text.remove(rel, lambda: indexed_weights(stats_of(old)))
+            self.semantic.drop(rel)
             self.graph.remove(old)
             self.removed += 1
             self._tagged(old, -1)
@@ -399,6 +425,7 @@ class VaultCatalog:
                 self._tagged(note, +1)
                 self._changed(old, note)
                 self.parsed += 1
+                self.semantic.mark(note.path)
                 old_terms = (lambda: indexed_weights(stats_of(old))) if old else None
                 if not words_later:
                     self.text.put(note.path, stats, old_terms)  # type: ignore[arg-type]
@@ -439,9 +466,29 @@ class VaultCatalog:
                 del self._by_id[mid]  # type: ignore[arg-type]
 
     # persistence ---------------------------------------------------------------
-    def adopt(self, notes: dict[str, IndexedNote], text: TextIndex) -> None:
-        """Take over a state loaded from the persistent cache (before any other change)."""
+    def adopt(
+        self,
+        notes: dict[str, IndexedNote],
+        text: TextIndex,
+        vectors: dict[str, object] | SemanticIndex | None = None,
+    ) -> None:
+        """Take over a state loaded from the persistent cache (before any other change):
+        its vectors too when it has them, or else every note is embedded again."""
         with self.lock:
+            if isinstance(vectors, SemanticIndex):
+                self.semantic = vectors
+            else:
+                self.semantic = SemanticIndex(self.semantic.loader)
+                try:
+                    if vectors is not None:
+                        self.semantic.restore(vectors, notes)
+                except (KeyError, ValueError, TypeError) as exc:
+                    log.warning("cached note vectors unusable (%s); embedding again", exc)
+                    self.semantic = SemanticIndex(self.semantic.loader)
+                    vectors = None
+                if vectors is None:
+                    for path in notes:
+                        self.semantic.mark(path)
             self._notes = dict(notes)
             self._by_id = {}
             for note in notes.values():
@@ -461,15 +508,18 @@ class VaultCatalog:
             notes, text = dict(other._notes), other.text
             unreadable = dict(other._unreadable)
             attachments = set(other.graph._attachments)
-        self.adopt(notes, text)
+            semantic = other.semantic
+        self.adopt(notes, text, semantic)
         with self.lock:
             self._unreadable = unreadable
             self.graph.set_attachments(attachments)
             self.parsed += other.parsed
 
-    def snapshot(self) -> tuple[dict[str, IndexedNote], dict[str, object]]:
+    def snapshot(
+        self,
+    ) -> tuple[dict[str, IndexedNote], dict[str, object], dict[str, object] | None]:
         with self.lock:
-            return dict(self._notes), self.text.export()
+            return dict(self._notes), self.text.export(), self.semantic.export()
 
 
 def _relation_key(note: IndexedNote | None) -> object:

@@ -177,6 +177,12 @@ class LinkGraph:
         self._dirty.clear()
 
     # queries -----------------------------------------------------------------------------------
+    def resolve(self, target: str, source_path: str = "") -> str | None:
+        """The file `[[target]]` written in `source_path` (default: a note at the vault root)
+        opens in Obsidian: a note or an attachment, or None."""
+        self._ensure()
+        return self._resolver.resolve(target, source_path)
+
     def outgoing(self, path: str) -> tuple[Edge, ...]:
         self._ensure()
         return self._out.get(path, ())

@@ -19,8 +19,10 @@ A document adds at most MAX_TERMS_PER_NOTE distinct terms (its most weighty ones
 new terms of a document join the sorted vocabulary in one merge, not one insertion each: a
 note of 200k made-up words costs about what a note of 20k does, once.
 
-Typos are matched against the vocabulary, never per document: rapidfuzz compares an unknown
-query term with the known terms of similar length.
+Words are indexed by their Snowball (English) stem, so "allergy" finds "allergies" and
+"hiking" finds "hiked"; prefixes and typos are matched on stems too. Typos are matched
+against the vocabulary, never per document: rapidfuzz compares an unknown query term with
+the known terms of similar length.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import heapq
 import math
 import re
 import sys
+import threading
 from array import array
 from bisect import bisect_left, insort
 from collections import Counter
@@ -38,6 +41,7 @@ from operator import itemgetter
 from typing import Any
 
 from rapidfuzz import fuzz, process
+from Stemmer import Stemmer
 
 FIELDS = ("title", "aliases", "tags", "entities", "content")
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 2.0, 1.0)
@@ -55,9 +59,25 @@ COMMON_MIN_NOTES = 100
 _WORD = re.compile(r"[^\W_]+")
 
 
-def text_tokens(text: str) -> list[str]:
-    """Lower-cased words (letters and digits), the same for documents and queries."""
+def words(text: str) -> list[str]:
+    """Lower-cased words (letters and digits) of any script."""
     return _WORD.findall(text.lower())
+
+
+_stemmers = threading.local()  # a Snowball stemmer object is not safe to share across threads
+
+
+def stems(found: list[str]) -> list[str]:
+    """Each word's Snowball English stem (words of other scripts come back unchanged)."""
+    stemmer = getattr(_stemmers, "english", None)
+    if stemmer is None:
+        stemmer = _stemmers.english = Stemmer("english")
+    return stemmer.stemWords(found)  # type: ignore[no-any-return]
+
+
+def text_tokens(text: str) -> list[str]:
+    """The terms of a text, the same for documents and queries: stems of its words."""
+    return stems(words(text))
 
 
 @dataclass(frozen=True)
@@ -93,11 +113,21 @@ class TermStats:
         return list(self.weights)
 
 
+def echoes_content(title: list[str], content: list[str]) -> bool:
+    """A title made from the note's first words (as a save without a title makes it, maybe
+    with a number to keep the name unique) says nothing the text does not."""
+    if title and content[: len(title)] != title and len(title) > 1 and title[-1].isdigit():
+        title = title[:-1]
+    return bool(title) and content[: len(title)] == title
+
+
 def term_stats(doc: DocumentText) -> TermStats:
     fields = doc.field_tokens()
     content = fields[-1]
     weighted: dict[str, float] = Counter(content)  # type: ignore[assignment]
     length = float(len(content))
+    if echoes_content(fields[0], content):
+        fields = ([], *fields[1:])  # its words would count thrice for being said first
     for tokens, weight in zip(fields[:-1], FIELD_WEIGHTS[:-1], strict=True):
         length += weight * len(tokens)
         for tok in tokens:
@@ -236,6 +266,11 @@ class TextIndex:
             for d, part in zip(p.docs, p.parts, strict=True)
             if (path := paths[d]) is not None
         }
+
+    def document_frequency(self, term: str) -> int:
+        """How many live documents hold `term` exactly (no prefix or typo matching)."""
+        p = self._postings.get(term)
+        return p.df if p is not None else 0
 
     def signature(self) -> dict[str, dict[str, float]]:
         """Every live term with its postings: equal for two indexes of the same notes."""
@@ -402,7 +437,9 @@ class TextIndex:
         return self.search_expanded(terms)[0]
 
     def search_expanded(
-        self, terms: Sequence[str]
+        self,
+        terms: Sequence[str],
+        related: Mapping[str, Sequence[tuple[str, float]]] | None = None,
     ) -> tuple[dict[str, float], dict[str, list[str]]]:
         """Every live document matching at least one term → its BM25F similarity in [0, 1],
         and the vocabulary terms each query term was matched by.
@@ -410,6 +447,11 @@ class TextIndex:
         Similarity is the BM25 sum divided by the best any document could score for these
         terms, so it compares across queries; a query term that matches nothing still counts
         in that ceiling, so a document matching half the query scores at most about half.
+
+        `related`: for a query term, vocabulary terms of similar meaning with their weights
+        (from word vectors). They match like the term itself, weighted; the best any
+        document could score stays that of the term's own matches, or of a full-weight
+        match of the related term when the term itself matches nothing.
 
         In a vault of 100 notes or more, a term in more than half of them says almost nothing
         (its weight is near zero) but would make every note a match; beside a more selective
@@ -424,13 +466,23 @@ class TextIndex:
         ceiling = 0.0
         for term in dict.fromkeys(terms):
             expansions = self.expand(term)
+            own = len(expansions)
+            seen = {c for c, _ in expansions}
+            for cand, f in (related or {}).get(term, ()):
+                p = self._postings.get(cand)
+                if cand not in seen and p is not None and p.df:
+                    expansions.append((cand, f))
+                    seen.add(cand)
             used[term] = [c for c, _ in expansions]
             if not expansions:
                 ceiling += self._idf(0, n) * k1p1
                 continue
             weighted = [(self._postings[c], self._idf(self._postings[c].df, n) * f)
                         for c, f in expansions]  # fmt: skip
-            ceiling += max(w for _, w in weighted) * k1p1
+            if own:
+                ceiling += max(w for _, w in weighted[:own]) * k1p1
+            else:
+                ceiling += max(self._idf(p.df, n) for p, _ in weighted) * k1p1
             common = n >= COMMON_MIN_NOTES and min(p.df for p, _ in weighted) * 2 > n
             wanted.append((weighted, common))
         if any(not common for _, common in wanted):

@@ -222,6 +222,7 @@ class VaultWatcher:
                     catalog.reload(rel)
                 else:
                     catalog.attachment_changed(rel)
+        catalog.sync_vectors()  # edited notes are searchable by meaning as soon as by words
         self.state.batches += 1
         self.state.paths_checked += len(files) + len(dirs)
         self.state.last_batch_at = datetime.now(UTC)
@@ -229,6 +230,7 @@ class VaultWatcher:
 
     def _reconcile(self) -> None:
         report = self.catalog.refresh()
+        self.catalog.sync_vectors()
         self.state.reconciliations += 1
         self.state.last_reconcile_at = datetime.now(UTC)
         self.state.last_reconcile_changes = (

@@ -79,3 +79,7 @@ ReviewCandidates = Annotated[
         "primary result"
     ),
 ]
+Explain = Annotated[
+    bool,
+    Field(description="add per hit the lexical score, vector similarity, prior and final rank"),
+]

@@ -17,7 +17,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel
 
-from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError
+from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError, error_code
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
@@ -50,6 +50,34 @@ def explain(exc: VaultError) -> str:
     elif isinstance(exc, Conflict):
         text += f". The file's content_hash is now {exc.actual_hash}."
     return text
+
+
+def error_body(exc: VaultError) -> dict[str, Any]:
+    """The error for clients, as the REST API gives it: `error` code, `detail`, and the
+    candidates of an ambiguous reference or the hashes of a conflict."""
+    body: dict[str, Any] = {"error": error_code(exc), "detail": str(exc)}
+    if isinstance(exc, Ambiguous):
+        body["candidates"] = list(exc.candidates)
+    elif isinstance(exc, Conflict):
+        body |= {"expected_hash": exc.expected_hash, "actual_hash": exc.actual_hash}
+    return body
+
+
+# Keys whose values are data, not schemas: a "title" inside them is not a schema title.
+_DATA_KEYS = frozenset({"default", "const", "enum", "examples"})
+
+
+def without_titles(schema: Any) -> Any:
+    """A JSON schema without its `title` annotations (a property named title is kept)."""
+    if isinstance(schema, dict):
+        return {
+            k: (v if k in _DATA_KEYS else without_titles(v))
+            for k, v in schema.items()
+            if not (k == "title" and isinstance(v, str))
+        }
+    if isinstance(schema, list):
+        return [without_titles(v) for v in schema]
+    return schema
 
 
 def loose(result: Any) -> dict[str, Any]:

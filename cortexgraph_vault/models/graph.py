@@ -122,6 +122,15 @@ class CacheStatus(Model):
     changes_since_save: int
 
 
+class SemanticStatus(Model):
+    enabled: bool = Field(description="CORTEXGRAPH_SEMANTIC_SEARCH")
+    available: bool = Field(description="the vector model loaded; false: search runs by words")
+    vectors: int = Field(description="notes with a vector")
+    pending: int = Field(description="changed notes waiting to be embedded (at the next search)")
+    model: str | None = Field(None, description="where the model's files were loaded from")
+    problem: str | None = Field(None, description="why vectors are unavailable, and the fix")
+
+
 class VaultStatus(Model):
     vault: str
     notes: int
@@ -133,6 +142,7 @@ class VaultStatus(Model):
     vocabulary: int = Field(description="distinct words in the search index")
     watcher: WatcherStatus
     cache: CacheStatus
+    semantic: SemanticStatus | None = None
     unparseable: list[Skipped] = Field(
         description="every file indexed only in part or not at all, with the reason"
     )

@@ -6,6 +6,8 @@ Times are ISO-8601 UTC strings.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -111,6 +113,36 @@ class Pagination(Model):
     has_previous: bool
 
 
+class RankExplain(Model):
+    """Why a hit ranks where it does (README, Scoring: cue-first ranking)."""
+
+    rank: int = Field(description="1-based place in the whole result list")
+    lexical: float = Field(
+        description="word match (BM25F over title, aliases, tags, entities, text), 0..1"
+    )
+    vector: float | None = Field(
+        None, description="cosine similarity of query and note vectors; null without vectors"
+    )
+    context: float = Field(
+        0.0, description="relevance lent by memories saved just before and after this one"
+    )
+    relevance: float = Field(
+        description="(1 − vector weight) · lexical + vector weight · max(0, vector) + context"
+    )
+    prior: float = Field(
+        description="floor + (1 − floor) · min(1, memory score); 1 for notes and long-term memories"
+    )
+    memory_score: float | None = Field(None, description="decay score n^β · D(Δt) · s")
+    use_count: int | None = None
+    decay: float | None = Field(None, description="D(Δt), the decay factor alone")
+    strength: float | None = None
+    weight: float = Field(1.0, description="folder weight (search_stm_weight / search_ltm_weight)")
+    final: float = Field(description="relevance · prior · weight: the sort key")
+    matched_terms: list[str] = Field(
+        default_factory=list, description="vocabulary terms (stems) the query matched in this note"
+    )
+
+
 class SearchHit(Model):
     id: str | None
     memory_id: str | None
@@ -120,8 +152,10 @@ class SearchHit(Model):
     status: str | None
     content: str
     tags: list[str]
-    score: float = Field(description="ranking score: relevance × memory score × weight")
-    similarity: float = Field(description="text relevance to the query, 0..1")
+    score: float = Field(
+        description="ranking score: relevance × prior (from the memory score) × weight"
+    )
+    similarity: float = Field(description="relevance to the query (words and meaning), 0..1")
     memory_score: float | None = None
     use_count: int | None = None
     last_used: str | None = None
@@ -130,6 +164,7 @@ class SearchHit(Model):
     review_priority: float = 0.0
     review_candidate: bool = False
     matched: list[str] = Field(default_factory=list)
+    explain: RankExplain | None = None
 
 
 class SearchResult(Model):
@@ -137,6 +172,8 @@ class SearchResult(Model):
     count: int
     results: list[SearchHit]
     pagination: Pagination | None = None
+    semantic: bool | None = Field(None, description="vector similarity took part in the ranking")
+    notice: str | None = Field(None, description="why search ran by words alone, when it had to")
 
 
 class ForgetCandidate(Model):
@@ -257,10 +294,19 @@ class SnapshotResult(Model):
 class ForgottenView(Model):
     id: str
     title: str
-    path: str
-    deleted_in: str
+    path: str = Field(description="where it was (deleted) or is (archived)")
+    kind: Literal["deleted", "archived"] = Field(
+        default="deleted", description="deleted: in git only; archived: in the archive folder"
+    )
+    deleted_in: str | None = Field(description="the commit that deleted it; null when archived")
     deleted_at: str
     preview: str
+
+
+class ForgottenList(Model):
+    count: int
+    forgotten: list[ForgottenView] = Field(description="newest first; restore_memory by id")
+    message: str
 
 
 class StatsResult(Model):

@@ -24,6 +24,7 @@ from cortexgraph_vault.models.graph import (
     NeighbourhoodResult,
     NeighbourNode,
     ReindexResult,
+    SemanticStatus,
     UnresolvedTarget,
     VaultStatus,
     WatcherStatus,
@@ -233,6 +234,16 @@ def _iso(moment: datetime | None) -> str | None:
     return format_time(moment) if moment else None
 
 
+def _semantic_status(engine: VaultEngine) -> SemanticStatus:
+    sem = engine.catalog.semantic
+    enabled = bool(engine.config.semantic_search)
+    model = sem.embedder() if enabled else None
+    return SemanticStatus(
+        enabled=enabled, available=model is not None, vectors=sem.count, pending=sem.pending,
+        model=model.source if model else None, problem=sem.problem if enabled else None,
+    )  # fmt: skip
+
+
 def vault_status(engine: VaultEngine) -> VaultStatus:
     """Counts, the watcher's heartbeat, the cache, and every file that could not be parsed."""
     catalog = engine.catalog if engine.watching else engine.fresh()
@@ -264,7 +275,7 @@ def vault_status(engine: VaultEngine) -> VaultStatus:
     return VaultStatus(
         vault=str(engine.root), notes=len(notes), memories=dict(sorted(memories.items())),
         links=resolved + unresolved, unresolved_links=unresolved, orphans=orphans, tags=tags,
-        vocabulary=vocabulary, watcher=watch,
+        vocabulary=vocabulary, watcher=watch, semantic=_semantic_status(engine),
         cache=CacheStatus(
             path=str(cache.path), loaded_at_start=cache.loaded_at_start,
             load_seconds=round(cache.load_seconds, 4),
@@ -282,7 +293,11 @@ def reindex(engine: VaultEngine) -> ReindexResult:
     started = time.perf_counter()
     cache = engine.index_cache
     cache.path.unlink(missing_ok=True)
-    fresh = VaultCatalog(engine.layout, max_note_bytes=engine.config.max_note_bytes)
+    fresh = VaultCatalog(
+        engine.layout,
+        max_note_bytes=engine.config.max_note_bytes,
+        embedder=engine.catalog.semantic.loader,
+    )
     fresh.refresh()
     engine.catalog.replace_with(fresh)
     cache.save(engine.catalog)

@@ -155,7 +155,8 @@ def auto_recall(engine: VaultEngine, message: str, *, mode: str | None = None) -
                 reinforced_paths = {o.path for o in observed}
     recalled = [
         RecalledMemory(
-            memory_id=c.hit.memory_id, title=c.hit.title, path=c.hit.path, content=c.hit.content,
+            memory_id=c.hit.memory_id, title=c.hit.title, path=c.hit.path,
+            content=c.hit.content if mode != "silent" else None,
             relevance=c.relevance, score=c.hit.memory_score or 0.0, matched_topics=c.topics,
             reinforced=c.hit.path in reinforced_paths, cooling_down=c.hit.path in cooling,
         )
@@ -164,7 +165,7 @@ def auto_recall(engine: VaultEngine, message: str, *, mode: str | None = None) -
     return AutoRecallResult(
         enabled=True, mode=mode, topics_found=found, memories_found=len(chosen),
         memories_reinforced=len(reinforced), reinforced_ids=reinforced,
-        memories=recalled if mode != "silent" else [],
+        memories=recalled,
         suggestion=_suggestion(recalled) if mode == "interactive" else None,
         message=_summary(found, recalled, reinforced, cooling, mode),
     )  # fmt: skip

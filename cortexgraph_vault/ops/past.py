@@ -6,11 +6,12 @@ from functools import partial
 
 from cortexgraph_vault.core.memory import memory_from_fields
 from cortexgraph_vault.core.note import REMOVE, minimal_update, parse_note
-from cortexgraph_vault.core.times import format_time
+from cortexgraph_vault.core.times import format_time, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import Ambiguous, GitError, InvalidArgument, NotFound
 from cortexgraph_vault.models import (
     CommitView,
+    ForgottenList,
     ForgottenView,
     HistoryResult,
     RestoreResult,
@@ -164,15 +165,47 @@ def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> Rest
     )  # fmt: skip
 
 
-def forgotten(engine: VaultEngine, *, limit: int = 100) -> list[ForgottenView]:
-    _require_git(engine)
+def forgotten(engine: VaultEngine, *, limit: int = 100) -> ForgottenList:
+    """Memories restore_memory can bring back, newest first: those archived (still in the
+    archive folder) and those deleted (in git only). Without git, the archived ones."""
+    found = _archived(engine)
+    note = ""
+    if engine.history.available:
+        for f in engine.history.forgotten(limit=limit):
+            body = parse_note(f.last_text).body.strip()
+            found.append(
+                ForgottenView(
+                    id=f.id, title=f.title, path=f.path, kind="deleted",
+                    deleted_in=f.deleted_in.sha, deleted_at=format_time(f.deleted_in.time),
+                    preview=body[:200],
+                )
+            )  # fmt: skip
+    else:
+        note = f"; deleted memories are not listed: {engine.history.why_unavailable()}"
+    found.sort(key=lambda f: f.deleted_at, reverse=True)
+    shown = found[:limit]
+    archived = sum(1 for f in shown if f.kind == "archived")
+    message = (
+        f"{len(shown)} forgotten ({archived} archived, {len(shown) - archived} deleted); "
+        "restore_memory brings one back by id"
+        if shown
+        else "nothing forgotten or archived"
+    )
+    return ForgottenList(count=len(shown), forgotten=shown, message=message + note)
+
+
+def _archived(engine: VaultEngine) -> list[ForgottenView]:
+    catalog = engine.fresh()
     out = []
-    for f in engine.history.forgotten(limit=limit):
-        body = parse_note(f.last_text).body.strip()
+    for m in catalog.memories():
+        if m.status != "archived":
+            continue
+        note = catalog.note(m.path)
+        when = parse_time(note.frontmatter.get("archived_at")) if note is not None else None
         out.append(
             ForgottenView(
-                id=f.id, title=f.title, path=f.path, deleted_in=f.deleted_in.sha,
-                deleted_at=format_time(f.deleted_in.time), preview=body[:200],
+                id=m.id or m.path, title=m.title, path=m.path, kind="archived", deleted_in=None,
+                deleted_at=format_time(when or m.last_used), preview=m.content[:200],
             )
         )  # fmt: skip
     return out

@@ -96,13 +96,15 @@ def search_memory(
     page_size: int | None = None,
     preview_length: int = 300,
     include_review_candidates: bool = True,
+    explain: bool = False,
 ) -> SearchResult:
     """Every memory is considered (not only the recently used); a query filters and ranks.
 
-    Runs on the live index (ops/search.py): relevance × memory score, review candidates
-    blended in without dropping a result.
+    Runs on the live index (ops/search.py): relevance first, the memory score as a bounded
+    prior; review candidates blended in without dropping a result.
     """
-    from cortexgraph_vault.ops.search import _page, rank, search_terms
+    from cortexgraph_vault.ops.relevance import ONLY_COMMON_WORDS, check_query, only_common_words
+    from cortexgraph_vault.ops.search import PageRequest, page_of, rank, search_terms
 
     check_range("top_k", top_k, 1, 100)
     check_range("page_size", page_size, 1, 100)
@@ -111,18 +113,22 @@ def search_memory(
         raise InvalidArgument(f"window_days: must be from 1 to 3650, got {window_days}")
     check_range("min_score", min_score, 0, 1)
     wanted = wanted_statuses(status, known=ALL_STATUSES, default=("active", "promoted"))
+    check_query(query)
+    if query and only_common_words(query):
+        return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
     terms = search_terms(query) if query and query.strip() else []
     if query and query.strip() and not terms:
         return SearchResult(count=0, results=[])
     now = engine.now()
-    ranked, expansions = rank(
-        engine, terms, statuses=wanted, tags=tags, window_days=window_days, now=now,
+    ranked, matches = rank(
+        engine, query or "", terms, statuses=wanted, tags=tags, window_days=window_days, now=now,
         by_memory_score=True,
     )  # fmt: skip
     if min_score is not None:
         ranked = [c for c in ranked if (c[3] or 0.0) >= min_score]
-    return _page(engine, ranked, expansions, page=page, size=page_size or top_k, now=now,
-                 preview_length=preview_length, review=include_review_candidates)  # fmt: skip
+    req = PageRequest(page, page_size or top_k, preview_length, include_review_candidates,
+                      explain, by_memory_score=True)  # fmt: skip
+    return page_of(engine, ranked, matches, req, now=now)
 
 
 def stats(engine: VaultEngine) -> StatsResult:

@@ -1,14 +1,15 @@
 """Search over the live index: unified (memories and notes) and memories only.
 
-Relevance comes from the word index (BM25F over title, aliases, tags, entities and content,
-prefix and typo tolerant); it is combined with the decay score for short-term memories
-(× stm_weight) and with ltm_weight for promoted memories and ordinary notes. Every note is
-considered, however old: an old relevant memory is found among thousands of newer ones, and
-a query that matches nothing returns nothing.
+Ranking is cue-first (core/ranking.py): relevance — words through the BM25F index, meaning
+through vectors, and the memories saved around a note — decides; a memory's decay score
+enters as a bounded prior, so an old memory that answers the question is not buried under
+fresh ones that share a word. Every note is considered, however old, and a query that
+matches nothing returns nothing.
 
 Review candidates (active memories in the danger zone) are moved up into every k-th place
-(k from review_blend_ratio), never added from outside the matches and never pushing a result
-out: the results are a reordering of all matches, so a page is full whenever enough exist.
+(k from review_blend_ratio) when they match about as well as the result they move ahead of;
+never added from outside the matches and never pushing a result out: the results are a
+reordering of all matches, so a page is full whenever enough exist.
 """
 
 from __future__ import annotations
@@ -18,27 +19,33 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from cortexgraph_vault.core.decay import DAY, score_at
-from cortexgraph_vault.core.relevance import STOP_WORDS
+import numpy as np
+
+from cortexgraph_vault.core.decay import DAY, decay_factor, score_at
+from cortexgraph_vault.core.ranking import Relevance, prior
 from cortexgraph_vault.core.rules import review_priority
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.core.times import format_time, from_epoch, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.records import IndexedNote
-from cortexgraph_vault.index.text_index import FIELDS, text_tokens
-from cortexgraph_vault.models import SearchHit, SearchResult
-from cortexgraph_vault.ops.common import check_range, paginate, wanted_statuses
+from cortexgraph_vault.index.text_index import FIELDS
+from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
+from cortexgraph_vault.ops.common import check_range, paginate, vault_folder, wanted_statuses
+from cortexgraph_vault.ops.relevance import (
+    ONLY_COMMON_WORDS,
+    Matches,
+    check_query,
+    match,
+    only_common_words,
+    search_terms,
+)
 
+REVIEW_NEAR = 0.9
 UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
 SOURCE_STATUS = {"stm": "active", "ltm": "promoted", "archive": "archived", "note": "note"}
 
-
-def search_terms(query: str | None) -> list[str]:
-    """The words of a query that carry meaning (all of them if every word is a stop word)."""
-    words = text_tokens(query or "")
-    meaningful = [w for w in words if w not in STOP_WORDS]
-    return list(dict.fromkeys(meaningful or words))
+__all__ = ["rank", "search_terms", "search_unified"]
 
 
 class Ranked(NamedTuple):
@@ -65,12 +72,13 @@ def _tag_filter(tags: Sequence[str] | None) -> Callable[[IndexedNote], bool] | N
 
 
 # A match while ranking, kept as a plain tuple (10k of them per broad query):
-# (score, path, similarity, memory score or None, review priority)
+# (score, path, relevance, memory score or None, review priority)
 Candidate = tuple[float, str, float, float | None, float]
 
 
 def rank(
     engine: VaultEngine,
+    query: str,
     terms: Sequence[str],
     *,
     statuses: set[str],
@@ -81,31 +89,35 @@ def rank(
     stm_weight: float = 1.0,
     ltm_weight: float = 1.0,
     by_memory_score: bool = False,
-) -> tuple[list[Candidate], dict[str, list[str]]]:
+    query_vector: np.ndarray | None = None,
+) -> tuple[list[Candidate], Matches | None]:
     """Every note that matches and passes the filters, with its score; with no terms, every
-    note passing the filters (similarity 1).
+    note passing the filters (relevance 1).
 
-    Score: similarity × memory score × stm_weight for active memories, similarity ×
-    ltm_weight for the rest — or similarity × memory score for every memory when
-    `by_memory_score` (search_memory).
+    Score: relevance × prior(memory score) × stm_weight for active memories, relevance ×
+    ltm_weight for the rest — or relevance × prior for every memory when `by_memory_score`
+    (search_memory).
     """
     catalog = engine.fresh()
-    if terms:
-        found, expansions = catalog.search_text(list(terms))
-        items = list(found.items())
+    if terms or query_vector is not None:
+        matches: Matches | None = match(engine, catalog, query, terms, query_vector)
+        cfg = matches.config  # type: ignore[union-attr]
+        items = [(path, r.total(cfg)) for path, r in matches.found.items()]  # type: ignore[union-attr]
     else:
-        expansions = {}
+        matches = None
+        cfg = None
         items = [(note.path, 1.0) for note in catalog.notes()]
+    floor = cfg.prior_floor if cfg is not None else engine.config.search_prior_floor
     has_tag = _tag_filter(tags)
     prefix = folder.strip().strip("/") + "/" if folder and folder.strip("/ ") else None
     since = (now - timedelta(days=window_days)).timestamp() if window_days is not None else None
-    cfg, rules = engine.decay, engine.rules
+    decay, rules = engine.decay, engine.rules
     now_ts = now.timestamp()
     want_notes = "note" in statuses
     note_of = catalog.note
     out: list[Candidate] = []
     append = out.append
-    for path, sim in items:
+    for path, rel in items:
         note = note_of(path)
         if note is None:
             continue
@@ -122,25 +134,28 @@ def rank(
         if m is None:
             if since is not None and note.mtime_ns / 1e9 < since:
                 continue
-            append((sim * ltm_weight, path, sim, None, 0.0))
+            append((rel * ltm_weight, path, rel, None, 0.0))
             continue
         last_used = m.last_used.timestamp()
         if since is not None and last_used < since:
             continue
-        s = score_at(m.use_count, last_used, m.strength, now_ts, cfg)
+        s = score_at(m.use_count, last_used, m.strength, now_ts, decay)
         active = m.status == "active"
         priority = review_priority(s, rules) if active else 0.0
         if by_memory_score:
-            append((sim * s, path, sim, s, priority))
+            # relevance first; the memory score orders the near-equal (and, with no query,
+            # everything)
+            key = rel * prior(s, floor) if matches is not None else s
+            append((key, path, rel, s, priority))
         elif active:
-            append((sim * s * stm_weight, path, sim, s, priority))
+            append((rel * prior(s, floor) * stm_weight, path, rel, s, priority))
         else:
-            append((sim * ltm_weight, path, sim, s, priority))
-    return out, expansions
+            append((rel * ltm_weight, path, rel, s, priority))
+    return out, matches
 
 
-def _order(c: Candidate) -> tuple[float, str]:
-    return (-c[0], c[1])
+def _order(c: Candidate) -> tuple[float, float, str]:
+    return (-c[0], -(c[3] or 0.0), c[1])
 
 
 def _review_order(c: Candidate) -> tuple[float, float, str]:
@@ -149,7 +164,8 @@ def _review_order(c: Candidate) -> tuple[float, float, str]:
 
 def blend(ranked: list[Candidate], ratio: float, end: int) -> list[tuple[Candidate, bool]]:
     """The first `end` results in order, review candidates (priority > 0) moved into every
-    k-th place; each with whether it is there as a review candidate."""
+    k-th place — only over a result they nearly match as well (REVIEW_NEAR of its
+    relevance): review never buries the answer. Each with whether it is there for review."""
     needed = end * 2 + 1
     if len(ranked) > needed * 4:
         primary = heapq.nsmallest(needed, ranked, key=_order)
@@ -161,35 +177,46 @@ def blend(ranked: list[Candidate], ratio: float, end: int) -> list[tuple[Candida
     review = sorted((c for c in ranked if c[4] > 0), key=_review_order)
     out: list[tuple[Candidate, bool]] = []
     placed: set[str] = set()
-    next_review = iter(review)
     i = 0
     limit = min(end, len(ranked))
     while len(out) < limit:
-        chosen: Candidate | None = None
+        while i < len(primary) and primary[i][1] in placed:
+            i += 1
+        if i >= len(primary) and len(primary) < len(ranked):
+            primary = sorted(ranked, key=_order)  # review slots took more than foreseen
+            continue
+        chosen: Candidate | None = primary[i] if i < len(primary) else None
         as_review = False
         if (len(out) + 1) % period == 0:
-            for cand in next_review:
-                if cand[1] not in placed:
+            bar = REVIEW_NEAR * chosen[2] if chosen is not None else 0.0
+            for cand in review:
+                if cand[1] not in placed and cand[2] >= bar:
                     chosen, as_review = cand, True
                     break
         if chosen is None:
-            while i < len(primary) and primary[i][1] in placed:
-                i += 1
-            if i >= len(primary):  # review slots took more from the top than foreseen
-                primary = sorted(ranked, key=_order)
-                continue
-            chosen = primary[i]
+            break
         out.append((chosen, as_review))
         placed.add(chosen[1])
     return out
 
 
 def matched_fields(note: IndexedNote, expansions: dict[str, list[str]]) -> list[str]:
-    words = {w for found in expansions.values() for w in found}
-    if not words:
-        return []
+    return matched_in(note, expansions)[0]
+
+
+def matched_in(note: IndexedNote, expansions: dict[str, list[str]]) -> tuple[list[str], list[str]]:
+    """The fields of the note that hold a matched term, and those terms."""
+    wanted = {w for found in expansions.values() for w in found}
+    if not wanted:
+        return [], []
     fields = note.document().field_tokens()
-    return [name for name, toks in zip(FIELDS, fields, strict=True) if words & set(toks)]
+    names, terms = [], set()
+    for name, toks in zip(FIELDS, fields, strict=True):
+        here = wanted.intersection(toks)
+        if here:
+            names.append(name)
+            terms |= here
+    return names, sorted(terms)
 
 
 def preview(text: str, length: int) -> str:
@@ -197,6 +224,33 @@ def preview(text: str, length: int) -> str:
     if length and len(text) > length:
         return text[:length].rstrip() + "…"
     return text
+
+
+def explain_hit(
+    engine: VaultEngine, r: Ranked, place: int, matches: Matches | None, terms: list[str],
+    now: datetime, stm_weight: float, ltm_weight: float, by_memory_score: bool,
+) -> RankExplain:  # fmt: skip
+    parts = matches.found.get(r.path, Relevance()) if matches else Relevance(lexical=1.0)
+    cfg = matches.config if matches else None
+    m = r.note.memory
+    weight = ltm_weight
+    p = 1.0
+    decay = None
+    if m is not None and (by_memory_score or m.status == "active"):
+        floor = cfg.prior_floor if cfg else engine.config.search_prior_floor
+        p = prior(r.memory_score or 0.0, floor)
+        weight = 1.0 if by_memory_score else stm_weight
+    if m is not None:
+        decay = decay_factor(max(0.0, (now - m.last_used).total_seconds()), engine.decay)
+    return RankExplain(
+        rank=place, lexical=round(parts.lexical, 6),
+        vector=round(parts.vector, 6) if matches and matches.semantic else None,
+        context=round(parts.context, 6), relevance=round(r.similarity, 6), prior=round(p, 6),
+        memory_score=r.memory_score, use_count=m.use_count if m else None,
+        decay=round(decay, 6) if decay is not None else None,
+        strength=m.strength if m else None, weight=weight, final=round(r.score, 6),
+        matched_terms=terms,
+    )  # fmt: skip
 
 
 def hit(
@@ -213,7 +267,7 @@ def hit(
         return SearchHit(
             id=m.id, memory_id=m.id, title=m.title, path=m.path, source=note.kind,
             status=m.status, content=view.content, tags=list(note.tags), score=round(r.score, 6),
-            similarity=round(r.similarity, 6), memory_score=view.score, use_count=m.use_count,
+            similarity=round(min(1.0, r.similarity), 6), memory_score=view.score, use_count=m.use_count,
             last_used=view.last_used, created_at=view.created, age_days=view.age_days,
             review_priority=view.review_priority, review_candidate=r.review, matched=matched,
         )  # fmt: skip
@@ -222,7 +276,7 @@ def hit(
     return SearchHit(
         id=None, memory_id=None, title=note.title, path=note.path, source="note", status=None,
         content=preview(note.body, preview_length), tags=list(note.tags),
-        score=round(r.score, 6), similarity=round(r.similarity, 6), last_used=format_time(modified),
+        score=round(r.score, 6), similarity=round(min(1.0, r.similarity), 6), last_used=format_time(modified),
         created_at=format_time(created) if created else None,
         age_days=round((now - created).total_seconds() / DAY, 3) if created else None,
         matched=matched,
@@ -245,6 +299,7 @@ def search_unified(
     page_size: int | None = None,
     preview_length: int = 300,
     include_review_candidates: bool = True,
+    explain: bool = False,
 ) -> SearchResult:
     """Short-term memories, promoted memories and ordinary notes, ranked together."""
     if not isinstance(query, str) or not query.strip():
@@ -257,36 +312,62 @@ def search_unified(
     check_range("min_score", min_score, 0, 1)
     check_range("preview_length", preview_length, 0, 5000)
     wanted = wanted_statuses(status, known=UNIFIED_STATUSES, default=("active", "promoted", "note"))
+    folder = vault_folder(engine, "folder", folder)
     stm_w = engine.config.search_stm_weight if stm_weight is None else stm_weight
     ltm_w = engine.config.search_ltm_weight if ltm_weight is None else ltm_weight
+    check_query(query)
+    if only_common_words(query):
+        return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
     terms = search_terms(query)
     if not terms:
         return SearchResult(count=0, results=[])
     now = engine.now()
 
-    ranked, expansions = rank(
-        engine, terms, statuses=wanted, tags=tags,
+    ranked, matches = rank(
+        engine, query, terms, statuses=wanted, tags=tags,
         folder=folder, window_days=window_days, now=now, stm_weight=stm_w, ltm_weight=ltm_w,
     )  # fmt: skip
     if min_score is not None:
         ranked = [c for c in ranked if c[0] >= min_score]
-    return _page(engine, ranked, expansions, page=page, size=page_size or limit, now=now,
-                 preview_length=preview_length, review=include_review_candidates)  # fmt: skip
+    shown = PageRequest(page, page_size or limit, preview_length, include_review_candidates,
+                        explain, stm_w, ltm_w, by_memory_score=False)  # fmt: skip
+    return page_of(engine, ranked, matches, shown, now=now)
 
 
-def _page(
-    engine: VaultEngine, ranked: list[Candidate], expansions: dict[str, list[str]], *,
-    page: int | None, size: int, now: datetime, preview_length: int, review: bool,
+class PageRequest(NamedTuple):
+    page: int | None
+    size: int
+    preview_length: int
+    review: bool
+    explain: bool
+    stm_weight: float = 1.0
+    ltm_weight: float = 1.0
+    by_memory_score: bool = False
+
+
+def page_of(
+    engine: VaultEngine, ranked: list[Candidate], matches: Matches | None, req: PageRequest,
+    *, now: datetime,
 ) -> SearchResult:  # fmt: skip
-    start, end, info = paginate(len(ranked), page, size)
-    ratio = engine.config.review_blend_ratio if review else 0.0
+    start, end, info = paginate(len(ranked), req.page, req.size)
+    ratio = engine.config.review_blend_ratio if req.review else 0.0
     catalog = engine.catalog
+    expansions = matches.expansions if matches else {}
     results = []
-    for (score, path, sim, memory_score, priority), as_review in blend(ranked, ratio, end)[
-        start:end
-    ]:
+    chosen = blend(ranked, ratio, end)[start:end]
+    for place, ((score, path, sim, memory_score, priority), as_review) in enumerate(chosen):
         note = catalog.note(path)
-        if note is not None:
-            r = Ranked(score, path, note, sim, memory_score, priority, as_review)
-            results.append(hit(engine, r, now, preview_length, expansions))
-    return SearchResult(count=len(results), results=results, pagination=info)
+        if note is None:
+            continue
+        r = Ranked(score, path, note, sim, memory_score, priority, as_review)
+        found = hit(engine, r, now, req.preview_length, expansions)
+        if req.explain:
+            terms = matched_in(note, expansions)[1]
+            found.explain = explain_hit(engine, r, start + place + 1, matches, terms, now,
+                                        req.stm_weight, req.ltm_weight, req.by_memory_score)  # fmt: skip
+        results.append(found)
+    return SearchResult(
+        count=len(results), results=results, pagination=info,
+        semantic=matches.semantic if matches else None,
+        notice=f"searched by words alone: {matches.problem}" if matches and matches.problem else None,
+    )  # fmt: skip

@@ -9,9 +9,11 @@ import pytest
 from cortexgraph_vault.index.text_index import (
     DocumentText,
     TextIndex,
+    echoes_content,
     posting_block,
     term_stats,
     text_tokens,
+    words,
 )
 
 
@@ -27,9 +29,26 @@ def doc(title: str, content: str = "", **fields: list[str]) -> DocumentText:
 
 
 def test_words_are_lower_case_letters_and_digits_of_any_script() -> None:
-    assert text_tokens("Café-Crème, #project/atlas x2 日本語 don't") == [
+    assert words("Café-Crème, #project/atlas x2 日本語 don't") == [
         "café", "crème", "project", "atlas", "x2", "日本語", "don", "t",
     ]  # fmt: skip
+    assert text_tokens("Running managers' allergies 日本語") == [
+        "run",
+        "manag",
+        "allergi",
+        "日本語",
+    ]
+
+
+def test_word_forms_share_a_stem_in_documents_and_queries() -> None:
+    index = index_of(
+        a=doc("Trail notes", "we went hiking in the Alps"),
+        b=doc("Health", "allergies: peanuts, cats"),
+        c=doc("Work", "my managers approved it"),
+    )
+    assert set(index.search(text_tokens("hiked"))) == {"a"}
+    assert set(index.search(text_tokens("allergy"))) == {"b"}
+    assert set(index.search(text_tokens("manager"))) == {"c"}
 
 
 def test_a_title_match_outranks_the_same_word_in_the_text() -> None:
@@ -78,8 +97,9 @@ def test_a_prefix_finds_longer_words() -> None:
 
 def test_a_typo_finds_the_word_through_the_vocabulary() -> None:
     index = index_of(a=doc("x", "we moved to postgres last year"), b=doc("y", "tea"))
-    assert set(index.search(["postgers"])) == {"a"}
-    assert [t for t, _ in index.expand("postgers")] == ["postgres"]
+    assert set(index.search(text_tokens("postgers"))) == {"a"}
+    # terms are stems: the typo is matched to the stem of "postgres"
+    assert [t for t, _ in index.expand("postgers")] == text_tokens("postgres")
     # short words are not stretched to anything: "tae" is not "tea"
     assert index.search(["tae"]) == {}
 
@@ -150,3 +170,14 @@ def test_blocks_of_postings_join_an_index_as_documents_put_one_by_one_would() ->
     assert "n4.md" not in blocks.search(["word4"])
     with pytest.raises(ValueError, match="already indexed"):
         blocks.put_block(posting_block([("n5.md", term_stats(docs["n5.md"]))]))
+
+
+def test_a_title_made_from_the_first_words_adds_no_weight() -> None:
+    made = term_stats(doc("Caroline went to the support group", "Caroline went to the support "
+                          "group yesterday; it was powerful."))  # fmt: skip
+    numbered = term_stats(doc("Caroline went to the support group 2", "Caroline went to the "
+                              "support group again."))  # fmt: skip
+    named = term_stats(doc("Support group", "Caroline went to the support group yesterday."))
+    assert made.weights["carolin"] == 1.0 and numbered.weights["support"] == 1.0
+    assert named.weights["support"] == 4.0  # a title of its own still weighs three times
+    assert echoes_content(["a", "b"], ["a", "b", "c"]) and not echoes_content(["b"], ["a", "b"])

@@ -1,0 +1,126 @@
+"""Cue-first ranking: how well a memory matches decides first; its decay score only orders
+memories that match about equally well.
+
+    relevance  = (1 − w_v) · lexical + w_v · max(0, cosine)            (each in [0, 1])
+    context    = c · Σ_k 0.5^(k−1) · max(0, relevance(neighbour at k) − relevance)
+                 (k = 1..reach; between notes that both match, lent by those matched by
+                 words: a better-matching neighbour pulls a memory up, equals do not)
+    prior      = f + (1 − f) · min(1, memory score)                   (in [f, 1])
+    rank score = (relevance + context) · prior · folder weight
+
+`lexical` is the word index's BM25F similarity, `cosine` the vector similarity of query and
+note. Neighbours are the memories saved just before and after a memory within one episode
+(consecutive saves less than `context_gap` apart): what was said around a fact helps find
+it, as a person recalls the conversation where they heard it. With the default floor
+f = 0.8, a memory that has faded to nothing keeps 80 % of its relevance: a memory that
+matches a question much better than a fresh one still comes first, and two that match
+alike are ordered by use and recency. Pure: no clock, no files.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RankingConfig:
+    prior_floor: float = 0.8
+    vector_weight: float = 0.3
+    vector_min: float = 0.4  # least cosine for a note found by meaning alone
+    vector_candidates: int = 50
+    context_weight: float = 0.3
+    context_reach: int = 2
+    context_gap: float = 1800.0  # seconds between two saves of one episode
+
+
+@dataclass
+class Relevance:
+    lexical: float = 0.0
+    vector: float = 0.0  # cosine; counts only when positive
+    context: float = 0.0
+
+    def own(self, cfg: RankingConfig) -> float:
+        w = cfg.vector_weight
+        return (1 - w) * self.lexical + w * max(0.0, self.vector)
+
+    def total(self, cfg: RankingConfig) -> float:
+        return self.own(cfg) + self.context
+
+
+def prior(memory_score: float, floor: float) -> float:
+    """The bounded weight of a memory's decay score, in [floor, 1]."""
+    return floor + (1.0 - floor) * min(1.0, max(0.0, memory_score))
+
+
+def fuse(
+    lexical: Mapping[str, float], vector: Mapping[str, float], cfg: RankingConfig
+) -> dict[str, Relevance]:
+    """Every note matched by words, and every note near enough in meaning."""
+    out = {path: Relevance(lexical=sim) for path, sim in lexical.items()}
+    for path, cos in vector.items():
+        found = out.get(path)
+        if found is not None:
+            found.vector = cos
+        elif cos >= cfg.vector_min:
+            out[path] = Relevance(vector=cos)
+    return out
+
+
+@dataclass(frozen=True)
+class Episodes:
+    """Memories in the order they were saved, with their save times (seconds)."""
+
+    paths: Sequence[str]
+    times: Sequence[float]
+
+    def position(self, path: str, created: float) -> int | None:
+        i = bisect_left(self.times, created)
+        while i < len(self.times) and self.times[i] == created:
+            if self.paths[i] == path:
+                return i
+            i += 1
+        return None
+
+    def neighbours(self, i: int, reach: int, gap: float) -> list[tuple[str, int]]:
+        """(path, distance) of the memories saved around position i in the same episode."""
+        out: list[tuple[str, int]] = []
+        for step in (-1, 1):
+            j = i
+            for k in range(1, reach + 1):
+                nxt = j + step
+                if not 0 <= nxt < len(self.times) or abs(self.times[nxt] - self.times[j]) > gap:
+                    break
+                out.append((self.paths[nxt], k))
+                j = nxt
+        return out
+
+
+def lend_context(
+    found: dict[str, Relevance],
+    episodes: Episodes,
+    created: Mapping[str, float],
+    cfg: RankingConfig,
+) -> None:
+    """Each memory matched by words lends part of its relevance to its episode neighbours
+    that match too: context orders matches, it never makes one (a note saved beside a
+    match is not itself an answer)."""
+    if cfg.context_weight <= 0 or cfg.context_reach <= 0:
+        return
+    lent: dict[str, float] = {}
+    own_of = {path: rel.own(cfg) for path, rel in found.items()}
+    for path, rel in found.items():
+        when = created.get(path)
+        own = own_of[path]
+        if when is None or own <= 0 or rel.lexical <= 0:
+            continue
+        i = episodes.position(path, when)
+        if i is None:
+            continue
+        for other, k in episodes.neighbours(i, cfg.context_reach, cfg.context_gap):
+            gain = own - own_of.get(other, own)
+            if gain > 0:
+                lent[other] = lent.get(other, 0.0) + cfg.context_weight * 0.5 ** (k - 1) * gain
+    for path, amount in lent.items():
+        found[path].context = amount

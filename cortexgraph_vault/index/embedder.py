@@ -1,0 +1,134 @@
+"""Text vectors for semantic search, computed here with no network at all.
+
+The default model is WordLlama's 256-dimension token table (MIT), whose weights and tokenizer
+ship inside the `wordllama` wheel. A text's vector is the average of its tokens' rows,
+L2-normalised, so the dot product of two vectors is their cosine similarity. WordLlama's
+own loader looks for the tokenizer in a folder the wheel does not have and then tries to
+download it; we never import that loader: the two files are opened by explicit path, and a
+missing or damaged file is an error that names it and the fix, never a download.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+WEIGHTS = "weights/l2_supercat_256.safetensors"
+TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
+MAX_CHARS = 2000  # a note's vector is taken from its first characters: the gist, cheaply
+BATCH = 256
+
+
+class ModelUnavailable(Exception):
+    """The embedding model cannot be loaded; search goes on with words alone."""
+
+
+def model_folder() -> Path:
+    """Where the installed `wordllama` package keeps its files (the package is not imported:
+    its loader sets up logging and may reach the network)."""
+    spec = importlib.util.find_spec("wordllama")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelUnavailable(
+            "the embedding model package `wordllama` is not installed; "
+            "reinstall cortexgraph-vault (`pip install cortexgraph-vault`) or set "
+            "CORTEXGRAPH_SEMANTIC_SEARCH=false to search by words alone"
+        )
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+@dataclass(frozen=True)
+class Embedder:
+    table: np.ndarray  # (tokens, dim) float32
+    tokenizer: object  # tokenizers.Tokenizer
+    source: str
+
+    @property
+    def dim(self) -> int:
+        return int(self.table.shape[1])
+
+    @property
+    def _encode(self):  # type: ignore[no-untyped-def]
+        # the fast variant skips offsets we never read (tokenizers >= 0.20)
+        tok = self.tokenizer
+        return getattr(tok, "encode_batch_fast", None) or tok.encode_batch  # type: ignore[attr-defined]
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """One unit vector per text (a zero vector for a text with no tokens)."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        table = self.table
+        last = table.shape[0] - 1
+        for start in range(0, len(texts), BATCH):
+            chunk = [t[:MAX_CHARS] for t in texts[start : start + BATCH]]
+            encoded = self._encode(chunk, add_special_tokens=False)
+            for i, enc in enumerate(encoded, start):
+                ids = np.asarray(enc.ids, dtype=np.intp)
+                if ids.size:
+                    # a row gather and a sum per text: far cheaper than one gather per batch
+                    np.clip(ids, 0, last, out=ids)
+                    table[ids].sum(axis=0, out=out[i])
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        np.divide(out, norms, out=out, where=norms > 0)
+        return out
+
+    def embed_one(self, text: str) -> np.ndarray:
+        ids = np.asarray(
+            self.tokenizer.encode(text[:MAX_CHARS], add_special_tokens=False).ids,  # type: ignore[attr-defined]
+            dtype=np.intp,
+        )
+        out = np.zeros(self.dim, dtype=np.float32)
+        if ids.size:
+            np.clip(ids, 0, self.table.shape[0] - 1, out=ids)
+            self.table[ids].sum(axis=0, out=out)
+            norm = float(np.linalg.norm(out))
+            if norm > 0:
+                out /= norm
+        return out
+
+
+def load_embedder(folder: Path | None = None) -> Embedder:
+    """The bundled model, from its two files; ModelUnavailable names the file and the fix."""
+    from safetensors.numpy import load_file
+    from tokenizers import Tokenizer
+
+    base = folder or model_folder()
+    weights, tok = base / WEIGHTS, base / TOKENIZER
+    fix = "reinstall the package (`pip install --force-reinstall wordllama`)"
+    try:
+        tensors = load_file(str(weights))
+        table = next(iter(tensors.values()))
+        if table.ndim != 2 or table.shape[0] < 2:
+            raise ValueError(f"unexpected shape {table.shape}")
+    except FileNotFoundError:
+        raise ModelUnavailable(f"{weights}: embedding weights missing; {fix}") from None
+    except Exception as exc:
+        raise ModelUnavailable(f"{weights}: embedding weights unreadable ({exc}); {fix}") from None
+    try:
+        tokenizer = Tokenizer.from_file(str(tok))
+    except Exception as exc:
+        what = "missing" if not tok.exists() else f"unreadable ({exc})"
+        raise ModelUnavailable(f"{tok}: tokenizer {what}; {fix}") from None
+    return Embedder(np.ascontiguousarray(table, dtype=np.float32), tokenizer, str(base))
+
+
+_loaded: dict[str, Embedder | ModelUnavailable] = {}
+_loading = threading.Lock()
+
+
+def shared_embedder(folder: Path | None = None) -> Embedder:
+    """One model per process (it is read-only); a failure is remembered, not retried."""
+    key = str(folder or "")
+    with _loading:
+        found = _loaded.get(key)
+        if found is None:
+            try:
+                found = load_embedder(folder)
+            except ModelUnavailable as exc:
+                found = exc
+            _loaded[key] = found
+    if isinstance(found, ModelUnavailable):
+        raise found
+    return found

@@ -1,0 +1,117 @@
+"""How well each note matches a query: words (stemmed, prefixes, typos and everyday
+synonyms), the note's vector, and the memories saved around it (core/ranking.py).
+
+Whatever path a note took to change — our write, a person's edit, a checkout, an import —
+its vector is brought up to date here before the search looks (`sync_vectors`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cortexgraph_vault.config import Config
+from cortexgraph_vault.core.ranking import Episodes, RankingConfig, Relevance, fuse, lend_context
+from cortexgraph_vault.core.relevance import STOP_WORDS
+from cortexgraph_vault.core.synonyms import synonym_map
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.text_index import stems, words
+from cortexgraph_vault.ops.memo import CatalogMemo
+
+SYNONYM_WEIGHT = 0.7  # a synonym matches like the query word, at this weight
+SYNONYMS = synonym_map(stems)
+
+
+def ranking_config(config: Config) -> RankingConfig:
+    return RankingConfig(
+        prior_floor=config.search_prior_floor,
+        vector_weight=config.search_vector_weight if config.semantic_search else 0.0,
+        context_weight=config.search_context_weight,
+    )
+
+
+MAX_QUERY_CHARS = 2000
+ONLY_COMMON_WORDS = (
+    "the query has only common words (the, and, of, ...); add a word that names the topic"
+)
+
+
+def check_query(query: str | None) -> None:
+    if query is not None and len(query) > MAX_QUERY_CHARS:
+        raise InvalidArgument(
+            f"query: at most {MAX_QUERY_CHARS} characters, got {len(query)}; "
+            "search with the few words that name what you are looking for"
+        )
+
+
+def only_common_words(query: str) -> bool:
+    found = words(query)
+    return bool(found) and all(w in STOP_WORDS for w in found)
+
+
+def search_terms(query: str | None) -> list[str]:
+    """The stems of the query words that carry meaning (of all of them if every word is a
+    stop word)."""
+    found = words(query or "")
+    meaningful = [w for w in found if w not in STOP_WORDS]
+    return list(dict.fromkeys(stems(meaningful or found)))
+
+
+def _episodes(engine: VaultEngine) -> Episodes:
+    timed = sorted((m.created.timestamp(), m.path) for m in engine.catalog.memories() if m.created)
+    return Episodes([p for _, p in timed], [t for t, _ in timed])
+
+
+# Save times do not change when a memory is used, so the order is rebuilt only when memories
+# come, go or move (relation_generation), not on every touch.
+episodes = CatalogMemo(lambda catalog: catalog.relation_generation, _episodes)
+
+
+@dataclass
+class Matches:
+    """Every note the query matches, with the parts of its relevance."""
+
+    found: dict[str, Relevance]
+    expansions: dict[str, list[str]]  # query term → vocabulary terms it matched
+    config: RankingConfig
+    semantic: bool = False  # vectors took part
+    problem: str | None = None  # why they did not, when they could not
+    related: dict[str, list[str]] = field(default_factory=dict)  # term → its synonyms' stems
+
+
+def match(
+    engine: VaultEngine,
+    catalog: VaultCatalog,
+    query: str,
+    terms: Sequence[str],
+    query_vector: np.ndarray | None = None,
+) -> Matches:
+    """`query_vector`: a vector to search by instead of the query's (a note's own)."""
+    cfg = ranking_config(engine.config)
+    sem = catalog.semantic
+    use_vectors = engine.config.semantic_search and (bool(terms) or query_vector is not None)
+    related = {t: [(s, SYNONYM_WEIGHT) for s in SYNONYMS[t]] for t in terms if t in SYNONYMS}
+    vector: dict[str, float] = {}
+    qvec = None
+    if use_vectors:
+        catalog.sync_vectors()
+        qvec = query_vector if query_vector is not None else sem.query_vector(query)
+    lexical, expansions = catalog.search_text(list(terms), related)
+    if qvec is not None:
+        vector = sem.nearest(qvec, cfg.vector_candidates, cfg.vector_min, also=lexical)
+    found = fuse(lexical, vector, cfg)
+    if found and cfg.context_weight > 0:
+        created = {}
+        for path in found:
+            note = catalog.note(path)
+            if note is not None and note.memory is not None and note.memory.created:
+                created[path] = note.memory.created.timestamp()
+        lend_context(found, episodes(engine), created, cfg)
+    return Matches(
+        found, expansions, cfg, semantic=qvec is not None, problem=sem.problem if use_vectors else None,
+        related={t: [c for c, _ in r] for t, r in related.items()},
+    )  # fmt: skip
