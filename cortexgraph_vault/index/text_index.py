@@ -67,12 +67,22 @@ def words(text: str) -> list[str]:
 _stemmers = threading.local()  # a Snowball stemmer object is not safe to share across threads
 
 
+# Words stemmed per call: one call holds the interpreter lock throughout (200k words: half a
+# second in which no other thread of the daemon, /health included, could answer).
+STEM_CHUNK = 4096
+
+
 def stems(found: list[str]) -> list[str]:
     """Each word's Snowball English stem (words of other scripts come back unchanged)."""
     stemmer = getattr(_stemmers, "english", None)
     if stemmer is None:
         stemmer = _stemmers.english = Stemmer("english")
-    return stemmer.stemWords(found)  # type: ignore[no-any-return]
+    if len(found) <= STEM_CHUNK:
+        return stemmer.stemWords(found)  # type: ignore[no-any-return]
+    out: list[str] = []
+    for start in range(0, len(found), STEM_CHUNK):
+        out += stemmer.stemWords(found[start : start + STEM_CHUNK])
+    return out
 
 
 def text_tokens(text: str) -> list[str]:
