@@ -27,6 +27,7 @@ from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.embedder import shared_embedder
 from cortexgraph_vault.index.watcher import VaultWatcher
 from cortexgraph_vault.models import MemoryView
+from cortexgraph_vault.progress import ProgressFactory, no_progress
 from cortexgraph_vault.vault.files import sweep_temp_files
 from cortexgraph_vault.vault.journal import WriteJournal
 from cortexgraph_vault.vault.layout import VaultLayout
@@ -81,6 +82,8 @@ class VaultEngine:
         )
         self.history = VaultHistory(self.root, lock_wait_seconds=config.git_lock_wait)
         self.watching = False  # set by the watcher once it keeps the catalogue current
+        self.warned_no_history = False  # the "not a git repository" warning is given once
+        self.progress: ProgressFactory = no_progress  # the CLI draws bars; other doors do not
         self.watcher: VaultWatcher | None = None
         sweep_temp_files(self.root, [self.layout.stm, self.layout.ltm, self.layout.archive])
         # A live holder of the lock is finishing its own write; a dead one left it to us.
@@ -163,7 +166,11 @@ class VaultEngine:
                     f"{rel}: is a note, not a memory (memories live in {self.layout.stm}/)"
                 )
         low = name_key(ref)
-        by_title = [m for m in catalog.memories() if name_key(m.title) == low and ok(m)]
+        by_title = [
+            m
+            for m in catalog.memories()
+            if low in (name_key(m.title), name_key(m.path.rsplit("/", 1)[-1][:-3])) and ok(m)
+        ]
         if len(by_title) == 1:
             return by_title[0]
         if len(by_title) > 1:
@@ -221,6 +228,7 @@ class VaultEngine:
             created=format_time(m.created),
             last_used=format_time(m.last_used),
             use_count=m.use_count,
+            use_days=m.use_days,
             strength=round(m.strength, 4),
             score=round(s, 6) if include_score else None,
             age_days=round((now - m.created).total_seconds() / DAY, 3),
@@ -265,6 +273,21 @@ class VaultEngine:
                 raise GitError(f"git commit failed ({exc})") from exc
             log.warning("git commit of %s failed (%s); left for the next start", paths, exc)
             return None
+
+    def report_progress(self, factory: ProgressFactory) -> None:
+        self.progress = factory
+        self.catalog.progress = factory("indexing")
+
+    def history_warning(self) -> str | None:
+        """Once per process: a save outside a git repository works, but nothing it wrote can
+        be forgotten by gc or restored until the vault has history."""
+        if self.warned_no_history or self.history.available or self.config.git_auto_init:
+            return None
+        self.warned_no_history = True
+        return (
+            f"{self.root} is not a git repository: memories are saved, but gc (forgetting) and "
+            "restore need history; run `cortexgraph-vault init` to start it"
+        )
 
     def ensure_git(self) -> None:
         if self.history.available:

@@ -70,12 +70,21 @@ from cortexgraph_vault.ops import (
 )
 from cortexgraph_vault.ops import consolidate as consolidation
 from cortexgraph_vault.pipeline import runner as pipeline_runner
+from cortexgraph_vault.progress import ProgressFactory
 
 
 class MemoryService:
-    def __init__(self, config: Config, *, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        clock: Clock | None = None,
+        progress: ProgressFactory | None = None,
+    ) -> None:
         self.engine = VaultEngine(config, clock=clock)
         lifecycle.record_uncommitted(self.engine)
+        if progress is not None:  # long operations report how far they got (the CLI's bars)
+            self.engine.report_progress(progress)
         # Doors time their calls here (get_performance_metrics).
         self.metrics = CallRecorder()
         # Doors run calls on worker threads and the catalogue is not thread-safe: calls that
@@ -118,6 +127,7 @@ class MemoryService:
         *,
         strength: float = 1.0,
         metadata: Mapping[str, Any] | None = None,
+        force: bool = False,
     ) -> RelationResult:
         return writes.relate(
             self.engine,
@@ -126,6 +136,7 @@ class MemoryService:
             relation_type,
             strength=strength,
             metadata=metadata,
+            force=force,
         )
 
     # reads -----------------------------------------------------------------------

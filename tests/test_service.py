@@ -200,13 +200,18 @@ def test_promote_by_id_force_and_refusal(git_vault: Path) -> None:
     assert s.promote("Prefers TypeScript", dry_run=True).candidates_found == 1
 
 
-def test_a_fresh_save_is_not_promotable_but_a_reused_one_is(git_vault: Path) -> None:
+def test_a_fresh_save_is_not_promotable_and_a_use_the_same_day_does_not_change_that(
+    git_vault: Path,
+) -> None:
     s = service_for(git_vault)
     saved = s.save("Maya's favourite tea is genmaicha.")
     assert saved.id not in [c.id for c in s.promote(auto_detect=True, dry_run=True).candidates]
     later = service_for(git_vault, now=NOW + timedelta(hours=2))
     later.touch(saved.id)
-    assert saved.id in [c.id for c in later.promote(auto_detect=True, dry_run=True).candidates]
+    assert saved.id not in [c.id for c in later.promote(auto_detect=True, dry_run=True).candidates]
+    next_day = service_for(git_vault, now=NOW + timedelta(hours=26))
+    next_day.touch(saved.id)
+    assert saved.id in [c.id for c in next_day.promote(auto_detect=True, dry_run=True).candidates]
 
 
 def test_snapshot_commits_gathered_touches_only(git_vault: Path) -> None:

@@ -121,7 +121,7 @@ class CreateMemory(Input):
     source: str | None = Field(default=None, max_length=500)
     context: str | None = Field(default=None, max_length=1000)
     strength: float | None = Field(default=None, ge=0.0, le=2.0)
-    force: bool = Field(default=False, description="save even if the content looks like a secret")
+    force: bool = Field(default=False, description="save even if a field looks like a credential")
 
 
 class UpdateMemory(Input):
@@ -132,7 +132,7 @@ class UpdateMemory(Input):
     expected_hash: str | None = Field(
         default=None, max_length=128, description="content_hash you read; 409 if it changed"
     )
-    force: bool = Field(default=False, description="save even if the content looks like a secret")
+    force: bool = Field(default=False, description="save even if a field looks like a credential")
 
 
 class Touch(Input):

@@ -69,6 +69,9 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def emit(result: Any, as_json: bool) -> None:
+    warning = getattr(result, "warning", None)
+    if isinstance(warning, str):  # on stderr, so stdout stays the result (and valid JSON)
+        print(f"cortexgraph-vault: warning: {warning}", file=sys.stderr)
     if as_json:
         if isinstance(result, BaseModel):
             print(result.model_dump_json(indent=2))
@@ -104,9 +107,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             # Commands such as `serve --demo` or `mcp` make their own vault or service.
             result = handler(config, args)
         else:
+            from cortexgraph_vault.cli.progress import terminal_progress
             from cortexgraph_vault.service import MemoryService
 
-            result = handler(MemoryService(config), args)
+            service = MemoryService(config, progress=terminal_progress(args.json))
+            result = handler(service, args)
         if result is None:
             return 0
         emit(result, args.json)

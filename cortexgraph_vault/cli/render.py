@@ -7,7 +7,9 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.models import (
+    ConfigReport,
     GcResult,
     HistoryResult,
     MemoryView,
@@ -122,7 +124,7 @@ def render(result: object) -> str:
         for s in result.skipped:
             head += f"\nskipped {s.path}: {s.reason}"
         if result.dry_run and result.candidates:
-            head += "\n(preview: run with --yes to forget them)"
+            head += "\n" + wording.run_with_yes("forget", len(result.candidates))
         if result.commit:
             head += f"\ncommit {result.commit[:10]}"
         return head
@@ -132,7 +134,7 @@ def render(result: object) -> str:
             rows = [(c.score, c.use_count, short(c.title, 40), c.reason) for c in result.candidates]
             head += "\n" + table(rows, ["score", "uses", "title", "reason"])
         if result.dry_run and result.candidates:
-            head += "\n(preview: run with --yes to promote them)"
+            head += "\n" + wording.run_with_yes("promote", len(result.candidates))
         if result.commit:
             head += f"\ncommit {result.commit[:10]}"
         return head
@@ -155,6 +157,12 @@ def render(result: object) -> str:
         lines.append(f"git: {result.git}")
         lines += [f"problem: {p.path}: {p.reason}" for p in result.problems]
         return "\n".join(lines)
+    if isinstance(result, ConfigReport):
+        files = [
+            f"{f.scope} config file: {f.path}" + ("" if f.exists else " (not created yet)")
+            for f in result.files
+        ]
+        return list_of(result.settings) + "\n\n" + "\n".join(files)
     if isinstance(result, list):
         return list_of(result)
     if isinstance(result, BaseModel):

@@ -30,7 +30,8 @@ from cortexgraph_vault.vault.lock import vault_key
 
 log = logging.getLogger(__name__)
 
-CACHE_FORMAT = 4
+# 4: memories carry use_days, titles come from aliases; 5: the terms of big notes, vectors
+CACHE_FORMAT = 5
 NOTE_CHUNK = 200
 TERM_CHUNK = 2000
 _END = "end of the cortexgraph-vault index cache"

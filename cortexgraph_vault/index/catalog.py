@@ -44,6 +44,7 @@ from cortexgraph_vault.index.vault_walk import (
     utf8_name,
     walk_vault,
 )
+from cortexgraph_vault.progress import Progress, no_progress
 from cortexgraph_vault.vault.files import kind_of, not_regular, regular_file_exists
 from cortexgraph_vault.vault.layout import VaultLayout
 
@@ -97,6 +98,7 @@ class VaultCatalog:
         self.semantic = SemanticIndex(embedder)
         self.graph = LinkGraph()
         self.parsed = 0  # notes parsed since start (a warm start parses only what changed)
+        self.progress: Progress = no_progress("indexing")  # (parsed, to parse) on a cold start
         self.removed = 0
         # Bumped on every change of what notes say (a restamp is not one); note_generation
         # only when a note that is not a memory changes: memories come and go with each save.
@@ -221,7 +223,8 @@ class VaultCatalog:
         if len(todo) >= PARALLEL_MIN:
             self._apply_parsed(todo, report)
         else:
-            for rel, stamp in todo.items():
+            for done, (rel, stamp) in enumerate(todo.items(), 1):
+                self.progress(done, len(todo))
                 old = self._notes.get(rel)
                 new = self.reload(rel)
                 if new is not None and new is not old and (old is None or new.sha256 != old.sha256):
@@ -245,7 +248,10 @@ class VaultCatalog:
 
     def _apply_parsed(self, todo: dict[str, tuple[int, int] | None], report: RefreshReport) -> None:
         """Many files: parsed in worker processes, added here as they arrive."""
+        done = 0
         for parsed, block in parse_many(self.layout, list(todo), self.max_note_bytes):
+            done += len(parsed)
+            self.progress(done, len(todo))
             with self.lock:
                 words_in_block: set[str] = set()
                 for rel, note, stats, problem in parsed:

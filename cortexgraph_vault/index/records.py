@@ -30,7 +30,7 @@ from cortexgraph_vault.index.text_index import (
     TermStats,
     term_stats,
 )
-from cortexgraph_vault.vault.layout import VaultLayout
+from cortexgraph_vault.vault.layout import VaultLayout, title_as_written
 
 # Bumped when what is parsed out of a note changes in a way the sources below do not show.
 PARSER_REVISION = 1
@@ -124,7 +124,8 @@ def parse_note_bytes(
     if parsed.problem:
         problems.append(parsed.problem)
     fm = parsed.frontmatter
-    title = rel.rsplit("/", 1)[-1][:-3]
+    aliases = _aliases(fm)
+    title = title_as_written(rel.rsplit("/", 1)[-1][:-3], aliases)
     memory = None
     kind = layout.folder_of(rel) or "note"
     if kind != "note":
@@ -155,7 +156,7 @@ def parse_note_bytes(
         links=note_links(parsed.body, fm),
         # Obsidian treats `#Work` and `#work` as one tag; the index keeps one spelling.
         tags=tuple(dict.fromkeys(t.lower() for t in extract_tags(parsed.body, fm))),
-        aliases=_aliases(fm),
+        aliases=aliases,
         entities=entities,
     )
 

@@ -136,8 +136,9 @@ def term_stats(doc: DocumentText) -> TermStats:
     content = fields[-1]
     weighted: dict[str, float] = Counter(content)  # type: ignore[assignment]
     length = float(len(content))
-    if echoes_content(fields[0], content):
-        fields = ([], *fields[1:])  # its words would count thrice for being said first
+    # A title (or the title kept as written, as an alias) made of the first words would
+    # count them thrice for being said first.
+    fields = tuple([] if i < 2 and echoes_content(f, content) else f for i, f in enumerate(fields))
     for tokens, weight in zip(fields[:-1], FIELD_WEIGHTS[:-1], strict=True):
         length += weight * len(tokens)
         for tok in tokens:

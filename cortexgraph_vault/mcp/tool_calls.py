@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
 from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError, error_code
@@ -80,6 +81,16 @@ def without_titles(schema: Any) -> Any:
     return schema
 
 
+def compact(result: Any) -> Any:
+    """A model result as compact JSON text beside its structured content (the SDK would
+    pretty-print it, a third more characters of the model's context for nothing)."""
+    if not isinstance(result, BaseModel):
+        return result
+    data = result.model_dump(mode="json", by_alias=True)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
 def loose(result: Any) -> dict[str, Any]:
     """A result for a tool whose model is still being built: keep it a plain object."""
     if isinstance(result, BaseModel):
@@ -107,7 +118,7 @@ class ToolRegistry:
                 service = self.service
                 with service.turn, service.metrics.measure(name):
                     try:
-                        return fn(**kwargs)
+                        return compact(fn(**kwargs))
                     except VaultError as exc:
                         raise ToolError(explain(exc)) from exc
 

@@ -43,6 +43,11 @@ class MemoryView(Model):
     created: str
     last_used: str
     use_count: int
+    use_days: int = Field(
+        default=1,
+        description="distinct days of its life it was used on (the save's included); promotion "
+        "needs uses spread over days",
+    )
     strength: float
     score: float | None = None
     age_days: float
@@ -71,6 +76,11 @@ class SaveResult(Model):
     auto_entities: list[str] = Field(default_factory=list)
     calculated_strength: float | None = None
     commit: str | None = None
+    warning: str | None = Field(
+        default=None,
+        description="set once per session when the vault is not a git repository: forgetting "
+        "and restore need `cortexgraph-vault init`",
+    )
 
 
 class OpenResult(Model):

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from cortexgraph_vault.core.memory import Memory, memory_from_fields
 from cortexgraph_vault.core.note import ParsedNote
+from cortexgraph_vault.core.rules import default_use_days, use_days_after_use
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, UnsafePath
 from cortexgraph_vault.models import Pagination
@@ -118,3 +119,14 @@ def vault_folder(engine: VaultEngine, name: str, folder: str | None) -> str | No
         return engine.safe_rel(folder.strip().rstrip("/"))
     except UnsafePath as exc:
         raise UnsafePath(f"{name}: {exc}") from None
+
+
+def use_days_change(m: Memory, parsed: ParsedNote, now: datetime) -> dict[str, object]:
+    """`use_days` after a use at `now`, written only when the note holds the field or the
+    count differs from what its other fields imply, so most notes gain no new line."""
+    days = use_days_after_use(m.decay, now)
+    if "use_days" in parsed.frontmatter or days != default_use_days(
+        m.created, now, m.use_count + 1
+    ):
+        return {"use_days": days}
+    return {}

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.enrich import extract_entities
 from cortexgraph_vault.core.intent import Intent, analyze_recall, analyze_save, recall_query, topics
 from cortexgraph_vault.core.memory import Memory
@@ -186,7 +187,7 @@ def _summary(found: Sequence[str], recalled: Sequence[RecalledMemory], reinforce
         return "no topics in the message"
     if not recalled:
         return f"no memory matches {', '.join(found)}"
-    parts = [f"{len(recalled)} memor{'y' if len(recalled) == 1 else 'ies'} match"]
+    parts = [wording.memories_match(len(recalled))]
     if mode == "interactive":
         parts.append("none reinforced until the person accepts")
     else:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import partial
 
-from cortexgraph_vault.core.memory import memory_from_fields
+from cortexgraph_vault.core.memory import Memory, memory_from_fields
 from cortexgraph_vault.core.note import REMOVE, minimal_update, parse_note
 from cortexgraph_vault.core.times import format_time, parse_time
 from cortexgraph_vault.engine import VaultEngine
@@ -92,8 +93,15 @@ def version(engine: VaultEngine, ref: str, commit: str) -> VersionResult:
     raise NotFound(f"memory {memory_id} has no version at commit {commit!r}; see its history")
 
 
+def restored_fields(m: Memory, now: datetime) -> dict[str, object]:
+    """A restored memory starts fresh (last_used now, so it does not fade straight back) but
+    the restore is not a use: use_count stays and `use_days` keeps the days of real use it
+    had, so a restore never makes a memory a promotion candidate."""
+    return {"status": "active", "last_used": now, "use_days": m.use_days}
+
+
 def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> RestoreResult:
-    """Bring a forgotten or archived memory back into short-term memory; it counts as a use."""
+    """Bring a forgotten or archived memory back into short-term memory, fresh but not used."""
     now = engine.now()
     try:
         live = engine.resolve(ref)
@@ -102,7 +110,7 @@ def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> Rest
     if live is not None and commit is None:
         if live.status != "archived":
             raise InvalidArgument(f"{live.path}: is {live.status}, not forgotten or archived")
-        changes = {"status": "active", "use_count": live.use_count + 1, "last_used": now}
+        changes = restored_fields(live, now)
         with engine.lock.held():  # through the commit, so an undo cannot clobber anyone
             written, old = engine.store.move(
                 live.path, engine.layout.stm, changes,
@@ -140,11 +148,7 @@ def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> Rest
         path=path, title=title, frontmatter=parsed.frontmatter, body=parsed.body,
         content_hash="", file_created=now, file_modified=now, folder_status="active",
     )  # fmt: skip
-    changes: dict[str, object] = {
-        "status": "active",
-        "use_count": old.use_count + 1,
-        "last_used": now,
-    }
+    changes = restored_fields(old, now)
     if parsed.frontmatter.get("promoted_at") is not None:
         changes["promoted_at"] = REMOVE
     new_text = minimal_update(text, changes)

@@ -181,3 +181,9 @@ def test_a_title_made_from_the_first_words_adds_no_weight() -> None:
     assert made.weights["carolin"] == 1.0 and numbered.weights["support"] == 1.0
     assert named.weights["support"] == 4.0  # a title of its own still weighs three times
     assert echoes_content(["a", "b"], ["a", "b", "c"]) and not echoes_content(["b"], ["a", "b"])
+
+
+def test_a_title_kept_as_an_alias_that_repeats_the_first_words_adds_no_weight() -> None:
+    kept = term_stats(doc("The standup is at 9 30", "The standup is at 9:30 every day.",
+                          aliases=["The standup is at 9:30"]))  # fmt: skip
+    assert kept.weights["standup"] == 1.0

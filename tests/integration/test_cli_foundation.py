@@ -49,7 +49,7 @@ def changed_lines(vault: Path, rel: str) -> list[str]:
     return [ln for ln in diff.splitlines() if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]
 
 
-def test_touch_changes_only_use_count_and_last_used_lines(git_vault: Path, cli) -> None:
+def test_touch_changes_only_the_use_lines(git_vault: Path, cli) -> None:
     rel = "_stm/Curious about Rust.md"
     before = (git_vault / rel).read_text()
     result = cli("--json", "touch", "Curious about Rust", vault=git_vault)
@@ -61,7 +61,11 @@ def test_touch_changes_only_use_count_and_last_used_lines(git_vault: Path, cli) 
         "last_used",
         "use_count",
         "use_count",
+        "use_days",
     ]
+    # Saved Nov 1, used again Nov 15, now Dec 1: the third day of use, which the note's other
+    # fields cannot tell, so it is written down (README, Scoring).
+    assert "+use_days: 3" in lines
     after = (git_vault / rel).read_text()
     assert "# Maya added this herself after a late-night chat\nmood: curious\n" in after
     assert parse_note(after).body == parse_note(before).body

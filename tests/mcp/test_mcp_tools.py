@@ -274,3 +274,23 @@ async def test_review_lists_fading_memories_most_urgent_first(git_vault: Path) -
     assert items, due
     priorities = [i["review_priority"] for i in items]
     assert priorities == sorted(priorities, reverse=True) and priorities[0] > 0
+
+
+async def test_a_title_a_file_name_cannot_hold_is_kept_and_shown_as_written(
+    git_vault: Path,
+) -> None:
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        unsafe = await s.call("save_memory", content="One thing.", title="../../tmp/escaped")
+        again = await s.call("save_memory", content="Another.", title="../../tmp/escaped")
+        assert (unsafe["path"], again["path"]) == ("_stm/tmp escaped.md", "_stm/tmp escaped 2.md")
+        standup = await s.call(
+            "save_memory", content="We meet every weekday.", title="The team standup is at 9:30"
+        )
+        assert standup["path"] == "_stm/The team standup is at 9 30.md"
+        assert standup["title"] == "The team standup is at 9:30"
+        opened = await s.call("open_memories", memory_ids=["The team standup is at 9:30"])
+        assert opened["memories"][0]["title"] == "The team standup is at 9:30"
+        found = await s.call("search_memory", query="standup")
+        assert found["results"][0]["title"] == "The team standup is at 9:30"
+    assert not (git_vault.parent / "tmp").exists()

@@ -49,7 +49,8 @@ Strength = Annotated[
 Force = Annotated[
     bool,
     Field(
-        description="save even though the text looks like a password or API key (it would stay in git)"
+        description="save even though a field looks like a credential: a password, PIN, card "
+        "number, API key (it would stay in git; only the user should ask for this)"
     ),
 ]
 RelationType = Literal[
@@ -213,9 +214,11 @@ def register(tool: ToolRegistry) -> None:
             dict[str, MetaValue] | None,
             Field(max_length=20, description="notes about the relation"),
         ] = None,
+        force: Force = False,
     ) -> RelationResult:
         """Link two memories with a typed relation (an Obsidian link property); an existing one
         is left as it is (created: false)."""
         return service.relate(
-            from_memory_id, to_memory_id, relation_type, strength=strength, metadata=metadata
-        )
+            from_memory_id, to_memory_id, relation_type, strength=strength, metadata=metadata,
+            force=force,
+        )  # fmt: skip

@@ -65,5 +65,5 @@ def register(tool: ToolRegistry) -> None:
             ),
         ] = None,
     ) -> RestoreResult:
-        """Bring a forgotten or archived memory back into _stm/; it counts as a use."""
+        """Bring a forgotten or archived memory back into _stm/, fresh again; not a use toward promotion."""
         return service.restore(memory_id, commit=commit)

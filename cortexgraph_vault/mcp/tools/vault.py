@@ -24,6 +24,7 @@ from cortexgraph_vault.models import (
     SearchResult,
     VaultStatus,
 )
+from cortexgraph_vault.models.graph import GRAPH_MAX_CHARS
 
 if TYPE_CHECKING:
     from cortexgraph_vault.mcp.tool_calls import ToolRegistry
@@ -108,12 +109,28 @@ def register(tool: ToolRegistry) -> None:
         limit: Annotated[int, Field(ge=1, le=1000, description="notes at most")] = 100,
         page: Page = None,
         page_size: Annotated[int | None, Field(ge=1, le=1000, description="notes per page")] = None,
+        cursor: Annotated[
+            str | None,
+            Field(max_length=2000, description="next_cursor of the previous answer, to continue"),
+        ] = None,
+        max_chars: Annotated[
+            int,
+            Field(
+                ge=2_000,
+                le=1_000_000,
+                description="size budget of the answer in characters of JSON (default 40000)",
+            ),
+        ] = GRAPH_MAX_CHARS,
     ) -> GraphResult:
-        """Notes with the links and typed relations between them, and whole-vault graph statistics,
-        a page at a time."""
+        """Notes with the links and typed relations from them, and whole-vault graph statistics,
+        a page at a time.
+
+        An answer holds at most `limit` notes and at most `max_chars` characters (about 10k
+        tokens by default); when more notes follow, call again with `cursor` = its next_cursor.
+        """
         return service.read_graph(
             status=status, include_scores=include_scores, limit=limit, page=page,
-            page_size=page_size,
+            page_size=page_size, cursor=cursor, max_chars=max_chars,
         )  # fmt: skip
 
     @tool(READ_ONLY, title="Vault status")
