@@ -256,6 +256,18 @@ class Config:
         )
 
 
+def vault_root(config: Config) -> Path:
+    """The vault folder, resolved; a clear error when none is given or it does not exist."""
+    if config.vault is None:
+        raise ConfigError(
+            "no vault given: pass --vault PATH or set CORTEXGRAPH_VAULT to your Obsidian vault"
+        )
+    root = Path(config.vault).expanduser()
+    if not root.is_dir():
+        raise ConfigError(f"{root}: the vault folder does not exist")
+    return Path(os.path.realpath(root))
+
+
 def load_config(
     cli: Mapping[str, Any] | None = None,
     env: Mapping[str, str] | None = None,

@@ -8,19 +8,17 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
-import os
 import uuid
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from pathlib import Path
 
-from cortexgraph_vault.config import Config, user_cache_dir
+from cortexgraph_vault.config import Config, user_cache_dir, vault_root
 from cortexgraph_vault.core.decay import DAY, seconds_until_score
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.core.rules import memory_score, promote_reason, review_priority
 from cortexgraph_vault.core.times import format_time
-from cortexgraph_vault.errors import Ambiguous, ConfigError, GitError, LockTimeout, NotFound
+from cortexgraph_vault.errors import Ambiguous, GitError, LockTimeout, NotFound
 from cortexgraph_vault.history import VaultHistory
 from cortexgraph_vault.index.cache import IndexCache, cache_path
 from cortexgraph_vault.index.catalog import VaultCatalog
@@ -52,16 +50,15 @@ def system_clock() -> datetime:
 
 
 class VaultEngine:
-    def __init__(self, config: Config, *, clock: Clock | None = None) -> None:
-        vault = config.vault
-        if vault is None:
-            raise ConfigError(
-                "no vault given: pass --vault PATH or set CORTEXGRAPH_VAULT to your Obsidian vault"
-            )
-        root = Path(vault).expanduser()
-        if not root.is_dir():
-            raise ConfigError(f"{root}: the vault folder does not exist")
-        self.root = Path(os.path.realpath(root))
+    def __init__(
+        self,
+        config: Config,
+        *,
+        clock: Clock | None = None,
+        on_catalog: Callable[[VaultCatalog], None] | None = None,
+    ) -> None:
+        """`on_catalog` is handed the catalogue before it is filled (progress while loading)."""
+        self.root = vault_root(config)
         self.config = config
         fixed = config.fixed_now
         self.clock: Clock = clock or ((lambda: fixed) if fixed else system_clock)
@@ -80,6 +77,8 @@ class VaultEngine:
             max_note_bytes=config.max_note_bytes,
             embedder=shared_embedder if config.semantic_search else None,
         )
+        if on_catalog is not None:
+            on_catalog(self.catalog)
         self.history = VaultHistory(self.root, lock_wait_seconds=config.git_lock_wait)
         self.watching = False  # set by the watcher once it keeps the catalogue current
         self.warned_no_history = False  # the "not a git repository" warning is given once

@@ -114,6 +114,14 @@ class NotAvailableYet(VaultError):
     http_status = 501
 
 
+class StillIndexing(VaultError):
+    """A call that came while the server was still reading the vault, and waited as long as a
+    client should; the message says how far it got."""
+
+    exit_code = 6
+    http_status = 503
+
+
 def error_code(exc: VaultError) -> str:
     """The machine-readable code of an error: its class name in snake case (`not_found`)."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()

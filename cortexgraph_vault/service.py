@@ -13,6 +13,7 @@ from typing import Any
 
 from cortexgraph_vault.config import Config, describe
 from cortexgraph_vault.engine import Clock, VaultEngine
+from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.metrics import CallRecorder
 from cortexgraph_vault.models import (
     AutoRecallResult,
@@ -80,8 +81,9 @@ class MemoryService:
         *,
         clock: Clock | None = None,
         progress: ProgressFactory | None = None,
+        on_catalog: Callable[[VaultCatalog], None] | None = None,
     ) -> None:
-        self.engine = VaultEngine(config, clock=clock)
+        self.engine = VaultEngine(config, clock=clock, on_catalog=on_catalog)
         lifecycle.record_uncommitted(self.engine)
         if progress is not None:  # long operations report how far they got (the CLI's bars)
             self.engine.report_progress(progress)

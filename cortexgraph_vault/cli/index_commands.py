@@ -9,13 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.render import short, table
 from cortexgraph_vault.core import wording
-from cortexgraph_vault.models.graph import (
-    GRAPH_MAX_CHARS,
-    GraphResult,
-    NeighbourhoodResult,
-    ReindexResult,
-    VaultStatus,
-)
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
@@ -41,7 +34,8 @@ def _graph(s: MemoryService, a: argparse.Namespace) -> Any:
     else:
         result = s.read_graph(
             status=a.status, include_scores=not a.no_scores, limit=a.limit, page=a.page,
-            page_size=a.page_size, cursor=a.cursor, max_chars=a.max_chars,
+            page_size=a.page_size, cursor=a.cursor,
+            **({} if a.max_chars is None else {"max_chars": a.max_chars}),
         )  # fmt: skip
     return result if a.json else describe(result)
 
@@ -52,6 +46,14 @@ def _status(s: MemoryService, a: argparse.Namespace) -> Any:
 
 
 def describe(result: object) -> str:
+    # here, not at the top: `--help` builds the parser without pydantic
+    from cortexgraph_vault.models.graph import (
+        GraphResult,
+        NeighbourhoodResult,
+        ReindexResult,
+        VaultStatus,
+    )
+
     if isinstance(result, GraphResult):
         st = result.stats
         lines = [
@@ -136,8 +138,8 @@ def register(sub: argparse._SubParsersAction) -> dict[str, Any]:  # type: ignore
     c.add_argument("--hops", type=int, default=1)
     c.add_argument("--no-scores", action="store_true")
     c.add_argument("--cursor", help="continue after a page (its next_cursor)")
-    c.add_argument("--max-chars", type=int, default=GRAPH_MAX_CHARS,
-                   help="size budget of a page in characters of JSON")  # fmt: skip
+    c.add_argument("--max-chars", type=int,
+                   help="size budget of a page in characters of JSON (default 40000)")  # fmt: skip
 
     sub.add_parser("status", help="index and watcher status, and every note that could not be read")
     return {"search-all": _search_all, "links": _graph, "status": _status}

@@ -7,9 +7,8 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.config import Config
-
 if TYPE_CHECKING:
+    from cortexgraph_vault.config import Config
     from cortexgraph_vault.service import MemoryService
 
 Handler = Callable[["MemoryService", argparse.Namespace], Any]

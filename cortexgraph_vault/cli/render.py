@@ -2,31 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING
 
 from cortexgraph_vault.core import wording
-from cortexgraph_vault.models import (
-    ConfigReport,
-    GcResult,
-    HistoryResult,
-    MemoryView,
-    OpenResult,
-    PromoteResult,
-    SearchResult,
-    StatsResult,
-)
 
-# C0 controls but newline and tab, DEL, and C1 controls (U+009B is a CSI on its own): a memory's
-# text could otherwise move the cursor, retitle the window or ring the bell of whoever reads it.
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def terminal_safe(text: str) -> str:
-    """Text for a terminal: control characters shown as `\\x1b`, never sent as themselves."""
-    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+if TYPE_CHECKING:
+    from cortexgraph_vault.models import MemoryView, SearchResult
 
 
 def table(rows: Sequence[Sequence[object]], headers: Sequence[str]) -> str:
@@ -84,7 +66,19 @@ def explain_table(result: SearchResult) -> str:
 
 
 def render(result: object) -> str:
+    # Imported here, not above: `--help` and `--version` build the parser without pydantic.
+    from pydantic import BaseModel
+
     from cortexgraph_vault.cli.maintenance_render import render_maintenance
+    from cortexgraph_vault.models import (
+        ConfigReport,
+        GcResult,
+        HistoryResult,
+        OpenResult,
+        PromoteResult,
+        SearchResult,
+        StatsResult,
+    )
 
     text = render_maintenance(result)
     if text is not None:
@@ -172,6 +166,8 @@ def render(result: object) -> str:
 
 
 def list_of(items: Iterable[object]) -> str:
+    from pydantic import BaseModel
+
     items = list(items)
     if not items:
         return "(none)"

@@ -24,8 +24,14 @@ from cortexgraph_vault import __version__
 from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.mcp import prompts, resources
 from cortexgraph_vault.mcp.arguments import explain_arguments
+from cortexgraph_vault.mcp.handshake import SERVER_DESCRIPTION, SERVER_NAME, SERVER_TITLE
 from cortexgraph_vault.mcp.instructions import INSTRUCTIONS
-from cortexgraph_vault.mcp.tool_calls import ToolRegistry, error_body, without_titles
+from cortexgraph_vault.mcp.tool_calls import (
+    ToolRegistry,
+    error_body,
+    result_shape,
+    without_titles,
+)
 from cortexgraph_vault.mcp.tools import register_all
 
 if TYPE_CHECKING:
@@ -34,7 +40,6 @@ if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
 
 log = logging.getLogger("cortexgraph_vault.mcp")
-SERVER_NAME = "cortexgraph-vault"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost")
 # One person's assistants need a handful of sessions; each costs memory until it ends, and a
 # client that never says goodbye must not keep one forever.
@@ -52,7 +57,7 @@ class VaultMCPServer(MCPServer):
             tool.model_copy(
                 update={
                     "input_schema": without_titles(tool.input_schema),
-                    "output_schema": without_titles(tool.output_schema)
+                    "output_schema": result_shape(tool.output_schema)
                     if tool.output_schema is not None
                     else None,
                 }
@@ -105,8 +110,8 @@ def _error_result(text: str, structured: dict[str, Any]) -> CallToolResult:
 def build_server(service: MemoryService) -> MCPServer:
     server: MCPServer = VaultMCPServer(
         name=SERVER_NAME,
-        title="CortexGraph vault memory",
-        description="A memory that forgets like a person does, kept in an Obsidian vault.",
+        title=SERVER_TITLE,
+        description=SERVER_DESCRIPTION,
         instructions=INSTRUCTIONS,
         version=__version__,
         log_level="WARNING",
@@ -148,6 +153,24 @@ def http_app(
         max_sessions=max_sessions,
         session_idle_timeout=session_idle_seconds,
     )
+
+
+def serve_lines(service: MemoryService, lines: Any, out: Any) -> None:
+    """Serve one session over explicit streams: `lines` yields the client's lines
+    (`async for`), `out` takes each message (`await out.write(text)`). The caller keeps
+    stdout clean (mcp.stdio_front)."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(service)
+
+    async def run() -> None:
+        async with stdio_server(stdin=lines, stdout=out) as (read, write):
+            # what MCPServer.run_stdio_async does, over these streams
+            low = server._lowlevel_server
+            await low.run(read, write, low.create_initialization_options())
+
+    anyio.run(run)
 
 
 def run_stdio(service: MemoryService) -> None:

@@ -91,6 +91,45 @@ def compact(result: Any) -> Any:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 
+def result_shape(schema: dict[str, Any]) -> dict[str, Any]:
+    """An output schema cut to what a client checks a result against: an object, and each
+    top-level field with its JSON type(s).
+
+    The full schemas (nested models, field descriptions, defaults) were 60 % of tools/list,
+    which every session pays for in context, while clients use an output schema only to
+    validate `structuredContent`; the model reads the result itself. Fields stay open to
+    additions, so a client that cached this list accepts a newer server's results.
+    """
+    defs = schema.get("$defs", {})
+
+    def types(field: Any, seen: int = 0) -> list[str]:
+        if not isinstance(field, dict) or seen > 8:
+            return []
+        ref = field.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            return types(defs.get(ref.removeprefix("#/$defs/")), seen + 1)
+        kind = field.get("type")
+        if isinstance(kind, str):
+            return [kind]
+        if isinstance(kind, list):
+            return [k for k in kind if isinstance(k, str)]
+        found: list[str] = []
+        for branch in field.get("anyOf", field.get("oneOf", [])):
+            branch_types = types(branch, seen + 1)
+            if not branch_types:
+                return []  # a branch of any type: the field may be anything
+            found += branch_types
+        return list(dict.fromkeys(found))
+
+    fields: dict[str, Any] = {}
+    for name, field in schema.get("properties", {}).items():
+        kinds = types(field)
+        if "integer" in kinds and "number" in kinds:
+            kinds.remove("integer")
+        fields[name] = {"type": kinds[0] if len(kinds) == 1 else kinds} if kinds else {}
+    return {"type": "object", "properties": fields}
+
+
 def loose(result: Any) -> dict[str, Any]:
     """A result for a tool whose model is still being built: keep it a plain object."""
     if isinstance(result, BaseModel):
@@ -116,11 +155,12 @@ class ToolRegistry:
             @functools.wraps(fn)
             def run(**kwargs: Any) -> Any:
                 service = self.service
-                with service.turn, service.metrics.measure(name):
-                    try:
+                try:
+                    # a service still loading (stdio_front) may raise StillIndexing right here
+                    with service.turn, service.metrics.measure(name):
                         return compact(fn(**kwargs))
-                    except VaultError as exc:
-                        raise ToolError(explain(exc)) from exc
+                except VaultError as exc:
+                    raise ToolError(explain(exc)) from exc
 
             description = inspect.cleandoc(fn.__doc__ or "")
             self.server.add_tool(

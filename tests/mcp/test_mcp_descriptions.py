@@ -13,8 +13,9 @@ from tests.mcp.mcp_session import connected, service_for
 pytestmark = pytest.mark.anyio
 
 # tools/list as the client receives it (JSON, no nulls) measured 66,526 bytes before issue 20
-# (24 tools); it must not grow past that, whatever tools and words are added.
-TOOLS_LIST_BUDGET = 66_526
+# (24 tools), and 31,211 once output schemas were cut to each field's type (issue 16; 25
+# tools); it must not grow past that, whatever tools and words are added.
+TOOLS_LIST_BUDGET = 31_300
 SNAKE_NAME = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
 
 
@@ -75,3 +76,21 @@ async def test_the_tool_list_stays_within_its_context_budget(sample_vault: Path)
     assert '"title":"Top K"' not in wire, "schema titles only repeat property names"
     search = next(t for t in listed.tools if t.name == "save_memory")
     assert "title" in search.input_schema["properties"], "a parameter named title is kept"
+
+
+async def test_output_schemas_give_each_result_field_its_type_and_nothing_else(
+    sample_vault: Path,
+) -> None:
+    async with connected(service_for(sample_vault)) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        found = await client.call_tool("search_memory", {"query": "coffee"})
+    shape = tools["search_memory"].output_schema
+    assert shape["type"] == "object"
+    fields = shape["properties"]
+    assert fields["results"] == {"type": "array"}
+    assert fields["count"] == {"type": "integer"}
+    assert fields["pagination"] == {"type": ["object", "null"]}  # a nullable nested model
+    assert set(fields) == set(found.structured_content), "every field the result has, no more"
+    for tool in tools.values():
+        # field descriptions and nested models are what made the list 66 KB
+        assert "$defs" not in tool.output_schema and "description" not in str(tool.output_schema)
