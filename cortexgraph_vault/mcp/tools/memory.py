@@ -49,8 +49,8 @@ Strength = Annotated[
 Force = Annotated[
     bool,
     Field(
-        description="save even though a field looks like a credential: a password, PIN, card "
-        "number, API key (it would stay in git; only the user should ask for this)"
+        description="save despite a credential (password, PIN, card, key) — it stays in git; "
+        "only if the user asks"
     ),
 ]
 RelationType = Literal[
@@ -103,9 +103,7 @@ def register(tool: ToolRegistry) -> None:
         min_score: MinScore = None,
         use_embeddings: Annotated[
             bool,
-            Field(
-                description="accepted for CortexGraph compatibility; meaning (vectors) is always used"
-            ),
+            Field(description="CortexGraph compatibility; vectors are always used"),
         ] = False,
         include_review_candidates: ReviewCandidates = True,
         page: Page = None,
