@@ -265,6 +265,13 @@ class VaultEngine:
                 raise
             log.warning("%s", exc)
             return None
+        except (OSError, UnicodeError, ValueError) as exc:
+            # The write has happened: answering an error now would have a client that retries
+            # do it twice. The next start records what is left uncommitted.
+            if required:
+                raise GitError(f"git commit failed ({exc})") from exc
+            log.warning("git commit of %s failed (%s); left for the next start", paths, exc)
+            return None
 
     def report_progress(self, factory: ProgressFactory) -> None:
         self.progress = factory

@@ -84,6 +84,7 @@ class MemoryService:
         on_catalog: Callable[[VaultCatalog], None] | None = None,
     ) -> None:
         self.engine = VaultEngine(config, clock=clock, on_catalog=on_catalog)
+        lifecycle.record_uncommitted(self.engine)
         if progress is not None:  # long operations report how far they got (the CLI's bars)
             self.engine.report_progress(progress)
         # Doors time their calls here (get_performance_metrics).

@@ -259,3 +259,22 @@ def test_a_memory_named_in_nfd_is_found_by_its_title_typed_in_nfc(git_vault: Pat
     (git_vault / "_stm" / "Cafe\u0301 cre\u0300me.md").write_text("Likes it strong.\n")
     assert s.open(["Café Crème"]).memories[0].path == "_stm/Cafe\u0301 cre\u0300me.md"
     assert s.touch("café crème").path == "_stm/Cafe\u0301 cre\u0300me.md"
+
+
+def test_a_save_killed_before_its_commit_is_recorded_by_the_next_start(git_vault: Path) -> None:
+    import os
+    import time
+
+    s = service_for(git_vault)
+    with pytest.MonkeyPatch.context() as patch:  # the process dies between write and commit
+        patch.setattr(s.engine, "commit", lambda *a, **k: None)
+        saved = s.save("Maya's passport expires in March.")
+    assert git(git_vault, "status", "--porcelain").startswith("??")
+    fresh = git_vault / "_stm" / "Written just now.md"
+    fresh.write_text("A save of another process, still on its way to its commit.\n")
+    old = time.time() - 600
+    os.utime(git_vault / saved.path, (old, old))
+    service_for(git_vault)  # the next start
+    assert git(git_vault, "log", "-1", "--format=%s").startswith("record: 1 ")
+    assert git(git_vault, "status", "--porcelain", "--", saved.path) == ""
+    assert git(git_vault, "status", "--porcelain", "--", str(fresh)) != ""  # too young: theirs

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault import __version__
+from cortexgraph_vault.cli.terminal import terminal_safe
 from cortexgraph_vault.errors import Ambiguous, VaultError
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def emit(result: Any, as_json: bool) -> None:
         else:
             print(json.dumps(result, indent=2, default=str))
     else:
-        print(render(result))
+        print(terminal_safe(render(result)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -131,12 +132,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         emit(result, args.json)
     except Ambiguous as exc:
-        print(f"cortexgraph-vault: {exc}", file=sys.stderr)
+        print(terminal_safe(f"cortexgraph-vault: {exc}"), file=sys.stderr)
         for c in exc.candidates:
-            print(f"  {c}", file=sys.stderr)
+            print(terminal_safe(f"  {c}"), file=sys.stderr)
         return exc.exit_code
     except VaultError as exc:
-        print(f"cortexgraph-vault: {exc}", file=sys.stderr)
+        print(terminal_safe(f"cortexgraph-vault: {exc}"), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

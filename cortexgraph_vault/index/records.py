@@ -24,7 +24,12 @@ from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.tags import extract_tags
 from cortexgraph_vault.core.times import from_epoch
 from cortexgraph_vault.index import text_index
-from cortexgraph_vault.index.text_index import DocumentText, TermStats, term_stats
+from cortexgraph_vault.index.text_index import (
+    MAX_TERMS_PER_NOTE,
+    DocumentText,
+    TermStats,
+    term_stats,
+)
 from cortexgraph_vault.vault.layout import VaultLayout, title_as_written
 
 # Bumped when what is parsed out of a note changes in a way the sources below do not show.
@@ -165,6 +170,22 @@ def index_bytes(
         # The hash of a capped read is of the prefix only; mark it so no write trusts it.
         note = with_stamp(note, st, sha256="partial:" + note.sha256)
     return note
+
+
+def index_with_words(
+    rel: str, data: bytes, st: os.stat_result, layout: VaultLayout, max_bytes: int
+) -> tuple[IndexedNote, TermStats]:
+    """The note as indexed, with its words; a note of more distinct words than the index
+    holds for one note says so among its problems."""
+    note = index_bytes(rel, data, st, layout, max_bytes)
+    stats = stats_of(note)
+    if len(stats.weights) > MAX_TERMS_PER_NOTE:
+        problem = (
+            f"{len(stats.weights)} distinct words; only the {MAX_TERMS_PER_NOTE} weightiest "
+            "are searchable"
+        )
+        note = dataclasses.replace(note, problems=(*note.problems, problem))
+    return note, stats
 
 
 def with_stamp(note: IndexedNote, st: os.stat_result, *, sha256: str | None = None) -> IndexedNote:

@@ -41,6 +41,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cortexgraph_vault.mcp")
 LOOPBACK_NAMES = ("127.0.0.1", "localhost")
+# One person's assistants need a handful of sessions; each costs memory until it ends, and a
+# client that never says goodbye must not keep one forever.
+MAX_SESSIONS = 64
+SESSION_IDLE_SECONDS = 600.0
 
 
 class VaultMCPServer(MCPServer):
@@ -121,11 +125,12 @@ def build_server(service: MemoryService) -> MCPServer:
 def transport_security(
     port: int | None = None, allowed_origins: Sequence[str] = ()
 ) -> TransportSecuritySettings:
-    """Host must be this machine (DNS rebinding); an Origin, when sent, must be one allowed."""
+    """Host must be this machine (DNS rebinding), bare or with our port, the rule REST
+    follows; an Origin, when sent, must be one allowed."""
     suffix = f":{port}" if port else ":*"
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
-        allowed_hosts=[name + suffix for name in LOOPBACK_NAMES],
+        allowed_hosts=[*LOOPBACK_NAMES, *(name + suffix for name in LOOPBACK_NAMES)],
         allowed_origins=list(allowed_origins),
     )
 
@@ -136,12 +141,17 @@ def http_app(
     port: int | None = None,
     path: str = "/mcp",
     allowed_origins: Sequence[str] = (),
+    max_sessions: int = MAX_SESSIONS,
+    session_idle_seconds: float = SESSION_IDLE_SECONDS,
 ) -> Starlette:
-    """The streamable-HTTP app serving `server` at `path`, for 127.0.0.1 only."""
+    """The streamable-HTTP app serving `server` at `path`, for 127.0.0.1 only; at most
+    `max_sessions` open at once (more: 503), each closed after `session_idle_seconds` idle."""
     return server.streamable_http_app(
         streamable_http_path=path,
         transport_security=transport_security(port, allowed_origins),
         host="127.0.0.1",
+        max_sessions=max_sessions,
+        session_idle_timeout=session_idle_seconds,
     )
 
 

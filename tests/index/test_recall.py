@@ -217,3 +217,9 @@ def test_with_semantic_search_off_words_alone_rank(sample_vault: Path) -> None:
     assert first.path == "memories/Allergic to peanuts.md"
     assert first.explain is not None and first.explain.vector is None
     assert service.engine.catalog.semantic.count == 0  # nothing embedded
+
+
+def test_a_hit_in_a_huge_note_names_its_fields_without_reading_it_all(sample_vault: Path) -> None:
+    (sample_vault / "Big.md").write_text("filler words " * 200_000 + "\nzebrafish\n", "utf-8")
+    hits = service_for(sample_vault).search_unified("zebrafish").results
+    assert [h.path for h in hits] == ["Big.md"] and hits[0].matched == ["content"]

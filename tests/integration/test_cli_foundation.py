@@ -152,3 +152,19 @@ def test_broken_notes_are_reported_and_left_byte_identical(git_vault: Path, cli)
     assert touched.code != 0 and "bad yaml.md" in touched.err and "left untouched" in touched.err
     for rel, data in broken.items():
         assert (git_vault / rel).read_bytes() == data, rel
+
+
+def test_human_output_never_passes_terminal_control_characters(cli, git_vault: Path) -> None:  # type: ignore[no-untyped-def]
+    hostile = "# Pwned\x1b]0;owned title\x07\x1b[2J\x1b[31mred\x9b1m beep\x07 and\ttab"
+    (git_vault / "_stm" / "Terminal trick.md").write_text(hostile + "\n")
+    for args in (("show", "Terminal trick"), ("search", "Pwned"), ("search-all", "Pwned")):
+        result = cli(*args, vault=git_vault)
+        assert result.code == 0, result.err
+        shown = result.out
+        for control in ("\x1b", "\x07", "\x9b"):
+            assert control not in shown, (args, shown)
+        if args[0] == "show":
+            assert "\\x1b]0;owned title\\x07" in shown and "and\ttab" in shown
+    missing = cli("show", "no such \x1b[2J memory", vault=git_vault)
+    shown = missing.out + missing.err
+    assert "\x1b" not in shown and "\\x1b[2J" in shown
