@@ -109,7 +109,10 @@ class SemanticIndex:
         model = self.embedder()
         if model is None:
             return None
-        if self._notes is None:
+        if self._notes is None or self._notes.matrix.shape[1] != model.dim:
+            if self._notes is not None:  # cached by another model: every note again
+                self._stale |= set(self._notes.row_of)
+                self._keys.clear()
             self._notes = _Rows(model.dim)
         return self._notes
 
@@ -211,14 +214,17 @@ class SemanticIndex:
             }
 
     def restore(self, data: Mapping[str, Any], known: Iterable[str]) -> None:
-        """Take vectors from the cache; notes it lacks are marked to be embedded."""
-        notes = self._rows()
-        if notes is None:
+        """Take vectors from the cache; notes it lacks are marked to be embedded. The model
+        itself is not loaded here: a command that never searches by meaning never pays for it."""
+        if self.loader is None:
             return
         known = set(known)
         paths, keys, matrix = data["paths"], data["keys"], data["notes"]
-        if len(paths) != len(keys) or matrix.shape != (len(paths), notes.matrix.shape[1]):
+        if len(paths) != len(keys) or matrix.ndim != 2 or matrix.shape[0] != len(paths):
             raise ValueError("note vectors are damaged")
+        if self._notes is None:
+            self._notes = _Rows(int(matrix.shape[1]))
+        notes = self._notes
         keep = [i for i, p in enumerate(paths) if p in known]
         with self.lock:
             notes.put([paths[i] for i in keep], matrix[keep])
