@@ -6,6 +6,7 @@ the logic lives in `ops/`, grouped by what it does to memories.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -89,9 +90,17 @@ class MemoryService:
             self.engine.report_progress(progress)
         # Doors time their calls here (get_performance_metrics).
         self.metrics = CallRecorder()
-        # Doors run calls on worker threads and the catalogue is not thread-safe: calls that
-        # arrive together in one process take turns.
+        # Doors run calls on worker threads: calls that change the vault take turns. Reads
+        # need no turn while the watcher keeps the catalogue current (it already changes the
+        # catalogue beside every call, under the catalogue's own lock); without a watcher a
+        # read walks and refreshes the catalogue, so it takes its turn too.
         self.turn = threading.RLock()
+
+    def call_turn(self, read_only: bool) -> contextlib.AbstractContextManager[object]:
+        """What a door holds around one call: nothing for a read on a watched vault."""
+        if read_only and self.engine.watching:
+            return contextlib.nullcontext()
+        return self.turn
 
     @property
     def config(self) -> Config:

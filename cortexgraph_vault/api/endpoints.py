@@ -182,8 +182,10 @@ def starlette_route(endpoint: Endpoint, service: MemoryService) -> Route:
             return JSONResponse(to_jsonable_python(result), status_code=endpoint.status)
 
         def call() -> Any:
-            # Calls take turns: the catalogue is shared by REST, MCP and the watcher.
-            with service.turn, service.metrics.measure(f"rest.{endpoint.name}"):
+            # Changes take turns (the catalogue is shared by REST, MCP and the watcher); a GET
+            # reads and needs none while the watcher keeps the catalogue current.
+            read_only = endpoint.method == "GET"
+            with service.call_turn(read_only), service.metrics.measure(f"rest.{endpoint.name}"):
                 return endpoint.fn(service, **kwargs)
 
         result = await anyio.to_thread.run_sync(call)

@@ -21,7 +21,7 @@ JSON = "application/json"
 
 def register(server: MCPServer, service: MemoryService) -> None:
     def read(operation: str, call: Callable[[], BaseModel]) -> str:
-        with service.turn, service.metrics.measure(operation):
+        with service.call_turn(True), service.metrics.measure(operation):
             try:
                 result = call()
             except NotFound as exc:

@@ -149,6 +149,8 @@ class ToolRegistry:
     def __call__(
         self, annotations: ToolAnnotations, *, title: str | None = None
     ) -> Callable[[F], F]:
+        read_only = bool(annotations.read_only_hint)
+
         def register(fn: F) -> F:
             name = fn.__name__
 
@@ -157,7 +159,7 @@ class ToolRegistry:
                 service = self.service
                 try:
                     # a service still loading (stdio_front) may raise StillIndexing right here
-                    with service.turn, service.metrics.measure(name):
+                    with service.call_turn(read_only), service.metrics.measure(name):
                         return compact(fn(**kwargs))
                 except VaultError as exc:
                     raise ToolError(explain(exc)) from exc
