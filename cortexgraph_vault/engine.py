@@ -135,6 +135,9 @@ class VaultEngine:
     def _save_cache_when_idle(self) -> None:
         self.index_cache.save_if_changed(self.catalog, min_interval=CACHE_SAVE_INTERVAL)
 
+    def memory_folders(self) -> list[str]:
+        return [self.layout.stm, self.layout.ltm, self.layout.archive]
+
     def now(self) -> datetime:
         return self.clock()
 

@@ -296,10 +296,10 @@ class MemoryService:
 
         return maintenance.graph_html(self.engine, file, **kwargs)
 
-    def doctor(self) -> DoctorResult:
+    def doctor(self, *, fix: bool = False) -> DoctorResult:
         from cortexgraph_vault.ops import doctor
 
-        return doctor.diagnose(self.config, self.engine)
+        return doctor.diagnose(self.config, self.engine, fix=fix)
 
     # git -------------------------------------------------------------------------------
     def init_git(self) -> str:
@@ -310,4 +310,6 @@ class MemoryService:
         self.engine.history = VaultHistory(
             self.engine.root, lock_wait_seconds=self.config.git_lock_wait
         )
-        return "already a git repository" if was else f"initialised git in {self.engine.root}"
+        installed = self.engine.history.install_merge_driver(self.engine.memory_folders())
+        said = "already a git repository" if was else f"initialised git in {self.engine.root}"
+        return said + (f"; installed {' and '.join(installed)}" if installed else "")

@@ -214,3 +214,43 @@ def merge_note(base: str | None, ours: str, theirs: str) -> NoteMerge:
         return NoteMerge(None, fallback=f"the merged frontmatter could not be written ({exc})")
     head = head[: len(head) - len(parse_note(head).body)]
     return NoteMerge(head + body.text, conflicts=tuple(conflicts), fields=fields)
+
+
+@dataclass(frozen=True)
+class VersionMerge:
+    """A merge of three file versions as bytes, for git's driver and for `sync`."""
+
+    result: bytes  # what the path holds afterwards
+    clean: bool  # False: git is told the path is in conflict (a person must look)
+    report: str | None = None  # one line for the person when something needs saying
+    other: bytes | None = None  # the other device's memory, to keep under a name of its own
+
+
+def _decoded(data: bytes) -> str | None:
+    if b"\0" in data:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def merge_versions(base: bytes | None, ours: bytes, theirs: bytes) -> VersionMerge:
+    """Merge as memory notes; fall back to a plain text merge when a side is not one."""
+    o, t = _decoded(ours), _decoded(theirs)
+    b = _decoded(base) if base else None
+    if o is None or t is None or (base and b is None):
+        return VersionMerge(ours, False, "not UTF-8 text (binary?): this device's version kept")
+    merged = merge_note(b, o, t)
+    if merged.text is not None:
+        report = "; ".join(merged.conflicts) if merged.conflicted else None
+        return VersionMerge(merged.text.encode("utf-8"), True, report)
+    if merged.other_id is not None:
+        return VersionMerge(
+            ours, True, f"two different memories (other id {merged.other_id})", other=theirs
+        )
+    text = merge_text(b or "", o, t)
+    report = f"{merged.fallback}; merged as plain text"
+    if text.conflicts:
+        report += f" with {text.conflicts} conflicting part(s) left for a person"
+    return VersionMerge(text.text.encode("utf-8"), text.conflicts == 0, report)
