@@ -110,3 +110,12 @@ class NotAvailableYet(VaultError):
 
     exit_code = 6
     http_status = 501
+
+
+class SyncError(VaultError):
+    """`sync` could not bring this device and its remote together (no remote, refused
+    credentials, a history it cannot merge, a person's own uncommitted notes). The message says
+    why and what was left as it was."""
+
+    exit_code = 7
+    http_status = 409

@@ -35,6 +35,7 @@ from cortexgraph_vault.models import (
     SearchResult,
     SnapshotResult,
     StatsResult,
+    SyncResult,
     TouchResult,
     UpdateResult,
     VersionResult,
@@ -302,6 +303,12 @@ class MemoryService:
         return doctor.diagnose(self.config, self.engine, fix=fix)
 
     # git -------------------------------------------------------------------------------
+    def sync(self, *, remote: str | None = None) -> SyncResult:
+        """Record pending reinforcements, fetch, merge memory notes field by field, push."""
+        from cortexgraph_vault.ops import sync
+
+        return sync.sync(self.engine, remote)
+
     def init_git(self) -> str:
         from cortexgraph_vault.history import VaultHistory
 

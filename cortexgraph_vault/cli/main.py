@@ -31,6 +31,7 @@ COMMAND_MODULES = (
     "cortexgraph_vault.cli.maintenance_commands",
     "cortexgraph_vault.cli.consolidate_commands",
     "cortexgraph_vault.cli.index_commands",
+    "cortexgraph_vault.cli.sync_commands",
 )
 
 

@@ -14,6 +14,7 @@ from cortexgraph_vault.models import (
     PromoteResult,
     SearchResult,
     StatsResult,
+    SyncResult,
 )
 
 
@@ -144,6 +145,11 @@ def render(result: object) -> str:
         )
         lines.append(f"git: {result.git}")
         lines += [f"problem: {p.path}: {p.reason}" for p in result.problems]
+        return "\n".join(lines)
+    if isinstance(result, SyncResult):
+        lines = [result.message]
+        lines += [f"  {d.path}: {d.outcome}" for d in result.decisions]
+        lines += [f"  to resolve: {p}" for p in result.conflicted]
         return "\n".join(lines)
     if isinstance(result, list):
         return list_of(result)

@@ -7,3 +7,4 @@ from cortexgraph_vault.models.intel import *  # noqa: F403
 from cortexgraph_vault.models.maintenance import *  # noqa: F403
 from cortexgraph_vault.models.memory import *  # noqa: F403
 from cortexgraph_vault.models.metrics import *  # noqa: F403
+from cortexgraph_vault.models.sync import *  # noqa: F403

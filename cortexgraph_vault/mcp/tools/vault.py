@@ -16,8 +16,14 @@ from cortexgraph_vault.mcp.params import (
     TagFilter,
     WindowDays,
 )
-from cortexgraph_vault.mcp.tool_calls import READ_ONLY
-from cortexgraph_vault.models import GraphResult, PerformanceMetrics, SearchResult, VaultStatus
+from cortexgraph_vault.mcp.tool_calls import READ_ONLY, WRITES
+from cortexgraph_vault.models import (
+    GraphResult,
+    PerformanceMetrics,
+    SearchResult,
+    SyncResult,
+    VaultStatus,
+)
 
 if TYPE_CHECKING:
     from cortexgraph_vault.mcp.tool_calls import ToolRegistry
@@ -101,3 +107,18 @@ def register(tool: ToolRegistry) -> None:
     def get_performance_metrics() -> PerformanceMetrics:
         """How many calls each tool served since this server started, and how long they took."""
         return service.performance_metrics()
+
+    @tool(WRITES, title="Sync memories across devices")
+    def sync_vault(
+        remote: Annotated[
+            str | None,
+            Field(max_length=200, description="the git remote; default: the branch's, or origin"),
+        ] = None,
+    ) -> SyncResult:
+        """Bring this device's memories together with the other devices' through the vault's git
+        remote: record pending uses, fetch, merge each memory field by field (uses add up), push.
+
+        Refuses, changing nothing, when there is no remote, the credentials are refused, the
+        histories cannot be merged, or the person's own notes have uncommitted changes.
+        """
+        return service.sync(remote=remote)

@@ -1,0 +1,202 @@
+"""The git steps of `sync`: which remote, fetch, start a merge, read and settle what git left
+unmerged, commit, push. Errors say what happened and what was left as it was (SyncError)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from cortexgraph_vault.errors import SyncError
+from cortexgraph_vault.history.recording import identity_config
+from cortexgraph_vault.history.runner import GitResult, GitRunner, split_nul
+
+# Git's words when a remote refuses who we are, and when it cannot be reached at all.
+_AUTH = ("authentication failed", "could not read username", "could not read password",
+         "permission denied", "terminal prompts disabled", "403", "401", "access denied")  # fmt: skip
+_UNREACHABLE = ("could not resolve host", "does not appear to be a git repository",
+                "connection refused", "connection timed out", "unable to access",
+                "repository not found", "no such file or directory")  # fmt: skip
+_REJECTED = ("[rejected]", "non-fast-forward", "fetch first", "failed to push some refs")
+# During a merge we settle memory notes ourselves, in one process: git's driver would start
+# one process per note. `false` makes git leave each both-sides-changed note unmerged for us.
+NO_DRIVER = ("-c", "merge.cortexgraph.driver=false")
+
+
+@dataclass(frozen=True)
+class Unmerged:
+    repo_path: str
+    stages: dict[int, str]  # 1 base, 2 ours, 3 theirs -> blob sha
+
+
+def explain_remote_failure(remote: str, doing: str, result: GitResult) -> SyncError:
+    text = result.err.lower()
+    if any(word in text for word in _AUTH):
+        why = "the remote refused our credentials"
+        fix = "check the remote's credentials (git credential helper, SSH key) and sync again"
+    elif any(word in text for word in _UNREACHABLE):
+        why = "the remote could not be reached"
+        fix = f"check `git remote get-url {remote}` and the network, then sync again"
+    else:
+        why, fix = "git failed", "see git's message"
+    return SyncError(f"could not {doing} {remote!r}: {why} ({result.reason}); {fix}; "
+                     "nothing was changed here")  # fmt: skip
+
+
+def current_branch(runner: GitRunner) -> str:
+    found = runner.run("symbolic-ref", "--short", "-q", "HEAD")
+    if not found.ok:
+        raise SyncError(f"{runner.work_tree}: HEAD is not on a branch (detached); check out a "
+                        "branch and sync again; nothing was changed")  # fmt: skip
+    return found.out.decode().strip()
+
+
+def choose_remote(runner: GitRunner, branch: str, wanted: str | None) -> str:
+    remotes = runner.run("remote").out.decode().split()
+    if wanted is not None:
+        if wanted not in remotes:
+            known = ", ".join(remotes) or "none"
+            raise SyncError(f"--remote {wanted}: no such remote in {runner.work_tree} (remotes: "
+                            f"{known}); nothing was changed")  # fmt: skip
+        return wanted
+    configured = runner.run("config", "--get", f"branch.{branch}.remote").out.decode().strip()
+    if configured in remotes:
+        return configured
+    if len(remotes) == 1:
+        return remotes[0]
+    if "origin" in remotes:
+        return "origin"
+    if not remotes:
+        raise SyncError(f"{runner.work_tree}: the vault's repository has no remote to sync with; "
+                        "add one: git remote add origin URL")  # fmt: skip
+    raise SyncError(f"several remotes ({', '.join(remotes)}) and none is this branch's; "
+                    "choose one with --remote NAME")  # fmt: skip
+
+
+def foreign_changes(runner: GitRunner, is_ours: Callable[[str], bool]) -> list[str]:
+    """Uncommitted changes to tracked files that are not memory notes (a person's own work)."""
+    out = runner.check("status", "--porcelain=v1", "-z", "--untracked-files=no", "--no-renames")
+    found = []
+    for entry in split_nul(out):
+        path = entry[3:]
+        vault_path = runner.from_repo(path)
+        if vault_path is None or not is_ours(vault_path):
+            found.append(path)
+    return sorted(found)
+
+
+def merge_in_progress(runner: GitRunner) -> bool:
+    return (runner.git_dir / "MERGE_HEAD").exists() or (runner.git_dir / "rebase-merge").exists()
+
+
+def fetch(runner: GitRunner, remote: str) -> None:
+    result = runner.run("fetch", "--quiet", "--no-tags", remote)
+    if not result.ok:
+        raise explain_remote_failure(remote, "fetch from", result)
+
+
+def remote_ref(runner: GitRunner, remote: str, branch: str) -> str | None:
+    found = runner.run("rev-parse", "-q", "--verify", f"refs/remotes/{remote}/{branch}^{{commit}}")
+    return found.out.decode().strip() if found.ok else None
+
+
+def count(runner: GitRunner, revisions: str) -> int:
+    return int(runner.check("rev-list", "--count", revisions).decode().strip() or 0)
+
+
+def merge_base(runner: GitRunner, a: str, b: str) -> str | None:
+    found = runner.run("merge-base", a, b)
+    return found.out.decode().strip() if found.ok else None
+
+
+def fast_forward(runner: GitRunner, upstream: str) -> None:
+    result = runner.run("merge", "--ff-only", "--quiet", upstream)
+    if not result.ok:
+        raise SyncError(f"could not bring in the remote's commits ({result.reason}); "
+                        "nothing was changed")  # fmt: skip
+
+
+def start_merge(runner: GitRunner, upstream: str) -> list[Unmerged]:
+    """Merge without committing; the paths git could not merge alone are returned."""
+    result = runner.run("merge", "--no-ff", "--no-commit", "--quiet", upstream, config=NO_DRIVER)
+    if not result.ok and not merge_in_progress(runner):
+        raise SyncError(f"git could not start the merge ({result.reason}); nothing was changed")
+    return unmerged(runner)
+
+
+def unmerged(runner: GitRunner) -> list[Unmerged]:
+    entries: dict[str, dict[int, str]] = {}
+    for entry in split_nul(runner.check("ls-files", "-u", "-z")):
+        meta, _, path = entry.partition("\t")
+        _, sha, stage = meta.split()
+        entries.setdefault(path, {})[int(stage)] = sha
+    return [Unmerged(path, stages) for path, stages in sorted(entries.items())]
+
+
+def deleting_commit(runner: GitRunner, side: str, repo_path: str) -> tuple[bytes | None, str]:
+    """On `side`, the version of `repo_path` just before it was deleted and the deleting
+    commit's message."""
+    found = runner.run("log", "-1", "--format=%H", "--diff-filter=D", side, "--", repo_path)
+    sha = found.out.decode().strip() if found.ok else ""
+    if not sha:
+        return None, ""
+    message = runner.check("log", "-1", "--format=%B", sha).decode("utf-8", "replace")
+    return runner.blob_at(f"{sha}^", repo_path), message
+
+
+def settle(runner: GitRunner, repo_path: str, data: bytes | None) -> None:
+    """The merged content of a path (None: deleted), written and staged."""
+    path = runner.work_tree / repo_path
+    if data is None:
+        runner.check("rm", "-q", "-f", "--ignore-unmatch", "--", repo_path)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    runner.check("add", "--", repo_path)
+
+
+def free_path(runner: GitRunner, repo_path: str, taken: Iterable[str] = ()) -> str:
+    """`Title 2.md`, `Title 3.md`, ... beside `repo_path`, free on disk and in the index."""
+    stem, _, suffix = repo_path.rpartition(".")
+    used = set(taken)
+    n = 2
+    while True:
+        candidate = f"{stem} {n}.{suffix}"
+        listed = runner.run("ls-files", "--", candidate).out.strip()
+        if (
+            candidate not in used
+            and not listed
+            and not os.path.lexists(runner.work_tree / candidate)
+        ):
+            return candidate
+        n += 1
+
+
+def commit_merge(runner: GitRunner, message: str) -> str:
+    with tempfile.TemporaryDirectory(prefix="cgv-sync-") as folder:
+        message_file = Path(folder) / "message"
+        message_file.write_text(message, encoding="utf-8")
+        result = runner.run("commit", "--quiet", "--no-verify", "-F", str(message_file),
+                            config=identity_config(runner))  # fmt: skip
+    if not result.ok:
+        abort_merge(runner)
+        raise SyncError(f"could not commit the merge ({result.reason}); the merge was undone")
+    return runner.head_sha()
+
+
+def abort_merge(runner: GitRunner) -> None:
+    runner.run("merge", "--abort")
+
+
+def push(runner: GitRunner, remote: str, branch: str, *, set_upstream: bool) -> bool:
+    """True when pushed; False when the remote moved on meanwhile (fetch and merge again)."""
+    args: Sequence[str] = ("push", "--quiet", *(("-u",) if set_upstream else ()), remote,
+                           f"HEAD:refs/heads/{branch}")  # fmt: skip
+    result = runner.run(*args)
+    if result.ok:
+        return True
+    if any(word in result.err for word in _REJECTED) and "permission" not in result.err.lower():
+        return False
+    raise explain_remote_failure(remote, "push to", result)

@@ -1,0 +1,234 @@
+"""`sync`: one memory across devices through a git remote.
+
+Record pending reinforcements (a snapshot commit), fetch, merge with the rules of
+`core/note_merge.py`, push. Memory notes both sides changed are merged here, in this process;
+what git cannot see as a content merge is settled by the structural rules (README, "One memory
+on several devices"):
+- forgotten by gc on one device, used on the other: the memory is judged by its merged history
+  (its score now, from the merged fields); at or above the forget threshold it is kept,
+  otherwise the forget stands; either way the merge commit says which. A deletion that was not
+  a gc (by hand) stands.
+- saved under the same name on both (different ids): both kept, the other under `Name 2.md`.
+- promoted or archived (moved) on one device and touched on the other: git follows the move and
+  the fields merge at the new path, so the touch lands on the promoted or archived note.
+A person's own uncommitted notes are never committed: sync refuses and names them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+
+from cortexgraph_vault.core.memory import memory_from_fields
+from cortexgraph_vault.core.note import content_hash, parse_note
+from cortexgraph_vault.core.note_merge import merge_versions
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.errors import SyncError
+from cortexgraph_vault.history import sync_git
+from cortexgraph_vault.history.runner import GitRunner
+from cortexgraph_vault.history.sync_git import Unmerged
+from cortexgraph_vault.models import SyncDecision, SyncResult
+from cortexgraph_vault.ops import lifecycle
+from cortexgraph_vault.ops.common import trailers
+
+PUSH_ATTEMPTS = 3
+LISTED = 100
+
+
+class _Merge:
+    """What the settling of one merge did."""
+
+    def __init__(self) -> None:
+        self.decisions: list[SyncDecision] = []
+        self.conflicted: list[str] = []
+        self.unresolved: list[str] = []
+        self.written: list[str] = []  # new files we made (removed again if the merge is undone)
+
+
+def sync(engine: VaultEngine, remote: str | None = None) -> SyncResult:
+    history = engine.history
+    if not history.available:
+        raise SyncError(f"{history.why_unavailable()}; sync needs the vault in git")
+    runner = history.runner
+    branch = sync_git.current_branch(runner)
+    remote = sync_git.choose_remote(runner, branch, remote)
+    if sync_git.merge_in_progress(runner):
+        raise SyncError(f"{runner.work_tree}: a merge or rebase is in progress; finish or abort "
+                        "it (git merge --abort) and sync again; nothing was changed")  # fmt: skip
+    foreign = sync_git.foreign_changes(runner, engine.layout.is_memory_path)
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (
+            f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+        )
+        raise SyncError(f"your own notes have uncommitted changes ({shown}); sync never commits "
+                        "them: commit or stash them and sync again; nothing was changed")  # fmt: skip
+    history.install_merge_driver(engine.memory_folders())  # a person's own `git pull` too
+    set_upstream = not runner.run("config", "--get", f"branch.{branch}.remote").out.strip()
+    received = sent = 0
+    merge = _Merge()
+    with engine.lock.held():
+        recorded = lifecycle.snapshot(engine).paths
+    before = runner.head_or_none()
+    for _ in range(PUSH_ATTEMPTS):
+        sync_git.fetch(runner, remote)
+        upstream = sync_git.remote_ref(runner, remote, branch)
+        if upstream is not None:
+            with engine.lock.held():
+                received += _bring_in(engine, runner, remote, upstream, merge)
+            sent = sync_git.count(runner, f"{upstream}..HEAD")
+        else:
+            sent = sync_git.count(runner, "HEAD")
+        if sent == 0 or sync_git.push(runner, remote, branch, set_upstream=set_upstream):
+            break
+    else:
+        raise SyncError(f"{remote!r} kept moving on while we pushed ({PUSH_ATTEMPTS} tries); "
+                        "what was merged here is committed; sync again")  # fmt: skip
+    engine.fresh()
+    return _result(engine, runner, remote, branch, before, recorded, received, sent, merge)
+
+
+def _bring_in(
+    engine: VaultEngine, runner: GitRunner, remote: str, upstream: str, merge: _Merge
+) -> int:
+    incoming = sync_git.count(runner, f"HEAD..{upstream}")
+    if incoming == 0:
+        return 0
+    if sync_git.count(runner, f"{upstream}..HEAD") == 0:
+        sync_git.fast_forward(runner, upstream)
+        return incoming
+    if sync_git.merge_base(runner, "HEAD", upstream) is None:
+        raise SyncError(f"{remote!r} holds an unrelated history (no commit in common with this "
+                        "vault); sync will not join them; nothing was changed")  # fmt: skip
+    for entry in sync_git.start_merge(runner, upstream):
+        _settle(engine, runner, upstream, entry, merge)
+    if merge.unresolved:
+        sync_git.abort_merge(runner)
+        for rel in merge.written:
+            (runner.work_tree / rel).unlink(missing_ok=True)
+        raise SyncError(f"could not merge {', '.join(merge.unresolved)} with {remote!r}; the "
+                        "merge was undone and nothing was changed; merge them by hand "
+                        f"(git pull {remote})")  # fmt: skip
+    sync_git.commit_merge(runner, _message(remote, incoming, merge.decisions))
+    return incoming
+
+
+def _settle(
+    engine: VaultEngine, runner: GitRunner, upstream: str, entry: Unmerged, merge: _Merge
+) -> None:
+    rel = runner.from_repo(entry.repo_path)
+    if rel is None or not engine.layout.is_memory_path(rel):
+        merge.unresolved.append(entry.repo_path + " (not a memory note)")
+        return
+    blobs = runner.read_blobs(entry.stages.values())
+    base, ours, theirs = (blobs.get(entry.stages.get(n, ""), None) for n in (1, 2, 3))
+    if ours is not None and theirs is not None:
+        outcome = merge_versions(base, ours, theirs)
+        if not outcome.clean:
+            merge.unresolved.append(f"{rel} ({outcome.report})")
+            return
+        sync_git.settle(runner, entry.repo_path, outcome.result)
+        if outcome.other is not None:
+            other = sync_git.free_path(runner, entry.repo_path, merge.written)
+            sync_git.settle(runner, other, outcome.other)
+            merge.written.append(other)
+            merge.decisions.append(SyncDecision(
+                path=rel, rule="two-memories", outcome=f"both kept; the other device's memory "
+                f"is {runner.from_repo(other)}"))  # fmt: skip
+        elif outcome.report:
+            merge.conflicted.append(rel)
+            merge.decisions.append(
+                SyncDecision(path=rel, rule="conflicted", outcome=outcome.report)
+            )
+        return
+    _forgotten_vs_used(engine, runner, upstream, entry, rel, base, ours, theirs, merge)
+
+
+def _forgotten_vs_used(
+    engine: VaultEngine, runner: GitRunner, upstream: str, entry: Unmerged, rel: str,
+    base: bytes | None, ours: bytes | None, theirs: bytes | None, merge: _Merge,
+) -> None:  # fmt: skip
+    deleting_side = "HEAD" if ours is None else upstream
+    kept = theirs if ours is None else ours
+    assert kept is not None
+    last, message = sync_git.deleting_commit(runner, deleting_side, entry.repo_path)
+    memory_id = parse_note(kept.decode("utf-8", "replace")).frontmatter.get("id")
+    if "Cortexgraph-Operation: gc" not in message:
+        sync_git.settle(runner, entry.repo_path, None)
+        merge.decisions.append(SyncDecision(path=rel, id=_str(memory_id), rule="deleted-vs-used",
+            outcome="deleted by hand on one device: the deletion stands"))  # fmt: skip
+        return
+    deleted = last if last is not None else base or kept
+    pair = (deleted, kept) if ours is None else (kept, deleted)
+    outcome = merge_versions(base, *pair)
+    text = (outcome.result if outcome.clean else kept).decode("utf-8", "replace")
+    parsed = parse_note(text)
+    now = engine.now()
+    memory = memory_from_fields(
+        path=rel, title=PurePosixPath(rel).stem, frontmatter=parsed.frontmatter, body=parsed.body,
+        content_hash=content_hash(text), file_created=now, file_modified=now,
+        folder_status=engine.layout.status_for_folder(rel),
+    )  # fmt: skip
+    score = engine.score(memory, now)
+    keep = score >= engine.rules.forget_threshold
+    sync_git.settle(runner, entry.repo_path, text.encode("utf-8") if keep else None)
+    outcome_words = (
+        f"kept: used on another device, its merged score {score:.3f} is at or above the forget "
+        f"threshold {engine.rules.forget_threshold:g}" if keep else
+        f"forgotten: even with the other device's uses its score {score:.3f} is below the "
+        f"forget threshold {engine.rules.forget_threshold:g}"
+    )  # fmt: skip
+    merge.decisions.append(SyncDecision(path=rel, id=_str(memory_id), rule="forgotten-vs-used",
+                                        outcome=outcome_words, score=round(score, 6)))  # fmt: skip
+
+
+def _str(value: object) -> str | None:
+    return None if value in (None, "") else str(value)
+
+
+def _message(remote: str, incoming: int, decisions: Sequence[SyncDecision]) -> str:
+    lines = [f"sync: merge {incoming} commit(s) from {remote}", ""]
+    lines += [f"- {d.path}: {d.outcome}" for d in decisions]
+    kept = [
+        d.id
+        for d in decisions
+        if d.rule == "forgotten-vs-used" and d.id and d.outcome.startswith("kept")
+    ]
+    gone = [
+        d.id
+        for d in decisions
+        if d.rule == "forgotten-vs-used" and d.id and d.outcome.startswith("forgotten")
+    ]
+    body = trailers("sync", kept, key="Kept")
+    if gone:
+        body += "\n" + "\n".join(f"Cortexgraph-Forgotten: {i}" for i in gone)
+    return "\n".join(lines) + ("\n\n" if decisions else "\n") + body
+
+
+def _result(
+    engine: VaultEngine, runner: GitRunner, remote: str, branch: str, before: str | None,
+    recorded: list[str], received: int, sent: int, merge: _Merge,
+) -> SyncResult:  # fmt: skip
+    after = runner.head_or_none()
+    merged: list[str] = []
+    if before and after and before != after and received:
+        spec = [runner.to_repo(f) for f in engine.memory_folders()]
+        changed = runner.list_paths(
+            "diff", "--name-only", "--no-renames", before, after, paths=spec
+        )
+        merged = sorted(p for p in (runner.from_repo(c) for c in changed) if p)
+    up_to_date = received == 0 and sent == 0
+    if up_to_date:
+        message = f"already in step with {remote}" + (
+            f" (recorded {len(recorded)} memories here)" if recorded else ""
+        )
+    else:
+        message = f"{len(merged)} memories merged from {remote}"
+        if sent:
+            message += f"; sent {sent} commit(s)"
+        if merge.conflicted:
+            message += f"; {len(merge.conflicted)} need a person (edited on both devices)"
+    return SyncResult(
+        remote=remote, branch=branch, recorded=len(recorded), received=received, sent=sent,
+        merged_count=len(merged), merged=merged[:LISTED], conflicted=merge.conflicted,
+        decisions=merge.decisions, commit=after, up_to_date=up_to_date, message=message,
+    )  # fmt: skip
