@@ -63,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if outcome.report:
         print(f"cortexgraph-vault merge: {note}: {outcome.report}", file=sys.stderr)
     if kept:
-        print(f"cortexgraph-vault merge: {note}: the other device's memory kept as {kept}",
+        print(f"cortexgraph-vault merge: {note}: a second memory with this name kept as {kept}",
               file=sys.stderr)  # fmt: skip
     return 0 if outcome.clean else 1
 

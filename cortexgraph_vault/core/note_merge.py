@@ -11,6 +11,8 @@ The rules (README, "One memory on several devices"):
   added on either side is kept, an item removed on either side is removed, our order first;
 - any other key: the side that changed it; changed differently on both, ours is kept, theirs is
   named in the `merge_conflict` property, so nothing is lost;
+- two different memories at one path (saved under one title on two devices): both are kept,
+  the one with the smaller id at the path, the other beside it (`Title 2.md`);
 - the text of the note goes through `merge_text`; lines changed differently on both sides are
   kept between conflict markers in the body, and the note gets a `merge_conflict` property that
   the index reports until a person removes it.
@@ -187,11 +189,16 @@ def merge_note(base: str | None, ours: str, theirs: str) -> NoteMerge:
     for name, parsed in (("this device's", parsed_o), ("the other device's", parsed_t)):
         if parsed.problem is not None:
             return NoteMerge(None, fallback=f"{name} version: {parsed.problem}")
-    if parsed_b is not None and parsed_b.problem is not None:
-        parsed_b = None  # a broken base is no guide: merge two-way
     id_o, id_t = parsed_o.frontmatter.get("id"), parsed_t.frontmatter.get("id")
     if id_o not in (None, "") and id_t not in (None, "") and str(id_o) != str(id_t):
         return NoteMerge(None, fallback="two different memories", other_id=str(id_t))
+    id_b = parsed_b.frontmatter.get("id") if parsed_b is not None else None
+    if parsed_b is not None and (
+        parsed_b.problem is not None
+        or (id_b not in (None, "") and str(id_b) not in {str(id_o), str(id_t)})
+    ):
+        # A broken base, or another memory's (git paired two files by their likeness): no guide.
+        parsed_b = None
     base_fields = parsed_b.frontmatter if parsed_b is not None else None
     fields, conflicts = merge_fields(base_fields, parsed_o.frontmatter, parsed_t.frontmatter)
     body = merge_text(parsed_b.body if parsed_b is not None else "", parsed_o.body, parsed_t.body)
@@ -246,9 +253,12 @@ def merge_versions(base: bytes | None, ours: bytes, theirs: bytes) -> VersionMer
         report = "; ".join(merged.conflicts) if merged.conflicted else None
         return VersionMerge(merged.text.encode("utf-8"), True, report)
     if merged.other_id is not None:
-        return VersionMerge(
-            ours, True, f"two different memories (other id {merged.other_id})", other=theirs
-        )
+        # Every device must settle this the same way, or two devices that each kept their own
+        # memory at the name would swap them back and forth: the smaller id keeps the name.
+        ours_id = str(parse_note(o).frontmatter.get("id"))
+        keep, other = (ours, theirs) if ours_id < merged.other_id else (theirs, ours)
+        moved = max(ours_id, merged.other_id)
+        return VersionMerge(keep, True, f"two different memories (id {moved} moved)", other=other)
     text = merge_text(b or "", o, t)
     report = f"{merged.fallback}; merged as plain text"
     if text.conflicts:

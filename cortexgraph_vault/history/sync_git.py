@@ -120,7 +120,10 @@ def fast_forward(runner: GitRunner, upstream: str) -> None:
 
 def start_merge(runner: GitRunner, upstream: str) -> list[Unmerged]:
     """Merge without committing; the paths git could not merge alone are returned."""
-    result = runner.run("merge", "--no-ff", "--no-commit", "--quiet", upstream, config=NO_DRIVER)
+    # Memories are followed by their ids (ops/sync_ids.py), not by git's guess from likeness,
+    # which pairs two short memories that look alike: only near-identical files count as moved.
+    result = runner.run("merge", "--no-ff", "--no-commit", "--quiet", "-X", "find-renames=90%",
+                        upstream, config=NO_DRIVER)  # fmt: skip
     if not result.ok and not merge_in_progress(runner):
         raise SyncError(f"git could not start the merge ({result.reason}); nothing was changed")
     return unmerged(runner)
@@ -135,15 +138,27 @@ def unmerged(runner: GitRunner) -> list[Unmerged]:
     return [Unmerged(path, stages) for path, stages in sorted(entries.items())]
 
 
-def deleting_commit(runner: GitRunner, side: str, repo_path: str) -> tuple[bytes | None, str]:
-    """On `side`, the version of `repo_path` just before it was deleted and the deleting
-    commit's message."""
-    found = runner.run("log", "-1", "--format=%H", "--diff-filter=D", side, "--", repo_path)
-    sha = found.out.decode().strip() if found.ok else ""
-    if not sha:
-        return None, ""
-    message = runner.check("log", "-1", "--format=%B", sha).decode("utf-8", "replace")
-    return runner.blob_at(f"{sha}^", repo_path), message
+def deleting_commit(
+    runner: GitRunner, side: str, other: str, repo_path: str, memory_id: str | None
+) -> tuple[bytes | None, str] | None:
+    """The newest commit on `side` since it parted from `other` that deleted this memory at
+    `repo_path`: the version it deleted and its message. None when no such commit exists (the
+    path held another memory then, or a merge removed it)."""
+    found = runner.run("log", "--format=%H", "--diff-filter=D", f"{other}..{side}", "--", repo_path)
+    for sha in found.out.decode().split() if found.ok else []:
+        last = runner.blob_at(f"{sha}^", repo_path)
+        if memory_id is not None and (last is None or memory_id.encode() not in last):
+            continue
+        return last, runner.check("log", "-1", "--format=%B", sha).decode("utf-8", "replace")
+    return None
+
+
+def forgotten_by_gc(runner: GitRunner, side: str, other: str, memory_id: str) -> bool:
+    """Whether a gc commit on `side` since it parted from `other` forgot `memory_id` (for a
+    memory moved on one side and deleted on the other, which git names by its new path)."""
+    found = runner.run("log", "--format=%B", f"{other}..{side}", "--grep=Cortexgraph-Operation: gc")
+    lines = found.out.decode("utf-8", "replace").splitlines() if found.ok else []
+    return f"Cortexgraph-Forgotten: {memory_id}" in (line.strip() for line in lines)
 
 
 def settle(runner: GitRunner, repo_path: str, data: bytes | None) -> None:

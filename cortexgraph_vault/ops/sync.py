@@ -28,7 +28,7 @@ from cortexgraph_vault.history import sync_git
 from cortexgraph_vault.history.runner import GitRunner
 from cortexgraph_vault.history.sync_git import Unmerged
 from cortexgraph_vault.models import SyncDecision, SyncResult
-from cortexgraph_vault.ops import lifecycle
+from cortexgraph_vault.ops import lifecycle, sync_ids
 from cortexgraph_vault.ops.common import trailers
 
 PUSH_ATTEMPTS = 3
@@ -43,6 +43,11 @@ class _Merge:
         self.conflicted: list[str] = []
         self.unresolved: list[str] = []
         self.written: list[str] = []  # new files we made (removed again if the merge is undone)
+        # Forgets that stood: the merged memory goes into the merge commit and is deleted by a
+        # commit of its own, so a device that meets the forget later finds every use counted
+        # in the version that commit deleted.
+        self.forget_after: dict[str, str] = {}  # repo path -> memory id
+        self.judged: set[str] = set()  # ids whose forget was settled with both sides' versions
 
 
 def sync(engine: VaultEngine, remote: str | None = None) -> SyncResult:
@@ -96,11 +101,21 @@ def _bring_in(
     if sync_git.count(runner, f"{upstream}..HEAD") == 0:
         sync_git.fast_forward(runner, upstream)
         return incoming
-    if sync_git.merge_base(runner, "HEAD", upstream) is None:
+    base = sync_git.merge_base(runner, "HEAD", upstream)
+    if base is None:
         raise SyncError(f"{remote!r} holds an unrelated history (no commit in common with this "
                         "vault); sync will not join them; nothing was changed")  # fmt: skip
     for entry in sync_git.start_merge(runner, upstream):
         _settle(engine, runner, upstream, entry, merge)
+    if not merge.unresolved:
+        sync_ids.fold_forgotten_versions(
+            runner, base, ["HEAD", upstream], engine.memory_folders(), merge.decisions,
+            merge.judged,
+        )  # fmt: skip
+        sync_ids.merge_duplicate_ids(
+            runner, base, engine.memory_folders(), merge.decisions, merge.unresolved,
+            engine.layout.folder_for_status,
+        )  # fmt: skip
     if merge.unresolved:
         sync_git.abort_merge(runner)
         for rel in merge.written:
@@ -109,7 +124,22 @@ def _bring_in(
                         "merge was undone and nothing was changed; merge them by hand "
                         f"(git pull {remote})")  # fmt: skip
     sync_git.commit_merge(runner, _message(remote, incoming, merge.decisions))
+    if merge.forget_after:
+        _forget_what_stood(engine, runner, merge.forget_after)
     return incoming
+
+
+def _forget_what_stood(engine: VaultEngine, runner: GitRunner, forget: dict[str, str]) -> None:
+    paths = []
+    for repo_path in sorted(forget):
+        (runner.work_tree / repo_path).unlink(missing_ok=True)
+        paths.append(runner.from_repo(repo_path) or repo_path)
+    ids = [i for i in forget.values() if i]
+    engine.history.commit_paths(
+        paths,
+        f"sync: the forget of {len(paths)} memories stands (faded on every device)\n\n"
+        + trailers("gc", ids, "Forgotten"),
+    )
 
 
 def _settle(
@@ -132,7 +162,7 @@ def _settle(
             sync_git.settle(runner, other, outcome.other)
             merge.written.append(other)
             merge.decisions.append(SyncDecision(
-                path=rel, rule="two-memories", outcome=f"both kept; the other device's memory "
+                path=rel, rule="two-memories", outcome=f"both kept (the smaller id at this name); the other "
                 f"is {runner.from_repo(other)}"))  # fmt: skip
         elif outcome.report:
             merge.conflicted.append(rel)
@@ -147,16 +177,32 @@ def _forgotten_vs_used(
     engine: VaultEngine, runner: GitRunner, upstream: str, entry: Unmerged, rel: str,
     base: bytes | None, ours: bytes | None, theirs: bytes | None, merge: _Merge,
 ) -> None:  # fmt: skip
-    deleting_side = "HEAD" if ours is None else upstream
+    deleting_side, other_side = ("HEAD", upstream) if ours is None else (upstream, "HEAD")
     kept = theirs if ours is None else ours
     assert kept is not None
-    last, message = sync_git.deleting_commit(runner, deleting_side, entry.repo_path)
-    memory_id = parse_note(kept.decode("utf-8", "replace")).frontmatter.get("id")
-    if "Cortexgraph-Operation: gc" not in message:
-        sync_git.settle(runner, entry.repo_path, None)
-        merge.decisions.append(SyncDecision(path=rel, id=_str(memory_id), rule="deleted-vs-used",
-            outcome="deleted by hand on one device: the deletion stands"))  # fmt: skip
+    memory_id = _str(parse_note(kept.decode("utf-8", "replace")).frontmatter.get("id"))
+    elsewhere = sync_ids.ids_in_index(runner, engine.memory_folders()).get(memory_id or "", [])
+    if any(path != entry.repo_path for path in elsewhere):
+        # Moved or joined to another file on one side, used here: kept, and merged with that
+        # file by the one-memory-one-file sweep.
+        sync_git.settle(runner, entry.repo_path, kept)
         return
+    found = sync_git.deleting_commit(runner, deleting_side, other_side, entry.repo_path, memory_id)
+    last, message = found if found is not None else (None, "")
+    by_gc = "Cortexgraph-Operation: gc" in message
+    if found is None and memory_id:  # moved on one side, forgotten (at its new path) there
+        by_gc = sync_git.forgotten_by_gc(runner, deleting_side, other_side, memory_id)
+    if not by_gc:
+        # A deletion of this memory by a person stands; a removal we cannot find the commit of
+        # (a merge on another device) is no decision to forget it: the used version is kept.
+        stands = found is not None
+        sync_git.settle(runner, entry.repo_path, None if stands else kept)
+        merge.decisions.append(SyncDecision(path=rel, id=memory_id, rule="deleted-vs-used",
+            outcome="deleted by hand on one device: the deletion stands" if stands
+            else "kept: used here, and no device forgot it"))  # fmt: skip
+        return
+    if memory_id:
+        merge.judged.add(memory_id)
     deleted = last if last is not None else base or kept
     pair = (deleted, kept) if ours is None else (kept, deleted)
     outcome = merge_versions(base, *pair)
@@ -169,15 +215,19 @@ def _forgotten_vs_used(
         folder_status=engine.layout.status_for_folder(rel),
     )  # fmt: skip
     score = engine.score(memory, now)
-    keep = score >= engine.rules.forget_threshold
-    sync_git.settle(runner, entry.repo_path, text.encode("utf-8") if keep else None)
+    # A memory promoted on the other device is kept for good: gc forgets only active ones.
+    keep = score >= engine.rules.forget_threshold or memory.status != "active"
+    sync_git.settle(runner, entry.repo_path, text.encode("utf-8"))
+    if not keep:
+        merge.forget_after[entry.repo_path] = memory_id or ""
     outcome_words = (
         f"kept: used on another device, its merged score {score:.3f} is at or above the forget "
-        f"threshold {engine.rules.forget_threshold:g}" if keep else
+        f"threshold {engine.rules.forget_threshold:g}" if score >= engine.rules.forget_threshold
+        else f"kept: {memory.status} on another device" if keep else
         f"forgotten: even with the other device's uses its score {score:.3f} is below the "
         f"forget threshold {engine.rules.forget_threshold:g}"
     )  # fmt: skip
-    merge.decisions.append(SyncDecision(path=rel, id=_str(memory_id), rule="forgotten-vs-used",
+    merge.decisions.append(SyncDecision(path=rel, id=memory_id, rule="forgotten-vs-used",
                                         outcome=outcome_words, score=round(score, 6)))  # fmt: skip
 
 
