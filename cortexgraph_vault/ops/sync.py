@@ -38,6 +38,10 @@ LISTED = 100
 class _Merge:
     """What the settling of one merge did."""
 
+    def stage(self, repo_path: str, data: bytes | None) -> None:
+        assert self.staging is not None
+        self.staging.settle(repo_path, data)
+
     def __init__(self) -> None:
         self.decisions: list[SyncDecision] = []
         self.conflicted: list[str] = []
@@ -48,6 +52,8 @@ class _Merge:
         # in the version that commit deleted.
         self.forget_after: dict[str, str] = {}  # repo path -> memory id
         self.judged: set[str] = set()  # ids whose forget was settled with both sides' versions
+        self.staging: sync_git.Staging | None = None
+        self.blobs: dict[str, bytes] = {}
 
 
 def sync(engine: VaultEngine, remote: str | None = None) -> SyncResult:
@@ -105,8 +111,12 @@ def _bring_in(
     if base is None:
         raise SyncError(f"{remote!r} holds an unrelated history (no commit in common with this "
                         "vault); sync will not join them; nothing was changed")  # fmt: skip
-    for entry in sync_git.start_merge(runner, upstream):
+    entries = sync_git.start_merge(runner, upstream)
+    merge.staging = sync_git.Staging(runner)
+    merge.blobs = runner.read_blobs(sha for e in entries for sha in e.stages.values())
+    for entry in entries:
         _settle(engine, runner, upstream, entry, merge)
+    merge.staging.flush()
     if not merge.unresolved:
         sync_ids.fold_forgotten_versions(
             runner, base, ["HEAD", upstream], engine.memory_folders(), merge.decisions,
@@ -149,17 +159,16 @@ def _settle(
     if rel is None or not engine.layout.is_memory_path(rel):
         merge.unresolved.append(entry.repo_path + " (not a memory note)")
         return
-    blobs = runner.read_blobs(entry.stages.values())
-    base, ours, theirs = (blobs.get(entry.stages.get(n, ""), None) for n in (1, 2, 3))
+    base, ours, theirs = (merge.blobs.get(entry.stages.get(n, "")) for n in (1, 2, 3))
     if ours is not None and theirs is not None:
         outcome = merge_versions(base, ours, theirs)
         if not outcome.clean:
             merge.unresolved.append(f"{rel} ({outcome.report})")
             return
-        sync_git.settle(runner, entry.repo_path, outcome.result)
+        merge.stage(entry.repo_path, outcome.result)
         if outcome.other is not None:
             other = sync_git.free_path(runner, entry.repo_path, merge.written)
-            sync_git.settle(runner, other, outcome.other)
+            merge.stage(other, outcome.other)
             merge.written.append(other)
             merge.decisions.append(SyncDecision(
                 path=rel, rule="two-memories", outcome=f"both kept (the smaller id at this name); the other "
@@ -177,6 +186,8 @@ def _forgotten_vs_used(
     engine: VaultEngine, runner: GitRunner, upstream: str, entry: Unmerged, rel: str,
     base: bytes | None, ours: bytes | None, theirs: bytes | None, merge: _Merge,
 ) -> None:  # fmt: skip
+    assert merge.staging is not None
+    merge.staging.flush()  # the index must show every id settled so far
     deleting_side, other_side = ("HEAD", upstream) if ours is None else (upstream, "HEAD")
     kept = theirs if ours is None else ours
     assert kept is not None
@@ -185,7 +196,7 @@ def _forgotten_vs_used(
     if any(path != entry.repo_path for path in elsewhere):
         # Moved or joined to another file on one side, used here: kept, and merged with that
         # file by the one-memory-one-file sweep.
-        sync_git.settle(runner, entry.repo_path, kept)
+        merge.stage(entry.repo_path, kept)
         return
     found = sync_git.deleting_commit(runner, deleting_side, other_side, entry.repo_path, memory_id)
     last, message = found if found is not None else (None, "")
@@ -196,7 +207,7 @@ def _forgotten_vs_used(
         # A deletion of this memory by a person stands; a removal we cannot find the commit of
         # (a merge on another device) is no decision to forget it: the used version is kept.
         stands = found is not None
-        sync_git.settle(runner, entry.repo_path, None if stands else kept)
+        merge.stage(entry.repo_path, None if stands else kept)
         merge.decisions.append(SyncDecision(path=rel, id=memory_id, rule="deleted-vs-used",
             outcome="deleted by hand on one device: the deletion stands" if stands
             else "kept: used here, and no device forgot it"))  # fmt: skip
@@ -217,7 +228,7 @@ def _forgotten_vs_used(
     score = engine.score(memory, now)
     # A memory promoted on the other device is kept for good: gc forgets only active ones.
     keep = score >= engine.rules.forget_threshold or memory.status != "active"
-    sync_git.settle(runner, entry.repo_path, text.encode("utf-8"))
+    merge.stage(entry.repo_path, text.encode("utf-8"))
     if not keep:
         merge.forget_after[entry.repo_path] = memory_id or ""
     outcome_words = (
