@@ -54,6 +54,7 @@ class _Merge:
         self.judged: set[str] = set()  # ids whose forget was settled with both sides' versions
         self.staging: sync_git.Staging | None = None
         self.blobs: dict[str, bytes] = {}
+        self.base_commit: str | None = None
 
 
 def sync(engine: VaultEngine, remote: str | None = None) -> SyncResult:
@@ -111,6 +112,7 @@ def _bring_in(
     if base is None:
         raise SyncError(f"{remote!r} holds an unrelated history (no commit in common with this "
                         "vault); sync will not join them; nothing was changed")  # fmt: skip
+    merge.base_commit = base
     entries = sync_git.start_merge(runner, upstream)
     merge.staging = sync_git.Staging(runner)
     merge.blobs = runner.read_blobs(sha for e in entries for sha in e.stages.values())
@@ -161,6 +163,14 @@ def _settle(
         return
     base, ours, theirs = (merge.blobs.get(entry.stages.get(n, "")) for n in (1, 2, 3))
     if ours is not None and theirs is not None:
+        if base is None and merge.base_commit is not None:
+            # Added here on both sides: the same memory moved (promoted on both devices) has
+            # its common version at its old path.
+            memory_id = _str(parse_note(ours.decode("utf-8", "replace")).frontmatter.get("id"))
+            if memory_id:
+                base = sync_ids.version_at(
+                    runner, merge.base_commit, memory_id, engine.memory_folders()
+                )
         outcome = merge_versions(base, ours, theirs)
         if not outcome.clean:
             merge.unresolved.append(f"{rel} ({outcome.report})")
