@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,15 +119,64 @@ def fast_forward(runner: GitRunner, upstream: str) -> None:
                         "nothing was changed")  # fmt: skip
 
 
-def start_merge(runner: GitRunner, upstream: str) -> list[Unmerged]:
+def start_merge(runner: GitRunner, upstream: str, folders: Sequence[str]) -> list[Unmerged]:
     """Merge without committing; the paths git could not merge alone are returned."""
     # Memories are followed by their ids (ops/sync_ids.py), not by git's guess from likeness,
     # which pairs two short memories that look alike: only near-identical files count as moved.
-    result = runner.run("merge", "--no-ff", "--no-commit", "--quiet", "-X", "find-renames=90%",
-                        upstream, config=NO_DRIVER)  # fmt: skip
+    with memory_notes_left_to_us(runner, folders):
+        result = runner.run("merge", "--no-ff", "--no-commit", "--quiet", "-X",
+                            "find-renames=90%", upstream, config=NO_DRIVER)  # fmt: skip
     if not result.ok and not merge_in_progress(runner):
         raise SyncError(f"git could not start the merge ({result.reason}); nothing was changed")
     return unmerged(runner)
+
+
+_ATTRIBUTES_MARK = (
+    "# cortexgraph-vault sync: memory notes are merged by sync itself (removed after)"
+)
+
+
+@contextmanager
+def memory_notes_left_to_us(runner: GitRunner, folders: Sequence[str]) -> Iterator[None]:
+    """For the length of our own merge, git leaves memory notes changed on both sides unmerged
+    (`merge=binary`, from `.git/info/attributes`, which outranks `.gitattributes`) instead of
+    starting the driver once per note: `sync` merges them all in this process. A sync killed
+    meanwhile leaves the lines behind; the next one removes them (`clear_left_lines`)."""
+    path = runner.git_dir / "info" / "attributes"
+    clear_left_lines(runner)
+    try:
+        before = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        before = None
+    lines = [
+        f"{runner.to_repo(f).replace(' ', '[[:space:]]')}/**/*.md merge=binary" for f in folders
+    ]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = (before or "") + ("" if not before or before.endswith("\n") else "\n")
+    path.write_text(
+        body + _ATTRIBUTES_MARK + "\n" + "".join(f"{line}\n" for line in lines), "utf-8"
+    )
+    try:
+        yield
+    finally:
+        if before is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_text(before, encoding="utf-8")
+
+
+def clear_left_lines(runner: GitRunner) -> None:
+    path = runner.git_dir / "info" / "attributes"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return
+    if _ATTRIBUTES_MARK in text:
+        kept = text.split(_ATTRIBUTES_MARK, 1)[0]
+        if kept.strip():
+            path.write_text(kept, encoding="utf-8")
+        else:
+            path.unlink()
 
 
 def unmerged(runner: GitRunner) -> list[Unmerged]:

@@ -62,6 +62,7 @@ def sync(engine: VaultEngine, remote: str | None = None) -> SyncResult:
     if not history.available:
         raise SyncError(f"{history.why_unavailable()}; sync needs the vault in git")
     runner = history.runner
+    sync_git.clear_left_lines(runner)  # of a sync killed in the middle of its merge
     branch = sync_git.current_branch(runner)
     remote = sync_git.choose_remote(runner, branch, remote)
     if sync_git.merge_in_progress(runner):
@@ -113,7 +114,7 @@ def _bring_in(
         raise SyncError(f"{remote!r} holds an unrelated history (no commit in common with this "
                         "vault); sync will not join them; nothing was changed")  # fmt: skip
     merge.base_commit = base
-    entries = sync_git.start_merge(runner, upstream)
+    entries = sync_git.start_merge(runner, upstream, engine.memory_folders())
     merge.staging = sync_git.Staging(runner)
     merge.blobs = runner.read_blobs(sha for e in entries for sha in e.stages.values())
     for entry in entries:

@@ -229,3 +229,16 @@ def test_sync_on_the_command_line_prints_json(d: Devices, cli) -> None:  # type:
     assert fields(desktop / NOTE)["use_count"] == 7
     refused = cli("sync", "--remote", "nowhere", vault=desktop)
     assert refused.code == 7 and "--remote nowhere: no such remote" in refused.err
+
+
+def test_a_sync_killed_in_its_merge_leaves_nothing_that_outlives_the_next(d: Devices) -> None:
+    laptop = d.clone("laptop")
+    attributes = laptop / ".git/info/attributes"
+    attributes.write_text(
+        "*.pdf binary\n"
+        "# cortexgraph-vault sync: memory notes are merged by sync itself (removed after)\n"
+        "_stm/**/*.md merge=binary\n"
+    )
+    d.service(laptop).sync()
+    assert attributes.read_text() == "*.pdf binary\n"  # the person's own line stays
+    assert git(laptop, "check-attr", "merge", "--", NOTE).stdout.strip().endswith("cortexgraph")
