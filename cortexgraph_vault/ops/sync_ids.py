@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.note_merge import merge_versions
+from cortexgraph_vault.core.times import parse_time
 from cortexgraph_vault.history import sync_git
 from cortexgraph_vault.history.runner import GitRunner, split_nul
 from cortexgraph_vault.history.tracing import id_value
@@ -116,8 +117,8 @@ def fold_forgotten_versions(
                 base = version_at(runner, base_commit, memory_id, folders)
                 path = present[memory_id][0]
                 current = _index_blob(runner, path)
-                if last is None or current is None or last == base:
-                    continue
+                if last is None or current is None or last == base or not _grew_from(base, last):
+                    continue  # nothing new there, or a version older than the common one
                 outcome = merge_versions(base, current, last)
                 if outcome.clean:
                     sync_git.settle(runner, path, outcome.result)
@@ -125,3 +126,18 @@ def fold_forgotten_versions(
                     decisions.append(SyncDecision(
                         path=runner.from_repo(path) or path, id=memory_id, rule="forgotten-vs-moved",
                         outcome="kept: moved on one device; the forgetting device's uses merged"))  # fmt: skip
+
+
+def _grew_from(base: bytes | None, later: bytes) -> bool:
+    """Whether `later` could have grown from `base` by uses: no fewer uses, no earlier use."""
+    if base is None:
+        return True
+    old = parse_note(base.decode("utf-8", "replace")).frontmatter
+    new = parse_note(later.decode("utf-8", "replace")).frontmatter
+    try:
+        if int(new.get("use_count", 1)) < int(old.get("use_count", 1)):
+            return False
+    except (TypeError, ValueError):
+        return False
+    then, now = parse_time(old.get("last_used")), parse_time(new.get("last_used"))
+    return then is None or now is None or then <= now

@@ -31,6 +31,7 @@ from tests.integration.clones import Devices, a_memory, git, service
 START = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
 SEED_MEMORIES = 8
 FINAL_ROUNDS = 3
+DEFAULT_SEED = 7
 TITLES = ["Standup", "Coffee order", "Dentist", "Flight", "Tea", "Book club", "Gym", "Rent"]
 WORDS = [
     "maya",
@@ -235,7 +236,10 @@ def check(ledger: Ledger, vaults: list[Path], s: MemoryService) -> dict[str, obj
 def test_three_devices_random_work_and_syncs(
     tmp_path: Path, soak: bool, figures: dict[str, object]
 ) -> None:
-    seed = int(os.environ.get("CGV_DEVICES_SEED", random.randrange(10**6)))
+    # The default variant replays one seed, so the suite is deterministic; the soak variant
+    # draws a new one each run (printed in the figures, replayable with CGV_DEVICES_SEED).
+    default = random.randrange(10**6) if soak else DEFAULT_SEED
+    seed = int(os.environ.get("CGV_DEVICES_SEED", default))
     operations = 3000 if soak else 300
     ledger, vaults, seconds = run(tmp_path, seed, operations)
     checked = check(ledger, vaults, service(vaults[0], START))
