@@ -225,6 +225,12 @@ def _forgotten_vs_used(
         return
     if memory_id:
         merge.judged.add(memory_id)
+    forgotten = sync_ids.forgotten_versions(runner, deleting_side, other_side, memory_id or "",
+                                            engine.memory_folders()) if memory_id else []  # fmt: skip
+    if len(forgotten) > 1:  # forgotten on several devices, each with its own last uses
+        last = sync_ids.combined_version(
+            runner, forgotten, memory_id or "", engine.memory_folders()
+        )
     deleted = last if last is not None else base or kept
     pair = (deleted, kept) if ours is None else (kept, deleted)
     outcome = merge_versions(base, *pair)

@@ -105,7 +105,7 @@ def fold_forgotten_versions(
         log = runner.run("log", "--format=%H%x00%B%x01", f"{base_commit}..{side}",
                          "--grep=Cortexgraph-Operation: gc")  # fmt: skip
         for record in log.out.decode("utf-8", "replace").split("\x01") if log.ok else []:
-            sha, _, body = record.strip().partition("\0")
+            _, _, body = record.strip().partition("\0")
             forgotten = [line.split(":", 1)[1].strip() for line in body.splitlines()
                          if line.startswith("Cortexgraph-Forgotten:")]  # fmt: skip
             for memory_id in forgotten:
@@ -113,7 +113,8 @@ def fold_forgotten_versions(
                     continue
                 if version_at(runner, side, memory_id, folders) is not None:
                     continue  # brought back on that side since: its version is already there
-                last = version_at(runner, f"{sha}^", memory_id, folders)
+                versions = forgotten_versions(runner, side, base_commit, memory_id, folders)
+                last = combined_version(runner, versions, memory_id, folders)
                 base = version_at(runner, base_commit, memory_id, folders)
                 path = present[memory_id][0]
                 current = _index_blob(runner, path)
@@ -141,3 +142,50 @@ def _grew_from(base: bytes | None, later: bytes) -> bool:
         return False
     then, now = parse_time(old.get("last_used")), parse_time(new.get("last_used"))
     return then is None or now is None or then <= now
+
+
+def forgotten_versions(
+    runner: GitRunner, side: str, other: str, memory_id: str, folders: Sequence[str]
+) -> list[tuple[str, bytes]]:
+    """(parent of the deleting commit, the version it deleted) for each gc commit on `side`
+    since it parted from `other` that forgot `memory_id`."""
+    log = runner.run("log", "--format=%H%x00%B%x01", f"{other}..{side}",
+                     "--grep=Cortexgraph-Operation: gc")  # fmt: skip
+    found = []
+    for record in log.out.decode("utf-8", "replace").split("\x01") if log.ok else []:
+        sha, _, body = record.strip().partition("\0")
+        if f"Cortexgraph-Forgotten: {memory_id}" not in (
+            line.strip() for line in body.splitlines()
+        ):
+            continue
+        parent = runner.run("rev-parse", "-q", "--verify", f"{sha}^").out.decode().strip()
+        version = version_at(runner, parent, memory_id, folders) if parent else None
+        if version is not None:
+            found.append((parent, version))
+    return found
+
+
+def combined_version(
+    runner: GitRunner, versions: list[tuple[str, bytes]], memory_id: str, folders: Sequence[str]
+) -> bytes | None:
+    """One version holding every change of `versions` (each the memory at a commit): those a
+    later one already contains (its commit is an ancestor) are left out, the others merged
+    against the memory at their common commit — so no use is counted twice."""
+    latest = [
+        (commit, data) for commit, data in versions
+        if not any(other != commit and runner.run("merge-base", "--is-ancestor", commit, other).ok
+                   for other, _ in versions)
+    ]  # fmt: skip
+    combined: bytes | None = None
+    seen: list[str] = []
+    for commit, data in latest:
+        if combined is None:
+            combined, seen = data, [commit]
+            continue
+        common = runner.run("merge-base", commit, *seen).out.decode().strip()
+        base = version_at(runner, common, memory_id, folders) if common else None
+        outcome = merge_versions(base, combined, data)
+        if outcome.clean:
+            combined = outcome.result
+        seen.append(commit)
+    return combined
