@@ -303,11 +303,14 @@ class MemoryService:
         return doctor.diagnose(self.config, self.engine, fix=fix)
 
     # git -------------------------------------------------------------------------------
-    def sync(self, *, remote: str | None = None) -> SyncResult:
-        """Record pending reinforcements, fetch, merge memory notes field by field, push."""
+    def sync(
+        self, *, remote: str | None = None, progress: Callable[[str], object] | None = None
+    ) -> SyncResult:
+        """Record pending reinforcements, fetch, merge memory notes field by field, push;
+        `progress` hears each step (the CLI prints them on a terminal)."""
         from cortexgraph_vault.ops import sync
 
-        return sync.sync(self.engine, remote)
+        return sync.sync(self.engine, remote, progress)
 
     def init_git(self) -> str:
         from cortexgraph_vault.history import VaultHistory

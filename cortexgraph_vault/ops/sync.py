@@ -16,7 +16,7 @@ A person's own uncommitted notes are never committed: sync refuses and names the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
 from cortexgraph_vault.core.memory import memory_from_fields
@@ -31,6 +31,7 @@ from cortexgraph_vault.models import SyncDecision, SyncResult
 from cortexgraph_vault.ops import lifecycle, sync_ids
 from cortexgraph_vault.ops.common import trailers
 
+Progress = Callable[[str], object]
 PUSH_ATTEMPTS = 3
 LISTED = 100
 
@@ -55,9 +56,13 @@ class _Merge:
         self.staging: sync_git.Staging | None = None
         self.blobs: dict[str, bytes] = {}
         self.base_commit: str | None = None
+        self.say: Progress = lambda _: None
 
 
-def sync(engine: VaultEngine, remote: str | None = None) -> SyncResult:
+def sync(
+    engine: VaultEngine, remote: str | None = None, progress: Progress | None = None
+) -> SyncResult:
+    say = progress or (lambda _: None)
     history = engine.history
     if not history.available:
         raise SyncError(f"{history.why_unavailable()}; sync needs the vault in git")
@@ -79,10 +84,14 @@ def sync(engine: VaultEngine, remote: str | None = None) -> SyncResult:
     set_upstream = not runner.run("config", "--get", f"branch.{branch}.remote").out.strip()
     received = sent = 0
     merge = _Merge()
+    merge.say = say
     with engine.lock.held():
         recorded = lifecycle.snapshot(engine).paths
+    if recorded:
+        say(f"recorded {len(recorded)} memories used here")
     before = runner.head_or_none()
     for _ in range(PUSH_ATTEMPTS):
+        say(f"fetching from {remote}")
         sync_git.fetch(runner, remote)
         upstream = sync_git.remote_ref(runner, remote, branch)
         if upstream is not None:
@@ -91,6 +100,8 @@ def sync(engine: VaultEngine, remote: str | None = None) -> SyncResult:
             sent = sync_git.count(runner, f"{upstream}..HEAD")
         else:
             sent = sync_git.count(runner, "HEAD")
+        if sent:
+            say(f"sending {sent} commit(s) to {remote}")
         if sent == 0 or sync_git.push(runner, remote, branch, set_upstream=set_upstream):
             break
     else:
@@ -106,6 +117,7 @@ def _bring_in(
     incoming = sync_git.count(runner, f"HEAD..{upstream}")
     if incoming == 0:
         return 0
+    merge.say(f"bringing in {incoming} commit(s) from {remote}")
     if sync_git.count(runner, f"{upstream}..HEAD") == 0:
         sync_git.fast_forward(runner, upstream)
         return incoming

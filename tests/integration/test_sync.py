@@ -46,8 +46,13 @@ def test_two_devices_sync_their_uses_exactly_and_end_in_step(d: Devices) -> None
         s_desktop.touch(TEA)
     first = s_laptop.sync()
     assert first.recorded == 1 and first.sent == 1 and first.received == 0
-    second = s_desktop.sync()
+    steps: list[str] = []
+    second = s_desktop.sync(progress=steps.append)
     assert second.received == 1 and second.sent == 2  # its snapshot and the merge
+    assert steps == [
+        "recorded 1 memories used here", "fetching from origin",
+        "bringing in 1 commit(s) from origin", "sending 2 commit(s) to origin",
+    ]  # fmt: skip
     assert second.merged == [NOTE] and second.message.startswith("1 memories merged from origin")
     third = s_laptop.sync()
     assert third.received == 2 and third.sent == 0
@@ -227,6 +232,14 @@ def test_sync_on_the_command_line_prints_json(d: Devices, cli) -> None:  # type:
     data = out.json()
     assert data["merged"] == [NOTE] and data["remote"] == "origin"
     assert fields(desktop / NOTE)["use_count"] == 7
+    d.service(laptop, timedelta(minutes=9)).touch(TEA)
+    d.service(laptop).sync()
+    steps = cli("sync", "--progress", vault=desktop)
+    assert steps.code == 0 and steps.out.startswith("1 memories merged from origin")
+    assert steps.err.splitlines() == [
+        "fetching from origin…",
+        "bringing in 2 commit(s) from origin…",
+    ]
     refused = cli("sync", "--remote", "nowhere", vault=desktop)
     assert refused.code == 7 and "--remote nowhere: no such remote" in refused.err
 
