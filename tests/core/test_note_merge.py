@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.note_merge import CONFLICT_KEY, merge_note
 from cortexgraph_vault.core.text_merge import has_conflict_markers, merge_text
@@ -157,3 +160,29 @@ def test_text_merge_keeps_a_missing_final_newline_inside_markers() -> None:
 def test_text_merge_insertions_at_both_ends() -> None:
     merged = merge_text("m\n", "top\nm\n", "m\nbottom\n")
     assert merged.text == "top\nm\nbottom\n"
+
+
+def as_text(lines: list[str]) -> str:
+    return "".join(f"{line}\n" for line in lines)
+
+
+# No word lost: a line either device added is in the merge, whatever the edits.
+_LINES = st.lists(st.sampled_from(["a", "b", "c", "d", "", "e f", "g"]), max_size=8)
+
+
+@given(base=_LINES, ours_edit=_LINES, theirs_edit=_LINES, cut_o=st.integers(0, 8),
+       cut_t=st.integers(0, 8))  # fmt: skip
+def test_text_merge_never_loses_a_line_either_side_added(
+    base: list[str], ours_edit: list[str], theirs_edit: list[str], cut_o: int, cut_t: int
+) -> None:
+    ours = base[:cut_o] + [f"ours {x}" for x in ours_edit] + base[cut_o + 1 :]
+    theirs = base[:cut_t] + [f"theirs {x}" for x in theirs_edit] + base[cut_t + 1 :]
+    merged = merge_text(as_text(base), as_text(ours), as_text(theirs))
+    result = merged.text.splitlines()
+    for line in ours + theirs:
+        if line.startswith(("ours ", "theirs ")):
+            assert line in result, (line, merged.text)
+    if merged.conflicts == 0:
+        assert not has_conflict_markers(merged.text)
+    # The merge of a side with itself, or with the base, is that side.
+    assert merge_text(as_text(base), as_text(ours), as_text(base)).text == as_text(ours)
