@@ -93,6 +93,12 @@ def test_body_edited_on_both_keeps_both_and_the_note_is_reported(tmp_path: Path)
     status = d.service(desktop).vault_status()
     assert any(p.path == NOTE and "merged with conflicting edits" in p.reason
                for p in status.unparseable)  # fmt: skip
+    doctor = d.service(desktop).doctor()
+    [finding] = [f for f in doctor.findings if f.check == "sync" and f.level == "warning"]
+    assert (
+        "1 memory notes hold edits from two devices" in finding.message and NOTE in finding.message
+    )
+    assert finding.fix is not None and "delete its merge_conflict property" in finding.fix
 
 
 def test_same_title_saved_on_both_devices_keeps_both_memories(tmp_path: Path) -> None:
