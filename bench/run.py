@@ -26,10 +26,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.startup import startup_figures
 from bench.vaultgen import NOW, generate_vault
 
 TARGETS = {
-    "cold_s": "≤ 5 (10k)",
+    "cold_s": "≤ 10 (10k, vectors included)",
     "warm_s": "≤ 1 (10k)",
     "edit_p95_ms": "≤ 300",
     "search_p50_ms": "≤ 10",
@@ -37,7 +38,10 @@ TARGETS = {
     "save_p50_ms": "≤ 10",
     "touch_p50_ms": "≤ 10",
     "gc_s": "≤ 5 (1,000)",
-    "rss_mb": "≤ 300 (10k)",
+    "rss_mb": "≤ 400 (10k)",
+    "mcp_init_s": "≤ 0.4",
+    "version_s": "≤ 0.15",
+    "search_cli_s": "≤ 0.35 (10k)",
 }
 NOW_ISO = NOW.strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -220,6 +224,8 @@ def measure(size: int, workdir: Path, rounds: int) -> dict[str, float]:
     row.update(_run_child("cold", vault, env, rounds))
     row.update(_run_child("warm", vault, env, rounds))
     row["rss_mb"] = max(row["rss_mb"], row.pop("rss_cold_mb"))
+    # whole processes on the now warm vault: what a person or an MCP client waits for
+    row.update(startup_figures(vault, env, query=generated.titles[0], now=NOW_ISO))
     return row
 
 
@@ -234,6 +240,10 @@ def table(rows: list[dict[str, float]]) -> str:
         ("touch p50 ms", "touch_p50_ms", "{:.1f}"),
         ("gc s (memories)", ("gc_s", "gc_n"), "{:.2f} ({:,.0f})"),
         ("peak RSS MB", "rss_mb", "{:.0f}"),
+        ("MCP spawn→initialize s", "mcp_init_s", "{:.2f}"),
+        ("--version s", "version_s", "{:.2f}"),
+        ("`search` process s", "search_cli_s", "{:.2f}"),
+        ("python -c pass s", "floor_s", "{:.2f}"),
         ("load", "load", "{:.1f}"),
     ]
     cells = [[title for title, _, _ in columns]]
@@ -245,7 +255,8 @@ def table(rows: list[dict[str, float]]) -> str:
         cells.append(line)
     cells.append(
         ["target", TARGETS["cold_s"], TARGETS["warm_s"], "– / ≤ 300", "≤ 10 / ≤ 50", "≤ 10 (–)",
-         "≤ 10", TARGETS["gc_s"], TARGETS["rss_mb"], "2 cores"]
+         "≤ 10", TARGETS["gc_s"], TARGETS["rss_mb"], TARGETS["mcp_init_s"],
+         TARGETS["version_s"], TARGETS["search_cli_s"], "(floor)", "2 cores"]
     )  # fmt: skip
     widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
     lines = ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in cells]

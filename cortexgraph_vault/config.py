@@ -19,6 +19,7 @@ from typing import Any
 
 import platformdirs
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.decay import DECAY_MODELS, DecayConfig
 from cortexgraph_vault.core.rules import RuleConfig
 from cortexgraph_vault.core.times import parse_time
@@ -78,6 +79,7 @@ SETTINGS: tuple[Setting, ...] = (
     _s("promote_threshold", "float", 0.65, "score from which a reused memory is promoted", 0.0, 10.0),
     _s("promote_use_count", "int", 5, "uses within the window that promote", 1, 1000),
     _s("promote_time_window", "float", 14.0, "window in days for the use-count rule", 0.0, 3650.0),
+    _s("promote_use_days", "int", 2, "distinct days of use (24-hour days counted from the save) promotion needs", 1, 365),
     _s("review_danger_zone_min", "float", 0.15, "lower edge of the review danger zone", 0.0, 1.0),
     _s("review_danger_zone_max", "float", 0.35, "upper edge of the review danger zone", 0.0, 1.0),
     _s("review_blend_ratio", "float", 0.3, "share of review candidates blended into search", 0.0, 1.0),
@@ -168,6 +170,19 @@ def user_config_dir() -> Path:
     return Path(override) if override else Path(platformdirs.user_config_dir("cortexgraph-vault"))
 
 
+def user_config_file() -> Path:
+    return user_config_dir() / "config.toml"
+
+
+def config_files(config: Config) -> list[tuple[str, Path]]:
+    """The files settings are read from, whether they exist yet or not: the user's, and the
+    vault's once a vault is known."""
+    files = [("user", user_config_file())]
+    if config.vault:
+        files.append(("vault", Path(str(config.vault)).expanduser() / VAULT_CONFIG))
+    return files
+
+
 def user_cache_dir() -> Path:
     override = os.environ.get("CORTEXGRAPH_CACHE_DIR")
     return Path(override) if override else Path(platformdirs.user_cache_dir("cortexgraph-vault"))
@@ -188,7 +203,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
     unknown = sorted(set(data) - set(BY_NAME))
     if unknown:
-        raise ConfigError(f"{path}: unknown setting(s) {', '.join(unknown)}")
+        raise ConfigError(wording.unknown_settings(str(path), unknown))
     return data
 
 
@@ -225,6 +240,7 @@ class Config:
             promote_threshold=v["promote_threshold"],
             promote_use_count=v["promote_use_count"],
             promote_time_window_days=v["promote_time_window"],
+            promote_use_days=v["promote_use_days"],
             danger_zone_min=v["review_danger_zone_min"],
             danger_zone_max=v["review_danger_zone_max"],
             cross_domain_threshold=v["cross_domain_threshold"],
@@ -240,6 +256,18 @@ class Config:
         )
 
 
+def vault_root(config: Config) -> Path:
+    """The vault folder, resolved; a clear error when none is given or it does not exist."""
+    if config.vault is None:
+        raise ConfigError(
+            "no vault given: pass --vault PATH or set CORTEXGRAPH_VAULT to your Obsidian vault"
+        )
+    root = Path(config.vault).expanduser()
+    if not root.is_dir():
+        raise ConfigError(f"{root}: the vault folder does not exist")
+    return Path(os.path.realpath(root))
+
+
 def load_config(
     cli: Mapping[str, Any] | None = None,
     env: Mapping[str, str] | None = None,
@@ -249,7 +277,7 @@ def load_config(
     """Merge every source; the vault file is found once the vault itself is known."""
     env = os.environ if env is None else env
     cli = {k: v for k, v in (cli or {}).items() if v is not None}
-    user_path = user_file or user_config_dir() / "config.toml"
+    user_path = user_file or user_config_file()
     layers: list[tuple[str, Mapping[str, Any]]] = [
         ("default", {s.name: s.default for s in SETTINGS}),
         (str(user_path), _read_toml(user_path)),

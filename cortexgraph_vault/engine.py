@@ -8,25 +8,24 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
-import os
 import uuid
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from pathlib import Path
 
-from cortexgraph_vault.config import Config, user_cache_dir
+from cortexgraph_vault.config import Config, user_cache_dir, vault_root
 from cortexgraph_vault.core.decay import DAY, seconds_until_score
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.core.rules import memory_score, promote_reason, review_priority
 from cortexgraph_vault.core.times import format_time
-from cortexgraph_vault.errors import Ambiguous, ConfigError, GitError, LockTimeout, NotFound
+from cortexgraph_vault.errors import Ambiguous, GitError, LockTimeout, NotFound
 from cortexgraph_vault.history import VaultHistory
 from cortexgraph_vault.index.cache import IndexCache, cache_path
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.embedder import shared_embedder
 from cortexgraph_vault.index.watcher import VaultWatcher
 from cortexgraph_vault.models import MemoryView
+from cortexgraph_vault.progress import ProgressFactory, no_progress
 from cortexgraph_vault.vault.files import sweep_temp_files
 from cortexgraph_vault.vault.journal import WriteJournal
 from cortexgraph_vault.vault.layout import VaultLayout
@@ -51,16 +50,15 @@ def system_clock() -> datetime:
 
 
 class VaultEngine:
-    def __init__(self, config: Config, *, clock: Clock | None = None) -> None:
-        vault = config.vault
-        if vault is None:
-            raise ConfigError(
-                "no vault given: pass --vault PATH or set CORTEXGRAPH_VAULT to your Obsidian vault"
-            )
-        root = Path(vault).expanduser()
-        if not root.is_dir():
-            raise ConfigError(f"{root}: the vault folder does not exist")
-        self.root = Path(os.path.realpath(root))
+    def __init__(
+        self,
+        config: Config,
+        *,
+        clock: Clock | None = None,
+        on_catalog: Callable[[VaultCatalog], None] | None = None,
+    ) -> None:
+        """`on_catalog` is handed the catalogue before it is filled (progress while loading)."""
+        self.root = vault_root(config)
         self.config = config
         fixed = config.fixed_now
         self.clock: Clock = clock or ((lambda: fixed) if fixed else system_clock)
@@ -79,8 +77,12 @@ class VaultEngine:
             max_note_bytes=config.max_note_bytes,
             embedder=shared_embedder if config.semantic_search else None,
         )
+        if on_catalog is not None:
+            on_catalog(self.catalog)
         self.history = VaultHistory(self.root, lock_wait_seconds=config.git_lock_wait)
         self.watching = False  # set by the watcher once it keeps the catalogue current
+        self.warned_no_history = False  # the "not a git repository" warning is given once
+        self.progress: ProgressFactory = no_progress  # the CLI draws bars; other doors do not
         self.watcher: VaultWatcher | None = None
         sweep_temp_files(self.root, [self.layout.stm, self.layout.ltm, self.layout.archive])
         # A live holder of the lock is finishing its own write; a dead one left it to us.
@@ -185,7 +187,11 @@ class VaultEngine:
                     f"{rel}: is a note, not a memory (memories live in {self.layout.stm}/)"
                 )
         low = name_key(ref)
-        by_title = [m for m in catalog.memories() if name_key(m.title) == low and ok(m)]
+        by_title = [
+            m
+            for m in catalog.memories()
+            if low in (name_key(m.title), name_key(m.path.rsplit("/", 1)[-1][:-3])) and ok(m)
+        ]
         if len(by_title) == 1:
             return by_title[0]
         if len(by_title) > 1:
@@ -243,6 +249,7 @@ class VaultEngine:
             created=format_time(m.created),
             last_used=format_time(m.last_used),
             use_count=m.use_count,
+            use_days=m.use_days,
             strength=round(m.strength, 4),
             score=round(s, 6) if include_score else None,
             age_days=round((now - m.created).total_seconds() / DAY, 3),
@@ -280,6 +287,28 @@ class VaultEngine:
                 raise
             log.warning("%s", exc)
             return None
+        except (OSError, UnicodeError, ValueError) as exc:
+            # The write has happened: answering an error now would have a client that retries
+            # do it twice. The next start records what is left uncommitted.
+            if required:
+                raise GitError(f"git commit failed ({exc})") from exc
+            log.warning("git commit of %s failed (%s); left for the next start", paths, exc)
+            return None
+
+    def report_progress(self, factory: ProgressFactory) -> None:
+        self.progress = factory
+        self.catalog.progress = factory("indexing")
+
+    def history_warning(self) -> str | None:
+        """Once per process: a save outside a git repository works, but nothing it wrote can
+        be forgotten by gc or restored until the vault has history."""
+        if self.warned_no_history or self.history.available or self.config.git_auto_init:
+            return None
+        self.warned_no_history = True
+        return (
+            f"{self.root} is not a git repository: memories are saved, but gc (forgetting) and "
+            "restore need history; run `cortexgraph-vault init` to start it"
+        )
 
     def ensure_git(self) -> None:
         if self.history.available:

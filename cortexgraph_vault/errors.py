@@ -5,6 +5,8 @@ Messages name the file or id and the reason, and say what to do next when there 
 
 from __future__ import annotations
 
+import re
+
 
 class VaultError(Exception):
     """Base of every error we raise on purpose."""
@@ -119,3 +121,16 @@ class SyncError(VaultError):
 
     exit_code = 7
     http_status = 409
+
+
+class StillIndexing(VaultError):
+    """A call that came while the server was still reading the vault, and waited as long as a
+    client should; the message says how far it got."""
+
+    exit_code = 6
+    http_status = 503
+
+
+def error_code(exc: VaultError) -> str:
+    """The machine-readable code of an error: its class name in snake case (`not_found`)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()

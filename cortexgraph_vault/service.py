@@ -13,16 +13,18 @@ from typing import Any
 
 from cortexgraph_vault.config import Config, describe
 from cortexgraph_vault.engine import Clock, VaultEngine
+from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.metrics import CallRecorder
 from cortexgraph_vault.models import (
     AutoRecallResult,
     DeleteResult,
-    ForgottenView,
+    ForgottenList,
     GcResult,
     HistoryResult,
     MemoryDetail,
     MemoryList,
     MessageAnalysis,
+    NoteRead,
     ObserveResult,
     OpenResult,
     PerformanceMetrics,
@@ -57,14 +59,35 @@ from cortexgraph_vault.models.maintenance import (
     GraphPictureResult,
     ImportResult,
 )
-from cortexgraph_vault.ops import browse, graph, intel, lifecycle, past, reads, search, writes
+from cortexgraph_vault.ops import (
+    browse,
+    graph,
+    intel,
+    lifecycle,
+    notes,
+    past,
+    reads,
+    search,
+    writes,
+)
 from cortexgraph_vault.ops import consolidate as consolidation
 from cortexgraph_vault.pipeline import runner as pipeline_runner
+from cortexgraph_vault.progress import ProgressFactory
 
 
 class MemoryService:
-    def __init__(self, config: Config, *, clock: Clock | None = None) -> None:
-        self.engine = VaultEngine(config, clock=clock)
+    def __init__(
+        self,
+        config: Config,
+        *,
+        clock: Clock | None = None,
+        progress: ProgressFactory | None = None,
+        on_catalog: Callable[[VaultCatalog], None] | None = None,
+    ) -> None:
+        self.engine = VaultEngine(config, clock=clock, on_catalog=on_catalog)
+        lifecycle.record_uncommitted(self.engine)
+        if progress is not None:  # long operations report how far they got (the CLI's bars)
+            self.engine.report_progress(progress)
         # Doors time their calls here (get_performance_metrics).
         self.metrics = CallRecorder()
         # Doors run calls on worker threads and the catalogue is not thread-safe: calls that
@@ -107,6 +130,7 @@ class MemoryService:
         *,
         strength: float = 1.0,
         metadata: Mapping[str, Any] | None = None,
+        force: bool = False,
     ) -> RelationResult:
         return writes.relate(
             self.engine,
@@ -115,6 +139,7 @@ class MemoryService:
             relation_type,
             strength=strength,
             metadata=metadata,
+            force=force,
         )
 
     # reads -----------------------------------------------------------------------
@@ -137,6 +162,12 @@ class MemoryService:
 
     def memory_at_path(self, path: str) -> MemoryDetail:
         return browse.memory_at_path(self.engine, path)
+
+    def read_note(
+        self, ref: str, *, cursor: str | None = None, max_chars: int = 10_000
+    ) -> NoteRead:
+        """Any note of the vault by path, title, alias or memory id, a page at a time."""
+        return notes.read_note(self.engine, ref, cursor=cursor, max_chars=max_chars)
 
     def effective_config(self) -> list[dict[str, Any]]:
         return describe(self.engine.config)
@@ -164,12 +195,18 @@ class MemoryService:
     def restore(self, memory_id: str, *, commit: str | None = None) -> RestoreResult:
         return past.restore(self.engine, memory_id, commit=commit)
 
-    def forgotten(self, *, limit: int = 100) -> list[ForgottenView]:
+    def forgotten(self, *, limit: int = 100) -> ForgottenList:
         return past.forgotten(self.engine, limit=limit)
 
     # index and graph ---------------------------------------------------------------
     def search_unified(self, query: str, **kwargs: Any) -> SearchResult:
         return search.search_unified(self.engine, query, **kwargs)
+
+    def related_to_note(self, path: str, limit: int = 10) -> SearchResult:
+        """The memories and notes most related to the note at `path` (not the note itself)."""
+        from cortexgraph_vault.ops import related
+
+        return related.related_to_note(self.engine, path, limit)
 
     def read_graph(self, **kwargs: Any) -> GraphResult:
         return graph.read_graph(self.engine, **kwargs)

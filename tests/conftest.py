@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -23,6 +26,65 @@ GIT_ENV = {
     "GIT_COMMITTER_NAME": "Test Person",
     "GIT_COMMITTER_EMAIL": "test@example.org",
 }
+
+
+OWN_BASETEMP = pytest.StashKey[Path]()
+RUN_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's tmp_path plugin reads --basetemp
+def pytest_configure(config: pytest.Config) -> None:
+    """Unless --basetemp is given, the run's temp folders live in a folder of its own, removed
+    when the run passes (pytest's default keeps the last three runs' folders, hundreds of MB)."""
+    if config.option.basetemp is None and not hasattr(config, "workerinput"):
+        own = Path(tempfile.mkdtemp(prefix="cortexgraph-vault-tests-"))
+        config.option.basetemp = str(own)
+        config.stash[OWN_BASETEMP] = own
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    own = config.stash.get(OWN_BASETEMP, None)
+    if own is not None and not config.stash.get(RUN_FAILED, False):
+        shutil.rmtree(own, ignore_errors=True)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    # A failed run keeps its temp folders for a look; their place is printed below.
+    session.config.stash[RUN_FAILED] = session.testsfailed > 0
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    own = terminalreporter.config.stash.get(OWN_BASETEMP, None)
+    if own is not None and terminalreporter.config.stash.get(RUN_FAILED, False):
+        terminalreporter.write_line(f"temp folders of this run kept for a look: {own}")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """For the whole run, before any other fixture: a HOME and XDG folders of the run's own,
+    so nothing — our code, git, platformdirs, a daemon or CLI started as a subprocess — reads
+    or writes the real user's files (~/.cache/cortexgraph-vault, ~/.config, ~/.gitconfig)."""
+    home = tmp_path_factory.mktemp("user-home")
+    dirs = {
+        "HOME": home,
+        "XDG_CACHE_HOME": home / ".cache",
+        "XDG_CONFIG_HOME": home / ".config",
+        "XDG_DATA_HOME": home / ".local" / "share",
+        "XDG_STATE_HOME": home / ".local" / "state",
+    }
+    with pytest.MonkeyPatch.context() as mp:
+        for name, path in dirs.items():
+            path.mkdir(parents=True, exist_ok=True)
+            mp.setenv(name, str(path))
+        for name in ("CONFIG", "CACHE", "DATA"):
+            mp.setenv(f"CORTEXGRAPH_{name}_DIR", str(home / "cortexgraph" / name.lower()))
+        # Session fixtures (a shared daemon, its git vault) run before the per-test fixture
+        # below: they get the same git identity, and no git config of the real user's.
+        mp.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        for key, value in GIT_ENV.items():
+            mp.setenv(key, value)
+        yield home
 
 
 @pytest.fixture(autouse=True)
@@ -114,3 +176,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATH",
         help="write the reliability figures of this run as JSON",
     )
+
+
+_LOOPBACK = ("127.", "::1", "localhost")
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The product works with no network: any connection beyond this machine fails the test
+    (loopback — the daemon under test — and Unix sockets are allowed)."""
+    real_connect = socket.socket.connect
+
+    def guarded(self: socket.socket, address: object) -> object:
+        if self.family in (socket.AF_INET, socket.AF_INET6):
+            host = str(address[0]) if isinstance(address, tuple) else str(address)
+            if not host.startswith(_LOOPBACK):
+                pytest.fail(f"a test tried to reach the network ({address})")
+        return real_connect(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", guarded)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -25,3 +26,42 @@ def test_readme_quick_start_commands_exist() -> None:
     for script in ("scripts/demo", "scripts/test"):
         assert f"./{script}" in text
         assert (README.parent / script).is_file()
+
+
+def test_readme_promotion_table_names_real_settings_with_their_defaults() -> None:
+    from cortexgraph_vault.config import BY_NAME, ENV_PREFIX
+
+    text = README.read_text(encoding="utf-8")
+    rows = re.findall(r"^  \| [^|]+ \| +([\d.]+) \| `(CORTEXGRAPH_\w+)` \|$", text, re.M)
+    assert len(rows) == 4, rows
+    for default, variable in rows:
+        setting = BY_NAME[variable.removeprefix(ENV_PREFIX).lower()]
+        assert float(default) == float(setting.default), variable
+
+
+def test_readme_links_and_paths_stay_inside_the_repository() -> None:
+    text = README.read_text(encoding="utf-8")
+    repo = README.parent.resolve()
+    targets = re.findall(r"\]\(([^)#\s]+)", text) + re.findall(r"`(\.\.?/[^`\s]+)`", text)
+    assert targets, "the README links to its docs"
+    for target in targets:
+        if re.match(r"\w+://", target):
+            continue
+        path = (repo / target).resolve()
+        assert path.is_relative_to(repo), f"README points outside the repository: {target}"
+        assert path.exists(), f"README points to a missing file: {target}"
+
+
+def test_config_shows_the_user_config_file_before_it_exists(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    env = {k: "" for k in ("CORTEXGRAPH_VAULT",)}
+    shown = cli("config", env=env)
+    assert shown.code == 0, shown.err
+    user_file = Path(os.environ["CORTEXGRAPH_CONFIG_DIR"]) / "config.toml"
+    assert not user_file.exists()
+    assert f"user config file: {user_file} (not created yet)" in shown.out
+    assert "CORTEXGRAPH_PROMOTE_USE_DAYS" in shown.out
+    as_json = cli("--json", "config", vault=tmp_path).json()
+    assert as_json["files"] == [  # type: ignore[index]
+        {"scope": "user", "path": str(user_file), "exists": False},
+        {"scope": "vault", "path": str(tmp_path / ".cortexgraph" / "config.toml"), "exists": False},
+    ]

@@ -200,13 +200,18 @@ def test_promote_by_id_force_and_refusal(git_vault: Path) -> None:
     assert s.promote("Prefers TypeScript", dry_run=True).candidates_found == 1
 
 
-def test_a_fresh_save_is_not_promotable_but_a_reused_one_is(git_vault: Path) -> None:
+def test_a_fresh_save_is_not_promotable_and_a_use_the_same_day_does_not_change_that(
+    git_vault: Path,
+) -> None:
     s = service_for(git_vault)
     saved = s.save("Maya's favourite tea is genmaicha.")
     assert saved.id not in [c.id for c in s.promote(auto_detect=True, dry_run=True).candidates]
     later = service_for(git_vault, now=NOW + timedelta(hours=2))
     later.touch(saved.id)
-    assert saved.id in [c.id for c in later.promote(auto_detect=True, dry_run=True).candidates]
+    assert saved.id not in [c.id for c in later.promote(auto_detect=True, dry_run=True).candidates]
+    next_day = service_for(git_vault, now=NOW + timedelta(hours=26))
+    next_day.touch(saved.id)
+    assert saved.id in [c.id for c in next_day.promote(auto_detect=True, dry_run=True).candidates]
 
 
 def test_snapshot_commits_gathered_touches_only(git_vault: Path) -> None:
@@ -254,3 +259,22 @@ def test_a_memory_named_in_nfd_is_found_by_its_title_typed_in_nfc(git_vault: Pat
     (git_vault / "_stm" / "Cafe\u0301 cre\u0300me.md").write_text("Likes it strong.\n")
     assert s.open(["Café Crème"]).memories[0].path == "_stm/Cafe\u0301 cre\u0300me.md"
     assert s.touch("café crème").path == "_stm/Cafe\u0301 cre\u0300me.md"
+
+
+def test_a_save_killed_before_its_commit_is_recorded_by_the_next_start(git_vault: Path) -> None:
+    import os
+    import time
+
+    s = service_for(git_vault)
+    with pytest.MonkeyPatch.context() as patch:  # the process dies between write and commit
+        patch.setattr(s.engine, "commit", lambda *a, **k: None)
+        saved = s.save("Maya's passport expires in March.")
+    assert git(git_vault, "status", "--porcelain").startswith("??")
+    fresh = git_vault / "_stm" / "Written just now.md"
+    fresh.write_text("A save of another process, still on its way to its commit.\n")
+    old = time.time() - 600
+    os.utime(git_vault / saved.path, (old, old))
+    service_for(git_vault)  # the next start
+    assert git(git_vault, "log", "-1", "--format=%s").startswith("record: 1 ")
+    assert git(git_vault, "status", "--porcelain", "--", saved.path) == ""
+    assert git(git_vault, "status", "--porcelain", "--", str(fresh)) != ""  # too young: theirs

@@ -7,7 +7,6 @@ snake case, so a new error class needs nothing here.
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
 from pydantic import ValidationError
@@ -15,13 +14,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from cortexgraph_vault.api.security import BodyTooLarge
-from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError
+from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError, error_code
 
 log = logging.getLogger("cortexgraph_vault.api")
-
-
-def error_code(exc: VaultError) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()
 
 
 def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:
@@ -47,11 +42,27 @@ def _location(loc: tuple[Any, ...]) -> str:
 
 def validation_response(exc: ValidationError, where: str) -> JSONResponse:
     """422 naming each bad field (`body.content`, `query.page`) and what is wrong with it."""
+    errors = exc.errors(include_url=False)
     problems = [
-        f"{where}.{_location(err['loc'])}: {err['msg']}" if err["loc"] else f"{where}: {err['msg']}"
-        for err in exc.errors(include_url=False)
+        _shortened(
+            f"{where}.{_location(err['loc'])}: {err['msg']}"
+            if err["loc"]
+            else f"{where}: {err['msg']}"
+        )
+        for err in errors[:MAX_PROBLEMS]
     ]
+    if len(errors) > MAX_PROBLEMS:
+        # A body of a million unknown keys must not earn a reply four times its size.
+        problems.append(f"and {len(errors) - MAX_PROBLEMS} more")
     return error_response(422, "invalid_request", "; ".join(problems))
+
+
+MAX_PROBLEMS = 10
+MAX_PROBLEM_CHARS = 200
+
+
+def _shortened(text: str) -> str:
+    return text if len(text) <= MAX_PROBLEM_CHARS else text[: MAX_PROBLEM_CHARS - 1] + "…"
 
 
 async def on_vault_error(request: Request, exc: Exception) -> JSONResponse:

@@ -11,8 +11,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cortexgraph_vault.models import ForgottenView
-
 Status = Literal["active", "promoted", "archived", "all"]
 Tag = Annotated[str, Field(max_length=200)]
 Entity = Annotated[str, Field(max_length=500)]
@@ -35,10 +33,6 @@ class ErrorBody(BaseModel):
 
 class Health(BaseModel):
     ok: bool
-
-
-class ForgottenList(BaseModel):
-    forgotten: list[ForgottenView]
 
 
 class SettingRow(BaseModel):
@@ -92,9 +86,22 @@ class SearchQuery(Input):
     )
 
 
+class RelatedQuery(Input):
+    path: VaultPath = Field(description="vault-relative path of a note, e.g. Projects/Atlas.md")
+    limit: int = Field(default=10, ge=1, le=50)
+
+
 class NeighbourhoodQuery(Input):
     path: VaultPath = Field(description="vault path of a note, or a memory id / prefix / title")
     hops: int = Field(default=1, ge=1, le=5)
+
+
+class NoteQuery(Input):
+    ref: VaultPath = Field(description="a note's path, title, alias, [[link]] or memory id")
+    cursor: str | None = Field(
+        default=None, max_length=64, description="next_cursor of the previous page"
+    )
+    max_chars: int = Field(default=10_000, ge=200, le=100_000, description="body characters")
 
 
 class HistoryQuery(Input):
@@ -114,7 +121,7 @@ class CreateMemory(Input):
     source: str | None = Field(default=None, max_length=500)
     context: str | None = Field(default=None, max_length=1000)
     strength: float | None = Field(default=None, ge=0.0, le=2.0)
-    force: bool = Field(default=False, description="save even if the content looks like a secret")
+    force: bool = Field(default=False, description="save even if a field looks like a credential")
 
 
 class UpdateMemory(Input):
@@ -125,7 +132,7 @@ class UpdateMemory(Input):
     expected_hash: str | None = Field(
         default=None, max_length=128, description="content_hash you read; 409 if it changed"
     )
-    force: bool = Field(default=False, description="save even if the content looks like a secret")
+    force: bool = Field(default=False, description="save even if a field looks like a credential")
 
 
 class Touch(Input):

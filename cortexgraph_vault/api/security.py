@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cortexgraph_vault.errors import ConfigError
+
 ALLOWED_ORIGINS = ("app://obsidian.md",)
 LOOPBACK_NAMES = ("127.0.0.1", "localhost")
 MAX_BODY_BYTES = 1024 * 1024
@@ -63,7 +65,10 @@ class LocalOnly:
             await self.app(scope, receive, send)
             return
         headers = _headers(scope)
-        refusal = self._refusal(scope, headers)
+        try:
+            refusal = self._refusal(scope, headers)
+        except ConfigError as exc:  # the token file holds garbage: say which file, and the fix
+            refusal = (*_error_body(503, "token_unreadable", str(exc)), [])
         if refusal is not None:
             await _respond(send, *refusal)
             return

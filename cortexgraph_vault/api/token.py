@@ -10,6 +10,7 @@ from __future__ import annotations
 import hmac
 import logging
 import os
+import re
 import secrets
 import stat
 from pathlib import Path
@@ -20,6 +21,7 @@ from cortexgraph_vault.errors import ConfigError
 log = logging.getLogger("cortexgraph_vault.api")
 
 TOKEN_BYTES = 32
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{32,512}")  # base64url, as `secrets.token_urlsafe` writes
 
 
 def token_path() -> Path:
@@ -50,8 +52,8 @@ def _read(path: Path) -> str | None:
     if mode & 0o077:
         log.warning("%s: was readable by others (mode %o); set to 0600", path, mode)
         os.chmod(path, 0o600)
-    token = path.read_text(encoding="ascii", errors="replace").strip()
-    if len(token) < 32:
+    token = path.read_bytes().decode("ascii", errors="replace").strip()
+    if not _TOKEN.fullmatch(token):
         raise ConfigError(
             f"{path}: does not hold a valid token; run `cortexgraph-vault token --rotate`"
         )
@@ -76,19 +78,28 @@ class TokenSource:
         self.path = path or token_path()
         self._token = load_or_create_token(self.path)
         self._stamp = self._stat()
+        self._warned: tuple[int, int, int, int] | None = None
 
-    def _stat(self) -> tuple[int, int, int] | None:
+    def _stat(self) -> tuple[int, int, int, int] | None:
         try:
             st = self.path.stat()
         except FileNotFoundError:
             return None
-        return (st.st_ino, st.st_mtime_ns, st.st_size)
+        # The mode too: a file opened to others by a chmod is read (and made private) again.
+        return (st.st_ino, st.st_mtime_ns, st.st_size, st.st_mode)
 
     def current(self) -> str:
+        """The token; ConfigError (naming the file and the fix) when the file holds garbage."""
         stamp = self._stat()
         if stamp != self._stamp:
             # Deleted: make a new one, as on first start; the old one must stop working.
-            self._token = load_or_create_token(self.path)
+            try:
+                self._token = load_or_create_token(self.path)
+            except ConfigError as exc:
+                if stamp != self._warned:
+                    log.warning("%s", exc)  # once per version of the file, no traceback
+                    self._warned = stamp
+                raise
             self._stamp = self._stat()
         return self._token
 

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.render import short, table
 from cortexgraph_vault.errors import InvalidArgument
-from cortexgraph_vault.models import ClusterResult, ConsolidateResult, PipelineResult
 
 if TYPE_CHECKING:
+    from cortexgraph_vault.models import PipelineResult
     from cortexgraph_vault.service import MemoryService
 
 
@@ -64,6 +64,9 @@ def _scheduled(s: MemoryService, a: argparse.Namespace) -> None:
 
 
 def describe(result: object) -> str:
+    # imported here, not at the top: `--help` builds the parser without pydantic
+    from cortexgraph_vault.models import ClusterResult, ConsolidateResult, PipelineResult
+
     if isinstance(result, ClusterResult):
         lines = [result.message]
         if result.clusters:

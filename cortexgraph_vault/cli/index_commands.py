@@ -8,12 +8,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.render import short, table
-from cortexgraph_vault.models.graph import (
-    GraphResult,
-    NeighbourhoodResult,
-    ReindexResult,
-    VaultStatus,
-)
+from cortexgraph_vault.core import wording
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
@@ -39,7 +34,8 @@ def _graph(s: MemoryService, a: argparse.Namespace) -> Any:
     else:
         result = s.read_graph(
             status=a.status, include_scores=not a.no_scores, limit=a.limit, page=a.page,
-            page_size=a.page_size,
+            page_size=a.page_size, cursor=a.cursor,
+            **({} if a.max_chars is None else {"max_chars": a.max_chars}),
         )  # fmt: skip
     return result if a.json else describe(result)
 
@@ -50,12 +46,20 @@ def _status(s: MemoryService, a: argparse.Namespace) -> Any:
 
 
 def describe(result: object) -> str:
+    # here, not at the top: `--help` builds the parser without pydantic
+    from cortexgraph_vault.models.graph import (
+        GraphResult,
+        NeighbourhoodResult,
+        ReindexResult,
+        VaultStatus,
+    )
+
     if isinstance(result, GraphResult):
         st = result.stats
         lines = [
-            f"{st.notes} notes ({', '.join(f'{k} {v}' for k, v in st.memories.items())}); "
-            f"{st.links} links, {st.unresolved_links} unresolved; {st.orphans} orphans; "
-            f"{st.tags} tags",
+            wording.graph_stats(
+                st.notes, st.memories, st.links, st.unresolved_links, st.orphans, st.tags
+            ),
             table(
                 [
                     (n.path, n.source, n.outgoing, n.backlinks, n.unresolved, n.score)
@@ -66,11 +70,17 @@ def describe(result: object) -> str:
         ]
         if result.pagination and result.pagination.has_more:
             lines.append(f"page {result.pagination.page} of {result.pagination.total_pages}")
-        lines += [f"unresolved: {u.target} ← {', '.join(u.sources)}" for u in result.unresolved]
+        if result.next_cursor:
+            lines.append(f"more notes follow: --cursor {result.next_cursor}")
+        lines += [
+            f"unresolved: {u.target} ({u.count} link{'s' if u.count != 1 else ''}) ← "
+            + ", ".join(u.sources)
+            for u in result.unresolved
+        ]
         return "\n".join(lines)
     if isinstance(result, NeighbourhoodResult):
         rows = [(n.distance, n.path, n.source, n.backlinks) for n in result.nodes]
-        head = f"{result.center.path}: {len(result.nodes)} notes within {result.hops} hops"
+        head = wording.neighbourhood(result.center.path, len(result.nodes), result.hops)
         if result.truncated:
             head += " (more exist)"
         return head + "\n" + table(rows, ["hops", "path", "where", "backlinks"])
@@ -90,7 +100,7 @@ def describe(result: object) -> str:
                 else "not running (this process walks the vault on each call)"
             ),
             f"cache: {c.path} ({'loaded' if c.loaded_at_start else 'built'} at start; "
-            f"{c.notes_parsed} notes parsed here)",
+            f"{wording.count(c.notes_parsed, 'note')} parsed here)",
         ]
         lines += [f"unparseable: {p.path}: {short(p.reason, 100)}" for p in result.unparseable]
         return "\n".join(lines)
@@ -127,6 +137,9 @@ def register(sub: argparse._SubParsersAction) -> dict[str, Any]:  # type: ignore
     c.add_argument("--around", metavar="NOTE", help="a note's neighbourhood (path, title or id)")
     c.add_argument("--hops", type=int, default=1)
     c.add_argument("--no-scores", action="store_true")
+    c.add_argument("--cursor", help="continue after a page (its next_cursor)")
+    c.add_argument("--max-chars", type=int,
+                   help="size budget of a page in characters of JSON (default 40000)")  # fmt: skip
 
     sub.add_parser("status", help="index and watcher status, and every note that could not be read")
     return {"search-all": _search_all, "links": _graph, "status": _status}

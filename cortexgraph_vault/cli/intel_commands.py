@@ -7,7 +7,6 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.render import short, table
-from cortexgraph_vault.models import AutoRecallResult, MessageAnalysis, RecallAnalysis, ReviewResult
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
@@ -34,6 +33,14 @@ def _review(s: MemoryService, a: argparse.Namespace) -> Any:
 
 def describe(result: object) -> str:
     """For people: the decision first, then what it rests on."""
+    # imported here, not at the top: `--help` builds the parser without pydantic
+    from cortexgraph_vault.models import (
+        AutoRecallResult,
+        MessageAnalysis,
+        RecallAnalysis,
+        ReviewResult,
+    )
+
     if isinstance(result, MessageAnalysis):
         lines = [
             f"save: {'yes' if result.should_save else 'no'} ({result.decision}, "

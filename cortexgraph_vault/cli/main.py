@@ -1,20 +1,21 @@
-"""`cortexgraph-vault`: the command line door. Each command is one service call."""
+"""`cortexgraph-vault`: the command line door. Each command is one service call.
+
+Building the parser imports only argparse and the command modules, which import their
+service, models and renderers inside the handlers: `--version` and `--help` answer before
+pydantic, numpy or the MCP SDK would have loaded.
+"""
 
 from __future__ import annotations
 
 import argparse
 import importlib
 import json
-import logging
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
 from cortexgraph_vault import __version__
-from cortexgraph_vault.cli.render import render
-from cortexgraph_vault.config import BY_NAME, load_config
+from cortexgraph_vault.cli.terminal import terminal_safe
 from cortexgraph_vault.errors import Ambiguous, VaultError
 
 if TYPE_CHECKING:
@@ -60,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
+    from cortexgraph_vault.config import BY_NAME
+
     cli: dict[str, Any] = {"vault": args.vault or getattr(args, "sub_vault", None), "now": args.now}
     for item in args.set:
         name, sep, value = item.partition("=")
@@ -70,6 +73,13 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def emit(result: Any, as_json: bool) -> None:
+    from pydantic import BaseModel
+
+    from cortexgraph_vault.cli.render import render
+
+    warning = getattr(result, "warning", None)
+    if isinstance(warning, str):  # on stderr, so stdout stays the result (and valid JSON)
+        print(f"cortexgraph-vault: warning: {warning}", file=sys.stderr)
     if as_json:
         if isinstance(result, BaseModel):
             print(result.model_dump_json(indent=2))
@@ -84,12 +94,19 @@ def emit(result: Any, as_json: bool) -> None:
         else:
             print(json.dumps(result, indent=2, default=str))
     else:
-        print(render(result))
+        print(terminal_safe(render(result)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else list(argv)
+    if given == ["--version"]:
+        # what argparse's version action prints, without building three dozen subparsers
+        print(f"cortexgraph-vault {__version__}")
+        return 0
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(given)
+    import logging
+
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         stream=sys.stderr,
@@ -99,25 +116,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
+        from cortexgraph_vault.config import load_config
+
         handler = args.handlers[args.command]
         config = load_config(_overrides(args))
         if getattr(handler, "standalone", False):
             # Commands such as `serve --demo` or `mcp` make their own vault or service.
             result = handler(config, args)
         else:
+            from cortexgraph_vault.cli.progress import terminal_progress
             from cortexgraph_vault.service import MemoryService
 
-            result = handler(MemoryService(config), args)
+            service = MemoryService(config, progress=terminal_progress(args.json))
+            result = handler(service, args)
         if result is None:
             return 0
         emit(result, args.json)
     except Ambiguous as exc:
-        print(f"cortexgraph-vault: {exc}", file=sys.stderr)
+        print(terminal_safe(f"cortexgraph-vault: {exc}"), file=sys.stderr)
         for c in exc.candidates:
-            print(f"  {c}", file=sys.stderr)
+            print(terminal_safe(f"  {c}"), file=sys.stderr)
         return exc.exit_code
     except VaultError as exc:
-        print(f"cortexgraph-vault: {exc}", file=sys.stderr)
+        print(terminal_safe(f"cortexgraph-vault: {exc}"), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

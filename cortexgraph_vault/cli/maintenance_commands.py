@@ -4,64 +4,31 @@ import, export, reindex, doctor, graph --html."""
 from __future__ import annotations
 
 import argparse
-import sys
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.config import Config
-
 if TYPE_CHECKING:
+    from cortexgraph_vault.config import Config
     from cortexgraph_vault.service import MemoryService
 
 Handler = Callable[["MemoryService", argparse.Namespace], Any]
-# Below this many items a run is quick enough to need no progress report.
-PROGRESS_FROM = 200
-LINE_EVERY_SECONDS = 2.0
-
-
-class ProgressReport:
-    """A bar on a terminal; elsewhere (a log, CI) a plain line every few seconds."""
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.tty = sys.stderr.isatty()
-        self.last = 0.0
-        self.shown = False
-
-    def __call__(self, done: int, total: int) -> None:
-        if total < PROGRESS_FROM:
-            return
-        if self.tty:
-            width = 30
-            filled = int(width * done / total)
-            bar = "#" * filled + "." * (width - filled)
-            print(f"\r{self.label} [{bar}] {done}/{total}", end="", file=sys.stderr, flush=True)
-            self.shown = True
-            if done == total:
-                print(file=sys.stderr)
-            return
-        now = time.monotonic()
-        if done == total or now - self.last >= LINE_EVERY_SECONDS:
-            self.last = now
-            print(f"{self.label}: {done}/{total}", file=sys.stderr, flush=True)
 
 
 def _import(s: MemoryService, a: argparse.Namespace) -> Any:
-    progress = ProgressReport("importing")
+    # A bar on a terminal comes from the service's progress reports (cli/progress.py).
     if a.source == "cortexgraph":
         return s.import_cortexgraph(
-            a.path, dry_run=a.dry_run, overwrite=a.overwrite, allow_secrets=a.allow_secrets,
-            progress=progress,
-        )  # fmt: skip
-    return s.import_memory_json(a.path, dry_run=a.dry_run, status=a.status, progress=progress)
+            a.path, dry_run=a.dry_run, overwrite=a.overwrite, allow_secrets=a.allow_secrets
+        )
+    return s.import_memory_json(
+        a.path, dry_run=a.dry_run, status=a.status, allow_secrets=a.allow_secrets
+    )
 
 
 def _export(s: MemoryService, a: argparse.Namespace) -> Any:
-    progress = ProgressReport("exporting")
     if a.target == "cortexgraph":
-        return s.export_cortexgraph(a.path, force=a.force, progress=progress)
-    return s.export_json(a.path, force=a.force, progress=progress)
+        return s.export_cortexgraph(a.path, force=a.force)
+    return s.export_json(a.path, force=a.force)
 
 
 def _reindex(s: MemoryService, a: argparse.Namespace) -> Any:
@@ -106,6 +73,9 @@ def register(sub: argparse._SubParsersAction) -> dict[str, Handler]:  # type: ig
         "--status", choices=["promoted", "active"], default="promoted",
         help="promoted (kept for good, the default) or active (short-term, fades unless used)",
     )  # fmt: skip
+    k.add_argument(
+        "--allow-secrets", action="store_true", help="import entities that look like credentials"
+    )
 
     c = sub.add_parser(
         "export", help="write every memory out (to go back to CortexGraph, or as JSON)"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.models import DoctorResult, ExportResult, ImportResult, VaultStats
 
 LEVEL_MARKS = {"ok": "ok  ", "info": "info", "warning": "WARN", "problem": "FAIL"}
@@ -20,10 +21,7 @@ def _bytes(n: int) -> str:
 def _import(r: ImportResult) -> str:
     lines = [r.message]
     if r.lines:
-        lines.append(
-            f"read {r.lines} lines: {r.superseded} superseded by later lines, "
-            f"{r.tombstones} deletion markers honoured, {r.relations} relations"
-        )
+        lines.append(wording.import_lines_read(r.lines, r.superseded, r.tombstones, r.relations))
     changed = [i for i in r.items if i.action not in ("unchanged",)]
     for item in changed[:MAX_ITEMS]:
         where = f" → {item.path}" if item.path else ""
@@ -46,7 +44,7 @@ def _stats(r: VaultStats) -> str:
         f"notes {r.total_notes}; memories "
         + (", ".join(f"{k} {v}" for k, v in sorted(r.memories.items())) or "none"),
         "by folder: " + ", ".join(f"{k}/ {v}" for k, v in r.by_folder.items()),
-        f"forgettable now {r.forgettable}; at risk (forgotten within {r.at_risk_days:g} days "
+        f"forgettable now {r.forgettable}; at risk (forgotten within {wording.days(r.at_risk_days)} "
         f"unless used) {r.at_risk}; due for review {r.due_for_review}; promotable {r.promotable}",
         "score histogram (active): "
         + (", ".join(f"{k}: {v}" for k, v in r.histogram.items()) or "empty"),

@@ -7,28 +7,20 @@ Its own engine and watcher over the vault; safe beside the daemon and other such
 from __future__ import annotations
 
 import argparse
-import contextlib
-import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.config import Config
+if TYPE_CHECKING:
+    from cortexgraph_vault.config import Config
 
-Handler = Callable[[Config, argparse.Namespace], Any]
+Handler = Callable[["Config", argparse.Namespace], Any]
 
 
 def run_mcp(config: Config, args: argparse.Namespace) -> None:
-    from cortexgraph_vault.mcp import run_stdio
-    from cortexgraph_vault.service import MemoryService
+    # The handshake is answered before the SDK and the index have loaded (mcp.stdio_front).
+    from cortexgraph_vault.mcp.stdio_front import serve
 
-    # Indexing a vault with broken notes may warn; none of it may reach the protocol stream.
-    with contextlib.redirect_stdout(sys.stderr):
-        service = MemoryService(config)
-        service.engine.start_watcher()
-    try:
-        run_stdio(service)
-    finally:
-        service.engine.stop_watcher()
+    serve(config)
 
 
 run_mcp.standalone = True  # type: ignore[attr-defined]

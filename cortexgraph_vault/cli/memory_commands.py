@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from cortexgraph_vault.errors import VaultError
 
 if TYPE_CHECKING:
+    from cortexgraph_vault.config import Config
     from cortexgraph_vault.service import MemoryService
 
 Handler = Callable[["MemoryService", argparse.Namespace], Any]
@@ -112,7 +113,7 @@ def _history(s: MemoryService, a: argparse.Namespace) -> Any:
 @command("restore")
 def _restore(s: MemoryService, a: argparse.Namespace) -> Any:
     if a.list or not a.id:
-        return s.forgotten(limit=a.limit)
+        return s.forgotten(limit=a.limit).forgotten
     return s.restore(a.id, commit=a.at)
 
 
@@ -122,8 +123,16 @@ def _stats(s: MemoryService, a: argparse.Namespace) -> Any:
 
 
 @command("config")
-def _config(s: MemoryService, a: argparse.Namespace) -> Any:
-    return s.effective_config()
+def _config(config: Config, a: argparse.Namespace) -> Any:
+    """Needs no vault: it also says where the user's config file goes before there is one."""
+    from cortexgraph_vault.config import config_files, describe
+    from cortexgraph_vault.models import ConfigFile, ConfigReport
+
+    files = [ConfigFile(scope=k, path=str(p), exists=p.is_file()) for k, p in config_files(config)]
+    return ConfigReport(files=files, settings=describe(config))
+
+
+_config.standalone = True  # type: ignore[attr-defined]
 
 
 @command("init")

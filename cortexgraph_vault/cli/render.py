@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
+from cortexgraph_vault.core import wording
 
-from cortexgraph_vault.models import (
-    GcResult,
-    HistoryResult,
-    MemoryView,
-    OpenResult,
-    PromoteResult,
-    SearchResult,
-    StatsResult,
-    SyncResult,
-)
+if TYPE_CHECKING:
+    from cortexgraph_vault.models import MemoryView, SearchResult
 
 
 def table(rows: Sequence[Sequence[object]], headers: Sequence[str]) -> str:
@@ -73,7 +66,20 @@ def explain_table(result: SearchResult) -> str:
 
 
 def render(result: object) -> str:
+    # Imported here, not above: `--help` and `--version` build the parser without pydantic.
+    from pydantic import BaseModel
+
     from cortexgraph_vault.cli.maintenance_render import render_maintenance
+    from cortexgraph_vault.models import (
+        ConfigReport,
+        GcResult,
+        HistoryResult,
+        OpenResult,
+        PromoteResult,
+        SearchResult,
+        StatsResult,
+        SyncResult,
+    )
 
     text = render_maintenance(result)
     if text is not None:
@@ -113,7 +119,7 @@ def render(result: object) -> str:
         for s in result.skipped:
             head += f"\nskipped {s.path}: {s.reason}"
         if result.dry_run and result.candidates:
-            head += "\n(preview: run with --yes to forget them)"
+            head += "\n" + wording.run_with_yes("forget", len(result.candidates))
         if result.commit:
             head += f"\ncommit {result.commit[:10]}"
         return head
@@ -123,7 +129,7 @@ def render(result: object) -> str:
             rows = [(c.score, c.use_count, short(c.title, 40), c.reason) for c in result.candidates]
             head += "\n" + table(rows, ["score", "uses", "title", "reason"])
         if result.dry_run and result.candidates:
-            head += "\n(preview: run with --yes to promote them)"
+            head += "\n" + wording.run_with_yes("promote", len(result.candidates))
         if result.commit:
             head += f"\ncommit {result.commit[:10]}"
         return head
@@ -151,6 +157,12 @@ def render(result: object) -> str:
         lines += [f"  {d.path}: {d.outcome}" for d in result.decisions]
         lines += [f"  to resolve: {p}" for p in result.conflicted]
         return "\n".join(lines)
+    if isinstance(result, ConfigReport):
+        files = [
+            f"{f.scope} config file: {f.path}" + ("" if f.exists else " (not created yet)")
+            for f in result.files
+        ]
+        return list_of(result.settings) + "\n\n" + "\n".join(files)
     if isinstance(result, list):
         return list_of(result)
     if isinstance(result, BaseModel):
@@ -160,6 +172,8 @@ def render(result: object) -> str:
 
 
 def list_of(items: Iterable[object]) -> str:
+    from pydantic import BaseModel
+
     items = list(items)
     if not items:
         return "(none)"

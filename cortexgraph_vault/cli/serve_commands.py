@@ -6,12 +6,14 @@ import argparse
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.config import Config
 from cortexgraph_vault.errors import InvalidArgument
 
-Handler = Callable[[Config, argparse.Namespace], Any]
+if TYPE_CHECKING:
+    from cortexgraph_vault.config import Config
+
+Handler = Callable[["Config", argparse.Namespace], Any]
 
 
 def _port(text: str) -> int:

@@ -28,7 +28,7 @@ try:  # what markdown-it trims from inline content; 3.x used str.strip()
 except ImportError:  # pragma: no cover
     MD_TRIM_CHARS = None  # type: ignore[assignment]
 
-__all__ = ["prose_view"]
+__all__ = ["normalized_body", "prose_view"]
 
 
 # --- the prose view: the body with code, math and comments blanked out ------------------------
@@ -49,6 +49,11 @@ def prose_view(body: str) -> str:
     """
     text = _normalize(body)
     return _hide_comments_and_math(_blank(text, _code_ranges(text)))
+
+
+def normalized_body(body: str) -> str:
+    """The body as `prose_view` sees it before blanking: same offsets, code still there."""
+    return _normalize(body)
 
 
 def _normalize(body: str) -> str:

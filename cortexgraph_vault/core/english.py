@@ -67,6 +67,14 @@ COMMON_WORDS = word_set(
     finance finances budget tax taxes insurance bank banking invest investing
     linear notion slack teams zoom signal bear things craft obsidian node react flask rails bun
     spring express
+    favourite favourites favorite favorites colour colours color colors usual preferred
+    current default typical regular ideal perfect worst least most only own other same whole
+    morning mornings evening evenings night nights afternoon weekend weekends breakfast
+    sister sisters brother brothers mother father mom mum dad parents parent kids kid children
+    child son sons daughter daughters wife husband partner boyfriend girlfriend friend boss
+    colleague colleagues neighbour neighbor birthday birthdays anniversary allergy allergies
+    allergic vegetarian vegan pescatarian gluten dairy loves love likes hates dislikes prefers
+    prefer wants needs uses lives works worked moved studied enjoys
     """
 )
 

@@ -93,7 +93,9 @@ class Enrichment:
 
 @functools.cache
 def tech_gazetteer() -> Gazetteer:
-    return Gazetteer(Name(term, term) for term in TECH_TERMS)
+    # "git", "vim", "aws" in lower case are how people type, not names: a short term counts
+    # only as spelled ("Git", "AWS"); longer ones ("python", "kubernetes") in any case.
+    return Gazetteer((Name(term, term) for term in TECH_TERMS), exact_case_up_to=3)
 
 
 def extract_entities(text: str, vault: Gazetteer | None = None,

@@ -78,12 +78,12 @@ def phrase_key(keys: Sequence[str]) -> str:
     return "".join(keys[:-1]) + singular(keys[-1]) if keys else ""
 
 
-def needs_exact_case(words: Sequence[str]) -> bool:
+def needs_exact_case(words: Sequence[str], short: int = 2) -> bool:
     """One short or ordinary word: only its exact spelling, mid-sentence, is the name."""
     if len(words) != 1:
         return False
     key = word_key(words[0])
-    return len(key) <= 2 or key in COMMON_WORDS or key in STOP_WORDS
+    return len(key) <= short or key in COMMON_WORDS or key in STOP_WORDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +113,8 @@ class _Entry:
 class Gazetteer:
     """An immutable lookup of names; build it once per vault state and reuse it."""
 
-    def __init__(self, names: Iterable[Name]) -> None:
+    def __init__(self, names: Iterable[Name], exact_case_up_to: int = 2) -> None:
+        """`exact_case_up_to`: one-word names this short match only as spelled, mid-sentence."""
         self._exact: dict[str, list[_Entry]] = {}
         self._fuzzy: dict[tuple[str, int], set[str]] = {}
         self.max_words = 1
@@ -123,7 +124,7 @@ class Gazetteer:
             if not words or len(words) > MAX_NAME_WORDS:
                 continue
             key = phrase_key([word_key(w) for w in words])
-            entry = _Entry(name, words, needs_exact_case(words))
+            entry = _Entry(name, words, needs_exact_case(words, exact_case_up_to))
             self._exact.setdefault(key, []).append(entry)
             count += 1
             self.max_words = max(self.max_words, len(words))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from cortexgraph_vault.core.english import STOP_WORDS, word_set
 from cortexgraph_vault.core.gazetteer import tokenize
+from cortexgraph_vault.core.secrets import find_secrets
 
 AUTO_AT = 0.7
 ASK_AT = 0.4
@@ -255,6 +256,11 @@ def analyze_save(text: str) -> Intent:
     add("trouble", _first(TROUBLE, text), -2.5, "describes a problem to solve now")
     if is_small_talk(text):
         add("small_talk", "", -3.0, "is small talk")
+    secrets = find_secrets(text)
+    if secrets:
+        # Outweighs every signal for saving together: a credential is never worth committing.
+        kinds = ", ".join(f.kind for f in secrets)
+        add("secret", "", -30.0, f"holds a credential ({kinds}); never save it")
     return _decide(-1.5, signals, ("save it", "ask before saving", "not worth saving"))
 
 

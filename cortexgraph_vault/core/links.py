@@ -14,7 +14,7 @@ from operator import itemgetter
 from typing import Any
 from urllib.parse import unquote
 
-from cortexgraph_vault.core.code_ranges import prose_view
+from cortexgraph_vault.core.code_ranges import normalized_body, prose_view
 
 __all__ = ["LinkRef", "extract_links"]
 
@@ -34,8 +34,11 @@ class LinkRef:
 # Patterns start with a literal so the regex engine can skip ahead; a leading `!` is checked by
 # hand (an optional prefix makes the search six times slower).
 _WIKILINK = re.compile(r"\[\[([^\[\]\n\x00]+)\]\]")
+# In the prose view code is NUL: a link's brackets must be prose, but its alias or heading may
+# hold inline code (`[[Functions#hasTag|`hasTag`]]`), read back from the body as written.
+_PROSE_WIKILINK = re.compile(r"\[\[([^\[\]\n]+)\]\]")
 _MD_LINK = re.compile(
-    r"\[([^\[\]\n\x00]*)\]\(\s*(?:<([^<>\n\x00]*)>|((?:[^\s()\x00]|\([^\s()\x00]*\))+))"
+    r"\[([^\[\]\n]*)\]\(\s*(?:<([^<>\n\x00]*)>|((?:[^\s()\x00]|\([^\s()\x00]*\))+))"
     r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
 )
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -53,14 +56,16 @@ def extract_links(body: str, frontmatter: Mapping[str, Any] | None = None) -> li
     if "[" not in text:
         return links
     found: list[tuple[int, tuple[Any, ...]]] = []
-    for m in _WIKILINK.finditer(text):
-        fields = _wikilink_fields(m.group(1))
+    written = _Written(body)
+    for m in _PROSE_WIKILINK.finditer(text):
+        inner = m.group(1)
+        fields = _wikilink_fields(written.at(m.span(1)) if "\x00" in inner else inner)
         if fields is not None:
             embed = text.startswith("!", m.start() - 1) if m.start() else False
             found.append((m.start() - embed, (*fields, embed, "wikilink")))
     if "](" in text:
         for m in _MD_LINK.finditer(text):
-            fields = _markdown_link_fields(m)
+            fields = _markdown_link_fields(m, written)
             if fields is not None:
                 embed = text.startswith("!", m.start() - 1) if m.start() else False
                 found.append((m.start() - embed, (*fields, embed, "markdown")))
@@ -90,8 +95,21 @@ def _wikilink_fields(inner: str) -> tuple[str, str | None, str | None, str | Non
     return target, heading, block, alias.strip() or None if bar else None
 
 
+class _Written:
+    """The body as written, at prose-view offsets (normalised once, only when asked)."""
+
+    def __init__(self, body: str) -> None:
+        self.body = body
+        self.text: str | None = None
+
+    def at(self, span: tuple[int, int]) -> str:
+        if self.text is None:
+            self.text = normalized_body(self.body)
+        return self.text[span[0] : span[1]]
+
+
 def _markdown_link_fields(
-    m: re.Match[str],
+    m: re.Match[str], written: _Written
 ) -> tuple[str, str | None, str | None, str | None] | None:
     dest = m.group(2) if m.group(2) is not None else m.group(3)
     if not dest or dest.startswith("#") or _SCHEME.match(dest):
@@ -103,7 +121,8 @@ def _markdown_link_fields(
     fragment = (unquote(fragment) if "%" in fragment else fragment).strip()
     block = fragment[1:] or None if fragment.startswith("^") else None
     heading = fragment or None if hash_sign and block is None else None
-    return target, heading, block, m.group(1).strip() or None
+    label = written.at(m.span(1)) if "\x00" in m.group(1) else m.group(1)
+    return target, heading, block, label.strip() or None
 
 
 def _property_links(frontmatter: Mapping[str, Any]) -> list[LinkRef]:

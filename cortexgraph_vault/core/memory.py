@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from cortexgraph_vault.core.rules import DecayFields
+from cortexgraph_vault.core.rules import DecayFields, default_use_days
 from cortexgraph_vault.core.times import parse_time
 
 RELATION_TYPES = (
@@ -46,12 +46,15 @@ class Memory:
     review_count: int = 0
     last_review_at: datetime | None = None
     cross_domain_count: int = 0
+    use_days: int = 1
     relations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     problems: tuple[str, ...] = ()
 
     @property
     def decay(self) -> DecayFields:
-        return DecayFields(self.created, self.last_used, self.use_count, self.strength)
+        return DecayFields(
+            self.created, self.last_used, self.use_count, self.strength, self.use_days
+        )
 
     @property
     def content(self) -> str:
@@ -138,13 +141,15 @@ def memory_from_fields(
     relations = {
         kind: _strings(fm.get(kind)) for kind in RELATION_TYPES if fm.get(kind) is not None
     }
+    use_count = _int(fm.get("use_count"), 1, "use_count", problems, 1)
+    derived_days = default_use_days(created, last_used, use_count)
     return Memory(
         path=path,
         title=title,
         id=str(raw_id).strip() if raw_id not in (None, "") else None,
         created=created,
         last_used=last_used,
-        use_count=_int(fm.get("use_count"), 1, "use_count", problems, 1),
+        use_count=use_count,
         strength=_float(fm.get("strength"), 1.0, "strength", problems),
         status=str(status),
         body=body,
@@ -159,6 +164,8 @@ def memory_from_fields(
         review_count=_int(fm.get("review_count"), 0, "review_count", problems, 0),
         last_review_at=time_field("last_review_at", None),
         cross_domain_count=_int(fm.get("cross_domain_count"), 0, "cross_domain_count", problems, 0),
+        # Never more days than uses: a hand edit cannot make one use look spread out.
+        use_days=min(use_count, _int(fm.get("use_days"), derived_days, "use_days", problems, 1)),
         relations=relations,
         problems=tuple(problems),
     )

@@ -37,6 +37,9 @@ _Loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # and a reader walking them never ends. Real frontmatter holds tens of values; one past this
 # many (each use of an alias counted) is reported and not read, so no note can stall a process.
 MAX_EXPANDED_VALUES = 10_000
+# Deeper frontmatter is no one's metadata; it would exceed the interpreter's recursion limit
+# wherever it is copied, pickled or sent as JSON.
+MAX_DEPTH = 100
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,8 @@ def _load(head: str) -> tuple[dict[str, Any], str | None]:
                 f"frontmatter holds more than {MAX_EXPANDED_VALUES} values (each use of an "
                 "alias counted); not read"
             )
+        if node is not None and _depth(node) > MAX_DEPTH:
+            return {}, f"frontmatter is nested more than {MAX_DEPTH} levels deep; not read"
         data = loader.construct_document(node) if node is not None else None
     except Exception as exc:  # any failure of someone else's YAML is a report, not a crash
         return {}, f"frontmatter is not valid YAML ({_describe(exc)})"
@@ -201,6 +206,30 @@ def _expanded_size(root: yaml.Node) -> float:
         stack.append((node, True))
         stack.extend((c, False) for c in children if id(c) not in sizes)
     return sizes[id(root)]
+
+
+def _depth(root: yaml.Node) -> int:
+    """How deeply lists and mappings nest once aliases are expanded (the document has no
+    cycle: its size is finite), in time linear in the nodes."""
+    depths: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if isinstance(node, yaml.ScalarNode):
+            depths[id(node)] = 0
+            continue
+        children = (
+            [c for pair in node.value for c in pair]
+            if isinstance(node, yaml.MappingNode)
+            else node.value
+        )
+        if children_done:
+            depths[id(node)] = 1 + max((depths[id(c)] for c in children), default=0)
+        elif id(node) not in depths:
+            depths[id(node)] = -1  # in progress
+            stack.append((node, True))
+            stack.extend((c, False) for c in children if id(c) not in depths)
+    return depths[id(root)]
 
 
 def _describe(exc: Exception) -> str:

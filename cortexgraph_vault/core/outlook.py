@@ -14,7 +14,8 @@ MAX_USES_LOOKED_AT = 1000
 def uses_to_promote(
     m: DecayFields, now: datetime, decay: DecayConfig, rules: RuleConfig
 ) -> int | None:
-    """Uses from now (each like a touch) after which `m` qualifies for promotion.
+    """Uses after which `m` qualifies for promotion, each on a day of its own (promotion asks
+    for use spread over days), scored as if made now.
 
     0 when it qualifies already; None when no reachable number of uses would do (a strength
     of 0, say).
@@ -23,7 +24,12 @@ def uses_to_promote(
         fields = (
             m
             if extra == 0
-            else replace(m, use_count=m.use_count + extra, last_used=max(now, m.last_used))
+            else replace(
+                m,
+                use_count=m.use_count + extra,
+                last_used=max(now, m.last_used),
+                use_days=m.use_days + extra,
+            )
         )
         if promote_reason(fields, memory_score(fields, now, decay), now, rules) is not None:
             return extra

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from cortexgraph_vault.core.decay import DAY, DecayConfig, score
+from cortexgraph_vault.core.wording import count
 
 
 @dataclass(frozen=True)
@@ -14,6 +15,7 @@ class RuleConfig:
     promote_threshold: float = 0.65
     promote_use_count: int = 5
     promote_time_window_days: float = 14.0
+    promote_use_days: int = 2
     danger_zone_min: float = 0.15
     danger_zone_max: float = 0.35
     cross_domain_threshold: float = 0.3
@@ -25,6 +27,27 @@ class DecayFields:
     last_used: datetime
     use_count: int
     strength: float
+    use_days: int = 1
+
+
+def day_of(created: datetime, moment: datetime) -> int:
+    """Which day of a memory's life `moment` falls on: 0 the first 24 hours after the save,
+    1 the next 24, ... Counted from the save, not by the calendar, so a use at 00:01 of a save
+    made at 23:59 is the same day, whatever the time zone."""
+    return max(0, int((moment - created).total_seconds() // DAY))
+
+
+def use_days_after_use(m: DecayFields, now: datetime) -> int:
+    """`use_days` once a use at `now` is added: one more when it falls on a later day of the
+    memory's life than its last use. Only real uses (save, touch, observe, recall) call this;
+    a restore does not, so bringing a memory back never counts toward its promotion."""
+    return m.use_days + 1 if day_of(m.created, now) > day_of(m.created, m.last_used) else m.use_days
+
+
+def default_use_days(created: datetime, last_used: datetime, use_count: int) -> int:
+    """For a note without `use_days` (older notes, hand-made or imported ones): its first and
+    last use are on two days when it was used again at least a day after it was saved."""
+    return 2 if use_count >= 2 and day_of(created, last_used) >= 1 else 1
 
 
 def memory_score(m: DecayFields, now: datetime, cfg: DecayConfig) -> float:
@@ -42,16 +65,21 @@ def promote_reason(
 ) -> str | None:
     """Why `m` deserves promotion, or None.
 
-    A save is the first use, so a memory nobody has come back to (use_count 1) never
-    qualifies on score alone: the system we replace made every new memory a candidate.
+    Long-term memory is earned by use spread over time (spaced repetition): uses on at least
+    `promote_use_days` distinct days of its life (the save's day counts; by default that means
+    a use at least a day after the save). Then either its score is high or it was used often
+    within the window. Uses on one afternoon, or a restore after gc, never promote.
     """
+    if m.use_days < rules.promote_use_days:
+        return None
+    days = f"on {count(m.use_days, 'day')}"
     if current_score >= rules.promote_threshold and m.use_count >= 2:
-        return f"score {current_score:.3f} ≥ {rules.promote_threshold} after {m.use_count} uses"
+        return f"score {current_score:.3f} ≥ {rules.promote_threshold:g}, used {days}"
     age_days = (now - m.created).total_seconds() / DAY
     if m.use_count >= rules.promote_use_count and age_days <= rules.promote_time_window_days:
         return (
-            f"used {m.use_count} times within {rules.promote_time_window_days:g} days "
-            f"(≥ {rules.promote_use_count})"
+            f"used {count(m.use_count, 'time')} {days} within "
+            f"{rules.promote_time_window_days:g} days (≥ {rules.promote_use_count})"
         )
     return None
 

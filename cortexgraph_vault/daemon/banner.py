@@ -54,10 +54,10 @@ def demo_banner(serving: Serving, demo: DemoVault) -> str:
     desktop = json.dumps(claude_desktop_config(vault), indent=2).replace("\n", "\n  ")
     plugin = plugin_folder()
     plugin_steps = (
-        f"cd {q(str(plugin))} && npm install && npm run build && "
+        f"cd {q(str(plugin))} && npm ci && npm run build && "
         f"npm run install-plugin -- {q(str(vault))}"
         if plugin
-        else f"from a cortexgraph-vault checkout: cd obsidian-plugin && npm install && "
+        else f"from a cortexgraph-vault checkout: cd obsidian-plugin && npm ci && "
         f"npm run build && npm run install-plugin -- {q(str(vault))}"
     )
     return f"""\

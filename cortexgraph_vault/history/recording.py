@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.errors import GitError, InvalidArgument
 from cortexgraph_vault.history.runner import (
     ENV,
@@ -183,8 +184,7 @@ def record(runner: GitRunner, paths: Iterable[str], message: str, lock_wait: flo
             if not waiter.time_left():
                 _restore_index(runner, ours, snapshot, start, lock_wait)
                 raise GitError(
-                    f"{runner.vault_root}: other git commits kept writing over the index for "
-                    f"{lock_wait:g} s while we committed {len(ours)} path(s); nothing was committed"
+                    wording.index_kept_busy(str(runner.vault_root), lock_wait, len(ours))
                 )
     _restore_index(runner, ours, snapshot, start, lock_wait)  # no trace of a non-commit
     return None
@@ -259,10 +259,7 @@ def _restore_index(
         )
         return ""
     except GitError:
-        return (
-            f"; the index still holds our staged version of {len(paths)} path(s) "
-            f"(`git reset -- <path>` unstages them)"
-        )
+        return wording.index_still_staged(len(paths))
 
 
 def init_repo(vault_root: Path, lock_wait: float) -> None:

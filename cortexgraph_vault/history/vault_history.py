@@ -110,9 +110,12 @@ class VaultHistory:
             return True
         return runner.hash_file(repo_path) != in_head
 
-    def changed_paths(self, folders: Iterable[str] = ("",)) -> list[str]:
+    def changed_paths(
+        self, folders: Iterable[str] = ("",), *, untracked_only: bool = False
+    ) -> list[str]:
         """Files under `folders` ("" is the whole vault) whose working content is not what HEAD
-        holds: edited, new (and not ignored) or deleted. Sorted, vault-relative."""
+        holds: edited, new (and not ignored) or deleted; only the new with `untracked_only`.
+        Sorted, vault-relative."""
         runner = self._require("could not compare with the last commit")
         spec = sorted({runner.to_repo(f) if f.strip("./") else runner.prefix for f in folders})
         if not spec:
@@ -120,10 +123,10 @@ class VaultHistory:
         # The vault at the repository's root: git names the whole tree `.`, not "".
         spec = [path or "." for path in spec]
         found = runner.list_paths("ls-files", "--others", "--exclude-standard", paths=spec)
-        if runner.has_head():
+        if not untracked_only and runner.has_head():
             diff = ("diff", "--name-only", "--no-renames", "--no-ext-diff", "--no-textconv", "HEAD")
             found |= runner.list_paths(*diff, paths=spec)
-        else:
+        elif not untracked_only:
             found |= runner.list_paths("ls-files", "--cached", paths=spec)
         paths = (runner.from_repo(path) for path in found)
         return sorted(path for path in paths if path is not None and not never_committed(path))

@@ -18,7 +18,6 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from cortexgraph_vault.core.memory import STATUSES
-from cortexgraph_vault.core.secrets import find_secrets
 from cortexgraph_vault.core.times import format_time, parse_time
 from cortexgraph_vault.importers.records import (
     ImportPlan,
@@ -29,7 +28,7 @@ from cortexgraph_vault.importers.records import (
     clean_text_list,
     relation_property,
 )
-from cortexgraph_vault.vault.layout import title_from_content
+from cortexgraph_vault.vault.layout import needs_alias, title_from_content
 
 MEMORIES_FILE = "memories.jsonl"
 RELATIONS_FILE = "relations.jsonl"
@@ -125,7 +124,7 @@ def _count(obj: Mapping[str, Any], key: str) -> int:
 
 
 def memory_draft(
-    number: int, obj: Mapping[str, Any], file: str, *, allow_secrets: bool = False
+    number: int, obj: Mapping[str, Any], file: str
 ) -> tuple[NoteDraft | None, list[Problem]]:
     """One memory record as a note draft, or None and the reason it cannot be one."""
     warnings: list[Problem] = []
@@ -137,16 +136,6 @@ def memory_draft(
         return None, [
             Problem(file, number, f"memory {mid}: content holds a NUL character; skipped")
         ]
-    findings = find_secrets(content)
-    if findings and not allow_secrets:
-        kinds = ", ".join(f.kind for f in findings)
-        return None, [
-            Problem(
-                file, number,
-                f"memory {mid}: looks like it holds {kinds}; not imported (the vault is "
-                "committed to git); import with --allow-secrets to take it anyway",
-            )
-        ]  # fmt: skip
     meta = obj.get("meta") if isinstance(obj.get("meta"), Mapping) else {}
     try:
         created = _time(obj, "created_at", True)
@@ -207,9 +196,11 @@ def memory_draft(
         if fields.get("promoted_to") and str(fields["promoted_to"]).endswith(".md")
         else title_from_content(content)
     )
+    if needs_alias(title):  # kept as written where the file name cannot hold it ("9:30")
+        fields["aliases"] = [title]
     body = content.strip() + "\n"
     draft = NoteDraft(id=mid, title=title, status=str(status), fields=fields, body=body,
-                      line=number, file=file)  # fmt: skip
+                      line=number, file=file, given=obj)  # fmt: skip
     return draft, warnings
 
 
@@ -249,9 +240,7 @@ def relation_draft(number: int, obj: Mapping[str, Any], file: str) -> RelationDr
     return RelationDraft(relation_property(str(kind)), dst, number, meta)
 
 
-def plan_import(
-    memories: bytes | None, relations: bytes | None, path: str, *, allow_secrets: bool = False
-) -> ImportPlan:
+def plan_import(memories: bytes | None, relations: bytes | None, path: str) -> ImportPlan:
     """Both files read into drafts (with relations attached to their source memory)."""
     plan = ImportPlan(source="cortexgraph", path=path, drafts=[])
     by_id: dict[str, NoteDraft] = {}
@@ -260,7 +249,7 @@ def plan_import(
         alive, more, plan.superseded, plan.tombstones = latest(entries, MEMORIES_FILE)
         plan.problems += problems + more
         for number, obj in alive.values():
-            draft, notes = memory_draft(number, obj, MEMORIES_FILE, allow_secrets=allow_secrets)
+            draft, notes = memory_draft(number, obj, MEMORIES_FILE)
             if draft is None:
                 plan.problems += notes
             else:

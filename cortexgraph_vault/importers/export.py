@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.rules import review_priority
 from cortexgraph_vault.core.times import format_time, parse_time
@@ -170,11 +171,11 @@ def export_cortexgraph(
     out.mkdir(parents=True, exist_ok=True)
     _write(files[0], "".join(line + "\n" for line in memories))
     _write(files[1], "".join(line + "\n" for line in relations))
-    message = f"exported {len(memories)} memories and {len(relations)} relations to {out}"
+    message = wording.exported(len(memories), len(relations), str(out))
     if to_notes:
-        message += f"; {to_notes} links to notes that are not memories stay in the vault only"
+        message += wording.links_outside_memories(to_notes)
     if skipped:
-        message += f"; {len(skipped)} memories without an id not exported"
+        message += wording.memories_without_id(len(skipped))
     return ExportResult(
         format="cortexgraph", path=str(out), files=[str(f) for f in files],
         memories=len(memories), relations=len(relations), skipped=skipped, message=message,
@@ -219,7 +220,7 @@ def export_json(
     return ExportResult(
         format="json", path=str(out), files=[str(out)], memories=len(memories),
         relations=len(relations),
-        message=f"exported {len(memories)} memories and {len(relations)} links to {out}",
+        message=wording.exported(len(memories), len(relations), str(out), "link"),
     )  # fmt: skip
 
 

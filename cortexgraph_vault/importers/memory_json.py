@@ -173,4 +173,5 @@ def _draft(name: str, info: dict[str, Any], file: str, now: datetime, status: st
         id=entity_id(name), title=name, status=status, fields=fields, body=body,
         line=info["line"], file=file, additive=True, observations=tuple(observations),
         creation_only=frozenset({"created", "last_used", "use_count", "strength", "status"}),
+        given={"name": name, "entityType": kind, "observations": observations},
     )  # fmt: skip

@@ -68,6 +68,9 @@ class NoteDraft:
     # copy replaces the older.
     additive: bool = False
     observations: tuple[str, ...] = ()
+    # The source's record as given, for the secret check: cleaning (tags lower-cased and
+    # joined) can hide the shape of a credential the raw value still shows.
+    given: Mapping[str, Any] | None = None
 
     @property
     def activity(self) -> datetime | None:

@@ -20,6 +20,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.note import REMOVE, parse_note, render_note
 from cortexgraph_vault.core.resolve import name_key
@@ -330,7 +331,7 @@ def apply_plan(
             label = LABELS[plan.source]
             result.commit = engine.commit(
                 list(dict.fromkeys(paths)),
-                f"import: {len(ids)} memories from {label}\n\n"
+                f"{wording.import_subject(len(ids), label)}\n\n"
                 f"{result.created} created, {result.updated} updated, from {plan.path}\n\n"
                 f"{trailers('import', ids)}",
             )
@@ -394,15 +395,10 @@ def _result(
         )
         for s in steps
     ]  # fmt: skip
-    would = "would be " if dry_run else ""
     label = LABELS[plan.source]
-    message = (
-        f"{'Dry run: ' if dry_run else ''}{counts['create']} memories {would}created, "
-        f"{counts['update']} {would}updated, {counts['unchanged']} unchanged, {counts['kept']} kept "
-        f"as the vault has them, {counts['skipped']} skipped, from {label} ({plan.path})"
-    )
+    message = wording.import_summary(counts, dry_run, label, str(plan.path))
     if importer.problems:
-        message += f"; {len(importer.problems)} source lines skipped (see problems)"
+        message += wording.source_lines_skipped(len(importer.problems))
     return ImportResult(
         source=plan.source, path=plan.path, dry_run=dry_run, created=counts["create"],
         updated=counts["update"], unchanged=counts["unchanged"], kept=counts["kept"],

@@ -14,6 +14,7 @@ import logging
 import os
 import pickle
 import secrets
+import stat
 import threading
 import time
 from dataclasses import dataclass
@@ -29,7 +30,8 @@ from cortexgraph_vault.vault.lock import vault_key
 
 log = logging.getLogger(__name__)
 
-CACHE_FORMAT = 3
+# 4: memories carry use_days, titles come from aliases; 5: the terms of big notes, vectors
+CACHE_FORMAT = 5
 NOTE_CHUNK = 200
 TERM_CHUNK = 2000
 _END = "end of the cortexgraph-vault index cache"
@@ -92,13 +94,25 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
         log.warning("%s: index cache unreadable (%s); rebuilding it", path, exc)
         return None
     try:
-        text = TextIndex.restore({"paths": header["paths"], "postings": postings})
+        text = TextIndex.restore(
+            {"paths": header["paths"], "postings": postings, "terms_of": header["terms_of"]}
+        )
         if set(notes) != text.paths():
             raise ValueError("notes and word index disagree")
     except Exception as exc:
         log.warning("%s: index cache inconsistent (%s); rebuilding it", path, exc)
         return None
     return CachedIndex(notes, text, vectors)
+
+
+def _private_folders(folder: Path) -> None:
+    """The cache's folder and the app's cache folder above it, readable by the user only
+    (made so again when an older version left them 0755)."""
+    with contextlib.suppress(OSError):
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for each in (folder, folder.parent):
+            if stat.S_IMODE(each.stat().st_mode) != 0o700:
+                each.chmod(0o700)
 
 
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
@@ -119,7 +133,7 @@ def save_cache(
     and one big pickle would hold the interpreter lock (and every search) for a second.
     """
     started = time.perf_counter()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _private_folders(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
     note_chunks = _chunks(list(notes.values()), NOTE_CHUNK)
     terms = [(t, *rest) for t, rest in text["postings"].items()]
@@ -128,9 +142,11 @@ def save_cache(
         "note_chunks": len(note_chunks),
         "term_chunks": len(term_chunks),
         "paths": text["paths"],
+        "terms_of": text.get("terms_of", {}),
     }
     try:
-        with open(tmp, "wb") as fh:
+        # 0600 from its creation: the cache holds the text of every note in the vault
+        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as fh:
             for part in (
                 _stamp(layout, max_note_bytes),
                 header,
@@ -141,8 +157,9 @@ def save_cache(
             ):
                 pickle.dump(part, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
-    except OSError as exc:
-        log.warning("%s: cannot write the index cache (%s)", path, exc.strerror)
+    except Exception as exc:  # a cache is only a speed-up: failing to write one is never fatal
+        reason = exc.strerror if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
+        log.warning("%s: cannot write the index cache (%s); the next start re-parses", path, reason)
         with contextlib.suppress(OSError):
             tmp.unlink()
     return time.perf_counter() - started

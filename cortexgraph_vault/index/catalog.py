@@ -13,34 +13,53 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import stat
 import threading
+import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.index.embedder import Embedder
+from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.graph import LinkGraph
 from cortexgraph_vault.index.parallel_parse import PARALLEL_MIN, parse_many
 from cortexgraph_vault.index.records import (
     IndexedNote,
     index_bytes,
+    index_with_words,
     parse_note_bytes,
     stats_of,
     with_stamp,
 )
 from cortexgraph_vault.index.semantic import SemanticIndex, note_text
-from cortexgraph_vault.index.text_index import TermStats, TextIndex
-from cortexgraph_vault.vault.files import TEMP_MARK
+from cortexgraph_vault.index.text_index import TermStats, TextIndex, indexed_weights
+from cortexgraph_vault.index.vault_walk import (
+    BAD_NAME,
+    ignored_name,
+    shown_name,
+    utf8_name,
+    walk_vault,
+)
+from cortexgraph_vault.progress import Progress, no_progress
+from cortexgraph_vault.vault.files import kind_of, not_regular, regular_file_exists
 from cortexgraph_vault.vault.layout import VaultLayout
-from cortexgraph_vault.vault.paths import IGNORED_DIRS
 
 log = logging.getLogger(__name__)
 
-__all__ = ["IndexedNote", "RefreshReport", "VaultCatalog", "parse_note_bytes", "walk_vault"]
+READ_ATTEMPTS = 5  # reads of a path that keeps changing under us before leaving it for later
+
+__all__ = [
+    "IndexedNote",
+    "RefreshReport",
+    "VaultCatalog",
+    "ignored_name",
+    "parse_note_bytes",
+    "walk_vault",
+]
 
 
 @dataclass
@@ -59,40 +78,6 @@ class RefreshReport:
         self.removed += other.removed
 
 
-def ignored_name(name: str) -> bool:
-    """Hidden files and folders, our temp files and other tools' folders are not the vault's."""
-    return name.startswith(".") or TEMP_MARK in name or name in IGNORED_DIRS
-
-
-def walk_vault(root: Path, start: str = "") -> Iterator[tuple[str, os.stat_result | None]]:
-    """(vault-relative path, stat) of every note under `start`; attachments with stat None."""
-    base = os.path.join(root, start) if start else str(root)
-    stack = [(base, start.strip("/") + "/" if start.strip("/") else "")]
-    while stack:
-        folder, rel_folder = stack.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError as exc:
-            if folder != base or not isinstance(exc, FileNotFoundError | NotADirectoryError):
-                log.warning("%s: cannot list folder (%s)", folder, exc.strerror)
-            continue
-        for entry in entries:
-            name = entry.name
-            if ignored_name(name):
-                continue
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append((entry.path, rel_folder + name + "/"))
-                elif not entry.is_file(follow_symlinks=False):
-                    continue
-                elif name.endswith(".md"):
-                    yield rel_folder + name, entry.stat(follow_symlinks=False)
-                else:
-                    yield rel_folder + name, None
-            except OSError:
-                continue
-
-
 class VaultCatalog:
     def __init__(
         self,
@@ -103,6 +88,7 @@ class VaultCatalog:
     ) -> None:
         self.layout = layout
         self.root = layout.root
+        self._real_root = os.path.realpath(layout.root)
         self.max_note_bytes = max_note_bytes
         self.lock = threading.RLock()
         self._notes: dict[str, IndexedNote] = {}
@@ -112,6 +98,7 @@ class VaultCatalog:
         self.semantic = SemanticIndex(embedder)
         self.graph = LinkGraph()
         self.parsed = 0  # notes parsed since start (a warm start parses only what changed)
+        self.progress: Progress = no_progress("indexing")  # (parsed, to parse) on a cold start
         self.removed = 0
         # Bumped on every change of what notes say (a restamp is not one); note_generation
         # only when a note that is not a memory changes: memories come and go with each save.
@@ -195,6 +182,12 @@ class VaultCatalog:
         """Embed the notes changed since the last call (the search calls it before it looks)."""
         return self.semantic.sync(self.vector_text)
 
+    def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
+        """How many notes the word index holds, and in how many of them each term occurs."""
+        with self.lock:
+            text = self.text
+            return len(text), {term: text.document_frequency(term) for term in terms}
+
     # updating ----------------------------------------------------------------
     def refresh(self, start: str = "") -> RefreshReport:
         """Stat every note (under `start`); re-parse those that changed; drop the vanished."""
@@ -209,16 +202,29 @@ class VaultCatalog:
         todo: dict[str, tuple[int, int] | None] = {}  # path → stamp indexed when walked
         for rel, st in walk_vault(self.root, start):
             if st is None:
-                attachments.add(rel)
+                if utf8_name(rel):
+                    attachments.add(rel)
+                continue
+            if not utf8_name(rel):
+                shown = shown_name(rel)
+                seen.add(shown)
+                with self.lock:
+                    self._unreadable[shown] = BAD_NAME
                 continue
             seen.add(rel)
+            if not stat.S_ISREG(st.st_mode):
+                with self.lock:
+                    self._refuse(rel, FileRead(None, problem=not_regular(kind_of(st.st_mode)),
+                                               refused=True))  # fmt: skip
+                continue
             old = self._notes.get(rel)
             if old is None or old.size != st.st_size or old.mtime_ns != st.st_mtime_ns:
                 todo[rel] = (old.size, old.mtime_ns) if old else None
         if len(todo) >= PARALLEL_MIN:
             self._apply_parsed(todo, report)
         else:
-            for rel, stamp in todo.items():
+            for done, (rel, stamp) in enumerate(todo.items(), 1):
+                self.progress(done, len(todo))
                 old = self._notes.get(rel)
                 new = self.reload(rel)
                 if new is not None and new is not old and (old is None or new.sha256 != old.sha256):
@@ -228,7 +234,9 @@ class VaultCatalog:
             gone = [
                 rel
                 for rel in self._notes
-                if rel.startswith(prefix) and rel not in seen and not (self.root / rel).is_file()
+                if rel.startswith(prefix)
+                and rel not in seen
+                and not regular_file_exists(self.root / rel)
             ]
             for rel in gone:
                 self.drop(rel)
@@ -240,7 +248,10 @@ class VaultCatalog:
 
     def _apply_parsed(self, todo: dict[str, tuple[int, int] | None], report: RefreshReport) -> None:
         """Many files: parsed in worker processes, added here as they arrive."""
+        done = 0
         for parsed, block in parse_many(self.layout, list(todo), self.max_note_bytes):
+            done += len(parsed)
+            self.progress(done, len(todo))
             with self.lock:
                 words_in_block: set[str] = set()
                 for rel, note, stats, problem in parsed:
@@ -248,7 +259,9 @@ class VaultCatalog:
                     if ((current.size, current.mtime_ns) if current else None) != todo[rel]:
                         continue  # indexed again since the walk (our own write): that is newer
                     if problem is not None:
-                        self._unreadable[rel] = problem
+                        self._refuse(
+                            rel, FileRead(None, problem=problem, refused=is_refusal(problem))
+                        )
                     elif note is None:
                         self.drop(rel)
                     elif current is not None and current.sha256 == note.sha256:
@@ -263,51 +276,116 @@ class VaultCatalog:
     def reload(self, rel: str) -> IndexedNote | None:
         """Bring one path up to date with the disk: parse, restamp, drop, or leave alone.
 
-        Read and update happen under the lock, so a reader that saw the file before one of
-        our writes can never put that older text back over the write's record.
+        The file is read without the lock (a slow file must not stall every search), and the
+        result is applied under it only if the path is still what was read: a reader that saw
+        the file before one of our writes can never put that older text back over the write's
+        record.
         """
         path = self.root / rel
-        with self.lock:
+        if not utf8_name(rel):
+            with self.lock:
+                if os.path.lexists(path):
+                    self._unreadable[shown_name(rel)] = BAD_NAME
+                else:
+                    self._unreadable.pop(shown_name(rel), None)
+            return None
+        for _ in range(READ_ATTEMPTS):
             old = self._notes.get(rel)
-            try:
-                with open(path, "rb") as fh:
-                    st = os.fstat(fh.fileno())
-                    if old and old.size == st.st_size and old.mtime_ns == st.st_mtime_ns:
-                        return old
-                    data = fh.read(self.max_note_bytes + 1)
-            except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-                self.drop(rel)
-                return None
-            except OSError as exc:
-                self._unreadable[rel] = f"cannot read ({exc.strerror})"
-                log.warning("%s: cannot read (%s)", rel, exc.strerror)
-                return None
-            if old is not None and _same_bytes(old, data, self.max_note_bytes):
-                # Same bytes, new stamp (a touch, a sync tool, our own write's echo).
-                return self._put(with_stamp(old, st), reindex=False)
-            return self.ingest(rel, data, st)
+            known = (old.size, old.mtime_ns) if old else None
+            got = read_note_file(path, self._real_root, self.max_note_bytes, known)
+            parsed = self._parse(rel, got, old)
+            with self.lock:
+                # not read (same stamp as indexed): only if the index still holds that stamp
+                unread_ok = got.data is not None or self._notes.get(rel) is old
+                if got.still_current(path) and unread_ok:
+                    return self._apply_read(rel, got, parsed)
+        log.info("%s: changing faster than it can be read; left for the next look", rel)
+        return self._notes.get(rel)
+
+    def _parse(
+        self, rel: str, got: FileRead, old: IndexedNote | None
+    ) -> tuple[IndexedNote, TermStats] | None:
+        """The note and its words, worked out before taking the lock (a note of megabytes
+        takes seconds); None when there is nothing to parse, or the bytes are the indexed ones."""
+        if got.data is None or got.st is None:
+            return None
+        if old is not None and _same_bytes(old, got.data, self.max_note_bytes):
+            return None
+        return index_with_words(rel, got.data, got.st, self.layout, self.max_note_bytes)
+
+    def _apply_read(
+        self, rel: str, got: FileRead, parsed: tuple[IndexedNote, TermStats] | None = None
+    ) -> IndexedNote | None:
+        old = self._notes.get(rel)
+        if got.gone:
+            self.drop(rel)
+            return None
+        if got.problem is not None:
+            self._refuse(rel, got)
+            return None
+        assert got.st is not None
+        if got.data is None:
+            return old  # the stamp the index holds: nothing changed
+        if old is not None and _same_bytes(old, got.data, self.max_note_bytes):
+            # Same bytes, new stamp (a touch, a sync tool, our own write's echo).
+            return self._put(with_stamp(old, got.st), reindex=False)
+        if parsed is not None:
+            return self._put(parsed[0], stats=parsed[1])
+        return self.ingest(rel, got.data, got.st)
+
+    def _refuse(self, rel: str, got: FileRead) -> None:
+        """A path that could not be read: a note that stood for it goes when it is not a
+        regular file any more; the reason is kept as a problem."""
+        assert got.problem is not None
+        if got.refused:
+            self.drop(rel)
+        if self._unreadable.get(rel) != got.problem:
+            log.warning("%s: %s", rel, got.problem)
+        self._unreadable[rel] = got.problem
 
     def ingest(self, rel: str, data: bytes, st: os.stat_result) -> IndexedNote:
-        return self._put(index_bytes(rel, data, st, self.layout, self.max_note_bytes))
+        note, stats = index_with_words(rel, data, st, self.layout, self.max_note_bytes)
+        return self._put(note, stats=stats)
 
     def record(self, rel: str, data: bytes) -> IndexedNote:
-        """Our own write: index it now, without waiting for a walk or a watcher event."""
-        with self.lock, open(self.root / rel, "rb") as fh:
-            st = os.fstat(fh.fileno())
-            on_disk = fh.read(self.max_note_bytes + 1)
-            if on_disk != data[: self.max_note_bytes + 1]:
+        """Our own write: index it now, without waiting for a walk or a watcher event.
+
+        The write has happened, so this never fails: should the path hold something else by
+        now, what we wrote is still returned to the caller (and the path reported)."""
+        path = self.root / rel
+        for _ in range(READ_ATTEMPTS):
+            got = read_note_file(path, self._real_root, self.max_note_bytes)
+            parsed = self._parse(rel, got, self._notes.get(rel))
+            with self.lock:
+                if not got.still_current(path):
+                    continue
+                if got.data is None or got.st is None:
+                    self._apply_read(rel, got)
+                    return self._unindexed(rel, data)
                 # Written again since our write (a person's editor): the stamp is theirs, so
-                # index their bytes, or their change would pass for the echo of ours.
-                return self.ingest(rel, on_disk, st)
-            old = self._notes.get(rel)
-            if old is not None and _same_bytes(old, data, self.max_note_bytes):
-                return self._put(with_stamp(old, st), reindex=False)
-            return self.ingest(rel, data, st)
+                # their bytes are indexed, or their change would pass for the echo of ours.
+                note = self._apply_read(rel, got, parsed)
+                assert note is not None
+                return note
+        log.info("%s: changing faster than it can be read; left for the next look", rel)
+        return self._unindexed(rel, data)
+
+    def _unindexed(self, rel: str, data: bytes) -> IndexedNote:
+        """What we wrote, parsed but not indexed (the path no longer holds it)."""
+        now = time.time_ns()
+        seconds = now // 1_000_000_000
+        st = os.stat_result(
+            (stat.S_IFREG | 0o644, 0, 0, 1, 0, 0, len(data), seconds, seconds, seconds),
+            {"st_atime_ns": now, "st_mtime_ns": now, "st_ctime_ns": now},
+        )
+        return index_bytes(rel, data, st, self.layout, self.max_note_bytes)
 
     def attachment_changed(self, rel: str) -> None:
         """A file that is not a note appeared or went (links to it resolve, or no longer)."""
+        if not utf8_name(rel):
+            return
         with self.lock:
-            self.graph.attachment(rel, (self.root / rel).is_file())
+            self.graph.attachment(rel, regular_file_exists(self.root / rel))
 
     def drop(self, rel: str) -> None:
         with self.lock:
@@ -316,7 +394,7 @@ class VaultCatalog:
             if old is None:
                 return
             self._forget_id(old)
-            self.text.remove(rel, lambda: stats_of(old).terms)
+            self.text.remove(rel, lambda: indexed_weights(stats_of(old)))
             self.semantic.drop(rel)
             self.graph.remove(old)
             self.removed += 1
@@ -354,7 +432,7 @@ class VaultCatalog:
                 self._changed(old, note)
                 self.parsed += 1
                 self.semantic.mark(note.path)
-                old_terms = (lambda: stats_of(old).terms) if old else None
+                old_terms = (lambda: indexed_weights(stats_of(old))) if old else None
                 if not words_later:
                     self.text.put(note.path, stats, old_terms)  # type: ignore[arg-type]
                 elif note.path in self.text:

@@ -50,29 +50,43 @@ class Embedder:
     def dim(self) -> int:
         return int(self.table.shape[1])
 
+    @property
+    def _encode(self):  # type: ignore[no-untyped-def]
+        # the fast variant skips offsets we never read (tokenizers >= 0.20)
+        tok = self.tokenizer
+        return getattr(tok, "encode_batch_fast", None) or tok.encode_batch  # type: ignore[attr-defined]
+
     def embed(self, texts: list[str]) -> np.ndarray:
         """One unit vector per text (a zero vector for a text with no tokens)."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        table = self.table
+        last = table.shape[0] - 1
         for start in range(0, len(texts), BATCH):
             chunk = [t[:MAX_CHARS] for t in texts[start : start + BATCH]]
-            encoded = self.tokenizer.encode_batch(chunk, add_special_tokens=False)  # type: ignore[attr-defined]
-            ids = [np.asarray(e.ids, dtype=np.int64) for e in encoded]
-            lengths = np.array([len(i) for i in ids])
-            if not lengths.sum():
-                continue
-            flat = np.concatenate(ids)
-            np.clip(flat, 0, self.table.shape[0] - 1, out=flat)
-            rows = self.table[flat]
-            has = lengths > 0
-            starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[has]
-            sums = np.add.reduceat(rows, starts, axis=0)
-            out[start : start + len(chunk)][has] = sums
+            encoded = self._encode(chunk, add_special_tokens=False)
+            for i, enc in enumerate(encoded, start):
+                ids = np.asarray(enc.ids, dtype=np.intp)
+                if ids.size:
+                    # a row gather and a sum per text: far cheaper than one gather per batch
+                    np.clip(ids, 0, last, out=ids)
+                    table[ids].sum(axis=0, out=out[i])
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
         return out
 
     def embed_one(self, text: str) -> np.ndarray:
-        return self.embed([text])[0]
+        ids = np.asarray(
+            self.tokenizer.encode(text[:MAX_CHARS], add_special_tokens=False).ids,  # type: ignore[attr-defined]
+            dtype=np.intp,
+        )
+        out = np.zeros(self.dim, dtype=np.float32)
+        if ids.size:
+            np.clip(ids, 0, self.table.shape[0] - 1, out=ids)
+            self.table[ids].sum(axis=0, out=out)
+            norm = float(np.linalg.norm(out))
+            if norm > 0:
+                out /= norm
+        return out
 
 
 def load_embedder(folder: Path | None = None) -> Embedder:

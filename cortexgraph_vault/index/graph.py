@@ -43,6 +43,18 @@ def link_key(target: str) -> str:
     return name[:-3] if name.endswith(".md") else name
 
 
+def unresolved_key(target: str) -> str:
+    """Links to one missing note are one target however written: `[x](Example.md)`,
+    `[[Example]]` and `[[example]]` (Obsidian compares names without case, `.md` implied)."""
+    key = name_key(target.strip().replace("\\", "/"))
+    return key[:-3] if key.endswith(".md") else key
+
+
+def _shown(target: str) -> str:
+    target = target.strip()
+    return target[:-3] if target.lower().endswith(".md") else target
+
+
 def names_of(note: IndexedNote) -> set[str]:
     """The link names a note answers to: its file name and its aliases."""
     return {link_key(note.path), *(link_key(a) for a in note.aliases)}
@@ -58,7 +70,7 @@ class LinkGraph:
         self._by_key: dict[str, set[str]] = {}  # link name → notes linking by that name
         self._out: dict[str, tuple[Edge, ...]] = {}
         self._in: dict[str, set[str]] = {}  # target → other notes linking to it (never itself)
-        self._unresolved: dict[str, set[str]] = {}  # target as written → sources
+        self._unresolved: dict[str, set[str]] = {}  # unresolved_key(target) → sources
         self._dirty: set[str] = set()
         self._resolver = LinkResolver(())
 
@@ -156,7 +168,7 @@ class LinkGraph:
                 bucket = (
                     self._in.get(edge.target)
                     if edge.target is not None
-                    else self._unresolved.get(edge.link.target)
+                    else self._unresolved.get(unresolved_key(edge.link.target))
                 )
                 if bucket is not None:
                     bucket.discard(source)
@@ -171,12 +183,18 @@ class LinkGraph:
             self._out[source] = edges
             for edge in edges:
                 if edge.target is None:
-                    self._unresolved.setdefault(edge.link.target, set()).add(source)
+                    self._unresolved.setdefault(unresolved_key(edge.link.target), set()).add(source)
                 elif edge.target != source:  # naming itself: outgoing, but never its backlink
                     self._in.setdefault(edge.target, set()).add(source)
         self._dirty.clear()
 
     # queries -----------------------------------------------------------------------------------
+    def resolve(self, target: str, source_path: str = "") -> str | None:
+        """The file `[[target]]` written in `source_path` (default: a note at the vault root)
+        opens in Obsidian: a note or an attachment, or None."""
+        self._ensure()
+        return self._resolver.resolve(target, source_path)
+
     def outgoing(self, path: str) -> tuple[Edge, ...]:
         self._ensure()
         return self._out.get(path, ())
@@ -191,8 +209,25 @@ class LinkGraph:
 
     def unresolved(self) -> dict[str, list[str]]:
         """Link targets that match no file → the notes linking to them."""
+        return {name: sources for name, (_, sources) in self.unresolved_links().items()}
+
+    def unresolved_links(self) -> dict[str, tuple[int, list[str]]]:
+        """Each missing target (as most of its links write it, `.md` left off) → how many
+        links point to it and from which notes."""
         self._ensure()
-        return {t: sorted(s) for t, s in sorted(self._unresolved.items()) if s}
+        out: dict[str, tuple[int, list[str]]] = {}
+        for key, sources in self._unresolved.items():
+            if not sources:
+                continue
+            written = Counter(
+                _shown(e.link.target)
+                for source in sources
+                for e in self._out.get(source, ())
+                if e.target is None and unresolved_key(e.link.target) == key
+            )
+            name = min(written, key=lambda w: (-written[w], w))
+            out[name] = (sum(written.values()), sorted(sources))
+        return dict(sorted(out.items()))
 
     def neighbours(self, path: str) -> set[str]:
         """Notes linked from or to `path`, attachments left out."""

@@ -24,7 +24,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import cortexgraph_vault
-from cortexgraph_vault.index.records import IndexedNote, index_bytes, stats_of
+from cortexgraph_vault.index.file_reads import read_note_file
+from cortexgraph_vault.index.records import IndexedNote, index_with_words
 from cortexgraph_vault.index.text_index import PostingBlock, TermStats, posting_block
 from cortexgraph_vault.vault.layout import VaultLayout
 
@@ -58,16 +59,12 @@ def worker_count() -> int:
 
 
 def parse_file(root: Path, rel: str, layout: VaultLayout, max_bytes: int) -> Parsed:
-    try:
-        with open(root / rel, "rb") as fh:
-            st = os.fstat(fh.fileno())
-            data = fh.read(max_bytes + 1)
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return rel, None, None, None
-    except OSError as exc:
-        return rel, None, None, f"cannot read ({exc.strerror})"
-    note = index_bytes(rel, data, st, layout, max_bytes)
-    return rel, note, stats_of(note), None
+    got = read_note_file(root / rel, os.path.realpath(root), max_bytes)
+    if got.gone or got.problem is not None:
+        return rel, None, None, got.problem
+    assert got.st is not None and got.data is not None
+    note, stats = index_with_words(rel, got.data, got.st, layout, max_bytes)
+    return rel, note, stats, None
 
 
 def parse_many(layout: VaultLayout, rels: Sequence[str], max_bytes: int) -> Iterator[Frame]:

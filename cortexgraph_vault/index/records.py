@@ -24,8 +24,13 @@ from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.tags import extract_tags
 from cortexgraph_vault.core.times import from_epoch
 from cortexgraph_vault.index import text_index
-from cortexgraph_vault.index.text_index import DocumentText, TermStats, term_stats
-from cortexgraph_vault.vault.layout import VaultLayout
+from cortexgraph_vault.index.text_index import (
+    MAX_TERMS_PER_NOTE,
+    DocumentText,
+    TermStats,
+    term_stats,
+)
+from cortexgraph_vault.vault.layout import VaultLayout, title_as_written
 
 # Bumped when what is parsed out of a note changes in a way the sources below do not show.
 PARSER_REVISION = 1
@@ -119,7 +124,8 @@ def parse_note_bytes(
     if parsed.problem:
         problems.append(parsed.problem)
     fm = parsed.frontmatter
-    title = rel.rsplit("/", 1)[-1][:-3]
+    aliases = _aliases(fm)
+    title = title_as_written(rel.rsplit("/", 1)[-1][:-3], aliases)
     memory = None
     kind = layout.folder_of(rel) or "note"
     if kind != "note":
@@ -150,7 +156,7 @@ def parse_note_bytes(
         links=note_links(parsed.body, fm),
         # Obsidian treats `#Work` and `#work` as one tag; the index keeps one spelling.
         tags=tuple(dict.fromkeys(t.lower() for t in extract_tags(parsed.body, fm))),
-        aliases=_aliases(fm),
+        aliases=aliases,
         entities=entities,
     )
 
@@ -164,6 +170,22 @@ def index_bytes(
         # The hash of a capped read is of the prefix only; mark it so no write trusts it.
         note = with_stamp(note, st, sha256="partial:" + note.sha256)
     return note
+
+
+def index_with_words(
+    rel: str, data: bytes, st: os.stat_result, layout: VaultLayout, max_bytes: int
+) -> tuple[IndexedNote, TermStats]:
+    """The note as indexed, with its words; a note of more distinct words than the index
+    holds for one note says so among its problems."""
+    note = index_bytes(rel, data, st, layout, max_bytes)
+    stats = stats_of(note)
+    if len(stats.weights) > MAX_TERMS_PER_NOTE:
+        problem = (
+            f"{len(stats.weights)} distinct words; only the {MAX_TERMS_PER_NOTE} weightiest "
+            "are searchable"
+        )
+        note = dataclasses.replace(note, problems=(*note.problems, problem))
+    return note, stats
 
 
 def with_stamp(note: IndexedNote, st: os.stat_result, *, sha256: str | None = None) -> IndexedNote:

@@ -12,7 +12,12 @@ by the watcher equals a fresh one built from the same files.
 
 Removing a document leaves tombstones in long posting lists (short ones are cleaned at once);
 a list is compacted when half of it is dead, so memory stays within twice the live postings
-and a removal never scans the whole index. Document numbers are never reused.
+and a removal never scans the whole index. Document numbers are never reused. A term no
+document holds any more is dropped at once: the vocabulary is what the notes say now.
+
+A document adds at most MAX_TERMS_PER_NOTE distinct terms (its most weighty ones), and the
+new terms of a document join the sorted vocabulary in one merge, not one insertion each: a
+note of 200k made-up words costs about what a note of 20k does, once.
 
 Words are indexed by their Snowball (English) stem, so "allergy" finds "allergies" and
 "hiking" finds "hiked"; prefixes and typos are matched on stems too. Typos are matched
@@ -22,6 +27,7 @@ the known terms of similar length.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 import sys
@@ -31,6 +37,7 @@ from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from rapidfuzz import fuzz, process
@@ -60,12 +67,22 @@ def words(text: str) -> list[str]:
 _stemmers = threading.local()  # a Snowball stemmer object is not safe to share across threads
 
 
+# Words stemmed per call: one call holds the interpreter lock throughout (200k words: half a
+# second in which no other thread of the daemon, /health included, could answer).
+STEM_CHUNK = 4096
+
+
 def stems(found: list[str]) -> list[str]:
     """Each word's Snowball English stem (words of other scripts come back unchanged)."""
     stemmer = getattr(_stemmers, "english", None)
     if stemmer is None:
         stemmer = _stemmers.english = Stemmer("english")
-    return stemmer.stemWords(found)  # type: ignore[no-any-return]
+    if len(found) <= STEM_CHUNK:
+        return stemmer.stemWords(found)  # type: ignore[no-any-return]
+    out: list[str] = []
+    for start in range(0, len(found), STEM_CHUNK):
+        out += stemmer.stemWords(found[start : start + STEM_CHUNK])
+    return out
 
 
 def text_tokens(text: str) -> list[str]:
@@ -106,11 +123,22 @@ class TermStats:
         return list(self.weights)
 
 
+def echoes_content(title: list[str], content: list[str]) -> bool:
+    """A title made from the note's first words (as a save without a title makes it, maybe
+    with a number to keep the name unique) says nothing the text does not."""
+    if title and content[: len(title)] != title and len(title) > 1 and title[-1].isdigit():
+        title = title[:-1]
+    return bool(title) and content[: len(title)] == title
+
+
 def term_stats(doc: DocumentText) -> TermStats:
     fields = doc.field_tokens()
     content = fields[-1]
     weighted: dict[str, float] = Counter(content)  # type: ignore[assignment]
     length = float(len(content))
+    # A title (or the title kept as written, as an alias) made of the first words would
+    # count them thrice for being said first.
+    fields = tuple([] if i < 2 and echoes_content(f, content) else f for i, f in enumerate(fields))
     for tokens, weight in zip(fields[:-1], FIELD_WEIGHTS[:-1], strict=True):
         length += weight * len(tokens)
         for tok in tokens:
@@ -121,6 +149,22 @@ def term_stats(doc: DocumentText) -> TermStats:
 def _part(tf: float, norm: float) -> float:
     """A term's saturated, length-normalised frequency in one document (BM25's tf part)."""
     return tf * (K1 + 1) / (tf + norm)
+
+
+MAX_TERMS_PER_NOTE = 20_000
+# A document with this many distinct terms keeps its list in the index: removing it then
+# needs no re-tokenising of its old text (seconds, for a note of megabytes).
+KEEP_TERMS_FROM = 1_000
+SMALL_VOCAB_CHANGE = 64  # up to this many terms come and go one at a time; more, in one pass
+
+
+def indexed_weights(stats: TermStats) -> dict[str, float]:
+    """The terms of a document the index holds, with their weights: all of them, or the
+    MAX_TERMS_PER_NOTE most weighty (title and tags first; ties in order of appearance)."""
+    weights = stats.weights
+    if len(weights) <= MAX_TERMS_PER_NOTE:
+        return weights
+    return dict(heapq.nlargest(MAX_TERMS_PER_NOTE, weights.items(), key=itemgetter(1)))
 
 
 @dataclass(frozen=True)
@@ -167,7 +211,7 @@ def posting_block(docs: Iterable[tuple[str, TermStats]]) -> PostingBlock:
         doc = len(paths)
         paths.append(path)
         norm = stats.norm
-        for term, tf in stats.weights.items():
+        for term, tf in indexed_weights(stats).items():
             entry = get(term)
             if entry is None:
                 entry = by_term[term] = ([], [])
@@ -201,11 +245,12 @@ class TextIndex:
     """Not thread-safe by itself: the catalogue serialises changes and searches."""
 
     def __init__(self) -> None:
-        self._postings: dict[str, _Postings] = {}
-        self._vocab: list[str] = []  # sorted; terms may linger with df 0
-        self._by_length: dict[int, list[str]] = {}
+        self._postings: dict[str, _Postings] = {}  # only terms some document holds
+        self._vocab: list[str] = []  # sorted
+        self._by_length: dict[int, dict[str, None]] = {}  # ordered sets, for typo matching
         self._doc_of: dict[str, int] = {}
         self._paths: list[str | None] = []
+        self._terms_of: dict[int, list[str]] = {}  # of documents with many terms
 
     # size ------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -216,7 +261,7 @@ class TextIndex:
 
     @property
     def vocabulary_size(self) -> int:
-        return sum(1 for p in self._postings.values() if p.df)
+        return len(self._postings)
 
     def paths(self) -> set[str]:
         return set(self._doc_of)
@@ -232,6 +277,11 @@ class TextIndex:
             for d, part in zip(p.docs, p.parts, strict=True)
             if (path := paths[d]) is not None
         }
+
+    def document_frequency(self, term: str) -> int:
+        """How many live documents hold `term` exactly (no prefix or typo matching)."""
+        p = self._postings.get(term)
+        return p.df if p is not None else 0
 
     def signature(self) -> dict[str, dict[str, float]]:
         """Every live term with its postings: equal for two indexes of the same notes."""
@@ -250,11 +300,20 @@ class TextIndex:
         self._doc_of[path] = doc
         self._paths.append(path)
         norm = stats.norm
-        for term, tf in stats.weights.items():
-            p = self._postings.get(term) or self._new_term(term)
+        weights = indexed_weights(stats)
+        postings = self._postings
+        new_terms: list[str] = []
+        for term, tf in weights.items():
+            p = postings.get(term)
+            if p is None:
+                p = postings[term] = _Postings(array("I"), array("f"))
+                new_terms.append(term)
             p.docs.append(doc)
             p.parts.append(_part(tf, norm))
             p.df += 1
+        self._add_terms(new_terms)
+        if len(weights) >= KEEP_TERMS_FROM:
+            self._terms_of[doc] = list(weights)
 
     def put_block(self, block: PostingBlock, keep: Container[str] | None = None) -> None:
         """Add the documents of a block (those in `keep`, when given); none may be in the
@@ -267,30 +326,74 @@ class TextIndex:
         self._paths.extend(block.paths)
         self._doc_of.update(zip(block.paths, range(base, base + len(block.paths)), strict=True))
         renumber = base.__add__
+        postings = self._postings
+        new_terms: list[str] = []
         for term, local, parts in block.postings():
-            p = self._postings.get(term) or self._new_term(term)
+            p = postings.get(term)
+            if p is None:
+                p = postings[term] = _Postings(array("I"), array("f"))
+                new_terms.append(term)
             p.docs.extend(map(renumber, local))
             p.parts.extend(parts)
             p.df += len(local)
+        self._add_terms(new_terms)
 
-    def _new_term(self, term: str) -> _Postings:
-        p = self._postings[term] = _Postings(array("I"), array("f"))
-        insort(self._vocab, term)
-        self._by_length.setdefault(len(term), []).append(term)
-        return p
+    def _add_terms(self, new: list[str]) -> None:
+        """New terms join the sorted vocabulary: a few by bisection, many in one merge."""
+        if not new:
+            return
+        if len(new) <= SMALL_VOCAB_CHANGE:
+            for term in new:
+                insort(self._vocab, term)
+        else:
+            new.sort()
+            self._vocab = list(heapq.merge(self._vocab, new))
+        by_length = self._by_length
+        for term in new:
+            by_length.setdefault(len(term), {})[term] = None
+
+    def _drop_terms(self, gone: list[str]) -> None:
+        """Terms no document holds any more leave the vocabulary."""
+        if not gone:
+            return
+        vocab = self._vocab
+        if len(gone) <= SMALL_VOCAB_CHANGE:
+            for term in gone:
+                i = bisect_left(vocab, term)
+                if i < len(vocab) and vocab[i] == term:
+                    del vocab[i]
+        else:
+            postings = self._postings
+            self._vocab = [t for t in vocab if t in postings]
+        by_length = self._by_length
+        for term in gone:
+            bucket = by_length.get(len(term))
+            if bucket is not None:
+                bucket.pop(term, None)
+                if not bucket:
+                    del by_length[len(term)]
 
     def remove(self, path: str, old_terms: Callable[[], Iterable[str]] | None = None) -> None:
         doc = self._doc_of.get(path)
         if doc is None:
             return
-        if old_terms is None:
+        kept = self._terms_of.pop(doc, None)
+        if kept is None and old_terms is None:
             raise ValueError(f"{path}: its terms are needed to take it out of the index")
+        terms = kept if kept is not None else old_terms()  # type: ignore[misc]
         del self._doc_of[path]
         self._paths[doc] = None
-        for term in old_terms():
-            p = self._postings[term]
+        postings = self._postings
+        gone: list[str] = []
+        for term in terms:
+            p = postings.get(term)
+            if p is None:
+                continue
             p.df -= 1
-            if len(p.docs) <= SHORT_POSTINGS:
+            if p.df <= 0:
+                del postings[term]
+                gone.append(term)
+            elif len(p.docs) <= SHORT_POSTINGS:
                 i = p.docs.index(doc)
                 del p.docs[i]
                 del p.parts[i]
@@ -298,6 +401,7 @@ class TextIndex:
                 p.dead += 1
                 if p.dead * 2 > len(p.docs):
                     self._compact(p)
+        self._drop_terms(gone)
 
     def _compact(self, p: _Postings) -> None:
         paths = self._paths
@@ -331,12 +435,12 @@ class TextIndex:
         # a typo: "postgers" finds "postgres" (only when the term itself is unknown)
         near: list[str] = []
         for size in range(len(term) - 2, len(term) + 3):
-            near.extend(self._by_length.get(size, ()))
+            near.extend(self._by_length.get(size, {}))
         found = process.extract(
             term, near, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF, limit=MAX_EXPANSIONS * 4
         )
         for cand, _score, _ in found:
-            if postings[cand].df and len(out) < MAX_EXPANSIONS:
+            if cand in postings and len(out) < MAX_EXPANSIONS:
                 out.append((cand, FUZZY_WEIGHT))
         return out
 
@@ -429,12 +533,16 @@ class TextIndex:
 
     # persistence -----------------------------------------------------------------------
     def export(self) -> dict[str, object]:
-        """A picklable copy, tombstones and all (copying arrays is cheap; renumbering is not)."""
+        """A picklable copy, tombstones and all (copying arrays is cheap; renumbering is not),
+        without the terms no document holds."""
         return {
             "paths": list(self._paths),
             "postings": {
-                term: (p.docs[:], p.parts[:], p.df, p.dead) for term, p in self._postings.items()
+                term: (p.docs[:], p.parts[:], p.df, p.dead)
+                for term, p in self._postings.items()
+                if p.df > 0
             },
+            "terms_of": {doc: list(terms) for doc, terms in self._terms_of.items()},
         }
 
     @classmethod
@@ -445,8 +553,12 @@ class TextIndex:
         for term, (docs, parts, df, dead) in data["postings"].items():
             if len(docs) != len(parts) or len(docs) < df + dead:
                 raise ValueError(f"posting list of {term!r} is damaged")
-            index._postings[sys.intern(term)] = _Postings(docs, parts, df, dead)
+            if df > 0:
+                index._postings[sys.intern(term)] = _Postings(docs, parts, df, dead)
         index._vocab = sorted(index._postings)
         for term in index._vocab:
-            index._by_length.setdefault(len(term), []).append(term)
+            index._by_length.setdefault(len(term), {})[term] = None
+        for doc, terms in data.get("terms_of", {}).items():
+            if 0 <= doc < len(index._paths) and index._paths[doc] is not None:
+                index._terms_of[doc] = [sys.intern(t) for t in terms]
         return index

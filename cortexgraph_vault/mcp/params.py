@@ -13,8 +13,7 @@ MemoryId = Annotated[
     Field(
         min_length=1,
         max_length=500,
-        description="a memory's id, a unique id prefix (4+ characters), its vault path or its "
-        "title; find ids with search_memory",
+        description="id, id prefix (4+ chars), vault path or title (see search_memory)",
     ),
 ]
 MemoryIds = Annotated[
@@ -74,12 +73,9 @@ ExpectedHash = Annotated[
 ]
 ReviewCandidates = Annotated[
     bool,
-    Field(
-        description="blend in memories about to fade (review candidates) without dropping any "
-        "primary result"
-    ),
+    Field(description="blend in fading memories to review, dropping no result"),
 ]
 Explain = Annotated[
     bool,
-    Field(description="add per hit the lexical score, vector similarity, prior and final rank"),
+    Field(description="per hit: why it ranks there (words, vector, prior)"),
 ]

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
-from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError
+from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError, error_code
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
@@ -52,6 +53,83 @@ def explain(exc: VaultError) -> str:
     return text
 
 
+def error_body(exc: VaultError) -> dict[str, Any]:
+    """The error for clients, as the REST API gives it: `error` code, `detail`, and the
+    candidates of an ambiguous reference or the hashes of a conflict."""
+    body: dict[str, Any] = {"error": error_code(exc), "detail": str(exc)}
+    if isinstance(exc, Ambiguous):
+        body["candidates"] = list(exc.candidates)
+    elif isinstance(exc, Conflict):
+        body |= {"expected_hash": exc.expected_hash, "actual_hash": exc.actual_hash}
+    return body
+
+
+# Keys whose values are data, not schemas: a "title" inside them is not a schema title.
+_DATA_KEYS = frozenset({"default", "const", "enum", "examples"})
+
+
+def without_titles(schema: Any) -> Any:
+    """A JSON schema without its `title` annotations (a property named title is kept)."""
+    if isinstance(schema, dict):
+        return {
+            k: (v if k in _DATA_KEYS else without_titles(v))
+            for k, v in schema.items()
+            if not (k == "title" and isinstance(v, str))
+        }
+    if isinstance(schema, list):
+        return [without_titles(v) for v in schema]
+    return schema
+
+
+def compact(result: Any) -> Any:
+    """A model result as compact JSON text beside its structured content (the SDK would
+    pretty-print it, a third more characters of the model's context for nothing)."""
+    if not isinstance(result, BaseModel):
+        return result
+    data = result.model_dump(mode="json", by_alias=True)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def result_shape(schema: dict[str, Any]) -> dict[str, Any]:
+    """An output schema cut to what a client checks a result against: an object, and each
+    top-level field with its JSON type(s).
+
+    The full schemas (nested models, field descriptions, defaults) were 60 % of tools/list,
+    which every session pays for in context, while clients use an output schema only to
+    validate `structuredContent`; the model reads the result itself. Fields stay open to
+    additions, so a client that cached this list accepts a newer server's results.
+    """
+    defs = schema.get("$defs", {})
+
+    def types(field: Any, seen: int = 0) -> list[str]:
+        if not isinstance(field, dict) or seen > 8:
+            return []
+        ref = field.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            return types(defs.get(ref.removeprefix("#/$defs/")), seen + 1)
+        kind = field.get("type")
+        if isinstance(kind, str):
+            return [kind]
+        if isinstance(kind, list):
+            return [k for k in kind if isinstance(k, str)]
+        found: list[str] = []
+        for branch in field.get("anyOf", field.get("oneOf", [])):
+            branch_types = types(branch, seen + 1)
+            if not branch_types:
+                return []  # a branch of any type: the field may be anything
+            found += branch_types
+        return list(dict.fromkeys(found))
+
+    fields: dict[str, Any] = {}
+    for name, field in schema.get("properties", {}).items():
+        kinds = types(field)
+        if "integer" in kinds and "number" in kinds:
+            kinds.remove("integer")
+        fields[name] = {"type": kinds[0] if len(kinds) == 1 else kinds} if kinds else {}
+    return {"type": "object", "properties": fields}
+
+
 def loose(result: Any) -> dict[str, Any]:
     """A result for a tool whose model is still being built: keep it a plain object."""
     if isinstance(result, BaseModel):
@@ -77,11 +155,12 @@ class ToolRegistry:
             @functools.wraps(fn)
             def run(**kwargs: Any) -> Any:
                 service = self.service
-                with service.turn, service.metrics.measure(name):
-                    try:
-                        return fn(**kwargs)
-                    except VaultError as exc:
-                        raise ToolError(explain(exc)) from exc
+                try:
+                    # a service still loading (stdio_front) may raise StillIndexing right here
+                    with service.turn, service.metrics.measure(name):
+                        return compact(fn(**kwargs))
+                except VaultError as exc:
+                    raise ToolError(explain(exc)) from exc
 
             description = inspect.cleandoc(fn.__doc__ or "")
             self.server.add_tool(

@@ -25,8 +25,8 @@ class MemoryDetail(MemoryView):
     backlinks: list[Backlink] = Field(default_factory=list)
     uses_to_promote: int | None = Field(
         default=None,
-        description="uses from now after which it is promoted (0: promotable now); null when "
-        "not active or out of reach",
+        description="uses, each on a day of its own (promotion needs use spread over days), "
+        "after which it is promoted (0: promotable now); null when not active or out of reach",
     )
     promote_window_days_left: float | None = Field(
         default=None,

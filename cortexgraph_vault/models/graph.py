@@ -7,7 +7,7 @@ from pydantic import Field
 from cortexgraph_vault.models.memory import Model, Pagination, Skipped
 
 __all__ = [
-    "CacheStatus", "GraphNode", "GraphRelation", "GraphResult", "GraphStats", "NeighbourNode",
+    "GRAPH_MAX_CHARS", "CacheStatus", "GraphNode", "GraphRelation", "GraphResult", "GraphStats", "NeighbourNode",
     "NeighbourhoodResult", "ReindexResult", "UnresolvedTarget", "VaultStatus", "WatcherStatus",
 ]  # fmt: skip
 
@@ -43,15 +43,17 @@ class GraphRelation(Model):
     )
     target: str = Field(description="the link target as written")
     heading: str | None = None
+    block: str | None = Field(default=None, description="a block reference's id (`^id`)")
     resolved: bool
     strength: float = Field(default=1.0, description="a typed relation's strength (0..1)")
     metadata: dict[str, str] = Field(default_factory=dict)
 
 
 class UnresolvedTarget(Model):
-    target: str
-    count: int
-    sources: list[str]
+    target: str = Field(description="the missing note's name as its links write it (no .md)")
+    count: int = Field(description="links pointing to it")
+    notes: int = Field(default=0, description="notes holding those links")
+    sources: list[str] = Field(description="those notes (the first 10)")
 
 
 class GraphStats(Model):
@@ -70,6 +72,10 @@ class GraphStats(Model):
     )
 
 
+# read_graph's default budget: about 10k tokens of compact JSON per call.
+GRAPH_MAX_CHARS = 40_000
+
+
 class GraphResult(Model):
     memories: list[GraphNode] = Field(description="the notes of this page (memories and notes)")
     relations: list[GraphRelation] = Field(description="links from the notes of this page")
@@ -78,8 +84,17 @@ class GraphResult(Model):
     total_count: int
     pagination: Pagination | None = None
     relations_truncated: bool = False
-    unresolved: list[UnresolvedTarget] = Field(default_factory=list)
+    unresolved: list[UnresolvedTarget] = Field(
+        default_factory=list, description="missing link targets, most linked first (first call)"
+    )
     orphans: list[str] = Field(default_factory=list)
+    next_cursor: str | None = Field(
+        default=None,
+        description="more notes follow: call again with this cursor to continue after this page",
+    )
+    max_chars: int = Field(
+        default=GRAPH_MAX_CHARS, description="the size budget of this answer, in characters"
+    )
 
 
 class NeighbourNode(GraphNode):
@@ -122,6 +137,15 @@ class CacheStatus(Model):
     changes_since_save: int
 
 
+class SemanticStatus(Model):
+    enabled: bool = Field(description="CORTEXGRAPH_SEMANTIC_SEARCH")
+    available: bool = Field(description="the vector model loaded; false: search runs by words")
+    vectors: int = Field(description="notes with a vector")
+    pending: int = Field(description="changed notes waiting to be embedded (at the next search)")
+    model: str | None = Field(None, description="where the model's files were loaded from")
+    problem: str | None = Field(None, description="why vectors are unavailable, and the fix")
+
+
 class VaultStatus(Model):
     vault: str
     notes: int
@@ -133,6 +157,7 @@ class VaultStatus(Model):
     vocabulary: int = Field(description="distinct words in the search index")
     watcher: WatcherStatus
     cache: CacheStatus
+    semantic: SemanticStatus | None = None
     unparseable: list[Skipped] = Field(
         description="every file indexed only in part or not at all, with the reason"
     )

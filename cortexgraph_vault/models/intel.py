@@ -48,7 +48,7 @@ class RecalledMemory(_Model):
     memory_id: str | None
     title: str
     path: str
-    content: str = Field(description="a preview of the memory's text")
+    content: str | None = Field(description="a preview of its text; null in silent mode")
     relevance: float = Field(description="how well it matches the message's topics, 0..1")
     score: float = Field(description="the memory's decay score before this recall")
     matched_topics: list[str]
@@ -67,7 +67,7 @@ class AutoRecallResult(_Model):
     memories_reinforced: int
     reinforced_ids: list[str] = Field(default_factory=list)
     memories: list[RecalledMemory] = Field(
-        default_factory=list, description="what to surface (subtle and interactive modes)"
+        default_factory=list, description="every match (memories_found of them)"
     )
     suggestion: str | None = Field(
         default=None, description="interactive mode: a question to put to the person"

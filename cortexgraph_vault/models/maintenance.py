@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from cortexgraph_vault.models.memory import Model, StatsResult
 
 __all__ = [
-    "DoctorFinding", "DoctorResult", "ExportResult", "GraphPictureResult", "ImportItem",
+    "ConfigFile", "ConfigReport", "DoctorFinding", "DoctorResult", "ExportResult", "GraphPictureResult", "ImportItem",
     "ImportResult", "SourceProblem", "VaultStats",
 ]  # fmt: skip
 
@@ -101,3 +103,16 @@ class DoctorResult(Model):
     problems: int
     warnings: int
     findings: list[DoctorFinding]
+
+
+class ConfigFile(Model):
+    scope: str = Field(description="user | vault")
+    path: str
+    exists: bool
+
+
+class ConfigReport(Model):
+    """`cortexgraph-vault config`: every setting with its origin, and where the files are."""
+
+    files: list[ConfigFile]
+    settings: list[dict[str, Any]]

@@ -6,6 +6,8 @@ Times are ISO-8601 UTC strings.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -41,6 +43,11 @@ class MemoryView(Model):
     created: str
     last_used: str
     use_count: int
+    use_days: int = Field(
+        default=1,
+        description="distinct days of its life it was used on (the save's included); promotion "
+        "needs uses spread over days",
+    )
     strength: float
     score: float | None = None
     age_days: float
@@ -69,6 +76,11 @@ class SaveResult(Model):
     auto_entities: list[str] = Field(default_factory=list)
     calculated_strength: float | None = None
     commit: str | None = None
+    warning: str | None = Field(
+        default=None,
+        description="set once per session when the vault is not a git repository: forgetting "
+        "and restore need `cortexgraph-vault init`",
+    )
 
 
 class OpenResult(Model):
@@ -292,10 +304,19 @@ class SnapshotResult(Model):
 class ForgottenView(Model):
     id: str
     title: str
-    path: str
-    deleted_in: str
+    path: str = Field(description="where it was (deleted) or is (archived)")
+    kind: Literal["deleted", "archived"] = Field(
+        default="deleted", description="deleted: in git only; archived: in the archive folder"
+    )
+    deleted_in: str | None = Field(description="the commit that deleted it; null when archived")
     deleted_at: str
     preview: str
+
+
+class ForgottenList(Model):
+    count: int
+    forgotten: list[ForgottenView] = Field(description="newest first; restore_memory by id")
+    message: str
 
 
 class StatsResult(Model):

@@ -11,8 +11,9 @@ from datetime import datetime
 
 from cortexgraph_vault.core.memory import Memory, memory_from_fields
 from cortexgraph_vault.core.note import ParsedNote
+from cortexgraph_vault.core.rules import default_use_days, use_days_after_use
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.errors import InvalidArgument, UnsafePath
 from cortexgraph_vault.models import Pagination
 
 _LINK = re.compile(r"^\s*!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]\s*$")
@@ -107,3 +108,25 @@ def paginate(total: int, page: int | None, page_size: int) -> tuple[int, int, Pa
         has_more=page < pages, has_previous=page > 1,
     )  # fmt: skip
     return start, start + page_size, info
+
+
+def vault_folder(engine: VaultEngine, name: str, folder: str | None) -> str | None:
+    """A folder filter as a clean vault path (None or `/`: the whole vault). A path leaving
+    the vault is refused, as every path argument is, rather than quietly matching nothing."""
+    if folder is None or not folder.strip("/ "):
+        return None
+    try:
+        return engine.safe_rel(folder.strip().rstrip("/"))
+    except UnsafePath as exc:
+        raise UnsafePath(f"{name}: {exc}") from None
+
+
+def use_days_change(m: Memory, parsed: ParsedNote, now: datetime) -> dict[str, object]:
+    """`use_days` after a use at `now`, written only when the note holds the field or the
+    count differs from what its other fields imply, so most notes gain no new line."""
+    days = use_days_after_use(m.decay, now)
+    if "use_days" in parsed.frontmatter or days != default_use_days(
+        m.created, now, m.use_count + 1
+    ):
+        return {"use_days": days}
+    return {}

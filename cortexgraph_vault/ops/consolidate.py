@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.cluster import (
     MERGE_COHESION,
     ClusterDoc,
@@ -131,8 +132,7 @@ def cluster_memories(
         return ClusterResult(
             **base, duplicate_threshold=dup_at, pairs_compared=model.compared,
             duplicate_pairs=views,
-            message=f"{len(views)} near-duplicate pairs (similarity ≥ {dup_at:g}) among "
-            f"{len(memories)} memories; consolidate one with its cluster_id",
+            message=wording.duplicate_pairs(len(views), len(memories), dup_at),
         )  # fmt: skip
     clusters = find_clusters(model, link_at, size)
     book.remember(
@@ -150,8 +150,7 @@ def cluster_memories(
     merges = sum(1 for c in clusters if c.action == "merge")
     return ClusterResult(
         **base, pairs_compared=model.compared, clusters=views,
-        message=f"{len(views)} clusters among {len(memories)} memories ({merges} worth merging); "
-        "consolidate_memories takes a cluster id",
+        message=wording.clusters_found(len(views), len(memories), merges),
     )  # fmt: skip
 
 
@@ -245,7 +244,7 @@ def merge_message(target: Target, title: str, memory_id: str, stage: str | None 
     if stage:
         extra.append(f"Cortexgraph-Stage: {stage}")
     return (
-        f"consolidate: merge {len(target.members)} memories into {title}\n\n" + "\n".join(lines)
+        wording.merge_subject(len(target.members), title) + "\n\n" + "\n".join(lines)
         + "\n\n" + trailers("consolidate", [member_key(m) for m in target.members])
         + "\n" + "\n".join(extra)
     )  # fmt: skip
@@ -267,7 +266,8 @@ def act_on(
         if record and touched:
             view.commit = engine.commit(
                 touched,
-                f"consolidate: link {len(target.members)} memories of cluster {target.id}\n\n"
+                wording.link_subject(len(target.members), target.id)
+                + "\n\n"
                 + trailers("consolidate-link", view.memory_ids)
                 + f"\nCortexgraph-Cluster: {target.id}",
             )
@@ -298,15 +298,19 @@ def consolidate(
         targets = auto_targets(engine, threshold)
     else:
         raise InvalidArgument("give a cluster_id from cluster_memories, or auto_detect")
-    results = [act_on(engine, t, mode) for t in targets]
+    progress = engine.progress("consolidating")
+    results = []
+    for t in targets:
+        results.append(act_on(engine, t, mode))
+        progress(len(results), len(targets))
     merged = sum(1 for r in results if r.action == "merged")
     linked = sum(1 for r in results if r.action == "linked")
     if mode == "preview":
-        message = f"{len(results)} clusters would be merged; call again with mode apply (or link)"
+        message = wording.consolidate_preview(len(results))
     elif mode == "apply":
-        message = f"merged {merged} clusters; the originals are in {engine.layout.archive}/"
+        message = wording.consolidate_merged(merged, engine.layout.archive)
     else:
-        message = f"linked the members of {linked} clusters"
+        message = wording.consolidate_linked(linked)
     if not results:
         message = f"no cluster reaches cohesion {threshold:g}"
     return ConsolidateResult(

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cortexgraph_vault.config import BY_NAME, ENV_PREFIX, Config, user_cache_dir
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.models import DoctorFinding, DoctorResult
 from cortexgraph_vault.vault.lock import held_elsewhere, vault_key
@@ -112,8 +113,8 @@ def check_git(config: Config, root: Path, f: Findings, *, fix: bool = False) -> 
         f.add("git", "warning", f"could not compare the memory folders with HEAD: {exc}")
         return
     if pending:
-        f.add("git", "info", f"{len(pending)} memory files hold changes not yet committed "
-              "(touches wait for the periodic snapshot)", "cortexgraph-vault snapshot")  # fmt: skip
+        f.add("git", "info", wording.uncommitted_memory_files(len(pending)),
+              "cortexgraph-vault snapshot")  # fmt: skip
     if not config.git_commit_writes:
         f.add("git", "warning", "CORTEXGRAPH_GIT_COMMIT_WRITES is off: saves and updates are not committed",
               "set CORTEXGRAPH_GIT_COMMIT_WRITES=true")  # fmt: skip
@@ -359,10 +360,10 @@ def check_index(engine: Any, f: Findings) -> None:
               "delete its merge_conflict property")  # fmt: skip
     if problems:
         paths = sorted({p for p, _ in problems})
-        f.add("notes", "warning", f"{len(paths)} notes could be read only in part, e.g. {paths[0]}: "
-              f"{problems[0][1]}", "cortexgraph-vault stats lists them all; fix them in Obsidian")  # fmt: skip
+        f.add("notes", "warning", wording.partly_read_notes(len(paths), paths[0], problems[0][1]),
+              "cortexgraph-vault stats lists them all; fix them in Obsidian")  # fmt: skip
     else:
-        f.add("notes", "ok", f"all {len(engine.catalog)} notes parse cleanly")
+        f.add("notes", "ok", wording.notes_parse_cleanly(len(engine.catalog)))
 
 
 def diagnose(config: Config, engine: Any = None, *, fix: bool = False) -> DoctorResult:

@@ -7,6 +7,7 @@ import time
 from collections import Counter
 from datetime import UTC, datetime
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.core.times import format_time, from_epoch
 from cortexgraph_vault.engine import VaultEngine
@@ -16,6 +17,7 @@ from cortexgraph_vault.index.graph import Edge
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models import Skipped
 from cortexgraph_vault.models.graph import (
+    GRAPH_MAX_CHARS,
     CacheStatus,
     GraphNode,
     GraphRelation,
@@ -24,12 +26,20 @@ from cortexgraph_vault.models.graph import (
     NeighbourhoodResult,
     NeighbourNode,
     ReindexResult,
+    SemanticStatus,
     UnresolvedTarget,
     VaultStatus,
     WatcherStatus,
 )
 from cortexgraph_vault.ops.common import paginate
 from cortexgraph_vault.ops.search import UNIFIED_STATUSES, note_status
+from cortexgraph_vault.ops.size_budget import (
+    check_max_chars,
+    cursor_after,
+    fitting,
+    json_size,
+    path_of_cursor,
+)
 
 MAX_LIMIT = 1000
 MAX_RELATIONS = 2000
@@ -73,6 +83,8 @@ def _relation(engine: VaultEngine, edge: Edge) -> GraphRelation:
     kind = link.property if link.kind == "property" and link.property else None
     relation_type = kind if kind else ("embed" if link.embed else "link")
     key = f"{edge.source}|{relation_type}|{link.target}|{link.heading}|{link.line}"
+    # Two links on one line to the same target differ by block or alias.
+    key += f"|{link.block}|{link.alias}" if link.block or link.alias else ""
     strength, metadata = _relation_meta(source, kind, target.title if target else link.target)
     return GraphRelation(
         id=hashlib.sha256(key.encode()).hexdigest()[:16],
@@ -80,7 +92,7 @@ def _relation(engine: VaultEngine, edge: Edge) -> GraphRelation:
         from_memory_id=source.memory.id if source and source.memory else None,
         to_path=edge.target,
         to_memory_id=target.memory.id if target and target.memory else None,
-        relation_type=relation_type, target=link.target, heading=link.heading,
+        relation_type=relation_type, target=link.target, heading=link.heading, block=link.block,
         resolved=edge.target is not None, strength=strength, metadata=metadata,
     )  # fmt: skip
 
@@ -133,12 +145,23 @@ def read_graph(
     limit: int = 100,
     page: int | None = None,
     page_size: int | None = None,
+    cursor: str | None = None,
+    max_chars: int = GRAPH_MAX_CHARS,
 ) -> GraphResult:
-    """A bounded page of the graph: notes, the links from them, and whole-vault stats."""
+    """A bounded page of the graph: notes, the links from them, and whole-vault stats.
+
+    Bounded by count (`limit` / `page_size`) and by size: the answer, as compact JSON, stays
+    within `max_chars`; `next_cursor` continues after the last note it holds. The whole-vault
+    lists (unresolved targets, orphans) come with the first call, not with continuations.
+    """
     if not 1 <= limit <= MAX_LIMIT:
         raise InvalidArgument(f"limit: must be from 1 to {MAX_LIMIT}, got {limit}")
     if page_size is not None and not 1 <= page_size <= MAX_LIMIT:
         raise InvalidArgument(f"page_size: must be from 1 to {MAX_LIMIT}, got {page_size}")
+    check_max_chars(max_chars)
+    if cursor is not None and page is not None:
+        raise InvalidArgument("give page or cursor, not both")
+    after = path_of_cursor(cursor) if cursor is not None else None
     wanted = _wanted(status)
     now = engine.now()
     catalog = engine.fresh()
@@ -146,24 +169,55 @@ def read_graph(
         chosen = sorted(
             (n for n in catalog.notes() if note_status(n) in wanted), key=lambda n: n.path
         )
+        rest = chosen if after is None else [n for n in chosen if n.path > after]
         start, end, info = paginate(len(chosen), page, page_size or limit)
-        page_notes = chosen[start:end]
-        nodes = [_node(engine, n, include_scores, now) for n in page_notes]
-        edges = [e for n in page_notes for e in catalog.graph.outgoing(n.path)]
-        relations = [_relation(engine, e) for e in edges[:MAX_RELATIONS]]
-        unresolved = catalog.graph.unresolved()
-        orphans = catalog.graph.orphans()
-        stats = _stats(engine)
-    top_unresolved = sorted(unresolved.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:limit]
-    return GraphResult(
-        memories=nodes, relations=relations, stats=stats, count=len(nodes),
-        total_count=len(chosen), pagination=info, relations_truncated=len(edges) > MAX_RELATIONS,
-        unresolved=[
-            UnresolvedTarget(target=t, count=len(s), sources=s[:10]) for t, s in top_unresolved
-        ],
-        orphans=[p for p in orphans if note_status(catalog.note(p)) in wanted][:limit]  # type: ignore[arg-type]
-        if orphans else [],
-    )  # fmt: skip
+        if after is not None:
+            start, end = 0, page_size or limit
+        result = GraphResult(
+            memories=[], relations=[], stats=_stats(engine), count=0, total_count=len(chosen),
+            pagination=info, max_chars=max_chars,
+            # Room for the longest cursor this answer could carry.
+            next_cursor=cursor_after(max((n.path for n in rest), key=len, default="")),
+        )  # fmt: skip
+        room = max_chars - json_size(result)
+        if after is None:
+            room -= _summaries(result, catalog, wanted, limit, room // 4)
+        page_notes = rest[start:end]
+        edges_seen = 0
+        for note in page_notes:
+            node = _node(engine, note, include_scores, now)
+            edges = catalog.graph.outgoing(note.path)
+            relations = [_relation(engine, e) for e in edges[: max(0, MAX_RELATIONS - edges_seen)]]
+            truncated = len(relations) < len(edges)
+            cost = json_size(node) + 1 + sum(json_size(r) + 1 for r in relations)
+            if cost > room:
+                if result.memories:
+                    break
+                # The first note alone is too big: it comes with the links that fit.
+                relations, _ = fitting(relations, room - json_size(node) - 1)
+                truncated, cost = True, room
+            edges_seen += len(edges)
+            result.memories.append(node)
+            result.relations.extend(relations)
+            result.relations_truncated |= truncated
+            room -= cost
+    result.count = len(result.memories)
+    more = start + result.count < len(rest)
+    result.next_cursor = cursor_after(result.memories[-1].path) if more and result.count else None
+    return result
+
+
+def _summaries(
+    result: GraphResult, catalog: VaultCatalog, wanted: set[str], limit: int, room: int
+) -> int:
+    """Fill the whole-vault lists (most linked missing targets, orphans) within `room`."""
+    unresolved = catalog.graph.unresolved_links()
+    top = sorted(unresolved.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
+    views = [UnresolvedTarget(target=t, count=n, notes=len(s), sources=s[:10]) for t, (n, s) in top]
+    result.unresolved, used = fitting(views, room // 2)
+    orphans = [p for p in catalog.graph.orphans() if note_status(catalog.note(p)) in wanted]  # type: ignore[arg-type]
+    result.orphans, more = fitting(orphans[:limit], room - used)
+    return used + more
 
 
 def _find_note(engine: VaultEngine, ref: str) -> IndexedNote:
@@ -233,6 +287,16 @@ def _iso(moment: datetime | None) -> str | None:
     return format_time(moment) if moment else None
 
 
+def _semantic_status(engine: VaultEngine) -> SemanticStatus:
+    sem = engine.catalog.semantic
+    enabled = bool(engine.config.semantic_search)
+    model = sem.embedder() if enabled else None
+    return SemanticStatus(
+        enabled=enabled, available=model is not None, vectors=sem.count, pending=sem.pending,
+        model=model.source if model else None, problem=sem.problem if enabled else None,
+    )  # fmt: skip
+
+
 def vault_status(engine: VaultEngine) -> VaultStatus:
     """Counts, the watcher's heartbeat, the cache, and every file that could not be parsed."""
     catalog = engine.catalog if engine.watching else engine.fresh()
@@ -264,7 +328,7 @@ def vault_status(engine: VaultEngine) -> VaultStatus:
     return VaultStatus(
         vault=str(engine.root), notes=len(notes), memories=dict(sorted(memories.items())),
         links=resolved + unresolved, unresolved_links=unresolved, orphans=orphans, tags=tags,
-        vocabulary=vocabulary, watcher=watch,
+        vocabulary=vocabulary, watcher=watch, semantic=_semantic_status(engine),
         cache=CacheStatus(
             path=str(cache.path), loaded_at_start=cache.loaded_at_start,
             load_seconds=round(cache.load_seconds, 4),
@@ -287,6 +351,7 @@ def reindex(engine: VaultEngine) -> ReindexResult:
         max_note_bytes=engine.config.max_note_bytes,
         embedder=engine.catalog.semantic.loader,
     )
+    fresh.progress = engine.progress("indexing")
     fresh.refresh()
     engine.catalog.replace_with(fresh)
     cache.save(engine.catalog)
@@ -295,5 +360,5 @@ def reindex(engine: VaultEngine) -> ReindexResult:
     memories = sum(1 for _ in engine.catalog.memories())
     return ReindexResult(
         notes=notes, memories=memories, seconds=round(seconds, 3), cache=str(cache.path),
-        message=f"indexed {notes} notes ({memories} memories) in {seconds:.2f} s",
+        message=wording.indexed(notes, memories, seconds),
     )  # fmt: skip

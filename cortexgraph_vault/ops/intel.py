@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.enrich import extract_entities
 from cortexgraph_vault.core.intent import Intent, analyze_recall, analyze_save, recall_query, topics
 from cortexgraph_vault.core.memory import Memory
@@ -155,7 +156,8 @@ def auto_recall(engine: VaultEngine, message: str, *, mode: str | None = None) -
                 reinforced_paths = {o.path for o in observed}
     recalled = [
         RecalledMemory(
-            memory_id=c.hit.memory_id, title=c.hit.title, path=c.hit.path, content=c.hit.content,
+            memory_id=c.hit.memory_id, title=c.hit.title, path=c.hit.path,
+            content=c.hit.content if mode != "silent" else None,
             relevance=c.relevance, score=c.hit.memory_score or 0.0, matched_topics=c.topics,
             reinforced=c.hit.path in reinforced_paths, cooling_down=c.hit.path in cooling,
         )
@@ -164,7 +166,7 @@ def auto_recall(engine: VaultEngine, message: str, *, mode: str | None = None) -
     return AutoRecallResult(
         enabled=True, mode=mode, topics_found=found, memories_found=len(chosen),
         memories_reinforced=len(reinforced), reinforced_ids=reinforced,
-        memories=recalled if mode != "silent" else [],
+        memories=recalled,
         suggestion=_suggestion(recalled) if mode == "interactive" else None,
         message=_summary(found, recalled, reinforced, cooling, mode),
     )  # fmt: skip
@@ -185,7 +187,7 @@ def _summary(found: Sequence[str], recalled: Sequence[RecalledMemory], reinforce
         return "no topics in the message"
     if not recalled:
         return f"no memory matches {', '.join(found)}"
-    parts = [f"{len(recalled)} memor{'y' if len(recalled) == 1 else 'ies'} match"]
+    parts = [wording.memories_match(len(recalled))]
     if mode == "interactive":
         parts.append("none reinforced until the person accepts")
     else:

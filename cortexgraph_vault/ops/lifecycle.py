@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import PurePosixPath
 
 from cortexgraph_vault.config import user_cache_dir
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.rules import promote_reason, should_forget
@@ -66,7 +67,7 @@ def forget_paths(
         if unseen:
             history.commit_paths(
                 unseen,
-                f"{operation}: record {len(unseen)} memories before forgetting them\n\n"
+                f"{wording.gc_record_subject(operation, len(unseen))}\n\n"
                 f"{trailers(operation + '-record', ids)}",
             )
         # The notes are renamed aside (hidden, beside them) until the commit is made: a rename
@@ -78,10 +79,12 @@ def forget_paths(
             "files": {p: {"sha": content_sha(t), "aside": asides[p]} for p, t in texts.items()},
         })  # fmt: skip
         removed: list[str] = []
+        progress = engine.progress("forgetting")
         try:
             for path, text in texts.items():
                 engine.store.set_aside(path, asides[path], content_sha(text))
                 removed.append(path)
+                progress(len(removed), len(texts))
             sha = history.commit_paths(removed, message)
         except (GitError, OSError, VaultError) as exc:
             for path in removed:
@@ -162,13 +165,15 @@ def gc(
         return GcResult(
             dry_run=dry_run, removed_count=0, archived_count=0, freed_score_sum=freed,
             memory_ids=ids, total_affected=len(found), candidates=candidates, skipped=skipped,
-            message=(f"{len(found)} memories would be {verb}ed" if dry_run else "nothing to forget"),
+            message=(wording.gc_preview(len(found), verb) if dry_run else "nothing to forget"),
         )  # fmt: skip
     lines = [f"- {m.title} ({m.id or 'no id'}) score {s:.4f}" for m, s in found]
     if archive_instead:
         moved: list[str] = []
+        progress = engine.progress("archiving")
         with engine.lock.held():
-            for m, _ in found:
+            for done, (m, _) in enumerate(found, 1):
+                progress(done, len(found))
                 written, old = engine.store.move(
                     m.path, engine.layout.archive,
                     {"status": "archived", "archived_at": now, **({} if m.id else {"id": new_id()})},
@@ -178,14 +183,14 @@ def gc(
                 engine.catalog.drop(old)
                 engine.catalog.record(written.path, written.data)
                 moved += [old, written.path]
-        message = f"gc: archive {len(found)} memories\n\n" + "\n".join(lines)
+        message = wording.gc_archive_subject(len(found)) + "\n\n" + "\n".join(lines)
         commit = engine.commit(moved, message + "\n\n" + trailers("gc", ids, "Archived"))
         return GcResult(
             dry_run=False, removed_count=0, archived_count=len(found), freed_score_sum=freed,
             memory_ids=ids, total_affected=len(found), candidates=candidates, skipped=skipped,
-            commit=commit, message=f"archived {len(found)} memories into {engine.layout.archive}/",
+            commit=commit, message=wording.gc_archived(len(found), engine.layout.archive),
         )  # fmt: skip
-    message = f"gc: forget {len(found)} memories\n\n" + "\n".join(lines)
+    message = wording.gc_forget_subject(len(found)) + "\n\n" + "\n".join(lines)
     commit = forget_paths(
         engine, [m for m, _ in found], message + "\n\n" + trailers("gc", ids, "Forgotten"),
         operation="gc",
@@ -194,7 +199,7 @@ def gc(
         dry_run=False, removed_count=len(found), archived_count=0, freed_score_sum=freed,
         memory_ids=ids, total_affected=len(found), candidates=candidates, skipped=skipped,
         commit=commit,
-        message=f"forgot {len(found)} memories; `cortexgraph-vault restore ID` brings one back",
+        message=wording.gc_forgot(len(found)),
     )  # fmt: skip
 
 
@@ -220,7 +225,7 @@ def promote(
         reason = promote_reason(m.decay, s, now, engine.rules)
         if reason is None and not force:
             raise InvalidArgument(
-                f"{m.path}: not a promotion candidate (score {s:.3f}, used {m.use_count} times); "
+                f"{m.path}: not a promotion candidate (score {s:.3f}, used {wording.count(m.use_count, 'time')}); "
                 "pass force to promote it anyway"
             )
         chosen.append((m, s, reason or "forced"))
@@ -246,7 +251,7 @@ def promote(
         return PromoteResult(
             dry_run=dry_run, candidates_found=len(chosen), promoted_count=0, promoted_ids=[],
             candidates=candidates,
-            message=f"{len(chosen)} memories would be promoted to {engine.layout.ltm}/"
+            message=wording.promote_preview(len(chosen), engine.layout.ltm)
             if dry_run else "no memory qualifies for promotion",
         )  # fmt: skip
     moved: dict[str, str] = {}
@@ -272,7 +277,7 @@ def promote(
             raise
         lines = "\n".join(f"- {m.title} ({m.id}): {reason}" for m, _, reason in chosen)
         paths = [p for pair in moved.items() for p in pair]
-        message = f"promote: {len(moved)} memories to {engine.layout.ltm}/\n\n{lines}\n\n"
+        message = f"{wording.promote_subject(len(moved), engine.layout.ltm)}\n\n{lines}\n\n"
         message += trailers("promote", ids, "Promoted")
         commit, unrecorded = (
             commit_or_undo(
@@ -284,7 +289,7 @@ def promote(
     return PromoteResult(
         dry_run=False, candidates_found=len(chosen), promoted_count=len(moved), promoted_ids=ids,
         candidates=candidates, moved=moved, commit=commit,
-        message=f"promoted {len(moved)} memories to {engine.layout.ltm}/"
+        message=wording.promoted(len(moved), engine.layout.ltm)
         + (f"; {unrecorded}" if unrecorded else ""),
     )  # fmt: skip
 
@@ -299,9 +304,40 @@ def snapshot(engine: VaultEngine) -> SnapshotResult:
             commit=None, paths=[], message="nothing changed since the last snapshot"
         )
     sha = engine.history.commit_paths(
-        paths, f"snapshot: {len(paths)} memories reinforced\n\n{trailers('snapshot', [])}"
+        paths, f"{wording.snapshot_subject(len(paths))}\n\n{trailers('snapshot', [])}"
     )
-    return SnapshotResult(commit=sha, paths=paths, message=f"recorded {len(paths)} memories")
+    return SnapshotResult(commit=sha, paths=paths, message=wording.snapshot_recorded(len(paths)))
+
+
+# A new memory file this old and still untracked was written by a process that died before
+# its commit; a younger one may be a live process's save on its way to its own commit.
+UNCOMMITTED_AFTER_SECONDS = 60.0
+
+
+def record_uncommitted(engine: VaultEngine) -> str | None:
+    """At start: commit the memories a killed process wrote but never committed (new files
+    only; edits wait for their snapshot). Never fails the start."""
+    if not engine.config.git_commit_writes or not engine.history.available:
+        return None
+    folders = [engine.layout.stm, engine.layout.ltm, engine.layout.archive]
+    cutoff = time.time() - UNCOMMITTED_AFTER_SECONDS
+    try:
+        found = engine.history.changed_paths(folders, untracked_only=True)
+        paths = [p for p in found if p.endswith(".md") and _written_before(engine, p, cutoff)]
+        if not paths:
+            return None
+        message = f"record: {len(paths)} memories saved but never committed (a process stopped)"
+        return engine.commit(paths, f"{message}\n\n{trailers('record', [])}")
+    except (VaultError, OSError) as exc:
+        log.warning("uncommitted saves not recorded: %s", exc)
+        return None
+
+
+def _written_before(engine: VaultEngine, rel: str, cutoff: float) -> bool:
+    try:
+        return (engine.root / rel).lstat().st_mtime < cutoff
+    except OSError:
+        return False
 
 
 def maybe_snapshot(engine: VaultEngine) -> SnapshotResult | None:

@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.decay import DAY, seconds_until_score
 from cortexgraph_vault.core.rules import review_priority, should_forget
 from cortexgraph_vault.engine import CACHE_SAVE_AT_START, VaultEngine
@@ -15,6 +16,7 @@ from cortexgraph_vault.importers import export, memory_json
 from cortexgraph_vault.importers.writer import apply_plan
 from cortexgraph_vault.models import ExportResult, GraphPictureResult, ImportResult, VaultStats
 from cortexgraph_vault.ops.reads import stats as base_stats
+from cortexgraph_vault.ops.secret_check import screen_import
 
 Progress = Callable[[int, int], None]
 AT_RISK_DAYS = 7.0
@@ -69,12 +71,13 @@ def import_cortexgraph(
             f"{folder}: holds neither {cortexgraph_format.MEMORIES_FILE} nor "
             f"{cortexgraph_format.RELATIONS_FILE}; is this CortexGraph's storage folder?"
         )
-    plan = cortexgraph_format.plan_import(
-        memories, relations, str(folder), allow_secrets=allow_secrets
+    plan = screen_import(
+        cortexgraph_format.plan_import(memories, relations, str(folder)),
+        allow_secrets=allow_secrets,
     )
-    return _saving_cache(
-        engine, apply_plan(engine, plan, dry_run=dry_run, overwrite=overwrite, progress=progress)
-    )
+    progress = progress or engine.progress("importing")
+    applied = apply_plan(engine, plan, dry_run=dry_run, overwrite=overwrite, progress=progress)
+    return _saving_cache(engine, applied)
 
 
 def import_memory_json(
@@ -83,6 +86,7 @@ def import_memory_json(
     *,
     dry_run: bool = False,
     status: str = "promoted",
+    allow_secrets: bool = False,
     progress: Progress | None = None,
 ) -> ImportResult:
     if status not in ("active", "promoted"):
@@ -93,7 +97,11 @@ def import_memory_json(
     data = _read(source)
     if data is None:
         raise NotFound(f"{source}: no such file (the MCP memory server's memory.json)")
-    plan = memory_json.plan_import(data, str(source), source.name, engine.now(), status=status)
+    plan = screen_import(
+        memory_json.plan_import(data, str(source), source.name, engine.now(), status=status),
+        allow_secrets=allow_secrets,
+    )
+    progress = progress or engine.progress("importing")
     return _saving_cache(engine, apply_plan(engine, plan, dry_run=dry_run, progress=progress))
 
 
@@ -104,12 +112,14 @@ def export_cortexgraph(
     force: bool = False,
     progress: Progress | None = None,
 ) -> ExportResult:
+    progress = progress or engine.progress("exporting")
     return export.export_cortexgraph(engine, folder, force=force, progress=progress)
 
 
 def export_json(
     engine: VaultEngine, file: str | Path, *, force: bool = False, progress: Progress | None = None
 ) -> ExportResult:
+    progress = progress or engine.progress("exporting")
     return export.export_json(engine, file, force=force, progress=progress)
 
 
@@ -171,7 +181,7 @@ def graph_html(
     nodes, edges, size = write_graph_page(engine, out, include_notes=include_notes)
     return GraphPictureResult(
         path=str(out), nodes=nodes, edges=edges, bytes=size,
-        message=f"wrote {out} ({nodes} nodes, {edges} links); open it in a browser, no network needed",
+        message=wording.graph_page_written(str(out), nodes, edges),
     )  # fmt: skip
 
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import partial
 
-from cortexgraph_vault.core.memory import memory_from_fields
+from cortexgraph_vault.core.memory import Memory, memory_from_fields
 from cortexgraph_vault.core.note import REMOVE, minimal_update, parse_note
-from cortexgraph_vault.core.times import format_time
+from cortexgraph_vault.core.times import format_time, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import Ambiguous, GitError, InvalidArgument, NotFound
 from cortexgraph_vault.models import (
     CommitView,
+    ForgottenList,
     ForgottenView,
     HistoryResult,
     RestoreResult,
@@ -91,8 +93,15 @@ def version(engine: VaultEngine, ref: str, commit: str) -> VersionResult:
     raise NotFound(f"memory {memory_id} has no version at commit {commit!r}; see its history")
 
 
+def restored_fields(m: Memory, now: datetime) -> dict[str, object]:
+    """A restored memory starts fresh (last_used now, so it does not fade straight back) but
+    the restore is not a use: use_count stays and `use_days` keeps the days of real use it
+    had, so a restore never makes a memory a promotion candidate."""
+    return {"status": "active", "last_used": now, "use_days": m.use_days}
+
+
 def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> RestoreResult:
-    """Bring a forgotten or archived memory back into short-term memory; it counts as a use."""
+    """Bring a forgotten or archived memory back into short-term memory, fresh but not used."""
     now = engine.now()
     try:
         live = engine.resolve(ref)
@@ -101,7 +110,7 @@ def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> Rest
     if live is not None and commit is None:
         if live.status != "archived":
             raise InvalidArgument(f"{live.path}: is {live.status}, not forgotten or archived")
-        changes = {"status": "active", "use_count": live.use_count + 1, "last_used": now}
+        changes = restored_fields(live, now)
         with engine.lock.held():  # through the commit, so an undo cannot clobber anyone
             written, old = engine.store.move(
                 live.path, engine.layout.stm, changes,
@@ -139,11 +148,7 @@ def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> Rest
         path=path, title=title, frontmatter=parsed.frontmatter, body=parsed.body,
         content_hash="", file_created=now, file_modified=now, folder_status="active",
     )  # fmt: skip
-    changes: dict[str, object] = {
-        "status": "active",
-        "use_count": old.use_count + 1,
-        "last_used": now,
-    }
+    changes = restored_fields(old, now)
     if parsed.frontmatter.get("promoted_at") is not None:
         changes["promoted_at"] = REMOVE
     new_text = minimal_update(text, changes)
@@ -164,15 +169,47 @@ def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> Rest
     )  # fmt: skip
 
 
-def forgotten(engine: VaultEngine, *, limit: int = 100) -> list[ForgottenView]:
-    _require_git(engine)
+def forgotten(engine: VaultEngine, *, limit: int = 100) -> ForgottenList:
+    """Memories restore_memory can bring back, newest first: those archived (still in the
+    archive folder) and those deleted (in git only). Without git, the archived ones."""
+    found = _archived(engine)
+    note = ""
+    if engine.history.available:
+        for f in engine.history.forgotten(limit=limit):
+            body = parse_note(f.last_text).body.strip()
+            found.append(
+                ForgottenView(
+                    id=f.id, title=f.title, path=f.path, kind="deleted",
+                    deleted_in=f.deleted_in.sha, deleted_at=format_time(f.deleted_in.time),
+                    preview=body[:200],
+                )
+            )  # fmt: skip
+    else:
+        note = f"; deleted memories are not listed: {engine.history.why_unavailable()}"
+    found.sort(key=lambda f: f.deleted_at, reverse=True)
+    shown = found[:limit]
+    archived = sum(1 for f in shown if f.kind == "archived")
+    message = (
+        f"{len(shown)} forgotten ({archived} archived, {len(shown) - archived} deleted); "
+        "restore_memory brings one back by id"
+        if shown
+        else "nothing forgotten or archived"
+    )
+    return ForgottenList(count=len(shown), forgotten=shown, message=message + note)
+
+
+def _archived(engine: VaultEngine) -> list[ForgottenView]:
+    catalog = engine.fresh()
     out = []
-    for f in engine.history.forgotten(limit=limit):
-        body = parse_note(f.last_text).body.strip()
+    for m in catalog.memories():
+        if m.status != "archived":
+            continue
+        note = catalog.note(m.path)
+        when = parse_time(note.frontmatter.get("archived_at")) if note is not None else None
         out.append(
             ForgottenView(
-                id=f.id, title=f.title, path=f.path, deleted_in=f.deleted_in.sha,
-                deleted_at=format_time(f.deleted_in.time), preview=body[:200],
+                id=m.id or m.path, title=m.title, path=m.path, kind="archived", deleted_in=None,
+                deleted_at=format_time(when or m.last_used), preview=m.content[:200],
             )
         )  # fmt: skip
     return out

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from cortexgraph_vault.config import Config
 from cortexgraph_vault.core.ranking import Episodes, RankingConfig, Relevance, fuse, lend_context
 from cortexgraph_vault.core.relevance import STOP_WORDS
@@ -64,7 +66,9 @@ def _episodes(engine: VaultEngine) -> Episodes:
     return Episodes([p for _, p in timed], [t for t, _ in timed])
 
 
-episodes = CatalogMemo(lambda catalog: catalog.generation, _episodes)
+# Save times do not change when a memory is used, so the order is rebuilt only when memories
+# come, go or move (relation_generation), not on every touch.
+episodes = CatalogMemo(lambda catalog: catalog.relation_generation, _episodes)
 
 
 @dataclass
@@ -79,16 +83,23 @@ class Matches:
     related: dict[str, list[str]] = field(default_factory=dict)  # term → its synonyms' stems
 
 
-def match(engine: VaultEngine, catalog: VaultCatalog, query: str, terms: Sequence[str]) -> Matches:
+def match(
+    engine: VaultEngine,
+    catalog: VaultCatalog,
+    query: str,
+    terms: Sequence[str],
+    query_vector: np.ndarray | None = None,
+) -> Matches:
+    """`query_vector`: a vector to search by instead of the query's (a note's own)."""
     cfg = ranking_config(engine.config)
     sem = catalog.semantic
-    use_vectors = engine.config.semantic_search and bool(terms)
+    use_vectors = engine.config.semantic_search and (bool(terms) or query_vector is not None)
     related = {t: [(s, SYNONYM_WEIGHT) for s in SYNONYMS[t]] for t in terms if t in SYNONYMS}
     vector: dict[str, float] = {}
     qvec = None
     if use_vectors:
         catalog.sync_vectors()
-        qvec = sem.query_vector(query)
+        qvec = query_vector if query_vector is not None else sem.query_vector(query)
     lexical, expansions = catalog.search_text(list(terms), related)
     if qvec is not None:
         vector = sem.nearest(qvec, cfg.vector_candidates, cfg.vector_min, also=lexical)

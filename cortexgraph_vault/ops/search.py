@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
+import numpy as np
+
 from cortexgraph_vault.core.decay import DAY, decay_factor, score_at
 from cortexgraph_vault.core.ranking import Relevance, prior
 from cortexgraph_vault.core.rules import review_priority
@@ -27,9 +29,9 @@ from cortexgraph_vault.core.times import format_time, from_epoch, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.records import IndexedNote
-from cortexgraph_vault.index.text_index import FIELDS
+from cortexgraph_vault.index.text_index import FIELDS, DocumentText
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
-from cortexgraph_vault.ops.common import check_range, paginate, wanted_statuses
+from cortexgraph_vault.ops.common import check_range, paginate, vault_folder, wanted_statuses
 from cortexgraph_vault.ops.relevance import (
     ONLY_COMMON_WORDS,
     Matches,
@@ -87,6 +89,7 @@ def rank(
     stm_weight: float = 1.0,
     ltm_weight: float = 1.0,
     by_memory_score: bool = False,
+    query_vector: np.ndarray | None = None,
 ) -> tuple[list[Candidate], Matches | None]:
     """Every note that matches and passes the filters, with its score; with no terms, every
     note passing the filters (relevance 1).
@@ -96,8 +99,8 @@ def rank(
     (search_memory).
     """
     catalog = engine.fresh()
-    if terms:
-        matches: Matches | None = match(engine, catalog, query, terms)
+    if terms or query_vector is not None:
+        matches: Matches | None = match(engine, catalog, query, terms, query_vector)
         cfg = matches.config  # type: ignore[union-attr]
         items = [(path, r.total(cfg)) for path, r in matches.found.items()]  # type: ignore[union-attr]
     else:
@@ -142,7 +145,7 @@ def rank(
         if by_memory_score:
             # relevance first; the memory score orders the near-equal (and, with no query,
             # everything)
-            key = rel * prior(s, floor) if terms else s
+            key = rel * prior(s, floor) if matches is not None else s
             append((key, path, rel, s, priority))
         elif active:
             append((rel * prior(s, floor) * stm_weight, path, rel, s, priority))
@@ -197,22 +200,37 @@ def blend(ranked: list[Candidate], ratio: float, end: int) -> list[tuple[Candida
     return out
 
 
-def matched_fields(note: IndexedNote, expansions: dict[str, list[str]]) -> list[str]:
-    return matched_in(note, expansions)[0]
+MATCH_SCAN_CHARS = 20_000  # of a note's text, looked through to say what matched
 
 
-def matched_in(note: IndexedNote, expansions: dict[str, list[str]]) -> tuple[list[str], list[str]]:
-    """The fields of the note that hold a matched term, and those terms."""
+def matched_fields(
+    note: IndexedNote, expansions: dict[str, list[str]], *, by_words: bool = True
+) -> list[str]:
+    return matched_in(note, expansions, by_words=by_words)[0]
+
+
+def matched_in(
+    note: IndexedNote, expansions: dict[str, list[str]], *, by_words: bool = True
+) -> tuple[list[str], list[str]]:
+    """The fields of the note that hold a matched term, and those terms. Only the start of a
+    long text is looked through (re-reading megabytes per hit stalled every other call): a
+    note matched by words whose other fields hold none of them has them in its text."""
     wanted = {w for found in expansions.values() for w in found}
     if not wanted:
         return [], []
-    fields = note.document().field_tokens()
+    doc = note.document()
+    long_text = len(doc.content) > MATCH_SCAN_CHARS
+    if long_text:
+        doc = DocumentText(doc.title, doc.aliases, doc.tags, doc.entities,
+                           doc.content[:MATCH_SCAN_CHARS])  # fmt: skip
     names, terms = [], set()
-    for name, toks in zip(FIELDS, fields, strict=True):
+    for name, toks in zip(FIELDS, doc.field_tokens(), strict=True):
         here = wanted.intersection(toks)
         if here:
             names.append(name)
             terms |= here
+    if long_text and by_words and "content" not in names:
+        names.append("content")
     return names, sorted(terms)
 
 
@@ -256,9 +274,10 @@ def hit(
     now: datetime,
     preview_length: int,
     expansions: dict[str, list[str]],
+    by_words: bool = True,
 ) -> SearchHit:
     note, m = r.note, r.note.memory
-    matched = matched_fields(note, expansions)
+    matched = matched_fields(note, expansions, by_words=by_words)
     if m is not None:
         view = engine.view(m, now=now, preview=preview_length)
         return SearchHit(
@@ -309,6 +328,7 @@ def search_unified(
     check_range("min_score", min_score, 0, 1)
     check_range("preview_length", preview_length, 0, 5000)
     wanted = wanted_statuses(status, known=UNIFIED_STATUSES, default=("active", "promoted", "note"))
+    folder = vault_folder(engine, "folder", folder)
     stm_w = engine.config.search_stm_weight if stm_weight is None else stm_weight
     ltm_w = engine.config.search_ltm_weight if ltm_weight is None else ltm_weight
     check_query(query)
@@ -356,9 +376,11 @@ def page_of(
         if note is None:
             continue
         r = Ranked(score, path, note, sim, memory_score, priority, as_review)
-        found = hit(engine, r, now, req.preview_length, expansions)
+        parts = matches.found.get(path) if matches else None
+        by_words = parts is None or parts.lexical > 0
+        found = hit(engine, r, now, req.preview_length, expansions, by_words)
         if req.explain:
-            terms = matched_in(note, expansions)[1]
+            terms = matched_in(note, expansions, by_words=by_words)[1]
             found.explain = explain_hit(engine, r, start + place + 1, matches, terms, now,
                                         req.stm_weight, req.ltm_weight, req.by_memory_score)  # fmt: skip
         results.append(found)

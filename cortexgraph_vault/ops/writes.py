@@ -9,10 +9,9 @@ from typing import Any
 from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
 from cortexgraph_vault.core.note import REMOVE, ParsedNote, render_note
 from cortexgraph_vault.core.rules import is_cross_domain
-from cortexgraph_vault.core.secrets import find_secrets
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine, new_id
-from cortexgraph_vault.errors import InvalidArgument, SecretRefused
+from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.models import (
     DeleteResult,
     ObservedMemory,
@@ -31,9 +30,11 @@ from cortexgraph_vault.ops.common import (
     points_to,
     relation_id,
     trailers,
+    use_days_change,
 )
+from cortexgraph_vault.ops.secret_check import refuse_secrets, safe_name
 from cortexgraph_vault.ops.vocabulary import enrichment_for
-from cortexgraph_vault.vault.layout import title_from_content
+from cortexgraph_vault.vault.layout import needs_alias, title_from_content
 
 MAX_CONTENT = 50_000
 MAX_TAGS = 50
@@ -64,20 +65,13 @@ def clean_entities(entities: Sequence[str] | None) -> list[str]:
     return out
 
 
-def check_content(content: str, *, force: bool) -> str:
+def check_content(content: str) -> str:
     if not isinstance(content, str) or not content.strip():
         raise InvalidArgument("content: a memory needs some text")
     if len(content) > MAX_CONTENT:
         raise InvalidArgument(f"content: at most {MAX_CONTENT} characters, got {len(content)}")
     if "\x00" in content:
         raise InvalidArgument("content: contains a NUL character")
-    findings = find_secrets(content)
-    if findings and not force:
-        kinds = ", ".join(f"{f.kind} ({f.excerpt})" for f in findings)
-        raise SecretRefused(
-            f"content looks like it holds {kinds}; the vault is committed to git, where a secret "
-            "stays forever. Save a description without the secret, or pass force to save it anyway"
-        )
     return content.strip() + "\n"
 
 
@@ -102,11 +96,16 @@ def save(
     strength: float | None = None,
     force: bool = False,
 ) -> SaveResult:
-    body = check_content(content, force=force)
+    body = check_content(content)
     if source is not None and len(source) > 500:
         raise InvalidArgument("source: at most 500 characters")
     if context is not None and len(context) > 1000:
         raise InvalidArgument("context: at most 1000 characters")
+    refuse_secrets(
+        {"content": content, "title": title, "source": source, "context": context,
+         "tags": tags, "entities": entities, "meta": meta},
+        force=force,
+    )  # fmt: skip
     now = engine.now()
     memory_id = new_id()
     fields: dict[str, object] = {
@@ -119,6 +118,10 @@ def save(
         "tags": clean_tags(tags),
         "entities": clean_entities(entities),
     }
+    title = " ".join((title or "").split()) or title_from_content(safe_name(body))
+    if needs_alias(title):
+        # The file name cannot hold it as written; Obsidian and our index read aliases.
+        fields["aliases"] = [title]
     if source:
         fields["source"] = source
     if context:
@@ -137,8 +140,9 @@ def save(
     if enriched is not None and strength is None:
         fields["strength"] = enriched.strength
     text = render_note(fields, body)
+    # Named from the redacted text: a forced secret never names a file or a commit.
     written = engine.store.create(
-        engine.layout.stm, title or title_from_content(body), text, engine.catalog.name_in_use
+        engine.layout.stm, safe_name(title), text, engine.catalog.name_in_use
     )
     note = engine.catalog.record(written.path, written.data)
     assert note.memory is not None
@@ -155,18 +159,20 @@ def save(
         enrichment_applied=enriched is not None,
         auto_entities=enriched.entity_names if enriched is not None and entities is None else [],
         commit=commit,
+        warning=engine.history_warning(),
     )
 
 
-def _reinforce(engine: VaultEngine, ref: str, changes_for: Any) -> tuple[Memory, Memory, Memory]:
-    """Apply a field change computed from the note as it is on disk; returns before/after."""
+def _reinforce(engine: VaultEngine, ref: str, changes_for: Any, now: Any) -> tuple[Memory, ...]:
+    """Apply a use's field changes computed from the note as on disk; returns before/after."""
     seen = engine.resolve(ref, statuses=("active", "promoted"))
     captured: dict[str, Memory] = {}
 
     def compute(parsed: ParsedNote) -> Mapping[str, object]:
         fresh = fresh_memory(engine, seen.path, parsed, seen)
         captured["fresh"] = fresh
-        return {**changes_for(fresh), **id_changes(fresh, parsed, new_id())}
+        use_days = use_days_change(fresh, parsed, now)
+        return {**changes_for(fresh), **use_days, **id_changes(fresh, parsed, new_id())}
 
     written = engine.store.update_fields(seen.path, compute)
     note = engine.catalog.record(written.path, written.data)
@@ -183,7 +189,7 @@ def touch(engine: VaultEngine, ref: str, *, boost: bool = False) -> TouchResult:
             out["strength"] = round(min(2.0, m.strength + 0.1), 4)
         return out
 
-    _, before, after = _reinforce(engine, ref, changes)
+    _, before, after = _reinforce(engine, ref, changes, now)
     return TouchResult(
         memory_id=after.id or "",
         id=after.id or "",
@@ -223,7 +229,7 @@ def observe(
             return out
 
         try:
-            _, _, after = _reinforce(engine, ref, changes)
+            _, _, after = _reinforce(engine, ref, changes, now)
         except Exception as exc:  # one bad id must not stop the others
             from cortexgraph_vault.errors import NotFound
 
@@ -255,6 +261,9 @@ def update(
     expected_hash: str | None = None,
     force: bool = False,
 ) -> UpdateResult:
+    if content is not None:
+        check_content(content)
+    refuse_secrets({"content": content, "tags": tags, "entities": entities}, force=force)
     seen = engine.resolve(ref, statuses=("active", "promoted"))
     changes: dict[str, object] = {}
     if tags is not None:
@@ -268,7 +277,7 @@ def update(
     if not seen.id:
         changes["id"] = new_id()
     if content is not None:
-        body = check_content(content, force=force)
+        body = check_content(content)
         written = engine.store.replace_body(seen.path, body, changes, expected_sha256=expected_hash)
     else:
         written = engine.store.update_fields(
@@ -336,12 +345,14 @@ def relate(
     strength: float = 1.0,
     metadata: Mapping[str, Any] | None = None,
     record: bool = True,
+    force: bool = False,
 ) -> RelationResult:
     """`record` False leaves the commit to the caller (consolidation commits once per run)."""
     if relation_type not in RELATION_TYPES:
         raise InvalidArgument(f"relation_type: must be one of {', '.join(RELATION_TYPES)}")
     if not 0.0 <= strength <= 1.0:
         raise InvalidArgument(f"strength: must be from 0 to 1, got {strength}")
+    refuse_secrets({"metadata": metadata}, force=force)
     source = engine.resolve(from_ref)
     target = engine.resolve(to_ref)
     if source.path == target.path:

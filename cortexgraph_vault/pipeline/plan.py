@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.models import (
@@ -150,14 +151,14 @@ def summarize(plan: ConsolidationPlan) -> str:
     lines = [
         f"Consolidation plan {plan.plan_id}",
         f"vault {plan.vault}, made {plan.created}; stages: {', '.join(plan.stages)}",
-        f"{len(plan.items)} items. Review, delete items you do not want from the JSON, then apply "
+        f"{wording.count(len(plan.items), 'item')}. Review, delete items you do not want from the JSON, then apply "
         "it with `cortexgraph-vault consolidate --apply FILE`.",
     ]
     for stage in STAGE_ORDER:
         if stage not in plan.stages:
             continue
         items = [i for i in plan.items if i.stage == stage]
-        lines += ["", f"## {STAGE_TITLES[stage]} ({stage}): {len(items)} items"]
+        lines += ["", f"## {STAGE_TITLES[stage]} ({stage}): {wording.count(len(items), 'item')}"]
         for item in items:
             conf = f" [{item.confidence:.2f}]" if item.confidence is not None else ""
             lines.append(f"- {item.id} {item.action}{conf}: {_names(item)}")

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cortexgraph_vault.config import user_cache_dir
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
@@ -101,7 +102,7 @@ def dry_run_result(plan: ConsolidationPlan, path: Path, summary: Path) -> Pipeli
     return PipelineResult(
         dry_run=True, plan_id=plan.plan_id, plan_path=str(path), summary_path=str(summary),
         items=len(plan.items), summary=summarize(plan),
-        message=f"plan of {len(plan.items)} items written to {path}; nothing was changed",
+        message=wording.plan_written(len(plan.items), str(path)),
     )  # fmt: skip
 
 
@@ -234,7 +235,7 @@ def stage_message(plan: ConsolidationPlan, stage: str, done: list[ItemOutcome]) 
         f"Cortexgraph-Refused: {o.item_id}" for o in done if o.outcome in ("refused", "failed")
     ]
     return (
-        f"consolidate: {STAGE_TITLES[stage]} applied {len(applied)} items (plan {plan.plan_id})\n\n"
+        wording.stage_applied_subject(STAGE_TITLES[stage], len(applied), plan.plan_id) + "\n\n"
         + "\n".join(lines + refused) + "\n\n"
         + trailers(f"consolidate-{stage}", ids) + "\n" + "\n".join(extra)
     )  # fmt: skip

@@ -18,6 +18,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import ClassVar
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.cluster import Cluster, find_clusters
 from cortexgraph_vault.core.decay import DAY, seconds_until_score
 from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
@@ -102,7 +103,7 @@ class DecayAnalyzer(Stage):
                 new_item(
                     self.name,
                     [m],
-                    f"score {s:.3f}, forgotten in {days:g} days unless used: reinforce it if it "
+                    f"score {s:.3f}, forgotten in {wording.days(days)} unless used: reinforce it if it "
                     "is still true, or let it fade",
                     score=round(s, 4),
                     urgency=urgency,

@@ -8,11 +8,13 @@ the new one, never half of either.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import re
 import secrets
 import socket
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,10 +47,91 @@ def stamp_of(data: bytes, st: os.stat_result) -> FileStamp:
     return FileStamp(st.st_size, st.st_mtime_ns, hashlib.sha256(data).hexdigest())
 
 
+class NotRegularFile(OSError):
+    """A path named like a note that is not a regular file of the vault: never read."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISLNK, "a symbolic link"),
+)
+
+
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+NEVER_READ = "; never read"
+
+
+def not_regular(kind: str) -> str:
+    return f"{kind}, not a regular file{NEVER_READ}"
+
+
+OUTSIDE = f"in a folder that leads outside the vault (a symbolic link){NEVER_READ}"
+
+
+def is_inside(real_root: str, path: Path) -> bool:
+    """The folder holding `path` is the vault's own, once every symlink is resolved."""
+    real = os.path.realpath(path.parent)
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def open_regular(path: Path, real_root: str | None = None) -> int:
+    """A read-only descriptor of the regular file at `path`, or NotRegularFile.
+
+    O_NOFOLLOW: a symlink named like a note is never followed (it could lead anywhere on the
+    machine). O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer
+    forever. `real_root`: the vault's real path; a file in a folder that resolves outside it
+    (a symlinked folder) is refused too.
+    """
+    if real_root is not None and not is_inside(real_root, path):
+        raise NotRegularFile(OUTSIDE)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotRegularFile(not_regular("a symbolic link")) from None
+        raise
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+        raise NotRegularFile(not_regular(kind_of(mode)))
+    return fd
+
+
+def regular_file_exists(path: Path) -> bool:
+    """A regular file (not a symlink to one) is at `path`: lstat, never opening it."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def read_fd(fd: int, limit: int | None = None) -> bytes:
+    """Up to `limit` bytes (all, when None) of an open file, from its start."""
+    with os.fdopen(fd, "rb", closefd=False) as fh:
+        return fh.read() if limit is None else fh.read(limit)
+
+
 def read_bytes(path: Path) -> tuple[bytes, FileStamp]:
-    with open(path, "rb") as fh:
-        st = os.fstat(fh.fileno())
-        data = fh.read()
+    fd = open_regular(path)
+    try:
+        st = os.fstat(fd)
+        data = read_fd(fd)
+    finally:
+        os.close(fd)
     return data, stamp_of(data, st)
 
 
@@ -63,16 +146,21 @@ def decode_note(data: bytes, rel: str) -> str:
 
 
 def read_note(path: Path, rel: str) -> NoteFile:
-    if path.is_dir():
-        raise NoteFormatError(f"{rel}: is a folder, not a note")
-    data, stamp = read_bytes(path)
+    try:
+        data, stamp = read_bytes(path)
+    except IsADirectoryError:
+        raise NoteFormatError(f"{rel}: is a folder, not a note") from None
+    except NotRegularFile as exc:
+        raise NoteFormatError(f"{rel}: {exc.reason}") from None
     return NoteFile(decode_note(data, rel), stamp)
 
 
 def current_stamp(path: Path) -> FileStamp | None:
+    """The stamp of the regular file at `path`; None when there is none (gone, or replaced by
+    something that is not a regular file)."""
     try:
         _, stamp = read_bytes(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotRegularFile, IsADirectoryError):
         return None
     return stamp
 
@@ -170,9 +258,12 @@ def atomic_write(
 
 def _open_existing(path: Path) -> int | None:
     try:
-        return os.open(path, os.O_RDONLY)
+        return open_regular(path)
     except FileNotFoundError:
         return None
+    except (NotRegularFile, IsADirectoryError):
+        # It was a regular file when read: something replaced it since (re-read, refused).
+        raise ChangedUnderUs(path, "the file was replaced since it was read") from None
 
 
 def _read_fd(fd: int) -> bytes:

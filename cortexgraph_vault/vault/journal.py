@@ -22,6 +22,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.vault.files import atomic_write, remove_file, rename_file
@@ -122,7 +123,7 @@ class WriteJournal:
         except (VaultError, OSError) as exc:
             for rel in out:
                 rename_file(self.root / files[rel]["aside"], self.root / rel)
-            return f"forget of {len(out)} memories undone, git could not record it ({exc})"
+            return wording.forget_recovered(len(out), str(exc))
         for rel in out:
             remove_file(self.root / files[rel]["aside"])
-        return f"forget of {len(out)} memories completed and committed"
+        return wording.forget_recovered(len(out), None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,14 +50,44 @@ def title_from_content(content: str, max_words: int = 8) -> str:
     return title.rstrip(".,;:!?") or "memory"
 
 
+# Names Windows keeps for devices, with or without an extension ("con.md" cannot be made).
+_WINDOWS_DEVICE = re.compile(r"(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?", re.I)
+
+
 def safe_title(title: str) -> str:
-    """A title usable as a file name on every OS and in a wikilink."""
+    """A title usable as a file name on every OS and in a wikilink.
+
+    Characters no OS or link allows become spaces; words of dots alone ("..", read as path
+    steps) are dropped; no name starts or ends with a space or a dot (hidden on Unix, refused
+    on Windows); Windows device names get a word added. `../../tmp/escaped` → `tmp escaped`.
+    """
     text = unicodedata.normalize("NFC", title)
     text = _BAD_NAME.sub(" ", text)
-    text = re.sub(r"\s+", " ", text).strip().strip(".")
+    text = " ".join(word for word in text.split() if word.strip("."))
+    text = text.strip(" .")
     if len(text) > MAX_TITLE_CHARS:
         text = text[:MAX_TITLE_CHARS].rsplit(" ", 1)[0] or text[:MAX_TITLE_CHARS]
+        text = text.strip(" .")
+    if _WINDOWS_DEVICE.fullmatch(text):
+        text += " memory"
     return text or "memory"
+
+
+def needs_alias(title: str) -> bool:
+    """Whether a title reads differently as a file name ("9:30" → "9 30"), so the note keeps it
+    as written in `aliases`, where Obsidian's links, search and our index find it."""
+    return safe_title(title) != " ".join(title.split())
+
+
+def title_as_written(stem: str, aliases: Sequence[str]) -> str:
+    """A note's title: the alias its file name was made from ("The standup is at 9:30" for
+    `The standup is at 9 30 2.md`), else the file name. A person's other aliases, or a file
+    they renamed, leave the file name as the title."""
+    for alias in aliases:
+        base = safe_title(alias)
+        if base != alias and (stem == base or re.fullmatch(re.escape(base) + r" \d+", stem)):
+            return alias
+    return stem
 
 
 # Whether a file name (exactly as it would be written) is already used.

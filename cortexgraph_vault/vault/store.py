@@ -40,6 +40,17 @@ FieldChanges = Mapping[str, object]
 ComputeChanges = Callable[[ParsedNote], FieldChanges]
 
 
+def editable(rel: str, text: str) -> ParsedNote:
+    """The note parsed, or NoteFormatError when we may not write it: its frontmatter is
+    broken, or it is empty (a note someone is about to write, or a sync's placeholder)."""
+    if not text.strip():
+        raise NoteFormatError(f"{rel}: empty note; left untouched")
+    parsed = parse_note(text)
+    if parsed.problem:
+        raise NoteFormatError(f"{rel}: {parsed.problem}; left untouched")
+    return parsed
+
+
 @dataclass(frozen=True)
 class Written:
     path: str
@@ -72,7 +83,7 @@ class NoteStore:
     def read(self, rel: str) -> tuple[str, FileStamp]:
         path = self.path(rel)
         try:
-            size = path.stat().st_size
+            size = os.lstat(path).st_size  # a symlink's target is never looked at
             if self.max_note_bytes is not None and size > self.max_note_bytes:
                 raise NoteFormatError(
                     f"{rel}: {size} bytes, larger than max_note_bytes ({self.max_note_bytes}); "
@@ -112,9 +123,7 @@ class NoteStore:
                 late = None
                 if expected_sha256 is not None and stamp.sha256 != expected_sha256:
                     raise Conflict(rel, expected_sha256, stamp.sha256, text)
-                parsed = parse_note(text)
-                if parsed.problem:
-                    raise NoteFormatError(f"{rel}: {parsed.problem}; left untouched")
+                parsed = editable(rel, text)
                 try:
                     new_text = edit(text, parsed)
                 except NoteFormatError as exc:
@@ -148,9 +157,7 @@ class NoteStore:
             if pinned is not None:
                 sha = hashlib.sha256(late.data).hexdigest()
                 raise Conflict(rel, pinned, sha, text)
-            problem = parse_note(text).problem
-            if problem:
-                raise NoteFormatError(f"{rel}: {problem}; left untouched")
+            editable(rel, text)
         except (NoteFormatError, Conflict):
             atomic_write(late.path, late.data, expected=late.written)
             raise
@@ -222,9 +229,7 @@ class NoteStore:
         """
         with self.lock.held():
             text, stamp = self.read(rel)
-            parsed = parse_note(text)
-            if parsed.problem:
-                raise NoteFormatError(f"{rel}: {parsed.problem}; left untouched")
+            editable(rel, text)
             new_text = minimal_update(text, changes)
             try:
                 written = self.create(

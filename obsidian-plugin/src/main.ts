@@ -43,6 +43,7 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
           showHistory: (memory) => void flows.showHistory(memory),
           promote: (memory) => flows.promoteMemory(memory),
           openSettings: () => this.openSettings(),
+          activeNote: active,
         }),
     );
     for (const command of memoryCommands({ app: this.app, backend, active, flows, activateView })) {
@@ -81,7 +82,12 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
     };
     this.register(() => changedSoon.cancel());
     this.registerEvent(this.app.metadataCache.on("changed", (file: TFile) => onPaths(file.path)));
-    this.registerEvent(this.app.vault.on("rename", (file: TAbstractFile, oldPath: string) => onPaths(file.path, oldPath)));
+    this.registerEvent(
+      this.app.vault.on("rename", (file: TAbstractFile, oldPath: string) => {
+        onPaths(file.path, oldPath);
+        void active.renamed(oldPath, file.path);
+      }),
+    );
     this.registerEvent(this.app.vault.on("delete", (file: TAbstractFile) => onPaths(file.path)));
     this.registerEvent(this.app.workspace.on("file-open", (file) => void active.track(file?.path ?? null)));
     this.startRefreshTimer();

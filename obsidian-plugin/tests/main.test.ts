@@ -100,4 +100,19 @@ describe("plugin lifecycle", () => {
     await expect.poll(() => changed, { timeout: 3000 }).toBe(1);
     (plugin as unknown as StubPlugin).unload();
   });
+
+  it("follows the active note when it is opened, renamed or closed", async () => {
+    const app = makeApp();
+    const plugin = new CortexMemoriesPlugin(app as never, { id: "cortexgraph-memories" } as never);
+    await plugin.onload();
+    for (const cb of app.workspace.layoutReady) cb();
+    const active = (plugin as unknown as { active: { path: string | null } }).active;
+    app.workspace.trigger("file-open", new TFile("Drafts/Idea.md"));
+    expect(active.path).toBe("Drafts/Idea.md");
+    app.vault.trigger("rename", new TFile("Projects/Idea.md"), "Drafts/Idea.md");
+    expect(active.path).toBe("Projects/Idea.md");
+    app.workspace.trigger("file-open", null);
+    expect(active.path).toBeNull();
+    (plugin as unknown as StubPlugin).unload();
+  });
 });

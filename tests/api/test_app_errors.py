@@ -77,3 +77,25 @@ def test_error_codes_are_the_class_names() -> None:
     assert error_code(SecretRefused("x")) == "secret_refused"
     assert error_code(NoteFormatError("x")) == "note_format_error"
     assert error_code(NotAvailableYet("x")) == "not_available_yet"
+
+
+async def test_an_integer_of_thousands_of_digits_is_a_422_naming_the_body(
+    service: MemoryService,
+) -> None:
+    async with client(service) as c:
+        raw = b'{"content": "x", "strength": ' + b"9" * 5000 + b"}"
+        answer = await c.post(
+            "/api/v1/memories", content=raw, headers={"Content-Type": "application/json"}
+        )
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"].startswith("body: not valid JSON")
+
+
+async def test_an_error_about_a_huge_body_stays_small(service: MemoryService) -> None:
+    unknown = {f"unknown_key_{i:06d}_" + "k" * 30: i for i in range(14_000)}  # 0.9 MB
+    async with client(service) as c:
+        answer = await c.post("/api/v1/memories", json={"content": "x", **unknown})
+    assert answer.status_code == 422
+    assert len(answer.content) < 4096, len(answer.content)
+    detail = answer.json()["detail"]
+    assert "body.unknown_key_000000_" in detail and "more" in detail

@@ -53,6 +53,10 @@ def test_demo_prints_what_a_newcomer_needs_and_serves_the_sample(tmp_path: Path)
             in banner
         )
         assert "npm run install-plugin --" in banner and "obsidian-plugin" in banner
+        # The same plugin install commands as the README's.
+        readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+        steps = "npm ci && npm run build && npm run install-plugin --"
+        assert steps in banner and f"cd obsidian-plugin && {steps}" in readme
 
         # The sample vault, as a git repository, its times moved to now.
         assert git(vault, "log", "--oneline").strip()

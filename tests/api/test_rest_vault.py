@@ -84,6 +84,45 @@ def test_graph_neighbourhood_of_a_note(shared_daemon: Daemon) -> None:
     assert bad.status_code == 400
 
 
+def test_read_note_a_page_at_a_time(shared_daemon: Daemon) -> None:
+    c = shared_daemon.client()
+    vault = shared_daemon.vault
+    assert vault is not None
+    note = vault / "Reading" / "Paged for REST.md"
+    note.write_text("---\ntags: [paged]\n---\n" + "A line about [[Home]].\n" * 100)
+    # By its path at once (the file is the truth; the watcher may not have seen it yet).
+    by_path = {"ref": "Reading/Paged for REST.md", "max_chars": 500}
+    first = c.get("/api/v1/notes/read", params=by_path)
+    assert first.status_code == 200, first.text
+    page = first.json()
+    assert page["path"] == "Reading/Paged for REST.md" and page["frontmatter"] == {
+        "tags": ["paged"]
+    }
+    assert len(page["body"]) <= 500 and page["links"][0]["path"] == "Home.md"
+    cursor = page["next_cursor"]
+    nxt = c.get("/api/v1/notes/read", params={"ref": "Paged for REST", "cursor": cursor})
+    assert nxt.status_code == 200 and nxt.json()["offset"] == len(page["body"])
+    home = c.get("/api/v1/notes/read", params={"ref": "Start here"}).json()
+    assert home["path"] == "Home.md" and "Reading/Paged for REST.md" in {
+        b["path"] for b in home["backlinks"]
+    }
+    note.write_text("Changed.\n" + note.read_text())
+    stale = c.get("/api/v1/notes/read", params={"ref": "Paged for REST", "cursor": cursor})
+    assert stale.status_code == 409 and stale.json()["error"] == "stale"
+    for ref, status in [("../x.md", 400), ("Nowhere at all", 404), ("atlas-architecture.png", 422)]:
+        r = c.get("/api/v1/notes/read", params={"ref": ref})
+        assert r.status_code == status, (ref, r.text)
+        assert "ref" in r.json()["detail"] or ".." in r.json()["detail"]
+    note.unlink()
+
+
+def test_search_refuses_a_folder_outside_the_vault(shared_daemon: Daemon) -> None:
+    c = shared_daemon.client()
+    r = c.get("/api/v1/search", params={"q": "x", "folder": "../../etc"})
+    assert r.status_code == 400 and r.json()["error"] == "unsafe_path"
+    assert r.json()["detail"].startswith("folder: ../../etc")
+
+
 def test_analyze_message(shared_daemon: Daemon) -> None:
     c = shared_daemon.client()
     r = c.post("/api/v1/analyze", json={"message": "Remember that I prefer tea over coffee."})

@@ -14,6 +14,7 @@ PROTECTED = [
     ("GET", "/api/v1/memories"),
     ("GET", "/api/v1/config"),
     ("GET", "/api/v1/openapi.json"),
+    ("GET", "/api/v1/notes/read?ref=Home"),
     ("POST", "/api/v1/gc"),
     ("POST", "/mcp"),
 ]
@@ -140,6 +141,10 @@ def test_no_cors_headers_ever(shared_daemon: Daemon) -> None:
         ("GET", "/api/v1/memories/lookup", {"params": {"path": "/etc/passwd"}}),
         ("GET", "/api/v1/memories/lookup", {"params": {"path": ".git/config"}}),
         ("POST", "/api/v1/gc", {"json": {"dry_run": True, "skip_paths": ["../../etc/passwd"]}}),
+        ("GET", "/api/v1/notes/read", {"params": {"ref": "../../etc/passwd"}}),
+        ("GET", "/api/v1/notes/read", {"params": {"ref": "/etc/passwd"}}),
+        ("GET", "/api/v1/notes/read", {"params": {"ref": ".obsidian/app.json"}}),
+        ("GET", "/api/v1/search", {"params": {"q": "x", "folder": "../../etc"}}),
     ],
 )
 def test_paths_leaving_the_vault_are_refused(

@@ -64,3 +64,29 @@ def test_rotating_takes_effect_in_a_running_daemon(daemon: Daemon) -> None:
         ).status_code
         == 200
     )
+
+
+def test_a_token_file_opened_to_others_after_start_is_made_private_on_the_next_read() -> None:
+    source = TokenSource()
+    token_path().chmod(0o644)
+    assert source.current()
+    assert stat.S_IMODE(token_path().stat().st_mode) == 0o600
+
+
+def test_a_garbage_token_file_is_a_clear_error_not_a_500(daemon: Daemon) -> None:
+    client = daemon.client()
+    assert client.get("/api/v1/config").status_code == 200
+    path = daemon.home / "config" / "token"
+    for garbage in (
+        b"short\n",
+        b"\xff\xfe" * 40 + b"\n",
+        b"not a token at all, but long enough!!\n",
+    ):
+        path.write_bytes(garbage)
+        answer = client.get("/api/v1/config")
+        assert answer.status_code == 503, answer.text
+        detail = answer.json()["detail"]
+        assert str(path) in detail and "token --rotate" in detail
+    assert "Traceback" not in daemon.err
+    rotate_token(path)
+    assert daemon.client(token=path.read_text().strip()).get("/api/v1/config").status_code == 200

@@ -60,7 +60,7 @@ def test_cli_dry_run_then_apply_the_reviewed_plan(cli, vault: Path, tmp_path: Pa
     plan = tmp_path / "review" / "plan.json"
     dry = cli("consolidate", "--dry-run", "--plan-out", str(plan), vault=vault)
     assert dry.code == 0, dry.err
-    assert "SemanticMerge (merge): 1 items" in dry.out and "nothing was changed" in dry.out
+    assert "SemanticMerge (merge): 1 item" in dry.out and "nothing was changed" in dry.out
     assert plan.is_file() and plan.with_suffix(".txt").is_file()
     before = commits(vault)
     applied = cli("--json", "consolidate", "--apply", str(plan), vault=vault)

@@ -295,3 +295,23 @@ def test_fixture_link_details() -> None:
 def test_extract_links_never_raises(body: str, frontmatter: dict[str, Any]) -> None:
     for ref in extract_links(body, frontmatter):
         assert isinstance(ref.target, str) and ref.line >= 0
+
+
+def test_inline_code_in_an_alias_or_heading_keeps_the_link() -> None:
+    """Issue 15 item 8: both forms are in Obsidian's own help vault; dropping them lost
+    their backlinks."""
+    links = extract_links("See [[Functions#hasTag|`hasTag`]] and [[Filters#`wikilink`|wikilink]].")
+    assert [(x.target, x.heading, x.alias) for x in links] == [
+        ("Functions", "hasTag", "`hasTag`"),
+        ("Filters", "`wikilink`", "wikilink"),
+    ]
+    assert [(x.target, x.alias) for x in extract_links("[`cfg` file](Config.md)")] == [
+        ("Config.md", "`cfg` file")
+    ]
+    embed = extract_links("![[Diagram.png|`fig 1`]]")
+    assert [(x.target, x.alias, x.embed) for x in embed] == [("Diagram.png", "`fig 1`", True)]
+
+
+def test_a_link_inside_code_is_still_no_link() -> None:
+    assert extract_links("`[[Not a link]]` and `a [[b` c]] and `[t](T.md)`") == []
+    assert extract_links("```\n[[Fenced]]\n```\n") == []

@@ -377,3 +377,18 @@ def test_render_note_writes_fields_in_order_on_one_line_each() -> None:
     assert note.frontmatter == {"id": "x", "summary": "two\nlines", "tags": ["a", "b"]}
     assert note.body == "Body\n"
     assert render_note({"a": 1}, "b", "\r\n") == "---\r\na: 1\r\n---\r\nb"
+
+
+def test_frontmatter_nested_past_the_cap_is_reported_not_read() -> None:
+    def nested(levels: int) -> str:
+        return "[" * levels + "1" + "]" * levels
+
+    assert parse_note(f"---\nok: {nested(90)}\n---\nbody\n").problem is None
+    deep = parse_note(f"---\nid: x\ndeep: {nested(500)}\n---\nbody\n")
+    assert deep.frontmatter == {} and "nested more than 100 levels" in (deep.problem or "")
+    assert deep.body == "body\n"
+    # aliases add their depth where they are used: 60 levels used inside 50 is 110 deep
+    chained = f"---\na: &x {nested(60)}\nb: {'[' * 50}*x{']' * 50}\n---\n"
+    assert "nested more than" in (parse_note(chained).problem or "")
+    shared = "---\na: &x [1]\nb: [*x, *x, {k: *x}]\n---\n"
+    assert parse_note(shared).frontmatter == {"a": [1], "b": [[1], [1], {"k": [1]}]}

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from cortexgraph_vault.core.decay import DecayConfig
 from cortexgraph_vault.core.outlook import promote_window_days_left, uses_to_promote
-from cortexgraph_vault.core.rules import DecayFields, RuleConfig
+from cortexgraph_vault.core.rules import DecayFields, RuleConfig, default_use_days
 
 NOW = datetime(2026, 12, 1, 12, tzinfo=UTC)
 DECAY = DecayConfig()
@@ -14,14 +14,17 @@ RULES = RuleConfig()
 
 
 def a_memory(
-    *, use_count: int = 1, age_days: float = 1, unused_days: float = 0, strength: float = 1.0
+    *,
+    use_count: int = 1,
+    age_days: float = 1,
+    unused_days: float = 0,
+    strength: float = 1.0,
+    use_days: int | None = None,
 ) -> DecayFields:
-    return DecayFields(
-        created=NOW - timedelta(days=age_days),
-        last_used=NOW - timedelta(days=unused_days),
-        use_count=use_count,
-        strength=strength,
-    )
+    """use_days, unless given, as a note without the field is read."""
+    created, last_used = NOW - timedelta(days=age_days), NOW - timedelta(days=unused_days)
+    days = default_use_days(created, last_used, use_count) if use_days is None else use_days
+    return DecayFields(created, last_used, use_count, strength, days)
 
 
 def test_a_fresh_memory_needs_one_more_use_to_qualify_on_score() -> None:

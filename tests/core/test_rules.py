@@ -8,11 +8,14 @@ from cortexgraph_vault.core.decay import DecayConfig
 from cortexgraph_vault.core.rules import (
     DecayFields,
     RuleConfig,
+    day_of,
+    default_use_days,
     is_cross_domain,
     memory_score,
     promote_reason,
     review_priority,
     should_forget,
+    use_days_after_use,
 )
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -20,14 +23,17 @@ RULES = RuleConfig()
 
 
 def a_memory(
-    *, use_count: int = 1, age_days: float = 0, idle_days: float = 0, strength: float = 1.0
+    *,
+    use_count: int = 1,
+    age_days: float = 0,
+    idle_days: float = 0,
+    strength: float = 1.0,
+    use_days: int | None = None,
 ) -> DecayFields:
-    return DecayFields(
-        created=NOW - timedelta(days=age_days),
-        last_used=NOW - timedelta(days=idle_days),
-        use_count=use_count,
-        strength=strength,
-    )
+    """use_days, unless given, as a note without the field is read."""
+    created, last_used = NOW - timedelta(days=age_days), NOW - timedelta(days=idle_days)
+    days = default_use_days(created, last_used, use_count) if use_days is None else use_days
+    return DecayFields(created, last_used, use_count, strength, days)
 
 
 def reason(m: DecayFields) -> str | None:
@@ -70,3 +76,51 @@ def test_cross_domain_threshold_is_a_rule() -> None:
     memory, context = {"python", "work", "tools"}, {"python", "cooking", "family"}  # Jaccard 0.2
     assert is_cross_domain(memory, context, RuleConfig(cross_domain_threshold=0.3))
     assert not is_cross_domain(memory, context, RuleConfig(cross_domain_threshold=0.2))
+
+
+def test_uses_on_the_day_of_the_save_never_promote() -> None:
+    # A touch minutes after the save, or five uses in one afternoon: all on day 0.
+    assert reason(a_memory(use_count=2, age_days=0.01, use_days=1)) is None
+    assert reason(a_memory(use_count=5, age_days=0.5, use_days=1)) is None
+
+
+def test_a_use_a_day_after_the_save_earns_promotion_on_score() -> None:
+    m = a_memory(use_count=2, age_days=1.5, idle_days=0, use_days=2)
+    assert reason(m) == f"score {memory_score(m, NOW, DecayConfig()):.3f} ≥ 0.65, used on 2 days"
+
+
+def test_five_uses_on_two_days_within_the_window_promote_even_with_a_low_score() -> None:
+    m = a_memory(use_count=5, age_days=10, idle_days=9, strength=0.2, use_days=2)
+    assert reason(m) == "used 5 times on 2 days within 14 days (≥ 5)"
+
+
+def test_the_number_of_days_is_a_setting() -> None:
+    m = a_memory(use_count=3, age_days=3, use_days=2)
+    assert reason(m) is not None
+    strict = RuleConfig(promote_use_days=3)
+    assert promote_reason(m, memory_score(m, NOW, DecayConfig()), NOW, strict) is None
+
+
+def test_days_are_counted_from_the_save_not_by_the_calendar() -> None:
+    saved = datetime(2026, 11, 29, 23, 59, tzinfo=UTC)
+    assert day_of(saved, saved + timedelta(minutes=2)) == 0  # 00:01 the next calendar day
+    assert day_of(saved, saved + timedelta(hours=24)) == 1
+    assert day_of(saved, saved - timedelta(hours=1)) == 0  # a clock skew is no earlier day
+
+
+def test_a_use_adds_a_day_only_on_a_later_day_than_the_last_use() -> None:
+    saved = a_memory(use_count=1, age_days=0)
+    minutes_later = NOW + timedelta(minutes=5)
+    assert use_days_after_use(saved, minutes_later) == 1
+    next_day = NOW + timedelta(hours=30)
+    assert use_days_after_use(saved, next_day) == 2
+    used_again = DecayFields(saved.created, next_day, 2, 1.0, 2)
+    assert use_days_after_use(used_again, next_day + timedelta(hours=1)) == 2
+    assert use_days_after_use(used_again, next_day + timedelta(hours=20)) == 3
+
+
+def test_a_note_without_use_days_counts_a_later_reuse_as_a_second_day() -> None:
+    created = NOW - timedelta(days=3)
+    assert default_use_days(created, created, 1) == 1
+    assert default_use_days(created, created + timedelta(hours=2), 4) == 1
+    assert default_use_days(created, created + timedelta(days=2), 2) == 2

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from cortexgraph_vault.importers.cortexgraph import latest, memory_draft, plan_import, read_jsonl
 from cortexgraph_vault.importers.records import relation_meta_entry, relation_property
+from cortexgraph_vault.ops.secret_check import screen_import
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cortexgraph"
 
@@ -105,10 +106,12 @@ def test_records_that_cannot_be_memories_say_why() -> None:
 
 def test_a_memory_that_looks_like_a_secret_needs_consent() -> None:
     record = a_record(content="the api key is sk-ant-abcdefghijklmnopqrstuvwx1234")
-    draft, problems = memory_draft(2, record, "memories.jsonl")
-    assert draft is None and "--allow-secrets" in problems[0].reason
-    draft, _ = memory_draft(2, record, "memories.jsonl", allow_secrets=True)
-    assert draft is not None
+    data = (json.dumps(record) + "\n").encode()
+    plan = screen_import(plan_import(data, None, "store"), allow_secrets=False)
+    assert plan.drafts == [] and "--allow-secrets" in plan.problems[0].reason
+    assert "content" in plan.problems[0].reason
+    taken = screen_import(plan_import(data, None, "store"), allow_secrets=True)
+    assert [d.title for d in taken.drafts] == ["the api key is [redacted]"]
 
 
 def test_odd_values_are_imported_with_a_warning() -> None:

@@ -260,3 +260,22 @@ def test_a_file_that_appears_under_a_planned_name_is_left_alone_and_links_follow
     assert "related_meta: {Jonas works from Berlin (CET) and prefers meetings 2: {id: r-1" in coffee
     [view] = service(vault).open(["m-coffee"]).memories
     assert [r.to_memory_id for r in view.relations.outgoing] == ["m-tz"]
+
+
+def test_a_title_a_file_name_cannot_hold_is_kept_as_an_alias(vault: Path, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "memories.jsonl").write_text("")
+    append(
+        store / "memories.jsonl",
+        {"id": "m-standup", "content": "Standup is at 9:30 on weekdays", "created_at": 1793523600,
+         "last_used": 1793523600, "use_count": 0, "strength": 1.0, "status": "active"},
+    )  # fmt: skip
+    service(vault).import_cortexgraph(str(store))
+    note = vault / "_stm" / "Standup is at 9 30 on weekdays.md"
+    assert "aliases: [Standup is at 9:30 on weekdays]" in note.read_text(encoding="utf-8")
+    shown = service(vault).open(["m-standup"]).memories[0]
+    assert shown.title == "Standup is at 9:30 on weekdays"
+    before = snapshot(vault)
+    again = service(vault).import_cortexgraph(str(store))
+    assert again.unchanged == 1 and snapshot(vault) == before

@@ -3,9 +3,11 @@ cache that cannot be trusted is ignored and rebuilt."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import pickle
+import stat
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,7 @@ import pytest
 from cortexgraph_vault import engine as engine_module
 from cortexgraph_vault.config import load_config, user_cache_dir
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.index.cache import cache_path
+from cortexgraph_vault.index.cache import cache_path, save_cache
 from tests.index.index_helpers import file_hashes, fresh_signature, signature
 
 
@@ -105,3 +107,68 @@ def test_a_big_vaults_cache_is_written_behind_the_first_answers(
     second = engine_for(link_vault)  # waits for the write in progress, then loads it
     assert second.index_cache.loaded_at_start and second.catalog.parsed == 0
     assert signature(second.catalog) == fresh_signature(link_vault)
+
+
+def test_a_cache_that_cannot_be_written_leaves_no_temp_file_and_is_not_fatal(
+    link_vault: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    engine = engine_for(link_vault)
+    path = engine.index_cache.path
+    path.unlink()
+    notes, text, vectors = engine.catalog.snapshot()
+    note = next(iter(notes.values()))
+    deep: list[object] = []
+    for _ in range(100_000):  # deeper than pickle can follow: RecursionError, not OSError
+        deep = [deep]
+    notes[note.path] = dataclasses.replace(note, frontmatter={"deep": deep})
+    save_cache(path, engine.layout, engine.config.max_note_bytes, notes, text, vectors)
+    assert not path.exists()
+    assert list(path.parent.iterdir()) == []
+    assert "cannot write the index cache (RecursionError" in caplog.text
+
+
+def test_the_cache_holding_the_vaults_text_is_private(link_vault: Path) -> None:
+    folder = user_cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o755)
+    engine_for(link_vault)
+    path = cache_path(user_cache_dir(), link_vault)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    # a cache written by an older version, readable by all, is made private when next saved
+    path.chmod(0o644)
+    path.parent.chmod(0o755)
+    engine = engine_for(link_vault)
+    engine.index_cache.save(engine.catalog)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+
+
+def test_note_vectors_come_back_from_the_cache_and_only_changed_notes_are_embedded(
+    link_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cortexgraph_vault.index.embedder import Embedder
+
+    embedded: list[str] = []
+    real = Embedder.embed
+
+    def counting(self: Embedder, texts: list[str]):  # type: ignore[no-untyped-def]
+        embedded.extend(texts)
+        return real(self, texts)
+
+    monkeypatch.setattr(Embedder, "embed", counting)
+    cold = engine_for(link_vault)
+    assert len(embedded) == len(cold.catalog) == 13
+    vectors = {n.path: cold.catalog.semantic.vector_of(n.path) for n in cold.catalog.notes()}
+    embedded.clear()
+    warm = engine_for(link_vault)
+    assert embedded == [] and warm.catalog.semantic.pending == 0
+    for path, vec in vectors.items():
+        assert (warm.catalog.semantic.vector_of(path) == vec).all()
+    note = next(p for p in link_vault.rglob("*.md") if p.name != "Index.md")
+    note.write_text(note.read_text("utf-8") + "\nA new closing line about sailboats.\n", "utf-8")
+    edited = engine_for(link_vault)
+    assert len(embedded) == 1 and "sailboats" in embedded[0]
+    rel = note.relative_to(link_vault).as_posix()
+    assert not (edited.catalog.semantic.vector_of(rel) == vectors[rel]).all()

@@ -118,3 +118,69 @@ def test_a_typed_relations_strength_and_metadata_are_in_the_graph(sample_vault: 
         (b.path, 0.4, {"why": "habits"})
     ]
     assert all(r.strength == 1.0 for r in relations if r.relation_type == "link")
+
+
+def test_unresolved_targets_blocks_and_counts_agree(tmp_path: Path) -> None:
+    """Issue 15 item 8: `[x](Example.md)` and `[[Example]]` to a missing note are one
+    unresolved target; a block reference keeps its `^id`; the summary counts the links it
+    stands for."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "B.md").write_text("A paragraph.\n^blk1\n")
+    (vault / "A.md").write_text(
+        "[x](Example.md) and [[Example]], [[Example#Part]] and [[example]].\n"
+        "See [[B#^blk1]] and [[B#^blk1|that]].\n"
+    )
+    result = service_for(vault).read_graph(status="all")
+    missing = [r for r in result.relations if not r.resolved]
+    assert [(u.target, u.count, u.sources) for u in result.unresolved] == [("Example", 4, ["A.md"])]
+    assert len(missing) == 4 == result.stats.unresolved_links
+    blocks = [r for r in result.relations if r.to_path == "B.md"]
+    assert [r.block for r in blocks] == ["blk1", "blk1"] and len({r.id for r in blocks}) == 2
+
+
+def _generated(root: Path, notes: int) -> Path:
+    from bench.vaultgen import generate_vault
+
+    generate_vault(root, notes)
+    return root
+
+
+def test_read_graph_answers_within_a_character_budget_and_a_cursor_continues(
+    tmp_path: Path,
+) -> None:
+    """Issue 15 item 9: a page is bounded by its size in characters as well as by its count;
+    a cursor continues where a budget stopped, until every note was seen once."""
+    service = service_for(_generated(tmp_path / "vault", 300))
+    first = service.read_graph(status="all")
+    assert len(first.model_dump_json()) <= first.max_chars == 40_000
+    seen: list[str] = []
+    cursor: str | None = None
+    for _ in range(200):
+        page = service.read_graph(status="all", limit=1000, max_chars=12_000, cursor=cursor)
+        assert len(page.model_dump_json()) <= 12_000
+        assert page.memories, "every call makes progress"
+        paths = {n.path for n in page.memories}
+        assert {r.from_path for r in page.relations} <= paths
+        seen += [n.path for n in page.memories]
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    assert seen == sorted(seen) and len(seen) == len(set(seen)) == first.total_count
+    with pytest.raises(InvalidArgument, match="cursor"):
+        service.read_graph(cursor="not-a-cursor")
+    with pytest.raises(InvalidArgument, match="max_chars"):
+        service.read_graph(max_chars=10)
+
+
+def test_a_note_bigger_than_the_budget_still_comes_with_what_fits(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "Hub.md").write_text("".join(f"[[Missing {i}]]\n" for i in range(400)))
+    (vault / "Leaf.md").write_text("[[Hub]]\n")
+    service = service_for(vault)
+    page = service.read_graph(status="all", max_chars=8_000)
+    assert [n.path for n in page.memories] == ["Hub.md"] and page.relations_truncated
+    assert len(page.model_dump_json()) <= 8_000 and page.relations
+    rest = service.read_graph(status="all", max_chars=8_000, cursor=page.next_cursor)
+    assert [n.path for n in rest.memories] == ["Leaf.md"] and rest.next_cursor is None

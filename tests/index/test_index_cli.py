@@ -45,3 +45,21 @@ def test_status_and_reindex(sample_vault: Path, cli) -> None:
     assert again.json()["cache"]["notes_parsed"] == 0  # every CLI call starts from the cache
     rebuilt = cli("--json", "reindex", vault=sample_vault)
     assert rebuilt.code == 0 and rebuilt.json()["notes"] == 44
+
+
+def test_links_pages_by_size_with_a_cursor_and_counts_unresolved_links(tmp_path: Path, cli) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "A.md").write_text("[x](Example.md), [[Example]] and [[Example#Part]].\n")
+    for i in range(30):
+        (vault / f"N{i:02d}.md").write_text("".join(f"[[A]] [[N{j:02d}]]\n" for j in range(30)))
+    human = cli("links", "--status", "all", "--max-chars", "6000", vault=vault)
+    assert human.code == 0, human.err
+    assert "unresolved: Example (3 links) ← A.md" in human.out
+    cursor = human.out.split("more notes follow: --cursor ")[1].split()[0]
+    rest = cli("--json", "links", "--status", "all", "--max-chars", "6000", "--cursor", cursor,
+               vault=vault)  # fmt: skip
+    assert rest.code == 0, rest.err
+    assert rest.json()["memories"][0]["path"] > "A.md" and rest.json()["unresolved"] == []
+    bad = cli("links", "--cursor", "nonsense", vault=vault)
+    assert bad.code != 0 and "cursor" in bad.err

@@ -170,6 +170,9 @@ def test_the_model_loads_and_searches_with_no_network(sample_vault: Path, no_net
     result = service.search("food allergies")
     assert result.semantic is True and result.results
     assert no_network == []
+    status = service.vault_status().semantic
+    assert status is not None and status.available and status.pending == 0
+    assert status.vectors == len(service.engine.catalog)
 
 
 def test_a_missing_or_corrupt_model_is_named_and_words_still_search(
@@ -188,6 +191,9 @@ def test_a_missing_or_corrupt_model_is_named_and_words_still_search(
     assert result.results and result.results[0].path == "memories/Allergic to peanuts.md"
     assert result.semantic is False
     assert result.notice and "l2_supercat_256.safetensors" in result.notice
+    status = service_for(sample_vault).vault_status().semantic
+    assert status is not None and status.enabled and not status.available
+    assert status.problem and "reinstall" in status.problem
 
 
 def test_bad_queries_get_clear_answers(sample_vault: Path) -> None:
@@ -201,3 +207,19 @@ def test_bad_queries_get_clear_answers(sample_vault: Path) -> None:
     only_common = service.search_unified("the and of it")
     assert only_common.results == [] and "only common words" in (only_common.notice or "")
     assert service.search("is it the").results == []
+
+
+def test_with_semantic_search_off_words_alone_rank(sample_vault: Path) -> None:
+    service = service_for(sample_vault, semantic_search=False)
+    result = service.search("peanuts allergy", explain=True)
+    assert result.semantic is False and result.notice is None
+    first = result.results[0]
+    assert first.path == "memories/Allergic to peanuts.md"
+    assert first.explain is not None and first.explain.vector is None
+    assert service.engine.catalog.semantic.count == 0  # nothing embedded
+
+
+def test_a_hit_in_a_huge_note_names_its_fields_without_reading_it_all(sample_vault: Path) -> None:
+    (sample_vault / "Big.md").write_text("filler words " * 200_000 + "\nzebrafish\n", "utf-8")
+    hits = service_for(sample_vault).search_unified("zebrafish").results
+    assert [h.path for h in hits] == ["Big.md"] and hits[0].matched == ["content"]

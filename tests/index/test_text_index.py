@@ -9,6 +9,7 @@ import pytest
 from cortexgraph_vault.index.text_index import (
     DocumentText,
     TextIndex,
+    echoes_content,
     posting_block,
     term_stats,
     text_tokens,
@@ -169,3 +170,20 @@ def test_blocks_of_postings_join_an_index_as_documents_put_one_by_one_would() ->
     assert "n4.md" not in blocks.search(["word4"])
     with pytest.raises(ValueError, match="already indexed"):
         blocks.put_block(posting_block([("n5.md", term_stats(docs["n5.md"]))]))
+
+
+def test_a_title_made_from_the_first_words_adds_no_weight() -> None:
+    made = term_stats(doc("Caroline went to the support group", "Caroline went to the support "
+                          "group yesterday; it was powerful."))  # fmt: skip
+    numbered = term_stats(doc("Caroline went to the support group 2", "Caroline went to the "
+                              "support group again."))  # fmt: skip
+    named = term_stats(doc("Support group", "Caroline went to the support group yesterday."))
+    assert made.weights["carolin"] == 1.0 and numbered.weights["support"] == 1.0
+    assert named.weights["support"] == 4.0  # a title of its own still weighs three times
+    assert echoes_content(["a", "b"], ["a", "b", "c"]) and not echoes_content(["b"], ["a", "b"])
+
+
+def test_a_title_kept_as_an_alias_that_repeats_the_first_words_adds_no_weight() -> None:
+    kept = term_stats(doc("The standup is at 9 30", "The standup is at 9:30 every day.",
+                          aliases=["The standup is at 9:30"]))  # fmt: skip
+    assert kept.weights["standup"] == 1.0

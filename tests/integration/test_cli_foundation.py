@@ -49,7 +49,7 @@ def changed_lines(vault: Path, rel: str) -> list[str]:
     return [ln for ln in diff.splitlines() if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]
 
 
-def test_touch_changes_only_use_count_and_last_used_lines(git_vault: Path, cli) -> None:
+def test_touch_changes_only_the_use_lines(git_vault: Path, cli) -> None:
     rel = "_stm/Curious about Rust.md"
     before = (git_vault / rel).read_text()
     result = cli("--json", "touch", "Curious about Rust", vault=git_vault)
@@ -61,7 +61,11 @@ def test_touch_changes_only_use_count_and_last_used_lines(git_vault: Path, cli) 
         "last_used",
         "use_count",
         "use_count",
+        "use_days",
     ]
+    # Saved Nov 1, used again Nov 15, now Dec 1: the third day of use, which the note's other
+    # fields cannot tell, so it is written down (README, Scoring).
+    assert "+use_days: 3" in lines
     after = (git_vault / rel).read_text()
     assert "# Maya added this herself after a late-night chat\nmood: curious\n" in after
     assert parse_note(after).body == parse_note(before).body
@@ -148,3 +152,19 @@ def test_broken_notes_are_reported_and_left_byte_identical(git_vault: Path, cli)
     assert touched.code != 0 and "bad yaml.md" in touched.err and "left untouched" in touched.err
     for rel, data in broken.items():
         assert (git_vault / rel).read_bytes() == data, rel
+
+
+def test_human_output_never_passes_terminal_control_characters(cli, git_vault: Path) -> None:  # type: ignore[no-untyped-def]
+    hostile = "# Pwned\x1b]0;owned title\x07\x1b[2J\x1b[31mred\x9b1m beep\x07 and\ttab"
+    (git_vault / "_stm" / "Terminal trick.md").write_text(hostile + "\n")
+    for args in (("show", "Terminal trick"), ("search", "Pwned"), ("search-all", "Pwned")):
+        result = cli(*args, vault=git_vault)
+        assert result.code == 0, result.err
+        shown = result.out
+        for control in ("\x1b", "\x07", "\x9b"):
+            assert control not in shown, (args, shown)
+        if args[0] == "show":
+            assert "\\x1b]0;owned title\\x07" in shown and "and\ttab" in shown
+    missing = cli("show", "no such \x1b[2J memory", vault=git_vault)
+    shown = missing.out + missing.err
+    assert "\x1b" not in shown and "\\x1b[2J" in shown

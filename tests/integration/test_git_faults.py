@@ -129,7 +129,7 @@ def test_lock_taken_between_add_and_commit(
     lock.unlink()
     assert git(vault, "rev-parse", "HEAD") == before
     # The lock outlasted our wait to unstage too, and the message says what is left staged.
-    assert "the index still holds our staged version of 2 path(s)" in str(caught.value)
+    assert "the index still holds our staged version of 2 paths" in str(caught.value)
     assert status(vault) == {"A  staged.md", "M  a.md", "A  _stm/m.md"}
     assert history.commit_paths(["_stm/m.md", "a.md"], "retry") is not None
     assert status(vault) == {"A  staged.md"}

@@ -51,7 +51,10 @@ def test_silent_recall_reinforces_the_matching_memory_with_the_topics_as_context
     assert result.enabled and result.mode == "silent"
     assert "Postgres" in result.topics_found
     assert result.reinforced_ids == [POSTGRES] and result.memories_reinforced == 1
-    assert result.memories == []  # silent: nothing to surface
+    # silent: every match is listed (as many as memories_found says), without its text
+    assert [m.memory_id for m in result.memories] == [POSTGRES] == result.reinforced_ids
+    assert len(result.memories) == result.memories_found
+    assert all(m.content is None and m.reinforced for m in result.memories)
     after = fields(vault, "Postgres over MySQL")
     assert after["use_count"] == 2 and after["review_count"] == 1
     assert format_time(after["last_review_at"]) == format_time(NOW)

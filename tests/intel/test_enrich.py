@@ -103,3 +103,30 @@ def test_tags_come_from_the_vaults_tags_and_technical_terms() -> None:
 
 def test_a_possessive_is_not_part_of_a_name() -> None:
     assert names("Tomas's bike was stolen.", None) == ["Tomas"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A sentence's first word that is an ordinary word is no name (issue 19).
+        ("Favourite tea is genmaicha.", []),
+        ("Favorite color is blue.", []),
+        ("Colour scheme in the editor is dark.", []),
+        ("Usual order: oat flat white.", []),
+        ("Sister lives in Lisbon.", ["Lisbon"]),
+        ("Loves jazz; hates cilantro.", []),
+        ("Vegetarian since 2019.", []),
+        ("Kids are called Tom and Ana.", ["Tom", "Ana"]),
+        # Short technical terms typed in lower case are how people type, not names.
+        ("Maya uses git every day.", ["Maya"]),
+        ("We deploy on aws with python.", ["Python"]),
+        # Spelled as names, they are entities.
+        ("Maya uses Git every day.", ["Maya", "Git"]),
+        ("Maya's favourite editor is Neovim.", ["Neovim", "Maya"]),
+        ("Maya prefers oat milk.", ["Maya"]),
+    ],
+)
+def test_sentence_starters_and_lowercase_short_terms_are_not_entities(
+    text: str, expected: list[str]
+) -> None:
+    assert names(text, None) == expected

@@ -13,45 +13,45 @@ pytestmark = pytest.mark.anyio
 
 # (tool, arguments, words the error must contain)
 BAD_CALLS = [
-    ("save_memory", {"content": 123}, ["content", "string"]),
-    ("save_memory", {"content": ""}, ["content", "at least 1 character"]),
-    ("save_memory", {"content": "x" * 50_001}, ["content", "at most 50000"]),
-    ("save_memory", {"content": "ok", "strength": 5}, ["strength", "less than or equal to 2"]),
-    ("save_memory", {"content": "ok", "tags": "not a list"}, ["tags", "list"]),
-    ("save_memory", {"content": "ok", "tags": [f"t{i}" for i in range(51)]}, ["tags", "at most 50"]),
+    ("save_memory", {"content": 123}, ["content: 123 is not a string", "content takes a text of 1 to 50000 characters"]),
+    ("save_memory", {"content": ""}, ["content: 0 characters, fewer than 1"]),
+    ("save_memory", {"content": "x" * 50_001}, ["content: 50001 characters, more than 50000"]),
+    ("save_memory", {"content": "ok", "strength": 5}, ["strength: 5 is more than 2", "strength takes a number from 0 to 2"]),
+    ("save_memory", {"content": "ok", "tags": "not a list"}, ["tags: 'not a list' is not a list", "tags takes a list of at most 50 items"]),
+    ("save_memory", {"content": "ok", "tags": [f"t{i}" for i in range(51)]}, ["tags: 51 items, more than 50"]),
     ("save_memory", {"content": "my key is AKIAIOSFODNN7EXAMPLE and sk-proj-abcdefghijklmnopqrstuvwx1234"},
      ["SecretRefused", "force"]),
-    ("save_memory", {"tags": ["x"]}, ["content", "Field required"]),
-    ("search_memory", {"top_k": 0}, ["top_k", "greater than or equal to 1"]),
-    ("search_memory", {"top_k": 1000}, ["top_k", "less than or equal to 100"]),
-    ("search_memory", {"top_k": "many"}, ["top_k", "integer"]),
-    ("search_memory", {"status": "deleted"}, ["status"]),
-    ("search_memory", {"preview_length": -1}, ["preview_length"]),
-    ("gc", {"dry_run": False, "limit": 0}, ["limit", "greater than or equal to 1"]),
+    ("save_memory", {"tags": ["x"]}, ["content: missing", "content takes a text"]),
+    ("search_memory", {"top_k": 0}, ["top_k: 0 is less than 1", "top_k takes an integer from 1 to 100"]),
+    ("search_memory", {"top_k": 1000}, ["top_k: 1000 is more than 100"]),
+    ("search_memory", {"top_k": "many"}, ["top_k: 'many' is not an integer"]),
+    ("search_memory", {"status": "deleted"}, ["status: 'deleted' is not one of 'active', 'promoted', 'archived' or 'all'"]),
+    ("search_memory", {"preview_length": -1}, ["preview_length: -1 is less than 0"]),
+    ("gc", {"dry_run": False, "limit": 0}, ["limit: 0 is less than 1", "limit takes an integer from 1 to 10000"]),
     ("touch_memory", {"memory_id": "no-such-memory"}, ["NotFound", "search_memory"]),
     ("touch_memory", {"memory_id": "../../etc/passwd"}, ["UnsafePath", "leave the vault"]),
     ("touch_memory", {"memory_id": "/etc/passwd"}, ["UnsafePath", "absolute"]),
     ("open_memories", {"memory_ids": ["../outside.md"]}, ["UnsafePath", "leave the vault"]),
-    ("open_memories", {"memory_ids": [f"id{i}" for i in range(101)]}, ["memory_ids", "100"]),
+    ("open_memories", {"memory_ids": [f"id{i}" for i in range(101)]}, ["memory_ids: 101 items, more than 100"]),
     ("delete_memory", {"memory_id": "../Home.md"}, ["UnsafePath"]),
-    ("delete_memory", {"memory_id": "Prefers TypeScript", "mode": "shred"}, ["mode", "archive", "remove"]),
+    ("delete_memory", {"memory_id": "Prefers TypeScript", "mode": "shred"}, ["mode: 'shred' is not one of 'archive' or 'remove'", "mode takes one of archive, remove"]),
     ("delete_memory", {"memory_id": "Home.md"}, ["NotFound", "not a memory"]),
     ("update_memory", {"memory_id": "Prefers TypeScript"}, ["InvalidArgument", "nothing to update"]),
     ("update_memory", {"memory_id": "Prefers TypeScript", "content": "new", "expected_hash": "abc"},
-     ["expected_hash"]),
+     ["expected_hash: 'abc' does not have the expected form", "the content_hash you last read"]),
     ("update_memory", {"memory_id": "Prefers TypeScript", "content": "new", "expected_hash": "0" * 64},
      ["Conflict", "re-read", "content_hash is now"]),
     ("create_relation", {"from_memory_id": "Prefers TypeScript", "to_memory_id": "Uses Neovim",
-                         "relation_type": "likes"}, ["relation_type"]),
+                         "relation_type": "likes"}, ["relation_type: 'likes' is not one of", "relation_type takes one of related, causes"]),
     ("create_relation", {"from_memory_id": "Prefers TypeScript", "to_memory_id": "Prefers TypeScript",
                          "relation_type": "related"}, ["InvalidArgument", "itself"]),
     ("promote_memory", {}, ["InvalidArgument", "auto_detect"]),
     ("promote_memory", {"memory_id": "Curious about Rust"}, ["not a promotion candidate", "force"]),
-    ("memory_version", {"memory_id": "Prefers TypeScript", "commit": "zzzz"}, ["commit", "pattern"]),
+    ("memory_version", {"memory_id": "Prefers TypeScript", "commit": "zzzz"}, ["commit: 'zzzz' does not have the expected form", "a commit sha or its prefix"]),
     ("memory_history", {"memory_id": "never-existed-anywhere"}, ["NotFound", "forgotten"]),
     ("restore_memory", {"memory_id": "Prefers TypeScript"}, ["InvalidArgument", "not forgotten"]),
-    ("observe_memory_usage", {"memory_ids": []}, ["memory_ids", "at least 1"]),
-    ("no_such_tool", {}, ["Unknown tool"]),
+    ("observe_memory_usage", {"memory_ids": []}, ["memory_ids: 0 items, fewer than 1"]),
+    ("no_such_tool", {}, ["Unknown tool: no_such_tool. The tools are ", "search_memory"]),
 ]  # fmt: skip
 
 
@@ -69,7 +69,27 @@ async def test_bad_call_is_a_readable_error_and_changes_nothing(
     for word in words:
         assert word in message, f"{word!r} not in: {message}"
     assert "Traceback" not in message
+    assert "pydantic" not in message and "validation error" not in message, message
     assert vault_fingerprint(git_vault) == before
+
+
+async def test_argument_errors_keep_a_structured_error_for_clients(git_vault: Path) -> None:
+    async with connected(service_for(git_vault)) as client:
+        bad = await client.call_tool("search_memory", {"top_k": 1000, "status": "deleted"})
+        missing = await client.call_tool("touch_memory", {"memory_id": "no-such-memory"})
+    assert bad.is_error
+    text = text_of(bad)
+    assert text.startswith("Invalid arguments for search_memory: status: 'deleted' is not one of")
+    assert "top_k: 1000 is more than 100. top_k takes an integer from 1 to 100" in text
+    assert bad.structured_content is not None
+    assert bad.structured_content["error"] == "invalid_arguments"
+    assert [(p["argument"], p["type"]) for p in bad.structured_content["problems"]] == [
+        ("status", "literal_error"),
+        ("top_k", "less_than_equal"),
+    ]
+    assert missing.is_error and missing.structured_content is not None
+    assert missing.structured_content["error"] == "not_found"
+    assert "search_memory" in missing.structured_content["detail"]
 
 
 async def test_ambiguous_prefix_lists_the_candidates(git_vault: Path) -> None:

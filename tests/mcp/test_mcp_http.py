@@ -70,3 +70,36 @@ def test_foreign_host_and_origin_are_refused(git_vault: Path) -> None:
         local = httpx.post(url, json=body, headers=accept)
         assert local.status_code == 200
         assert "access-control-allow-origin" not in {k.lower() for k in local.headers}
+
+
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
+ACCEPT = {"Accept": "application/json, text/event-stream"}
+
+
+def test_a_bare_loopback_host_is_served_as_rest_serves_it(git_vault: Path) -> None:
+    port = free_port()
+    with serving(http_app(build_server(service_for(git_vault)), port=port), port) as url:
+        for host in ("127.0.0.1", "localhost", f"127.0.0.1:{port}"):
+            answer = httpx.post(url, json=INITIALIZE, headers={**ACCEPT, "Host": host})
+            assert answer.status_code == 200, (host, answer.text)
+        wrong_port = httpx.post(url, json=INITIALIZE, headers={**ACCEPT, "Host": "127.0.0.1:1"})
+        assert wrong_port.status_code == 421
+
+
+def test_sessions_are_bounded_and_expire_when_idle(git_vault: Path) -> None:
+    port = free_port()
+    app = http_app(
+        build_server(service_for(git_vault)), port=port, max_sessions=3, session_idle_seconds=1.0
+    )
+    with serving(app, port) as url:
+        opened = [httpx.post(url, json=INITIALIZE, headers=ACCEPT) for _ in range(3)]
+        assert [a.status_code for a in opened] == [200, 200, 200]
+        refused = httpx.post(url, json=INITIALIZE, headers=ACCEPT)
+        assert refused.status_code == 503 and "Too many open sessions" in refused.text
+        time.sleep(2.5)  # idle past the timeout: every session is closed and its room given back
+        old = opened[0].headers["mcp-session-id"]
+        ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+        gone = httpx.post(url, json=ping, headers={**ACCEPT, "mcp-session-id": old})
+        assert gone.status_code == 404
+        assert httpx.post(url, json=INITIALIZE, headers=ACCEPT).status_code == 200

@@ -28,12 +28,12 @@ COMPATIBLE = {  # CortexGraph's tool names, kept so existing prompts work
 }  # fmt: skip
 NEW = {
     "update_memory", "delete_memory", "memory_history", "memory_version", "forgotten_memories",
-    "restore_memory", "vault_status", "review_memories", "sync_vault",
+    "restore_memory", "vault_status", "review_memories", "read_note", "sync_vault",
 }  # fmt: skip
 READ_ONLY = {
     "search_memory", "search_unified", "open_memories", "analyze_message", "analyze_for_recall",
     "cluster_memories", "read_graph", "get_performance_metrics", "memory_history",
-    "memory_version", "forgotten_memories", "vault_status", "review_memories",
+    "memory_version", "forgotten_memories", "vault_status", "review_memories", "read_note",
 }  # fmt: skip
 DESTRUCTIVE = {"gc", "delete_memory", "update_memory", "consolidate_memories"}
 CONSOLIDATION_CALLS = {
@@ -103,7 +103,8 @@ async def test_save_search_open_touch_observe_update_relate(git_vault: Path) -> 
         found = await s.call("search_memory", query="espresso oat milk", top_k=5)
         assert found["results"][0]["id"] == mid
         assert await s.call("search_memory", query="zzzqqq unrelatedword") == {
-            "success": True, "count": 0, "results": [], "pagination": None,
+            "success": True, "count": 0, "results": [], "pagination": None, "semantic": True,
+            "notice": None,
         }  # fmt: skip
         paged = await s.call("search_memory", page=2, page_size=3, preview_length=20)
         assert paged["pagination"]["page"] == 2 and paged["count"] == 3
@@ -166,7 +167,8 @@ async def test_gc_preview_changes_nothing_and_a_run_is_restorable(git_vault: Pat
         assert "gc: forget 2 memories" in git(git_vault, "log", "-1", "--format=%B")
 
         forgotten = await s.call("forgotten_memories", limit=10)
-        assert {f["id"] for f in forgotten["result"]} == set(gone)
+        assert {f["id"] for f in forgotten["forgotten"]} == set(gone) and forgotten["count"] == 2
+        assert {f["kind"] for f in forgotten["forgotten"]} == {"deleted"}
         history = await s.call("memory_history", memory_id=gone[0])
         assert history["exists"] is False and history["commits"][0]["sha"] == run["commit"]
         first = history["commits"][-1]["sha"]
@@ -272,3 +274,23 @@ async def test_review_lists_fading_memories_most_urgent_first(git_vault: Path) -
     assert items, due
     priorities = [i["review_priority"] for i in items]
     assert priorities == sorted(priorities, reverse=True) and priorities[0] > 0
+
+
+async def test_a_title_a_file_name_cannot_hold_is_kept_and_shown_as_written(
+    git_vault: Path,
+) -> None:
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        unsafe = await s.call("save_memory", content="One thing.", title="../../tmp/escaped")
+        again = await s.call("save_memory", content="Another.", title="../../tmp/escaped")
+        assert (unsafe["path"], again["path"]) == ("_stm/tmp escaped.md", "_stm/tmp escaped 2.md")
+        standup = await s.call(
+            "save_memory", content="We meet every weekday.", title="The team standup is at 9:30"
+        )
+        assert standup["path"] == "_stm/The team standup is at 9 30.md"
+        assert standup["title"] == "The team standup is at 9:30"
+        opened = await s.call("open_memories", memory_ids=["The team standup is at 9:30"])
+        assert opened["memories"][0]["title"] == "The team standup is at 9:30"
+        found = await s.call("search_memory", query="standup")
+        assert found["results"][0]["title"] == "The team standup is at 9:30"
+    assert not (git_vault.parent / "tmp").exists()

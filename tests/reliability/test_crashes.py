@@ -53,7 +53,7 @@ def lock_is_free(vault: Path) -> bool:
 
 def check_nothing_lost(vault: Path, service: MemoryService, ids: set[str]) -> dict[str, list[str]]:
     on_disk = memories_on_disk(vault)
-    forgotten = {f.id for f in service.forgotten(limit=10_000)}
+    forgotten = {f.id for f in service.forgotten(limit=10_000).forgotten}
     return {
         "missing": sorted(ids - set(on_disk) - forgotten),
         "twice": sorted(
@@ -88,7 +88,7 @@ def test_a_writer_killed_inside_a_two_step_write_is_repaired_at_the_next_start(
     on_disk = memories_on_disk(vault)
     if crash_at.startswith("gc"):
         # Completed: the forget the writer chose is committed, and each one can come back.
-        assert {f.id for f in service.forgotten()} == set(faded)
+        assert {f.id for f in service.forgotten().forgotten} == set(faded)
         assert not set(faded) & set(on_disk)
         restored = service.restore(faded[0])
         assert (vault / restored.path).is_file()
@@ -137,7 +137,7 @@ def test_a_writer_killed_again_and_again_loses_no_memory(
     assert extra <= rounds
     figures.update(
         kills=rounds, operations_logged=len(entries), by_kind=dict(ops),
-        memories=len(set(id_paths) | saved), forgotten=len(service.forgotten(limit=10_000)),
+        memories=len(set(id_paths) | saved), forgotten=service.forgotten(limit=10_000).count,
         lost=0,
     )  # fmt: skip
 

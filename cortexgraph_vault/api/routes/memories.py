@@ -39,15 +39,16 @@ def get_memory(service: MemoryService, ref: str) -> MemoryDetail:
 
 @ROUTES.post("/api/v1/memories", "Save a new memory", status=201, errors=(400, 422, 503))
 def create_memory(service: MemoryService, body: s.CreateMemory) -> SaveResult:
-    """Written to the short-term folder and committed; content that looks like a secret is
-    refused (422) unless `force` is set."""
+    """Written to the short-term folder and committed; a credential in any field (a password,
+    PIN, card number, API key) is refused (422) unless `force` is set."""
     return service.save(**body.model_dump())
 
 
 @ROUTES.patch(ONE, "Change a memory", errors=(400, 404, 409, 422, 503))
 def update_memory(service: MemoryService, ref: str, body: s.UpdateMemory) -> UpdateResult:
     """Give `expected_hash` (the `content_hash` you read): if the note changed since, nothing
-    is written and 409 returns both hashes and the current text."""
+    is written and 409 returns both hashes and the current text. A credential in any field is
+    refused (422) unless `force` is set."""
     return service.update(ref, **body.model_dump(exclude_none=True))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cortexgraph_vault.api import schemas as s
 from cortexgraph_vault.api.endpoints import RouteTable
-from cortexgraph_vault.models import HistoryResult, RestoreResult, VersionResult
+from cortexgraph_vault.models import ForgottenList, HistoryResult, RestoreResult, VersionResult
 from cortexgraph_vault.service import MemoryService
 
 ROUTES = RouteTable()
@@ -29,7 +29,8 @@ def restore_memory(service: MemoryService, ref: str, body: s.Restore) -> Restore
     return service.restore(ref, commit=body.commit)
 
 
-@ROUTES.get("/api/v1/forgotten", "Memories gc removed", errors=(422, 503))
-def forgotten(service: MemoryService, query: s.ForgottenQuery) -> s.ForgottenList:
-    """Found in git history, newest first, to pick one to restore."""
-    return s.ForgottenList(forgotten=service.forgotten(limit=query.limit))
+@ROUTES.get("/api/v1/forgotten", "Memories gc or delete removed", errors=(422, 503))
+def forgotten(service: MemoryService, query: s.ForgottenQuery) -> ForgottenList:
+    """Archived ones (still in the archive folder) and deleted ones (found in git history),
+    newest first, to pick one to restore."""
+    return service.forgotten(limit=query.limit)

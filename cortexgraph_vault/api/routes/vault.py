@@ -10,6 +10,7 @@ from cortexgraph_vault.models import (
     AutoRecallResult,
     MessageAnalysis,
     NeighbourhoodResult,
+    NoteRead,
     RecallAnalysis,
     ReviewResult,
     SearchResult,
@@ -36,12 +37,35 @@ def search(service: MemoryService, query: s.SearchQuery) -> SearchResult:
 
 
 @ROUTES.get(
+    "/api/v1/related",
+    "Memories and notes related to a note",
+    errors=(400, 404, 422),
+)
+def related(service: MemoryService, query: s.RelatedQuery) -> SearchResult:
+    """Best first, in the shape of /api/v1/search's answer, without the note itself; 404 when
+    no Markdown note is at `path`."""
+    return service.related_to_note(query.path, query.limit)
+
+
+@ROUTES.get(
     "/api/v1/graph/neighbourhood",
     "Notes and memories around a note",
     errors=(400, 404, 409, 422),
 )
 def neighbourhood(service: MemoryService, query: s.NeighbourhoodQuery) -> NeighbourhoodResult:
     return service.graph_neighbourhood(query.path, hops=query.hops)
+
+
+@ROUTES.get(
+    "/api/v1/notes/read",
+    "Any note of the vault, a page at a time",
+    errors=(400, 404, 409, 422),
+)
+def read_note(service: MemoryService, query: s.NoteQuery) -> NoteRead:
+    """Found by path, title or alias as Obsidian resolves a link, or by memory id: frontmatter,
+    a page of the body with a cursor for the next, links and backlinks. A cursor given before
+    the note changed is refused (409)."""
+    return service.read_note(query.ref, cursor=query.cursor, max_chars=query.max_chars)
 
 
 @ROUTES.post(

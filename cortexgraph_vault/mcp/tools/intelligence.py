@@ -34,11 +34,11 @@ def register(tool: ToolRegistry) -> None:
         mode: Annotated[
             Literal["silent", "subtle", "interactive"] | None,
             Field(
-                description="silent: only reinforce; subtle/interactive: also return what was found (default: configured mode)"
+                description="silent: reinforce, list without text; subtle: with text; interactive: ask before reinforcing (default: configured)"
             ),
         ] = None,
     ) -> AutoRecallResult:
-        """Find memories related to the message's topics and reinforce them so they do not fade."""
+        """Find the memories a message's topics touch, and reinforce them so they do not fade."""
         return service.auto_recall(message, mode=mode)
 
     @tool(READ_ONLY, title="Memories due for review")

@@ -31,11 +31,8 @@ def register(tool: ToolRegistry) -> None:
             Field(ge=1, le=10_000, description="forget at most this many, lowest score first"),
         ] = None,
     ) -> GcResult:
-        """Forget short-term memories whose score fell below the forget threshold.
-
-        Preview first (dry_run true, the default). A real run deletes (or archives) them in one
-        git commit that lists each one, so restore_memory can bring any of them back.
-        """
+        """Forget faded short-term memories. Preview first (dry_run, the default) and ask the user
+        before a real run: one git commit; restore_memory brings any back."""
         return service.gc(dry_run=dry_run, archive_instead=archive_instead, limit=limit)
 
     @tool(WRITES, title="Promote memories")
@@ -55,11 +52,8 @@ def register(tool: ToolRegistry) -> None:
             bool, Field(description="promote memory_id even though it does not qualify yet")
         ] = False,
     ) -> PromoteResult:
-        """Move memories that proved their worth from _stm/ into the vault's long-term folder.
-
-        A memory qualifies when it is used again after saving and scores high, or is used often
-        within two weeks. Promoted memories no longer fade.
-        """
+        """Keep memories that proved their worth (used again and scoring high, or used often within
+        two weeks): moved from _stm/ to the long-term folder, where they no longer fade. dry_run first."""
         return service.promote(memory_id, auto_detect=auto_detect, dry_run=dry_run, force=force)
 
     @tool(READ_ONLY, title="Find clusters of similar memories")
@@ -84,11 +78,8 @@ def register(tool: ToolRegistry) -> None:
             ),
         ] = None,
     ) -> ClusterResult:
-        """Group similar short-term memories (or find duplicates) as candidates for consolidation.
-
-        Cluster ids are stable: they are derived from the member ids, so consolidate_memories
-        can be called with one later.
-        """
+        """Group similar short-term memories (or find duplicates); pass a cluster id to
+        consolidate_memories (ids are stable)."""
         return service.cluster(
             strategy=strategy, threshold=threshold, max_cluster_size=max_cluster_size,
             find_duplicates=find_duplicates, duplicate_threshold=duplicate_threshold,
@@ -112,7 +103,7 @@ def register(tool: ToolRegistry) -> None:
             Similarity, Field(description="least cohesion for auto_detect")
         ] = 0.75,
     ) -> ConsolidateResult:
-        """Merge a cluster of similar memories into one; the originals are archived, never lost."""
+        """Merge a cluster into one memory (preview first); the originals are archived, never lost."""
         return service.consolidate(
             cluster_id=cluster_id, mode=mode, auto_detect=auto_detect,
             cohesion_threshold=cohesion_threshold,

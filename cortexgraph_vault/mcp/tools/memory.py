@@ -49,7 +49,8 @@ Strength = Annotated[
 Force = Annotated[
     bool,
     Field(
-        description="save even though the text looks like a password or API key (it would stay in git)"
+        description="save despite a credential (password, PIN, card, key) — it stays in git; "
+        "only if the user asks"
     ),
 ]
 RelationType = Literal[
@@ -81,12 +82,9 @@ def register(tool: ToolRegistry) -> None:
         ] = None,
         force: Force = False,
     ) -> SaveResult:
-        """Save a new short-term memory as a note in the vault's _stm/ folder.
-
-        Save what the user will want remembered: preferences, decisions, facts about them, their
-        people and projects. One idea per memory. It fades unless used; using it again (touch_memory,
-        observe_memory_usage) keeps it, and a much-used memory is promoted into the vault for good.
-        """
+        """Save a new memory (a note in _stm/): a preference, decision or fact about the user,
+        their people or projects. One idea, in their words. Search first: if it is already
+        remembered, touch_memory or update_memory instead of a duplicate. It fades unless used."""
         return service.save(
             content, title=title, tags=tags, entities=entities, source=source, context=context,
             meta=meta, strength=strength, force=force,
@@ -105,9 +103,7 @@ def register(tool: ToolRegistry) -> None:
         min_score: MinScore = None,
         use_embeddings: Annotated[
             bool,
-            Field(
-                description="accepted for CortexGraph compatibility; meaning (vectors) is always used"
-            ),
+            Field(description="CortexGraph compatibility; vectors are always used"),
         ] = False,
         include_review_candidates: ReviewCandidates = True,
         page: Page = None,
@@ -115,11 +111,9 @@ def register(tool: ToolRegistry) -> None:
         preview_length: PreviewLength = 300,
         explain: Explain = False,
     ) -> SearchResult:
-        """Search short-term and promoted memories by text, tags and recency, best first.
-
-        Every memory is considered, however old; a query that matches nothing returns nothing.
-        Results carry the memory id, a content preview, the decay score and the text similarity.
-        """
+        """Search memories by words, tags and recency, best first (however old; no match, no
+        results). Before answering about the user and before save_memory. Full text: open_memories;
+        after a result shaped your answer: observe_memory_usage."""
         return service.search(
             query, tags=tags, status=status, top_k=top_k, window_days=window_days,
             min_score=min_score, page=page, page_size=page_size, preview_length=preview_length,
@@ -143,11 +137,8 @@ def register(tool: ToolRegistry) -> None:
         ] = True,
         include_scores: Annotated[bool, Field(description="live decay scores")] = True,
     ) -> OpenResult:
-        """Read memories in full: content, tags, scores, content_hash and relations both ways.
-
-        Ids that match nothing are listed in not_found. Reading does not count as a use; call
-        observe_memory_usage after you actually use a memory in an answer.
-        """
+        """Read memories in full: content, tags, scores, content_hash, relations; unknown ids in
+        not_found. Not a use: observe_memory_usage once one shaped your answer."""
         ids = [memory_ids] if isinstance(memory_ids, str) else memory_ids
         return service.open(ids, include_relations=include_relations, include_scores=include_scores)
 
@@ -158,7 +149,7 @@ def register(tool: ToolRegistry) -> None:
             bool, Field(description="also raise its strength by 0.1 (up to 2)")
         ] = False,
     ) -> TouchResult:
-        """Count one use of a memory: use_count + 1 and last_used = now, so it fades more slowly."""
+        """The user repeated or confirmed a memory: count one use, so it fades more slowly."""
         return service.touch(memory_id, boost=boost_strength)
 
     @tool(WRITES, title="Record memories used in an answer")
@@ -169,11 +160,8 @@ def register(tool: ToolRegistry) -> None:
             Field(max_length=50, description="tags of the current conversation's topic"),
         ] = None,
     ) -> ObserveResult:
-        """Tell the memory which memories you used in a response; each counts as a use and a review.
-
-        A memory used outside its own topic (context tags unlike its tags) also gains strength.
-        Ids that match nothing are listed in not_found; the others are still recorded.
-        """
+        """Call after answering from memories, with the ids you used: each counts as a use and
+        stays alive (used outside its topic, it also gains strength). Unknown ids: not_found."""
         return service.observe(memory_ids, context_tags)
 
     @tool(DESTRUCTIVE, title="Change a memory")
@@ -189,12 +177,8 @@ def register(tool: ToolRegistry) -> None:
         expected_hash: ExpectedHash = None,
         force: Force = False,
     ) -> UpdateResult:
-        """Change a memory's content, tags, entities or strength; only the given fields change.
-
-        Pass expected_hash (the content_hash from open_memories) so a change made meanwhile in
-        Obsidian is never overwritten: on a mismatch nothing is written and you should re-read.
-        The previous version stays in git (memory_history).
-        """
+        """Correct a memory: content, tags, entities or strength (only those given). Pass
+        expected_hash (content_hash from open_memories); on a conflict, re-read. Old text stays in git."""
         return service.update(
             memory_id, content=content, tags=tags, entities=entities, strength=strength,
             expected_hash=expected_hash, force=force,
@@ -211,7 +195,7 @@ def register(tool: ToolRegistry) -> None:
         ] = "archive",
         expected_hash: ExpectedHash = None,
     ) -> DeleteResult:
-        """Delete a memory the user wants gone: archived by default, or removed (recoverable from git)."""
+        """Only when the user asks: archive a memory (default) or remove it; restore_memory undoes it."""
         return service.delete(memory_id, mode=mode, expected_hash=expected_hash)
 
     @tool(WRITES_IDEMPOTENT, title="Relate two memories")
@@ -228,11 +212,11 @@ def register(tool: ToolRegistry) -> None:
             dict[str, MetaValue] | None,
             Field(max_length=20, description="notes about the relation"),
         ] = None,
+        force: Force = False,
     ) -> RelationResult:
-        """Link one memory to another with a typed relation, written as an Obsidian link property.
-
-        Creating a relation that already exists changes nothing and says created: false.
-        """
+        """Link two memories with a typed relation (an Obsidian link property); an existing one
+        is left as it is (created: false)."""
         return service.relate(
-            from_memory_id, to_memory_id, relation_type, strength=strength, metadata=metadata
-        )
+            from_memory_id, to_memory_id, relation_type, strength=strength, metadata=metadata,
+            force=force,
+        )  # fmt: skip

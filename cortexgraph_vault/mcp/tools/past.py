@@ -8,7 +8,7 @@ from pydantic import Field
 
 from cortexgraph_vault.mcp.params import MemoryId
 from cortexgraph_vault.mcp.tool_calls import READ_ONLY, WRITES
-from cortexgraph_vault.models import ForgottenView, HistoryResult, RestoreResult, VersionResult
+from cortexgraph_vault.models import ForgottenList, HistoryResult, RestoreResult, VersionResult
 
 if TYPE_CHECKING:
     from cortexgraph_vault.mcp.tool_calls import ToolRegistry
@@ -34,7 +34,8 @@ def register(tool: ToolRegistry) -> None:
             int, Field(ge=1, le=500, description="newest commits first, at most this many")
         ] = 50,
     ) -> HistoryResult:
-        """Every git commit that changed a memory, live or forgotten, followed across renames."""
+        """Git commits that changed a memory, live or forgotten, across renames; see one with
+        memory_version."""
         return service.history(memory_id, limit=limit)
 
     @tool(READ_ONLY, title="A memory as it was")
@@ -47,8 +48,8 @@ def register(tool: ToolRegistry) -> None:
         limit: Annotated[
             int, Field(ge=1, le=500, description="most recently forgotten first")
         ] = 50,
-    ) -> list[ForgottenView]:
-        """Memories that gc or delete removed, with where they can be restored from."""
+    ) -> ForgottenList:
+        """Memories gc or delete_memory removed (archived or deleted); restore_memory brings one back."""
         return service.forgotten(limit=limit)
 
     @tool(WRITES, title="Restore a memory")
@@ -64,5 +65,5 @@ def register(tool: ToolRegistry) -> None:
             ),
         ] = None,
     ) -> RestoreResult:
-        """Bring a forgotten or archived memory back into short-term memory; it counts as a use."""
+        """Bring a forgotten or archived memory back into _stm/, fresh again; not a use toward promotion."""
         return service.restore(memory_id, commit=commit)

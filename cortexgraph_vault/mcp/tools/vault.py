@@ -19,11 +19,13 @@ from cortexgraph_vault.mcp.params import (
 from cortexgraph_vault.mcp.tool_calls import READ_ONLY, WRITES
 from cortexgraph_vault.models import (
     GraphResult,
+    NoteRead,
     PerformanceMetrics,
     SearchResult,
     SyncResult,
     VaultStatus,
 )
+from cortexgraph_vault.models.graph import GRAPH_MAX_CHARS
 
 if TYPE_CHECKING:
     from cortexgraph_vault.mcp.tool_calls import ToolRegistry
@@ -66,17 +68,35 @@ def register(tool: ToolRegistry) -> None:
         include_review_candidates: ReviewCandidates = True,
         explain: Explain = False,
     ) -> SearchResult:
-        """Search short-term memories, promoted memories and every other note in the vault at once.
-
-        Each result says where it lives (source: stm, ltm or note), its path, id, score and the
-        fields that matched. A query that matches nothing returns nothing.
-        """
+        """Search memories and every other vault note at once; each result has its source (stm,
+        ltm, note), path, score and matched fields. Read a note in full with read_note(path)."""
         return service.search_unified(
             query, tags=tags, status=status, folder=folder, limit=limit, stm_weight=stm_weight,
             ltm_weight=ltm_weight, window_days=window_days, min_score=min_score, page=page,
             page_size=page_size, preview_length=preview_length,
             include_review_candidates=include_review_candidates, explain=explain,
         )  # fmt: skip
+
+    @tool(READ_ONLY, title="Read a note")
+    def read_note(
+        ref: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=1000,
+                description="path, title, alias, [[link]] or memory id (as search_unified gives)",
+            ),
+        ],
+        cursor: Annotated[
+            str | None, Field(max_length=64, description="next_cursor of the previous page")
+        ] = None,
+        max_chars: Annotated[
+            int, Field(ge=200, le=100_000, description="body characters per page")
+        ] = 10_000,
+    ) -> NoteRead:
+        """Read any vault note (a path from search_unified, a title, alias or [[link]]):
+        frontmatter, body a page at a time (pass next_cursor), links and backlinks."""
+        return service.read_note(ref, cursor=cursor, max_chars=max_chars)
 
     @tool(READ_ONLY, title="Read the memory graph")
     def read_graph(
@@ -90,12 +110,28 @@ def register(tool: ToolRegistry) -> None:
         limit: Annotated[int, Field(ge=1, le=1000, description="notes at most")] = 100,
         page: Page = None,
         page_size: Annotated[int | None, Field(ge=1, le=1000, description="notes per page")] = None,
+        cursor: Annotated[
+            str | None,
+            Field(max_length=2000, description="next_cursor of the previous answer, to continue"),
+        ] = None,
+        max_chars: Annotated[
+            int,
+            Field(
+                ge=2_000,
+                le=1_000_000,
+                description="size budget of the answer in characters of JSON (default 40000)",
+            ),
+        ] = GRAPH_MAX_CHARS,
     ) -> GraphResult:
-        """Notes with the links and typed relations between them, and whole-vault graph statistics,
-        a page at a time."""
+        """Notes with the links and typed relations from them, and whole-vault graph statistics,
+        a page at a time.
+
+        An answer holds at most `limit` notes and at most `max_chars` characters (about 10k
+        tokens by default); when more notes follow, call again with `cursor` = its next_cursor.
+        """
         return service.read_graph(
             status=status, include_scores=include_scores, limit=limit, page=page,
-            page_size=page_size,
+            page_size=page_size, cursor=cursor, max_chars=max_chars,
         )  # fmt: skip
 
     @tool(READ_ONLY, title="Vault status")

@@ -141,6 +141,11 @@ export class CortexClient {
     return this.call("GET", "/api/v1/search", { query: { q, limit } });
   }
 
+  /** The memories and notes most related to the note at `path` (vault-relative), best first. */
+  related(path: string, limit = 10): Promise<SearchResult> {
+    return this.call("GET", "/api/v1/related", { query: { path, limit } });
+  }
+
   history(ref: string, limit = 50): Promise<HistoryResult> {
     return this.call("GET", `/api/v1/memories/${segment(ref)}/history`, { query: { limit } });
   }

@@ -173,7 +173,8 @@ export interface ForgottenView {
   id: string;
   title: string;
   path: string;
-  deleted_in: string;
+  deleted_in: string | null; // null when archived (still in the archive folder)
+  kind?: "deleted" | "archived";
   deleted_at: string;
   preview: string;
 }

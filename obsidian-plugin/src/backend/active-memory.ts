@@ -6,8 +6,9 @@ import { isConnectionProblem } from "../api/errors";
 import type { MemoryDetail } from "../api/types";
 import { inFolder } from "../model/backend-config";
 import type { Backend } from "./backend";
+import type { ActiveNote } from "./related-notes";
 
-export class ActiveMemory extends Events {
+export class ActiveMemory extends Events implements ActiveNote {
   private currentPath: string | null = null;
   private found: MemoryDetail | null | undefined = undefined;
   private generation = 0;
@@ -34,8 +35,14 @@ export class ActiveMemory extends Events {
     if (path !== this.currentPath) {
       this.currentPath = path;
       this.found = undefined;
+      this.trigger("path", path);
     }
     await this.lookup();
+  }
+
+  /** A file was renamed or moved: if it is the active one, follow it to its new path. */
+  async renamed(oldPath: string, newPath: string): Promise<void> {
+    if (oldPath === this.currentPath) await this.track(newPath);
   }
 
   async lookup(): Promise<void> {
@@ -58,6 +65,11 @@ export class ActiveMemory extends Events {
 
   onChanged(callback: () => void): EventRef {
     return this.on("changed", callback);
+  }
+
+  /** Another file became active (at once, before its lookup answers). */
+  onPathChanged(callback: (path: string | null) => void): EventRef {
+    return this.on("path", (path) => callback(path as string | null));
   }
 
   private mayBeMemory(path: string): boolean {

@@ -40,7 +40,7 @@ export class HistoryModal extends Modal {
     if (this.memory.status === "archived") {
       new Setting(this.contentEl)
         .setName("Archived")
-        .setDesc("Bring it back into short-term memory; that counts as a use.")
+        .setDesc("Bring it back into short-term memory, fresh again.")
         .addButton((b) =>
           b
             .setButtonText("Restore from archive")

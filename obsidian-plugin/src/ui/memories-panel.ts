@@ -7,6 +7,7 @@ import { NotAvailable, isConnectionProblem } from "../api/errors";
 import type { MemoryView, SearchHit } from "../api/types";
 import type { MemoryActions } from "../actions/memory-actions";
 import type { Backend } from "../backend/backend";
+import { RelatedNotes, type ActiveNote, type RelatedOptions } from "../backend/related-notes";
 import { chipFor } from "../model/chip";
 import type { ConnectionState } from "../model/connection";
 import { plural } from "../model/format";
@@ -20,6 +21,7 @@ import {
   type ShowFilter,
 } from "../model/memory-filter";
 import { renderHitRow, renderMemoryRow, type RowHandlers } from "./memory-row";
+import { RelatedSection } from "./related-section";
 
 export interface PanelDeps {
   backend: Backend;
@@ -29,6 +31,9 @@ export interface PanelDeps {
   /** Promote, asking first when the rules do not ask for it yet. */
   promote: (memory: MemoryView) => Promise<unknown>;
   openSettings?: () => void;
+  /** The active file: with it, the view shows what is related to that note. */
+  activeNote?: ActiveNote;
+  relatedOptions?: RelatedOptions;
 }
 
 const STATUS_OPTIONS: Record<ListStatus, string> = {
@@ -57,6 +62,7 @@ export class MemoriesPanel extends Component {
   private reloadAgain = false;
   private listEl!: HTMLElement;
   private summaryEl!: HTMLElement;
+  private related: { notes: RelatedNotes; section: RelatedSection } | null = null;
   private readonly searchSoon = debounce(() => void this.runSearch(), 300, true);
 
   constructor(
@@ -69,6 +75,7 @@ export class MemoriesPanel extends Component {
   override onload(): void {
     this.root.empty();
     this.root.addClass("cg-memories");
+    if (this.deps.activeNote) this.loadRelated(this.deps.activeNote);
     this.buildToolbar(this.root.createDiv({ cls: "cg-toolbar" }));
     this.summaryEl = this.root.createDiv({ cls: "cg-summary" });
     this.listEl = this.root.createDiv({ cls: "cg-list" });
@@ -90,6 +97,7 @@ export class MemoriesPanel extends Component {
       this.reloadAgain = true;
       return this.loading;
     }
+    this.related?.notes.refresh();
     this.loading = this.fetchMemories().finally(() => {
       this.loading = null;
       if (this.reloadAgain) {
@@ -98,6 +106,21 @@ export class MemoriesPanel extends Component {
       }
     });
     return this.loading;
+  }
+
+  private loadRelated(activeNote: ActiveNote): void {
+    const section = new RelatedSection(this.root);
+    const notes = new RelatedNotes(this.deps.backend, activeNote, () => this.renderRelated(), this.deps.relatedOptions);
+    this.related = { notes, section };
+    this.addChild(notes);
+  }
+
+  private renderRelated(): void {
+    if (!this.related) return;
+    const { notes, section } = this.related;
+    const kind = this.deps.backend.state.kind;
+    section.render(notes.state, this.handlers());
+    section.hide((kind !== "online" && kind !== "unknown") || notes.state.kind === "unreachable");
   }
 
   private async fetchMemories(): Promise<void> {
@@ -176,6 +199,7 @@ export class MemoriesPanel extends Component {
   }
 
   private render(): void {
+    this.renderRelated();
     const state = this.deps.backend.state;
     this.listEl.empty();
     this.summaryEl.empty();

@@ -15,7 +15,7 @@ import {
   Unauthorized,
 } from "../../src/api/errors";
 import type { Transport } from "../../src/api/transport";
-import { aGcResult, aMemory } from "../support/memories";
+import { aGcResult, aHit, aMemory } from "../support/memories";
 import { FakeTransport, json, nodeTimers } from "../support/fake-transport";
 
 function clientWith(transport: Transport, token: string | null = "s3cret", timeoutMs = 1_000) {
@@ -49,6 +49,15 @@ describe("CortexClient requests", () => {
     expect(t.requests[1]?.url).toBe("http://127.0.0.1:47613/api/v1/memories/Oat%20milk%20%2F%20coffee/touch");
     expect(JSON.parse(t.requests[1]!.body!)).toEqual({ boost: true });
     expect(t.requests[1]?.headers["Content-Type"]).toBe("application/json");
+  });
+
+  it("asks for the notes related to a path, encoded, with its limit", async () => {
+    const t = new FakeTransport().on("GET /api/v1/related", () => json(200, { success: true, count: 1, results: [aHit()] }));
+    const result = await clientWith(t).related("Projects/Café & co #1.md", 8);
+    const url = new URL(t.requests[0]!.url);
+    expect(url.searchParams.get("path")).toBe("Projects/Café & co #1.md");
+    expect(url.searchParams.get("limit")).toBe("8");
+    expect(result.results.map((h) => h.path)).toEqual(["Notes/A note.md"]);
   });
 
   it("passes gc options in the contract's field names", async () => {

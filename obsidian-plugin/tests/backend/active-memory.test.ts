@@ -41,6 +41,29 @@ describe("ActiveMemory", () => {
     expect(active.memory?.path).toBe("_stm/New.md");
   });
 
+  it("tells at once which file became active, before its lookup answers, and only on a change", async () => {
+    const active = new ActiveMemory(backendOver(refusedTransport()));
+    const seen: (string | null)[] = [];
+    active.onPathChanged((path) => seen.push(path));
+    const lookup = active.track("_stm/A.md");
+    expect(seen).toEqual(["_stm/A.md"]);
+    await lookup;
+    await active.track("_stm/A.md");
+    await active.track(null);
+    expect(seen).toEqual(["_stm/A.md", null]);
+  });
+
+  it("follows the active file when it is renamed, and ignores other renames", async () => {
+    const active = new ActiveMemory(backendOver(refusedTransport()));
+    const seen: (string | null)[] = [];
+    await active.track("Drafts/Idea.md");
+    active.onPathChanged((path) => seen.push(path));
+    await active.renamed("Other.md", "Elsewhere.md");
+    await active.renamed("Drafts/Idea.md", "Projects/Idea.md");
+    expect(active.path).toBe("Projects/Idea.md");
+    expect(seen).toEqual(["Projects/Idea.md"]);
+  });
+
   it("does not know (rather than deny) while the backend is down", async () => {
     const active = new ActiveMemory(backendOver(refusedTransport()));
     await active.track("_stm/A.md");

@@ -5,6 +5,7 @@
 import { MemoryActions } from "../../src/actions/memory-actions";
 import type { OpenNotes } from "../../src/actions/open-notes";
 import type { Transport, TransportRequest, TransportResponse } from "../../src/api/transport";
+import { ActiveMemory } from "../../src/backend/active-memory";
 import { Backend } from "../../src/backend/backend";
 import { MemoriesPanel } from "../../src/ui/memories-panel";
 import { installDomHelpers } from "../stubs/dom";
@@ -13,6 +14,8 @@ declare global {
   interface Window {
     cgSend(request: TransportRequest): Promise<TransportResponse>;
     startMemories(baseUrl: string, token: string): Promise<void>;
+    /** What file-open does in the app: another file (or none) becomes the active one. */
+    cgOpenNote(path: string | null): void;
     cgOpened: string[];
     cgNotices: string[];
   }
@@ -38,6 +41,8 @@ window.startMemories = async (baseUrl: string, token: string) => {
     window.cgNotices.push(message);
     noticesEl.createDiv({ cls: "notice", text: message });
   });
+  const active = new ActiveMemory(backend);
+  window.cgOpenNote = (path) => void active.track(path);
   const root = document.querySelector<HTMLElement>(".view-content")!;
   const panel = new MemoriesPanel(root, {
     backend,
@@ -45,6 +50,7 @@ window.startMemories = async (baseUrl: string, token: string) => {
     now: () => new Date(),
     showHistory: () => undefined,
     promote: (memory) => actions.promote(memory),
+    activeNote: active,
   });
   panel.load();
   await panel.refresh();

@@ -2,7 +2,7 @@
 // promoting, checked against the files on disk and the git log.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BackendOffline, NotFound, Unauthorized } from "../../src/api/errors";
+import { BackendOffline, InvalidRequest, NotFound, Unauthorized } from "../../src/api/errors";
 import type { MemoryView } from "../../src/api/types";
 import { DEFAULT_CONFIG } from "../../src/model/backend-config";
 import { chipFor } from "../../src/model/chip";
@@ -59,6 +59,30 @@ describe("looking up the active note", () => {
     const found = await daemon.client().lookup(first!.path);
     expect(found?.id).toBe(first!.id);
     expect(await daemon.client().lookup("Home.md")).toBeNull();
+  });
+});
+
+describe("related to a note", () => {
+  it("finds the memories and notes about the same thing as a note, never the note itself", async () => {
+    const client = daemon.client();
+    const fromMemory = await client.related("_stm/Half marathon goal.md", 5);
+    expect(fromMemory.results[0]?.path).toBe("Areas/Running.md");
+    expect(fromMemory.results.map((h) => h.path)).not.toContain("_stm/Half marathon goal.md");
+    expect(fromMemory.results.length).toBeLessThanOrEqual(5);
+    const fromNote = await client.related("Areas/Running.md", 8);
+    const paths = fromNote.results.map((h) => h.path);
+    expect(paths).toContain("_stm/Half marathon goal.md");
+    expect(paths).not.toContain("Areas/Running.md");
+    const memory = fromNote.results.find((h) => h.path === "_stm/Half marathon goal.md")!;
+    expect(memory).toMatchObject({ source: "stm", status: "active", title: "Half marathon goal" });
+    expect(memory.memory_id).toBe((await client.lookup(memory.path))?.id);
+  });
+
+  it("answers NotFound for a note the backend does not hold and refuses paths out of the vault", async () => {
+    const missing = await daemon.client().related("Inbox/Not written yet.md").catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFound);
+    expect((missing as Error).message).toContain("Inbox/Not written yet.md");
+    await expect(daemon.client().related("../outside.md")).rejects.toBeInstanceOf(InvalidRequest);
   });
 });
 

@@ -8,10 +8,11 @@ import { FakeTransport, json } from "../support/fake-transport";
 import { backendOver, refusedTransport, servingMemories } from "../support/backend";
 import { aHit, aMemory, NOW } from "../support/memories";
 import { FakeNotes } from "../support/open-notes";
+import { FakeActiveNote } from "../support/active-note";
 
 const panels: MemoriesPanel[] = [];
 
-function mount(backend: Backend, notes = new FakeNotes()) {
+function mount(backend: Backend, notes = new FakeNotes(), activeNote?: FakeActiveNote) {
   const root = document.createElement("div");
   document.body.appendChild(root);
   const notified: string[] = [];
@@ -24,6 +25,8 @@ function mount(backend: Backend, notes = new FakeNotes()) {
     now: () => NOW,
     showHistory: (m) => histories.push(m),
     promote: async (m) => void promoted.push(m),
+    activeNote,
+    relatedOptions: { delayMs: 20, limit: 8 },
   });
   panel.load();
   panels.push(panel);
@@ -216,5 +219,81 @@ describe("MemoriesPanel lifecycle", () => {
     panel.unload();
     expect((backend as unknown as { listenerCount(n: string): number }).listenerCount("changed")).toBe(0);
     expect((backend as unknown as { listenerCount(n: string): number }).listenerCount("state")).toBe(0);
+  });
+});
+
+describe("MemoriesPanel related to this note", () => {
+  const running = aHit({ title: "Running", path: "Areas/Running.md", content: "Goal for spring: a half marathon" });
+  const goal = aHit({ title: "Half marathon goal", path: "_stm/Half marathon goal.md", source: "stm", memory_id: "goal" });
+  const relatedTo: Record<string, unknown[]> = { "_stm/Half marathon goal.md": [running], "Areas/Running.md": [goal] };
+
+  function serving() {
+    return servingMemories(() => [aMemory({ title: "Half marathon goal" })]).on("GET /api/v1/related", (_r, url) => {
+      const results = relatedTo[url.searchParams.get("path")!];
+      return results ? json(200, { success: true, count: results.length, results }) : json(404, { error: "not_found", detail: "no such note" });
+    });
+  }
+
+  const section = (root: HTMLElement) => root.querySelector<HTMLElement>(".cg-related")!;
+  const relatedTitles = (root: HTMLElement) => [...section(root).querySelectorAll(".cg-row .cg-title")].map((el) => text(el));
+
+  it("shows what is related to the active note above the list, and follows the active note", async () => {
+    const active = new FakeActiveNote("_stm/Half marathon goal.md");
+    const { root, panel, notes } = mount(backendOver(serving()), new FakeNotes(), active);
+    await panel.refresh();
+    expect(root.firstElementChild).toBe(section(root));
+    expect(text(section(root).querySelector("summary .cg-related-title"))).toBe("Related to this note");
+    expect(text(section(root).querySelector("summary .cg-related-note"))).toBe("Half marathon goal");
+    await expect.poll(() => relatedTitles(root)).toEqual(["Running"]);
+    expect(text(section(root).querySelector(".cg-chip"))).toBe("Note");
+    expect(text(section(root).querySelector(".cg-preview"))).toBe("Goal for spring: a half marathon");
+    section(root).querySelector<HTMLElement>(".cg-row .cg-title")!.click();
+    expect(notes.opened).toEqual(["Areas/Running.md"]);
+
+    active.open("Areas/Running.md");
+    expect(text(section(root).querySelector(".cg-related-empty"))).toBe("Finding what is related to Running…");
+    await expect.poll(() => relatedTitles(root)).toEqual(["Half marathon goal"]);
+    expect(text(section(root).querySelector(".cg-chip"))).toBe("Short-term");
+    // the memories list below is still there
+    expect(rows(root.querySelector<HTMLElement>(".cg-list")!).map((r) => text(r.querySelector(".cg-title")))).toEqual(["Half marathon goal"]);
+  });
+
+  it("says so when no note is open, the file is not a note, or the backend does not know it", async () => {
+    const active = new FakeActiveNote(null);
+    const transport = serving();
+    const { root, panel } = mount(backendOver(transport), new FakeNotes(), active);
+    await panel.refresh();
+    expect(text(section(root).querySelector(".cg-related-empty"))).toBe("Open a note to see the memories and notes related to it.");
+    active.open("Projects/assets/diagram.png");
+    expect(text(section(root).querySelector(".cg-related-empty"))).toBe("diagram.png is not a Markdown note; related memories are found for notes.");
+    expect(text(section(root).querySelector(".cg-related-note"))).toBe("");
+    active.open("Inbox/Brand new.md");
+    await expect.poll(() => text(section(root).querySelector(".cg-related-empty"))).toBe(
+      "The backend does not know Brand new yet. Is it serving this vault?",
+    );
+    expect(transport.paths().filter((p) => p === "GET /api/v1/related")).toHaveLength(1);
+  });
+
+  it("hides the section while the backend is down and fills it when it is back", async () => {
+    let up = false;
+    const live = serving();
+    const flaky = new FakeTransport();
+    flaky.send = (r) => (up ? live.send(r) : Promise.reject(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" })));
+    const active = new FakeActiveNote("_stm/Half marathon goal.md");
+    const { root, panel } = mount(backendOver(flaky), new FakeNotes(), active);
+    await panel.refresh();
+    await expect.poll(() => section(root).getAttribute("data-state")).toBe("unreachable");
+    expect(section(root).classList.contains("cg-hidden")).toBe(true);
+    expect(root.querySelector(".cg-offline")).not.toBeNull();
+    up = true;
+    root.querySelector<HTMLButtonElement>(".cg-offline button")!.click();
+    await expect.poll(() => relatedTitles(root)).toEqual(["Running"]);
+    expect(section(root).classList.contains("cg-hidden")).toBe(false);
+  });
+
+  it("keeps to the list alone when the view has no active note to follow", async () => {
+    const { root, panel } = mount(backendOver(serving()));
+    await panel.refresh();
+    expect(root.querySelector(".cg-related")).toBeNull();
   });
 });

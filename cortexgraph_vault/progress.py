@@ -1,0 +1,21 @@
+"""How a long operation reports how far it got: a `Progress` callback, `(done, total)`.
+
+Operations ask the engine's `ProgressFactory` for one per phase ("indexing", "forgetting"...);
+by default it drops every report. The CLI hands in a factory that draws a bar on a terminal;
+the MCP server and the daemon keep the silent default (stdout is the protocol there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+Progress = Callable[[int, int], None]
+ProgressFactory = Callable[[str], Progress]
+
+
+def _ignore(done: int, total: int) -> None:
+    return None
+
+
+def no_progress(label: str) -> Progress:
+    return _ignore

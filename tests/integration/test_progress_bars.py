@@ -1,0 +1,107 @@
+"""Long operations draw a progress bar (tqdm) on a terminal; off a terminal or with --json they
+stay quiet (tests/importers/test_maintenance_cli.py checks that side)."""
+
+from __future__ import annotations
+
+import fcntl
+import io
+import json
+import os
+import pty
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+from cortexgraph_vault.cli.progress import PROGRESS_FROM, TerminalBar, terminal_progress
+from tests.conftest import NOW_ISO, git
+
+
+def run_on_a_terminal(*args: str, vault: Path) -> tuple[int, str, str]:
+    """The real CLI with its stderr on a pseudo-terminal, as a person at a shell has it."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))  # 100 columns
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cortexgraph_vault.cli.main", "--vault", str(vault), "--now",
+         NOW_ISO, *args],
+        stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, env=dict(os.environ),
+    )  # fmt: skip
+    os.close(slave)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # every writer closed the terminal
+                break
+            chunks.append(data)
+        elif proc.poll() is not None:
+            break
+    out = proc.stdout.read().decode() if proc.stdout else ""
+    code = proc.wait(timeout=120)
+    os.close(master)
+    return code, out, b"".join(chunks).decode(errors="replace")
+
+
+def a_vault_of(tmp_path: Path, notes: int) -> Path:
+    vault = tmp_path / "vault"
+    (vault / "_stm").mkdir(parents=True)
+    for i in range(notes):
+        (vault / "_stm" / f"fact {i:04d}.md").write_text(f"Fact number {i} about the garden.\n")
+    git(vault, "init", "-q", "-b", "main")
+    return vault
+
+
+def test_a_cold_reindex_of_many_notes_draws_a_bar_on_a_terminal(tmp_path: Path) -> None:
+    vault = a_vault_of(tmp_path, 300)
+    code, out, terminal = run_on_a_terminal("reindex", vault=vault)
+    assert code == 0, terminal
+    assert "indexed 300 notes (300 memories)" in out
+    assert "indexing: 100%" in terminal and "300/300" in terminal
+
+
+def test_an_import_of_many_memories_draws_a_bar_on_a_terminal(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    records = [
+        {"id": f"m-{i:04d}", "content": f"Fact number {i} about the garden", "created_at": 1793523600 + i,
+         "last_used": 1793523600 + i, "use_count": 1, "strength": 1.0, "status": "active"}
+        for i in range(250)
+    ]  # fmt: skip
+    (store / "memories.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    vault = a_vault_of(tmp_path, 0)
+    code, out, terminal = run_on_a_terminal("import", "cortexgraph", str(store), vault=vault)
+    assert code == 0, terminal
+    assert "importing: 100%" in terminal and "250/250" in terminal
+    # With --json even a terminal gets no bar: the output is for a program.
+    code, out, terminal = run_on_a_terminal(
+        "--json", "import", "cortexgraph", str(store), vault=vault
+    )
+    assert code == 0 and "importing" not in terminal
+    assert json.loads(out)["unchanged"] == 250
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_small_operations_draw_nothing_and_a_pipe_gets_no_bars() -> None:
+    screen = FakeTerminal()
+    bar = TerminalBar("forgetting", screen)
+    for done in range(1, PROGRESS_FROM):
+        bar(done, PROGRESS_FROM - 1)
+    assert screen.getvalue() == ""
+    assert terminal_progress(False, io.StringIO()) is None  # not a terminal
+    assert terminal_progress(True, FakeTerminal()) is None  # --json
+    factory = terminal_progress(False, screen)
+    assert factory is not None
+    big = factory("forgetting")
+    for done in range(1, 301):
+        big(done, 300)
+    assert "forgetting: 100%" in screen.getvalue() and "300/300" in screen.getvalue()

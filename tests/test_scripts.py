@@ -1,0 +1,74 @@
+"""`./scripts/test --check`: the prerequisites are checked first, and a missing one stops the
+run at once with the command that installs it — the same command the README gives."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def bare_path(tmp_path: Path, *tools: str) -> str:
+    """A PATH holding bash, this Python as python3, and only the named other tools."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "bash").symlink_to(shutil.which("bash") or "/bin/bash")
+    (bin_dir / "python3").symlink_to(sys.executable)
+    for tool in tools:
+        found = shutil.which(tool)
+        assert found, f"{tool} is needed to run this test"
+        (bin_dir / tool).symlink_to(found)
+    return str(bin_dir)
+
+
+def run_check(path: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k != "CHROMIUM_PATH"}
+    return subprocess.run(
+        [shutil.which("bash") or "/bin/bash", str(REPO / "scripts" / "test"), "--check"],
+        env={**clean, "PATH": path, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_a_machine_without_node_git_or_chromium_is_told_what_to_install(tmp_path: Path) -> None:
+    result = run_check(bare_path(tmp_path))
+    assert result.returncode == 2, result.stdout + result.stderr
+    hints = re.findall(r"^  - (.*)$", result.stderr, re.M)
+    assert [h.split(" ", 1)[0] for h in hints] == ["Node.js", "npm", "git", "Chromium,"]
+    for command in re.findall(r"sudo apt-get install [\w .-]+?(?=\s{2}|,|$|\s\()", result.stderr):
+        assert command.strip() in README, f"the README does not give {command!r}"
+    assert "sudo apt-get install chromium" in result.stderr
+    assert "CHROMIUM_PATH" in result.stderr
+    assert "==> python install" not in result.stdout  # stopped before installing anything
+
+
+def test_a_chromium_path_that_is_not_a_program_is_named(tmp_path: Path) -> None:
+    tools = [t for t in ("node", "npm", "git") if shutil.which(t)]
+    result = run_check(bare_path(tmp_path, *tools), CHROMIUM_PATH=str(tmp_path / "nowhere"))
+    assert result.returncode == 2
+    assert f"CHROMIUM_PATH={tmp_path / 'nowhere'} is not an executable" in result.stderr
+
+
+@pytest.mark.skipif(
+    not all(shutil.which(t) for t in ("node", "npm", "git")), reason="needs node, npm and git"
+)
+def test_with_every_prerequisite_the_check_passes_and_says_what_it_found(tmp_path: Path) -> None:
+    fake_chromium = tmp_path / "chromium"
+    fake_chromium.write_text("#!/bin/sh\n")
+    fake_chromium.chmod(0o755)
+    result = run_check(bare_path(tmp_path, "node", "npm", "git"), CHROMIUM_PATH=str(fake_chromium))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("==> prerequisites\nprerequisites: Python 3.")
+    assert str(fake_chromium) in result.stdout
+    assert re.search(r"^<== prerequisites: \d+\.\d s$", result.stdout, re.M)
