@@ -2,7 +2,8 @@
 
 The rules (README, "One memory on several devices"):
 - `use_count`, `review_count`, `cross_domain_count`: base + (ours − base) + (theirs − base) — every
-  use made on either device counted once;
+  use made on either device counted once; `use_days` (days with a use) the same way, so a day
+  on which both devices used the memory counts twice (never more than its uses);
 - `strength`: base + both changes, clamped to 0..2 (a boost on each device counts);
 - `last_used`, `last_review_at`: the later; `created`, `promoted_at`: the earlier;
 - `status`: the side that changed it; changed on both, the further along
@@ -38,7 +39,7 @@ from cortexgraph_vault.core.times import parse_time
 from cortexgraph_vault.errors import NoteFormatError
 
 CONFLICT_KEY = "merge_conflict"
-COUNTERS = ("use_count", "review_count", "cross_domain_count")
+COUNTERS = ("use_count", "review_count", "cross_domain_count", "use_days")
 LATER = ("last_used", "last_review_at")
 EARLIER = ("created", "promoted_at")
 STATUS_ORDER = {"active": 0, "promoted": 1, "archived": 2}

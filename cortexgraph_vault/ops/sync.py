@@ -129,7 +129,10 @@ def _bring_in(
     entries = sync_git.start_merge(runner, upstream, engine.memory_folders())
     merge.staging = sync_git.Staging(runner)
     merge.blobs = runner.read_blobs(sha for e in entries for sha in e.stages.values())
-    for entry in entries:
+    # Changed on both sides first, so that a memory moved on one side and used on the other
+    # finds its moved file settled (and its id in the index) when its old path comes up.
+    both = [e for e in entries if 2 in e.stages and 3 in e.stages]
+    for entry in both + [e for e in entries if e not in both]:
         _settle(engine, runner, upstream, entry, merge)
     merge.staging.flush()
     if not merge.unresolved:
@@ -227,9 +230,10 @@ def _forgotten_vs_used(
     if found is None and memory_id:  # moved on one side, forgotten (at its new path) there
         by_gc = sync_git.forgotten_by_gc(runner, deleting_side, other_side, memory_id)
     if not by_gc:
-        # A deletion of this memory by a person stands; a removal we cannot find the commit of
-        # (a merge on another device) is no decision to forget it: the used version is kept.
-        stands = found is not None
+        # A deletion of this memory by a person stands. A removal by one of our own operations
+        # (a move: promote, archive, consolidate) or one we cannot find the commit of (a merge
+        # on another device) is no decision to forget it: the used version is kept.
+        stands = found is not None and "Cortexgraph-Operation:" not in message
         merge.stage(entry.repo_path, None if stands else kept)
         merge.decisions.append(SyncDecision(path=rel, id=memory_id, rule="deleted-vs-used",
             outcome="deleted by hand on one device: the deletion stands" if stands

@@ -186,3 +186,11 @@ def test_text_merge_never_loses_a_line_either_side_added(
         assert not has_conflict_markers(merged.text)
     # The merge of a side with itself, or with the base, is that side.
     assert merge_text(as_text(base), as_text(ours), as_text(base)).text == as_text(ours)
+
+
+def test_days_with_a_use_add_up_like_uses_and_never_flag_the_note() -> None:
+    base = a_note(use_count=5, use_days=2)
+    merged = merge_note(base, a_note(use_count=6, use_days=3), a_note(use_count=7, use_days=3))
+    fm = fields_of(merged.text or "")
+    assert fm["use_count"] == 8 and fm["use_days"] == 4
+    assert not merged.conflicted

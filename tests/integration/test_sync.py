@@ -104,7 +104,7 @@ def test_forgotten_here_and_used_there_long_ago_stays_forgotten(d: Devices) -> N
     assert decision.score < 0.05
     assert not (desktop / NOTE).exists()
     assert f"Cortexgraph-Forgotten: {TEA}" in git(desktop, "log", "-1", "--format=%B").stdout
-    assert TEA in [f.id for f in d.service(desktop, LATER).forgotten()]
+    assert TEA in [f.id for f in d.service(desktop, LATER).forgotten().forgotten]
 
 
 def test_promoted_on_one_device_and_touched_on_the_other_is_one_promoted_note(d: Devices) -> None:
