@@ -6,7 +6,7 @@ from pydantic import Field
 
 from cortexgraph_vault.models.memory import Model
 
-__all__ = ["SyncDecision", "SyncResult"]
+__all__ = ["SyncDecision", "SyncResult", "SyncSummary"]
 
 
 class SyncDecision(Model):
@@ -35,3 +35,10 @@ class SyncResult(Model):
     commit: str | None = Field(default=None, description="HEAD after the sync")
     up_to_date: bool = Field(description="nothing came in and nothing went out")
     message: str
+
+
+class SyncSummary(Model):
+    """What the MCP tool answers: the tool list has a size budget, and a model needs no more."""
+
+    message: str  # names how many notes need a person, when some do
+    merged: int  # memory notes the merge changed here

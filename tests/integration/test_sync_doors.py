@@ -33,7 +33,7 @@ async def test_sync_vault_tool_merges_and_reports(d: Devices) -> None:
         result = await client.call_tool("sync_vault", {})
         assert not result.is_error, result
         data = result.structured_content
-        assert data is not None and data["merged"] == [NOTE]
+        assert data is not None and data["merged"] == 1
         assert data["message"].startswith("1 memories merged from origin")
         refused = await client.call_tool("sync_vault", {"remote": "nowhere"})
         assert refused.is_error

@@ -22,7 +22,7 @@ from cortexgraph_vault.models import (
     NoteRead,
     PerformanceMetrics,
     SearchResult,
-    SyncResult,
+    SyncSummary,
     VaultStatus,
 )
 from cortexgraph_vault.models.graph import GRAPH_MAX_CHARS
@@ -144,17 +144,10 @@ def register(tool: ToolRegistry) -> None:
         """How many calls each tool served since this server started, and how long they took."""
         return service.performance_metrics()
 
-    @tool(WRITES, title="Sync memories across devices")
+    @tool(WRITES, title="Sync")
     def sync_vault(
-        remote: Annotated[
-            str | None,
-            Field(max_length=200, description="the git remote; default: the branch's, or origin"),
-        ] = None,
-    ) -> SyncResult:
-        """Bring this device's memories together with the other devices' through the vault's git
-        remote: record pending uses, fetch, merge each memory field by field (uses add up), push.
-
-        Refuses, changing nothing, when there is no remote, the credentials are refused, the
-        histories cannot be merged, or the person's own notes have uncommitted changes.
-        """
-        return service.sync(remote=remote)
+        remote: Annotated[str | None, Field(max_length=200, description="remote")] = None,
+    ) -> SyncSummary:
+        """Sync memories via git; uses add up."""
+        done = service.sync(remote=remote)
+        return SyncSummary(message=done.message, merged=done.merged_count)
