@@ -93,7 +93,8 @@ class VaultEngine:
             cache_path(user_cache_dir(), self.root), self.layout, config.max_note_bytes
         )
         self.index_cache.load_into(self.catalog)
-        self.catalog.refresh()
+        self._copies_tried: dict[str, str] = {}
+        self.merge_conflict_copies(self.catalog.refresh().added)
         self.catalog.sync_vectors()
         big = len(self.catalog) >= BIG_VAULT_NOTES
         # A big vault's cache is written behind the first answers, not before them.
@@ -116,8 +117,25 @@ class VaultEngine:
     def fresh(self) -> VaultCatalog:
         """The catalogue, current: a live watcher keeps it so; otherwise a stat walk does."""
         if not self.watching:
-            self.catalog.refresh()
+            self.merge_conflict_copies(self.catalog.refresh().added)
         return self.catalog
+
+    def merge_conflict_copies(self, paths: Iterable[str]) -> None:
+        """Merge file-sync conflict copies of memories among `paths` (ops/conflict_copies.py);
+        a copy that could not be merged is tried again only once it changes."""
+        from cortexgraph_vault.core.conflict_names import looks_like_copy
+        from cortexgraph_vault.ops.conflict_copies import merge_copies
+
+        wanted = []
+        for rel in paths:
+            if looks_like_copy(rel) and self.layout.is_memory_path(rel):
+                note = self.catalog.note(rel)
+                stamp = note.sha256 if note is not None else ""
+                if self._copies_tried.get(rel) != stamp:
+                    self._copies_tried[rel] = stamp
+                    wanted.append(rel)
+        if wanted:
+            merge_copies(self, wanted)
 
     # live index -------------------------------------------------------------------
     def start_watcher(self, **options: float) -> None:
@@ -135,7 +153,11 @@ class VaultEngine:
             self.index_cache.save_if_changed(self.catalog)
 
     def _save_cache_when_idle(self) -> None:
+        self.merge_conflict_copies(n.path for n in self.catalog.notes())
         self.index_cache.save_if_changed(self.catalog, min_interval=CACHE_SAVE_INTERVAL)
+
+    def memory_folders(self) -> list[str]:
+        return [self.layout.stm, self.layout.ltm, self.layout.archive]
 
     def now(self) -> datetime:
         return self.clock()

@@ -114,6 +114,15 @@ class NotAvailableYet(VaultError):
     http_status = 501
 
 
+class SyncError(VaultError):
+    """`sync` could not bring this device and its remote together (no remote, refused
+    credentials, a history it cannot merge, a person's own uncommitted notes). The message says
+    why and what was left as it was."""
+
+    exit_code = 7
+    http_status = 409
+
+
 class StillIndexing(VaultError):
     """A call that came while the server was still reading the vault, and waited as long as a
     client should; the message says how far it got."""

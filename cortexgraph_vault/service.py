@@ -38,6 +38,7 @@ from cortexgraph_vault.models import (
     SearchResult,
     SnapshotResult,
     StatsResult,
+    SyncResult,
     TouchResult,
     UpdateResult,
     VersionResult,
@@ -342,12 +343,21 @@ class MemoryService:
 
         return maintenance.graph_html(self.engine, file, **kwargs)
 
-    def doctor(self) -> DoctorResult:
+    def doctor(self, *, fix: bool = False) -> DoctorResult:
         from cortexgraph_vault.ops import doctor
 
-        return doctor.diagnose(self.config, self.engine)
+        return doctor.diagnose(self.config, self.engine, fix=fix)
 
     # git -------------------------------------------------------------------------------
+    def sync(
+        self, *, remote: str | None = None, progress: Callable[[str], object] | None = None
+    ) -> SyncResult:
+        """Record pending reinforcements, fetch, merge memory notes field by field, push;
+        `progress` hears each step (the CLI prints them on a terminal)."""
+        from cortexgraph_vault.ops import sync
+
+        return sync.sync(self.engine, remote, progress)
+
     def init_git(self) -> str:
         from cortexgraph_vault.history import VaultHistory
 
@@ -356,4 +366,6 @@ class MemoryService:
         self.engine.history = VaultHistory(
             self.engine.root, lock_wait_seconds=self.config.git_lock_wait
         )
-        return "already a git repository" if was else f"initialised git in {self.engine.root}"
+        installed = self.engine.history.install_merge_driver(self.engine.memory_folders())
+        said = "already a git repository" if was else f"initialised git in {self.engine.root}"
+        return said + (f"; installed {' and '.join(installed)}" if installed else "")

@@ -155,6 +155,14 @@ class PromoteAll(Input):
     dry_run: bool = False
 
 
+class Sync(Input):
+    remote: str | None = Field(
+        default=None,
+        max_length=200,
+        description="the git remote (default: the branch's, or origin)",
+    )
+
+
 class Gc(Input):
     dry_run: bool = True
     archive_instead: bool = False

@@ -32,6 +32,7 @@ COMMAND_MODULES = (
     "cortexgraph_vault.cli.maintenance_commands",
     "cortexgraph_vault.cli.consolidate_commands",
     "cortexgraph_vault.cli.index_commands",
+    "cortexgraph_vault.cli.sync_commands",
 )
 
 

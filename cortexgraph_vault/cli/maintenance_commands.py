@@ -43,7 +43,7 @@ def _doctor(config: Config, a: argparse.Namespace) -> Any:
     # Standalone: the doctor must also speak when the vault cannot be opened at all.
     from cortexgraph_vault.ops.doctor import diagnose
 
-    return diagnose(config)
+    return diagnose(config, fix=a.fix)
 
 
 _doctor.standalone = True  # type: ignore[attr-defined]
@@ -89,8 +89,11 @@ def register(sub: argparse._SubParsersAction) -> dict[str, Handler]:  # type: ig
     k.add_argument("--force", action="store_true", help="replace the file if it exists")
 
     sub.add_parser("reindex", help="throw the index cache away and parse every note again")
-    sub.add_parser(
+    c = sub.add_parser(
         "doctor", help="check the vault, git, lock, daemon, token and settings; say how to fix"
+    )
+    c.add_argument(
+        "--fix", action="store_true", help="install the merge driver for memory notes if missing"
     )
     c = sub.add_parser("graph", help="draw the memory graph as one offline HTML page")
     c.add_argument("--html", required=True, metavar="FILE", help="the page to write")

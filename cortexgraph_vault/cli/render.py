@@ -78,6 +78,7 @@ def render(result: object) -> str:
         PromoteResult,
         SearchResult,
         StatsResult,
+        SyncResult,
     )
 
     text = render_maintenance(result)
@@ -150,6 +151,11 @@ def render(result: object) -> str:
         )
         lines.append(f"git: {result.git}")
         lines += [f"problem: {p.path}: {p.reason}" for p in result.problems]
+        return "\n".join(lines)
+    if isinstance(result, SyncResult):
+        lines = [result.message]
+        lines += [f"  {d.path}: {d.outcome}" for d in result.decisions]
+        lines += [f"  to resolve: {p}" for p in result.conflicted]
         return "\n".join(lines)
     if isinstance(result, ConfigReport):
         files = [

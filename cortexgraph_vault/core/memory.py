@@ -134,6 +134,9 @@ def memory_from_fields(
                 f"status {status!r} is unknown; using {folder_status!r} from its folder"
             )
         status = folder_status
+    if fm.get("merge_conflict"):
+        # Set by the merge of two devices' versions (core/note_merge.py) until a person resolves it.
+        problems.append(f"merged with conflicting edits: {fm['merge_conflict']}")
     raw_id = fm.get("id")
     relations = {
         kind: _strings(fm.get(kind)) for kind in RELATION_TYPES if fm.get(kind) is not None

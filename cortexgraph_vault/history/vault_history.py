@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from cortexgraph_vault.errors import GitError, InvalidArgument
+from cortexgraph_vault.history.merge_setup import DriverState, driver_state, install_driver
 from cortexgraph_vault.history.raw_log import LoggedCommit
 from cortexgraph_vault.history.recording import (
     commits_in_turn,
@@ -129,6 +130,20 @@ class VaultHistory:
             found |= runner.list_paths("ls-files", "--cached", paths=spec)
         paths = (runner.from_repo(path) for path in found)
         return sorted(path for path in paths if path is not None and not never_committed(path))
+
+    # The merge driver for memory notes (one memory on several devices).
+
+    def merge_driver_state(self, folders: Iterable[str]) -> DriverState:
+        return driver_state(self._require("could not check the merge driver"), folders)
+
+    def install_merge_driver(self, folders: Iterable[str]) -> list[str]:
+        runner = self._require("the merge driver was not installed")
+        with self._commit_lock:
+            return install_driver(runner, folders, self.lock_wait_seconds)
+
+    @property
+    def runner(self) -> GitRunner:
+        return self._require("git is needed here")
 
     # Reading.
 

@@ -8,3 +8,4 @@ from cortexgraph_vault.models.maintenance import *  # noqa: F403
 from cortexgraph_vault.models.memory import *  # noqa: F403
 from cortexgraph_vault.models.metrics import *  # noqa: F403
 from cortexgraph_vault.models.notes import *  # noqa: F403
+from cortexgraph_vault.models.sync import *  # noqa: F403

@@ -1,7 +1,9 @@
 """`doctor`: check everything a working setup needs, and say how to fix what is wrong.
 
 Each check is independent and reports findings (ok, info, warning, problem), each problem
-with the command or setting that fixes it. Nothing here changes anything.
+with the command or setting that fixes it. Nothing here changes anything, except that
+`fix=True` (`doctor --fix`) installs what a check found missing and can safely add: the merge
+driver for memory notes.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ def check_vault(config: Config, f: Findings) -> Path | None:
     return root
 
 
-def check_git(config: Config, root: Path, f: Findings) -> None:
+def check_git(config: Config, root: Path, f: Findings, *, fix: bool = False) -> None:
     from cortexgraph_vault.history import VaultHistory
     from cortexgraph_vault.history.recording import identity_config
 
@@ -99,6 +101,7 @@ def check_git(config: Config, root: Path, f: Findings) -> None:
               f'git -C {root} config user.name "Your Name" && git -C {root} config user.email you@example.org')  # fmt: skip
     else:
         f.add("git", "ok", "git knows who commits")
+    check_merge_driver(config, history, f, fix=fix)
     if runner.index_lock.exists():
         f.add("git", "warning", f"{runner.index_lock} exists: a git command is running or crashed",
               f"if no git command is running, remove it: rm {runner.index_lock}")  # fmt: skip
@@ -320,6 +323,27 @@ def _folders(root: Path) -> Any:
         yield _dir
 
 
+def check_merge_driver(config: Config, history: Any, f: Findings, *, fix: bool) -> None:
+    folders = [config.stm_folder, config.ltm_folder, config.archive_folder]
+    try:
+        if fix and not history.merge_driver_state(folders).installed:
+            done = history.install_merge_driver(folders)
+            f.add("sync", "ok", f"installed the merge driver for memory notes: {'; '.join(done)}")
+            return
+        state = history.merge_driver_state(folders)
+    except VaultError as exc:
+        f.add("sync", "warning", f"could not check or install the merge driver: {exc}")
+        return
+    if state.installed:
+        f.add("sync", "ok", "memory notes merge field by field (merge driver installed)")
+        return
+    missing = "the .gitattributes lines" if state.missing_lines else "the command in .git/config"
+    if state.config_command and not state.missing_lines:
+        missing = f"the command in .git/config ({state.config_command!r} is not this install)"
+    f.add("sync", "warning", f"the merge driver for memory notes lacks {missing}: a memory used "
+          "on two devices would be a git conflict", "cortexgraph-vault doctor --fix")  # fmt: skip
+
+
 def check_index(engine: Any, f: Findings) -> None:
     cache = engine.index_cache.path
     if cache.exists():
@@ -328,6 +352,12 @@ def check_index(engine: Any, f: Findings) -> None:
         f.add("index", "info", f"no index cache yet at {cache}; the next command writes one",
               "cortexgraph-vault reindex")  # fmt: skip
     problems = engine.catalog.problems()
+    conflicted = sorted({p for p, r in problems if r.startswith("merged with conflicting edits")})
+    if conflicted:
+        f.add("sync", "warning", f"{len(conflicted)} memory notes hold edits from two devices to "
+              f"the same lines, e.g. {conflicted[0]}",
+              "open each, keep the words you want between the <<<<<<< and >>>>>>> lines, and "
+              "delete its merge_conflict property")  # fmt: skip
     if problems:
         paths = sorted({p for p, _ in problems})
         f.add("notes", "warning", wording.partly_read_notes(len(paths), paths[0], problems[0][1]),
@@ -336,7 +366,7 @@ def check_index(engine: Any, f: Findings) -> None:
         f.add("notes", "ok", wording.notes_parse_cleanly(len(engine.catalog)))
 
 
-def diagnose(config: Config, engine: Any = None) -> DoctorResult:
+def diagnose(config: Config, engine: Any = None, *, fix: bool = False) -> DoctorResult:
     """Every check; `engine` (the caller's, if it has one) adds the index checks."""
     f = Findings()
     root = check_vault(config, f)
@@ -344,7 +374,7 @@ def diagnose(config: Config, engine: Any = None) -> DoctorResult:
     check_token(f)
     if root is None:
         return f.result()
-    check_git(config, root, f)
+    check_git(config, root, f, fix=fix)
     check_lock(root, f)
     status = check_daemon(config, root, f)
     if engine is None:

@@ -17,6 +17,7 @@ import { MemoryFlows } from "./ui/flows";
 import { MEMORIES_VIEW, MemoriesView } from "./ui/memories-view";
 import { CortexSettingTab, type SettingsHost } from "./ui/settings-tab";
 import { MemoryStatusBar } from "./ui/status-bar";
+import { syncCommand } from "./ui/sync-command";
 
 export default class CortexMemoriesPlugin extends Plugin implements SettingsHost {
   settings: CortexSettings = { ...DEFAULT_SETTINGS };
@@ -48,6 +49,7 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
     for (const command of memoryCommands({ app: this.app, backend, active, flows, activateView })) {
       this.addCommand(command);
     }
+    this.addCommand(syncCommand(backend, (message) => new Notice(message)));
     this.addRibbonIcon("brain", "Open memories view", () => void activateView());
     this.addSettingTab(new CortexSettingTab(this.app, this));
     this.addChild(new MemoryStatusBar(this.addStatusBarItem(), backend, active, actions, () => void activateView()));

@@ -40,10 +40,10 @@ describe("plugin lifecycle", () => {
     const plugin = new CortexMemoriesPlugin(app as never, { id: "cortexgraph-memories" } as never);
     const stub = plugin as unknown as StubPlugin;
     stub.load();
-    await expect.poll(() => stub.registered.commands.length).toBe(8);
+    await expect.poll(() => stub.registered.commands.length).toBe(9);
 
     expect([...stub.registered.views.keys()]).toEqual(["cortexgraph-memories-view"]);
-    expect(stub.registered.commands).toHaveLength(8);
+    expect(stub.registered.commands).toHaveLength(9);
     expect(stub.registered.commands.every((c) => c.hotkeys === undefined)).toBe(true);
     expect(stub.registered.statusBarItems).toHaveLength(1);
     expect(count(app.workspace, "file-menu")).toBe(1);

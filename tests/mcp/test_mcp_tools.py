@@ -28,7 +28,7 @@ COMPATIBLE = {  # CortexGraph's tool names, kept so existing prompts work
 }  # fmt: skip
 NEW = {
     "update_memory", "delete_memory", "memory_history", "memory_version", "forgotten_memories",
-    "restore_memory", "vault_status", "review_memories", "read_note",
+    "restore_memory", "vault_status", "review_memories", "read_note", "sync_vault",
 }  # fmt: skip
 READ_ONLY = {
     "search_memory", "search_unified", "open_memories", "analyze_message", "analyze_for_recall",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cortexgraph_vault.api import schemas as s
 from cortexgraph_vault.api.endpoints import RouteTable
-from cortexgraph_vault.models import GcResult, ObserveResult, PromoteResult
+from cortexgraph_vault.models import GcResult, ObserveResult, PromoteResult, SyncResult
 from cortexgraph_vault.service import MemoryService
 
 ROUTES = RouteTable()
@@ -34,3 +34,11 @@ def gc(service: MemoryService, body: s.Gc) -> GcResult:
     """`dry_run` (default true) lists what would be forgotten and why. A run is one git
     commit; `skip_paths` (files open in editor tabs) are left alone."""
     return service.gc(**body.model_dump())
+
+
+@ROUTES.post("/api/v1/sync", "Sync memories with the git remote", errors=(409, 422, 503))
+def sync(service: MemoryService, body: s.Sync) -> SyncResult:
+    """Records pending reinforcements, fetches, merges memory notes field by field and pushes.
+    409 when it cannot (no remote, refused credentials, an unmergeable history, your own
+    uncommitted notes), with the reason; nothing is changed then."""
+    return service.sync(remote=body.remote)

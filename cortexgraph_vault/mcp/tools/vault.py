@@ -16,12 +16,13 @@ from cortexgraph_vault.mcp.params import (
     TagFilter,
     WindowDays,
 )
-from cortexgraph_vault.mcp.tool_calls import READ_ONLY
+from cortexgraph_vault.mcp.tool_calls import READ_ONLY, WRITES
 from cortexgraph_vault.models import (
     GraphResult,
     NoteRead,
     PerformanceMetrics,
     SearchResult,
+    SyncSummary,
     VaultStatus,
 )
 from cortexgraph_vault.models.graph import GRAPH_MAX_CHARS
@@ -142,3 +143,11 @@ def register(tool: ToolRegistry) -> None:
     def get_performance_metrics() -> PerformanceMetrics:
         """How many calls each tool served since this server started, and how long they took."""
         return service.performance_metrics()
+
+    @tool(WRITES, title="Sync")
+    def sync_vault(
+        remote: Annotated[str | None, Field(max_length=200, description="remote")] = None,
+    ) -> SyncSummary:
+        """Sync memories via git; uses add up."""
+        done = service.sync(remote=remote)
+        return SyncSummary(message=done.message, merged=done.merged_count)

@@ -22,6 +22,7 @@ import type {
   PromoteResult,
   RestoreResult,
   SearchResult,
+  SyncResult,
   TouchResult,
   VersionResult,
 } from "./types";
@@ -29,6 +30,8 @@ import type {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** gc and promotion write and commit many files; give them longer than a read. */
 export const WRITE_TIMEOUT_MS = 60_000;
+/** A sync fetches and pushes over the network besides merging. */
+export const SYNC_TIMEOUT_MS = 180_000;
 const PAGE_SIZE = 100;
 const MAX_LISTED = 2_000;
 
@@ -156,6 +159,10 @@ export class CortexClient {
       body: commit ? { commit } : {},
       timeoutMs: WRITE_TIMEOUT_MS,
     });
+  }
+
+  sync(remote?: string): Promise<SyncResult> {
+    return this.call("POST", "/api/v1/sync", { body: remote ? { remote } : {}, timeoutMs: SYNC_TIMEOUT_MS });
   }
 
   async forgotten(limit = 100): Promise<ForgottenView[]> {

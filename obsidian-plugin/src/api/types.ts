@@ -229,3 +229,18 @@ export interface ErrorBody {
   current_text?: string;
   candidates?: string[];
 }
+
+/** `POST /api/v1/sync`: this device's memories and the other devices', through the git remote. */
+export interface SyncResult {
+  remote: string;
+  branch: string;
+  recorded: number;
+  received: number;
+  sent: number;
+  merged_count: number;
+  merged: string[];
+  conflicted: string[];
+  commit: string | null;
+  up_to_date: boolean;
+  message: string;
+}

@@ -1,0 +1,140 @@
+"""Conflict copies made by file-sync services, merged back into their memory.
+
+When Syncthing, Dropbox, Nextcloud or iCloud cannot reconcile two devices' edits of a note, they
+keep the second as a copy beside it (core/conflict_names.py). For a memory note that would be a
+second memory with the same id. We merge the copy into the original by the rules of
+core/note_merge.py, record both paths in one commit and remove the copy.
+
+The base of the merge: in a git vault, the newest committed version of the original that both
+versions descend from (its use_count and last_used no greater than either's) and that is
+neither of them (a service makes a copy only when both devices changed the file) — usually the
+last version both devices had. Outside git, or when no such version is found, the two-way rule of
+note_merge applies. A copy that cannot be merged (not a memory note, broken frontmatter, binary,
+text changed on both sides that even a conflict-marked merge cannot hold) is left in place and
+reported; the catalogue reports it too (two notes with one id).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from cortexgraph_vault.core.conflict_names import conflict_copy, looks_like_copy
+from cortexgraph_vault.core.note import parse_note
+from cortexgraph_vault.core.note_merge import merge_versions
+from cortexgraph_vault.core.times import parse_time
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.errors import VaultError
+from cortexgraph_vault.ops.common import trailers
+from cortexgraph_vault.vault.files import ChangedUnderUs, atomic_write, remove_file
+
+log = logging.getLogger("cortexgraph_vault")
+BASE_SEARCH_COMMITS = 20
+
+
+@dataclass(frozen=True)
+class CopyOutcome:
+    copy: str
+    original: str
+    merged: bool
+    reason: str
+    commit: str | None = None
+
+
+def merge_copies(engine: VaultEngine, paths: Iterable[str]) -> list[CopyOutcome]:
+    """Merge each conflict copy of a memory among `paths` into its original."""
+    outcomes = []
+    for rel in paths:
+        if not looks_like_copy(rel) or not engine.layout.is_memory_path(rel):
+            continue
+        found = conflict_copy(rel)
+        if found is None or not engine.store.exists(found.original):
+            continue
+        try:
+            outcome = _merge_one(engine, rel, found.original, needs_same_id=found.needs_same_id)
+        except (VaultError, OSError) as exc:
+            outcome = CopyOutcome(rel, found.original, False, f"could not merge ({exc})")
+        if outcome is None:
+            continue
+        if not outcome.merged:
+            log.warning("%s: conflict copy of %s left in place: %s", rel, found.original,
+                        outcome.reason)  # fmt: skip
+        outcomes.append(outcome)
+    return outcomes
+
+
+def _merge_one(
+    engine: VaultEngine, rel: str, original: str, *, needs_same_id: bool
+) -> CopyOutcome | None:
+    store = engine.store
+    with engine.lock.held():
+        copy_text, copy_stamp = store.read(rel)
+        text, stamp = store.read(original)
+        ours, theirs = parse_note(text).frontmatter, parse_note(copy_text).frontmatter
+        same_id = ours.get("id") not in (None, "") and str(ours.get("id")) == str(theirs.get("id"))
+        if needs_same_id and not same_id:
+            return None  # `Title 2.md` of another memory: a name of our own, not a copy
+        base = _base(engine, original, ours, theirs, {text, copy_text})
+        outcome = merge_versions(base, text.encode("utf-8", "surrogateescape"),
+                                 copy_text.encode("utf-8", "surrogateescape"))  # fmt: skip
+        if not outcome.clean or outcome.other is not None:
+            return CopyOutcome(rel, original, False, outcome.report or "not the same memory")
+        try:
+            atomic_write(store.path(original), outcome.result, expected=stamp)
+        except ChangedUnderUs:
+            return CopyOutcome(rel, original, False, "the original changed meanwhile; next time")
+        if store.read(rel)[1].sha256 != copy_stamp.sha256:
+            return CopyOutcome(rel, original, False, "the copy changed meanwhile; next time")
+        remove_file(store.path(rel))
+    engine.catalog.reload(original)
+    engine.catalog.reload(rel)
+    how = "against the last common committed version" if base else "two-way (no common version)"
+    memory_id = str(ours.get("id") or theirs.get("id") or "")
+    message = (f"merge conflict copy {rel} into {original}\n\nMerged field by field {how}"
+               + (f"; {outcome.report}" if outcome.report else "") + ".\n\n"
+               + trailers("merge-copy", [memory_id] if memory_id else []))  # fmt: skip
+    commit = engine.commit([original, rel], message)
+    return CopyOutcome(rel, original, True, how, commit)
+
+
+def _base(
+    engine: VaultEngine,
+    original: str,
+    ours: dict,
+    theirs: dict,
+    versions: set[str],  # type: ignore[type-arg]
+) -> bytes | None:
+    # A file-sync service makes a copy only when both devices changed the file, so the base is
+    # neither version: a version equal to one (this device's snapshot of its own uses) is not it.
+    if not engine.history.available:
+        return None
+    runner = engine.history.runner
+    commits = runner.log("-n", str(BASE_SEARCH_COMMITS), paths=[original])
+    blobs = [
+        c.new_blob
+        for commit in commits
+        for c in commit.changes
+        if c.path == original and c.new_blob
+    ]
+    texts = runner.read_blobs(blobs)
+    for blob in blobs:  # newest first
+        data = texts.get(blob)
+        if data is None:
+            continue
+        if data.decode("utf-8", "replace") in versions:
+            continue
+        fields = parse_note(data.decode("utf-8", "replace")).frontmatter
+        if _descends(fields, ours) and _descends(fields, theirs):
+            return data
+    return None
+
+
+def _descends(base: dict, later: dict) -> bool:  # type: ignore[type-arg]
+    """Whether `later` could have grown from `base` by uses: no fewer uses, no earlier use."""
+    try:
+        uses_ok = int(base.get("use_count", 1)) <= int(later.get("use_count", 1))
+    except (TypeError, ValueError):
+        return False
+    then, now = parse_time(base.get("last_used")), parse_time(later.get("last_used"))
+    return uses_ok and (then is None or now is None or then <= now)
