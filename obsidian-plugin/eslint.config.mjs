@@ -14,7 +14,7 @@ export default defineConfig([
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ["manifest.json", "eslint.config.mjs", "esbuild.config.mjs", "scripts/*.mjs", "tests/support/*.mjs"],
+          allowDefaultProject: ["manifest.json", "eslint.config.mjs", "esbuild.config.mjs", "tests/support/*.mjs"],
         },
         tsconfigRootDir: import.meta.dirname,
       },

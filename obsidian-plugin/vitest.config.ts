@@ -12,7 +12,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["tests/{api,model,ui,backend,actions}/**/*.test.ts", "tests/*.test.ts"],
+          include: ["tests/{api,model,ui,backend,actions,scripts}/**/*.test.ts", "tests/*.test.ts"],
           // Pure logic runs in Node; files that render declare `@vitest-environment happy-dom`.
           environment: "node",
           setupFiles: ["tests/stubs/setup-dom.ts"],

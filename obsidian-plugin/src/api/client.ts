@@ -1,5 +1,6 @@
 // The daemon's REST API (/api/v1), one method per route. Every call has a timeout, sends the
-// bearer token, and turns each failure into a typed error from ./errors.
+// bearer token, and turns each failure into a typed error from ./errors. Queries and bodies are
+// checked (`satisfies`) against the types generated from docs/openapi.json.
 
 import {
   BackendError,
@@ -11,18 +12,34 @@ import {
 } from "./errors";
 import { isRefused, type HttpMethod, type Transport, type TransportResponse } from "./transport";
 import type {
-  ConfigResult,
   ErrorBody,
+  ForgottenList,
+  ForgottenQuery,
   ForgottenView,
+  Gc,
   GcResult,
+  Health,
   HistoryResult,
+  ListMemoriesQuery,
+  ListSort,
+  ListStatus,
+  LookupMemoryQuery,
   MemoryDetail,
+  MemoryHistoryQuery,
   MemoryList,
   MemoryView,
+  PromoteAll,
+  PromoteOne,
   PromoteResult,
+  RelatedQuery,
+  Restore,
   RestoreResult,
+  SearchQuery,
   SearchResult,
+  SettingsList,
+  Sync,
   SyncResult,
+  Touch,
   TouchResult,
   VersionResult,
 } from "./types";
@@ -49,9 +66,6 @@ export interface ClientOptions {
   timers: Timers;
 }
 
-export type ListStatus = "active" | "promoted" | "archived" | "all";
-export type ListSort = "score" | "age" | "last_used";
-
 export interface GcOptions {
   dryRun: boolean;
   archiveInstead?: boolean;
@@ -71,7 +85,7 @@ export class CortexClient {
 
   /** Whether a daemon answers at all (no token needed). */
   async health(): Promise<boolean> {
-    const body = await this.call<{ ok?: boolean }>("GET", "/health");
+    const body = await this.call<Partial<Health>>("GET", "/health");
     return body.ok === true;
   }
 
@@ -83,7 +97,7 @@ export class CortexClient {
         tag: options.tag,
         page: options.page,
         page_size: options.pageSize,
-      },
+      } satisfies ListMemoriesQuery,
     });
   }
 
@@ -101,7 +115,7 @@ export class CortexClient {
   /** The memory stored at a vault path, or null when that file is not a memory. */
   async lookup(path: string): Promise<MemoryDetail | null> {
     try {
-      return await this.call<MemoryDetail>("GET", "/api/v1/memories/lookup", { query: { path } });
+      return await this.call<MemoryDetail>("GET", "/api/v1/memories/lookup", { query: { path } satisfies LookupMemoryQuery });
     } catch (error) {
       if (error instanceof NotFound) return null;
       throw error;
@@ -113,22 +127,22 @@ export class CortexClient {
   }
 
   touch(ref: string, boost = false): Promise<TouchResult> {
-    return this.call("POST", `/api/v1/memories/${segment(ref)}/touch`, { body: { boost } });
+    return this.call("POST", `/api/v1/memories/${segment(ref)}/touch`, { body: { boost } satisfies Touch });
   }
 
   promote(ref: string, options: { dryRun?: boolean; force?: boolean } = {}): Promise<PromoteResult> {
     return this.call("POST", `/api/v1/memories/${segment(ref)}/promote`, {
-      body: { dry_run: options.dryRun ?? false, force: options.force ?? false },
+      body: { dry_run: options.dryRun ?? false, force: options.force ?? false } satisfies PromoteOne,
       timeoutMs: WRITE_TIMEOUT_MS,
     });
   }
 
   promoteCandidates(dryRun: boolean): Promise<PromoteResult> {
-    return this.call("POST", "/api/v1/promote", { body: { dry_run: dryRun }, timeoutMs: WRITE_TIMEOUT_MS });
+    return this.call("POST", "/api/v1/promote", { body: { dry_run: dryRun } satisfies PromoteAll, timeoutMs: WRITE_TIMEOUT_MS });
   }
 
   gc(options: GcOptions): Promise<GcResult> {
-    const body: Record<string, unknown> = {
+    const body: Gc = {
       dry_run: options.dryRun,
       archive_instead: options.archiveInstead ?? false,
       skip_paths: options.skipPaths ?? [],
@@ -138,16 +152,16 @@ export class CortexClient {
   }
 
   search(q: string, limit = 20): Promise<SearchResult> {
-    return this.call("GET", "/api/v1/search", { query: { q, limit } });
+    return this.call("GET", "/api/v1/search", { query: { q, limit } satisfies SearchQuery });
   }
 
   /** The memories and notes most related to the note at `path` (vault-relative), best first. */
   related(path: string, limit = 10): Promise<SearchResult> {
-    return this.call("GET", "/api/v1/related", { query: { path, limit } });
+    return this.call("GET", "/api/v1/related", { query: { path, limit } satisfies RelatedQuery });
   }
 
   history(ref: string, limit = 50): Promise<HistoryResult> {
-    return this.call("GET", `/api/v1/memories/${segment(ref)}/history`, { query: { limit } });
+    return this.call("GET", `/api/v1/memories/${segment(ref)}/history`, { query: { limit } satisfies MemoryHistoryQuery });
   }
 
   version(ref: string, commit: string): Promise<VersionResult> {
@@ -156,21 +170,21 @@ export class CortexClient {
 
   restore(ref: string, commit?: string): Promise<RestoreResult> {
     return this.call("POST", `/api/v1/memories/${segment(ref)}/restore`, {
-      body: commit ? { commit } : {},
+      body: (commit ? { commit } : {}) satisfies Restore,
       timeoutMs: WRITE_TIMEOUT_MS,
     });
   }
 
   sync(remote?: string): Promise<SyncResult> {
-    return this.call("POST", "/api/v1/sync", { body: remote ? { remote } : {}, timeoutMs: SYNC_TIMEOUT_MS });
+    return this.call("POST", "/api/v1/sync", { body: (remote ? { remote } : {}) satisfies Sync, timeoutMs: SYNC_TIMEOUT_MS });
   }
 
   async forgotten(limit = 100): Promise<ForgottenView[]> {
-    const body = await this.call<{ forgotten: ForgottenView[] }>("GET", "/api/v1/forgotten", { query: { limit } });
+    const body = await this.call<ForgottenList>("GET", "/api/v1/forgotten", { query: { limit } satisfies ForgottenQuery });
     return body.forgotten;
   }
 
-  config(): Promise<ConfigResult> {
+  config(): Promise<SettingsList> {
     return this.call("GET", "/api/v1/config");
   }
 

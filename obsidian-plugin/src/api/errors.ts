@@ -95,7 +95,15 @@ export function errorFromResponse(status: number, body: Partial<ErrorBody> | nul
       return new NotFound(detail, status, code);
     case 409:
       if (Array.isArray(body?.candidates)) return new Ambiguous(detail, status, code, body.candidates);
-      return new Conflict(detail, status, code, body?.expected_hash, body?.actual_hash, body?.current_text);
+      // The daemon sends null for a hash it does not know; the error carries "absent" alike.
+      return new Conflict(
+        detail,
+        status,
+        code,
+        body?.expected_hash ?? undefined,
+        body?.actual_hash ?? undefined,
+        body?.current_text ?? undefined,
+      );
     case 501:
       return new NotAvailable(detail, status, code);
     case 503:

@@ -2,7 +2,7 @@
 // are drawn against and the memory folders. Defaults are the backend's defaults; its effective
 // values (GET /api/v1/config) replace them once it answers.
 
-import type { SettingView } from "../api/types";
+import type { SettingRow } from "../api/types";
 
 export interface Thresholds {
   forget: number;
@@ -40,7 +40,7 @@ const FOLDER_SETTINGS: Record<keyof MemoryFolders, string> = {
   archive: "archive_folder",
 };
 
-export function configFromSettings(settings: SettingView[]): BackendConfig {
+export function configFromSettings(settings: SettingRow[]): BackendConfig {
   const byName = new Map(settings.map((s) => [s.name, s.value]));
   const thresholds = { ...DEFAULT_CONFIG.thresholds };
   for (const key of Object.keys(THRESHOLD_SETTINGS) as (keyof Thresholds)[]) {

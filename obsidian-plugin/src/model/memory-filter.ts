@@ -1,8 +1,7 @@
 // Which memories the view lists, and in what order. Sorting is by live score, highest first:
 // what is strongest in memory stands at the top, what is about to go at the bottom.
 
-import type { ListStatus } from "../api/client";
-import type { MemoryView, SearchHit } from "../api/types";
+import type { ListStatus, MemoryView, SearchHit } from "../api/types";
 import type { Thresholds } from "./backend-config";
 import { chipFor, type ChipKind } from "./chip";
 

@@ -2,9 +2,8 @@
 // the Backend, redraws on the backend's "changed" event, and keeps no state the server owns.
 
 import { Component, debounce } from "obsidian";
-import type { ListStatus } from "../api/client";
 import { NotAvailable, isConnectionProblem } from "../api/errors";
-import type { MemoryView, SearchHit } from "../api/types";
+import type { ListStatus, MemoryView, SearchHit } from "../api/types";
 import type { MemoryActions } from "../actions/memory-actions";
 import type { Backend } from "../backend/backend";
 import { RelatedNotes, type ActiveNote, type RelatedOptions } from "../backend/related-notes";

@@ -20,6 +20,7 @@ export function aMemory(over: Partial<MemoryView> = {}): MemoryView {
     created: "2026-11-20T10:00:00Z",
     last_used: "2026-11-28T10:00:00Z",
     use_count: 2,
+    use_days: 2,
     strength: 1,
     score: 0.5,
     age_days: 9,
@@ -48,9 +49,15 @@ export function aHit(over: Partial<SearchHit> = {}): SearchHit {
     tags: [],
     score: 0.4,
     similarity: 0.4,
+    memory_score: null,
+    use_count: null,
+    last_used: null,
+    created_at: null,
+    age_days: null,
     review_priority: 0,
     review_candidate: false,
     matched: [],
+    explain: null,
     ...over,
   };
 }

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from "vitest";
 import type { App } from "obsidian";
+import type { ForgottenView } from "../../src/api/types";
 import { MemoryActions } from "../../src/actions/memory-actions";
 import { ForgottenModal, MemorySearchModal } from "../../src/ui/suggest-modals";
 import { json } from "../support/fake-transport";
@@ -37,9 +38,9 @@ describe("MemorySearchModal", () => {
 });
 
 describe("ForgottenModal", () => {
-  const forgotten = [
-    { id: "a", title: "Ramen place", path: "_stm/Ramen place.md", deleted_in: "abc", deleted_at: "2026-11-20T10:00:00Z", preview: "On Fifth street" },
-    { id: "b", title: "Standing desk", path: "_stm/Standing desk.md", deleted_in: "abc", deleted_at: "2026-11-20T10:00:00Z", preview: "Borrowed from Jonas" },
+  const forgotten: ForgottenView[] = [
+    { id: "a", title: "Ramen place", path: "_stm/Ramen place.md", kind: "deleted", deleted_in: "abc", deleted_at: "2026-11-20T10:00:00Z", preview: "On Fifth street" },
+    { id: "b", title: "Standing desk", path: "_stm/Standing desk.md", kind: "deleted", deleted_in: "abc", deleted_at: "2026-11-20T10:00:00Z", preview: "Borrowed from Jonas" },
   ];
 
   it("filters forgotten memories by title and text and restores the chosen one", async () => {
