@@ -55,7 +55,7 @@ describe("generateTypes", () => {
               scores: { type: "array", items: { type: "number" } },
               mixed: { type: "array", items: { anyOf: [{ type: "integer" }, { type: "string" }] } },
               pair: { type: "array", prefixItems: [{ type: "string" }, { type: "boolean" }] },
-              counts: { type: "object", additionalProperties: { type: "integer" } },
+              counts: { type: "object", additionalProperties: { type: "integer" }, maxProperties: 20 },
               anything: {},
               loose: { type: "object" },
               child: ref("Child"),
