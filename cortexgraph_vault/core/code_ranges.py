@@ -18,9 +18,9 @@ from bisect import bisect_right
 from typing import Any
 
 from markdown_it import MarkdownIt, rules_block, rules_inline
-from markdown_it.common.utils import (
-    MD_TRIM_CHARS,
-)  # what markdown-it (≥ 4) trims from inline content
+
+# What markdown-it trims from inline content (4.3, the least version required; 3.x used strip()).
+from markdown_it.common.utils import MD_TRIM_CHARS
 from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.rules_inline.state_inline import StateInline
 
