@@ -12,15 +12,15 @@ import math
 import os
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import platformdirs
 
 from cortexgraph_vault.core import wording
-from cortexgraph_vault.core.decay import DECAY_MODELS, DecayConfig
+from cortexgraph_vault.core.decay import DECAY_MODELS, DecayConfig, DecayModelName
 from cortexgraph_vault.core.rules import RuleConfig
 from cortexgraph_vault.core.times import parse_time
 from cortexgraph_vault.errors import ConfigError
@@ -32,9 +32,11 @@ DEFAULT_PORT = 47613
 
 @dataclass(frozen=True)
 class Setting:
+    """How a setting is named, checked and explained: read from its Config field."""
+
     name: str
     kind: str  # "float" | "int" | "bool" | "str" | "choice" | "folder" | "path"
-    default: Any
+    default: object
     help: str
     low: float | None = None
     high: float | None = None
@@ -57,62 +59,16 @@ class Setting:
         return "text"
 
 
-def _s(name: str, kind: str, default: Any, help: str, lo: float | None = None, hi: float | None = None,
-       choices: tuple[str, ...] = ()) -> Setting:  # fmt: skip
-    return Setting(name, kind, default, help, lo, hi, choices)
+def _setting(kind: str, default: object, help: str, lo: float | None = None, hi: float | None = None,
+             choices: tuple[str, ...] = ()) -> Any:  # fmt: skip
+    """A Config field that is a setting: its default, and how it is checked and explained.
+    Typed Any as `dataclasses.field` is: the field's annotation gives the type."""
+    return field(default=default, metadata={_SETTING: (kind, help, lo, hi, choices)})
 
 
-SETTINGS: tuple[Setting, ...] = (
-    _s("vault", "path", None, "the Obsidian vault folder"),
-    _s("stm_folder", "folder", "_stm", "folder of short-term memories"),
-    _s("ltm_folder", "folder", "memories", "folder promoted memories move to"),
-    _s("archive_folder", "folder", "_archive", "folder archived memories move to"),
-    _s("decay_model", "choice", "power_law", "decay model", choices=DECAY_MODELS),
-    _s("decay_beta", "float", 0.6, "use-count exponent β", 0.0, 2.0),
-    _s("decay_lambda", "float", math.log(2) / (3 * 86400), "exponential λ per second", 1e-9, 1e-2),
-    _s("pl_alpha", "float", 1.1, "power-law α", 0.01, 10.0),
-    _s("pl_halflife_days", "float", 3.0, "power-law half-life in days", 0.01, 3650.0),
-    _s("tc_lambda_fast", "float", 1.603e-5, "two-component fast λ per second", 1e-9, 1e-2),
-    _s("tc_lambda_slow", "float", 1.147e-6, "two-component slow λ per second", 1e-10, 1e-2),
-    _s("tc_weight_fast", "float", 0.7, "two-component weight of the fast part", 0.0, 1.0),
-    _s("forget_threshold", "float", 0.05, "score below which a memory is forgotten", 0.0, 1.0),
-    _s("promote_threshold", "float", 0.65, "score from which a reused memory is promoted", 0.0, 10.0),
-    _s("promote_use_count", "int", 5, "uses within the window that promote", 1, 1000),
-    _s("promote_time_window", "float", 14.0, "window in days for the use-count rule", 0.0, 3650.0),
-    _s("promote_use_days", "int", 2, "distinct days of use (24-hour days counted from the save) promotion needs", 1, 365),
-    _s("review_danger_zone_min", "float", 0.15, "lower edge of the review danger zone", 0.0, 1.0),
-    _s("review_danger_zone_max", "float", 0.35, "upper edge of the review danger zone", 0.0, 1.0),
-    _s("review_blend_ratio", "float", 0.3, "share of review candidates blended into search", 0.0, 1.0),
-    _s("cross_domain_threshold", "float", 0.3, "tag overlap (Jaccard) below which an observed use is cross-domain", 0.0, 1.0),
-    _s("auto_reinforce", "bool", True, "reinforce memories when they are used"),
-    _s("search_stm_weight", "float", 1.0, "unified search weight of short-term memories", 0.0, 2.0),
-    _s("search_ltm_weight", "float", 0.7, "unified search weight of long-term notes", 0.0, 2.0),
-    _s("semantic_search", "bool", True, "search by meaning too (the bundled offline word-vector model)"),
-    _s("search_prior_floor", "float", 0.8, "least share of its relevance an unused, old memory keeps in search", 0.0, 1.0),
-    _s("search_vector_weight", "float", 0.3, "share of relevance from vector similarity", 0.0, 1.0),
-    _s("search_context_weight", "float", 0.3, "share of a better match's lead a memory gains from a neighbour saved just before or after it", 0.0, 1.0),
-    _s("cluster_link_threshold", "float", 0.83, "similarity that links memories in a cluster", 0.0, 1.0),
-    _s("cluster_max_size", "int", 12, "largest cluster", 2, 1000),
-    _s("consolidate_rate_limit", "int", 100, "consolidation writes per minute (merges, promotions, links)", 1, 100_000),
-    _s("consolidate_interval_hours", "float", 0.0, "hours between scheduled consolidation runs (0: off)", 0.0, 8760.0),
-    _s("relation_min_confidence", "float", 0.5, "least confidence for a discovered relation", 0.0, 1.0),
-    _s("semantic_hi", "float", 0.88, "similarity from which memories are duplicates", 0.0, 1.0),
-    _s("semantic_lo", "float", 0.78, "similarity below which memories are distinct", 0.0, 1.0),
-    _s("auto_recall_enabled", "bool", True, "recall memories automatically in conversation"),
-    _s("auto_recall_mode", "choice", "silent", "auto-recall mode", choices=("silent", "subtle", "interactive")),
-    _s("auto_recall_relevance_threshold", "float", 0.3, "least relevance for auto-recall", 0.0, 1.0),
-    _s("auto_recall_max_results", "int", 3, "memories recalled per message", 1, 10),
-    _s("auto_recall_min_interval", "float", 300.0, "seconds before a memory is auto-reinforced again", 0.0, 86400.0),
-    _s("git_auto_commit", "bool", True, "gather touches and observes into periodic snapshot commits"),
-    _s("git_commit_interval", "float", 3600.0, "seconds between snapshot commits", 10.0, 604800.0),
-    _s("git_commit_writes", "bool", True, "commit saves, updates, deletes, promotions and restores"),
-    _s("git_auto_init", "bool", False, "make the vault a git repository when it is not one"),
-    _s("git_lock_wait", "float", 10.0, "seconds to wait for another git process", 0.0, 600.0),
-    _s("max_note_bytes", "int", 5_000_000, "notes larger than this are indexed only in part", 1024, 1_000_000_000),
-    _s("port", "int", DEFAULT_PORT, "daemon port on 127.0.0.1", 1, 65535),
-    _s("now", "str", None, "fixed clock (ISO-8601) for previews and tests"),
-)  # fmt: skip
-BY_NAME = {s.name: s for s in SETTINGS}
+_SETTING = "cortexgraph_vault.setting"
+AutoRecallMode = Literal["silent", "subtle", "interactive"]
+AUTO_RECALL_MODES: tuple[AutoRecallMode, ...] = ("silent", "subtle", "interactive")
 
 
 def _parse(setting: Setting, raw: object, origin: str) -> Any:
@@ -124,10 +80,11 @@ def _parse(setting: Setting, raw: object, origin: str) -> Any:
     if raw is None:
         return None
     if setting.kind in ("float", "int"):
-        if isinstance(raw, bool):
+        # text (environment, command line) or a TOML number; a TOML list, table or date is not
+        if isinstance(raw, bool) or not isinstance(raw, str | int | float):
             raise bad()
         try:
-            value: Any = float(raw) if setting.kind == "float" else int(str(raw).strip())
+            value: float = float(raw) if setting.kind == "float" else int(str(raw).strip())
         except (TypeError, ValueError):
             raise bad() from None
         if isinstance(value, float) and not math.isfinite(value):
@@ -209,51 +166,108 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Config:
-    values: Mapping[str, Any]
+    """The effective settings, one typed field each (its annotation is the type `load_config`
+    parses the value to), and where each value came from."""
+
+    # fmt: off
+    vault: Path | None = _setting("path", None, "the Obsidian vault folder")
+    stm_folder: str = _setting("folder", "_stm", "folder of short-term memories")
+    ltm_folder: str = _setting("folder", "memories", "folder promoted memories move to")
+    archive_folder: str = _setting("folder", "_archive", "folder archived memories move to")
+    decay_model: DecayModelName = _setting("choice", "power_law", "decay model", choices=DECAY_MODELS)
+    decay_beta: float = _setting("float", 0.6, "use-count exponent β", 0.0, 2.0)
+    decay_lambda: float = _setting("float", math.log(2) / (3 * 86400), "exponential λ per second", 1e-9, 1e-2)
+    pl_alpha: float = _setting("float", 1.1, "power-law α", 0.01, 10.0)
+    pl_halflife_days: float = _setting("float", 3.0, "power-law half-life in days", 0.01, 3650.0)
+    tc_lambda_fast: float = _setting("float", 1.603e-5, "two-component fast λ per second", 1e-9, 1e-2)
+    tc_lambda_slow: float = _setting("float", 1.147e-6, "two-component slow λ per second", 1e-10, 1e-2)
+    tc_weight_fast: float = _setting("float", 0.7, "two-component weight of the fast part", 0.0, 1.0)
+    forget_threshold: float = _setting("float", 0.05, "score below which a memory is forgotten", 0.0, 1.0)
+    promote_threshold: float = _setting("float", 0.65, "score from which a reused memory is promoted", 0.0, 10.0)
+    promote_use_count: int = _setting("int", 5, "uses within the window that promote", 1, 1000)
+    promote_time_window: float = _setting("float", 14.0, "window in days for the use-count rule", 0.0, 3650.0)
+    promote_use_days: int = _setting("int", 2, "distinct days of use (24-hour days counted from the save) promotion needs", 1, 365)
+    review_danger_zone_min: float = _setting("float", 0.15, "lower edge of the review danger zone", 0.0, 1.0)
+    review_danger_zone_max: float = _setting("float", 0.35, "upper edge of the review danger zone", 0.0, 1.0)
+    review_blend_ratio: float = _setting("float", 0.3, "share of review candidates blended into search", 0.0, 1.0)
+    cross_domain_threshold: float = _setting("float", 0.3, "tag overlap (Jaccard) below which an observed use is cross-domain", 0.0, 1.0)
+    auto_reinforce: bool = _setting("bool", True, "reinforce memories when they are used")
+    search_stm_weight: float = _setting("float", 1.0, "unified search weight of short-term memories", 0.0, 2.0)
+    search_ltm_weight: float = _setting("float", 0.7, "unified search weight of long-term notes", 0.0, 2.0)
+    semantic_search: bool = _setting("bool", True, "search by meaning too (the bundled offline word-vector model)")
+    search_prior_floor: float = _setting("float", 0.8, "least share of its relevance an unused, old memory keeps in search", 0.0, 1.0)
+    search_vector_weight: float = _setting("float", 0.3, "share of relevance from vector similarity", 0.0, 1.0)
+    search_context_weight: float = _setting("float", 0.3, "share of a better match's lead a memory gains from a neighbour saved just before or after it", 0.0, 1.0)
+    cluster_link_threshold: float = _setting("float", 0.83, "similarity that links memories in a cluster", 0.0, 1.0)
+    cluster_max_size: int = _setting("int", 12, "largest cluster", 2, 1000)
+    consolidate_rate_limit: int = _setting("int", 100, "consolidation writes per minute (merges, promotions, links)", 1, 100_000)
+    consolidate_interval_hours: float = _setting("float", 0.0, "hours between scheduled consolidation runs (0: off)", 0.0, 8760.0)
+    relation_min_confidence: float = _setting("float", 0.5, "least confidence for a discovered relation", 0.0, 1.0)
+    semantic_hi: float = _setting("float", 0.88, "similarity from which memories are duplicates", 0.0, 1.0)
+    semantic_lo: float = _setting("float", 0.78, "similarity below which memories are distinct", 0.0, 1.0)
+    auto_recall_enabled: bool = _setting("bool", True, "recall memories automatically in conversation")
+    auto_recall_mode: AutoRecallMode = _setting("choice", "silent", "auto-recall mode", choices=AUTO_RECALL_MODES)
+    auto_recall_relevance_threshold: float = _setting("float", 0.3, "least relevance for auto-recall", 0.0, 1.0)
+    auto_recall_max_results: int = _setting("int", 3, "memories recalled per message", 1, 10)
+    auto_recall_min_interval: float = _setting("float", 300.0, "seconds before a memory is auto-reinforced again", 0.0, 86400.0)
+    git_auto_commit: bool = _setting("bool", True, "gather touches and observes into periodic snapshot commits")
+    git_commit_interval: float = _setting("float", 3600.0, "seconds between snapshot commits", 10.0, 604800.0)
+    git_commit_writes: bool = _setting("bool", True, "commit saves, updates, deletes, promotions and restores")
+    git_auto_init: bool = _setting("bool", False, "make the vault a git repository when it is not one")
+    git_lock_wait: float = _setting("float", 10.0, "seconds to wait for another git process", 0.0, 600.0)
+    max_note_bytes: int = _setting("int", 5_000_000, "notes larger than this are indexed only in part", 1024, 1_000_000_000)
+    port: int = _setting("int", DEFAULT_PORT, "daemon port on 127.0.0.1", 1, 65535)
+    now: str | None = _setting("str", None, "fixed clock (ISO-8601) for previews and tests")
+    # fmt: on
     origins: Mapping[str, str] = field(default_factory=dict)
 
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self.values[name]
-        except KeyError:
-            raise AttributeError(name) from None
+    @property
+    def values(self) -> dict[str, Any]:
+        """Every setting by name, in the order of SETTINGS."""
+        return {s.name: getattr(self, s.name) for s in SETTINGS}
 
     @property
     def decay(self) -> DecayConfig:
-        v = self.values
         return DecayConfig(
-            model=v["decay_model"],
-            beta=v["decay_beta"],
-            exp_lambda=v["decay_lambda"],
-            pl_alpha=v["pl_alpha"],
-            pl_halflife_days=v["pl_halflife_days"],
-            tc_lambda_fast=v["tc_lambda_fast"],
-            tc_lambda_slow=v["tc_lambda_slow"],
-            tc_weight_fast=v["tc_weight_fast"],
+            model=self.decay_model,
+            beta=self.decay_beta,
+            exp_lambda=self.decay_lambda,
+            pl_alpha=self.pl_alpha,
+            pl_halflife_days=self.pl_halflife_days,
+            tc_lambda_fast=self.tc_lambda_fast,
+            tc_lambda_slow=self.tc_lambda_slow,
+            tc_weight_fast=self.tc_weight_fast,
         )
 
     @property
     def rules(self) -> RuleConfig:
-        v = self.values
         return RuleConfig(
-            forget_threshold=v["forget_threshold"],
-            promote_threshold=v["promote_threshold"],
-            promote_use_count=v["promote_use_count"],
-            promote_time_window_days=v["promote_time_window"],
-            promote_use_days=v["promote_use_days"],
-            danger_zone_min=v["review_danger_zone_min"],
-            danger_zone_max=v["review_danger_zone_max"],
-            cross_domain_threshold=v["cross_domain_threshold"],
+            forget_threshold=self.forget_threshold,
+            promote_threshold=self.promote_threshold,
+            promote_use_count=self.promote_use_count,
+            promote_time_window_days=self.promote_time_window,
+            promote_use_days=self.promote_use_days,
+            danger_zone_min=self.review_danger_zone_min,
+            danger_zone_max=self.review_danger_zone_max,
+            cross_domain_threshold=self.cross_domain_threshold,
         )
 
     @property
     def fixed_now(self) -> datetime | None:
-        return parse_time(self.values["now"]) if self.values["now"] else None
+        return parse_time(self.now) if self.now else None
 
     def with_values(self, **overrides: Any) -> Config:
-        return Config(
-            {**self.values, **overrides}, {**self.origins, **dict.fromkeys(overrides, "code")}
-        )
+        """A copy with these settings changed (an unknown name is a TypeError)."""
+        origins = {**self.origins, **dict.fromkeys(overrides, "code")}
+        return replace(self, **overrides, origins=origins)
+
+
+SETTINGS: tuple[Setting, ...] = tuple(
+    Setting(f.name, f.metadata[_SETTING][0], f.default, *f.metadata[_SETTING][1:])
+    for f in fields(Config)
+    if _SETTING in f.metadata
+)
+BY_NAME = {s.name: s for s in SETTINGS}
 
 
 def vault_root(config: Config) -> Path:
@@ -304,7 +318,7 @@ def load_config(
             values[name] = raw if origin == "default" else _parse(setting, raw, origin)
             origins[name] = origin
     _check_together(values, origins)
-    return Config(values, origins)
+    return Config(**values, origins=origins)
 
 
 def _check_together(values: Mapping[str, Any], origins: Mapping[str, str]) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import UnionType
+from typing import Literal, get_args, get_origin, get_type_hints
 
 import pytest
 
-from cortexgraph_vault.config import describe, load_config
+from cortexgraph_vault.config import SETTINGS, Config, Setting, describe, load_config
 from cortexgraph_vault.errors import ConfigError
 
 
@@ -100,3 +102,98 @@ def test_cross_domain_threshold_from_the_environment(tmp_path: Path) -> None:
     assert cfg.origins["cross_domain_threshold"] == "environment"
     rows = {r["name"]: r for r in describe(cfg)}
     assert rows["cross_domain_threshold"]["env"] == "CORTEXGRAPH_CROSS_DOMAIN_THRESHOLD"
+
+
+def _has_type(value: object, annotation: object) -> bool:
+    """isinstance for the annotations Config uses: classes, `X | None` and Literal."""
+    if get_origin(annotation) is Literal:
+        return value in get_args(annotation)
+    if isinstance(annotation, UnionType):
+        return any(_has_type(value, each) for each in get_args(annotation))
+    if annotation is type(None):
+        return value is None
+    assert isinstance(annotation, type), annotation
+    if annotation is int and isinstance(value, bool):
+        return False  # a bool is an int to isinstance, never to a setting
+    return isinstance(value, annotation)
+
+
+KIND_TYPES: dict[str, object] = {
+    "float": float,
+    "int": int,
+    "bool": bool,
+    "folder": str,
+    "path": Path | None,
+    "str": str | None,
+}
+
+
+def test_every_setting_is_a_typed_field_whose_default_has_its_type() -> None:
+    hints = get_type_hints(Config)
+    assert [s.name for s in SETTINGS] == [n for n in hints if n != "origins"]
+    for s in SETTINGS:
+        annotation = hints[s.name]
+        if s.kind == "choice":
+            assert get_origin(annotation) is Literal, s.name
+            assert get_args(annotation) == s.choices, s.name
+        else:
+            assert annotation == KIND_TYPES[s.kind], s.name
+        assert _has_type(s.default, annotation), (s.name, s.default)
+
+
+def _text_for(s: Setting, tmp_path: Path) -> str:
+    """A valid value of the setting, written as the environment would give it."""
+    if s.kind == "choice":
+        return s.choices[-1]
+    if s.kind == "bool":
+        return "off" if s.default else "on"
+    if s.kind == "folder":
+        return f"{s.name}-here"
+    if s.kind == "path":
+        return str(tmp_path / "vault")
+    if s.kind == "str":
+        return "2024-05-01T12:00:00Z"
+    if s.name == "review_danger_zone_max":
+        return "0.9"  # stays above the minimum, set to its low end below
+    return str(s.low if s.low is not None else s.default)
+
+
+def test_values_from_text_are_parsed_to_their_fields_type(tmp_path: Path) -> None:
+    env = {s.env: _text_for(s, tmp_path) for s in SETTINGS}
+    cfg = load_config({}, env, user_file=tmp_path / "none.toml")
+    hints = get_type_hints(Config)
+    for s in SETTINGS:
+        value = getattr(cfg, s.name)
+        assert _has_type(value, hints[s.name]), (s.name, value)
+        assert cfg.origins[s.name] == "environment"
+    assert cfg.vault == tmp_path / "vault"
+    assert cfg.auto_recall_mode == "interactive" and cfg.auto_reinforce is False
+    assert cfg.promote_use_count == 1 and cfg.fixed_now is not None
+    rows = {r["name"]: r for r in describe(cfg)}
+    assert rows["vault"]["value"] == str(tmp_path / "vault")
+    assert rows["promote_use_count"] == {
+        "name": "promote_use_count",
+        "env": "CORTEXGRAPH_PROMOTE_USE_COUNT",
+        "value": 1,
+        "origin": "environment",
+        "help": "uses within the window that promote",
+    }
+
+
+def test_a_number_setting_given_a_toml_list_is_named_with_its_file(tmp_path: Path) -> None:
+    user = write(tmp_path / "user.toml", "pl_alpha = [2.0]\n")
+    with pytest.raises(ConfigError) as info:
+        load_config({}, {}, user_file=user)
+    assert str(info.value) == (
+        f"CORTEXGRAPH_PL_ALPHA ({user}) = [2.0] is invalid: must be a number from 0.01 to 10"
+    )
+
+
+def test_with_values_changes_settings_and_says_code_set_them(tmp_path: Path) -> None:
+    cfg = load_config({}, {}, user_file=tmp_path / "none.toml")
+    changed = cfg.with_values(vault=tmp_path, git_commit_writes=False)
+    assert (changed.vault, changed.git_commit_writes) == (tmp_path, False)
+    assert changed.origins["vault"] == "code" and changed.origins["port"] == "default"
+    assert cfg.vault is None and cfg.git_commit_writes is True  # the original is unchanged
+    with pytest.raises(TypeError, match="git_comit_writes"):
+        cfg.with_values(git_comit_writes=False)

@@ -18,15 +18,13 @@ from bisect import bisect_right
 from typing import Any
 
 from markdown_it import MarkdownIt, rules_block, rules_inline
+
+# What markdown-it trims from inline content (4.3, the least version required; 3.x used strip()).
+from markdown_it.common.utils import MD_TRIM_CHARS
 from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.rules_inline.state_inline import StateInline
 
 from cortexgraph_vault.core.block_scan import Blocks, Unsure
-
-try:  # what markdown-it trims from inline content; 3.x used str.strip()
-    from markdown_it.common.utils import MD_TRIM_CHARS
-except ImportError:  # pragma: no cover
-    MD_TRIM_CHARS = None  # type: ignore[assignment]
 
 __all__ = ["normalized_body", "prose_view"]
 
@@ -159,7 +157,8 @@ def _spans_markdown_it(content: str, references: Any = None) -> list[tuple[int, 
     if references:
         env["references"] = references
     _MD.inline.parse(content, _MD, env, [])
-    return env["cg_spans"]
+    spans: list[tuple[int, int]] = env["cg_spans"]
+    return spans
 
 
 def _recording_rows(rule: Any) -> Any:
@@ -176,6 +175,7 @@ def _recording_rows(rule: Any) -> Any:
         if not found or silent:
             return found
         inline = state.tokens[count + 1]
+        assert inline.map is not None  # a block rule maps the inline token it makes to its rows
         first, last = inline.map
         if rule is rules_block.heading:
             at = state.src.find(inline.content, state.bMarks[first] + state.tShift[first])

@@ -45,7 +45,9 @@ def decay_factor(dt_seconds: float, cfg: DecayConfig) -> float:
     if cfg.model == "exponential":
         return math.exp(-cfg.exp_lambda * dt)
     if cfg.model == "power_law":
-        return (1.0 + dt / cfg.pl_t0) ** (-cfg.pl_alpha)
+        # float ** float is typed Any (a negative base gives a complex); the base is ≥ 1 here
+        factor: float = (1.0 + dt / cfg.pl_t0) ** (-cfg.pl_alpha)
+        return factor
     if cfg.model == "two_component":
         w = cfg.tc_weight_fast
         return w * math.exp(-cfg.tc_lambda_fast * dt) + (1 - w) * math.exp(-cfg.tc_lambda_slow * dt)
@@ -53,7 +55,8 @@ def decay_factor(dt_seconds: float, cfg: DecayConfig) -> float:
 
 
 def use_factor(use_count: int, cfg: DecayConfig) -> float:
-    return max(1, use_count) ** cfg.beta
+    factor: float = max(1, use_count) ** cfg.beta
+    return factor
 
 
 def score(
@@ -101,7 +104,8 @@ def _elapsed_for_factor(target: float, cfg: DecayConfig) -> float:
     if cfg.model == "exponential":
         return -math.log(target) / cfg.exp_lambda
     if cfg.model == "power_law":
-        return cfg.pl_t0 * (target ** (-1 / cfg.pl_alpha) - 1)
+        elapsed: float = cfg.pl_t0 * (target ** (-1 / cfg.pl_alpha) - 1)
+        return elapsed
     # two_component has no closed form; D is strictly decreasing, so bisect.
     lo, hi = 0.0, DAY
     while decay_factor(hi, cfg) > target:

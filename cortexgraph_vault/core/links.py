@@ -55,7 +55,8 @@ def extract_links(body: str, frontmatter: Mapping[str, Any] | None = None) -> li
     text = prose_view(body)
     if "[" not in text:
         return links
-    found: list[tuple[int, tuple[Any, ...]]] = []
+    # (offset, (target, heading, block, alias, embed, kind)): sorted into reading order below
+    found: list[tuple[int, tuple[str, str | None, str | None, str | None, bool, str]]] = []
     written = _Written(body)
     for m in _PROSE_WIKILINK.finditer(text):
         inner = m.group(1)
@@ -71,10 +72,10 @@ def extract_links(body: str, frontmatter: Mapping[str, Any] | None = None) -> li
                 found.append((m.start() - embed, (*fields, embed, "markdown")))
     found.sort(key=itemgetter(0))
     line, last = 1, 0
-    for pos, fields in found:
+    for pos, written_link in found:
         line += text.count("\n", last, pos)
         last = pos
-        links.append(LinkRef(*fields, None, line))
+        links.append(LinkRef(*written_link, None, line))
     return links
 
 

@@ -143,4 +143,5 @@ def _plain_is_safe(text: str, *, flow: bool) -> bool:
         return False
     if flow and not _FLOW_INDICATORS.isdisjoint(text):
         return False
-    return _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == _STR_TAG
+    tag: str = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))
+    return tag == _STR_TAG

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import IO, TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, BinaryIO, TypeVar
 
 from cortexgraph_vault.errors import GitError, UnsafePath
 from cortexgraph_vault.history.raw_log import LOG_FORMAT, LoggedCommit, parse_log
@@ -119,7 +119,7 @@ def chunks(items: Sequence[_T], size: int = ARG_CHUNK) -> Iterator[Sequence[_T]]
 
 
 @contextmanager
-def _stdin(data: bytes | None) -> Iterator[IO[bytes] | None]:
+def _stdin(data: bytes | None) -> Iterator[BinaryIO | None]:
     if data is None:
         yield None  # GitPython then gives the child /dev/null: MCP's stdin must stay ours
         return

@@ -82,7 +82,8 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
             notes: dict[str, IndexedNote] = {}
             for _ in range(header["note_chunks"]):
                 notes.update((n.path, n) for n in pickle.load(fh))
-            postings = {}
+            # term → [docs, parts, df, dead], as TextIndex.restore reads them
+            postings: dict[str, list[Any]] = {}
             for _ in range(header["term_chunks"]):
                 postings.update((t, rest) for t, *rest in pickle.load(fh))
             vectors = pickle.load(fh)

@@ -434,7 +434,8 @@ class VaultCatalog:
                 self.semantic.mark(note.path)
                 old_terms = (lambda: indexed_weights(stats_of(old))) if old else None
                 if not words_later:
-                    self.text.put(note.path, stats, old_terms)  # type: ignore[arg-type]
+                    assert stats is not None  # taken above, outside the lock
+                    self.text.put(note.path, stats, old_terms)
                 elif note.path in self.text:
                     self.text.remove(note.path, old_terms)
                 self.graph.put(note, old)
@@ -466,10 +467,10 @@ class VaultCatalog:
     def _forget_id(self, old: IndexedNote) -> None:
         mid = old.memory.id if old.memory else None
         paths = self._by_id.get(mid) if mid else None
-        if paths and old.path in paths:
+        if mid and paths and old.path in paths:
             paths.remove(old.path)
             if not paths:
-                del self._by_id[mid]  # type: ignore[arg-type]
+                del self._by_id[mid]
 
     # persistence ---------------------------------------------------------------
     def adopt(

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import importlib.util
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:  # imported when the model loads: a process that never searches skips it
+    from tokenizers import Encoding, Tokenizer
 
 WEIGHTS = "weights/l2_supercat_256.safetensors"
 TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
@@ -43,7 +48,7 @@ def model_folder() -> Path:
 @dataclass(frozen=True)
 class Embedder:
     table: np.ndarray  # (tokens, dim) float32
-    tokenizer: object  # tokenizers.Tokenizer
+    tokenizer: Tokenizer
     source: str
 
     @property
@@ -51,10 +56,11 @@ class Embedder:
         return int(self.table.shape[1])
 
     @property
-    def _encode(self):  # type: ignore[no-untyped-def]
+    def _encode(self) -> Callable[..., list[Encoding]]:
         # the fast variant skips offsets we never read (tokenizers >= 0.20)
         tok = self.tokenizer
-        return getattr(tok, "encode_batch_fast", None) or tok.encode_batch  # type: ignore[attr-defined]
+        fast: Callable[..., list[Encoding]] | None = getattr(tok, "encode_batch_fast", None)
+        return fast or tok.encode_batch
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """One unit vector per text (a zero vector for a text with no tokens)."""
@@ -76,7 +82,7 @@ class Embedder:
 
     def embed_one(self, text: str) -> np.ndarray:
         ids = np.asarray(
-            self.tokenizer.encode(text[:MAX_CHARS], add_special_tokens=False).ids,  # type: ignore[attr-defined]
+            self.tokenizer.encode(text[:MAX_CHARS], add_special_tokens=False).ids,
             dtype=np.intp,
         )
         out = np.zeros(self.dim, dtype=np.float32)

@@ -64,6 +64,9 @@ class LinkGraph:
     """Built on first use: a process that only saves or searches never pays for links."""
 
     def __init__(self) -> None:
+        self._clear()
+
+    def _clear(self) -> None:
         self._built = False
         self._notes: dict[str, IndexedNote] = {}
         self._attachments: set[str] = set()
@@ -77,7 +80,7 @@ class LinkGraph:
     # changes -------------------------------------------------------------------------------
     def load(self, notes: Iterable[IndexedNote]) -> None:
         """Start over with these notes (the persistent cache); links are resolved on first use."""
-        self.__init__()  # type: ignore[misc]
+        self._clear()
         self._notes = {note.path: note for note in notes}
 
     def _build(self) -> None:
@@ -233,7 +236,7 @@ class LinkGraph:
         """Notes linked from or to `path`, attachments left out."""
         self._ensure()
         out = {e.target for e in self._out.get(path, ()) if e.target in self._notes}
-        return (out | self._in.get(path, set())) - {path}  # type: ignore[operator]
+        return (out | self._in.get(path, set())) - {path}
 
     def orphans(self) -> list[str]:
         """Notes no other note links to and that link to nothing that exists but themselves."""

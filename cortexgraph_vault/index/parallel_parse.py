@@ -130,7 +130,7 @@ def _read_frames(procs: list[subprocess.Popen[bytes]]) -> Iterator[Frame]:
     open_streams = len(procs)
     while open_streams:
         for key, _ in selector.select():
-            fd = key.fileobj.fileno()  # type: ignore[union-attr]
+            fd = key.fd
             chunk = os.read(fd, 1 << 20)
             if not chunk:
                 selector.unregister(key.fileobj)

@@ -78,7 +78,8 @@ class _Rows:
     def scores(self, vec: np.ndarray) -> np.ndarray:
         """Cosine of `vec` with every row (0 for free rows). einsum, not BLAS: a threaded
         matrix-vector product stalls for milliseconds on a busy machine (p99 36 ms vs 8 ms)."""
-        return np.einsum("ij,j->i", self.matrix[: len(self.names)], vec)
+        cosines: np.ndarray = np.einsum("ij,j->i", self.matrix[: len(self.names)], vec)
+        return cosines
 
 
 class SemanticIndex:
@@ -173,8 +174,9 @@ class SemanticIndex:
 
     def vector_of(self, path: str) -> np.ndarray | None:
         with self.lock:
-            row = self._notes.row_of.get(path) if self._notes is not None else None
-            return None if row is None else self._notes.matrix[row].copy()  # type: ignore[union-attr]
+            notes = self._notes
+            row = notes.row_of.get(path) if notes is not None else None
+            return None if notes is None or row is None else notes.matrix[row].copy()
 
     def nearest(
         self, vec: np.ndarray, k: int, min_cos: float, also: Iterable[str] = ()

@@ -38,7 +38,7 @@ from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from rapidfuzz import fuzz, process
 from Stemmer import Stemmer
@@ -74,11 +74,11 @@ STEM_CHUNK = 4096
 
 def stems(found: list[str]) -> list[str]:
     """Each word's Snowball English stem (words of other scripts come back unchanged)."""
-    stemmer = getattr(_stemmers, "english", None)
+    stemmer: Stemmer | None = getattr(_stemmers, "english", None)
     if stemmer is None:
         stemmer = _stemmers.english = Stemmer("english")
     if len(found) <= STEM_CHUNK:
-        return stemmer.stemWords(found)  # type: ignore[no-any-return]
+        return stemmer.stemWords(found)
     out: list[str] = []
     for start in range(0, len(found), STEM_CHUNK):
         out += stemmer.stemWords(found[start : start + STEM_CHUNK])
@@ -134,7 +134,8 @@ def echoes_content(title: list[str], content: list[str]) -> bool:
 def term_stats(doc: DocumentText) -> TermStats:
     fields = doc.field_tokens()
     content = fields[-1]
-    weighted: dict[str, float] = Counter(content)  # type: ignore[assignment]
+    # Counted as ints, then the other fields add float weights to the same dict.
+    weighted = cast("dict[str, float]", Counter(content))
     length = float(len(content))
     # A title (or the title kept as written, as an alias) made of the first words would
     # count them thrice for being said first.
@@ -178,11 +179,11 @@ class PostingBlock:
 
     paths: list[str]
     terms: list[str]
-    ends: array  # type: ignore[type-arg]
-    docs: array  # type: ignore[type-arg]
-    parts: array  # type: ignore[type-arg]
+    ends: array[int]
+    docs: array[int]
+    parts: array[float]
 
-    def postings(self) -> Iterator[tuple[str, array, array]]:  # type: ignore[type-arg]
+    def postings(self) -> Iterator[tuple[str, array[int], array[float]]]:
         start = 0
         for term, end in zip(self.terms, self.ends, strict=True):
             yield term, self.docs[start:end], self.parts[start:end]
@@ -234,7 +235,7 @@ def _flat(paths: list[str], by_term: Iterable[tuple[str, list[int], list[float]]
 class _Postings:
     __slots__ = ("dead", "df", "docs", "parts")
 
-    def __init__(self, docs: array, parts: array, df: int = 0, dead: int = 0) -> None:  # type: ignore[type-arg]
+    def __init__(self, docs: array[int], parts: array[float], df: int = 0, dead: int = 0) -> None:
         self.docs = docs
         self.parts = parts
         self.df = df  # live postings
@@ -377,10 +378,11 @@ class TextIndex:
         doc = self._doc_of.get(path)
         if doc is None:
             return
-        kept = self._terms_of.pop(doc, None)
-        if kept is None and old_terms is None:
-            raise ValueError(f"{path}: its terms are needed to take it out of the index")
-        terms = kept if kept is not None else old_terms()  # type: ignore[misc]
+        terms: Iterable[str] | None = self._terms_of.pop(doc, None)
+        if terms is None:
+            if old_terms is None:
+                raise ValueError(f"{path}: its terms are needed to take it out of the index")
+            terms = old_terms()
         del self._doc_of[path]
         self._paths[doc] = None
         postings = self._postings

@@ -34,6 +34,7 @@ from watchdog.events import (
     FileSystemEventHandler,
 )
 from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
 
 from cortexgraph_vault.index.catalog import VaultCatalog, ignored_name
 
@@ -100,7 +101,7 @@ class VaultWatcher:
         self._first_event = 0.0
         self._last_event = 0.0
         self._stopping = False
-        self._observer: Observer | None = None  # type: ignore[valid-type]
+        self._observer: BaseObserver | None = None
         self._worker: threading.Thread | None = None
         self._next_reconcile = 0.0
 

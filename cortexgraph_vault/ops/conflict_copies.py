@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from cortexgraph_vault.core.conflict_names import conflict_copy, looks_like_copy
 from cortexgraph_vault.core.note import parse_note
@@ -101,9 +102,9 @@ def _merge_one(
 def _base(
     engine: VaultEngine,
     original: str,
-    ours: dict,
-    theirs: dict,
-    versions: set[str],  # type: ignore[type-arg]
+    ours: dict[str, Any],
+    theirs: dict[str, Any],
+    versions: set[str],
 ) -> bytes | None:
     # A file-sync service makes a copy only when both devices changed the file, so the base is
     # neither version: a version equal to one (this device's snapshot of its own uses) is not it.
@@ -130,7 +131,7 @@ def _base(
     return None
 
 
-def _descends(base: dict, later: dict) -> bool:  # type: ignore[type-arg]
+def _descends(base: dict[str, Any], later: dict[str, Any]) -> bool:
     """Whether `later` could have grown from `base` by uses: no fewer uses, no earlier use."""
     try:
         uses_ok = int(base.get("use_count", 1)) <= int(later.get("use_count", 1))

@@ -21,6 +21,7 @@ import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.note import parse_note
@@ -94,7 +95,7 @@ class WriteJournal:
         log.warning("%s: an interrupted write was repaired: %s", self.root, said)
         return said
 
-    def _repair_move(self, intent: dict) -> str:
+    def _repair_move(self, intent: dict[str, Any]) -> str:
         old, new = self.root / intent["from"], self.root / intent["to"]
         old_sha, new_sha = file_sha(old), file_sha(new)
         if new_sha is None or old_sha is None:
@@ -107,8 +108,8 @@ class WriteJournal:
             return f"move of {intent['from']} undone: it was edited meanwhile"
         return f"{intent['from']} and {intent['to']} were both edited; both kept"
 
-    def _repair_forget(self, intent: dict, commit: Commit) -> str:
-        files: dict[str, dict] = intent["files"]
+    def _repair_forget(self, intent: dict[str, Any], commit: Commit) -> str:
+        files: dict[str, dict[str, Any]] = intent["files"]
         out: list[str] = []  # taken out of the vault, waiting for the commit
         for rel, entry in files.items():
             note, aside = self.root / rel, self.root / entry["aside"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from datetime import datetime
+from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
 
@@ -52,7 +52,7 @@ def copy_sample_vault(dest: Path, now: datetime, source: Path | None = None) -> 
     return dest
 
 
-def rebase_times(vault: Path, shift: object) -> int:
+def rebase_times(vault: Path, shift: timedelta) -> int:
     """Shift the time fields of every memory note; returns how many notes changed."""
     changed = 0
     for folder in MEMORY_FOLDERS:
@@ -66,7 +66,7 @@ def rebase_times(vault: Path, shift: object) -> int:
             for name in TIME_FIELDS:
                 moment = parse_time(fm.get(name))
                 if moment is not None:
-                    changes[name] = (moment + shift).replace(microsecond=0)  # type: ignore[operator]
+                    changes[name] = (moment + shift).replace(microsecond=0)
             if changes:
                 path.write_text(minimal_update(text, changes), encoding="utf-8", newline="")
                 changed += 1
