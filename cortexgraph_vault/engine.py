@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
 from cortexgraph_vault.config import Config, user_cache_dir, vault_root
-from cortexgraph_vault.core.decay import DAY, seconds_until_score
+from cortexgraph_vault.core.decay import DAY, age_days, seconds_until_score
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.core.rules import memory_score, promote_reason, review_priority
@@ -252,7 +252,7 @@ class VaultEngine:
             use_days=m.use_days,
             strength=round(m.strength, 4),
             score=round(s, 6) if include_score else None,
-            age_days=round((now - m.created).total_seconds() / DAY, 3),
+            age_days=age_days(m.created, now),
             review_priority=round(review_priority(s, self.rules), 4)
             if m.status == "active"
             else 0.0,
