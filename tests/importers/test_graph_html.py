@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cortexgraph_vault.graph_html import RELATION_COLOURS, STATUS_COLOURS
+from cortexgraph_vault.ops.graph_page import RELATION_COLOURS, STATUS_COLOURS
 from tests.importers.helpers import CORTEXGRAPH, service
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
