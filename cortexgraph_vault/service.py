@@ -15,7 +15,6 @@ from typing import Any
 from cortexgraph_vault.config import Config, describe
 from cortexgraph_vault.engine import Clock, VaultEngine
 from cortexgraph_vault.index.catalog import VaultCatalog
-from cortexgraph_vault.metrics import CallRecorder
 from cortexgraph_vault.models import (
     AutoRecallResult,
     DeleteResult,
@@ -72,6 +71,7 @@ from cortexgraph_vault.ops import (
     writes,
 )
 from cortexgraph_vault.ops import consolidate as consolidation
+from cortexgraph_vault.ops.call_timing import CallRecorder
 from cortexgraph_vault.pipeline import runner as pipeline_runner
 from cortexgraph_vault.progress import ProgressFactory
 
