@@ -31,8 +31,8 @@ from cortexgraph_vault.models import (
     DuplicatePair,
 )
 from cortexgraph_vault.ops import writes
-from cortexgraph_vault.ops.cluster_book import ClusterBook, PinnedCluster, member_key, pin
 from cortexgraph_vault.ops.merging import apply_merge, preview_of
+from cortexgraph_vault.ops.shown_clusters import ClusterBook, PinnedCluster, member_key, pin
 
 STRATEGIES = ("similarity",)
 MODES = ("preview", "apply", "link")

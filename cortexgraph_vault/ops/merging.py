@@ -24,8 +24,8 @@ from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import NoteFormatError, Stale, VaultError
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.models import MergePreview
-from cortexgraph_vault.ops.cluster_book import member_key, pinned_hash
 from cortexgraph_vault.ops.note_fields import fresh_memory
+from cortexgraph_vault.ops.shown_clusters import member_key, pinned_hash
 from cortexgraph_vault.vault.layout import unique_name
 
 MERGED_SUFFIX = " (merged)"

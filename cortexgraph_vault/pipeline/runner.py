@@ -31,7 +31,7 @@ from cortexgraph_vault.models import (
     PlanMemory,
     StageOutcome,
 )
-from cortexgraph_vault.ops.cluster_book import pinned_hash
+from cortexgraph_vault.ops.shown_clusters import pinned_hash
 from cortexgraph_vault.pipeline.plan import (
     STAGE_ORDER,
     STAGE_TITLES,

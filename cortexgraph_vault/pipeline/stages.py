@@ -28,9 +28,9 @@ from cortexgraph_vault.core.rules import in_danger_zone, promote_reason
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.models import PlanItem
 from cortexgraph_vault.ops import lifecycle, writes
-from cortexgraph_vault.ops.cluster_book import member_key
 from cortexgraph_vault.ops.consolidate import Target, candidates, link_members, similarity_model
 from cortexgraph_vault.ops.merging import apply_merge, merged_title
+from cortexgraph_vault.ops.shown_clusters import member_key
 from cortexgraph_vault.pipeline.plan import new_item
 
 
