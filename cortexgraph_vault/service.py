@@ -54,7 +54,6 @@ from cortexgraph_vault.models.graph import (
     VaultStatus,
 )
 from cortexgraph_vault.models.maintenance import (
-    DoctorResult,
     ExportResult,
     GraphPictureResult,
     ImportResult,
@@ -342,11 +341,6 @@ class MemoryService:
         from cortexgraph_vault.ops import maintenance
 
         return maintenance.graph_html(self.engine, file, **kwargs)
-
-    def doctor(self, *, fix: bool = False) -> DoctorResult:
-        from cortexgraph_vault.ops import doctor
-
-        return doctor.diagnose(self.config, self.engine, fix=fix)
 
     # git -------------------------------------------------------------------------------
     def sync(
