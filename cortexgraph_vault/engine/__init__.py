@@ -121,10 +121,10 @@ class VaultEngine:
         return self.catalog
 
     def merge_conflict_copies(self, paths: Iterable[str]) -> None:
-        """Merge file-sync conflict copies of memories among `paths` (ops/conflict_copies.py);
+        """Merge file-sync conflict copies of memories among `paths` (engine/conflict_copies.py);
         a copy that could not be merged is tried again only once it changes."""
         from cortexgraph_vault.core.conflict_names import looks_like_copy
-        from cortexgraph_vault.ops.conflict_copies import merge_copies
+        from cortexgraph_vault.engine.conflict_copies import merge_copies
 
         wanted = []
         for rel in paths:
