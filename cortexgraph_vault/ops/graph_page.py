@@ -98,7 +98,7 @@ def graph_data(engine: VaultEngine, *, include_notes: bool = True) -> dict[str, 
                 key = (path, edge.target, kind)
                 if key not in seen:
                     seen.add(key)
-                    edges.append({"source": path, "target": edge.target, "type": kind})
+                    edges.append({"from": path, "to": edge.target, "type": kind})
     kinds = sorted({e["type"] for e in edges})
     others = iter([k for k in kinds if k not in RELATION_COLOURS])
     colours = {k: RELATION_COLOURS.get(k) for k in kinds}
