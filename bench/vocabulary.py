@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(15)
     with tempfile.TemporaryDirectory(prefix="cgv-vocab-") as tmp:
         vault = Path(tmp) / "vault"
-        shutil.copytree(ROOT / "sample-vault", vault)
+        shutil.copytree(ROOT / "cortexgraph_vault" / "sample_vault", vault)
         catalog = VaultCatalog(VaultLayout(vault))
         catalog.refresh()
         watcher = VaultWatcher(catalog)

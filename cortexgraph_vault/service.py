@@ -15,7 +15,6 @@ from typing import Any
 from cortexgraph_vault.config import Config, describe
 from cortexgraph_vault.engine import Clock, VaultEngine
 from cortexgraph_vault.index.catalog import VaultCatalog
-from cortexgraph_vault.metrics import CallRecorder
 from cortexgraph_vault.models import (
     AutoRecallResult,
     DeleteResult,
@@ -55,7 +54,6 @@ from cortexgraph_vault.models.graph import (
     VaultStatus,
 )
 from cortexgraph_vault.models.maintenance import (
-    DoctorResult,
     ExportResult,
     GraphPictureResult,
     ImportResult,
@@ -72,6 +70,7 @@ from cortexgraph_vault.ops import (
     writes,
 )
 from cortexgraph_vault.ops import consolidate as consolidation
+from cortexgraph_vault.ops.call_timing import CallRecorder
 from cortexgraph_vault.pipeline import runner as pipeline_runner
 from cortexgraph_vault.progress import ProgressFactory
 
@@ -342,11 +341,6 @@ class MemoryService:
         from cortexgraph_vault.ops import maintenance
 
         return maintenance.graph_html(self.engine, file, **kwargs)
-
-    def doctor(self, *, fix: bool = False) -> DoctorResult:
-        from cortexgraph_vault.ops import doctor
-
-        return doctor.diagnose(self.config, self.engine, fix=fix)
 
     # git -------------------------------------------------------------------------------
     def sync(

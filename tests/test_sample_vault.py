@@ -1,4 +1,4 @@
-"""Checks on the bundled sample vault (`sample-vault/`).
+"""Checks on the bundled sample vault (`cortexgraph_vault/sample_vault/`, package data).
 
 The sample vault is used by the demo, the docs and other tests, so its shape is a contract:
 enough notes, well-formed memory frontmatter, memories spread over every decay category at the
@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-VAULT = Path(__file__).resolve().parents[1] / "sample-vault"
+VAULT = Path(__file__).resolve().parents[1] / "cortexgraph_vault" / "sample_vault"
 STM_DIR = "_stm"
 LTM_DIR = "memories"
 STATUS_BY_FOLDER = {STM_DIR: "active", LTM_DIR: "promoted"}
@@ -33,7 +33,7 @@ FORWARD_REFERENCE = "Atlas Retrospective"
 CODE_BLOCK_LINK = "[[Not A Link]]"
 CODE_BLOCK_TAG = "#not-a-tag"
 
-# Default power-law model and thresholds (DESIGN.md, "Scoring").
+# Default power-law model and thresholds (README.md, "Scoring").
 BETA = 0.6
 ALPHA = 1.1
 HALF_LIFE_S = 3 * 86400

@@ -41,7 +41,7 @@ def _graph(s: MemoryService, a: argparse.Namespace) -> Any:
 
 def _doctor(config: Config, a: argparse.Namespace) -> Any:
     # Standalone: the doctor must also speak when the vault cannot be opened at all.
-    from cortexgraph_vault.ops.doctor import diagnose
+    from cortexgraph_vault.cli.doctor import diagnose
 
     return diagnose(config, fix=a.fix)
 

@@ -145,3 +145,9 @@ def seconds_until_score(
     total = _elapsed_for_factor(threshold / peak, cfg)
     elapsed = max(0.0, (now - last_used).total_seconds())
     return max(0.0, total - elapsed)
+
+
+def age_days(created: datetime, now: datetime) -> float:
+    """How old something created at `created` is at `now`, in days (3 decimals): the
+    `age_days` every answer shows."""
+    return round((now - created).total_seconds() / DAY, 3)

@@ -16,6 +16,7 @@ from typing import Any
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.relation_ids import relation_id
 from cortexgraph_vault.core.rules import review_priority
 from cortexgraph_vault.core.times import format_time, parse_time
 from cortexgraph_vault.engine import VaultEngine
@@ -31,7 +32,6 @@ from cortexgraph_vault.importers.records import relation_meta_entry
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models.maintenance import ExportResult, SourceProblem
-from cortexgraph_vault.ops.common import relation_id
 from cortexgraph_vault.vault.files import temp_path_for
 
 Progress = Callable[[int, int], None]

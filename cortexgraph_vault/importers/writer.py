@@ -21,11 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from cortexgraph_vault.core import wording
+from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.note import REMOVE, parse_note, render_note
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import VaultError
+from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.importers.memory_json import observation_items
 from cortexgraph_vault.importers.records import (
     MANAGED_OPTIONAL,
@@ -38,7 +40,6 @@ from cortexgraph_vault.importers.records import (
 )
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models.maintenance import ImportItem, ImportResult, SourceProblem
-from cortexgraph_vault.ops.common import link_target, trailers
 from cortexgraph_vault.vault.files import temp_path_for
 from cortexgraph_vault.vault.layout import among, unique_name
 

@@ -3,7 +3,7 @@
 from cortexgraph_vault.models.browse import *  # noqa: F403
 from cortexgraph_vault.models.consolidation import *  # noqa: F403
 from cortexgraph_vault.models.graph import *  # noqa: F403
-from cortexgraph_vault.models.intel import *  # noqa: F403
+from cortexgraph_vault.models.intelligence import *  # noqa: F403
 from cortexgraph_vault.models.maintenance import *  # noqa: F403
 from cortexgraph_vault.models.memory import *  # noqa: F403
 from cortexgraph_vault.models.metrics import *  # noqa: F403

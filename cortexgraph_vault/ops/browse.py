@@ -12,7 +12,7 @@ from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, NotFound
 from cortexgraph_vault.models import Backlink, MemoryDetail, MemoryList
-from cortexgraph_vault.ops.common import paginate
+from cortexgraph_vault.ops.paging import paginate
 from cortexgraph_vault.ops.reads import ALL_STATUSES, relations_of
 
 SORTS = ("score", "age", "last_used")

@@ -22,6 +22,7 @@ from cortexgraph_vault.core.cluster import (
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, NotFound, Stale
+from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.models import (
     ClusterResult,
     ClusterView,
@@ -30,9 +31,8 @@ from cortexgraph_vault.models import (
     DuplicatePair,
 )
 from cortexgraph_vault.ops import writes
-from cortexgraph_vault.ops.cluster_book import ClusterBook, PinnedCluster, member_key, pin
-from cortexgraph_vault.ops.common import trailers
 from cortexgraph_vault.ops.merging import apply_merge, preview_of
+from cortexgraph_vault.ops.shown_clusters import ClusterBook, PinnedCluster, member_key, pin
 
 STRATEGIES = ("similarity",)
 MODES = ("preview", "apply", "link")

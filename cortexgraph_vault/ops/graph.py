@@ -31,7 +31,7 @@ from cortexgraph_vault.models.graph import (
     VaultStatus,
     WatcherStatus,
 )
-from cortexgraph_vault.ops.common import paginate
+from cortexgraph_vault.ops.paging import paginate
 from cortexgraph_vault.ops.search import UNIFIED_STATUSES, note_status
 from cortexgraph_vault.ops.size_budget import (
     check_max_chars,

@@ -11,11 +11,13 @@ from pathlib import PurePosixPath
 
 from cortexgraph_vault.config import user_cache_dir
 from cortexgraph_vault.core import wording
+from cortexgraph_vault.core.decay import age_days
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.rules import promote_reason, should_forget
 from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import GitError, InvalidArgument, VaultError
+from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.models import (
     ForgetCandidate,
     GcResult,
@@ -24,7 +26,6 @@ from cortexgraph_vault.models import (
     Skipped,
     SnapshotResult,
 )
-from cortexgraph_vault.ops.common import age_days, trailers
 from cortexgraph_vault.ops.undo import commit_or_undo, undo_moves
 from cortexgraph_vault.vault import files
 from cortexgraph_vault.vault.lock import vault_key
@@ -154,7 +155,7 @@ def gc(
     candidates = [
         ForgetCandidate(
             id=m.id, title=m.title, path=m.path, score=round(s, 6), use_count=m.use_count,
-            age_days=age_days(m, now),
+            age_days=age_days(m.created, now),
         )
         for m, s in found
     ]  # fmt: skip
@@ -243,7 +244,7 @@ def promote(
     candidates = [
         PromoteCandidate(
             id=m.id, title=m.title, path=m.path, preview=m.content[:200], reason=reason,
-            score=round(s, 6), use_count=m.use_count, age_days=age_days(m, now),
+            score=round(s, 6), use_count=m.use_count, age_days=age_days(m.created, now),
         )
         for m, s, reason in chosen
     ]  # fmt: skip

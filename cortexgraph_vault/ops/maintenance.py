@@ -173,7 +173,7 @@ def stats(engine: VaultEngine) -> VaultStats:
 def graph_html(
     engine: VaultEngine, file: str | Path, *, include_notes: bool = True
 ) -> GraphPictureResult:
-    from cortexgraph_vault.graph_html import write_graph_page
+    from cortexgraph_vault.ops.graph_page import write_graph_page
 
     out = Path(file).expanduser()
     if out.is_dir():

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
+from cortexgraph_vault.core.link_values import link_target, points_to
 from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
 from cortexgraph_vault.core.merge import Merged, MergeSource, merge
 from cortexgraph_vault.core.note import parse_note, render_note
@@ -23,8 +24,8 @@ from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import NoteFormatError, Stale, VaultError
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.models import MergePreview
-from cortexgraph_vault.ops.cluster_book import member_key, pinned_hash
-from cortexgraph_vault.ops.common import fresh_memory, link_target, points_to
+from cortexgraph_vault.ops.note_fields import fresh_memory
+from cortexgraph_vault.ops.shown_clusters import member_key, pinned_hash
 from cortexgraph_vault.vault.layout import unique_name
 
 MERGED_SUFFIX = " (merged)"

@@ -18,6 +18,7 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
+from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
@@ -25,7 +26,7 @@ from cortexgraph_vault.errors import InvalidArgument, NoteFormatError, NotFound,
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.records import NoteLink, decode_note_bytes
 from cortexgraph_vault.models import Backlink, NoteLinkView, NoteRead
-from cortexgraph_vault.ops.common import check_range, link_target
+from cortexgraph_vault.ops.request_checks import check_range
 from cortexgraph_vault.vault.files import read_bytes
 
 DEFAULT_CHARS = 10_000

@@ -10,6 +10,7 @@ from cortexgraph_vault.core.note import REMOVE, minimal_update, parse_note
 from cortexgraph_vault.core.times import format_time, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import Ambiguous, GitError, InvalidArgument, NotFound
+from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.models import (
     CommitView,
     ForgottenList,
@@ -18,7 +19,6 @@ from cortexgraph_vault.models import (
     RestoreResult,
     VersionResult,
 )
-from cortexgraph_vault.ops.common import trailers
 from cortexgraph_vault.ops.undo import commit_or_undo, undo_create, undo_moves
 
 

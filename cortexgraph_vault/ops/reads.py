@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.relation_ids import relation_id
 from cortexgraph_vault.core.rules import in_danger_zone, promote_reason, should_forget
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
@@ -19,13 +21,8 @@ from cortexgraph_vault.models import (
     Skipped,
     StatsResult,
 )
-from cortexgraph_vault.ops.common import (
-    check_range,
-    link_target,
-    relation_id,
-    wanted_statuses,
-)
 from cortexgraph_vault.ops.relation_index import relation_index
+from cortexgraph_vault.ops.request_checks import check_range, wanted_statuses
 
 ALL_STATUSES = ("active", "promoted", "archived")
 

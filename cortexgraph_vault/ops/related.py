@@ -18,7 +18,7 @@ from cortexgraph_vault.errors import NotFound
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.index.text_index import DocumentText, term_stats
 from cortexgraph_vault.models import SearchResult
-from cortexgraph_vault.ops.common import check_range
+from cortexgraph_vault.ops.request_checks import check_range
 from cortexgraph_vault.ops.search import PageRequest, page_of, rank
 
 MAX_LIMIT = 50

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.ops.common import link_target
-from cortexgraph_vault.ops.memo import CatalogMemo
+from cortexgraph_vault.ops.catalog_memo import CatalogMemo
 
 
 def target_key(value: str) -> str:

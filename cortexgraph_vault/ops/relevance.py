@@ -20,7 +20,7 @@ from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.text_index import stems, words
-from cortexgraph_vault.ops.memo import CatalogMemo
+from cortexgraph_vault.ops.catalog_memo import CatalogMemo
 
 SYNONYM_WEIGHT = 0.7  # a synonym matches like the query word, at this weight
 SYNONYMS = synonym_map(stems)

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cortexgraph_vault.core.decay import DAY, decay_factor, score_at
+from cortexgraph_vault.core.decay import age_days, decay_factor, score_at
 from cortexgraph_vault.core.ranking import Relevance, prior
 from cortexgraph_vault.core.rules import review_priority
 from cortexgraph_vault.core.tags import normalize_tag
@@ -31,7 +31,7 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.index.text_index import FIELDS, DocumentText
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
-from cortexgraph_vault.ops.common import check_range, paginate, vault_folder, wanted_statuses
+from cortexgraph_vault.ops.paging import paginate
 from cortexgraph_vault.ops.relevance import (
     ONLY_COMMON_WORDS,
     Matches,
@@ -40,6 +40,7 @@ from cortexgraph_vault.ops.relevance import (
     only_common_words,
     search_terms,
 )
+from cortexgraph_vault.ops.request_checks import check_range, vault_folder, wanted_statuses
 
 REVIEW_NEAR = 0.9
 UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
@@ -294,7 +295,7 @@ def hit(
         content=preview(note.body, preview_length), tags=list(note.tags),
         score=round(r.score, 6), similarity=round(min(1.0, r.similarity), 6), last_used=format_time(modified),
         created_at=format_time(created) if created else None,
-        age_days=round((now - created).total_seconds() / DAY, 3) if created else None,
+        age_days=age_days(created, now) if created else None,
         matched=matched,
     )  # fmt: skip
 

@@ -27,9 +27,9 @@ from cortexgraph_vault.errors import SyncError
 from cortexgraph_vault.history import sync_git
 from cortexgraph_vault.history.runner import GitRunner
 from cortexgraph_vault.history.sync_git import Unmerged
+from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.models import SyncDecision, SyncResult
 from cortexgraph_vault.ops import lifecycle, sync_ids
-from cortexgraph_vault.ops.common import trailers
 
 Progress = Callable[[str], object]
 PUSH_ATTEMPTS = 3

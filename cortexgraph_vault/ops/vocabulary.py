@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from cortexgraph_vault.core.enrich import Enrichment, enrich
 from cortexgraph_vault.core.gazetteer import Gazetteer, Name
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.ops.memo import CatalogMemo
+from cortexgraph_vault.ops.catalog_memo import CatalogMemo
 
 
 @dataclass(frozen=True)

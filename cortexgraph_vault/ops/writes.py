@@ -6,12 +6,15 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from cortexgraph_vault.core.link_values import link_for, link_target, points_to
 from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
 from cortexgraph_vault.core.note import REMOVE, ParsedNote, render_note
+from cortexgraph_vault.core.relation_ids import relation_id
 from cortexgraph_vault.core.rules import is_cross_domain
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.models import (
     DeleteResult,
     ObservedMemory,
@@ -22,16 +25,7 @@ from cortexgraph_vault.models import (
     TouchResult,
     UpdateResult,
 )
-from cortexgraph_vault.ops.common import (
-    fresh_memory,
-    id_changes,
-    link_for,
-    link_target,
-    points_to,
-    relation_id,
-    trailers,
-    use_days_change,
-)
+from cortexgraph_vault.ops.note_fields import fresh_memory, id_changes, use_days_change
 from cortexgraph_vault.ops.secret_check import refuse_secrets, safe_name
 from cortexgraph_vault.ops.vocabulary import enrichment_for
 from cortexgraph_vault.vault.layout import needs_alias, title_from_content

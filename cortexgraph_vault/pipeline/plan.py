@@ -24,7 +24,7 @@ from cortexgraph_vault.models import (
     PlanItem,
     PlanMemory,
 )
-from cortexgraph_vault.ops.cluster_book import member_key, pinned_hash
+from cortexgraph_vault.ops.shown_clusters import member_key, pinned_hash
 from cortexgraph_vault.vault.files import atomic_write
 
 STAGE_ORDER = ("decay", "cluster", "merge", "promote", "relations")

@@ -12,21 +12,32 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from cortexgraph_vault.models import PipelineResult
-
-if TYPE_CHECKING:
-    from cortexgraph_vault.service import MemoryService
 
 log = logging.getLogger(__name__)
 HOUR = 3600.0
 
 
+class RunsPipeline(Protocol):
+    """What the scheduler needs of the service (MemoryService is one); the pipeline sits below
+    the service, so it names the one method it calls instead of importing the facade."""
+
+    def run_pipeline(
+        self,
+        *,
+        agent: str | None = None,
+        dry_run: bool = True,
+        stopped: Callable[[], bool] | None = None,
+        sleep: Callable[[float], object] | None = None,
+    ) -> PipelineResult: ...
+
+
 class Scheduler:
     def __init__(
         self,
-        service: MemoryService,
+        service: RunsPipeline,
         interval_hours: float,
         *,
         dry_run: bool = False,

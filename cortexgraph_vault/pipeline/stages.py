@@ -21,16 +21,16 @@ from typing import ClassVar
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.cluster import Cluster, find_clusters
 from cortexgraph_vault.core.decay import DAY, seconds_until_score
+from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
 from cortexgraph_vault.core.relatedness import RelationFeatures, related_pairs
 from cortexgraph_vault.core.rules import in_danger_zone, promote_reason
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.models import PlanItem
 from cortexgraph_vault.ops import lifecycle, writes
-from cortexgraph_vault.ops.cluster_book import member_key
-from cortexgraph_vault.ops.common import link_target
 from cortexgraph_vault.ops.consolidate import Target, candidates, link_members, similarity_model
 from cortexgraph_vault.ops.merging import apply_merge, merged_title
+from cortexgraph_vault.ops.shown_clusters import member_key
 from cortexgraph_vault.pipeline.plan import new_item
 
 

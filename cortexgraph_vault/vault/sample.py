@@ -22,13 +22,10 @@ MEMORY_FOLDERS = ("_stm", "memories", "_archive")
 
 
 def sample_vault_source() -> Path:
-    """The sample vault: packaged with the wheel, or beside the package in a checkout."""
+    """The sample vault: package data (pyproject.toml), in a checkout and in a wheel alike."""
     packaged = resources.files("cortexgraph_vault") / "sample_vault"
     if packaged.is_dir():
         return Path(str(packaged))
-    checkout = Path(__file__).resolve().parents[2] / "sample-vault"
-    if checkout.is_dir():
-        return checkout
     raise ConfigError(
         "the sample vault is missing from this installation; reinstall cortexgraph-vault"
     )

@@ -8,7 +8,7 @@ import pytest
 
 from cortexgraph_vault.core.times import parse_time
 from cortexgraph_vault.errors import InvalidArgument, NotFound, Stale
-from cortexgraph_vault.ops.cluster_book import ClusterBook
+from cortexgraph_vault.ops.shown_clusters import ClusterBook
 from tests.conftest import NOW, git
 from tests.consolidation.builders import (
     a_memory,

@@ -58,7 +58,9 @@ def test_markdown_it_failure_is_survived() -> None:
 
 # --- the fast scanner decides code exactly as markdown-it does ----------------------------------
 
-CORPUS = sorted(VAULT.rglob("*.md")) + sorted((ROOT / "sample-vault").rglob("*.md"))
+CORPUS = sorted(VAULT.rglob("*.md")) + sorted(
+    (ROOT / "cortexgraph_vault" / "sample_vault").rglob("*.md")
+)
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.relative_to(ROOT).as_posix())

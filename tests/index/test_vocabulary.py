@@ -19,7 +19,7 @@ from cortexgraph_vault.index.text_index import (
 from cortexgraph_vault.vault.layout import VaultLayout
 from tests.index.index_helpers import catalog_of
 
-SAMPLE = Path(__file__).resolve().parents[2] / "sample-vault"
+SAMPLE = Path(__file__).resolve().parents[2] / "cortexgraph_vault" / "sample_vault"
 CONSONANTS = "bcdfghjklmnpqrtvwxz"  # made-up words no stemmer shortens
 
 

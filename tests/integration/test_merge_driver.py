@@ -6,6 +6,7 @@ import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from cortexgraph_vault.cli.doctor import diagnose
 from cortexgraph_vault.core.note import parse_note
 from tests.integration.clones import Devices, a_memory, fields, git
 
@@ -93,7 +94,8 @@ def test_body_edited_on_both_keeps_both_and_the_note_is_reported(tmp_path: Path)
     status = d.service(desktop).vault_status()
     assert any(p.path == NOTE and "merged with conflicting edits" in p.reason
                for p in status.unparseable)  # fmt: skip
-    doctor = d.service(desktop).doctor()
+    svc = d.service(desktop)
+    doctor = diagnose(svc.config, svc.engine)
     [finding] = [f for f in doctor.findings if f.check == "sync" and f.level == "warning"]
     assert (
         "1 memory notes hold edits from two devices" in finding.message and NOTE in finding.message

@@ -7,8 +7,8 @@ import random
 from datetime import UTC, datetime
 from pathlib import Path
 
+from cortexgraph_vault.core.link_values import points_to
 from cortexgraph_vault.core.memory import Memory
-from cortexgraph_vault.ops.common import points_to
 from cortexgraph_vault.ops.relation_index import relation_index_of
 from tests.test_service import service_for
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from cortexgraph_vault.cli.doctor import diagnose
 from cortexgraph_vault.config import load_config, user_cache_dir, user_config_dir
 from cortexgraph_vault.models import DoctorFinding
-from cortexgraph_vault.ops.doctor import diagnose
 from cortexgraph_vault.vault.lock import VaultLock
 from tests.api.daemon_process import start_daemon
 from tests.conftest import NOW_ISO

@@ -4,6 +4,10 @@ Each check is independent and reports findings (ok, info, warning, problem), eac
 with the command or setting that fixes it. Nothing here changes anything, except that
 `fix=True` (`doctor --fix`) installs what a check found missing and can safely add: the merge
 driver for memory notes.
+
+It sits with the doors, above the service, because it looks at every layer, the doors' own
+files included (the REST token, the daemon's claim), and must speak even when the vault cannot
+be opened; no door but the CLI runs it.
 """
 
 from __future__ import annotations

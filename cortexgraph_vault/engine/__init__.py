@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
 from cortexgraph_vault.config import Config, user_cache_dir, vault_root
-from cortexgraph_vault.core.decay import DAY, seconds_until_score
+from cortexgraph_vault.core.decay import DAY, age_days, seconds_until_score
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.core.rules import memory_score, promote_reason, review_priority
@@ -121,10 +121,10 @@ class VaultEngine:
         return self.catalog
 
     def merge_conflict_copies(self, paths: Iterable[str]) -> None:
-        """Merge file-sync conflict copies of memories among `paths` (ops/conflict_copies.py);
+        """Merge file-sync conflict copies of memories among `paths` (engine/conflict_copies.py);
         a copy that could not be merged is tried again only once it changes."""
         from cortexgraph_vault.core.conflict_names import looks_like_copy
-        from cortexgraph_vault.ops.conflict_copies import merge_copies
+        from cortexgraph_vault.engine.conflict_copies import merge_copies
 
         wanted = []
         for rel in paths:
@@ -252,7 +252,7 @@ class VaultEngine:
             use_days=m.use_days,
             strength=round(m.strength, 4),
             score=round(s, 6) if include_score else None,
-            age_days=round((now - m.created).total_seconds() / DAY, 3),
+            age_days=age_days(m.created, now),
             review_priority=round(review_priority(s, self.rules), 4)
             if m.status == "active"
             else 0.0,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cortexgraph_vault.graph_html import RELATION_COLOURS, STATUS_COLOURS
+from cortexgraph_vault.ops.graph_page import RELATION_COLOURS, STATUS_COLOURS
 from tests.importers.helpers import CORTEXGRAPH, service
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -47,8 +47,8 @@ def test_the_page_holds_the_memory_graph_and_needs_no_network(
     assert nodes["memories/Commit style.md"]["kind"] == "promoted"
     assert nodes["_archive/Project Falcon ran on Python 3.8.md"]["kind"] == "archived"
     assert any(n["kind"] == "note" for n in nodes.values())  # People/..., linked from memories
-    assert {"source": "_stm/Maya drinks her coffee black, no sugar.md", "type": "related",
-            "target": "_stm/Jonas works from Berlin (CET) and prefers meetings.md"} in data["edges"]  # type: ignore[operator]  # fmt: skip
+    assert {"from": "_stm/Maya drinks her coffee black, no sugar.md", "type": "related",
+            "to": "_stm/Jonas works from Berlin (CET) and prefers meetings.md"} in data["edges"]  # type: ignore[operator]  # fmt: skip
     assert data["statusColours"] == STATUS_COLOURS
     assert data["relationColours"]["contradicts"] == RELATION_COLOURS["contradicts"]  # type: ignore[index]
 

@@ -27,7 +27,7 @@ from cortexgraph_vault.core.note_merge import merge_versions
 from cortexgraph_vault.core.times import parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import VaultError
-from cortexgraph_vault.ops.common import trailers
+from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.vault.files import ChangedUnderUs, atomic_write, remove_file
 
 log = logging.getLogger("cortexgraph_vault")

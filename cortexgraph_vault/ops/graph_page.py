@@ -3,6 +3,10 @@
 The data (memories, the notes they link to, typed links) is gathered here and embedded as
 JSON; the page's own small script lays it out (force-directed, seeded so the same vault draws
 the same picture) and draws it on a canvas with pan, zoom and tooltips. No CDN, no fetch.
+
+The page itself is `graph_page.html` beside this module (package data): HTML, CSS and the
+script, with `__TITLE__` and `__DATA__` filled in by `render_page`. Drag to pan, wheel to zoom,
+hover for a tooltip, drag a node to move it, `0` or the Fit button to see everything.
 """
 
 from __future__ import annotations
@@ -10,12 +14,13 @@ from __future__ import annotations
 import html
 import json
 from datetime import datetime
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.graph_page import PAGE
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.vault.files import temp_path_for
 
@@ -93,7 +98,7 @@ def graph_data(engine: VaultEngine, *, include_notes: bool = True) -> dict[str, 
                 key = (path, edge.target, kind)
                 if key not in seen:
                     seen.add(key)
-                    edges.append({"source": path, "target": edge.target, "type": kind})
+                    edges.append({"from": path, "to": edge.target, "type": kind})
     kinds = sorted({e["type"] for e in edges})
     others = iter([k for k in kinds if k not in RELATION_COLOURS])
     colours = {k: RELATION_COLOURS.get(k) for k in kinds}
@@ -109,10 +114,23 @@ def graph_data(engine: VaultEngine, *, include_notes: bool = True) -> dict[str, 
     }
 
 
+@cache
+def page_template() -> str:
+    return (
+        resources.files("cortexgraph_vault.ops")
+        .joinpath("graph_page.html")
+        .read_text(encoding="utf-8")
+    )
+
+
 def render_page(data: dict[str, Any]) -> str:
     # `</` inside the JSON would end the script element early; `<\/` is the same JSON string.
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    return PAGE.replace("__TITLE__", html.escape(data["title"])).replace("__DATA__", payload)
+    return (
+        page_template()
+        .replace("__TITLE__", html.escape(data["title"]))
+        .replace("__DATA__", payload)
+    )
 
 
 def write_graph_page(

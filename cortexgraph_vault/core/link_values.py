@@ -1,0 +1,27 @@
+"""Link-valued frontmatter fields (`related: "[[Coffee]]"`): the note a value names, the value
+that names a memory, and whether a value points at a given memory. Pure: strings in, strings out."""
+
+from __future__ import annotations
+
+import re
+
+from cortexgraph_vault.core.memory import Memory
+
+_LINK = re.compile(r"^\s*!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]\s*$")
+
+
+def link_target(value: str) -> str:
+    """`[[Folder/Name#h|alias]]` → `Folder/Name`; plain text is returned stripped."""
+    match = _LINK.match(value)
+    return (match.group(1) if match else value).strip()
+
+
+def link_for(memory: Memory) -> str:
+    return f"[[{memory.title}]]"
+
+
+def points_to(value: str, memory: Memory) -> bool:
+    target = link_target(value).lower().removesuffix(".md")
+    return target in (memory.title.lower(), memory.path.lower().removesuffix(".md")) or (
+        memory.id is not None and target == memory.id.lower()
+    )

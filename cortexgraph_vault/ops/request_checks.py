@@ -1,0 +1,40 @@
+"""The checks reading requests share: a number within its range, the statuses asked for, a
+folder filter that stays inside the vault. Each error names the argument."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.errors import InvalidArgument, UnsafePath
+
+
+def check_range(name: str, value: float | None, low: float, high: float) -> None:
+    if value is not None and not low <= value <= high:
+        raise InvalidArgument(f"{name}: must be from {low:g} to {high:g}, got {value}")
+
+
+def wanted_statuses(
+    status: str | Sequence[str] | None, *, known: Sequence[str], default: Sequence[str]
+) -> set[str]:
+    """The statuses a request asks for: one or several of `known`, "all" of them, or `default`."""
+    if status is None:
+        return set(default)
+    wanted = {status} if isinstance(status, str) else set(status)
+    if "all" in wanted:
+        return set(known)
+    bad = wanted - set(known)
+    if bad:
+        raise InvalidArgument(f"status: unknown {sorted(bad)}; use {', '.join(known)} or all")
+    return wanted
+
+
+def vault_folder(engine: VaultEngine, name: str, folder: str | None) -> str | None:
+    """A folder filter as a clean vault path (None or `/`: the whole vault). A path leaving
+    the vault is refused, as every path argument is, rather than quietly matching nothing."""
+    if folder is None or not folder.strip("/ "):
+        return None
+    try:
+        return engine.safe_rel(folder.strip().rstrip("/"))
+    except UnsafePath as exc:
+        raise UnsafePath(f"{name}: {exc}") from None

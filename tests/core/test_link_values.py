@@ -1,0 +1,50 @@
+"""Link-valued frontmatter fields and relation ids: pure values in, values out."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from cortexgraph_vault.core.link_values import link_for, link_target, points_to
+from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.relation_ids import relation_id
+
+T = datetime(2026, 1, 1, tzinfo=UTC)
+COFFEE = Memory(
+    path="_stm/Coffee black.md", title="Coffee black", id="3f1c9a0e", created=T, last_used=T,
+    use_count=1, strength=1.0, status="active", body="", content_hash="", relations={},
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("value", "target"),
+    [
+        ("[[Coffee black]]", "Coffee black"),
+        ("[[_stm/Coffee black#Why|the coffee]]", "_stm/Coffee black"),
+        ("![[Coffee black]]", "Coffee black"),
+        ("  plain words  ", "plain words"),
+        ("[[Coffee black]] and more", "[[Coffee black]] and more"),  # not one link: as written
+    ],
+)
+def test_a_link_value_names_its_target(value: str, target: str) -> None:
+    assert link_target(value) == target
+
+
+def test_a_memory_is_pointed_at_by_title_path_or_id_in_any_case() -> None:
+    assert link_for(COFFEE) == "[[Coffee black]]"
+    for value in ("[[coffee BLACK]]", "[[_stm/Coffee black.md]]", "[[3F1C9A0E]]", "Coffee black"):
+        assert points_to(value, COFFEE), value
+    assert not points_to("[[Coffee]]", COFFEE)
+
+
+def test_a_relation_keeps_its_id_and_differs_by_end_and_type() -> None:
+    one = relation_id("a", "b", "supports", "B")
+    assert one == relation_id("a", "b", "supports", "anything else")  # the target id decides
+    assert len(one) == 16
+    assert (
+        len({one, relation_id("a", "b", "causes", "B"), relation_id("b", "a", "supports", "A")})
+        == 3
+    )
+    # To a note that is no memory: the target's name decides, in any case.
+    assert relation_id("a", None, "related", "Home") == relation_id("a", None, "related", "HOME")
