@@ -88,6 +88,7 @@ SETTINGS: tuple[Setting, ...] = (
     _s("search_stm_weight", "float", 1.0, "unified search weight of short-term memories", 0.0, 2.0),
     _s("search_ltm_weight", "float", 0.7, "unified search weight of long-term notes", 0.0, 2.0),
     _s("semantic_search", "bool", True, "search by meaning too (the bundled offline word-vector model)"),
+    _s("result_max_chars", "int", 40_000, "characters (compact JSON) one search or open answer holds at most; next_cursor continues", 2_000, 1_000_000),
     _s("search_prior_floor", "float", 0.8, "least share of its relevance an unused, old memory keeps in search", 0.0, 1.0),
     _s("search_vector_weight", "float", 0.3, "share of relevance from vector similarity", 0.0, 1.0),
     _s("search_context_weight", "float", 0.3, "share of a better match's lead a memory gains from a neighbour saved just before or after it", 0.0, 1.0),

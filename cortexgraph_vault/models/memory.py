@@ -183,7 +183,14 @@ class SearchResult(Model):
     results: list[SearchHit]
     pagination: Pagination | None = None
     semantic: bool | None = Field(None, description="vector similarity took part in the ranking")
-    notice: str | None = Field(None, description="why search ran by words alone, when it had to")
+    notice: str | None = Field(
+        None, description="why search ran by words alone, or that the answer was cut to its size"
+    )
+    next_cursor: str | None = Field(
+        None,
+        description="the answer was cut to fit its size budget: call again with the same "
+        "arguments and this cursor for the rest of the page",
+    )
 
 
 class ForgetCandidate(Model):

@@ -97,14 +97,19 @@ def search_memory(
     preview_length: int = 300,
     include_review_candidates: bool = True,
     explain: bool = False,
+    cursor: str | None = None,
+    max_chars: int | None = None,
 ) -> SearchResult:
     """Every memory is considered (not only the recently used); a query filters and ranks.
+    The answer stays within `max_chars` (default: the result_max_chars setting); when it is
+    cut, `next_cursor` (passed back as `cursor`) continues the same page.
 
     Runs on the live index (ops/search.py): relevance first, the memory score as a bounded
     prior; review candidates blended in without dropping a result.
     """
     from cortexgraph_vault.ops.relevance import ONLY_COMMON_WORDS, check_query, only_common_words
-    from cortexgraph_vault.ops.search import PageRequest, page_of, rank, search_terms
+    from cortexgraph_vault.ops.search import rank, search_terms
+    from cortexgraph_vault.ops.search_page import PageBudget, PageRequest, page_of
 
     check_range("top_k", top_k, 1, 100)
     check_range("page_size", page_size, 1, 100)
@@ -114,12 +119,16 @@ def search_memory(
     check_range("min_score", min_score, 0, 1)
     wanted = wanted_statuses(status, known=ALL_STATUSES, default=("active", "promoted"))
     check_query(query)
+    budget = PageBudget.of(
+        engine, "search_memory", cursor, max_chars, query, tags, status, top_k, window_days,
+        min_score, page, page_size, preview_length, include_review_candidates, explain,
+    )  # fmt: skip
     if query and only_common_words(query):
         return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
     terms = search_terms(query) if query and query.strip() else []
     if query and query.strip() and not terms:
         return SearchResult(count=0, results=[])
-    now = engine.now()
+    now = budget.now(engine)
     ranked, matches = rank(
         engine, query or "", terms, statuses=wanted, tags=tags, window_days=window_days, now=now,
         by_memory_score=True,
@@ -127,7 +136,7 @@ def search_memory(
     if min_score is not None:
         ranked = [c for c in ranked if (c[3] or 0.0) >= min_score]
     req = PageRequest(page, page_size or top_k, preview_length, include_review_candidates,
-                      explain, by_memory_score=True)  # fmt: skip
+                      explain, by_memory_score=True, budget=budget)  # fmt: skip
     return page_of(engine, ranked, matches, req, now=now)
 
 

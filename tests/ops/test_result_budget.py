@@ -1,0 +1,101 @@
+"""Issue 15 item 9: a search or open answer stays within its character budget, and its cursor
+gives the rest of the page, each hit exactly once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.models import OpenResult, SearchResult
+from cortexgraph_vault.service import MemoryService
+from tests.test_service import service_for
+
+LONG_MEMORIES = 60
+WORDS = "the harbour ferry leaves at dawn and the lighthouse keeper waves from the pier".split()
+
+
+def long_text(i: int, chars: int) -> str:
+    words: list[str] = []
+    while sum(len(w) + 1 for w in words) < chars:
+        words.append(WORDS[(len(words) * 7 + i) % len(WORDS)])
+    return f"Harbour note {i}: " + " ".join(words)
+
+
+def a_vault_of_long_memories(root: Path, count: int = LONG_MEMORIES, chars: int = 3_000) -> Path:
+    (root / "_stm").mkdir(parents=True)
+    for i in range(count):
+        (root / "_stm" / f"harbour {i:03d}.md").write_text(
+            f"---\nid: harbour-{i:03d}\nuse_count: {1 + i % 4}\ntags: [harbour]\n---\n"
+            + long_text(i, chars)
+            + "\n"
+        )
+    return root
+
+
+def size(result: SearchResult | OpenResult) -> int:
+    return len(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":")))
+
+
+def every_page(call, **args: object) -> list[SearchResult]:  # type: ignore[no-untyped-def]
+    pages = [call(**args)]
+    while pages[-1].next_cursor is not None and len(pages) < 100:
+        pages.append(call(**args, cursor=pages[-1].next_cursor))
+    return pages
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> MemoryService:
+    return service_for(a_vault_of_long_memories(tmp_path / "vault"), result_max_chars=20_000)
+
+
+@pytest.mark.parametrize("tool", ["search", "search_unified"])
+def test_a_full_page_of_long_hits_comes_within_the_budget_and_the_cursor_gives_the_rest(
+    service: MemoryService, tool: str
+) -> None:
+    call = getattr(service, tool)
+    count = {"top_k": 50} if tool == "search" else {"limit": 50}
+    whole = call("harbour", **count, preview_length=5000, max_chars=1_000_000)
+    assert whole.count == 50 and whole.next_cursor is None and whole.notice is None
+    pages = every_page(call, query="harbour", **count, preview_length=5000)
+    assert len(pages) > 2
+    for page in pages:
+        assert size(page) <= 20_000
+    for page in pages[:-1]:
+        assert page.next_cursor and page.notice and "cut to fit 20000 characters" in page.notice
+    assert pages[-1].notice is None
+    paths = [h.path for page in pages for h in page.results]
+    assert paths == [h.path for h in whole.results]  # each once, in the same order
+    assert [h.content for page in pages for h in page.results] == [h.content for h in whole.results]
+
+
+def test_small_answers_are_unchanged(service: MemoryService) -> None:
+    found = service.search("harbour", top_k=5)
+    assert found.count == 5 and found.next_cursor is None and found.notice is None
+    assert all(len(h.content) <= 301 for h in found.results)
+
+
+def test_a_cursor_continues_only_the_search_it_came_from(service: MemoryService) -> None:
+    first = service.search("harbour", top_k=50, preview_length=5000)
+    assert first.next_cursor
+    with pytest.raises(InvalidArgument, match="cursor: it continues a search_memory call with other"):
+        service.search("ferry", top_k=50, preview_length=5000, cursor=first.next_cursor)
+    with pytest.raises(InvalidArgument, match="cursor: not one search_unified returned"):
+        service.search_unified("harbour", cursor="not-a-cursor")
+
+
+def test_a_hit_too_big_alone_is_cut_with_a_marker_saying_how_to_read_it_all(
+    tmp_path: Path,
+) -> None:
+    vault = a_vault_of_long_memories(tmp_path / "vault", count=3, chars=30_000)
+    s = service_for(vault, result_max_chars=5_000)
+    pages = every_page(s.search_unified, query="harbour", limit=3, preview_length=0)
+    assert [p.count for p in pages] == [1, 1, 1]
+    for page in pages:
+        assert size(page) <= 5_000
+        content = page.results[0].content
+        assert content.endswith("more characters cut to fit the answer; read_note(path) for all]")
+        kept = content[: content.index("…[")]
+        assert long_text(int(page.results[0].path[-6:-3]), 30_000).startswith(kept)
