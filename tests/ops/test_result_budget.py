@@ -14,7 +14,22 @@ from cortexgraph_vault.service import MemoryService
 from tests.test_service import service_for
 
 LONG_MEMORIES = 60
-WORDS = "the harbour ferry leaves at dawn and the lighthouse keeper waves from the pier".split()
+WORDS = [
+    "the",
+    "harbour",
+    "ferry",
+    "leaves",
+    "at",
+    "dawn",
+    "and",
+    "the",
+    "lighthouse",
+    "keeper",
+    "waves",
+    "from",
+    "the",
+    "pier",
+]
 
 
 def long_text(i: int, chars: int) -> str:
@@ -36,7 +51,9 @@ def a_vault_of_long_memories(root: Path, count: int = LONG_MEMORIES, chars: int 
 
 
 def size(result: SearchResult | OpenResult) -> int:
-    return len(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":")))
+    return len(
+        json.dumps(result.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+    )
 
 
 def every_page(call, **args: object) -> list[SearchResult]:  # type: ignore[no-untyped-def]
@@ -80,7 +97,9 @@ def test_small_answers_are_unchanged(service: MemoryService) -> None:
 def test_a_cursor_continues_only_the_search_it_came_from(service: MemoryService) -> None:
     first = service.search("harbour", top_k=50, preview_length=5000)
     assert first.next_cursor
-    with pytest.raises(InvalidArgument, match="cursor: it continues a search_memory call with other"):
+    with pytest.raises(
+        InvalidArgument, match="cursor: it continues a search_memory call with other"
+    ):
         service.search("ferry", top_k=50, preview_length=5000, cursor=first.next_cursor)
     with pytest.raises(InvalidArgument, match="cursor: not one search_unified returned"):
         service.search_unified("harbour", cursor="not-a-cursor")
