@@ -86,6 +86,12 @@ class SaveResult(Model):
 class OpenResult(Model):
     memories: list[MemoryView]
     not_found: list[str] = Field(default_factory=list)
+    next_cursor: str | None = Field(
+        None,
+        description="the answer was cut to fit its size budget: call again with the same ids "
+        "and this cursor for the rest",
+    )
+    notice: str | None = Field(None, description="that the answer was cut to its size, and where")
 
 
 class TouchResult(Model):

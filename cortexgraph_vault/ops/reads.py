@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
+from datetime import datetime
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.rules import in_danger_zone, promote_reason, should_forget
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.errors import Ambiguous, InvalidArgument, NotFound
+from cortexgraph_vault.errors import InvalidArgument, NotFound
 from cortexgraph_vault.models import (
     MemoryView,
     OpenResult,
@@ -25,7 +27,19 @@ from cortexgraph_vault.ops.common import (
     relation_id,
     wanted_statuses,
 )
+from cortexgraph_vault.ops.notes import note_cursor
 from cortexgraph_vault.ops.relation_index import relation_index
+from cortexgraph_vault.ops.size_budget import (
+    Continuation,
+    continuation_cursor,
+    fill_within,
+    json_size,
+    page_notice,
+    read_continuation,
+    request_digest,
+    result_budget,
+    shrink_text,
+)
 
 ALL_STATUSES = ("active", "promoted", "archived")
 
@@ -60,27 +74,62 @@ def open_memories(
     *,
     include_relations: bool = True,
     include_scores: bool = True,
+    cursor: str | None = None,
+    max_chars: int | None = None,
 ) -> OpenResult:
+    """The memories `refs` name, in order, as many whole ones as fit in `max_chars` (default:
+    the result_max_chars setting); `next_cursor` continues with the next. One too big alone
+    has its content cut, ending with the read_note cursor that reads on from there."""
     if not refs:
         raise InvalidArgument("memory_ids: give at least one memory id")
     if len(refs) > 100:
         raise InvalidArgument("memory_ids: at most 100 per call")
-    now = engine.now()
-    views: list[MemoryView] = []
+    digest = request_digest("open_memories", tuple(refs), include_relations, include_scores)
+    place = read_continuation(cursor, digest, "open_memories") if cursor is not None else None
+    start = min(place.offset, len(refs)) if place is not None else 0
+    now = datetime.fromisoformat(place.instant) if place and place.instant else engine.now()
+    budget = result_budget(engine.config.result_max_chars, max_chars)
     not_found: list[str] = []
-    for ref in refs:
+    opened: dict[str, Memory] = {}
+
+    def make(i: int) -> MemoryView | None:
+        ref = refs[start + i]
         try:
             m = engine.resolve(ref)
-        except Ambiguous:
-            raise
         except NotFound:
             not_found.append(ref)
-            continue
+            return None
         view = engine.view(m, now=now, include_score=include_scores)
         if include_relations:
             view.relations = relations_of(engine, m)
-        views.append(view)
-    return OpenResult(memories=views, not_found=not_found)
+        opened[view.path] = m
+        return view
+
+    def shrink(view: MemoryView, room: int) -> MemoryView:
+        return shrink_text(view, "content", room, functools.partial(_read_on, opened[view.path]))
+
+    end_cursor = continuation_cursor(Continuation(len(refs), len(refs), now.isoformat()), digest)
+    envelope = OpenResult(
+        memories=[], not_found=list(refs[start:]), next_cursor=end_cursor,
+        notice=page_notice(budget, len(refs), len(refs)),
+    )  # fmt: skip
+    views, covered = fill_within(len(refs) - start, make, budget - json_size(envelope), shrink)
+    result = OpenResult(memories=views, not_found=not_found)
+    if start + covered < len(refs):
+        place = Continuation(start + covered, len(refs), now.isoformat())
+        result.next_cursor = continuation_cursor(place, digest)
+        result.notice = page_notice(budget, covered, start + 1, noun="memory ref")
+    return result
+
+
+def _read_on(m: Memory, kept: int, total: int) -> str:
+    """The end of a memory's content cut to fit: how much is left and the read_note cursor
+    that reads on from the cut (the body keeps its leading blank lines; content does not)."""
+    offset = len(m.body) - len(m.body.lstrip()) + kept
+    return (
+        f"…[{total - kept} more characters; read_note(path, "
+        f"cursor={note_cursor(offset, m.path, m.content_hash)!r}) reads on]"
+    )
 
 
 def search_memory(

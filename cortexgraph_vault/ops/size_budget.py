@@ -115,7 +115,7 @@ def read_continuation(cursor: str, digest: str, tool: str) -> Continuation:
         raise refused
     if given != digest:
         raise InvalidArgument(
-            f"cursor: it continues a {tool} call with other arguments; call again with the "
+            f"cursor: it was given for a {tool} call with other arguments; call again with the "
             "same arguments as the answer that gave it, or without cursor to start over"
         )
     return place
@@ -182,10 +182,10 @@ def fill_within(
     return kept, places
 
 
-def page_notice(budget: int, shown: int, first: int) -> str:
+def page_notice(budget: int, shown: int, first: int, noun: str = "result") -> str:
     """What an answer cut by its budget says, the same for every tool."""
     last = first + shown - 1
-    where = f"result {first}" if shown == 1 else f"results {first}–{last}"
+    where = f"{noun} {first}" if shown == 1 else f"{noun}s {first}–{last}"
     return (
         f"cut to fit {budget} characters: {where} here; call again with the same arguments "
         "and cursor=next_cursor for the rest"

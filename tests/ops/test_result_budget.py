@@ -98,7 +98,7 @@ def test_a_cursor_continues_only_the_search_it_came_from(service: MemoryService)
     first = service.search("harbour", top_k=50, preview_length=5000)
     assert first.next_cursor
     with pytest.raises(
-        InvalidArgument, match="cursor: it continues a search_memory call with other"
+        InvalidArgument, match="cursor: it was given for a search_memory call with other"
     ):
         service.search("ferry", top_k=50, preview_length=5000, cursor=first.next_cursor)
     with pytest.raises(InvalidArgument, match="cursor: not one search_unified returned"):
@@ -118,3 +118,39 @@ def test_a_hit_too_big_alone_is_cut_with_a_marker_saying_how_to_read_it_all(
         assert content.endswith("more characters cut to fit the answer; read_note(path) for all]")
         kept = content[: content.index("…[")]
         assert long_text(int(page.results[0].path[-6:-3]), 30_000).startswith(kept)
+
+
+def test_open_memories_gives_whole_memories_within_the_budget_and_the_rest_by_cursor(
+    service: MemoryService,
+) -> None:
+    refs = [f"harbour-{i:03d}" for i in range(LONG_MEMORIES)] + ["no-such-memory"]
+    whole = service.open(refs, max_chars=1_000_000)
+    assert len(whole.memories) == LONG_MEMORIES and whole.next_cursor is None
+    pages = every_page(service.open, memory_ids=refs)
+    assert len(pages) > 2
+    for page in pages:
+        assert size(page) <= 20_000
+    assert "memory refs 1–" in (pages[0].notice or "") and pages[-1].notice is None
+    assert [m.id for page in pages for m in page.memories] == refs[:-1]
+    assert [m.content for page in pages for m in page.memories] == [
+        m.content for m in whole.memories
+    ]
+    assert [r for page in pages for r in page.not_found] == ["no-such-memory"]
+    with pytest.raises(InvalidArgument, match="given for a open_memories call with other"):
+        service.open(refs[:5], cursor=pages[0].next_cursor)
+
+
+def test_one_memory_too_big_alone_ends_with_the_read_note_cursor_that_reads_on(
+    tmp_path: Path,
+) -> None:
+    vault = a_vault_of_long_memories(tmp_path / "vault", count=2, chars=50_000)
+    s = service_for(vault, result_max_chars=8_000)
+    first = s.open(["harbour-000", "harbour-001"])
+    assert len(first.memories) == 1 and first.next_cursor and size(first) <= 8_000
+    content = first.memories[0].content
+    cursor = content[content.index("cursor='") + 8 : content.index("') reads on]")]
+    kept = content[: content.index("…[")]
+    rest = s.read_note(first.memories[0].path, cursor=cursor, max_chars=100_000)
+    assert kept + rest.body.rstrip("\n") == long_text(0, 50_000)
+    second = s.open(["harbour-000", "harbour-001"], cursor=first.next_cursor)
+    assert [m.id for m in second.memories] == ["harbour-001"] and second.next_cursor is None
