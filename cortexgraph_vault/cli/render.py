@@ -87,6 +87,7 @@ def render(result: object) -> str:
     if isinstance(result, OpenResult):
         parts = [memory(v) for v in result.memories]
         parts += [f"not found: {r}" for r in result.not_found]
+        parts += [result.notice] if result.notice else []  # cut to its size: say so
         return "\n\n".join(parts)
     if isinstance(result, SearchResult):
         if not result.results:
