@@ -290,6 +290,7 @@ class HistoryResult(Model):
     path: str | None
     exists: bool
     commits: list[CommitView]
+    notice: str | None = Field(None, description="that the commits were cut to the answer's size")
 
 
 class VersionResult(Model):

@@ -25,6 +25,7 @@ from cortexgraph_vault.models import (
     SnapshotResult,
 )
 from cortexgraph_vault.ops.common import age_days, trailers
+from cortexgraph_vault.ops.size_budget import answer_within
 from cortexgraph_vault.ops.undo import commit_or_undo, undo_moves
 from cortexgraph_vault.vault import files
 from cortexgraph_vault.vault.lock import vault_key
@@ -137,6 +138,7 @@ def forget_candidates(
     return found, skipped
 
 
+@answer_within("candidates", "memory_ids", "skipped")
 def gc(
     engine: VaultEngine,
     *,
@@ -203,6 +205,7 @@ def gc(
     )  # fmt: skip
 
 
+@answer_within("candidates", "promoted_ids", "moved")
 def promote(
     engine: VaultEngine,
     memory_id: str | None = None,

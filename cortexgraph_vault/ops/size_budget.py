@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -28,6 +29,7 @@ _CURSOR_MARK = "after:"
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def check_max_chars(max_chars: int) -> int:
@@ -153,9 +155,13 @@ def shrink_text(item: M, field: str, room: int, tail: Callable[[int, int], str])
     if not isinstance(text, str):
         raise TypeError(f"{type(item).__name__}.{field} is not text")
     others = size - _quoted_size(text)
-    widest = tail(len(text), len(text))  # the longest the tail can be (kept <= total)
-    keep = _prefix_within(text, room - others - _quoted_size(widest) + 2)
-    return item.model_copy(update={field: text[:keep] + tail(keep, len(text))})
+    keep = _prefix_within(text, room - others - _quoted_size(tail(0, len(text))) + 2)
+    while True:
+        cut = item.model_copy(update={field: text[:keep] + tail(keep, len(text))})
+        over = json_size(cut) - room
+        if over <= 0 or keep == 0:  # the tail's numbers may have grown by a digit or two
+            return cut
+        keep = max(0, keep - over)
 
 
 def fill_within(
@@ -190,3 +196,76 @@ def page_notice(budget: int, shown: int, first: int, noun: str = "result") -> st
         f"cut to fit {budget} characters: {where} here; call again with the same arguments "
         "and cursor=next_cursor for the rest"
     )
+
+
+# -- answers that are not paged -------------------------------------------------------------
+# gc, promote, cluster, review, forgotten... answer once, so their long lists are cut to the
+# budget instead: leading items kept (they come best or most urgent first), and the answer
+# says how many of each list it shows; their counts stay whole.
+
+
+def _items(value: object) -> list[object]:
+    if isinstance(value, dict):
+        return [{k: v} for k, v in value.items()]
+    return list(value) if isinstance(value, list) else []
+
+
+def _rebuilt(kept: list[object], like: object) -> object:
+    if isinstance(like, dict):
+        return {k: v for item in kept for k, v in item.items()}  # type: ignore[attr-defined]
+    return kept
+
+
+def lists_within(result: M, max_chars: int, lists: Sequence[str], say: str | None = "message") -> M:
+    """`result` with the trailing items of its `lists` (in that order of priority) left out
+    until its compact JSON fits in `max_chars`; the text field `say` then ends with what was
+    left out (with no `say`, the caller marks the cut). The very result when it fits."""
+    if json_size(result) <= max_chars:
+        return result
+    full = {name: _items(getattr(result, name)) for name in lists}
+    worst = _left_out(max_chars, {n: (len(v), len(v)) for n, v in full.items()}, every=True)
+    said = (getattr(result, say) or "") if say else ""
+    update: dict[str, object] = {n: _rebuilt([], getattr(result, n)) for n in lists}
+    if say:
+        update[say] = _joined(said, worst)
+    room = max_chars - json_size(result.model_copy(update=update))
+    shown: dict[str, tuple[int, int]] = {}
+    for name, items in full.items():
+        kept, used = fitting(items, room) if room > 0 else ([], 0)
+        room -= used
+        update[name] = _rebuilt(kept, getattr(result, name))
+        shown[name] = (len(kept), len(items))
+    if say:
+        update[say] = _joined(said, _left_out(max_chars, shown))
+    return result.model_copy(update=update)
+
+
+def _joined(said: str, cut: str) -> str:
+    return f"{said} ({cut})" if said else cut
+
+
+def _left_out(max_chars: int, shown: dict[str, tuple[int, int]], every: bool = False) -> str:
+    parts = [
+        f"{n}: {kept} of {total}" for n, (kept, total) in shown.items() if every or kept < total
+    ]
+    return f"cut to fit {max_chars} characters, showing {', '.join(parts)}; the counts are whole"
+
+
+class _Configured(Protocol):
+    @property
+    def config(self) -> Any: ...
+
+
+def answer_within(*lists: str, say: str = "message") -> Callable[[F], F]:
+    """An operation (taking the engine first) whose answer keeps within the vault's
+    `result_max_chars`, its `lists` cut as `lists_within` cuts them."""
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def run(engine: _Configured, *args: Any, **kwargs: Any) -> Any:
+            result = fn(engine, *args, **kwargs)
+            return lists_within(result, engine.config.result_max_chars, lists, say)
+
+        return cast(F, run)
+
+    return wrap
