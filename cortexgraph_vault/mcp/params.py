@@ -71,7 +71,7 @@ ExpectedHash = Annotated[
 ]
 ReviewCandidates = Annotated[
     bool,
-    Field(description="blend in fading memories to review (none dropped)"),
+    Field(description="blend in fading memories to review"),
 ]
 Explain = Annotated[
     bool,
