@@ -14,6 +14,7 @@ from mcp.client.stdio import stdio_client
 from bench.vaultgen import generate_vault
 from tests.mcp.mcp_session import connected, service_for, text_of
 from tests.mcp.test_mcp_stdio import child_env, server_argv
+from tests.ops.test_answer_budget import faded_memories
 from tests.ops.test_result_budget import LONG_MEMORIES, a_vault_of_long_memories
 
 pytestmark = pytest.mark.anyio
@@ -99,3 +100,22 @@ async def test_long_search_and_open_answers_keep_within_40000_characters_over_st
             pages = await _every_page(session, "open_memories", {"memory_ids": ids})
             assert len(pages) >= 6
             assert [m["id"] for page in pages for m in page["memories"]] == ids
+
+
+async def test_answers_that_are_not_paged_keep_within_the_budget_and_say_what_they_left_out(
+    tmp_path: Path,
+) -> None:
+    vault = faded_memories(tmp_path / "vault", 400)
+    for i in range(400):
+        (vault / "notes").mkdir(exist_ok=True)
+        (vault / "notes" / f"broken {i:03d}.md").write_text("---\nkey: [unclosed\n---\nbody\n")
+    async with connected(service_for(vault)) as client:
+        preview = await client.call_tool("gc", {"dry_run": True})
+        assert len(text_of(preview)) <= 40_000
+        body = preview.structured_content
+        assert body["total_affected"] == 400 and 0 < len(body["candidates"]) < 400
+        assert f"showing candidates: {len(body['candidates'])} of 400" in body["message"]
+        status = await client.call_tool("vault_status", {})
+        assert len(text_of(status)) <= 40_000
+        last = status.structured_content["unparseable"][-1]
+        assert last["path"] == "…" and "more not listed here" in last["reason"]
