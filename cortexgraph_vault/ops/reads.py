@@ -34,6 +34,7 @@ from cortexgraph_vault.ops.size_budget import (
     continuation_cursor,
     fill_within,
     json_size,
+    lists_within,
     page_notice,
     read_continuation,
     request_digest,
@@ -106,6 +107,7 @@ def open_memories(
         return view
 
     def shrink(view: MemoryView, room: int) -> MemoryView:
+        view = _relations_within(view, room // 2)
         return shrink_text(view, "content", room, functools.partial(_read_on, opened[view.path]))
 
     end_cursor = continuation_cursor(Continuation(len(refs), len(refs), now.isoformat()), digest)
@@ -120,6 +122,20 @@ def open_memories(
         result.next_cursor = continuation_cursor(place, digest)
         result.notice = page_notice(budget, covered, start + 1, noun="memory ref")
     return result
+
+
+def _relations_within(view: MemoryView, room: int) -> MemoryView:
+    """A memory linked from thousands of notes keeps the relations that fit half the answer;
+    its problems say how many it shows."""
+    if view.relations is None or json_size(view.relations) <= room:
+        return view
+    whole = view.relations
+    cut = lists_within(whole, room, ("outgoing", "incoming"), say=None)
+    said = (
+        f"relations cut to fit the answer: outgoing {len(cut.outgoing)} of {len(whole.outgoing)}, "
+        f"incoming {len(cut.incoming)} of {len(whole.incoming)}"
+    )
+    return view.model_copy(update={"relations": cut, "problems": [*view.problems, said]})
 
 
 def _read_on(m: Memory, kept: int, total: int) -> str:

@@ -154,3 +154,27 @@ def test_one_memory_too_big_alone_ends_with_the_read_note_cursor_that_reads_on(
     assert kept + rest.body.rstrip("\n") == long_text(0, 50_000)
     second = s.open(["harbour-000", "harbour-001"], cursor=first.next_cursor)
     assert [m.id for m in second.memories] == ["harbour-001"] and second.next_cursor is None
+
+
+def test_a_memory_related_to_hundreds_keeps_the_relations_that_fit_and_says_so(
+    tmp_path: Path,
+) -> None:
+    vault = tmp_path / "vault"
+    (vault / "_stm").mkdir(parents=True)
+    (vault / "_stm" / "hub.md").write_text("---\nid: hub\n---\nThe hub of it all.\n")
+    for i in range(300):
+        (vault / "_stm" / f"spoke {i:03d}.md").write_text(
+            f'---\nid: spoke-{i:03d}\nrelated: ["[[hub]]"]\n---\nSpoke {i}.\n'
+        )
+    whole = service_for(vault, result_max_chars=1_000_000).open(["hub"])
+    assert whole.memories[0].relations and len(whole.memories[0].relations.incoming) == 300
+    cut = service_for(vault, result_max_chars=10_000).open(["hub"])
+    assert size(cut) <= 10_000
+    view = cut.memories[0]
+    shown = len(view.relations.incoming) if view.relations else 0
+    assert 0 < shown < 300
+    assert (
+        view.relations and view.relations.incoming == whole.memories[0].relations.incoming[:shown]
+    )
+    assert f"incoming {shown} of 300" in view.problems[-1]
+    assert view.content == "The hub of it all."
