@@ -178,3 +178,24 @@ def test_a_memory_related_to_hundreds_keeps_the_relations_that_fit_and_says_so(
     )
     assert f"incoming {shown} of 300" in view.problems[-1]
     assert view.content == "The hub of it all."
+
+
+def test_the_cli_prints_the_cursor_of_a_cut_search_and_continues_with_it(
+    tmp_path: Path,
+    cli,  # type: ignore[no-untyped-def]
+) -> None:
+    vault = a_vault_of_long_memories(tmp_path / "vault", count=12, chars=3_000)
+    env = {"CORTEXGRAPH_RESULT_MAX_CHARS": "8000"}
+    args = ["search-all", "harbour", "--limit", "12", "--preview", "0"]
+    titles: list[str] = []
+    for _ in range(12):
+        done = cli("--json", *args, vault=vault, env=env)
+        assert done.code == 0, done.err
+        body = done.json()
+        titles += [h["title"] for h in body["results"]]
+        if body["next_cursor"] is None:
+            break
+        human = cli(*args, vault=vault, env=env)
+        assert f"more: --cursor {body['next_cursor']}" in human.out
+        args = [*args[:6], "--cursor", body["next_cursor"]]
+    assert sorted(titles) == [f"harbour {i:03d}" for i in range(12)]
