@@ -106,7 +106,7 @@ def page_of(
 
     notices = [f"searched by words alone: {matches.problem}"] if matches and matches.problem else []
     result = SearchResult(
-        count=0, results=[], pagination=info, semantic=matches.semantic if matches else None,
+        count=end, results=[], pagination=info, semantic=matches.semantic if matches else None,
         notice="; ".join([*notices, page_notice(budget.max_chars, end, end)]),
         next_cursor=continuation_cursor(Continuation(end, end, now.isoformat()), budget.digest),
     )  # fmt: skip

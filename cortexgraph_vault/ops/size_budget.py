@@ -41,9 +41,9 @@ def check_max_chars(max_chars: int) -> int:
 
 
 def json_size(item: object) -> int:
-    """Characters of `item` as compact JSON (as the doors send it)."""
+    """Characters of `item` as compact JSON, exactly as the MCP door sends it."""
     if isinstance(item, BaseModel):
-        return len(item.model_dump_json())
+        item = item.model_dump(mode="json", by_alias=True)
     return len(json.dumps(item, ensure_ascii=False, separators=(",", ":")))
 
 
