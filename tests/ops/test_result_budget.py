@@ -199,3 +199,16 @@ def test_the_cli_prints_the_cursor_of_a_cut_search_and_continues_with_it(
         assert f"more: --cursor {body['next_cursor']}" in human.out
         args = [*args[:6], "--cursor", body["next_cursor"]]
     assert sorted(titles) == [f"harbour {i:03d}" for i in range(12)]
+
+
+@pytest.mark.parametrize("budget", [2_000, 3_333, 7_500, 19_999, 60_000])
+def test_at_any_budget_the_pages_hold_every_hit_once_in_order(
+    service: MemoryService, budget: int
+) -> None:
+    whole = service.search_unified("harbour ferry", limit=40, preview_length=2_500,
+                                   max_chars=1_000_000)  # fmt: skip
+    pages = every_page(service.search_unified, query="harbour ferry", limit=40,
+                       preview_length=2_500, max_chars=budget)  # fmt: skip
+    assert all(size(p) <= budget for p in pages)
+    assert [h.path for p in pages for h in p.results] == [h.path for h in whole.results]
+    assert [h.score for p in pages for h in p.results] == [h.score for h in whole.results]
