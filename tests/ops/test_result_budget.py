@@ -212,3 +212,36 @@ def test_at_any_budget_the_pages_hold_every_hit_once_in_order(
     assert all(size(p) <= budget for p in pages)
     assert [h.path for p in pages for h in p.results] == [h.path for h in whole.results]
     assert [h.score for p in pages for h in p.results] == [h.score for h in whole.results]
+
+
+def test_a_continuation_ranks_at_the_instant_of_the_first_call_while_the_clock_runs(
+    tmp_path: Path,
+) -> None:
+    import base64
+    from datetime import datetime, timedelta
+
+    from tests.conftest import NOW
+
+    vault = a_vault_of_long_memories(tmp_path / "vault")
+    ticks = iter(range(1_000))
+    s = service_for(vault, result_max_chars=20_000)
+    # every reading of the clock is six hours later: scores decay between the calls
+    s.engine.clock = lambda: NOW + timedelta(hours=6 * next(ticks))
+    pages = [s.search("harbour", top_k=50, preview_length=5000)]
+    while pages[-1].next_cursor:
+        pages.append(s.search("harbour", top_k=50, preview_length=5000,
+                              cursor=pages[-1].next_cursor))  # fmt: skip
+    assert len(pages) > 2
+    cursor = base64.urlsafe_b64decode(pages[0].next_cursor or "").decode()
+    ranked_at = datetime.fromisoformat(cursor.split(":", 3)[3].split("|")[0])
+    assert s.engine.now() > ranked_at  # the clock has moved on since the first call
+    whole = service_for(vault, now=ranked_at).search("harbour", top_k=50, preview_length=5000,
+                                                     max_chars=1_000_000)  # fmt: skip
+    assert [h.path for p in pages for h in p.results] == [h.path for h in whole.results]
+    assert [h.memory_score for p in pages for h in p.results] == [
+        h.memory_score for h in whole.results
+    ]
+    later = service_for(vault, now=ranked_at + timedelta(days=3)).search(
+        "harbour", top_k=50, preview_length=5000, max_chars=1_000_000
+    )
+    assert [h.memory_score for h in later.results] != [h.memory_score for h in whole.results]
