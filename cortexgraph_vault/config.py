@@ -195,6 +195,7 @@ class Config:
     search_stm_weight: float = _setting("float", 1.0, "unified search weight of short-term memories", 0.0, 2.0)
     search_ltm_weight: float = _setting("float", 0.7, "unified search weight of long-term notes", 0.0, 2.0)
     semantic_search: bool = _setting("bool", True, "search by meaning too (the bundled offline word-vector model)")
+    result_max_chars: int = _setting("int", 40_000, "characters (compact JSON) one search or open answer holds at most; next_cursor continues", 2_000, 1_000_000)
     search_prior_floor: float = _setting("float", 0.8, "least share of its relevance an unused, old memory keeps in search", 0.0, 1.0)
     search_vector_weight: float = _setting("float", 0.3, "share of relevance from vector similarity", 0.0, 1.0)
     search_context_weight: float = _setting("float", 0.3, "share of a better match's lead a memory gains from a neighbour saved just before or after it", 0.0, 1.0)

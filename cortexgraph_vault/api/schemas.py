@@ -84,6 +84,9 @@ class SearchQuery(Input):
     explain: bool = Field(
         default=False, description="per hit: lexical score, vector similarity, prior, rank"
     )
+    cursor: str | None = Field(
+        default=None, max_length=2000, description="next_cursor of an answer cut to its size"
+    )
 
 
 class RelatedQuery(Input):

@@ -25,6 +25,7 @@ def _search_all(s: MemoryService, a: argparse.Namespace) -> Any:
         a.query, tags=_split(a.tags), status=a.status, folder=a.folder, limit=a.limit,
         stm_weight=a.stm_weight, ltm_weight=a.ltm_weight, window_days=a.window_days,
         min_score=a.min_score, page=a.page, preview_length=a.preview, explain=a.explain,
+        cursor=a.cursor,
     )  # fmt: skip
 
 
@@ -127,6 +128,7 @@ def register(sub: argparse._SubParsersAction) -> dict[str, Any]:  # type: ignore
     c.add_argument(
         "--explain", action="store_true", help="show why each result ranks where it does"
     )
+    c.add_argument("--cursor", help="continue an answer cut to its size (the --cursor it printed)")
 
     c = sub.add_parser("links", help="the link graph: a page of notes, or --around one note")
     c.add_argument("--status", default="active",

@@ -42,7 +42,7 @@ def _save(s: MemoryService, a: argparse.Namespace) -> Any:
 
 @command("show")
 def _show(s: MemoryService, a: argparse.Namespace) -> Any:
-    return s.open(a.ids, include_relations=True)
+    return s.open(a.ids, include_relations=True, cursor=a.cursor)
 
 
 @command("search")
@@ -50,6 +50,7 @@ def _search(s: MemoryService, a: argparse.Namespace) -> Any:
     return s.search(
         a.query, tags=split_list(a.tags), status=a.status, top_k=a.limit, window_days=a.window_days,
         min_score=a.min_score, page=a.page, preview_length=a.preview, explain=a.explain,
+        cursor=a.cursor,
     )  # fmt: skip
 
 
@@ -155,6 +156,7 @@ def register(sub: argparse._SubParsersAction) -> dict[str, Handler]:  # type: ig
 
     c = sub.add_parser("show", help="show memories by id, id prefix, path or title")
     c.add_argument("ids", nargs="+")
+    c.add_argument("--cursor", help="continue an answer cut to its size (the --cursor it printed)")
 
     c = sub.add_parser("search", help="search memories (a query filters and ranks)")
     c.add_argument("query", nargs="?")
@@ -168,6 +170,7 @@ def register(sub: argparse._SubParsersAction) -> dict[str, Handler]:  # type: ig
     c.add_argument(
         "--explain", action="store_true", help="show why each memory ranks where it does"
     )
+    c.add_argument("--cursor", help="continue an answer cut to its size (the --cursor it printed)")
 
     c = sub.add_parser("touch", help="reinforce a memory (a use)")
     c.add_argument("id")

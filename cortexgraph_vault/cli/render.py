@@ -87,6 +87,8 @@ def render(result: object) -> str:
     if isinstance(result, OpenResult):
         parts = [memory(v) for v in result.memories]
         parts += [f"not found: {r}" for r in result.not_found]
+        if result.next_cursor:  # cut to its size: say so, and how to go on
+            parts.append(f"{result.notice}\nmore: --cursor {result.next_cursor}")
         return "\n\n".join(parts)
     if isinstance(result, SearchResult):
         if not result.results:
@@ -105,6 +107,8 @@ def render(result: object) -> str:
         text = table(rows, ["score", "where", "title", "uses", "id", "content"])
         if result.notice:
             text += f"\n({result.notice})"
+        if result.next_cursor:
+            text += f"\nmore: --cursor {result.next_cursor}"
         if any(h.explain for h in result.results):
             text += "\n\n" + explain_table(result)
         return text

@@ -13,7 +13,7 @@ MemoryId = Annotated[
     Field(
         min_length=1,
         max_length=500,
-        description="id, id prefix (4+ chars), vault path or title (see search_memory)",
+        description="id, id prefix (4+ chars), vault path or title",
     ),
 ]
 MemoryIds = Annotated[
@@ -21,16 +21,16 @@ MemoryIds = Annotated[
     Field(
         min_length=1,
         max_length=100,
-        description="memory ids (or unique prefixes, paths, titles), 1 to 100",
+        description="memory ids (or unique prefixes, paths, titles)",
     ),
 ]
 Tags = Annotated[
     list[Text] | None,
-    Field(max_length=50, description="tags, normalised to lower case (`DB Prefs` → `db_prefs`)"),
+    Field(max_length=50, description="tags, made lower case (`DB Prefs` → `db_prefs`)"),
 ]
 TagFilter = Annotated[
     list[Text] | None,
-    Field(max_length=50, description="only memories carrying at least one of these tags"),
+    Field(max_length=50, description="only results with any of these tags"),
 ]
 Entities = Annotated[
     list[Text] | None,
@@ -50,9 +50,7 @@ WindowDays = Annotated[
 MinScore = Annotated[
     float | None, Field(ge=0, le=1, description="only memories whose decay score is at least this")
 ]
-Page = Annotated[
-    int | None, Field(ge=1, le=100_000, description="page number (1-based); enables pagination")
-]
+Page = Annotated[int | None, Field(ge=1, le=100_000, description="page number, from 1")]
 PageSize = Annotated[
     int | None, Field(ge=1, le=100, description="results per page (default: the limit)")
 ]
@@ -67,15 +65,18 @@ ExpectedHash = Annotated[
     Field(
         max_length=72,
         pattern="^(partial:)?[0-9a-f]{64}$",
-        description="the content_hash you last read (open_memories); the change is refused if the "
-        "file has changed since",
+        description="the content_hash you last read (open_memories); refused if the file changed "
+        "since",
     ),
 ]
 ReviewCandidates = Annotated[
     bool,
-    Field(description="blend in fading memories to review, dropping no result"),
+    Field(description="blend in fading memories to review"),
 ]
 Explain = Annotated[
     bool,
     Field(description="per hit: why it ranks there (words, vector, prior)"),
+]
+Cursor = Annotated[
+    str | None, Field(max_length=2000, description="next_cursor of an answer cut to size")
 ]

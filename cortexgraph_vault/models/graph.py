@@ -107,7 +107,10 @@ class NeighbourhoodResult(Model):
     nodes: list[NeighbourNode]
     relations: list[GraphRelation]
     backlinks: list[str] = Field(description="notes linking to the centre")
-    truncated: bool = Field(description="more notes are in reach than max_nodes")
+    truncated: bool = Field(
+        description="more is in reach than shown: notes past max_nodes, or notes, links and "
+        "backlinks past the answer's size budget (result_max_chars)"
+    )
 
 
 class WatcherStatus(Model):

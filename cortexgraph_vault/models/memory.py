@@ -86,6 +86,12 @@ class SaveResult(Model):
 class OpenResult(Model):
     memories: list[MemoryView]
     not_found: list[str] = Field(default_factory=list)
+    next_cursor: str | None = Field(
+        None,
+        description="the answer was cut to fit its size budget: call again with the same ids "
+        "and this cursor for the rest",
+    )
+    notice: str | None = Field(None, description="that the answer was cut to its size, and where")
 
 
 class TouchResult(Model):
@@ -183,7 +189,14 @@ class SearchResult(Model):
     results: list[SearchHit]
     pagination: Pagination | None = None
     semantic: bool | None = Field(None, description="vector similarity took part in the ranking")
-    notice: str | None = Field(None, description="why search ran by words alone, when it had to")
+    notice: str | None = Field(
+        None, description="why search ran by words alone, or that the answer was cut to its size"
+    )
+    next_cursor: str | None = Field(
+        None,
+        description="the answer was cut to fit its size budget: call again with the same "
+        "arguments and this cursor for the rest of the page",
+    )
 
 
 class ForgetCandidate(Model):
@@ -277,6 +290,7 @@ class HistoryResult(Model):
     path: str | None
     exists: bool
     commits: list[CommitView]
+    notice: str | None = Field(None, description="that the commits were cut to the answer's size")
 
 
 class VersionResult(Model):

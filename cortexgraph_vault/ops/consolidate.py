@@ -33,6 +33,7 @@ from cortexgraph_vault.models import (
 from cortexgraph_vault.ops import writes
 from cortexgraph_vault.ops.merging import apply_merge, preview_of
 from cortexgraph_vault.ops.shown_clusters import ClusterBook, PinnedCluster, member_key, pin
+from cortexgraph_vault.ops.size_budget import answer_within, json_size, shrink_text
 
 STRATEGIES = ("similarity",)
 MODES = ("preview", "apply", "link")
@@ -89,6 +90,7 @@ def _preview(m: Memory) -> str:
     return text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS].rstrip() + "…"
 
 
+@answer_within("clusters", "duplicate_pairs")
 def cluster_memories(
     engine: VaultEngine,
     *,
@@ -281,6 +283,7 @@ def act_on(
     return view
 
 
+@answer_within("results")
 def consolidate(
     engine: VaultEngine,
     *,
@@ -300,8 +303,10 @@ def consolidate(
         raise InvalidArgument("give a cluster_id from cluster_memories, or auto_detect")
     progress = engine.progress("consolidating")
     results = []
+    # A merged text too long for the answer is shown cut: the first cluster's must fit.
+    room = engine.config.result_max_chars // 2
     for t in targets:
-        results.append(act_on(engine, t, mode))
+        results.append(_preview_within(act_on(engine, t, mode), room))
         progress(len(results), len(targets))
     merged = sum(1 for r in results if r.action == "merged")
     linked = sum(1 for r in results if r.action == "linked")
@@ -317,3 +322,15 @@ def consolidate(
         success=True, mode=mode, cluster_id=cluster_id, auto_detect=auto_detect, results=results,
         merged_count=merged, linked_count=linked, message=message,
     )  # fmt: skip
+
+
+def _preview_within(done: ConsolidatedCluster, room: int) -> ConsolidatedCluster:
+    if done.preview is None or json_size(done) <= room:
+        return done
+    others = json_size(done) - json_size(done.preview)
+    cut = shrink_text(done.preview, "content", max(0, room - others), _merged_tail)
+    return done.model_copy(update={"preview": cut})
+
+
+def _merged_tail(kept: int, total: int) -> str:
+    return f"…[{total - kept} more characters of the merged text; mode apply writes it whole]"

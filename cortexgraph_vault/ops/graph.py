@@ -38,6 +38,7 @@ from cortexgraph_vault.ops.size_budget import (
     cursor_after,
     fitting,
     json_size,
+    lists_within,
     path_of_cursor,
 )
 
@@ -277,10 +278,14 @@ def neighbourhood(
         ]  # fmt: skip
         relations = [_relation(engine, e) for e in edges[:MAX_RELATIONS]]
         backlinks = catalog.graph.backlinks(center.path)
-    return NeighbourhoodResult(
+    found_all = NeighbourhoodResult(
         center=nodes[0], hops=hops, nodes=nodes[1:], relations=relations, backlinks=backlinks,
         truncated=truncated or len(edges) > MAX_RELATIONS,
     )  # fmt: skip
+    shown = lists_within(found_all, engine.config.result_max_chars,
+                         ("nodes", "relations", "backlinks"), say=None)  # fmt: skip
+    shown.truncated = shown.truncated or shown is not found_all
+    return shown
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -325,7 +330,7 @@ def vault_status(engine: VaultEngine) -> VaultStatus:
         tags = len(catalog.graph.tag_counts())
         vocabulary = catalog.text.vocabulary_size
         changes = cache.changes_since_save(catalog)
-    return VaultStatus(
+    status = VaultStatus(
         vault=str(engine.root), notes=len(notes), memories=dict(sorted(memories.items())),
         links=resolved + unresolved, unresolved_links=unresolved, orphans=orphans, tags=tags,
         vocabulary=vocabulary, watcher=watch, semantic=_semantic_status(engine),
@@ -339,6 +344,23 @@ def vault_status(engine: VaultEngine) -> VaultStatus:
         ),
         unparseable=[Skipped(path=p, reason=r) for p, r in catalog.problems()],
     )  # fmt: skip
+    return _problems_within(status, engine.config.result_max_chars)
+
+
+def _problems_within(status: VaultStatus, max_chars: int) -> VaultStatus:
+    """A hostile vault can hold thousands of unreadable files: the first are listed, then one
+    line says how many more and where every one is listed."""
+    total = len(status.unparseable)
+
+    def more(n: int) -> Skipped:
+        return Skipped(path="…", reason=f"{n} more not listed here, to fit {max_chars} "
+                       "characters; `cortexgraph-vault stats --json` lists every one")  # fmt: skip
+
+    room = max_chars - json_size(status.model_copy(update={"unparseable": [more(total)]}))
+    if json_size(status) <= max_chars:
+        return status
+    kept, _ = fitting(status.unparseable, room)
+    return status.model_copy(update={"unparseable": [*kept, more(total - len(kept))]})
 
 
 def reindex(engine: VaultEngine) -> ReindexResult:

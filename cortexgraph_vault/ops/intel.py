@@ -29,6 +29,7 @@ from cortexgraph_vault.models import (
     SearchHit,
 )
 from cortexgraph_vault.ops import reads, writes
+from cortexgraph_vault.ops.size_budget import answer_within
 from cortexgraph_vault.ops.vocabulary import enrichment_for, vocabulary
 
 MAX_MESSAGE = 50_000
@@ -123,6 +124,7 @@ def _cooling(engine: VaultEngine, chosen: Sequence[_Candidate], now: datetime) -
     return cooling
 
 
+@answer_within("memories", "reinforced_ids")
 def auto_recall(engine: VaultEngine, message: str, *, mode: str | None = None) -> AutoRecallResult:
     text = check_message(message)
     cfg = engine.config
@@ -197,6 +199,7 @@ def _summary(found: Sequence[str], recalled: Sequence[RecalledMemory], reinforce
     return "; ".join(parts)
 
 
+@answer_within("memories")
 def review(engine: VaultEngine, limit: int = 20) -> ReviewResult:
     """Active memories in the danger zone, the most urgent (mid-zone) first: what to revisit."""
     if not 1 <= limit <= 1000:

@@ -26,6 +26,7 @@ from cortexgraph_vault.models import (
     Skipped,
     SnapshotResult,
 )
+from cortexgraph_vault.ops.size_budget import answer_within
 from cortexgraph_vault.ops.undo import commit_or_undo, undo_moves
 from cortexgraph_vault.vault import files
 from cortexgraph_vault.vault.lock import vault_key
@@ -138,6 +139,7 @@ def forget_candidates(
     return found, skipped
 
 
+@answer_within("candidates", "memory_ids", "skipped")
 def gc(
     engine: VaultEngine,
     *,
@@ -204,6 +206,7 @@ def gc(
     )  # fmt: skip
 
 
+@answer_within("candidates", "promoted_ids", "moved")
 def promote(
     engine: VaultEngine,
     memory_id: str | None = None,

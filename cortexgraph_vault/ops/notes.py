@@ -43,6 +43,11 @@ def _cursor_token(rel: str, sha256: str) -> str:
     return hashlib.sha256(f"{rel}\0{sha256}".encode()).hexdigest()[:16]
 
 
+def note_cursor(offset: int, rel: str, sha256: str) -> str:
+    """The read_note cursor that reads `rel` (whose file has this sha256) from body `offset`."""
+    return f"{offset}.{_cursor_token(rel, sha256)}"
+
+
 def _parse_cursor(cursor: str) -> tuple[int, str]:
     match = _CURSOR.match(cursor.strip())
     if match is None:
@@ -214,7 +219,7 @@ def read_note(
         path=rel, title=posixpath.basename(rel)[:-3], source=indexed.kind if indexed else "note",
         memory_id=memory.id if memory else None, content_hash=stamp.sha256, size_bytes=len(data),
         body_chars=len(body), offset=start, body=body[start:end],
-        next_cursor=f"{end}.{_cursor_token(rel, stamp.sha256)}" if end < len(body) else None,
+        next_cursor=note_cursor(end, rel, stamp.sha256) if end < len(body) else None,
         frontmatter=frontmatter, links=links, link_count=link_count, backlinks=backlinks,
         backlink_count=backlink_count, problems=problems,
     )  # fmt: skip

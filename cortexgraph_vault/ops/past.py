@@ -19,6 +19,7 @@ from cortexgraph_vault.models import (
     RestoreResult,
     VersionResult,
 )
+from cortexgraph_vault.ops.size_budget import answer_within, shrink_text
 from cortexgraph_vault.ops.undo import commit_or_undo, undo_create, undo_moves
 
 
@@ -56,6 +57,7 @@ def _live_or_id(engine: VaultEngine, ref: str) -> tuple[str, str | None]:
     )
 
 
+@answer_within("commits", say="notice")
 def history(engine: VaultEngine, ref: str, *, limit: int = 50) -> HistoryResult:
     _require_git(engine)
     memory_id, path = _live_or_id(engine, ref)
@@ -79,18 +81,31 @@ def version(engine: VaultEngine, ref: str, commit: str) -> VersionResult:
     memory_id, _ = _live_or_id(engine, ref)
     for v in engine.history.memory_versions(memory_id, limit=500):
         if v.commit.sha.startswith(commit) or v.commit.short == commit:
-            return VersionResult(memory_id=memory_id, commit=v.commit.sha, path=v.path, text=v.text)
+            found = VersionResult(
+                memory_id=memory_id, commit=v.commit.sha, path=v.path, text=v.text
+            )
+            return _text_within(engine, found)
     # A pure move is not a new version; its text is the file at that commit's new path.
     for c in engine.history.memory_log(memory_id, limit=500):
         if c.sha.startswith(commit) and c.change != "deleted" and c.paths:
             path = c.paths[-1]
-            return VersionResult(
+            found = VersionResult(
                 memory_id=memory_id,
                 commit=c.sha,
                 path=path,
                 text=engine.history.text_at(c.sha, path),
             )
+            return _text_within(engine, found)
     raise NotFound(f"memory {memory_id} has no version at commit {commit!r}; see its history")
+
+
+def _text_within(engine: VaultEngine, found: VersionResult) -> VersionResult:
+    """A version too long for the answer, cut; git has the whole of it."""
+
+    def tail(kept: int, total: int) -> str:
+        return f"…[{total - kept} more characters; `git show {found.commit}:{found.path}` in the vault]"
+
+    return shrink_text(found, "text", engine.config.result_max_chars, tail)
 
 
 def restored_fields(m: Memory, now: datetime) -> dict[str, object]:
@@ -169,6 +184,7 @@ def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> Rest
     )  # fmt: skip
 
 
+@answer_within("forgotten")
 def forgotten(engine: VaultEngine, *, limit: int = 100) -> ForgottenList:
     """Memories restore_memory can bring back, newest first: those archived (still in the
     archive folder) and those deleted (in git only). Without git, the archived ones."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
+from datetime import datetime
 
 from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import Memory
@@ -11,7 +13,7 @@ from cortexgraph_vault.core.relation_ids import relation_id
 from cortexgraph_vault.core.rules import in_danger_zone, promote_reason, should_forget
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.errors import Ambiguous, InvalidArgument, NotFound
+from cortexgraph_vault.errors import InvalidArgument, NotFound
 from cortexgraph_vault.models import (
     MemoryView,
     OpenResult,
@@ -21,8 +23,21 @@ from cortexgraph_vault.models import (
     Skipped,
     StatsResult,
 )
+from cortexgraph_vault.ops.notes import note_cursor
 from cortexgraph_vault.ops.relation_index import relation_index
 from cortexgraph_vault.ops.request_checks import check_range, wanted_statuses
+from cortexgraph_vault.ops.size_budget import (
+    Continuation,
+    continuation_cursor,
+    fill_within,
+    json_size,
+    lists_within,
+    page_notice,
+    read_continuation,
+    request_digest,
+    result_budget,
+    shrink_text,
+)
 
 ALL_STATUSES = ("active", "promoted", "archived")
 
@@ -57,27 +72,77 @@ def open_memories(
     *,
     include_relations: bool = True,
     include_scores: bool = True,
+    cursor: str | None = None,
+    max_chars: int | None = None,
 ) -> OpenResult:
+    """The memories `refs` name, in order, as many whole ones as fit in `max_chars` (default:
+    the result_max_chars setting); `next_cursor` continues with the next. One too big alone
+    has its content cut, ending with the read_note cursor that reads on from there."""
     if not refs:
         raise InvalidArgument("memory_ids: give at least one memory id")
     if len(refs) > 100:
         raise InvalidArgument("memory_ids: at most 100 per call")
-    now = engine.now()
-    views: list[MemoryView] = []
+    digest = request_digest("open_memories", tuple(refs), include_relations, include_scores)
+    place = read_continuation(cursor, digest, "open_memories") if cursor is not None else None
+    start = min(place.offset, len(refs)) if place is not None else 0
+    now = datetime.fromisoformat(place.instant) if place and place.instant else engine.now()
+    budget = result_budget(engine.config.result_max_chars, max_chars)
     not_found: list[str] = []
-    for ref in refs:
+    opened: dict[str, Memory] = {}
+
+    def make(i: int) -> MemoryView | None:
+        ref = refs[start + i]
         try:
             m = engine.resolve(ref)
-        except Ambiguous:
-            raise
         except NotFound:
             not_found.append(ref)
-            continue
+            return None
         view = engine.view(m, now=now, include_score=include_scores)
         if include_relations:
             view.relations = relations_of(engine, m)
-        views.append(view)
-    return OpenResult(memories=views, not_found=not_found)
+        opened[view.path] = m
+        return view
+
+    def shrink(view: MemoryView, room: int) -> MemoryView:
+        view = _relations_within(view, room // 2)
+        return shrink_text(view, "content", room, functools.partial(_read_on, opened[view.path]))
+
+    end_cursor = continuation_cursor(Continuation(len(refs), len(refs), now.isoformat()), digest)
+    envelope = OpenResult(
+        memories=[], not_found=list(refs[start:]), next_cursor=end_cursor,
+        notice=page_notice(budget, len(refs), len(refs)),
+    )  # fmt: skip
+    views, covered = fill_within(len(refs) - start, make, budget - json_size(envelope), shrink)
+    result = OpenResult(memories=views, not_found=not_found)
+    if start + covered < len(refs):
+        place = Continuation(start + covered, len(refs), now.isoformat())
+        result.next_cursor = continuation_cursor(place, digest)
+        result.notice = page_notice(budget, covered, start + 1, noun="memory ref")
+    return result
+
+
+def _relations_within(view: MemoryView, room: int) -> MemoryView:
+    """A memory linked from thousands of notes keeps the relations that fit half the answer;
+    its problems say how many it shows."""
+    if view.relations is None or json_size(view.relations) <= room:
+        return view
+    whole = view.relations
+    cut = lists_within(whole, room, ("outgoing", "incoming"), say=None)
+    said = (
+        f"relations cut to fit the answer: outgoing {len(cut.outgoing)} of {len(whole.outgoing)}, "
+        f"incoming {len(cut.incoming)} of {len(whole.incoming)}"
+    )
+    return view.model_copy(update={"relations": cut, "problems": [*view.problems, said]})
+
+
+def _read_on(m: Memory, kept: int, total: int) -> str:
+    """The end of a memory's content cut to fit: how much is left and the read_note cursor
+    that reads on from the cut (the body keeps its leading blank lines; content does not)."""
+    offset = len(m.body) - len(m.body.lstrip()) + kept
+    return (
+        f"…[{total - kept} more characters; read_note(path, "
+        f"cursor={note_cursor(offset, m.path, m.content_hash)!r}) reads on]"
+    )
 
 
 def search_memory(
@@ -94,14 +159,19 @@ def search_memory(
     preview_length: int = 300,
     include_review_candidates: bool = True,
     explain: bool = False,
+    cursor: str | None = None,
+    max_chars: int | None = None,
 ) -> SearchResult:
     """Every memory is considered (not only the recently used); a query filters and ranks.
+    The answer stays within `max_chars` (default: the result_max_chars setting); when it is
+    cut, `next_cursor` (passed back as `cursor`) continues the same page.
 
     Runs on the live index (ops/search.py): relevance first, the memory score as a bounded
     prior; review candidates blended in without dropping a result.
     """
     from cortexgraph_vault.ops.relevance import ONLY_COMMON_WORDS, check_query, only_common_words
-    from cortexgraph_vault.ops.search import PageRequest, page_of, rank, search_terms
+    from cortexgraph_vault.ops.search import rank, search_terms
+    from cortexgraph_vault.ops.search_page import PageBudget, PageRequest, page_of
 
     check_range("top_k", top_k, 1, 100)
     check_range("page_size", page_size, 1, 100)
@@ -111,12 +181,16 @@ def search_memory(
     check_range("min_score", min_score, 0, 1)
     wanted = wanted_statuses(status, known=ALL_STATUSES, default=("active", "promoted"))
     check_query(query)
+    budget = PageBudget.of(
+        engine, "search_memory", cursor, max_chars, query, tags, status, top_k, window_days,
+        min_score, page, page_size, preview_length, include_review_candidates, explain,
+    )  # fmt: skip
     if query and only_common_words(query):
         return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
     terms = search_terms(query) if query and query.strip() else []
     if query and query.strip() and not terms:
         return SearchResult(count=0, results=[])
-    now = engine.now()
+    now = budget.now(engine)
     ranked, matches = rank(
         engine, query or "", terms, statuses=wanted, tags=tags, window_days=window_days, now=now,
         by_memory_score=True,
@@ -124,7 +198,7 @@ def search_memory(
     if min_score is not None:
         ranked = [c for c in ranked if (c[3] or 0.0) >= min_score]
     req = PageRequest(page, page_size or top_k, preview_length, include_review_candidates,
-                      explain, by_memory_score=True)  # fmt: skip
+                      explain, by_memory_score=True, budget=budget)  # fmt: skip
     return page_of(engine, ranked, matches, req, now=now)
 
 

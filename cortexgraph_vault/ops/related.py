@@ -19,7 +19,8 @@ from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.index.text_index import DocumentText, term_stats
 from cortexgraph_vault.models import SearchResult
 from cortexgraph_vault.ops.request_checks import check_range
-from cortexgraph_vault.ops.search import PageRequest, page_of, rank
+from cortexgraph_vault.ops.search import rank
+from cortexgraph_vault.ops.search_page import PageRequest, page_of
 
 MAX_LIMIT = 50
 QUERY_TERMS = 16

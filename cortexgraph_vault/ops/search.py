@@ -31,7 +31,6 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.index.text_index import FIELDS, DocumentText
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
-from cortexgraph_vault.ops.paging import paginate
 from cortexgraph_vault.ops.relevance import (
     ONLY_COMMON_WORDS,
     Matches,
@@ -317,8 +316,11 @@ def search_unified(
     preview_length: int = 300,
     include_review_candidates: bool = True,
     explain: bool = False,
+    cursor: str | None = None,
+    max_chars: int | None = None,
 ) -> SearchResult:
-    """Short-term memories, promoted memories and ordinary notes, ranked together."""
+    """Short-term memories, promoted memories and ordinary notes, ranked together; the
+    answer within `max_chars` (default: the result_max_chars setting), `cursor` continuing."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidArgument("query: give some words to search for")
     check_range("limit", limit, 1, 100)
@@ -335,10 +337,17 @@ def search_unified(
     check_query(query)
     if only_common_words(query):
         return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
+    from cortexgraph_vault.ops.search_page import PageBudget, PageRequest, page_of
+
+    budget = PageBudget.of(
+        engine, "search_unified", cursor, max_chars, query, tags, status, folder, limit,
+        stm_weight, ltm_weight, window_days, min_score, page, page_size, preview_length,
+        include_review_candidates, explain,
+    )  # fmt: skip
     terms = search_terms(query)
     if not terms:
         return SearchResult(count=0, results=[])
-    now = engine.now()
+    now = budget.now(engine)
 
     ranked, matches = rank(
         engine, query, terms, statuses=wanted, tags=tags,
@@ -347,46 +356,5 @@ def search_unified(
     if min_score is not None:
         ranked = [c for c in ranked if c[0] >= min_score]
     shown = PageRequest(page, page_size or limit, preview_length, include_review_candidates,
-                        explain, stm_w, ltm_w, by_memory_score=False)  # fmt: skip
+                        explain, stm_w, ltm_w, by_memory_score=False, budget=budget)  # fmt: skip
     return page_of(engine, ranked, matches, shown, now=now)
-
-
-class PageRequest(NamedTuple):
-    page: int | None
-    size: int
-    preview_length: int
-    review: bool
-    explain: bool
-    stm_weight: float = 1.0
-    ltm_weight: float = 1.0
-    by_memory_score: bool = False
-
-
-def page_of(
-    engine: VaultEngine, ranked: list[Candidate], matches: Matches | None, req: PageRequest,
-    *, now: datetime,
-) -> SearchResult:  # fmt: skip
-    start, end, info = paginate(len(ranked), req.page, req.size)
-    ratio = engine.config.review_blend_ratio if req.review else 0.0
-    catalog = engine.catalog
-    expansions = matches.expansions if matches else {}
-    results = []
-    chosen = blend(ranked, ratio, end)[start:end]
-    for place, ((score, path, sim, memory_score, priority), as_review) in enumerate(chosen):
-        note = catalog.note(path)
-        if note is None:
-            continue
-        r = Ranked(score, path, note, sim, memory_score, priority, as_review)
-        parts = matches.found.get(path) if matches else None
-        by_words = parts is None or parts.lexical > 0
-        found = hit(engine, r, now, req.preview_length, expansions, by_words)
-        if req.explain:
-            terms = matched_in(note, expansions, by_words=by_words)[1]
-            found.explain = explain_hit(engine, r, start + place + 1, matches, terms, now,
-                                        req.stm_weight, req.ltm_weight, req.by_memory_score)  # fmt: skip
-        results.append(found)
-    return SearchResult(
-        count=len(results), results=results, pagination=info,
-        semantic=matches.semantic if matches else None,
-        notice=f"searched by words alone: {matches.problem}" if matches and matches.problem else None,
-    )  # fmt: skip

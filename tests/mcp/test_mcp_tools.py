@@ -104,7 +104,7 @@ async def test_save_search_open_touch_observe_update_relate(git_vault: Path) -> 
         assert found["results"][0]["id"] == mid
         assert await s.call("search_memory", query="zzzqqq unrelatedword") == {
             "success": True, "count": 0, "results": [], "pagination": None, "semantic": True,
-            "notice": None,
+            "notice": None, "next_cursor": None,
         }  # fmt: skip
         paged = await s.call("search_memory", page=2, page_size=3, preview_length=20)
         assert paged["pagination"]["page"] == 2 and paged["count"] == 3

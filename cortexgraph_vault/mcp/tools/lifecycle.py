@@ -63,19 +63,17 @@ def register(tool: ToolRegistry) -> None:
         ] = "similarity",
         threshold: Annotated[
             Similarity | None,
-            Field(description="similarity that links two memories (default: configured, 0.83)"),
+            Field(description="similarity that links two memories (default 0.83)"),
         ] = None,
         max_cluster_size: Annotated[
-            int | None, Field(ge=2, le=100, description="largest cluster (default: configured, 12)")
+            int | None, Field(ge=2, le=100, description="largest cluster (default 12)")
         ] = None,
         find_duplicates: Annotated[
             bool, Field(description="list near-duplicate pairs instead")
         ] = False,
         duplicate_threshold: Annotated[
             Similarity | None,
-            Field(
-                description="similarity from which two memories are duplicates (default: configured, 0.88)"
-            ),
+            Field(description="similarity from which two memories are duplicates (default 0.88)"),
         ] = None,
     ) -> ClusterResult:
         """Group similar short-term memories (or find duplicates); pass a cluster id to

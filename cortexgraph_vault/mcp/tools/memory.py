@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import Field
 
 from cortexgraph_vault.mcp.params import (
+    Cursor,
     Entities,
     ExpectedHash,
     Explain,
@@ -103,13 +104,14 @@ def register(tool: ToolRegistry) -> None:
         min_score: MinScore = None,
         use_embeddings: Annotated[
             bool,
-            Field(description="CortexGraph compatibility; vectors are always used"),
+            Field(description="ignored: vectors are always used"),
         ] = False,
         include_review_candidates: ReviewCandidates = True,
         page: Page = None,
         page_size: PageSize = None,
         preview_length: PreviewLength = 300,
         explain: Explain = False,
+        cursor: Cursor = None,
     ) -> SearchResult:
         """Search memories by words, tags and recency, best first (however old; no match, no
         results). Before answering about the user and before save_memory. Full text: open_memories;
@@ -117,7 +119,7 @@ def register(tool: ToolRegistry) -> None:
         return service.search(
             query, tags=tags, status=status, top_k=top_k, window_days=window_days,
             min_score=min_score, page=page, page_size=page_size, preview_length=preview_length,
-            include_review_candidates=include_review_candidates, explain=explain,
+            include_review_candidates=include_review_candidates, explain=explain, cursor=cursor,
         )  # fmt: skip
 
     @tool(READ_ONLY, title="Open memories")
@@ -128,19 +130,20 @@ def register(tool: ToolRegistry) -> None:
                 list[Annotated[str, Field(min_length=1, max_length=500)]],
                 Field(min_length=1, max_length=100),
             ],
-            Field(
-                description="one memory id or a list of up to 100 (ids, unique id prefixes, paths or titles)"
-            ),
+            Field(description="one memory id or a list (ids, unique id prefixes, paths or titles)"),
         ],
         include_relations: Annotated[
             bool, Field(description="relations to and from other memories")
         ] = True,
         include_scores: Annotated[bool, Field(description="live decay scores")] = True,
+        cursor: Cursor = None,
     ) -> OpenResult:
         """Read memories in full: content, tags, scores, content_hash, relations; unknown ids in
         not_found. Not a use: observe_memory_usage once one shaped your answer."""
         ids = [memory_ids] if isinstance(memory_ids, str) else memory_ids
-        return service.open(ids, include_relations=include_relations, include_scores=include_scores)
+        return service.open(
+            ids, include_relations=include_relations, include_scores=include_scores, cursor=cursor
+        )
 
     @tool(WRITES, title="Reinforce a memory")
     def touch_memory(

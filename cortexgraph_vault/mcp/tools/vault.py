@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import Field
 
 from cortexgraph_vault.mcp.params import (
+    Cursor,
     Explain,
     MinScore,
     Page,
@@ -46,7 +47,7 @@ def register(tool: ToolRegistry) -> None:
         status: Annotated[
             NoteStatus | list[NoteStatus] | None,
             Field(
-                description="active, promoted, archived (memories), note (any other note) or all; default: active, promoted and notes"
+                description="memories (active, promoted, archived), other notes (note) or all; default: all but archived"
             ),
         ] = None,
         folder: Annotated[
@@ -54,11 +55,11 @@ def register(tool: ToolRegistry) -> None:
         ] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="how many results at most")] = 10,
         stm_weight: Annotated[
-            Weight, Field(description="weight of short-term memories (default 1.0, configurable)")
+            Weight, Field(description="weight of short-term memories (default 1.0)")
         ] = None,
         ltm_weight: Annotated[
             Weight,
-            Field(description="weight of promoted memories and notes (default 0.7, configurable)"),
+            Field(description="weight of promoted memories and notes (default 0.7)"),
         ] = None,
         window_days: WindowDays = None,
         min_score: MinScore = None,
@@ -67,6 +68,7 @@ def register(tool: ToolRegistry) -> None:
         preview_length: PreviewLength = 300,
         include_review_candidates: ReviewCandidates = True,
         explain: Explain = False,
+        cursor: Cursor = None,
     ) -> SearchResult:
         """Search memories and every other vault note at once; each result has its source (stm,
         ltm, note), path, score and matched fields. Read a note in full with read_note(path)."""
@@ -74,7 +76,7 @@ def register(tool: ToolRegistry) -> None:
             query, tags=tags, status=status, folder=folder, limit=limit, stm_weight=stm_weight,
             ltm_weight=ltm_weight, window_days=window_days, min_score=min_score, page=page,
             page_size=page_size, preview_length=preview_length,
-            include_review_candidates=include_review_candidates, explain=explain,
+            include_review_candidates=include_review_candidates, explain=explain, cursor=cursor,
         )  # fmt: skip
 
     @tool(READ_ONLY, title="Read a note")
@@ -84,7 +86,7 @@ def register(tool: ToolRegistry) -> None:
             Field(
                 min_length=1,
                 max_length=1000,
-                description="path, title, alias, [[link]] or memory id (as search_unified gives)",
+                description="path, title, alias, [[link]] or memory id",
             ),
         ],
         cursor: Annotated[
@@ -110,25 +112,18 @@ def register(tool: ToolRegistry) -> None:
         limit: Annotated[int, Field(ge=1, le=1000, description="notes at most")] = 100,
         page: Page = None,
         page_size: Annotated[int | None, Field(ge=1, le=1000, description="notes per page")] = None,
-        cursor: Annotated[
-            str | None,
-            Field(max_length=2000, description="next_cursor of the previous answer, to continue"),
-        ] = None,
+        cursor: Cursor = None,
         max_chars: Annotated[
             int,
             Field(
                 ge=2_000,
                 le=1_000_000,
-                description="size budget of the answer in characters of JSON (default 40000)",
+                description="answer size in characters (default 40000)",
             ),
         ] = GRAPH_MAX_CHARS,
     ) -> GraphResult:
-        """Notes with the links and typed relations from them, and whole-vault graph statistics,
-        a page at a time.
-
-        An answer holds at most `limit` notes and at most `max_chars` characters (about 10k
-        tokens by default); when more notes follow, call again with `cursor` = its next_cursor.
-        """
+        """Notes with the links and typed relations from them, and whole-vault graph statistics.
+        At most `limit` notes and `max_chars` characters; more: pass next_cursor as cursor."""
         return service.read_graph(
             status=status, include_scores=include_scores, limit=limit, page=page,
             page_size=page_size, cursor=cursor, max_chars=max_chars,
@@ -141,7 +136,7 @@ def register(tool: ToolRegistry) -> None:
 
     @tool(READ_ONLY, title="Performance metrics")
     def get_performance_metrics() -> PerformanceMetrics:
-        """How many calls each tool served since this server started, and how long they took."""
+        """Calls served per tool since this server started, and how long they took."""
         return service.performance_metrics()
 
     @tool(WRITES, title="Sync")
