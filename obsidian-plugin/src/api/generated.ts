@@ -170,6 +170,8 @@ export interface HistoryResult {
   path: string | null;
   exists: boolean;
   commits: CommitView[];
+  /** that the commits were cut to the answer's size */
+  notice: string | null;
 }
 
 export interface MemoryDetail {
@@ -290,7 +292,7 @@ export interface NeighbourhoodResult {
   relations: GraphRelation[];
   /** notes linking to the centre */
   backlinks: string[];
-  /** more notes are in reach than max_nodes */
+  /** more is in reach than shown: notes past max_nodes, or notes, links and backlinks past the answer's size budget (result_max_chars) */
   truncated: boolean;
 }
 
@@ -572,8 +574,10 @@ export interface SearchResult {
   pagination: Pagination | null;
   /** vector similarity took part in the ranking */
   semantic: boolean | null;
-  /** why search ran by words alone, when it had to */
+  /** why search ran by words alone, or that the answer was cut to its size */
   notice: string | null;
+  /** the answer was cut to fit its size budget: call again with the same arguments and this cursor for the rest of the page */
+  next_cursor: string | null;
 }
 
 export interface SemanticStatus {
@@ -760,6 +764,8 @@ export interface SearchQuery {
    * @default false
    */
   explain?: boolean;
+  /** next_cursor of an answer cut to its size */
+  cursor?: string;
 }
 
 /** The query of GET /api/v1/related. */
