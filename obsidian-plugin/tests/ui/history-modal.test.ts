@@ -36,7 +36,7 @@ const buttonNamed = (root: HTMLElement, text: string) => [...root.querySelectorA
 
 describe("HistoryModal", () => {
   it("lists the commits of a memory, newest first", () => {
-    const { modal } = setup({ memory_id: "gone-id", path: null, exists: false, commits });
+    const { modal } = setup({ memory_id: "gone-id", path: null, exists: false, commits, notice: null });
     expect(modal.titleEl.textContent).toBe("History of Gone");
     const items = [...modal.contentEl.querySelectorAll(".cg-commit")];
     expect(items.map((i) => i.querySelector(".cg-commit-summary")?.textContent)).toEqual(["gc: forget 2 memories", "touch"]);
@@ -45,7 +45,7 @@ describe("HistoryModal", () => {
   });
 
   it("shows an old version read-only, properties apart from the text, and restores it", async () => {
-    const { modal, restores, notes, notified } = setup({ memory_id: "gone-id", path: null, exists: false, commits });
+    const { modal, restores, notes, notified } = setup({ memory_id: "gone-id", path: null, exists: false, commits, notice: null });
     click(modal.contentEl.querySelectorAll(".cg-commit-summary")[1]);
     await expect.poll(() => modal.contentEl.querySelector(".cg-version-body")?.textContent).toContain("The ramen place on Fifth.");
     expect(modal.titleEl.textContent).toBe("Gone at bbbbbbb");
@@ -59,7 +59,7 @@ describe("HistoryModal", () => {
   });
 
   it("offers no restore over a memory that still exists", async () => {
-    const { modal } = setup({ memory_id: "gone-id", path: "_stm/Gone.md", exists: true, commits: commits.slice(1) });
+    const { modal } = setup({ memory_id: "gone-id", path: "_stm/Gone.md", exists: true, commits: commits.slice(1), notice: null });
     click(modal.contentEl.querySelector(".cg-commit-summary"));
     await expect.poll(() => modal.contentEl.querySelector(".cg-version-body")).not.toBeNull();
     expect(buttonNamed(modal.contentEl, "Restore this version")).toBeUndefined();
@@ -68,7 +68,7 @@ describe("HistoryModal", () => {
   });
 
   it("brings an archived memory back from the archive", async () => {
-    const { modal, restores } = setup({ memory_id: "gone-id", path: "_archive/Gone.md", exists: true, commits: commits.slice(1) }, "archived");
+    const { modal, restores } = setup({ memory_id: "gone-id", path: "_archive/Gone.md", exists: true, commits: commits.slice(1), notice: null }, "archived");
     click(buttonNamed(modal.contentEl, "Restore from archive"));
     await expect.poll(() => restores).toEqual([{}]);
   });
