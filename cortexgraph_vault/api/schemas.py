@@ -1,15 +1,32 @@
-"""Shapes only the REST door has: request bodies, query strings, a few wrappers, the error body.
+"""Shapes the REST door gives requests and answers: query strings and bodies, a few wrappers,
+the error body.
 
-Everything else a route returns is a service model from `cortexgraph_vault.models`. Unknown
-fields are refused (422 naming them), so a typo in a client never silently does nothing.
-Limits mirror the service's (and CortexGraph's) so bad input is refused before any work.
+An operation of the catalogue (`cortexgraph_vault.operations`) gives its query or body model
+here with `rest_model`: the same fields, limits and descriptions as its MCP tool, minus what
+the path carries, a few renamed (`q`). The rest are REST's own until they join the catalogue.
+Everything a route returns is a service model from `cortexgraph_vault.models`. Unknown fields
+are refused (422 naming them), so a typo in a client never silently does nothing.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from cortexgraph_vault.operations import (
+    DELETE_MEMORY,
+    OBSERVE_MEMORY_USAGE,
+    READ_NOTE,
+    REQUIRED,
+    SAVE_MEMORY,
+    SEARCH_UNIFIED,
+    TOUCH_MEMORY,
+    UPDATE_MEMORY,
+    Operation,
+    params_of,
+)
 
 Status = Literal["active", "promoted", "archived", "all"]
 Tag = Annotated[str, Field(max_length=200)]
@@ -19,6 +36,39 @@ VaultPath = Annotated[str, Field(min_length=1, max_length=1000)]
 
 class Input(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class OperationInput(Input):
+    """A query or body model derived from an operation's request (`rest_model`)."""
+
+    operation: ClassVar[Operation]
+    request_names: ClassVar[Mapping[str, str]]  # REST name -> request field name
+
+    def to_request(self, **path: str) -> Any:
+        """The operation's request: these (already validated) fields and the path's."""
+        values = {self.request_names[name]: getattr(self, name) for name in type(self).model_fields}
+        return self.operation.request.model_construct(**values, **path)
+
+
+def rest_model(
+    name: str,
+    operation: Operation,
+    *,
+    in_path: tuple[str, ...] = (),
+    rename: Mapping[str, str] | None = None,
+) -> type[OperationInput]:
+    """The request model of `operation` for REST: its fields but those `in_path` (the URL
+    gives them), some renamed (`{"query": "q"}`), each with the operation's own annotation."""
+    rename = dict(rename or {})
+    fields: dict[str, Any] = {
+        rename.get(p.name, p.name): (p.annotation, ... if p.default is REQUIRED else p.default)
+        for p in params_of(operation.request)
+        if p.name not in in_path
+    }
+    model = create_model(name, __base__=OperationInput, __module__=__name__, **fields)
+    model.operation = operation
+    model.request_names = {rename.get(f, f): f for f in operation.request.model_fields}
+    return model
 
 
 # Errors and small wrappers ---------------------------------------------------------------
@@ -63,27 +113,9 @@ class LookupQuery(Input):
     path: VaultPath = Field(description="vault-relative path of a note, e.g. _stm/Coffee.md")
 
 
-class DeleteQuery(Input):
-    mode: Literal["archive", "remove"] = "archive"
-    expected_hash: str | None = Field(
-        default=None, max_length=128, description="refuse (409) if the note changed since read"
-    )
-
-
-class SearchQuery(Input):
-    q: str = Field(min_length=1, max_length=1000, description="what to look for")
-    limit: int = Field(default=10, ge=1, le=100)
-    status: list[Literal["active", "promoted", "archived", "note", "all"]] | None = Field(
-        default=None, description="repeat or comma-separate; default active, promoted and note"
-    )
-    tags: list[Tag] | None = Field(default=None, description="repeat or comma-separate")
-    folder: VaultPath | None = Field(default=None, description="only notes under this folder")
-    page: int | None = Field(default=None, ge=1, le=100_000)
-    page_size: int | None = Field(default=None, ge=1, le=100)
-    preview_length: int = Field(default=300, ge=0, le=5000, description="0 = full text")
-    explain: bool = Field(
-        default=False, description="per hit: lexical score, vector similarity, prior, rank"
-    )
+DeleteQuery = rest_model("DeleteQuery", DELETE_MEMORY, in_path=("memory_id",))
+SearchQuery = rest_model("SearchQuery", SEARCH_UNIFIED, rename={"query": "q"})
+NoteQuery = rest_model("NoteQuery", READ_NOTE)
 
 
 class RelatedQuery(Input):
@@ -96,14 +128,6 @@ class NeighbourhoodQuery(Input):
     hops: int = Field(default=1, ge=1, le=5)
 
 
-class NoteQuery(Input):
-    ref: VaultPath = Field(description="a note's path, title, alias, [[link]] or memory id")
-    cursor: str | None = Field(
-        default=None, max_length=64, description="next_cursor of the previous page"
-    )
-    max_chars: int = Field(default=10_000, ge=200, le=100_000, description="body characters")
-
-
 class HistoryQuery(Input):
     limit: int = Field(default=50, ge=1, le=1000)
 
@@ -113,37 +137,12 @@ class ForgottenQuery(Input):
 
 
 # Bodies ----------------------------------------------------------------------------------
-class CreateMemory(Input):
-    content: str = Field(min_length=1, max_length=50_000)
-    title: str | None = Field(default=None, min_length=1, max_length=200)
-    tags: list[Tag] | None = Field(default=None, max_length=50)
-    entities: list[Entity] | None = Field(default=None, max_length=100)
-    source: str | None = Field(default=None, max_length=500)
-    context: str | None = Field(default=None, max_length=1000)
-    strength: float | None = Field(default=None, ge=0.0, le=2.0)
-    force: bool = Field(default=False, description="save even if a field looks like a credential")
-
-
-class UpdateMemory(Input):
-    content: str | None = Field(default=None, min_length=1, max_length=50_000)
-    tags: list[Tag] | None = Field(default=None, max_length=50)
-    entities: list[Entity] | None = Field(default=None, max_length=100)
-    strength: float | None = Field(default=None, ge=0.0, le=2.0)
-    expected_hash: str | None = Field(
-        default=None, max_length=128, description="content_hash you read; 409 if it changed"
-    )
-    force: bool = Field(default=False, description="save even if a field looks like a credential")
-
-
-class Touch(Input):
-    boost: bool = Field(default=False, description="also raise strength by 0.1 (max 2)")
-
-
-class Observe(Input):
-    memory_ids: list[Annotated[str, Field(min_length=1, max_length=1000)]] = Field(
-        min_length=1, max_length=100
-    )
-    context_tags: list[Tag] | None = Field(default=None, max_length=50)
+CreateMemory = rest_model("CreateMemory", SAVE_MEMORY)
+UpdateMemory = rest_model("UpdateMemory", UPDATE_MEMORY, in_path=("memory_id",))
+Touch = rest_model(
+    "Touch", TOUCH_MEMORY, in_path=("memory_id",), rename={"boost_strength": "boost"}
+)
+Observe = rest_model("Observe", OBSERVE_MEMORY_USAGE)
 
 
 class PromoteOne(Input):

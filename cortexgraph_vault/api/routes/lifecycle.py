@@ -5,6 +5,7 @@ from __future__ import annotations
 from cortexgraph_vault.api import schemas as s
 from cortexgraph_vault.api.endpoints import RouteTable
 from cortexgraph_vault.models import GcResult, ObserveResult, PromoteResult, SyncResult
+from cortexgraph_vault.operations import OBSERVE_MEMORY_USAGE
 from cortexgraph_vault.service import MemoryService
 
 ROUTES = RouteTable()
@@ -12,7 +13,7 @@ ROUTES = RouteTable()
 
 @ROUTES.post("/api/v1/observe", "Record that memories were used", errors=(400, 409, 422, 503))
 def observe(service: MemoryService, body: s.Observe) -> ObserveResult:
-    return service.observe(body.memory_ids, body.context_tags)
+    return service.run(OBSERVE_MEMORY_USAGE, body.to_request())
 
 
 @ROUTES.post(

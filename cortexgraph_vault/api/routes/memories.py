@@ -12,6 +12,7 @@ from cortexgraph_vault.models import (
     TouchResult,
     UpdateResult,
 )
+from cortexgraph_vault.operations import DELETE_MEMORY, SAVE_MEMORY, TOUCH_MEMORY, UPDATE_MEMORY
 from cortexgraph_vault.service import MemoryService
 
 ROUTES = RouteTable()
@@ -41,7 +42,7 @@ def get_memory(service: MemoryService, ref: str) -> MemoryDetail:
 def create_memory(service: MemoryService, body: s.CreateMemory) -> SaveResult:
     """Written to the short-term folder and committed; a credential in any field (a password,
     PIN, card number, API key) is refused (422) unless `force` is set."""
-    return service.save(**body.model_dump())
+    return service.run(SAVE_MEMORY, body.to_request())
 
 
 @ROUTES.patch(ONE, "Change a memory", errors=(400, 404, 409, 422, 503))
@@ -49,16 +50,16 @@ def update_memory(service: MemoryService, ref: str, body: s.UpdateMemory) -> Upd
     """Give `expected_hash` (the `content_hash` you read): if the note changed since, nothing
     is written and 409 returns both hashes and the current text. A credential in any field is
     refused (422) unless `force` is set."""
-    return service.update(ref, **body.model_dump(exclude_none=True))
+    return service.run(UPDATE_MEMORY, body.to_request(memory_id=ref))
 
 
 @ROUTES.delete(ONE, "Archive or remove a memory", errors=(400, 404, 409, 422, 503))
 def delete_memory(service: MemoryService, ref: str, query: s.DeleteQuery) -> DeleteResult:
     """`archive` moves it to the archive folder; `remove` deletes it (git keeps it, restore
     brings it back)."""
-    return service.delete(ref, mode=query.mode, expected_hash=query.expected_hash)
+    return service.run(DELETE_MEMORY, query.to_request(memory_id=ref))
 
 
 @ROUTES.post(ONE + "/touch", "Reinforce a memory (a use)", errors=(400, 404, 409, 422, 503))
 def touch_memory(service: MemoryService, ref: str, body: s.Touch) -> TouchResult:
-    return service.touch(ref, boost=body.boost)
+    return service.run(TOUCH_MEMORY, body.to_request(memory_id=ref))

@@ -16,6 +16,7 @@ from cortexgraph_vault.models import (
     SearchResult,
     VaultStatus,
 )
+from cortexgraph_vault.operations import READ_NOTE, SEARCH_UNIFIED
 from cortexgraph_vault.service import MemoryService
 
 ROUTES = RouteTable()
@@ -33,7 +34,7 @@ def health(service: MemoryService) -> s.Health:
     errors=(400, 422),
 )
 def search(service: MemoryService, query: s.SearchQuery) -> SearchResult:
-    return service.search_unified(query.q, **query.model_dump(exclude={"q"}, exclude_none=True))
+    return service.run(SEARCH_UNIFIED, query.to_request())
 
 
 @ROUTES.get(
@@ -65,7 +66,7 @@ def read_note(service: MemoryService, query: s.NoteQuery) -> NoteRead:
     """Found by path, title or alias as Obsidian resolves a link, or by memory id: frontmatter,
     a page of the body with a cursor for the next, links and backlinks. A cursor given before
     the note changed is refused (409)."""
-    return service.read_note(query.ref, cursor=query.cursor, max_chars=query.max_chars)
+    return service.run(READ_NOTE, query.to_request())
 
 
 @ROUTES.post(

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field
 
-from cortexgraph_vault.mcp.params import Message
 from cortexgraph_vault.mcp.tool_calls import READ_ONLY, WRITES
 from cortexgraph_vault.models import AutoRecallResult, MessageAnalysis, RecallAnalysis, ReviewResult
+from cortexgraph_vault.operations.params import Message
 
 if TYPE_CHECKING:
     from cortexgraph_vault.mcp.tool_calls import ToolRegistry

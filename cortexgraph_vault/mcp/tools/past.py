@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Annotated
 
 from pydantic import Field
 
-from cortexgraph_vault.mcp.params import MemoryId
 from cortexgraph_vault.mcp.tool_calls import READ_ONLY, WRITES
 from cortexgraph_vault.models import ForgottenList, HistoryResult, RestoreResult, VersionResult
+from cortexgraph_vault.operations.params import MemoryId
 
 if TYPE_CHECKING:
     from cortexgraph_vault.mcp.tool_calls import ToolRegistry

@@ -1,102 +1,28 @@
-"""Tools over the whole vault: unified search, the graph, status and performance."""
+"""Tools over the whole vault: unified search and notes (from the catalogue), the graph, status,
+performance and sync."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated
 
 from pydantic import Field
 
-from cortexgraph_vault.mcp.params import (
-    Explain,
-    MinScore,
-    Page,
-    PageSize,
-    PreviewLength,
-    ReviewCandidates,
-    TagFilter,
-    WindowDays,
-)
 from cortexgraph_vault.mcp.tool_calls import READ_ONLY, WRITES
-from cortexgraph_vault.models import (
-    GraphResult,
-    NoteRead,
-    PerformanceMetrics,
-    SearchResult,
-    SyncSummary,
-    VaultStatus,
-)
+from cortexgraph_vault.models import GraphResult, PerformanceMetrics, SyncSummary, VaultStatus
 from cortexgraph_vault.models.graph import GRAPH_MAX_CHARS
+from cortexgraph_vault.operations import READ_NOTE, SEARCH_UNIFIED
+from cortexgraph_vault.operations.params import Page
+from cortexgraph_vault.operations.vault import NoteStatus
 
 if TYPE_CHECKING:
     from cortexgraph_vault.mcp.tool_calls import ToolRegistry
-
-NoteStatus = Literal["active", "promoted", "archived", "note", "all"]
-Weight = Annotated[float | None, Field(ge=0, le=2)]
 
 
 def register(tool: ToolRegistry) -> None:
     service = tool.service
 
-    @tool(READ_ONLY, title="Search memories and notes")
-    def search_unified(
-        query: Annotated[
-            str, Field(min_length=1, max_length=2000, description="words to look for")
-        ],
-        tags: TagFilter = None,
-        status: Annotated[
-            NoteStatus | list[NoteStatus] | None,
-            Field(
-                description="active, promoted, archived (memories), note (any other note) or all; default: active, promoted and notes"
-            ),
-        ] = None,
-        folder: Annotated[
-            str | None, Field(max_length=500, description="only notes inside this vault folder")
-        ] = None,
-        limit: Annotated[int, Field(ge=1, le=100, description="how many results at most")] = 10,
-        stm_weight: Annotated[
-            Weight, Field(description="weight of short-term memories (default 1.0, configurable)")
-        ] = None,
-        ltm_weight: Annotated[
-            Weight,
-            Field(description="weight of promoted memories and notes (default 0.7, configurable)"),
-        ] = None,
-        window_days: WindowDays = None,
-        min_score: MinScore = None,
-        page: Page = None,
-        page_size: PageSize = None,
-        preview_length: PreviewLength = 300,
-        include_review_candidates: ReviewCandidates = True,
-        explain: Explain = False,
-    ) -> SearchResult:
-        """Search memories and every other vault note at once; each result has its source (stm,
-        ltm, note), path, score and matched fields. Read a note in full with read_note(path)."""
-        return service.search_unified(
-            query, tags=tags, status=status, folder=folder, limit=limit, stm_weight=stm_weight,
-            ltm_weight=ltm_weight, window_days=window_days, min_score=min_score, page=page,
-            page_size=page_size, preview_length=preview_length,
-            include_review_candidates=include_review_candidates, explain=explain,
-        )  # fmt: skip
-
-    @tool(READ_ONLY, title="Read a note")
-    def read_note(
-        ref: Annotated[
-            str,
-            Field(
-                min_length=1,
-                max_length=1000,
-                description="path, title, alias, [[link]] or memory id (as search_unified gives)",
-            ),
-        ],
-        cursor: Annotated[
-            str | None, Field(max_length=64, description="next_cursor of the previous page")
-        ] = None,
-        max_chars: Annotated[
-            int, Field(ge=200, le=100_000, description="body characters per page")
-        ] = 10_000,
-    ) -> NoteRead:
-        """Read any vault note (a path from search_unified, a title, alias or [[link]]):
-        frontmatter, body a page at a time (pass next_cursor), links and backlinks."""
-        return service.read_note(ref, cursor=cursor, max_chars=max_chars)
+    tool.operation(SEARCH_UNIFIED)
+    tool.operation(READ_NOTE)
 
     @tool(READ_ONLY, title="Read the memory graph")
     def read_graph(

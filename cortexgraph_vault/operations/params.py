@@ -1,10 +1,12 @@
-"""Parameter types shared by the tools: bounds and descriptions the model sees in the schema."""
+"""Parameter types shared by the operations: limits and descriptions every door shows."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
 from pydantic import Field
+
+from cortexgraph_vault.ops.relevance import MAX_QUERY_CHARS
 
 Text = Annotated[str, Field(max_length=200)]
 
@@ -78,4 +80,27 @@ ReviewCandidates = Annotated[
 Explain = Annotated[
     bool,
     Field(description="per hit: why it ranks there (words, vector, prior)"),
+]
+Content = Annotated[
+    str,
+    Field(min_length=1, max_length=50_000, description="the memory, in plain words or Markdown"),
+]
+Strength = Annotated[
+    float | None,
+    Field(ge=0, le=2, description="importance multiplier: 1 normal, up to 2 for what must last"),
+]
+Force = Annotated[
+    bool,
+    Field(
+        description="save despite a credential (password, PIN, card, key) — it stays in git; "
+        "only if the user asks"
+    ),
+]
+RelationType = Literal[
+    "related", "causes", "supports", "contradicts", "has_decision", "consolidated_from"
+]
+MetaValue = str | int | float | bool
+# The service refuses a longer query itself (ops.relevance.check_query): one limit, every door.
+Query = Annotated[
+    str, Field(min_length=1, max_length=MAX_QUERY_CHARS, description="words to look for")
 ]

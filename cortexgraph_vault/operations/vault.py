@@ -1,0 +1,116 @@
+"""Operations over the whole vault: unified search over memories and notes, reading a note."""
+
+from __future__ import annotations
+
+from inspect import cleandoc
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import Field
+
+from cortexgraph_vault.models import NoteRead, SearchResult
+from cortexgraph_vault.operations.operation import Effect, Operation, Request
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.service import MemoryService
+from cortexgraph_vault.operations.params import (
+    Explain,
+    MinScore,
+    Page,
+    PageSize,
+    PreviewLength,
+    Query,
+    ReviewCandidates,
+    TagFilter,
+    WindowDays,
+)
+
+NoteStatus = Literal["active", "promoted", "archived", "note", "all"]
+Weight = Annotated[float | None, Field(ge=0, le=2)]
+
+
+class SearchUnifiedRequest(Request):
+    query: Query
+    tags: TagFilter = None
+    status: Annotated[
+        NoteStatus | list[NoteStatus] | None,
+        Field(
+            description="active, promoted, archived (memories), note (any other note) or all; default: active, promoted and notes"
+        ),
+    ] = None
+    folder: Annotated[
+        str | None, Field(max_length=500, description="only notes inside this vault folder")
+    ] = None
+    limit: Annotated[int, Field(ge=1, le=100, description="how many results at most")] = 10
+    stm_weight: Annotated[
+        Weight, Field(description="weight of short-term memories (default 1.0, configurable)")
+    ] = None
+    ltm_weight: Annotated[
+        Weight,
+        Field(description="weight of promoted memories and notes (default 0.7, configurable)"),
+    ] = None
+    window_days: WindowDays = None
+    min_score: MinScore = None
+    page: Page = None
+    page_size: PageSize = None
+    preview_length: PreviewLength = 300
+    include_review_candidates: ReviewCandidates = True
+    explain: Explain = False
+
+
+def _search_unified(service: MemoryService, r: SearchUnifiedRequest) -> SearchResult:
+    return service.search_unified(
+        r.query, tags=r.tags, status=r.status, folder=r.folder, limit=r.limit,
+        stm_weight=r.stm_weight, ltm_weight=r.ltm_weight, window_days=r.window_days,
+        min_score=r.min_score, page=r.page, page_size=r.page_size,
+        preview_length=r.preview_length,
+        include_review_candidates=r.include_review_candidates, explain=r.explain,
+    )  # fmt: skip
+
+
+SEARCH_UNIFIED = Operation(
+    name="search_unified",
+    title="Search memories and notes",
+    description=cleandoc("""
+        Search memories and every other vault note at once; each result has its source (stm,
+        ltm, note), path, score and matched fields. Read a note in full with read_note(path).
+    """),
+    request=SearchUnifiedRequest,
+    result=SearchResult,
+    effect=Effect.READ,
+    invoke=_search_unified,
+)
+
+
+class ReadNoteRequest(Request):
+    ref: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=1000,
+            description="path, title, alias, [[link]] or memory id (as search_unified gives)",
+        ),
+    ]
+    cursor: Annotated[
+        str | None, Field(max_length=64, description="next_cursor of the previous page")
+    ] = None
+    max_chars: Annotated[int, Field(ge=200, le=100_000, description="body characters per page")] = (
+        10_000
+    )
+
+
+def _read_note(service: MemoryService, r: ReadNoteRequest) -> NoteRead:
+    return service.read_note(r.ref, cursor=r.cursor, max_chars=r.max_chars)
+
+
+READ_NOTE = Operation(
+    name="read_note",
+    title="Read a note",
+    description=cleandoc("""
+        Read any vault note (a path from search_unified, a title, alias or [[link]]):
+        frontmatter, body a page at a time (pass next_cursor), links and backlinks.
+    """),
+    request=ReadNoteRequest,
+    result=NoteRead,
+    effect=Effect.READ,
+    invoke=_read_note,
+)
