@@ -22,6 +22,8 @@ from cortexgraph_vault.operations.operation import Effect, Operation, Request
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
 from cortexgraph_vault.operations.params import (
+    MAX_CONTENT,
+    MAX_MEMORY_IDS,
     MAX_QUERY_CHARS,
     Content,
     Entities,
@@ -137,7 +139,7 @@ SEARCH_MEMORY = Operation(
 
 class OpenMemoriesRequest(Request):
     memory_ids: Annotated[
-        OneId | Annotated[list[OneId], Field(min_length=1, max_length=100)],
+        OneId | Annotated[list[OneId], Field(min_length=1, max_length=MAX_MEMORY_IDS)],
         Field(
             description="one memory id or a list of up to 100 (ids, unique id prefixes, paths or titles)"
         ),
@@ -224,7 +226,7 @@ class UpdateMemoryRequest(Request):
     memory_id: MemoryId
     content: Annotated[
         str | None,
-        Field(min_length=1, max_length=50_000, description="new content (replaces the body)"),
+        Field(min_length=1, max_length=MAX_CONTENT, description="new content (replaces the body)"),
     ] = None
     tags: Tags = None
     entities: Entities = None

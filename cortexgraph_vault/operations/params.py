@@ -6,7 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+# The service checks these limits itself (a CLI or a test calling it directly gets the same
+# answer); the doors refuse beyond them before any work.
 from cortexgraph_vault.ops.relevance import MAX_QUERY_CHARS
+from cortexgraph_vault.ops.writes import MAX_CONTENT, MAX_ENTITIES, MAX_MEMORY_IDS, MAX_TAGS
 
 Text = Annotated[str, Field(max_length=200)]
 
@@ -22,21 +25,25 @@ MemoryIds = Annotated[
     list[Annotated[str, Field(min_length=1, max_length=500)]],
     Field(
         min_length=1,
-        max_length=100,
+        max_length=MAX_MEMORY_IDS,
         description="memory ids (or unique prefixes, paths, titles), 1 to 100",
     ),
 ]
 Tags = Annotated[
     list[Text] | None,
-    Field(max_length=50, description="tags, normalised to lower case (`DB Prefs` → `db_prefs`)"),
+    Field(
+        max_length=MAX_TAGS, description="tags, normalised to lower case (`DB Prefs` → `db_prefs`)"
+    ),
 ]
 TagFilter = Annotated[
     list[Text] | None,
-    Field(max_length=50, description="only memories carrying at least one of these tags"),
+    Field(max_length=MAX_TAGS, description="only memories carrying at least one of these tags"),
 ]
 Entities = Annotated[
     list[Text] | None,
-    Field(max_length=100, description="people, projects, tools or places the memory is about"),
+    Field(
+        max_length=MAX_ENTITIES, description="people, projects, tools or places the memory is about"
+    ),
 ]
 StatusName = Literal["active", "promoted", "archived", "all"]
 Status = Annotated[
@@ -83,7 +90,9 @@ Explain = Annotated[
 ]
 Content = Annotated[
     str,
-    Field(min_length=1, max_length=50_000, description="the memory, in plain words or Markdown"),
+    Field(
+        min_length=1, max_length=MAX_CONTENT, description="the memory, in plain words or Markdown"
+    ),
 ]
 Strength = Annotated[
     float | None,

@@ -26,6 +26,7 @@ from cortexgraph_vault.ops.common import (
     wanted_statuses,
 )
 from cortexgraph_vault.ops.relation_index import relation_index
+from cortexgraph_vault.ops.writes import MAX_MEMORY_IDS
 
 ALL_STATUSES = ("active", "promoted", "archived")
 
@@ -63,8 +64,8 @@ def open_memories(
 ) -> OpenResult:
     if not refs:
         raise InvalidArgument("memory_ids: give at least one memory id")
-    if len(refs) > 100:
-        raise InvalidArgument("memory_ids: at most 100 per call")
+    if len(refs) > MAX_MEMORY_IDS:
+        raise InvalidArgument(f"memory_ids: at most {MAX_MEMORY_IDS} per call")
     now = engine.now()
     views: list[MemoryView] = []
     not_found: list[str] = []
