@@ -16,10 +16,18 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from cortexgraph_vault.operations import (
+    ANALYZE_MESSAGE,
+    AUTO_RECALL_PROCESS_MESSAGE,
     DELETE_MEMORY,
+    FORGOTTEN_MEMORIES,
+    GC,
+    MEMORY_HISTORY,
     OBSERVE_MEMORY_USAGE,
+    PROMOTE_MEMORY,
     READ_NOTE,
     REQUIRED,
+    RESTORE_MEMORY,
+    REVIEW_MEMORIES,
     SAVE_MEMORY,
     SEARCH_UNIFIED,
     TOUCH_MEMORY,
@@ -43,11 +51,12 @@ class OperationInput(Input):
 
     operation: ClassVar[Operation]
     request_names: ClassVar[Mapping[str, str]]  # REST name -> request field name
+    fixed: ClassVar[Mapping[str, Any]]  # fields the route sets itself
 
     def to_request(self, **path: str) -> Any:
-        """The operation's request: these (already validated) fields and the path's."""
+        """The operation's request: these (already validated) fields, the path's, the fixed."""
         values = {self.request_names[name]: getattr(self, name) for name in type(self).model_fields}
-        return self.operation.request.model_construct(**values, **path)
+        return self.operation.request.model_construct(**values, **path, **self.fixed)
 
 
 def rest_model(
@@ -56,18 +65,21 @@ def rest_model(
     *,
     in_path: tuple[str, ...] = (),
     rename: Mapping[str, str] | None = None,
+    fixed: Mapping[str, Any] | None = None,
 ) -> type[OperationInput]:
     """The request model of `operation` for REST: its fields but those `in_path` (the URL
-    gives them), some renamed (`{"query": "q"}`), each with the operation's own annotation."""
-    rename = dict(rename or {})
+    gives them) and those `fixed` (the route sets them: /promote promotes every candidate),
+    some renamed (`{"query": "q"}`), each with the operation's own annotation."""
+    rename, fixed = dict(rename or {}), dict(fixed or {})
     fields: dict[str, Any] = {
         rename.get(p.name, p.name): (p.annotation, ... if p.default is REQUIRED else p.default)
         for p in params_of(operation.request)
-        if p.name not in in_path
+        if p.name not in in_path and p.name not in fixed
     }
     model = create_model(name, __base__=OperationInput, __module__=__name__, **fields)
     model.operation = operation
     model.request_names = {rename.get(f, f): f for f in operation.request.model_fields}
+    model.fixed = fixed
     return model
 
 
@@ -118,6 +130,11 @@ SearchQuery = rest_model("SearchQuery", SEARCH_UNIFIED, rename={"query": "q"})
 NoteQuery = rest_model("NoteQuery", READ_NOTE)
 
 
+HistoryQuery = rest_model("HistoryQuery", MEMORY_HISTORY, in_path=("memory_id",))
+ForgottenQuery = rest_model("ForgottenQuery", FORGOTTEN_MEMORIES)
+ReviewQuery = rest_model("ReviewQuery", REVIEW_MEMORIES)
+
+
 class RelatedQuery(Input):
     path: VaultPath = Field(description="vault-relative path of a note, e.g. Projects/Atlas.md")
     limit: int = Field(default=10, ge=1, le=50)
@@ -128,14 +145,6 @@ class NeighbourhoodQuery(Input):
     hops: int = Field(default=1, ge=1, le=5)
 
 
-class HistoryQuery(Input):
-    limit: int = Field(default=50, ge=1, le=1000)
-
-
-class ForgottenQuery(Input):
-    limit: int = Field(default=100, ge=1, le=1000)
-
-
 # Bodies ----------------------------------------------------------------------------------
 CreateMemory = rest_model("CreateMemory", SAVE_MEMORY)
 UpdateMemory = rest_model("UpdateMemory", UPDATE_MEMORY, in_path=("memory_id",))
@@ -143,15 +152,22 @@ Touch = rest_model(
     "Touch", TOUCH_MEMORY, in_path=("memory_id",), rename={"boost_strength": "boost"}
 )
 Observe = rest_model("Observe", OBSERVE_MEMORY_USAGE)
-
-
-class PromoteOne(Input):
-    dry_run: bool = False
-    force: bool = Field(default=False, description="promote even if the rules do not ask for it")
-
-
-class PromoteAll(Input):
-    dry_run: bool = False
+PromoteOne = rest_model(
+    "PromoteOne",
+    PROMOTE_MEMORY,
+    in_path=("memory_id",),
+    fixed={"auto_detect": False, "target": "obsidian"},
+)
+PromoteAll = rest_model(
+    "PromoteAll",
+    PROMOTE_MEMORY,
+    fixed={"memory_id": None, "auto_detect": True, "target": "obsidian", "force": False},
+)
+Gc = rest_model("Gc", GC)
+Restore = rest_model("Restore", RESTORE_MEMORY, in_path=("memory_id",))
+# /analyze and /analyze/recall take the same message (analyze_message, analyze_for_recall)
+Analyze = rest_model("Analyze", ANALYZE_MESSAGE)
+Recall = rest_model("Recall", AUTO_RECALL_PROCESS_MESSAGE)
 
 
 class Sync(Input):
@@ -160,29 +176,3 @@ class Sync(Input):
         max_length=200,
         description="the git remote (default: the branch's, or origin)",
     )
-
-
-class Gc(Input):
-    dry_run: bool = True
-    archive_instead: bool = False
-    limit: int | None = Field(default=None, ge=1, le=10_000)
-    skip_paths: list[VaultPath] = Field(
-        default_factory=list, max_length=1000, description="vault paths open in editor tabs"
-    )
-
-
-class Restore(Input):
-    commit: str | None = Field(default=None, min_length=4, max_length=64)
-
-
-class Analyze(Input):
-    message: str = Field(min_length=1, max_length=50_000)
-
-
-class Recall(Input):
-    message: str = Field(min_length=1, max_length=50_000)
-    mode: Literal["silent", "subtle", "interactive"] | None = None
-
-
-class ReviewQuery(Input):
-    limit: int = Field(default=20, ge=1, le=100)

@@ -179,6 +179,7 @@ class ToolRegistry:
                     annotation=p.annotation,
                 )
                 for p in params_of(op.request)
+                if p.name not in op.rest_only
             ],
             return_annotation=op.result,
         )

@@ -9,6 +9,20 @@ builds its tools from it, the REST routes derive their query and body models fro
 
 from __future__ import annotations
 
+from cortexgraph_vault.operations.intelligence import (
+    ANALYZE_FOR_RECALL,
+    ANALYZE_MESSAGE,
+    AUTO_RECALL_PROCESS_MESSAGE,
+    INTELLIGENCE_OPERATIONS,
+    REVIEW_MEMORIES,
+)
+from cortexgraph_vault.operations.lifecycle import (
+    CLUSTER_MEMORIES,
+    CONSOLIDATE_MEMORIES,
+    GC,
+    LIFECYCLE_OPERATIONS,
+    PROMOTE_MEMORY,
+)
 from cortexgraph_vault.operations.memories import (
     CREATE_RELATION,
     DELETE_MEMORY,
@@ -28,26 +42,66 @@ from cortexgraph_vault.operations.operation import (
     Request,
     params_of,
 )
-from cortexgraph_vault.operations.vault import READ_NOTE, SEARCH_UNIFIED
+from cortexgraph_vault.operations.past import (
+    FORGOTTEN_MEMORIES,
+    MEMORY_HISTORY,
+    MEMORY_VERSION,
+    PAST_OPERATIONS,
+    RESTORE_MEMORY,
+)
+from cortexgraph_vault.operations.vault import (
+    GET_PERFORMANCE_METRICS,
+    READ_GRAPH,
+    READ_NOTE,
+    SEARCH_UNIFIED,
+    VAULT_OPERATIONS,
+    VAULT_STATUS,
+)
 
 OPERATIONS: dict[str, Operation] = {
-    op.name: op for op in (*MEMORY_OPERATIONS, SEARCH_UNIFIED, READ_NOTE)
+    op.name: op
+    for op in (
+        *MEMORY_OPERATIONS,
+        *LIFECYCLE_OPERATIONS,
+        *PAST_OPERATIONS,
+        *VAULT_OPERATIONS,
+        *INTELLIGENCE_OPERATIONS,
+    )
 }
 
 __all__ = [
+    "ANALYZE_FOR_RECALL",
+    "ANALYZE_MESSAGE",
+    "AUTO_RECALL_PROCESS_MESSAGE",
+    "CLUSTER_MEMORIES",
+    "CONSOLIDATE_MEMORIES",
     "CREATE_RELATION",
     "DELETE_MEMORY",
+    "FORGOTTEN_MEMORIES",
+    "GC",
+    "GET_PERFORMANCE_METRICS",
+    "INTELLIGENCE_OPERATIONS",
+    "LIFECYCLE_OPERATIONS",
+    "MEMORY_HISTORY",
     "MEMORY_OPERATIONS",
+    "MEMORY_VERSION",
     "OBSERVE_MEMORY_USAGE",
     "OPEN_MEMORIES",
     "OPERATIONS",
+    "PAST_OPERATIONS",
+    "PROMOTE_MEMORY",
+    "READ_GRAPH",
     "READ_NOTE",
     "REQUIRED",
+    "RESTORE_MEMORY",
+    "REVIEW_MEMORIES",
     "SAVE_MEMORY",
     "SEARCH_MEMORY",
     "SEARCH_UNIFIED",
     "TOUCH_MEMORY",
     "UPDATE_MEMORY",
+    "VAULT_OPERATIONS",
+    "VAULT_STATUS",
     "Effect",
     "Operation",
     "Param",

@@ -61,6 +61,9 @@ class Operation(Generic[Req, Res]):
     result: type[Res]
     effect: Effect
     invoke: Callable[[MemoryService, Req], Res]  # the service method, called with the request
+    # Fields only REST shows (what the plugin alone can give, like the files open in its
+    # tabs); the MCP tool leaves them at their default: tools/list is read in every session.
+    rest_only: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from pydantic import Field
 
 # The service checks these limits itself (a CLI or a test calling it directly gets the same
 # answer); the doors refuse beyond them before any work.
+from cortexgraph_vault.ops.intel import MAX_MESSAGE
 from cortexgraph_vault.ops.relevance import MAX_QUERY_CHARS
 from cortexgraph_vault.ops.writes import MAX_CONTENT, MAX_ENTITIES, MAX_MEMORY_IDS, MAX_TAGS
 
@@ -69,7 +70,7 @@ PreviewLength = Annotated[
     int, Field(ge=0, le=5000, description="characters of content per result (0 = full content)")
 ]
 Message = Annotated[
-    str, Field(min_length=1, max_length=20_000, description="the user's message, as written")
+    str, Field(min_length=1, max_length=MAX_MESSAGE, description="the user's message, as written")
 ]
 ExpectedHash = Annotated[
     str | None,

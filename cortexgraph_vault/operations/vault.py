@@ -1,4 +1,5 @@
-"""Operations over the whole vault: unified search over memories and notes, reading a note."""
+"""Operations over the whole vault: unified search over memories and notes, reading a note, the
+graph, the index's status, the timings of calls."""
 
 from __future__ import annotations
 
@@ -7,7 +8,14 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field
 
-from cortexgraph_vault.models import NoteRead, SearchResult
+from cortexgraph_vault.models import (
+    GraphResult,
+    NoteRead,
+    PerformanceMetrics,
+    SearchResult,
+    VaultStatus,
+)
+from cortexgraph_vault.models.graph import GRAPH_MAX_CHARS
 from cortexgraph_vault.operations.operation import Effect, Operation, Request
 
 if TYPE_CHECKING:
@@ -113,4 +121,84 @@ READ_NOTE = Operation(
     result=NoteRead,
     effect=Effect.READ,
     invoke=_read_note,
+)
+
+
+class ReadGraphRequest(Request):
+    status: Annotated[
+        NoteStatus,
+        Field(description="which notes: active, promoted, archived memories, other notes, or all"),
+    ] = "active"
+    include_scores: Annotated[bool, Field(description="live decay scores")] = True
+    limit: Annotated[int, Field(ge=1, le=1000, description="notes at most")] = 100
+    page: Page = None
+    page_size: Annotated[int | None, Field(ge=1, le=1000, description="notes per page")] = None
+    cursor: Annotated[
+        str | None,
+        Field(max_length=2000, description="next_cursor of the previous answer, to continue"),
+    ] = None
+    max_chars: Annotated[
+        int,
+        Field(
+            ge=2_000,
+            le=1_000_000,
+            description="size budget of the answer in characters of JSON (default 40000)",
+        ),
+    ] = GRAPH_MAX_CHARS
+
+
+def _read_graph(service: MemoryService, r: ReadGraphRequest) -> GraphResult:
+    return service.read_graph(
+        status=r.status, include_scores=r.include_scores, limit=r.limit, page=r.page,
+        page_size=r.page_size, cursor=r.cursor, max_chars=r.max_chars,
+    )  # fmt: skip
+
+
+READ_GRAPH = Operation(
+    name="read_graph",
+    title="Read the memory graph",
+    description=cleandoc("""
+        Notes with the links and typed relations from them, and whole-vault graph statistics,
+        a page at a time.
+
+        An answer holds at most `limit` notes and at most `max_chars` characters (about 10k
+        tokens by default); when more notes follow, call again with `cursor` = its next_cursor.
+    """),
+    request=ReadGraphRequest,
+    result=GraphResult,
+    effect=Effect.READ,
+    invoke=_read_graph,
+)
+
+
+class NoArguments(Request):
+    pass
+
+
+VAULT_STATUS = Operation(
+    name="vault_status",
+    title="Vault status",
+    description="The index's health: watcher heartbeat, counts, cache, and every file it could not read, with why.",
+    request=NoArguments,
+    result=VaultStatus,
+    effect=Effect.READ,
+    invoke=lambda service, _: service.vault_status(),
+)
+
+GET_PERFORMANCE_METRICS = Operation(
+    name="get_performance_metrics",
+    title="Performance metrics",
+    description="How many calls each tool served since this server started, and how long they took.",
+    request=NoArguments,
+    result=PerformanceMetrics,
+    effect=Effect.READ,
+    invoke=lambda service, _: service.performance_metrics(),
+)
+
+VAULT_OPERATIONS: tuple[Operation, ...] = (
+    SEARCH_UNIFIED,
+    READ_NOTE,
+    READ_GRAPH,
+    VAULT_STATUS,
+    GET_PERFORMANCE_METRICS,
 )

@@ -13,6 +13,7 @@ from cortexgraph_vault.api.routes import TABLES
 from cortexgraph_vault.api.schemas import OperationInput
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.operations import OPERATIONS, Operation
+from cortexgraph_vault.ops.intel import MAX_MESSAGE
 from cortexgraph_vault.ops.relevance import MAX_QUERY_CHARS
 from cortexgraph_vault.ops.writes import MAX_CONTENT, MAX_ENTITIES, MAX_MEMORY_IDS, MAX_TAGS
 from tests.mcp.mcp_session import connected, service_for
@@ -25,7 +26,9 @@ LIMITS = {
 # The operations a REST route serves (the others are MCP-only so far).
 SERVED_OVER_REST = {
     "save_memory", "update_memory", "delete_memory", "touch_memory", "observe_memory_usage",
-    "search_unified", "read_note",
+    "search_unified", "read_note", "gc", "promote_memory", "memory_history",
+    "forgotten_memories", "restore_memory", "analyze_message", "auto_recall_process_message",
+    "review_memories",
 }  # fmt: skip
 
 
@@ -85,7 +88,8 @@ async def test_the_mcp_tool_is_the_operation(name: str, sample_vault: Path) -> N
     async with connected(service_for(sample_vault)) as client:
         tool = next(t for t in (await client.list_tools()).tools if t.name == name)
     assert tool.description == op.description and tool.title == op.title
-    assert list(tool.input_schema["properties"]) == list(op.request.model_fields)
+    shown = [f for f in op.request.model_fields if f not in op.rest_only]
+    assert list(tool.input_schema.get("properties", {})) == shown
     hints = tool.annotations
     assert hints is not None
     assert (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint) == (
@@ -94,7 +98,7 @@ async def test_the_mcp_tool_is_the_operation(name: str, sample_vault: Path) -> N
         op.effect.idempotent,
     )
     schema = op.request.model_json_schema()
-    for field, prop in tool.input_schema["properties"].items():
+    for field, prop in tool.input_schema.get("properties", {}).items():
         assert limits(prop, tool.input_schema.get("$defs", {})) == limits(
             schema["properties"][field], schema.get("$defs", {})
         ), f"{name}.{field}"
@@ -109,15 +113,19 @@ async def test_rest_takes_the_same_fields_with_the_same_limits(
         tool = next(t for t in (await client.list_tools()).tools if t.name == name)
     mcp = {
         field: limits(prop, tool.input_schema.get("$defs", {}))
-        for field, prop in tool.input_schema["properties"].items()
+        for field, prop in tool.input_schema.get("properties", {}).items()
     }
-    routes = rest_requests()[name]
-    for endpoint, model in routes:
+    op = OPERATIONS[name]
+    assert set(mcp) == set(op.request.model_fields) - op.rest_only
+    for endpoint, model in rest_requests()[name]:
         rest = rest_properties(endpoint, model)
-        in_path = set(mcp) - set(rest)
-        # what REST leaves out is the memory the URL names (/api/v1/memories/{ref})
-        assert in_path <= {"memory_id"} and bool(in_path) == ("ref" in endpoint.path_params)
-        assert rest == {f: mcp[f] for f in rest}, endpoint.path
+        assert set(rest) - set(mcp) == op.rest_only, endpoint.path
+        # what REST leaves out: the memory the URL names (/api/v1/memories/{ref}) and what
+        # the route sets itself (/api/v1/promote: every candidate)
+        in_path = {"memory_id"} if "ref" in endpoint.path_params else set()
+        assert set(mcp) - set(rest) == in_path | set(model.fixed), endpoint.path
+        shared = set(rest) & set(mcp)
+        assert {f: rest[f] for f in shared} == {f: mcp[f] for f in shared}, endpoint.path
 
 
 def test_every_operation_a_route_serves_is_known() -> None:
@@ -138,6 +146,8 @@ def test_the_service_checks_the_limits_the_doors_declare() -> None:
     assert fields["observe_memory_usage"]["memory_ids"]["maxItems"] == MAX_MEMORY_IDS
     ids = fields["open_memories"]["memory_ids"]["anyOf"][1]
     assert ids["maxItems"] == MAX_MEMORY_IDS
+    for name in ("analyze_message", "analyze_for_recall", "auto_recall_process_message"):
+        assert fields[name]["message"]["maxLength"] == MAX_MESSAGE, name
 
 
 @pytest.mark.anyio

@@ -16,7 +16,16 @@ from cortexgraph_vault.models import (
     SearchResult,
     VaultStatus,
 )
-from cortexgraph_vault.operations import READ_NOTE, SEARCH_UNIFIED
+from cortexgraph_vault.operations import (
+    ANALYZE_FOR_RECALL,
+    ANALYZE_MESSAGE,
+    AUTO_RECALL_PROCESS_MESSAGE,
+    READ_NOTE,
+    REVIEW_MEMORIES,
+    SEARCH_UNIFIED,
+    VAULT_STATUS,
+)
+from cortexgraph_vault.operations.vault import NoArguments
 from cortexgraph_vault.service import MemoryService
 
 ROUTES = RouteTable()
@@ -75,7 +84,7 @@ def read_note(service: MemoryService, query: s.NoteQuery) -> NoteRead:
     errors=(400, 422),
 )
 def analyze(service: MemoryService, body: s.Analyze) -> MessageAnalysis:
-    return service.analyze_message(body.message)
+    return service.run(ANALYZE_MESSAGE, body.to_request())
 
 
 @ROUTES.post(
@@ -84,7 +93,7 @@ def analyze(service: MemoryService, body: s.Analyze) -> MessageAnalysis:
     errors=(400, 422),
 )
 def analyze_recall(service: MemoryService, body: s.Analyze) -> RecallAnalysis:
-    return service.analyze_for_recall(body.message)
+    return service.run(ANALYZE_FOR_RECALL, body.to_request())
 
 
 @ROUTES.post(
@@ -93,7 +102,7 @@ def analyze_recall(service: MemoryService, body: s.Analyze) -> RecallAnalysis:
     errors=(400, 422),
 )
 def recall(service: MemoryService, body: s.Recall) -> AutoRecallResult:
-    return service.auto_recall(body.message, mode=body.mode)
+    return service.run(AUTO_RECALL_PROCESS_MESSAGE, body.to_request())
 
 
 @ROUTES.get(
@@ -102,7 +111,7 @@ def recall(service: MemoryService, body: s.Recall) -> AutoRecallResult:
     errors=(400, 422),
 )
 def review(service: MemoryService, query: s.ReviewQuery) -> ReviewResult:
-    return service.review(query.limit)
+    return service.run(REVIEW_MEMORIES, query.to_request())
 
 
 @ROUTES.get(
@@ -110,7 +119,7 @@ def review(service: MemoryService, query: s.ReviewQuery) -> ReviewResult:
     "Watcher heartbeat, counts, unparseable files",
 )
 def status(service: MemoryService) -> VaultStatus:
-    return service.vault_status()
+    return service.run(VAULT_STATUS, NoArguments())
 
 
 @ROUTES.get("/api/v1/config", "The effective configuration")
