@@ -14,16 +14,19 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from pydantic import BaseModel
 
 from cortexgraph_vault.metrics import CallRecorder
 
 if TYPE_CHECKING:
     from cortexgraph_vault.engine import VaultEngine
     from cortexgraph_vault.operations import Operation
+    from cortexgraph_vault.service import MemoryService
 
 T = TypeVar("T")
-Res = TypeVar("Res")
+Res = TypeVar("Res", bound=BaseModel)
 
 
 class ServiceCalls:
@@ -53,6 +56,7 @@ class ServiceCalls:
 
     def run(self, operation: Operation[Any, Res], request: Any) -> Res:
         """Run one operation of the catalogue with its (validated) request."""
+        service = cast("MemoryService", self)  # ServiceCalls is a part of MemoryService
         return self.call(
-            operation.name, operation.effect.read_only, lambda: operation.invoke(self, request)
+            operation.name, operation.effect.read_only, lambda: operation.invoke(service, request)
         )

@@ -21,7 +21,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
 from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError, error_code
-from cortexgraph_vault.operations import REQUIRED, Effect, Operation, params_of
+from cortexgraph_vault.operations import REQUIRED, AnyOperation, Effect, params_of
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
@@ -158,7 +158,7 @@ class ToolRegistry:
         self.server = server
         self.service = service
 
-    def operation(self, op: Operation) -> None:
+    def operation(self, op: AnyOperation) -> None:
         """The tool serving an operation of the catalogue: its parameters are the request's
         fields (limits and descriptions as declared there), its result the operation's."""
         service = self.service

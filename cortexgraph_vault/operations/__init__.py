@@ -36,6 +36,7 @@ from cortexgraph_vault.operations.memories import (
 )
 from cortexgraph_vault.operations.operation import (
     REQUIRED,
+    AnyOperation,
     Effect,
     Operation,
     Param,
@@ -58,7 +59,7 @@ from cortexgraph_vault.operations.vault import (
     VAULT_STATUS,
 )
 
-OPERATIONS: dict[str, Operation] = {
+OPERATIONS: dict[str, AnyOperation] = {
     op.name: op
     for op in (
         *MEMORY_OPERATIONS,
@@ -102,6 +103,7 @@ __all__ = [
     "UPDATE_MEMORY",
     "VAULT_OPERATIONS",
     "VAULT_STATUS",
+    "AnyOperation",
     "Effect",
     "Operation",
     "Param",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import Field
 
 from cortexgraph_vault.models import AutoRecallResult, MessageAnalysis, RecallAnalysis, ReviewResult
-from cortexgraph_vault.operations.operation import Effect, Operation, Request
+from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Request
 from cortexgraph_vault.operations.params import Message
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ REVIEW_MEMORIES = Operation(
     invoke=_review_memories,
 )
 
-INTELLIGENCE_OPERATIONS: tuple[Operation, ...] = (
+INTELLIGENCE_OPERATIONS: tuple[AnyOperation, ...] = (
     ANALYZE_MESSAGE,
     ANALYZE_FOR_RECALL,
     AUTO_RECALL_PROCESS_MESSAGE,

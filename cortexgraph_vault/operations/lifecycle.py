@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import Field
 
 from cortexgraph_vault.models import ClusterResult, ConsolidateResult, GcResult, PromoteResult
-from cortexgraph_vault.operations.operation import Effect, Operation, Request
+from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Request
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
@@ -166,7 +166,7 @@ CONSOLIDATE_MEMORIES = Operation(
     invoke=_consolidate_memories,
 )
 
-LIFECYCLE_OPERATIONS: tuple[Operation, ...] = (
+LIFECYCLE_OPERATIONS: tuple[AnyOperation, ...] = (
     GC,
     PROMOTE_MEMORY,
     CLUSTER_MEMORIES,

@@ -17,14 +17,13 @@ from cortexgraph_vault.models import (
     TouchResult,
     UpdateResult,
 )
-from cortexgraph_vault.operations.operation import Effect, Operation, Request
+from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Request
+from cortexgraph_vault.ops.relevance import MAX_QUERY_CHARS
+from cortexgraph_vault.ops.writes import MAX_CONTENT, MAX_MEMORY_IDS
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
 from cortexgraph_vault.operations.params import (
-    MAX_CONTENT,
-    MAX_MEMORY_IDS,
-    MAX_QUERY_CHARS,
     Content,
     Entities,
     ExpectedHash,
@@ -317,7 +316,7 @@ CREATE_RELATION = Operation(
 )
 
 # In the order the MCP server lists them.
-MEMORY_OPERATIONS: tuple[Operation, ...] = (
+MEMORY_OPERATIONS: tuple[AnyOperation, ...] = (
     SAVE_MEMORY,
     SEARCH_MEMORY,
     OPEN_MEMORIES,

@@ -66,6 +66,9 @@ class Operation(Generic[Req, Res]):
     rest_only: frozenset[str] = frozenset()
 
 
+AnyOperation = Operation[Any, Any]  # a catalogue entry, whatever its request and result
+
+
 @dataclass(frozen=True)
 class Param:
     """One field of a request as a door declares it: the annotation with its limits and

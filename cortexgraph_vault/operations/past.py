@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 from pydantic import Field
 
 from cortexgraph_vault.models import ForgottenList, HistoryResult, RestoreResult, VersionResult
-from cortexgraph_vault.operations.operation import Effect, Operation, Request
+from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Request
 from cortexgraph_vault.operations.params import MemoryId
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ RESTORE_MEMORY = Operation(
     invoke=_restore_memory,
 )
 
-PAST_OPERATIONS: tuple[Operation, ...] = (
+PAST_OPERATIONS: tuple[AnyOperation, ...] = (
     MEMORY_HISTORY,
     MEMORY_VERSION,
     FORGOTTEN_MEMORIES,

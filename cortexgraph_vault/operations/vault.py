@@ -16,7 +16,7 @@ from cortexgraph_vault.models import (
     VaultStatus,
 )
 from cortexgraph_vault.models.graph import GRAPH_MAX_CHARS
-from cortexgraph_vault.operations.operation import Effect, Operation, Request
+from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Request
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
@@ -195,7 +195,7 @@ GET_PERFORMANCE_METRICS = Operation(
     invoke=lambda service, _: service.performance_metrics(),
 )
 
-VAULT_OPERATIONS: tuple[Operation, ...] = (
+VAULT_OPERATIONS: tuple[AnyOperation, ...] = (
     SEARCH_UNIFIED,
     READ_NOTE,
     READ_GRAPH,

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from cortexgraph_vault.api.openapi import openapi_spec
+from cortexgraph_vault.api.operation_input import OperationInput
 from cortexgraph_vault.api.routes import TABLES
-from cortexgraph_vault.api.schemas import OperationInput
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.operations import OPERATIONS, Operation
 from cortexgraph_vault.ops.intel import MAX_MESSAGE
