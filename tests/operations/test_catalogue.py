@@ -162,3 +162,16 @@ async def test_one_query_limit_over_mcp_and_in_the_service(sample_vault: Path) -
             assert refused.is_error and "query" in str(refused.content[0]), tool
     with pytest.raises(InvalidArgument, match=f"query: at most {MAX_QUERY_CHARS} characters"):
         service.search_unified(longest + "x")
+
+
+def test_a_limit_written_outside_annotated_is_refused_before_any_door_drops_it() -> None:
+    """Doors copy each field's annotation; a limit given as `= Field(...)` would be lost."""
+    from pydantic import Field
+
+    from cortexgraph_vault.operations import Request, params_of
+
+    class Loose(Request):
+        top_k: int = Field(10, le=100)
+
+    with pytest.raises(TypeError, match=r"Loose.top_k: write its limits in Annotated"):
+        params_of(Loose)
