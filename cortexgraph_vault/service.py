@@ -37,6 +37,7 @@ from cortexgraph_vault.models import (
     SearchResult,
     SnapshotResult,
     StatsResult,
+    SyncResult,
     TouchResult,
     UpdateResult,
     VersionResult,
@@ -53,6 +54,12 @@ from cortexgraph_vault.models.graph import (
     ReindexResult,
     VaultStatus,
 )
+from cortexgraph_vault.models.maintenance import (
+    DoctorResult,
+    ExportResult,
+    GraphPictureResult,
+    ImportResult,
+)
 from cortexgraph_vault.ops import (
     browse,
     graph,
@@ -66,12 +73,11 @@ from cortexgraph_vault.ops import (
 )
 from cortexgraph_vault.ops import consolidate as consolidation
 from cortexgraph_vault.pipeline import runner as pipeline_runner
-from cortexgraph_vault.progress import ProgressFactory
+from cortexgraph_vault.progress import Progress, ProgressFactory
 from cortexgraph_vault.service_calls import ServiceCalls
-from cortexgraph_vault.service_upkeep import VaultUpkeep
 
 
-class MemoryService(ServiceCalls, VaultUpkeep):
+class MemoryService(ServiceCalls):
     def __init__(
         self,
         config: Config,
@@ -85,6 +91,10 @@ class MemoryService(ServiceCalls, VaultUpkeep):
         lifecycle.record_uncommitted(self.engine)
         if progress is not None:  # long operations report how far they got (the CLI's bars)
             self.engine.report_progress(progress)
+
+    @property
+    def config(self) -> Config:
+        return self.engine.config
 
     # writes ----------------------------------------------------------------------
     def save(
@@ -419,3 +429,82 @@ class MemoryService(ServiceCalls, VaultUpkeep):
             stopped=stopped or (lambda: False),
             rate_limit=rate_limit,
         )
+
+    # bringing memories in and out, looking after the vault (issue 9) -------------------
+    def import_cortexgraph(
+        self,
+        path: str | Path | None = None,
+        *,
+        dry_run: bool = False,
+        overwrite: bool = False,
+        allow_secrets: bool = False,
+        progress: Progress | None = None,
+    ) -> ImportResult:
+        from cortexgraph_vault.ops import maintenance
+
+        return maintenance.import_cortexgraph(
+            self.engine, path, dry_run=dry_run, overwrite=overwrite,
+            allow_secrets=allow_secrets, progress=progress,
+        )  # fmt: skip
+
+    def import_memory_json(
+        self,
+        file: str | Path,
+        *,
+        dry_run: bool = False,
+        status: str = "promoted",
+        allow_secrets: bool = False,
+        progress: Progress | None = None,
+    ) -> ImportResult:
+        from cortexgraph_vault.ops import maintenance
+
+        return maintenance.import_memory_json(
+            self.engine, file, dry_run=dry_run, status=status, allow_secrets=allow_secrets,
+            progress=progress,
+        )  # fmt: skip
+
+    def export_cortexgraph(
+        self, folder: str | Path, *, force: bool = False, progress: Progress | None = None
+    ) -> ExportResult:
+        from cortexgraph_vault.ops import maintenance
+
+        return maintenance.export_cortexgraph(self.engine, folder, force=force, progress=progress)
+
+    def export_json(
+        self, file: str | Path, *, force: bool = False, progress: Progress | None = None
+    ) -> ExportResult:
+        from cortexgraph_vault.ops import maintenance
+
+        return maintenance.export_json(self.engine, file, force=force, progress=progress)
+
+    def graph_html(self, file: str | Path, *, include_notes: bool = True) -> GraphPictureResult:
+        from cortexgraph_vault.ops import maintenance
+
+        return maintenance.graph_html(self.engine, file, include_notes=include_notes)
+
+    def doctor(self, *, fix: bool = False) -> DoctorResult:
+        from cortexgraph_vault.ops import doctor
+
+        return doctor.diagnose(self.config, self.engine, fix=fix)
+
+    # git -------------------------------------------------------------------------------
+    def sync(
+        self, *, remote: str | None = None, progress: Callable[[str], object] | None = None
+    ) -> SyncResult:
+        """Record pending reinforcements, fetch, merge memory notes field by field, push;
+        `progress` hears each step (the CLI prints them on a terminal)."""
+        from cortexgraph_vault.ops import sync
+
+        return sync.sync(self.engine, remote, progress)
+
+    def init_git(self) -> str:
+        from cortexgraph_vault.history import VaultHistory
+
+        was = self.engine.history.available
+        VaultHistory.init_repo(self.engine.root)
+        self.engine.history = VaultHistory(
+            self.engine.root, lock_wait_seconds=self.config.git_lock_wait
+        )
+        installed = self.engine.history.install_merge_driver(self.engine.memory_folders())
+        said = "already a git repository" if was else f"initialised git in {self.engine.root}"
+        return said + (f"; installed {' and '.join(installed)}" if installed else "")
