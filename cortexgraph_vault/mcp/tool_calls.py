@@ -28,19 +28,6 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-READ_ONLY = ToolAnnotations(
-    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-)
-WRITES = ToolAnnotations(
-    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
-)
-WRITES_IDEMPOTENT = ToolAnnotations(
-    read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-)
-DESTRUCTIVE = ToolAnnotations(
-    read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False
-)
-
 
 def annotations_for(effect: Effect) -> ToolAnnotations:
     return ToolAnnotations(
@@ -49,6 +36,13 @@ def annotations_for(effect: Effect) -> ToolAnnotations:
         idempotent_hint=effect.idempotent,
         open_world_hint=False,
     )
+
+
+# For a hand-written tool (`@tool(WRITES)`); a catalogue tool's come from its effect.
+READ_ONLY = annotations_for(Effect.READ)
+WRITES = annotations_for(Effect.WRITE)
+WRITES_IDEMPOTENT = annotations_for(Effect.WRITE_IDEMPOTENT)
+DESTRUCTIVE = annotations_for(Effect.DESTRUCTIVE)
 
 
 def explain(exc: VaultError) -> str:
