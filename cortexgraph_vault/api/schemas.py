@@ -10,7 +10,7 @@ are refused (422 naming them), so a typo in a client never silently does nothing
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,10 +21,14 @@ from cortexgraph_vault.operations import (
     DELETE_MEMORY,
     FORGOTTEN_MEMORIES,
     GC,
+    GRAPH_NEIGHBOURHOOD,
+    LIST_MEMORIES,
+    MEMORY_AT_PATH,
     MEMORY_HISTORY,
     OBSERVE_MEMORY_USAGE,
     PROMOTE_MEMORY,
     READ_NOTE,
+    RELATED_TO_NOTE,
     RESTORE_MEMORY,
     REVIEW_MEMORIES,
     SAVE_MEMORY,
@@ -32,10 +36,6 @@ from cortexgraph_vault.operations import (
     TOUCH_MEMORY,
     UPDATE_MEMORY,
 )
-
-Status = Literal["active", "promoted", "archived", "all"]
-Tag = Annotated[str, Field(max_length=200)]
-VaultPath = Annotated[str, Field(min_length=1, max_length=1000)]
 
 
 class Input(BaseModel):
@@ -69,19 +69,12 @@ class SettingsList(BaseModel):
 
 
 # Query strings ---------------------------------------------------------------------------
-class ListQuery(Input):
-    status: Status = "active"
-    sort: Literal["score", "age", "last_used"] = Field(
-        default="score",
-        description="score: highest first; age: newest first; last_used: most recent first",
-    )
-    tag: Tag | None = Field(default=None, description="only memories with this tag or a child tag")
-    page: int = Field(default=1, ge=1, le=100_000)
-    page_size: int = Field(default=50, ge=1, le=200)
+class ListQuery(OperationInput, operation=LIST_MEMORIES):
+    pass
 
 
-class LookupQuery(Input):
-    path: VaultPath = Field(description="vault-relative path of a note, e.g. _stm/Coffee.md")
+class LookupQuery(OperationInput, operation=MEMORY_AT_PATH):
+    pass
 
 
 class DeleteQuery(OperationInput, operation=DELETE_MEMORY, in_path=("memory_id",)):
@@ -108,14 +101,12 @@ class ReviewQuery(OperationInput, operation=REVIEW_MEMORIES):
     pass
 
 
-class RelatedQuery(Input):
-    path: VaultPath = Field(description="vault-relative path of a note, e.g. Projects/Atlas.md")
-    limit: int = Field(default=10, ge=1, le=50)
+class RelatedQuery(OperationInput, operation=RELATED_TO_NOTE):
+    pass
 
 
-class NeighbourhoodQuery(Input):
-    path: VaultPath = Field(description="vault path of a note, or a memory id / prefix / title")
-    hops: int = Field(default=1, ge=1, le=5)
+class NeighbourhoodQuery(OperationInput, operation=GRAPH_NEIGHBOURHOOD):
+    pass
 
 
 # Bodies ----------------------------------------------------------------------------------

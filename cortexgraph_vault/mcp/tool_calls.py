@@ -155,6 +155,8 @@ class ToolRegistry:
     def operation(self, op: AnyOperation) -> None:
         """The tool serving an operation of the catalogue: its parameters are the request's
         fields (limits and descriptions as declared there), its result the operation's."""
+        if not op.mcp_tool:
+            raise ValueError(f"{op.name} is not an MCP tool (mcp_tool=False)")
         service = self.service
 
         def run(**kwargs: Any) -> Any:

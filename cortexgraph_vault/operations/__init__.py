@@ -3,8 +3,9 @@
 `OPERATIONS` maps an operation's name (its MCP tool name) to its `Operation`: the typed
 request (the single source of its parameters, limits and descriptions), the result model,
 the effect (read-only, writes, idempotent, destructive) and the service call. The MCP server
-builds its tools from it, the REST routes derive their query and body models from it, and
-`MemoryService.run(operation, request)` runs one with the service's turn and timing.
+builds its tools from it (those with `mcp_tool`), the REST routes derive their query and
+body models from it, and `MemoryService.run(operation, request)` runs one with the service's
+turn and timing.
 
 To give an operation a new parameter, add a field to its request model (its limits and
 description in `Annotated[...]`) and pass it on in the operation's `invoke`: the MCP tool and
@@ -13,6 +14,14 @@ the REST model follow, and tests/operations/test_catalogue.py checks they agree.
 
 from __future__ import annotations
 
+from cortexgraph_vault.operations.browse import (
+    BROWSE_OPERATIONS,
+    GRAPH_NEIGHBOURHOOD,
+    LIST_MEMORIES,
+    MEMORY_AT_PATH,
+    MEMORY_DETAIL,
+    RELATED_TO_NOTE,
+)
 from cortexgraph_vault.operations.intelligence import (
     ANALYZE_FOR_RECALL,
     ANALYZE_MESSAGE,
@@ -71,6 +80,7 @@ OPERATIONS: dict[str, AnyOperation] = {
         *PAST_OPERATIONS,
         *VAULT_OPERATIONS,
         *INTELLIGENCE_OPERATIONS,
+        *BROWSE_OPERATIONS,
     )
 }
 
@@ -78,6 +88,7 @@ __all__ = [
     "ANALYZE_FOR_RECALL",
     "ANALYZE_MESSAGE",
     "AUTO_RECALL_PROCESS_MESSAGE",
+    "BROWSE_OPERATIONS",
     "CLUSTER_MEMORIES",
     "CONSOLIDATE_MEMORIES",
     "CREATE_RELATION",
@@ -85,8 +96,12 @@ __all__ = [
     "FORGOTTEN_MEMORIES",
     "GC",
     "GET_PERFORMANCE_METRICS",
+    "GRAPH_NEIGHBOURHOOD",
     "INTELLIGENCE_OPERATIONS",
     "LIFECYCLE_OPERATIONS",
+    "LIST_MEMORIES",
+    "MEMORY_AT_PATH",
+    "MEMORY_DETAIL",
     "MEMORY_HISTORY",
     "MEMORY_OPERATIONS",
     "MEMORY_VERSION",
@@ -97,6 +112,7 @@ __all__ = [
     "PROMOTE_MEMORY",
     "READ_GRAPH",
     "READ_NOTE",
+    "RELATED_TO_NOTE",
     "REQUIRED",
     "RESTORE_MEMORY",
     "REVIEW_MEMORIES",

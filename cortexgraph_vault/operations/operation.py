@@ -64,6 +64,9 @@ class Operation(Generic[Req, Res]):
     # Fields only REST shows (what the plugin alone can give, like the files open in its
     # tabs); the MCP tool leaves them at their default: tools/list is read in every session.
     rest_only: frozenset[str] = frozenset()
+    # False for what only the plugin and the CLI ask (a page of the memory list, the note
+    # open in Obsidian): not listed as an MCP tool.
+    mcp_tool: bool = True
 
 
 AnyOperation = Operation[Any, Any]  # a catalogue entry, whatever its request and result

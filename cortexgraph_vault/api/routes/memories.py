@@ -12,7 +12,16 @@ from cortexgraph_vault.models import (
     TouchResult,
     UpdateResult,
 )
-from cortexgraph_vault.operations import DELETE_MEMORY, SAVE_MEMORY, TOUCH_MEMORY, UPDATE_MEMORY
+from cortexgraph_vault.operations import (
+    DELETE_MEMORY,
+    LIST_MEMORIES,
+    MEMORY_AT_PATH,
+    MEMORY_DETAIL,
+    SAVE_MEMORY,
+    TOUCH_MEMORY,
+    UPDATE_MEMORY,
+)
+from cortexgraph_vault.operations.browse import MemoryDetailRequest
 from cortexgraph_vault.service import MemoryService
 
 ROUTES = RouteTable()
@@ -22,20 +31,20 @@ ONE = "/api/v1/memories/{ref}"
 @ROUTES.get("/api/v1/memories", "List memories", errors=(422,))
 def list_memories(service: MemoryService, query: s.ListQuery) -> MemoryList:
     """Memories with live scores, filtered by status and tag, sorted, a page at a time."""
-    return service.list_memories(**query.model_dump())
+    return service.run(LIST_MEMORIES, query.to_request())
 
 
 # Before ONE, which would otherwise take "lookup" for a memory reference.
 @ROUTES.get("/api/v1/memories/lookup", "The memory a vault file holds", errors=(400, 404, 422))
 def lookup_memory(service: MemoryService, query: s.LookupQuery) -> MemoryDetail:
     """For the active file in Obsidian: 404 when that file is not a memory."""
-    return service.memory_at_path(query.path)
+    return service.run(MEMORY_AT_PATH, query.to_request())
 
 
 @ROUTES.get(ONE, "One memory in detail", errors=(400, 404, 409))
 def get_memory(service: MemoryService, ref: str) -> MemoryDetail:
     """`ref` is an id, a unique id prefix or a title. With relations, backlinks and outlook."""
-    return service.memory_detail(ref)
+    return service.run(MEMORY_DETAIL, MemoryDetailRequest.model_construct(memory_id=ref))
 
 
 @ROUTES.post("/api/v1/memories", "Save a new memory", status=201, errors=(400, 422, 503))

@@ -20,7 +20,9 @@ from cortexgraph_vault.operations import (
     ANALYZE_FOR_RECALL,
     ANALYZE_MESSAGE,
     AUTO_RECALL_PROCESS_MESSAGE,
+    GRAPH_NEIGHBOURHOOD,
     READ_NOTE,
+    RELATED_TO_NOTE,
     REVIEW_MEMORIES,
     SEARCH_UNIFIED,
     VAULT_STATUS,
@@ -54,7 +56,7 @@ def search(service: MemoryService, query: s.SearchQuery) -> SearchResult:
 def related(service: MemoryService, query: s.RelatedQuery) -> SearchResult:
     """Best first, in the shape of /api/v1/search's answer, without the note itself; 404 when
     no Markdown note is at `path`."""
-    return service.related_to_note(query.path, query.limit)
+    return service.run(RELATED_TO_NOTE, query.to_request())
 
 
 @ROUTES.get(
@@ -63,7 +65,7 @@ def related(service: MemoryService, query: s.RelatedQuery) -> SearchResult:
     errors=(400, 404, 409, 422),
 )
 def neighbourhood(service: MemoryService, query: s.NeighbourhoodQuery) -> NeighbourhoodResult:
-    return service.graph_neighbourhood(query.path, hops=query.hops)
+    return service.run(GRAPH_NEIGHBOURHOOD, query.to_request())
 
 
 @ROUTES.get(
