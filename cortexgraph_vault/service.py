@@ -1,14 +1,14 @@
 """MemoryService: the one facade every door (MCP, REST, CLI) calls.
 
 It owns the engine (clock, config, vault, index, history). Each method is one operation;
-the logic lives in `ops/`, grouped by what it does to memories.
+the logic lives in `ops/`, grouped by what it does to memories. A door runs an operation of
+the catalogue with `run(operation, request)` (or any call with `call(name, read_only, fn)`),
+which takes the turn the call needs and times it (service_calls.py).
 """
 
 from __future__ import annotations
 
-import contextlib
-import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ from cortexgraph_vault.models.consolidation import (
     PipelineResult,
 )
 from cortexgraph_vault.models.graph import (
+    GRAPH_MAX_CHARS,
     GraphResult,
     NeighbourhoodResult,
     ReindexResult,
@@ -70,12 +71,12 @@ from cortexgraph_vault.ops import (
     writes,
 )
 from cortexgraph_vault.ops import consolidate as consolidation
-from cortexgraph_vault.ops.call_timing import CallRecorder
 from cortexgraph_vault.pipeline import runner as pipeline_runner
-from cortexgraph_vault.progress import ProgressFactory
+from cortexgraph_vault.progress import Progress, ProgressFactory
+from cortexgraph_vault.service_calls import ServiceCalls
 
 
-class MemoryService:
+class MemoryService(ServiceCalls):
     def __init__(
         self,
         config: Config,
@@ -84,31 +85,34 @@ class MemoryService:
         progress: ProgressFactory | None = None,
         on_catalog: Callable[[VaultCatalog], None] | None = None,
     ) -> None:
+        super().__init__()  # the turn and the timing of each call (service_calls)
         self.engine = VaultEngine(config, clock=clock, on_catalog=on_catalog)
         lifecycle.record_uncommitted(self.engine)
         if progress is not None:  # long operations report how far they got (the CLI's bars)
             self.engine.report_progress(progress)
-        # Doors time their calls here (get_performance_metrics).
-        self.metrics = CallRecorder()
-        # Doors run calls on worker threads: calls that change the vault take turns. Reads
-        # need no turn while the watcher keeps the catalogue current (it already changes the
-        # catalogue beside every call, under the catalogue's own lock); without a watcher a
-        # read walks and refreshes the catalogue, so it takes its turn too.
-        self.turn = threading.RLock()
-
-    def call_turn(self, read_only: bool) -> contextlib.AbstractContextManager[object]:
-        """What a door holds around one call: nothing for a read on a watched vault."""
-        if read_only and self.engine.watching:
-            return contextlib.nullcontext()
-        return self.turn
 
     @property
     def config(self) -> Config:
         return self.engine.config
 
     # writes ----------------------------------------------------------------------
-    def save(self, content: str, **kwargs: Any) -> SaveResult:
-        return writes.save(self.engine, content, **kwargs)
+    def save(
+        self,
+        content: str,
+        *,
+        title: str | None = None,
+        tags: Sequence[str] | None = None,
+        entities: Sequence[str] | None = None,
+        source: str | None = None,
+        context: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+        strength: float | None = None,
+        force: bool = False,
+    ) -> SaveResult:
+        return writes.save(
+            self.engine, content, title=title, tags=tags, entities=entities, source=source,
+            context=context, meta=meta, strength=strength, force=force,
+        )  # fmt: skip
 
     def touch(self, memory_id: str, *, boost: bool = False) -> TouchResult:
         result = writes.touch(self.engine, memory_id, boost=boost)
@@ -122,8 +126,21 @@ class MemoryService:
         lifecycle.maybe_snapshot(self.engine)
         return result
 
-    def update(self, memory_id: str, **kwargs: Any) -> UpdateResult:
-        return writes.update(self.engine, memory_id, **kwargs)
+    def update(
+        self,
+        memory_id: str,
+        *,
+        content: str | None = None,
+        tags: Sequence[str] | None = None,
+        entities: Sequence[str] | None = None,
+        strength: float | None = None,
+        expected_hash: str | None = None,
+        force: bool = False,
+    ) -> UpdateResult:
+        return writes.update(
+            self.engine, memory_id, content=content, tags=tags, entities=entities,
+            strength=strength, expected_hash=expected_hash, force=force,
+        )  # fmt: skip
 
     def delete(
         self, memory_id: str, *, mode: str = "archive", expected_hash: str | None = None
@@ -151,19 +168,61 @@ class MemoryService:
         )
 
     # reads -----------------------------------------------------------------------
-    def open(self, memory_ids: Sequence[str], **kwargs: Any) -> OpenResult:
-        return reads.open_memories(self.engine, memory_ids, **kwargs)
+    def open(
+        self,
+        memory_ids: Sequence[str],
+        *,
+        include_relations: bool = True,
+        include_scores: bool = True,
+        cursor: str | None = None,
+        max_chars: int | None = None,
+    ) -> OpenResult:
+        return reads.open_memories(
+            self.engine, memory_ids, include_relations=include_relations,
+            include_scores=include_scores, cursor=cursor, max_chars=max_chars,
+        )  # fmt: skip
 
-    def search(self, query: str | None = None, **kwargs: Any) -> SearchResult:
-        return reads.search_memory(self.engine, query, **kwargs)
+    def search(
+        self,
+        query: str | None = None,
+        *,
+        tags: Sequence[str] | None = None,
+        status: str | Sequence[str] | None = None,
+        top_k: int = 10,
+        window_days: float | None = None,
+        min_score: float | None = None,
+        page: int | None = None,
+        page_size: int | None = None,
+        preview_length: int = 300,
+        include_review_candidates: bool = True,
+        explain: bool = False,
+        cursor: str | None = None,
+        max_chars: int | None = None,
+    ) -> SearchResult:
+        return reads.search_memory(
+            self.engine, query, tags=tags, status=status, top_k=top_k,
+            window_days=window_days, min_score=min_score, page=page, page_size=page_size,
+            preview_length=preview_length, include_review_candidates=include_review_candidates,
+            explain=explain, cursor=cursor, max_chars=max_chars,
+        )  # fmt: skip
 
     def stats(self) -> StatsResult:
         from cortexgraph_vault.ops import maintenance
 
         return maintenance.stats(self.engine)
 
-    def list_memories(self, **kwargs: Any) -> MemoryList:
-        return browse.list_memories(self.engine, **kwargs)
+    def list_memories(
+        self,
+        *,
+        status: str = "active",
+        sort: str = "score",
+        tag: str | None = None,
+        page: int = 1,
+        page_size: int = 50,
+    ) -> MemoryList:
+        return browse.list_memories(
+            self.engine, status=status, sort=sort, tag=tag, page=page, page_size=page_size
+        )
 
     def memory_detail(self, ref: str) -> MemoryDetail:
         return browse.memory_detail(self.engine, ref)
@@ -184,11 +243,30 @@ class MemoryService:
         return self.metrics.snapshot()
 
     # lifecycle -------------------------------------------------------------------
-    def gc(self, **kwargs: Any) -> GcResult:
-        return lifecycle.gc(self.engine, **kwargs)
+    def gc(
+        self,
+        *,
+        dry_run: bool = True,
+        archive_instead: bool = False,
+        limit: int | None = None,
+        skip_paths: Iterable[str] = (),
+    ) -> GcResult:
+        return lifecycle.gc(
+            self.engine, dry_run=dry_run, archive_instead=archive_instead, limit=limit,
+            skip_paths=skip_paths,
+        )  # fmt: skip
 
-    def promote(self, memory_id: str | None = None, **kwargs: Any) -> PromoteResult:
-        return lifecycle.promote(self.engine, memory_id, **kwargs)
+    def promote(
+        self,
+        memory_id: str | None = None,
+        *,
+        auto_detect: bool = False,
+        dry_run: bool = False,
+        force: bool = False,
+    ) -> PromoteResult:
+        return lifecycle.promote(
+            self.engine, memory_id, auto_detect=auto_detect, dry_run=dry_run, force=force
+        )
 
     def snapshot(self) -> SnapshotResult:
         return lifecycle.snapshot(self.engine)
@@ -207,8 +285,33 @@ class MemoryService:
         return past.forgotten(self.engine, limit=limit)
 
     # index and graph ---------------------------------------------------------------
-    def search_unified(self, query: str, **kwargs: Any) -> SearchResult:
-        return search.search_unified(self.engine, query, **kwargs)
+    def search_unified(
+        self,
+        query: str,
+        *,
+        tags: Sequence[str] | None = None,
+        status: str | Sequence[str] | None = None,
+        folder: str | None = None,
+        limit: int = 10,
+        stm_weight: float | None = None,
+        ltm_weight: float | None = None,
+        window_days: float | None = None,
+        min_score: float | None = None,
+        page: int | None = None,
+        page_size: int | None = None,
+        preview_length: int = 300,
+        include_review_candidates: bool = True,
+        explain: bool = False,
+        cursor: str | None = None,
+        max_chars: int | None = None,
+    ) -> SearchResult:
+        return search.search_unified(
+            self.engine, query, tags=tags, status=status, folder=folder, limit=limit,
+            stm_weight=stm_weight, ltm_weight=ltm_weight, window_days=window_days,
+            min_score=min_score, page=page, page_size=page_size, preview_length=preview_length,
+            include_review_candidates=include_review_candidates, explain=explain,
+            cursor=cursor, max_chars=max_chars,
+        )  # fmt: skip
 
     def related_to_note(self, path: str, limit: int = 10) -> SearchResult:
         """The memories and notes most related to the note at `path` (not the note itself)."""
@@ -216,14 +319,31 @@ class MemoryService:
 
         return related.related_to_note(self.engine, path, limit)
 
-    def read_graph(self, **kwargs: Any) -> GraphResult:
-        return graph.read_graph(self.engine, **kwargs)
+    def read_graph(
+        self,
+        *,
+        status: str = "active",
+        include_scores: bool = True,
+        limit: int = 100,
+        page: int | None = None,
+        page_size: int | None = None,
+        cursor: str | None = None,
+        max_chars: int = GRAPH_MAX_CHARS,
+    ) -> GraphResult:
+        return graph.read_graph(
+            self.engine, status=status, include_scores=include_scores, limit=limit, page=page,
+            page_size=page_size, cursor=cursor, max_chars=max_chars,
+        )  # fmt: skip
 
     def vault_status(self) -> VaultStatus:
         return graph.vault_status(self.engine)
 
-    def graph_neighbourhood(self, ref: str, *, hops: int = 1, **kwargs: Any) -> NeighbourhoodResult:
-        return graph.neighbourhood(self.engine, ref, hops=hops, **kwargs)
+    def graph_neighbourhood(
+        self, ref: str, *, hops: int = 1, max_nodes: int = 200, include_scores: bool = True
+    ) -> NeighbourhoodResult:
+        return graph.neighbourhood(
+            self.engine, ref, hops=hops, max_nodes=max_nodes, include_scores=include_scores
+        )
 
     neighbourhood = graph_neighbourhood
 
@@ -317,30 +437,56 @@ class MemoryService:
         )
 
     # bringing memories in and out, looking after the vault (issue 9) -------------------
-    def import_cortexgraph(self, path: str | None = None, **kwargs: Any) -> ImportResult:
+    def import_cortexgraph(
+        self,
+        path: str | Path | None = None,
+        *,
+        dry_run: bool = False,
+        overwrite: bool = False,
+        allow_secrets: bool = False,
+        progress: Progress | None = None,
+    ) -> ImportResult:
         from cortexgraph_vault.ops import maintenance
 
-        return maintenance.import_cortexgraph(self.engine, path, **kwargs)
+        return maintenance.import_cortexgraph(
+            self.engine, path, dry_run=dry_run, overwrite=overwrite,
+            allow_secrets=allow_secrets, progress=progress,
+        )  # fmt: skip
 
-    def import_memory_json(self, file: str, **kwargs: Any) -> ImportResult:
+    def import_memory_json(
+        self,
+        file: str | Path,
+        *,
+        dry_run: bool = False,
+        status: str = "promoted",
+        allow_secrets: bool = False,
+        progress: Progress | None = None,
+    ) -> ImportResult:
         from cortexgraph_vault.ops import maintenance
 
-        return maintenance.import_memory_json(self.engine, file, **kwargs)
+        return maintenance.import_memory_json(
+            self.engine, file, dry_run=dry_run, status=status, allow_secrets=allow_secrets,
+            progress=progress,
+        )  # fmt: skip
 
-    def export_cortexgraph(self, folder: str, **kwargs: Any) -> ExportResult:
+    def export_cortexgraph(
+        self, folder: str | Path, *, force: bool = False, progress: Progress | None = None
+    ) -> ExportResult:
         from cortexgraph_vault.ops import maintenance
 
-        return maintenance.export_cortexgraph(self.engine, folder, **kwargs)
+        return maintenance.export_cortexgraph(self.engine, folder, force=force, progress=progress)
 
-    def export_json(self, file: str, **kwargs: Any) -> ExportResult:
+    def export_json(
+        self, file: str | Path, *, force: bool = False, progress: Progress | None = None
+    ) -> ExportResult:
         from cortexgraph_vault.ops import maintenance
 
-        return maintenance.export_json(self.engine, file, **kwargs)
+        return maintenance.export_json(self.engine, file, force=force, progress=progress)
 
-    def graph_html(self, file: str, **kwargs: Any) -> GraphPictureResult:
+    def graph_html(self, file: str | Path, *, include_notes: bool = True) -> GraphPictureResult:
         from cortexgraph_vault.ops import maintenance
 
-        return maintenance.graph_html(self.engine, file, **kwargs)
+        return maintenance.graph_html(self.engine, file, include_notes=include_notes)
 
     # git -------------------------------------------------------------------------------
     def sync(

@@ -121,7 +121,7 @@ def _query_input(model: type[BaseModel], params: QueryParams) -> dict[str, Any]:
     data: dict[str, Any] = {}
     for key in params:
         field = model.model_fields.get(key)
-        if field is not None and typing.get_origin(_unwrap(field.annotation)) is list:
+        if field is not None and _takes_list(field.annotation):
             # `tags=a&tags=b` and `tags=a,b` both work.
             data[key] = [p.strip() for v in params.getlist(key) for p in v.split(",") if p.strip()]
         else:
@@ -129,13 +129,11 @@ def _query_input(model: type[BaseModel], params: QueryParams) -> dict[str, Any]:
     return data
 
 
-def _unwrap(annotation: Any) -> Any:
-    """`list[str] | None` → `list[str]`."""
+def _takes_list(annotation: Any) -> bool:
+    """`list[str]`, `list[str] | None` and `str | list[str]` take a list."""
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        if len(args) == 1:
-            return args[0]
-    return annotation
+        return any(typing.get_origin(a) is list for a in typing.get_args(annotation))
+    return typing.get_origin(annotation) is list
 
 
 async def _body_input(request: Request) -> Any:
@@ -182,11 +180,12 @@ def starlette_route(endpoint: Endpoint, service: MemoryService) -> Route:
             return JSONResponse(to_jsonable_python(result), status_code=endpoint.status)
 
         def call() -> Any:
-            # Changes take turns (the catalogue is shared by REST, MCP and the watcher); a GET
-            # reads and needs none while the watcher keeps the catalogue current.
-            read_only = endpoint.method == "GET"
-            with service.call_turn(read_only), service.metrics.measure(f"rest.{endpoint.name}"):
-                return endpoint.fn(service, **kwargs)
+            # The service takes the turn a change needs and times the call; a GET only reads.
+            return service.call(
+                f"rest.{endpoint.name}",
+                endpoint.method == "GET",
+                lambda: endpoint.fn(service, **kwargs),
+            )
 
         result = await anyio.to_thread.run_sync(call)
         return JSONResponse(to_jsonable_python(result), status_code=endpoint.status)

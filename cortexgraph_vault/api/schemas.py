@@ -1,20 +1,41 @@
-"""Shapes only the REST door has: request bodies, query strings, a few wrappers, the error body.
+"""Shapes the REST door gives requests and answers: query strings and bodies, a few wrappers,
+the error body.
 
-Everything else a route returns is a service model from `cortexgraph_vault.models`. Unknown
-fields are refused (422 naming them), so a typo in a client never silently does nothing.
-Limits mirror the service's (and CortexGraph's) so bad input is refused before any work.
+An operation of the catalogue (`cortexgraph_vault.operations`) gives its query or body model
+here (`OperationInput`): the same fields, limits and descriptions as its MCP tool, minus what
+the path carries, a few renamed (`q`). The rest are REST's own until they join the catalogue.
+Everything a route returns is a service model from `cortexgraph_vault.models`. Unknown fields
+are refused (422 naming them), so a typo in a client never silently does nothing.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Status = Literal["active", "promoted", "archived", "all"]
-Tag = Annotated[str, Field(max_length=200)]
-Entity = Annotated[str, Field(max_length=500)]
-VaultPath = Annotated[str, Field(min_length=1, max_length=1000)]
+from cortexgraph_vault.api.operation_input import OperationInput
+from cortexgraph_vault.operations import (
+    ANALYZE_MESSAGE,
+    AUTO_RECALL_PROCESS_MESSAGE,
+    DELETE_MEMORY,
+    FORGOTTEN_MEMORIES,
+    GC,
+    GRAPH_NEIGHBOURHOOD,
+    LIST_MEMORIES,
+    MEMORY_AT_PATH,
+    MEMORY_HISTORY,
+    OBSERVE_MEMORY_USAGE,
+    PROMOTE_MEMORY,
+    READ_NOTE,
+    RELATED_TO_NOTE,
+    RESTORE_MEMORY,
+    REVIEW_MEMORIES,
+    SAVE_MEMORY,
+    SEARCH_UNIFIED,
+    TOUCH_MEMORY,
+    UPDATE_MEMORY,
+)
 
 
 class Input(BaseModel):
@@ -48,114 +69,100 @@ class SettingsList(BaseModel):
 
 
 # Query strings ---------------------------------------------------------------------------
-class ListQuery(Input):
-    status: Status = "active"
-    sort: Literal["score", "age", "last_used"] = Field(
-        default="score",
-        description="score: highest first; age: newest first; last_used: most recent first",
-    )
-    tag: Tag | None = Field(default=None, description="only memories with this tag or a child tag")
-    page: int = Field(default=1, ge=1, le=100_000)
-    page_size: int = Field(default=50, ge=1, le=200)
+class ListQuery(OperationInput, operation=LIST_MEMORIES):
+    pass
 
 
-class LookupQuery(Input):
-    path: VaultPath = Field(description="vault-relative path of a note, e.g. _stm/Coffee.md")
+class LookupQuery(OperationInput, operation=MEMORY_AT_PATH):
+    pass
 
 
-class DeleteQuery(Input):
-    mode: Literal["archive", "remove"] = "archive"
-    expected_hash: str | None = Field(
-        default=None, max_length=128, description="refuse (409) if the note changed since read"
-    )
+class DeleteQuery(OperationInput, operation=DELETE_MEMORY, in_path=("memory_id",)):
+    pass
 
 
-class SearchQuery(Input):
-    q: str = Field(min_length=1, max_length=1000, description="what to look for")
-    limit: int = Field(default=10, ge=1, le=100)
-    status: list[Literal["active", "promoted", "archived", "note", "all"]] | None = Field(
-        default=None, description="repeat or comma-separate; default active, promoted and note"
-    )
-    tags: list[Tag] | None = Field(default=None, description="repeat or comma-separate")
-    folder: VaultPath | None = Field(default=None, description="only notes under this folder")
-    page: int | None = Field(default=None, ge=1, le=100_000)
-    page_size: int | None = Field(default=None, ge=1, le=100)
-    preview_length: int = Field(default=300, ge=0, le=5000, description="0 = full text")
-    explain: bool = Field(
-        default=False, description="per hit: lexical score, vector similarity, prior, rank"
-    )
-    cursor: str | None = Field(
-        default=None, max_length=2000, description="next_cursor of an answer cut to its size"
-    )
+class SearchQuery(OperationInput, operation=SEARCH_UNIFIED, rename={"query": "q"}):
+    pass
 
 
-class RelatedQuery(Input):
-    path: VaultPath = Field(description="vault-relative path of a note, e.g. Projects/Atlas.md")
-    limit: int = Field(default=10, ge=1, le=50)
+class NoteQuery(OperationInput, operation=READ_NOTE):
+    pass
 
 
-class NeighbourhoodQuery(Input):
-    path: VaultPath = Field(description="vault path of a note, or a memory id / prefix / title")
-    hops: int = Field(default=1, ge=1, le=5)
+class HistoryQuery(OperationInput, operation=MEMORY_HISTORY, in_path=("memory_id",)):
+    pass
 
 
-class NoteQuery(Input):
-    ref: VaultPath = Field(description="a note's path, title, alias, [[link]] or memory id")
-    cursor: str | None = Field(
-        default=None, max_length=64, description="next_cursor of the previous page"
-    )
-    max_chars: int = Field(default=10_000, ge=200, le=100_000, description="body characters")
+class ForgottenQuery(OperationInput, operation=FORGOTTEN_MEMORIES):
+    pass
 
 
-class HistoryQuery(Input):
-    limit: int = Field(default=50, ge=1, le=1000)
+class ReviewQuery(OperationInput, operation=REVIEW_MEMORIES):
+    pass
 
 
-class ForgottenQuery(Input):
-    limit: int = Field(default=100, ge=1, le=1000)
+class RelatedQuery(OperationInput, operation=RELATED_TO_NOTE):
+    pass
+
+
+class NeighbourhoodQuery(OperationInput, operation=GRAPH_NEIGHBOURHOOD):
+    pass
 
 
 # Bodies ----------------------------------------------------------------------------------
-class CreateMemory(Input):
-    content: str = Field(min_length=1, max_length=50_000)
-    title: str | None = Field(default=None, min_length=1, max_length=200)
-    tags: list[Tag] | None = Field(default=None, max_length=50)
-    entities: list[Entity] | None = Field(default=None, max_length=100)
-    source: str | None = Field(default=None, max_length=500)
-    context: str | None = Field(default=None, max_length=1000)
-    strength: float | None = Field(default=None, ge=0.0, le=2.0)
-    force: bool = Field(default=False, description="save even if a field looks like a credential")
+class CreateMemory(OperationInput, operation=SAVE_MEMORY):
+    pass
 
 
-class UpdateMemory(Input):
-    content: str | None = Field(default=None, min_length=1, max_length=50_000)
-    tags: list[Tag] | None = Field(default=None, max_length=50)
-    entities: list[Entity] | None = Field(default=None, max_length=100)
-    strength: float | None = Field(default=None, ge=0.0, le=2.0)
-    expected_hash: str | None = Field(
-        default=None, max_length=128, description="content_hash you read; 409 if it changed"
-    )
-    force: bool = Field(default=False, description="save even if a field looks like a credential")
+class UpdateMemory(OperationInput, operation=UPDATE_MEMORY, in_path=("memory_id",)):
+    pass
 
 
-class Touch(Input):
-    boost: bool = Field(default=False, description="also raise strength by 0.1 (max 2)")
+class Touch(
+    OperationInput,
+    operation=TOUCH_MEMORY,
+    in_path=("memory_id",),
+    rename={"boost_strength": "boost"},
+):
+    pass
 
 
-class Observe(Input):
-    memory_ids: list[Annotated[str, Field(min_length=1, max_length=1000)]] = Field(
-        min_length=1, max_length=100
-    )
-    context_tags: list[Tag] | None = Field(default=None, max_length=50)
+class Observe(OperationInput, operation=OBSERVE_MEMORY_USAGE):
+    pass
 
 
-class PromoteOne(Input):
-    dry_run: bool = False
-    force: bool = Field(default=False, description="promote even if the rules do not ask for it")
+class PromoteOne(
+    OperationInput,
+    operation=PROMOTE_MEMORY,
+    in_path=("memory_id",),
+    fixed={"auto_detect": False, "target": "obsidian"},
+):
+    pass
 
 
-class PromoteAll(Input):
-    dry_run: bool = False
+class PromoteAll(
+    OperationInput,
+    operation=PROMOTE_MEMORY,
+    fixed={"memory_id": None, "auto_detect": True, "target": "obsidian", "force": False},
+):
+    pass
+
+
+class Gc(OperationInput, operation=GC):
+    pass
+
+
+class Restore(OperationInput, operation=RESTORE_MEMORY, in_path=("memory_id",)):
+    pass
+
+
+# /analyze and /analyze/recall take the same message (analyze_message, analyze_for_recall)
+class Analyze(OperationInput, operation=ANALYZE_MESSAGE):
+    pass
+
+
+class Recall(OperationInput, operation=AUTO_RECALL_PROCESS_MESSAGE):
+    pass
 
 
 class Sync(Input):
@@ -164,29 +171,3 @@ class Sync(Input):
         max_length=200,
         description="the git remote (default: the branch's, or origin)",
     )
-
-
-class Gc(Input):
-    dry_run: bool = True
-    archive_instead: bool = False
-    limit: int | None = Field(default=None, ge=1, le=10_000)
-    skip_paths: list[VaultPath] = Field(
-        default_factory=list, max_length=1000, description="vault paths open in editor tabs"
-    )
-
-
-class Restore(Input):
-    commit: str | None = Field(default=None, min_length=4, max_length=64)
-
-
-class Analyze(Input):
-    message: str = Field(min_length=1, max_length=50_000)
-
-
-class Recall(Input):
-    message: str = Field(min_length=1, max_length=50_000)
-    mode: Literal["silent", "subtle", "interactive"] | None = None
-
-
-class ReviewQuery(Input):
-    limit: int = Field(default=20, ge=1, le=100)

@@ -21,13 +21,12 @@ JSON = "application/json"
 
 def register(server: MCPServer, service: MemoryService) -> None:
     def read(operation: str, call: Callable[[], BaseModel]) -> str:
-        with service.call_turn(True), service.metrics.measure(operation):
-            try:
-                result = call()
-            except NotFound as exc:
-                raise ResourceNotFoundError(explain(exc)) from exc
-            except VaultError as exc:
-                raise ResourceError(explain(exc)) from exc
+        try:
+            result = service.call(operation, True, call)
+        except NotFound as exc:
+            raise ResourceNotFoundError(explain(exc)) from exc
+        except VaultError as exc:
+            raise ResourceError(explain(exc)) from exc
         return result.model_dump_json(indent=2)
 
     @server.resource("memory://{memory_id}", title="A memory", mime_type=JSON)

@@ -1,4 +1,6 @@
-"""How a tool is registered: annotations, timing, one call at a time, errors the model can act on.
+"""How a tool is registered: from an operation of the catalogue (or a hand-written function),
+with its annotations and errors the model can act on; the service times each call and takes
+its turn (`MemoryService.call`, `MemoryService.run`).
 
 The SDK turns a raised `ToolError` into an `is_error` result carrying its message; any other
 exception reaches the model only as "Error executing tool X". So every `VaultError` (whose
@@ -19,24 +21,28 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
 from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError, error_code
+from cortexgraph_vault.operations import REQUIRED, AnyOperation, Effect, params_of
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-READ_ONLY = ToolAnnotations(
-    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-)
-WRITES = ToolAnnotations(
-    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
-)
-WRITES_IDEMPOTENT = ToolAnnotations(
-    read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-)
-DESTRUCTIVE = ToolAnnotations(
-    read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False
-)
+
+def annotations_for(effect: Effect) -> ToolAnnotations:
+    return ToolAnnotations(
+        read_only_hint=effect.read_only,
+        destructive_hint=effect.destructive,
+        idempotent_hint=effect.idempotent,
+        open_world_hint=False,
+    )
+
+
+# For a hand-written tool (`@tool(WRITES)`); a catalogue tool's come from its effect.
+READ_ONLY = annotations_for(Effect.READ)
+WRITES = annotations_for(Effect.WRITE)
+WRITES_IDEMPOTENT = annotations_for(Effect.WRITE_IDEMPOTENT)
+DESTRUCTIVE = annotations_for(Effect.DESTRUCTIVE)
 
 
 def explain(exc: VaultError) -> str:
@@ -140,15 +146,51 @@ def loose(result: Any) -> dict[str, Any]:
 
 
 class ToolRegistry:
-    """Registers tools on one server; each call is timed and takes its turn on the service."""
+    """Registers tools on one server; the service times each call and takes its turn."""
 
     def __init__(self, server: MCPServer, service: MemoryService) -> None:
         self.server = server
         self.service = service
 
+    def operation(self, op: AnyOperation) -> None:
+        """The tool serving an operation of the catalogue: its parameters are the request's
+        fields (limits and descriptions as declared there), its result the operation's."""
+        if not op.mcp_tool:
+            raise ValueError(f"{op.name} is not an MCP tool (mcp_tool=False)")
+        service = self.service
+
+        def run(**kwargs: Any) -> Any:
+            try:
+                return compact(service.run(op, op.request.model_validate(kwargs)))
+            except VaultError as exc:
+                raise ToolError(explain(exc)) from exc
+
+        run.__name__ = op.name
+        run.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [
+                inspect.Parameter(
+                    p.name,
+                    inspect.Parameter.KEYWORD_ONLY,
+                    default=inspect.Parameter.empty if p.default is REQUIRED else p.default,
+                    annotation=p.annotation,
+                )
+                for p in params_of(op.request)
+                if p.name not in op.rest_only
+            ],
+            return_annotation=op.result,
+        )
+        self.server.add_tool(
+            run,
+            name=op.name,
+            title=op.title,
+            description=op.description,
+            annotations=annotations_for(op.effect),
+        )
+
     def __call__(
         self, annotations: ToolAnnotations, *, title: str | None = None
     ) -> Callable[[F], F]:
+        """A hand-written tool (one not in the catalogue yet)."""
         read_only = bool(annotations.read_only_hint)
 
         def register(fn: F) -> F:
@@ -156,11 +198,9 @@ class ToolRegistry:
 
             @functools.wraps(fn)
             def run(**kwargs: Any) -> Any:
-                service = self.service
                 try:
                     # a service still loading (stdio_front) may raise StillIndexing right here
-                    with service.call_turn(read_only), service.metrics.measure(name):
-                        return compact(fn(**kwargs))
+                    return self.service.call(name, read_only, lambda: compact(fn(**kwargs)))
                 except VaultError as exc:
                     raise ToolError(explain(exc)) from exc
 

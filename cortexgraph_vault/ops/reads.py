@@ -38,6 +38,7 @@ from cortexgraph_vault.ops.size_budget import (
     result_budget,
     shrink_text,
 )
+from cortexgraph_vault.ops.writes import MAX_MEMORY_IDS
 
 ALL_STATUSES = ("active", "promoted", "archived")
 
@@ -80,8 +81,8 @@ def open_memories(
     has its content cut, ending with the read_note cursor that reads on from there."""
     if not refs:
         raise InvalidArgument("memory_ids: give at least one memory id")
-    if len(refs) > 100:
-        raise InvalidArgument("memory_ids: at most 100 per call")
+    if len(refs) > MAX_MEMORY_IDS:
+        raise InvalidArgument(f"memory_ids: at most {MAX_MEMORY_IDS} per call")
     digest = request_digest("open_memories", tuple(refs), include_relations, include_scores)
     place = read_continuation(cursor, digest, "open_memories") if cursor is not None else None
     start = min(place.offset, len(refs)) if place is not None else 0

@@ -33,6 +33,7 @@ from cortexgraph_vault.vault.layout import needs_alias, title_from_content
 MAX_CONTENT = 50_000
 MAX_TAGS = 50
 MAX_ENTITIES = 100
+MAX_MEMORY_IDS = 100  # per open_memories or observe_memory_usage call
 
 
 def clean_tags(tags: Sequence[str] | None) -> list[str]:
@@ -200,8 +201,8 @@ def observe(
 ) -> ObserveResult:
     if not refs:
         raise InvalidArgument("memory_ids: give at least one memory id")
-    if len(refs) > 100:
-        raise InvalidArgument("memory_ids: at most 100 per call")
+    if len(refs) > MAX_MEMORY_IDS:
+        raise InvalidArgument(f"memory_ids: at most {MAX_MEMORY_IDS} per call")
     now = engine.now()
     context = set(clean_tags(context_tags))
     observed: list[ObservedMemory] = []

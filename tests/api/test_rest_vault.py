@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from cortexgraph_vault.api.openapi import REGENERATE, openapi_spec
+from cortexgraph_vault.ops.relevance import MAX_QUERY_CHARS
 from tests.api.daemon_process import Daemon
 from tests.conftest import git
 
@@ -73,6 +74,24 @@ def test_search_finds_memories_and_notes(shared_daemon: Daemon) -> None:
     assert "_stm/Prefers TypeScript.md" in paths
     assert c.get("/api/v1/search", params={"q": "zzqxvwq"}).json()["results"] == []
     assert c.get("/api/v1/search").status_code == 422  # q is required
+
+
+def test_search_takes_the_parameters_and_limits_of_search_unified(shared_daemon: Daemon) -> None:
+    """One declaration (issue 17): a query up to MAX_QUERY_CHARS, as over MCP (REST allowed
+    1000 before), a status given once or comma-separated, and MCP's filters."""
+    c = shared_daemon.client()
+    longest = ("TypeScript " * 200)[:MAX_QUERY_CHARS]
+    r = c.get("/api/v1/search", params={"q": longest, "limit": 5})
+    assert r.status_code == 200, r.text
+    assert "_stm/Prefers TypeScript.md" in [hit["path"] for hit in r.json()["results"]]
+    r = c.get("/api/v1/search", params={"q": longest + "x"})
+    assert r.status_code == 422 and r.json()["detail"].startswith("query.q: "), r.text
+    notes = c.get("/api/v1/search", params={"q": "Kestrel Labs", "status": "note"}).json()
+    assert notes["results"] and {hit["source"] for hit in notes["results"]} == {"note"}
+    both = c.get("/api/v1/search", params={"q": "Kestrel Labs", "status": "note,promoted"})
+    assert {hit["source"] for hit in both.json()["results"]} == {"note", "ltm"}, both.text
+    fresh = c.get("/api/v1/search", params={"q": "TypeScript", "min_score": 1.0}).json()
+    assert all(hit["score"] >= 1.0 for hit in fresh["results"])
 
 
 def test_graph_neighbourhood_of_a_note(shared_daemon: Daemon) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from cortexgraph_vault.api import schemas as s
 from cortexgraph_vault.api.endpoints import RouteTable
 from cortexgraph_vault.models import GcResult, ObserveResult, PromoteResult, SyncResult
+from cortexgraph_vault.operations import GC, OBSERVE_MEMORY_USAGE, PROMOTE_MEMORY
 from cortexgraph_vault.service import MemoryService
 
 ROUTES = RouteTable()
@@ -12,7 +13,7 @@ ROUTES = RouteTable()
 
 @ROUTES.post("/api/v1/observe", "Record that memories were used", errors=(400, 409, 422, 503))
 def observe(service: MemoryService, body: s.Observe) -> ObserveResult:
-    return service.observe(body.memory_ids, body.context_tags)
+    return service.run(OBSERVE_MEMORY_USAGE, body.to_request())
 
 
 @ROUTES.post(
@@ -21,19 +22,19 @@ def observe(service: MemoryService, body: s.Observe) -> ObserveResult:
 def promote_memory(service: MemoryService, ref: str, body: s.PromoteOne) -> PromoteResult:
     """Moves it to the long-term folder if the rules ask for it (or `force`); `dry_run`
     only says what would happen."""
-    return service.promote(ref, dry_run=body.dry_run, force=body.force)
+    return service.run(PROMOTE_MEMORY, body.to_request(memory_id=ref))
 
 
 @ROUTES.post("/api/v1/promote", "Promote every candidate", errors=(422, 503))
 def promote_all(service: MemoryService, body: s.PromoteAll) -> PromoteResult:
-    return service.promote(None, auto_detect=True, dry_run=body.dry_run)
+    return service.run(PROMOTE_MEMORY, body.to_request())
 
 
 @ROUTES.post("/api/v1/gc", "Forget faded memories (preview by default)", errors=(400, 422, 503))
 def gc(service: MemoryService, body: s.Gc) -> GcResult:
     """`dry_run` (default true) lists what would be forgotten and why. A run is one git
     commit; `skip_paths` (files open in editor tabs) are left alone."""
-    return service.gc(**body.model_dump())
+    return service.run(GC, body.to_request())
 
 
 @ROUTES.post("/api/v1/sync", "Sync memories with the git remote", errors=(409, 422, 503))

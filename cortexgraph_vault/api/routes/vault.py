@@ -16,6 +16,18 @@ from cortexgraph_vault.models import (
     SearchResult,
     VaultStatus,
 )
+from cortexgraph_vault.operations import (
+    ANALYZE_FOR_RECALL,
+    ANALYZE_MESSAGE,
+    AUTO_RECALL_PROCESS_MESSAGE,
+    GRAPH_NEIGHBOURHOOD,
+    READ_NOTE,
+    RELATED_TO_NOTE,
+    REVIEW_MEMORIES,
+    SEARCH_UNIFIED,
+    VAULT_STATUS,
+)
+from cortexgraph_vault.operations.vault import NoArguments
 from cortexgraph_vault.service import MemoryService
 
 ROUTES = RouteTable()
@@ -33,7 +45,7 @@ def health(service: MemoryService) -> s.Health:
     errors=(400, 422),
 )
 def search(service: MemoryService, query: s.SearchQuery) -> SearchResult:
-    return service.search_unified(query.q, **query.model_dump(exclude={"q"}, exclude_none=True))
+    return service.run(SEARCH_UNIFIED, query.to_request())
 
 
 @ROUTES.get(
@@ -44,7 +56,7 @@ def search(service: MemoryService, query: s.SearchQuery) -> SearchResult:
 def related(service: MemoryService, query: s.RelatedQuery) -> SearchResult:
     """Best first, in the shape of /api/v1/search's answer, without the note itself; 404 when
     no Markdown note is at `path`."""
-    return service.related_to_note(query.path, query.limit)
+    return service.run(RELATED_TO_NOTE, query.to_request())
 
 
 @ROUTES.get(
@@ -53,7 +65,7 @@ def related(service: MemoryService, query: s.RelatedQuery) -> SearchResult:
     errors=(400, 404, 409, 422),
 )
 def neighbourhood(service: MemoryService, query: s.NeighbourhoodQuery) -> NeighbourhoodResult:
-    return service.graph_neighbourhood(query.path, hops=query.hops)
+    return service.run(GRAPH_NEIGHBOURHOOD, query.to_request())
 
 
 @ROUTES.get(
@@ -65,7 +77,7 @@ def read_note(service: MemoryService, query: s.NoteQuery) -> NoteRead:
     """Found by path, title or alias as Obsidian resolves a link, or by memory id: frontmatter,
     a page of the body with a cursor for the next, links and backlinks. A cursor given before
     the note changed is refused (409)."""
-    return service.read_note(query.ref, cursor=query.cursor, max_chars=query.max_chars)
+    return service.run(READ_NOTE, query.to_request())
 
 
 @ROUTES.post(
@@ -74,7 +86,7 @@ def read_note(service: MemoryService, query: s.NoteQuery) -> NoteRead:
     errors=(400, 422),
 )
 def analyze(service: MemoryService, body: s.Analyze) -> MessageAnalysis:
-    return service.analyze_message(body.message)
+    return service.run(ANALYZE_MESSAGE, body.to_request())
 
 
 @ROUTES.post(
@@ -83,7 +95,7 @@ def analyze(service: MemoryService, body: s.Analyze) -> MessageAnalysis:
     errors=(400, 422),
 )
 def analyze_recall(service: MemoryService, body: s.Analyze) -> RecallAnalysis:
-    return service.analyze_for_recall(body.message)
+    return service.run(ANALYZE_FOR_RECALL, body.to_request())
 
 
 @ROUTES.post(
@@ -92,7 +104,7 @@ def analyze_recall(service: MemoryService, body: s.Analyze) -> RecallAnalysis:
     errors=(400, 422),
 )
 def recall(service: MemoryService, body: s.Recall) -> AutoRecallResult:
-    return service.auto_recall(body.message, mode=body.mode)
+    return service.run(AUTO_RECALL_PROCESS_MESSAGE, body.to_request())
 
 
 @ROUTES.get(
@@ -101,7 +113,7 @@ def recall(service: MemoryService, body: s.Recall) -> AutoRecallResult:
     errors=(400, 422),
 )
 def review(service: MemoryService, query: s.ReviewQuery) -> ReviewResult:
-    return service.review(query.limit)
+    return service.run(REVIEW_MEMORIES, query.to_request())
 
 
 @ROUTES.get(
@@ -109,7 +121,7 @@ def review(service: MemoryService, query: s.ReviewQuery) -> ReviewResult:
     "Watcher heartbeat, counts, unparseable files",
 )
 def status(service: MemoryService) -> VaultStatus:
-    return service.vault_status()
+    return service.run(VAULT_STATUS, NoArguments())
 
 
 @ROUTES.get("/api/v1/config", "The effective configuration")

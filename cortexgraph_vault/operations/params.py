@@ -1,10 +1,16 @@
-"""Parameter types shared by the tools: bounds and descriptions the model sees in the schema."""
+"""Parameter types shared by the operations: limits and descriptions every door shows."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
 from pydantic import Field
+
+# The service checks these limits itself (a CLI or a test calling it directly gets the same
+# answer); the doors refuse beyond them before any work.
+from cortexgraph_vault.ops.intel import MAX_MESSAGE
+from cortexgraph_vault.ops.relevance import MAX_QUERY_CHARS
+from cortexgraph_vault.ops.writes import MAX_CONTENT, MAX_ENTITIES, MAX_MEMORY_IDS, MAX_TAGS
 
 Text = Annotated[str, Field(max_length=200)]
 
@@ -20,21 +26,23 @@ MemoryIds = Annotated[
     list[Annotated[str, Field(min_length=1, max_length=500)]],
     Field(
         min_length=1,
-        max_length=100,
+        max_length=MAX_MEMORY_IDS,
         description="memory ids (or unique prefixes, paths, titles)",
     ),
 ]
 Tags = Annotated[
     list[Text] | None,
-    Field(max_length=50, description="tags, made lower case (`DB Prefs` → `db_prefs`)"),
+    Field(max_length=MAX_TAGS, description="tags, made lower case (`DB Prefs` → `db_prefs`)"),
 ]
 TagFilter = Annotated[
     list[Text] | None,
-    Field(max_length=50, description="only results with any of these tags"),
+    Field(max_length=MAX_TAGS, description="only results with any of these tags"),
 ]
 Entities = Annotated[
     list[Text] | None,
-    Field(max_length=100, description="people, projects, tools or places the memory is about"),
+    Field(
+        max_length=MAX_ENTITIES, description="people, projects, tools or places the memory is about"
+    ),
 ]
 StatusName = Literal["active", "promoted", "archived", "all"]
 Status = Annotated[
@@ -58,7 +66,7 @@ PreviewLength = Annotated[
     int, Field(ge=0, le=5000, description="characters of content per result (0 = full content)")
 ]
 Message = Annotated[
-    str, Field(min_length=1, max_length=20_000, description="the user's message, as written")
+    str, Field(min_length=1, max_length=MAX_MESSAGE, description="the user's message, as written")
 ]
 ExpectedHash = Annotated[
     str | None,
@@ -79,4 +87,29 @@ Explain = Annotated[
 ]
 Cursor = Annotated[
     str | None, Field(max_length=2000, description="next_cursor of an answer cut to size")
+]
+Content = Annotated[
+    str,
+    Field(
+        min_length=1, max_length=MAX_CONTENT, description="the memory, in plain words or Markdown"
+    ),
+]
+Strength = Annotated[
+    float | None,
+    Field(ge=0, le=2, description="importance multiplier: 1 normal, up to 2 for what must last"),
+]
+Force = Annotated[
+    bool,
+    Field(
+        description="save despite a credential (password, PIN, card, key) — it stays in git; "
+        "only if the user asks"
+    ),
+]
+RelationType = Literal[
+    "related", "causes", "supports", "contradicts", "has_decision", "consolidated_from"
+]
+MetaValue = str | int | float | bool
+# The service refuses a longer query itself (ops.relevance.check_query): one limit, every door.
+Query = Annotated[
+    str, Field(min_length=1, max_length=MAX_QUERY_CHARS, description="words to look for")
 ]
