@@ -2,6 +2,7 @@
 // Do not edit: change the Python models, regenerate the spec, then run `npm run gen:types`.
 
 export interface Analyze {
+  /** the user's message, as written */
   message: string;
 }
 
@@ -50,15 +51,24 @@ export interface CommitView {
 }
 
 export interface CreateMemory {
+  /** the memory, in plain words or Markdown */
   content: string;
-  title?: string | null;
+  /** tags, made lower case (`DB Prefs` → `db_prefs`) */
   tags?: string[] | null;
+  /** people, projects, tools or places the memory is about */
   entities?: string[] | null;
+  /** where it came from, e.g. chat */
   source?: string | null;
+  /** the situation it was said in */
   context?: string | null;
+  /** extra key/value pairs */
+  meta?: Record<string, string | number | boolean> | null;
+  /** importance multiplier: 1 normal, up to 2 for what must last */
   strength?: number | null;
+  /** note title (default: first words) */
+  title?: string | null;
   /**
-   * save even if a field looks like a credential
+   * save despite a credential (password, PIN, card, key) — it stays in git; only if the user asks
    * @default false
    */
   force?: boolean;
@@ -118,13 +128,20 @@ export interface ForgottenView {
 }
 
 export interface Gc {
-  /** @default true */
+  /**
+   * only list what would be forgotten (default)
+   * @default true
+   */
   dry_run?: boolean;
-  /** @default false */
+  /**
+   * move them to the archive folder instead of deleting
+   * @default false
+   */
   archive_instead?: boolean;
+  /** forget at most this many, lowest score first */
   limit?: number | null;
-  /** vault paths open in editor tabs */
-  skip_paths?: string[];
+  /** vault paths open in editor tabs, left alone */
+  skip_paths?: string[] | null;
 }
 
 export interface GcResult {
@@ -334,7 +351,9 @@ export interface NoteRead {
 }
 
 export interface Observe {
+  /** memory ids (or unique prefixes, paths, titles) */
   memory_ids: string[];
+  /** tags of the current conversation's topic */
   context_tags?: string[] | null;
 }
 
@@ -373,7 +392,10 @@ export interface PhraseSignal {
 }
 
 export interface PromoteAll {
-  /** @default false */
+  /**
+   * only list what would be promoted
+   * @default false
+   */
   dry_run?: boolean;
 }
 
@@ -389,10 +411,13 @@ export interface PromoteCandidate {
 }
 
 export interface PromoteOne {
-  /** @default false */
+  /**
+   * only list what would be promoted
+   * @default false
+   */
   dry_run?: boolean;
   /**
-   * promote even if the rules do not ask for it
+   * promote memory_id even though it does not qualify yet
    * @default false
    */
   force?: boolean;
@@ -440,7 +465,9 @@ export interface RankExplain {
 }
 
 export interface Recall {
+  /** the user's message, as written */
   message: string;
+  /** silent: reinforce, list without text; subtle: with text; interactive: ask before reinforcing (default: configured) */
   mode?: "silent" | "subtle" | "interactive" | null;
 }
 
@@ -489,6 +516,7 @@ export interface Relations {
 }
 
 export interface Restore {
+  /** restore the version at this commit (default: the last one before it was forgotten) */
   commit?: string | null;
 }
 
@@ -659,7 +687,7 @@ export interface SyncResult {
 
 export interface Touch {
   /**
-   * also raise strength by 0.1 (max 2)
+   * also raise its strength by 0.1 (up to 2)
    * @default false
    */
   boost?: boolean;
@@ -677,14 +705,18 @@ export interface TouchResult {
 }
 
 export interface UpdateMemory {
+  /** new content (replaces the body) */
   content?: string | null;
+  /** tags, made lower case (`DB Prefs` → `db_prefs`) */
   tags?: string[] | null;
+  /** people, projects, tools or places the memory is about */
   entities?: string[] | null;
+  /** importance multiplier: 1 normal, up to 2 for what must last */
   strength?: number | null;
-  /** content_hash you read; 409 if it changed */
+  /** the content_hash you last read (open_memories); refused if the file changed since */
   expected_hash?: string | null;
   /**
-   * save even if a field looks like a credential
+   * save despite a credential (password, PIN, card, key) — it stays in git; only if the user asks
    * @default false
    */
   force?: boolean;
@@ -742,29 +774,47 @@ export interface WatcherStatus {
 
 /** The query of GET /api/v1/search. */
 export interface SearchQuery {
-  /** what to look for */
+  /** words to look for */
   q: string;
-  /** @default 10 */
-  limit?: number;
-  /** repeat or comma-separate; default active, promoted and note */
-  status?: ("active" | "promoted" | "archived" | "note" | "all")[];
-  /** repeat or comma-separate */
+  /** only results with any of these tags */
   tags?: string[];
-  /** only notes under this folder */
+  /** memories (active, promoted, archived), other notes (note) or all; default: all but archived */
+  status?: "active" | "promoted" | "archived" | "note" | "all" | ("active" | "promoted" | "archived" | "note" | "all")[] | null;
+  /** only notes inside this vault folder */
   folder?: string;
+  /**
+   * how many results at most
+   * @default 10
+   */
+  limit?: number;
+  /** weight of short-term memories (default 1.0) */
+  stm_weight?: number;
+  /** weight of promoted memories and notes (default 0.7) */
+  ltm_weight?: number;
+  /** only memories used within this many days */
+  window_days?: number;
+  /** only memories whose decay score is at least this */
+  min_score?: number;
+  /** page number, from 1 */
   page?: number;
+  /** results per page (default: the limit) */
   page_size?: number;
   /**
-   * 0 = full text
+   * characters of content per result (0 = full content)
    * @default 300
    */
   preview_length?: number;
   /**
-   * per hit: lexical score, vector similarity, prior, rank
+   * blend in fading memories to review
+   * @default true
+   */
+  include_review_candidates?: boolean;
+  /**
+   * per hit: why it ranks there (words, vector, prior)
    * @default false
    */
   explain?: boolean;
-  /** next_cursor of an answer cut to its size */
+  /** next_cursor of an answer cut to size */
   cursor?: string;
 }
 
@@ -786,12 +836,12 @@ export interface NeighbourhoodQuery {
 
 /** The query of GET /api/v1/notes/read. */
 export interface ReadNoteQuery {
-  /** a note's path, title, alias, [[link]] or memory id */
+  /** path, title, alias, [[link]] or memory id */
   ref: string;
   /** next_cursor of the previous page */
   cursor?: string;
   /**
-   * body characters
+   * body characters per page
    * @default 10000
    */
   max_chars?: number;
@@ -799,7 +849,10 @@ export interface ReadNoteQuery {
 
 /** The query of GET /api/v1/review. */
 export interface ReviewQuery {
-  /** @default 20 */
+  /**
+   * how many memories to list
+   * @default 20
+   */
   limit?: number;
 }
 
@@ -828,20 +881,29 @@ export interface LookupMemoryQuery {
 
 /** The query of DELETE /api/v1/memories/{ref}. */
 export interface DeleteMemoryQuery {
-  /** @default "archive" */
+  /**
+   * archive: move to the archive folder (default); remove: delete the file, kept in git
+   * @default "archive"
+   */
   mode?: "archive" | "remove";
-  /** refuse (409) if the note changed since read */
+  /** the content_hash you last read (open_memories); refused if the file changed since */
   expected_hash?: string;
 }
 
 /** The query of GET /api/v1/memories/{ref}/history. */
 export interface MemoryHistoryQuery {
-  /** @default 50 */
+  /**
+   * newest commits first, at most this many
+   * @default 50
+   */
   limit?: number;
 }
 
 /** The query of GET /api/v1/forgotten. */
 export interface ForgottenQuery {
-  /** @default 100 */
+  /**
+   * most recently forgotten first
+   * @default 50
+   */
   limit?: number;
 }
