@@ -16,12 +16,12 @@ import functools
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from cortexgraph_vault import __version__
-from cortexgraph_vault.cli.command import Command, Group, Request
-from cortexgraph_vault.cli.failure import report
-from cortexgraph_vault.errors import VaultError
+
+if TYPE_CHECKING:  # imported where used: `--version` answers before anything loads
+    from cortexgraph_vault.cli.command import Command, Group
 
 PROG = "cortexgraph-vault"
 
@@ -56,6 +56,8 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from cortexgraph_vault.cli.command import Group
+
     p = Parser(
         prog=PROG,
         description="A memory for AI assistants that forgets like a person does, kept in an Obsidian vault.",
@@ -92,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     from cortexgraph_vault.config import BY_NAME
+    from cortexgraph_vault.errors import VaultError
 
     # a --vault after the command (`serve --vault V`, `mcp --vault V`) is the nearer one
     vault = getattr(args, "sub_vault", None) or args.vault
@@ -105,6 +108,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(command: Command, args: argparse.Namespace) -> int:
+    from cortexgraph_vault.cli.command import Request
     from cortexgraph_vault.cli.render import emit, shortfall
     from cortexgraph_vault.config import load_config
 
@@ -152,6 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # every failure: one line on stderr, a non-zero exit
+        from cortexgraph_vault.cli.failure import report
+
         return report(exc, command, registry(), verbose=args.verbose)
 
 
