@@ -52,7 +52,9 @@ class Arg:
             kw.update(action="store_const", const=self.const, default=self.default)
         else:
             kw.update(type=self.type, default=self.default, choices=self.choices)
-            kw["metavar"] = self.metavar
+            # named as the person types it (`--limit LIMIT`), not as the parameter (TOP_K)
+            if self.metavar or not self.choices:  # choices show themselves: {active,promoted}
+                kw["metavar"] = self.metavar or self.name.lstrip("-").replace("-", "_").upper()
             if self.many:
                 kw["nargs"] = "+"
                 if not self.positional:
