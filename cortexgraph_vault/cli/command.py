@@ -40,6 +40,10 @@ class Arg:
         return not self.name.startswith("-")
 
     @property
+    def usage_name(self) -> str:
+        return (self.metavar or self.name.upper()) if self.positional else self.name
+
+    @property
     def dest(self) -> str:
         return self.param or self.name.lstrip("-").replace("-", "_")
 
@@ -62,7 +66,7 @@ class Arg:
             elif self.optional:
                 kw["nargs"] = "?"
         if self.positional:
-            kw["metavar"] = kw.get("metavar") or self.name.upper()
+            kw["metavar"] = self.usage_name
             parser.add_argument(self.dest, **kw)
         else:
             parser.add_argument(self.name, dest=self.dest, required=self.required or None, **kw)
@@ -130,10 +134,11 @@ class Command:
         return {a.dest: a.value(namespace) for a in self.args}
 
     def flag_for(self, param: str) -> str | None:
-        """How a person gives `param` to this command (`--limit` for top_k), if they can."""
+        """How a person gives `param` to this command, as its usage line shows it: `--limit`
+        for top_k, `QUERY` for a positional query; None if they cannot."""
         for a in self.args:
-            if a.dest == param and not a.positional:
-                return a.name
+            if a.dest == param:
+                return a.usage_name
         return None
 
 

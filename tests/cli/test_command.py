@@ -82,11 +82,12 @@ def test_dash_reads_the_value_from_stdin(monkeypatch: pytest.MonkeyPatch) -> Non
     assert parse("save", "-")["content"] == "from a pipe\n"
 
 
-def test_a_flag_names_its_parameter_and_positionals_have_none() -> None:
+def test_a_parameter_is_named_as_the_usage_line_shows_it() -> None:
     search = next(c for c in commands() if c.name == "search")
     assert search.flag_for("top_k") == "--limit"
     assert search.flag_for("preview_length") == "--preview"
-    assert search.flag_for("query") is None  # a positional: no flag to name
+    assert search.flag_for("query") == "QUERY"  # a positional, by its place in the usage
+    assert search.flag_for("folder") is None  # search-all's, not search's
 
 
 def test_command_names_and_operations_are_unique() -> None:

@@ -33,6 +33,8 @@ def test_a_parameter_whose_flag_differs_is_named_by_its_flag() -> None:
     assert cli_wording(exc, command("search")) == "--limit: must be from 1 to 100, got 0"
     # a command without that parameter leaves the name alone
     assert cli_wording(exc, command("stats")) == "top_k: must be from 1 to 100, got 0"
+    empty = InvalidArgument("query: give some words to search for")
+    assert cli_wording(empty, command("search-all")) == "QUERY: give some words to search for"
 
 
 def test_an_operation_the_error_names_becomes_the_command_that_runs_it() -> None:
