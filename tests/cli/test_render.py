@@ -104,3 +104,29 @@ def test_every_renderer_is_keyed_by_a_result_model() -> None:
 
     for cls in renderers():
         assert issubclass(cls, BaseModel) or cls is Said, cls
+
+
+@pytest.mark.parametrize(
+    ("argv", "call"),
+    [
+        (("search", "coffee"), lambda s: s.search("coffee", top_k=10, preview_length=300)),
+        (("search-all", "atlas", "--limit", "3"),
+         lambda s: s.search_unified("atlas", limit=3, preview_length=300)),
+        (("links", "--around", "Homelab"), lambda s: s.graph_neighbourhood("Homelab")),
+        (("links", "--limit", "2"), lambda s: s.read_graph(limit=2)),
+        (("review",), lambda s: s.review(limit=20)),
+        (("cluster",), lambda s: s.cluster()),
+        (("analyze", "I prefer tea"), lambda s: s.analyze_message("I prefer tea")),
+    ],
+)  # fmt: skip
+def test_json_is_the_operations_result_as_mcp_returns_it(
+    argv: tuple[str, ...], call: object, sample_vault: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cortexgraph_vault.config import load_config
+    from cortexgraph_vault.service import MemoryService
+
+    code, out, err = run(capsys, sample_vault, "--json", *argv)
+    assert code == 0, err
+    service = MemoryService(load_config({"vault": str(sample_vault), "now": NOW_ISO}))
+    expected = call(service)  # type: ignore[operator]
+    assert json.loads(out) == json.loads(expected.model_dump_json())
