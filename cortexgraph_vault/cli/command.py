@@ -69,7 +69,9 @@ class Arg:
             kw["metavar"] = self.usage_name
             parser.add_argument(self.dest, **kw)
         else:
-            parser.add_argument(self.name, dest=self.dest, required=self.required or None, **kw)
+            if self.required:
+                kw["required"] = True
+            parser.add_argument(self.name, dest=self.dest, **kw)
 
     def value(self, namespace: argparse.Namespace) -> Any:
         value = getattr(namespace, self.dest, None)
