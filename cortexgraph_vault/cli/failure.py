@@ -51,10 +51,19 @@ def cli_wording(
         flag = command.flag_for(head.group(1)) if head else None
         if head and flag:
             text = flag + text[len(head.group(1)) :]
+    return commands_for_tools(text, entries, exc.operations)
+
+
+def commands_for_tools(
+    text: str, entries: Iterable[Command | Group], tools: Iterable[str] | None = None
+) -> str:
+    """`text` (our own words, never a note's) with MCP tool names as the commands that run
+    them: "restore_memory brings one back" → "`cortexgraph-vault restore` brings one back".
+    `tools`: only these (an error's `operations`); None: every tool a command serves."""
     by_operation = {e.operation: e.name for e in entries if isinstance(e, Command) and e.operation}
-    for operation in exc.operations:
-        if operation in by_operation:
-            # a tool's name (snake_case) is no word a note's text would hold: every mention
+    for operation in by_operation if tools is None else tools:
+        if operation in by_operation and "_" in operation:
+            # every mention: a tool's snake_case name is no word of a sentence
             text = _whole_word(operation).sub(f"`{PROG} {by_operation[operation]}`", text)
     return text
 

@@ -6,11 +6,25 @@ from collections.abc import Callable
 from typing import Any
 
 from cortexgraph_vault.cli.text_layout import short, table
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.models import ClusterResult, ConsolidateResult, PipelineResult
+
+# What to do next, in the command line's words (the result's message says it in MCP's).
+ACT_ON_ONE = "`cortexgraph-vault consolidate --cluster-id ID` previews merging one"
 
 
 def _cluster_result(result: ClusterResult) -> str:
-    lines = [result.message]
+    if result.find_duplicates:
+        head = wording.duplicate_pairs(
+            len(result.duplicate_pairs), result.memories_considered,
+            result.duplicate_threshold or 0.0, then=ACT_ON_ONE,
+        )  # fmt: skip
+    else:
+        merges = sum(1 for c in result.clusters if c.suggested_action == "merge")
+        head = wording.clusters_found(
+            len(result.clusters), result.memories_considered, merges, then=ACT_ON_ONE
+        )
+    lines = [head]
     if result.clusters:
         rows = [(c.id, c.size, f"{c.cohesion:.2f}", c.suggested_action,
                  short(" | ".join(c.titles), 60)) for c in result.clusters]  # fmt: skip
@@ -23,7 +37,11 @@ def _cluster_result(result: ClusterResult) -> str:
 
 
 def _consolidate_result(result: ConsolidateResult) -> str:
-    lines = [result.message]
+    if result.mode == "preview":
+        then = "run it again with --mode apply (or --mode link)"
+        lines = [wording.consolidate_preview(len(result.results), then=then)]
+    else:
+        lines = [result.message]
     for r in result.results:
         lines.append(
             f"{r.action} {r.cluster_id} (cohesion {r.cohesion:.2f}): {', '.join(r.titles)}"

@@ -184,11 +184,15 @@ def _restore(r: RestoreResult) -> str:
 
 
 def _forgotten(r: ForgottenList) -> str:
+    from cortexgraph_vault.cli.failure import commands_for_tools
+    from cortexgraph_vault.cli.main import registry
+
+    message = commands_for_tools(r.message, registry())
     if not r.forgotten:
-        return r.message
+        return message
     rows = [(short_id(f.id), f.kind, f.deleted_at, short(f.title, 40), short(f.preview, 40))
             for f in r.forgotten]  # fmt: skip
-    return r.message + "\n" + table(rows, ["id", "kind", "when", "title", "text"])
+    return message + "\n" + table(rows, ["id", "kind", "when", "title", "text"])
 
 
 def _stats(result: StatsResult) -> str:

@@ -17,6 +17,10 @@ from tests.conftest import NOW_ISO, git
 MEMORY_JSON = Path(__file__).parents[1] / "importers" / "fixtures" / "memory_json" / "memory.json"
 # A Python repr: a dict or list literal, or an object's `Name(field=...)`.
 REPR = re.compile(r"\{'|\['|\b[A-Z]\w+\(\w+=")
+# What the MCP tools are called (snake_case); the command line has its own names for them.
+MCP_TOOLS = [
+    c.operation for c in registry() if isinstance(c, Command) and c.operation and "_" in c.operation
+]
 # Commands that serve until stopped, or print only their one value.
 NOT_RENDERED = {"serve", "mcp", "token"}
 
@@ -75,6 +79,8 @@ def test_every_command_speaks_in_sentences_and_tables(
         assert code == 0, (argv, err)
         assert out.strip(), f"{argv} printed nothing"
         assert not REPR.search(out), f"{argv} printed a Python repr:\n{out}"
+        named = [tool for tool in MCP_TOOLS if tool in out]
+        assert not named, f"{argv} told a person to call MCP tools {named}:\n{out}"
         said[argv] = out
 
     ran = {" ".join(a[:2]) if a[0] in ("import", "export") else a[0] for a in runs}
