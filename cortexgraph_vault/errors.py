@@ -6,13 +6,27 @@ Messages name the file or id and the reason, and say what to do next when there 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 
 class VaultError(Exception):
-    """Base of every error we raise on purpose."""
+    """Base of every error we raise on purpose.
+
+    The message is worded for MCP and REST, which share the operations' parameter names.
+    `params` and `operations` say which of its words are a parameter's name (`force` in "pass
+    force") or another operation's tool name (`search_memory`), so a door that calls them
+    otherwise (the CLI: `--force`, `cortexgraph-vault search`) can say it in its own words.
+    """
 
     exit_code = 1
     http_status = 400
+
+    def __init__(
+        self, message: str = "", *, params: Sequence[str] = (), operations: Sequence[str] = ()
+    ) -> None:
+        super().__init__(message)
+        self.params = tuple(params)
+        self.operations = tuple(operations)
 
 
 class ConfigError(VaultError):

@@ -1,5 +1,9 @@
 """`cortexgraph-vault`: the command line door. Each command is one service call.
 
+Every command is a `Command` record (cli/command.py) declared in one of COMMAND_MODULES;
+every result is shown by the one renderer keyed by its type (cli/render.py); every failure is
+one line on stderr and a non-zero exit (cli/failure.py).
+
 Building the parser imports only argparse and the command modules, which import their
 service, models and renderers inside the handlers: `--version` and `--help` answer before
 pydantic, numpy or the MCP SDK would have loaded.
@@ -8,22 +12,20 @@ pydantic, numpy or the MCP SDK would have loaded.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
-import json
 import sys
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from cortexgraph_vault import __version__
-from cortexgraph_vault.cli.terminal import terminal_safe
-from cortexgraph_vault.errors import Ambiguous, VaultError
 
-if TYPE_CHECKING:
-    from cortexgraph_vault.service import MemoryService
+if TYPE_CHECKING:  # imported where used: `--version` answers before anything loads
+    from cortexgraph_vault.cli.command import Command, Group
 
-Handler = Callable[["MemoryService", argparse.Namespace], Any]
+PROG = "cortexgraph-vault"
 
-# Each area registers its own subcommands; add a module here to add commands.
+# Each area declares its commands in a COMMANDS tuple; add a module here to add commands.
 COMMAND_MODULES = (
     "cortexgraph_vault.cli.memory_commands",
     "cortexgraph_vault.cli.mcp_command",
@@ -36,9 +38,28 @@ COMMAND_MODULES = (
 )
 
 
+@functools.cache
+def registry() -> tuple[Command | Group, ...]:
+    """Every command and command group, in the order `--help` lists them."""
+    entries: list[Command | Group] = []
+    for name in COMMAND_MODULES:
+        entries += importlib.import_module(name).COMMANDS
+    return tuple(entries)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line on stderr (the usage is one `--help` away)."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
+        sys.exit(2)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="cortexgraph-vault",
+    from cortexgraph_vault.cli.command import Group
+
+    p = Parser(
+        prog=PROG,
         description="A memory for AI assistants that forgets like a person does, kept in an Obsidian vault.",
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -53,17 +74,31 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument("-v", "--verbose", action="store_true", help="log to stderr")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    handlers: dict[str, Handler] = {}
-    for name in COMMAND_MODULES:
-        handlers.update(importlib.import_module(name).register(sub))
-    p.set_defaults(handlers=handlers)
+    groups: dict[str, Any] = {}
+    for entry in registry():
+        if isinstance(entry, Group):
+            g = sub.add_parser(entry.name, help=entry.help)
+            groups[entry.name] = g.add_subparsers(
+                dest=f"{entry.name}_kind", metavar=entry.metavar, required=True
+            )
+            continue
+        group, _, leaf = entry.name.rpartition(" ")
+        c = (groups[group] if group else sub).add_parser(
+            leaf, help=entry.help, description=entry.description
+        )
+        for arg in entry.args:
+            arg.add_to(c)
+        c.set_defaults(command_record=entry)
     return p
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     from cortexgraph_vault.config import BY_NAME
+    from cortexgraph_vault.errors import VaultError
 
-    cli: dict[str, Any] = {"vault": args.vault or getattr(args, "sub_vault", None), "now": args.now}
+    # a --vault after the command (`serve --vault V`, `mcp --vault V`) is the nearer one
+    vault = getattr(args, "sub_vault", None) or args.vault
+    cli: dict[str, Any] = {"vault": vault, "now": args.now}
     for item in args.set:
         name, sep, value = item.partition("=")
         if not sep or name not in BY_NAME:
@@ -72,36 +107,36 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     return cli
 
 
-def emit(result: Any, as_json: bool) -> None:
-    from pydantic import BaseModel
+def run(command: Command, args: argparse.Namespace) -> int:
+    from cortexgraph_vault.cli.command import Request
+    from cortexgraph_vault.cli.render import emit, shortfall
+    from cortexgraph_vault.config import load_config
 
-    from cortexgraph_vault.cli.render import render
-
-    warning = getattr(result, "warning", None)
-    if isinstance(warning, str):  # on stderr, so stdout stays the result (and valid JSON)
-        print(f"cortexgraph-vault: warning: {warning}", file=sys.stderr)
-    if as_json:
-        if isinstance(result, BaseModel):
-            print(result.model_dump_json(indent=2))
-        elif isinstance(result, list):
-            print(
-                json.dumps(
-                    [r.model_dump() if isinstance(r, BaseModel) else r for r in result],
-                    indent=2,
-                    default=str,
-                )
-            )
-        else:
-            print(json.dumps(result, indent=2, default=str))
+    request = Request(command.params(args), args.json)
+    config = load_config(_overrides(args))
+    if command.needs == "config":
+        # Commands such as `serve --demo`, `mcp` or `doctor` make their own vault or service.
+        result = command.handler(config, request)
     else:
-        print(terminal_safe(render(result)))
+        from cortexgraph_vault.cli.progress import terminal_progress
+        from cortexgraph_vault.service import MemoryService
+
+        service = MemoryService(config, progress=terminal_progress(args.json))
+        result = command.handler(service, request)
+    if result is None:
+        return 0
+    emit(result, args.json)
+    missing = shortfall(result)
+    if missing is not None:
+        raise missing
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else list(argv)
     if given == ["--version"]:
         # what argparse's version action prints, without building three dozen subparsers
-        print(f"cortexgraph-vault {__version__}")
+        print(f"{PROG} {__version__}")
         return 0
     parser = build_parser()
     args = parser.parse_args(given)
@@ -112,37 +147,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
         format="%(levelname)s %(name)s: %(message)s",
     )
-    if not args.command:
+    command: Command | None = getattr(args, "command_record", None)
+    if command is None:
         parser.print_help()
         return 0
     try:
-        from cortexgraph_vault.config import load_config
-
-        handler = args.handlers[args.command]
-        config = load_config(_overrides(args))
-        if getattr(handler, "standalone", False):
-            # Commands such as `serve --demo` or `mcp` make their own vault or service.
-            result = handler(config, args)
-        else:
-            from cortexgraph_vault.cli.progress import terminal_progress
-            from cortexgraph_vault.service import MemoryService
-
-            service = MemoryService(config, progress=terminal_progress(args.json))
-            result = handler(service, args)
-        if result is None:
-            return 0
-        emit(result, args.json)
-    except Ambiguous as exc:
-        print(terminal_safe(f"cortexgraph-vault: {exc}"), file=sys.stderr)
-        for c in exc.candidates:
-            print(terminal_safe(f"  {c}"), file=sys.stderr)
-        return exc.exit_code
-    except VaultError as exc:
-        print(terminal_safe(f"cortexgraph-vault: {exc}"), file=sys.stderr)
-        return exc.exit_code
+        return run(command, args)
     except KeyboardInterrupt:
         return 130
-    return 0
+    except Exception as exc:  # every failure: one line on stderr, a non-zero exit
+        from cortexgraph_vault.cli.failure import report
+
+        return report(exc, command, registry(), verbose=args.verbose)
 
 
 if __name__ == "__main__":

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from cortexgraph_vault.cli.command import Arg, Command, Request
 from cortexgraph_vault.errors import InvalidArgument
 
 if TYPE_CHECKING:
     from cortexgraph_vault.config import Config
-
-Handler = Callable[["Config", argparse.Namespace], Any]
 
 
 def _port(text: str) -> int:
@@ -26,29 +24,30 @@ def _port(text: str) -> int:
     return value
 
 
-def run_serve(config: Config, args: argparse.Namespace) -> None:
+def run_serve(config: Config, r: Request) -> None:
     from cortexgraph_vault.daemon.banner import demo_banner, serve_banner
     from cortexgraph_vault.daemon.demo import prepare_demo_vault
     from cortexgraph_vault.daemon.serve import Serving, serve
 
+    p = r.params
     demo = None
-    if args.fresh and not args.demo:
+    if p["fresh"] and not p["demo"]:
         raise InvalidArgument("--fresh only applies with --demo (it starts the demo vault over)")
-    if args.demo:
-        demo = prepare_demo_vault(config.fixed_now or datetime.now(UTC), fresh=args.fresh)
+    if p["demo"]:
+        demo = prepare_demo_vault(config.fixed_now or datetime.now(UTC), fresh=p["fresh"])
         config = config.with_values(vault=demo.path)
 
     def announce(serving: Serving) -> None:
         print(demo_banner(serving, demo) if demo else serve_banner(serving), flush=True)
 
-    port = args.port if args.port is not None else config.port
-    serve(config, port=port, host=args.host, unsafe_bind=args.unsafe_bind, announce=announce)
+    port = p["port"] if p["port"] is not None else config.port
+    serve(config, port=port, host=p["host"], unsafe_bind=p["unsafe_bind"], announce=announce)
 
 
-def run_token(config: Config, args: argparse.Namespace) -> None:
+def run_token(config: Config, r: Request) -> None:
     from cortexgraph_vault.api.token import load_or_create_token, rotate_token, token_path
 
-    if args.rotate:
+    if r.params["rotate"]:
         token = rotate_token()
         print(
             f"new token written to {token_path()}; clients using the old one now get 401",
@@ -59,38 +58,41 @@ def run_token(config: Config, args: argparse.Namespace) -> None:
     print(token)
 
 
-run_serve.standalone = True  # type: ignore[attr-defined]
-run_token.standalone = True  # type: ignore[attr-defined]
-
-
-def register(sub: argparse._SubParsersAction) -> dict[str, Handler]:  # type: ignore[type-arg]
-    c = sub.add_parser(
+COMMANDS = (
+    Command(
         "serve",
-        help="run the daemon: REST API for the Obsidian plugin and MCP over HTTP, on 127.0.0.1",
+        "run the daemon: REST API for the Obsidian plugin and MCP over HTTP, on 127.0.0.1",
+        run_serve,
+        needs="config",
         description="Serve the vault until Ctrl-C or SIGTERM: REST under /api/v1, MCP at /mcp, "
         "bearer token on every route (`cortexgraph-vault token`). One daemon per vault.",
-    )
-    # Also accepted after `serve` (the Obsidian plugin starts `serve --vault <vault>`);
-    # SUPPRESS keeps a global --vault when this one is not given.
-    c.add_argument("--vault", default=argparse.SUPPRESS, help="the Obsidian vault to serve")
-    c.add_argument(
-        "--port", type=_port, help="port on 127.0.0.1 (default 47613 or CORTEXGRAPH_PORT)"
-    )
-    c.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (127.0.0.1 unless --unsafe-bind)"
-    )
-    c.add_argument(
-        "--unsafe-bind",
-        action="store_true",
-        help="allow --host other than 127.0.0.1 (the token is then all that protects the vault)",
-    )
-    c.add_argument(
-        "--demo",
-        action="store_true",
-        help="serve a copy of the sample vault (kept in your data folder) and say how to connect",
-    )
-    c.add_argument("--fresh", action="store_true", help="with --demo: start from a new copy")
-
-    c = sub.add_parser("token", help="print the daemon's bearer token (made on first use)")
-    c.add_argument("--rotate", action="store_true", help="replace it; old clients get 401")
-    return {"serve": run_serve, "token": run_token}
+        args=(
+            # Also accepted after `serve` (the Obsidian plugin starts `serve --vault <vault>`).
+            Arg("--vault", param="sub_vault", help="the Obsidian vault to serve"),
+            Arg("--port", type=_port, help="port on 127.0.0.1 (default 47613 or CORTEXGRAPH_PORT)"),
+            Arg(
+                "--host",
+                default="127.0.0.1",
+                help="address to listen on (127.0.0.1 unless --unsafe-bind)",
+            ),
+            Arg(
+                "--unsafe-bind",
+                flag=True,
+                help="allow --host other than 127.0.0.1 (the token is then all that protects the vault)",
+            ),
+            Arg(
+                "--demo",
+                flag=True,
+                help="serve a copy of the sample vault (kept in your data folder) and say how to connect",
+            ),
+            Arg("--fresh", flag=True, help="with --demo: start from a new copy"),
+        ),
+    ),
+    Command(
+        "token",
+        "print the daemon's bearer token (made on first use)",
+        run_token,
+        needs="config",
+        args=(Arg("--rotate", flag=True, help="replace it; old clients get 401"),),
+    ),
+)

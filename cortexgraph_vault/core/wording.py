@@ -99,17 +99,22 @@ def forget_recovered(n: int, error: str | None) -> str:
 
 
 # consolidation (ops/consolidate.py)
-def duplicate_pairs(pairs: int, memories: int, threshold: float) -> str:
+# `then` says what to do next in the words of the door (MCP's by default; the CLI's own)
+def duplicate_pairs(
+    pairs: int, memories: int, threshold: float, then: str = "consolidate one with its cluster_id"
+) -> str:
     return (
         f"{count(pairs, 'near-duplicate pair')} (similarity ≥ {threshold:g}) among "
-        f"{count(memories, 'memory')}; consolidate one with its cluster_id"
+        f"{count(memories, 'memory')}; {then}"
     )
 
 
-def clusters_found(clusters: int, memories: int, merges: int) -> str:
+def clusters_found(
+    clusters: int, memories: int, merges: int, then: str = "consolidate_memories takes a cluster id"
+) -> str:
     return (
         f"{count(clusters, 'cluster')} among {count(memories, 'memory')} ({merges} worth "
-        "merging); consolidate_memories takes a cluster id"
+        f"merging); {then}"
     )
 
 
@@ -121,8 +126,8 @@ def link_subject(n: int, cluster: str) -> str:
     return f"consolidate: link {count(n, 'memory')} of cluster {cluster}"
 
 
-def consolidate_preview(n: int) -> str:
-    return f"{count(n, 'cluster')} would be merged; call again with mode apply (or link)"
+def consolidate_preview(n: int, then: str = "call again with mode apply (or link)") -> str:
+    return f"{count(n, 'cluster')} would be merged; {then}"
 
 
 def consolidate_merged(n: int, folder: str) -> str:

@@ -167,7 +167,10 @@ class VaultEngine:
         """A memory by id, path, title or unique id prefix; clear errors otherwise."""
         ref = (ref or "").strip()
         if not ref:
-            raise NotFound("empty memory id; search with search_memory to find one")
+            raise NotFound(
+                "empty memory id; search with search_memory to find one",
+                operations=("search_memory",),
+            )
         catalog = self.fresh()
         wanted = set(statuses) if statuses else None
 
@@ -210,7 +213,8 @@ class VaultEngine:
                 )
         raise NotFound(
             f"no memory matches {ref!r} (by id, id prefix, path or title); "
-            "search with search_memory to find its id"
+            "search with search_memory to find its id",
+            operations=("search_memory",),
         )
 
     def safe_rel(self, rel: str) -> str:

@@ -179,7 +179,8 @@ def locate(engine: VaultEngine, wanted: str) -> Target:
             raise NotFound(
                 f"no cluster has id {wanted!r}: it is not one cluster_memories returned for this "
                 "vault, or its members changed so that it no longer forms. Run cluster_memories "
-                "again and use an id from its answer"
+                "again and use an id from its answer",
+                operations=("cluster_memories",),
             )
         members = [m for k in found.members if (m := _current(engine, k)) is not None]
         return Target(
@@ -201,7 +202,8 @@ def locate(engine: VaultEngine, wanted: str) -> Target:
         raise Stale(
             f"cluster {wanted} is stale, its members changed since cluster_memories: "
             + "; ".join(changed)
-            + ". Nothing was done; run cluster_memories again"
+            + ". Nothing was done; run cluster_memories again",
+            operations=("cluster_memories",),
         )
     return Target(wanted, members, pinned.cohesion, {p.key: p.hash for p in pinned.members})
 

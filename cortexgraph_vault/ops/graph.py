@@ -161,7 +161,7 @@ def read_graph(
         raise InvalidArgument(f"page_size: must be from 1 to {MAX_LIMIT}, got {page_size}")
     check_max_chars(max_chars)
     if cursor is not None and page is not None:
-        raise InvalidArgument("give page or cursor, not both")
+        raise InvalidArgument("give page or cursor, not both", params=("page", "cursor"))
     after = path_of_cursor(cursor) if cursor is not None else None
     wanted = _wanted(status)
     now = engine.now()

@@ -230,7 +230,8 @@ def promote(
         if reason is None and not force:
             raise InvalidArgument(
                 f"{m.path}: not a promotion candidate (score {s:.3f}, used {wording.count(m.use_count, 'time')}); "
-                "pass force to promote it anyway"
+                "pass force to promote it anyway",
+                params=("force",),
             )
         chosen.append((m, s, reason or "forced"))
     elif auto_detect:

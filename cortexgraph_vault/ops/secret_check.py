@@ -31,7 +31,8 @@ def refuse_secrets(fields: Mapping[str, object], *, force: bool) -> None:
     if found:
         raise SecretRefused(
             f"{describe(found)}; the vault is committed to git, where a secret stays forever. "
-            "Save a description without the secret, or pass force to save it anyway"
+            "Save a description without the secret, or pass force to save it anyway",
+            params=("force",),
         )
 
 

@@ -268,7 +268,10 @@ def update(
     if strength is not None:
         changes["strength"] = check_strength(strength)
     if content is None and not changes:
-        raise InvalidArgument("nothing to update: give content, tags, entities or strength")
+        raise InvalidArgument(
+            "nothing to update: give content, tags, entities or strength",
+            params=("content", "tags", "entities", "strength"),
+        )
     if not seen.id:
         changes["id"] = new_id()
     if content is not None:

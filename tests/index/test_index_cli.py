@@ -20,7 +20,7 @@ def test_search_all_finds_memories_and_notes(sample_vault: Path, cli) -> None:
     nothing = cli("search-all", "zebra quantum xylophone", vault=sample_vault)
     assert nothing.code == 0 and "no matching" in nothing.out
     bad = cli("search-all", "atlas", "--stm-weight", "5", vault=sample_vault)
-    assert bad.code != 0 and "stm_weight" in bad.err
+    assert bad.code != 0 and "--stm-weight: must be from 0 to 2" in bad.err
     assert file_hashes(sample_vault) == before
 
 

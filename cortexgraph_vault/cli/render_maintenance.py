@@ -1,9 +1,18 @@
-"""Human-readable output of imports, exports, stats and the doctor; `--json` skips all of this."""
+"""Human output of imports, exports, stats, the graph page and the doctor."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from cortexgraph_vault.core import wording
-from cortexgraph_vault.models import DoctorResult, ExportResult, ImportResult, VaultStats
+from cortexgraph_vault.models import (
+    DoctorResult,
+    ExportResult,
+    GraphPictureResult,
+    ImportResult,
+    VaultStats,
+)
 
 LEVEL_MARKS = {"ok": "ok  ", "info": "info", "warning": "WARN", "problem": "FAIL"}
 MAX_ITEMS = 50
@@ -70,14 +79,15 @@ def _doctor(r: DoctorResult) -> str:
     return "\n".join(lines)
 
 
-def render_maintenance(result: object) -> str | None:
-    if isinstance(result, ImportResult):
-        return _import(result)
-    if isinstance(result, VaultStats):
-        return _stats(result)
-    if isinstance(result, DoctorResult):
-        return _doctor(result)
-    if isinstance(result, ExportResult):
-        skipped = [f"  not exported {s.file}: {s.reason}" for s in result.skipped]
-        return "\n".join([result.message, *[f"  {f}" for f in result.files], *skipped])
-    return None
+def _export(r: ExportResult) -> str:
+    skipped = [f"  not exported {s.file}: {s.reason}" for s in r.skipped]
+    return "\n".join([r.message, *[f"  {f}" for f in r.files], *skipped])
+
+
+RENDERERS: dict[type, Callable[[Any], str]] = {
+    ImportResult: _import,
+    VaultStats: _stats,
+    DoctorResult: _doctor,
+    ExportResult: _export,
+    GraphPictureResult: lambda r: r.message,
+}

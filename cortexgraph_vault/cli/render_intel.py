@@ -1,0 +1,70 @@
+"""Human output of memory intelligence: the decision first, then what it rests on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from cortexgraph_vault.cli.text_layout import short, table
+from cortexgraph_vault.models import AutoRecallResult, MessageAnalysis, RecallAnalysis, ReviewResult
+
+
+def _message_analysis(result: MessageAnalysis) -> str:
+    lines = [
+        f"save: {'yes' if result.should_save else 'no'} ({result.decision}, "
+        f"confidence {result.confidence:.2f})",
+        f"why: {result.reasoning}",
+        f"strength {result.suggested_strength:g}",
+    ]
+    if result.suggested_entities:
+        lines.append(f"entities: {', '.join(result.suggested_entities)}")
+    if result.suggested_links:
+        lines.append(f"links: {', '.join(result.suggested_links)}")
+    if result.suggested_tags:
+        lines.append(f"tags: {', '.join(result.suggested_tags)}")
+    return "\n".join(lines)
+
+
+def _recall_analysis(result: RecallAnalysis) -> str:
+    lines = [
+        f"search memory: {'yes' if result.should_search else 'no'} ({result.decision}, "
+        f"confidence {result.confidence:.2f})",
+        f"why: {result.reasoning}",
+    ]
+    if result.suggested_query:
+        lines.append(f"query: {result.suggested_query}")
+    if result.suggested_entities:
+        lines.append(f"entities: {', '.join(result.suggested_entities)}")
+    return "\n".join(lines)
+
+
+def _auto_recall_result(result: AutoRecallResult) -> str:
+    lines = [f"{result.message} (mode {result.mode})"]
+    if result.topics_found:
+        lines.append(f"topics: {', '.join(result.topics_found)}")
+    if result.memories:
+        rows = [(f"{m.relevance:.2f}", "yes" if m.reinforced else "cooling" if m.cooling_down
+                 else "no", short(m.title, 40), (m.memory_id or "")[:8]) for m in result.memories]  # fmt: skip
+        lines.append(table(rows, ["relevance", "reinforced", "title", "id"]))
+    elif result.reinforced_ids:
+        lines.append("reinforced: " + ", ".join(i[:8] for i in result.reinforced_ids))
+    if result.suggestion:
+        lines.append(result.suggestion)
+    return "\n".join(lines)
+
+
+def _review_result(result: ReviewResult) -> str:
+    lines = [result.message]
+    if result.memories:
+        rows = [(f"{m.review_priority:.2f}", f"{m.score:.3f}", m.days_until_forgotten,
+                 short(m.title, 40), (m.memory_id or "")[:8]) for m in result.memories]  # fmt: skip
+        lines.append(table(rows, ["priority", "score", "days left", "title", "id"]))
+    return "\n".join(lines)
+
+
+RENDERERS: dict[type, Callable[[Any], str]] = {
+    MessageAnalysis: _message_analysis,
+    RecallAnalysis: _recall_analysis,
+    AutoRecallResult: _auto_recall_result,
+    ReviewResult: _review_result,
+}
