@@ -64,7 +64,7 @@ def test_a_path_list_keeps_its_commas() -> None:
 def test_options_fill_the_operations_parameters() -> None:
     assert parse("search", "milk", "--limit", "3", "--preview", "20") == {
         "query": "milk", "tags": None, "status": None, "top_k": 3, "window_days": None,
-        "min_score": None, "page": None, "preview_length": 20, "explain": False,
+        "min_score": None, "page": None, "preview_length": 20, "explain": False, "cursor": None,
     }  # fmt: skip
     assert parse("gc")["dry_run"] is True and parse("gc", "--yes")["dry_run"] is False
     assert parse("delete", "x")["mode"] == "archive"
