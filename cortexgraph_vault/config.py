@@ -108,6 +108,7 @@ SETTINGS: tuple[Setting, ...] = (
     _s("git_commit_writes", "bool", True, "commit saves, updates, deletes, promotions and restores"),
     _s("git_auto_init", "bool", False, "make the vault a git repository when it is not one"),
     _s("git_lock_wait", "float", 10.0, "seconds to wait for another git process", 0.0, 600.0),
+    _s("device_name", "str", None, "this device's name in memory notes and commits, for sync (default: the host name)"),
     _s("max_note_bytes", "int", 5_000_000, "notes larger than this are indexed only in part", 1024, 1_000_000_000),
     _s("port", "int", DEFAULT_PORT, "daemon port on 127.0.0.1", 1, 65535),
     _s("now", "str", None, "fixed clock (ISO-8601) for previews and tests"),

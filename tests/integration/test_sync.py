@@ -255,3 +255,18 @@ def test_a_sync_killed_in_its_merge_leaves_nothing_that_outlives_the_next(d: Dev
     d.service(laptop).sync()
     assert attributes.read_text() == "*.pdf binary\n"  # the person's own line stays
     assert git(laptop, "check-attr", "merge", "--", NOTE).stdout.strip().endswith("cortexgraph")
+
+
+def test_one_use_on_each_device_in_the_same_second_counts_twice(d: Devices) -> None:
+    # Both devices touch once from the same base at the same second: without something of each
+    # device's own in the note the two versions are byte for byte one file, git merges them
+    # without asking anyone, and one use is lost.
+    laptop, desktop = d.clone("laptop"), d.clone("desktop")
+    d.service(laptop).touch(TEA)
+    d.service(desktop).touch(TEA)
+    d.service(laptop).sync()
+    d.service(desktop).sync()
+    d.service(laptop).sync()
+    for vault in (laptop, desktop):
+        assert fields(vault / NOTE)["use_count"] == 5 + 1 + 1
+    assert git(laptop, "rev-parse", "HEAD").stdout == git(desktop, "rev-parse", "HEAD").stdout
