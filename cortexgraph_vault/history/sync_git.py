@@ -13,6 +13,9 @@ from pathlib import Path
 from cortexgraph_vault.errors import SyncError
 from cortexgraph_vault.history.recording import identity_config
 from cortexgraph_vault.history.runner import GitResult, GitRunner, nul_join, split_nul
+from cortexgraph_vault.history.transfer import TransferLine, run_with_progress
+
+Hear = Callable[[TransferLine], object]
 
 # Git's words when a remote refuses who we are, and when it cannot be reached at all.
 _AUTH = ("authentication failed", "could not read username", "could not read password",
@@ -92,8 +95,12 @@ def merge_in_progress(runner: GitRunner) -> bool:
     return (runner.git_dir / "MERGE_HEAD").exists() or (runner.git_dir / "rebase-merge").exists()
 
 
-def fetch(runner: GitRunner, remote: str) -> None:
-    result = runner.run("fetch", "--quiet", "--no-tags", remote)
+def fetch(runner: GitRunner, remote: str, hear: Hear | None = None) -> None:
+    """`hear` gets git's transfer lines (objects received, percent) as they come."""
+    if hear is None:
+        result = runner.run("fetch", "--quiet", "--no-tags", remote)
+    else:
+        result = run_with_progress(runner, "fetch", "--no-tags", remote, hear=hear)
     if not result.ok:
         raise explain_remote_failure(remote, "fetch from", result)
 
@@ -285,11 +292,16 @@ def abort_merge(runner: GitRunner) -> None:
     runner.run("merge", "--abort")
 
 
-def push(runner: GitRunner, remote: str, branch: str, *, set_upstream: bool) -> bool:
+def push(
+    runner: GitRunner, remote: str, branch: str, *, set_upstream: bool, hear: Hear | None = None
+) -> bool:
     """True when pushed; False when the remote moved on meanwhile (fetch and merge again)."""
-    args: Sequence[str] = ("push", "--quiet", *(("-u",) if set_upstream else ()), remote,
+    args: Sequence[str] = ("push", *(("-u",) if set_upstream else ()), remote,
                            f"HEAD:refs/heads/{branch}")  # fmt: skip
-    result = runner.run(*args)
+    if hear is None:
+        result = runner.run(args[0], "--quiet", *args[1:])
+    else:
+        result = run_with_progress(runner, *args, hear=hear)
     if result.ok:
         return True
     if any(word in result.err for word in _REJECTED) and "permission" not in result.err.lower():

@@ -92,7 +92,7 @@ def sync(
     before = runner.head_or_none()
     for _ in range(PUSH_ATTEMPTS):
         say(f"fetching from {remote}")
-        sync_git.fetch(runner, remote)
+        sync_git.fetch(runner, remote, say if progress is not None else None)
         upstream = sync_git.remote_ref(runner, remote, branch)
         if upstream is not None:
             with engine.lock.held():
@@ -102,7 +102,8 @@ def sync(
             sent = sync_git.count(runner, "HEAD")
         if sent:
             say(f"sending {sent} commit(s) to {remote}")
-        if sent == 0 or sync_git.push(runner, remote, branch, set_upstream=set_upstream):
+        hear = say if progress is not None else None
+        if sent == 0 or sync_git.push(runner, remote, branch, set_upstream=set_upstream, hear=hear):
             break
     else:
         raise SyncError(f"{remote!r} kept moving on while we pushed ({PUSH_ATTEMPTS} tries); "

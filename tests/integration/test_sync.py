@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.errors import SyncError
+from cortexgraph_vault.history.transfer import TransferLine
 from tests.integration.clones import Devices, a_memory, fields, git, service
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -49,7 +50,7 @@ def test_two_devices_sync_their_uses_exactly_and_end_in_step(d: Devices) -> None
     steps: list[str] = []
     second = s_desktop.sync(progress=steps.append)
     assert second.received == 1 and second.sent == 2  # its snapshot and the merge
-    assert steps == [
+    assert [s for s in steps if not isinstance(s, TransferLine)] == [
         "recorded 1 memories used here", "fetching from origin",
         "bringing in 1 commit(s) from origin", "sending 2 commit(s) to origin",
     ]  # fmt: skip
@@ -270,3 +271,45 @@ def test_one_use_on_each_device_in_the_same_second_counts_twice(d: Devices) -> N
     for vault in (laptop, desktop):
         assert fields(vault / NOTE)["use_count"] == 5 + 1 + 1
     assert git(laptop, "rev-parse", "HEAD").stdout == git(desktop, "rev-parse", "HEAD").stdout
+
+
+def test_a_long_fetch_reports_git_transfer_progress(d: Devices) -> None:
+    laptop, desktop = d.clone("laptop"), d.clone("desktop")
+    for n in range(400):
+        (laptop / f"_stm/Note {n}.md").write_text(a_memory(f"id-{n}", uses=1, body=f"Fact {n}.\n"))
+    git(laptop, "add", "_stm")
+    git(laptop, "commit", "-qm", "many memories")
+    git(laptop, "push", "-q", "origin", "main")
+    heard: list[str] = []
+    result = d.service(desktop).sync(progress=heard.append)
+    assert result.received == 1 and (desktop / "_stm/Note 399.md").exists()
+    transfer = [line for line in heard if isinstance(line, TransferLine)]
+    objects = [line for line in transfer if line.phase.endswith("objects")]
+    assert objects, heard
+    assert max(line.total for line in objects) >= 400  # 400 notes, their tree and commit
+    assert any(line.percent == 100 for line in objects)
+    assert all(line.done <= line.total for line in transfer)
+    # Without a listener git is asked for no progress at all.
+    quiet = d.service(laptop)
+    quiet.touch(TEA)
+    assert quiet.sync().sent == 1
+
+
+def test_the_command_line_redraws_transfer_lines_in_place() -> None:
+    import io
+
+    from cortexgraph_vault.cli.sync_commands import TransferShown
+    from cortexgraph_vault.history.transfer import transfer_line
+
+    shown = io.StringIO()
+    bar = TransferShown(shown)
+    for text in ("remote: Counting objects:  50% (2/4)", "Receiving objects: 100% (4/4), done."):
+        line = transfer_line(text)
+        assert line is not None
+        bar.show(line)
+    bar.end()
+    bar.end()  # a second end draws nothing more
+    assert shown.getvalue() == (
+        "\r  Counting objects:  50% (2/4)\x1b[K\r  Receiving objects: 100% (4/4), done.\x1b[K\n"
+    )
+    assert transfer_line("Already up to date.") is None
