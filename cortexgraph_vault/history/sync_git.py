@@ -114,6 +114,14 @@ def count(runner: GitRunner, revisions: str) -> int:
     return int(runner.check("rev-list", "--count", revisions).decode().strip() or 0)
 
 
+def devices_in(runner: GitRunner, revisions: str, trailer: str) -> list[str]:
+    """The device names our commits in `revisions` carry (their `trailer`), newest first."""
+    found = runner.run("log", f"--format=%(trailers:key={trailer},valueonly,separator=%x00)%x00",
+                       revisions)  # fmt: skip
+    names = (name.strip() for name in found.out.decode("utf-8", "replace").split("\0"))
+    return list(dict.fromkeys(name for name in names if name)) if found.ok else []
+
+
 def merge_base(runner: GitRunner, a: str, b: str) -> str | None:
     found = runner.run("merge-base", a, b)
     return found.out.decode().strip() if found.ok else None

@@ -31,6 +31,13 @@ class SyncResult(Model):
     conflicted: list[str] = Field(
         default_factory=list, description="notes with edits to the same lines on both devices"
     )
+    conflicts: int = Field(default=0, description="how many notes need a person (conflicted)")
+    device: str = Field(default="", description="this device's name (CORTEXGRAPH_DEVICE_NAME)")
+    sources: list[str] = Field(
+        default_factory=list,
+        description="where what came in was made: the devices named in its commits, else the "
+        "remote's name",
+    )
     decisions: list[SyncDecision] = Field(default_factory=list)
     commit: str | None = Field(default=None, description="HEAD after the sync")
     up_to_date: bool = Field(description="nothing came in and nothing went out")

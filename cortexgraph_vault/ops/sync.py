@@ -27,6 +27,7 @@ from cortexgraph_vault.errors import SyncError
 from cortexgraph_vault.history import sync_git
 from cortexgraph_vault.history.runner import GitRunner
 from cortexgraph_vault.history.sync_git import Unmerged
+from cortexgraph_vault.history.vault_history import DEVICE_TRAILER
 from cortexgraph_vault.models import SyncDecision, SyncResult
 from cortexgraph_vault.ops import lifecycle, sync_ids
 from cortexgraph_vault.ops.common import trailers
@@ -57,6 +58,7 @@ class _Merge:
         self.blobs: dict[str, bytes] = {}
         self.base_commit: str | None = None
         self.say: Progress = lambda _: None
+        self.sources: list[str] = []  # devices named in the commits brought in
 
 
 def sync(
@@ -119,6 +121,8 @@ def _bring_in(
     if incoming == 0:
         return 0
     merge.say(f"bringing in {incoming} commit(s) from {remote}")
+    named = sync_git.devices_in(runner, f"HEAD..{upstream}", DEVICE_TRAILER)
+    merge.sources += [n for n in named if n != engine.device_name and n not in merge.sources]
     if sync_git.count(runner, f"{upstream}..HEAD") == 0:
         sync_git.fast_forward(runner, upstream)
         return incoming
@@ -152,7 +156,10 @@ def _bring_in(
         raise SyncError(f"could not merge {', '.join(merge.unresolved)} with {remote!r}; the "
                         "merge was undone and nothing was changed; merge them by hand "
                         f"(git pull {remote})")  # fmt: skip
-    sync_git.commit_merge(runner, _message(remote, incoming, merge.decisions))
+    sync_git.commit_merge(
+        runner,
+        _message(remote, incoming, merge.decisions) + f"\n{DEVICE_TRAILER}: {engine.device_name}",
+    )
     if merge.forget_after:
         _forget_what_stood(engine, runner, merge.forget_after)
     return incoming
@@ -299,6 +306,10 @@ def _message(remote: str, incoming: int, decisions: Sequence[SyncDecision]) -> s
     return "\n".join(lines) + ("\n\n" if decisions else "\n") + body
 
 
+def _names(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
 def _result(
     engine: VaultEngine, runner: GitRunner, remote: str, branch: str, before: str | None,
     recorded: list[str], received: int, sent: int, merge: _Merge,
@@ -312,12 +323,13 @@ def _result(
         )
         merged = sorted(p for p in (runner.from_repo(c) for c in changed) if p)
     up_to_date = received == 0 and sent == 0
+    sources = merge.sources or ([remote] if received else [])
     if up_to_date:
         message = f"already in step with {remote}" + (
             f" (recorded {len(recorded)} memories here)" if recorded else ""
         )
     else:
-        message = f"{len(merged)} memories merged from {remote}"
+        message = f"{len(merged)} memories merged from {_names(sources or [remote])}"
         if sent:
             message += f"; sent {sent} commit(s)"
         if merge.conflicted:
@@ -325,5 +337,6 @@ def _result(
     return SyncResult(
         remote=remote, branch=branch, recorded=len(recorded), received=received, sent=sent,
         merged_count=len(merged), merged=merged[:LISTED], conflicted=merge.conflicted,
+        conflicts=len(merge.conflicted), device=engine.device_name, sources=sources,
         decisions=merge.decisions, commit=after, up_to_date=up_to_date, message=message,
     )  # fmt: skip

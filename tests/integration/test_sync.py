@@ -313,3 +313,24 @@ def test_the_command_line_redraws_transfer_lines_in_place() -> None:
         "\r  Counting objects:  50% (2/4)\x1b[K\r  Receiving objects: 100% (4/4), done.\x1b[K\n"
     )
     assert transfer_line("Already up to date.") is None
+
+
+def test_a_sync_says_which_devices_the_merged_memories_came_from(d: Devices) -> None:
+    laptop, desktop, phone = d.clone("laptop"), d.clone("desktop"), d.clone("phone")
+    for vault, name, minutes in ((desktop, "desktop", 1), (phone, "phone", 2)):
+        s = service(vault, NOW + timedelta(minutes=minutes), device_name=name)
+        s.touch(TEA)
+        assert s.sync().sources == ([] if name == "desktop" else ["desktop"])
+    here = service(laptop, NOW + timedelta(minutes=3), device_name="laptop")
+    here.touch(TEA)
+    result = here.sync()
+    assert result.device == "laptop" and result.sources == ["phone", "desktop"]
+    assert result.message.startswith("1 memories merged from phone and desktop")
+    assert (result.merged_count, result.conflicts, result.sent) == (1, 0, 2)
+    assert "Cortexgraph-Device: laptop" in git(laptop, "log", "-1", "--format=%B").stdout
+    assert fields(laptop / NOTE)["use_count"] == 8
+    assert str(fields(laptop / NOTE)["last_used_on"]).startswith("laptop (")
+    again = here.sync()
+    assert (
+        again.up_to_date and again.sources == [] and again.message == "already in step with origin"
+    )
