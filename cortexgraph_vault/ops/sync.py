@@ -12,6 +12,8 @@ on several devices"):
 - promoted or archived (moved) on one device and touched on the other: git follows the move and
   the fields merge at the new path, so the touch lands on the promoted or archived note.
 A person's own uncommitted notes are never committed: sync refuses and names them.
+`progress` hears each step and, during a fetch or push, git's transfer lines (`TransferLine`,
+a str with its numbers); the result names the devices what came in was made on.
 """
 
 from __future__ import annotations
