@@ -9,6 +9,7 @@ import { ActiveMemory } from "./backend/active-memory";
 import { autostart } from "./backend/autostart";
 import { Backend, type BackendOptions } from "./backend/backend";
 import { BackendProcess } from "./backend/server-process";
+import { SyncState } from "./backend/sync-state";
 import { touchesMemories } from "./model/backend-config";
 import { DEFAULT_SETTINGS, portOf, settingsFrom, type CortexSettings } from "./settings";
 import { memoryCommands } from "./ui/commands";
@@ -49,10 +50,11 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
     for (const command of memoryCommands({ app: this.app, backend, active, flows, activateView })) {
       this.addCommand(command);
     }
-    this.addCommand(syncCommand(backend, (message) => new Notice(message)));
+    const synced = new SyncState();
+    this.addCommand(syncCommand(backend, (message) => new Notice(message), synced));
     this.addRibbonIcon("brain", "Open memories view", () => void activateView());
     this.addSettingTab(new CortexSettingTab(this.app, this));
-    this.addChild(new MemoryStatusBar(this.addStatusBarItem(), backend, active, actions, () => void activateView()));
+    this.addChild(new MemoryStatusBar(this.addStatusBarItem(), backend, active, actions, () => void activateView(), synced));
     this.registerEvent(
       this.app.workspace.on("file-menu", (menu, file) => addMemoryMenuItems(menu, file, backend, flows)),
     );

@@ -240,6 +240,11 @@ export interface SyncResult {
   merged_count: number;
   merged: string[];
   conflicted: string[];
+  /** How many notes need a person; older backends leave it out. */
+  conflicts?: number;
+  /** This device's name, and the devices (else the remote) what came in was made on. */
+  device?: string;
+  sources?: string[];
   commit: string | null;
   up_to_date: boolean;
   message: string;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SyncState } from "../../src/backend/sync-state";
 import { runSync, syncCommand, syncMessage } from "../../src/ui/sync-command";
 import { backendOver, refusedTransport } from "../support/backend";
 import { FakeTransport, json } from "../support/fake-transport";
@@ -28,6 +29,24 @@ describe("sync command", () => {
     expect(result?.merged_count).toBe(3);
     expect(notified).toEqual(["3 memories merged from origin; sent 1 commit(s)"]);
     expect(changed()).toBe(1);
+  });
+
+  it("keeps the outcome for the status bar, a failure with its reason", async () => {
+    let refuse = false;
+    const t = new FakeTransport().on("POST /api/v1/sync", () =>
+      refuse ? json(409, { error: "sync_error", detail: "no remote to sync with" }) : json(200, synced),
+    );
+    const { backend, notify } = setup(t);
+    const state = new SyncState();
+    const heard: string[] = [];
+    state.onChanged((outcome) => heard.push(outcome.kind));
+    await runSync(backend, notify, state);
+    expect(state.last).toEqual({ kind: "synced", result: synced });
+    refuse = true;
+    await syncCommand(backend, notify, state).callback?.();
+    await expect.poll(() => state.last?.kind).toBe("failed");
+    expect(state.last).toEqual({ kind: "failed", reason: "no remote to sync with" });
+    expect(heard).toEqual(["synced", "failed"]);
   });
 
   it("names the notes edited on both devices", () => {
