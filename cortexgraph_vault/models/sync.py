@@ -6,7 +6,7 @@ from pydantic import Field
 
 from cortexgraph_vault.models.memory import Model
 
-__all__ = ["SyncDecision", "SyncResult", "SyncSummary"]
+__all__ = ["LastSync", "SyncDecision", "SyncResult", "SyncSummary"]
 
 
 class SyncDecision(Model):
@@ -49,3 +49,13 @@ class SyncSummary(Model):
 
     message: str  # names how many notes need a person, when some do
     merged: int  # memory notes the merge changed here
+
+
+class LastSync(Model):
+    """The last sync of this vault on this device, by any door or process (the plugin's status
+    bar shows it)."""
+
+    at: str | None = Field(default=None, description="when it ended (ISO-8601); null: never")
+    ok: bool = Field(default=False, description="false: it failed, `error` says why")
+    result: SyncResult | None = None
+    error: str | None = None

@@ -25,13 +25,13 @@ from cortexgraph_vault.core.memory import memory_from_fields
 from cortexgraph_vault.core.note import content_hash, parse_note
 from cortexgraph_vault.core.note_merge import merge_versions
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.errors import SyncError
+from cortexgraph_vault.errors import SyncError, VaultError
 from cortexgraph_vault.history import sync_git
 from cortexgraph_vault.history.runner import GitRunner
 from cortexgraph_vault.history.sync_git import Unmerged
 from cortexgraph_vault.history.vault_history import DEVICE_TRAILER
 from cortexgraph_vault.models import SyncDecision, SyncResult
-from cortexgraph_vault.ops import lifecycle, sync_ids
+from cortexgraph_vault.ops import lifecycle, sync_ids, sync_record
 from cortexgraph_vault.ops.common import trailers
 
 Progress = Callable[[str], object]
@@ -66,6 +66,17 @@ class _Merge:
 def sync(
     engine: VaultEngine, remote: str | None = None, progress: Progress | None = None
 ) -> SyncResult:
+    """One sync; its outcome (or why it failed) is kept for `last_sync` (ops/sync_record.py)."""
+    try:
+        result = _sync(engine, remote, progress)
+    except VaultError as exc:
+        sync_record.remember(engine, None, str(exc))
+        raise
+    sync_record.remember(engine, result)
+    return result
+
+
+def _sync(engine: VaultEngine, remote: str | None, progress: Progress | None) -> SyncResult:
     say = progress or (lambda _: None)
     history = engine.history
     if not history.available:

@@ -334,3 +334,17 @@ def test_a_sync_says_which_devices_the_merged_memories_came_from(d: Devices) -> 
     assert (
         again.up_to_date and again.sources == [] and again.message == "already in step with origin"
     )
+
+
+def test_the_last_sync_is_kept_for_every_process_on_this_device(d: Devices) -> None:
+    laptop = d.clone("laptop")
+    assert d.service(laptop).last_sync().at is None
+    d.service(laptop).touch(TEA)
+    done = d.service(laptop, timedelta(minutes=1)).sync()
+    seen = d.service(laptop).last_sync()  # another service, as another process would be
+    assert seen.ok and seen.result == done and seen.at == "2026-12-01T12:01:00Z"
+    with pytest.raises(SyncError) as refused:
+        d.service(laptop).sync(remote="phone")
+    failed = d.service(laptop).last_sync()
+    assert not failed.ok and failed.result is None and failed.error == str(refused.value)
+    assert d.service(d.clone("desktop")).last_sync().at is None  # kept per vault
