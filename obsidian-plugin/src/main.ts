@@ -25,6 +25,7 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
   private backend!: Backend;
   private active!: ActiveMemory;
   private refreshTimer: number | null = null;
+  private readonly synced = new SyncState();
 
   override async onload(): Promise<void> {
     this.settings = settingsFrom(await this.loadData());
@@ -50,7 +51,7 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
     for (const command of memoryCommands({ app: this.app, backend, active, flows, activateView })) {
       this.addCommand(command);
     }
-    const synced = new SyncState();
+    const synced = this.synced;
     this.addCommand(syncCommand(backend, (message) => new Notice(message), synced));
     this.addRibbonIcon("brain", "Open memories view", () => void activateView());
     this.addSettingTab(new CortexSettingTab(this.app, this));
@@ -94,8 +95,8 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
     this.registerEvent(this.app.workspace.on("file-open", (file) => void active.track(file?.path ?? null)));
     this.startRefreshTimer();
     void active.track(this.app.workspace.getActiveFile()?.path ?? null);
-    if (this.settings.startBackend) void this.startBackend();
-    else void backend.probe();
+    const started = this.settings.startBackend ? this.startBackend() : backend.probe();
+    void started.then(() => this.synced.refresh(backend));
   }
 
   private async startBackend(): Promise<void> {
@@ -125,6 +126,7 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
       if (this.backend.state.kind !== "online") void this.backend.probe();
       this.backend.notifyChanged();
       void this.active.lookup();
+      void this.synced.refresh(this.backend);
     }, this.settings.refreshSeconds * 1000);
     this.registerInterval(this.refreshTimer);
   }

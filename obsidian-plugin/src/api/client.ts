@@ -23,6 +23,7 @@ import type {
   RestoreResult,
   SearchResult,
   SyncResult,
+  LastSync,
   TouchResult,
   VersionResult,
 } from "./types";
@@ -163,6 +164,11 @@ export class CortexClient {
 
   sync(remote?: string): Promise<SyncResult> {
     return this.call("POST", "/api/v1/sync", { body: remote ? { remote } : {}, timeoutMs: SYNC_TIMEOUT_MS });
+  }
+
+  /** The last sync of the vault on this device, whoever ran it (the CLI, an assistant, us). */
+  lastSync(): Promise<LastSync> {
+    return this.call("GET", "/api/v1/sync");
   }
 
   async forgotten(limit = 100): Promise<ForgottenView[]> {

@@ -249,3 +249,11 @@ export interface SyncResult {
   up_to_date: boolean;
   message: string;
 }
+
+/** `GET /api/v1/sync`: the last sync on this device; `at` null when there was none. */
+export interface LastSync {
+  at: string | null;
+  ok: boolean;
+  result: SyncResult | null;
+  error: string | null;
+}

@@ -1,10 +1,20 @@
 // What the status bar says about the last sync: what came in and from which device, that all was
 // already in step, or why it failed.
 
-import type { SyncResult } from "../api/types";
+import type { LastSync, SyncResult } from "../api/types";
 import { plural } from "./format";
 
-export type SyncOutcome = { kind: "synced"; result: SyncResult } | { kind: "failed"; reason: string };
+/** `at`: when the daemon recorded it (a sync reported by the daemon rather than run here). */
+export type SyncOutcome =
+  | { kind: "synced"; result: SyncResult; at?: string }
+  | { kind: "failed"; reason: string; at?: string };
+
+/** The daemon's record as an outcome; null when there was no sync. */
+export function outcomeOf(last: LastSync): SyncOutcome | null {
+  if (!last.at) return null;
+  if (last.ok && last.result) return { kind: "synced", result: last.result, at: last.at };
+  return { kind: "failed", reason: last.error ?? "unknown reason", at: last.at };
+}
 
 export interface SyncStatus {
   text: string;

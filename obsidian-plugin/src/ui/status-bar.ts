@@ -35,7 +35,8 @@ export class MemoryStatusBar extends Component {
     const status = statusText(this.backend.state, memory, this.backend.config.thresholds);
     const synced = this.sync?.last ? syncStatus(this.sync.last) : null;
     this.el.setText(synced ? `${status.text} · ${synced.text}` : status.text);
-    this.el.setAttr("aria-label", synced ? `${status.tooltip}\nLast sync: ${synced.tooltip}` : status.tooltip);
+    const when = this.sync?.last?.at ? ` (${this.sync.last.at})` : "";
+    this.el.setAttr("aria-label", synced ? `${status.tooltip}\nLast sync${when}: ${synced.tooltip}` : status.tooltip);
     this.el.setAttr("data-tooltip-position", "top");
     this.el.toggleClass("cg-status-offline", this.backend.state.kind !== "online" && this.backend.state.kind !== "unknown");
     this.el.toggleClass("cg-sync-failed", this.sync?.last?.kind === "failed");

@@ -67,6 +67,8 @@ describe("MemoryStatusBar", () => {
     expect(el.textContent).toBe("Memories · Sync failed: the remote could not be reached");
     expect(el.getAttribute("aria-label")).toContain("Sync failed: the remote could not be reached; check the network");
     expect(el.classList.contains("cg-sync-failed")).toBe(true);
+    sync.record({ kind: "failed", reason: "no remote to sync with", at: "2026-12-01T12:05:00Z" });
+    expect(el.getAttribute("aria-label")).toContain("Last sync (2026-12-01T12:05:00Z): Sync failed: no remote to sync with");
     bar.unload();
   });
 });
