@@ -279,7 +279,10 @@ def test_a_long_fetch_reports_git_transfer_progress(d: Devices) -> None:
         (laptop / f"_stm/Note {n}.md").write_text(a_memory(f"id-{n}", uses=1, body=f"Fact {n}.\n"))
     git(laptop, "add", "_stm")
     git(laptop, "commit", "-qm", "many memories")
-    git(laptop, "push", "-q", "origin", "main")
+    pushed: list[str] = []
+    assert d.service(laptop).sync(progress=pushed.append).sent == 1
+    writing = [x for x in pushed if isinstance(x, TransferLine) and x.phase == "Writing objects"]
+    assert writing and writing[-1].percent == 100 and writing[-1].total >= 400
     heard: list[str] = []
     result = d.service(desktop).sync(progress=heard.append)
     assert result.received == 1 and (desktop / "_stm/Note 399.md").exists()
