@@ -284,7 +284,9 @@ class VaultEngine:
         git would merge by taking one of them (losing the other's use) without asking the driver."""
         if self._device_mark is None:
             clone = self.history.clone_id()
-            self._device_mark = f"{self.device_name} ({clone})" if clone else self.device_name
+            if clone is None:  # not (yet) a repository: nothing to merge with until it is
+                return self.device_name
+            self._device_mark = f"{self.device_name} ({clone})"
         return self._device_mark
 
     def commit(self, paths: Iterable[str], message: str, *, required: bool = False) -> str | None:
