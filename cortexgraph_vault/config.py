@@ -216,6 +216,7 @@ class Config:
     git_commit_writes: bool = _setting("bool", True, "commit saves, updates, deletes, promotions and restores")
     git_auto_init: bool = _setting("bool", False, "make the vault a git repository when it is not one")
     git_lock_wait: float = _setting("float", 10.0, "seconds to wait for another git process", 0.0, 600.0)
+    device_name: str | None = _setting("str", None, "this device's name in memory notes and commits, for sync (default: the host name)")
     max_note_bytes: int = _setting("int", 5_000_000, "notes larger than this are indexed only in part", 1024, 1_000_000_000)
     port: int = _setting("int", DEFAULT_PORT, "daemon port on 127.0.0.1", 1, 65535)
     now: str | None = _setting("str", None, "fixed clock (ISO-8601) for previews and tests")

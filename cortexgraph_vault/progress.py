@@ -19,3 +19,17 @@ def _ignore(done: int, total: int) -> None:
 
 def no_progress(label: str) -> Progress:
     return _ignore
+
+
+class TransferLine(str):
+    """One of git's progress lines, as git wrote it (without `remote: `), with its numbers."""
+
+    phase: str
+    percent: int
+    done: int
+    total: int
+
+    def __new__(cls, text: str, phase: str, percent: int, done: int, total: int) -> TransferLine:
+        line = super().__new__(cls, text)
+        line.phase, line.percent, line.done, line.total = phase, percent, done, total
+        return line

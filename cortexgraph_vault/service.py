@@ -21,6 +21,7 @@ from cortexgraph_vault.models import (
     ForgottenList,
     GcResult,
     HistoryResult,
+    LastSync,
     MemoryDetail,
     MemoryList,
     MessageAnalysis,
@@ -497,6 +498,12 @@ class MemoryService(ServiceCalls):
         from cortexgraph_vault.ops import sync
 
         return sync.sync(self.engine, remote, progress)
+
+    def last_sync(self) -> LastSync:
+        """The last sync of this vault on this device, by any door or process."""
+        from cortexgraph_vault.ops import sync_record
+
+        return sync_record.last_sync(self.engine)
 
     def init_git(self) -> str:
         from cortexgraph_vault.history import VaultHistory

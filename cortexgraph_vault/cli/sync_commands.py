@@ -3,21 +3,57 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from cortexgraph_vault.cli.command import Arg, Command, Request
 
 if TYPE_CHECKING:
+    from cortexgraph_vault.progress import TransferLine
     from cortexgraph_vault.service import MemoryService
 
 
 def _sync(s: MemoryService, r: Request) -> Any:
-    # Steps go to stderr on a terminal only: a script's --json stdout stays one document.
+    # Steps go to stderr on a terminal (or with --progress): a script's --json stdout stays
+    # one document. Git's transfer lines are drawn over one another on a terminal only.
+    from cortexgraph_vault.progress import TransferLine
+
+    terminal = sys.stderr.isatty()
+    transfer = TransferShown(sys.stderr) if terminal and not r.as_json else None
+
     def say(step: str) -> None:
+        if isinstance(step, TransferLine):
+            if transfer is not None:
+                transfer.show(step)
+            return
+        if transfer is not None:
+            transfer.end()
         print(f"{step}…", file=sys.stderr, flush=True)
 
-    shown = sys.stderr.isatty() or r.params["progress"]
-    return s.sync(remote=r.params["remote"], progress=say if shown else None)
+    shown = terminal or r.params["progress"]
+    try:
+        return s.sync(remote=r.params["remote"], progress=say if shown else None)
+    finally:
+        if transfer is not None:
+            transfer.end()
+
+
+class TransferShown:
+    """Git's progress for a long fetch or push, one line redrawn in place."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.open = False
+
+    def show(self, line: TransferLine) -> None:
+        self.stream.write(f"\r  {line}\x1b[K")
+        self.stream.flush()
+        self.open = True
+
+    def end(self) -> None:
+        if self.open:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.open = False
 
 
 COMMANDS = (

@@ -6,6 +6,10 @@ The rules (README, "One memory on several devices"):
   on which both devices used the memory counts twice (never more than its uses);
 - `strength`: base + both changes, clamped to 0..2 (a boost on each device counts);
 - `last_used`, `last_review_at`: the later; `created`, `promoted_at`: the earlier;
+- `last_used_on` (the device of the last use, its name and its clone's id, written by every use
+  so that two devices' uses in one second never make one identical file that git would merge
+  without us): the value of the side with the later `last_used`; at the same second the
+  greater, so every device settles it alike;
 - `status`: the side that changed it; changed on both, the further along
   (archived > promoted > active);
 - lists (`tags`, `entities`, typed relations, aliases, any list): a three-way set merge — an item
@@ -41,6 +45,7 @@ from cortexgraph_vault.errors import NoteFormatError
 CONFLICT_KEY = "merge_conflict"
 COUNTERS = ("use_count", "review_count", "cross_domain_count", "use_days")
 LATER = ("last_used", "last_review_at")
+LAST_USED_ON = "last_used_on"
 EARLIER = ("created", "promoted_at")
 STATUS_ORDER = {"active": 0, "promoted": 1, "archived": 2}
 _MISSING: Any = object()
@@ -158,6 +163,18 @@ def _merge_key(key: str, base: Any, ours: Any, theirs: Any, conflicts: list[str]
     return ours
 
 
+def _device_of_last_use(base: Any, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> Any:
+    o, t = ours.get(LAST_USED_ON, _MISSING), theirs.get(LAST_USED_ON, _MISSING)
+    if o == t or t is _MISSING or (base is not _MISSING and t == base):
+        return o
+    if o is _MISSING or (base is not _MISSING and o == base):
+        return t
+    when_o, when_t = parse_time(ours.get("last_used")), parse_time(theirs.get("last_used"))
+    if when_o is not None and when_t is not None and when_o != when_t:
+        return o if when_o > when_t else t
+    return o if str(o) >= str(t) else t
+
+
 def merge_fields(
     base: Mapping[str, Any] | None, ours: Mapping[str, Any], theirs: Mapping[str, Any]
 ) -> tuple[dict[str, Any], list[str]]:
@@ -171,6 +188,12 @@ def merge_fields(
         *(k for k in b if k not in ours and k not in theirs),
     ]
     for key in keys:
+        if key == LAST_USED_ON:
+            value = _device_of_last_use(b.get(key, _MISSING) if base is not None else _MISSING,
+                                        ours, theirs)  # fmt: skip
+            if value is not _MISSING:
+                merged[key] = value
+            continue
         value = _merge_key(
             key,
             b.get(key, _MISSING) if base is not None else _MISSING,

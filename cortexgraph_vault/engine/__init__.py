@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
+import socket
 import uuid
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -49,6 +50,12 @@ def system_clock() -> datetime:
     return datetime.now(UTC)
 
 
+def device_name(config: Config) -> str:
+    """CORTEXGRAPH_DEVICE_NAME, or the host's name without its domain."""
+    named = " ".join(str(config.device_name or "").split())
+    return named or socket.gethostname().split(".")[0] or "device"
+
+
 class VaultEngine:
     def __init__(
         self,
@@ -80,6 +87,9 @@ class VaultEngine:
         if on_catalog is not None:
             on_catalog(self.catalog)
         self.history = VaultHistory(self.root, lock_wait_seconds=config.git_lock_wait)
+        self.device_name = device_name(config)
+        self.history.device = self.device_name
+        self._device_mark: str | None = None
         self.watching = False  # set by the watcher once it keeps the catalogue current
         self.warned_no_history = False  # the "not a git repository" warning is given once
         self.progress: ProgressFactory = no_progress  # the CLI draws bars; other doors do not
@@ -272,6 +282,17 @@ class VaultEngine:
         )
 
     # git ---------------------------------------------------------------------------
+    def device_mark(self) -> str:
+        """What a use writes in `last_used_on`: this device's name and its clone's id. Two
+        devices' uses of one memory in one second then never make byte-identical notes, which
+        git would merge by taking one of them (losing the other's use) without asking the driver."""
+        if self._device_mark is None:
+            clone = self.history.clone_id()
+            if clone is None:  # not (yet) a repository: nothing to merge with until it is
+                return self.device_name
+            self._device_mark = f"{self.device_name} ({clone})"
+        return self._device_mark
+
     def commit(self, paths: Iterable[str], message: str, *, required: bool = False) -> str | None:
         """Record `paths` in git if the vault is a repository and writes are committed.
 

@@ -190,6 +190,10 @@ class GitRunner:
                 raise GitError(f"{self.vault_root}: git could not be run ({exc})") from exc
         return GitResult(status, out, err)
 
+    def environment(self) -> dict[str, str]:
+        """What a git process started outside `run` gets on top of ours (history/transfer.py)."""
+        return dict(self._env)
+
     def check(self, *args: str, input: bytes | None = None) -> bytes:
         result = self.run(*args, input=input)
         if not result.ok:

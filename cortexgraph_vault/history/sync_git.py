@@ -13,6 +13,10 @@ from pathlib import Path
 from cortexgraph_vault.errors import SyncError
 from cortexgraph_vault.history.recording import identity_config
 from cortexgraph_vault.history.runner import GitResult, GitRunner, nul_join, split_nul
+from cortexgraph_vault.history.transfer import run_with_progress
+from cortexgraph_vault.progress import TransferLine
+
+Hear = Callable[[TransferLine], object]
 
 # Git's words when a remote refuses who we are, and when it cannot be reached at all.
 _AUTH = ("authentication failed", "could not read username", "could not read password",
@@ -92,8 +96,12 @@ def merge_in_progress(runner: GitRunner) -> bool:
     return (runner.git_dir / "MERGE_HEAD").exists() or (runner.git_dir / "rebase-merge").exists()
 
 
-def fetch(runner: GitRunner, remote: str) -> None:
-    result = runner.run("fetch", "--quiet", "--no-tags", remote)
+def fetch(runner: GitRunner, remote: str, hear: Hear | None = None) -> None:
+    """`hear` gets git's transfer lines (objects received, percent) as they come."""
+    if hear is None:
+        result = runner.run("fetch", "--quiet", "--no-tags", remote)
+    else:
+        result = run_with_progress(runner, "fetch", "--no-tags", remote, hear=hear)
     if not result.ok:
         raise explain_remote_failure(remote, "fetch from", result)
 
@@ -105,6 +113,14 @@ def remote_ref(runner: GitRunner, remote: str, branch: str) -> str | None:
 
 def count(runner: GitRunner, revisions: str) -> int:
     return int(runner.check("rev-list", "--count", revisions).decode().strip() or 0)
+
+
+def devices_in(runner: GitRunner, revisions: str, trailer: str) -> list[str]:
+    """The device names our commits in `revisions` carry (their `trailer`), newest first."""
+    found = runner.run("log", f"--format=%(trailers:key={trailer},valueonly,separator=%x00)%x00",
+                       revisions)  # fmt: skip
+    names = (name.strip() for name in found.out.decode("utf-8", "replace").split("\0"))
+    return list(dict.fromkeys(name for name in names if name)) if found.ok else []
 
 
 def merge_base(runner: GitRunner, a: str, b: str) -> str | None:
@@ -285,11 +301,16 @@ def abort_merge(runner: GitRunner) -> None:
     runner.run("merge", "--abort")
 
 
-def push(runner: GitRunner, remote: str, branch: str, *, set_upstream: bool) -> bool:
+def push(
+    runner: GitRunner, remote: str, branch: str, *, set_upstream: bool, hear: Hear | None = None
+) -> bool:
     """True when pushed; False when the remote moved on meanwhile (fetch and merge again)."""
-    args: Sequence[str] = ("push", "--quiet", *(("-u",) if set_upstream else ()), remote,
+    args: Sequence[str] = ("push", *(("-u",) if set_upstream else ()), remote,
                            f"HEAD:refs/heads/{branch}")  # fmt: skip
-    result = runner.run(*args)
+    if hear is None:
+        result = runner.run(args[0], "--quiet", *args[1:])
+    else:
+        result = run_with_progress(runner, *args, hear=hear)
     if result.ok:
         return True
     if any(word in result.err for word in _REJECTED) and "permission" not in result.err.lower():

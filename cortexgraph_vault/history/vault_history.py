@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+import uuid
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
@@ -28,6 +29,8 @@ from cortexgraph_vault.history.tracing import MemoryStep, frontmatter_id, trace_
 
 # Deleted notes are read this many at a time, so `forgotten(limit=10)` stops early.
 _DELETION_BATCH = 200
+CLONE_ID_KEY = "cortexgraph.clone"
+DEVICE_TRAILER = "Cortexgraph-Device"
 
 
 def _text(data: bytes) -> str:
@@ -59,6 +62,8 @@ class VaultHistory:
         self._reason = ""
         # Our own threads queue here rather than poll index.lock against each other.
         self._commit_lock = threading.Lock()
+        # Named in our commits, so that a sync on another device can say where changes came from.
+        self.device: str | None = None
         self._find_repo()
 
     @staticmethod
@@ -96,6 +101,8 @@ class VaultHistory:
         """Commit exactly `paths` (adds, edits, deletions; a move is its two paths) and nothing
         else. Returns the new commit's sha, or None when those paths hold nothing new."""
         runner = self._require("nothing was committed")
+        if self.device and "Cortexgraph-Operation:" in message:
+            message = f"{message.rstrip()}\n{DEVICE_TRAILER}: {self.device}"
         with self._commit_lock, commits_in_turn(runner, self.lock_wait_seconds):
             return record(runner, paths, message, self.lock_wait_seconds)
 
@@ -130,6 +137,19 @@ class VaultHistory:
             found |= runner.list_paths("ls-files", "--cached", paths=spec)
         paths = (runner.from_repo(path) for path in found)
         return sorted(path for path in paths if path is not None and not never_committed(path))
+
+    def clone_id(self) -> str | None:
+        """A short random id of this clone, kept in its `.git/config` (which no clone shares):
+        two clones with one device name still write different notes. None without git."""
+        runner = self._find_repo()
+        if runner is None:
+            return None
+        found = runner.run("config", "--local", "--get", CLONE_ID_KEY)
+        if found.ok and found.out.strip():
+            return found.out.decode().strip()
+        made = uuid.uuid4().hex[:6]
+        runner.run("config", "--local", CLONE_ID_KEY, made)
+        return made
 
     # The merge driver for memory notes (one memory on several devices).
 

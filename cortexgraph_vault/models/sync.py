@@ -6,7 +6,7 @@ from pydantic import Field
 
 from cortexgraph_vault.models.memory import Model
 
-__all__ = ["SyncDecision", "SyncResult", "SyncSummary"]
+__all__ = ["LastSync", "SyncDecision", "SyncResult", "SyncSummary"]
 
 
 class SyncDecision(Model):
@@ -31,6 +31,13 @@ class SyncResult(Model):
     conflicted: list[str] = Field(
         default_factory=list, description="notes with edits to the same lines on both devices"
     )
+    conflicts: int = Field(default=0, description="how many notes need a person (conflicted)")
+    device: str = Field(default="", description="this device's name (CORTEXGRAPH_DEVICE_NAME)")
+    sources: list[str] = Field(
+        default_factory=list,
+        description="where what came in was made: the devices named in its commits, else the "
+        "remote's name",
+    )
     decisions: list[SyncDecision] = Field(default_factory=list)
     commit: str | None = Field(default=None, description="HEAD after the sync")
     up_to_date: bool = Field(description="nothing came in and nothing went out")
@@ -42,3 +49,13 @@ class SyncSummary(Model):
 
     message: str  # names how many notes need a person, when some do
     merged: int  # memory notes the merge changed here
+
+
+class LastSync(Model):
+    """The last sync of this vault on this device, by any door or process (the plugin's status
+    bar shows it)."""
+
+    at: str | None = Field(default=None, description="when it ended (ISO-8601); null: never")
+    ok: bool = Field(default=False, description="false: it failed, `error` says why")
+    result: SyncResult | None = None
+    error: str | None = None

@@ -12,6 +12,8 @@ on several devices"):
 - promoted or archived (moved) on one device and touched on the other: git follows the move and
   the fields merge at the new path, so the touch lands on the promoted or archived note.
 A person's own uncommitted notes are never committed: sync refuses and names them.
+`progress` hears each step and, during a fetch or push, git's transfer lines (`TransferLine`,
+a str with its numbers); the result names the devices what came in was made on.
 """
 
 from __future__ import annotations
@@ -19,17 +21,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.memory import memory_from_fields
 from cortexgraph_vault.core.note import content_hash, parse_note
 from cortexgraph_vault.core.note_merge import merge_versions
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.errors import SyncError
+from cortexgraph_vault.errors import SyncError, VaultError
 from cortexgraph_vault.history import sync_git
 from cortexgraph_vault.history.runner import GitRunner
 from cortexgraph_vault.history.sync_git import Unmerged
 from cortexgraph_vault.history.trailers import trailers
+from cortexgraph_vault.history.vault_history import DEVICE_TRAILER
 from cortexgraph_vault.models import SyncDecision, SyncResult
-from cortexgraph_vault.ops import lifecycle, sync_ids
+from cortexgraph_vault.ops import lifecycle, sync_ids, sync_record
 
 Progress = Callable[[str], object]
 PUSH_ATTEMPTS = 3
@@ -57,11 +61,23 @@ class _Merge:
         self.blobs: dict[str, bytes] = {}
         self.base_commit: str | None = None
         self.say: Progress = lambda _: None
+        self.sources: list[str] = []  # devices named in the commits brought in
 
 
 def sync(
     engine: VaultEngine, remote: str | None = None, progress: Progress | None = None
 ) -> SyncResult:
+    """One sync; its outcome (or why it failed) is kept for `last_sync` (ops/sync_record.py)."""
+    try:
+        result = _sync(engine, remote, progress)
+    except VaultError as exc:
+        sync_record.remember(engine, None, str(exc))
+        raise
+    sync_record.remember(engine, result)
+    return result
+
+
+def _sync(engine: VaultEngine, remote: str | None, progress: Progress | None) -> SyncResult:
     say = progress or (lambda _: None)
     history = engine.history
     if not history.available:
@@ -92,7 +108,7 @@ def sync(
     before = runner.head_or_none()
     for _ in range(PUSH_ATTEMPTS):
         say(f"fetching from {remote}")
-        sync_git.fetch(runner, remote)
+        sync_git.fetch(runner, remote, say if progress is not None else None)
         upstream = sync_git.remote_ref(runner, remote, branch)
         if upstream is not None:
             with engine.lock.held():
@@ -101,8 +117,9 @@ def sync(
         else:
             sent = sync_git.count(runner, "HEAD")
         if sent:
-            say(f"sending {sent} commit(s) to {remote}")
-        if sent == 0 or sync_git.push(runner, remote, branch, set_upstream=set_upstream):
+            say(f"sending {wording.count(sent, 'commit')} to {remote}")
+        hear = say if progress is not None else None
+        if sent == 0 or sync_git.push(runner, remote, branch, set_upstream=set_upstream, hear=hear):
             break
     else:
         raise SyncError(f"{remote!r} kept moving on while we pushed ({PUSH_ATTEMPTS} tries); "
@@ -117,7 +134,9 @@ def _bring_in(
     incoming = sync_git.count(runner, f"HEAD..{upstream}")
     if incoming == 0:
         return 0
-    merge.say(f"bringing in {incoming} commit(s) from {remote}")
+    merge.say(f"bringing in {wording.count(incoming, 'commit')} from {remote}")
+    named = sync_git.devices_in(runner, f"HEAD..{upstream}", DEVICE_TRAILER)
+    merge.sources += [n for n in named if n != engine.device_name and n not in merge.sources]
     if sync_git.count(runner, f"{upstream}..HEAD") == 0:
         sync_git.fast_forward(runner, upstream)
         return incoming
@@ -151,7 +170,10 @@ def _bring_in(
         raise SyncError(f"could not merge {', '.join(merge.unresolved)} with {remote!r}; the "
                         "merge was undone and nothing was changed; merge them by hand "
                         f"(git pull {remote})")  # fmt: skip
-    sync_git.commit_merge(runner, _message(remote, incoming, merge.decisions))
+    sync_git.commit_merge(
+        runner,
+        _message(remote, incoming, merge.decisions) + f"\n{DEVICE_TRAILER}: {engine.device_name}",
+    )
     if merge.forget_after:
         _forget_what_stood(engine, runner, merge.forget_after)
     return incoming
@@ -280,7 +302,7 @@ def _str(value: object) -> str | None:
 
 
 def _message(remote: str, incoming: int, decisions: Sequence[SyncDecision]) -> str:
-    lines = [f"sync: merge {incoming} commit(s) from {remote}", ""]
+    lines = [f"sync: merge {wording.count(incoming, 'commit')} from {remote}", ""]
     lines += [f"- {d.path}: {d.outcome}" for d in decisions]
     kept = [
         d.id
@@ -298,6 +320,10 @@ def _message(remote: str, incoming: int, decisions: Sequence[SyncDecision]) -> s
     return "\n".join(lines) + ("\n\n" if decisions else "\n") + body
 
 
+def _names(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
 def _result(
     engine: VaultEngine, runner: GitRunner, remote: str, branch: str, before: str | None,
     recorded: list[str], received: int, sent: int, merge: _Merge,
@@ -311,18 +337,22 @@ def _result(
         )
         merged = sorted(p for p in (runner.from_repo(c) for c in changed) if p)
     up_to_date = received == 0 and sent == 0
+    sources = merge.sources or ([remote] if received else [])
     if up_to_date:
         message = f"already in step with {remote}" + (
-            f" (recorded {len(recorded)} memories here)" if recorded else ""
+            f" (recorded {wording.count(len(recorded), 'memory')} here)" if recorded else ""
         )
     else:
-        message = f"{len(merged)} memories merged from {remote}"
+        message = (
+            f"{wording.count(len(merged), 'memory')} merged from {_names(sources or [remote])}"
+        )
         if sent:
-            message += f"; sent {sent} commit(s)"
+            message += f"; sent {wording.count(sent, 'commit')}"
         if merge.conflicted:
             message += f"; {len(merge.conflicted)} need a person (edited on both devices)"
     return SyncResult(
         remote=remote, branch=branch, recorded=len(recorded), received=received, sent=sent,
         merged_count=len(merged), merged=merged[:LISTED], conflicted=merge.conflicted,
+        conflicts=len(merge.conflicted), device=engine.device_name, sources=sources,
         decisions=merge.decisions, commit=after, up_to_date=up_to_date, message=message,
     )  # fmt: skip

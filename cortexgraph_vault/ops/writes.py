@@ -9,6 +9,7 @@ from typing import Any
 from cortexgraph_vault.core.link_values import link_for, link_target, points_to
 from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
 from cortexgraph_vault.core.note import REMOVE, ParsedNote, render_note
+from cortexgraph_vault.core.note_merge import LAST_USED_ON
 from cortexgraph_vault.core.relation_ids import relation_id
 from cortexgraph_vault.core.rules import is_cross_domain
 from cortexgraph_vault.core.tags import normalize_tag
@@ -167,7 +168,8 @@ def _reinforce(engine: VaultEngine, ref: str, changes_for: Any, now: Any) -> tup
         fresh = fresh_memory(engine, seen.path, parsed, seen)
         captured["fresh"] = fresh
         use_days = use_days_change(fresh, parsed, now)
-        return {**changes_for(fresh), **use_days, **id_changes(fresh, parsed, new_id())}
+        return {**changes_for(fresh), **use_days, **id_changes(fresh, parsed, new_id()),
+                LAST_USED_ON: engine.device_mark()}  # fmt: skip
 
     written = engine.store.update_fields(seen.path, compute)
     note = engine.catalog.record(written.path, written.data)

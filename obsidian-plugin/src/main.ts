@@ -9,6 +9,7 @@ import { ActiveMemory } from "./backend/active-memory";
 import { autostart } from "./backend/autostart";
 import { Backend, type BackendOptions } from "./backend/backend";
 import { BackendProcess } from "./backend/server-process";
+import { SyncState } from "./backend/sync-state";
 import { touchesMemories } from "./model/backend-config";
 import { DEFAULT_SETTINGS, portOf, settingsFrom, type CortexSettings } from "./settings";
 import { memoryCommands } from "./ui/commands";
@@ -24,6 +25,7 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
   private backend!: Backend;
   private active!: ActiveMemory;
   private refreshTimer: number | null = null;
+  private readonly synced = new SyncState();
 
   override async onload(): Promise<void> {
     this.settings = settingsFrom(await this.loadData());
@@ -49,10 +51,11 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
     for (const command of memoryCommands({ app: this.app, backend, active, flows, activateView })) {
       this.addCommand(command);
     }
-    this.addCommand(syncCommand(backend, (message) => new Notice(message)));
+    const synced = this.synced;
+    this.addCommand(syncCommand(backend, (message) => new Notice(message), synced));
     this.addRibbonIcon("brain", "Open memories view", () => void activateView());
     this.addSettingTab(new CortexSettingTab(this.app, this));
-    this.addChild(new MemoryStatusBar(this.addStatusBarItem(), backend, active, actions, () => void activateView()));
+    this.addChild(new MemoryStatusBar(this.addStatusBarItem(), backend, active, actions, () => void activateView(), synced));
     this.registerEvent(
       this.app.workspace.on("file-menu", (menu, file) => addMemoryMenuItems(menu, file, backend, flows)),
     );
@@ -92,8 +95,8 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
     this.registerEvent(this.app.workspace.on("file-open", (file) => void active.track(file?.path ?? null)));
     this.startRefreshTimer();
     void active.track(this.app.workspace.getActiveFile()?.path ?? null);
-    if (this.settings.startBackend) void this.startBackend();
-    else void backend.probe();
+    const started = this.settings.startBackend ? this.startBackend() : backend.probe();
+    void started.then(() => this.synced.refresh(backend));
   }
 
   private async startBackend(): Promise<void> {
@@ -123,6 +126,7 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
       if (this.backend.state.kind !== "online") void this.backend.probe();
       this.backend.notifyChanged();
       void this.active.lookup();
+      void this.synced.refresh(this.backend);
     }, this.settings.refreshSeconds * 1000);
     this.registerInterval(this.refreshTimer);
   }

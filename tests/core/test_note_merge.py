@@ -194,3 +194,18 @@ def test_days_with_a_use_add_up_like_uses_and_never_flag_the_note() -> None:
     fm = fields_of(merged.text or "")
     assert fm["use_count"] == 8 and fm["use_days"] == 4
     assert not merged.conflicted
+
+
+def test_the_device_of_the_later_use_is_kept_and_a_tie_settles_alike_on_every_device() -> None:
+    base = a_note()
+    laptop = a_note(use_count=6, last_used="2026-12-01T10:00:00Z", last_used_on="laptop (aaa111)")
+    desktop = a_note(use_count=6, last_used="2026-12-01T10:00:00Z", last_used_on="desk (bbb222)")
+    here, there = merge_note(base, laptop, desktop), merge_note(base, desktop, laptop)
+    assert here.text is not None and there.text is not None and not here.conflicted
+    assert fields_of(here.text)["use_count"] == 7
+    assert fields_of(here.text)["last_used_on"] == fields_of(there.text)["last_used_on"]
+    assert fields_of(here.text)["last_used_on"] == "laptop (aaa111)"
+    later = a_note(use_count=6, last_used="2026-12-01T11:00:00Z", last_used_on="desk (bbb222)")
+    merged = merge_note(base, laptop, later)
+    assert merged.text is not None and not merged.conflicted
+    assert fields_of(merged.text)["last_used_on"] == "desk (bbb222)"

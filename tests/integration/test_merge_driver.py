@@ -184,3 +184,17 @@ def test_doctor_finds_a_missing_driver_and_fix_installs_it(tmp_path: Path, cli) 
     )
     after = cli("--json", "doctor", vault=phone).json()
     assert [f["level"] for f in after["findings"] if f["check"] == "sync"] == ["ok"]
+
+
+def test_one_use_on_each_device_in_the_same_second_is_merged_by_the_driver(
+    tmp_path: Path,
+) -> None:
+    d = devices(tmp_path)
+    laptop, desktop = d.clone("laptop"), d.clone("desktop")
+    touch_and_push(d, laptop, 1, timedelta(hours=1))
+    s = d.service(desktop, timedelta(hours=1))  # the same second as the laptop's use
+    s.touch(TEA)
+    s.snapshot()
+    result = pull(desktop)
+    assert result.returncode == 0, result.stderr
+    assert fields(desktop / NOTE)["use_count"] == 5 + 1 + 1

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.errors import SyncError
+from cortexgraph_vault.progress import TransferLine
 from tests.integration.clones import Devices, a_memory, fields, git, service
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -49,11 +50,11 @@ def test_two_devices_sync_their_uses_exactly_and_end_in_step(d: Devices) -> None
     steps: list[str] = []
     second = s_desktop.sync(progress=steps.append)
     assert second.received == 1 and second.sent == 2  # its snapshot and the merge
-    assert steps == [
+    assert [s for s in steps if not isinstance(s, TransferLine)] == [
         "recorded 1 memories used here", "fetching from origin",
-        "bringing in 1 commit(s) from origin", "sending 2 commit(s) to origin",
+        "bringing in 1 commit from origin", "sending 2 commits to origin",
     ]  # fmt: skip
-    assert second.merged == [NOTE] and second.message.startswith("1 memories merged from origin")
+    assert second.merged == [NOTE] and second.message.startswith("1 memory merged from origin")
     third = s_laptop.sync()
     assert third.received == 2 and third.sent == 0
     for vault in (laptop, desktop):
@@ -235,10 +236,10 @@ def test_sync_on_the_command_line_prints_json(d: Devices, cli) -> None:  # type:
     d.service(laptop, timedelta(minutes=9)).touch(TEA)
     d.service(laptop).sync()
     steps = cli("sync", "--progress", vault=desktop)
-    assert steps.code == 0 and steps.out.startswith("1 memories merged from origin")
+    assert steps.code == 0 and steps.out.startswith("1 memory merged from origin")
     assert steps.err.splitlines() == [
         "fetching from origin…",
-        "bringing in 2 commit(s) from origin…",
+        "bringing in 2 commits from origin…",
     ]
     refused = cli("sync", "--remote", "nowhere", vault=desktop)
     assert refused.code == 7 and "--remote nowhere: no such remote" in refused.err
@@ -255,3 +256,98 @@ def test_a_sync_killed_in_its_merge_leaves_nothing_that_outlives_the_next(d: Dev
     d.service(laptop).sync()
     assert attributes.read_text() == "*.pdf binary\n"  # the person's own line stays
     assert git(laptop, "check-attr", "merge", "--", NOTE).stdout.strip().endswith("cortexgraph")
+
+
+def test_one_use_on_each_device_in_the_same_second_counts_twice(d: Devices) -> None:
+    # Both devices touch once from the same base at the same second: without something of each
+    # device's own in the note the two versions are byte for byte one file, git merges them
+    # without asking anyone, and one use is lost.
+    laptop, desktop = d.clone("laptop"), d.clone("desktop")
+    d.service(laptop).touch(TEA)
+    d.service(desktop).touch(TEA)
+    d.service(laptop).sync()
+    d.service(desktop).sync()
+    d.service(laptop).sync()
+    for vault in (laptop, desktop):
+        assert fields(vault / NOTE)["use_count"] == 5 + 1 + 1
+    assert git(laptop, "rev-parse", "HEAD").stdout == git(desktop, "rev-parse", "HEAD").stdout
+
+
+def test_a_long_fetch_reports_git_transfer_progress(d: Devices) -> None:
+    laptop, desktop = d.clone("laptop"), d.clone("desktop")
+    for n in range(400):
+        (laptop / f"_stm/Note {n}.md").write_text(a_memory(f"id-{n}", uses=1, body=f"Fact {n}.\n"))
+    git(laptop, "add", "_stm")
+    git(laptop, "commit", "-qm", "many memories")
+    pushed: list[str] = []
+    assert d.service(laptop).sync(progress=pushed.append).sent == 1
+    writing = [x for x in pushed if isinstance(x, TransferLine) and x.phase == "Writing objects"]
+    assert writing and writing[-1].percent == 100 and writing[-1].total >= 400
+    heard: list[str] = []
+    result = d.service(desktop).sync(progress=heard.append)
+    assert result.received == 1 and (desktop / "_stm/Note 399.md").exists()
+    transfer = [line for line in heard if isinstance(line, TransferLine)]
+    objects = [line for line in transfer if line.phase.endswith("objects")]
+    assert objects, heard
+    assert max(line.total for line in objects) >= 400  # 400 notes, their tree and commit
+    assert any(line.percent == 100 for line in objects)
+    assert all(line.done <= line.total for line in transfer)
+    # Without a listener git is asked for no progress at all.
+    quiet = d.service(laptop)
+    quiet.touch(TEA)
+    assert quiet.sync().sent == 1
+
+
+def test_the_command_line_redraws_transfer_lines_in_place() -> None:
+    import io
+
+    from cortexgraph_vault.cli.sync_commands import TransferShown
+    from cortexgraph_vault.history.transfer import transfer_line
+
+    shown = io.StringIO()
+    bar = TransferShown(shown)
+    for text in ("remote: Counting objects:  50% (2/4)", "Receiving objects: 100% (4/4), done."):
+        line = transfer_line(text)
+        assert line is not None
+        bar.show(line)
+    bar.end()
+    bar.end()  # a second end draws nothing more
+    assert shown.getvalue() == (
+        "\r  Counting objects:  50% (2/4)\x1b[K\r  Receiving objects: 100% (4/4), done.\x1b[K\n"
+    )
+    assert transfer_line("Already up to date.") is None
+
+
+def test_a_sync_says_which_devices_the_merged_memories_came_from(d: Devices) -> None:
+    laptop, desktop, phone = d.clone("laptop"), d.clone("desktop"), d.clone("phone")
+    for vault, name, minutes in ((desktop, "desktop", 1), (phone, "phone", 2)):
+        s = service(vault, NOW + timedelta(minutes=minutes), device_name=name)
+        s.touch(TEA)
+        assert s.sync().sources == ([] if name == "desktop" else ["desktop"])
+    here = service(laptop, NOW + timedelta(minutes=3), device_name="laptop")
+    here.touch(TEA)
+    result = here.sync()
+    assert result.device == "laptop" and result.sources == ["phone", "desktop"]
+    assert result.message.startswith("1 memory merged from phone and desktop")
+    assert (result.merged_count, result.conflicts, result.sent) == (1, 0, 2)
+    assert "Cortexgraph-Device: laptop" in git(laptop, "log", "-1", "--format=%B").stdout
+    assert fields(laptop / NOTE)["use_count"] == 8
+    assert str(fields(laptop / NOTE)["last_used_on"]).startswith("laptop (")
+    again = here.sync()
+    assert (
+        again.up_to_date and again.sources == [] and again.message == "already in step with origin"
+    )
+
+
+def test_the_last_sync_is_kept_for_every_process_on_this_device(d: Devices) -> None:
+    laptop = d.clone("laptop")
+    assert d.service(laptop).last_sync().at is None
+    d.service(laptop).touch(TEA)
+    done = d.service(laptop, timedelta(minutes=1)).sync()
+    seen = d.service(laptop).last_sync()  # another service, as another process would be
+    assert seen.ok and seen.result == done and seen.at == "2026-12-01T12:01:00Z"
+    with pytest.raises(SyncError) as refused:
+        d.service(laptop).sync(remote="phone")
+    failed = d.service(laptop).last_sync()
+    assert not failed.ok and failed.result is None and failed.error == str(refused.value)
+    assert d.service(d.clone("desktop")).last_sync().at is None  # kept per vault

@@ -34,7 +34,7 @@ async def test_sync_vault_tool_merges_and_reports(d: Devices) -> None:
         assert not result.is_error, result
         data = result.structured_content
         assert data is not None and data["merged"] == 1
-        assert data["message"].startswith("1 memories merged from origin")
+        assert data["message"].startswith("1 memory merged from origin")
         refused = await client.call_tool("sync_vault", {"remote": "nowhere"})
         assert refused.is_error
         assert "--remote nowhere: no such remote" in json.dumps(
@@ -51,12 +51,20 @@ def test_rest_sync_merges_and_refusals_are_409(d: Devices, tmp_path: Path) -> No
     daemon = start_daemon(tmp_path / "daemon-home", desktop)
     try:
         client = daemon.client()
+        assert client.get("/api/v1/sync").json() == {
+            "at": None, "ok": False, "result": None, "error": None,
+        }  # fmt: skip
         done = client.post("/api/v1/sync", json={})
         assert done.status_code == 200, done.text
         assert done.json()["merged"] == [NOTE]
+        last = client.get("/api/v1/sync").json()
+        assert last["ok"] and last["result"] == done.json() and last["at"]
         refused = client.post("/api/v1/sync", json={"remote": "nowhere"})
         assert refused.status_code == 409
         assert "--remote nowhere: no such remote" in refused.json()["detail"]
+        failed = client.get("/api/v1/sync").json()
+        assert not failed["ok"] and failed["result"] is None
+        assert failed["error"] == refused.json()["detail"]
         typo = client.post("/api/v1/sync", json={"remot": "origin"})
         assert typo.status_code == 422
     finally:

@@ -67,7 +67,8 @@ class Ledger:
 
 
 class Clock:
-    """One time for every device, always moving on: no two uses share a second."""
+    """One time for every device, moving on between operations (the `same_second` operation
+    makes two devices' uses share one second on purpose)."""
 
     def __init__(self) -> None:
         self.now = START
@@ -139,7 +140,27 @@ def one_operation(
 
 
 OPERATIONS = {"touch": 34, "observe": 8, "save": 12, "update": 6, "hand_edit": 8, "gc": 4,
-              "promote": 4, "restore": 4}  # fmt: skip
+              "promote": 4, "restore": 4, "same_second": 4}  # fmt: skip
+
+
+def same_second(services: list[MemoryService], rng: random.Random, ledger: Ledger) -> bool:
+    """Two devices in step with each other use one memory once each in the same second: from
+    one version of the note they make the same change (README: `last_used_on` keeps the two
+    files apart, so git asks the merge rules and both uses count)."""
+    first, second = rng.sample(services, 2)
+    sync(first, ledger)
+    sync(second, ledger)
+    on_second = {m.id for m in second.engine.fresh().memories() if m.status != "archived"}
+    found = [m.id for m in first.engine.fresh().memories()
+             if m.status != "archived" and m.id in on_second]  # fmt: skip
+    if not found:
+        return False
+    mid = rng.choice(found)
+    assert mid is not None
+    for s in (first, second):
+        s.touch(mid)
+        ledger.uses[mid] += 1
+    return True
 
 
 def sync(s: MemoryService, ledger: Ledger) -> None:
@@ -189,7 +210,11 @@ def _run(tmp_path: Path, rng: random.Random, operations: int) -> tuple[Ledger, l
             continue
         name = rng.choices(list(OPERATIONS), weights=list(OPERATIONS.values()))[0]
         try:
-            if one_operation(name, services[device], vaults[device], rng, ledger, n):
+            if name == "same_second":
+                done = same_second(services, rng, ledger)
+            else:
+                done = one_operation(name, services[device], vaults[device], rng, ledger, n)
+            if done:
                 ledger.ops[name] += 1
         except VaultError as exc:  # a refusal is fine (e.g. nothing to promote); a crash is not
             ledger.ops[f"{name} refused"] += 1

@@ -23,7 +23,7 @@ from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.service import MemoryService
 from tests.conftest import NOW_ISO
 
-TARGET = re.compile(r"^\ufeff?\s*[\"']?(use_count|last_used|id)[\"']?\s*:")
+TARGET = re.compile(r"^\ufeff?\s*[\"']?(use_count|last_used|last_used_on|id)[\"']?\s*:")
 
 BOMB = "a: &a [x,x,x,x,x,x,x,x,x]\n" + "".join(
     f"{n}: &{n} [*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p}]\n"

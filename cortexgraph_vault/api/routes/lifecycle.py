@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cortexgraph_vault.api import schemas as s
 from cortexgraph_vault.api.endpoints import RouteTable
-from cortexgraph_vault.models import GcResult, ObserveResult, PromoteResult, SyncResult
+from cortexgraph_vault.models import GcResult, LastSync, ObserveResult, PromoteResult, SyncResult
 from cortexgraph_vault.operations import GC, OBSERVE_MEMORY_USAGE, PROMOTE_MEMORY
 from cortexgraph_vault.service import MemoryService
 
@@ -43,3 +43,10 @@ def sync(service: MemoryService, body: s.Sync) -> SyncResult:
     409 when it cannot (no remote, refused credentials, an unmergeable history, your own
     uncommitted notes), with the reason; nothing is changed then."""
     return service.sync(remote=body.remote)
+
+
+@ROUTES.get("/api/v1/sync", "The last sync of this vault on this device")
+def last_sync(service: MemoryService) -> LastSync:
+    """Whatever ran it (the plugin, the CLI, an MCP client): when it ended, what it did or why
+    it failed; `at` is null when this vault was never synced here."""
+    return service.last_sync()

@@ -39,6 +39,7 @@ import type {
   SettingsList,
   Sync,
   SyncResult,
+  LastSync,
   Touch,
   TouchResult,
   VersionResult,
@@ -177,6 +178,11 @@ export class CortexClient {
 
   sync(remote?: string): Promise<SyncResult> {
     return this.call("POST", "/api/v1/sync", { body: (remote ? { remote } : {}) satisfies Sync, timeoutMs: SYNC_TIMEOUT_MS });
+  }
+
+  /** The last sync of the vault on this device, whoever ran it (the CLI, an assistant, us). */
+  lastSync(): Promise<LastSync> {
+    return this.call("GET", "/api/v1/sync");
   }
 
   async forgotten(limit = 100): Promise<ForgottenView[]> {

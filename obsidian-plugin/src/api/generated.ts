@@ -191,6 +191,19 @@ export interface HistoryResult {
   notice: string | null;
 }
 
+/**
+ * The last sync of this vault on this device, by any door or process (the plugin's status
+ * bar shows it).
+ */
+export interface LastSync {
+  /** when it ended (ISO-8601); null: never */
+  at: string | null;
+  /** false: it failed, `error` says why */
+  ok: boolean;
+  result: SyncResult | null;
+  error: string | null;
+}
+
 export interface MemoryDetail {
   id: string | null;
   title: string;
@@ -677,6 +690,12 @@ export interface SyncResult {
   merged: string[];
   /** notes with edits to the same lines on both devices */
   conflicted: string[];
+  /** how many notes need a person (conflicted) */
+  conflicts: number;
+  /** this device's name (CORTEXGRAPH_DEVICE_NAME) */
+  device: string;
+  /** where what came in was made: the devices named in its commits, else the remote's name */
+  sources: string[];
   decisions: SyncDecision[];
   /** HEAD after the sync */
   commit: string | null;

@@ -1,11 +1,13 @@
-// The status-bar item: backend up or down, and the live score of the active memory note.
-// A click reinforces that memory (or checks the backend again, or opens the view).
+// The status-bar item: backend up or down, the live score of the active memory note, and what
+// the last sync did. A click reinforces that memory (or checks the backend again, or opens the view).
 
 import { Component } from "obsidian";
 import type { MemoryActions } from "../actions/memory-actions";
 import type { ActiveMemory } from "../backend/active-memory";
 import type { Backend } from "../backend/backend";
+import type { SyncState } from "../backend/sync-state";
 import { statusText } from "../model/status-text";
+import { syncStatus } from "../model/sync-status";
 
 export class MemoryStatusBar extends Component {
   constructor(
@@ -14,6 +16,7 @@ export class MemoryStatusBar extends Component {
     private readonly active: ActiveMemory,
     private readonly actions: MemoryActions,
     private readonly openView: () => void,
+    private readonly sync?: SyncState,
   ) {
     super();
   }
@@ -22,6 +25,7 @@ export class MemoryStatusBar extends Component {
     this.el.addClass("cg-status-bar", "mod-clickable");
     this.registerEvent(this.backend.onState(() => this.render()));
     this.registerEvent(this.active.onChanged(() => this.render()));
+    if (this.sync) this.registerEvent(this.sync.onChanged(() => this.render()));
     this.registerDomEvent(this.el, "click", () => void this.click());
     this.render();
   }
@@ -29,10 +33,13 @@ export class MemoryStatusBar extends Component {
   render(): void {
     const memory = this.active.memory;
     const status = statusText(this.backend.state, memory, this.backend.config.thresholds);
-    this.el.setText(status.text);
-    this.el.setAttr("aria-label", status.tooltip);
+    const synced = this.sync?.last ? syncStatus(this.sync.last) : null;
+    this.el.setText(synced ? `${status.text} · ${synced.text}` : status.text);
+    const when = this.sync?.last?.at ? ` (${this.sync.last.at})` : "";
+    this.el.setAttr("aria-label", synced ? `${status.tooltip}\nLast sync${when}: ${synced.tooltip}` : status.tooltip);
     this.el.setAttr("data-tooltip-position", "top");
     this.el.toggleClass("cg-status-offline", this.backend.state.kind !== "online" && this.backend.state.kind !== "unknown");
+    this.el.toggleClass("cg-sync-failed", this.sync?.last?.kind === "failed");
   }
 
   private async click(): Promise<void> {

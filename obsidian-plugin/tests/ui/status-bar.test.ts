@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { MemoryActions } from "../../src/actions/memory-actions";
 import { ActiveMemory } from "../../src/backend/active-memory";
+import { SyncState } from "../../src/backend/sync-state";
 import { MemoryStatusBar } from "../../src/ui/status-bar";
 import { json } from "../support/fake-transport";
 import { backendOver, refusedTransport, servingMemories } from "../support/backend";
@@ -40,6 +41,34 @@ describe("MemoryStatusBar", () => {
     await backend.probe();
     expect(el.textContent).toBe("Memories: offline");
     expect(el.classList.contains("cg-status-offline")).toBe(true);
+    bar.unload();
+  });
+
+  it("shows what the last sync did, and a failed sync until the next one", async () => {
+    const backend = backendOver(servingMemories(() => []));
+    const active = new ActiveMemory(backend);
+    const sync = new SyncState();
+    const el = document.createElement("div");
+    const bar = new MemoryStatusBar(el, backend, active, new MemoryActions(backend, new FakeNotes(), () => undefined), () => undefined, sync);
+    bar.load();
+    expect(el.textContent).toBe("Memories");
+    sync.record({
+      kind: "synced",
+      result: {
+        remote: "origin", branch: "main", recorded: 1, received: 2, sent: 2, merged_count: 3, merged: [],
+        conflicted: [], decisions: [], conflicts: 0, device: "laptop", sources: ["desktop"], commit: "abc", up_to_date: false,
+        message: "3 memories merged from desktop; sent 2 commits",
+      },
+    });
+    expect(el.textContent).toBe("Memories · 3 memories merged from desktop · 2 changes sent");
+    expect(el.getAttribute("aria-label")).toContain("Last sync: 3 memories merged from desktop; sent 2 commits");
+    expect(el.classList.contains("cg-sync-failed")).toBe(false);
+    sync.record({ kind: "failed", reason: "the remote could not be reached; check the network" });
+    expect(el.textContent).toBe("Memories · Sync failed: the remote could not be reached");
+    expect(el.getAttribute("aria-label")).toContain("Sync failed: the remote could not be reached; check the network");
+    expect(el.classList.contains("cg-sync-failed")).toBe(true);
+    sync.record({ kind: "failed", reason: "no remote to sync with", at: "2026-12-01T12:05:00Z" });
+    expect(el.getAttribute("aria-label")).toContain("Last sync (2026-12-01T12:05:00Z): Sync failed: no remote to sync with");
     bar.unload();
   });
 });

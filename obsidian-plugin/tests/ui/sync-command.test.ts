@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { SyncState } from "../../src/backend/sync-state";
 import { runSync, syncCommand, syncMessage } from "../../src/ui/sync-command";
 import { backendOver, refusedTransport } from "../support/backend";
 import { FakeTransport, json } from "../support/fake-transport";
 
 const synced = {
   remote: "origin", branch: "main", recorded: 1, received: 2, sent: 1, merged_count: 3,
-  merged: ["_stm/A.md", "_stm/B.md", "_stm/C.md"], conflicted: [], decisions: [], commit: "abc",
-  up_to_date: false, message: "3 memories merged from origin; sent 1 commit(s)",
+  merged: ["_stm/A.md", "_stm/B.md", "_stm/C.md"], conflicted: [], conflicts: 0, device: "laptop", sources: ["origin"], decisions: [], commit: "abc",
+  up_to_date: false, message: "3 memories merged from origin; sent 1 commit",
 };
 
 function setup(transport: FakeTransport) {
@@ -26,13 +27,31 @@ describe("sync command", () => {
     const { backend, notified, notify, changed } = setup(t);
     const result = await runSync(backend, notify);
     expect(result?.merged_count).toBe(3);
-    expect(notified).toEqual(["3 memories merged from origin; sent 1 commit(s)"]);
+    expect(notified).toEqual(["3 memories merged from origin; sent 1 commit"]);
     expect(changed()).toBe(1);
+  });
+
+  it("keeps the outcome for the status bar, a failure with its reason", async () => {
+    let refuse = false;
+    const t = new FakeTransport().on("POST /api/v1/sync", () =>
+      refuse ? json(409, { error: "sync_error", detail: "no remote to sync with" }) : json(200, synced),
+    );
+    const { backend, notify } = setup(t);
+    const state = new SyncState();
+    const heard: string[] = [];
+    state.onChanged((outcome) => heard.push(outcome.kind));
+    await runSync(backend, notify, state);
+    expect(state.last).toEqual({ kind: "synced", result: synced });
+    refuse = true;
+    await syncCommand(backend, notify, state).callback?.();
+    await expect.poll(() => state.last?.kind).toBe("failed");
+    expect(state.last).toEqual({ kind: "failed", reason: "no remote to sync with" });
+    expect(heard).toEqual(["synced", "failed"]);
   });
 
   it("names the notes edited on both devices", () => {
     expect(syncMessage({ ...synced, conflicted: ["_stm/Tea.md"] })).toBe(
-      "3 memories merged from origin; sent 1 commit(s). Edited on two devices, to resolve: _stm/Tea.md",
+      "3 memories merged from origin; sent 1 commit. Edited on two devices, to resolve: _stm/Tea.md",
     );
   });
 
