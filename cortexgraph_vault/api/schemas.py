@@ -33,6 +33,7 @@ from cortexgraph_vault.operations import (
     REVIEW_MEMORIES,
     SAVE_MEMORY,
     SEARCH_UNIFIED,
+    SYNC_VAULT,
     TOUCH_MEMORY,
     UPDATE_MEMORY,
 )
@@ -165,9 +166,5 @@ class Recall(OperationInput, operation=AUTO_RECALL_PROCESS_MESSAGE):
     pass
 
 
-class Sync(Input):
-    remote: str | None = Field(
-        default=None,
-        max_length=200,
-        description="the git remote (default: the branch's, or origin)",
-    )
+class Sync(OperationInput, operation=SYNC_VAULT):
+    pass

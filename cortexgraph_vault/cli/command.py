@@ -34,6 +34,9 @@ class Arg:
     split_commas: bool = True  # with `many`: False where a comma belongs to a value (paths)
     optional: bool = False  # a positional that may be left out
     stdin_dash: bool = False  # "-" means: read the value from stdin
+    # The command's own switch (which operation it runs, how it shows the answer), no
+    # parameter of an operation: `restore --list`, `analyze --for-recall`.
+    local: bool = False
 
     @property
     def positional(self) -> bool:
@@ -111,7 +114,7 @@ class Request:
     as_json: bool
 
 
-Needs = Literal["service", "config"]
+Needs = Literal["operations", "service", "config"]
 Handler = Callable[[Any, Request], object]
 
 
@@ -119,9 +122,13 @@ Handler = Callable[[Any, Request], object]
 class Command:
     """One CLI command: its name, help, arguments, and the one call it makes.
 
-    `needs` is what the handler gets: a `MemoryService` over the vault, or only the `Config`
-    (commands that must speak when the vault cannot be opened, or make their own service).
-    `operation` is the MCP tool it serves, so a message naming that tool can name this command.
+    `needs` is what the handler gets: a runner of the catalogue's operations (`ops.run(name,
+    params)`: checked by the operation's request model, then run), a `MemoryService` over the
+    vault, or only the `Config` (commands that must speak when the vault cannot be opened, or
+    make their own service). `operation` is the MCP tool it serves, so a message naming that
+    tool can name this command; `also` the other operations its handler may run (`history
+    --at` shows memory_version). Each argument but a `local` one fills a parameter of one of
+    them (tests/operations/test_catalogue.py checks the limits agree).
     """
 
     name: str  # "search"; "import cortexgraph" for a command under a group
@@ -131,6 +138,11 @@ class Command:
     needs: Needs = "service"
     operation: str | None = None
     description: str | None = None
+    also: tuple[str, ...] = ()
+
+    @property
+    def operations(self) -> tuple[str, ...]:
+        return (self.operation, *self.also) if self.operation else self.also
 
     def params(self, namespace: argparse.Namespace) -> dict[str, Any]:
         return {a.dest: a.value(namespace) for a in self.args}
@@ -152,6 +164,24 @@ def calls(method: str) -> Handler:
 
     handler.__name__ = f"calls_{method}"
     return handler
+
+
+def runs(operation: str) -> Handler:
+    """The handler of a command that is exactly one operation of the catalogue."""
+
+    def handler(ops: Any, request: Request) -> object:
+        return ops.run(operation, request.params)
+
+    handler.__name__ = f"runs_{operation}"
+    return handler
+
+
+def operation_command(
+    name: str, help: str, operation: str, *, args: tuple[Arg, ...] = (), **kw: Any
+) -> Command:
+    """A command that is one operation, run with its arguments as the request."""
+    return Command(name, help, runs(operation), args=args, needs="operations",
+                   operation=operation, **kw)  # fmt: skip
 
 
 @dataclass

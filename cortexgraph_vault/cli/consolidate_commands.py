@@ -5,22 +5,25 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, calls
+from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
 from cortexgraph_vault.errors import InvalidArgument
 
 if TYPE_CHECKING:
+    from cortexgraph_vault.cli.operation_calls import InProcess as Operations
     from cortexgraph_vault.models import PipelineResult
     from cortexgraph_vault.service import MemoryService
 
 
-def _consolidate(s: MemoryService, r: Request) -> Any:
+def _consolidate(ops: Operations, r: Request) -> Any:
     p = r.params
     if p["cluster_id"]:
         if p["apply"] or p["scheduled"] or p["agent"]:
             raise InvalidArgument(
                 "--cluster-id acts on one cluster: leave out --apply, --scheduled and --agent"
             )
-        return s.consolidate(cluster_id=p["cluster_id"], mode=p["mode"])
+        return ops.run("consolidate_memories", {"cluster_id": p["cluster_id"], "mode": p["mode"]})
+    # The pipeline reads and writes plan files: always in this process.
+    s = ops.service()
     if p["apply"]:
         if p["dry_run"] or p["scheduled"] or p["plan_out"] or p["agent"]:
             raise InvalidArgument(
@@ -60,11 +63,10 @@ def _scheduled(s: MemoryService, r: Request) -> None:
 
 
 COMMANDS = (
-    Command(
+    operation_command(
         "cluster",
         "clusters of similar short-term memories (or duplicates)",
-        calls("cluster"),
-        operation="cluster_memories",
+        "cluster_memories",
         args=(
             Arg(
                 "--threshold", type=float, help="similarity that links two memories (default 0.83)"
@@ -90,17 +92,24 @@ COMMANDS = (
         "consolidate",
         "run the consolidation pipeline (decay, cluster, merge, promote, relations)",
         _consolidate,
+        needs="operations",
         operation="consolidate_memories",
         description="Plan and apply the five consolidation stages. --dry-run writes the plan "
         "(JSON and a readable summary) and changes nothing; --apply FILE applies a reviewed "
         "plan exactly as it stands (delete items you do not want first).",
         args=(
-            Arg("--agent", help="run one stage: decay, cluster, merge, promote or relations"),
-            Arg("--dry-run", flag=True, help="only write the plan"),
-            Arg("--plan-out", metavar="FILE", help="where to write the plan's JSON"),
-            Arg("--apply", metavar="FILE", help="apply a plan written by --dry-run"),
-            Arg("--scheduled", flag=True, help="run every --interval-hours until Ctrl-C"),
-            Arg("--interval-hours", type=float, help="hours between scheduled runs"),
+            Arg(
+                "--agent",
+                local=True,
+                help="run one stage: decay, cluster, merge, promote or relations",
+            ),
+            Arg("--dry-run", flag=True, local=True, help="only write the plan"),
+            Arg("--plan-out", local=True, metavar="FILE", help="where to write the plan's JSON"),
+            Arg("--apply", local=True, metavar="FILE", help="apply a plan written by --dry-run"),
+            Arg(
+                "--scheduled", flag=True, local=True, help="run every --interval-hours until Ctrl-C"
+            ),
+            Arg("--interval-hours", type=float, local=True, help="hours between scheduled runs"),
             Arg("--cluster-id", help="act on one cluster from `cluster` instead"),
             Arg(
                 "--mode",

@@ -6,31 +6,29 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, calls
+from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
 from cortexgraph_vault.cli.memory_commands import CURSOR, TAGS
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.service import MemoryService
+    from cortexgraph_vault.cli.operation_calls import InProcess as Operations
 
 STATUSES = ["active", "promoted", "archived", "note", "all"]
 
 
-def _links(s: MemoryService, r: Request) -> Any:
+def _links(ops: Operations, r: Request) -> Any:
     p = dict(r.params)
-    around, hops = p.pop("around"), p.pop("hops")
+    around, hops = p.pop("path"), p.pop("hops")
     if around:
-        return s.graph_neighbourhood(around, hops=hops, include_scores=p["include_scores"])
-    if p["max_chars"] is None:
-        del p["max_chars"]  # the operation's own budget
-    return s.read_graph(**p)
+        neighbourhood = {"path": around, "hops": hops, "include_scores": p["include_scores"]}
+        return ops.run("graph_neighbourhood", neighbourhood)
+    return ops.run("read_graph", p)
 
 
 COMMANDS = (
-    Command(
+    operation_command(
         "search-all",
         "search memories and every other note together (search_unified)",
-        calls("search_unified"),
-        operation="search_unified",
+        "search_unified",
         args=(
             Arg("query"),
             Arg(
@@ -53,13 +51,20 @@ COMMANDS = (
         "links",
         "the link graph: a page of notes, or --around one note",
         _links,
+        needs="operations",
         operation="read_graph",
+        also=("graph_neighbourhood",),
         args=(
             Arg("--status", default="active", choices=STATUSES),
             Arg("--limit", type=int, default=100),
             Arg("--page", type=int),
             Arg("--page-size", type=int),
-            Arg("--around", metavar="NOTE", help="a note's neighbourhood (path, title or id)"),
+            Arg(
+                "--around",
+                param="path",
+                metavar="NOTE",
+                help="a note's neighbourhood (path, title or id)",
+            ),
             Arg("--hops", type=int, default=1),
             Arg("--no-scores", param="include_scores", flag=True, negate=True),
             Arg("--cursor", help="continue after a page (its next_cursor)"),
@@ -70,10 +75,7 @@ COMMANDS = (
             ),
         ),
     ),
-    Command(
-        "status",
-        "index and watcher status, and every note that could not be read",
-        calls("vault_status"),
-        operation="vault_status",
+    operation_command(
+        "status", "index and watcher status, and every note that could not be read", "vault_status"
     ),
 )

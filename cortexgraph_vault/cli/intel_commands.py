@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, calls
+from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.service import MemoryService
+    from cortexgraph_vault.cli.operation_calls import InProcess as Operations
 
 MESSAGE = Arg("message", stdin_dash=True, help="the message, or - to read it from stdin")
 
 
-def _analyze(s: MemoryService, r: Request) -> Any:
-    message = r.params["message"]
-    if r.params["for_recall"]:
-        return s.analyze_for_recall(message)
-    return s.analyze_message(message)
+def _analyze(ops: Operations, r: Request) -> Any:
+    operation = "analyze_for_recall" if r.params["for_recall"] else "analyze_message"
+    return ops.run(operation, {"message": r.params["message"]})
 
 
 COMMANDS = (
@@ -24,14 +22,18 @@ COMMANDS = (
         "analyze",
         "should this message be saved (or --for-recall: searched)?",
         _analyze,
+        needs="operations",
         operation="analyze_message",
-        args=(MESSAGE, Arg("--for-recall", flag=True, help="judge whether to search memory")),
+        also=("analyze_for_recall",),
+        args=(
+            MESSAGE,
+            Arg("--for-recall", flag=True, local=True, help="judge whether to search memory"),
+        ),
     ),
-    Command(
+    operation_command(
         "recall",
         "recall and reinforce memories a message is about",
-        calls("auto_recall"),
-        operation="auto_recall_process_message",
+        "auto_recall_process_message",
         args=(
             MESSAGE,
             Arg(
@@ -42,11 +44,10 @@ COMMANDS = (
             ),
         ),
     ),
-    Command(
+    operation_command(
         "review",
         "fading memories worth revisiting, most urgent first",
-        calls("review"),
-        operation="review_memories",
+        "review_memories",
         args=(Arg("--limit", type=int, default=20),),
     ),
 )

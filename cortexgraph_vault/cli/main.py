@@ -107,6 +107,13 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     return cli
 
 
+def _service(config: Any, args: argparse.Namespace) -> Any:
+    from cortexgraph_vault.cli.progress import terminal_progress
+    from cortexgraph_vault.service import MemoryService
+
+    return MemoryService(config, progress=terminal_progress(args.json))
+
+
 def run(command: Command, args: argparse.Namespace) -> int:
     from cortexgraph_vault.cli.command import Request
     from cortexgraph_vault.cli.render import emit, shortfall
@@ -117,12 +124,12 @@ def run(command: Command, args: argparse.Namespace) -> int:
     if command.needs == "config":
         # Commands such as `serve --demo`, `mcp` or `doctor` make their own vault or service.
         result = command.handler(config, request)
-    else:
-        from cortexgraph_vault.cli.progress import terminal_progress
-        from cortexgraph_vault.service import MemoryService
+    elif command.needs == "operations":
+        from cortexgraph_vault.cli.operation_calls import InProcess
 
-        service = MemoryService(config, progress=terminal_progress(args.json))
-        result = command.handler(service, request)
+        result = command.handler(InProcess(lambda: _service(config, args)), request)
+    else:
+        result = command.handler(_service(config, args), request)
     if result is None:
         return 0
     emit(result, args.json)

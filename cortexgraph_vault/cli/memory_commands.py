@@ -5,10 +5,11 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, Said, calls
+from cortexgraph_vault.cli.command import Arg, Command, Request, Said, calls, operation_command
 from cortexgraph_vault.errors import InvalidArgument
 
 if TYPE_CHECKING:
+    from cortexgraph_vault.cli.operation_calls import InProcess as Operations
     from cortexgraph_vault.config import Config
     from cortexgraph_vault.service import MemoryService
 
@@ -26,36 +27,31 @@ YES = Arg("--yes", param="dry_run", flag=True, negate=True, help="really do it (
 CURSOR = Arg("--cursor", help="continue an answer cut to its size (the --cursor it printed)")
 
 
-def _show(s: MemoryService, r: Request) -> Any:
-    return s.open(r.params["memory_ids"], include_relations=True, cursor=r.params["cursor"])
-
-
-def _gc(s: MemoryService, r: Request) -> Any:
-    p = r.params
-    if not p["dry_run"] and not r.as_json:
+def _gc(ops: Operations, r: Request) -> Any:
+    if not r.params["dry_run"] and not r.as_json:
         print("collecting forgotten memories…", file=sys.stderr)
-    return s.gc(**{**p, "skip_paths": p["skip_paths"] or []})
+    return ops.run("gc", r.params)
 
 
-def _promote(s: MemoryService, r: Request) -> Any:
+def _promote(ops: Operations, r: Request) -> Any:
     if not r.params["memory_id"] and not r.params["auto_detect"]:
         raise InvalidArgument("give a memory id, or --auto to find candidates")
-    return s.promote(**r.params)
+    return ops.run("promote_memory", r.params)
 
 
-def _history(s: MemoryService, r: Request) -> Any:
+def _history(ops: Operations, r: Request) -> Any:
     p = r.params
     if p["commit"]:
-        return s.version(p["memory_id"], p["commit"])
-    return s.history(p["memory_id"], limit=p["limit"])
+        return ops.run("memory_version", {"memory_id": p["memory_id"], "commit": p["commit"]})
+    return ops.run("memory_history", {"memory_id": p["memory_id"], "limit": p["limit"]})
 
 
-def _restore(s: MemoryService, r: Request) -> Any:
+def _restore(ops: Operations, r: Request) -> Any:
     p = r.params
     if p["list"] or not p["memory_id"]:
-        forgotten = s.forgotten(limit=p["limit"])
+        forgotten = ops.run("forgotten_memories", {"limit": p["limit"]})
         return forgotten.forgotten if r.as_json else forgotten  # --json: the list, as before
-    return s.restore(p["memory_id"], commit=p["commit"])
+    return ops.run("restore_memory", {"memory_id": p["memory_id"], "commit": p["commit"]})
 
 
 def _config(config: Config, r: Request) -> Any:
@@ -73,11 +69,10 @@ def _init(s: MemoryService, r: Request) -> Any:
 
 COMMANDS = (
     Command("init", "make the vault a git repository (history and restore need it)", _init),
-    Command(
+    operation_command(
         "save",
         "save a new memory",
-        calls("save"),
-        operation="save_memory",
+        "save_memory",
         args=(
             Arg("content", stdin_dash=True, help="the memory's text, or - to read it from stdin"),
             Arg("--title"),
@@ -89,18 +84,16 @@ COMMANDS = (
             Arg("--force", flag=True, help="save even if it looks like a secret"),
         ),
     ),
-    Command(
+    operation_command(
         "show",
         "show memories by id, id prefix, path or title",
-        _show,
+        "open_memories",
         args=(MEMORY_IDS, CURSOR),
-        operation="open_memories",
     ),
-    Command(
+    operation_command(
         "search",
         "search memories (a query filters and ranks)",
-        calls("search"),
-        operation="search_memory",
+        "search_memory",
         args=(
             Arg("query", optional=True),
             TAGS,
@@ -114,25 +107,27 @@ COMMANDS = (
             CURSOR,
         ),
     ),
-    Command(
+    operation_command(
         "touch",
         "reinforce a memory (a use)",
-        calls("touch"),
-        operation="touch_memory",
-        args=(MEMORY_ID, Arg("--boost", flag=True, help="also raise its strength by 0.1")),
+        "touch_memory",
+        args=(
+            MEMORY_ID,
+            Arg(
+                "--boost", param="boost_strength", flag=True, help="also raise its strength by 0.1"
+            ),
+        ),
     ),
-    Command(
+    operation_command(
         "observe",
         "record that memories were used in a conversation",
-        calls("observe"),
-        operation="observe_memory_usage",
+        "observe_memory_usage",
         args=(MEMORY_IDS, Arg("--context-tags", many=True, metavar="TAG")),
     ),
-    Command(
+    operation_command(
         "update",
         "change a memory's content, tags, entities or strength",
-        calls("update"),
-        operation="update_memory",
+        "update_memory",
         args=(
             MEMORY_ID,
             Arg("--content", stdin_dash=True, help="new text, or - for stdin"),
@@ -143,11 +138,10 @@ COMMANDS = (
             Arg("--force", flag=True, help="update even if it looks like a secret"),
         ),
     ),
-    Command(
+    operation_command(
         "delete",
         "archive a memory (or --remove it; git keeps it)",
-        calls("delete"),
-        operation="delete_memory",
+        "delete_memory",
         args=(
             MEMORY_ID,
             Arg(
@@ -160,11 +154,10 @@ COMMANDS = (
             EXPECTED_HASH,
         ),
     ),
-    Command(
+    operation_command(
         "relate",
         "link two memories with a typed relation",
-        calls("relate"),
-        operation="create_relation",
+        "create_relation",
         args=(
             Arg("from_id", param="from_memory_id", metavar="FROM_ID"),
             Arg("to_id", param="to_memory_id", metavar="TO_ID"),
@@ -177,6 +170,7 @@ COMMANDS = (
         "forget faded memories (preview unless --yes)",
         _gc,
         operation="gc",
+        needs="operations",
         args=(
             Arg(
                 "--yes",
@@ -208,6 +202,7 @@ COMMANDS = (
         "promote memories into the vault (preview unless --yes)",
         _promote,
         operation="promote_memory",
+        needs="operations",
         args=(
             Arg("id", param="memory_id", optional=True, help="the memory (or --auto)"),
             Arg("--auto", param="auto_detect", flag=True, help="find every candidate"),
@@ -225,6 +220,8 @@ COMMANDS = (
         "the git history of a memory, across renames",
         _history,
         operation="memory_history",
+        needs="operations",
+        also=("memory_version",),
         args=(
             MEMORY_ID,
             Arg(
@@ -241,12 +238,14 @@ COMMANDS = (
         "bring back a forgotten or archived memory (--list them)",
         _restore,
         operation="restore_memory",
+        needs="operations",
+        also=("forgotten_memories",),
         args=(
             Arg("id", param="memory_id", optional=True, help="the memory (or --list)"),
             Arg(
                 "--at", param="commit", metavar="COMMIT", help="restore the version at this commit"
             ),
-            Arg("--list", flag=True, help="list forgotten and archived memories"),
+            Arg("--list", flag=True, local=True, help="list forgotten and archived memories"),
             Arg("--limit", type=int, default=100),
         ),
     ),

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 from cortexgraph_vault.cli.command import Arg, Command, Request
 
 if TYPE_CHECKING:
+    from cortexgraph_vault.cli.operation_calls import InProcess as Operations
     from cortexgraph_vault.progress import TransferLine
-    from cortexgraph_vault.service import MemoryService
 
 
-def _sync(s: MemoryService, r: Request) -> Any:
+def _sync(ops: Operations, r: Request) -> Any:
     # Steps go to stderr on a terminal (or with --progress): a script's --json stdout stays
     # one document. Git's transfer lines are drawn over one another on a terminal only.
     from cortexgraph_vault.progress import TransferLine
@@ -30,8 +30,10 @@ def _sync(s: MemoryService, r: Request) -> Any:
         print(f"{step}…", file=sys.stderr, flush=True)
 
     shown = terminal or r.params["progress"]
+    # Checked as the sync_vault operation's request; run here, where its steps can be shown.
+    request = ops.check("sync_vault", {"remote": r.params["remote"]})
     try:
-        return s.sync(remote=r.params["remote"], progress=say if shown else None)
+        return ops.service().sync(remote=request.remote, progress=say if shown else None)
     finally:
         if transfer is not None:
             transfer.end()
@@ -61,12 +63,18 @@ COMMANDS = (
         "sync",
         "record pending uses, fetch, merge memories field by field, push (git remote)",
         _sync,
+        needs="operations",
         operation="sync_vault",
         args=(
             Arg(
                 "--remote", metavar="NAME", help="the git remote (default: the branch's, or origin)"
             ),
-            Arg("--progress", flag=True, help="print each step on stderr (default on a terminal)"),
+            Arg(
+                "--progress",
+                flag=True,
+                local=True,
+                help="print each step on stderr (default on a terminal)",
+            ),
         ),
     ),
 )

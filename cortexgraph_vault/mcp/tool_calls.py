@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import typing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -159,9 +160,11 @@ class ToolRegistry:
             raise ValueError(f"{op.name} is not an MCP tool (mcp_tool=False)")
         service = self.service
 
+        answer = op.mcp_answer or (lambda result: result)
+
         def run(**kwargs: Any) -> Any:
             try:
-                return compact(service.run(op, op.request.model_validate(kwargs)))
+                return compact(answer(service.run(op, op.request.model_validate(kwargs))))
             except VaultError as exc:
                 raise ToolError(explain(exc)) from exc
 
@@ -177,7 +180,9 @@ class ToolRegistry:
                 for p in params_of(op.request)
                 if p.name not in op.rest_only
             ],
-            return_annotation=op.result,
+            return_annotation=typing.get_type_hints(op.mcp_answer)["return"]
+            if op.mcp_answer
+            else op.result,
         )
         self.server.add_tool(
             run,

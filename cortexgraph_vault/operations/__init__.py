@@ -68,6 +68,7 @@ from cortexgraph_vault.operations.vault import (
     READ_GRAPH,
     READ_NOTE,
     SEARCH_UNIFIED,
+    SYNC_VAULT,
     VAULT_OPERATIONS,
     VAULT_STATUS,
 )
@@ -119,6 +120,7 @@ __all__ = [
     "SAVE_MEMORY",
     "SEARCH_MEMORY",
     "SEARCH_UNIFIED",
+    "SYNC_VAULT",
     "TOUCH_MEMORY",
     "UPDATE_MEMORY",
     "VAULT_OPERATIONS",

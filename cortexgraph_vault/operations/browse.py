@@ -120,12 +120,13 @@ class GraphNeighbourhoodRequest(Request):
         VaultPath, Field(description="vault path of a note, or a memory id / prefix / title")
     ]
     hops: Annotated[int, Field(ge=1, le=5)] = 1
+    include_scores: Annotated[bool, Field(description="live decay scores")] = True
 
 
 def _graph_neighbourhood(
     service: MemoryService, r: GraphNeighbourhoodRequest
 ) -> NeighbourhoodResult:
-    return service.graph_neighbourhood(r.path, hops=r.hops)
+    return service.graph_neighbourhood(r.path, hops=r.hops, include_scores=r.include_scores)
 
 
 GRAPH_NEIGHBOURHOOD = Operation(

@@ -9,12 +9,14 @@ with its turn and timing (`MemoryService.run`).
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from cortexgraph_vault.operations.refusal import refusal
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
@@ -67,6 +69,17 @@ class Operation(Generic[Req, Res]):
     # False for what only the plugin and the CLI ask (a page of the memory list, the note
     # open in Obsidian): not listed as an MCP tool.
     mcp_tool: bool = True
+    # What the MCP tool answers instead of the result, when the model needs less than REST
+    # (sync_vault: a summary); its type is the tool's output schema.
+    mcp_answer: Callable[[Res], BaseModel] | None = None
+
+    def parse(self, data: Mapping[str, Any]) -> Req:
+        """The request from a door's arguments by name; `InvalidArgument` naming the first
+        parameter refused (`top_k: must be from 1 to 100, got 500`), nothing done."""
+        try:
+            return self.request.model_validate(dict(data))
+        except ValidationError as exc:
+            raise refusal(self.request, exc) from None
 
 
 AnyOperation = Operation[Any, Any]  # a catalogue entry, whatever its request and result

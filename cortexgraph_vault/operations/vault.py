@@ -13,6 +13,8 @@ from cortexgraph_vault.models import (
     NoteRead,
     PerformanceMetrics,
     SearchResult,
+    SyncResult,
+    SyncSummary,
     VaultStatus,
 )
 from cortexgraph_vault.models.graph import GRAPH_MAX_CHARS
@@ -192,10 +194,37 @@ GET_PERFORMANCE_METRICS = Operation(
     invoke=lambda service, _: service.performance_metrics(),
 )
 
+
+class SyncVaultRequest(Request):
+    # "remote": tools/list is read in every session; the REST spec says the same in few words
+    remote: Annotated[str | None, Field(max_length=200, description="remote")] = None
+
+
+def _sync_vault(service: MemoryService, r: SyncVaultRequest) -> SyncResult:
+    return service.sync(remote=r.remote)
+
+
+def _sync_summary(done: SyncResult) -> SyncSummary:
+    return SyncSummary(message=done.message, merged=done.merged_count)
+
+
+SYNC_VAULT = Operation(
+    name="sync_vault",
+    title="Sync",
+    description="Sync memories via git; uses add up.",
+    request=SyncVaultRequest,
+    result=SyncResult,
+    effect=Effect.WRITE,
+    invoke=_sync_vault,
+    # a model needs the outcome in words; REST and the CLI get every field
+    mcp_answer=_sync_summary,
+)
+
 VAULT_OPERATIONS: tuple[AnyOperation, ...] = (
     SEARCH_UNIFIED,
     READ_NOTE,
     READ_GRAPH,
     VAULT_STATUS,
     GET_PERFORMANCE_METRICS,
+    SYNC_VAULT,
 )

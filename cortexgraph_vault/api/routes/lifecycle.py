@@ -5,7 +5,7 @@ from __future__ import annotations
 from cortexgraph_vault.api import schemas as s
 from cortexgraph_vault.api.endpoints import RouteTable
 from cortexgraph_vault.models import GcResult, LastSync, ObserveResult, PromoteResult, SyncResult
-from cortexgraph_vault.operations import GC, OBSERVE_MEMORY_USAGE, PROMOTE_MEMORY
+from cortexgraph_vault.operations import GC, OBSERVE_MEMORY_USAGE, PROMOTE_MEMORY, SYNC_VAULT
 from cortexgraph_vault.service import MemoryService
 
 ROUTES = RouteTable()
@@ -42,7 +42,7 @@ def sync(service: MemoryService, body: s.Sync) -> SyncResult:
     """Records pending reinforcements, fetches, merges memory notes field by field and pushes.
     409 when it cannot (no remote, refused credentials, an unmergeable history, your own
     uncommitted notes), with the reason; nothing is changed then."""
-    return service.sync(remote=body.remote)
+    return service.run(SYNC_VAULT, body.to_request())
 
 
 @ROUTES.get("/api/v1/sync", "The last sync of this vault on this device")
