@@ -24,6 +24,16 @@ EXPECTED_HASH = Arg(
     "--expected-hash", help="refuse if the note changed since you read it (its content_hash)"
 )
 YES = Arg("--yes", param="dry_run", flag=True, negate=True, help="really do it (one git commit)")
+# The operations' literals, written out: --help must not import pydantic to list them
+# (tests/operations/test_cli_options.py checks they agree).
+RELATION_TYPES = [
+    "related",
+    "causes",
+    "supports",
+    "contradicts",
+    "has_decision",
+    "consolidated_from",
+]
 CURSOR = Arg("--cursor", help="continue an answer cut to its size (the --cursor it printed)")
 
 
@@ -161,7 +171,7 @@ COMMANDS = (
         args=(
             Arg("from_id", param="from_memory_id", metavar="FROM_ID"),
             Arg("to_id", param="to_memory_id", metavar="TO_ID"),
-            Arg("--type", param="relation_type", default="related"),
+            Arg("--type", param="relation_type", default="related", choices=RELATION_TYPES),
             Arg("--strength", type=float, default=1.0),
         ),
     ),

@@ -42,4 +42,5 @@ class InProcess:
     def run(self, name: str, params: Mapping[str, Any]) -> Any:
         from cortexgraph_vault.operations import OPERATIONS
 
-        return self.service().run(OPERATIONS[name], self.check(name, params))
+        request = self.check(name, params)  # before the service: a refusal costs nothing
+        return self.service().run(OPERATIONS[name], request)
