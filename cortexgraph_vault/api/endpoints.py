@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
 
 ServiceFn = Callable[..., Any]
+RESULT_MODEL = "X-Result-Model"
 _PATH_PARAM = re.compile(r"{(\w+)}")
 
 
@@ -52,6 +53,7 @@ class Endpoint:
     errors: tuple[int, ...]
     public: bool
     uses_service: bool
+    own_call: bool  # the function makes its one service call itself (its turn, its timing)
 
     @property
     def name(self) -> str:
@@ -76,6 +78,7 @@ class RouteTable:
         errors: tuple[int, ...] = (),
         public: bool = False,
         uses_service: bool = True,
+        own_call: bool = False,
     ) -> Callable[[ServiceFn], ServiceFn]:
         def register(fn: ServiceFn) -> ServiceFn:
             hints = typing.get_type_hints(fn)
@@ -98,6 +101,7 @@ class RouteTable:
                     errors=errors,
                     public=public,
                     uses_service=uses_service,
+                    own_call=own_call,
                 )
             )
             return fn
@@ -180,6 +184,8 @@ def starlette_route(endpoint: Endpoint, service: MemoryService) -> Route:
             return JSONResponse(to_jsonable_python(result), status_code=endpoint.status)
 
         def call() -> Any:
+            if endpoint.own_call:  # `service.run(operation, ...)`: a read takes no turn
+                return endpoint.fn(service, **kwargs)
             # The service takes the turn a change needs and times the call; a GET only reads.
             return service.call(
                 f"rest.{endpoint.name}",
@@ -188,6 +194,10 @@ def starlette_route(endpoint: Endpoint, service: MemoryService) -> Route:
             )
 
         result = await anyio.to_thread.run_sync(call)
-        return JSONResponse(to_jsonable_python(result), status_code=endpoint.status)
+        # the result's model by name: a client (the CLI) can rebuild it without knowing the route
+        headers = {RESULT_MODEL: type(result).__name__} if isinstance(result, BaseModel) else None
+        return JSONResponse(
+            to_jsonable_python(result), status_code=endpoint.status, headers=headers
+        )
 
     return Route(endpoint.path, handle, methods=[endpoint.method], name=endpoint.name)

@@ -33,6 +33,12 @@ def vault_error_response(exc: VaultError) -> JSONResponse:
         }
     elif isinstance(exc, Ambiguous):
         extra = {"candidates": list(exc.candidates)}
+    # which words of the detail are a parameter's or an operation's name, so a client that
+    # calls them otherwise (the CLI: `--limit`, `cortexgraph-vault search`) can say so
+    if exc.params:
+        extra["params"] = list(exc.params)
+    if exc.operations:
+        extra["operations"] = list(exc.operations)
     return error_response(exc.http_status, error_code(exc), str(exc), **extra)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from cortexgraph_vault.api.operation_input import OperationInput
 from cortexgraph_vault.operations import (
@@ -51,6 +51,16 @@ class ErrorBody(BaseModel):
     actual_hash: str | None = Field(default=None, description="conflict: the file's hash now")
     current_text: str | None = Field(default=None, description="conflict: the file's text now")
     candidates: list[str] | None = Field(default=None, description="ambiguous: what matched")
+    params: list[str] | None = Field(
+        default=None, description="the parameters the detail names (`top_k: must be ...`)"
+    )
+    operations: list[str] | None = Field(
+        default=None, description="the operations the detail names (`search_memory`)"
+    )
+
+
+class OperationArguments(RootModel[dict[str, Any]]):
+    """An operation's request: its fields by name, as its MCP tool takes them."""
 
 
 class Health(BaseModel):

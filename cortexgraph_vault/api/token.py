@@ -60,6 +60,11 @@ def _read(path: Path) -> str | None:
     return token
 
 
+def existing_token(path: Path | None = None) -> str | None:
+    """The token if one was made (a client must not make one the daemon never saw)."""
+    return _read(path or token_path())
+
+
 def load_or_create_token(path: Path | None = None) -> str:
     """The token, made on first use."""
     path = path or token_path()

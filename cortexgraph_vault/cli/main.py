@@ -125,9 +125,14 @@ def run(command: Command, args: argparse.Namespace) -> int:
         # Commands such as `serve --demo`, `mcp` or `doctor` make their own vault or service.
         result = command.handler(config, request)
     elif command.needs == "operations":
+        from cortexgraph_vault.cli.daemon_calls import ThroughDaemon, daemon_for
         from cortexgraph_vault.cli.operation_calls import InProcess
 
-        result = command.handler(InProcess(lambda: _service(config, args)), request)
+        ops: Any = InProcess(lambda: _service(config, args))
+        daemon = daemon_for(config, overridden=bool(args.set))
+        if daemon is not None:  # the daemon serving this vault answers from its warm index
+            ops = ThroughDaemon(*daemon, local=ops)
+        result = command.handler(ops, request)
     else:
         result = command.handler(_service(config, args), request)
     if result is None:

@@ -92,6 +92,18 @@ def read_claim(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def daemon_serving(vault: Path) -> dict[str, Any] | None:
+    """The claim of the live daemon serving this very vault (pid, port, host, vault, now), or
+    None: no claim, one nothing holds any more (the daemon died), one for another vault (a
+    different folder behind the same key), or one not yet listening (no port)."""
+    real = os.path.realpath(vault)
+    path = claims_dir() / f"{vault_key(Path(real))}.json"
+    info = read_claim(path)
+    if info.get("vault") != real or not isinstance(info.get("port"), int):
+        return None
+    return info if held_elsewhere(path) else None
+
+
 def _daemon_on_port(port: int) -> dict[str, Any] | None:
     if not claims_dir().is_dir():
         return None

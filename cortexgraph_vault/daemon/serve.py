@@ -77,7 +77,9 @@ def serve(
         sock = bind(address, port)
         try:
             actual = sock.getsockname()[1]
-            claim.record(port=actual, host=address)
+            # `now`: a CLI pretending another time (--now) must not be answered with this one
+            now = config.fixed_now.isoformat() if config.fixed_now else None
+            claim.record(port=actual, host=address, now=now)
             # Imported only now: the MCP SDK takes seconds to import on a slow machine, and a
             # refusal (vault taken, port in use) should not wait for it.
             from cortexgraph_vault.api.app import build_app

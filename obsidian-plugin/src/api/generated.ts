@@ -96,6 +96,10 @@ export interface ErrorBody {
   current_text?: string | null;
   /** ambiguous: what matched */
   candidates?: string[] | null;
+  /** the parameters the detail names (`top_k: must be ...`) */
+  params?: string[] | null;
+  /** the operations the detail names (`search_memory`) */
+  operations?: string[] | null;
 }
 
 export interface ForgetCandidate {
@@ -385,6 +389,9 @@ export interface ObservedMemory {
   cross_domain: boolean;
 }
 
+/** An operation's request: its fields by name, as its MCP tool takes them. */
+export type OperationArguments = Record<string, unknown>;
+
 export interface Pagination {
   page: number;
   page_size: number;
@@ -656,7 +663,7 @@ export interface Skipped {
 }
 
 export interface Sync {
-  /** the git remote (default: the branch's, or origin) */
+  /** remote */
   remote?: string | null;
 }
 
@@ -851,6 +858,11 @@ export interface NeighbourhoodQuery {
   path: string;
   /** @default 1 */
   hops?: number;
+  /**
+   * live decay scores
+   * @default true
+   */
+  include_scores?: boolean;
 }
 
 /** The query of GET /api/v1/notes/read. */
