@@ -139,6 +139,8 @@ class Command:
     operation: str | None = None
     description: str | None = None
     also: tuple[str, ...] = ()
+    # False: always in this process, never sent to the daemon serving the vault
+    through_daemon: bool = True
 
     @property
     def operations(self) -> tuple[str, ...]:

@@ -76,6 +76,11 @@ COMMANDS = (
         ),
     ),
     operation_command(
-        "status", "index and watcher status, and every note that could not be read", "vault_status"
+        "status",
+        "index and watcher status, and every note that could not be read",
+        "vault_status",
+        # the state of this process's index and watcher, as it always was (the daemon's own
+        # differs: its watcher runs); `doctor` checks the daemon
+        through_daemon=False,
     ),
 )

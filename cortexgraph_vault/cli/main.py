@@ -129,7 +129,7 @@ def run(command: Command, args: argparse.Namespace) -> int:
         from cortexgraph_vault.cli.operation_calls import InProcess
 
         ops: Any = InProcess(lambda: _service(config, args))
-        daemon = daemon_for(config, overridden=bool(args.set))
+        daemon = daemon_for(config, overridden=bool(args.set)) if command.through_daemon else None
         if daemon is not None:  # the daemon serving this vault answers from its warm index
             ops = ThroughDaemon(*daemon, local=ops)
         result = command.handler(ops, request)
