@@ -9,7 +9,7 @@ from cortexgraph_vault.cli.command import Arg, Command, Request, operation_comma
 from cortexgraph_vault.errors import InvalidArgument
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.cli.operation_calls import InProcess as Operations
+    from cortexgraph_vault.cli.operation_calls import Operations
     from cortexgraph_vault.models import PipelineResult
     from cortexgraph_vault.service import MemoryService
 

@@ -10,7 +10,7 @@ from cortexgraph_vault.cli.command import Arg, Command, Request, operation_comma
 from cortexgraph_vault.cli.memory_commands import CURSOR, TAGS
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.cli.operation_calls import InProcess as Operations
+    from cortexgraph_vault.cli.operation_calls import Operations
 
 STATUSES = ["active", "promoted", "archived", "note", "all"]
 

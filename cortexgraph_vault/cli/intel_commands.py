@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.cli.operation_calls import InProcess as Operations
+    from cortexgraph_vault.cli.operation_calls import Operations
 
 MESSAGE = Arg("message", stdin_dash=True, help="the message, or - to read it from stdin")
 

@@ -126,12 +126,13 @@ def run(command: Command, args: argparse.Namespace) -> int:
         result = command.handler(config, request)
     elif command.needs == "operations":
         from cortexgraph_vault.cli.daemon_calls import ThroughDaemon, daemon_for
-        from cortexgraph_vault.cli.operation_calls import InProcess
+        from cortexgraph_vault.cli.operation_calls import InProcess, Operations
 
-        ops: Any = InProcess(lambda: _service(config, args))
+        alone = InProcess(lambda: _service(config, args))
+        ops: Operations = alone
         daemon = daemon_for(config, overridden=bool(args.set)) if command.through_daemon else None
         if daemon is not None:  # the daemon serving this vault answers from its warm index
-            ops = ThroughDaemon(*daemon, local=ops)
+            ops = ThroughDaemon(*daemon, local=alone)
         result = command.handler(ops, request)
     else:
         result = command.handler(_service(config, args), request)

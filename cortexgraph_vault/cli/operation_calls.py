@@ -9,10 +9,21 @@ process. (cli/daemon_calls.py sends it to the daemon serving the vault instead.)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
+
+
+class Operations(Protocol):
+    """What a handler runs operations with: this process (`InProcess`) or the daemon serving
+    the vault (cli/daemon_calls.py `ThroughDaemon`), alike to the handler."""
+
+    def service(self) -> MemoryService: ...
+
+    def check(self, name: str, params: Mapping[str, Any]) -> Any: ...
+
+    def run(self, name: str, params: Mapping[str, Any]) -> Any: ...
 
 
 def given(params: Mapping[str, Any]) -> dict[str, Any]:

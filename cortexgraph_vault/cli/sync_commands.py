@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from cortexgraph_vault.cli.command import Arg, Command, Request
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.cli.operation_calls import InProcess as Operations
+    from cortexgraph_vault.cli.operation_calls import Operations
     from cortexgraph_vault.progress import TransferLine
 
 
