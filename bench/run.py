@@ -13,6 +13,8 @@ parsing workers) and the 1-minute load average when it started are printed besid
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import json
 import os
 import random
@@ -22,7 +24,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +47,7 @@ TARGETS = {
     "version_s": "≤ 0.15",
     "search_cli_s": "≤ 0.35 (10k)",
 }
+READ_GAP = 0.02  # one client reading now and then, not a loop starving the gc of the GIL
 NOW_ISO = NOW.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -125,6 +130,35 @@ def _edit_latency(service: Any, vault: Path, rng: random.Random, rounds: int) ->
     return out
 
 
+@contextlib.contextmanager
+def reads_beside(service: Any, queries: list[str]) -> Iterator[list[float]]:
+    """Searches and lists asked one after another from another thread, as a door asks them
+    (its turn for a read first), while the body runs; their latencies in seconds."""
+    times: list[float] = []
+    stop = threading.Event()
+
+    def read() -> None:
+        for i in itertools.count():
+            if stop.is_set():
+                return
+            t = time.perf_counter()
+            with service.call_turn(True):
+                if i % 2:
+                    service.list_memories(page=1 + i % 5)
+                else:
+                    service.search_unified(queries[i % len(queries)])
+            times.append(time.perf_counter() - t)
+            stop.wait(READ_GAP)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    try:
+        yield times
+    finally:
+        stop.set()
+        thread.join()
+
+
 def child_warm(vault: Path, rounds: int) -> dict[str, float]:
     import cortexgraph_vault.service  # noqa: F401
 
@@ -174,8 +208,13 @@ def child_warm(vault: Path, rounds: int) -> dict[str, float]:
 
         preview = service.gc(dry_run=True, limit=1000)
         t = time.perf_counter()
-        result = service.gc(dry_run=False, limit=1000)
+        # the gc under a change's turn, as a door runs it
+        with reads_beside(service, queries) as during_gc, service.call_turn(False):
+            result = service.gc(dry_run=False, limit=1000)
         out["gc_s"] = time.perf_counter() - t
+        out["gc_read_p50_ms"] = _pct(during_gc, 0.5) * 1000
+        out["gc_read_max_ms"] = max(during_gc) * 1000
+        out["gc_reads"] = len(during_gc)
         out["gc_n"] = result.removed_count
         assert result.removed_count == preview.total_affected and result.commit
     finally:
