@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
 
 MCP_PATH = "/mcp"
+WORKER_THREADS = 200
 
 
 def build_app(
@@ -48,6 +49,9 @@ def build_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # Changes wait for their turn on a worker thread; with anyio's 40 threads, 40 clients
+        # writing at once would leave none for reads, which need no turn.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
         if watch:
             await anyio.to_thread.run_sync(service.engine.start_watcher)
         scheduler = consolidation_scheduler(service)

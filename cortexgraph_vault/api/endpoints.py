@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
 from pydantic import BaseModel, ValidationError
-from pydantic_core import to_jsonable_python
+from pydantic_core import to_json
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from cortexgraph_vault.api.errors import error_response, validation_response
@@ -179,7 +179,7 @@ def starlette_route(endpoint: Endpoint, service: MemoryService) -> Route:
         if not endpoint.uses_service:
             # Answers at once, even while a long gc holds the service.
             result = endpoint.fn(service, **kwargs)
-            return JSONResponse(to_jsonable_python(result), status_code=endpoint.status)
+            return _json(result, endpoint.status)
 
         def call() -> Any:
             # Changes take turns (the catalogue is shared by REST, MCP and the watcher); a GET
@@ -189,6 +189,12 @@ def starlette_route(endpoint: Endpoint, service: MemoryService) -> Route:
                 return endpoint.fn(service, **kwargs)
 
         result = await anyio.to_thread.run_sync(call)
-        return JSONResponse(to_jsonable_python(result), status_code=endpoint.status)
+        return _json(result, endpoint.status)
 
     return Route(endpoint.path, handle, methods=[endpoint.method], name=endpoint.name)
+
+
+def _json(result: Any, status: int) -> Response:
+    """The result as compact UTF-8 JSON, encoded in one pass by pydantic (perf16: a third of
+    the time of building Python objects and then `json.dumps`)."""
+    return Response(to_json(result), status_code=status, media_type="application/json")
