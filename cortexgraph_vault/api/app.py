@@ -15,7 +15,7 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from cortexgraph_vault.api.endpoints import starlette_route
+from cortexgraph_vault.api.endpoints import RestThreads, starlette_route
 from cortexgraph_vault.api.errors import EXCEPTION_HANDLERS
 from cortexgraph_vault.api.routes import TABLES
 from cortexgraph_vault.api.security import ALLOWED_ORIGINS, LocalOnly, allowed_hosts
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
 
 MCP_PATH = "/mcp"
-WORKER_THREADS = 200
 
 
 def build_app(
@@ -42,16 +41,14 @@ def build_app(
     hosts = allowed_hosts(port, extra_hosts)
     mcp_server = build_server(service)
     mcp_app = http_app(mcp_server, port=port, path=MCP_PATH, allowed_origins=ALLOWED_ORIGINS)
-    routes = [starlette_route(e, service) for table in TABLES for e in table.endpoints]
+    threads = RestThreads()  # one pool of reads and one of changes for every route
+    routes = [starlette_route(e, service, threads) for table in TABLES for e in table.endpoints]
     # The MCP app routes by the full path itself; handing it /mcp keeps the URL clients are
     # told (no redirect to /mcp/ as a Mount would need).
     routes.append(Route(MCP_PATH, endpoint=mcp_app, name="mcp"))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        # Changes wait for their turn on a worker thread; with anyio's 40 threads, 40 clients
-        # writing at once would leave none for reads, which need no turn.
-        anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
         if watch:
             await anyio.to_thread.run_sync(service.engine.start_watcher)
         scheduler = consolidation_scheduler(service)
