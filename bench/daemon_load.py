@@ -93,15 +93,9 @@ def _start(vault: Path, home: Path) -> tuple[subprocess.Popen[bytes], int, str, 
     env.update(json.loads(os.environ.get("BENCH_DAEMON_ENV", "{}")))
     home.mkdir(parents=True, exist_ok=True)
     out_path = home / "out.txt"
-    profile = os.environ.get("BENCH_PYSPY")  # collapsed stacks of the daemon, for a look
-    spy = (
-        ["py-spy", "record", "--gil", "--format", "raw", "-r", "200", "-o", profile, "--"]
-        if profile
-        else []
-    )
     with out_path.open("wb") as out:
         proc = subprocess.Popen(
-            [*spy, sys.executable, "-m", "cortexgraph_vault.cli.main", "--vault", str(vault),
+            [sys.executable, "-m", "cortexgraph_vault.cli.main", "--vault", str(vault),
              "serve", "--port", "0"],
             stdout=out, stderr=subprocess.DEVNULL, env=env,
         )  # fmt: skip
@@ -155,9 +149,12 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
                 parts = pool.map(_worker, [(port, token, ids, words, s, until) for s in per])
                 took = time.monotonic() - started
         finally:
-            # py-spy writes its stacks on SIGINT (and the daemon stops on it too)
-            proc.send_signal(signal.SIGINT if os.environ.get("BENCH_PYSPY") else signal.SIGTERM)
-            proc.wait(timeout=60)
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
     finally:
         shutil.rmtree(work, ignore_errors=True)
     answers = [a for part in parts for a in part]
