@@ -7,6 +7,9 @@ scenario does. Every answer must be a 2xx; p50/p99 latency and requests per seco
 reported. The clients run in worker processes (each its own GIL), split evenly.
 
     python -m bench.daemon_load [--vault PATH] [--seconds 10] [--clients 50]
+
+BENCH_DAEMON_ENV='{"CORTEXGRAPH_GIT_COMMIT_WRITES": "false"}' adds settings to the daemon's
+environment (here: what the figures are without a git commit per save).
 """
 
 from __future__ import annotations
