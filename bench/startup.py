@@ -3,12 +3,14 @@
 Each figure is the median of 5 spawns after one untimed spawn (so the OS file cache and the
 index cache are warm): a bare `python -c pass` (the floor every spawn pays), the CLI's
 `--version`, a `search` on the warm vault, and the stdio MCP server from spawn to its
-`initialize` answer.
+`initialize` answer (and the size of its `tools/list`). `cold_stats` is one spawn of `stats`
+on a vault without an index cache.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -57,13 +59,43 @@ def _initialize(argv: list[str], env: dict[str, str]) -> float:
     return took
 
 
+def tools_list_bytes(argv: list[str], env: dict[str, str]) -> int:
+    """The size of the stdio server's `tools/list` answer as it goes over the wire."""
+    proc = subprocess.Popen(
+        argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    for message in (
+        INITIALIZE,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ):
+        proc.stdin.write(json.dumps(message).encode() + b"\n")
+    proc.stdin.flush()
+    answer = b""
+    while b'"id":2' not in answer.replace(b" ", b""):
+        answer = proc.stdout.readline()
+        if not answer:
+            raise SystemExit("the MCP server closed before answering tools/list")
+    proc.stdin.close()
+    proc.wait(timeout=300)
+    return len(answer.rstrip(b"\n"))
+
+
+def cold_stats(vault: Path, env: dict[str, str], now: str, cache: Path) -> float:
+    """`stats` as a whole process on a vault it has never indexed (an empty cache folder)."""
+    shutil.rmtree(cache, ignore_errors=True)
+    argv = [*cli_command(), "--vault", str(vault), "--now", now, "stats"]
+    return _spawn(argv, {**env, "CORTEXGRAPH_CACHE_DIR": str(cache)})
+
+
 def _median(measure, argv: list[str], env: dict[str, str], runs: int) -> float:  # type: ignore[no-untyped-def]
     measure(argv, env)  # untimed: warms the file cache and, for the vault, the index cache
     return statistics.median(measure(argv, env) for _ in range(runs))
 
 
 def startup_figures(
-    vault: Path, env: dict[str, str], query: str, now: str, runs: int = RUNS
+    vault: Path, env: dict[str, str], query: str, memory: str, now: str, runs: int = RUNS
 ) -> dict[str, float]:
     cli = cli_command()
     on_vault = [*cli, "--vault", str(vault), "--now", now]
@@ -71,5 +103,8 @@ def startup_figures(
         "floor_s": _median(_spawn, [sys.executable, "-c", "pass"], env, runs),
         "version_s": _median(_spawn, [*cli, "--version"], env, runs),
         "search_cli_s": _median(_spawn, [*on_vault, "search", query], env, runs),
+        "show_cli_s": _median(_spawn, [*on_vault, "show", memory], env, runs),
+        "stats_cli_s": _median(_spawn, [*on_vault, "stats"], env, runs),
         "mcp_init_s": _median(_initialize, [*on_vault, "mcp"], env, runs),
+        "tools_list_bytes": tools_list_bytes([*on_vault, "mcp"], env),
     }

@@ -15,7 +15,7 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from cortexgraph_vault.api.endpoints import starlette_route
+from cortexgraph_vault.api.endpoints import RestThreads, starlette_route
 from cortexgraph_vault.api.errors import EXCEPTION_HANDLERS
 from cortexgraph_vault.api.routes import TABLES
 from cortexgraph_vault.api.security import ALLOWED_ORIGINS, LocalOnly, allowed_hosts
@@ -41,7 +41,8 @@ def build_app(
     hosts = allowed_hosts(port, extra_hosts)
     mcp_server = build_server(service)
     mcp_app = http_app(mcp_server, port=port, path=MCP_PATH, allowed_origins=ALLOWED_ORIGINS)
-    routes = [starlette_route(e, service) for table in TABLES for e in table.endpoints]
+    threads = RestThreads()  # one pool of reads and one of changes for every route
+    routes = [starlette_route(e, service, threads) for table in TABLES for e in table.endpoints]
     # The MCP app routes by the full path itself; handing it /mcp keeps the URL clients are
     # told (no redirect to /mcp/ as a Mount would need).
     routes.append(Route(MCP_PATH, endpoint=mcp_app, name="mcp"))

@@ -105,11 +105,15 @@ class VaultEngine:
         self.index_cache.load_into(self.catalog)
         self._copies_tried: dict[str, str] = {}
         self.merge_conflict_copies(self.catalog.refresh().added)
-        self.catalog.sync_vectors()
         big = len(self.catalog) >= BIG_VAULT_NOTES
+        # A big vault answers by words while its new notes are embedded (a third of a
+        # cold start at 10k); a search waits for those vectors, so it finds what it always did.
+        vectors = self.catalog.sync_vectors_behind() if big else None
+        if vectors is None:
+            self.catalog.sync_vectors()
         # A big vault's cache is written behind the first answers, not before them.
         self.index_cache.save_if_changed(
-            self.catalog, min_changes=CACHE_SAVE_AT_START, background=big
+            self.catalog, min_changes=CACHE_SAVE_AT_START, background=big, after=vectors
         )
         if big:
             # A big index is millions of long-lived objects: keep the cyclic collector from

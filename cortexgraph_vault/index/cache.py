@@ -196,15 +196,26 @@ class IndexCache:
     def changes_since_save(self, catalog: VaultCatalog) -> int:
         return catalog.parsed - self._parsed_at_save + catalog.removed - self._removed_at_save
 
-    def save(self, catalog: VaultCatalog, *, background: bool = False) -> None:
+    def save(
+        self,
+        catalog: VaultCatalog,
+        *,
+        background: bool = False,
+        after: threading.Thread | None = None,
+    ) -> None:
         """Write the cache; in the background, the snapshot is taken now and written by a
-        thread the process waits for before it exits (a CLI call never leaves half a file)."""
+        thread the process waits for before it exits (a CLI call never leaves half a file).
+        `after`: a thread (the embedding of new notes) the snapshot waits for, so the file
+        holds its vectors."""
         parsed, removed = catalog.parsed, catalog.removed
-        notes, text, vectors = catalog.snapshot()
+        now = None if after is not None else catalog.snapshot()
         self.saved_at = self._written_at = time.time()
         self._parsed_at_save, self._removed_at_save = parsed, removed
 
         def write() -> None:
+            if after is not None:
+                after.join()
+            notes, text, vectors = now or catalog.snapshot()
             self.save_seconds = save_cache(
                 self.path, self.layout, self.max_note_bytes, notes, text, vectors
             )
@@ -225,12 +236,13 @@ class IndexCache:
         min_changes: int = 1,
         min_interval: float = 0.0,
         background: bool = False,
+        after: threading.Thread | None = None,
     ) -> bool:
         """Write the cache when enough changed since it was written (and not too recently)."""
         if self._written and self.changes_since_save(catalog) < min_changes:
             return False
         if time.time() - self._written_at < min_interval:
             return False
-        self.save(catalog, background=background)
+        self.save(catalog, background=background or after is not None, after=after)
         self._written = True
         return True

@@ -182,6 +182,26 @@ class VaultCatalog:
         """Embed the notes changed since the last call (the search calls it before it looks)."""
         return self.semantic.sync(self.vector_text)
 
+    def sync_vectors_behind(self) -> threading.Thread:
+        """Embed the changed notes on a thread of their own, so the index answers by words
+        meanwhile. Whatever needs the vectors calls `sync_vectors` first, which waits for
+        this one (the semantic index's lock) or does the work itself: what it sees is the
+        same as if the vectors had been made up front."""
+        started = threading.Event()
+
+        def embed() -> None:
+            with self.semantic.embedding:  # taken before the caller goes on: a sync waits
+                started.set()
+                try:
+                    self.sync_vectors()
+                except Exception:  # search by meaning reports its own problem; words go on
+                    log.exception("embedding notes in the background failed")
+
+        thread = threading.Thread(target=embed, name="cgv-vectors", daemon=True)
+        thread.start()
+        started.wait()
+        return thread
+
     def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
         """How many notes the word index holds, and in how many of them each term occurs."""
         with self.lock:

@@ -88,6 +88,9 @@ class SemanticIndex:
         self._embedder: Embedder | None = None
         self.problem: str | None = None if embedder else "semantic search is turned off"
         self.lock = threading.RLock()
+        # Held by whoever is embedding, without `lock`: a note saved or dropped meanwhile
+        # waits for nothing, and a `sync` (before a search) waits for the embedding in flight.
+        self.embedding = threading.RLock()
         self._notes: _Rows | None = None
         self._keys: dict[str, bytes] = {}
         self._stale: set[str] = set()
@@ -139,32 +142,41 @@ class SemanticIndex:
 
     def sync(self, text_of: Callable[[str], str | None]) -> int:
         """Embed every note marked as changed whose text is new; the number embedded."""
-        with self.lock:
-            if not self._stale:
-                return 0
-            notes = self._rows()
-            if notes is None:
+        with self.embedding:
+            with self.lock:
+                if not self._stale:
+                    return 0
+                notes = self._rows()
+                if notes is None:
+                    self._stale.clear()
+                    return 0
+                todo, texts, keys = [], [], []
+                for path in self._stale:
+                    text = text_of(path)
+                    if text is None:
+                        self._keys.pop(path, None)
+                        notes.remove(path)
+                        continue
+                    key = text_key(text)
+                    if self._keys.get(path) == key and path in notes.row_of:
+                        continue
+                    todo.append(path)
+                    texts.append(text)
+                    keys.append(key)
                 self._stale.clear()
-                return 0
-            todo, texts, keys = [], [], []
-            for path in self._stale:
-                text = text_of(path)
-                if text is None:
-                    self._keys.pop(path, None)
-                    notes.remove(path)
-                    continue
-                key = text_key(text)
-                if self._keys.get(path) == key and path in notes.row_of:
-                    continue
-                todo.append(path)
-                texts.append(text)
-                keys.append(key)
-            self._stale.clear()
-            if todo:
                 model = self._embedder
-                assert model is not None
-                notes.put(todo, model.embed(texts))
-                self._keys.update(zip(todo, keys, strict=True))
+            if not todo:
+                return 0
+            assert model is not None
+            vectors = model.embed(texts)  # the slow part, with `lock` free
+            with self.lock:
+                if self._notes is not notes:  # the index was replaced meanwhile
+                    return 0
+                # A note dropped meanwhile stays dropped; one changed meanwhile is marked
+                # again and embedded anew by the next sync.
+                kept = [i for i, path in enumerate(todo) if text_of(path) is not None]
+                notes.put([todo[i] for i in kept], vectors[kept])
+                self._keys.update((todo[i], keys[i]) for i in kept)
             return len(todo)
 
     # queries ------------------------------------------------------------------------

@@ -59,6 +59,7 @@ def test_touch_changes_only_the_use_lines(git_vault: Path, cli) -> None:
     assert sorted(ln[1:].split(":", 1)[0] for ln in lines) == [
         "last_used",
         "last_used",
+        "last_used_on",  # which device used it last (multi-device sync, README)
         "use_count",
         "use_count",
         "use_days",

@@ -197,6 +197,8 @@ def test_symlinks_out_of_the_vault_are_never_followed(tmp_path: Path, cli) -> No
     assert json.loads(shown.out) == {
         "memories": [],
         "not_found": ["Outside/other.md", "_stm/Linked.md"],
+        "next_cursor": None,
+        "notice": None,
     }
     # A save never writes through the link's name, and promote never moves into the linked folder.
     saved = cli("--json", "save", "Not through the link", "--title", "Linked", vault=vault)

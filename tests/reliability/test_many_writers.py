@@ -179,23 +179,33 @@ async def rest_views(daemon: Daemon) -> dict[str, tuple[int, str]]:
 async def mcp_views(session: ClientSession, ids: list[str]) -> dict[str, tuple[int, str]]:
     found: list[dict] = []
     for start in range(0, len(ids), 100):
-        result = await session.call_tool(
-            "open_memories", {"memory_ids": ids[start : start + 100], "include_relations": False}
-        )
-        assert not result.is_error, result.content
-        found += result.structured_content["memories"]
+        cursor = None
+        while True:  # an answer over the size budget continues at its next_cursor
+            args = {"memory_ids": ids[start : start + 100], "include_relations": False}
+            result = await session.call_tool("open_memories", {**args, "cursor": cursor})
+            assert not result.is_error, result.content
+            found += result.structured_content["memories"]
+            cursor = result.structured_content["next_cursor"]
+            if cursor is None:
+                break
     return views(found)
 
 
 def cli_views(vault: Path, home: Path, ids: list[str]) -> dict[str, tuple[int, str]]:
     found: list[dict] = []
     for start in range(0, len(ids), 100):
-        done = subprocess.run(
-            cli_argv(vault, "--json", "show", *ids[start : start + 100]),
-            env=child_env(home), capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        found += json.loads(done.stdout)["memories"]
+        more: list[str] = []
+        while True:  # an answer over the size budget continues at its --cursor
+            done = subprocess.run(
+                cli_argv(vault, "--json", "show", *ids[start : start + 100], *more),
+                env=child_env(home), capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stderr
+            answer = json.loads(done.stdout)
+            found += answer["memories"]
+            if answer["next_cursor"] is None:
+                break
+            more = ["--cursor", answer["next_cursor"]]
     return views(found)
 
 

@@ -24,6 +24,8 @@ ROUTES = RouteTable()
     "Run any operation of the catalogue",
     errors=(400, 404, 409, 422, 501, 503),
     own_call=True,
+    # a read runs beside other reads, not queued with the changes (RestThreads)
+    reads=lambda name, **_: name in OPERATIONS and OPERATIONS[name].effect.read_only,
 )
 def run_operation(service: MemoryService, name: str, body: s.OperationArguments) -> Any:
     """`name` is an MCP tool's name (or one the plugin and the CLI use: list_memories,

@@ -1,0 +1,213 @@
+"""The daemon under 50 concurrent REST clients, for `python -m bench`.
+
+A real `cortexgraph-vault serve` on a copy of a vault, clients on keep-alive connections
+(http.client: the lightest client, so the figure is the daemon's, not the client's) mixing
+30 % search, 20 % list, 30 % open, 15 % touch and 5 % save, as the reliability suite's load
+scenario does. Every answer must be a 2xx; p50/p99 latency and requests per second are
+reported. The clients run in worker processes (each its own GIL), split evenly.
+
+    python -m bench.daemon_load [--vault PATH] [--seconds 10] [--clients 50]
+
+BENCH_DAEMON_ENV='{"CORTEXGRAPH_GIT_COMMIT_WRITES": "false"}' adds settings to the daemon's
+environment (here: what the figures are without a git commit per save).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+CLIENTS = 50
+SECONDS = 10.0
+PROCESSES = 2
+_URL = re.compile(r"REST\s+http://127\.0\.0\.1:(\d+)/api/v1")
+GIT = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.org",
+       "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.org"}  # fmt: skip
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
+
+
+def _client(port: int, token: str, ids: list[str], words: list[str], seed: int,
+            until: float, out: list[tuple[str, float, int]]) -> None:  # fmt: skip
+    rng = random.Random(seed)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    while time.monotonic() < until:
+        roll, pick = rng.random(), quote(rng.choice(ids))
+        body = None
+        if roll < 0.30:
+            kind, method = "search", "GET"
+            url = "/api/v1/search?" + urlencode({"q": " ".join(rng.sample(words, 2))})
+        elif roll < 0.50:
+            kind, method, url = "list", "GET", f"/api/v1/memories?page={rng.randint(1, 5)}"
+        elif roll < 0.80:
+            kind, method, url = "open", "GET", f"/api/v1/memories/{pick}"
+        elif roll < 0.95:
+            kind, method, url, body = "touch", "POST", f"/api/v1/memories/{pick}/touch", "{}"
+        else:
+            kind, method, url = "save", "POST", "/api/v1/memories"
+            body = json.dumps({"content": f"Load memory {seed} {rng.random()} "
+                               + " ".join(rng.sample(words, 5))})  # fmt: skip
+        started = time.perf_counter()
+        conn.request(method, url, body=body, headers=headers)
+        answer = conn.getresponse()
+        answer.read()
+        out.append((kind, time.perf_counter() - started, answer.status))
+    conn.close()
+
+
+def _worker(args: tuple[int, str, list[str], list[str], list[int], float]) -> list[Any]:
+    port, token, ids, words, seeds, until = args
+    out: list[tuple[str, float, int]] = []
+    threads = [
+        threading.Thread(target=_client, args=(port, token, ids, words, s, until, out))
+        for s in seeds
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out
+
+
+def _start(vault: Path, home: Path) -> tuple[subprocess.Popen[bytes], int, str, Path]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CORTEXGRAPH_")}
+    env.update(GIT, CORTEXGRAPH_CONFIG_DIR=str(home / "config"),
+               CORTEXGRAPH_CACHE_DIR=str(home / "cache"), CORTEXGRAPH_DATA_DIR=str(home / "data"),
+               CORTEXGRAPH_GIT_AUTO_COMMIT="false", PYTHONUNBUFFERED="1")  # fmt: skip
+    env.update(json.loads(os.environ.get("BENCH_DAEMON_ENV", "{}")))
+    home.mkdir(parents=True, exist_ok=True)
+    out_path = home / "out.txt"
+    with out_path.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cortexgraph_vault.cli.main", "--vault", str(vault),
+             "serve", "--port", "0"],
+            stdout=out, stderr=subprocess.DEVNULL, env=env,
+        )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the daemon exited: {out_path.read_text()}")
+        found = _URL.search(out_path.read_text(errors="replace"))
+        if found:
+            port = int(found.group(1))
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                conn.request("GET", "/health")
+                if conn.getresponse().status == 200:
+                    return proc, port, (home / "config" / "token").read_text().strip(), home
+            except OSError:
+                pass
+        time.sleep(0.05)
+    proc.kill()
+    raise SystemExit("the daemon did not start in 120 s")
+
+
+def _memory_ids(vault: Path) -> list[str]:
+    ids = []
+    for path in sorted((vault / "_stm").glob("*.md")):
+        found = re.search(r"^id: *(\S+)", path.read_text(encoding="utf-8"), re.M)
+        if found:
+            ids.append(found.group(1).strip("'\""))
+    return ids
+
+
+def _words(vault: Path) -> list[str]:
+    text = " ".join(p.read_text(encoding="utf-8") for p in sorted(vault.rglob("*.md"))[:400])
+    return sorted({w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)})[:2000]
+
+
+def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS) -> dict[str, Any]:
+    """Figures of `clients` clients for `seconds` against a daemon on a copy of `vault`."""
+    work = Path(tempfile.mkdtemp(prefix="cgv-load-"))
+    try:
+        copy = work / "vault"
+        shutil.copytree(vault, copy, symlinks=True)
+        proc, port, token, _home = _start(copy, work / "home")
+        try:
+            ids, words = _memory_ids(copy), _words(copy)
+            until = time.monotonic() + 1.0 + seconds
+            per = [list(range(n, clients, PROCESSES)) for n in range(PROCESSES)]
+            ctx = multiprocessing.get_context("spawn")
+            with ctx.Pool(PROCESSES) as pool:
+                started = time.monotonic()
+                parts = pool.map(_worker, [(port, token, ids, words, s, until) for s in per])
+                took = time.monotonic() - started
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    answers = [a for part in parts for a in part]
+    bad = [a for a in answers if not 200 <= a[2] < 300]
+    if bad:
+        raise SystemExit(f"{len(bad)} of {len(answers)} answers were errors, e.g. {bad[:3]}")
+    times = [a[1] for a in answers]
+    by_kind = {
+        kind: [a[1] for a in answers if a[0] == kind]
+        for kind in ("search", "list", "open", "touch", "save")
+    }
+    return {
+        **{
+            f"load_{k}_p50_p99_ms": (round(_pct(v, 0.5) * 1000), round(_pct(v, 0.99) * 1000))
+            for k, v in by_kind.items()
+        },
+        "load_p50_ms": _pct(times, 0.5) * 1000,
+        "load_p99_ms": _pct(times, 0.99) * 1000,
+        "load_rps": len(answers) / took,
+        "load_requests": len(answers),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.daemon_load")
+    p.add_argument("--vault", type=Path, help="a vault (git repository); default the sample")
+    p.add_argument("--seconds", type=float, default=SECONDS)
+    p.add_argument("--clients", type=int, default=CLIENTS)
+    args = p.parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="cgv-sample-"))
+    try:
+        vault = args.vault or sample_vault(work / "vault")
+        print(json.dumps(daemon_load(vault, clients=args.clients, seconds=args.seconds)))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+def sample_vault(dest: Path) -> Path:
+    """The sample vault, its times rebased to now, in a git repository of its own."""
+    from datetime import UTC, datetime
+
+    from cortexgraph_vault.vault.sample import copy_sample_vault
+
+    vault = copy_sample_vault(dest, datetime.now(UTC))
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "sample"]):
+        subprocess.run(["git", "-C", str(vault), *args], check=True, capture_output=True,
+                       env={**os.environ, **GIT})  # fmt: skip
+    return vault
+
+
+if __name__ == "__main__":
+    sys.exit(main())
