@@ -11,8 +11,8 @@ from pydantic import BaseModel
 
 from cortexgraph_vault.models import GcResult
 from cortexgraph_vault.ops.size_budget import json_size, lists_within
+from tests.builders import service_for
 from tests.conftest import git
-from tests.test_service import service_for
 
 
 def size(result: BaseModel) -> int:
