@@ -8,9 +8,9 @@ runs with `pythonpath = ["."]` and importlib mode, so `tests` is a namespace pac
   format `save` writes it (`render_note`), then the body.
 - `write_note(...)` / `a_vault(...)`: files on disk; a vault of folders and notes, optionally a
   committed git repository.
-- `split_frontmatter(...)`: the raw YAML and body of a note's text, by the `---` lines alone, so
-  an assertion does not lean on the parser it may be testing; `frontmatter_of(...)` /
-  `body_of(...)` read a note on disk through the package's parser.
+- `split_frontmatter(...)` / `note_parts(...)`: the raw YAML (or plain-YAML fields) and body of
+  a note, by the `---` lines alone, so an assertion does not lean on the parser it may be
+  testing; `frontmatter_of(...)` / `body_of(...)` read a note through the package's parser.
 - `service_for(...)`: a `MemoryService` on a vault at a fixed time.
 """
 
@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from cortexgraph_vault.config import load_config
 from cortexgraph_vault.core.memory import Memory
@@ -133,6 +135,13 @@ def split_frontmatter(text: str) -> tuple[str | None, str]:
         if lines[i].rstrip("\r\n") == "---":
             return "".join(lines[1:i]), "".join(lines[i + 1 :])
     raise AssertionError("frontmatter opened with --- but never closed")
+
+
+def note_parts(path: Path) -> tuple[dict[str, Any], str]:
+    """(frontmatter read by plain YAML, body) of the note at `path`: independent of the
+    package's note parser, for fixtures whose reading is what a test checks."""
+    raw, body = split_frontmatter(path.read_text(encoding="utf-8"))
+    return (yaml.safe_load(raw) or {}, body) if raw is not None else ({}, body)
 
 
 def frontmatter_of(path: Path) -> dict[str, Any]:
