@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from tests.builders import a_vault, memory_text, service_for, write_note
 from tests.builders import body_of as body
 from tests.builders import frontmatter_of as frontmatter
-from tests.builders import memory_text, service_for, write_note
 from tests.conftest import NOW, git
 
 __all__ = ["body", "frontmatter", "service_for"]  # shared builders, re-exported for these tests
@@ -49,7 +49,8 @@ def a_memory(
 
 def commit_all(vault: Path, message: str = "setup") -> None:
     if not (vault / ".git").exists():
-        git(vault, "init", "-q", "-b", "main")
+        a_vault(vault, git_init=True, message=message)
+        return
     git(vault, "add", "-A")
     git(vault, "commit", "-q", "-m", message)
 
