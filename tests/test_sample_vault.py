@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.builders import split_frontmatter
+
 VAULT = Path(__file__).resolve().parents[1] / "cortexgraph_vault" / "sample_vault"
 STM_DIR = "_stm"
 LTM_DIR = "memories"
@@ -70,17 +72,6 @@ class Note:
     @property
     def stem(self) -> str:
         return self.path.stem
-
-
-def split_frontmatter(text: str) -> tuple[str | None, str]:
-    """Return (YAML between the first two `---` lines, body) or (None, text)."""
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].rstrip("\r\n") != "---":
-        return None, text
-    for i in range(1, len(lines)):
-        if lines[i].rstrip("\r\n") == "---":
-            return "".join(lines[1:i]), "".join(lines[i + 1 :])
-    raise AssertionError("frontmatter opened with --- but never closed")
 
 
 def load_note(path: Path) -> Note:

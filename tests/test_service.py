@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from cortexgraph_vault.config import load_config
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.errors import (
     Ambiguous,
@@ -17,23 +16,15 @@ from cortexgraph_vault.errors import (
     NotFound,
     SecretRefused,
 )
-from cortexgraph_vault.service import MemoryService
+from tests.builders import frontmatter_of, service_for
 from tests.conftest import NOW, git
-
-
-def service_for(vault: Path, now=NOW, **settings: object) -> MemoryService:  # type: ignore[no-untyped-def]
-    return MemoryService(load_config({"vault": str(vault), **settings}), clock=lambda: now)
-
-
-def fm(vault: Path, rel: str) -> dict:  # type: ignore[type-arg]
-    return parse_note((vault / rel).read_text()).frontmatter
 
 
 def test_save_writes_a_round_tripping_note_and_commits_it(git_vault: Path) -> None:
     s = service_for(git_vault)
     content = 'Maya said: "ship it" — #not-a-heading, source: chat: 2025\nSecond line.'
     result = s.save(content, tags=["DB Prefs", "Machine.Learning/PyTorch"], source="chat: 2025")
-    note = fm(git_vault, result.path)
+    note = frontmatter_of(git_vault / result.path)
     assert note["id"] == result.id and note["use_count"] == 1 and note["status"] == "active"
     assert note["tags"] == ["db_prefs", "machine-learning/pytorch"]
     assert note["source"] == "chat: 2025"
@@ -54,7 +45,7 @@ def test_secrets_are_refused_unless_forced(git_vault: Path) -> None:
 
 def test_open_by_id_prefix_path_title_and_clear_misses(git_vault: Path) -> None:
     s = service_for(git_vault)
-    memory_id = fm(git_vault, "_stm/Uses Neovim.md")["id"]
+    memory_id = frontmatter_of(git_vault / "_stm/Uses Neovim.md")["id"]
     for ref in (memory_id, memory_id[:8], "_stm/Uses Neovim.md", "uses neovim"):
         assert s.open([ref]).memories[0].path == "_stm/Uses Neovim.md"
     result = s.open(["nothing like this"])
@@ -71,7 +62,7 @@ def test_open_by_id_prefix_path_title_and_clear_misses(git_vault: Path) -> None:
 
 def test_touch_boost_and_observe_cross_domain(git_vault: Path) -> None:
     s = service_for(git_vault)
-    before = fm(git_vault, "_stm/Uses Neovim.md")
+    before = frontmatter_of(git_vault / "_stm/Uses Neovim.md")
     t = s.touch("Uses Neovim", boost=True)
     assert t.use_count == before["use_count"] + 1 and t.strength == pytest.approx(
         before["strength"] + 0.1
@@ -80,7 +71,7 @@ def test_touch_boost_and_observe_cross_domain(git_vault: Path) -> None:
     o = s.observe(["Uses Neovim", "missing"], context_tags=["cooking", "family"])
     assert o.reinforced == 1 and o.not_found == ["missing"]
     assert o.memories[0].cross_domain and o.memories[0].review_count == 1
-    after = fm(git_vault, "_stm/Uses Neovim.md")
+    after = frontmatter_of(git_vault / "_stm/Uses Neovim.md")
     assert after["strength"] == pytest.approx(before["strength"] + 0.15)
     assert after["cross_domain_count"] == 1
     same_domain = s.observe(["Uses Neovim"], context_tags=list(after["tags"]))
@@ -92,11 +83,11 @@ def test_cross_domain_threshold_is_a_setting(
     git_vault: Path, threshold: float, cross: bool
 ) -> None:
     s = service_for(git_vault, cross_domain_threshold=threshold)
-    before = fm(git_vault, "_stm/Uses Neovim.md")
+    before = frontmatter_of(git_vault / "_stm/Uses Neovim.md")
     # tags [tools, programming] against [tools, cooking, family]: Jaccard 1/4 = 0.25
     o = s.observe(["Uses Neovim"], context_tags=["tools", "cooking", "family"])
     assert o.memories[0].cross_domain is cross
-    after = fm(git_vault, "_stm/Uses Neovim.md")
+    after = frontmatter_of(git_vault / "_stm/Uses Neovim.md")
     assert after.get("cross_domain_count", 0) == (1 if cross else 0)
     assert after["strength"] == pytest.approx(before["strength"] + (0.05 if cross else 0))
 
@@ -139,7 +130,7 @@ def test_delete_archives_by_default_and_remove_needs_git(
     s = service_for(git_vault)
     d = s.delete("Uses Neovim")
     assert d.archived_path == "_archive/Uses Neovim.md"
-    assert fm(git_vault, d.archived_path)["status"] == "archived"
+    assert frontmatter_of(git_vault / d.archived_path)["status"] == "archived"
     assert s.restore("Uses Neovim").path == "_stm/Uses Neovim.md"
     removed = s.delete("Cat named Pixel", mode="remove")
     assert not (git_vault / removed.path).exists() and removed.commit
@@ -164,7 +155,7 @@ def test_relations_are_links_and_not_duplicated(git_vault: Path) -> None:
     first = s.relate("Uses Neovim", "Curious about Rust", "supports", strength=0.5)
     again = s.relate("Uses Neovim", "Curious about Rust", "supports")
     assert first.created and not again.created and first.relation.id == again.relation.id
-    note = fm(git_vault, "_stm/Uses Neovim.md")
+    note = frontmatter_of(git_vault / "_stm/Uses Neovim.md")
     assert note["supports"] == ["[[Curious about Rust]]"]
     assert note["supports_meta"] == {"Curious about Rust": "strength=0.5"}
     target = s.open(["Curious about Rust"]).memories[0]
@@ -195,7 +186,7 @@ def test_promote_by_id_force_and_refusal(git_vault: Path) -> None:
         s.promote("Uses Neovim")
     forced = s.promote("Uses Neovim", force=True)
     assert forced.moved == {"_stm/Uses Neovim.md": "memories/Uses Neovim.md"}
-    note = fm(git_vault, "memories/Uses Neovim.md")
+    note = frontmatter_of(git_vault / "memories/Uses Neovim.md")
     assert note["status"] == "promoted" and note["promoted_at"]
     assert s.promote("Prefers TypeScript", dry_run=True).candidates_found == 1
 

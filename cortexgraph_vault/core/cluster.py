@@ -4,7 +4,7 @@ Similarity is the cosine of TF-IDF vectors built from a memory's words (lower-ca
 stop words dropped, light suffix stemming) plus its entities and tags as features of their
 own. One cosine keeps the measure symmetric whether or not a memory has tags, and it lets
 candidate generation be exact (below). On the labelled pairs in
-`tests/consolidation/labelled_pairs.jsonl` it separates duplicates from merely related
+`tests/core/labelled_pairs.jsonl` it separates duplicates from merely related
 memories better than rapidfuzz's token ratios, which score a short memory contained in a
 longer one, or two dates in the same sentence, as near-identical (the test prints both).
 

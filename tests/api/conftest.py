@@ -9,15 +9,12 @@ import pytest
 
 from cortexgraph_vault.vault.sample import copy_sample_vault
 from tests.api.daemon_process import Daemon, start_daemon
-from tests.conftest import NOW, git
+from tests.builders import a_vault
+from tests.conftest import NOW
 
 
 def git_sample_vault(dest: Path) -> Path:
-    vault = copy_sample_vault(dest, NOW)
-    git(vault, "init", "-q", "-b", "main")
-    git(vault, "add", "-A")
-    git(vault, "commit", "-q", "-m", "sample vault")
-    return vault
+    return a_vault(copy_sample_vault(dest, NOW), git_init=True, message="sample vault")
 
 
 @pytest.fixture

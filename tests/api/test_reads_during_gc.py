@@ -22,32 +22,27 @@ import uvicorn
 from cortexgraph_vault.api.app import build_app
 from cortexgraph_vault.api.token import TokenSource
 from cortexgraph_vault.config import load_config
-from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.progress import Progress
 from cortexgraph_vault.service import MemoryService
-from tests.conftest import NOW, NOW_ISO, git
+from tests.builders import a_vault, memory_text
+from tests.conftest import NOW, NOW_ISO
 
 FADED = 120
 HOLD_SECONDS = 60  # the gc is let go by the test long before; this only bounds a failure
 
 
 def faded_vault(root: Path) -> Path:
-    stm = root / "_stm"
-    stm.mkdir(parents=True)
-    old = format_time(NOW - timedelta(days=300))
-    for i in range(FADED):
-        (stm / f"Faded walnut memory {i:03d}.md").write_text(
-            f"---\nid: faded-{i:03d}\ncreated: {old}\nlast_used: {old}\nuse_count: 1\n"
-            f"strength: 1.0\nstatus: active\n---\nOnce knew walnut fact {i}.\n"
+    old = NOW - timedelta(days=300)
+    notes = {
+        f"_stm/Faded walnut memory {i:03d}.md": memory_text(
+            f"faded-{i:03d}", f"Once knew walnut fact {i}.\n", created=old
         )
-    (stm / "Fresh walnut memory.md").write_text(
-        f"---\nid: fresh-walnut\ncreated: {NOW_ISO}\nlast_used: {NOW_ISO}\nuse_count: 3\n"
-        "status: active\n---\nThe walnut tree is by the gate.\n"
+        for i in range(FADED)
+    }
+    notes["_stm/Fresh walnut memory.md"] = memory_text(
+        "fresh-walnut", "The walnut tree is by the gate.\n", use_count=3
     )
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "memories")
-    return root
+    return a_vault(root, notes, git_init=True, message="memories")
 
 
 class HeldGc:

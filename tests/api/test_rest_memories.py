@@ -8,8 +8,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from cortexgraph_vault.core.note import parse_note
 from tests.api.daemon_process import Daemon
+from tests.builders import frontmatter_of
 from tests.conftest import git
 
 TYPESCRIPT = "6f15a3b9-c680-44e7-8aad-75fedae31ef0"  # _stm/Prefers TypeScript.md
@@ -22,10 +22,6 @@ STANDUP = "a8d4de18-9e46-4cb1-acbe-a0ec63120114"
 POSTGRES = "da141aee-6964-4a69-8030-001afe841cd3"
 RUST = "c8756031-e8d2-4388-8537-2e2150efac13"
 ONCALL = "454e7f8e-f4d6-4238-b465-b9c9f7eea624"
-
-
-def fields(vault: Path, rel: str) -> dict:
-    return parse_note((vault / rel).read_text(encoding="utf-8")).frontmatter
 
 
 def last_commit(vault: Path) -> str:
@@ -127,7 +123,7 @@ def test_create_writes_a_note_and_commits_it(shared_daemon: Daemon) -> None:
     assert r.status_code == 201, r.text
     saved = r.json()
     assert saved["path"] == "_stm/Green tea.md"
-    fm = fields(vault, saved["path"])
+    fm = frontmatter_of(vault / saved["path"])
     assert fm["id"] == saved["memory_id"] and fm["tags"] == ["drinks"] and fm["strength"] == 1.2
     assert "Likes green tea" in (vault / saved["path"]).read_text()
     assert last_commit(vault).startswith("save: Green tea")
@@ -163,7 +159,7 @@ def test_update_with_expected_hash_and_conflict(shared_daemon: Daemon) -> None:
         f"/api/v1/memories/{RAMEN}", json={"tags": ["food", "Lunch"], "expected_hash": current}
     )
     assert r.status_code == 200, r.text
-    assert fields(vault, rel)["tags"] == ["food", "lunch"]
+    assert frontmatter_of(vault / rel)["tags"] == ["food", "lunch"]
     assert last_commit(vault).startswith("update: Ramen place near the office")
 
     text_now = (vault / rel).read_text()
@@ -184,7 +180,7 @@ def test_delete_archives_or_removes(shared_daemon: Daemon) -> None:
     r = c.delete(f"/api/v1/memories/{PIXEL}")
     assert r.status_code == 200 and r.json()["archived_path"].startswith("_archive/")
     assert not (vault / "_stm/Cat named Pixel.md").exists()
-    assert fields(vault, r.json()["archived_path"])["status"] == "archived"
+    assert frontmatter_of(vault / r.json()["archived_path"])["status"] == "archived"
     assert last_commit(vault).startswith("archive: Cat named Pixel")
 
     r = c.delete(f"/api/v1/memories/{DENTIST}", params={"mode": "remove"})
@@ -198,27 +194,29 @@ def test_touch_and_boost(shared_daemon: Daemon) -> None:
     vault = shared_daemon.vault
     assert vault is not None
     rel = "_stm/Uses Neovim.md"
-    before = fields(vault, rel)
+    before = frontmatter_of(vault / rel)
     r = shared_daemon.client().post(f"/api/v1/memories/{NEOVIM}/touch", json={"boost": True})
     assert r.status_code == 200, r.text
-    after = fields(vault, rel)
+    after = frontmatter_of(vault / rel)
     assert after["use_count"] == before["use_count"] + 1 == r.json()["use_count"]
     assert after["strength"] == round(before["strength"] + 0.1, 4)
     r = shared_daemon.client().post(f"/api/v1/memories/{NEOVIM}/touch")  # no body at all
-    assert r.status_code == 200 and fields(vault, rel)["use_count"] == before["use_count"] + 2
+    assert (
+        r.status_code == 200 and frontmatter_of(vault / rel)["use_count"] == before["use_count"] + 2
+    )
 
 
 def test_observe(shared_daemon: Daemon) -> None:
     vault = shared_daemon.vault
     assert vault is not None
     rel = "_stm/Standup moved later.md"
-    before = fields(vault, rel)
+    before = frontmatter_of(vault / rel)
     r = shared_daemon.client().post(
         "/api/v1/observe", json={"memory_ids": [STANDUP, "nope-nope"], "context_tags": ["cooking"]}
     )
     assert r.status_code == 200, r.text
     assert r.json()["reinforced"] == 1 and r.json()["not_found"] == ["nope-nope"]
-    after = fields(vault, rel)
+    after = frontmatter_of(vault / rel)
     assert after["use_count"] == before["use_count"] + 1
     assert after["review_count"] == before.get("review_count", 0) + 1
     assert (
@@ -238,7 +236,7 @@ def test_promote_one_preview_then_do(shared_daemon: Daemon) -> None:
     assert done.json()["promoted_ids"] == [POSTGRES]
     assert not (vault / "_stm/Postgres over MySQL.md").exists()
     moved_to = done.json()["moved"]["_stm/Postgres over MySQL.md"]
-    assert fields(vault, moved_to)["status"] == "promoted"
+    assert frontmatter_of(vault / moved_to)["status"] == "promoted"
     assert "promote" in last_commit(vault)
 
 
@@ -263,7 +261,10 @@ def test_history_version_restore_and_forgotten(shared_daemon: Daemon) -> None:
     restored = c.post(f"/api/v1/memories/{RUST}/restore", json={})
     assert restored.status_code == 200, restored.text
     back = restored.json()["path"]
-    assert fields(vault, back)["id"] == RUST and fields(vault, back)["strength"] == 1.5
+    assert (
+        frontmatter_of(vault / back)["id"] == RUST
+        and frontmatter_of(vault / back)["strength"] == 1.5
+    )
     assert "restore" in last_commit(vault)
 
     missing = c.get(f"/api/v1/memories/{RUST}/versions/0000000000000000000000000000000000000000")

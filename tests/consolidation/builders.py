@@ -1,4 +1,4 @@
-"""Builders for consolidation tests: memory notes with chosen fields, a service, git helpers."""
+"""Consolidation tests' memory notes (on the shared `tests.builders`) and git helpers."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from cortexgraph_vault.config import load_config
-from cortexgraph_vault.core.note import parse_note, render_note
-from cortexgraph_vault.service import MemoryService
+from tests.builders import a_vault, memory_text, service_for, write_note
+from tests.builders import body_of as body
+from tests.builders import frontmatter_of as frontmatter
 from tests.conftest import NOW, git
+
+__all__ = ["body", "frontmatter", "service_for"]  # shared builders, re-exported for these tests
 
 
 def days(n: float) -> timedelta:
@@ -35,40 +37,20 @@ def a_memory(
 ) -> str:
     """Write a memory note; returns its id."""
     mid = memory_id or str(uuid.uuid4())
-    created = created or NOW - days(2)
-    fields: dict[str, object] = {
-        "id": mid,
-        "created": created,
-        "last_used": last_used or created,
-        "use_count": use_count,
-        "strength": strength,
-        "status": status,
-        "tags": list(tags),
-        "entities": list(entities),
-    }
-    if related:
-        fields["related"] = list(related)
-    path = vault / folder / f"{title}.md"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_note(fields, body.strip() + "\n"), encoding="utf-8")
+    more: dict[str, object] = {"related": list(related)} if related else {}
+    text = memory_text(
+        mid, body.strip() + "\n", created=created or NOW - days(2), last_used=last_used,
+        use_count=use_count, strength=strength, status=status, tags=tags, entities=entities,
+        **more,
+    )  # fmt: skip
+    write_note(vault, f"{folder}/{title}.md", text)
     return mid
-
-
-def service_for(vault: Path, now: datetime = NOW, **settings: object) -> MemoryService:
-    return MemoryService(load_config({"vault": str(vault), **settings}), clock=lambda: now)
-
-
-def frontmatter(path: Path) -> dict:  # type: ignore[type-arg]
-    return parse_note(path.read_text(encoding="utf-8")).frontmatter
-
-
-def body(path: Path) -> str:
-    return parse_note(path.read_text(encoding="utf-8")).body
 
 
 def commit_all(vault: Path, message: str = "setup") -> None:
     if not (vault / ".git").exists():
-        git(vault, "init", "-q", "-b", "main")
+        a_vault(vault, git_init=True, message=message)
+        return
     git(vault, "add", "-A")
     git(vault, "commit", "-q", "-m", message)
 

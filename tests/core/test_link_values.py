@@ -7,14 +7,11 @@ from datetime import UTC, datetime
 import pytest
 
 from cortexgraph_vault.core.link_values import link_for, link_target, points_to
-from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.relation_ids import relation_id
+from tests.builders import a_memory
 
 T = datetime(2026, 1, 1, tzinfo=UTC)
-COFFEE = Memory(
-    path="_stm/Coffee black.md", title="Coffee black", id="3f1c9a0e", created=T, last_used=T,
-    use_count=1, strength=1.0, status="active", body="", content_hash="", relations={},
-)  # fmt: skip
+COFFEE = a_memory("Coffee black", id="3f1c9a0e", created=T)
 
 
 @pytest.mark.parametrize(

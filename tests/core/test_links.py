@@ -4,22 +4,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cortexgraph_vault.core.links import LinkRef, extract_links
+from tests.builders import note_parts
 
 ROOT = Path(__file__).resolve().parents[2]
 VAULT = ROOT / "tests" / "fixtures" / "link-vault"
-
-
-def read_note(path: Path) -> tuple[dict[str, Any], str]:
-    text = path.read_text(encoding="utf-8")
-    if text.startswith("---\n"):
-        head, body = text[4:].split("\n---\n", 1)
-        return yaml.safe_load(head) or {}, body
-    return {}, text
 
 
 def wiki(target: str, line: int = 1, **fields: Any) -> LinkRef:
@@ -262,20 +254,20 @@ def test_every_fixture_note_has_expectations() -> None:
 
 @pytest.mark.parametrize("name", FIXTURE_NOTES)
 def test_fixture_links(name: str) -> None:
-    frontmatter, body = read_note(VAULT / name)
+    frontmatter, body = note_parts(VAULT / name)
     found = [(r.kind, r.target, r.line) for r in extract_links(body, frontmatter)]
     assert found == EXPECTED_LINKS[name]
 
 
 def test_fixture_link_details() -> None:
-    frontmatter, body = read_note(VAULT / "Home.md")
+    frontmatter, body = note_parts(VAULT / "Home.md")
     links = extract_links(body, frontmatter)
     assert links[1] == wiki("Alpha", 3, alias="the alpha note")
     assert links[2] == wiki("Alpha", 3, heading="Goals")
     assert links[3] == wiki("Beta", 4, block="block1")
     assert links[5] == wiki("", 4, heading="Welcome")
     assert links[11] == wiki("diagram.png", 8, embed=True)
-    frontmatter, body = read_note(VAULT / "Alpha.md")
+    frontmatter, body = note_parts(VAULT / "Alpha.md")
     links = extract_links(body, frontmatter)
     assert links[1].alias == "Atlas" and links[1].property == "related"
     assert links[2].alias == "why" and links[2].property == "supports"

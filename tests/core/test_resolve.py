@@ -2,25 +2,16 @@ from __future__ import annotations
 
 import unicodedata
 from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cortexgraph_vault.core.links import extract_links
 from cortexgraph_vault.core.resolve import LinkResolver, name_key
+from tests.builders import note_parts
 
 VAULT = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "link-vault"
-
-
-def read_note(path: Path) -> tuple[dict[str, Any], str]:
-    text = path.read_text(encoding="utf-8")
-    if text.startswith("---\n"):
-        head, body = text[4:].split("\n---\n", 1)
-        return yaml.safe_load(head) or {}, body
-    return {}, text
 
 
 PATHS = [
@@ -233,7 +224,7 @@ EXPECTED_UNRESOLVED = {
 
 def test_fixture_vault_graph() -> None:
     files = sorted(p.relative_to(VAULT).as_posix() for p in VAULT.rglob("*") if p.is_file())
-    notes = {name: read_note(VAULT / name) for name in files if name.endswith(".md")}
+    notes = {name: note_parts(VAULT / name) for name in files if name.endswith(".md")}
     aliases = {name: fm.get("aliases", []) for name, (fm, _) in notes.items()}
     resolver = LinkResolver(files, aliases)
     edges: dict[str, list[str]] = {}

@@ -4,21 +4,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cortexgraph_vault.core.tags import extract_tags, normalize_tag, tag_ancestors
+from tests.builders import note_parts
 
 VAULT = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "link-vault"
-
-
-def read_note(path: Path) -> tuple[dict[str, Any], str]:
-    text = path.read_text(encoding="utf-8")
-    if text.startswith("---\n"):
-        head, body = text[4:].split("\n---\n", 1)
-        return yaml.safe_load(head) or {}, body
-    return {}, text
 
 
 @pytest.mark.parametrize(
@@ -153,7 +145,7 @@ EXPECTED_TAGS = {
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_TAGS))
 def test_fixture_tags(name: str) -> None:
-    frontmatter, body = read_note(VAULT / name)
+    frontmatter, body = note_parts(VAULT / name)
     assert extract_tags(body, frontmatter) == EXPECTED_TAGS[name]
 
 

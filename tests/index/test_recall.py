@@ -15,8 +15,8 @@ from cortexgraph_vault.index import embedder as embedder_module
 from cortexgraph_vault.index.embedder import ModelUnavailable, load_embedder, shared_embedder
 from cortexgraph_vault.index.semantic import note_text
 from tests.conftest import git
-from tests.index.test_unified_search import memory_note, service_for
 from tests.mcp.mcp_session import connected
+from tests.ops.test_search import memory_note, service_for
 
 PARAPHRASES = [  # (memory, a question in other words)
     ("My manager at Kestrel is Dana Whitfield.", "who is my boss"),

@@ -9,6 +9,7 @@ from pathlib import Path
 from cortexgraph_vault.config import load_config
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.service import MemoryService
+from tests.builders import a_vault
 
 MEMORY = """\
 ---
@@ -40,12 +41,7 @@ def service(vault: Path, now: datetime, **settings: object) -> MemoryService:
 
 
 def seed_vault(root: Path, notes: dict[str, str]) -> Path:
-    for rel, text in notes.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    (root / "Home.md").write_text("# Home\nMy own note.\n", encoding="utf-8")
-    return root
+    return a_vault(root, {**notes, "Home.md": "# Home\nMy own note.\n"})
 
 
 class Devices:

@@ -6,8 +6,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from cortexgraph_vault.config import load_config
-from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.service import MemoryService
+from tests.builders import memory_text, write_note
 from tests.conftest import NOW, NOW_ISO
 
 NOTES = {
@@ -36,14 +36,10 @@ def write_notes(root: Path, notes: dict[str, str] = NOTES) -> Path:
 
 def memory_note(root: Path, name: str, body: str, *, tags: list[str], last_used: datetime,
                 use_count: int = 1, memory_id: str | None = None) -> Path:  # fmt: skip
-    created = format_time(last_used - timedelta(days=1))
-    lines = ["---", f"id: {memory_id or name.lower().replace(' ', '-')}", f"created: {created}",
-             f"last_used: {format_time(last_used)}", f"use_count: {use_count}", "strength: 1.0",
-             "status: active", f"tags: [{', '.join(tags)}]", "---", body]  # fmt: skip
-    path = root / "_stm" / f"{name}.md"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    text = memory_text(memory_id or name.lower().replace(" ", "-"), f"{body}\n",
+                       created=last_used - timedelta(days=1), last_used=last_used,
+                       use_count=use_count, tags=tags)  # fmt: skip
+    return write_note(root, f"_stm/{name}.md", text)
 
 
 def service_for(vault: Path, now: str = NOW_ISO, **settings: object) -> MemoryService:

@@ -5,14 +5,14 @@ left out and where the rest is."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from pydantic import BaseModel
 
 from cortexgraph_vault.models import GcResult
 from cortexgraph_vault.ops.size_budget import json_size, lists_within
-from tests.conftest import git
-from tests.test_service import service_for
+from tests.builders import a_vault, memory_text, service_for
 
 
 def size(result: BaseModel) -> int:
@@ -21,13 +21,17 @@ def size(result: BaseModel) -> int:
 
 
 def faded_memories(root: Path, count: int) -> Path:
-    (root / "_stm").mkdir(parents=True)
-    for i in range(count):
-        (root / "_stm" / f"faded thought number {i:03d}.md").write_text(
-            f"---\nid: faded-{i:03d}\ncreated: 2020-01-01T00:00:00Z\n"
-            f"last_used: 2020-01-02T00:00:00Z\nuse_count: 1\n---\nA faded thought {i}.\n"
+    created = datetime(2020, 1, 1, tzinfo=UTC)
+    notes = {
+        f"_stm/faded thought number {i:03d}.md": memory_text(
+            f"faded-{i:03d}",
+            f"A faded thought {i}.\n",
+            created=created,
+            last_used=created + timedelta(days=1),
         )
-    return root
+        for i in range(count)
+    }
+    return a_vault(root, notes)
 
 
 def test_a_gc_preview_of_many_memories_lists_the_first_and_says_how_many_it_left_out(
@@ -96,13 +100,9 @@ def test_a_neighbourhood_with_many_backlinks_is_cut_and_marked_truncated(tmp_pat
 def test_an_old_version_too_long_for_the_answer_ends_with_the_git_command_that_shows_it(
     tmp_path: Path,
 ) -> None:
-    vault = tmp_path / "vault"
-    (vault / "_stm").mkdir(parents=True)
     text = "The long story of the harbour. " * 2_000
-    (vault / "_stm" / "long story.md").write_text(f"---\nid: long-story\n---\n{text}\n")
-    git(vault, "init", "-q", "-b", "main")
-    git(vault, "add", "-A")
-    git(vault, "commit", "-q", "-m", "a long story")
+    note = {"_stm/long story.md": f"---\nid: long-story\n---\n{text}\n"}
+    vault = a_vault(tmp_path / "vault", note, git_init=True, message="a long story")
     s = service_for(vault, result_max_chars=4_000)
     sha = s.history("long-story").commits[0].sha
     old = s.version("long-story", sha)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_service import service_for
+from tests.builders import service_for
 
 
 @pytest.mark.parametrize("sort", ["score", "age", "last_used"])

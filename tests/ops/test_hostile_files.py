@@ -9,20 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from cortexgraph_vault.config import load_config
 from cortexgraph_vault.errors import NotFound, VaultError
 from cortexgraph_vault.service import MemoryService
-from tests.conftest import NOW, git
+from tests.builders import service_for
+from tests.conftest import git
 
 MEMORY = (
     "---\nid: 7d9e2c1a-0b3f-4c5d-8e6f-a1b2c3d4e5f6\ncreated: 2025-06-01T10:00:00Z\n"
     "last_used: 2025-06-01T10:00:00Z\nuse_count: 1\nstrength: 1.0\nstatus: active\n"
     "{extra}---\n\nThe cafe on the corner serves cardamom buns.\n"
 )
-
-
-def service_for(vault: Path) -> MemoryService:
-    return MemoryService(load_config({"vault": str(vault)}), clock=lambda: NOW)
 
 
 def every_read_answers(s: MemoryService) -> dict[str, str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.errors import InvalidArgument, NotFound, UnsafePath
-from tests.test_service import service_for
+from tests.builders import service_for
 
 
 def write(vault: Path, rel: str, text: str) -> None:

@@ -10,17 +10,14 @@ from pathlib import Path
 from cortexgraph_vault.core.link_values import points_to
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.ops.relation_index import relation_index_of
-from tests.test_service import service_for
+from tests.builders import a_memory, service_for
 
 T = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def memory(i: int, relations: dict[str, tuple[str, ...]], *, title: str | None = None) -> Memory:
-    return Memory(
-        path=f"_stm/M{i}.md", title=title or f"M{i}", id=f"id-{i}", created=T, last_used=T,
-        use_count=1, strength=1.0, status="active", body="", content_hash="",
-        relations=relations,
-    )  # fmt: skip
+    return a_memory(title or f"M{i}", path=f"_stm/M{i}.md", id=f"id-{i}", created=T,
+                    relations=relations)  # fmt: skip
 
 
 def test_the_lookup_equals_testing_every_memory() -> None:

@@ -11,7 +11,7 @@ import pytest
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.models import OpenResult, SearchResult
 from cortexgraph_vault.service import MemoryService
-from tests.test_service import service_for
+from tests.builders import service_for
 
 LONG_MEMORIES = 60
 WORDS = [

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from cortexgraph_vault.core.note import parse_note, render_note
+from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.vault.files import TEMP_MARK
+from tests.builders import a_vault, memory_text
 from tests.conftest import GIT_ENV, NOW, git
 
 MEMORY_FOLDERS = ("_stm", "memories", "_archive")
@@ -27,18 +28,15 @@ def a_memory(
 ) -> tuple[str, str, str]:
     """(file name, id, text) of a memory note written as the backend writes them."""
     memory_id = f"00000000-0000-4000-8000-{index:012d}"
-    created = NOW - age
-    fields = {
-        "id": memory_id,
-        "created": created,
-        "last_used": NOW - (unused_for if unused_for is not None else age / 2),
-        "use_count": use_count,
-        "strength": 1.0,
-        "status": "active",
-        "tags": list(tags),
-    }
-    body = f"Reliability memory number {index} keeps its words.\n"
-    return f"Memory {index:03d}.md", memory_id, render_note(fields, body)
+    text = memory_text(
+        memory_id,
+        f"Reliability memory number {index} keeps its words.\n",
+        created=NOW - age,
+        last_used=NOW - (unused_for if unused_for is not None else age / 2),
+        use_count=use_count,
+        tags=tags,
+    )
+    return f"Memory {index:03d}.md", memory_id, text
 
 
 def memory_vault(dest: Path, count: int, *, faded: int = 0, promotable: int = 0,
@@ -58,9 +56,7 @@ def memory_vault(dest: Path, count: int, *, faded: int = 0, promotable: int = 0,
         (dest / "_stm" / name).write_text(text)
         ids[mid] = f"_stm/{name}"
     if with_git:
-        git(dest, "init", "-q", "-b", "main")
-        git(dest, "add", "-A")
-        git(dest, "commit", "-q", "-m", "test vault")
+        a_vault(dest, git_init=True)
     return ids
 
 

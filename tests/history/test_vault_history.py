@@ -12,6 +12,7 @@ import pytest
 from cortexgraph_vault.errors import GitError, NotFound, UnsafePath
 from cortexgraph_vault.history import GITIGNORE, VaultHistory, VersionNotFound
 from cortexgraph_vault.history.tracing import frontmatter_id
+from tests.builders import write_note
 
 ID_A = "3f1c9a0e-0000-4000-8000-00000000000a"
 ID_B = "3f1c9a0e-0000-4000-8000-00000000000b"
@@ -40,12 +41,6 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout.decode()
 
 
-def write(root: Path, path: str, text: str) -> None:
-    target = root / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(text.encode())
-
-
 def a_memory(memory_id: str, body: str = "I prefer tea.", *, quote: str = "") -> str:
     return f"---\nid: {quote}{memory_id}{quote}\nuse_count: 1\n---\n{body}\n"
 
@@ -69,8 +64,8 @@ def vault(tmp_path: Path) -> Path:
     root = tmp_path / "vault"
     root.mkdir()
     git(root, "init", "-q")
-    write(root, "a.md", "alpha\n")
-    write(root, "other.md", "other\n")
+    write_note(root, "a.md", "alpha\n")
+    write_note(root, "other.md", "other\n")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "start")
     return root
@@ -80,11 +75,11 @@ def vault(tmp_path: Path) -> Path:
 
 
 def test_commits_only_the_listed_paths_leaving_a_persons_work_alone(vault: Path) -> None:
-    write(vault, "staged.md", "the person's staged work\n")
+    write_note(vault, "staged.md", "the person's staged work\n")
     git(vault, "add", "staged.md")
-    write(vault, "other.md", "the person's unstaged edit\n")
-    write(vault, "_stm/m.md", a_memory(ID_A))
-    write(vault, "a.md", "alpha, edited by us\n")
+    write_note(vault, "other.md", "the person's unstaged edit\n")
+    write_note(vault, "_stm/m.md", a_memory(ID_A))
+    write_note(vault, "a.md", "alpha, edited by us\n")
 
     sha = VaultHistory(vault).commit_paths(["_stm/m.md", "a.md"], "save: m")
 
@@ -96,7 +91,7 @@ def test_commits_only_the_listed_paths_leaving_a_persons_work_alone(vault: Path)
 
 def test_deletion_and_move_are_recorded(vault: Path) -> None:
     history = VaultHistory(vault)
-    write(vault, "_stm/m.md", a_memory(ID_A))
+    write_note(vault, "_stm/m.md", a_memory(ID_A))
     history.commit_paths(["_stm/m.md"], "save")
     (vault / "memories").mkdir()
     (vault / "_stm/m.md").rename(vault / "memories/m.md")
@@ -119,7 +114,7 @@ def test_deletion_git_already_unstaged_is_recorded(vault: Path) -> None:
 def test_awkward_names_are_files_not_patterns(vault: Path) -> None:
     names = ["_stm/café au lait #1 [draft].md", "_stm/[abc].md", "_stm/what?*.md"]
     for name in [*names, "_stm/a.md"]:
-        write(vault, name, a_memory(ID_A, name))
+        write_note(vault, name, a_memory(ID_A, name))
     sha = VaultHistory(vault).commit_paths(names, "save awkward")
     assert sha is not None
     assert name_status(vault) == {f"A\t{name}" for name in names}
@@ -132,16 +127,16 @@ def test_nothing_to_record_returns_none(vault: Path) -> None:
     assert history.commit_paths([], "empty") is None
     assert history.commit_paths(["never-existed.md"], "ghost") is None
     assert history.commit_paths(["a.md"], "unchanged") is None
-    write(vault, "b.md", "b\n")
+    write_note(vault, "b.md", "b\n")
     assert history.commit_paths(["b.md", "never-existed.md"], "one real") is not None
     assert commit_count(vault) == before + 1
     assert name_status(vault) == {"A\tb.md"}
 
 
 def test_unchanged_path_keeps_a_persons_staged_version(vault: Path) -> None:
-    write(vault, "a.md", "staged by the person\n")
+    write_note(vault, "a.md", "staged by the person\n")
     git(vault, "add", "a.md")
-    write(vault, "a.md", "alpha\n")  # the working file is back to HEAD's content
+    write_note(vault, "a.md", "alpha\n")  # the working file is back to HEAD's content
     assert VaultHistory(vault).commit_paths(["a.md"], "nothing") is None
     assert git(vault, "show", ":a.md") == "staged by the person\n"
 
@@ -154,7 +149,7 @@ def test_unsafe_paths_are_refused(vault: Path) -> None:
 
 
 def test_plugin_settings_are_never_committed(vault: Path) -> None:
-    write(vault, ".obsidian/plugins/cortexgraph/data.json", '{"token": "secret"}')
+    write_note(vault, ".obsidian/plugins/cortexgraph/data.json", '{"token": "secret"}')
     assert (
         VaultHistory(vault).commit_paths([".obsidian/plugins/cortexgraph/data.json"], "x") is None
     )
@@ -165,7 +160,7 @@ def test_no_identity_falls_back_to_ours(vault: Path, monkeypatch: pytest.MonkeyP
     empty_home.mkdir()
     monkeypatch.setenv("HOME", str(empty_home))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-    write(vault, "b.md", "b\n")
+    write_note(vault, "b.md", "b\n")
     VaultHistory(vault).commit_paths(["b.md"], "no identity")
     author = git(vault, "log", "-1", "--format=%an <%ae>|%cn <%ce>").strip()
     fallback = "cortexgraph-vault <cortexgraph-vault@localhost>"
@@ -175,14 +170,14 @@ def test_no_identity_falls_back_to_ours(vault: Path, monkeypatch: pytest.MonkeyP
 def test_configured_identity_is_kept(vault: Path) -> None:
     git(vault, "config", "user.name", "Repo Owner")
     git(vault, "config", "user.email", "owner@example.org")
-    write(vault, "b.md", "b\n")
+    write_note(vault, "b.md", "b\n")
     VaultHistory(vault).commit_paths(["b.md"], "as the owner")
     assert git(vault, "log", "-1", "--format=%an <%ae>").strip() == "Repo Owner <owner@example.org>"
 
 
 def test_detached_head(vault: Path) -> None:
     git(vault, "checkout", "-q", "--detach")
-    write(vault, "b.md", "b\n")
+    write_note(vault, "b.md", "b\n")
     sha = VaultHistory(vault).commit_paths(["b.md"], "detached")
     assert sha == git(vault, "rev-parse", "HEAD").strip()
     assert subprocess.run(["git", "-C", str(vault), "symbolic-ref", "-q", "HEAD"]).returncode == 1
@@ -192,9 +187,9 @@ def test_first_commit_in_an_empty_repository(tmp_path: Path) -> None:
     root = tmp_path / "empty"
     root.mkdir()
     git(root, "init", "-q")
-    write(root, "staged.md", "theirs\n")
+    write_note(root, "staged.md", "theirs\n")
     git(root, "add", "staged.md")
-    write(root, "_stm/m.md", a_memory(ID_A))
+    write_note(root, "_stm/m.md", a_memory(ID_A))
     history = VaultHistory(root)
     assert history.memory_log(ID_A) == []
     assert history.forgotten() == []
@@ -208,8 +203,8 @@ def test_vault_in_a_folder_of_a_repository(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     (root / "notes").mkdir(parents=True)
     git(root, "init", "-q")
-    write(root, "outside.md", "not the vault\n")
-    write(root, "notes/_stm/a.md", a_memory(ID_A))
+    write_note(root, "outside.md", "not the vault\n")
+    write_note(root, "notes/_stm/a.md", a_memory(ID_A))
     history = VaultHistory(root / "notes")
     history.commit_paths(["_stm/a.md"], "save")
     assert git(root, "show", "--name-only", "--format=", "HEAD").split() == ["notes/_stm/a.md"]
@@ -237,9 +232,9 @@ def test_differs_from_head(vault: Path) -> None:
     history = VaultHistory(vault)
     assert not history.differs_from_head("a.md")
     assert not history.differs_from_head("never.md")
-    write(vault, "a.md", "edited\n")
+    write_note(vault, "a.md", "edited\n")
     assert history.differs_from_head("a.md")
-    write(vault, "new.md", "new\n")
+    write_note(vault, "new.md", "new\n")
     assert history.differs_from_head("new.md")
     (vault / "other.md").unlink()
     assert history.differs_from_head("other.md")
@@ -250,10 +245,10 @@ def test_differs_from_head(vault: Path) -> None:
 
 def test_init_repo_commits_everything_once(tmp_path: Path) -> None:
     root = tmp_path / "fresh"
-    write(root, "_stm/a.md", a_memory(ID_A))
-    write(root, ".obsidian/workspace.json", "{}")
-    write(root, ".obsidian/app.json", "{}")
-    write(root, ".obsidian/plugins/x/data.json", "{}")
+    write_note(root, "_stm/a.md", a_memory(ID_A))
+    write_note(root, ".obsidian/workspace.json", "{}")
+    write_note(root, ".obsidian/app.json", "{}")
+    write_note(root, ".obsidian/plugins/x/data.json", "{}")
     VaultHistory.init_repo(root)
     VaultHistory.init_repo(root)
     assert commit_count(root) == 1
@@ -266,10 +261,10 @@ def test_init_repo_keeps_an_existing_gitignore_and_a_persons_work(tmp_path: Path
     root = tmp_path / "theirs"
     root.mkdir()
     git(root, "init", "-q")
-    write(root, "kept.md", "k\n")
+    write_note(root, "kept.md", "k\n")
     git(root, "add", "kept.md")
     git(root, "commit", "-qm", "theirs")
-    write(root, "draft.md", "uncommitted draft\n")
+    write_note(root, "draft.md", "uncommitted draft\n")
     VaultHistory.init_repo(root)
     assert name_status(root) == {"A\t.gitignore"}
     assert status(root) == {"?? draft.md"}
@@ -294,23 +289,23 @@ def lived(vault: Path) -> tuple[Path, list[str]]:
         assert sha is not None
         return sha
 
-    write(vault, "_stm/a.md", a_memory(ID_A, "v1"))
+    write_note(vault, "_stm/a.md", a_memory(ID_A, "v1"))
     shas.append(commit(["_stm/a.md"], "save a"))
-    write(vault, "other.md", "unrelated\n")
+    write_note(vault, "other.md", "unrelated\n")
     commit(["other.md"], "unrelated")
-    write(vault, "_stm/a.md", a_memory(ID_A, "v2"))
+    write_note(vault, "_stm/a.md", a_memory(ID_A, "v2"))
     shas.append(commit(["_stm/a.md"], "touch a"))
     (vault / "memories").mkdir()
     (vault / "_stm/a.md").rename(vault / "memories/b.md")
     shas.append(commit(["_stm/a.md", "memories/b.md"], "promote a"))
-    write(vault, "memories/b.md", a_memory(ID_A, "v4\r\nwith CRLF  \nand ünïcode"))
+    write_note(vault, "memories/b.md", a_memory(ID_A, "v4\r\nwith CRLF  \nand ünïcode"))
     shas.append(commit(["memories/b.md"], "edit a"))
     (vault / "memories/b.md").unlink()
     shas.append(commit(["memories/b.md"], "gc: forget a\n\nForgotten: a\nMemory-Id: " + ID_A))
-    write(vault, "_stm/a.md", a_memory(ID_B, "another memory"))
-    write(vault, "memories/b.md", a_memory(ID_B, "same path, other id"))
+    write_note(vault, "_stm/a.md", a_memory(ID_B, "another memory"))
+    write_note(vault, "memories/b.md", a_memory(ID_B, "same path, other id"))
     commit(["_stm/a.md", "memories/b.md"], "save b")
-    write(vault, "notes.md", f"I once wrote about {ID_A} in a body.\n")
+    write_note(vault, "notes.md", f"I once wrote about {ID_A} in a body.\n")
     commit(["notes.md"], "mention")
     return vault, shas
 
@@ -384,13 +379,13 @@ def test_forgotten_lists_deleted_memories_not_present_at_head(
     history = VaultHistory(vault)
     # A moved memory, a deleted-then-restored memory and a deleted plain note are not forgotten.
     restored = "3f1c9a0e-0000-4000-8000-00000000000c"
-    write(vault, "_stm/r.md", a_memory(restored))
-    write(vault, "plain.md", "no frontmatter\n")
+    write_note(vault, "_stm/r.md", a_memory(restored))
+    write_note(vault, "plain.md", "no frontmatter\n")
     history.commit_paths(["_stm/r.md", "plain.md"], "add")
     (vault / "_stm/r.md").unlink()
     (vault / "plain.md").unlink()
     history.commit_paths(["_stm/r.md", "plain.md"], "delete")
-    write(vault, "_stm/r.md", a_memory(restored))
+    write_note(vault, "_stm/r.md", a_memory(restored))
     history.commit_paths(["_stm/r.md"], "restore")
 
     forgotten = history.forgotten()
@@ -403,9 +398,9 @@ def test_forgotten_lists_deleted_memories_not_present_at_head(
 
 def test_hand_made_note_history_with_path_hint(vault: Path) -> None:
     history = VaultHistory(vault)
-    write(vault, "_stm/h.md", "---\ntags: [x]\n---\nwritten by hand\n")
+    write_note(vault, "_stm/h.md", "---\ntags: [x]\n---\nwritten by hand\n")
     first = history.commit_paths(["_stm/h.md"], "by hand")
-    write(vault, "_stm/h.md", "---\ntags: [x]\nid: 'hand-made-1'\n---\nwritten by hand\n")
+    write_note(vault, "_stm/h.md", "---\ntags: [x]\nid: 'hand-made-1'\n---\nwritten by hand\n")
     second = history.commit_paths(["_stm/h.md"], "got an id")
     assert [(c.sha, c.change) for c in history.memory_log("hand-made-1")] == [(second, "added")]
     with_hint = history.memory_log("hand-made-1", path_hint="_stm/h.md")
@@ -414,10 +409,10 @@ def test_hand_made_note_history_with_path_hint(vault: Path) -> None:
 
 def test_awkward_commit_messages_parse(vault: Path) -> None:
     history = VaultHistory(vault)
-    write(vault, "_stm/m.md", a_memory(ID_A, "1"))
+    write_note(vault, "_stm/m.md", a_memory(ID_A, "1"))
     git(vault, "add", "_stm/m.md")
     git(vault, "commit", "-q", "--allow-empty-message", "-m", "")
-    write(vault, "_stm/m.md", a_memory(ID_A, "2"))
+    write_note(vault, "_stm/m.md", a_memory(ID_A, "2"))
     tricky = "x\n\n:100644 100644 " + "a" * 40 + " " + "b" * 40 + " M\n" + "c" * 40 + "\n"
     assert history.commit_paths(["_stm/m.md"], tricky) is not None
     log = history.memory_log(ID_A)
@@ -473,13 +468,13 @@ def test_history_is_fast_on_a_thousand_commits(tmp_path: Path) -> None:
 
 def test_edits_arriving_through_a_merge_are_in_the_log(vault: Path) -> None:
     history = VaultHistory(vault)
-    write(vault, "_stm/m.md", a_memory(ID_A, "v1"))
+    write_note(vault, "_stm/m.md", a_memory(ID_A, "v1"))
     history.commit_paths(["_stm/m.md"], "save")
     git(vault, "checkout", "-q", "-b", "laptop")
-    write(vault, "_stm/m.md", a_memory(ID_A, "edited on the laptop"))
+    write_note(vault, "_stm/m.md", a_memory(ID_A, "edited on the laptop"))
     history.commit_paths(["_stm/m.md"], "laptop edit")
     git(vault, "checkout", "-q", "main")
-    write(vault, "other.md", "desktop edit\n")
+    write_note(vault, "other.md", "desktop edit\n")
     history.commit_paths(["other.md"], "desktop edit")
     git(vault, "merge", "-q", "--no-edit", "laptop")
     assert [c.summary for c in history.memory_log(ID_A)] == ["laptop edit", "save"]
@@ -489,7 +484,7 @@ def test_edits_arriving_through_a_merge_are_in_the_log(vault: Path) -> None:
 def test_forgotten_newest_deletion_first(vault: Path) -> None:
     history = VaultHistory(vault)
     for memory_id, name in ((ID_A, "first"), (ID_B, "second")):
-        write(vault, f"_stm/{name}.md", a_memory(memory_id))
+        write_note(vault, f"_stm/{name}.md", a_memory(memory_id))
         history.commit_paths([f"_stm/{name}.md"], f"save {name}")
     for name in ("first", "second"):
         (vault / f"_stm/{name}.md").unlink()
@@ -504,22 +499,22 @@ def test_changed_paths(tmp_path: Path, subfolder: bool) -> None:
     repo.mkdir()
     git(repo, "init", "-q")
     root = repo / "vault" if subfolder else repo
-    write(repo, "outside/x.md", "x\n")  # outside the vault when it is a folder
-    write(root, "_stm/kept.md", "k\n")
-    write(root, "_stm/edited.md", "e\n")
-    write(root, "_stm/gone.md", "g\n")
-    write(root, "memories/m.md", "m\n")
+    write_note(repo, "outside/x.md", "x\n")  # outside the vault when it is a folder
+    write_note(root, "_stm/kept.md", "k\n")
+    write_note(root, "_stm/edited.md", "e\n")
+    write_note(root, "_stm/gone.md", "g\n")
+    write_note(root, "memories/m.md", "m\n")
     history = VaultHistory(root)
     assert history.changed_paths(["_stm"]) == ["_stm/edited.md", "_stm/gone.md", "_stm/kept.md"]
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "start")
     assert history.changed_paths(["_stm", "memories"]) == []
-    write(root, "_stm/edited.md", "edited\n")
+    write_note(root, "_stm/edited.md", "edited\n")
     (root / "_stm/gone.md").unlink()
-    write(root, "_stm/new [1].md", "n\n")
-    write(root, "memories/m.md", "m2\n")
-    write(root, ".obsidian/plugins/p/data.json", "{}")
-    write(repo, "outside/x.md", "x2\n")
+    write_note(root, "_stm/new [1].md", "n\n")
+    write_note(root, "memories/m.md", "m2\n")
+    write_note(root, ".obsidian/plugins/p/data.json", "{}")
+    write_note(repo, "outside/x.md", "x2\n")
     expected = ["_stm/edited.md", "_stm/gone.md", "_stm/new [1].md"]
     assert history.changed_paths(["_stm/"]) == expected
     assert history.changed_paths(["_stm", "memories", "nothing-here"]) == [

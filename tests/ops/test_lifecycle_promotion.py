@@ -7,8 +7,8 @@ from datetime import timedelta
 from pathlib import Path
 
 from cortexgraph_vault.config import load_config
-from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.service import MemoryService
+from tests.builders import frontmatter_of
 from tests.conftest import NOW
 
 HOUR = timedelta(hours=1)
@@ -21,10 +21,6 @@ def service_at(vault: Path, hours: float = 0, **settings: object) -> MemoryServi
 
 def candidates(s: MemoryService) -> list[str]:
     return [c.id or "" for c in s.promote(auto_detect=True, dry_run=True).candidates]
-
-
-def frontmatter(vault: Path, rel: str) -> dict[str, object]:
-    return dict(parse_note((vault / rel).read_text(encoding="utf-8")).frontmatter)
 
 
 def test_five_touches_in_one_afternoon_do_not_promote(git_vault: Path) -> None:
@@ -42,10 +38,10 @@ def test_uses_on_three_days_are_counted_and_written_only_when_needed(git_vault: 
     service_at(git_vault, 2).touch(saved.id)
     service_at(git_vault, 30).touch(saved.id)  # day 1 of its life
     # Two days of use follow from created/last_used/use_count: no new line in the note.
-    assert "use_days" not in frontmatter(git_vault, saved.path)
+    assert "use_days" not in frontmatter_of(git_vault / saved.path)
     assert saved.id in candidates(service_at(git_vault, 31))
     service_at(git_vault, 50).touch(saved.id)  # day 2
-    assert frontmatter(git_vault, saved.path)["use_days"] == 3
+    assert frontmatter_of(git_vault / saved.path)["use_days"] == 3
     assert service_at(git_vault, 51).open([saved.id]).memories[0].use_days == 3
 
 
@@ -67,7 +63,7 @@ def test_a_restore_after_gc_is_not_a_use_toward_promotion(git_vault: Path) -> No
     restored = s.open([saved.id]).memories[0]
     assert restored.use_count == 2  # the restore did not add a use
     assert saved.id not in candidates(s)
-    assert frontmatter(git_vault, restored.path)["use_days"] == 1
+    assert frontmatter_of(git_vault / restored.path)["use_days"] == 1
 
 
 def test_the_preview_lists_exactly_what_the_real_run_promotes(git_vault: Path) -> None:

@@ -13,6 +13,7 @@ from cortexgraph_vault.core.ranking import prior
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.service import MemoryService
+from tests.builders import memory_text, write_note
 from tests.conftest import NOW, NOW_ISO
 
 
@@ -21,14 +22,10 @@ def service_for(vault: Path, **settings: str) -> MemoryService:
 
 
 def memory_note(folder: Path, name: str, body: str, *, days_ago: float, uses: int = 1,
-                tags: str = "[]", status: str = "active") -> None:  # fmt: skip
-    when = format_time(NOW - timedelta(days=days_ago))
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{name}.md").write_text(
-        f"---\nid: id-{name}\ncreated: {when}\nlast_used: {when}\nuse_count: {uses}\n"
-        f"strength: 1.0\nstatus: {status}\ntags: {tags}\n---\n{body}\n",
-        encoding="utf-8",
-    )
+                status: str = "active") -> None:  # fmt: skip
+    text = memory_text(f"id-{name}", f"{body}\n", created=NOW - timedelta(days=days_ago),
+                       use_count=uses, status=status)  # fmt: skip
+    write_note(folder, f"{name}.md", text)
 
 
 def test_results_say_where_they_live_and_what_matched(sample_vault: Path) -> None:

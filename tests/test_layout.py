@@ -1,0 +1,106 @@
+"""The tests mirror the source: every module of `core/` and `ops/` has a test file, so a new
+module without tests is noticed here rather than in a review.
+
+A module counts as tested when a test file imports it, or when a file named after it sits in
+the mirrored folder (`tests/ops/test_search.py` or `tests/ops/test_search_*.py` for
+`cortexgraph_vault/ops/search.py`): most `ops/` modules are reached through the service, as a
+door reaches them, and their tests rightly import only the service.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = ROOT / "tests"
+MIRRORED = ("core", "ops")
+
+# Modules without a test file of their own, and why that is right: each is a part of a larger
+# operation and is exercised through the tests named. A module listed here that gains its own
+# test file must leave the list (test_every_exception_is_still_needed).
+EXCEPTIONS: dict[str, str] = {
+    "core.block_scan": "the Markdown block scanner of core/code_ranges: tests/core/test_code_ranges.py",
+    "core.english": "word lists of core/intent, enrich, gazetteer: tests/core/test_intent*.py ...",
+    "core.relevance": "the stop-word set of ops/relevance: tests/ops/test_search.py",
+    "core.synonyms": "a word table of ops/relevance: tests/index/test_recall.py, tests/ops/test_search.py",
+    "core.yaml_values": "scalar formatting of core/note: tests/core/test_note*.py round-trips",
+    "ops.catalog_memo": "a per-catalogue cache: tests/ops/test_relation_index.py (follows edits)",
+    "ops.merging": "the merge step of consolidate: tests/ops/test_consolidate.py",
+    "ops.note_fields": "field changes of writes: tests/test_service.py",
+    "ops.notes": "read_note: tests/mcp/test_mcp_read_note.py, tests/ops/test_result_budget.py",
+    "ops.past": "history/version/restore/forgotten: tests/test_service.py, tests/history/",
+    "ops.reads": "open_memories/search_memory: tests/test_service.py, tests/mcp/test_mcp_tools.py",
+    "ops.search_page": "the page of a search: tests/ops/test_search.py, tests/ops/test_answer_budget.py",
+    "ops.sync": "multi-device scenarios: tests/integration/test_sync*.py, reliability/test_devices.py",
+    "ops.sync_ids": "id merging during sync: tests/integration/test_sync.py",
+    "ops.sync_record": "the last-sync record: tests/integration/test_sync.py",
+    "ops.undo": "rolling back a failed commit: tests/integration/test_git_faults.py, reliability/",
+}
+
+
+def modules(root: Path = ROOT) -> list[str]:
+    return sorted(
+        f"{pkg}.{path.stem}"
+        for pkg in MIRRORED
+        for path in (root / "cortexgraph_vault" / pkg).glob("*.py")
+        if path.stem != "__init__"
+    )
+
+
+def imported_by_tests(tests: Path = TESTS) -> set[str]:
+    """Every `cortexgraph_vault.<pkg>.<module>` some test file imports (`pkg.module` keys)."""
+    seen: set[str] = set()
+    for path in tests.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                parts = name.split(".")
+                if len(parts) >= 3 and parts[0] == "cortexgraph_vault" and parts[1] in MIRRORED:
+                    seen.add(f"{parts[1]}.{parts[2]}")
+    return seen
+
+
+def named_after(module: str, tests: Path = TESTS) -> list[Path]:
+    pkg, stem = module.split(".")
+    return [*(tests / pkg).glob(f"test_{stem}.py"), *(tests / pkg).glob(f"test_{stem}_*.py")]
+
+
+def untested(root: Path = ROOT) -> list[str]:
+    tests = root / "tests"
+    imported = imported_by_tests(tests)
+    return [m for m in modules(root) if m not in imported and not named_after(m, tests)]
+
+
+def test_every_core_and_ops_module_has_a_test_file() -> None:
+    missing = [m for m in untested() if m not in EXCEPTIONS]
+    assert not missing, (
+        "modules without a test file (add tests/<pkg>/test_<module>.py, or a reasoned "
+        f"entry in EXCEPTIONS of {Path(__file__).name}): {missing}"
+    )
+
+
+def test_every_exception_is_still_needed() -> None:
+    stale = sorted(set(EXCEPTIONS) - set(untested()))
+    assert not stale, (
+        f"these modules have tests now or are gone; remove them from EXCEPTIONS: {stale}"
+    )
+
+
+def test_the_guard_notices_a_module_without_tests(tmp_path: Path) -> None:
+    # The guard itself must be able to fail: a new ops module no test mentions is reported,
+    # and a test file named after it, or one importing it, answers for it.
+    (tmp_path / "cortexgraph_vault" / "core").mkdir(parents=True)
+    (tmp_path / "cortexgraph_vault" / "ops").mkdir()
+    (tmp_path / "cortexgraph_vault" / "ops" / "brand_new.py").write_text('"""Untested."""\n')
+    (tmp_path / "cortexgraph_vault" / "core" / "pure.py").write_text('"""Untested."""\n')
+    (tmp_path / "tests" / "ops").mkdir(parents=True)
+    assert untested(tmp_path) == ["core.pure", "ops.brand_new"]
+    (tmp_path / "tests" / "ops" / "test_brand_new_paths.py").write_text("")
+    (tmp_path / "tests" / "test_other.py").write_text("from cortexgraph_vault.core import pure\n")
+    assert untested(tmp_path) == []
