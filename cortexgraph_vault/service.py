@@ -65,8 +65,8 @@ from cortexgraph_vault.ops import (
     graph,
     intel,
     lifecycle,
+    memory_history,
     notes,
-    past,
     reads,
     search,
     writes,
@@ -272,18 +272,18 @@ class MemoryService(ServiceCalls):
     def snapshot(self) -> SnapshotResult:
         return lifecycle.snapshot(self.engine)
 
-    # the past --------------------------------------------------------------------
+    # memory history --------------------------------------------------------------
     def history(self, memory_id: str, *, limit: int = 50) -> HistoryResult:
-        return past.history(self.engine, memory_id, limit=limit)
+        return memory_history.history(self.engine, memory_id, limit=limit)
 
     def version(self, memory_id: str, commit: str) -> VersionResult:
-        return past.version(self.engine, memory_id, commit)
+        return memory_history.version(self.engine, memory_id, commit)
 
     def restore(self, memory_id: str, *, commit: str | None = None) -> RestoreResult:
-        return past.restore(self.engine, memory_id, commit=commit)
+        return memory_history.restore(self.engine, memory_id, commit=commit)
 
     def forgotten(self, *, limit: int = 100) -> ForgottenList:
-        return past.forgotten(self.engine, limit=limit)
+        return memory_history.forgotten(self.engine, limit=limit)
 
     # index and graph ---------------------------------------------------------------
     def search_unified(

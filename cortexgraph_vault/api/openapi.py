@@ -44,6 +44,16 @@ DESCRIPTION = (
 )
 
 
+# The published tag of a route module where it differs from the module's name: the document's
+# tags are part of the published API, so a module rename does not change them.
+_TAGS = {"memory_history": "past"}
+
+
+def _tag(module: str) -> str:
+    name = module.rsplit(".", 1)[-1]
+    return _TAGS.get(name, name)
+
+
 def _is_model(t: Any) -> bool:
     return isinstance(t, type) and issubclass(t, BaseModel)
 
@@ -91,7 +101,7 @@ def _operation(e: Endpoint, names: dict[Any, str], defs: dict[str, Any]) -> dict
     op: dict[str, Any] = {
         "operationId": e.name,
         "summary": e.summary,
-        "tags": [e.fn.__module__.rsplit(".", 1)[-1]],
+        "tags": [_tag(e.fn.__module__)],
     }
     if e.description:
         op["description"] = e.description

@@ -47,6 +47,13 @@ from cortexgraph_vault.operations.memories import (
     TOUCH_MEMORY,
     UPDATE_MEMORY,
 )
+from cortexgraph_vault.operations.memory_history import (
+    FORGOTTEN_MEMORIES,
+    HISTORY_OPERATIONS,
+    MEMORY_HISTORY,
+    MEMORY_VERSION,
+    RESTORE_MEMORY,
+)
 from cortexgraph_vault.operations.operation import (
     REQUIRED,
     AnyOperation,
@@ -55,13 +62,6 @@ from cortexgraph_vault.operations.operation import (
     Param,
     Request,
     params_of,
-)
-from cortexgraph_vault.operations.past import (
-    FORGOTTEN_MEMORIES,
-    MEMORY_HISTORY,
-    MEMORY_VERSION,
-    PAST_OPERATIONS,
-    RESTORE_MEMORY,
 )
 from cortexgraph_vault.operations.vault import (
     GET_PERFORMANCE_METRICS,
@@ -78,7 +78,7 @@ OPERATIONS: dict[str, AnyOperation] = {
     for op in (
         *MEMORY_OPERATIONS,
         *LIFECYCLE_OPERATIONS,
-        *PAST_OPERATIONS,
+        *HISTORY_OPERATIONS,
         *VAULT_OPERATIONS,
         *INTELLIGENCE_OPERATIONS,
         *BROWSE_OPERATIONS,
@@ -98,6 +98,7 @@ __all__ = [
     "GC",
     "GET_PERFORMANCE_METRICS",
     "GRAPH_NEIGHBOURHOOD",
+    "HISTORY_OPERATIONS",
     "INTELLIGENCE_OPERATIONS",
     "LIFECYCLE_OPERATIONS",
     "LIST_MEMORIES",
@@ -109,7 +110,6 @@ __all__ = [
     "OBSERVE_MEMORY_USAGE",
     "OPEN_MEMORIES",
     "OPERATIONS",
-    "PAST_OPERATIONS",
     "PROMOTE_MEMORY",
     "READ_GRAPH",
     "READ_NOTE",

@@ -1,4 +1,4 @@
-"""Operations on the past of memories, from the vault's git history."""
+"""Operations on the history of memories, from the vault's git history."""
 
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ RESTORE_MEMORY = Operation(
     invoke=_restore_memory,
 )
 
-PAST_OPERATIONS: tuple[AnyOperation, ...] = (
+HISTORY_OPERATIONS: tuple[AnyOperation, ...] = (
     MEMORY_HISTORY,
     MEMORY_VERSION,
     FORGOTTEN_MEMORIES,

@@ -1,4 +1,4 @@
-"""The past of memories, from the vault's git history."""
+"""The history of memories, from the vault's git history."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from cortexgraph_vault.operations import (
     MEMORY_VERSION,
     RESTORE_MEMORY,
 )
-from cortexgraph_vault.operations.past import MemoryVersionRequest
+from cortexgraph_vault.operations.memory_history import MemoryVersionRequest
 from cortexgraph_vault.service import MemoryService
 
 ROUTES = RouteTable()

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.mcp.tools import intelligence, lifecycle, memory, past, vault
+from cortexgraph_vault.mcp.tools import intelligence, lifecycle, memory, memory_history, vault
 
 if TYPE_CHECKING:
     from cortexgraph_vault.mcp.tool_calls import ToolRegistry
 
-AREAS = (memory, lifecycle, past, vault, intelligence)
+AREAS = (memory, lifecycle, memory_history, vault, intelligence)
 
 
 def register_all(tool: ToolRegistry) -> None:
