@@ -63,7 +63,7 @@ from cortexgraph_vault.models.maintenance import (
 from cortexgraph_vault.ops import (
     browse,
     graph,
-    intel,
+    intelligence,
     lifecycle,
     memory_history,
     notes,
@@ -353,16 +353,16 @@ class MemoryService(ServiceCalls):
 
     # intelligence (issue 7) ----------------------------------------------------------
     def analyze_message(self, message: str) -> MessageAnalysis:
-        return intel.analyze_message(self.engine, message)
+        return intelligence.analyze_message(self.engine, message)
 
     def analyze_for_recall(self, message: str) -> RecallAnalysis:
-        return intel.analyze_for_recall(self.engine, message)
+        return intelligence.analyze_for_recall(self.engine, message)
 
     def auto_recall(self, message: str, *, mode: str | None = None) -> AutoRecallResult:
-        return intel.auto_recall(self.engine, message, mode=mode)
+        return intelligence.auto_recall(self.engine, message, mode=mode)
 
     def review(self, limit: int = 20) -> ReviewResult:
-        return intel.review(self.engine, limit=limit)
+        return intelligence.review(self.engine, limit=limit)
 
     # consolidation (issue 8) ---------------------------------------------------------
     def cluster(

@@ -30,7 +30,7 @@ COMMAND_MODULES = (
     "cortexgraph_vault.cli.memory_commands",
     "cortexgraph_vault.cli.mcp_command",
     "cortexgraph_vault.cli.serve_commands",
-    "cortexgraph_vault.cli.intel_commands",
+    "cortexgraph_vault.cli.intelligence_commands",
     "cortexgraph_vault.cli.maintenance_commands",
     "cortexgraph_vault.cli.consolidate_commands",
     "cortexgraph_vault.cli.index_commands",

@@ -20,7 +20,7 @@ from cortexgraph_vault.errors import NotFound
 RENDERER_MODULES = (
     "cortexgraph_vault.cli.render_memory",
     "cortexgraph_vault.cli.render_index",
-    "cortexgraph_vault.cli.render_intel",
+    "cortexgraph_vault.cli.render_intelligence",
     "cortexgraph_vault.cli.render_consolidate",
     "cortexgraph_vault.cli.render_maintenance",
 )

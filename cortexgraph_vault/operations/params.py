@@ -8,7 +8,7 @@ from pydantic import Field
 
 # The service checks these limits itself (a CLI or a test calling it directly gets the same
 # answer); the doors refuse beyond them before any work.
-from cortexgraph_vault.ops.intel import MAX_MESSAGE
+from cortexgraph_vault.ops.intelligence import MAX_MESSAGE
 from cortexgraph_vault.ops.relevance import MAX_QUERY_CHARS
 from cortexgraph_vault.ops.writes import MAX_CONTENT, MAX_ENTITIES, MAX_MEMORY_IDS, MAX_TAGS
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.core.note import parse_note
-from tests.intel.vaults import service_for, write_notes
+from tests.intelligence.vaults import service_for, write_notes
 
 
 @pytest.fixture

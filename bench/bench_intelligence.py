@@ -1,6 +1,6 @@
 """Memory intelligence at scale: the vault vocabulary, enrichment at save, analysis, auto-recall.
 
-    python bench/bench_intel.py [--notes 10000]
+    python bench/bench_intelligence.py [--notes 10000]
 
 Prints the time to build the name lookup from every note's title and aliases (once per vault
 state), a save with and without enrichment, and the analysis and auto-recall calls.

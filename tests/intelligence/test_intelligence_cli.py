@@ -7,7 +7,7 @@ from pathlib import Path
 
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.times import format_time
-from tests.intel.vaults import NOW, memory_note, write_notes
+from tests.intelligence.vaults import NOW, memory_note, write_notes
 
 
 def test_analyze_says_what_to_save_and_what_to_recall(tmp_path: Path, cli) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.errors import InvalidArgument
-from tests.intel.vaults import NOW, memory_note, service_for, write_notes
+from tests.intelligence.vaults import NOW, memory_note, service_for, write_notes
 
 
 @pytest.fixture

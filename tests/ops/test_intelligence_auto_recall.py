@@ -10,7 +10,7 @@ import pytest
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.errors import InvalidArgument
-from tests.intel.vaults import NOW, memory_note, service_for, write_notes
+from tests.intelligence.vaults import NOW, memory_note, service_for, write_notes
 
 POSTGRES = "postgres-over-mysql"
 
