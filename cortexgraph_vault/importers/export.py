@@ -42,7 +42,7 @@ JSON_FORMAT = "cortexgraph-vault-export"
 class Link:
     """A typed link from one memory, as found in its frontmatter."""
 
-    source: Memory
+    from_memory: Memory
     kind: str
     target: str  # as written
     to_path: str | None
@@ -100,7 +100,7 @@ def _refuse_existing(paths: list[Path], force: bool, why: str) -> None:
 
 
 def _relation(link: Link) -> dict[str, Any]:
-    src, dst, meta = link.source, link.to_memory, link.meta
+    src, dst, meta = link.from_memory, link.to_memory, link.meta
     assert dst is not None
     kind = str(meta.get("type") or link.kind)
     created = parse_time(meta.get("created")) or max(src.created, dst.created)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Edge:
-    source: str
+    from_path: str  # the vault path of the note the link is written in
     link: NoteLink
     target: str | None  # a vault path (note or attachment), or None when unresolved
 

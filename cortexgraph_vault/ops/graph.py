@@ -78,34 +78,34 @@ def _node(engine: VaultEngine, note: IndexedNote, include_scores: bool, now: dat
 
 def _relation(engine: VaultEngine, edge: Edge) -> GraphRelation:
     catalog = engine.catalog
-    source = catalog.note(edge.source)
-    target = catalog.note(edge.target) if edge.target else None
+    from_note = catalog.note(edge.from_path)
+    to_note = catalog.note(edge.target) if edge.target else None
     link = edge.link
     kind = link.property if link.kind == "property" and link.property else None
     relation_type = kind if kind else ("embed" if link.embed else "link")
-    key = f"{edge.source}|{relation_type}|{link.target}|{link.heading}|{link.line}"
+    key = f"{edge.from_path}|{relation_type}|{link.target}|{link.heading}|{link.line}"
     # Two links on one line to the same target differ by block or alias.
     key += f"|{link.block}|{link.alias}" if link.block or link.alias else ""
-    strength, metadata = _relation_meta(source, kind, target.title if target else link.target)
+    strength, metadata = _relation_meta(from_note, kind, to_note.title if to_note else link.target)
     return GraphRelation(
         id=hashlib.sha256(key.encode()).hexdigest()[:16],
-        from_path=edge.source,
-        from_memory_id=source.memory.id if source and source.memory else None,
+        from_path=edge.from_path,
+        from_memory_id=from_note.memory.id if from_note and from_note.memory else None,
         to_path=edge.target,
-        to_memory_id=target.memory.id if target and target.memory else None,
+        to_memory_id=to_note.memory.id if to_note and to_note.memory else None,
         relation_type=relation_type, target=link.target, heading=link.heading, block=link.block,
         resolved=edge.target is not None, strength=strength, metadata=metadata,
     )  # fmt: skip
 
 
 def _relation_meta(
-    source: IndexedNote | None, kind: str | None, target_title: str
+    from_note: IndexedNote | None, kind: str | None, target_title: str
 ) -> tuple[float, dict[str, str]]:
     """A typed relation's strength and metadata, kept beside the link in `<type>_meta`
     (`related_meta: {Target: "strength=0.5; why=same project"}`)."""
-    if source is None or kind is None:
+    if from_note is None or kind is None:
         return 1.0, {}
-    companion = source.frontmatter.get(f"{kind}_meta")
+    companion = from_note.frontmatter.get(f"{kind}_meta")
     entry = companion.get(target_title) if isinstance(companion, dict) else None
     if not isinstance(entry, str):
         return 1.0, {}

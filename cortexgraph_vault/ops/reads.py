@@ -58,8 +58,8 @@ def relations_of(engine: VaultEngine, m: Memory) -> Relations:
             )  # fmt: skip
     incoming = [
         RelationView(
-            id=relation_id(rel.source.id, m.id, rel.kind, link_target(rel.value)),
-            from_memory_id=rel.source.id, to_memory_id=m.id, relation_type=rel.kind,
+            id=relation_id(rel.from_memory.id, m.id, rel.kind, link_target(rel.value)),
+            from_memory_id=rel.from_memory.id, to_memory_id=m.id, relation_type=rel.kind,
             target=link_target(rel.value),
         )
         for rel in index.pointing_at(m)

@@ -31,7 +31,7 @@ def memory_keys(m: Memory) -> list[str]:
 
 @dataclass(frozen=True)
 class Incoming:
-    source: Memory
+    from_memory: Memory
     kind: str
     value: str
 
@@ -51,7 +51,7 @@ class RelationIndex:
         found: dict[int, Incoming] = {}
         for key in memory_keys(m):
             for order, rel in self.incoming.get(key, ()):
-                if rel.source.path != m.path:
+                if rel.from_memory.path != m.path:
                     found.setdefault(order, rel)
         return [found[order] for order in sorted(found)]
 

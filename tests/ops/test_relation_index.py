@@ -45,7 +45,7 @@ def test_the_lookup_equals_testing_every_memory() -> None:
             for value in values
             if points_to(value, m)
         ]
-        assert [(r.source.path, r.kind, r.value) for r in index.pointing_at(m)] == brute
+        assert [(r.from_memory.path, r.kind, r.value) for r in index.pointing_at(m)] == brute
 
 
 def test_opening_follows_relation_edits_but_a_touch_keeps_the_lookup(git_vault: Path) -> None:
