@@ -143,7 +143,7 @@ def _edit_latency(service: Any, vault: Path, rng: random.Random, rounds: int) ->
 @contextlib.contextmanager
 def reads_beside(service: Any, queries: list[str]) -> Iterator[list[float]]:
     """Searches and lists asked one after another from another thread, as a door asks them
-    (its turn for a read first), while the body runs; their latencies in seconds."""
+    (its lock for a read first), while the body runs; their latencies in seconds."""
     times: list[float] = []
     stop = threading.Event()
 
@@ -152,7 +152,7 @@ def reads_beside(service: Any, queries: list[str]) -> Iterator[list[float]]:
             if stop.is_set():
                 return
             t = time.perf_counter()
-            with service.call_turn(True):
+            with service.call_lock(True):
                 if i % 2:
                     service.list_memories(page=1 + i % 5)
                 else:
@@ -218,8 +218,8 @@ def child_warm(vault: Path, rounds: int) -> dict[str, float]:
 
         preview = service.gc(dry_run=True, limit=1000)
         t = time.perf_counter()
-        # the gc under a change's turn, as a door runs it
-        with reads_beside(service, queries) as during_gc, service.call_turn(False):
+        # the gc under the change lock, as a door runs it
+        with reads_beside(service, queries) as during_gc, service.call_lock(False):
             result = service.gc(dry_run=False, limit=1000)
         out["gc_s"] = time.perf_counter() - t
         out["gc_read_p50_ms"] = _pct(during_gc, 0.5) * 1000

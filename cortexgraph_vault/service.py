@@ -3,7 +3,7 @@
 It owns the engine (clock, config, vault, index, history). Each method is one operation;
 the logic lives in `ops/`, grouped by what it does to memories. A door runs an operation of
 the catalogue with `run(operation, request)` (or any call with `call(name, read_only, fn)`),
-which takes the turn the call needs and times it (service_calls.py).
+which takes the lock the call needs (the change lock, or none for a read) and times it (service_calls.py).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class MemoryService(ServiceCalls):
         progress: ProgressFactory | None = None,
         on_catalog: Callable[[VaultCatalog], None] | None = None,
     ) -> None:
-        super().__init__()  # the turn and the timing of each call (service_calls)
+        super().__init__()  # the change lock and the timing of each call (service_calls)
         self.engine = VaultEngine(config, clock=clock, on_catalog=on_catalog)
         lifecycle.record_uncommitted(self.engine)
         if progress is not None:  # long operations report how far they got (the CLI's bars)
@@ -431,7 +431,7 @@ class MemoryService(ServiceCalls):
         sleep: Callable[[float], object] | None,
     ) -> pipeline_runner.RunControls:
         return pipeline_runner.RunControls(
-            turn=lambda: self.turn,
+            change_lock=lambda: self.change_lock,
             sleep=sleep,
             stopped=stopped or (lambda: False),
             rate_limit=rate_limit,

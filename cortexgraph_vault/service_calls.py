@@ -1,9 +1,9 @@
-"""How the service runs one call for a door: in its turn, and timed.
+"""How the service runs one call for a door: under its change lock when it needs it, and timed.
 
 Doors run calls on worker threads (MCP, REST, the scheduler). Calls that change the vault
-take turns. Reads need no turn while the watcher keeps the catalogue current (it already
+hold the change lock, one at a time. Reads need no lock while the watcher keeps the catalogue current (it already
 changes the catalogue beside every call, under the catalogue's own lock); without a watcher
-a read walks and refreshes the catalogue, so it takes its turn too.
+a read walks and refreshes the catalogue, so it holds the change lock too.
 
 Every call is timed under a name (get_performance_metrics). A call made while another is
 running on the same thread (a REST route calling an operation) is the same call: timed once.
@@ -34,22 +34,22 @@ class ServiceCalls:
 
     def __init__(self) -> None:
         self.metrics = CallRecorder()
-        self.turn = threading.RLock()
+        self.change_lock = threading.RLock()
         self._depth = threading.local()
 
-    def call_turn(self, read_only: bool) -> contextlib.AbstractContextManager[object]:
-        """What one call holds: nothing for a read on a watched vault, else the turn."""
+    def call_lock(self, read_only: bool) -> contextlib.AbstractContextManager[object]:
+        """What one call holds: nothing for a read on a watched vault, else the change lock."""
         if read_only and self.engine.watching:
             return contextlib.nullcontext()
-        return self.turn
+        return self.change_lock
 
     def call(self, name: str, read_only: bool, fn: Callable[[], T]) -> T:
-        """Run `fn` as the call `name`, in its turn and timed (once, however nested)."""
+        """Run `fn` as the call `name`, under the lock it needs and timed (once, however nested)."""
         depth = getattr(self._depth, "value", 0)
         timing = self.metrics.measure(name) if depth == 0 else contextlib.nullcontext()
         self._depth.value = depth + 1
         try:
-            with self.call_turn(read_only), timing:
+            with self.call_lock(read_only), timing:
                 return fn()
         finally:
             self._depth.value = depth

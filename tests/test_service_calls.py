@@ -1,4 +1,4 @@
-"""The service runs each call of a door in its turn and times it: doors only parse, call and
+"""The service runs each call of a door under its change lock and times it: doors only parse, call and
 render (issue 17)."""
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from tests.mcp.mcp_session import service_for
 
 
 def holds_turn_during(service: MemoryService, effect: Effect) -> bool:
-    """Whether an operation with `effect` runs holding the service's turn."""
+    """Whether an operation with `effect` runs holding the service's change lock."""
     seen: list[bool] = []
 
     def invoke(s: MemoryService, _: Request) -> SearchResult:
-        seen.append(s.turn._is_owned())  # type: ignore[attr-defined]
+        seen.append(s.change_lock._is_owned())  # type: ignore[attr-defined]
         return SearchResult(results=[], count=0)
 
     probe = Operation("probe", "Probe", "a probe", Request, SearchResult, effect, invoke)
@@ -44,7 +44,7 @@ def test_a_change_takes_the_turn_and_a_read_needs_none_while_the_watcher_runs(
     service.engine.watching = True
     assert not holds_turn_during(service, Effect.READ)
     assert holds_turn_during(service, Effect.WRITE)
-    assert not service.turn._is_owned()  # type: ignore[attr-defined]
+    assert not service.change_lock._is_owned()  # type: ignore[attr-defined]
 
 
 def test_each_call_is_timed_once_under_the_name_of_the_outer_call(sample_vault: Path) -> None:
@@ -62,4 +62,4 @@ def test_each_call_is_timed_once_under_the_name_of_the_outer_call(sample_vault: 
     assert set(timings) == {"search_memory", "rest.search", "touch_memory"}
     assert timings["search_memory"].count == 1 and timings["rest.search"].count == 1
     assert timings["touch_memory"].errors == 1
-    assert not service.turn._is_owned()  # type: ignore[attr-defined]
+    assert not service.change_lock._is_owned()  # type: ignore[attr-defined]

@@ -54,7 +54,7 @@ class Endpoint:
     errors: tuple[int, ...]
     public: bool
     uses_service: bool
-    own_call: bool  # the function makes its one service call itself (its turn, its timing)
+    own_call: bool  # the function makes its one service call itself (its lock, its timing)
     reads: Callable[..., bool] | None  # from the path: whether this call only reads
 
     @property
@@ -163,7 +163,7 @@ class _BadJson(Exception):
 class RestThreads:
     """Worker threads of the REST door: a few for reads, one for changes.
 
-    Python runs one thread at a time: a change holding the turn shares the interpreter with
+    Python runs one thread at a time: a change holding the change lock shares the interpreter with
     every other running thread, so 40 reads at once made a 5 ms touch take a second (and the
     changes queued behind it longer). Reads beyond a few wait here, in the event loop, as do
     changes beyond the one at work; none of them holds a thread while it waits.
@@ -221,9 +221,9 @@ def starlette_route(
         )
 
         def call() -> Any:
-            if endpoint.own_call:  # `service.run(operation, ...)`: a read takes no turn
+            if endpoint.own_call:  # `service.run(operation, ...)`: a read takes no lock
                 return endpoint.fn(service, **kwargs)
-            # The service takes the turn a change needs and times the call; a GET only reads.
+            # The service takes the change lock a change needs and times the call; a GET only reads.
             return service.call(
                 f"rest.{endpoint.name}",
                 read_only,

@@ -1,6 +1,6 @@
 """How a tool is registered: from an operation of the catalogue (or a hand-written function),
 with its annotations and errors the model can act on; the service times each call and takes
-its turn (`MemoryService.call`, `MemoryService.run`).
+its change lock (`MemoryService.call`, `MemoryService.run`).
 
 The SDK turns a raised `ToolError` into an `is_error` result carrying its message; any other
 exception reaches the model only as "Error executing tool X". So every `VaultError` (whose
@@ -147,7 +147,7 @@ def loose(result: Any) -> dict[str, Any]:
 
 
 class ToolRegistry:
-    """Registers tools on one server; the service times each call and takes its turn."""
+    """Registers tools on one server; the service times each call and takes its change lock."""
 
     def __init__(self, server: MCPServer, service: MemoryService) -> None:
         self.server = server

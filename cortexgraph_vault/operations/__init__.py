@@ -5,7 +5,7 @@ request (the single source of its parameters, limits and descriptions), the resu
 the effect (read-only, writes, idempotent, destructive) and the service call. The MCP server
 builds its tools from it (those with `mcp_tool`), the REST routes derive their query and
 body models from it, and `MemoryService.run(operation, request)` runs one with the service's
-turn and timing.
+change lock and timing.
 
 To give an operation a new parameter, add a field to its request model (its limits and
 description in `Annotated[...]`) and pass it on in the operation's `invoke`: the MCP tool and

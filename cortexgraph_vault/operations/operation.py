@@ -3,7 +3,7 @@
 Each door serves an `Operation` from this one record: the MCP tool's input schema is built
 from the request model's fields, the REST query or body model is derived from the same
 fields (tests/operations/test_catalogue.py checks the limits agree), and the service runs it
-with its turn and timing (`MemoryService.run`).
+under its change lock and timed (`MemoryService.run`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ Res = TypeVar("Res", bound=BaseModel)
 
 class Effect(Enum):
     """What a call does to the vault. MCP shows it as tool annotations; a call that changes
-    the vault takes the service's write turn."""
+    the vault holds the service's change lock."""
 
     READ = "read"  # changes nothing; repeating it is harmless
     WRITE = "write"  # adds or changes; repeating it adds again (a second use, a second note)

@@ -50,10 +50,10 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class RunControls:
-    """How an apply is paced and interrupted: turn (the service's one-call-at-a-time lock,
-    taken per item so other calls interleave), sleep and stop (the scheduler's)."""
+    """How an apply is paced and interrupted: change_lock (the service's lock that changes
+    hold one at a time, taken per item so other calls interleave), sleep and stop (the scheduler's)."""
 
-    turn: Callable[[], AbstractContextManager[object]] = nullcontext
+    change_lock: Callable[[], AbstractContextManager[object]] = nullcontext
     sleep: Callable[[float], object] | None = None
     stopped: Callable[[], bool] = lambda: False
     rate_limit: int | None = None
@@ -154,7 +154,7 @@ def apply_plan(engine: VaultEngine, plan: ConsolidationPlan, controls: RunContro
         items = [i for i in plan.items if i.stage == name]
         if not items:
             continue
-        with controls.turn():
+        with controls.change_lock():
             engine.fresh()  # edits a person made meanwhile are seen by the checks
         stage = STAGES[name]
         done: list[ItemOutcome] = []
@@ -168,7 +168,7 @@ def apply_plan(engine: VaultEngine, plan: ConsolidationPlan, controls: RunContro
                 outcome.outcome, outcome.reason = "deferred", "the run was stopped first"
                 done.append(outcome)
                 continue
-            with controls.turn():
+            with controls.change_lock():
                 members, changed = check_item(engine, item, run)
             if changed:
                 outcome.outcome, outcome.reason = "refused", "; ".join(changed)
@@ -180,7 +180,7 @@ def apply_plan(engine: VaultEngine, plan: ConsolidationPlan, controls: RunContro
                 done.append(outcome)
                 continue
             try:
-                with controls.turn():
+                with controls.change_lock():
                     applied = stage.apply(engine, item, members)
             except VaultError as exc:
                 outcome.outcome, outcome.reason = "failed", str(exc)
@@ -197,7 +197,7 @@ def apply_plan(engine: VaultEngine, plan: ConsolidationPlan, controls: RunContro
             done.append(outcome)
         commit = None
         if touched:
-            with controls.turn():
+            with controls.change_lock():
                 commit = engine.commit(sorted(set(touched)), stage_message(plan, name, done))
         outcomes += done
         stages.append(
@@ -261,7 +261,7 @@ def run_pipeline(engine: VaultEngine, *, agent: str | None = None, dry_run: bool
                  cohesion_threshold: float = 0.75) -> PipelineResult:  # fmt: skip
     """Make a plan and write it (JSON and summary); unless dry_run, apply it at once."""
     controls = controls or RunControls()
-    with controls.turn():
+    with controls.change_lock():
         plan = make_plan(engine, chosen_stages(agent), cohesion_threshold=cohesion_threshold)
     path = Path(plan_out).expanduser() if plan_out else default_plan_path(engine, plan.plan_id)
     summary = write_plan(plan, path)

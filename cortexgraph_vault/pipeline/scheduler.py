@@ -2,8 +2,8 @@
 
 The daemon (or `consolidate --scheduled`) makes one: `Scheduler(service, interval_hours)`,
 then `start()` and, on shutdown, `stop()`. Each run plans, writes the plan to the user's cache
-folder (the audit copy), and applies it (unless dry_run). A run takes the service's turn one
-item at a time, so MCP and REST calls interleave with it; `stop()` ends a rate-limit wait at
+folder (the audit copy), and applies it (unless dry_run). A run holds the service's change lock
+one item at a time, so MCP and REST calls interleave with it; `stop()` ends a rate-limit wait at
 once and leaves the rest of the plan deferred to the next run.
 """
 

@@ -108,8 +108,8 @@ def test_reads_answer_while_a_gc_is_held_half_way(tmp_path: Path) -> None:
             found = client.get("/api/v1/search", params={"q": "walnut gate"}, timeout=15)
             listed = client.get("/api/v1/memories", params={"page_size": 200}, timeout=15)
             one = client.get("/api/v1/memories/fresh-walnut", timeout=15)
-            # through the service, as a door calls it (its turn for a read, then the read)
-            with service.call_turn(True):
+            # through the service, as a door calls it (its lock for a read, then the read)
+            with service.call_lock(True):
                 by_service = service.search("walnut gate")
                 service_list = service.list_memories(page_size=200)
             assert gc_thread.is_alive() and not gc_answer, "the gc ended before the reads"

@@ -3,7 +3,7 @@
 The body is the operation's request (its MCP tool's arguments), checked by the same request
 model as every door (a refusal names the parameter, `params` in the error body); the answer is
 the result model's JSON, its model named in the X-Result-Model header. The service runs it as
-`service.run` does for every door: a read takes no turn, a change takes its turn.
+`service.run` does for every door: a read takes no lock, a change holds the change lock.
 """
 
 from __future__ import annotations
