@@ -19,9 +19,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.records import IndexedNote
+from cortexgraph_vault.models import GraphPictureResult
 from cortexgraph_vault.vault.files import temp_path_for
 
 STATUS_COLOURS = {
@@ -147,3 +150,16 @@ def write_graph_page(
         tmp.unlink(missing_ok=True)
         raise
     return len(data["nodes"]), len(data["edges"]), len(text)
+
+
+def graph_html(
+    engine: VaultEngine, file: str | Path, *, include_notes: bool = True
+) -> GraphPictureResult:
+    out = Path(file).expanduser()
+    if out.is_dir():
+        raise InvalidArgument(f"{out}: is a folder; give a file name such as graph.html")
+    nodes, edges, size = write_graph_page(engine, out, include_notes=include_notes)
+    return GraphPictureResult(
+        path=str(out), nodes=nodes, edges=edges, bytes=size,
+        message=wording.graph_page_written(str(out), nodes, edges),
+    )  # fmt: skip

@@ -1,4 +1,4 @@
-"""`stats` for maintenance: the foundation's counts plus risk, review, problems and sizes."""
+"""`stats`: the foundation's counts plus risk, review, problems and sizes (ops/vault_stats)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,30 @@
+"""Taking memories out: a CortexGraph JSONL folder, or one JSON file of the whole vault."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.importers import export
+from cortexgraph_vault.models import ExportResult
+
+Progress = Callable[[int, int], None]
+
+
+def export_cortexgraph(
+    engine: VaultEngine,
+    folder: str | Path,
+    *,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> ExportResult:
+    progress = progress or engine.progress("exporting")
+    return export.export_cortexgraph(engine, folder, force=force, progress=progress)
+
+
+def export_json(
+    engine: VaultEngine, file: str | Path, *, force: bool = False, progress: Progress | None = None
+) -> ExportResult:
+    progress = progress or engine.progress("exporting")
+    return export.export_json(engine, file, force=force, progress=progress)

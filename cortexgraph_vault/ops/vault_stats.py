@@ -1,0 +1,61 @@
+"""The vault's statistics: the counts, what is at risk, due for review, and how big things are."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from cortexgraph_vault.core.decay import DAY, seconds_until_score
+from cortexgraph_vault.core.rules import review_priority, should_forget
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.models import VaultStats
+from cortexgraph_vault.ops.reads import stats as base_stats
+
+AT_RISK_DAYS = 7.0
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _folder_bytes(root: Path) -> int:
+    """Every file of the vault, Obsidian's settings included; git's own folder is not the vault."""
+    total = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        total += sum(_size(Path(folder) / name) for name in files)
+    return total
+
+
+def stats(engine: VaultEngine) -> VaultStats:
+    """The foundation's counts, plus what is at risk, due for review, and how big things are."""
+    base = base_stats(engine)
+    now = engine.now()
+    at_risk = due = 0
+    memory_bytes = 0
+    for note in engine.catalog.notes():
+        m = note.memory
+        if m is None:
+            continue
+        memory_bytes += note.size
+        if m.status != "active":
+            continue
+        score = engine.score(m, now)
+        due += review_priority(score, engine.rules) > 0
+        if should_forget(score, engine.rules):
+            continue
+        left = seconds_until_score(
+            engine.rules.forget_threshold, use_count=m.use_count, last_used=m.last_used,
+            strength=m.strength, now=now, cfg=engine.decay,
+        )  # fmt: skip
+        at_risk += left <= AT_RISK_DAYS * DAY
+    vault_bytes = _folder_bytes(engine.root)
+    cache = engine.index_cache.path
+    return VaultStats(
+        **base.model_dump(), at_risk=at_risk, at_risk_days=AT_RISK_DAYS, due_for_review=due,
+        notes_with_problems=len({p.path for p in base.problems}), vault_bytes=vault_bytes,
+        memory_bytes=memory_bytes, cache_bytes=_size(cache), cache_path=str(cache),
+    )  # fmt: skip
