@@ -95,7 +95,7 @@ class LockWait:
 
 
 @contextlib.contextmanager
-def commits_in_turn(runner: GitRunner, seconds: float) -> Iterator[None]:
+def commit_file_lock(runner: GitRunner, seconds: float) -> Iterator[None]:
     """Our writers commit one at a time, across threads and processes. `git commit --only`
     reads the index before it locks it: another writer's `git add` landing in between would be
     written over, its paths unstaged and its commit never made. Held on a file in `.git/`, so

@@ -13,7 +13,7 @@ from cortexgraph_vault.errors import GitError, InvalidArgument
 from cortexgraph_vault.history.merge_setup import DriverState, driver_state, install_driver
 from cortexgraph_vault.history.raw_log import LoggedCommit
 from cortexgraph_vault.history.recording import (
-    commits_in_turn,
+    commit_file_lock,
     init_repo,
     never_committed,
     record,
@@ -103,7 +103,7 @@ class VaultHistory:
         runner = self._require("nothing was committed")
         if self.device and "Cortexgraph-Operation:" in message:
             message = f"{message.rstrip()}\n{DEVICE_TRAILER}: {self.device}"
-        with self._commit_lock, commits_in_turn(runner, self.lock_wait_seconds):
+        with self._commit_lock, commit_file_lock(runner, self.lock_wait_seconds):
             return record(runner, paths, message, self.lock_wait_seconds)
 
     def differs_from_head(self, path: str) -> bool:
