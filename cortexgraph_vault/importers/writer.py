@@ -42,7 +42,7 @@ from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models.maintenance import ImportItem, ImportResult, SourceProblem
 from cortexgraph_vault.vault.files import temp_path_for
 from cortexgraph_vault.vault.layout import among, unique_name
-from cortexgraph_vault.vault.store import ComputeChanges
+from cortexgraph_vault.vault.store import set_fields
 
 Progress = Callable[[int, int], None]
 # From this many new notes one walk of the vault indexes them faster than one at a time.
@@ -64,11 +64,6 @@ class _Step:
 
 def _activity(m: Memory) -> datetime:
     return max(t for t in (m.last_used, m.promoted_at, m.last_review_at) if t is not None)
-
-
-def _fixed(changes: dict[str, object]) -> ComputeChanges:
-    """The same changes whatever the note holds now (links already worked out)."""
-    return lambda _parsed: changes
 
 
 def _as_list(value: object) -> list[str]:
@@ -315,7 +310,7 @@ class _Importer:
                 elif key.endswith("_meta") and isinstance(value, dict) and renamed.keys() & value:
                     changes[key] = {renamed.get(str(k), k): v for k, v in value.items()}
             if changes:
-                written = self.engine.store.update_fields(step.path, _fixed(changes))
+                written = self.engine.store.update_fields(step.path, set_fields(changes))
                 self.catalog.record(written.path, written.data)
                 touched.append(step.path)
         return touched
