@@ -169,12 +169,12 @@ def check_daemon(config: Config, root: Path, f: Findings) -> dict[str, Any] | No
     if not held_elsewhere(claim):
         f.add("daemon", "info", "no daemon is serving this vault (the Obsidian plugin needs one)",
               f"cortexgraph-vault --vault {root} serve")  # fmt: skip
-        port = int(config.port)
-        if _port_taken(port):
-            f.add("port", "warning", f"127.0.0.1:{port} is in use by another program; `serve` would fail",
+        wanted = int(config.port)
+        if _port_taken(wanted):
+            f.add("port", "warning", f"127.0.0.1:{wanted} is in use by another program; `serve` would fail",
                   "serve --port N, or set CORTEXGRAPH_PORT to a free port")  # fmt: skip
         else:
-            f.add("port", "ok", f"127.0.0.1:{port} is free for the daemon")
+            f.add("port", "ok", f"127.0.0.1:{wanted} is free for the daemon")
         return None
     pid, port = info.get("pid", "?"), info.get("port")
     if not port:
