@@ -10,8 +10,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "cortexgraph_vault"
 MYPY = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
-# The layers issue 17 asks to be strict; service.py and the operation catalogue join them.
-STRICT_LAYERS = ("core", "vault", "index", "history", "config", "errors", "engine")
 KEPT_IGNORE = re.compile(r"type: ignore\[[\w-]+(?:, ?[\w-]+)*\]  # \S")
 
 
@@ -33,22 +31,19 @@ def test_no_module_is_left_unchecked() -> None:
     assert unchecked == []
 
 
-def test_a_type_ignore_in_a_strict_layer_names_its_error_and_why() -> None:
-    files = [
-        path
-        for layer in STRICT_LAYERS
-        for path in sorted(
-            (PACKAGE / layer).rglob("*.py")
-            if (PACKAGE / layer).is_dir()
-            else [PACKAGE / f"{layer}.py"]
-        )
-    ]
-    assert len(files) > 50
+def test_every_kept_type_ignore_names_its_error_and_why() -> None:
+    files = sorted(PACKAGE.rglob("*.py"))
+    assert len(files) > 150
+    kept = []
     for path in files:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if "type: ignore" in line:
                 where = f"{path.relative_to(REPO)}:{number}"
                 assert KEPT_IGNORE.search(line), f"{where}: say which error is ignored and why"
+                kept.append(where)
+    # Two are left where no type can say it: a stand-in proxying the service, and a
+    # function's __signature__ (which typeshed does not declare). A new one needs a reason.
+    assert len(kept) <= 2, kept
 
 
 def test_the_test_command_runs_mypy_before_pytest() -> None:

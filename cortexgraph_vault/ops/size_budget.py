@@ -212,7 +212,8 @@ def _items(value: object) -> list[object]:
 
 def _rebuilt(kept: list[object], like: object) -> object:
     if isinstance(like, dict):
-        return {k: v for item in kept for k, v in item.items()}  # type: ignore[attr-defined]
+        # _items made each kept item a one-entry dict of `like`
+        return {k: v for item in kept if isinstance(item, dict) for k, v in item.items()}
     return kept
 
 
