@@ -1,5 +1,5 @@
-"""The type checker's settings: the whole package strict, the layers below the service without
-exception, every module left unchecked a real one (so the list shrinks as code moves)."""
+"""The type checker's settings: the whole package strict, no module left out, and every kept
+`type: ignore` naming the error it silences and why."""
 
 from __future__ import annotations
 
@@ -10,18 +10,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "cortexgraph_vault"
 MYPY = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
-# The layers issue 17 asks to be strict; service.py and the operation catalogue join them.
-STRICT_LAYERS = ("core", "vault", "index", "history", "config", "errors", "engine")
 KEPT_IGNORE = re.compile(r"type: ignore\[[\w-]+(?:, ?[\w-]+)*\]  # \S")
-
-
-def unchecked_modules() -> list[str]:
-    return [
-        module
-        for override in MYPY.get("overrides", [])
-        if override.get("ignore_errors")
-        for module in override["module"]
-    ]
 
 
 def test_the_package_is_checked_strictly() -> None:
@@ -33,35 +22,28 @@ def test_the_package_is_checked_strictly() -> None:
         assert relaxed == {}, f"an override turns a check off: {relaxed}"
 
 
-def test_no_strict_layer_is_left_unchecked() -> None:
-    for module in unchecked_modules():
-        layer = module.removeprefix("cortexgraph_vault.").split(".")[0]
-        assert layer not in STRICT_LAYERS, module
-
-
-def test_every_module_left_unchecked_exists() -> None:
-    for module in unchecked_modules():
-        assert "*" not in module, f"{module}: name modules one by one, not a whole package"
-        path = REPO / (module.replace(".", "/") + ".py")
-        assert path.is_file(), f"{module} is listed as not yet checked but has no file {path}"
-
-
-def test_a_type_ignore_in_a_strict_layer_names_its_error_and_why() -> None:
-    files = [
-        path
-        for layer in STRICT_LAYERS
-        for path in sorted(
-            (PACKAGE / layer).rglob("*.py")
-            if (PACKAGE / layer).is_dir()
-            else [PACKAGE / f"{layer}.py"]
-        )
+def test_no_module_is_left_unchecked() -> None:
+    unchecked = [
+        override["module"]
+        for override in MYPY.get("overrides", [])
+        if override.get("ignore_errors") or override.get("follow_imports") == "skip"
     ]
-    assert len(files) > 50
+    assert unchecked == []
+
+
+def test_every_kept_type_ignore_names_its_error_and_why() -> None:
+    files = sorted(PACKAGE.rglob("*.py"))
+    assert len(files) > 150
+    kept = []
     for path in files:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if "type: ignore" in line:
                 where = f"{path.relative_to(REPO)}:{number}"
                 assert KEPT_IGNORE.search(line), f"{where}: say which error is ignored and why"
+                kept.append(where)
+    # Two are left where no type can say it: a stand-in proxying the service, and a
+    # function's __signature__ (which typeshed does not declare). A new one needs a reason.
+    assert len(kept) <= 2, kept
 
 
 def test_the_test_command_runs_mypy_before_pytest() -> None:

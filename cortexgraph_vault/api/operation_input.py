@@ -45,12 +45,13 @@ class _FieldsOfOperation(ModelMetaclass):
                 if p.default is not REQUIRED:
                     namespace[rename.get(p.name, p.name)] = p.default
             namespace["__annotations__"] = annotations
-        cls = super().__new__(mcs, name, bases, namespace, **kwargs)
-        if operation is not None:
-            cls.operation = operation  # type: ignore[attr-defined]
-            cls.request_names = {rename.get(f, f): f for f in operation.request.model_fields}  # type: ignore[attr-defined]
-            cls.fixed = fixed  # type: ignore[attr-defined]
-        return cls
+            # The class variables OperationInput declares (pydantic leaves them out of the fields).
+            namespace["operation"] = operation
+            namespace["request_names"] = {
+                rename.get(f, f): f for f in operation.request.model_fields
+            }
+            namespace["fixed"] = fixed
+        return super().__new__(mcs, name, bases, namespace, **kwargs)
 
 
 class OperationInput(BaseModel, metaclass=_FieldsOfOperation):

@@ -19,13 +19,16 @@ import os
 import socket
 import stat
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.config import BY_NAME, ENV_PREFIX, Config, user_cache_dir
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.models import DoctorFinding, DoctorResult
 from cortexgraph_vault.vault.lock import held_elsewhere, vault_key
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.engine import VaultEngine
 
 # Variables that steer where we keep things rather than settings of the memory.
 ENV_DIRS = ("CONFIG_DIR", "CACHE_DIR", "DATA_DIR")
@@ -169,12 +172,12 @@ def check_daemon(config: Config, root: Path, f: Findings) -> dict[str, Any] | No
     if not held_elsewhere(claim):
         f.add("daemon", "info", "no daemon is serving this vault (the Obsidian plugin needs one)",
               f"cortexgraph-vault --vault {root} serve")  # fmt: skip
-        port = int(config.port)
-        if _port_taken(port):
-            f.add("port", "warning", f"127.0.0.1:{port} is in use by another program; `serve` would fail",
+        wanted = int(config.port)
+        if _port_taken(wanted):
+            f.add("port", "warning", f"127.0.0.1:{wanted} is in use by another program; `serve` would fail",
                   "serve --port N, or set CORTEXGRAPH_PORT to a free port")  # fmt: skip
         else:
-            f.add("port", "ok", f"127.0.0.1:{port} is free for the daemon")
+            f.add("port", "ok", f"127.0.0.1:{wanted} is free for the daemon")
         return None
     pid, port = info.get("pid", "?"), info.get("port")
     if not port:
@@ -279,9 +282,11 @@ def check_config(config: Config, f: Findings) -> None:
     )
 
 
-def check_watcher(root: Path, status: dict[str, Any] | None, engine: Any, f: Findings) -> None:
+def check_watcher(
+    root: Path, status: dict[str, Any] | None, engine: VaultEngine | None, f: Findings
+) -> None:
     watcher = (status or {}).get("watcher") if status else None
-    if watcher is None and engine is not None and getattr(engine, "watching", False):
+    if watcher is None and engine is not None and engine.watching:
         from cortexgraph_vault.ops.graph import vault_status
 
         watcher = vault_status(engine).watcher.model_dump()
@@ -348,7 +353,7 @@ def check_merge_driver(config: Config, history: Any, f: Findings, *, fix: bool) 
           "on two devices would be a git conflict", "cortexgraph-vault doctor --fix")  # fmt: skip
 
 
-def check_index(engine: Any, f: Findings) -> None:
+def check_index(engine: VaultEngine, f: Findings) -> None:
     cache = engine.index_cache.path
     if cache.exists():
         f.add("index", "ok", f"index cache {cache} ({cache.stat().st_size} bytes)")
@@ -370,7 +375,9 @@ def check_index(engine: Any, f: Findings) -> None:
         f.add("notes", "ok", wording.notes_parse_cleanly(len(engine.catalog)))
 
 
-def diagnose(config: Config, engine: Any = None, *, fix: bool = False) -> DoctorResult:
+def diagnose(
+    config: Config, engine: VaultEngine | None = None, *, fix: bool = False
+) -> DoctorResult:
     """Every check; `engine` (the caller's, if it has one) adds the index checks."""
     f = Findings()
     root = check_vault(config, f)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import os
 import sys
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from tqdm import tqdm
 
@@ -25,7 +25,7 @@ class TerminalBar:
     def __init__(self, label: str, stream: TextIO) -> None:
         self.label = label
         self.stream = stream
-        self.bar: tqdm | None = None  # type: ignore[type-arg]
+        self.bar: tqdm[NoReturn] | None = None  # a bar with no iterable (tqdm(total=...))
 
     def __call__(self, done: int, total: int) -> None:
         if self.bar is None:

@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, Literal, overload
 
 from cortexgraph_vault.core.memory import STATUSES
 from cortexgraph_vault.core.times import format_time, parse_time
@@ -95,6 +95,10 @@ def latest(entries: Iterable[Entry], file: str) -> tuple[dict[str, Entry], list[
     return alive, problems, superseded, tombstones
 
 
+@overload
+def _time(obj: Mapping[str, Any], key: str, required: Literal[True]) -> datetime: ...
+@overload
+def _time(obj: Mapping[str, Any], key: str, required: bool) -> datetime | None: ...
 def _time(obj: Mapping[str, Any], key: str, required: bool) -> datetime | None:
     raw = obj.get(key)
     if raw is None:
@@ -136,7 +140,8 @@ def memory_draft(
         return None, [
             Problem(file, number, f"memory {mid}: content holds a NUL character; skipped")
         ]
-    meta = obj.get("meta") if isinstance(obj.get("meta"), Mapping) else {}
+    given_meta = obj.get("meta")
+    meta: Mapping[str, Any] = given_meta if isinstance(given_meta, Mapping) else {}
     try:
         created = _time(obj, "created_at", True)
         last_used = _time(obj, "last_used", False) or created
@@ -164,7 +169,7 @@ def memory_draft(
     fields: dict[str, object] = {
         "id": mid,
         "created": created,
-        "last_used": max(last_used, created),  # type: ignore[type-var]
+        "last_used": max(last_used, created),
         "use_count": uses + 1,
         "strength": round(float(strength), 4),
         "status": status,
@@ -277,8 +282,15 @@ def plan_import(memories: bytes | None, relations: bytes | None, path: str) -> I
                 continue
             source.relations.append(rel)
     # Names are given in a fixed order, so the same records always get the same file names.
-    plan.drafts = sorted(by_id.values(), key=lambda d: (d.fields["created"], d.id))  # type: ignore[arg-type,return-value]
+    plan.drafts = sorted(by_id.values(), key=lambda d: (_created(d), d.id))
     return plan
+
+
+def _created(draft: NoteDraft) -> datetime:
+    created = draft.fields["created"]
+    if not isinstance(created, datetime):  # memory_draft always sets it to a parsed time
+        raise TypeError(f"memory {draft.id}: created is {created!r}, not a time")
+    return created
 
 
 def _epoch(moment: datetime | None) -> int | None:

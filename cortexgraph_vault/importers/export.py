@@ -51,8 +51,9 @@ class Link:
 
 
 def _memory_notes(catalog: VaultCatalog) -> list[IndexedNote]:
-    notes = [n for n in catalog.notes() if n.memory is not None]
-    return sorted(notes, key=lambda n: (n.memory.created, n.memory.id or "", n.path))  # type: ignore[union-attr]
+    notes = [(n, n.memory) for n in catalog.notes() if n.memory is not None]
+    notes.sort(key=lambda nm: (nm[1].created, nm[1].id or "", nm[0].path))
+    return [n for n, _ in notes]
 
 
 def _links(catalog: VaultCatalog, note: IndexedNote) -> list[Link]:

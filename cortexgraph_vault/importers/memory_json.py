@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -31,6 +32,15 @@ from cortexgraph_vault.importers.records import (
 
 SOURCE = "mcp-memory"
 _NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "cortexgraph-vault:mcp-memory-entity")
+
+
+@dataclass
+class _Entity:
+    """An entity as read so far: a later line with the same name adds to it."""
+
+    observations: list[str]
+    entity_type: object  # a tag when it is text; anything else is left out
+    line: int
 
 
 def entity_id(name: str) -> str:
@@ -69,7 +79,7 @@ def plan_import(
     """Entities as notes (in the order they first appear), relations on their source entity."""
     plan = ImportPlan(source="memory-json", path=path, drafts=[])
     entries, plan.problems, plan.lines = _objects(data, file)
-    entities: dict[str, dict[str, Any]] = {}
+    entities: dict[str, _Entity] = {}
     relations: list[tuple[int, dict[str, Any]]] = []
     for number, obj in entries:
         kind = obj.get("type")
@@ -104,38 +114,41 @@ def plan_import(
         if name in entities:
             plan.superseded += 1
             seen = entities[name]
-            seen["observations"] += [t for t in texts if t not in seen["observations"]]
-            seen["entityType"] = obj.get("entityType") or seen["entityType"]
-            seen["line"] = number
+            seen.observations += [t for t in texts if t not in seen.observations]
+            seen.entity_type = obj.get("entityType") or seen.entity_type
+            seen.line = number
         else:
-            entities[name] = {
-                "observations": list(dict.fromkeys(texts)),
-                "entityType": obj.get("entityType"),
-                "line": number,
-            }
+            entities[name] = _Entity(list(dict.fromkeys(texts)), obj.get("entityType"), number)
     drafts: dict[str, NoteDraft] = {}
     for name, info in entities.items():
         drafts[name] = _draft(name, info, file, now, status)
     for number, obj in relations:
         src, dst, kind = obj.get("from"), obj.get("to"), obj.get("relationType")
-        if not all(isinstance(v, str) and v.strip() for v in (src, dst, kind)):
+        if not (
+            isinstance(src, str)
+            and isinstance(dst, str)
+            and isinstance(kind, str)
+            and src.strip()
+            and dst.strip()
+            and kind.strip()
+        ):
             plan.problems.append(
                 Problem(file, number, "relation needs from, to and relationType; skipped")
             )
             continue
-        source = drafts.get(src.strip())  # type: ignore[union-attr]
+        source = drafts.get(src.strip())
         if source is None:
             plan.problems.append(
                 Problem(file, number, f"relation from {src!r}: no such entity in the file; skipped")
             )
             continue
-        target = dst.strip()  # type: ignore[union-attr]
-        if target == src.strip():  # type: ignore[union-attr]
+        target = dst.strip()
+        if target == src.strip():
             plan.problems.append(
                 Problem(file, number, f"relation {kind!r} from {src!r} to itself; skipped")
             )
             continue
-        meta = {"type": kind} if relation_property(kind) != kind else None  # type: ignore[arg-type]
+        meta = {"type": kind} if relation_property(kind) != kind else None
         if target not in drafts:
             plan.warnings.append(
                 Problem(
@@ -147,15 +160,15 @@ def plan_import(
         source.relations.append(
             RelationDraft(
                 relation_property(kind), entity_id(target), number, meta, fallback_title=target
-            )  # type: ignore[arg-type]
+            )
         )
     plan.drafts = list(drafts.values())
     return plan
 
 
-def _draft(name: str, info: dict[str, Any], file: str, now: datetime, status: str) -> NoteDraft:
-    observations: list[str] = info["observations"]
-    kind = info.get("entityType")
+def _draft(name: str, info: _Entity, file: str, now: datetime, status: str) -> NoteDraft:
+    observations = info.observations
+    kind = info.entity_type
     tags = clean_tag_list([kind]) if isinstance(kind, str) else []
     fields: dict[str, object] = {
         "id": entity_id(name),
@@ -171,7 +184,7 @@ def _draft(name: str, info: dict[str, Any], file: str, now: datetime, status: st
     body = observation_items(observations) if observations else f"{name}\n"
     return NoteDraft(
         id=entity_id(name), title=name, status=status, fields=fields, body=body,
-        line=info["line"], file=file, additive=True, observations=tuple(observations),
+        line=info.line, file=file, additive=True, observations=tuple(observations),
         creation_only=frozenset({"created", "last_used", "use_count", "strength", "status"}),
         given={"name": name, "entityType": kind, "observations": observations},
     )  # fmt: skip

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from cortexgraph_vault.core.memory import RELATION_TYPES
 from cortexgraph_vault.core.tags import normalize_tag
@@ -137,11 +137,11 @@ def same_value(desired: object, current: object) -> bool:
     if isinstance(desired, list) and isinstance(current, str):
         return desired == [current]
     if _number(desired) and _number(current):
-        return float(desired) == float(current)  # type: ignore[arg-type]
+        return float(desired) == float(current)
     return as_loaded(desired) == current
 
 
-def _number(value: object) -> bool:
+def _number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 

@@ -42,6 +42,7 @@ from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models.maintenance import ImportItem, ImportResult, SourceProblem
 from cortexgraph_vault.vault.files import temp_path_for
 from cortexgraph_vault.vault.layout import among, unique_name
+from cortexgraph_vault.vault.store import set_fields
 
 Progress = Callable[[int, int], None]
 # From this many new notes one walk of the vault indexes them faster than one at a time.
@@ -192,8 +193,10 @@ class _Importer:
             for key in ("tags", "entities"):
                 have = _as_list(fm.get(key))
                 missing = [
-                    v for v in d.fields.get(key, []) if v.lower() not in {h.lower() for h in have}
-                ]  # type: ignore[attr-defined]
+                    v
+                    for v in _as_list(d.fields.get(key))
+                    if v.lower() not in {h.lower() for h in have}
+                ]
                 if missing:
                     changes[key] = have + missing
             new_items = [
@@ -237,8 +240,9 @@ class _Importer:
         return step
 
     # writing -------------------------------------------------------------------------------
-    def create(self, step: _Step) -> bytes:
-        """Write a new note under a name nobody holds; indexed later, with the others."""
+    def create(self, step: _Step) -> tuple[str, bytes]:
+        """Write a new note under a name nobody holds; indexed later, with the others.
+        Its path (`step.path`, changed when the planned name was taken meanwhile) and bytes."""
         assert step.path is not None and step.body is not None
         folder, name = step.path.rsplit("/", 1)
         base = self._folder(folder)
@@ -246,7 +250,7 @@ class _Importer:
         for _ in range(8):
             if write_new_file(base / name, data):
                 step.path = f"{folder}/{name}"
-                return data
+                return step.path, data
             # A file with that name appeared meanwhile (not one of ours): take the next name.
             self.taken.add(name_key(name))
             name = unique_name(step.draft.title, among(self.taken))
@@ -306,7 +310,7 @@ class _Importer:
                 elif key.endswith("_meta") and isinstance(value, dict) and renamed.keys() & value:
                     changes[key] = {renamed.get(str(k), k): v for k, v in value.items()}
             if changes:
-                written = self.engine.store.update_fields(step.path, lambda _p, c=changes: c)
+                written = self.engine.store.update_fields(step.path, set_fields(changes))
                 self.catalog.record(written.path, written.data)
                 touched.append(step.path)
         return touched
@@ -351,13 +355,14 @@ def _write(
     for step in creates:
         planned = step.path
         try:
-            written.append((step.path, importer.create(step)))  # type: ignore[arg-type]
+            path, data = importer.create(step)
         except (VaultError, OSError) as exc:
             step.action, step.reason = "skipped", f"{planned}: {exc}"
         else:
-            paths.append(step.path)  # type: ignore[arg-type]
-            if step.path != planned:
-                renamed[importer.titles[step.draft.id]] = step.path.rsplit("/", 1)[-1][:-3]  # type: ignore[union-attr]
+            written.append((path, data))
+            paths.append(path)
+            if path != planned:
+                renamed[importer.titles[step.draft.id]] = path.rsplit("/", 1)[-1][:-3]
         done += 1
         if progress is not None:
             progress(done, total)

@@ -105,7 +105,8 @@ def _argument(loc: Sequence[Any]) -> str:
 def _resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        return root.get("$defs", {}).get(ref.rsplit("/", 1)[-1], {})
+        target = root.get("$defs", {}).get(ref.rsplit("/", 1)[-1])
+        return target if isinstance(target, Mapping) else {}
     return schema
 
 

@@ -208,10 +208,12 @@ class PendingService:
 
 
 def _count_notes(vault: str) -> int | None:
+    from pathlib import Path
+
     from cortexgraph_vault.index.catalog import walk_vault
 
     try:
-        return sum(1 for _, st in walk_vault(vault) if st is not None)  # type: ignore[arg-type]
+        return sum(1 for _, st in walk_vault(Path(vault)) if st is not None)
     except OSError:
         return None
 
@@ -237,7 +239,9 @@ def serve(config: Config) -> None:
     try:
         from cortexgraph_vault.mcp.server import serve_lines  # the SDK: the slow import
 
-        serve_lines(service, QueuedLines(lines), WireOut(wire))  # type: ignore[arg-type]
+        # PendingService stands in for the MemoryService (each attribute waits for the real one,
+        # __getattr__), which a type cannot say without copying the service's whole interface.
+        serve_lines(service, QueuedLines(lines), WireOut(wire))  # type: ignore[arg-type]  # a stand-in, as said
     finally:
         service.close()
         wire.restore()

@@ -121,7 +121,7 @@ def result_shape(schema: dict[str, Any]) -> dict[str, Any]:
         if isinstance(kind, list):
             return [k for k in kind if isinstance(k, str)]
         found: list[str] = []
-        for branch in field.get("anyOf", field.get("oneOf", [])):
+        for branch in field.get("anyOf", field.get("oneOf")) or []:
             branch_types = types(branch, seen + 1)
             if not branch_types:
                 return []  # a branch of any type: the field may be anything
@@ -169,7 +169,8 @@ class ToolRegistry:
                 raise ToolError(explain(exc)) from exc
 
         run.__name__ = op.name
-        run.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        # inspect reads __signature__ off any function; typeshed's FunctionType does not declare it.
+        run.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # see above
             [
                 inspect.Parameter(
                     p.name,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.cluster import (
@@ -49,6 +50,16 @@ class Target:
     members: list[Memory]
     cohesion: float
     pinned: dict[str, str]
+
+
+class _Asked(TypedDict):
+    """What cluster_memories was asked, as its answer repeats it."""
+
+    strategy: str
+    threshold: float
+    max_cluster_size: int
+    find_duplicates: bool
+    memories_considered: int
 
 
 def candidates(engine: VaultEngine) -> list[Memory]:
@@ -113,8 +124,8 @@ def cluster_memories(
     by_key = {member_key(m): m for m in memories}
     model = similarity_model(memories)
     book = ClusterBook(engine.root)
-    base = {"strategy": strategy, "threshold": link_at, "max_cluster_size": size,
-            "find_duplicates": find_duplicates, "memories_considered": len(memories)}  # fmt: skip
+    base = _Asked(strategy=strategy, threshold=link_at, max_cluster_size=size,
+                  find_duplicates=find_duplicates, memories_considered=len(memories))  # fmt: skip
     if find_duplicates:
         pairs = duplicate_pairs(model, dup_at)
         book.remember(
@@ -123,7 +134,7 @@ def cluster_memories(
             )
             for p in pairs
         )
-        views = [
+        pair_views = [
             DuplicatePair(
                 cluster_id=cluster_id((p.a, p.b)), memory_ids=[p.a, p.b], similarity=p.similarity,
                 titles=[by_key[p.a].title, by_key[p.b].title],
@@ -133,8 +144,8 @@ def cluster_memories(
         ]  # fmt: skip
         return ClusterResult(
             **base, duplicate_threshold=dup_at, pairs_compared=model.compared,
-            duplicate_pairs=views,
-            message=wording.duplicate_pairs(len(views), len(memories), dup_at),
+            duplicate_pairs=pair_views,
+            message=wording.duplicate_pairs(len(pair_views), len(memories), dup_at),
         )  # fmt: skip
     clusters = find_clusters(model, link_at, size)
     book.remember(
@@ -182,9 +193,9 @@ def locate(engine: VaultEngine, wanted: str) -> Target:
                 "again and use an id from its answer",
                 operations=("cluster_memories",),
             )
-        members = [m for k in found.members if (m := _current(engine, k)) is not None]
+        current = [m for k in found.members if (m := _current(engine, k)) is not None]
         return Target(
-            found.id, members, found.cohesion, {member_key(m): pin(m).hash for m in members}
+            found.id, current, found.cohesion, {member_key(m): pin(m).hash for m in current}
         )
     members: list[Memory] = []
     changed: list[str] = []

@@ -216,7 +216,11 @@ def _summaries(
     top = sorted(unresolved.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
     views = [UnresolvedTarget(target=t, count=n, notes=len(s), sources=s[:10]) for t, (n, s) in top]
     result.unresolved, used = fitting(views, room // 2)
-    orphans = [p for p in catalog.graph.orphans() if note_status(catalog.note(p)) in wanted]  # type: ignore[arg-type]
+    orphans = [
+        p
+        for p in catalog.graph.orphans()
+        if (note := catalog.note(p)) is not None and note_status(note) in wanted
+    ]
     result.orphans, more = fitting(orphans[:limit], room - used)
     return used + more
 
@@ -232,8 +236,8 @@ def _find_note(engine: VaultEngine, ref: str) -> IndexedNote:
         if note is not None:
             return note
     memory = catalog.memory_by_id(ref)
-    if memory is not None:
-        return catalog.note(memory.path)  # type: ignore[return-value]
+    if memory is not None and (found := catalog.note(memory.path)) is not None:
+        return found
     low = name_key(ref)
     named = [n for n in catalog.notes() if name_key(n.title) == low]
     named = named or [n for n in catalog.notes() if low in (name_key(a) for a in n.aliases)]
@@ -243,9 +247,12 @@ def _find_note(engine: VaultEngine, ref: str) -> IndexedNote:
         # Obsidian resolves a bare name to the shortest path; so do we.
         return min(named, key=lambda n: (n.path.count("/"), len(n.path), n.path))
     try:
-        return catalog.note(engine.resolve(ref).path)  # type: ignore[return-value]
+        resolved = catalog.note(engine.resolve(ref).path)
     except NotFound:
-        raise NotFound(f"no note or memory matches {ref!r} (by path, title, alias or id)") from None
+        resolved = None
+    if resolved is None:
+        raise NotFound(f"no note or memory matches {ref!r} (by path, title, alias or id)")
+    return resolved
 
 
 def neighbourhood(

@@ -30,7 +30,7 @@ from cortexgraph_vault.ops.size_budget import answer_within
 from cortexgraph_vault.ops.undo import commit_or_undo, undo_moves
 from cortexgraph_vault.vault import files
 from cortexgraph_vault.vault.lock import vault_key
-from cortexgraph_vault.vault.store import Written
+from cortexgraph_vault.vault.store import Written, set_fields
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ def forget_paths(
             if not m.id:
                 # Restore finds forgotten memories by id, so a hand-made note gets one first.
                 mid = new_id()
-                written = engine.store.update_fields(m.path, lambda _p, mid=mid: {"id": mid})
+                written = engine.store.update_fields(m.path, set_fields({"id": mid}))
                 engine.catalog.record(written.path, written.data)
             text, _ = engine.store.read(m.path)
             texts[m.path] = text

@@ -159,11 +159,11 @@ def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> Rest
         text, path, sha_from = last.text, last.path, last.commit.sha
     parsed = parse_note(text)
     title = path.rsplit("/", 1)[-1].removesuffix(".md")
-    old = memory_from_fields(
+    before = memory_from_fields(
         path=path, title=title, frontmatter=parsed.frontmatter, body=parsed.body,
         content_hash="", file_created=now, file_modified=now, folder_status="active",
     )  # fmt: skip
-    changes = restored_fields(old, now)
+    changes = restored_fields(before, now)
     if parsed.frontmatter.get("promoted_at") is not None:
         changes["promoted_at"] = REMOVE
     new_text = minimal_update(text, changes)

@@ -27,6 +27,7 @@ from cortexgraph_vault.models import MergePreview
 from cortexgraph_vault.ops.note_fields import fresh_memory
 from cortexgraph_vault.ops.shown_clusters import member_key, pinned_hash
 from cortexgraph_vault.vault.layout import unique_name
+from cortexgraph_vault.vault.store import set_fields
 
 MERGED_SUFFIX = " (merged)"
 INHERITED = tuple(k for k in RELATION_TYPES if k != "consolidated_from")
@@ -185,9 +186,7 @@ def apply_merge(
                 # A file took the name meanwhile: point the originals at the real one.
                 actual = written.path.rsplit("/", 1)[-1][:-3]
                 for _, new in moved:
-                    store.update_fields(
-                        new, lambda _p, a=actual: {"consolidated_into": [f"[[{a}]]"]}
-                    )
+                    store.update_fields(new, set_fields({"consolidated_into": [f"[[{actual}]]"]}))
         except (VaultError, OSError):
             _roll_back(engine, moved, texts, created)
             raise

@@ -100,9 +100,10 @@ def rank(
     """
     catalog = engine.fresh()
     if terms or query_vector is not None:
-        matches: Matches | None = match(engine, catalog, query, terms, query_vector)
-        cfg = matches.config  # type: ignore[union-attr]
-        items = [(path, r.total(cfg)) for path, r in matches.found.items()]  # type: ignore[union-attr]
+        found = match(engine, catalog, query, terms, query_vector)
+        matches: Matches | None = found
+        cfg = found.config
+        items = [(path, r.total(cfg)) for path, r in found.found.items()]
     else:
         matches = None
         cfg = None

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from cortexgraph_vault.config import user_cache_dir
 from cortexgraph_vault.core.memory import Memory
@@ -57,7 +58,7 @@ class ClusterBook:
     def __init__(self, root: Path) -> None:
         self.path = user_cache_dir() / "clusters" / f"{vault_key(root)}.json"
 
-    def _load(self) -> dict[str, dict[str, object]]:
+    def _load(self) -> dict[str, Any]:  # JSON as read: recall checks each entry's shape
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -84,7 +85,7 @@ class ClusterBook:
         if not isinstance(entry, dict):
             return None
         try:
-            members = tuple(PinnedMember(**m) for m in entry["members"])  # type: ignore[attr-defined]
-            return PinnedCluster(cluster_id, members, float(entry["cohesion"]))  # type: ignore[arg-type]
+            members = tuple(PinnedMember(**m) for m in entry["members"])
+            return PinnedCluster(cluster_id, members, float(entry["cohesion"]))
         except (KeyError, TypeError, ValueError):
             return None

@@ -17,7 +17,7 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, Protocol, TypeVar, cast
+from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -29,7 +29,7 @@ _CURSOR_MARK = "after:"
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
 
 
 def check_max_chars(max_chars: int) -> int:
@@ -212,7 +212,8 @@ def _items(value: object) -> list[object]:
 
 def _rebuilt(kept: list[object], like: object) -> object:
     if isinstance(like, dict):
-        return {k: v for item in kept for k, v in item.items()}  # type: ignore[attr-defined]
+        # _items made each kept item a one-entry dict of `like`
+        return {k: v for item in kept if isinstance(item, dict) for k, v in item.items()}
     return kept
 
 
@@ -256,16 +257,21 @@ class _Configured(Protocol):
     def config(self) -> Any: ...
 
 
-def answer_within(*lists: str, say: str = "message") -> Callable[[F], F]:
+E = TypeVar("E", bound=_Configured)
+
+
+def answer_within(
+    *lists: str, say: str = "message"
+) -> Callable[[Callable[Concatenate[E, P], M]], Callable[Concatenate[E, P], M]]:
     """An operation (taking the engine first) whose answer keeps within the vault's
     `result_max_chars`, its `lists` cut as `lists_within` cuts them."""
 
-    def wrap(fn: F) -> F:
+    def wrap(fn: Callable[Concatenate[E, P], M]) -> Callable[Concatenate[E, P], M]:
         @functools.wraps(fn)
-        def run(engine: _Configured, *args: Any, **kwargs: Any) -> Any:
+        def run(engine: E, /, *args: P.args, **kwargs: P.kwargs) -> M:
             result = fn(engine, *args, **kwargs)
             return lists_within(result, engine.config.result_max_chars, lists, say)
 
-        return cast(F, run)
+        return run
 
     return wrap

@@ -71,9 +71,7 @@ def check_content(content: str) -> str:
     return content.strip() + "\n"
 
 
-def check_strength(strength: float | None) -> float | None:
-    if strength is None:
-        return None
+def check_strength(strength: float) -> float:
     if not 0.0 <= float(strength) <= 2.0:
         raise InvalidArgument(f"strength: must be from 0 to 2, got {strength}")
     return round(float(strength), 4)
@@ -104,12 +102,13 @@ def save(
     )  # fmt: skip
     now = engine.now()
     memory_id = new_id()
+    chosen_strength = check_strength(strength) if strength is not None else 1.0
     fields: dict[str, object] = {
         "id": memory_id,
         "created": now,
         "last_used": now,
         "use_count": 1,
-        "strength": check_strength(strength) if strength is not None else 1.0,
+        "strength": chosen_strength,
         "status": "active",
         "tags": clean_tags(tags),
         "entities": clean_entities(entities),
@@ -134,7 +133,7 @@ def save(
         if enriched.links:
             fields["related"] = enriched.links
     if enriched is not None and strength is None:
-        fields["strength"] = enriched.strength
+        chosen_strength = fields["strength"] = enriched.strength
     text = render_note(fields, body)
     # Named from the redacted text: a forced secret never names a file or a commit.
     written = engine.store.create(
@@ -151,7 +150,7 @@ def save(
         title=note.title,
         score=round(engine.score(note.memory, now), 6),
         message=f"Saved to {written.path}",
-        calculated_strength=float(fields["strength"]),  # type: ignore[arg-type]
+        calculated_strength=float(chosen_strength),
         enrichment_applied=enriched is not None,
         auto_entities=enriched.entity_names if enriched is not None and entities is None else [],
         commit=commit,

@@ -40,6 +40,11 @@ FieldChanges = Mapping[str, object]
 ComputeChanges = Callable[[ParsedNote], FieldChanges]
 
 
+def set_fields(changes: FieldChanges) -> ComputeChanges:
+    """The same changes whatever the note holds now (they were worked out beforehand)."""
+    return lambda _parsed: changes
+
+
 def editable(rel: str, text: str) -> ParsedNote:
     """The note parsed, or NoteFormatError when we may not write it: its frontmatter is
     broken, or it is empty (a note someone is about to write, or a sync's placeholder)."""
