@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -32,9 +32,9 @@ from cortexgraph_vault.importers.records import relation_meta_entry
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models.maintenance import ExportResult, SourceProblem
+from cortexgraph_vault.progress import Progress
 from cortexgraph_vault.vault.files import temp_path_for
 
-Progress = Callable[[int, int], None]
 JSON_FORMAT = "cortexgraph-vault-export"
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -40,11 +39,11 @@ from cortexgraph_vault.importers.records import (
 )
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models.maintenance import ImportItem, ImportResult, SourceProblem
+from cortexgraph_vault.progress import Progress
 from cortexgraph_vault.vault.files import temp_path_for
 from cortexgraph_vault.vault.layout import among, unique_name
 from cortexgraph_vault.vault.store import set_fields
 
-Progress = Callable[[int, int], None]
 # From this many new notes one walk of the vault indexes them faster than one at a time.
 INDEX_BY_WALK = 200
 LABELS = {"cortexgraph": "CortexGraph", "memory-json": "the MCP memory server"}

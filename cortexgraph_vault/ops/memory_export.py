@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.importers import export
 from cortexgraph_vault.models import ExportResult
-
-Progress = Callable[[int, int], None]
+from cortexgraph_vault.progress import Progress
 
 
 def export_cortexgraph(

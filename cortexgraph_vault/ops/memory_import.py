@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from cortexgraph_vault.engine import CACHE_SAVE_AT_START, VaultEngine
@@ -12,8 +11,7 @@ from cortexgraph_vault.importers import memory_json
 from cortexgraph_vault.importers.writer import apply_plan
 from cortexgraph_vault.models import ImportResult
 from cortexgraph_vault.ops.secret_check import screen_import
-
-Progress = Callable[[int, int], None]
+from cortexgraph_vault.progress import Progress
 
 
 def default_cortexgraph_store() -> Path:
