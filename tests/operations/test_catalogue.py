@@ -11,6 +11,7 @@ import pytest
 from cortexgraph_vault.api.openapi import openapi_spec
 from cortexgraph_vault.api.operation_input import OperationInput
 from cortexgraph_vault.api.routes import TABLES
+from cortexgraph_vault.core.memory import RELATION_TYPES
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.operations import OPERATIONS, Operation
 from cortexgraph_vault.ops.intelligence import MAX_MESSAGE
@@ -160,6 +161,8 @@ def test_the_service_checks_the_limits_the_doors_declare() -> None:
     assert ids["maxItems"] == MAX_MEMORY_IDS
     for name in ("analyze_message", "analyze_for_recall", "auto_recall_process_message"):
         assert fields[name]["message"]["maxLength"] == MAX_MESSAGE, name
+    # the relation types the request offers are those the service accepts (core.memory)
+    assert tuple(fields["create_relation"]["relation_type"]["enum"]) == RELATION_TYPES
 
 
 @pytest.mark.anyio
