@@ -8,7 +8,8 @@ import type { Backend } from "./backend";
 
 export class SyncState extends Events {
   private outcome: SyncOutcome | null = null;
-  private reportedAt: string | null = null;
+  // The whole record, not its time: times are whole seconds, and two syncs can share one.
+  private reportedKey: string | null = null;
 
   /** Ask the daemon for its last sync; a newer one than last seen becomes the outcome. */
   async refresh(backend: Backend): Promise<void> {
@@ -19,8 +20,10 @@ export class SyncState extends Events {
       return; // the connection state says why; an older daemon has no record to give
     }
     // Each record once: a sync this plugin ran comes back here saying what is already shown.
-    if (!reported?.at || reported.at === this.reportedAt) return;
-    this.reportedAt = reported.at;
+    if (!reported?.at) return;
+    const key = JSON.stringify(reported);
+    if (key === this.reportedKey) return;
+    this.reportedKey = key;
     this.record(reported);
   }
 

@@ -40,6 +40,17 @@ describe("SyncState", () => {
     expect(heard).toBe(2);
   });
 
+  it("tells a refusal from a success that follows it within the same second", async () => {
+    let last: unknown = { at: "2026-12-01T12:01:00Z", ok: false, result: null, error: "no remote to sync with" };
+    const backend = backendOver(new FakeTransport().on("GET /api/v1/sync", () => json(200, last)));
+    const state = new SyncState();
+    await state.refresh(backend);
+    expect(state.last?.kind).toBe("failed");
+    last = { at: "2026-12-01T12:01:00Z", ok: true, result, error: null };
+    await state.refresh(backend);
+    expect(state.last).toEqual({ kind: "synced", result, at: "2026-12-01T12:01:00Z" });
+  });
+
   it("keeps what it had when the daemon is not there", async () => {
     const state = new SyncState();
     state.record({ kind: "synced", result });
