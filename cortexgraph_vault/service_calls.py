@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -22,11 +22,28 @@ from cortexgraph_vault.ops.call_timing import CallRecorder
 
 if TYPE_CHECKING:
     from cortexgraph_vault.engine import VaultEngine
+    from cortexgraph_vault.engine.commits import CommitTicket
     from cortexgraph_vault.operations import Operation
     from cortexgraph_vault.service import MemoryService
 
 T = TypeVar("T")
 Res = TypeVar("Res", bound=BaseModel)
+
+
+class CallEnd(Generic[T]):
+    """The rest of a call begun under its lock: calling it gives the result."""
+
+    def __init__(self, finish: Callable[[], T], tickets: list[CommitTicket]) -> None:
+        self._finish = finish
+        self._tickets = tickets
+
+    @property
+    def waits(self) -> bool:
+        """Whether finishing waits for a commit still to be made."""
+        return any(not t.done for t in self._tickets)
+
+    def __call__(self) -> T:
+        return self._finish()
 
 
 class ServiceCalls:
@@ -45,14 +62,40 @@ class ServiceCalls:
 
     def call(self, name: str, read_only: bool, fn: Callable[[], T]) -> T:
         """Run `fn` as the call `name`, under the lock it needs and timed (once, however nested)."""
+        return self.begin(name, read_only, fn)()
+
+    def begin(self, name: str, read_only: bool, fn: Callable[[], T]) -> CallEnd[T]:
+        """Run `fn` under the lock it needs; what it returns finishes the call: it waits,
+        without the lock, for the group commits `fn` asked for (engine/commits.py), puts the
+        commit in the result, and gives the result. A door may finish on another thread,
+        so the next change starts meanwhile. The call is timed from start to finish."""
         depth = getattr(self._depth, "value", 0)
-        timing = self.metrics.measure(name) if depth == 0 else contextlib.nullcontext()
-        self._depth.value = depth + 1
+        if depth > 0:  # a call within a call: part of the outer one (its lock, its timing)
+            self._depth.value = depth + 1
+            try:
+                with self.call_lock(read_only):
+                    result = fn()
+            finally:
+                self._depth.value = depth
+            return CallEnd(lambda: result, [])
+        started = self.metrics.clock()
+        self._depth.value = 1
         try:
-            with self.call_lock(read_only), timing:
-                return fn()
+            with self.call_lock(read_only), self.engine.group_commits.deferred() as tickets:
+                result = fn()
+        except BaseException:
+            self.metrics.record(name, self.metrics.clock() - started, ok=False)
+            raise
         finally:
-            self._depth.value = depth
+            self._depth.value = 0
+
+        def finish() -> T:
+            try:
+                return _with_commit(result, [t.wait() for t in tickets])
+            finally:
+                self.metrics.record(name, self.metrics.clock() - started)
+
+        return CallEnd(finish, tickets)
 
     def run(self, operation: Operation[Any, Res], request: Any) -> Res:
         """Run one operation of the catalogue with its (validated) request."""
@@ -60,3 +103,17 @@ class ServiceCalls:
         return self.call(
             operation.name, operation.effect.read_only, lambda: operation.invoke(service, request)
         )
+
+
+def _with_commit(result: T, shas: list[str | None]) -> T:
+    """The result of a call whose one commit was made after it: with that commit in its
+    `commit` field (a save's result; a call that asked for several reports none of them)."""
+    if (
+        len(shas) != 1
+        or not isinstance(result, BaseModel)
+        or "commit" not in type(result).model_fields
+    ):
+        return result
+    if getattr(result, "commit", None) is not None:
+        return result
+    return cast("T", result.model_copy(update={"commit": shas[0]}))

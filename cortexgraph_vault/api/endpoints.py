@@ -30,7 +30,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from cortexgraph_vault.api.admission import ChangeFirstGate
 from cortexgraph_vault.api.errors import error_response, validation_response
+from cortexgraph_vault.service_calls import CallEnd
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
@@ -161,27 +163,43 @@ class _BadJson(Exception):
 
 
 class RestThreads:
-    """Worker threads of the REST door: a few for reads, one for changes.
-
-    Python runs one thread at a time: a change holding the change lock shares the interpreter with
-    every other running thread, so 40 reads at once made a 5 ms touch take a second (and the
-    changes queued behind it longer). Reads beyond a few wait here, in the event loop, as do
-    changes beyond the one at work; none of them holds a thread while it waits.
-    """
+    """Worker threads of the REST door: a few for reads, one for changes, and the gate that
+    says when each may start (`admission.ChangeFirstGate`: a change runs without readers
+    beside it, reads wait for it a bounded time). Calls that wait hold no thread."""
 
     READS = 4
-    CHANGES = 1
+    FINISHING = 64  # calls waiting for their group commit (each a thread that only waits)
 
     def __init__(self) -> None:
+        self._gate: ChangeFirstGate | None = None
         self._reads: anyio.CapacityLimiter | None = None
         self._changes: anyio.CapacityLimiter | None = None
+        self._finishing: anyio.CapacityLimiter | None = None
 
-    def limiter(self, read_only: bool) -> anyio.CapacityLimiter:
-        # made on first use: a limiter belongs to the event loop that serves the app
-        if self._reads is None or self._changes is None:
+    @property
+    def gate(self) -> ChangeFirstGate:
+        # made on first use: the gate and limiters belong to the event loop that serves the app
+        if self._gate is None:
+            self._gate = ChangeFirstGate(self.READS)
             self._reads = anyio.CapacityLimiter(self.READS)
-            self._changes = anyio.CapacityLimiter(self.CHANGES)
-        return self._reads if read_only else self._changes
+            self._changes = anyio.CapacityLimiter(1)
+            self._finishing = anyio.CapacityLimiter(self.FINISHING)
+        return self._gate
+
+    async def run(self, read_only: bool, begin: Callable[[], CallEnd[Any]]) -> Any:
+        """`begin` runs the call under its lock; what it returns finishes the call: a save's
+        wait for its group commit (`engine/commits.py`) happens on a thread of its own, so
+        the change thread goes on to the next change meanwhile."""
+        gate = self.gate
+        if read_only:
+            async with gate.read():
+                end = await anyio.to_thread.run_sync(begin, limiter=self._reads)
+        else:
+            async with gate.change():
+                end = await anyio.to_thread.run_sync(begin, limiter=self._changes)
+        if end.waits:
+            return await anyio.to_thread.run_sync(end, limiter=self._finishing)
+        return end()
 
 
 def starlette_route(
@@ -220,17 +238,18 @@ def starlette_route(
             endpoint.reads(**kwargs) if endpoint.reads is not None else endpoint.method == "GET"
         )
 
-        def call() -> Any:
+        def begin() -> CallEnd[Any]:
             if endpoint.own_call:  # `service.run(operation, ...)`: a read takes no lock
-                return endpoint.fn(service, **kwargs)
+                result = endpoint.fn(service, **kwargs)
+                return CallEnd(lambda: result, [])
             # The service takes the change lock a change needs and times the call; a GET only reads.
-            return service.call(
+            return service.begin(
                 f"rest.{endpoint.name}",
                 read_only,
                 lambda: endpoint.fn(service, **kwargs),
             )
 
-        result = await anyio.to_thread.run_sync(call, limiter=threads.limiter(read_only))
+        result = await threads.run(read_only, begin)
         # the result's model by name: a client (the CLI) can rebuild it without knowing the route
         headers = {RESULT_MODEL: type(result).__name__} if isinstance(result, BaseModel) else None
         return _json(result, endpoint.status, headers)

@@ -19,6 +19,7 @@ from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.core.rules import memory_score, promote_reason, review_priority
 from cortexgraph_vault.core.times import format_time
+from cortexgraph_vault.engine.commits import CommitTicket, GroupCommitter
 from cortexgraph_vault.errors import Ambiguous, GitError, LockTimeout, NotFound
 from cortexgraph_vault.history import VaultHistory
 from cortexgraph_vault.index.cache import IndexCache, cache_path
@@ -89,6 +90,7 @@ class VaultEngine:
         self.history = VaultHistory(self.root, lock_wait_seconds=config.git_lock_wait)
         self.device_name = device_name(config)
         self.history.device = self.device_name
+        self.group_commits = GroupCommitter(lambda paths, message: self.commit(paths, message))
         self._device_mark: str | None = None
         self.watching = False  # set by the watcher once it keeps the catalogue current
         self.warned_no_history = False  # the "not a git repository" warning is given once
@@ -323,6 +325,15 @@ class VaultEngine:
                 raise GitError(f"git commit failed ({exc})") from exc
             log.warning("git commit of %s failed (%s); left for the next start", paths, exc)
             return None
+
+    def commit_soon(
+        self, paths: Iterable[str], subject: str, operation: str, ids: Iterable[str]
+    ) -> CommitTicket:
+        """`commit` of a plain write, made together with others (`engine/commits.py`) when
+        the call can wait for it after its lock; `ticket.sha` is then set once it is made."""
+        if not self.config.git_commit_writes or not self.history.available:
+            return CommitTicket(done=True)
+        return self.group_commits.submit(paths, subject, operation, ids)
 
     def report_progress(self, factory: ProgressFactory) -> None:
         self.progress = factory

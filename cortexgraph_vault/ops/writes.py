@@ -141,7 +141,9 @@ def save(
     )
     note = engine.catalog.record(written.path, written.data)
     assert note.memory is not None
-    commit = engine.commit([written.path], f"save: {note.title}\n\n{trailers('save', [memory_id])}")
+    # Recorded with the saves around it, once the call lets go of the change lock; the call
+    # fills in `commit` then (ServiceCalls). A save outside such a call commits at once.
+    ticket = engine.commit_soon([written.path], f"save: {note.title}", "save", [memory_id])
     return SaveResult(
         success=True,
         memory_id=memory_id,
@@ -153,7 +155,7 @@ def save(
         calculated_strength=float(chosen_strength),
         enrichment_applied=enriched is not None,
         auto_entities=enriched.entity_names if enriched is not None and entities is None else [],
-        commit=commit,
+        commit=ticket.sha,
         warning=engine.history_warning(),
     )
 

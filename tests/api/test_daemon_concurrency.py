@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import threading
 
 from cortexgraph_vault.core.note import parse_note
@@ -35,3 +36,73 @@ def test_two_clients_touching_one_memory_200_times_each_add_exactly_400(daemon: 
     on_disk = parse_note((daemon.vault / PATH).read_text()).frontmatter["use_count"]
     assert on_disk == before + 2 * TOUCHES
     assert daemon.client().get(f"/api/v1/memories/{memory_id}").json()["use_count"] == on_disk
+
+
+def test_touches_among_many_reads_are_each_answered_and_counted(daemon: Daemon) -> None:
+    """Reads wait while a change runs (the REST door's gate): the touches still all land once,
+    and every read is answered."""
+    assert daemon.vault is not None
+    before = parse_note((daemon.vault / PATH).read_text()).frontmatter["use_count"]
+    memory_id = parse_note((daemon.vault / PATH).read_text()).frontmatter["id"]
+    failures: list[str] = []
+    reads = [0]
+    touching = threading.Event()
+    touching.set()
+
+    def reader() -> None:
+        client = daemon.client()
+        while touching.is_set():
+            for url in ("/api/v1/search?q=marathon", "/api/v1/memories?page=1"):
+                r = client.get(url)
+                if r.status_code != 200:
+                    failures.append(r.text)
+                reads[0] += 1
+
+    def toucher() -> None:
+        client = daemon.client()
+        for _ in range(50):
+            r = client.post(f"/api/v1/memories/{memory_id}/touch", json={})
+            if r.status_code != 200:
+                failures.append(r.text)
+
+    readers = [threading.Thread(target=reader) for _ in range(8)]
+    touchers = [threading.Thread(target=toucher) for _ in range(2)]
+    for t in readers + touchers:
+        t.start()
+    for t in touchers:
+        t.join()
+    touching.clear()
+    for t in readers:
+        t.join()
+    assert not failures, failures[:3]
+    assert reads[0] > 0
+    on_disk = parse_note((daemon.vault / PATH).read_text()).frontmatter["use_count"]
+    assert on_disk == before + 100
+    assert daemon.client().get(f"/api/v1/memories/{memory_id}").json()["use_count"] == on_disk
+
+
+def test_saves_at_once_through_the_daemon_each_answer_with_a_commit_holding_their_file(
+    daemon: Daemon,
+) -> None:
+    assert daemon.vault is not None
+    results: list[dict[str, object]] = []
+
+    def saver(n: int) -> None:
+        client = daemon.client()
+        for i in range(4):
+            r = client.post("/api/v1/memories", json={"content": f"Parallel save {n} {i} kiwi"})
+            results.append(r.json() if r.status_code == 201 else {"error": r.text})
+
+    threads = [threading.Thread(target=saver, args=(n,)) for n in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 20
+    for result in results:
+        assert isinstance(result.get("commit"), str), result
+        shown = subprocess.run(
+            ["git", "-C", str(daemon.vault), "show", "--name-only", "--format=", str(result["commit"])],
+            check=True, capture_output=True, text=True,
+        ).stdout.splitlines()  # fmt: skip
+        assert result["path"] in shown

@@ -1,0 +1,126 @@
+"""When a REST call may start: changes first, reads beside them only past a bound.
+
+Python runs one thread at a time. A change (a touch: a few ms of work, some forty system calls)
+that shares the interpreter with CPU-bound reads waits after each of its system calls for a
+reader to let go: alone it takes 3 ms, beside four readers 30-70 ms, and every change queued
+behind it longer still. So a change that arrives holds new reads back, in the event loop
+(where waiting costs no thread), until the reads at work are done; it then runs alone, and so
+do the changes queued behind it, one after another. Neither side can starve:
+
+- a read held back longer than `read_hold` starts anyway, beside the changes;
+- a change kept waiting by reads longer than `change_hold` starts anyway, beside them.
+
+So a long change (a gc of thousands) holds reads back for `read_hold` at most, and under
+overload the gate is no worse than no gate at all. Waiters are served first come, first served.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+import anyio
+
+READ_HOLD = 0.03  # seconds a read may be held back by changes
+CHANGE_HOLD = 0.03  # seconds a change may wait for the reads at work
+
+
+@dataclass
+class _Waiter:
+    arrived: float
+    event: anyio.Event = field(default_factory=anyio.Event)
+
+
+class ChangeFirstGate:
+    """Admission of reads (up to `reads` at once) and changes (one at a time).
+
+    Made and used in the event loop that serves the app; nothing here blocks a thread.
+    """
+
+    def __init__(
+        self, reads: int, *, read_hold: float = READ_HOLD, change_hold: float = CHANGE_HOLD
+    ) -> None:
+        self.reads = reads
+        self.read_hold = read_hold
+        self.change_hold = change_hold
+        self.reads_running = 0
+        self.change_running = False
+        self._reads_waiting: deque[_Waiter] = deque()
+        self._changes_waiting: deque[_Waiter] = deque()
+        # figures for tests and the bench: how often each bound let a call through
+        self.reads_held = 0
+        self.reads_let_through = 0
+        self.changes_let_through = 0
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[None]:
+        await self._enter(self._reads_waiting, self.read_hold)
+        try:
+            yield
+        finally:
+            self.reads_running -= 1
+            self._dispatch()
+
+    @asynccontextmanager
+    async def change(self) -> AsyncIterator[None]:
+        await self._enter(self._changes_waiting, self.change_hold)
+        try:
+            yield
+        finally:
+            self.change_running = False
+            self._dispatch()
+
+    async def _enter(self, queue: deque[_Waiter], hold: float) -> None:
+        waiter = _Waiter(anyio.current_time())
+        queue.append(waiter)
+        self._dispatch()
+        if waiter.event.is_set():
+            return
+        if queue is self._reads_waiting:
+            self.reads_held += 1
+        try:
+            # Past its hold the waiter asks again: its bound lets it through once a slot is free.
+            with anyio.move_on_after(hold):
+                await waiter.event.wait()
+            if not waiter.event.is_set():
+                self._dispatch()
+                await waiter.event.wait()
+        except BaseException:
+            # Cancelled (the client went away): give back what was granted meanwhile.
+            if waiter.event.is_set():
+                if queue is self._reads_waiting:
+                    self.reads_running -= 1
+                else:
+                    self.change_running = False
+            else:
+                queue.remove(waiter)
+            self._dispatch()
+            raise
+
+    def _dispatch(self) -> None:
+        """Start whatever may start now, changes first."""
+        now = anyio.current_time()
+        changes = self._changes_waiting
+        if changes and not self.change_running:
+            head = changes[0]
+            if self.reads_running == 0 or now - head.arrived >= self.change_hold:
+                self.change_running = True
+                if self.reads_running:
+                    self.changes_let_through += 1
+                self._grant(changes.popleft())
+        reads = self._reads_waiting
+        while reads and self.reads_running < self.reads:
+            head = reads[0]
+            held_back = self.change_running or bool(changes)
+            if held_back and now - head.arrived < self.read_hold:
+                break
+            if held_back:
+                self.reads_let_through += 1
+            self.reads_running += 1
+            self._grant(reads.popleft())
+
+    @staticmethod
+    def _grant(waiter: _Waiter) -> None:
+        waiter.event.set()

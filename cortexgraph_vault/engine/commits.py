@@ -1,0 +1,143 @@
+"""Group commits: saves made one after another are recorded in git together, off the change lock.
+
+A git commit takes 50-120 ms (several git processes); a save's write takes a few. Made under
+the change lock, each save's commit held every other change back. Instead a save asks for its
+commit here and the call that made it waits for that commit once it has let go of the lock
+(`ServiceCalls`): a committer thread records every save queued meanwhile in one commit, so the
+saves of a busy minute cost a few commits, and each save still answers with the commit that
+holds its file.
+
+Only a call that can wait after its lock (a door's call through `ServiceCalls`) defers its
+commit; anything else commits at once, as before. A process killed between a save and its
+commit leaves a new file that the next start commits (`lifecycle.record_uncommitted`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from cortexgraph_vault.history.trailers import trailers
+
+log = logging.getLogger("cortexgraph_vault")
+
+CommitFn = Callable[[list[str], str], str | None]
+
+
+class CommitTicket:
+    """A commit asked for: `wait()` gives its sha (None when nothing was recorded)."""
+
+    def __init__(self, sha: str | None = None, *, done: bool = False) -> None:
+        self._done = threading.Event()
+        self.sha = sha
+        if done:
+            self._done.set()
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def resolve(self, sha: str | None) -> None:
+        self.sha = sha
+        self._done.set()
+
+    def wait(self) -> str | None:
+        self._done.wait()
+        return self.sha
+
+
+@dataclass(frozen=True)
+class _Entry:
+    paths: tuple[str, ...]
+    subject: str
+    operation: str
+    ids: tuple[str, ...]
+    ticket: CommitTicket = field(default_factory=CommitTicket)
+
+
+def group_message(entries: Iterable[_Entry]) -> str:
+    """One entry: its own message, as an ungrouped commit has it. Several (of one operation):
+    a subject that counts them, each one's subject, and every memory's trailer."""
+    entries = list(entries)
+    ids = [i for e in entries for i in e.ids]
+    if len(entries) == 1:
+        return f"{entries[0].subject}\n\n{trailers(entries[0].operation, ids)}"
+    operation = entries[0].operation
+    listed = "\n".join(e.subject for e in entries)
+    return f"{operation}: {len(entries)} memories\n\n{listed}\n\n{trailers(operation, ids)}"
+
+
+class GroupCommitter:
+    """Commits queued entries on a thread of its own, all that queued meanwhile at a time."""
+
+    def __init__(self, commit: CommitFn) -> None:
+        self._commit = commit
+        self._cond = threading.Condition()
+        self._queue: list[_Entry] = []
+        self._thread: threading.Thread | None = None
+        self._local = threading.local()
+        self.commits = 0  # commits made (a figure for tests and the bench)
+
+    # the calls that may wait ------------------------------------------------------
+    @contextlib.contextmanager
+    def deferred(self) -> Iterator[list[CommitTicket]]:
+        """Within this block (on this thread) commits are queued, not made; the list holds
+        their tickets for the caller to wait on once it has let go of its lock."""
+        tickets: list[CommitTicket] = []
+        outer = getattr(self._local, "tickets", None)
+        self._local.tickets = tickets if outer is None else outer
+        try:
+            yield tickets
+        finally:
+            self._local.tickets = outer
+
+    def submit(
+        self, paths: Iterable[str], subject: str, operation: str, ids: Iterable[str]
+    ) -> CommitTicket:
+        """Queue a commit when the calling thread can wait for it later; else make it now."""
+        entry = _Entry(tuple(paths), subject, operation, tuple(ids))
+        waiting: list[CommitTicket] | None = getattr(self._local, "tickets", None)
+        if waiting is None:
+            return CommitTicket(self._commit(list(entry.paths), group_message([entry])), done=True)
+        with self._cond:
+            self._queue.append(entry)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name="cgv-group-commit", daemon=True
+                )
+                self._thread.start()
+            self._cond.notify()
+        waiting.append(entry.ticket)
+        return entry.ticket
+
+    # the committer ----------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue:
+                    self._cond.wait()
+                batch, self._queue = self._queue, []
+            for group in _by_operation(batch):
+                self._record(group)
+
+    def _record(self, group: list[_Entry]) -> None:
+        paths = list(dict.fromkeys(p for e in group for p in e.paths))
+        sha: str | None = None
+        try:
+            sha = self._commit(paths, group_message(group))
+            self.commits += 1
+        except Exception:  # a commit is never an answer's error: the file is the truth
+            log.exception("group commit of %s failed; left for the next start", paths)
+        finally:
+            for entry in group:
+                entry.ticket.resolve(sha)
+
+
+def _by_operation(batch: list[_Entry]) -> list[list[_Entry]]:
+    groups: dict[str, list[_Entry]] = {}
+    for entry in batch:
+        groups.setdefault(entry.operation, []).append(entry)
+    return list(groups.values())

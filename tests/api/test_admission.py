@@ -1,0 +1,151 @@
+"""The REST door's gate: a change runs without new reads beside it; neither side waits past its
+bound. Calls are held open by events the test sets, so what is asserted is who may start while
+whom runs, never how fast."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import anyio
+import pytest
+
+from cortexgraph_vault.api.admission import ChangeFirstGate
+
+pytestmark = pytest.mark.anyio
+LONG = 60.0  # a bound no test reaches: only events end these waits
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+class Calls:
+    """Reads and changes through one gate, each held open until the test lets it go."""
+
+    def __init__(self, gate: ChangeFirstGate, tg: anyio.abc.TaskGroup) -> None:
+        self.gate, self.tg = gate, tg
+        self.started: list[str] = []
+        self.finished: list[str] = []
+        self.release: dict[str, anyio.Event] = {}
+
+    def start(self, name: str) -> None:
+        enter: Callable[[], object] = self.gate.read if name.startswith("r") else self.gate.change
+        self.release[name] = anyio.Event()
+
+        async def call() -> None:
+            async with enter():  # type: ignore[attr-defined]
+                self.started.append(name)
+                await self.release[name].wait()
+            self.finished.append(name)
+
+        self.tg.start_soon(call)
+
+    async def settle(self) -> None:
+        for _ in range(20):
+            await anyio.sleep(0)
+
+
+async def test_a_change_waits_for_the_reads_at_work_and_holds_new_reads_back_until_done() -> None:
+    gate = ChangeFirstGate(4, read_hold=LONG, change_hold=LONG)
+    async with anyio.create_task_group() as tg:
+        calls = Calls(gate, tg)
+        calls.start("r1")
+        calls.start("r2")
+        await calls.settle()
+        calls.start("c1")
+        calls.start("r3")  # arrives after the change: waits for it
+        await calls.settle()
+        assert calls.started == ["r1", "r2"]
+        calls.release["r1"].set()
+        calls.release["r2"].set()
+        await calls.settle()
+        assert calls.started == ["r1", "r2", "c1"]  # alone now
+        calls.release["c1"].set()
+        await calls.settle()
+        assert calls.started == ["r1", "r2", "c1", "r3"]
+        calls.release["r3"].set()
+    assert gate.reads_running == 0 and not gate.change_running
+
+
+async def test_changes_queued_together_run_one_after_another_before_the_held_reads() -> None:
+    gate = ChangeFirstGate(4, read_hold=LONG, change_hold=LONG)
+    async with anyio.create_task_group() as tg:
+        calls = Calls(gate, tg)
+        for name in ("c1", "r1", "c2", "c3"):
+            calls.start(name)
+        await calls.settle()
+        assert calls.started == ["c1"]
+        for name in ("c1", "c2", "c3"):
+            calls.release[name].set()
+            await calls.settle()
+        assert calls.started == ["c1", "c2", "c3", "r1"]
+        calls.release["r1"].set()
+
+
+async def test_a_read_held_back_past_its_bound_starts_beside_a_long_change() -> None:
+    gate = ChangeFirstGate(4, read_hold=0.05, change_hold=LONG)
+    async with anyio.create_task_group() as tg:
+        calls = Calls(gate, tg)
+        calls.start("c1")  # a long gc, say
+        await calls.settle()
+        calls.start("r1")
+        await calls.settle()
+        assert calls.started == ["c1"]
+        with anyio.fail_after(LONG):
+            while "r1" not in calls.finished:
+                if "r1" in calls.started:
+                    calls.release["r1"].set()
+                await anyio.sleep(0.01)
+        assert "c1" not in calls.finished  # answered while the change still runs
+        assert gate.reads_let_through == 1
+        calls.release["c1"].set()
+
+
+async def test_a_change_kept_waiting_by_reads_past_its_bound_starts_beside_them() -> None:
+    gate = ChangeFirstGate(4, read_hold=LONG, change_hold=0.05)
+    async with anyio.create_task_group() as tg:
+        calls = Calls(gate, tg)
+        calls.start("r1")  # a read that does not end
+        await calls.settle()
+        calls.start("c1")
+        with anyio.fail_after(LONG):
+            while "c1" not in calls.started:
+                await anyio.sleep(0.01)
+        assert calls.finished == []
+        assert gate.changes_let_through == 1
+        calls.release["c1"].set()
+        calls.release["r1"].set()
+
+
+async def test_no_more_reads_than_threads_run_at_once() -> None:
+    gate = ChangeFirstGate(2, read_hold=LONG, change_hold=LONG)
+    async with anyio.create_task_group() as tg:
+        calls = Calls(gate, tg)
+        for name in ("r1", "r2", "r3"):
+            calls.start(name)
+        await calls.settle()
+        assert calls.started == ["r1", "r2"]
+        calls.release["r1"].set()
+        await calls.settle()
+        assert calls.started == ["r1", "r2", "r3"]
+        calls.release["r2"].set()
+        calls.release["r3"].set()
+
+
+async def test_a_waiting_call_that_is_cancelled_leaves_the_gate_as_it_was() -> None:
+    gate = ChangeFirstGate(4, read_hold=LONG, change_hold=LONG)
+    async with anyio.create_task_group() as tg:
+        calls = Calls(gate, tg)
+        calls.start("r1")
+        await calls.settle()
+        with anyio.CancelScope() as scope:
+            scope.cancel()  # the client went away while its change waited
+            async with gate.change():
+                pytest.fail("a cancelled change ran")
+        calls.start("r2")  # no change waits any more: not held back
+        await calls.settle()
+        assert calls.started == ["r1", "r2"]
+        calls.release["r1"].set()
+        calls.release["r2"].set()
+    assert gate.reads_running == 0 and not gate.change_running

@@ -1,0 +1,115 @@
+"""Saves through the service's calls are committed together, after the change lock: each save
+still answers with a commit that holds its file, and other changes go on while git works."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+from pathlib import Path
+
+from cortexgraph_vault.models import SaveResult
+from cortexgraph_vault.service import MemoryService
+from tests.mcp.mcp_session import service_for
+
+WAIT = 60.0  # bounds a failure only
+
+
+def files_in(vault: Path, sha: str) -> list[str]:
+    out = subprocess.run(
+        ["git", "-C", str(vault), "show", "--name-only", "--format=", sha],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return [line for line in out.stdout.splitlines() if line]
+
+
+def message_of(vault: Path, sha: str) -> str:
+    out = subprocess.run(["git", "-C", str(vault), "log", "-1", "--format=%B", sha],
+                         check=True, capture_output=True, text=True)  # fmt: skip
+    return out.stdout
+
+
+def commit_count(vault: Path) -> int:
+    out = subprocess.run(["git", "-C", str(vault), "rev-list", "--count", "HEAD"],
+                         check=True, capture_output=True, text=True)  # fmt: skip
+    return int(out.stdout)
+
+
+class HeldCommits:
+    """Wraps the engine's commit: the first one waits until the test lets it go."""
+
+    def __init__(self, service: MemoryService) -> None:
+        self.engine = service.engine
+        self.inner = service.engine.commit
+        self.first_started = threading.Event()
+        self.release = threading.Event()
+        self.calls: list[list[str]] = []
+        service.engine.group_commits._commit = self  # type: ignore[method-assign]
+
+    def __call__(self, paths: list[str], message: str) -> str | None:
+        self.calls.append(sorted(paths))
+        if len(self.calls) == 1:
+            self.first_started.set()
+            assert self.release.wait(WAIT)
+        return self.inner(paths, message)
+
+
+def save_through_a_call(service: MemoryService, words: str, out: list[SaveResult]) -> None:
+    out.append(service.call("test.save", False, lambda: service.save(f"Group commit {words}")))
+
+
+def test_saves_made_while_a_commit_runs_share_the_next_one_and_each_reports_it(
+    git_vault: Path,
+) -> None:
+    service = service_for(git_vault)
+    held = HeldCommits(service)
+    results: list[SaveResult] = []
+    first = threading.Thread(target=save_through_a_call, args=(service, "alpha", results))
+    first.start()
+    assert held.first_started.wait(WAIT)
+    # git is busy with the first save: five more are written and queue for the next commit
+    others = [
+        threading.Thread(target=save_through_a_call, args=(service, w, results))
+        for w in ("bravo", "charlie", "delta", "echo", "foxtrot")
+    ]
+    for t in others:
+        t.start()
+    while len(service.engine.group_commits._queue) < len(others):
+        assert all(t.is_alive() for t in others), "a save answered before its commit was made"
+        threading.Event().wait(0.01)
+    held.release.set()
+    for t in [first, *others]:
+        t.join(WAIT)
+    assert len(results) == 6
+    assert len(held.calls) == 2  # one commit for the first save, one for the five after it
+    assert commit_count(git_vault) == 3  # the sample vault's own, then those two
+    for result in results:
+        assert result.commit is not None, result
+        assert result.path in files_in(git_vault, result.commit)
+        assert f"Cortexgraph-Memory: {result.memory_id}" in message_of(git_vault, result.commit)
+    grouped = message_of(git_vault, results[-1].commit or "")
+    assert grouped.startswith("save: 5 memories\n") and "Cortexgraph-Operation: save" in grouped
+
+
+def test_a_touch_is_answered_while_a_save_waits_for_git(git_vault: Path) -> None:
+    service = service_for(git_vault)
+    held = HeldCommits(service)
+    results: list[SaveResult] = []
+    saving = threading.Thread(target=save_through_a_call, args=(service, "golf", results))
+    saving.start()
+    assert held.first_started.wait(WAIT)
+    memory = next(iter(service.engine.catalog.memories()))
+    touched = service.call("test.touch", False, lambda: service.touch(memory.id or ""))
+    assert touched.use_count == memory.use_count + 1
+    assert saving.is_alive() and results == []  # the save still waits for its commit
+    held.release.set()
+    saving.join(WAIT)
+    assert results[0].commit is not None
+    assert results[0].path in files_in(git_vault, results[0].commit)
+
+
+def test_a_save_outside_a_call_commits_at_once(git_vault: Path) -> None:
+    service = service_for(git_vault)
+    result = service.save("Committed straight away")
+    assert result.commit is not None
+    assert result.path in files_in(git_vault, result.commit)
+    assert service.engine.group_commits.commits == 0  # nothing went through the committer
