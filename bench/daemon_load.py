@@ -141,6 +141,7 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
     try:
         copy = work / "vault"
         shutil.copytree(vault, copy, symlinks=True)
+        floor_ms = write_floor_ms(copy / "_stm")
         proc, port, token, _home = _start(copy, work / "home")
         try:
             ids, words = _memory_ids(copy), _words(copy)
@@ -180,7 +181,33 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
         "load_rps": len(answers) / took,
         "load_requests": len(answers),
         "load_service_p50_p95_ms": service_ms,
+        # the disk's own bound: changes are made one at a time, each at least one fsynced
+        # temp file and a rename (the folder's fsync is shared, off the turn); 20 % of the mix
+        "load_write_floor_ms": round(floor_ms, 2),
+        "load_rps_disk_ceiling": round(1000 / floor_ms / WRITE_SHARE),
     }
+
+
+WRITE_SHARE = 0.20  # touch + save in the mix
+
+
+def write_floor_ms(folder: Path, n: int = 50) -> float:
+    """Median time of the least a change writes on this disk: a temp file written and
+    fsynced, then renamed over the note (what `vault/files.py` does on the writer's turn)."""
+    note = folder / ".cgv-floor.md"
+    note.write_bytes(b"x" * 600)
+    took = []
+    for i in range(n):
+        started = time.perf_counter()
+        tmp = folder / f".cgv-floor-{i}.tmp"
+        with open(tmp, "xb") as fh:
+            fh.write(b"y" * 600)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, note)
+        took.append(time.perf_counter() - started)
+    note.unlink()
+    return _pct(took, 0.5) * 1000
 
 
 def _service_timings(port: int, token: str) -> dict[str, tuple[float, float]]:

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from pydantic import BaseModel
 
 from cortexgraph_vault.ops.call_timing import CallRecorder
+from cortexgraph_vault.vault.durability import DURABILITY, Pending
 
 if TYPE_CHECKING:
     from cortexgraph_vault.engine import VaultEngine
@@ -33,7 +34,7 @@ Res = TypeVar("Res", bound=BaseModel)
 class CallEnd(Generic[T]):
     """The rest of a call begun under its lock: calling it gives the result."""
 
-    def __init__(self, finish: Callable[[], T], tickets: list[CommitTicket]) -> None:
+    def __init__(self, finish: Callable[[], T], tickets: Sequence[CommitTicket | Pending]) -> None:
         self._finish = finish
         self._tickets = tickets
 
@@ -81,7 +82,11 @@ class ServiceCalls:
         started = self.metrics.clock()
         self._depth.value = 1
         try:
-            with self.call_lock(read_only), self.engine.group_commits.deferred() as tickets:
+            with (
+                self.call_lock(read_only),
+                self.engine.group_commits.deferred() as tickets,
+                DURABILITY.deferred() as syncs,
+            ):
                 result = fn()
         except BaseException:
             self.metrics.record(name, self.metrics.clock() - started, ok=False)
@@ -91,11 +96,13 @@ class ServiceCalls:
 
         def finish() -> T:
             try:
+                for sync in syncs:
+                    sync.wait()
                 return _with_commit(result, [t.wait() for t in tickets])
             finally:
                 self.metrics.record(name, self.metrics.clock() - started)
 
-        return CallEnd(finish, tickets)
+        return CallEnd(finish, [*tickets, *syncs])
 
     def run(self, operation: Operation[Any, Res], request: Any) -> Res:
         """Run one operation of the catalogue with its (validated) request."""

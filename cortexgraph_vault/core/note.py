@@ -103,7 +103,9 @@ def render_note(fields: Mapping[str, object], body: str, newline: str = "\n") ->
     return f"---{newline}{''.join(lines)}---{newline}{body}"
 
 
-def minimal_update(text: str, changes: Mapping[str, object]) -> str:
+def minimal_update(
+    text: str, changes: Mapping[str, object], parsed: ParsedNote | None = None
+) -> str:
     """Return `text` with only the lines of the changed top-level keys rewritten.
 
     `changes` maps a key to its new value, or to REMOVE to delete it. Raises NoteFormatError
@@ -111,7 +113,7 @@ def minimal_update(text: str, changes: Mapping[str, object]) -> str:
     not read back exactly as intended; never returns text that loses data. A value that YAML
     cannot hold (NaN, an unsupported type) is a caller's bug: ValueError or TypeError.
     """
-    parsed = parse_note(text)
+    parsed = parse_note(text) if parsed is None else parsed  # `parsed`: of this very text
     if parsed.problem is not None:
         raise NoteFormatError(parsed.problem)
     if not changes:

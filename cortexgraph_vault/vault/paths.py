@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import os
+import stat
 from pathlib import Path, PurePosixPath
 
 from cortexgraph_vault.errors import UnsafePath
@@ -36,12 +38,31 @@ def vault_relative(root: Path, rel: str) -> str:
 def safe_path(root: Path, rel: str) -> Path:
     """The absolute path for `rel`, after checking that no symlink leads out of the vault."""
     clean = vault_relative(root, rel)
-    root_real = Path(os.path.realpath(root))
-    target = root_real / clean
+    root_real = _real_root(os.fspath(root))
+    target = os.path.join(root_real, clean)
+    # Each write asks several times: lstat only the parts below the root (two for a memory)
+    # and resolve the whole path only when one of them is a symlink.
+    walked = root_real
+    for part in clean.split("/"):
+        walked = os.path.join(walked, part)
+        try:
+            if stat.S_ISLNK(os.lstat(walked).st_mode):
+                break
+        except OSError:  # not there (yet): nothing below it can be a link
+            return Path(target)
+    else:
+        return Path(target)
     real = Path(os.path.realpath(target))
-    if real != root_real and root_real not in real.parents:
+    if real != Path(root_real) and Path(root_real) not in real.parents:
         raise UnsafePath(f"{rel}: resolves outside the vault (symlink?); refused")
-    return target
+    return Path(target)
+
+
+@functools.lru_cache(maxsize=64)
+def _real_root(root: str) -> str:
+    """The vault root with its symlinks resolved, once per process (a vault is not moved
+    under a running process; its folders may be, and are looked at each time)."""
+    return os.path.realpath(root)
 
 
 def relative_to_vault(root: Path, path: Path) -> str:

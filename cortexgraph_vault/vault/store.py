@@ -104,7 +104,7 @@ class NoteStore:
     ) -> Written:
         """Change frontmatter fields only; `compute` sees the note as it is on disk now."""
         return self._rewrite(
-            rel, lambda text, parsed: minimal_update(text, compute(parsed)), expected_sha256
+            rel, lambda text, parsed: minimal_update(text, compute(parsed), parsed), expected_sha256
         )
 
     def replace_body(

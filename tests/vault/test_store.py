@@ -41,13 +41,13 @@ def test_a_hand_edit_made_between_read_and_write_survives(
     real_update = store_module.minimal_update
     calls = {"n": 0}
 
-    def person_types_meanwhile(text: str, changes):  # type: ignore[no-untyped-def]
+    def person_types_meanwhile(text: str, changes, *parsed):  # type: ignore[no-untyped-def]
         calls["n"] += 1
         if calls["n"] == 1:
             with open(path, "a") as fh:
                 fh.write("A line the person added.\n")
             os.utime(path, ns=(1, 1))
-        return real_update(text, changes)
+        return real_update(text, changes, *parsed)
 
     monkeypatch.setattr(store_module, "minimal_update", person_types_meanwhile)
     store.update_fields("_stm/m.md", bump)

@@ -1,0 +1,70 @@
+"""A door's write is answered only once its folder is fsynced, and that fsync is made after
+the change lock is let go (vault/durability.py); elsewhere it is made at once, as before."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from cortexgraph_vault.core.note import parse_note
+from cortexgraph_vault.models import TouchResult
+from cortexgraph_vault.vault import durability
+from tests.mcp.mcp_session import service_for
+
+WAIT = 60.0  # bounds a failure only
+
+
+class HeldFsync:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.inner = durability.fsync_folder
+        self.started = threading.Event()
+        self.release = threading.Event()
+        self.folders: list[Path] = []
+        monkeypatch.setattr(durability, "fsync_folder", self)
+
+    def __call__(self, folder: Path) -> None:
+        self.folders.append(folder)
+        self.started.set()
+        assert self.release.wait(WAIT)
+        self.inner(folder)
+
+
+def test_a_touch_through_a_call_waits_for_its_folder_fsync_made_after_the_lock(
+    sample_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = service_for(sample_vault)
+    memory = next(m for m in service.engine.catalog.memories() if m.id)
+    held = HeldFsync(monkeypatch)
+    answers: list[TouchResult] = []
+    touching = threading.Thread(
+        target=lambda: answers.append(
+            service.call("test.touch", False, lambda: service.touch(memory.id or ""))
+        )
+    )
+    touching.start()
+    assert held.started.wait(WAIT)
+    # The note is written and the lock let go, but the touch is not answered yet.
+    assert service.change_lock.acquire(timeout=WAIT)
+    service.change_lock.release()
+    on_disk = parse_note((sample_vault / memory.path).read_text(encoding="utf-8"))
+    assert on_disk.frontmatter["use_count"] == memory.use_count + 1
+    assert answers == [] and touching.is_alive()
+    held.release.set()
+    touching.join(WAIT)
+    assert answers[0].use_count == memory.use_count + 1
+    assert held.folders == [(sample_vault / memory.path).parent.resolve()]
+
+
+def test_a_write_outside_a_call_fsyncs_its_folder_before_it_returns(
+    sample_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = service_for(sample_vault)
+    memory = next(m for m in service.engine.catalog.memories() if m.id)
+    synced: list[Path] = []
+    monkeypatch.setattr(durability, "fsync_folder", synced.append)
+    before = durability.DURABILITY.folder_syncs
+    service.touch(memory.id or "")
+    assert synced == [(sample_vault / memory.path).parent.resolve()]
+    assert durability.DURABILITY.folder_syncs == before  # not through the thread
