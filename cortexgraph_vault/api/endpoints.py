@@ -30,7 +30,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from cortexgraph_vault.api.admission import ChangeFirstGate
+from cortexgraph_vault.api.admission import ChangeFirstGate, ChangeLane
 from cortexgraph_vault.api.errors import error_response, validation_response
 from cortexgraph_vault.service_calls import CallEnd
 
@@ -173,7 +173,7 @@ class RestThreads:
     def __init__(self) -> None:
         self._gate: ChangeFirstGate | None = None
         self._reads: anyio.CapacityLimiter | None = None
-        self._changes: anyio.CapacityLimiter | None = None
+        self._changes: ChangeLane | None = None
         self._finishing: anyio.CapacityLimiter | None = None
 
     @property
@@ -182,7 +182,7 @@ class RestThreads:
         if self._gate is None:
             self._gate = ChangeFirstGate(self.READS)
             self._reads = anyio.CapacityLimiter(self.READS)
-            self._changes = anyio.CapacityLimiter(1)
+            self._changes = ChangeLane()
             self._finishing = anyio.CapacityLimiter(self.FINISHING)
         return self._gate
 
@@ -196,7 +196,8 @@ class RestThreads:
                 end = await anyio.to_thread.run_sync(begin, limiter=self._reads)
         else:
             async with gate.change():
-                end = await anyio.to_thread.run_sync(begin, limiter=self._changes)
+                assert self._changes is not None
+                end = await self._changes.run(begin)
         if end.waits:
             return await anyio.to_thread.run_sync(end, limiter=self._finishing)
         return end()

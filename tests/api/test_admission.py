@@ -4,12 +4,14 @@ whom runs, never how fast."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 
 import anyio
 import pytest
 
-from cortexgraph_vault.api.admission import ChangeFirstGate
+from cortexgraph_vault.api.admission import ChangeFirstGate, ChangeLane
 
 pytestmark = pytest.mark.anyio
 LONG = 60.0  # a bound no test reaches: only events end these waits
@@ -65,20 +67,23 @@ async def test_a_change_waits_for_the_reads_at_work_and_holds_new_reads_back_unt
         await calls.settle()
         assert calls.started == ["r1", "r2", "c1", "r3"]
         calls.release["r3"].set()
-    assert gate.reads_running == 0 and not gate.change_running
+    assert gate.reads_running == 0 and gate.changes_running == 0
 
 
-async def test_changes_queued_together_run_one_after_another_before_the_held_reads() -> None:
+async def test_changes_queued_together_all_go_before_the_read_held_between_them() -> None:
     gate = ChangeFirstGate(4, read_hold=LONG, change_hold=LONG)
     async with anyio.create_task_group() as tg:
         calls = Calls(gate, tg)
         for name in ("c1", "r1", "c2", "c3"):
             calls.start(name)
         await calls.settle()
-        assert calls.started == ["c1"]
-        for name in ("c1", "c2", "c3"):
+        assert calls.started == ["c1", "c2", "c3"]  # to the lane, which runs them in turn
+        for name in ("c1", "c2"):
             calls.release[name].set()
             await calls.settle()
+        assert "r1" not in calls.started
+        calls.release["c3"].set()
+        await calls.settle()
         assert calls.started == ["c1", "c2", "c3", "r1"]
         calls.release["r1"].set()
 
@@ -148,4 +153,36 @@ async def test_a_waiting_call_that_is_cancelled_leaves_the_gate_as_it_was() -> N
         assert calls.started == ["r1", "r2"]
         calls.release["r1"].set()
         calls.release["r2"].set()
-    assert gate.reads_running == 0 and not gate.change_running
+    assert gate.reads_running == 0 and gate.changes_running == 0
+
+
+async def test_the_change_lane_runs_its_calls_one_at_a_time_in_order_on_one_thread() -> None:
+    lane = ChangeLane()
+    running: list[int] = []
+    seen: list[tuple[int, int, int]] = []  # (call, calls running beside it, thread)
+
+    def change(n: int) -> int:
+        running.append(n)
+        seen.append((n, len(running), threading.get_ident()))
+        time.sleep(0.01)
+        running.remove(n)
+        if n == 3:
+            raise ValueError("a refused change")
+        return n * 10
+
+    results: dict[int, object] = {}
+
+    async def call(n: int) -> None:
+        try:
+            results[n] = await lane.run(lambda: change(n))
+        except ValueError as exc:
+            results[n] = str(exc)
+
+    async with anyio.create_task_group() as tg:
+        for n in range(5):
+            tg.start_soon(call, n)
+            await anyio.sleep(0)
+    assert [n for n, _, _ in seen] == [0, 1, 2, 3, 4]
+    assert all(beside == 1 for _, beside, _ in seen)
+    assert len({thread for _, _, thread in seen}) == 1
+    assert results == {0: 0, 1: 10, 2: 20, 3: "a refused change", 4: 40}
