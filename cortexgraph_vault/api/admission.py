@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 import anyio
 
-READ_HOLD = 0.03  # seconds a read may be held back by changes
+READ_HOLD = 0.01  # seconds a read may be held back by changes (p50 of reads under load)
 CHANGE_HOLD = 0.03  # seconds a change may wait for the reads at work
 T = TypeVar("T")
 
