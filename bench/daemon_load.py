@@ -121,6 +121,29 @@ def _start(vault: Path, home: Path) -> tuple[subprocess.Popen[bytes], int, str, 
     raise SystemExit("the daemon did not start in 120 s")
 
 
+def _wait_idle(pid: int, timeout: float = 180.0) -> None:
+    """Until the daemon's start-up work behind its first answers is done (a big vault's
+    vectors and cache are made in the background): the figures are of a daemon at work, not
+    of one still starting. Waits for half a second of < 10 % CPU (Linux; elsewhere not at all)."""
+    stat = Path(f"/proc/{pid}/stat")
+    if not stat.exists():
+        return
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def cpu() -> float:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+
+    deadline = time.monotonic() + timeout
+    before = cpu()
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = cpu()
+        if now - before < 0.05:
+            return
+        before = now
+
+
 def _memory_ids(vault: Path) -> list[str]:
     ids = []
     for path in sorted((vault / "_stm").glob("*.md")):
@@ -144,6 +167,7 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
         floor_ms = write_floor_ms(copy / "_stm")
         proc, port, token, _home = _start(copy, work / "home")
         try:
+            _wait_idle(proc.pid)
             ids, words = _memory_ids(copy), _words(copy)
             until = time.monotonic() + 1.0 + seconds
             per = [list(range(n, clients, PROCESSES)) for n in range(PROCESSES)]
