@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from cortexgraph_vault.errors import NoteFormatError, VaultError, WriteFailed
-from cortexgraph_vault.vault.durability import DURABILITY, fsync_folder
+from cortexgraph_vault.vault import durability
+from cortexgraph_vault.vault.durability import DURABILITY
 
 TEMP_MARK = ".cgv-tmp-"
 ASIDE_MARK = ".cgv-aside-"
@@ -167,7 +168,8 @@ def current_stamp(path: Path) -> FileStamp | None:
     return stamp
 
 
-_fsync_dir = fsync_folder
+def _fsync_dir(folder: Path) -> None:
+    durability.fsync_folder(folder)  # looked up at each call: tests hold it to watch the order
 
 
 def temp_path_for(path: Path) -> Path:
@@ -198,13 +200,20 @@ def _short_name(name: str) -> str:
 
 
 def atomic_write(
-    path: Path, data: bytes, *, expected: FileStamp | None = None, must_not_exist: bool = False
+    path: Path,
+    data: bytes,
+    *,
+    expected: FileStamp | None = None,
+    must_not_exist: bool = False,
+    sync_later: bool = False,
 ) -> FileStamp:
     """Replace `path` with `data` in one rename.
 
     `expected` is the stamp read before the caller computed `data`: if the file on disk no
     longer matches it, a person (or another process) wrote it meanwhile, and we stop with
     ChangedUnderUs rather than overwrite their edit. `must_not_exist` guards new files.
+    `sync_later`: a write that is one step on its own (not part of a journaled move, not a
+    journal) may leave its folder's fsync to be waited for after the lock (durability.py).
     """
     tmp = temp_path_for(path)
     # The note we replace, held open from the check on: whatever an editor writes into it in
@@ -236,8 +245,11 @@ def atomic_write(
             raise write_failed(path, exc) from exc
         raise
     # The folder's fsync and the close of the replaced note (slow, both) leave the lock's
-    # turn when the caller can wait for them (vault/durability.py).
-    DURABILITY.sync_folder(path.parent)
+    # turn when the caller can wait for them (vault/durability.py); the close always can.
+    if sync_later:
+        DURABILITY.sync_folder(path.parent)
+    else:
+        _fsync_dir(path.parent)
     written = stamp_of(data, os.stat(path))
     if held is not None:
         try:

@@ -137,7 +137,7 @@ class NoteStore:
                     return Written(rel, text, text.encode(), stamp, text)
                 data = new_text.encode("utf-8")
                 try:
-                    new_stamp = atomic_write(path, data, expected=stamp)
+                    new_stamp = atomic_write(path, data, expected=stamp, sync_later=True)
                 except LateWrite as exc:
                     late = self._edit_their_version(rel, exc, expected_sha256)
                     continue
@@ -211,7 +211,9 @@ class NoteStore:
                         "to": rel, "to_sha": hashlib.sha256(data).hexdigest(),
                     })  # fmt: skip
                 try:
-                    stamp = atomic_write(self.path(rel), data, must_not_exist=True)
+                    stamp = atomic_write(
+                        self.path(rel), data, must_not_exist=True, sync_later=moving_from is None
+                    )
                 except ChangedUnderUs:
                     tried.add(name.lower())
                     continue

@@ -68,3 +68,20 @@ def test_a_write_outside_a_call_fsyncs_its_folder_before_it_returns(
     service.touch(memory.id or "")
     assert synced == [(sample_vault / memory.path).parent.resolve()]
     assert durability.DURABILITY.folder_syncs == before  # not through the thread
+
+
+def test_a_journaled_move_in_a_call_fsyncs_its_new_folder_before_going_on(
+    sample_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move (here an archive) is a journaled two-step write: its new note must be durable
+    before the old one goes, so it never leaves that fsync for later."""
+    service = service_for(sample_vault)
+    memory = next(m for m in service.engine.catalog.memories() if m.id and m.status == "active")
+    synced: list[tuple[Path, int]] = []
+    inner = durability.fsync_folder
+    monkeypatch.setattr(
+        durability, "fsync_folder", lambda f: (synced.append((f, threading.get_ident())), inner(f))
+    )
+    result = service.call("test.delete", False, lambda: service.delete(memory.id or ""))
+    archive = (sample_vault / (result.archived_path or "")).parent.resolve()
+    assert (archive, threading.get_ident()) in synced
