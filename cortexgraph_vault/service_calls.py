@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from pydantic import BaseModel
@@ -34,7 +34,10 @@ Res = TypeVar("Res", bound=BaseModel)
 class CallEnd(Generic[T]):
     """The rest of a call begun under its lock: calling it gives the result."""
 
-    def __init__(self, finish: Callable[[], T], tickets: Sequence[CommitTicket | Pending]) -> None:
+    def __init__(
+        self, result: T, finish: Callable[[], T], tickets: Sequence[CommitTicket | Pending]
+    ) -> None:
+        self.unfinished = result  # as the call left its lock (a save's commit not in it yet)
         self._finish = finish
         self._tickets = tickets
 
@@ -63,7 +66,24 @@ class ServiceCalls:
 
     def call(self, name: str, read_only: bool, fn: Callable[[], T]) -> T:
         """Run `fn` as the call `name`, under the lock it needs and timed (once, however nested)."""
-        return self.begin(name, read_only, fn)()
+        outer = getattr(self._depth, "value", 0) == 0
+        end = self.begin(name, read_only, fn)
+        door: list[CallEnd[Any]] | None = getattr(self._depth, "door_finishes", None)
+        if outer and door is not None:
+            door.append(end)
+            return end.unfinished
+        return end()
+
+    @contextlib.contextmanager
+    def finished_by_door(self) -> Iterator[list[CallEnd[Any]]]:
+        """Calls made on this thread in the block return as they leave their lock; the door
+        finishes each (the list) elsewhere, as it does the calls it begins itself."""
+        ends: list[CallEnd[Any]] = []
+        self._depth.door_finishes = ends
+        try:
+            yield ends
+        finally:
+            self._depth.door_finishes = None
 
     def begin(self, name: str, read_only: bool, fn: Callable[[], T]) -> CallEnd[T]:
         """Run `fn` under the lock it needs; what it returns finishes the call: it waits,
@@ -78,7 +98,7 @@ class ServiceCalls:
                     result = fn()
             finally:
                 self._depth.value = depth
-            return CallEnd(lambda: result, [])
+            return CallEnd(result, lambda: result, [])
         started = self.metrics.clock()
         self._depth.value = 1
         try:
@@ -102,7 +122,7 @@ class ServiceCalls:
             finally:
                 self.metrics.record(name, self.metrics.clock() - started)
 
-        return CallEnd(finish, [*tickets, *syncs])
+        return CallEnd(result, finish, [*tickets, *syncs])
 
     def run(self, operation: Operation[Any, Res], request: Any) -> Res:
         """Run one operation of the catalogue with its (validated) request."""

@@ -241,8 +241,13 @@ def starlette_route(
 
         def begin() -> CallEnd[Any]:
             if endpoint.own_call:  # `service.run(operation, ...)`: a read takes no lock
-                result = endpoint.fn(service, **kwargs)
-                return CallEnd(lambda: result, [])
+                with service.finished_by_door() as ends:
+                    result = endpoint.fn(service, **kwargs)
+                if len(ends) == 1 and ends[0].unfinished is result:
+                    return ends[0]  # its commit is waited for off the change lane
+                for end in ends:
+                    end()
+                return CallEnd(result, lambda: result, [])
             # The service takes the change lock a change needs and times the call; a GET only reads.
             return service.begin(
                 f"rest.{endpoint.name}",

@@ -106,3 +106,18 @@ def test_saves_at_once_through_the_daemon_each_answer_with_a_commit_holding_thei
             check=True, capture_output=True, text=True,
         ).stdout.splitlines()  # fmt: skip
         assert result["path"] in shown
+
+
+def test_a_save_through_the_operations_route_answers_with_its_commit(daemon: Daemon) -> None:
+    """The CLI's way in (`POST /api/v1/operations/{name}`) waits for the group commit too."""
+    assert daemon.vault is not None
+    r = daemon.client().post(
+        "/api/v1/operations/save_memory", json={"content": "Saved through the operations route"}
+    )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    shown = subprocess.run(
+        ["git", "-C", str(daemon.vault), "show", "--name-only", "--format=", body["commit"]],
+        check=True, capture_output=True, text=True,
+    ).stdout.splitlines()  # fmt: skip
+    assert body["path"] in shown
