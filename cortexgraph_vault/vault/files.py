@@ -85,8 +85,27 @@ OUTSIDE = f"in a folder that leads outside the vault (a symbolic link){NEVER_REA
 
 def is_inside(real_root: str, path: Path) -> bool:
     """The folder holding `path` is the vault's own, once every symlink is resolved."""
-    real = os.path.realpath(path.parent)
+    folder = os.fspath(path.parent)
+    if folder == real_root:
+        return True
+    if folder.startswith(real_root.rstrip(os.sep) + os.sep) and not _link_below(real_root, folder):
+        return True  # no symlink below the root: inside, without resolving the whole path
+    real = os.path.realpath(folder)
     return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def _link_below(root: str, folder: str) -> bool:
+    """Whether a folder between `root` (excluded) and `folder` (included) is a symlink (or
+    cannot be looked at): one lstat per folder, where resolving the path takes one per part."""
+    walked = root.rstrip(os.sep)
+    for part in folder[len(walked) + 1 :].split(os.sep):
+        walked = os.path.join(walked, part)
+        try:
+            if stat.S_ISLNK(os.lstat(walked).st_mode):
+                return True
+        except OSError:
+            return True
+    return False
 
 
 def open_regular(path: Path, real_root: str | None = None) -> int:
