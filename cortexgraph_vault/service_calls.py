@@ -7,6 +7,11 @@ a read walks and refreshes the catalogue, so it holds the change lock too.
 
 Every call is timed under a name (get_performance_metrics). A call made while another is
 running on the same thread (a REST route calling an operation) is the same call: timed once.
+
+What a change leaves to be done after its lock (a save's git commit, made with the saves around
+it: engine/commits.py; the folder fsync after a write: vault/durability.py) is waited for once
+the lock is let go, before the call answers: `begin` runs the part under the lock and returns
+the rest, which the REST door runs on another thread while the next change goes ahead.
 """
 
 from __future__ import annotations
