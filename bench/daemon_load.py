@@ -4,7 +4,11 @@ A real `cortexgraph-vault serve` on a copy of a vault, clients on keep-alive con
 (http.client: the lightest client, so the figure is the daemon's, not the client's) mixing
 30 % search, 20 % list, 30 % open, 15 % touch and 5 % save, as the reliability suite's load
 scenario does. Every answer must be a 2xx; p50/p99 latency and requests per second are
-reported. The clients run in worker processes (each its own GIL), split evenly.
+reported. The clients run in worker processes (each its own GIL), split evenly. The load
+starts once the daemon's start-up work is done. Beside the latencies: the service's own time
+per call (`load_service_p50_p95_ms`, from get_performance_metrics: what is not queueing), and
+the disk's floor for a change (`load_write_floor_ms`: a temp file written, fsynced and renamed
+over a note, as every change does one at a time) with the req/s it allows at this mix.
 
     python -m bench.daemon_load [--vault PATH] [--seconds 10] [--clients 50]
 
