@@ -24,6 +24,7 @@ from cortexgraph_vault.history import VaultHistory
 from cortexgraph_vault.index.cache import IndexCache, cache_path
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.embedder import shared_embedder
+from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.watcher import VaultWatcher
 from cortexgraph_vault.models import MemoryView
 from cortexgraph_vault.progress import ProgressFactory, no_progress
@@ -102,10 +103,19 @@ class VaultEngine:
         self.index_cache = IndexCache(
             cache_path(user_cache_dir(), self.root), self.layout, config.max_note_bytes
         )
-        self.index_cache.load_into(self.catalog)
         self._copies_tried: dict[str, str] = {}
-        self.merge_conflict_copies(self.catalog.refresh().added)
-        big = len(self.catalog) >= BIG_VAULT_NOTES
+        # The collector stays off while the index is loaded and brought up to date: it would
+        # walk the growing heap of notes again and again (half the time of a warm start).
+        with gc_paused():
+            self.index_cache.load_into(self.catalog)
+            added = self.catalog.refresh().added
+            big = len(self.catalog) >= BIG_VAULT_NOTES
+            if big:
+                # A big index is millions of long-lived objects: keep the cyclic collector
+                # from walking them again and again (it cost searches a third of their time
+                # at 10k), and from walking them once more as soon as it is switched back on.
+                gc.freeze()
+        self.merge_conflict_copies(added)
         # A big vault answers by words while its new notes are embedded (a third of a
         # cold start at 10k); a search waits for those vectors, so it finds what it always did.
         vectors = self.catalog.sync_vectors_behind() if big else None
@@ -116,9 +126,7 @@ class VaultEngine:
             self.catalog, min_changes=CACHE_SAVE_AT_START, background=big, after=vectors
         )
         if big:
-            # A big index is millions of long-lived objects: keep the cyclic collector from
-            # walking them again and again (it cost searches a third of their time at 10k).
-            gc.freeze()
+            gc.freeze()  # what the start made since (vectors, the cache's snapshot) as well
 
     def repair_interrupted(self, *, lock_timeout: float | None = None) -> str | None:
         """Finish or undo a forget or move that a killed process left half done (journal)."""
