@@ -16,17 +16,17 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from pydantic import BaseModel
-
 from cortexgraph_vault.ops.call_timing import CallRecorder
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from cortexgraph_vault.engine import VaultEngine
     from cortexgraph_vault.operations import Operation
     from cortexgraph_vault.service import MemoryService
 
 T = TypeVar("T")
-Res = TypeVar("Res", bound=BaseModel)
+Res = TypeVar("Res", bound="BaseModel")
 
 
 class ServiceCalls:

@@ -12,6 +12,7 @@ import socket
 import uuid
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from cortexgraph_vault.config import Config, user_cache_dir, vault_root
 from cortexgraph_vault.core.decay import DAY, age_days, seconds_until_score
@@ -25,8 +26,6 @@ from cortexgraph_vault.index.cache import IndexCache, cache_path
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.embedder import shared_embedder
 from cortexgraph_vault.index.gc_pause import gc_paused
-from cortexgraph_vault.index.watcher import VaultWatcher
-from cortexgraph_vault.models import MemoryView
 from cortexgraph_vault.progress import ProgressFactory, no_progress
 from cortexgraph_vault.vault.files import sweep_temp_files
 from cortexgraph_vault.vault.journal import WriteJournal
@@ -34,6 +33,10 @@ from cortexgraph_vault.vault.layout import VaultLayout
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.paths import vault_relative
 from cortexgraph_vault.vault.store import NoteStore
+
+if TYPE_CHECKING:  # imported where used: a CLI call shows no memory, or watches nothing
+    from cortexgraph_vault.index.watcher import VaultWatcher
+    from cortexgraph_vault.models import MemoryView
 
 log = logging.getLogger("cortexgraph_vault")
 
@@ -118,7 +121,8 @@ class VaultEngine:
         self.merge_conflict_copies(added)
         # A big vault answers by words while its new notes are embedded (a third of a
         # cold start at 10k); a search waits for those vectors, so it finds what it always did.
-        vectors = self.catalog.sync_vectors_behind() if big else None
+        behind = big and self.catalog.vectors_waiting()
+        vectors = self.catalog.sync_vectors_behind() if behind else None
         if vectors is None:
             self.catalog.sync_vectors()
         # A big vault's cache is written behind the first answers, not before them.
@@ -164,6 +168,8 @@ class VaultEngine:
         """Keep the catalogue current from file-system events (daemon, stdio MCP server)."""
         if self.watcher is not None and self.watcher.running:
             return
+        from cortexgraph_vault.index.watcher import VaultWatcher
+
         self.watcher = VaultWatcher(self.catalog, on_idle=self._save_cache_when_idle, **options)
         self.watcher.start()
         self.watching = True
@@ -248,6 +254,8 @@ class VaultEngine:
 
     def view(self, m: Memory, *, now: datetime | None = None, preview: int = 0,
              include_score: bool = True) -> MemoryView:  # fmt: skip
+        from cortexgraph_vault.models import MemoryView
+
         now = now or self.now()
         s = self.score(m, now)
         reason = promote_reason(m.decay, s, now, self.rules) if m.status == "active" else None

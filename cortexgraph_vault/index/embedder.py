@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 if TYPE_CHECKING:  # imported when the model loads: a process that never searches skips it
+    import numpy as np
     from tokenizers import Encoding, Tokenizer
 
 WEIGHTS = "weights/l2_supercat_256.safetensors"
@@ -64,6 +63,8 @@ class Embedder:
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """One unit vector per text (a zero vector for a text with no tokens)."""
+        import numpy as np
+
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         table = self.table
         last = table.shape[0] - 1
@@ -81,6 +82,8 @@ class Embedder:
         return out
 
     def embed_one(self, text: str) -> np.ndarray:
+        import numpy as np
+
         ids = np.asarray(
             self.tokenizer.encode(text[:MAX_CHARS], add_special_tokens=False).ids,
             dtype=np.intp,
@@ -97,6 +100,7 @@ class Embedder:
 
 def load_embedder(folder: Path | None = None) -> Embedder:
     """The bundled model, from its two files; ModelUnavailable names the file and the fix."""
+    import numpy as np
     from safetensors.numpy import load_file
     from tokenizers import Tokenizer
 
