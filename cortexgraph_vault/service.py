@@ -85,10 +85,14 @@ class MemoryService(ServiceUpkeep):
         clock: Clock | None = None,
         progress: ProgressFactory | None = None,
         on_catalog: Callable[[VaultCatalog], None] | None = None,
+        one_call: bool = False,
     ) -> None:
+        """`one_call`: the process makes one call now and ends (a CLI command)."""
         super().__init__()  # the change lock and the timing of each call (service_calls)
         self.engine = VaultEngine(config, clock=clock, on_catalog=on_catalog)
         lifecycle.record_uncommitted(self.engine)
+        if one_call:
+            self.engine.trust_start_walk()
         if progress is not None:  # long operations report how far they got (the CLI's bars)
             self.engine.report_progress(progress)
 

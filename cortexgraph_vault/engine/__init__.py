@@ -9,6 +9,7 @@ import contextlib
 import gc
 import logging
 import socket
+import time
 import uuid
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -47,6 +48,8 @@ Clock = Callable[[], datetime]
 CACHE_SAVE_AT_START = 200
 CACHE_SAVE_INTERVAL = 300.0
 BIG_VAULT_NOTES = 2000
+# A one-call process (a CLI command) reads what its start's walk found if it asks this soon.
+START_WALK_TRUSTED = 1.0
 REPAIR_LOCK_WAIT = 2.0
 
 
@@ -118,6 +121,8 @@ class VaultEngine:
                 # from walking them again and again (it cost searches a third of their time
                 # at 10k), and from walking them once more as soon as it is switched back on.
                 gc.freeze()
+        self._walked_at = time.monotonic()
+        self._trusted_walk: float | None = None
         self.merge_conflict_copies(added)
         # A big vault answers by words while its new notes are embedded (a third of a
         # cold start at 10k); a search waits for those vectors, so it finds what it always did.
@@ -142,9 +147,18 @@ class VaultEngine:
     # freshness -----------------------------------------------------------------
     def fresh(self) -> VaultCatalog:
         """The catalogue, current: a live watcher keeps it so; otherwise a stat walk does."""
+        walked, self._trusted_walk = self._trusted_walk, None
+        if walked is not None and time.monotonic() - walked < START_WALK_TRUSTED:
+            return self.catalog
         if not self.watching:
             self.merge_conflict_copies(self.catalog.refresh().added)
         return self.catalog
+
+    def trust_start_walk(self) -> None:
+        """For a process that makes one call as soon as it has started (a CLI command): that
+        call reads the vault as the start's walk found it a moment before, instead of walking
+        10k files again. Any later call, or one made after a pause, walks as usual."""
+        self._trusted_walk = self._walked_at
 
     def merge_conflict_copies(self, paths: Iterable[str]) -> None:
         """Merge file-sync conflict copies of memories among `paths` (engine/conflict_copies.py);
