@@ -14,14 +14,9 @@ from cortexgraph_vault.api.routes import TABLES
 from cortexgraph_vault.core.memory import RELATION_TYPES
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.operations import OPERATIONS, Operation
-from cortexgraph_vault.ops.limits import (
-    MAX_CONTENT,
-    MAX_ENTITIES,
-    MAX_MEMORY_IDS,
-    MAX_MESSAGE,
-    MAX_QUERY_CHARS,
-    MAX_TAGS,
-)
+from cortexgraph_vault.ops.intelligence import MAX_MESSAGE
+from cortexgraph_vault.ops.relevance import MAX_QUERY_CHARS
+from cortexgraph_vault.ops.writes import MAX_CONTENT, MAX_ENTITIES, MAX_MEMORY_IDS, MAX_TAGS
 from tests.mcp.mcp_session import connected, service_for
 
 # What a client is told about a parameter's values; descriptions may differ by door.
