@@ -130,7 +130,7 @@ def save_cache(
     max_note_bytes: int,
     notes: dict[str, IndexedNote],
     text: dict[str, Any],
-    vectors: PickledVectors | None = None,
+    vectors: PickledVectors | dict[str, Any] | None = None,
 ) -> float:
     """Write the cache atomically (a reader sees the old file or the new one); seconds taken.
 
@@ -138,6 +138,8 @@ def save_cache(
     and one big pickle would hold the interpreter lock (and every search) for a second.
     """
     started = time.perf_counter()
+    if isinstance(vectors, dict):  # as exported: pickled apart, unpickled when first needed
+        vectors = PickledVectors.of(vectors, notes)
     _private_folders(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
     note_chunks = _chunks(list(notes.values()), NOTE_CHUNK)

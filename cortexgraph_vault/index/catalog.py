@@ -600,14 +600,15 @@ class VaultCatalog:
 
     def snapshot(
         self,
-    ) -> tuple[dict[str, IndexedNote], dict[str, object], PickledVectors | None]:
+    ) -> tuple[dict[str, IndexedNote], dict[str, object], PickledVectors | dict[str, Any] | None]:
+        """Notes, words and vectors to save: the vectors as loaded if still untouched, else
+        exported (pickled by the writer, outside the lock)."""
         with self.lock:
             notes = dict(self._notes)
             if self._semantic is None and self._vectors is not None:
-                vectors: PickledVectors | None = self._vectors[0]  # untouched since loaded
+                vectors: PickledVectors | dict[str, Any] | None = self._vectors[0]
             else:
-                exported = self.semantic.export()
-                vectors = None if exported is None else PickledVectors.of(exported, notes)
+                vectors = self.semantic.export()
             return notes, self.text.export(), vectors
 
 
