@@ -10,6 +10,7 @@ missing or damaged file is an error that names it and the fix, never a download.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import threading
 from collections.abc import Callable
@@ -46,13 +47,30 @@ def model_folder() -> Path:
 
 @dataclass(frozen=True)
 class Embedder:
-    table: np.ndarray  # (tokens, dim) float32
+    shipped: np.ndarray  # (tokens, dim) as the wheel ships it (float16)
     tokenizer: Tokenizer
     source: str
 
     @property
     def dim(self) -> int:
-        return int(self.table.shape[1])
+        return int(self.shipped.shape[1])
+
+    @functools.cached_property
+    def table(self) -> np.ndarray:
+        """Every row as float32, converted when many notes are embedded (a tenth of a second):
+        a process that embeds only its query converts only the query's rows."""
+        import numpy as np
+
+        return np.ascontiguousarray(self.shipped, dtype=np.float32)
+
+    def _rows(self, ids: np.ndarray) -> np.ndarray:
+        """The float32 rows of `ids`: the same values the whole table would give."""
+        import numpy as np
+
+        rows: np.ndarray = (
+            self.table[ids] if "table" in self.__dict__ else self.shipped[ids].astype(np.float32)
+        )
+        return rows
 
     @property
     def _encode(self) -> Callable[..., list[Encoding]]:
@@ -90,8 +108,8 @@ class Embedder:
         )
         out = np.zeros(self.dim, dtype=np.float32)
         if ids.size:
-            np.clip(ids, 0, self.table.shape[0] - 1, out=ids)
-            self.table[ids].sum(axis=0, out=out)
+            np.clip(ids, 0, self.shipped.shape[0] - 1, out=ids)
+            self._rows(ids).sum(axis=0, out=out)
             norm = float(np.linalg.norm(out))
             if norm > 0:
                 out /= norm
@@ -100,7 +118,6 @@ class Embedder:
 
 def load_embedder(folder: Path | None = None) -> Embedder:
     """The bundled model, from its two files; ModelUnavailable names the file and the fix."""
-    import numpy as np
     from safetensors.numpy import load_file
     from tokenizers import Tokenizer
 
@@ -121,7 +138,7 @@ def load_embedder(folder: Path | None = None) -> Embedder:
     except Exception as exc:
         what = "missing" if not tok.exists() else f"unreadable ({exc})"
         raise ModelUnavailable(f"{tok}: tokenizer {what}; {fix}") from None
-    return Embedder(np.ascontiguousarray(table, dtype=np.float32), tokenizer, str(base))
+    return Embedder(table, tokenizer, str(base))
 
 
 _loaded: dict[str, Embedder | ModelUnavailable] = {}
