@@ -11,57 +11,70 @@ exports, the graph page, sync, git) are its base class `ServiceUpkeep` (service_
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.config import Config, describe
+from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.engine import Clock, VaultEngine
-from cortexgraph_vault.index.catalog import VaultCatalog
-from cortexgraph_vault.models import (
-    AutoRecallResult,
-    DeleteResult,
-    ForgottenList,
-    GcResult,
-    HistoryResult,
-    MemoryDetail,
-    MemoryList,
-    MessageAnalysis,
-    NoteRead,
-    ObserveResult,
-    OpenResult,
-    PerformanceMetrics,
-    PromoteResult,
-    RecallAnalysis,
-    RelationResult,
-    RestoreResult,
-    ReviewResult,
-    SaveResult,
-    SearchResult,
-    SnapshotResult,
-    StatsResult,
-    TouchResult,
-    UpdateResult,
-    VersionResult,
-)
-from cortexgraph_vault.models.graph import (
-    GRAPH_MAX_CHARS,
-    GraphResult,
-    NeighbourhoodResult,
-    ReindexResult,
-    VaultStatus,
-)
-from cortexgraph_vault.ops import (
-    browse,
-    graph,
-    intelligence,
-    lifecycle,
-    memory_history,
-    notes,
-    reads,
-    search,
-    writes,
-)
+from cortexgraph_vault.models.limits import GRAPH_MAX_CHARS
 from cortexgraph_vault.progress import ProgressFactory
 from cortexgraph_vault.service_upkeep import ServiceUpkeep
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.index.catalog import VaultCatalog
+    from cortexgraph_vault.models import (
+        AutoRecallResult,
+        DeleteResult,
+        ForgottenList,
+        GcResult,
+        HistoryResult,
+        MemoryDetail,
+        MemoryList,
+        MessageAnalysis,
+        NoteRead,
+        ObserveResult,
+        OpenResult,
+        PerformanceMetrics,
+        PromoteResult,
+        RecallAnalysis,
+        RelationResult,
+        RestoreResult,
+        ReviewResult,
+        SaveResult,
+        SearchResult,
+        SnapshotResult,
+        StatsResult,
+        TouchResult,
+        UpdateResult,
+        VersionResult,
+    )
+    from cortexgraph_vault.models.graph import (
+        GraphResult,
+        NeighbourhoodResult,
+        ReindexResult,
+        VaultStatus,
+    )
+    from cortexgraph_vault.ops import (
+        browse,
+        graph,
+        intelligence,
+        lifecycle,
+        memory_history,
+        notes,
+        reads,
+        search,
+        writes,
+    )
+else:  # a call imports the module it runs (and its result models), not every other one
+    browse = deferred("cortexgraph_vault.ops.browse")
+    graph = deferred("cortexgraph_vault.ops.graph")
+    intelligence = deferred("cortexgraph_vault.ops.intelligence")
+    lifecycle = deferred("cortexgraph_vault.ops.lifecycle")
+    memory_history = deferred("cortexgraph_vault.ops.memory_history")
+    notes = deferred("cortexgraph_vault.ops.notes")
+    reads = deferred("cortexgraph_vault.ops.reads")
+    search = deferred("cortexgraph_vault.ops.search")
+    writes = deferred("cortexgraph_vault.ops.writes")
 
 
 class MemoryService(ServiceUpkeep):
@@ -72,10 +85,14 @@ class MemoryService(ServiceUpkeep):
         clock: Clock | None = None,
         progress: ProgressFactory | None = None,
         on_catalog: Callable[[VaultCatalog], None] | None = None,
+        one_call: bool = False,
     ) -> None:
+        """`one_call`: the process makes one call now and ends (a CLI command)."""
         super().__init__()  # the change lock and the timing of each call (service_calls)
         self.engine = VaultEngine(config, clock=clock, on_catalog=on_catalog)
         lifecycle.record_uncommitted(self.engine)
+        if one_call:
+            self.engine.trust_start_walk()
         if progress is not None:  # long operations report how far they got (the CLI's bars)
             self.engine.report_progress(progress)
 

@@ -21,19 +21,19 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-from pydantic import BaseModel
-
 from cortexgraph_vault.ops.call_timing import CallRecorder
 from cortexgraph_vault.vault.durability import DURABILITY, Pending
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from cortexgraph_vault.engine import VaultEngine
     from cortexgraph_vault.engine.commits import CommitTicket
     from cortexgraph_vault.operations import Operation
     from cortexgraph_vault.service import MemoryService
 
 T = TypeVar("T")
-Res = TypeVar("Res", bound=BaseModel)
+Res = TypeVar("Res", bound="BaseModel")
 
 
 class CallEnd(Generic[T]):

@@ -9,22 +9,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cortexgraph_vault.models import LastSync, SyncResult
-from cortexgraph_vault.models.consolidation import (
-    ClusterResult,
-    ConsolidateResult,
-    PipelineResult,
-)
-from cortexgraph_vault.models.maintenance import (
-    ExportResult,
-    GraphPictureResult,
-    ImportResult,
-)
-from cortexgraph_vault.ops import consolidate as consolidation
-from cortexgraph_vault.pipeline import runner as pipeline_runner
+from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.progress import Progress
 from cortexgraph_vault.service_calls import ServiceCalls
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.models import LastSync, SyncResult
+    from cortexgraph_vault.models.consolidation import (
+        ClusterResult,
+        ConsolidateResult,
+        PipelineResult,
+    )
+    from cortexgraph_vault.models.maintenance import (
+        ExportResult,
+        GraphPictureResult,
+        ImportResult,
+    )
+    from cortexgraph_vault.ops import consolidate as consolidation
+    from cortexgraph_vault.pipeline import runner as pipeline_runner
+else:  # imported by the calls that use them (service.py says why)
+    consolidation = deferred("cortexgraph_vault.ops.consolidate")
+    pipeline_runner = deferred("cortexgraph_vault.pipeline.runner")
 
 
 class ServiceUpkeep(ServiceCalls):

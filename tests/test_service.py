@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from cortexgraph_vault import engine as engine_module
+from cortexgraph_vault.config import load_config
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.errors import (
     Ambiguous,
@@ -16,6 +18,7 @@ from cortexgraph_vault.errors import (
     NotFound,
     SecretRefused,
 )
+from cortexgraph_vault.service import MemoryService
 from tests.builders import frontmatter_of, service_for
 from tests.conftest import NOW, git
 
@@ -269,3 +272,34 @@ def test_a_save_killed_before_its_commit_is_recorded_by_the_next_start(git_vault
     assert git(git_vault, "log", "-1", "--format=%s").startswith("record: 1 ")
     assert git(git_vault, "status", "--porcelain", "--", saved.path) == ""
     assert git(git_vault, "status", "--porcelain", "--", str(fresh)) != ""  # too young: theirs
+
+
+def _search_paths(svc: MemoryService, query: str) -> set[str]:
+    return {hit.path for hit in svc.search(query=query, status="all", top_k=50).results}
+
+
+def test_a_service_sees_an_edit_made_right_after_it_started(sample_vault: Path) -> None:
+    svc = service_for(sample_vault)
+    (sample_vault / "_stm" / "Zeppelin.md").write_text("A zeppelin over the harbour.\n")
+    assert _search_paths(svc, "zeppelin") == {"_stm/Zeppelin.md"}
+
+
+def test_a_one_call_service_reads_its_start_walk_once(
+    sample_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CLI's service: its one call reads the vault as the start's walk found it; a call
+    after that walks again and sees what changed."""
+    monkeypatch.setattr(engine_module, "START_WALK_TRUSTED", 600.0)  # however slow the machine
+    svc = MemoryService(load_config({"vault": str(sample_vault)}), clock=lambda: NOW, one_call=True)
+    (sample_vault / "_stm" / "Zeppelin.md").write_text("A zeppelin over the harbour.\n")
+    assert _search_paths(svc, "zeppelin") == set()
+    assert _search_paths(svc, "zeppelin") == {"_stm/Zeppelin.md"}
+
+
+def test_a_one_call_service_asked_after_a_pause_walks_again(
+    sample_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine_module, "START_WALK_TRUSTED", 0.0)  # any call is after a pause
+    svc = MemoryService(load_config({"vault": str(sample_vault)}), clock=lambda: NOW, one_call=True)
+    (sample_vault / "_stm" / "Zeppelin.md").write_text("A zeppelin over the harbour.\n")
+    assert _search_paths(svc, "zeppelin") == {"_stm/Zeppelin.md"}

@@ -111,7 +111,8 @@ def _service(config: Any, args: argparse.Namespace) -> Any:
     from cortexgraph_vault.cli.progress import terminal_progress
     from cortexgraph_vault.service import MemoryService
 
-    return MemoryService(config, progress=terminal_progress(args.json))
+    # one command per process: it reads the vault as the start's walk found it
+    return MemoryService(config, progress=terminal_progress(args.json), one_call=True)
 
 
 def run(command: Command, args: argparse.Namespace) -> int:

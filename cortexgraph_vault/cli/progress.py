@@ -9,11 +9,12 @@ from __future__ import annotations
 import io
 import os
 import sys
-from typing import NoReturn, TextIO
-
-from tqdm import tqdm
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from cortexgraph_vault.progress import Progress, ProgressFactory
+
+if TYPE_CHECKING:  # imported when a bar is first drawn: most commands draw none
+    from tqdm import tqdm
 
 # Below this many items an operation is quick enough to need no bar.
 PROGRESS_FROM = 200
@@ -31,6 +32,8 @@ class TerminalBar:
         if self.bar is None:
             if total < PROGRESS_FROM:
                 return
+            from tqdm import tqdm
+
             # A terminal that reports no size (some CI shells, `script`) gets 80 columns.
             sized = _columns(self.stream) > 0
             self.bar = tqdm(

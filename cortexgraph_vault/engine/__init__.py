@@ -9,9 +9,11 @@ import contextlib
 import gc
 import logging
 import socket
+import time
 import uuid
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from cortexgraph_vault.config import Config, user_cache_dir, vault_root
 from cortexgraph_vault.core.decay import DAY, age_days, seconds_until_score
@@ -25,8 +27,7 @@ from cortexgraph_vault.history import VaultHistory
 from cortexgraph_vault.index.cache import IndexCache, cache_path
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.embedder import shared_embedder
-from cortexgraph_vault.index.watcher import VaultWatcher
-from cortexgraph_vault.models import MemoryView
+from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.progress import ProgressFactory, no_progress
 from cortexgraph_vault.vault.files import sweep_temp_files
 from cortexgraph_vault.vault.journal import WriteJournal
@@ -34,6 +35,10 @@ from cortexgraph_vault.vault.layout import VaultLayout
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.paths import vault_relative
 from cortexgraph_vault.vault.store import NoteStore
+
+if TYPE_CHECKING:  # imported where used: a CLI call shows no memory, or watches nothing
+    from cortexgraph_vault.index.watcher import VaultWatcher
+    from cortexgraph_vault.models import MemoryView
 
 log = logging.getLogger("cortexgraph_vault")
 
@@ -44,6 +49,8 @@ Clock = Callable[[], datetime]
 CACHE_SAVE_AT_START = 200
 CACHE_SAVE_INTERVAL = 300.0
 BIG_VAULT_NOTES = 2000
+# A one-call process (a CLI command) reads what its start's walk found if it asks this soon.
+START_WALK_TRUSTED = 1.0
 REPAIR_LOCK_WAIT = 2.0
 
 
@@ -104,13 +111,25 @@ class VaultEngine:
         self.index_cache = IndexCache(
             cache_path(user_cache_dir(), self.root), self.layout, config.max_note_bytes
         )
-        self.index_cache.load_into(self.catalog)
         self._copies_tried: dict[str, str] = {}
-        self.merge_conflict_copies(self.catalog.refresh().added)
-        big = len(self.catalog) >= BIG_VAULT_NOTES
+        # The collector stays off while the index is loaded and brought up to date: it would
+        # walk the growing heap of notes again and again (half the time of a warm start).
+        with gc_paused():
+            self.index_cache.load_into(self.catalog)
+            added = self.catalog.refresh().added
+            big = len(self.catalog) >= BIG_VAULT_NOTES
+            if big:
+                # A big index is millions of long-lived objects: keep the cyclic collector
+                # from walking them again and again (it cost searches a third of their time
+                # at 10k), and from walking them once more as soon as it is switched back on.
+                gc.freeze()
+        self._walked_at = time.monotonic()
+        self._trusted_walk: float | None = None
+        self.merge_conflict_copies(added)
         # A big vault answers by words while its new notes are embedded (a third of a
         # cold start at 10k); a search waits for those vectors, so it finds what it always did.
-        vectors = self.catalog.sync_vectors_behind() if big else None
+        behind = big and self.catalog.vectors_waiting()
+        vectors = self.catalog.sync_vectors_behind() if behind else None
         if vectors is None:
             self.catalog.sync_vectors()
         # A big vault's cache is written behind the first answers, not before them.
@@ -118,9 +137,7 @@ class VaultEngine:
             self.catalog, min_changes=CACHE_SAVE_AT_START, background=big, after=vectors
         )
         if big:
-            # A big index is millions of long-lived objects: keep the cyclic collector from
-            # walking them again and again (it cost searches a third of their time at 10k).
-            gc.freeze()
+            gc.freeze()  # what the start made since (vectors, the cache's snapshot) as well
 
     def repair_interrupted(self, *, lock_timeout: float | None = None) -> str | None:
         """Finish or undo a forget or move that a killed process left half done (journal)."""
@@ -132,9 +149,18 @@ class VaultEngine:
     # freshness -----------------------------------------------------------------
     def fresh(self) -> VaultCatalog:
         """The catalogue, current: a live watcher keeps it so; otherwise a stat walk does."""
+        walked, self._trusted_walk = self._trusted_walk, None
+        if walked is not None and time.monotonic() - walked < START_WALK_TRUSTED:
+            return self.catalog
         if not self.watching:
             self.merge_conflict_copies(self.catalog.refresh().added)
         return self.catalog
+
+    def trust_start_walk(self) -> None:
+        """For a process that makes one call as soon as it has started (a CLI command): that
+        call reads the vault as the start's walk found it a moment before, instead of walking
+        10k files again. Any later call, or one made after a pause, walks as usual."""
+        self._trusted_walk = self._walked_at
 
     def merge_conflict_copies(self, paths: Iterable[str]) -> None:
         """Merge file-sync conflict copies of memories among `paths` (engine/conflict_copies.py);
@@ -158,6 +184,8 @@ class VaultEngine:
         """Keep the catalogue current from file-system events (daemon, stdio MCP server)."""
         if self.watcher is not None and self.watcher.running:
             return
+        from cortexgraph_vault.index.watcher import VaultWatcher
+
         self.watcher = VaultWatcher(self.catalog, on_idle=self._save_cache_when_idle, **options)
         self.watcher.start()
         self.watching = True
@@ -242,6 +270,8 @@ class VaultEngine:
 
     def view(self, m: Memory, *, now: datetime | None = None, preview: int = 0,
              include_score: bool = True) -> MemoryView:  # fmt: skip
+        from cortexgraph_vault.models import MemoryView
+
         now = now or self.now()
         s = self.score(m, now)
         reason = promote_reason(m.decay, s, now, self.rules) if m.status == "active" else None

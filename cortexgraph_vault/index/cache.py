@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.catalog import PickledVectors, VaultCatalog
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.records import IndexedNote, parser_version
 from cortexgraph_vault.index.text_index import TextIndex
@@ -30,8 +30,9 @@ from cortexgraph_vault.vault.lock import vault_key
 
 log = logging.getLogger(__name__)
 
-# 4: memories carry use_days, titles come from aliases; 5: the terms of big notes, vectors
-CACHE_FORMAT = 5
+# 4: memories carry use_days, titles come from aliases; 5: the terms of big notes, vectors;
+# 6: the vectors pickled apart (unpickled when first needed)
+CACHE_FORMAT = 6
 NOTE_CHUNK = 200
 TERM_CHUNK = 2000
 _END = "end of the cortexgraph-vault index cache"
@@ -41,7 +42,7 @@ _END = "end of the cortexgraph-vault index cache"
 class CachedIndex:
     notes: dict[str, IndexedNote]
     text: TextIndex
-    vectors: dict[str, Any] | None = None
+    vectors: PickledVectors | None = None
 
 
 def cache_path(cache_dir: Path, root: Path) -> Path:
@@ -86,7 +87,10 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
             postings: dict[str, list[Any]] = {}
             for _ in range(header["term_chunks"]):
                 postings.update((t, rest) for t, *rest in pickle.load(fh))
-            vectors = pickle.load(fh)
+            vectors = pickle.load(fh)  # (pickled vectors, complete) or None
+            if vectors is not None:
+                blob, complete = vectors
+                vectors = PickledVectors(bytes(blob), bool(complete))
             if pickle.load(fh) != _END:
                 raise ValueError("the end marker is missing")
     except FileNotFoundError:
@@ -126,7 +130,7 @@ def save_cache(
     max_note_bytes: int,
     notes: dict[str, IndexedNote],
     text: dict[str, Any],
-    vectors: dict[str, Any] | None = None,
+    vectors: PickledVectors | dict[str, Any] | None = None,
 ) -> float:
     """Write the cache atomically (a reader sees the old file or the new one); seconds taken.
 
@@ -134,6 +138,8 @@ def save_cache(
     and one big pickle would hold the interpreter lock (and every search) for a second.
     """
     started = time.perf_counter()
+    if isinstance(vectors, dict):  # as exported: pickled apart, unpickled when first needed
+        vectors = PickledVectors.of(vectors, notes)
     _private_folders(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
     note_chunks = _chunks(list(notes.values()), NOTE_CHUNK)
@@ -153,7 +159,7 @@ def save_cache(
                 header,
                 *note_chunks,
                 *term_chunks,
-                vectors,
+                None if vectors is None else (vectors.blob, vectors.complete),
                 _END,
             ):
                 pickle.dump(part, fh, protocol=pickle.HIGHEST_PROTOCOL)

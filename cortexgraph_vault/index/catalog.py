@@ -13,12 +13,14 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import pickle
 import stat
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
@@ -35,7 +37,6 @@ from cortexgraph_vault.index.records import (
     stats_of,
     with_stamp,
 )
-from cortexgraph_vault.index.semantic import SemanticIndex, note_text
 from cortexgraph_vault.index.text_index import TermStats, TextIndex, indexed_weights
 from cortexgraph_vault.index.vault_walk import (
     BAD_NAME,
@@ -47,6 +48,9 @@ from cortexgraph_vault.index.vault_walk import (
 from cortexgraph_vault.progress import Progress, no_progress
 from cortexgraph_vault.vault.files import kind_of, not_regular, regular_file_exists
 from cortexgraph_vault.vault.layout import VaultLayout
+
+if TYPE_CHECKING:  # numpy: made when vectors are first needed (a search, an embedding)
+    from cortexgraph_vault.index.semantic import SemanticIndex
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +64,21 @@ __all__ = [
     "parse_note_bytes",
     "walk_vault",
 ]
+
+
+@dataclass(frozen=True)
+class PickledVectors:
+    """Note vectors as the cache holds them (`SemanticIndex.export`, pickled), unpickled only
+    when something needs them: `stats` or `show` never loads numpy. `complete`: every note
+    has its vector and none waits to be embedded again."""
+
+    blob: bytes
+    complete: bool
+
+    @classmethod
+    def of(cls, exported: dict[str, Any], paths: Iterable[str]) -> PickledVectors:
+        complete = not exported["pending"] and set(exported["paths"]) >= set(paths)
+        return cls(pickle.dumps(exported, protocol=pickle.HIGHEST_PROTOCOL), complete)
 
 
 @dataclass
@@ -95,7 +114,10 @@ class VaultCatalog:
         self._by_id: dict[str, list[str]] = {}
         self._unreadable: dict[str, str] = {}
         self.text = TextIndex()
-        self.semantic = SemanticIndex(embedder)
+        self._embedder = embedder
+        # made when first used; until then `_vectors` holds the cached vectors, if any
+        self._semantic: SemanticIndex | None = None
+        self._vectors: tuple[PickledVectors, set[str]] | None = None
         self.graph = LinkGraph()
         self.parsed = 0  # notes parsed since start (a warm start parses only what changed)
         self.progress: Progress = no_progress("indexing")  # (parsed, to parse) on a cold start
@@ -174,12 +196,49 @@ class VaultCatalog:
         with self.lock:
             return self.text.search_expanded(terms, related)
 
+    # vectors -----------------------------------------------------------------
+    @property
+    def semantic(self) -> SemanticIndex:
+        """The note vectors, unpickled from the cache (or made empty) when first asked for."""
+        index = self._semantic
+        if index is None:
+            with self.lock:
+                if self._semantic is None:
+                    self._semantic = self._unpickled_vectors()
+                index = self._semantic
+        return index
+
+    def _unpickled_vectors(self) -> SemanticIndex:
+        from cortexgraph_vault.index.semantic import SemanticIndex
+
+        index = SemanticIndex(self._embedder)
+        cached, self._vectors = self._vectors, None
+        if cached is not None:
+            vectors, known = cached
+            try:
+                index.restore(pickle.loads(vectors.blob), known)
+            except Exception as exc:  # a damaged cache costs an embedding, never the index
+                log.warning("cached note vectors unusable (%s); embedding again", exc)
+                index = SemanticIndex(self._embedder)
+                for path in known:
+                    index.mark(path)
+        return index
+
+    def vectors_waiting(self) -> bool:
+        """Some note waits for its vector (none while the cached vectors are still pickled:
+        any change to a note unpickles them first)."""
+        return self._semantic is not None and self._semantic.pending > 0
+
     def vector_text(self, rel: str) -> str | None:
+        from cortexgraph_vault.index.semantic import note_text
+
         note = self._notes.get(rel)
         return None if note is None else note_text(note.title, note.aliases, note.body)
 
     def sync_vectors(self) -> int:
         """Embed the notes changed since the last call (the search calls it before it looks)."""
+        if self._semantic is None:
+            return 0  # nothing changed since the cached vectors (or there are none to make)
         return self.semantic.sync(self.vector_text)
 
     def sync_vectors_behind(self) -> threading.Thread:
@@ -497,25 +556,22 @@ class VaultCatalog:
         self,
         notes: dict[str, IndexedNote],
         text: TextIndex,
-        vectors: dict[str, object] | SemanticIndex | None = None,
+        vectors: PickledVectors | SemanticIndex | None = None,
     ) -> None:
         """Take over a state loaded from the persistent cache (before any other change):
         its vectors too when it has them, or else every note is embedded again."""
         with self.lock:
-            if isinstance(vectors, SemanticIndex):
-                self.semantic = vectors
+            self._semantic, self._vectors = None, None
+            if isinstance(vectors, PickledVectors):
+                self._vectors = (vectors, set(notes))
+                if not vectors.complete:
+                    self._semantic = self._unpickled_vectors()  # some wait: marked now
+            elif vectors is not None:
+                self._semantic = vectors
             else:
-                self.semantic = SemanticIndex(self.semantic.loader)
-                try:
-                    if vectors is not None:
-                        self.semantic.restore(vectors, notes)
-                except (KeyError, ValueError, TypeError) as exc:
-                    log.warning("cached note vectors unusable (%s); embedding again", exc)
-                    self.semantic = SemanticIndex(self.semantic.loader)
-                    vectors = None
-                if vectors is None:
-                    for path in notes:
-                        self.semantic.mark(path)
+                self._semantic = self._unpickled_vectors()
+                for path in notes:
+                    self._semantic.mark(path)
             self._notes = dict(notes)
             self._by_id = {}
             for note in notes.values():
@@ -544,9 +600,16 @@ class VaultCatalog:
 
     def snapshot(
         self,
-    ) -> tuple[dict[str, IndexedNote], dict[str, object], dict[str, object] | None]:
+    ) -> tuple[dict[str, IndexedNote], dict[str, object], PickledVectors | dict[str, Any] | None]:
+        """Notes, words and vectors to save: the vectors as loaded if still untouched, else
+        exported (pickled by the writer, outside the lock)."""
         with self.lock:
-            return dict(self._notes), self.text.export(), self.semantic.export()
+            notes = dict(self._notes)
+            if self._semantic is None and self._vectors is not None:
+                vectors: PickledVectors | dict[str, Any] | None = self._vectors[0]
+            else:
+                vectors = self.semantic.export()
+            return notes, self.text.export(), vectors
 
 
 def _relation_key(note: IndexedNote | None) -> object:

@@ -10,6 +10,7 @@ missing or damaged file is an error that names it and the fix, never a download.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import threading
 from collections.abc import Callable
@@ -17,9 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 if TYPE_CHECKING:  # imported when the model loads: a process that never searches skips it
+    import numpy as np
     from tokenizers import Encoding, Tokenizer
 
 WEIGHTS = "weights/l2_supercat_256.safetensors"
@@ -47,13 +47,30 @@ def model_folder() -> Path:
 
 @dataclass(frozen=True)
 class Embedder:
-    table: np.ndarray  # (tokens, dim) float32
+    shipped: np.ndarray  # (tokens, dim) as the wheel ships it (float16)
     tokenizer: Tokenizer
     source: str
 
     @property
     def dim(self) -> int:
-        return int(self.table.shape[1])
+        return int(self.shipped.shape[1])
+
+    @functools.cached_property
+    def table(self) -> np.ndarray:
+        """Every row as float32, converted when many notes are embedded (a tenth of a second):
+        a process that embeds only its query converts only the query's rows."""
+        import numpy as np
+
+        return np.ascontiguousarray(self.shipped, dtype=np.float32)
+
+    def _rows(self, ids: np.ndarray) -> np.ndarray:
+        """The float32 rows of `ids`: the same values the whole table would give."""
+        import numpy as np
+
+        rows: np.ndarray = (
+            self.table[ids] if "table" in self.__dict__ else self.shipped[ids].astype(np.float32)
+        )
+        return rows
 
     @property
     def _encode(self) -> Callable[..., list[Encoding]]:
@@ -64,6 +81,8 @@ class Embedder:
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """One unit vector per text (a zero vector for a text with no tokens)."""
+        import numpy as np
+
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         table = self.table
         last = table.shape[0] - 1
@@ -81,14 +100,16 @@ class Embedder:
         return out
 
     def embed_one(self, text: str) -> np.ndarray:
+        import numpy as np
+
         ids = np.asarray(
             self.tokenizer.encode(text[:MAX_CHARS], add_special_tokens=False).ids,
             dtype=np.intp,
         )
         out = np.zeros(self.dim, dtype=np.float32)
         if ids.size:
-            np.clip(ids, 0, self.table.shape[0] - 1, out=ids)
-            self.table[ids].sum(axis=0, out=out)
+            np.clip(ids, 0, self.shipped.shape[0] - 1, out=ids)
+            self._rows(ids).sum(axis=0, out=out)
             norm = float(np.linalg.norm(out))
             if norm > 0:
                 out /= norm
@@ -117,7 +138,7 @@ def load_embedder(folder: Path | None = None) -> Embedder:
     except Exception as exc:
         what = "missing" if not tok.exists() else f"unreadable ({exc})"
         raise ModelUnavailable(f"{tok}: tokenizer {what}; {fix}") from None
-    return Embedder(np.ascontiguousarray(table, dtype=np.float32), tokenizer, str(base))
+    return Embedder(table, tokenizer, str(base))
 
 
 _loaded: dict[str, Embedder | ModelUnavailable] = {}

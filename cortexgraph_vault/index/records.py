@@ -5,23 +5,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import importlib.util
 import os
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cortexgraph_vault.core import block_scan as block_scan_module
-from cortexgraph_vault.core import code_ranges as code_ranges_module
-from cortexgraph_vault.core import links as links_module
-from cortexgraph_vault.core import memory as memory_module
-from cortexgraph_vault.core import note as note_module
-from cortexgraph_vault.core import tags as tags_module
-from cortexgraph_vault.core.links import extract_links
 from cortexgraph_vault.core.memory import Memory, memory_from_fields
-from cortexgraph_vault.core.note import parse_note
-from cortexgraph_vault.core.tags import extract_tags
 from cortexgraph_vault.core.times import from_epoch
 from cortexgraph_vault.index import text_index
 from cortexgraph_vault.index.text_index import (
@@ -50,6 +41,9 @@ class NoteLink(NamedTuple):
 
 
 def note_links(body: str, frontmatter: Mapping[str, Any]) -> tuple[NoteLink, ...]:
+    # the parsers (markdown-it, YAML) load with the first note parsed: a warm start parses none
+    from cortexgraph_vault.core.links import extract_links
+
     return tuple(
         NoteLink(r.target, r.heading, r.block, r.alias, r.embed, r.kind, r.property, r.line)
         for r in extract_links(body, frontmatter)
@@ -120,6 +114,9 @@ def parse_note_bytes(
     text, problems = decode_note_bytes(data, max_bytes)
     if not text.strip():
         problems.append("empty note")
+    from cortexgraph_vault.core.note import parse_note
+    from cortexgraph_vault.core.tags import extract_tags
+
     parsed = parse_note(text)
     if parsed.problem:
         problems.append(parsed.problem)
@@ -205,16 +202,18 @@ def parser_version() -> str:
     written by another version is never trusted."""
     digest = hashlib.sha256(str(PARSER_REVISION).encode())
     for module in (
-        links_module,
-        code_ranges_module,
-        block_scan_module,
-        tags_module,
-        note_module,
-        memory_module,
-        text_index,
-        sys.modules[__name__],
+        "cortexgraph_vault.core.links",
+        "cortexgraph_vault.core.code_ranges",
+        "cortexgraph_vault.core.block_scan",
+        "cortexgraph_vault.core.tags",
+        "cortexgraph_vault.core.note",
+        "cortexgraph_vault.core.memory",
+        text_index.__name__,
+        __name__,
     ):
-        digest.update(Path(module.__file__ or "").read_bytes())
+        # found, not imported: checking a cache must not load the parsers it spares
+        spec = importlib.util.find_spec(module)
+        digest.update(Path(spec.origin if spec and spec.origin else "").read_bytes())
     return digest.hexdigest()[:16]
 
 

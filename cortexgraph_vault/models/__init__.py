@@ -1,11 +1,140 @@
-"""Output shapes shared by every door. One module per area; all re-exported here."""
+"""Output shapes shared by every door. One module per area; all re-exported here.
 
-from cortexgraph_vault.models.browse import *  # noqa: F403
-from cortexgraph_vault.models.consolidation import *  # noqa: F403
-from cortexgraph_vault.models.graph import *  # noqa: F403
-from cortexgraph_vault.models.intelligence import *  # noqa: F403
-from cortexgraph_vault.models.maintenance import *  # noqa: F403
-from cortexgraph_vault.models.memory import *  # noqa: F403
-from cortexgraph_vault.models.metrics import *  # noqa: F403
-from cortexgraph_vault.models.notes import *  # noqa: F403
-from cortexgraph_vault.models.sync import *  # noqa: F403
+A name is imported from its module when first asked for (PEP 562): a command that shows one
+kind of result does not build the pydantic classes of every other (a fifth of a second).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.models.browse import *  # noqa: F403
+    from cortexgraph_vault.models.consolidation import *  # noqa: F403
+    from cortexgraph_vault.models.graph import *  # noqa: F403
+    from cortexgraph_vault.models.intelligence import *  # noqa: F403
+    from cortexgraph_vault.models.maintenance import *  # noqa: F403
+    from cortexgraph_vault.models.memory import *  # noqa: F403
+    from cortexgraph_vault.models.metrics import *  # noqa: F403
+    from cortexgraph_vault.models.notes import *  # noqa: F403
+    from cortexgraph_vault.models.sync import *  # noqa: F403
+
+# module → the names it gives this package (tests/test_models_exports.py keeps it complete)
+EXPORTS: dict[str, tuple[str, ...]] = {
+    "browse": (
+        "Backlink",
+        "MemoryDetail",
+        "MemoryList",
+    ),
+    "consolidation": (
+        "ClusterResult",
+        "ClusterView",
+        "ConsolidateResult",
+        "ConsolidatedCluster",
+        "ConsolidationPlan",
+        "DuplicatePair",
+        "ItemOutcome",
+        "MergePreview",
+        "PLAN_FORMAT",
+        "PLAN_VERSION",
+        "PipelineResult",
+        "PlanItem",
+        "PlanMemory",
+        "StageOutcome",
+    ),
+    "graph": (
+        "CacheStatus",
+        "GRAPH_MAX_CHARS",
+        "GraphNode",
+        "GraphRelation",
+        "GraphResult",
+        "GraphStats",
+        "NeighbourNode",
+        "NeighbourhoodResult",
+        "ReindexResult",
+        "UnresolvedTarget",
+        "VaultStatus",
+        "WatcherStatus",
+    ),
+    "intelligence": (
+        "AutoRecallResult",
+        "MessageAnalysis",
+        "PhraseSignal",
+        "RecallAnalysis",
+        "RecalledMemory",
+        "ReviewItem",
+        "ReviewResult",
+    ),
+    "maintenance": (
+        "ConfigFile",
+        "ConfigReport",
+        "DoctorFinding",
+        "DoctorResult",
+        "ExportResult",
+        "GraphPictureResult",
+        "ImportItem",
+        "ImportResult",
+        "SourceProblem",
+        "VaultStats",
+    ),
+    "memory": (
+        "CommitView",
+        "DeleteResult",
+        "ForgetCandidate",
+        "ForgottenList",
+        "ForgottenView",
+        "GcResult",
+        "HistoryResult",
+        "MemoryView",
+        "Model",
+        "ObserveResult",
+        "ObservedMemory",
+        "OpenResult",
+        "Pagination",
+        "PromoteCandidate",
+        "PromoteResult",
+        "RankExplain",
+        "RelationResult",
+        "RelationView",
+        "Relations",
+        "RestoreResult",
+        "SaveResult",
+        "SearchHit",
+        "SearchResult",
+        "Skipped",
+        "SnapshotResult",
+        "StatsResult",
+        "TouchResult",
+        "UpdateResult",
+        "VersionResult",
+    ),
+    "metrics": (
+        "OperationTiming",
+        "PerformanceMetrics",
+    ),
+    "notes": (
+        "NoteLinkView",
+        "NoteRead",
+    ),
+    "sync": (
+        "LastSync",
+        "SyncDecision",
+        "SyncResult",
+        "SyncSummary",
+    ),
+}
+_MODULE_OF = {name: module for module, names in EXPORTS.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # asked once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_MODULE_OF])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from cortexgraph_vault.models.limits import GRAPH_MAX_CHARS
 from cortexgraph_vault.models.memory import Model, Pagination, Skipped
 
 __all__ = [
@@ -70,10 +71,6 @@ class GraphStats(Model):
     top_tags: dict[str, int] = Field(
         default_factory=dict, description="the most used tags; nested tags count for parents"
     )
-
-
-# read_graph's default budget: about 10k tokens of compact JSON per call.
-GRAPH_MAX_CHARS = 40_000
 
 
 class GraphResult(Model):

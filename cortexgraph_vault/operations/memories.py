@@ -18,8 +18,7 @@ from cortexgraph_vault.models import (
     UpdateResult,
 )
 from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Request
-from cortexgraph_vault.ops.relevance import MAX_QUERY_CHARS
-from cortexgraph_vault.ops.writes import MAX_CONTENT, MAX_MEMORY_IDS
+from cortexgraph_vault.ops.limits import MAX_CONTENT, MAX_MEMORY_IDS, MAX_QUERY_CHARS
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService

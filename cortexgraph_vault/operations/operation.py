@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 class Request(BaseModel):
     """An operation's arguments; an unknown one is refused (a typo never silently does nothing)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 Req = TypeVar("Req", bound=Request)

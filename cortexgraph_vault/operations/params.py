@@ -8,9 +8,14 @@ from pydantic import Field
 
 # The service checks these limits itself (a CLI or a test calling it directly gets the same
 # answer); the doors refuse beyond them before any work.
-from cortexgraph_vault.ops.intelligence import MAX_MESSAGE
-from cortexgraph_vault.ops.relevance import MAX_QUERY_CHARS
-from cortexgraph_vault.ops.writes import MAX_CONTENT, MAX_ENTITIES, MAX_MEMORY_IDS, MAX_TAGS
+from cortexgraph_vault.ops.limits import (
+    MAX_CONTENT,
+    MAX_ENTITIES,
+    MAX_MEMORY_IDS,
+    MAX_MESSAGE,
+    MAX_QUERY_CHARS,
+    MAX_TAGS,
+)
 
 Text = Annotated[str, Field(max_length=200)]
 

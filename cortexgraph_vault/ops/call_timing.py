@@ -12,8 +12,10 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from cortexgraph_vault.models.metrics import OperationTiming, PerformanceMetrics
+if TYPE_CHECKING:  # built when asked for: every call is timed, few ask for the figures
+    from cortexgraph_vault.models.metrics import PerformanceMetrics
 
 
 def percentile(ordered: Sequence[float], q: float) -> float:
@@ -63,6 +65,8 @@ class CallRecorder:
             op.errors += not ok
 
     def snapshot(self) -> PerformanceMetrics:
+        from cortexgraph_vault.models.metrics import OperationTiming, PerformanceMetrics
+
         with self._lock:
             rows = [(name, op.count, op.errors, op.total, sorted(op.durations))
                     for name, op in self._ops.items()]  # fmt: skip

@@ -29,10 +29,10 @@ from cortexgraph_vault.models import (
     SearchHit,
 )
 from cortexgraph_vault.ops import reads, writes
+from cortexgraph_vault.ops.limits import MAX_MESSAGE
 from cortexgraph_vault.ops.size_budget import answer_within
 from cortexgraph_vault.ops.vocabulary import enrichment_for, vocabulary
 
-MAX_MESSAGE = 50_000
 RECALL_MODES = ("silent", "subtle", "interactive")
 PREVIEW = 200
 # A memory matching several of a message's topics is likelier the one meant.

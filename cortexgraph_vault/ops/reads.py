@@ -23,6 +23,7 @@ from cortexgraph_vault.models import (
     Skipped,
     StatsResult,
 )
+from cortexgraph_vault.ops.limits import MAX_MEMORY_IDS
 from cortexgraph_vault.ops.notes import note_cursor
 from cortexgraph_vault.ops.relation_index import relation_index
 from cortexgraph_vault.ops.request_checks import check_range, wanted_statuses
@@ -38,7 +39,6 @@ from cortexgraph_vault.ops.size_budget import (
     result_budget,
     shrink_text,
 )
-from cortexgraph_vault.ops.writes import MAX_MEMORY_IDS
 
 ALL_STATUSES = ("active", "promoted", "archived")
 

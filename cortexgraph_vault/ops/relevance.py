@@ -21,6 +21,7 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.text_index import stems, words
 from cortexgraph_vault.ops.catalog_memo import CatalogMemo
+from cortexgraph_vault.ops.limits import MAX_QUERY_CHARS
 
 SYNONYM_WEIGHT = 0.7  # a synonym matches like the query word, at this weight
 SYNONYMS = synonym_map(stems)
@@ -34,7 +35,6 @@ def ranking_config(config: Config) -> RankingConfig:
     )
 
 
-MAX_QUERY_CHARS = 2000
 ONLY_COMMON_WORDS = (
     "the query has only common words (the, and, of, ...); add a word that names the topic"
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from cortexgraph_vault.core.decay import DAY, seconds_until_score
@@ -21,13 +22,39 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _folder_bytes(root: Path) -> int:
-    """Every file of the vault, Obsidian's settings included; git's own folder is not the vault."""
+def _folder_bytes(root: Path, known: Callable[[str], int | None]) -> int:
+    """Every file of the vault, Obsidian's settings included; git's own folder is not the vault.
+    `known`: the size the index holds for a note it just looked at (no second stat of 10k
+    files); a link to a file counts as the file's size, a link to a folder as nothing."""
     total = 0
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if d != ".git"]
-        total += sum(_size(Path(folder) / name) for name in files)
+    stack = [(os.fspath(root), "")]
+    while stack:
+        folder, rel_folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir():
+                    if entry.name != ".git" and not entry.is_symlink():
+                        stack.append((entry.path, rel_folder + entry.name + "/"))
+                    continue
+                size = None
+                if entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                    size = known(rel_folder + entry.name)
+                total += entry.stat().st_size if size is None else size
+            except OSError:
+                continue
     return total
+
+
+def _note_size(engine: VaultEngine) -> Callable[[str], int | None]:
+    def size(rel: str) -> int | None:
+        note = engine.catalog.note(rel)
+        return None if note is None else note.size
+
+    return size
 
 
 def stats(engine: VaultEngine) -> VaultStats:
@@ -52,7 +79,7 @@ def stats(engine: VaultEngine) -> VaultStats:
             strength=m.strength, now=now, cfg=engine.decay,
         )  # fmt: skip
         at_risk += left <= AT_RISK_DAYS * DAY
-    vault_bytes = _folder_bytes(engine.root)
+    vault_bytes = _folder_bytes(engine.root, _note_size(engine))
     cache = engine.index_cache.path
     return VaultStats(
         **base.model_dump(), at_risk=at_risk, at_risk_days=AT_RISK_DAYS, due_for_review=due,

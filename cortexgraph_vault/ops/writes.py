@@ -26,15 +26,11 @@ from cortexgraph_vault.models import (
     TouchResult,
     UpdateResult,
 )
+from cortexgraph_vault.ops.limits import MAX_CONTENT, MAX_ENTITIES, MAX_MEMORY_IDS, MAX_TAGS
 from cortexgraph_vault.ops.note_fields import fresh_memory, id_changes, use_days_change
 from cortexgraph_vault.ops.secret_check import refuse_secrets, safe_name
 from cortexgraph_vault.ops.vocabulary import enrichment_for
 from cortexgraph_vault.vault.layout import needs_alias, title_from_content
-
-MAX_CONTENT = 50_000
-MAX_TAGS = 50
-MAX_ENTITIES = 100
-MAX_MEMORY_IDS = 100  # per open_memories or observe_memory_usage call
 
 
 def clean_tags(tags: Sequence[str] | None) -> list[str]:

@@ -16,6 +16,7 @@ from cortexgraph_vault import engine as engine_module
 from cortexgraph_vault.config import load_config, user_cache_dir
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.index.cache import cache_path, save_cache
+from cortexgraph_vault.index.catalog import PickledVectors
 from tests.index.index_helpers import file_hashes, fresh_signature, signature
 
 
@@ -172,3 +173,42 @@ def test_note_vectors_come_back_from_the_cache_and_only_changed_notes_are_embedd
     assert len(embedded) == 1 and "sailboats" in embedded[0]
     rel = note.relative_to(link_vault).as_posix()
     assert not (edited.catalog.semantic.vector_of(rel) == vectors[rel]).all()
+
+
+def test_vectors_a_process_never_used_are_written_back_as_they_were(
+    link_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cortexgraph_vault.index.embedder import Embedder
+
+    cold = engine_for(link_vault)
+    vectors = {n.path: cold.catalog.semantic.vector_of(n.path) for n in cold.catalog.notes()}
+    embedded: list[str] = []
+    real = Embedder.embed
+
+    def counting(self: Embedder, texts: list[str]):  # type: ignore[no-untyped-def]
+        embedded.extend(texts)
+        return real(self, texts)
+
+    monkeypatch.setattr(Embedder, "embed", counting)
+    untouched = engine_for(link_vault)  # loads the cache and never searches by meaning
+    untouched.index_cache.save(untouched.catalog)
+    (link_vault / "Added.md").write_text("a note about lighthouses\n")
+    after = engine_for(link_vault)
+    assert embedded == ["Added\na note about lighthouses"]
+    assert after.catalog.semantic.pending == 0
+    for path, vec in vectors.items():
+        assert (after.catalog.semantic.vector_of(path) == vec).all()
+
+
+def test_a_damaged_vectors_part_costs_an_embedding_not_the_index(link_vault: Path) -> None:
+    cold = engine_for(link_vault)
+    path = cache_path(user_cache_dir(), link_vault)
+    notes, text, _ = cold.catalog.snapshot()
+    damaged = PickledVectors(b"not a pickle", complete=True)
+    save_cache(path, cold.layout, cold.config.max_note_bytes, notes, text, damaged)
+    warm = engine_for(link_vault)
+    assert warm.index_cache.loaded_at_start and warm.catalog.parsed == 0
+    found, _ = warm.catalog.search_text(["nowhere"])
+    assert found and warm.catalog.semantic.pending == len(warm.catalog)  # all to embed again
+    assert warm.catalog.sync_vectors() == len(warm.catalog)
+    assert set(found) == set(cold.catalog.search_text(["nowhere"])[0])

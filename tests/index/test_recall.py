@@ -175,6 +175,21 @@ def test_the_model_loads_and_searches_with_no_network(sample_vault: Path, no_net
     assert status.vectors == len(service.engine.catalog)
 
 
+def test_a_query_vector_is_the_same_before_and_after_the_table_is_converted() -> None:
+    """A process that embeds only its query converts only the query's rows of the shipped
+    table; the vector is the one the whole converted table gives, bit for bit."""
+    queries = ["food allergies", "who is my manager", "TypeScript over JavaScript", "x", ""]
+    model = load_embedder()
+    before = [model.embed_one(q) for q in queries]
+    assert "table" not in model.__dict__  # nothing converted the whole table
+    model.embed(queries)  # many notes: the whole table, converted once
+    assert "table" in model.__dict__
+    after = [model.embed_one(q) for q in queries]
+    for b, a in zip(before, after, strict=True):
+        assert b.dtype == a.dtype and (b == a).all()
+    assert before[0].any() and not before[-1].any()  # a vector, and the empty text's zero
+
+
 def test_a_missing_or_corrupt_model_is_named_and_words_still_search(
     sample_vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

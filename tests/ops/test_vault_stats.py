@@ -59,3 +59,16 @@ def test_the_cli_prints_the_new_figures_and_json_keeps_the_old_fields(
     text = cli("stats", vault=sample_vault).out
     assert "at risk (forgotten within 7 days unless used)" in text
     assert "index cache" in text and "by folder: " in text
+
+
+def test_vault_bytes_follow_notes_edited_since_the_last_look(sample_vault: Path) -> None:
+    svc = service(sample_vault)
+    before = svc.stats().vault_bytes
+    note = next((sample_vault / "_stm").glob("*.md"))
+    note.write_text(note.read_text(encoding="utf-8") + "\nA much longer ending of this note.\n")
+    (sample_vault / ".obsidian").mkdir(exist_ok=True)
+    (sample_vault / ".obsidian" / "app.json").write_text('{"x": 1}')
+    after = svc.stats().vault_bytes
+    files = [p for p in sample_vault.rglob("*") if p.is_file() and ".git" not in p.parts]
+    assert after == sum(p.stat().st_size for p in files)
+    assert after > before
