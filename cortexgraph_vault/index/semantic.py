@@ -28,6 +28,8 @@ from cortexgraph_vault.index.embedder import Embedder, ModelUnavailable
 
 log = logging.getLogger(__name__)
 
+EMBED_SLICE = 4096  # notes embedded at once by `sync`
+
 
 def note_text(title: str, aliases: Iterable[str], body: str) -> str:
     head = " ".join([title, *aliases]).strip()
@@ -39,18 +41,43 @@ def text_key(text: str) -> bytes:
 
 
 class _Rows:
-    """Unit vectors by key in a growing matrix; freed rows are reused."""
+    """Unit vectors by key in a growing matrix; freed rows are reused.
 
-    def __init__(self, dim: int) -> None:
-        self.matrix = np.zeros((0, dim), dtype=np.float32)
+    The matrix is handed to the cache writer as it is, not copied (100k notes: 100 MB);
+    the first change after that copies it instead (`shared`), so the writer's view never
+    changes under it.
+    """
+
+    def __init__(self, dim: int, matrix: np.ndarray | None = None) -> None:
+        self.matrix = matrix if matrix is not None else np.zeros((0, dim), dtype=np.float32)
         self.row_of: dict[str, int] = {}
         self.names: list[str | None] = []
         self.free: list[int] = []
+        self.shared = False
 
     def __len__(self) -> int:
         return len(self.row_of)
 
+    def reserve(self, rows: int) -> None:
+        """Room for this many rows in all, in one step (a cold start: no doublings)."""
+        if rows > self.matrix.shape[0]:
+            self._resize(rows)
+
+    def _resize(self, rows: int) -> None:
+        n = len(self.names)
+        # np.zeros pages are not touched (not resident) until written
+        bigger = np.zeros((rows, self.matrix.shape[1]), dtype=np.float32)
+        bigger[:n] = self.matrix[:n]
+        self.matrix = bigger
+        self.shared = False
+
+    def _own(self) -> None:
+        if self.shared:
+            self.matrix = self.matrix.copy()
+            self.shared = False
+
     def put(self, names: list[str], vectors: np.ndarray) -> None:
+        self._own()
         for name, vec in zip(names, vectors, strict=True):
             row = self.row_of.get(name)
             if row is None:
@@ -62,18 +89,23 @@ class _Rows:
     def _grow(self) -> int:
         n = len(self.names)
         if n == self.matrix.shape[0]:
-            bigger = np.zeros((max(64, n * 2), self.matrix.shape[1]), dtype=np.float32)
-            bigger[:n] = self.matrix[:n]
-            self.matrix = bigger
+            # by a quarter, not double: at 100k notes a doubling is 100 MB for one new note
+            self._resize(max(64, n + n // 4))
         self.names.append(None)
         return n
 
     def remove(self, name: str) -> None:
         row = self.row_of.pop(name, None)
         if row is not None:
+            self._own()
             self.names[row] = None
             self.matrix[row] = 0.0
             self.free.append(row)
+
+    def used(self) -> np.ndarray:
+        """The rows in use so far (free ones are zero), as a view, marked shared."""
+        self.shared = True
+        return self.matrix[: len(self.names)]
 
     def scores(self, vec: np.ndarray) -> np.ndarray:
         """Cosine of `vec` with every row (0 for free rows). einsum, not BLAS: a threaded
@@ -150,33 +182,37 @@ class SemanticIndex:
                 if notes is None:
                     self._stale.clear()
                     return 0
-                todo, texts, keys = [], [], []
+                todo = []
                 for path in self._stale:
                     text = text_of(path)
                     if text is None:
                         self._keys.pop(path, None)
                         notes.remove(path)
                         continue
-                    key = text_key(text)
-                    if self._keys.get(path) == key and path in notes.row_of:
+                    if self._keys.get(path) == text_key(text) and path in notes.row_of:
                         continue
                     todo.append(path)
-                    texts.append(text)
-                    keys.append(key)
                 self._stale.clear()
+                notes.reserve(len(notes.names) + len(todo))
                 model = self._embedder
             if not todo:
                 return 0
             assert model is not None
-            vectors = model.embed(texts)  # the slow part, with `lock` free
-            with self.lock:
-                if self._notes is not notes:  # the index was replaced meanwhile
-                    return 0
-                # A note dropped meanwhile stays dropped; one changed meanwhile is marked
-                # again and embedded anew by the next sync.
-                kept = [i for i, path in enumerate(todo) if text_of(path) is not None]
-                notes.put([todo[i] for i in kept], vectors[kept])
-                self._keys.update((todo[i], keys[i]) for i in kept)
+            # A slice at a time: the texts and vectors of 100k notes at once would be
+            # hundreds of megabytes held only to be copied into the matrix.
+            for start in range(0, len(todo), EMBED_SLICE):
+                found = [(path, text_of(path)) for path in todo[start : start + EMBED_SLICE]]
+                texts = {path: text for path, text in found if text is not None}
+                vectors = model.embed(list(texts.values()))  # the slow part, `lock` free
+                with self.lock:
+                    if self._notes is not notes:  # the index was replaced meanwhile
+                        return 0
+                    # A note dropped meanwhile stays dropped; one changed meanwhile is
+                    # marked again and embedded anew by the next sync.
+                    kept = [i for i, path in enumerate(texts) if text_of(path) is not None]
+                    paths = list(texts)
+                    notes.put([paths[i] for i in kept], vectors[kept])
+                    self._keys.update((paths[i], text_key(texts[paths[i]])) for i in kept)
             return len(todo)
 
     # queries ------------------------------------------------------------------------
@@ -216,31 +252,49 @@ class SemanticIndex:
 
     # persistence --------------------------------------------------------------------
     def export(self) -> dict[str, Any] | None:
+        """The vectors for the cache: the matrix itself, not a copy (see `_Rows`); `paths`
+        names each row, None for a free one."""
         with self.lock:
             if self._notes is None:
                 return None
-            paths = list(self._notes.row_of)
+            names = list(self._notes.names)
             return {
-                "paths": paths,
-                "keys": [self._keys.get(p, b"") for p in paths],
-                "notes": self._notes.matrix[[self._notes.row_of[p] for p in paths]].copy(),
+                "paths": names,
+                "keys": [self._keys.get(p, b"") if p is not None else b"" for p in names],
+                "notes": self._notes.used(),
                 "pending": sorted(self._stale),
             }
 
     def restore(self, data: Mapping[str, Any], known: Iterable[str]) -> None:
         """Take vectors from the cache; notes it lacks are marked to be embedded. The model
-        itself is not loaded here: a command that never searches by meaning never pays for it."""
+        itself is not loaded here: a command that never searches by meaning never pays for it.
+        The matrix given becomes the index's own (a loaded cache's: not copied)."""
         if self.loader is None:
             return
         known = set(known)
         paths, keys, matrix = data["paths"], data["keys"], data["notes"]
         if len(paths) != len(keys) or matrix.ndim != 2 or matrix.shape[0] != len(paths):
             raise ValueError("note vectors are damaged")
-        if self._notes is None:
-            self._notes = _Rows(int(matrix.shape[1]))
-        notes = self._notes
-        keep = [i for i, p in enumerate(paths) if p in known]
         with self.lock:
-            notes.put([paths[i] for i in keep], matrix[keep])
-            self._keys.update((paths[i], keys[i]) for i in keep)
+            usable = matrix.dtype == np.float32 and matrix.flags.c_contiguous
+            if self._notes is None and usable and matrix.flags.writeable:
+                # the loaded matrix becomes the index's own (the caller gives it up): no
+                # copy of 100 MB
+                notes = self._notes = _Rows(int(matrix.shape[1]), matrix)
+                for row, path in enumerate(paths):
+                    notes.names.append(None)
+                    if path is not None and path in known and path not in notes.row_of:
+                        notes.row_of[path] = row
+                        notes.names[row] = path
+                        self._keys[path] = keys[row]
+                    else:
+                        matrix[row] = 0.0
+                        notes.free.append(row)
+            else:
+                if self._notes is None:
+                    self._notes = _Rows(int(matrix.shape[1]))
+                notes = self._notes
+                keep = [i for i, p in enumerate(paths) if p is not None and p in known]
+                notes.put([paths[i] for i in keep], matrix[keep])
+                self._keys.update((paths[i], keys[i]) for i in keep)
             self._stale |= (known - set(notes.row_of)) | (set(data["pending"]) & known)
