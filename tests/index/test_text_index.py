@@ -135,6 +135,25 @@ def test_an_exported_index_restores_to_the_same_answers() -> None:
     assert set(restored.search(["database"])) == set()
 
 
+def test_an_export_being_written_does_not_change_as_the_index_changes() -> None:
+    """The cache writer gets the posting arrays themselves, not copies: the index copies a
+    list before it next changes it, so the snapshot stays what it was when taken."""
+    docs = {f"n{i}": doc(f"note {i}", f"shared words plus own{i}") for i in range(200)}
+    index = index_of(**docs)
+    exported = index.export()
+    before = pickle.dumps(exported)
+    restored_before = TextIndex.restore(pickle.loads(before))
+    index.put("new", term_stats(doc("new note", "shared words again")))
+    index.remove("n3", lambda: term_stats(docs["n3"]).terms)  # a short list: edited in place
+    index.put("n5", term_stats(doc("note 5", "rewritten")), lambda: term_stats(docs["n5"]).terms)
+    for i in range(10, 150):  # tombstones, then a compaction of the long lists
+        index.remove(f"n{i}", lambda i=i: term_stats(docs[f"n{i}"]).terms)  # type: ignore[misc]
+    assert pickle.dumps(exported) == before
+    assert TextIndex.restore(exported).signature() == restored_before.signature()
+    assert set(index.search(["rewritten"])) == {"n5"}
+    assert "n3" not in index.search(["own3"]) and "n5" not in index.search(["own5"])
+
+
 def test_a_word_in_most_notes_is_left_out_beside_a_selective_one() -> None:
     docs = {f"n{i}": doc(f"note {i}", "common filler text") for i in range(100)}
     docs["rare"] = doc("rare", "common filler with a zeppelin")
