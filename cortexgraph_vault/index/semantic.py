@@ -36,20 +36,29 @@ def note_text(title: str, aliases: Iterable[str], body: str) -> str:
     return f"{head}\n{body.strip()}" if head else body.strip()
 
 
+KEY_BYTES = 12
+
+
 def text_key(text: str) -> bytes:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=KEY_BYTES).digest()
 
 
 class _Rows:
-    """Unit vectors by key in a growing matrix; freed rows are reused.
+    """Unit vectors by name in a growing matrix, each with the key of the text it was made
+    from (a row of `keys`: 12 bytes, not a bytes object and a dict entry); freed rows are
+    reused.
 
     The matrix is handed to the cache writer as it is, not copied (100k notes: 100 MB);
     the first change after that copies it instead (`shared`), so the writer's view never
     changes under it.
     """
 
-    def __init__(self, dim: int, matrix: np.ndarray | None = None) -> None:
+    def __init__(
+        self, dim: int, matrix: np.ndarray | None = None, keys: np.ndarray | None = None
+    ) -> None:
         self.matrix = matrix if matrix is not None else np.zeros((0, dim), dtype=np.float32)
+        rows = self.matrix.shape[0]
+        self.keys = keys if keys is not None else np.zeros((rows, KEY_BYTES), dtype=np.uint8)
         self.row_of: dict[str, int] = {}
         self.names: list[str | None] = []
         self.free: list[int] = []
@@ -68,23 +77,31 @@ class _Rows:
         # np.zeros pages are not touched (not resident) until written
         bigger = np.zeros((rows, self.matrix.shape[1]), dtype=np.float32)
         bigger[:n] = self.matrix[:n]
-        self.matrix = bigger
+        keys = np.zeros((rows, KEY_BYTES), dtype=np.uint8)
+        keys[:n] = self.keys[:n]
+        self.matrix, self.keys = bigger, keys
         self.shared = False
 
     def _own(self) -> None:
         if self.shared:
             self.matrix = self.matrix.copy()
+            self.keys = self.keys.copy()
             self.shared = False
 
-    def put(self, names: list[str], vectors: np.ndarray) -> None:
+    def key_of(self, name: str) -> bytes | None:
+        row = self.row_of.get(name)
+        return None if row is None else self.keys[row].tobytes()
+
+    def put(self, names: list[str], vectors: np.ndarray, keys: list[bytes]) -> None:
         self._own()
-        for name, vec in zip(names, vectors, strict=True):
+        for name, vec, key in zip(names, vectors, keys, strict=True):
             row = self.row_of.get(name)
             if row is None:
                 row = self.free.pop() if self.free else self._grow()
                 self.row_of[name] = row
                 self.names[row] = name
             self.matrix[row] = vec
+            self.keys[row] = np.frombuffer(key.ljust(KEY_BYTES, b"\0")[:KEY_BYTES], np.uint8)
 
     def _grow(self) -> int:
         n = len(self.names)
@@ -100,12 +117,15 @@ class _Rows:
             self._own()
             self.names[row] = None
             self.matrix[row] = 0.0
+            self.keys[row] = 0
             self.free.append(row)
 
-    def used(self) -> np.ndarray:
-        """The rows in use so far (free ones are zero), as a view, marked shared."""
+    def used(self) -> tuple[np.ndarray, np.ndarray]:
+        """The rows in use so far (free ones are zero) and their keys, as views, marked
+        shared."""
         self.shared = True
-        return self.matrix[: len(self.names)]
+        n = len(self.names)
+        return self.matrix[:n], self.keys[:n]
 
     def scores(self, vec: np.ndarray) -> np.ndarray:
         """Cosine of `vec` with every row (0 for free rows). einsum, not BLAS: a threaded
@@ -124,7 +144,6 @@ class SemanticIndex:
         # waits for nothing, and a `sync` (before a search) waits for the embedding in flight.
         self.embedding = threading.RLock()
         self._notes: _Rows | None = None
-        self._keys: dict[str, bytes] = {}
         self._stale: set[str] = set()
 
     # the model ----------------------------------------------------------------------
@@ -148,7 +167,6 @@ class SemanticIndex:
         if self._notes is None or self._notes.matrix.shape[1] != model.dim:
             if self._notes is not None:  # cached by another model: every note again
                 self._stale |= set(self._notes.row_of)
-                self._keys.clear()
             self._notes = _Rows(model.dim)
         return self._notes
 
@@ -160,7 +178,6 @@ class SemanticIndex:
     def drop(self, path: str) -> None:
         with self.lock:
             self._stale.discard(path)
-            self._keys.pop(path, None)
             if self._notes is not None:
                 self._notes.remove(path)
 
@@ -186,10 +203,9 @@ class SemanticIndex:
                 for path in self._stale:
                     text = text_of(path)
                     if text is None:
-                        self._keys.pop(path, None)
                         notes.remove(path)
                         continue
-                    if self._keys.get(path) == text_key(text) and path in notes.row_of:
+                    if notes.key_of(path) == text_key(text):
                         continue
                     todo.append(path)
                 self._stale.clear()
@@ -211,8 +227,11 @@ class SemanticIndex:
                     # marked again and embedded anew by the next sync.
                     kept = [i for i, path in enumerate(texts) if text_of(path) is not None]
                     paths = list(texts)
-                    notes.put([paths[i] for i in kept], vectors[kept])
-                    self._keys.update((paths[i], text_key(texts[paths[i]])) for i in kept)
+                    notes.put(
+                        [paths[i] for i in kept],
+                        vectors[kept],
+                        [text_key(texts[paths[i]]) for i in kept],
+                    )
             return len(todo)
 
     # queries ------------------------------------------------------------------------
@@ -257,11 +276,11 @@ class SemanticIndex:
         with self.lock:
             if self._notes is None:
                 return None
-            names = list(self._notes.names)
+            matrix, keys = self._notes.used()
             return {
-                "paths": names,
-                "keys": [self._keys.get(p, b"") if p is not None else b"" for p in names],
-                "notes": self._notes.used(),
+                "paths": list(self._notes.names),
+                "keys": keys,
+                "notes": matrix,
                 "pending": sorted(self._stale),
             }
 
@@ -275,26 +294,30 @@ class SemanticIndex:
         paths, keys, matrix = data["paths"], data["keys"], data["notes"]
         if len(paths) != len(keys) or matrix.ndim != 2 or matrix.shape[0] != len(paths):
             raise ValueError("note vectors are damaged")
+        if not isinstance(keys, np.ndarray):  # bytes each (a cache of an older version)
+            keys = np.array([np.frombuffer(k.ljust(KEY_BYTES, b"\0")[:KEY_BYTES], np.uint8)
+                             for k in keys], dtype=np.uint8).reshape(len(paths), KEY_BYTES)  # fmt: skip
+        if keys.shape != (len(paths), KEY_BYTES) or keys.dtype != np.uint8:
+            raise ValueError("note vector keys are damaged")
         with self.lock:
             usable = matrix.dtype == np.float32 and matrix.flags.c_contiguous
-            if self._notes is None and usable and matrix.flags.writeable:
+            if self._notes is None and usable and matrix.flags.writeable and keys.flags.writeable:
                 # the loaded matrix becomes the index's own (the caller gives it up): no
                 # copy of 100 MB
-                notes = self._notes = _Rows(int(matrix.shape[1]), matrix)
+                notes = self._notes = _Rows(int(matrix.shape[1]), matrix, keys)
                 for row, path in enumerate(paths):
                     notes.names.append(None)
                     if path is not None and path in known and path not in notes.row_of:
                         notes.row_of[path] = row
                         notes.names[row] = path
-                        self._keys[path] = keys[row]
                     else:
                         matrix[row] = 0.0
+                        keys[row] = 0
                         notes.free.append(row)
             else:
                 if self._notes is None:
                     self._notes = _Rows(int(matrix.shape[1]))
                 notes = self._notes
                 keep = [i for i, p in enumerate(paths) if p is not None and p in known]
-                notes.put([paths[i] for i in keep], matrix[keep])
-                self._keys.update((paths[i], keys[i]) for i in keep)
+                notes.put([paths[i] for i in keep], matrix[keep], [keys[i].tobytes() for i in keep])
             self._stale |= (known - set(notes.row_of)) | (set(data["pending"]) & known)

@@ -583,8 +583,8 @@ class TextIndex:
         for weighted, _ in wanted:
             p, idf = weighted[0]
             # dict(zip(...)) and numpy run in C; only merges below loop in Python
-            scores = self._parts(p).astype(np.float64) * idf
-            best = dict(zip(p.docs, scores.tolist(), strict=True))
+            first = self._parts(p).astype(np.float64) * idf
+            best: dict[int, float] = dict(zip(p.docs, first.tolist(), strict=True))
             for p, idf in weighted[1:]:
                 get = best.get
                 for doc, part in zip(p.docs, self._parts(p).tolist(), strict=True):
