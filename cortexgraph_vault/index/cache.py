@@ -31,7 +31,8 @@ from cortexgraph_vault.vault.lock import vault_key
 log = logging.getLogger(__name__)
 
 # 4: memories carry use_days, titles come from aliases; 5: the terms of big notes, vectors;
-# 6: the vectors pickled apart (unpickled when first needed)
+# 6: the vectors pickled apart (unpickled when first needed); the word index's own layout
+# is covered by the parser version (text_index.py is part of it)
 CACHE_FORMAT = 6
 NOTE_CHUNK = 200
 TERM_CHUNK = 2000
@@ -100,8 +101,9 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
         return None
     try:
         text = TextIndex.restore(
-            {"paths": header["paths"], "postings": postings, "terms_of": header["terms_of"]}
-        )
+            {"paths": header["paths"], "norms": header["norms"], "postings": postings,
+             "terms_of": header["terms_of"]}
+        )  # fmt: skip
         if set(notes) != text.paths():
             raise ValueError("notes and word index disagree")
     except Exception as exc:
@@ -149,6 +151,7 @@ def save_cache(
         "note_chunks": len(note_chunks),
         "term_chunks": len(term_chunks),
         "paths": text["paths"],
+        "norms": text["norms"],
         "terms_of": text.get("terms_of", {}),
     }
     try:

@@ -7,6 +7,7 @@ import functools
 import hashlib
 import importlib.util
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,10 +45,34 @@ def note_links(body: str, frontmatter: Mapping[str, Any]) -> tuple[NoteLink, ...
     # the parsers (markdown-it, YAML) load with the first note parsed: a warm start parses none
     from cortexgraph_vault.core.links import extract_links
 
+    # Targets are mostly other notes' names, each linked from several notes: one string each.
+    intern = sys.intern
     return tuple(
-        NoteLink(r.target, r.heading, r.block, r.alias, r.embed, r.kind, r.property, r.line)
+        NoteLink(
+            intern(r.target),
+            r.heading,
+            r.block,
+            r.alias,
+            r.embed,
+            intern(r.kind),
+            r.property,
+            r.line,
+        )
         for r in extract_links(body, frontmatter)
     )
+
+
+def _shared_strings(frontmatter: dict[str, Any]) -> dict[str, Any]:
+    """The frontmatter with its keys, and the strings of its lists (tags, aliases,
+    entities), interned: 100k notes repeat the same few hundred of them, each a new string
+    as parsed (tens of megabytes)."""
+    intern = sys.intern
+    out: dict[str, Any] = {}
+    for key, value in frontmatter.items():
+        if type(value) is list:
+            value = [intern(v) if type(v) is str else v for v in value]
+        out[intern(key) if type(key) is str else key] = value
+    return out
 
 
 @dataclass(frozen=True)
@@ -120,7 +145,7 @@ def parse_note_bytes(
     parsed = parse_note(text)
     if parsed.problem:
         problems.append(parsed.problem)
-    fm = parsed.frontmatter
+    fm = _shared_strings(parsed.frontmatter)
     aliases = _aliases(fm)
     title = title_as_written(rel.rsplit("/", 1)[-1][:-3], aliases)
     memory = None
@@ -152,7 +177,7 @@ def parse_note_bytes(
         kind=kind,
         links=note_links(parsed.body, fm),
         # Obsidian treats `#Work` and `#work` as one tag; the index keeps one spelling.
-        tags=tuple(dict.fromkeys(t.lower() for t in extract_tags(parsed.body, fm))),
+        tags=tuple(dict.fromkeys(sys.intern(t.lower()) for t in extract_tags(parsed.body, fm))),
         aliases=aliases,
         entities=entities,
     )

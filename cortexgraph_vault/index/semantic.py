@@ -28,52 +28,104 @@ from cortexgraph_vault.index.embedder import Embedder, ModelUnavailable
 
 log = logging.getLogger(__name__)
 
+EMBED_SLICE = 4096  # notes embedded at once by `sync`
+
 
 def note_text(title: str, aliases: Iterable[str], body: str) -> str:
     head = " ".join([title, *aliases]).strip()
     return f"{head}\n{body.strip()}" if head else body.strip()
 
 
+KEY_BYTES = 12
+
+
 def text_key(text: str) -> bytes:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=KEY_BYTES).digest()
 
 
 class _Rows:
-    """Unit vectors by key in a growing matrix; freed rows are reused."""
+    """Unit vectors by name in a growing matrix, each with the key of the text it was made
+    from (a row of `keys`: 12 bytes, not a bytes object and a dict entry); freed rows are
+    reused.
 
-    def __init__(self, dim: int) -> None:
-        self.matrix = np.zeros((0, dim), dtype=np.float32)
+    The matrix is handed to the cache writer as it is, not copied (100k notes: 100 MB);
+    the first change after that copies it instead (`shared`), so the writer's view never
+    changes under it.
+    """
+
+    def __init__(
+        self, dim: int, matrix: np.ndarray | None = None, keys: np.ndarray | None = None
+    ) -> None:
+        self.matrix = matrix if matrix is not None else np.zeros((0, dim), dtype=np.float32)
+        rows = self.matrix.shape[0]
+        self.keys = keys if keys is not None else np.zeros((rows, KEY_BYTES), dtype=np.uint8)
         self.row_of: dict[str, int] = {}
         self.names: list[str | None] = []
         self.free: list[int] = []
+        self.shared = False
 
     def __len__(self) -> int:
         return len(self.row_of)
 
-    def put(self, names: list[str], vectors: np.ndarray) -> None:
-        for name, vec in zip(names, vectors, strict=True):
+    def reserve(self, rows: int) -> None:
+        """Room for this many rows in all, in one step (a cold start: no doublings)."""
+        if rows > self.matrix.shape[0]:
+            self._resize(rows)
+
+    def _resize(self, rows: int) -> None:
+        n = len(self.names)
+        # np.zeros pages are not touched (not resident) until written
+        bigger = np.zeros((rows, self.matrix.shape[1]), dtype=np.float32)
+        bigger[:n] = self.matrix[:n]
+        keys = np.zeros((rows, KEY_BYTES), dtype=np.uint8)
+        keys[:n] = self.keys[:n]
+        self.matrix, self.keys = bigger, keys
+        self.shared = False
+
+    def _own(self) -> None:
+        if self.shared:
+            self.matrix = self.matrix.copy()
+            self.keys = self.keys.copy()
+            self.shared = False
+
+    def key_of(self, name: str) -> bytes | None:
+        row = self.row_of.get(name)
+        return None if row is None else self.keys[row].tobytes()
+
+    def put(self, names: list[str], vectors: np.ndarray, keys: list[bytes]) -> None:
+        self._own()
+        for name, vec, key in zip(names, vectors, keys, strict=True):
             row = self.row_of.get(name)
             if row is None:
                 row = self.free.pop() if self.free else self._grow()
                 self.row_of[name] = row
                 self.names[row] = name
             self.matrix[row] = vec
+            self.keys[row] = np.frombuffer(key.ljust(KEY_BYTES, b"\0")[:KEY_BYTES], np.uint8)
 
     def _grow(self) -> int:
         n = len(self.names)
         if n == self.matrix.shape[0]:
-            bigger = np.zeros((max(64, n * 2), self.matrix.shape[1]), dtype=np.float32)
-            bigger[:n] = self.matrix[:n]
-            self.matrix = bigger
+            # by a quarter, not double: at 100k notes a doubling is 100 MB for one new note
+            self._resize(max(64, n + n // 4))
         self.names.append(None)
         return n
 
     def remove(self, name: str) -> None:
         row = self.row_of.pop(name, None)
         if row is not None:
+            self._own()
             self.names[row] = None
             self.matrix[row] = 0.0
+            self.keys[row] = 0
             self.free.append(row)
+
+    def used(self) -> tuple[np.ndarray, np.ndarray]:
+        """The rows in use so far (free ones are zero) and their keys, as views, marked
+        shared."""
+        self.shared = True
+        n = len(self.names)
+        return self.matrix[:n], self.keys[:n]
 
     def scores(self, vec: np.ndarray) -> np.ndarray:
         """Cosine of `vec` with every row (0 for free rows). einsum, not BLAS: a threaded
@@ -92,7 +144,6 @@ class SemanticIndex:
         # waits for nothing, and a `sync` (before a search) waits for the embedding in flight.
         self.embedding = threading.RLock()
         self._notes: _Rows | None = None
-        self._keys: dict[str, bytes] = {}
         self._stale: set[str] = set()
 
     # the model ----------------------------------------------------------------------
@@ -116,7 +167,6 @@ class SemanticIndex:
         if self._notes is None or self._notes.matrix.shape[1] != model.dim:
             if self._notes is not None:  # cached by another model: every note again
                 self._stale |= set(self._notes.row_of)
-                self._keys.clear()
             self._notes = _Rows(model.dim)
         return self._notes
 
@@ -128,7 +178,6 @@ class SemanticIndex:
     def drop(self, path: str) -> None:
         with self.lock:
             self._stale.discard(path)
-            self._keys.pop(path, None)
             if self._notes is not None:
                 self._notes.remove(path)
 
@@ -150,33 +199,39 @@ class SemanticIndex:
                 if notes is None:
                     self._stale.clear()
                     return 0
-                todo, texts, keys = [], [], []
+                todo = []
                 for path in self._stale:
                     text = text_of(path)
                     if text is None:
-                        self._keys.pop(path, None)
                         notes.remove(path)
                         continue
-                    key = text_key(text)
-                    if self._keys.get(path) == key and path in notes.row_of:
+                    if notes.key_of(path) == text_key(text):
                         continue
                     todo.append(path)
-                    texts.append(text)
-                    keys.append(key)
                 self._stale.clear()
+                notes.reserve(len(notes.names) + len(todo))
                 model = self._embedder
             if not todo:
                 return 0
             assert model is not None
-            vectors = model.embed(texts)  # the slow part, with `lock` free
-            with self.lock:
-                if self._notes is not notes:  # the index was replaced meanwhile
-                    return 0
-                # A note dropped meanwhile stays dropped; one changed meanwhile is marked
-                # again and embedded anew by the next sync.
-                kept = [i for i, path in enumerate(todo) if text_of(path) is not None]
-                notes.put([todo[i] for i in kept], vectors[kept])
-                self._keys.update((todo[i], keys[i]) for i in kept)
+            # A slice at a time: the texts and vectors of 100k notes at once would be
+            # hundreds of megabytes held only to be copied into the matrix.
+            for start in range(0, len(todo), EMBED_SLICE):
+                found = [(path, text_of(path)) for path in todo[start : start + EMBED_SLICE]]
+                texts = {path: text for path, text in found if text is not None}
+                vectors = model.embed(list(texts.values()))  # the slow part, `lock` free
+                with self.lock:
+                    if self._notes is not notes:  # the index was replaced meanwhile
+                        return 0
+                    # A note dropped meanwhile stays dropped; one changed meanwhile is
+                    # marked again and embedded anew by the next sync.
+                    kept = [i for i, path in enumerate(texts) if text_of(path) is not None]
+                    paths = list(texts)
+                    notes.put(
+                        [paths[i] for i in kept],
+                        vectors[kept],
+                        [text_key(texts[paths[i]]) for i in kept],
+                    )
             return len(todo)
 
     # queries ------------------------------------------------------------------------
@@ -216,31 +271,53 @@ class SemanticIndex:
 
     # persistence --------------------------------------------------------------------
     def export(self) -> dict[str, Any] | None:
+        """The vectors for the cache: the matrix itself, not a copy (see `_Rows`); `paths`
+        names each row, None for a free one."""
         with self.lock:
             if self._notes is None:
                 return None
-            paths = list(self._notes.row_of)
+            matrix, keys = self._notes.used()
             return {
-                "paths": paths,
-                "keys": [self._keys.get(p, b"") for p in paths],
-                "notes": self._notes.matrix[[self._notes.row_of[p] for p in paths]].copy(),
+                "paths": list(self._notes.names),
+                "keys": keys,
+                "notes": matrix,
                 "pending": sorted(self._stale),
             }
 
     def restore(self, data: Mapping[str, Any], known: Iterable[str]) -> None:
         """Take vectors from the cache; notes it lacks are marked to be embedded. The model
-        itself is not loaded here: a command that never searches by meaning never pays for it."""
+        itself is not loaded here: a command that never searches by meaning never pays for it.
+        The matrix given becomes the index's own (a loaded cache's: not copied)."""
         if self.loader is None:
             return
         known = set(known)
         paths, keys, matrix = data["paths"], data["keys"], data["notes"]
         if len(paths) != len(keys) or matrix.ndim != 2 or matrix.shape[0] != len(paths):
             raise ValueError("note vectors are damaged")
-        if self._notes is None:
-            self._notes = _Rows(int(matrix.shape[1]))
-        notes = self._notes
-        keep = [i for i, p in enumerate(paths) if p in known]
+        if not isinstance(keys, np.ndarray):  # bytes each (a cache of an older version)
+            keys = np.array([np.frombuffer(k.ljust(KEY_BYTES, b"\0")[:KEY_BYTES], np.uint8)
+                             for k in keys], dtype=np.uint8).reshape(len(paths), KEY_BYTES)  # fmt: skip
+        if keys.shape != (len(paths), KEY_BYTES) or keys.dtype != np.uint8:
+            raise ValueError("note vector keys are damaged")
         with self.lock:
-            notes.put([paths[i] for i in keep], matrix[keep])
-            self._keys.update((paths[i], keys[i]) for i in keep)
+            usable = matrix.dtype == np.float32 and matrix.flags.c_contiguous
+            if self._notes is None and usable and matrix.flags.writeable and keys.flags.writeable:
+                # the loaded matrix becomes the index's own (the caller gives it up): no
+                # copy of 100 MB
+                notes = self._notes = _Rows(int(matrix.shape[1]), matrix, keys)
+                for row, path in enumerate(paths):
+                    notes.names.append(None)
+                    if path is not None and path in known and path not in notes.row_of:
+                        notes.row_of[path] = row
+                        notes.names[row] = path
+                    else:
+                        matrix[row] = 0.0
+                        keys[row] = 0
+                        notes.free.append(row)
+            else:
+                if self._notes is None:
+                    self._notes = _Rows(int(matrix.shape[1]))
+                notes = self._notes
+                keep = [i for i, p in enumerate(paths) if p is not None and p in known]
+                notes.put([paths[i] for i in keep], matrix[keep], [keys[i].tobytes() for i in keep])
             self._stale |= (known - set(notes.row_of)) | (set(data["pending"]) & known)

@@ -2,9 +2,11 @@
 
 Each note is a document with five fields (title, aliases, tags, entities, content), weighted
 into one term frequency per term (BM25F). A posting list is two compact arrays — document
-numbers and the term's saturated, length-normalised frequency — so 10k notes cost a few
-megabytes, not the hundreds a dict per posting would, and a query's inner loop does one
-multiply-add per posting.
+numbers, and the term's weighted frequency in each, a whole number kept in the smallest
+integer type that holds the list's (one byte, nearly always) — so 100k notes cost about
+five bytes a posting, not the hundreds a dict per posting would. A query works out the
+saturated, length-normalised frequencies of the lists it reads from those and each
+document's length norm, in numpy: the same float32 values a stored copy would hold.
 
 Length normalisation uses a fixed pivot instead of the running average length: the index then
 depends only on the notes it holds, never on the order they arrived in, so an index kept live
@@ -40,6 +42,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, cast
 
+import numpy as np
 from rapidfuzz import fuzz, process
 from Stemmer import Stemmer
 
@@ -173,20 +176,21 @@ class PostingBlock:
     """The postings of a run of documents, built where they were parsed (a worker process).
 
     Flat, so it crosses a pipe as a few arrays: term i's postings are `docs[ends[i-1]:ends[i]]`
-    and `parts[...]`, document numbers being positions in `paths`. Joining an index renumbers
-    them with one addition each: the process that keeps the index does no BM25 arithmetic.
+    and `tfs[...]`, document numbers being positions in `paths` (and `norms`). Joining an
+    index renumbers them with one addition each.
     """
 
     paths: list[str]
     terms: list[str]
     ends: array[int]
     docs: array[int]
-    parts: array[float]
+    tfs: array[Any]
+    norms: array[float]
 
-    def postings(self) -> Iterator[tuple[str, array[int], array[float]]]:
+    def postings(self) -> Iterator[tuple[str, array[int], array[Any]]]:
         start = 0
         for term, end in zip(self.terms, self.ends, strict=True):
-            yield term, self.docs[start:end], self.parts[start:end]
+            yield term, self.docs[start:end], self.tfs[start:end]
             start = end
 
     def only(self, keep: Container[str]) -> PostingBlock:
@@ -196,50 +200,90 @@ class PostingBlock:
             if path in keep:
                 new_of[i] = len(new_of)
         kept = []
-        for term, docs, parts in self.postings():
-            pairs = [(new_of[d], part) for d, part in zip(docs, parts, strict=True) if d in new_of]
+        for term, docs, tfs in self.postings():
+            pairs = [(new_of[d], tf) for d, tf in zip(docs, tfs, strict=True) if d in new_of]
             if pairs:
-                kept.append((term, [d for d, _ in pairs], [part for _, part in pairs]))
-        return _flat([p for p in self.paths if p in keep], kept)
+                kept.append((term, [d for d, _ in pairs], [tf for _, tf in pairs]))
+        norms = [n for path, n in zip(self.paths, self.norms, strict=True) if path in keep]
+        return _flat([p for p in self.paths if p in keep], norms, kept)
 
 
 def posting_block(docs: Iterable[tuple[str, TermStats]]) -> PostingBlock:
     paths: list[str] = []
+    norms: list[float] = []
     by_term: dict[str, tuple[list[int], list[float]]] = {}
     get = by_term.get
-    k1p1 = K1 + 1  # _part, inlined: this loop runs once per posting of every note
     for path, stats in docs:
         doc = len(paths)
         paths.append(path)
-        norm = stats.norm
+        norms.append(stats.norm)
         for term, tf in indexed_weights(stats).items():
             entry = get(term)
             if entry is None:
                 entry = by_term[term] = ([], [])
             entry[0].append(doc)
-            entry[1].append(tf * k1p1 / (tf + norm))
-    return _flat(paths, ((term, d, p) for term, (d, p) in by_term.items()))
+            entry[1].append(tf)
+    return _flat(paths, norms, ((term, d, t) for term, (d, t) in by_term.items()))
 
 
-def _flat(paths: list[str], by_term: Iterable[tuple[str, list[int], list[float]]]) -> PostingBlock:
+def _flat(
+    paths: list[str], norms: list[float], by_term: Iterable[tuple[str, list[int], list[float]]]
+) -> PostingBlock:
     terms: list[str] = []
-    ends, docs, parts = array("I"), array("I"), array("f")
-    for term, term_docs, term_parts in by_term:
+    ends, docs, tfs = array("I"), array("I"), array("d")
+    for term, term_docs, term_tfs in by_term:
         terms.append(term)
         docs.extend(term_docs)
-        parts.extend(term_parts)
+        tfs.extend(term_tfs)
         ends.append(len(docs))
-    return PostingBlock(paths, terms, ends, docs, parts)
+    return PostingBlock(paths, terms, ends, docs, _smallest(tfs), array("d", norms))
+
+
+# Term frequencies are weighted sums of counts by whole-number field weights: whole numbers,
+# mostly below 256. Each list keeps them in the smallest of these types that holds them all.
+_TF_TYPES = (("B", 0xFF), ("H", 0xFFFF), ("I", 0xFFFFFFFF))
+_WIDTH = {"B": 0, "H": 1, "I": 2, "d": 3}
+_LIMIT = dict(_TF_TYPES)
+_NUMPY = {"B": np.uint8, "H": np.uint16, "I": np.uint32, "d": np.float64}
+
+
+def _tf_type(values: array[Any] | list[float], at_least: str = "B") -> str:
+    """The smallest type holding `values` and at least as wide as `at_least`; "d" (as they
+    are) when one is not a whole number."""
+    if at_least == "d" or not len(values):
+        return at_least
+    found = np.asarray(values, dtype=np.float64)
+    if not np.array_equal(found, np.floor(found)) or found.min() < 0:
+        return "d"
+    top = found.max()
+    for code, limit in _TF_TYPES:
+        if _WIDTH[code] >= _WIDTH[at_least] and top <= limit:
+            return code
+    return "d"
+
+
+def _smallest(tfs: array[Any]) -> array[Any]:
+    code = _tf_type(tfs)
+    if code == tfs.typecode:
+        return tfs
+    out = array(code)
+    out.frombytes(np.asarray(tfs, dtype=np.float64).astype(_NUMPY[code]).tobytes())
+    return out
 
 
 class _Postings:
-    __slots__ = ("dead", "df", "docs", "parts")
+    __slots__ = ("dead", "df", "docs", "owned", "tfs")
 
-    def __init__(self, docs: array[int], parts: array[float], df: int = 0, dead: int = 0) -> None:
+    def __init__(
+        self, docs: array[int], tfs: array[Any], df: int = 0, dead: int = 0, owned: int = -1
+    ) -> None:
         self.docs = docs
-        self.parts = parts
+        self.tfs = tfs  # weighted term frequencies, by document (typecode: _tf_type)
         self.df = df  # live postings
         self.dead = dead  # tombstones still in the arrays
+        # The index's `era` in which these arrays were its own; an older one: they may be
+        # held by a cache writer (or came from a cache), and are copied before a change.
+        self.owned = owned
 
 
 class TextIndex:
@@ -251,7 +295,9 @@ class TextIndex:
         self._by_length: dict[int, dict[str, None]] = {}  # ordered sets, for typo matching
         self._doc_of: dict[str, int] = {}
         self._paths: list[str | None] = []
+        self._norms = array("d")  # each document's length norm, by document number
         self._terms_of: dict[int, list[str]] = {}  # of documents with many terms
+        self._era = 0  # bumped by each export: arrays exported before are not changed in place
 
     # size ------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -275,9 +321,18 @@ class TextIndex:
         paths = self._paths
         return {
             path: part
-            for d, part in zip(p.docs, p.parts, strict=True)
+            for d, part in zip(p.docs, self._parts(p).tolist(), strict=True)
             if (path := paths[d]) is not None
         }
+
+    def _parts(self, p: _Postings) -> np.ndarray:
+        """The list's saturated, length-normalised term frequencies (BM25's tf part, as
+        `_part` has it) as float32, in order."""
+        docs = np.frombuffer(p.docs, dtype=np.uint32)
+        tfs = np.asarray(p.tfs, dtype=np.float64)
+        norms = np.frombuffer(self._norms, dtype=np.float64)[docs]
+        parts: np.ndarray = (tfs * (K1 + 1) / (tfs + norms)).astype(np.float32)
+        return parts
 
     def document_frequency(self, term: str) -> int:
         """How many live documents hold `term` exactly (no prefix or typo matching)."""
@@ -300,17 +355,23 @@ class TextIndex:
         doc = len(self._paths)
         self._doc_of[path] = doc
         self._paths.append(path)
-        norm = stats.norm
+        self._norms.append(stats.norm)
         weights = indexed_weights(stats)
         postings = self._postings
+        era = self._era
         new_terms: list[str] = []
         for term, tf in weights.items():
             p = postings.get(term)
             if p is None:
-                p = postings[term] = _Postings(array("I"), array("f"))
+                p = postings[term] = _Postings(array("I"), array("B"), owned=era)
                 new_terms.append(term)
+            elif p.owned != era:
+                self._own(p)
             p.docs.append(doc)
-            p.parts.append(_part(tf, norm))
+            code = p.tfs.typecode
+            if code != "d" and not (tf == int(tf) and 0 <= tf <= _LIMIT[code]):
+                p.tfs = array(_tf_type([tf], code), p.tfs)
+            p.tfs.append(tf if p.tfs.typecode == "d" else int(tf))
             p.df += 1
         self._add_terms(new_terms)
         if len(weights) >= KEEP_TERMS_FROM:
@@ -325,17 +386,27 @@ class TextIndex:
             raise ValueError("a document of the block is already indexed; remove it first")
         base = len(self._paths)
         self._paths.extend(block.paths)
+        self._norms.extend(block.norms)
         self._doc_of.update(zip(block.paths, range(base, base + len(block.paths)), strict=True))
         renumber = base.__add__
         postings = self._postings
+        era = self._era
         new_terms: list[str] = []
-        for term, local, parts in block.postings():
+        for term, local, tfs in block.postings():
             p = postings.get(term)
             if p is None:
-                p = postings[term] = _Postings(array("I"), array("f"))
+                p = postings[term] = _Postings(array("I"), array(tfs.typecode), owned=era)
                 new_terms.append(term)
+            elif p.owned != era:
+                self._own(p)
             p.docs.extend(map(renumber, local))
-            p.parts.extend(parts)
+            if tfs.typecode != p.tfs.typecode:
+                code = tfs.typecode if _WIDTH[tfs.typecode] > _WIDTH[p.tfs.typecode] else None
+                if code is not None:  # the list needs the wider type from now on
+                    p.tfs = array(code, p.tfs)
+                else:
+                    tfs = array(p.tfs.typecode, tfs)
+            p.tfs.extend(tfs)
             p.df += len(local)
         self._add_terms(new_terms)
 
@@ -396,9 +467,11 @@ class TextIndex:
                 del postings[term]
                 gone.append(term)
             elif len(p.docs) <= SHORT_POSTINGS:
+                if p.owned != self._era:
+                    self._own(p)
                 i = p.docs.index(doc)
                 del p.docs[i]
-                del p.parts[i]
+                del p.tfs[i]
             else:
                 p.dead += 1
                 if p.dead * 2 > len(p.docs):
@@ -409,8 +482,14 @@ class TextIndex:
         paths = self._paths
         keep = [i for i, d in enumerate(p.docs) if paths[d] is not None]
         p.docs = array("I", [p.docs[i] for i in keep])
-        p.parts = array("f", [p.parts[i] for i in keep])
+        p.tfs = array(p.tfs.typecode, [p.tfs[i] for i in keep])
         p.dead = 0
+        p.owned = self._era
+
+    def _own(self, p: _Postings) -> None:
+        p.docs = p.docs[:]
+        p.tfs = p.tfs[:]
+        p.owned = self._era
 
     # queries ---------------------------------------------------------------------------
     def expand(self, term: str) -> list[tuple[str, float]]:
@@ -503,11 +582,12 @@ class TextIndex:
         per_term: list[dict[int, float]] = []
         for weighted, _ in wanted:
             p, idf = weighted[0]
-            # dict(zip(...)) and map() run in C; only merges below loop in Python
-            best = dict(zip(p.docs, map(idf.__mul__, p.parts), strict=True))
+            # dict(zip(...)) and numpy run in C; only merges below loop in Python
+            first = self._parts(p).astype(np.float64) * idf
+            best: dict[int, float] = dict(zip(p.docs, first.tolist(), strict=True))
             for p, idf in weighted[1:]:
                 get = best.get
-                for doc, part in zip(p.docs, p.parts, strict=True):
+                for doc, part in zip(p.docs, self._parts(p).tolist(), strict=True):
                     s = idf * part
                     if s > get(doc, 0.0):
                         best[doc] = s
@@ -535,15 +615,17 @@ class TextIndex:
 
     # persistence -----------------------------------------------------------------------
     def export(self) -> dict[str, object]:
-        """A picklable copy, tombstones and all (copying arrays is cheap; renumbering is not),
-        without the terms no document holds."""
+        """A picklable snapshot, tombstones and all (renumbering is not cheap), without the
+        terms no document holds. The posting arrays are handed out as they are, not copied
+        (100k notes: 90 MB): the index copies one before it next changes it."""
+        found = {
+            term: (p.docs, p.tfs, p.df, p.dead) for term, p in self._postings.items() if p.df > 0
+        }
+        self._era += 1
         return {
             "paths": list(self._paths),
-            "postings": {
-                term: (p.docs[:], p.parts[:], p.df, p.dead)
-                for term, p in self._postings.items()
-                if p.df > 0
-            },
+            "norms": self._norms[:],
+            "postings": found,
             "terms_of": {doc: list(terms) for doc, terms in self._terms_of.items()},
         }
 
@@ -552,11 +634,16 @@ class TextIndex:
         index = cls()
         index._paths = list(data["paths"])
         index._doc_of = {p: i for i, p in enumerate(index._paths) if p is not None}
-        for term, (docs, parts, df, dead) in data["postings"].items():
-            if len(docs) != len(parts) or len(docs) < df + dead:
+        index._norms = array("d", data["norms"])
+        if len(index._norms) != len(index._paths):
+            raise ValueError("document norms and paths disagree")
+        for term, (docs, tfs, df, dead) in data["postings"].items():
+            if len(docs) != len(tfs) or len(docs) < df + dead or tfs.typecode not in _WIDTH:
                 raise ValueError(f"posting list of {term!r} is damaged")
+            if docs and docs[-1] >= len(index._paths):  # ascending: the last is the largest
+                raise ValueError(f"posting list of {term!r} names an unknown document")
             if df > 0:
-                index._postings[sys.intern(term)] = _Postings(docs, parts, df, dead)
+                index._postings[sys.intern(term)] = _Postings(docs, tfs, df, dead)
         index._vocab = sorted(index._postings)
         for term in index._vocab:
             index._by_length.setdefault(len(term), {})[term] = None

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pickle
+from array import array
 
 import pytest
 
+from cortexgraph_vault.index import text_index
 from cortexgraph_vault.index.text_index import (
     DocumentText,
     TextIndex,
+    _part,
     echoes_content,
     posting_block,
     term_stats,
@@ -133,6 +136,72 @@ def test_an_exported_index_restores_to_the_same_answers() -> None:
     assert restored.search(["postgers", "beans"]) == index.search(["postgers", "beans"])
     restored.remove("a", lambda: term_stats(doc("Postgres", "database tuning")).terms)
     assert set(restored.search(["database"])) == set()
+
+
+def test_an_export_being_written_does_not_change_as_the_index_changes() -> None:
+    """The cache writer gets the posting arrays themselves, not copies: the index copies a
+    list before it next changes it, so the snapshot stays what it was when taken."""
+    docs = {f"n{i}": doc(f"note {i}", f"shared words plus own{i}") for i in range(200)}
+    index = index_of(**docs)
+    exported = index.export()
+    before = pickle.dumps(exported)
+    restored_before = TextIndex.restore(pickle.loads(before))
+    index.put("new", term_stats(doc("new note", "shared words again")))
+    index.remove("n3", lambda: term_stats(docs["n3"]).terms)  # a short list: edited in place
+    index.put("n5", term_stats(doc("note 5", "rewritten")), lambda: term_stats(docs["n5"]).terms)
+    for i in range(10, 150):  # tombstones, then a compaction of the long lists
+        index.remove(f"n{i}", lambda i=i: term_stats(docs[f"n{i}"]).terms)  # type: ignore[misc]
+    assert pickle.dumps(exported) == before
+    assert TextIndex.restore(exported).signature() == restored_before.signature()
+    assert set(index.search(["rewritten"])) == {"n5"}
+    assert "n3" not in index.search(["own3"]) and "n5" not in index.search(["own5"])
+
+
+def test_a_word_said_any_number_of_times_keeps_its_exact_weight() -> None:
+    """Frequencies are stored in the smallest integer type that holds them, widened as
+    needed: a word said 3, 300 or 70,000 times weighs what BM25's formula says, however
+    the index was filled."""
+    docs = {
+        "few": doc("few", "echo " * 3),
+        "many": doc("many", "echo " * 300 + "filler words"),
+        "lots": doc("lots", "echo " * 70_000),
+        "title": doc("Echo", "echo in the title too"),
+    }
+    expected = {}
+    for name, d in docs.items():
+        stats = term_stats(d)
+        expected[name] = array("f", [_part(stats.weights["echo"], stats.norm)])[0]
+    one_by_one = index_of(**docs)
+    in_blocks = TextIndex()
+    in_blocks.put_block(posting_block([(n, term_stats(docs[n])) for n in ("few", "title")]))
+    in_blocks.put_block(posting_block([(n, term_stats(docs[n])) for n in ("many", "lots")]))
+    growing = index_of(few=docs["few"])  # a one-byte list that must widen twice
+    growing.put("many", term_stats(docs["many"]))
+    growing.put_block(posting_block([("lots", term_stats(docs["lots"]))]))
+    growing.put("title", term_stats(docs["title"]))
+    for index in (one_by_one, in_blocks, growing):
+        assert index.postings_of("echo") == expected
+        restored = TextIndex.restore(pickle.loads(pickle.dumps(index.export())))
+        assert restored.postings_of("echo") == expected
+        assert restored.search(["echo"]) == one_by_one.search(["echo"])
+    growing.remove("lots", lambda: term_stats(docs["lots"]).terms)
+    del expected["lots"]
+    assert growing.postings_of("echo") == expected
+
+
+def test_fractional_field_weights_are_kept_as_they_are(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(text_index, "FIELD_WEIGHTS", (2.5, 2.5, 1.5, 1.5, 1.0))
+    docs = {"a": doc("Echo", "echo once"), "b": doc("other", "echo echo")}
+    expected = {}
+    for name, d in docs.items():
+        stats = term_stats(d)
+        expected[name] = array("f", [_part(stats.weights["echo"], stats.norm)])[0]
+    index = index_of(b=docs["b"])
+    index.put("a", term_stats(docs["a"]))  # 3.5: the list leaves whole numbers
+    assert index.postings_of("echo") == expected
+    blocks = TextIndex()
+    blocks.put_block(posting_block([(n, term_stats(d)) for n, d in docs.items()]))
+    assert blocks.postings_of("echo") == expected
 
 
 def test_a_word_in_most_notes_is_left_out_beside_a_selective_one() -> None:

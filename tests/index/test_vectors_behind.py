@@ -86,7 +86,8 @@ def test_a_note_dropped_while_notes_are_embedded_stays_dropped(tmp_path: Path) -
 
     for note in catalog.notes():
         sem.mark(note.path)
-    sem._keys.clear()  # every note's vector is to be made again
+    assert sem._notes is not None
+    sem._notes.keys[:] = 0  # every note's vector is to be made again (no text has this key)
     sem._embedder = DropsMidway()  # type: ignore[assignment]
     assert catalog.sync_vectors() == len(catalog) + 1  # the dropped one was in the batch
     assert sem.vector_of(path) is None and catalog.note(path) is None

@@ -1,0 +1,88 @@
+"""Note vectors kept without copies: embedded a slice at a time, handed to the cache writer as
+they are, restored from the cache as loaded. What a search by meaning finds never changes."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from cortexgraph_vault.index import semantic
+from cortexgraph_vault.index.embedder import shared_embedder
+from cortexgraph_vault.index.semantic import SemanticIndex
+
+TEXTS = {
+    "coffee.md": "Coffee\nI drink a flat white every morning before work.",
+    "tea.md": "Tea\nGreen tea in the afternoon, never after six.",
+    "manager.md": "Manager\nMy manager is Dana; weekly one-to-one on Tuesdays.",
+    "race.md": "Race\nRunning the city half marathon in April.",
+    "db.md": "Database\nWe chose Postgres over MySQL for the billing service.",
+    "cat.md": "Pet\nOur cat Miso sleeps on the radiator.",
+}
+QUERIES = ["morning drink", "who is my boss", "running event", "which database", "animal"]
+
+
+def index_of(texts: dict[str, str]) -> SemanticIndex:
+    index = SemanticIndex(shared_embedder)
+    for path in texts:
+        index.mark(path)
+    index.sync(texts.get)
+    return index
+
+
+def answers(index: SemanticIndex) -> list[dict[str, float]]:
+    out = []
+    for q in QUERIES:
+        vec = index.query_vector(q)
+        assert vec is not None
+        out.append(index.nearest(vec, 3, -1.0, also=["cat.md", "gone.md"]))
+    return out
+
+
+def test_notes_embedded_a_slice_at_a_time_are_found_as_when_embedded_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    at_once = answers(index_of(TEXTS))
+    monkeypatch.setattr(semantic, "EMBED_SLICE", 2)
+    sliced = index_of(TEXTS)
+    assert sliced.count == len(TEXTS)
+    assert answers(sliced) == at_once
+
+
+def test_exported_vectors_stay_as_exported_while_the_index_changes() -> None:
+    texts = dict(TEXTS)
+    index = index_of(texts)
+    exported = index.export()
+    assert exported is not None
+    before = exported["notes"].copy()
+    index.drop("tea.md")  # zeroes its row: in a copy, not in what the writer holds
+    texts["new.md"] = "New\nA note about sourdough bread."
+    texts["coffee.md"] = "Coffee\nNow I only drink decaf."
+    index.mark("new.md")
+    index.mark("coffee.md")
+    index.sync(texts.get)
+    assert np.array_equal(exported["notes"], before)
+    assert sorted(exported["paths"]) == sorted(TEXTS)
+
+
+def test_vectors_restored_from_the_cache_find_what_the_live_index_finds() -> None:
+    texts = dict(TEXTS)
+    live = index_of(texts)
+    live.drop("tea.md")  # a free row in the matrix
+    del texts["tea.md"]
+    texts["bread.md"] = "Bread\nSourdough starter fed twice a day."
+    live.mark("bread.md")
+    live.sync(texts.get)
+    cached = pickle.loads(pickle.dumps(live.export(), protocol=pickle.HIGHEST_PROTOCOL))
+    restored = SemanticIndex(shared_embedder)
+    restored.restore(cached, [p for p in texts if p != "cat.md"])  # cat.md gone since
+    assert restored.pending == 0
+    assert restored.count == len(texts) - 1
+    live.drop("cat.md")
+    assert answers(restored) == answers(live)
+    assert all("tea.md" not in found and "cat.md" not in found for found in answers(restored))
+    # a note the cache lacks is embedded by the next sync; a changed one again
+    restored.mark("cat.md")
+    assert restored.sync(texts.get) == 1
+    assert restored.count == len(texts)
