@@ -140,11 +140,11 @@ class ServiceCalls:
 def _with_commit(result: T, shas: list[str | None]) -> T:
     """The result of a call whose one commit was made after it: with that commit in its
     `commit` field (a save's result; a call that asked for several reports none of them)."""
-    if (
-        len(shas) != 1
-        or not isinstance(result, BaseModel)
-        or "commit" not in type(result).model_fields
-    ):
+    if len(shas) != 1:
+        return result
+    from pydantic import BaseModel  # a call with a commit returns a model: pydantic is loaded
+
+    if not isinstance(result, BaseModel) or "commit" not in type(result).model_fields:
         return result
     if getattr(result, "commit", None) is not None:
         return result
