@@ -43,7 +43,7 @@ class HeldCommits:
         self.first_started = threading.Event()
         self.release = threading.Event()
         self.calls: list[list[str]] = []
-        service.engine.group_commits._commit = self  # type: ignore[method-assign]
+        service.engine.group_commits._commit = self
 
     def __call__(self, paths: list[str], message: str) -> str | None:
         self.calls.append(sorted(paths))

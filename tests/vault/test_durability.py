@@ -79,9 +79,12 @@ def test_a_journaled_move_in_a_call_fsyncs_its_new_folder_before_going_on(
     memory = next(m for m in service.engine.catalog.memories() if m.id and m.status == "active")
     synced: list[tuple[Path, int]] = []
     inner = durability.fsync_folder
-    monkeypatch.setattr(
-        durability, "fsync_folder", lambda f: (synced.append((f, threading.get_ident())), inner(f))
-    )
+
+    def watched(folder: Path) -> None:
+        synced.append((folder, threading.get_ident()))
+        inner(folder)
+
+    monkeypatch.setattr(durability, "fsync_folder", watched)
     result = service.call("test.delete", False, lambda: service.delete(memory.id or ""))
     archive = (sample_vault / (result.archived_path or "")).parent.resolve()
     assert (archive, threading.get_ident()) in synced
