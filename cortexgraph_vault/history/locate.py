@@ -35,11 +35,17 @@ def not_a_repository(vault_root: Path) -> str:
 
 
 def _looks_like_git_dir(folder: Path) -> bool:
+    """git's own test: a HEAD naming a ref or a commit, and the (common) objects and refs."""
     try:
         with open(folder / "HEAD", "rb") as head:
-            return bool(_HEAD.match(head.read(256)))
-    except OSError:
+            if not _HEAD.match(head.read(256)):
+                return False
+        common = folder
+        if (folder / "commondir").exists():  # a linked work tree's folder
+            common = folder / (folder / "commondir").read_text("utf-8").strip()
+    except (OSError, UnicodeError):
         return False
+    return (common / "objects").is_dir() and (common / "refs").is_dir()
 
 
 def _plain(git_dir: Path) -> bool:

@@ -36,7 +36,7 @@ def record_uncommitted(engine: VaultEngine) -> str | None:
     stamp = _stamp(engine)
     if stamp is not None and _read(stamp_file) == stamp:
         return None  # nothing git would answer differently since it last found none
-    if not engine.history.available:
+    if engine.history.located():  # no repository (or no git): nothing to commit into
         return None
     folders = engine.memory_folders()
     cutoff = time.time() - UNCOMMITTED_AFTER_SECONDS
