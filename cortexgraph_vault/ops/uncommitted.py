@@ -36,7 +36,7 @@ def record_uncommitted(engine: VaultEngine) -> str | None:
     stamp = _stamp(engine)
     if stamp is not None and _read(stamp_file) == stamp:
         return None  # nothing git would answer differently since it last found none
-    if engine.history.located():  # no repository (or no git): nothing to commit into
+    if engine.history_located():  # no repository (or no git): nothing to commit into
         return None
     folders = engine.memory_folders()
     cutoff = time.time() - UNCOMMITTED_AFTER_SECONDS
@@ -60,7 +60,7 @@ def record_uncommitted(engine: VaultEngine) -> str | None:
 def _stamp(engine: VaultEngine) -> str | None:
     """What the untracked memory files depend on, or None when the `.git` files alone do not
     show the repository (git is then asked every time, as before)."""
-    git_dir = engine.history.git_dir()
+    git_dir = engine.git_dir()
     if git_dir is None:
         return None
     folders = engine.memory_folders()
