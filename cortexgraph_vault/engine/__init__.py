@@ -335,8 +335,8 @@ class VaultEngine:
         self._history = value
 
     def history_located(self) -> str:
-        """Nothing ("") when the vault has history, else why not; read from the `.git` files when they
-        show it (no git process, no GitPython), else asked of git (`VaultHistory.located`)."""
+        """Nothing ("") when the vault has history, else why not: read from the `.git` files
+        when they show it (no git process, no GitPython), else from `VaultHistory.located`."""
         if self._history is None:
             found = locate(self.root)
             if found is not None:

@@ -89,8 +89,8 @@ class VaultHistory:
         return self._find_repo() is not None
 
     def located(self) -> str:
-        """Nothing ("") when the vault has history, else why not — read from the `.git` files where
-        they tell (no git process), else as `available` finds it. A git on PATH that does
+        """Nothing ("") when the vault has history, else why not: read from the `.git` files
+        where they tell (no git process), else as `available` finds it. A git on PATH that does
         not run is found out by the first operation that runs it."""
         if self._runner is None:
             found = locate(self.vault_root)
