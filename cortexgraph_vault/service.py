@@ -63,6 +63,7 @@ if TYPE_CHECKING:
         notes,
         reads,
         search,
+        uncommitted,
         writes,
     )
 else:  # a call imports the module it runs (and its result models), not every other one
@@ -74,6 +75,7 @@ else:  # a call imports the module it runs (and its result models), not every ot
     notes = deferred("cortexgraph_vault.ops.notes")
     reads = deferred("cortexgraph_vault.ops.reads")
     search = deferred("cortexgraph_vault.ops.search")
+    uncommitted = deferred("cortexgraph_vault.ops.uncommitted")
     writes = deferred("cortexgraph_vault.ops.writes")
 
 
@@ -90,7 +92,7 @@ class MemoryService(ServiceUpkeep):
         """`one_call`: the process makes one call now and ends (a CLI command)."""
         super().__init__()  # the change lock and the timing of each call (service_calls)
         self.engine = VaultEngine(config, clock=clock, on_catalog=on_catalog)
-        lifecycle.record_uncommitted(self.engine)
+        uncommitted.record_uncommitted(self.engine)
         if one_call:
             self.engine.trust_start_walk()
         if progress is not None:  # long operations report how far they got (the CLI's bars)

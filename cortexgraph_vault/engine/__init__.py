@@ -13,6 +13,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cortexgraph_vault.config import Config, user_cache_dir, vault_root
@@ -23,7 +24,7 @@ from cortexgraph_vault.core.rules import memory_score, promote_reason, review_pr
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine.commits import CommitTicket, GroupCommitter
 from cortexgraph_vault.errors import Ambiguous, GitError, LockTimeout, NotFound
-from cortexgraph_vault.history import VaultHistory
+from cortexgraph_vault.history.locate import locate
 from cortexgraph_vault.index.cache import IndexCache, cache_path
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.embedder import shared_embedder
@@ -37,6 +38,7 @@ from cortexgraph_vault.vault.paths import vault_relative
 from cortexgraph_vault.vault.store import NoteStore
 
 if TYPE_CHECKING:  # imported where used: a CLI call shows no memory, or watches nothing
+    from cortexgraph_vault.history import VaultHistory
     from cortexgraph_vault.index.watcher import VaultWatcher
     from cortexgraph_vault.models import MemoryView
 
@@ -94,9 +96,8 @@ class VaultEngine:
         )
         if on_catalog is not None:
             on_catalog(self.catalog)
-        self.history = VaultHistory(self.root, lock_wait_seconds=config.git_lock_wait)
+        self._history: VaultHistory | None = None  # made when first needed (`history`)
         self.device_name = device_name(config)
-        self.history.device = self.device_name
         self.group_commits = GroupCommitter(lambda paths, message: self.commit(paths, message))
         self._device_mark: str | None = None
         self.watching = False  # set by the watcher once it keeps the catalogue current
@@ -318,6 +319,37 @@ class VaultEngine:
         )
 
     # git ---------------------------------------------------------------------------
+    @property
+    def history(self) -> VaultHistory:
+        """The vault's git history, made (and its module imported) when an operation first
+        needs it: a read command needs only `history_located`."""
+        if self._history is None:
+            from cortexgraph_vault.history import VaultHistory
+
+            self._history = VaultHistory(self.root, lock_wait_seconds=self.config.git_lock_wait)
+            self._history.device = self.device_name
+        return self._history
+
+    @history.setter
+    def history(self, value: VaultHistory) -> None:
+        self._history = value
+
+    def history_located(self) -> str:
+        """Nothing ("") when the vault has history, else why not: read from the `.git` files
+        when they show it (no git process, no GitPython), else from `VaultHistory.located`."""
+        if self._history is None:
+            found = locate(self.root)
+            if found is not None:
+                return found.reason
+        return self.history.located()
+
+    def git_dir(self) -> Path | None:
+        """The repository's folder when the `.git` files show it plainly, else None."""
+        if self._history is None:
+            found = locate(self.root)
+            return found.git_dir if found is not None else None
+        return self._history.git_dir()
+
     def device_mark(self) -> str:
         """What a use writes in `last_used_on`: this device's name and its clone's id. Two
         devices' uses of one memory in one second then never make byte-identical notes, which
@@ -384,6 +416,8 @@ class VaultEngine:
         if self.history.available:
             return
         if self.config.git_auto_init:
+            from cortexgraph_vault.history import VaultHistory
+
             VaultHistory.init_repo(self.root)
             self.history = VaultHistory(self.root, lock_wait_seconds=self.config.git_lock_wait)
             return

@@ -9,7 +9,7 @@ holds its file.
 
 Only a call that can wait after its lock (a door's call through `ServiceCalls`) defers its
 commit; anything else commits at once, as before. A process killed between a save and its
-commit leaves a new file that the next start commits (`lifecycle.record_uncommitted`).
+commit leaves a new file that the next start commits (`ops/uncommitted.py`).
 """
 
 from __future__ import annotations

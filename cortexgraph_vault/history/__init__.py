@@ -6,14 +6,43 @@ across renames and moves by the `id` in its frontmatter; forgotten memories can 
 back from the commit that deleted them.
 """
 
-from cortexgraph_vault.history.recording import FALLBACK_EMAIL, FALLBACK_NAME, GITIGNORE
-from cortexgraph_vault.history.results import (
-    CommitInfo,
-    ForgottenMemory,
-    MemoryVersion,
-    VersionNotFound,
-)
-from cortexgraph_vault.history.vault_history import VaultHistory
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.history.recording import FALLBACK_EMAIL, FALLBACK_NAME, GITIGNORE
+    from cortexgraph_vault.history.results import (
+        CommitInfo,
+        ForgottenMemory,
+        MemoryVersion,
+        VersionNotFound,
+    )
+    from cortexgraph_vault.history.vault_history import VaultHistory
+
+# Imported when first named: a process that only reads the vault (or needs one small module of
+# this package, such as `trailers`) does not load the machinery that runs git.
+_WHERE = {
+    "FALLBACK_EMAIL": "recording",
+    "FALLBACK_NAME": "recording",
+    "GITIGNORE": "recording",
+    "CommitInfo": "results",
+    "ForgottenMemory": "results",
+    "MemoryVersion": "results",
+    "VersionNotFound": "results",
+    "VaultHistory": "vault_history",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "FALLBACK_EMAIL",

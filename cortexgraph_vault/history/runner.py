@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, BinaryIO, TypeVar
 
 from cortexgraph_vault.errors import GitError, UnsafePath
+from cortexgraph_vault.history.locate import NO_GIT, not_a_repository
 from cortexgraph_vault.history.raw_log import LOG_FORMAT, LoggedCommit, parse_log
 from cortexgraph_vault.history.tracing import id_value
 
@@ -155,15 +156,13 @@ class GitRunner:
         """The runner for `vault_root`, or why there can be none."""
         gitmod = load_gitpython()
         if gitmod is None or not git_works():
-            return "git is not installed (no working `git` on PATH); history is off"
+            return NO_GIT
         if not vault_root.is_dir():
             return f"{vault_root} does not exist or is not a folder"
         try:
             repo = gitmod.Repo(vault_root, search_parent_directories=True)
         except (gitmod.InvalidGitRepositoryError, gitmod.NoSuchPathError):
-            return (
-                f"{vault_root} is not a git repository; run `cortexgraph-vault init` to make it one"
-            )
+            return not_a_repository(vault_root)
         if repo.working_tree_dir is None:
             return f"{vault_root} is inside a bare git repository, which has no files to record"
         try:

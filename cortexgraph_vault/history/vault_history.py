@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from cortexgraph_vault.errors import GitError, InvalidArgument
+from cortexgraph_vault.history.locate import locate
 from cortexgraph_vault.history.merge_setup import DriverState, driver_state, install_driver
 from cortexgraph_vault.history.raw_log import LoggedCommit
 from cortexgraph_vault.history.recording import (
@@ -64,7 +65,8 @@ class VaultHistory:
         self._commit_lock = threading.Lock()
         # Named in our commits, so that a sync on another device can say where changes came from.
         self.device: str | None = None
-        self._find_repo()
+        # Looked for when first needed: a read command then never starts git nor imports
+        # GitPython (`located` answers from the `.git` files).
 
     @staticmethod
     def init_repo(vault_root: Path) -> None:
@@ -85,6 +87,23 @@ class VaultHistory:
     @property
     def available(self) -> bool:
         return self._find_repo() is not None
+
+    def located(self) -> str:
+        """Nothing ("") when the vault has history, else why not: read from the `.git` files
+        where they tell (no git process), else as `available` finds it. A git on PATH that does
+        not run is found out by the first operation that runs it."""
+        if self._runner is None:
+            found = locate(self.vault_root)
+            if found is not None:
+                return found.reason
+        return self.why_unavailable()
+
+    def git_dir(self) -> Path | None:
+        """The repository's folder when the `.git` files show it plainly (no git process)."""
+        if self._runner is not None:
+            return self._runner.git_dir
+        found = locate(self.vault_root)
+        return found.git_dir if found is not None else None
 
     def why_unavailable(self) -> str:
         return "" if self._find_repo() is not None else self._reason

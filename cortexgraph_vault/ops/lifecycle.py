@@ -314,37 +314,6 @@ def snapshot(engine: VaultEngine) -> SnapshotResult:
     return SnapshotResult(commit=sha, paths=paths, message=wording.snapshot_recorded(len(paths)))
 
 
-# A new memory file this old and still untracked was written by a process that died before
-# its commit; a younger one may be a live process's save on its way to its own commit.
-UNCOMMITTED_AFTER_SECONDS = 60.0
-
-
-def record_uncommitted(engine: VaultEngine) -> str | None:
-    """At start: commit the memories a killed process wrote but never committed (new files
-    only; edits wait for their snapshot). Never fails the start."""
-    if not engine.config.git_commit_writes or not engine.history.available:
-        return None
-    folders = [engine.layout.stm, engine.layout.ltm, engine.layout.archive]
-    cutoff = time.time() - UNCOMMITTED_AFTER_SECONDS
-    try:
-        found = engine.history.changed_paths(folders, untracked_only=True)
-        paths = [p for p in found if p.endswith(".md") and _written_before(engine, p, cutoff)]
-        if not paths:
-            return None
-        message = f"record: {len(paths)} memories saved but never committed (a process stopped)"
-        return engine.commit(paths, f"{message}\n\n{trailers('record', [])}")
-    except (VaultError, OSError) as exc:
-        log.warning("uncommitted saves not recorded: %s", exc)
-        return None
-
-
-def _written_before(engine: VaultEngine, rel: str, cutoff: float) -> bool:
-    try:
-        return (engine.root / rel).lstat().st_mtime < cutoff
-    except OSError:
-        return False
-
-
 def maybe_snapshot(engine: VaultEngine) -> SnapshotResult | None:
     """Gather reinforcements into a snapshot commit once per `git_commit_interval`.
 

@@ -224,7 +224,7 @@ def stats(engine: VaultEngine) -> StatsResult:
         forgettable += should_forget(s, engine.rules)
         danger += in_danger_zone(s, engine.rules)
         promotable += promote_reason(m.decay, s, now, engine.rules) is not None
-    git = "a git repository" if engine.history.available else engine.history.why_unavailable()
+    git = engine.history_located() or "a git repository"
     return StatsResult(
         total_notes=len(catalog), memories=dict(by_status), by_folder=dict(sorted(by_folder.items())),
         histogram=dict(sorted(histogram.items())), forgettable=forgettable, danger_zone=danger,

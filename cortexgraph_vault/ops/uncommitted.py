@@ -1,0 +1,111 @@
+"""At start: commit the memories a killed process wrote but never committed.
+
+Asking git which memory files are untracked costs every start (a read command too) GitPython's
+import and two git processes. So once git has found none, a stamp outside the vault records
+what that answer depended on: git's index, the ignore files, and the memory files the start's
+walk found. A start that finds all of it unchanged knows the answer without asking again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import time
+from pathlib import Path
+
+from cortexgraph_vault.config import user_cache_dir
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.errors import VaultError
+from cortexgraph_vault.history.trailers import trailers
+from cortexgraph_vault.vault.lock import vault_key
+
+log = logging.getLogger(__name__)
+
+# A new memory file this old and still untracked was written by a process that died before
+# its commit; a younger one may be a live process's save on its way to its own commit.
+UNCOMMITTED_AFTER_SECONDS = 60.0
+
+
+def record_uncommitted(engine: VaultEngine) -> str | None:
+    """Commit the new memory files (edits wait for their snapshot) older than a minute that
+    git does not track. Never fails the start."""
+    if not engine.config.git_commit_writes:
+        return None
+    stamp_file = user_cache_dir() / "uncommitted" / f"{vault_key(engine.root)}.stamp"
+    stamp = _stamp(engine)
+    if stamp is not None and _read(stamp_file) == stamp:
+        return None  # nothing git would answer differently since it last found none
+    if engine.history_located():  # no repository (or no git): nothing to commit into
+        return None
+    folders = engine.memory_folders()
+    cutoff = time.time() - UNCOMMITTED_AFTER_SECONDS
+    try:
+        found = [p for p in engine.history.changed_paths(folders, untracked_only=True)
+                 if p.endswith(".md")]  # fmt: skip
+        if not found:
+            if stamp is not None:
+                _write(stamp_file, stamp)
+            return None
+        paths = [p for p in found if _written_before(engine, p, cutoff)]
+        if not paths:
+            return None
+        message = f"record: {len(paths)} memories saved but never committed (a process stopped)"
+        return engine.commit(paths, f"{message}\n\n{trailers('record', [])}")
+    except (VaultError, OSError) as exc:
+        log.warning("uncommitted saves not recorded: %s", exc)
+        return None
+
+
+def _stamp(engine: VaultEngine) -> str | None:
+    """What the untracked memory files depend on, or None when the `.git` files alone do not
+    show the repository (git is then asked every time, as before)."""
+    git_dir = engine.git_dir()
+    if git_dir is None:
+        return None
+    folders = engine.memory_folders()
+    watched = [git_dir / "index", git_dir / "info" / "exclude", engine.root / ".gitignore"]
+    watched += [git_dir.parent / ".gitignore"]
+    watched += [engine.root / folder for folder in folders]  # a new file changes its folder
+    watched += [engine.root / folder / ".gitignore" for folder in folders]
+    digest = hashlib.sha256()
+    for path in watched:
+        digest.update(f"{path}\0{_stat(path)}\n".encode("utf-8", "surrogateescape"))
+    prefixes = tuple(f"{folder}/" for folder in folders)
+    notes = sorted(n.path for n in engine.catalog.notes() if n.path.startswith(prefixes))
+    problems = sorted(p for p, _ in engine.catalog.problems() if p.startswith(prefixes))
+    for path in (*notes, "\0", *problems):
+        digest.update(path.encode("utf-8", "surrogateescape") + b"\0")
+    return digest.hexdigest()
+
+
+def _stat(path: Path) -> str:
+    try:
+        st = path.stat()
+    except OSError:
+        return "-"
+    return f"{st.st_mtime_ns} {st.st_size} {st.st_ino}"
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text("ascii").strip()
+    except (OSError, UnicodeError):
+        return None
+
+
+def _write(path: Path, stamp: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        temp.write_text(stamp + "\n", "ascii")
+        os.replace(temp, path)
+    except OSError as exc:  # only a later start's speed depends on it
+        log.debug("uncommitted stamp not written: %s", exc)
+
+
+def _written_before(engine: VaultEngine, rel: str, cutoff: float) -> bool:
+    try:
+        return (engine.root / rel).lstat().st_mtime < cutoff
+    except OSError:
+        return False

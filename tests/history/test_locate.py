@@ -1,0 +1,99 @@
+"""Reading the repository from the `.git` files agrees with git's own discovery (GitPython),
+layout by layout, and needs neither a git process nor GitPython."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cortexgraph_vault.history import VaultHistory
+from cortexgraph_vault.history.locate import locate
+from tests.conftest import git
+
+
+def repository(root: Path) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q", "-b", "main")
+    (root / "a.md").write_text("a\n")
+    git(root, "add", "a.md")
+    git(root, "commit", "-q", "-m", "a")
+    return root
+
+
+def agrees(vault: Path) -> str:
+    """What `located` says equals what the full discovery says; returns it."""
+    quick = VaultHistory(vault).located()
+    full = VaultHistory(vault)
+    assert quick == full.why_unavailable()
+    if not quick:
+        assert VaultHistory(vault).git_dir() == full.runner.git_dir
+    return quick
+
+
+def test_a_repository_at_the_vault_root(tmp_path: Path) -> None:
+    vault = repository(tmp_path / "vault")
+    found = locate(vault)
+    assert found is not None and found.git_dir == (vault / ".git").resolve()
+    assert agrees(vault) == ""
+
+
+def test_a_vault_in_a_folder_of_a_repository(tmp_path: Path) -> None:
+    root = repository(tmp_path / "repo")
+    (root / "notes" / "deep").mkdir(parents=True)
+    assert agrees(root / "notes" / "deep") == ""
+
+
+def test_a_linked_work_tree(tmp_path: Path) -> None:
+    root = repository(tmp_path / "repo")
+    git(root, "worktree", "add", "-q", str(tmp_path / "linked"), "-b", "other")
+    found = locate(tmp_path / "linked")
+    assert found is not None and found.git_dir is not None
+    assert found.git_dir.parent.name == "worktrees"
+    assert agrees(tmp_path / "linked") == ""
+
+
+def test_no_repository(tmp_path: Path) -> None:
+    vault = tmp_path / "plain"
+    vault.mkdir()
+    said = agrees(vault)
+    assert said == f"{vault} is not a git repository; run `cortexgraph-vault init` to make it one"
+
+
+@pytest.mark.parametrize("damage", ["head", "objects"])
+def test_a_damaged_repository_is_left_to_git(tmp_path: Path, damage: str) -> None:
+    vault = repository(tmp_path / "vault")
+    if damage == "head":
+        (vault / ".git" / "HEAD").write_text("not a ref\n")
+    else:
+        subprocess.run(["rm", "-rf", str(vault / ".git" / "objects")], check=True)
+    assert locate(vault) is None
+    assert "not a git repository" in agrees(vault)
+
+
+def test_a_bare_repository_setting_is_left_to_git(tmp_path: Path) -> None:
+    vault = repository(tmp_path / "vault")
+    git(vault, "config", "core.bare", "true")
+    assert locate(vault) is None
+    assert "bare" in agrees(vault)
+
+
+def test_git_missing_from_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    vault = repository(tmp_path / "vault")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    said = VaultHistory(vault).located()
+    assert said == "git is not installed (no working `git` on PATH); history is off"
+
+
+def test_located_imports_no_gitpython(tmp_path: Path) -> None:
+    vault = repository(tmp_path / "vault")
+    code = (
+        "import sys\nfrom pathlib import Path\n"
+        "from cortexgraph_vault.history import VaultHistory\n"
+        f"h = VaultHistory(Path({str(vault)!r}))\n"
+        "print(repr(h.located()), 'git' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["''", "False"]
