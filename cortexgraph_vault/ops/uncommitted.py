@@ -74,8 +74,8 @@ def _stamp(engine: VaultEngine) -> str | None:
     prefixes = tuple(f"{folder}/" for folder in folders)
     notes = sorted(n.path for n in engine.catalog.notes() if n.path.startswith(prefixes))
     problems = sorted(p for p, _ in engine.catalog.problems() if p.startswith(prefixes))
-    for path in (*notes, "\0", *problems):
-        digest.update(path.encode("utf-8", "surrogateescape") + b"\0")
+    for name in (*notes, "\0", *problems):
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
     return digest.hexdigest()
 
 
