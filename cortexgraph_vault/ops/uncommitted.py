@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from cortexgraph_vault.config import user_cache_dir
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.history.trailers import trailers
@@ -50,7 +51,8 @@ def record_uncommitted(engine: VaultEngine) -> str | None:
         paths = [p for p in found if _written_before(engine, p, cutoff)]
         if not paths:
             return None
-        message = f"record: {len(paths)} memories saved but never committed (a process stopped)"
+        saved = wording.count(len(paths), "memory")
+        message = f"record: {saved} saved but never committed (a process stopped)"
         return engine.commit(paths, f"{message}\n\n{trailers('record', [])}")
     except (VaultError, OSError) as exc:
         log.warning("uncommitted saves not recorded: %s", exc)

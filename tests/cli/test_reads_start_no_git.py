@@ -62,7 +62,7 @@ def test_a_save_left_uncommitted_is_still_recorded_by_the_next_read(
     result = cli("stats", vault=git_vault, env=env)
     assert result.code == 0, result.err
     subject = git(git_vault, "log", "-1", "--format=%s").strip()
-    assert subject == "record: 1 memories saved but never committed (a process stopped)"
+    assert subject == "record: 1 memory saved but never committed (a process stopped)"
     assert git(git_vault, "status", "--porcelain", "--", "_stm") == ""
 
 
