@@ -31,7 +31,6 @@ from cortexgraph_vault.vault.lock import vault_key
 log = logging.getLogger(__name__)
 
 # 4: memories carry use_days, titles come from aliases; 5: the terms of big notes, vectors
-# (the word index's own layout is covered by the parser version: text_index.py is part of it)
 CACHE_FORMAT = 5
 NOTE_CHUNK = 200
 TERM_CHUNK = 2000
