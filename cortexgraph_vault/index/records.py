@@ -7,7 +7,6 @@ import functools
 import hashlib
 import importlib.util
 import os
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any, NamedTuple
 from cortexgraph_vault.core.memory import Memory, memory_from_fields
 from cortexgraph_vault.core.times import from_epoch
 from cortexgraph_vault.index import text_index
+from cortexgraph_vault.index.interning import shared, shared_strings
 from cortexgraph_vault.index.text_index import (
     MAX_TERMS_PER_NOTE,
     DocumentText,
@@ -44,35 +44,20 @@ class NoteLink(NamedTuple):
 def note_links(body: str, frontmatter: Mapping[str, Any]) -> tuple[NoteLink, ...]:
     # the parsers (markdown-it, YAML) load with the first note parsed: a warm start parses none
     from cortexgraph_vault.core.links import extract_links
-
-    # Targets are mostly other notes' names, each linked from several notes: one string each.
-    intern = sys.intern
     return tuple(
+        # a target is mostly another note's name, linked from several notes: one string
         NoteLink(
-            intern(r.target),
+            shared(r.target),
             r.heading,
             r.block,
             r.alias,
             r.embed,
-            intern(r.kind),
+            shared(r.kind),
             r.property,
             r.line,
         )
         for r in extract_links(body, frontmatter)
     )
-
-
-def _shared_strings(frontmatter: dict[str, Any]) -> dict[str, Any]:
-    """The frontmatter with its keys, and the strings of its lists (tags, aliases,
-    entities), interned: 100k notes repeat the same few hundred of them, each a new string
-    as parsed (tens of megabytes)."""
-    intern = sys.intern
-    out: dict[str, Any] = {}
-    for key, value in frontmatter.items():
-        if type(value) is list:
-            value = [intern(v) if type(v) is str else v for v in value]
-        out[intern(key) if type(key) is str else key] = value
-    return out
 
 
 @dataclass(frozen=True)
@@ -145,7 +130,7 @@ def parse_note_bytes(
     parsed = parse_note(text)
     if parsed.problem:
         problems.append(parsed.problem)
-    fm = _shared_strings(parsed.frontmatter)
+    fm = shared_strings(parsed.frontmatter)
     aliases = _aliases(fm)
     title = title_as_written(rel.rsplit("/", 1)[-1][:-3], aliases)
     memory = None
@@ -177,7 +162,7 @@ def parse_note_bytes(
         kind=kind,
         links=note_links(parsed.body, fm),
         # Obsidian treats `#Work` and `#work` as one tag; the index keeps one spelling.
-        tags=tuple(dict.fromkeys(sys.intern(t.lower()) for t in extract_tags(parsed.body, fm))),
+        tags=tuple(dict.fromkeys(shared(t.lower()) for t in extract_tags(parsed.body, fm))),
         aliases=aliases,
         entities=entities,
     )
