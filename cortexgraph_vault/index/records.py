@@ -44,6 +44,7 @@ class NoteLink(NamedTuple):
 def note_links(body: str, frontmatter: Mapping[str, Any]) -> tuple[NoteLink, ...]:
     # the parsers (markdown-it, YAML) load with the first note parsed: a warm start parses none
     from cortexgraph_vault.core.links import extract_links
+
     return tuple(
         # a target is mostly another note's name, linked from several notes: one string
         NoteLink(
