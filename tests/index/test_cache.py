@@ -24,6 +24,21 @@ def engine_for(vault: Path) -> VaultEngine:
     return VaultEngine(load_config({"vault": str(vault)}))
 
 
+def count_embedded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """From now on, every text the embedder is given (for tests of what a start embeds)."""
+    from cortexgraph_vault.index.embedder import Embedder
+
+    embedded: list[str] = []
+    real = Embedder.embed
+
+    def counting(self: Embedder, texts: list[str]):  # type: ignore[no-untyped-def]
+        embedded.extend(texts)
+        return real(self, texts)
+
+    monkeypatch.setattr(Embedder, "embed", counting)
+    return embedded
+
+
 def test_the_cache_lives_outside_the_vault_and_a_warm_start_parses_nothing(
     link_vault: Path,
 ) -> None:
@@ -149,16 +164,7 @@ def test_the_cache_holding_the_vaults_text_is_private(link_vault: Path) -> None:
 def test_note_vectors_come_back_from_the_cache_and_only_changed_notes_are_embedded(
     link_vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cortexgraph_vault.index.embedder import Embedder
-
-    embedded: list[str] = []
-    real = Embedder.embed
-
-    def counting(self: Embedder, texts: list[str]):  # type: ignore[no-untyped-def]
-        embedded.extend(texts)
-        return real(self, texts)
-
-    monkeypatch.setattr(Embedder, "embed", counting)
+    embedded = count_embedded(monkeypatch)
     cold = engine_for(link_vault)
     assert len(embedded) == len(cold.catalog) == 13
     vectors = {n.path: cold.catalog.semantic.vector_of(n.path) for n in cold.catalog.notes()}
@@ -178,18 +184,9 @@ def test_note_vectors_come_back_from_the_cache_and_only_changed_notes_are_embedd
 def test_vectors_a_process_never_used_are_written_back_as_they_were(
     link_vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cortexgraph_vault.index.embedder import Embedder
-
     cold = engine_for(link_vault)
     vectors = {n.path: cold.catalog.semantic.vector_of(n.path) for n in cold.catalog.notes()}
-    embedded: list[str] = []
-    real = Embedder.embed
-
-    def counting(self: Embedder, texts: list[str]):  # type: ignore[no-untyped-def]
-        embedded.extend(texts)
-        return real(self, texts)
-
-    monkeypatch.setattr(Embedder, "embed", counting)
+    embedded = count_embedded(monkeypatch)
     untouched = engine_for(link_vault)  # loads the cache and never searches by meaning
     untouched.index_cache.save(untouched.catalog)
     (link_vault / "Added.md").write_text("a note about lighthouses\n")
