@@ -71,11 +71,15 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         "XDG_CONFIG_HOME": home / ".config",
         "XDG_DATA_HOME": home / ".local" / "share",
         "XDG_STATE_HOME": home / ".local" / "state",
+        # What a process killed on purpose (the crash tests) leaves in its temp folders stays
+        # in the run's folder, removed with it, not in the machine's /tmp.
+        "TMPDIR": home / "tmp",
     }
     with pytest.MonkeyPatch.context() as mp:
         for name, path in dirs.items():
             path.mkdir(parents=True, exist_ok=True)
             mp.setenv(name, str(path))
+        mp.setattr(tempfile, "tempdir", str(dirs["TMPDIR"]))  # this process asked already
         for name in ("CONFIG", "CACHE", "DATA"):
             mp.setenv(f"CORTEXGRAPH_{name}_DIR", str(home / "cortexgraph" / name.lower()))
         # Session fixtures (a shared daemon, its git vault) run before the per-test fixture

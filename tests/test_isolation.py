@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import platformdirs
@@ -40,6 +41,18 @@ def test_a_subprocess_sees_the_same_home() -> None:
     ).stdout.splitlines()
     assert out[0] == str(Path.home())
     assert out[1].startswith(os.environ["XDG_CACHE_HOME"])
+
+
+def test_temp_files_of_this_process_and_its_children_lie_in_the_runs_folder(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    base = tmp_path_factory.getbasetemp().resolve()
+    child = subprocess.run(
+        [sys.executable, "-c", "import tempfile; print(tempfile.gettempdir())"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    assert Path(child).resolve().is_relative_to(base)
+    assert Path(tempfile.gettempdir()).resolve().is_relative_to(base)
 
 
 def test_the_runs_temp_folders_are_its_own(
