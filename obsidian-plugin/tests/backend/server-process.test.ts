@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,9 +7,11 @@ import { BackendProcess, serveArguments } from "../../src/backend/server-process
 
 const fakeServe = fileURLToPath(new URL("../support/fake-serve.mjs", import.meta.url));
 const started: BackendProcess[] = [];
+const folders: string[] = [];
 
 afterEach(() => {
   for (const p of started.splice(0)) p.stop();
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
   delete process.env.FAKE_SERVE_ARGS;
   delete process.env.FAKE_SERVE_FAIL;
 });
@@ -22,7 +24,9 @@ describe("serveArguments", () => {
 
 describe("BackendProcess", () => {
   it("runs the program with the serve arguments and stops it on request, without reporting an exit", async () => {
-    const argsFile = join(mkdtempSync(join(tmpdir(), "cg-serve-")), "args.json");
+    const dir = mkdtempSync(join(tmpdir(), "cg-serve-"));
+    folders.push(dir);
+    const argsFile = join(dir, "args.json");
     process.env.FAKE_SERVE_ARGS = argsFile;
     const exits: unknown[] = [];
     const proc = new BackendProcess((code, out) => exits.push([code, out]));

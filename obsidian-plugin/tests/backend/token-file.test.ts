@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -19,8 +19,12 @@ describe("backendConfigDir", () => {
 describe("readTokenFile", () => {
   it("reads the token without its newline, and null when there is none", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cg-token-"));
-    writeFileSync(join(dir, "token"), "abc123\n");
-    expect(await readTokenFile(join(dir, "token"))).toBe("abc123");
-    expect(await readTokenFile(join(dir, "missing"))).toBeNull();
+    try {
+      writeFileSync(join(dir, "token"), "abc123\n");
+      expect(await readTokenFile(join(dir, "token"))).toBe("abc123");
+      expect(await readTokenFile(join(dir, "missing"))).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
