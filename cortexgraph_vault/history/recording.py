@@ -194,6 +194,10 @@ def _differs_from_head(runner: GitRunner, paths: Sequence[str]) -> bool:
     """Whether a working file among `paths` is not what HEAD holds (new, edited, deleted)."""
     if not runner.has_head():
         return any(os.path.lexists(runner.work_tree / path) for path in paths)
+    # `git diff HEAD` skips a file the index does not hold: our new file, when another tool's
+    # write-back of the index dropped our `add`, would pass for already recorded.
+    if runner.list_paths("ls-files", "--others", "--exclude-standard", paths=paths):
+        return True
     diff = ("diff", "--name-only", "--no-renames", "--no-ext-diff", "--no-textconv", "HEAD")
     return bool(runner.list_paths(*diff, paths=paths))
 

@@ -141,6 +141,35 @@ def test_unchanged_path_keeps_a_persons_staged_version(vault: Path) -> None:
     assert git(vault, "show", ":a.md") == "staged by the person\n"
 
 
+@pytest.mark.parametrize("path", ["_stm/new.md", "a.md"])
+def test_our_staging_written_over_by_another_tool_is_staged_again(
+    vault: Path, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    """obsidian-git's `git commit -- <its paths>` reads the index before our `add` and writes it
+    back after: our entry is gone from the index again. A new file is then untracked once more
+    (which `git diff HEAD` does not show), and must still be committed, not taken as done."""
+    write_note(vault, path, a_memory(ID_A, "restored"))
+    index = vault / ".git" / "index"
+    before = index.read_bytes()
+    runner_class = type(VaultHistory(vault).runner)
+    run = runner_class.run
+    undone: list[str] = []
+
+    def run_then_lose_our_add(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        result = run(self, *args, **kwargs)
+        if "add" in args and not undone:
+            index.write_bytes(before)  # the other tool's write-back of the index it read
+            undone.append(path)
+        return result
+
+    monkeypatch.setattr(runner_class, "run", run_then_lose_our_add)
+    sha = VaultHistory(vault).commit_paths([path], "restore: new")
+    assert undone == [path]
+    assert sha is not None and sha == git(vault, "rev-parse", "HEAD").strip()
+    assert name_status(vault) == {f"{'A' if path.startswith('_stm') else 'M'}\t{path}"}
+    assert status(vault) == set()
+
+
 def test_unsafe_paths_are_refused(vault: Path) -> None:
     history = VaultHistory(vault)
     for path in ("../outside.md", "/etc/passwd", ".git/config", "_stm/../../x.md"):
