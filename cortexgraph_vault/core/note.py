@@ -25,6 +25,7 @@ from typing import Any, Final
 
 import yaml
 
+from cortexgraph_vault.core.plain_frontmatter import plain_frontmatter
 from cortexgraph_vault.core.yaml_values import as_loaded, format_yaml_key, format_yaml_value
 from cortexgraph_vault.errors import NoteFormatError
 
@@ -158,6 +159,13 @@ def _newline_of(text: str, first_newline: int) -> str:
 
 
 def _load(head: str) -> tuple[dict[str, Any], str | None]:
+    plain = plain_frontmatter(head)  # the usual flat frontmatter, without building nodes
+    if plain is not None:
+        return plain, None
+    return _load_yaml(head)
+
+
+def _load_yaml(head: str) -> tuple[dict[str, Any], str | None]:
     loader = None
     try:
         loader = _Loader(head)

@@ -218,6 +218,7 @@ def parser_version() -> str:
         "cortexgraph_vault.core.block_scan",
         "cortexgraph_vault.core.tags",
         "cortexgraph_vault.core.note",
+        "cortexgraph_vault.core.plain_frontmatter",
         "cortexgraph_vault.core.memory",
         text_index.__name__,
         __name__,
