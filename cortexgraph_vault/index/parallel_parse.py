@@ -59,8 +59,11 @@ def worker_count() -> int:
     return min(4, cores or 1)
 
 
-def parse_file(root: Path, rel: str, layout: VaultLayout, max_bytes: int) -> Parsed:
-    got = read_note_file(root / rel, os.path.realpath(root), max_bytes)
+def parse_file(
+    root: Path, rel: str, layout: VaultLayout, max_bytes: int, real_root: str | None = None
+) -> Parsed:
+    """`real_root`: the root's real path, when the caller resolved it already."""
+    got = read_note_file(root / rel, real_root or os.path.realpath(root), max_bytes)
     if got.gone or got.problem is not None:
         return rel, None, None, got.problem
     assert got.st is not None and got.data is not None
@@ -81,10 +84,11 @@ def parse_many(layout: VaultLayout, rels: Sequence[str], max_bytes: int) -> Iter
         except (OSError, EOFError, pickle.PickleError, ValueError) as exc:
             log.info("parsing in worker processes failed (%s); parsing here", exc)
     left = [rel for rel in rels if rel not in done]
+    real_root = os.path.realpath(layout.root)
     for start in range(0, len(left), FRAME):
         yield (
             [
-                parse_file(layout.root, rel, layout, max_bytes)
+                parse_file(layout.root, rel, layout, max_bytes, real_root)
                 for rel in left[start : start + FRAME]
             ],
             None,
@@ -99,12 +103,14 @@ def _in_workers(
     folders = (layout.stm, layout.ltm, layout.archive)
     procs = []
     try:
-        for i in range(workers):
-            proc = subprocess.Popen(
+        # All started before any is handed its job: a job larger than a pipe holds waits
+        # for its worker to read it, which is after that worker's imports.
+        for _ in range(workers):
+            procs.append(subprocess.Popen(
                 [sys.executable, "-c", f"from {__name__} import worker_main; worker_main()"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
-            )  # fmt: skip
-            procs.append(proc)
+            ))  # fmt: skip
+        for i, proc in enumerate(procs):
             job = (str(layout.root), folders, max_bytes, list(rels[i::workers]),
                    frame_size(len(rels), workers))  # fmt: skip
             assert proc.stdin is not None
@@ -156,10 +162,12 @@ def worker_main() -> None:
     gc.disable()  # a short life that only builds objects: the collector would only slow it
     root, folders, max_bytes, rels, frame = pickle.loads(sys.stdin.buffer.read())
     layout = VaultLayout(Path(root), *folders)
+    real_root = os.path.realpath(root)
     out = sys.stdout.buffer
     for start in range(0, len(rels), frame):
         batch = [
-            parse_file(layout.root, rel, layout, max_bytes) for rel in rels[start : start + frame]
+            parse_file(layout.root, rel, layout, max_bytes, real_root)
+            for rel in rels[start : start + frame]
         ]
         block = posting_block((rel, stats) for rel, _, stats, _ in batch if stats is not None)
         parsed = [(rel, note, None, problem) for rel, note, _, problem in batch]

@@ -395,18 +395,24 @@ class TextIndex:
         self._paths.extend(block.paths)
         self._norms.extend(block.norms)
         self._doc_of.update(zip(block.paths, range(base, base + len(block.paths)), strict=True))
-        renumber = base.__add__
+        # renumbered all at once ("I" is a C unsigned int), then copied a term's run at a time
+        numbers = memoryview((np.frombuffer(block.docs, dtype=np.uintc) + np.uintc(base)).tobytes())
+        width = block.docs.itemsize
         postings = self._postings
         era = self._era
         new_terms: list[str] = []
-        for term, local, tfs in block.postings():
+        start = 0
+        for term, end in zip(block.terms, block.ends, strict=True):
+            tfs = block.tfs[start:end]
             p = postings.get(term)
             if p is None:
                 p = postings[term] = _Postings(array("I"), array(tfs.typecode), owned=era)
                 new_terms.append(term)
             elif p.owned != era:
                 self._own(p)
-            p.docs.extend(map(renumber, local))
+            p.docs.frombytes(numbers[start * width : end * width])
+            added = end - start
+            start = end
             if tfs.typecode != p.tfs.typecode:
                 code = tfs.typecode if _WIDTH[tfs.typecode] > _WIDTH[p.tfs.typecode] else None
                 if code is not None:  # the list needs the wider type from now on
@@ -414,7 +420,7 @@ class TextIndex:
                 else:
                     tfs = array(p.tfs.typecode, tfs)
             p.tfs.extend(tfs)
-            p.df += len(local)
+            p.df += added
         self._add_terms(new_terms)
 
     def _add_terms(self, new: list[str]) -> None:
