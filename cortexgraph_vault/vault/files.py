@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from cortexgraph_vault.errors import NoteFormatError, VaultError, WriteFailed
-from cortexgraph_vault.vault import durability
+from cortexgraph_vault.vault import disk_wait, durability
 from cortexgraph_vault.vault.durability import DURABILITY
 
 TEMP_MARK = ".cgv-tmp-"
@@ -242,7 +242,9 @@ def atomic_write(
         with _create(tmp) as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            # Where the caller allows it, other changes run meanwhile (disk_wait.py); the
+            # check below is made with the locks taken back.
+            disk_wait.wait_for_disk(lambda: os.fsync(fh.fileno()))
         # Check as late as possible: the window between this check and the rename is what
         # remains of the race with an editor that does not take our lock.
         if must_not_exist and os.path.lexists(path):
