@@ -24,7 +24,7 @@ import threading
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import anyio
@@ -37,14 +37,17 @@ T = TypeVar("T")
 @dataclass
 class _Waiter:
     arrived: float
-    event: anyio.Event = field(default_factory=anyio.Event)
+    granted: asyncio.Future[None]
+    expired: bool = False  # its hold is over: its bound lets it through once a slot is free
 
 
 class ChangeFirstGate:
     """Admission of reads (up to `reads` at once) and changes (into the lane, which runs them
     one at a time).
 
-    Made and used in the event loop that serves the app; nothing here blocks a thread.
+    Made and used in the event loop that serves the app; nothing here blocks a thread. Plain
+    asyncio (a future per waiter, a timer per hold): every request passes here, and anyio's
+    events and clocks look up the running library on each use.
     """
 
     def __init__(
@@ -81,38 +84,46 @@ class ChangeFirstGate:
             self._dispatch()
 
     async def _enter(self, queue: deque[_Waiter], hold: float) -> None:
-        waiter = _Waiter(anyio.current_time())
+        loop = asyncio.get_running_loop()
+        waiter = _Waiter(loop.time(), loop.create_future())
         queue.append(waiter)
         self._dispatch()
-        if waiter.event.is_set():
+        if waiter.granted.done():
             return
         if queue is self._reads_waiting:
             self.reads_held += 1
+        # Past its hold the waiter asks again: its bound lets it through once a slot is free.
+        timer = loop.call_later(hold, self._expire, waiter)
         try:
-            # Past its hold the waiter asks again: its bound lets it through once a slot is free.
-            with anyio.move_on_after(hold):
-                await waiter.event.wait()
-            if not waiter.event.is_set():
-                self._dispatch()
-                await waiter.event.wait()
+            await waiter.granted
         except BaseException:
             # Cancelled (the client went away): give back what was granted meanwhile.
-            if waiter.event.is_set():
+            if waiter.granted.done() and not waiter.granted.cancelled():
                 if queue is self._reads_waiting:
                     self.reads_running -= 1
                 else:
                     self.changes_running -= 1
-            else:
+            elif waiter in queue:
                 queue.remove(waiter)
             self._dispatch()
             raise
+        finally:
+            timer.cancel()
+
+    def _expire(self, waiter: _Waiter) -> None:
+        waiter.expired = True
+        self._dispatch()
 
     def _dispatch(self) -> None:
         """Start whatever may start now, changes first."""
-        now = anyio.current_time()
+        now = asyncio.get_running_loop().time()
         changes = self._changes_waiting
+
+        def over(w: _Waiter, hold: float) -> bool:
+            return w.expired or now - w.arrived >= hold
+
         # Changes queued together all go to the lane, which runs them back to back.
-        while changes and (self.reads_running == 0 or now - changes[0].arrived >= self.change_hold):
+        while changes and (self.reads_running == 0 or over(changes[0], self.change_hold)):
             if self.reads_running:
                 self.changes_let_through += 1
             self.changes_running += 1
@@ -121,7 +132,7 @@ class ChangeFirstGate:
         while reads and self.reads_running < self.reads:
             head = reads[0]
             held_back = self.changes_running > 0 or bool(changes)
-            if held_back and now - head.arrived < self.read_hold:
+            if held_back and not over(head, self.read_hold):
                 break
             if held_back:
                 self.reads_let_through += 1
@@ -130,7 +141,8 @@ class ChangeFirstGate:
 
     @staticmethod
     def _grant(waiter: _Waiter) -> None:
-        waiter.event.set()
+        if not waiter.granted.done():
+            waiter.granted.set_result(None)
 
 
 class ChangeLane:
@@ -142,7 +154,7 @@ class ChangeLane:
     lets a change start while another waits for the disk without its locks (a touch's fsync,
     vault/disk_wait.py), so the file system commits their fsyncs together."""
 
-    THREADS = 8
+    THREADS = int(__import__("os").environ.get("CGV_LANE_THREADS", "8"))  # TEMP
 
     def __init__(self, threads: int = THREADS) -> None:
         self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.Future[Any]]] = (
