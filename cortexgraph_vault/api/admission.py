@@ -146,15 +146,16 @@ class ChangeFirstGate:
 
 
 class ChangeLane:
-    """A few threads that take the changes handed to them in order, each going straight on to
-    the next. Through the event loop (`to_thread`) each change waited for the loop to notice
-    the one before it had ended: a third of the lane's time went in those gaps under load.
+    """Threads that take the changes handed to them in order, each going straight on to the
+    next. Through the event loop (`to_thread`) each change waited for the loop to notice the
+    one before it had ended: a third of the lane's time went in those gaps under load.
 
-    The changes still run one at a time, under the service's change lock; more than one thread
-    lets a change start while another waits for the disk without its locks (a touch's fsync,
-    vault/disk_wait.py), so the file system commits their fsyncs together."""
+    One thread by default. With more, a change could start while another waits for the disk
+    without its locks (a touch's fsync, vault/disk_wait.py); but each hand-over of the change
+    lock between threads is a wait for the interpreter, and with the interpreter busy (50
+    clients on 2 cores) lanes of 2 and 8 threads answered 15-25 % fewer requests than one."""
 
-    THREADS = int(__import__("os").environ.get("CGV_LANE_THREADS", "8"))  # TEMP
+    THREADS = 1
 
     def __init__(self, threads: int = THREADS) -> None:
         self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.Future[Any]]] = (
