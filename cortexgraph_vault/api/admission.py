@@ -27,8 +27,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import anyio
-
 READ_HOLD = 0.01  # seconds a read may be held back by changes (p50 of reads under load)
 CHANGE_HOLD = 0.03  # seconds a change may wait for the reads at work
 T = TypeVar("T")
@@ -157,28 +155,38 @@ class ChangeLane:
 
     THREADS = 1
 
-    def __init__(self, threads: int = THREADS) -> None:
+    def __init__(self, threads: int = THREADS, *, name: str = "cgv-changes") -> None:
         self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], asyncio.Future[Any]]] = (
             queue.SimpleQueue()
         )
         self._size = threads
+        self._name = name
         self._threads: list[threading.Thread] = []
         self._start = threading.Lock()
 
     async def run(self, fn: Callable[[], T]) -> T:
+        """`fn()` on a thread of the lane. As `to_thread` does, a call handed over is waited
+        for even if its caller is cancelled (its client left); the cancel is raised after."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[T] = loop.create_future()
         self._jobs.put((fn, done))
-        with self._start:
-            self._threads = [t for t in self._threads if t.is_alive()]
-            while len(self._threads) < self._size:
-                thread = threading.Thread(target=self._work, name="cgv-changes", daemon=True)
-                thread.start()
-                self._threads.append(thread)
-        # As `to_thread` does: a call that has started is waited for, even if its client left.
-        with anyio.CancelScope(shield=True):
-            result = await done
-        return result
+        if len(self._threads) < self._size:  # the threads never end: made once
+            with self._start:
+                while len(self._threads) < self._size:
+                    thread = threading.Thread(target=self._work, name=self._name, daemon=True)
+                    thread.start()
+                    self._threads.append(thread)
+        cancel: asyncio.CancelledError | None = None
+        while not done.done():
+            try:
+                await asyncio.shield(done)
+            except asyncio.CancelledError as exc:
+                if done.cancelled():
+                    raise
+                cancel = exc
+        if cancel is not None:
+            raise cancel
+        return done.result()
 
     def _work(self) -> None:
         while True:

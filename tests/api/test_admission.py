@@ -210,3 +210,37 @@ async def test_a_change_waiting_without_its_locks_lets_the_next_change_run() -> 
         await anyio.sleep(0.01)
         tg.start_soon(call, next_change)
     assert results == ["ran", "done"]
+
+
+async def test_a_call_handed_to_the_lane_is_waited_for_when_its_caller_is_cancelled() -> None:
+    lane = ChangeLane()
+    started, release = threading.Event(), threading.Event()
+    finished: list[str] = []
+
+    def change() -> str:
+        started.set()
+        assert release.wait(LONG)
+        finished.append("change")
+        return "done"
+
+    outcome: list[str] = []
+    scope = anyio.CancelScope()
+
+    async def caller() -> None:
+        with scope:
+            try:
+                await lane.run(change)
+            except BaseException:
+                outcome.append("cancelled after " + ",".join(finished))
+                raise
+        outcome.append("left")
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(caller)
+        while not started.is_set():
+            await anyio.sleep(0.001)
+        scope.cancel()
+        await anyio.sleep(0.02)
+        assert outcome == []  # still waiting for the call it handed over
+        release.set()
+    assert outcome == ["cancelled after change", "left"]
