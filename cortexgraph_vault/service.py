@@ -122,14 +122,16 @@ class MemoryService(ServiceUpkeep):
         )  # fmt: skip
 
     def touch(self, memory_id: str, *, boost: bool = False) -> TouchResult:
-        result = writes.touch(self.engine, memory_id, boost=boost)
+        with self.disk_waits_let_go():
+            result = writes.touch(self.engine, memory_id, boost=boost)
         lifecycle.maybe_snapshot(self.engine)
         return result
 
     def observe(
         self, memory_ids: Sequence[str], context_tags: Sequence[str] | None = None
     ) -> ObserveResult:
-        result = writes.observe(self.engine, memory_ids, context_tags)
+        with self.disk_waits_let_go():
+            result = writes.observe(self.engine, memory_ids, context_tags)
         lifecycle.maybe_snapshot(self.engine)
         return result
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from cortexgraph_vault.ops.call_timing import CallRecorder
+from cortexgraph_vault.vault import disk_wait
 from cortexgraph_vault.vault.durability import DURABILITY, Pending
 
 if TYPE_CHECKING:
@@ -107,8 +108,10 @@ class ServiceCalls:
         started = self.metrics.clock()
         self._depth.value = 1
         try:
+            lock = self.call_lock(read_only)
             with (
-                self.call_lock(read_only),
+                lock,
+                disk_wait.holding(lock) if lock is self.change_lock else contextlib.nullcontext(),
                 self.engine.group_commits.deferred() as tickets,
                 DURABILITY.deferred() as syncs,
             ):
@@ -128,6 +131,15 @@ class ServiceCalls:
                 self.metrics.record(name, self.metrics.clock() - started)
 
         return CallEnd(result, finish, [*tickets, *syncs])
+
+    def disk_waits_let_go(self) -> contextlib.AbstractContextManager[object]:
+        """Around a rewrite of one note made as a call of its own (a touch): its wait for the
+        disk lets go of the change lock, so the next change runs meanwhile (vault/disk_wait.py).
+        Only when the call holds the change lock and no other lock of ours: a call made within
+        another (which may count on holding its locks throughout) keeps them."""
+        if getattr(self._depth, "value", 0) == 1 and disk_wait.registered() == [self.change_lock]:
+            return disk_wait.allowed()
+        return contextlib.nullcontext()
 
     def run(self, operation: Operation[Any, Res], request: Any) -> Res:
         """Run one operation of the catalogue with its (validated) request."""

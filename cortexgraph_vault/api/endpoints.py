@@ -172,7 +172,7 @@ class RestThreads:
 
     def __init__(self) -> None:
         self._gate: ChangeFirstGate | None = None
-        self._reads: anyio.CapacityLimiter | None = None
+        self._reads: ChangeLane | None = None
         self._changes: ChangeLane | None = None
         self._finishing: anyio.CapacityLimiter | None = None
 
@@ -181,7 +181,9 @@ class RestThreads:
         # made on first use: the gate and limiters belong to the event loop that serves the app
         if self._gate is None:
             self._gate = ChangeFirstGate(self.READS)
-            self._reads = anyio.CapacityLimiter(self.READS)
+            # the gate lets no more reads in than there are threads; a lane of threads is
+            # lighter per call than `to_thread` (no limiter, no cancel scope of its own)
+            self._reads = ChangeLane(self.READS, name="cgv-reads")
             self._changes = ChangeLane()
             self._finishing = anyio.CapacityLimiter(self.FINISHING)
         return self._gate
@@ -193,7 +195,8 @@ class RestThreads:
         gate = self.gate
         if read_only:
             async with gate.read():
-                end = await anyio.to_thread.run_sync(begin, limiter=self._reads)
+                assert self._reads is not None
+                end = await self._reads.run(begin)
         else:
             async with gate.change():
                 assert self._changes is not None

@@ -96,6 +96,9 @@ def serve(
                     log_config=None,
                     access_log=False,
                     server_header=False,
+                    # Nothing stands in front of the daemon: X-Forwarded-* headers are never
+                    # trusted, and not looking for them is one middleware less per request.
+                    proxy_headers=False,
                     timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
                 )
             )

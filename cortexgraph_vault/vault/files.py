@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from cortexgraph_vault.errors import NoteFormatError, VaultError, WriteFailed
-from cortexgraph_vault.vault import durability
+from cortexgraph_vault.vault import disk_wait, durability
 from cortexgraph_vault.vault.durability import DURABILITY
 
 TEMP_MARK = ".cgv-tmp-"
@@ -142,9 +142,24 @@ def regular_file_exists(path: Path) -> bool:
 
 
 def read_fd(fd: int, limit: int | None = None) -> bytes:
-    """Up to `limit` bytes (all, when None) of an open file, from its start."""
-    with os.fdopen(fd, "rb", closefd=False) as fh:
-        return fh.read() if limit is None else fh.read(limit)
+    """Up to `limit` bytes (all, when None) of a file just opened (from its start).
+
+    Plain reads sized by the file: a buffered file object costs five system calls more to
+    make, and `read(limit)` sets aside the whole limit (megabytes) for a note of a few
+    hundred bytes."""
+    # One more than its size: a file that grew meanwhile is read on to its end.
+    want = max(os.fstat(fd).st_size + 1, 16384)
+    if limit is not None:
+        want = min(want, limit)
+    chunks = []
+    while limit is None or limit > 0:
+        chunk = os.read(fd, want if limit is None else min(want, limit))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        if limit is not None:
+            limit -= len(chunk)
+    return b"".join(chunks)
 
 
 def read_bytes(path: Path) -> tuple[bytes, FileStamp]:
@@ -242,7 +257,9 @@ def atomic_write(
         with _create(tmp) as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            # Where the caller allows it, other changes run meanwhile (disk_wait.py); the
+            # check below is made with the locks taken back.
+            disk_wait.wait_for_disk(lambda: os.fsync(fh.fileno()))
         # Check as late as possible: the window between this check and the rename is what
         # remains of the race with an editor that does not take our lock.
         if must_not_exist and os.path.lexists(path):

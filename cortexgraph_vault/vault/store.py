@@ -8,15 +8,18 @@ their edit and ours both survive.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import os
-from collections.abc import Callable, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from cortexgraph_vault.core.note import ParsedNote, minimal_update, parse_note
 from cortexgraph_vault.errors import Conflict, NoteFormatError, NotFound, VaultError
+from cortexgraph_vault.vault import disk_wait
 from cortexgraph_vault.vault.files import (
     ChangedUnderUs,
     FileStamp,
@@ -81,6 +84,7 @@ class NoteStore:
         # Larger notes are indexed only in part, and rewriting one would hold it in memory
         # several times over: they are refused, and left exactly as they are.
         self.max_note_bytes = max_note_bytes
+        self._writing: dict[str, threading.Event] = {}  # notes mid-rewrite (`_turn`)
 
     def path(self, rel: str) -> Path:
         return safe_path(self.root, rel)
@@ -121,7 +125,7 @@ class NoteStore:
         self, rel: str, edit: Callable[[str, ParsedNote], str], expected_sha256: str | None
     ) -> Written:
         path = self.path(rel)
-        with self.lock.held():
+        with self.lock.held(), self._turn(rel):
             late: tuple[str, FileStamp] | None = None
             for _ in range(MAX_ATTEMPTS):
                 text, stamp = self.read(rel) if late is None else late
@@ -150,6 +154,26 @@ class NoteStore:
                     continue
                 return Written(rel, new_text, data, new_stamp, text)
         raise VaultError(f"{rel}: kept changing while we tried to update it; try again")
+
+    @contextlib.contextmanager
+    def _turn(self, rel: str) -> Iterator[None]:
+        """The note's turn in this process: a rewrite that lets go of the locks while it waits
+        for the disk (disk_wait.py) keeps the note, and a second rewrite of it waits (without
+        the locks) until the first is done, rather than starting over after it. A rewrite
+        that keeps its locks takes no turn and waits for none (it could not wait without
+        them): compare-before-replace alone keeps both writes then, as with another process."""
+        if not disk_wait.lets_go():
+            yield
+            return
+        while (other := self._writing.get(rel)) is not None:
+            disk_wait.wait_for_disk(other.wait)
+        mine = self._writing[rel] = threading.Event()
+        try:
+            yield
+        finally:
+            if self._writing.get(rel) is mine:
+                del self._writing[rel]
+            mine.set()
 
     def _edit_their_version(
         self, rel: str, late: LateWrite, pinned: str | None

@@ -156,8 +156,8 @@ async def test_a_waiting_call_that_is_cancelled_leaves_the_gate_as_it_was() -> N
     assert gate.reads_running == 0 and gate.changes_running == 0
 
 
-async def test_the_change_lane_runs_its_calls_one_at_a_time_in_order_on_one_thread() -> None:
-    lane = ChangeLane()
+async def test_a_lane_of_one_thread_runs_its_calls_one_at_a_time_in_order() -> None:
+    lane = ChangeLane(threads=1)
     running: list[int] = []
     seen: list[tuple[int, int, int]] = []  # (call, calls running beside it, thread)
 
@@ -186,3 +186,61 @@ async def test_the_change_lane_runs_its_calls_one_at_a_time_in_order_on_one_thre
     assert all(beside == 1 for _, beside, _ in seen)
     assert len({thread for _, _, thread in seen}) == 1
     assert results == {0: 0, 1: 10, 2: 20, 3: "a refused change", 4: 40}
+
+
+async def test_a_change_waiting_without_its_locks_lets_the_next_change_run() -> None:
+    # a touch waiting for its fsync (vault/disk_wait.py) holds a lane thread, not the lane
+    lane = ChangeLane(threads=2)
+    other_ran = threading.Event()
+
+    def waiting() -> str:
+        return "done" if other_ran.wait(timeout=10) else "the next change never ran"
+
+    def next_change() -> str:
+        other_ran.set()
+        return "ran"
+
+    results: list[str] = []
+
+    async def call(fn: Callable[[], str]) -> None:
+        results.append(await lane.run(fn))
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(call, waiting)
+        await anyio.sleep(0.01)
+        tg.start_soon(call, next_change)
+    assert results == ["ran", "done"]
+
+
+async def test_a_call_handed_to_the_lane_is_waited_for_when_its_caller_is_cancelled() -> None:
+    lane = ChangeLane()
+    started, release = threading.Event(), threading.Event()
+    finished: list[str] = []
+
+    def change() -> str:
+        started.set()
+        assert release.wait(LONG)
+        finished.append("change")
+        return "done"
+
+    outcome: list[str] = []
+    scope = anyio.CancelScope()
+
+    async def caller() -> None:
+        with scope:
+            try:
+                await lane.run(change)
+            except BaseException:
+                outcome.append("cancelled after " + ",".join(finished))
+                raise
+        outcome.append("left")
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(caller)
+        while not started.is_set():
+            await anyio.sleep(0.001)
+        scope.cancel()
+        await anyio.sleep(0.02)
+        assert outcome == []  # still waiting for the call it handed over
+        release.set()
+    assert outcome == ["cancelled after change", "left"]
