@@ -1,0 +1,151 @@
+"""The parts of every match's relevance (core/ranking.py) as arrays, one entry a match.
+
+`fuse` and `lend_context` of core/ranking.py say what is computed; this works out the same
+numbers for tens of thousands of matches without a Python step per match: each value is made
+by the same IEEE operations in the same order, so the results are bit for bit those of the
+plain functions (tests/ops/test_rank_arrays.py compares them on random vaults). The matches
+keep the order the plain `fuse` gives them, and context is summed in the order `lend_context`
+sums it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from itertools import filterfalse
+
+import numpy as np
+
+from cortexgraph_vault.core.ranking import Episodes, RankingConfig, Relevance
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.ops.catalog_memo import CatalogMemo
+from cortexgraph_vault.ops.note_table import NoteTable
+
+
+@dataclass(eq=False)
+class FoundArrays(Mapping[str, Relevance]):
+    """Every match (path → the parts of its relevance), held as arrays."""
+
+    paths: list[str]
+    rows: np.ndarray  # the note table's row of each; -1 for a path it does not hold
+    lexical: np.ndarray
+    vector: np.ndarray
+    context: np.ndarray
+    _index: dict[str, int] | None = None
+
+    def own(self, cfg: RankingConfig) -> np.ndarray:
+        w = cfg.vector_weight
+        return (1 - w) * self.lexical + w * np.maximum(0.0, self.vector)
+
+    def total(self, cfg: RankingConfig) -> np.ndarray:
+        return self.own(cfg) + self.context
+
+    def __getitem__(self, path: str) -> Relevance:
+        if self._index is None:
+            self._index = dict(zip(self.paths, range(len(self.paths)), strict=True))
+        i = self._index[path]
+        return Relevance(float(self.lexical[i]), float(self.vector[i]), float(self.context[i]))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+
+def fuse_arrays(
+    lexical: dict[str, float], vector: dict[str, float], cfg: RankingConfig, table: NoteTable
+) -> FoundArrays:
+    """`fuse`: every note matched by words (in their order), then every note near enough in
+    meaning alone (in the order the vector search gave them)."""
+    paths = list(lexical)
+    extra = [p for p in filterfalse(lexical.__contains__, vector) if vector[p] >= cfg.vector_min]
+    n = len(paths)
+    lex = np.zeros(n + len(extra))
+    lex[:n] = np.fromiter(lexical.values(), np.float64, n)
+    paths.extend(extra)
+    get = vector.get
+    vec = np.fromiter(map(get, paths, [0.0] * len(paths)), np.float64, len(paths))
+    return FoundArrays(paths, table.rows(paths), lex, vec, np.zeros(len(paths)))
+
+
+@dataclass(frozen=True)
+class EpisodeLinks:
+    """Episodes with each memory's neighbours worked out once: `near[i, slot]` is the
+    position of the neighbour at `distance[slot]` (before, then after) or -1."""
+
+    episodes: Episodes
+    index: dict[str, int]
+    times: np.ndarray
+    near: np.ndarray
+    distance: list[int]
+
+
+def episode_links(episodes: Episodes, reach: int, gap: float) -> EpisodeLinks:
+    times = np.asarray(episodes.times, dtype=np.float64)
+    n = len(times)
+    slots: list[np.ndarray] = []
+    distance: list[int] = []
+    here = np.arange(n)
+    for step in (-1, 1):
+        prev = here
+        ok = np.ones(n, dtype=bool)
+        for k in range(1, reach + 1):
+            nxt = here + step * k
+            inside = (nxt >= 0) & (nxt < n)
+            safe = np.clip(nxt, 0, max(0, n - 1))
+            ok = ok & inside & ~(np.abs(times[safe] - times[np.clip(prev, 0, max(0, n - 1))]) > gap)
+            slots.append(np.where(ok, nxt, -1))
+            distance.append(k)
+            prev = nxt
+    near = np.stack(slots, axis=1) if slots else np.zeros((n, 0), dtype=np.int64)
+    paths = list(episodes.paths)
+    return EpisodeLinks(episodes, dict(zip(paths, range(n), strict=True)), times, near, distance)
+
+
+def lend_context_arrays(
+    found: FoundArrays, links: EpisodeLinks, table: NoteTable, cfg: RankingConfig
+) -> None:
+    """`lend_context`: each memory matched by words lends part of its relevance to its
+    episode neighbours that match too, summed per neighbour in the plain function's order
+    (lender by lender in match order, nearest neighbour first, before then after)."""
+    if cfg.context_weight <= 0 or cfg.context_reach <= 0 or not len(found):
+        return
+    own = found.own(cfg)
+    get = links.index.get
+    at = np.fromiter(map(get, found.paths, [-1] * len(found)), np.int64, len(found))
+    in_episodes = at >= 0
+    # which match each episode position is (by path, as `own_of.get(other)` finds it)
+    match_at = np.full(len(links.times), -1, dtype=np.int64)
+    match_at[at[in_episodes]] = np.nonzero(in_episodes)[0]
+    rows = found.rows
+    created = np.where(rows >= 0, table.created[np.maximum(rows, 0)], np.nan)
+    known = in_episodes & ~np.isnan(created)
+    # `position`: a lender is found at its place only when the save time is the one there
+    known[known] = links.times[at[known]] == created[known]
+    lenders = np.nonzero(known & (own > 0) & (found.lexical > 0))[0]
+    if not len(lenders) or not links.near.shape[1]:
+        return
+    near = links.near[at[lenders]]  # (lenders, slots), episode positions or -1
+    other = np.where(near >= 0, match_at[np.maximum(near, 0)], -1)
+    mine = own[lenders][:, None]
+    gain = mine - np.where(other >= 0, own[np.maximum(other, 0)], mine)
+    coef = np.array([cfg.context_weight * 0.5 ** (k - 1) for k in links.distance])
+    amount = coef[None, :] * gain
+    lent = (other >= 0) & (gain > 0)
+    lent_to = other[lent]  # row-major: lender by lender, slots in order
+    totals = np.zeros(len(found))
+    np.add.at(totals, lent_to, amount[lent])
+    receivers = np.unique(lent_to)
+    found.context[receivers] = totals[receivers]
+
+
+def _links(engine: VaultEngine) -> EpisodeLinks:
+    from cortexgraph_vault.ops.relevance import episodes, ranking_config
+
+    cfg = ranking_config(engine.config)
+    return episode_links(episodes(engine), cfg.context_reach, cfg.context_gap)
+
+
+# Rebuilt when memories come, go or move, as the episodes themselves are.
+links_of = CatalogMemo(lambda catalog: catalog.relation_generation, _links)
