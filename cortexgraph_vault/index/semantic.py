@@ -275,6 +275,31 @@ class SemanticIndex:
             out.update(zip(compress(wanted, known.tolist()), values, strict=True))
             return out
 
+    def nearest_arrays(
+        self, vec: np.ndarray, k: int, min_cos: float, also: list[str]
+    ) -> tuple[list[tuple[str, float]], np.ndarray]:
+        """`nearest`, as ranking takes it: the k nearest notes (at least `min_cos`) in the
+        order `nearest` gives them, and the cosine of each of `also` (0.0 for a note with no
+        vector) as an array in that order — no dict of every word match."""
+        with self.lock:
+            notes = self._notes
+            if notes is None or not len(notes):
+                return [], np.zeros(len(also))
+            sims = notes.scores(vec)
+            top: list[tuple[str, float]] = []
+            if k > 0:
+                k = min(k, sims.shape[0])
+                rows = np.argpartition(-sims, k - 1)[:k] if k < sims.shape[0] else range(k)
+                for row in rows:
+                    name = notes.names[row]
+                    if name is not None and sims[row] >= min_cos:
+                        top.append((name, float(sims[row])))
+            found = np.fromiter(
+                map(notes.row_of.get, also, repeat(-1)), dtype=np.int64, count=len(also)
+            )
+            cosines = np.where(found >= 0, sims[np.maximum(found, 0)], 0.0).astype(np.float64)
+            return top, cosines
+
     # persistence --------------------------------------------------------------------
     def export(self) -> dict[str, Any] | None:
         """The vectors for the cache: the matrix itself, not a copy (see `_Rows`); `paths`

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 
@@ -36,7 +37,7 @@ class NoteTable:
     def rows(self, paths: list[str]) -> np.ndarray:
         """The row of each path, -1 for one the table does not hold (looked up in C)."""
         get = self.row_of.get
-        return np.fromiter(map(get, paths, [-1] * len(paths)), np.int64, len(paths))
+        return np.fromiter(map(get, paths, repeat(-1)), np.int64, len(paths))
 
     def status_mask(self, statuses: set[str]) -> np.ndarray:
         """Per status code (shifted by one, NOTE first): whether it is wanted."""

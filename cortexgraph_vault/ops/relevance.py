@@ -102,16 +102,19 @@ def match(
     sem = catalog.semantic
     use_vectors = engine.config.semantic_search and (bool(terms) or query_vector is not None)
     related = {t: [(s, SYNONYM_WEIGHT) for s in SYNONYMS[t]] for t in terms if t in SYNONYMS}
-    vector: dict[str, float] = {}
     qvec = None
     if use_vectors:
         catalog.sync_vectors()
         qvec = query_vector if query_vector is not None else sem.query_vector(query)
     lexical, expansions = catalog.search_text(list(terms), related)
+    nearest: list[tuple[str, float]] = []
+    cosines = None
     if qvec is not None:
-        vector = sem.nearest(qvec, cfg.vector_candidates, cfg.vector_min, also=lexical)
+        nearest, cosines = sem.nearest_arrays(
+            qvec, cfg.vector_candidates, cfg.vector_min, list(lexical)
+        )
     table = note_table(engine)
-    found = fuse_arrays(lexical, vector, cfg, table)
+    found = fuse_arrays(lexical, nearest, cosines, cfg, table)
     if len(found) and cfg.context_weight > 0:
         lend_context_arrays(found, links_of(engine), table, cfg)
     return Matches(

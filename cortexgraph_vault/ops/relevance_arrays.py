@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from itertools import filterfalse
+from itertools import repeat
 
 import numpy as np
 
@@ -54,19 +54,26 @@ class FoundArrays(Mapping[str, Relevance]):
 
 
 def fuse_arrays(
-    lexical: dict[str, float], vector: dict[str, float], cfg: RankingConfig, table: NoteTable
+    lexical: dict[str, float],
+    nearest: list[tuple[str, float]],
+    cosines: np.ndarray | None,
+    cfg: RankingConfig,
+    table: NoteTable,
 ) -> FoundArrays:
-    """`fuse`: every note matched by words (in their order), then every note near enough in
-    meaning alone (in the order the vector search gave them)."""
+    """`fuse`: every note matched by words (in their order, with the cosine of each in
+    `cosines`, None when vectors took no part), then every note of `nearest` near enough in
+    meaning alone, in its order."""
     paths = list(lexical)
-    extra = [p for p in filterfalse(lexical.__contains__, vector) if vector[p] >= cfg.vector_min]
-    n = len(paths)
-    lex = np.zeros(n + len(extra))
+    extra = [(p, cos) for p, cos in nearest if cos >= cfg.vector_min and p not in lexical]
+    n, m = len(paths), len(extra)
+    lex = np.zeros(n + m)
     lex[:n] = np.fromiter(lexical.values(), np.float64, n)
-    paths.extend(extra)
-    get = vector.get
-    vec = np.fromiter(map(get, paths, [0.0] * len(paths)), np.float64, len(paths))
-    return FoundArrays(paths, table.rows(paths), lex, vec, np.zeros(len(paths)))
+    vec = np.zeros(n + m)
+    if cosines is not None:
+        vec[:n] = cosines
+    vec[n:] = [cos for _, cos in extra]
+    paths.extend(p for p, _ in extra)
+    return FoundArrays(paths, table.rows(paths), lex, vec, np.zeros(n + m))
 
 
 @dataclass(frozen=True)
@@ -112,14 +119,18 @@ def lend_context_arrays(
     if cfg.context_weight <= 0 or cfg.context_reach <= 0 or not len(found):
         return
     own = found.own(cfg)
-    get = links.index.get
-    at = np.fromiter(map(get, found.paths, [-1] * len(found)), np.int64, len(found))
+    rows = found.rows
+    created = np.where(rows >= 0, table.created[np.maximum(rows, 0)], np.nan)
+    # Episodes hold memories only (with their save times): plain notes are not looked up.
+    memories = np.nonzero(~np.isnan(created))[0]
+    paths, get = found.paths, links.index.get
+    at = np.full(len(found), -1, dtype=np.int64)
+    at[memories] = np.fromiter(map(get, [paths[i] for i in memories.tolist()], repeat(-1)),
+                               np.int64, len(memories))  # fmt: skip
     in_episodes = at >= 0
     # which match each episode position is (by path, as `own_of.get(other)` finds it)
     match_at = np.full(len(links.times), -1, dtype=np.int64)
     match_at[at[in_episodes]] = np.nonzero(in_episodes)[0]
-    rows = found.rows
-    created = np.where(rows >= 0, table.created[np.maximum(rows, 0)], np.nan)
     known = in_episodes & ~np.isnan(created)
     # `position`: a lender is found at its place only when the save time is the one there
     known[known] = links.times[at[known]] == created[known]

@@ -41,13 +41,17 @@ def test_fused_and_lent_relevance_equal_the_plain_functions(seed: int) -> None:
     episodes = Episodes([p for _, p in timed], [w for w, _ in timed])
     lexical = {p: rng.choice([0.1, 0.25, 0.5, 0.75, 1.0, rng.random()])
                for p in rng.sample(paths, 250)}  # fmt: skip
-    vector = {p: rng.uniform(-0.2, 0.9) for p in rng.sample(paths, 120)}
-    vector.update({p: rng.uniform(0.3, 0.9) for p in rng.sample(paths, 30)})
+    cosine = {p: rng.uniform(-0.2, 0.9) for p in rng.sample(paths, 330)}  # the rest: no vector
+    # as the vector search gives them: the nearest (some matched by words too), then words' own
+    nearest = [(p, c) for p, c in cosine.items() if c >= 0.3][:50]
+    vector = dict(nearest)
+    vector.update((p, cosine[p]) for p in lexical if p in cosine)
+    cosines = np.array([cosine.get(p, 0.0) for p in lexical])
 
     plain = fuse(lexical, vector, cfg)
     lend_context(plain, episodes, created, cfg)
     table = _table(paths, created)
-    found = fuse_arrays(lexical, vector, cfg, table)
+    found = fuse_arrays(lexical, nearest, cosines, cfg, table)
     lend_context_arrays(found, episode_links(episodes, cfg.context_reach, cfg.context_gap),
                         table, cfg)  # fmt: skip
 
@@ -74,7 +78,7 @@ def test_a_memory_whose_save_time_moved_lends_nothing_as_the_plain_function() ->
     plain = fuse(lexical, {}, cfg)
     lend_context(plain, episodes, created, cfg)
     table = _table(paths, created)
-    found = fuse_arrays(lexical, {}, cfg, table)
+    found = fuse_arrays(lexical, [], None, cfg, table)
     lend_context_arrays(found, episode_links(episodes, 2, cfg.context_gap), table, cfg)
     assert list(found.items()) == list(plain.items())
     assert found["_stm/b.md"].context == 0.0
