@@ -24,26 +24,32 @@ def merge_terms(terms: list[list[Expansion]], size: int) -> tuple[np.ndarray, np
     """Documents matching any term, in the order the plain merge meets them, and each one's
     summed score. `size`: one more than the largest document number."""
     scratch = np.zeros(size)
-    merged: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (docs met, unique, bests)
+    mark = np.zeros(size, dtype=bool)
+    merged: list[tuple[list[np.ndarray], np.ndarray, np.ndarray]] = []  # (lists, docs, bests)
     for expansions in terms:
         docs, values = expansions[0]
         scratch[docs] = values  # the first expansion's scores as they are
+        mark[docs] = True
         for more, more_values in expansions[1:]:
             # a later expansion replaces a score only when higher
             scratch[more] = np.maximum(scratch[more], more_values)
-        met = np.concatenate([d for d, _ in expansions]) if len(expansions) > 1 else docs
-        unique = np.unique(met)
-        merged.append((met, unique, scratch[unique]))
+            mark[more] = True
+        unique = np.flatnonzero(mark)
+        merged.append(([d for d, _ in expansions], unique, scratch[unique]))
         scratch[unique] = 0.0
+        mark[unique] = False
     # the plain merge sorts terms by how many documents they match (a stable sort), starts
     # from the last (the largest) and adds the others in order
     order = sorted(range(len(merged)), key=lambda i: len(merged[i][1]))
     order = [order[-1], *order[:-1]]
     total = np.zeros(size)
+    met: list[np.ndarray] = []  # documents in the order first met
     for i in order:
-        _, unique, bests = merged[i]
+        lists, unique, bests = merged[i]
         total[unique] = total[unique] + bests
-    met = np.concatenate([merged[i][0] for i in order])
-    unique, first = np.unique(met, return_index=True)
-    docs = unique[np.argsort(first, kind="stable")]
+        for d in lists:
+            new = d[~mark[d]]
+            mark[new] = True
+            met.append(new)
+    docs = np.concatenate(met) if met else np.zeros(0, dtype=np.int64)
     return docs, total[docs]

@@ -603,7 +603,9 @@ class TextIndex:
                   for weighted, _ in wanted]  # fmt: skip
         docs, totals = merge_terms(merged, size)
         paths = self._paths
-        alive = [paths[d] is not None for d in docs.tolist()]
+        alive = (
+            [] if len(self._doc_of) == len(paths) else [paths[d] is not None for d in docs.tolist()]
+        )
         if not all(alive):
             keep = np.array(alive, dtype=bool)
             docs, totals = docs[keep], totals[keep]

@@ -110,8 +110,8 @@ def rank(
         matches = None
         cfg = None
         table = note_table(engine)
-        paths = table.paths
-        rows = np.arange(len(paths))
+        paths = [note.path for note in catalog.notes()]
+        rows = table.rows(paths)
         rel = np.ones(len(paths))
     floor = cfg.prior_floor if cfg is not None else engine.config.search_prior_floor
     keep = rows >= 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from cortexgraph_vault.ops.note_table import NOTE, note_table
+from cortexgraph_vault.ops.note_table import NOTE, NoteTable, build_table, note_table
 from tests.builders import a_vault, service_for
 
 
@@ -40,3 +40,18 @@ def test_the_table_holds_each_note_and_follows_changes(tmp_path: Path) -> None:
         after.row_of["Notes/New.md"],
         -1,
     ]
+    # updated from the last table, it says what a table built afresh says of every note
+    whole = build_table(engine.catalog.notes())
+    assert sorted(after.row_of) == sorted(whole.row_of)
+
+    def status(table: NoteTable, row: int) -> str | None:
+        code = table.status[row]
+        return None if code == NOTE else table.status_names[code]
+
+    for path, row in whole.row_of.items():
+        mine = after.row_of[path]
+        assert after.notes[mine] is whole.notes[row]
+        assert status(after, mine) == status(whole, row)
+        for name in ("use_base", "last_used", "strength", "created"):
+            a, b = getattr(after, name)[mine], getattr(whole, name)[row]
+            assert a == b or (math.isnan(a) and math.isnan(b)), (path, name)

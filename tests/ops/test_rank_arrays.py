@@ -157,3 +157,35 @@ def test_whole_answers_equal_those_of_the_straightforward_ranking(
     want = [_pages(call, **kwargs) for call, kwargs in calls]
     assert got == want
     assert any(len(pages) > 1 for pages in got)  # cursors were followed
+
+
+def test_after_touches_edits_and_removals_the_ranking_still_equals_the_plain_one(
+    tmp_path: Path,
+) -> None:
+    """The note table is updated from the last one after each change: what it says must
+    stay what the notes say."""
+    from bench.vaultgen import generate_vault
+
+    made = generate_vault(tmp_path / "vault", 250, seed=9)
+    service = service_for(made.root)
+    engine = service.engine
+    rng = random.Random(4)
+    words = list(made.vocabulary[40:120])
+    memories = sorted((made.root / "_stm").glob("*.md"))
+    f = {"statuses": {"active", "promoted", "note"}}
+    for step in range(6):
+        memory_id = engine.catalog.note(memories[step].relative_to(made.root).as_posix())
+        assert memory_id is not None and memory_id.memory is not None
+        service.touch(str(memory_id.memory.id))
+        plain = sorted((made.root / "Projects").glob("*.md"))
+        plain[step].unlink()
+        plain[-step - 1].write_text(f"Edited {step}: {' '.join(words[:20])}\n", encoding="utf-8")
+        engine.fresh()
+        for query in (" ".join(rng.sample(words, 2)), words[step]):
+            terms = search_terms(query)
+            got, _ = rank(engine, query, terms, now=NOW, **f)
+            want, _ = reference_rank(engine, query, terms, now=NOW, **f)
+            assert list(got) == want, (step, query)
+        got, _ = rank(engine, "", [], now=NOW, by_memory_score=True, **f)
+        want, _ = reference_rank(engine, "", [], now=NOW, by_memory_score=True, **f)
+        assert list(got) == want

@@ -22,7 +22,7 @@ def _table(paths: list[str], created: dict[str, float]) -> NoteTable:
         paths, {p: i for i, p in enumerate(paths)}, [], np.where(
             np.array([p in created for p in paths]), 0, NOTE).astype(np.int16),
         ["active"], np.ones(n), np.zeros(n), np.ones(n),
-        np.array([created.get(p, math.nan) for p in paths]),
+        np.array([created.get(p, math.nan) for p in paths]), {},
     )  # fmt: skip
 
 
