@@ -24,7 +24,7 @@ from cortexgraph_vault.index.records import IndexedNote
 NOTE = -1  # status code of a note that is not a memory
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class NoteTable:
     paths: list[str]
     row_of: dict[str, int]

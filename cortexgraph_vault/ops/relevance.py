@@ -109,12 +109,14 @@ def match(
     lexical, expansions = catalog.search_text(list(terms), related)
     nearest: list[tuple[str, float]] = []
     cosines = None
-    if qvec is not None:
-        nearest, cosines = sem.nearest_arrays(
-            qvec, cfg.vector_candidates, cfg.vector_min, list(lexical)
-        )
     table = note_table(engine)
-    found = fuse_arrays(lexical, nearest, cosines, cfg, table)
+    rows = table.rows(list(lexical))
+    if qvec is not None:
+        with sem.lock:  # the rows asked for are those of the vectors looked at
+            vector_rows = sem.rows_of(table.paths, table)
+            also = np.where(rows >= 0, vector_rows[np.maximum(rows, 0)], -1)
+            nearest, cosines = sem.nearest_arrays(qvec, cfg.vector_candidates, cfg.vector_min, also)
+    found = fuse_arrays(lexical, rows, nearest, cosines, cfg, table)
     if len(found) and cfg.context_weight > 0:
         lend_context_arrays(found, links_of(engine), table, cfg)
     return Matches(

@@ -10,6 +10,7 @@ sums it.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import repeat
@@ -31,6 +32,7 @@ class FoundArrays(Mapping[str, Relevance]):
     lexical: np.ndarray
     vector: np.ndarray
     context: np.ndarray
+    row_of: dict[str, int] | None = None  # the note table's
     _index: dict[str, int] | None = None
 
     def own(self, cfg: RankingConfig) -> np.ndarray:
@@ -41,9 +43,20 @@ class FoundArrays(Mapping[str, Relevance]):
         return self.own(cfg) + self.context
 
     def __getitem__(self, path: str) -> Relevance:
+        # a page asks for ten of 50k matches: no dict of every path for that
         if self._index is None:
-            self._index = dict(zip(self.paths, range(len(self.paths)), strict=True))
-        i = self._index[path]
+            self._index = {}
+        i = self._index.get(path)
+        if i is None:
+            row = self.row_of.get(path, -1) if self.row_of is not None else -1
+            at = np.flatnonzero(self.rows == row) if row >= 0 else []
+            if len(at):
+                i = int(at[0])
+            elif path in self.paths:
+                i = self.paths.index(path)
+            else:
+                raise KeyError(path)
+            self._index[path] = i
         return Relevance(float(self.lexical[i]), float(self.vector[i]), float(self.context[i]))
 
     def __iter__(self) -> Iterator[str]:
@@ -55,13 +68,14 @@ class FoundArrays(Mapping[str, Relevance]):
 
 def fuse_arrays(
     lexical: dict[str, float],
+    rows: np.ndarray,
     nearest: list[tuple[str, float]],
     cosines: np.ndarray | None,
     cfg: RankingConfig,
     table: NoteTable,
 ) -> FoundArrays:
-    """`fuse`: every note matched by words (in their order, with the cosine of each in
-    `cosines`, None when vectors took no part), then every note of `nearest` near enough in
+    """`fuse`: every note matched by words (in their order, with its note table row in
+    `rows` and its cosine in `cosines`, None when vectors took no part), then every note of `nearest` near enough in
     meaning alone, in its order."""
     paths = list(lexical)
     extra = [(p, cos) for p, cos in nearest if cos >= cfg.vector_min and p not in lexical]
@@ -73,7 +87,8 @@ def fuse_arrays(
         vec[:n] = cosines
     vec[n:] = [cos for _, cos in extra]
     paths.extend(p for p, _ in extra)
-    return FoundArrays(paths, table.rows(paths), lex, vec, np.zeros(n + m))
+    rows = np.concatenate([rows, table.rows(paths[n:])])
+    return FoundArrays(paths, rows, lex, vec, np.zeros(n + m), table.row_of)
 
 
 @dataclass(frozen=True)
@@ -121,12 +136,8 @@ def lend_context_arrays(
     own = found.own(cfg)
     rows = found.rows
     created = np.where(rows >= 0, table.created[np.maximum(rows, 0)], np.nan)
-    # Episodes hold memories only (with their save times): plain notes are not looked up.
-    memories = np.nonzero(~np.isnan(created))[0]
-    paths, get = found.paths, links.index.get
-    at = np.full(len(found), -1, dtype=np.int64)
-    at[memories] = np.fromiter(map(get, [paths[i] for i in memories.tolist()], repeat(-1)),
-                               np.int64, len(memories))  # fmt: skip
+    by_row = _episode_rows(table, links)
+    at = np.where(~np.isnan(created), by_row[np.maximum(rows, 0)], -1)
     in_episodes = at >= 0
     # which match each episode position is (by path, as `own_of.get(other)` finds it)
     match_at = np.full(len(links.times), -1, dtype=np.int64)
@@ -149,6 +160,29 @@ def lend_context_arrays(
     np.add.at(totals, lent_to, amount[lent])
     receivers = np.unique(lent_to)
     found.context[receivers] = totals[receivers]
+
+
+_by_table: weakref.WeakKeyDictionary[NoteTable, tuple[EpisodeLinks, np.ndarray]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _episode_rows(table: NoteTable, links: EpisodeLinks) -> np.ndarray:
+    """The episode position of each table row's note (-1: none), once per table and
+    episodes. Episodes hold memories only (with their save times): plain notes are not
+    looked up."""
+    cached = _by_table.get(table)
+    if cached is not None and cached[0] is links:
+        return cached[1]
+    memories = np.flatnonzero(~np.isnan(table.created))
+    paths = table.paths
+    by_row = np.full(len(paths), -1, dtype=np.int64)
+    by_row[memories] = np.fromiter(
+        map(links.index.get, [paths[i] for i in memories.tolist()], repeat(-1)),
+        np.int64, len(memories),
+    )  # fmt: skip
+    _by_table[table] = (links, by_row)
+    return by_row
 
 
 def _links(engine: VaultEngine) -> EpisodeLinks:

@@ -51,7 +51,7 @@ def test_fused_and_lent_relevance_equal_the_plain_functions(seed: int) -> None:
     plain = fuse(lexical, vector, cfg)
     lend_context(plain, episodes, created, cfg)
     table = _table(paths, created)
-    found = fuse_arrays(lexical, nearest, cosines, cfg, table)
+    found = fuse_arrays(lexical, table.rows(list(lexical)), nearest, cosines, cfg, table)
     lend_context_arrays(found, episode_links(episodes, cfg.context_reach, cfg.context_gap),
                         table, cfg)  # fmt: skip
 
@@ -78,7 +78,7 @@ def test_a_memory_whose_save_time_moved_lends_nothing_as_the_plain_function() ->
     plain = fuse(lexical, {}, cfg)
     lend_context(plain, episodes, created, cfg)
     table = _table(paths, created)
-    found = fuse_arrays(lexical, [], None, cfg, table)
+    found = fuse_arrays(lexical, table.rows(list(lexical)), [], None, cfg, table)
     lend_context_arrays(found, episode_links(episodes, 2, cfg.context_gap), table, cfg)
     assert list(found.items()) == list(plain.items())
     assert found["_stm/b.md"].context == 0.0
