@@ -54,4 +54,7 @@ def scores_of(
 ) -> np.ndarray:
     """`score_at` of each (float(max(1, use count)), last used, strength), in the same order
     of operations."""
-    return use_factors(use_bases, cfg) * decay_factors(now_ts - last_used_ts, cfg) * strengths
+    out: np.ndarray = (
+        use_factors(use_bases, cfg) * decay_factors(now_ts - last_used_ts, cfg) * strengths
+    )
+    return out

@@ -293,8 +293,8 @@ class SemanticIndex:
             and cached[2] == named
         ):
             return cached[3]
-        get = notes.row_of.get if notes is not None else {}.get
-        rows = np.fromiter(map(get, paths, repeat(-1)), dtype=np.int64, count=len(paths))
+        row_of: dict[str, int] = notes.row_of if notes is not None else {}
+        rows = np.fromiter(map(row_of.get, paths, repeat(-1)), dtype=np.int64, count=len(paths))
         self._rows_of = (version, notes, named, rows)
         return rows
 

@@ -37,10 +37,12 @@ class FoundArrays(Mapping[str, Relevance]):
 
     def own(self, cfg: RankingConfig) -> np.ndarray:
         w = cfg.vector_weight
-        return (1 - w) * self.lexical + w * np.maximum(0.0, self.vector)
+        own: np.ndarray = (1 - w) * self.lexical + w * np.maximum(0.0, self.vector)
+        return own
 
     def total(self, cfg: RankingConfig) -> np.ndarray:
-        return self.own(cfg) + self.context
+        total: np.ndarray = self.own(cfg) + self.context
+        return total
 
     def __getitem__(self, path: str) -> Relevance:
         # a page asks for ten of 50k matches: no dict of every path for that
@@ -49,7 +51,7 @@ class FoundArrays(Mapping[str, Relevance]):
         i = self._index.get(path)
         if i is None:
             row = self.row_of.get(path, -1) if self.row_of is not None else -1
-            at = np.flatnonzero(self.rows == row) if row >= 0 else []
+            at = np.flatnonzero(self.rows == row) if row >= 0 else np.zeros(0, np.int64)
             if len(at):
                 i = int(at[0])
             elif path in self.paths:

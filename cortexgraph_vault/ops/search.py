@@ -157,7 +157,9 @@ def rank(
     return CandidatePool(paths, at, score, rel, s, priority), matches
 
 
-def blend(ranked: list[Candidate], ratio: float, end: int) -> list[tuple[Candidate, bool]]:
+def blend(
+    ranked: Sequence[Candidate] | CandidatePool, ratio: float, end: int
+) -> list[tuple[Candidate, bool]]:
     """The first `end` results in order, review candidates (priority > 0) moved into every
     k-th place — only over a result they nearly match as well (REVIEW_NEAR of its
     relevance): review never buries the answer. Each with whether it is there for review."""
