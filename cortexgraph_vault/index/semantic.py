@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import compress, repeat
 from typing import Any
 
@@ -64,6 +64,7 @@ class _Rows:
         self.names: list[str | None] = []
         self.free: list[int] = []
         self.shared = False
+        self.named = 0  # bumped when a name gets or loses its row (rows of names kept)
 
     def __len__(self) -> int:
         return len(self.row_of)
@@ -101,6 +102,7 @@ class _Rows:
                 row = self.free.pop() if self.free else self._grow()
                 self.row_of[name] = row
                 self.names[row] = name
+                self.named += 1
             self.matrix[row] = vec
             self.keys[row] = np.frombuffer(key.ljust(KEY_BYTES, b"\0")[:KEY_BYTES], np.uint8)
 
@@ -115,6 +117,7 @@ class _Rows:
     def remove(self, name: str) -> None:
         row = self.row_of.pop(name, None)
         if row is not None:
+            self.named += 1
             self._own()
             self.names[row] = None
             self.matrix[row] = 0.0
@@ -145,6 +148,7 @@ class SemanticIndex:
         # waits for nothing, and a `sync` (before a search) waits for the embedding in flight.
         self.embedding = threading.RLock()
         self._notes: _Rows | None = None
+        self._rows_of: tuple[object, _Rows | None, int, np.ndarray] | None = None
         self._stale: set[str] = set()
 
     # the model ----------------------------------------------------------------------
@@ -274,6 +278,48 @@ class SemanticIndex:
             values = sims[rows[known]].tolist()
             out.update(zip(compress(wanted, known.tolist()), values, strict=True))
             return out
+
+    def rows_of(self, paths: Sequence[str], version: object) -> np.ndarray:
+        """The vector row of each of `paths` (-1 for none), kept while neither `version`
+        (whoever asks names the list's state) nor the rows' names change: a table of every
+        note asks once per change, not once per search. Call holding `lock`."""
+        notes = self._notes
+        named = notes.named if notes is not None else 0
+        cached = self._rows_of
+        if (
+            cached is not None
+            and cached[0] is version
+            and cached[1] is notes
+            and cached[2] == named
+        ):
+            return cached[3]
+        row_of: dict[str, int] = notes.row_of if notes is not None else {}
+        rows = np.fromiter(map(row_of.get, paths, repeat(-1)), dtype=np.int64, count=len(paths))
+        self._rows_of = (version, notes, named, rows)
+        return rows
+
+    def nearest_arrays(
+        self, vec: np.ndarray, k: int, min_cos: float, also: np.ndarray
+    ) -> tuple[list[tuple[str, float]], np.ndarray]:
+        """`nearest`, as ranking takes it: the k nearest notes (at least `min_cos`) in the
+        order `nearest` gives them, and the cosine at each row of `also` (0.0 for -1, a note
+        with no vector) as an array — no dict of every word match. `also`: rows from
+        `rows_of`, under the same hold of `lock`."""
+        with self.lock:
+            notes = self._notes
+            if notes is None or not len(notes):
+                return [], np.zeros(len(also))
+            sims = notes.scores(vec)
+            top: list[tuple[str, float]] = []
+            if k > 0:
+                k = min(k, sims.shape[0])
+                rows = np.argpartition(-sims, k - 1)[:k] if k < sims.shape[0] else range(k)
+                for row in rows:
+                    name = notes.names[row]
+                    if name is not None and sims[row] >= min_cos:
+                        top.append((name, float(sims[row])))
+            cosines = np.where(also >= 0, sims[np.maximum(also, 0)], 0.0).astype(np.float64)
+            return top, cosines
 
     # persistence --------------------------------------------------------------------
     def export(self) -> dict[str, Any] | None:

@@ -47,6 +47,7 @@ from rapidfuzz import fuzz, process
 from Stemmer import Stemmer
 
 from cortexgraph_vault.index.document_words import fast_words, remembered_stems
+from cortexgraph_vault.index.term_merge import merge_terms, no_docs
 
 FIELDS = ("title", "aliases", "tags", "entities", "content")
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 2.0, 1.0)
@@ -546,8 +547,22 @@ class TextIndex:
         terms: Sequence[str],
         related: Mapping[str, Sequence[tuple[str, float]]] | None = None,
     ) -> tuple[dict[str, float], dict[str, list[str]]]:
-        """Every live document matching at least one term → its BM25F similarity in [0, 1],
-        and the vocabulary terms each query term was matched by.
+        """`search_docs` by path: path → similarity, in the same order."""
+        (docs, sims), used = self.search_docs(terms, related)
+        paths = self._paths
+        return dict(zip([paths[d] for d in docs.tolist()], sims.tolist(), strict=True)), used
+
+    def path_of(self, doc: int) -> str | None:
+        return self._paths[doc]
+
+    def search_docs(
+        self,
+        terms: Sequence[str],
+        related: Mapping[str, Sequence[tuple[str, float]]] | None = None,
+    ) -> tuple[tuple[np.ndarray, np.ndarray], dict[str, list[str]]]:
+        """Every live document matching at least one term (document numbers, in the order
+        they were met) and its BM25F similarity in [0, 1], and the vocabulary terms each
+        query term was matched by.
 
         Similarity is the BM25 sum divided by the best any document could score for these
         terms, so it compares across queries; a query term that matches nothing still counts
@@ -565,7 +580,7 @@ class TextIndex:
         n = len(self._doc_of)
         used: dict[str, list[str]] = {}
         if not terms or not n:
-            return {}, used
+            return no_docs(), used
         k1p1 = K1 + 1
         wanted: list[tuple[list[tuple[_Postings, float]], bool]] = []
         ceiling = 0.0
@@ -592,35 +607,21 @@ class TextIndex:
             wanted.append((weighted, common))
         if any(not common for _, common in wanted):
             wanted = [(weighted, common) for weighted, common in wanted if not common]
-        per_term: list[dict[int, float]] = []
-        for weighted, _ in wanted:
-            p, idf = weighted[0]
-            # dict(zip(...)) and numpy run in C; only merges below loop in Python
-            first = self._parts(p).astype(np.float64) * idf
-            best: dict[int, float] = dict(zip(p.docs, first.tolist(), strict=True))
-            for p, idf in weighted[1:]:
-                get = best.get
-                for doc, part in zip(p.docs, self._parts(p).tolist(), strict=True):
-                    s = idf * part
-                    if s > get(doc, 0.0):
-                        best[doc] = s
-            per_term.append(best)
-        if not per_term or ceiling <= 0:
-            return {}, used
-        per_term.sort(key=len)
-        total = per_term.pop()
-        for scores in per_term:
-            get = total.get
-            for doc, s in scores.items():
-                total[doc] = get(doc, 0.0) + s
+        if not wanted or ceiling <= 0:
+            return no_docs(), used
+        size = len(self._paths)
+        merged = [[(np.frombuffer(p.docs, dtype=np.uint32).astype(np.int64),
+                    self._parts(p).astype(np.float64) * idf) for p, idf in weighted]
+                  for weighted, _ in wanted]  # fmt: skip
+        docs, totals = merge_terms(merged, size)
         paths = self._paths
-        scale = 1.0 / ceiling
-        found = {
-            path: min(1.0, s * scale)
-            for doc, s in total.items()
-            if (path := paths[doc]) is not None
-        }
-        return found, used
+        alive = (
+            [] if len(self._doc_of) == len(paths) else [paths[d] is not None for d in docs.tolist()]
+        )
+        if not all(alive):
+            keep = np.array(alive, dtype=bool)
+            docs, totals = docs[keep], totals[keep]
+        return (docs, np.minimum(1.0, totals * (1.0 / ceiling))), used
 
     @staticmethod
     def _idf(df: int, n: int) -> float:

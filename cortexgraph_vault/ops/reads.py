@@ -197,7 +197,7 @@ def search_memory(
         by_memory_score=True,
     )  # fmt: skip
     if min_score is not None:
-        ranked = [c for c in ranked if (c[3] or 0.0) >= min_score]
+        ranked = ranked.where(ranked.memory_scores_or_zero() >= min_score)
     req = PageRequest(page, page_size or top_k, preview_length, include_review_candidates,
                       explain, by_memory_score=True, budget=budget)  # fmt: skip
     return page_of(engine, ranked, matches, req, now=now)

@@ -58,7 +58,7 @@ def related_to_note(engine: VaultEngine, path: str, limit: int = 10) -> SearchRe
         engine, "", terms, statuses={"active", "promoted", "note"}, now=now,
         stm_weight=cfg.search_stm_weight, ltm_weight=cfg.search_ltm_weight, query_vector=vector,
     )  # fmt: skip
-    ranked = [c for c in ranked if c[1] != rel]
+    ranked = ranked.without(rel)
     req = PageRequest(None, limit, 300, review=False, explain=False,
                       stm_weight=cfg.search_stm_weight, ltm_weight=cfg.search_ltm_weight)  # fmt: skip
     found = page_of(engine, ranked, matches, req, now=now)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cortexgraph_vault.config import Config
-from cortexgraph_vault.core.ranking import Episodes, RankingConfig, Relevance, fuse, lend_context
+from cortexgraph_vault.core.ranking import Episodes, RankingConfig
 from cortexgraph_vault.core.relevance import STOP_WORDS
 from cortexgraph_vault.core.synonyms import synonym_map
 from cortexgraph_vault.engine import VaultEngine
@@ -22,6 +22,13 @@ from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.text_index import stems, words
 from cortexgraph_vault.ops.catalog_memo import CatalogMemo
 from cortexgraph_vault.ops.limits import MAX_QUERY_CHARS
+from cortexgraph_vault.ops.note_table import note_table
+from cortexgraph_vault.ops.relevance_arrays import (
+    FoundArrays,
+    fuse_arrays,
+    lend_context_arrays,
+    links_of,
+)
 
 SYNONYM_WEIGHT = 0.7  # a synonym matches like the query word, at this weight
 SYNONYMS = synonym_map(stems)
@@ -75,7 +82,7 @@ episodes = CatalogMemo(lambda catalog: catalog.relation_generation, _episodes)
 class Matches:
     """Every note the query matches, with the parts of its relevance."""
 
-    found: dict[str, Relevance]
+    found: FoundArrays
     expansions: dict[str, list[str]]  # query term → vocabulary terms it matched
     config: RankingConfig
     semantic: bool = False  # vectors took part
@@ -95,22 +102,23 @@ def match(
     sem = catalog.semantic
     use_vectors = engine.config.semantic_search and (bool(terms) or query_vector is not None)
     related = {t: [(s, SYNONYM_WEIGHT) for s in SYNONYMS[t]] for t in terms if t in SYNONYMS}
-    vector: dict[str, float] = {}
     qvec = None
     if use_vectors:
         catalog.sync_vectors()
         qvec = query_vector if query_vector is not None else sem.query_vector(query)
     lexical, expansions = catalog.search_text(list(terms), related)
+    nearest: list[tuple[str, float]] = []
+    cosines = None
+    table = note_table(engine)
+    rows = table.rows(list(lexical))
     if qvec is not None:
-        vector = sem.nearest(qvec, cfg.vector_candidates, cfg.vector_min, also=lexical)
-    found = fuse(lexical, vector, cfg)
-    if found and cfg.context_weight > 0:
-        created = {}
-        for path in found:
-            note = catalog.note(path)
-            if note is not None and note.memory is not None and note.memory.created:
-                created[path] = note.memory.created.timestamp()
-        lend_context(found, episodes(engine), created, cfg)
+        with sem.lock:  # the rows asked for are those of the vectors looked at
+            vector_rows = sem.rows_of(table.paths, table)
+            also = np.where(rows >= 0, vector_rows[np.maximum(rows, 0)], -1)
+            nearest, cosines = sem.nearest_arrays(qvec, cfg.vector_candidates, cfg.vector_min, also)
+    found = fuse_arrays(lexical, rows, nearest, cosines, cfg, table)
+    if len(found) and cfg.context_weight > 0:
+        lend_context_arrays(found, links_of(engine), table, cfg)
     return Matches(
         found, expansions, cfg, semantic=qvec is not None, problem=sem.problem if use_vectors else None,
         related={t: [c for c, _ in r] for t, r in related.items()},

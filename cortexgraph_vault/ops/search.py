@@ -14,14 +14,14 @@ reordering of all matches, so a page is full whenever enough exist.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
 import numpy as np
 
-from cortexgraph_vault.core.decay import age_days, decay_factor, score_at
+from cortexgraph_vault.core.decay import age_days, decay_factor
+from cortexgraph_vault.core.decay_arrays import scores_of
 from cortexgraph_vault.core.ranking import Relevance, prior
 from cortexgraph_vault.core.rules import review_priority
 from cortexgraph_vault.core.tags import normalize_tag
@@ -31,6 +31,8 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.index.text_index import FIELDS, DocumentText
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
+from cortexgraph_vault.ops.candidates import Candidate, CandidatePool, first_of, review_of
+from cortexgraph_vault.ops.note_table import NOTE, note_table
 from cortexgraph_vault.ops.relevance import (
     ONLY_COMMON_WORDS,
     Matches,
@@ -71,11 +73,6 @@ def _tag_filter(tags: Sequence[str] | None) -> Callable[[IndexedNote], bool] | N
     return lambda note: any(t == w or t.startswith(w + "/") for t in note.tags for w in wanted)
 
 
-# A match while ranking, kept as a plain tuple (10k of them per broad query):
-# (score, path, relevance, memory score or None, review priority)
-Candidate = tuple[float, str, float, float | None, float]
-
-
 def rank(
     engine: VaultEngine,
     query: str,
@@ -90,92 +87,88 @@ def rank(
     ltm_weight: float = 1.0,
     by_memory_score: bool = False,
     query_vector: np.ndarray | None = None,
-) -> tuple[list[Candidate], Matches | None]:
+) -> tuple[CandidatePool, Matches | None]:
     """Every note that matches and passes the filters, with its score; with no terms, every
     note passing the filters (relevance 1).
 
     Score: relevance × prior(memory score) × stm_weight for active memories, relevance ×
     ltm_weight for the rest — or relevance × prior for every memory when `by_memory_score`
-    (search_memory).
+    (search_memory). Worked out over arrays (ops/candidates.py), value for value as the
+    formulas above say in Python floats.
     """
     catalog = engine.fresh()
     if terms or query_vector is not None:
-        found = match(engine, catalog, query, terms, query_vector)
-        matches: Matches | None = found
-        cfg = found.config
-        items = [(path, r.total(cfg)) for path, r in found.found.items()]
+        matches: Matches | None = match(engine, catalog, query, terms, query_vector)
+        assert matches is not None
+        cfg = matches.config
+        table = note_table(engine)
+        found = matches.found
+        paths: Sequence[str] = found.paths
+        rows = found.rows
+        rel = found.total(cfg)
     else:
         matches = None
         cfg = None
-        items = [(note.path, 1.0) for note in catalog.notes()]
+        table = note_table(engine)
+        paths = [note.path for note in catalog.notes()]
+        rows = table.rows(paths)
+        rel = np.ones(len(paths))
     floor = cfg.prior_floor if cfg is not None else engine.config.search_prior_floor
+    keep = rows >= 0
+    safe = np.maximum(rows, 0)
+    code = table.status[safe]
+    keep &= table.status_mask(statuses)[code + 1]
+    is_memory = code != NOTE
+    if folder and folder.strip("/ "):
+        prefix = folder.strip().strip("/") + "/"
+        keep[keep] = [paths[i].startswith(prefix) for i in np.nonzero(keep)[0].tolist()]
     has_tag = _tag_filter(tags)
-    prefix = folder.strip().strip("/") + "/" if folder and folder.strip("/ ") else None
-    since = (now - timedelta(days=window_days)).timestamp() if window_days is not None else None
-    decay, rules = engine.decay, engine.rules
-    now_ts = now.timestamp()
-    want_notes = "note" in statuses
-    note_of = catalog.note
-    out: list[Candidate] = []
-    append = out.append
-    for path, rel in items:
-        note = note_of(path)
-        if note is None:
-            continue
-        m = note.memory
-        if m is None:
-            if not want_notes:
-                continue
-        elif m.status not in statuses:
-            continue
-        if prefix is not None and not path.startswith(prefix):
-            continue
-        if has_tag is not None and not has_tag(note):
-            continue
-        if m is None:
-            if since is not None and note.mtime_ns / 1e9 < since:
-                continue
-            append((rel * ltm_weight, path, rel, None, 0.0))
-            continue
-        last_used = m.last_used.timestamp()
-        if since is not None and last_used < since:
-            continue
-        s = score_at(m.use_count, last_used, m.strength, now_ts, decay)
-        active = m.status == "active"
-        priority = review_priority(s, rules) if active else 0.0
-        if by_memory_score:
-            # relevance first; the memory score orders the near-equal (and, with no query,
-            # everything)
-            key = rel * prior(s, floor) if matches is not None else s
-            append((key, path, rel, s, priority))
-        elif active:
-            append((rel * prior(s, floor) * stm_weight, path, rel, s, priority))
-        else:
-            append((rel * ltm_weight, path, rel, s, priority))
-    return out, matches
+    if has_tag is not None:
+        keep[keep] = [has_tag(table.notes[r]) for r in rows[keep].tolist()]
+    if window_days is not None:
+        since = (now - timedelta(days=window_days)).timestamp()
+        keep &= ~(is_memory & (table.last_used[safe] < since))
+        # a note's file time is read from the note: a restamp changes it without a new table
+        plain = np.nonzero(keep & ~is_memory)[0]
+        note_of = catalog.note
+        old = [(n := note_of(paths[i])) is None or n.mtime_ns / 1e9 < since for i in plain.tolist()]
+        keep[plain[np.array(old, dtype=bool)]] = False
+    at = np.nonzero(keep)[0]
+    rel, rows, is_memory = rel[at], safe[at], is_memory[at]
+    s = np.full(len(at), np.nan)
+    mem = np.nonzero(is_memory)[0]
+    r = rows[mem]
+    s[mem] = scores_of(table.use_base[r], table.last_used[r], table.strength[r],
+                       now.timestamp(), engine.decay)  # fmt: skip
+    active_code = table.status_names.index("active") if "active" in table.status_names else -2
+    active = table.status[rows] == active_code
+    priority = np.zeros(len(at))
+    rules = engine.rules
+    danger = np.nonzero(active & (rules.danger_zone_min <= s) & (s <= rules.danger_zone_max))[0]
+    priority[danger] = [review_priority(v, rules) for v in s[danger].tolist()]
+    with np.errstate(invalid="ignore"):
+        weighted = rel * (floor + (1.0 - floor) * np.minimum(1.0, np.maximum(0.0, s)))
+    if by_memory_score:
+        # relevance first; the memory score orders the near-equal (and, with no query,
+        # everything)
+        score = np.where(is_memory, weighted if matches is not None else s, rel * ltm_weight)
+    else:
+        score = np.where(active, weighted * stm_weight, rel * ltm_weight)
+    return CandidatePool(paths, at, score, rel, s, priority), matches
 
 
-def _order(c: Candidate) -> tuple[float, float, str]:
-    return (-c[0], -(c[3] or 0.0), c[1])
-
-
-def _review_order(c: Candidate) -> tuple[float, float, str]:
-    return (-c[4], -c[0], c[1])
-
-
-def blend(ranked: list[Candidate], ratio: float, end: int) -> list[tuple[Candidate, bool]]:
+def blend(
+    ranked: Sequence[Candidate] | CandidatePool, ratio: float, end: int
+) -> list[tuple[Candidate, bool]]:
     """The first `end` results in order, review candidates (priority > 0) moved into every
     k-th place — only over a result they nearly match as well (REVIEW_NEAR of its
     relevance): review never buries the answer. Each with whether it is there for review."""
     needed = end * 2 + 1
-    if len(ranked) > needed * 4:
-        primary = heapq.nsmallest(needed, ranked, key=_order)
-    else:
-        primary = sorted(ranked, key=_order)
+    primary = first_of(ranked, needed)
     if ratio <= 0:
         return [(c, False) for c in primary[:end]]
     period = max(2, round(1 / ratio))
-    review = sorted((c for c in ranked if c[4] > 0), key=_review_order)
+    review = review_of(ranked)
     out: list[tuple[Candidate, bool]] = []
     placed: set[str] = set()
     i = 0
@@ -184,7 +177,7 @@ def blend(ranked: list[Candidate], ratio: float, end: int) -> list[tuple[Candida
         while i < len(primary) and primary[i][1] in placed:
             i += 1
         if i >= len(primary) and len(primary) < len(ranked):
-            primary = sorted(ranked, key=_order)  # review slots took more than foreseen
+            primary = first_of(ranked, len(ranked))  # review slots took more than foreseen
             continue
         chosen: Candidate | None = primary[i] if i < len(primary) else None
         as_review = False
@@ -355,7 +348,7 @@ def search_unified(
         folder=folder, window_days=window_days, now=now, stm_weight=stm_w, ltm_weight=ltm_w,
     )  # fmt: skip
     if min_score is not None:
-        ranked = [c for c in ranked if c[0] >= min_score]
+        ranked = ranked.where(ranked.score >= min_score)
     shown = PageRequest(page, page_size or limit, preview_length, include_review_candidates,
                         explain, stm_w, ltm_w, by_memory_score=False, budget=budget)  # fmt: skip
     return page_of(engine, ranked, matches, shown, now=now)

@@ -9,15 +9,17 @@ the page comes exactly once.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from datetime import datetime
 from typing import NamedTuple
 
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.models import SearchHit, SearchResult
+from cortexgraph_vault.ops.candidates import Candidate, CandidatePool
 from cortexgraph_vault.ops.paging import paginate
 from cortexgraph_vault.ops.relevance import Matches
-from cortexgraph_vault.ops.search import Candidate, Ranked, blend, explain_hit, hit, matched_in
+from cortexgraph_vault.ops.search import Ranked, blend, explain_hit, hit, matched_in
 from cortexgraph_vault.ops.size_budget import (
     Continuation,
     continuation_cursor,
@@ -75,7 +77,8 @@ def _cut_tail(kept: int, total: int) -> str:
 
 
 def page_of(
-    engine: VaultEngine, ranked: list[Candidate], matches: Matches | None, req: PageRequest,
+    engine: VaultEngine, ranked: Sequence[Candidate] | CandidatePool, matches: Matches | None,
+    req: PageRequest,
     *, now: datetime,
 ) -> SearchResult:  # fmt: skip
     """The requested page of the ranked list, as whole hits while they fit the budget; a

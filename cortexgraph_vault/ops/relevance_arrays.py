@@ -1,0 +1,198 @@
+"""The parts of every match's relevance (core/ranking.py) as arrays, one entry a match.
+
+`fuse` and `lend_context` of core/ranking.py say what is computed; this works out the same
+numbers for tens of thousands of matches without a Python step per match: each value is made
+by the same IEEE operations in the same order, so the results are bit for bit those of the
+plain functions (tests/ops/test_rank_arrays.py compares them on random vaults). The matches
+keep the order the plain `fuse` gives them, and context is summed in the order `lend_context`
+sums it.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from itertools import repeat
+
+import numpy as np
+
+from cortexgraph_vault.core.ranking import Episodes, RankingConfig, Relevance
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.ops.catalog_memo import CatalogMemo
+from cortexgraph_vault.ops.note_table import NoteTable
+
+
+@dataclass(eq=False)
+class FoundArrays(Mapping[str, Relevance]):
+    """Every match (path → the parts of its relevance), held as arrays."""
+
+    paths: list[str]
+    rows: np.ndarray  # the note table's row of each; -1 for a path it does not hold
+    lexical: np.ndarray
+    vector: np.ndarray
+    context: np.ndarray
+    row_of: dict[str, int] | None = None  # the note table's
+    _index: dict[str, int] | None = None
+
+    def own(self, cfg: RankingConfig) -> np.ndarray:
+        w = cfg.vector_weight
+        own: np.ndarray = (1 - w) * self.lexical + w * np.maximum(0.0, self.vector)
+        return own
+
+    def total(self, cfg: RankingConfig) -> np.ndarray:
+        total: np.ndarray = self.own(cfg) + self.context
+        return total
+
+    def __getitem__(self, path: str) -> Relevance:
+        # a page asks for ten of 50k matches: no dict of every path for that
+        if self._index is None:
+            self._index = {}
+        i = self._index.get(path)
+        if i is None:
+            row = self.row_of.get(path, -1) if self.row_of is not None else -1
+            at = np.flatnonzero(self.rows == row) if row >= 0 else np.zeros(0, np.int64)
+            if len(at):
+                i = int(at[0])
+            elif path in self.paths:
+                i = self.paths.index(path)
+            else:
+                raise KeyError(path)
+            self._index[path] = i
+        return Relevance(float(self.lexical[i]), float(self.vector[i]), float(self.context[i]))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+
+def fuse_arrays(
+    lexical: dict[str, float],
+    rows: np.ndarray,
+    nearest: list[tuple[str, float]],
+    cosines: np.ndarray | None,
+    cfg: RankingConfig,
+    table: NoteTable,
+) -> FoundArrays:
+    """`fuse`: every note matched by words (in their order, with its note table row in
+    `rows` and its cosine in `cosines`, None when vectors took no part), then every note of `nearest` near enough in
+    meaning alone, in its order."""
+    paths = list(lexical)
+    extra = [(p, cos) for p, cos in nearest if cos >= cfg.vector_min and p not in lexical]
+    n, m = len(paths), len(extra)
+    lex = np.zeros(n + m)
+    lex[:n] = np.fromiter(lexical.values(), np.float64, n)
+    vec = np.zeros(n + m)
+    if cosines is not None:
+        vec[:n] = cosines
+    vec[n:] = [cos for _, cos in extra]
+    paths.extend(p for p, _ in extra)
+    rows = np.concatenate([rows, table.rows(paths[n:])])
+    return FoundArrays(paths, rows, lex, vec, np.zeros(n + m), table.row_of)
+
+
+@dataclass(frozen=True)
+class EpisodeLinks:
+    """Episodes with each memory's neighbours worked out once: `near[i, slot]` is the
+    position of the neighbour at `distance[slot]` (before, then after) or -1."""
+
+    episodes: Episodes
+    index: dict[str, int]
+    times: np.ndarray
+    near: np.ndarray
+    distance: list[int]
+
+
+def episode_links(episodes: Episodes, reach: int, gap: float) -> EpisodeLinks:
+    times = np.asarray(episodes.times, dtype=np.float64)
+    n = len(times)
+    slots: list[np.ndarray] = []
+    distance: list[int] = []
+    here = np.arange(n)
+    for step in (-1, 1):
+        prev = here
+        ok = np.ones(n, dtype=bool)
+        for k in range(1, reach + 1):
+            nxt = here + step * k
+            inside = (nxt >= 0) & (nxt < n)
+            safe = np.clip(nxt, 0, max(0, n - 1))
+            ok = ok & inside & ~(np.abs(times[safe] - times[np.clip(prev, 0, max(0, n - 1))]) > gap)
+            slots.append(np.where(ok, nxt, -1))
+            distance.append(k)
+            prev = nxt
+    near = np.stack(slots, axis=1) if slots else np.zeros((n, 0), dtype=np.int64)
+    paths = list(episodes.paths)
+    return EpisodeLinks(episodes, dict(zip(paths, range(n), strict=True)), times, near, distance)
+
+
+def lend_context_arrays(
+    found: FoundArrays, links: EpisodeLinks, table: NoteTable, cfg: RankingConfig
+) -> None:
+    """`lend_context`: each memory matched by words lends part of its relevance to its
+    episode neighbours that match too, summed per neighbour in the plain function's order
+    (lender by lender in match order, nearest neighbour first, before then after)."""
+    if cfg.context_weight <= 0 or cfg.context_reach <= 0 or not len(found):
+        return
+    own = found.own(cfg)
+    rows = found.rows
+    created = np.where(rows >= 0, table.created[np.maximum(rows, 0)], np.nan)
+    by_row = _episode_rows(table, links)
+    at = np.where(~np.isnan(created), by_row[np.maximum(rows, 0)], -1)
+    in_episodes = at >= 0
+    # which match each episode position is (by path, as `own_of.get(other)` finds it)
+    match_at = np.full(len(links.times), -1, dtype=np.int64)
+    match_at[at[in_episodes]] = np.nonzero(in_episodes)[0]
+    known = in_episodes & ~np.isnan(created)
+    # `position`: a lender is found at its place only when the save time is the one there
+    known[known] = links.times[at[known]] == created[known]
+    lenders = np.nonzero(known & (own > 0) & (found.lexical > 0))[0]
+    if not len(lenders) or not links.near.shape[1]:
+        return
+    near = links.near[at[lenders]]  # (lenders, slots), episode positions or -1
+    other = np.where(near >= 0, match_at[np.maximum(near, 0)], -1)
+    mine = own[lenders][:, None]
+    gain = mine - np.where(other >= 0, own[np.maximum(other, 0)], mine)
+    coef = np.array([cfg.context_weight * 0.5 ** (k - 1) for k in links.distance])
+    amount = coef[None, :] * gain
+    lent = (other >= 0) & (gain > 0)
+    lent_to = other[lent]  # row-major: lender by lender, slots in order
+    totals = np.zeros(len(found))
+    np.add.at(totals, lent_to, amount[lent])
+    receivers = np.unique(lent_to)
+    found.context[receivers] = totals[receivers]
+
+
+_by_table: weakref.WeakKeyDictionary[NoteTable, tuple[EpisodeLinks, np.ndarray]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _episode_rows(table: NoteTable, links: EpisodeLinks) -> np.ndarray:
+    """The episode position of each table row's note (-1: none), once per table and
+    episodes. Episodes hold memories only (with their save times): plain notes are not
+    looked up."""
+    cached = _by_table.get(table)
+    if cached is not None and cached[0] is links:
+        return cached[1]
+    memories = np.flatnonzero(~np.isnan(table.created))
+    paths = table.paths
+    by_row = np.full(len(paths), -1, dtype=np.int64)
+    by_row[memories] = np.fromiter(
+        map(links.index.get, [paths[i] for i in memories.tolist()], repeat(-1)),
+        np.int64, len(memories),
+    )  # fmt: skip
+    _by_table[table] = (links, by_row)
+    return by_row
+
+
+def _links(engine: VaultEngine) -> EpisodeLinks:
+    from cortexgraph_vault.ops.relevance import episodes, ranking_config
+
+    cfg = ranking_config(engine.config)
+    return episode_links(episodes(engine), cfg.context_reach, cfg.context_gap)
+
+
+# Rebuilt when memories come, go or move, as the episodes themselves are.
+links_of = CatalogMemo(lambda catalog: catalog.relation_generation, _links)

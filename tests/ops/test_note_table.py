@@ -1,0 +1,57 @@
+"""The note table holds what ranking reads of each note, and follows changes: a touch, a new
+note and a removed one are in the next search's table."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from cortexgraph_vault.ops.note_table import NOTE, NoteTable, build_table, note_table
+from tests.builders import a_vault, service_for
+
+
+def test_the_table_holds_each_note_and_follows_changes(tmp_path: Path) -> None:
+    vault = a_vault(tmp_path / "vault", {"Notes/Plain.md": "Just a note about tea.\n"})
+    service = service_for(vault)
+    saved = service.save("Prefers green tea in the morning", tags=["tea"])
+    engine = service.engine
+    table = note_table(engine)
+    assert sorted(table.paths) == sorted(n.path for n in engine.catalog.notes())
+    plain = table.row_of["Notes/Plain.md"]
+    assert table.status[plain] == NOTE and math.isnan(table.created[plain])
+    memory = engine.catalog.note(saved.path)
+    assert memory is not None and memory.memory is not None
+    row = table.row_of[saved.path]
+    assert table.status_names[table.status[row]] == "active"
+    assert table.last_used[row] == memory.memory.last_used.timestamp()
+    assert table.use_base[row] == 1.0
+    assert table.created[row] == memory.memory.created.timestamp()
+    assert note_table(engine) is table  # nothing changed: the same table
+
+    service.touch(saved.memory_id)
+    (vault / "Notes" / "Plain.md").unlink()
+    (vault / "Notes" / "New.md").write_text("Another note.\n", encoding="utf-8")
+    engine.fresh()
+    after = note_table(engine)
+    assert after is not table
+    assert "Notes/Plain.md" not in after.row_of and "Notes/New.md" in after.row_of
+    assert after.use_base[after.row_of[saved.path]] == 2.0
+    assert after.rows(["Notes/New.md", "Notes/Plain.md"]).tolist() == [
+        after.row_of["Notes/New.md"],
+        -1,
+    ]
+    # updated from the last table, it says what a table built afresh says of every note
+    whole = build_table(engine.catalog.notes())
+    assert sorted(after.row_of) == sorted(whole.row_of)
+
+    def status(table: NoteTable, row: int) -> str | None:
+        code = table.status[row]
+        return None if code == NOTE else table.status_names[code]
+
+    for path, row in whole.row_of.items():
+        mine = after.row_of[path]
+        assert after.notes[mine] is whole.notes[row]
+        assert status(after, mine) == status(whole, row)
+        for name in ("use_base", "last_used", "strength", "created"):
+            a, b = getattr(after, name)[mine], getattr(whole, name)[row]
+            assert a == b or (math.isnan(a) and math.isnan(b)), (path, name)
