@@ -10,40 +10,89 @@ means the cache is ignored and rebuilt; deleting it is always safe.
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
+import mmap
 import os
 import pickle
 import secrets
 import stat
+import struct
 import threading
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from cortexgraph_vault.index.catalog import PickledVectors, VaultCatalog
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.records import IndexedNote, parser_version
-from cortexgraph_vault.index.text_index import TextIndex
 from cortexgraph_vault.vault.layout import VaultLayout
 from cortexgraph_vault.vault.lock import vault_key
+
+if TYPE_CHECKING:  # numpy: loaded with the word index, when first needed
+    from cortexgraph_vault.index.text_index import TextIndex
 
 log = logging.getLogger(__name__)
 
 # 4: memories carry use_days, titles come from aliases; 5: the terms of big notes, vectors;
-# 6: the vectors pickled apart (unpickled when first needed); the word index's own layout
-# is covered by the parser version (text_index.py is part of it)
-CACHE_FORMAT = 6
-NOTE_CHUNK = 200
+# 6: the vectors pickled apart (unpickled when first needed); 7: each note's cold fields
+# pickled apart in one region, read through a memory map when first needed, and the word
+# index unpickled when first needed; the word index's own layout is covered by the parser
+# version (text_index.py is part of it)
+CACHE_FORMAT = 7
+NOTE_CHUNK = 2000
 TERM_CHUNK = 2000
 _END = "end of the cortexgraph-vault index cache"
+# where the notes' records, the word index and the vectors begin (after the cold region)
+_TRAILER = struct.Struct("<QQQ")
 
 
 @dataclass(frozen=True)
 class CachedIndex:
     notes: dict[str, IndexedNote]
-    text: TextIndex
+    text: Callable[[], TextIndex]  # the word index, unpickled when first called
     vectors: PickledVectors | None = None
+
+
+class MappedRecords:
+    """The cache file as loaded: the notes' cold fields are read from it when first asked
+    for. The map outlives the file's replacement by a newer cache (the file stays open)."""
+
+    def __init__(self, data: mmap.mmap | bytes, base: int) -> None:
+        self._data = data
+        self._base = base
+
+    def bytes_at(self, offset: int, length: int) -> bytes:
+        at = self._base + offset
+        return self._data[at : at + length]
+
+    def loader(self, start: int, end: int, header: dict[str, Any]) -> Callable[[], TextIndex]:
+        """The word index held in [start, end) of the file, restored when called."""
+
+        def restore() -> TextIndex:
+            from cortexgraph_vault.index.text_index import TextIndex
+
+            raw = io.BytesIO(self._data[start:end])
+            # term → [docs, parts, df, dead], as TextIndex.restore reads them
+            postings: dict[str, list[Any]] = {}
+            with gc_paused():
+                for _ in range(header["term_chunks"]):
+                    postings.update((t, rest) for t, *rest in pickle.load(raw))
+                return TextIndex.restore(
+                    {"paths": header["paths"], "norms": header["norms"], "postings": postings,
+                     "terms_of": header["terms_of"]}
+                )  # fmt: skip
+
+        return restore
+
+
+def _mapped(fh: BinaryIO) -> mmap.mmap | bytes:
+    if os.name == "nt":  # a mapped file cannot be replaced there: the next save must
+        fh.seek(0)
+        return fh.read()
+    return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 def cache_path(cache_dir: Path, root: Path) -> Path:
@@ -73,7 +122,10 @@ def wait_for_writes(path: Path) -> None:
 
 
 def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIndex | None:
-    """The cached index, or None when there is none or it cannot be trusted."""
+    """The cached index, or None when there is none or it cannot be trusted.
+
+    The file: the stamp, a header, each note's cold fields (one pickle each), the notes'
+    records, the word index, the vectors, an end marker, and where the records begin."""
     wait_for_writes(path)
     try:
         with open(path, "rb") as fh, gc_paused():
@@ -81,34 +133,35 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
                 log.info("%s: index cache is from another version or layout; rebuilding it", path)
                 return None
             header = pickle.load(fh)
-            notes: dict[str, IndexedNote] = {}
-            for _ in range(header["note_chunks"]):
-                notes.update((n.path, n) for n in pickle.load(fh))
-            # term → [docs, parts, df, dead], as TextIndex.restore reads them
-            postings: dict[str, list[Any]] = {}
-            for _ in range(header["term_chunks"]):
-                postings.update((t, rest) for t, *rest in pickle.load(fh))
+            base = fh.tell()
+            fh.seek(-_TRAILER.size, os.SEEK_END)
+            records_at, terms_at, vectors_at = _TRAILER.unpack(fh.read(_TRAILER.size))
+            fh.seek(records_at)
+            records = [pickle.load(fh) for _ in range(header["note_chunks"])]
+            if fh.tell() != terms_at:
+                raise ValueError("the notes' records end where the word index does not begin")
+            fh.seek(vectors_at)
             vectors = pickle.load(fh)  # (pickled vectors, complete) or None
             if vectors is not None:
                 blob, complete = vectors
                 vectors = PickledVectors(bytes(blob), bool(complete))
             if pickle.load(fh) != _END:
                 raise ValueError("the end marker is missing")
+            store = MappedRecords(_mapped(fh), base)
+            from_cache = IndexedNote.from_cache
+            notes = {
+                hot[0]: from_cache(hot, store, at, length)
+                for chunk in records
+                for hot, at, length in chunk
+            }
+            if set(notes) != {p for p in header["paths"] if p is not None}:
+                raise ValueError("notes and word index disagree")
     except FileNotFoundError:
         return None
     except Exception as exc:  # a corrupt or foreign cache is rebuilt, never fatal
         log.warning("%s: index cache unreadable (%s); rebuilding it", path, exc)
         return None
-    try:
-        text = TextIndex.restore(
-            {"paths": header["paths"], "norms": header["norms"], "postings": postings,
-             "terms_of": header["terms_of"]}
-        )  # fmt: skip
-        if set(notes) != text.paths():
-            raise ValueError("notes and word index disagree")
-    except Exception as exc:
-        log.warning("%s: index cache inconsistent (%s); rebuilding it", path, exc)
-        return None
+    text = store.loader(terms_at, vectors_at, header)
     return CachedIndex(notes, text, vectors)
 
 
@@ -124,6 +177,13 @@ def _private_folders(folder: Path) -> None:
 
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _pickles(parts: Iterable[Any]) -> bytes:
+    out = io.BytesIO()
+    for part in parts:
+        pickle.dump(part, out, protocol=pickle.HIGHEST_PROTOCOL)
+    return out.getvalue()
 
 
 def save_cache(
@@ -144,28 +204,35 @@ def save_cache(
         vectors = PickledVectors.of(vectors, notes)
     _private_folders(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-    note_chunks = _chunks(list(notes.values()), NOTE_CHUNK)
     terms = [(t, *rest) for t, rest in text["postings"].items()]
     term_chunks = _chunks(terms, TERM_CHUNK)
-    header = {
-        "note_chunks": len(note_chunks),
-        "term_chunks": len(term_chunks),
-        "paths": text["paths"],
-        "norms": text["norms"],
-        "terms_of": text.get("terms_of", {}),
-    }
     try:
+        header = {
+            "note_chunks": (len(notes) + NOTE_CHUNK - 1) // NOTE_CHUNK,
+            "term_chunks": len(term_chunks),
+            "paths": text["paths"],
+            "norms": text["norms"],
+            "terms_of": text.get("terms_of", {}),
+        }
         # 0600 from its creation: the cache holds the text of every note in the vault
         with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as fh:
-            for part in (
-                _stamp(layout, max_note_bytes),
-                header,
-                *note_chunks,
-                *term_chunks,
-                None if vectors is None else (vectors.blob, vectors.complete),
-                _END,
-            ):
-                pickle.dump(part, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            fh.write(_pickles([_stamp(layout, max_note_bytes), header]))
+            base = fh.tell()
+            records = []
+            for note in notes.values():  # one at a time: never all of them pickled at once
+                cold = note.cold_bytes()
+                records.append((note.hot(), fh.tell() - base, len(cold)))
+                fh.write(cold)
+            records_at = fh.tell()
+            for chunk in _chunks(records, NOTE_CHUNK):
+                pickle.dump(chunk, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            terms_at = fh.tell()
+            for chunk in term_chunks:
+                pickle.dump(chunk, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            vectors_at = fh.tell()
+            end = None if vectors is None else (vectors.blob, vectors.complete)
+            fh.write(_pickles([end, _END]))
+            fh.write(_TRAILER.pack(records_at, terms_at, vectors_at))
         os.replace(tmp, path)
     except Exception as exc:  # a cache is only a speed-up: failing to write one is never fatal
         reason = exc.strerror if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"

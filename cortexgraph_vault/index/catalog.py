@@ -28,7 +28,6 @@ from cortexgraph_vault.index.embedder import Embedder
 from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.graph import LinkGraph
-from cortexgraph_vault.index.parallel_parse import PARALLEL_MIN, parse_many
 from cortexgraph_vault.index.records import (
     IndexedNote,
     index_bytes,
@@ -37,7 +36,6 @@ from cortexgraph_vault.index.records import (
     stats_of,
     with_stamp,
 )
-from cortexgraph_vault.index.text_index import TermStats, TextIndex, indexed_weights
 from cortexgraph_vault.index.vault_walk import (
     BAD_NAME,
     ignored_name,
@@ -49,8 +47,9 @@ from cortexgraph_vault.progress import Progress, no_progress
 from cortexgraph_vault.vault.files import kind_of, not_regular, regular_file_exists
 from cortexgraph_vault.vault.layout import VaultLayout
 
-if TYPE_CHECKING:  # numpy: made when vectors are first needed (a search, an embedding)
+if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a search, a change)
     from cortexgraph_vault.index.semantic import SemanticIndex
+    from cortexgraph_vault.index.text_index import TermStats, TextIndex
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +112,9 @@ class VaultCatalog:
         self._notes: dict[str, IndexedNote] = {}
         self._by_id: dict[str, list[str]] = {}
         self._unreadable: dict[str, str] = {}
-        self.text = TextIndex()
+        # made when first used; until then `_text_loader` restores the cached one, if any
+        self._text: TextIndex | None = None
+        self._text_loader: Callable[[], TextIndex] | None = None
         self._embedder = embedder
         # made when first used; until then `_vectors` holds the cached vectors, if any
         self._semantic: SemanticIndex | None = None
@@ -195,6 +196,34 @@ class VaultCatalog:
         """Path → similarity of every note matching the terms, and what each term matched."""
         with self.lock:
             return self.text.search_expanded(terms, related)
+
+    # words -------------------------------------------------------------------
+    @property
+    def text(self) -> TextIndex:
+        """The word index, unpickled from the cache (or made empty) when first asked for:
+        `stats` or `show` never loads it."""
+        text = self._text
+        if text is None:
+            with self.lock:
+                if self._text is None:
+                    self._text = self._restored_text()
+                text = self._text
+        return text
+
+    def _restored_text(self) -> TextIndex:
+        from cortexgraph_vault.index.text_index import TextIndex
+
+        loader, self._text_loader = self._text_loader, None
+        if loader is None:
+            return TextIndex()
+        try:
+            return loader()
+        except Exception as exc:  # a damaged cache costs tokenising the notes again
+            log.warning("cached word index unusable (%s); indexing the words again", exc)
+        index = TextIndex()
+        for note in self._notes.values():
+            index.put(note.path, stats_of(note), None)
+        return index
 
     # vectors -----------------------------------------------------------------
     @property
@@ -299,6 +328,8 @@ class VaultCatalog:
             old = self._notes.get(rel)
             if old is None or old.size != st.st_size or old.mtime_ns != st.st_mtime_ns:
                 todo[rel] = (old.size, old.mtime_ns) if old else None
+        from cortexgraph_vault.index.parallel_parse import PARALLEL_MIN
+
         if len(todo) >= PARALLEL_MIN:
             self._apply_parsed(todo, report)
         else:
@@ -327,6 +358,8 @@ class VaultCatalog:
 
     def _apply_parsed(self, todo: dict[str, tuple[int, int] | None], report: RefreshReport) -> None:
         """Many files: parsed in worker processes, added here as they arrive."""
+        from cortexgraph_vault.index.parallel_parse import parse_many
+
         done = 0
         for parsed, block in parse_many(self.layout, list(todo), self.max_note_bytes):
             done += len(parsed)
@@ -473,7 +506,7 @@ class VaultCatalog:
             if old is None:
                 return
             self._forget_id(old)
-            self.text.remove(rel, lambda: indexed_weights(stats_of(old)))
+            self.text.remove(rel, lambda: _old_terms(old))
             self.semantic.drop(rel)
             self.graph.remove(old)
             self.removed += 1
@@ -499,8 +532,8 @@ class VaultCatalog:
             if old is not None:
                 self._forget_id(old)
             self._notes[note.path] = note
-            if note.memory and note.memory.id:
-                paths = self._by_id.setdefault(note.memory.id, [])
+            if note.memory_id:
+                paths = self._by_id.setdefault(note.memory_id, [])
                 if note.path not in paths:
                     paths.append(note.path)
             if old is None:
@@ -511,7 +544,7 @@ class VaultCatalog:
                 self._changed(old, note)
                 self.parsed += 1
                 self.semantic.mark(note.path)
-                old_terms = (lambda: indexed_weights(stats_of(old))) if old else None
+                old_terms = (lambda: _old_terms(old)) if old else None
                 if not words_later:
                     assert stats is not None  # taken above, outside the lock
                     self.text.put(note.path, stats, old_terms)
@@ -524,7 +557,7 @@ class VaultCatalog:
         self.generation += 1
         if (old is not None and old.memory is None) or (new is not None and new.memory is None):
             self.note_generation += 1
-        if _relation_key(old) != _relation_key(new):
+        if _relations_changed(old, new):
             self.relation_generation += 1
         if new is None and old is not None:
             self._named(old.path, -1)
@@ -544,7 +577,7 @@ class VaultCatalog:
                 del self._tags[tag]
 
     def _forget_id(self, old: IndexedNote) -> None:
-        mid = old.memory.id if old.memory else None
+        mid = old.memory_id
         paths = self._by_id.get(mid) if mid else None
         if mid and paths and old.path in paths:
             paths.remove(old.path)
@@ -555,7 +588,7 @@ class VaultCatalog:
     def adopt(
         self,
         notes: dict[str, IndexedNote],
-        text: TextIndex,
+        text: TextIndex | Callable[[], TextIndex],
         vectors: PickledVectors | SemanticIndex | None = None,
     ) -> None:
         """Take over a state loaded from the persistent cache (before any other change):
@@ -575,9 +608,12 @@ class VaultCatalog:
             self._notes = dict(notes)
             self._by_id = {}
             for note in notes.values():
-                if note.memory and note.memory.id:
-                    self._by_id.setdefault(note.memory.id, []).append(note.path)
-            self.text = text
+                if note.memory_id:
+                    self._by_id.setdefault(note.memory_id, []).append(note.path)
+            if callable(text):  # as cached: unpickled when first needed
+                self._text, self._text_loader = None, text
+            else:
+                self._text, self._text_loader = text, None
             self.graph.load(notes.values())
             self._names = Counter(name_key(path.rsplit("/", 1)[-1]) for path in notes)
             self._tags = Counter(tag for note in notes.values() for tag in note.tags)
@@ -617,6 +653,18 @@ def _relation_key(note: IndexedNote | None) -> object:
     if m is None:
         return None
     return m.path, m.id, m.title, m.relations
+
+
+def _relations_changed(old: IndexedNote | None, new: IndexedNote | None) -> bool:
+    if old is None or new is None:  # a memory came or went (no need to unpickle it to know)
+        return (old or new) is not None and (old or new).kind != "note"  # type: ignore[union-attr]
+    return _relation_key(old) != _relation_key(new)
+
+
+def _old_terms(old: IndexedNote) -> dict[str, float]:
+    from cortexgraph_vault.index.text_index import indexed_weights
+
+    return indexed_weights(stats_of(old))
 
 
 def _same_bytes(old: IndexedNote, data: bytes, max_bytes: int) -> bool:

@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import importlib.util
 import os
+import pickle
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from cortexgraph_vault.core.memory import Memory, memory_from_fields
 from cortexgraph_vault.core.times import from_epoch
-from cortexgraph_vault.index import text_index
 from cortexgraph_vault.index.interning import shared, shared_strings
-from cortexgraph_vault.index.text_index import (
-    MAX_TERMS_PER_NOTE,
-    DocumentText,
-    TermStats,
-    term_stats,
-)
 from cortexgraph_vault.vault.layout import VaultLayout, title_as_written
+
+if TYPE_CHECKING:  # the word index loads numpy: not imported by a start that needs no words
+    from cortexgraph_vault.index.text_index import DocumentText, TermStats
 
 # Bumped when what is parsed out of a note changes in a way the sources below do not show.
 PARSER_REVISION = 1
@@ -61,26 +56,159 @@ def note_links(body: str, frontmatter: Mapping[str, Any]) -> tuple[NoteLink, ...
     )
 
 
-@dataclass(frozen=True)
+# Fields every start needs (the stat walk, ids, names, tags, problems), kept as attributes;
+# the rest (frontmatter, body, links, memory) of a note loaded from the cache stays as its
+# bytes until something asks for one of them (`stats` reads memories, `show` one note).
+HOT_FIELDS = (
+    "path", "title", "size", "mtime_ns", "ctime_ns", "sha256", "problems", "kind", "tags",
+    "aliases", "entities", "memory_id",
+)  # fmt: skip
+_UNSET: Any = object()
+
+
+class ColdRecords(Protocol):
+    """Where a cached note's cold fields are kept: `bytes_at` gives one note's pickle."""
+
+    def bytes_at(self, offset: int, length: int) -> bytes: ...
+
+
 class IndexedNote:
+    """One note as indexed. Immutable by convention (a change makes a new one: `replace`).
+
+    Made from a parse with every field, or from the cache (`from_cache`) with its cold fields
+    still pickled in the cache's memory map and unpickled on first use."""
+
+    __slots__ = (*HOT_FIELDS, "_cold", "_store", "_at", "_length")
+
     path: str
     title: str
     size: int
     mtime_ns: int
     ctime_ns: int
     sha256: str
-    frontmatter: dict[str, Any]
-    body: str
-    problems: tuple[str, ...] = ()
-    memory: Memory | None = None
-    kind: str = "note"  # "stm" | "ltm" | "archive" | "note": the folder it lives in
-    links: tuple[NoteLink, ...] = ()
-    tags: tuple[str, ...] = ()  # lower case, from the frontmatter and the body
-    aliases: tuple[str, ...] = ()
-    entities: tuple[str, ...] = ()
+    problems: tuple[str, ...]
+    kind: str  # "stm" | "ltm" | "archive" | "note": the folder it lives in
+    tags: tuple[str, ...]  # lower case, from the frontmatter and the body
+    aliases: tuple[str, ...]
+    entities: tuple[str, ...]
+    memory_id: str | None
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        title: str,
+        size: int,
+        mtime_ns: int,
+        ctime_ns: int,
+        sha256: str,
+        frontmatter: dict[str, Any],
+        body: str,
+        problems: tuple[str, ...] = (),
+        memory: Memory | None = None,
+        kind: str = "note",
+        links: tuple[NoteLink, ...] = (),
+        tags: tuple[str, ...] = (),
+        aliases: tuple[str, ...] = (),
+        entities: tuple[str, ...] = (),
+    ) -> None:
+        self.path, self.title, self.size = path, title, size
+        self.mtime_ns, self.ctime_ns, self.sha256 = mtime_ns, ctime_ns, sha256
+        self.problems, self.kind, self.tags = problems, kind, tags
+        self.aliases, self.entities = aliases, entities
+        self.memory_id = memory.id if memory is not None else None
+        self._cold: tuple[dict[str, Any], str, tuple[NoteLink, ...], Memory | None] | None = (
+            frontmatter, body, links, memory,
+        )  # fmt: skip
+        self._store: ColdRecords | None = None
+        self._at = self._length = 0
+
+    @classmethod
+    def from_cache(
+        cls, hot: tuple[Any, ...], store: ColdRecords, at: int, length: int
+    ) -> IndexedNote:
+        note = cls.__new__(cls)
+        for name, value in zip(HOT_FIELDS, hot, strict=True):
+            setattr(note, name, value)
+        note._cold = None
+        note._store, note._at, note._length = store, at, length
+        return note
+
+    def hot(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in HOT_FIELDS)
+
+    def cold_bytes(self) -> bytes:
+        """The cold fields pickled, as the cache holds them (copied from it when loaded)."""
+        if self._store is not None:
+            return self._store.bytes_at(self._at, self._length)
+        return pickle.dumps(self._fields(), protocol=pickle.HIGHEST_PROTOCOL)
+
+    def _fields(self) -> tuple[dict[str, Any], str, tuple[NoteLink, ...], Memory | None]:
+        cold = self._cold
+        if cold is None:
+            assert self._store is not None
+            # one assignment: a thread that reads it meanwhile unpickles it too, no harm
+            cold = self._cold = pickle.loads(self._store.bytes_at(self._at, self._length))
+        return cold
+
+    @property
+    def frontmatter(self) -> dict[str, Any]:
+        return self._fields()[0]
+
+    @property
+    def body(self) -> str:
+        return self._fields()[1]
+
+    @property
+    def links(self) -> tuple[NoteLink, ...]:
+        return self._fields()[2]
+
+    @property
+    def memory(self) -> Memory | None:
+        if self.kind == "note":
+            return None  # only the memory folders' notes have one: no need to unpickle
+        return self._fields()[3]
+
+    def replace(self, **changes: Any) -> IndexedNote:
+        """The same note with some fields changed (a new stamp leaves the cold fields where
+        they are)."""
+        if self._cold is None and self._store is not None and changes.keys() <= _STAMP:
+            hot = dict(zip(HOT_FIELDS, self.hot(), strict=True))
+            hot.update(changes)
+            return IndexedNote.from_cache(tuple(hot.values()), self._store, self._at, self._length)
+        fields = {name: getattr(self, name) for name in _INIT_FIELDS}
+        fields.update(changes)
+        return IndexedNote(**fields)
 
     def document(self) -> DocumentText:
+        from cortexgraph_vault.index.text_index import DocumentText
+
         return DocumentText(self.title, self.aliases, self.tags, self.entities, self.body)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, IndexedNote):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in _INIT_FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable frontmatter: as the dataclass was
+
+    def __repr__(self) -> str:
+        return f"IndexedNote(path={self.path!r}, size={self.size}, sha256={self.sha256[:12]!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # to a parse worker's parent: by fields, never by the parent's memory map
+        return (_rebuilt, tuple(getattr(self, n) for n in _INIT_FIELDS))
+
+
+_STAMP = frozenset({"size", "mtime_ns", "ctime_ns", "sha256", "problems"})
+_INIT_FIELDS = (
+    "path", "title", "size", "mtime_ns", "ctime_ns", "sha256", "frontmatter", "body",
+    "problems", "memory", "kind", "links", "tags", "aliases", "entities",
+)  # fmt: skip
+
+
+def _rebuilt(*values: Any) -> IndexedNote:
+    return IndexedNote(**dict(zip(_INIT_FIELDS, values, strict=True)))
 
 
 def _strings(value: Any) -> tuple[str, ...]:
@@ -185,6 +313,8 @@ def index_with_words(
 ) -> tuple[IndexedNote, TermStats]:
     """The note as indexed, with its words; a note of more distinct words than the index
     holds for one note says so among its problems."""
+    from cortexgraph_vault.index.text_index import MAX_TERMS_PER_NOTE
+
     note = index_bytes(rel, data, st, layout, max_bytes)
     stats = stats_of(note)
     if len(stats.weights) > MAX_TERMS_PER_NOTE:
@@ -192,14 +322,13 @@ def index_with_words(
             f"{len(stats.weights)} distinct words; only the {MAX_TERMS_PER_NOTE} weightiest "
             "are searchable"
         )
-        note = dataclasses.replace(note, problems=(*note.problems, problem))
+        note = note.replace(problems=(*note.problems, problem))
     return note, stats
 
 
 def with_stamp(note: IndexedNote, st: os.stat_result, *, sha256: str | None = None) -> IndexedNote:
     """The same parsed note under a new file stamp (a touch, or a capped read)."""
-    return dataclasses.replace(
-        note,
+    return note.replace(
         size=st.st_size,
         mtime_ns=st.st_mtime_ns,
         ctime_ns=st.st_ctime_ns,
@@ -219,7 +348,7 @@ def parser_version() -> str:
         "cortexgraph_vault.core.tags",
         "cortexgraph_vault.core.note",
         "cortexgraph_vault.core.memory",
-        text_index.__name__,
+        "cortexgraph_vault.index.text_index",
         __name__,
     ):
         # found, not imported: checking a cache must not load the parsers it spares
@@ -229,4 +358,6 @@ def parser_version() -> str:
 
 
 def stats_of(note: IndexedNote) -> TermStats:
+    from cortexgraph_vault.index.text_index import term_stats
+
     return term_stats(note.document())
