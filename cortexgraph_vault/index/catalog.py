@@ -328,9 +328,7 @@ class VaultCatalog:
             old = self._notes.get(rel)
             if old is None or old.size != st.st_size or old.mtime_ns != st.st_mtime_ns:
                 todo[rel] = (old.size, old.mtime_ns) if old else None
-        from cortexgraph_vault.index.parallel_parse import PARALLEL_MIN
-
-        if len(todo) >= PARALLEL_MIN:
+        if todo and len(todo) >= _parallel_min():
             self._apply_parsed(todo, report)
         else:
             for done, (rel, stamp) in enumerate(todo.items(), 1):
@@ -646,6 +644,13 @@ class VaultCatalog:
             else:
                 vectors = self.semantic.export()
             return notes, self.text.export(), vectors
+
+
+def _parallel_min() -> int:
+    # the parse workers' module loads the word index's (numpy): only when there is a parse
+    from cortexgraph_vault.index.parallel_parse import PARALLEL_MIN
+
+    return PARALLEL_MIN
 
 
 def _relation_key(note: IndexedNote | None) -> object:

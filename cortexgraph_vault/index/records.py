@@ -6,13 +6,14 @@ import functools
 import hashlib
 import importlib.util
 import os
-import pickle
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from cortexgraph_vault.core.memory import Memory, memory_from_fields
 from cortexgraph_vault.core.times import from_epoch
+from cortexgraph_vault.index import cold_fields
+from cortexgraph_vault.index.cold_fields import Cold
 from cortexgraph_vault.index.interning import shared, shared_strings
 from cortexgraph_vault.vault.layout import VaultLayout, title_as_written
 
@@ -117,9 +118,7 @@ class IndexedNote:
         self.problems, self.kind, self.tags = problems, kind, tags
         self.aliases, self.entities = aliases, entities
         self.memory_id = memory.id if memory is not None else None
-        self._cold: tuple[dict[str, Any], str, tuple[NoteLink, ...], Memory | None] | None = (
-            frontmatter, body, links, memory,
-        )  # fmt: skip
+        self._cold: Cold | None = (frontmatter, body, links, memory)
         self._store: ColdRecords | None = None
         self._at = self._length = 0
 
@@ -138,22 +137,25 @@ class IndexedNote:
         return tuple(getattr(self, name) for name in HOT_FIELDS)
 
     def cold_bytes(self) -> bytes:
-        """The cold fields pickled, as the cache holds them (copied from it when loaded)."""
+        """The cold fields as the cache holds them (copied from it when loaded from it)."""
         if self._store is not None:
             return self._store.bytes_at(self._at, self._length)
-        return pickle.dumps(self._fields(), protocol=pickle.HIGHEST_PROTOCOL)
+        return cold_fields.encode(*self._fields())
 
-    def _fields(self) -> tuple[dict[str, Any], str, tuple[NoteLink, ...], Memory | None]:
+    def _fields(self) -> Cold:
         cold = self._cold
         if cold is None:
             assert self._store is not None
-            # one assignment: a thread that reads it meanwhile unpickles it too, no harm
-            cold = self._cold = pickle.loads(self._store.bytes_at(self._at, self._length))
+            # one assignment: a thread that reads it meanwhile decodes it too, no harm
+            cold = self._cold = cold_fields.decode(self._store.bytes_at(self._at, self._length))
         return cold
 
     @property
     def frontmatter(self) -> dict[str, Any]:
-        return self._fields()[0]
+        cold = self._fields()
+        if type(cold[0]) is bytes:  # pickled apart: read by fewer than the rest
+            cold = self._cold = (cold_fields.frontmatter_of(cold[0]), *cold[1:])
+        return cold[0]  # type: ignore[no-any-return]
 
     @property
     def body(self) -> str:
@@ -349,6 +351,7 @@ def parser_version() -> str:
         "cortexgraph_vault.core.note",
         "cortexgraph_vault.core.memory",
         "cortexgraph_vault.index.text_index",
+        "cortexgraph_vault.index.cold_fields",  # how the cache holds a note's fields
         __name__,
     ):
         # found, not imported: checking a cache must not load the parsers it spares
