@@ -148,9 +148,9 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
             if pickle.load(fh) != _END:
                 raise ValueError("the end marker is missing")
             store = MappedRecords(_mapped(fh), base)
-            from_cache = IndexedNote.from_cache
+            encoded = IndexedNote.encoded
             notes = {
-                hot[0]: from_cache(hot, store, at, length)
+                hot[0]: encoded(hot, store, at, length)
                 for chunk in records
                 for hot, at, length in chunk
             }
@@ -173,6 +173,19 @@ def _private_folders(folder: Path) -> None:
         for each in (folder, folder.parent):
             if stat.S_IMODE(each.stat().st_mode) != 0o700:
                 each.chmod(0o700)
+
+
+def _moved(
+    path: Path, base: int, notes: Iterable[IndexedNote], records: list[tuple[Any, int, int]]
+) -> None:
+    """The notes just written read their cold fields from the new file from now on: those a
+    parse gave in bytes of their own let them go (100k notes: a few hundred megabytes)."""
+    if os.name == "nt":
+        return  # the file is read whole there, not mapped: nothing to gain
+    with contextlib.suppress(OSError, ValueError), open(path, "rb") as fh:
+        store = MappedRecords(_mapped(fh), base)
+        for note, (_, at, length) in zip(notes, records, strict=True):
+            note.moved_to(store, at, length)
 
 
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
@@ -234,6 +247,7 @@ def save_cache(
             fh.write(_pickles([end, _END]))
             fh.write(_TRAILER.pack(records_at, terms_at, vectors_at))
         os.replace(tmp, path)
+        _moved(path, base, notes.values(), records)
     except Exception as exc:  # a cache is only a speed-up: failing to write one is never fatal
         reason = exc.strerror if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
         log.warning("%s: cannot write the index cache (%s); the next start re-parses", path, reason)

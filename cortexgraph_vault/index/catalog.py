@@ -262,7 +262,7 @@ class VaultCatalog:
         from cortexgraph_vault.index.semantic import note_text
 
         note = self._notes.get(rel)
-        return None if note is None else note_text(note.title, note.aliases, note.body)
+        return None if note is None else note_text(note.title, note.aliases, note.body_text())
 
     def sync_vectors(self) -> int:
         """Embed the notes changed since the last call (the search calls it before it looks)."""

@@ -64,22 +64,36 @@ HOT_FIELDS = (
     "path", "title", "size", "mtime_ns", "ctime_ns", "sha256", "problems", "kind", "tags",
     "aliases", "entities", "memory_id",
 )  # fmt: skip
-_UNSET: Any = object()
 
 
 class ColdRecords(Protocol):
-    """Where a cached note's cold fields are kept: `bytes_at` gives one note's pickle."""
+    """Where a note's cold fields are kept encoded: `bytes_at` gives one note's bytes."""
 
     def bytes_at(self, offset: int, length: int) -> bytes: ...
+
+
+class OwnBytes:
+    """One note's cold fields encoded, held by the note (parsed by a worker process) until
+    the cache file it is written to holds them."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def bytes_at(self, offset: int, length: int) -> bytes:
+        return self.data
 
 
 class IndexedNote:
     """One note as indexed. Immutable by convention (a change makes a new one: `replace`).
 
-    Made from a parse with every field, or from the cache (`from_cache`) with its cold fields
-    still pickled in the cache's memory map and unpickled on first use."""
+    Made from a parse with every field; or with its cold fields still encoded (`encoded`) —
+    in the cache's memory map, or in bytes of its own — and decoded on first use. Reading
+    `body_text` of an encoded note decodes it without keeping the result (the embedding of
+    every note at a cold start must not bring every note's fields into memory)."""
 
-    __slots__ = (*HOT_FIELDS, "_cold", "_store", "_at", "_length")
+    __slots__ = (*HOT_FIELDS, "_cold", "_loc")
 
     path: str
     title: str
@@ -119,35 +133,43 @@ class IndexedNote:
         self.aliases, self.entities = aliases, entities
         self.memory_id = memory.id if memory is not None else None
         self._cold: Cold | None = (frontmatter, body, links, memory)
-        self._store: ColdRecords | None = None
-        self._at = self._length = 0
+        # where the encoded fields are: one attribute, so a thread sees all of it or none
+        self._loc: tuple[ColdRecords, int, int] | None = None
 
     @classmethod
-    def from_cache(
-        cls, hot: tuple[Any, ...], store: ColdRecords, at: int, length: int
-    ) -> IndexedNote:
+    def encoded(cls, hot: tuple[Any, ...], store: ColdRecords, at: int, length: int) -> IndexedNote:
         note = cls.__new__(cls)
         for name, value in zip(HOT_FIELDS, hot, strict=True):
             setattr(note, name, value)
         note._cold = None
-        note._store, note._at, note._length = store, at, length
+        note._loc = (store, at, length)
         return note
 
     def hot(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in HOT_FIELDS)
 
     def cold_bytes(self) -> bytes:
-        """The cold fields as the cache holds them (copied from it when loaded from it)."""
-        if self._store is not None:
-            return self._store.bytes_at(self._at, self._length)
+        """The cold fields encoded, as the cache holds them."""
+        loc = self._loc
+        if loc is not None:
+            return loc[0].bytes_at(loc[1], loc[2])
         return cold_fields.encode(*self._fields())
+
+    def moved_to(self, store: ColdRecords, at: int, length: int) -> None:
+        """Its encoded fields are now (also) in `store`: those of its own are let go."""
+        if self._loc is not None:
+            self._loc = (store, at, length)
+
+    def _decoded(self) -> Cold:
+        loc = self._loc
+        assert loc is not None
+        return cold_fields.decode(loc[0].bytes_at(loc[1], loc[2]))
 
     def _fields(self) -> Cold:
         cold = self._cold
         if cold is None:
-            assert self._store is not None
             # one assignment: a thread that reads it meanwhile decodes it too, no harm
-            cold = self._cold = cold_fields.decode(self._store.bytes_at(self._at, self._length))
+            cold = self._cold = self._decoded()
         return cold
 
     @property
@@ -161,6 +183,11 @@ class IndexedNote:
     def body(self) -> str:
         return self._fields()[1]
 
+    def body_text(self) -> str:
+        """The body, without keeping the decoded fields when they are not kept already."""
+        cold = self._cold
+        return cold[1] if cold is not None else self._decoded()[1]
+
     @property
     def links(self) -> tuple[NoteLink, ...]:
         return self._fields()[2]
@@ -168,16 +195,17 @@ class IndexedNote:
     @property
     def memory(self) -> Memory | None:
         if self.kind == "note":
-            return None  # only the memory folders' notes have one: no need to unpickle
+            return None  # only the memory folders' notes have one: no need to decode
         return self._fields()[3]
 
     def replace(self, **changes: Any) -> IndexedNote:
         """The same note with some fields changed (a new stamp leaves the cold fields where
         they are)."""
-        if self._cold is None and self._store is not None and changes.keys() <= _STAMP:
+        loc = self._loc
+        if self._cold is None and loc is not None and changes.keys() <= _STAMP:
             hot = dict(zip(HOT_FIELDS, self.hot(), strict=True))
             hot.update(changes)
-            return IndexedNote.from_cache(tuple(hot.values()), self._store, self._at, self._length)
+            return IndexedNote.encoded(tuple(hot.values()), *loc)
         fields = {name: getattr(self, name) for name in _INIT_FIELDS}
         fields.update(changes)
         return IndexedNote(**fields)
@@ -198,8 +226,9 @@ class IndexedNote:
         return f"IndexedNote(path={self.path!r}, size={self.size}, sha256={self.sha256[:12]!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # to a parse worker's parent: by fields, never by the parent's memory map
-        return (_rebuilt, tuple(getattr(self, n) for n in _INIT_FIELDS))
+        # from a parse worker to its parent: encoded there, so the parent holds bytes, not
+        # thousands of small objects a note (never by the parent's memory map)
+        return (_from_worker, (self.hot(), self.cold_bytes()))
 
 
 _STAMP = frozenset({"size", "mtime_ns", "ctime_ns", "sha256", "problems"})
@@ -209,8 +238,8 @@ _INIT_FIELDS = (
 )  # fmt: skip
 
 
-def _rebuilt(*values: Any) -> IndexedNote:
-    return IndexedNote(**dict(zip(_INIT_FIELDS, values, strict=True)))
+def _from_worker(hot: tuple[Any, ...], data: bytes) -> IndexedNote:
+    return IndexedNote.encoded(hot, OwnBytes(data), 0, len(data))
 
 
 def _strings(value: Any) -> tuple[str, ...]:

@@ -137,3 +137,23 @@ def test_cold_fields_come_back_equal(memory: Memory, form: bytes) -> None:
     fm, body, links, back = cold_fields.decode(data)
     assert (cold_fields.frontmatter_of(fm), body, links, back) == (frontmatter, "text", (), memory)
     assert back is not None and back.last_used.tzinfo == memory.last_used.tzinfo
+
+
+def test_notes_parsed_in_workers_come_encoded_and_read_from_the_cache_once_written(
+    sample_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cortexgraph_vault.index import parallel_parse
+    from cortexgraph_vault.index.cache import MappedRecords
+    from cortexgraph_vault.index.records import OwnBytes
+
+    fresh = {n.path: fields(n) for n in catalog_of(sample_vault).notes()}
+    monkeypatch.setattr(parallel_parse, "PARALLEL_MIN", 5)
+    monkeypatch.setattr(parallel_parse, "worker_count", lambda: 2)
+    parsed = catalog_of(sample_vault)
+    stores = {type(n._loc[0]) for n in parsed.notes() if n._loc is not None}
+    assert stores == {OwnBytes} and parsed.notes()[0]._cold is None  # bytes, not objects
+    cold = engine_for(sample_vault)  # parses in workers and writes the cache
+    assert cold.catalog.parsed == len(fresh) and not cold.index_cache.loaded_at_start
+    notes = cold.catalog.notes()
+    assert {type(n._loc[0]) for n in notes if n._loc is not None} == {MappedRecords}
+    assert {n.path: fields(n) for n in notes} == fresh
