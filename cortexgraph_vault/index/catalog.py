@@ -10,20 +10,26 @@ holds one lock, and readers get snapshots (lists), never live views of the dicti
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
-import pickle
 import stat
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
+from cortexgraph_vault.index.catalog_parts import (
+    LazyParts,
+    PickledVectors,
+    RefreshReport,
+    indexed_terms_of,
+    parallel_min,
+    relations_changed,
+    same_bytes,
+)
 from cortexgraph_vault.index.embedder import Embedder
 from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file
 from cortexgraph_vault.index.gc_pause import gc_paused
@@ -57,6 +63,7 @@ READ_ATTEMPTS = 5  # reads of a path that keeps changing under us before leaving
 
 __all__ = [
     "IndexedNote",
+    "PickledVectors",
     "RefreshReport",
     "VaultCatalog",
     "ignored_name",
@@ -65,38 +72,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class PickledVectors:
-    """Note vectors as the cache holds them (`SemanticIndex.export`, pickled), unpickled only
-    when something needs them: `stats` or `show` never loads numpy. `complete`: every note
-    has its vector and none waits to be embedded again."""
-
-    blob: bytes
-    complete: bool
-
-    @classmethod
-    def of(cls, exported: dict[str, Any], paths: Iterable[str]) -> PickledVectors:
-        complete = not exported["pending"] and set(exported["paths"]) >= set(paths)
-        return cls(pickle.dumps(exported, protocol=pickle.HIGHEST_PROTOCOL), complete)
-
-
-@dataclass
-class RefreshReport:
-    added: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-
-    @property
-    def any(self) -> bool:
-        return bool(self.added or self.changed or self.removed)
-
-    def merge(self, other: RefreshReport) -> None:
-        self.added += other.added
-        self.changed += other.changed
-        self.removed += other.removed
-
-
-class VaultCatalog:
+class VaultCatalog(LazyParts):
     def __init__(
         self,
         layout: VaultLayout,
@@ -197,99 +173,6 @@ class VaultCatalog:
         with self.lock:
             return self.text.search_expanded(terms, related)
 
-    # words -------------------------------------------------------------------
-    @property
-    def text(self) -> TextIndex:
-        """The word index, unpickled from the cache (or made empty) when first asked for:
-        `stats` or `show` never loads it."""
-        text = self._text
-        if text is None:
-            with self.lock:
-                if self._text is None:
-                    self._text = self._restored_text()
-                text = self._text
-        return text
-
-    def _restored_text(self) -> TextIndex:
-        from cortexgraph_vault.index.text_index import TextIndex
-
-        loader, self._text_loader = self._text_loader, None
-        if loader is None:
-            return TextIndex()
-        try:
-            return loader()
-        except Exception as exc:  # a damaged cache costs tokenising the notes again
-            log.warning("cached word index unusable (%s); indexing the words again", exc)
-        index = TextIndex()
-        for note in self._notes.values():
-            index.put(note.path, stats_of(note), None)
-        return index
-
-    # vectors -----------------------------------------------------------------
-    @property
-    def semantic(self) -> SemanticIndex:
-        """The note vectors, unpickled from the cache (or made empty) when first asked for."""
-        index = self._semantic
-        if index is None:
-            with self.lock:
-                if self._semantic is None:
-                    self._semantic = self._unpickled_vectors()
-                index = self._semantic
-        return index
-
-    def _unpickled_vectors(self) -> SemanticIndex:
-        from cortexgraph_vault.index.semantic import SemanticIndex
-
-        index = SemanticIndex(self._embedder)
-        cached, self._vectors = self._vectors, None
-        if cached is not None:
-            vectors, known = cached
-            try:
-                index.restore(pickle.loads(vectors.blob), known)
-            except Exception as exc:  # a damaged cache costs an embedding, never the index
-                log.warning("cached note vectors unusable (%s); embedding again", exc)
-                index = SemanticIndex(self._embedder)
-                for path in known:
-                    index.mark(path)
-        return index
-
-    def vectors_waiting(self) -> bool:
-        """Some note waits for its vector (none while the cached vectors are still pickled:
-        any change to a note unpickles them first)."""
-        return self._semantic is not None and self._semantic.pending > 0
-
-    def vector_text(self, rel: str) -> str | None:
-        from cortexgraph_vault.index.semantic import note_text
-
-        note = self._notes.get(rel)
-        return None if note is None else note_text(note.title, note.aliases, note.body_text())
-
-    def sync_vectors(self) -> int:
-        """Embed the notes changed since the last call (the search calls it before it looks)."""
-        if self._semantic is None:
-            return 0  # nothing changed since the cached vectors (or there are none to make)
-        return self.semantic.sync(self.vector_text)
-
-    def sync_vectors_behind(self) -> threading.Thread:
-        """Embed the changed notes on a thread of their own, so the index answers by words
-        meanwhile. Whatever needs the vectors calls `sync_vectors` first, which waits for
-        this one (the semantic index's lock) or does the work itself: what it sees is the
-        same as if the vectors had been made up front."""
-        started = threading.Event()
-
-        def embed() -> None:
-            with self.semantic.embedding:  # taken before the caller goes on: a sync waits
-                started.set()
-                try:
-                    self.sync_vectors()
-                except Exception:  # search by meaning reports its own problem; words go on
-                    log.exception("embedding notes in the background failed")
-
-        thread = threading.Thread(target=embed, name="cgv-vectors", daemon=True)
-        thread.start()
-        started.wait()
-        return thread
-
     def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
         """How many notes the word index holds, and in how many of them each term occurs."""
         with self.lock:
@@ -328,7 +211,7 @@ class VaultCatalog:
             old = self._notes.get(rel)
             if old is None or old.size != st.st_size or old.mtime_ns != st.st_mtime_ns:
                 todo[rel] = (old.size, old.mtime_ns) if old else None
-        if todo and len(todo) >= _parallel_min():
+        if todo and len(todo) >= parallel_min():
             self._apply_parsed(todo, report)
         else:
             for done, (rel, stamp) in enumerate(todo.items(), 1):
@@ -419,7 +302,7 @@ class VaultCatalog:
         takes seconds); None when there is nothing to parse, or the bytes are the indexed ones."""
         if got.data is None or got.st is None:
             return None
-        if old is not None and _same_bytes(old, got.data, self.max_note_bytes):
+        if old is not None and same_bytes(old, got.data, self.max_note_bytes):
             return None
         return index_with_words(rel, got.data, got.st, self.layout, self.max_note_bytes)
 
@@ -436,7 +319,7 @@ class VaultCatalog:
         assert got.st is not None
         if got.data is None:
             return old  # the stamp the index holds: nothing changed
-        if old is not None and _same_bytes(old, got.data, self.max_note_bytes):
+        if old is not None and same_bytes(old, got.data, self.max_note_bytes):
             # Same bytes, new stamp (a touch, a sync tool, our own write's echo).
             return self._put(with_stamp(old, got.st), reindex=False)
         if parsed is not None:
@@ -504,7 +387,7 @@ class VaultCatalog:
             if old is None:
                 return
             self._forget_id(old)
-            self.text.remove(rel, lambda: _old_terms(old))
+            self.text.remove(rel, lambda: indexed_terms_of(old))
             self.semantic.drop(rel)
             self.graph.remove(old)
             self.removed += 1
@@ -542,7 +425,7 @@ class VaultCatalog:
                 self._changed(old, note)
                 self.parsed += 1
                 self.semantic.mark(note.path)
-                old_terms = (lambda: _old_terms(old)) if old else None
+                old_terms = (lambda: indexed_terms_of(old)) if old else None
                 if not words_later:
                     assert stats is not None  # taken above, outside the lock
                     self.text.put(note.path, stats, old_terms)
@@ -555,7 +438,7 @@ class VaultCatalog:
         self.generation += 1
         if (old is not None and old.memory is None) or (new is not None and new.memory is None):
             self.note_generation += 1
-        if _relations_changed(old, new):
+        if relations_changed(old, new):
             self.relation_generation += 1
         if new is None and old is not None:
             self._named(old.path, -1)
@@ -644,37 +527,3 @@ class VaultCatalog:
             else:
                 vectors = self.semantic.export()
             return notes, self.text.export(), vectors
-
-
-def _parallel_min() -> int:
-    # the parse workers' module loads the word index's (numpy): only when there is a parse
-    from cortexgraph_vault.index.parallel_parse import PARALLEL_MIN
-
-    return PARALLEL_MIN
-
-
-def _relation_key(note: IndexedNote | None) -> object:
-    m = note.memory if note is not None else None
-    if m is None:
-        return None
-    return m.path, m.id, m.title, m.relations
-
-
-def _relations_changed(old: IndexedNote | None, new: IndexedNote | None) -> bool:
-    if old is None or new is None:  # a memory came or went (no need to unpickle it to know)
-        return (old or new) is not None and (old or new).kind != "note"  # type: ignore[union-attr]
-    return _relation_key(old) != _relation_key(new)
-
-
-def _old_terms(old: IndexedNote) -> dict[str, float]:
-    from cortexgraph_vault.index.text_index import indexed_weights
-
-    return indexed_weights(stats_of(old))
-
-
-def _same_bytes(old: IndexedNote, data: bytes, max_bytes: int) -> bool:
-    if len(data) > max_bytes or old.sha256.startswith("partial:"):
-        return False
-    if old.memory is not None and not {"created", "last_used"} <= old.frontmatter.keys():
-        return False  # its times default from the file's stamp, which just changed
-    return old.size == len(data) and old.sha256 == hashlib.sha256(data).hexdigest()
