@@ -198,13 +198,6 @@ def _chunks(items: list[Any], size: int) -> list[list[Any]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def _pickles(parts: Iterable[Any]) -> bytes:
-    out = io.BytesIO()
-    for part in parts:
-        pickle.dump(part, out, protocol=pickle.HIGHEST_PROTOCOL)
-    return out.getvalue()
-
-
 def save_cache(
     path: Path,
     layout: VaultLayout,
@@ -235,7 +228,8 @@ def save_cache(
         }
         # 0600 from its creation: the cache holds the text of every note in the vault
         with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as fh:
-            fh.write(_pickles([_stamp(layout, max_note_bytes), header]))
+            pickle.dump(_stamp(layout, max_note_bytes), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(header, fh, protocol=pickle.HIGHEST_PROTOCOL)
             base = fh.tell()
             records = []
             for note in notes.values():  # one at a time: never all of them pickled at once
@@ -250,7 +244,9 @@ def save_cache(
                 pickle.dump(chunk, fh, protocol=pickle.HIGHEST_PROTOCOL)
             vectors_at = fh.tell()
             end = None if vectors is None else (vectors.blob, vectors.complete)
-            fh.write(_pickles([end, _END]))
+            # straight to the file, never through a buffer: the vectors are 150 MB at 100k
+            pickle.dump(end, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(_END, fh, protocol=pickle.HIGHEST_PROTOCOL)
             fh.write(_TRAILER.pack(records_at, terms_at, vectors_at))
         os.replace(tmp, path)
         _moved(path, base, notes.values(), records)
