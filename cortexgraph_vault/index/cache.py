@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from cortexgraph_vault.index.catalog import PickledVectors, VaultCatalog
+from cortexgraph_vault.index.catalog_parts import complete
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.records import IndexedNote, parser_version
 from cortexgraph_vault.vault.layout import VaultLayout
@@ -46,8 +47,10 @@ CACHE_FORMAT = 7
 NOTE_CHUNK = 2000
 TERM_CHUNK = 2000
 _END = "end of the cortexgraph-vault index cache"
-# where the notes' records, the word index and the vectors begin (after the cold region)
-_TRAILER = struct.Struct("<QQQ")
+# where the notes' records, the word index and the vectors begin (after the cold region),
+# where the vectors end, and what they are (_NO_VECTORS, or whether they are complete)
+_TRAILER = struct.Struct("<QQQQB")
+_NO_VECTORS = 2
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,9 @@ class MappedRecords:
     def bytes_at(self, offset: int, length: int) -> bytes:
         at = self._base + offset
         return self._data[at : at + length]
+
+    def view(self, start: int, end: int) -> memoryview:
+        return memoryview(self._data)[start:end]
 
     def loader(self, start: int, end: int, header: dict[str, Any]) -> Callable[[], TextIndex]:
         """The word index held in [start, end) of the file, restored when called."""
@@ -142,19 +148,18 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
             header = pickle.load(fh)
             base = fh.tell()
             fh.seek(-_TRAILER.size, os.SEEK_END)
-            records_at, terms_at, vectors_at = _TRAILER.unpack(fh.read(_TRAILER.size))
+            records_at, terms_at, vectors_at, end_at, flag = _TRAILER.unpack(fh.read(_TRAILER.size))
             fh.seek(records_at)
             records = [pickle.load(fh) for _ in range(header["note_chunks"])]
             if fh.tell() != terms_at:
                 raise ValueError("the notes' records end where the word index does not begin")
-            fh.seek(vectors_at)
-            vectors = pickle.load(fh)  # (pickled vectors, complete) or None
-            if vectors is not None:
-                blob, complete = vectors
-                vectors = PickledVectors(bytes(blob), bool(complete))
+            fh.seek(end_at)
             if pickle.load(fh) != _END:
                 raise ValueError("the end marker is missing")
             store = MappedRecords(_mapped(fh), base)
+            vectors = None
+            if flag != _NO_VECTORS:  # the exported vectors' pickle, unpickled when needed
+                vectors = PickledVectors(store.view(vectors_at, end_at), bool(flag))
             encoded = IndexedNote.encoded
             notes = {
                 hot[0]: encoded(hot, store, at, length)
@@ -213,8 +218,6 @@ def save_cache(
     and one big pickle would hold the interpreter lock (and every search) for a second.
     """
     started = time.perf_counter()
-    if isinstance(vectors, dict):  # as exported: pickled apart, unpickled when first needed
-        vectors = PickledVectors.of(vectors, notes)
     _private_folders(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
     terms = [(t, *rest) for t, rest in text["postings"].items()]
@@ -252,11 +255,19 @@ def save_cache(
             for chunk in term_chunks:
                 pickle.dump(chunk, fh, protocol=pickle.HIGHEST_PROTOCOL)
             vectors_at = fh.tell()
-            end = None if vectors is None else (vectors.blob, vectors.complete)
-            # straight to the file, never through a buffer: the vectors are 150 MB at 100k
-            pickle.dump(end, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            # the vectors' pickle as it is, unpickled when first needed: written straight to
+            # the file, never through a buffer (150 MB at 100k notes)
+            if vectors is None:
+                flag = _NO_VECTORS
+            elif isinstance(vectors, dict):  # as exported
+                flag = complete(vectors, notes)
+                pickle.dump(vectors, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            else:  # as loaded, never unpickled
+                flag = vectors.complete
+                fh.write(vectors.blob)
+            end_at = fh.tell()
             pickle.dump(_END, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            fh.write(_TRAILER.pack(records_at, terms_at, vectors_at))
+            fh.write(_TRAILER.pack(records_at, terms_at, vectors_at, end_at, flag))
         os.replace(tmp, path)
         _moved(path, base, ordered, offsets, lengths)
     except Exception as exc:  # a cache is only a speed-up: failing to write one is never fatal

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import pickle
-import struct
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 from cortexgraph_vault.config import load_config, user_cache_dir
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.index import cache as cache_module
 from cortexgraph_vault.index import cold_fields
 from cortexgraph_vault.index.cache import cache_path
 from cortexgraph_vault.index.records import IndexedNote
@@ -86,7 +86,8 @@ def test_a_damaged_word_index_in_the_cache_is_rebuilt_from_the_notes(
     expected = signature(cold.catalog)
     path = cache_path(user_cache_dir(), sample_vault)
     data = bytearray(path.read_bytes())
-    _, terms_at, vectors_at = struct.unpack("<QQQ", data[-24:])
+    trailer = cache_module._TRAILER
+    _, terms_at, vectors_at, _, _ = trailer.unpack(data[-trailer.size :])
     data[terms_at:vectors_at] = b"\x00" * (vectors_at - terms_at)  # same size, unreadable
     path.write_bytes(bytes(data))
     warm = engine_for(sample_vault)
