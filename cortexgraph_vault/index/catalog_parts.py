@@ -31,6 +31,8 @@ class PickledVectors:
 
     blob: bytes | memoryview
     complete: bool
+    # lets go of the map's pages the blob was read from (they count in the process's RSS)
+    release: Callable[[], None] | None = None
 
     @classmethod
     def of(cls, exported: dict[str, Any], paths: Iterable[str]) -> PickledVectors:
@@ -122,6 +124,8 @@ class LazyParts:
             vectors, known = cached
             try:
                 index.restore(pickle.loads(vectors.blob), known)
+                if vectors.release is not None:
+                    vectors.release()
             except Exception as exc:  # a damaged cache costs an embedding, never the index
                 log.warning("cached note vectors unusable (%s); embedding again", exc)
                 index = SemanticIndex(self._embedder)
