@@ -15,7 +15,6 @@ library (http.client, json): deciding costs a few milliseconds.
 
 from __future__ import annotations
 
-import http.client
 import json
 import logging
 import os
@@ -89,6 +88,8 @@ class ThroughDaemon:
         return self.local.run(name, params)
 
     def _ask(self, name: str, params: dict[str, Any]) -> Any:
+        import http.client  # loads ssl and email: only when there is a daemon to ask
+
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=CONNECT_SECONDS)
         try:
             try:

@@ -10,7 +10,6 @@ import gc
 import logging
 import socket
 import time
-import uuid
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -425,4 +424,6 @@ class VaultEngine:
 
 
 def new_id() -> str:
+    import uuid  # loads `platform`: not at every start
+
     return str(uuid.uuid4())

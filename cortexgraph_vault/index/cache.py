@@ -10,40 +10,113 @@ means the cache is ignored and rebuilt; deleting it is always safe.
 from __future__ import annotations
 
 import contextlib
+import functools
+import io
 import logging
+import mmap
 import os
 import pickle
 import secrets
 import stat
+import struct
 import threading
 import time
+from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from cortexgraph_vault.index.catalog import PickledVectors, VaultCatalog
+from cortexgraph_vault.index.catalog_parts import complete
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.records import IndexedNote, parser_version
-from cortexgraph_vault.index.text_index import TextIndex
 from cortexgraph_vault.vault.layout import VaultLayout
 from cortexgraph_vault.vault.lock import vault_key
+
+if TYPE_CHECKING:  # numpy: loaded with the word index, when first needed
+    from cortexgraph_vault.index.text_index import TextIndex
 
 log = logging.getLogger(__name__)
 
 # 4: memories carry use_days, titles come from aliases; 5: the terms of big notes, vectors;
-# 6: the vectors pickled apart (unpickled when first needed); the word index's own layout
-# is covered by the parser version (text_index.py is part of it)
-CACHE_FORMAT = 6
-NOTE_CHUNK = 200
+# 6: the vectors pickled apart (unpickled when first needed); 7: each note's cold fields
+# pickled apart in one region, read through a memory map when first needed, and the word
+# index unpickled when first needed; the word index's own layout is covered by the parser
+# version (text_index.py is part of it)
+CACHE_FORMAT = 7
+NOTE_CHUNK = 2000
 TERM_CHUNK = 2000
 _END = "end of the cortexgraph-vault index cache"
+# where the notes' records, the word index and the vectors begin (after the cold region),
+# where the vectors end, and what they are (_NO_VECTORS, or whether they are complete)
+_TRAILER = struct.Struct("<QQQQB")
+_NO_VECTORS = 2
 
 
 @dataclass(frozen=True)
 class CachedIndex:
     notes: dict[str, IndexedNote]
-    text: TextIndex
+    text: Callable[[], TextIndex]  # the word index, unpickled when first called
     vectors: PickledVectors | None = None
+
+
+class MappedRecords:
+    """The cache file as loaded: the notes' cold fields are read from it when first asked
+    for. The map outlives the file's replacement by a newer cache (the file stays open)."""
+
+    def __init__(self, data: mmap.mmap | bytes, base: int) -> None:
+        self._data = data
+        self._base = base
+
+    def bytes_at(self, offset: int, length: int) -> bytes:
+        at = self._base + offset
+        return self._data[at : at + length]
+
+    def view(self, start: int, end: int) -> memoryview:
+        return memoryview(self._data)[start:end]
+
+    def release(self, start: int, end: int) -> None:
+        """Let go of the pages of [start, end) read so far: they stay in the OS's file cache
+        but no longer count in this process's memory (100k notes: the vectors, 150 MB)."""
+        data = self._data
+        if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+            start -= start % mmap.PAGESIZE
+            with contextlib.suppress(OSError, ValueError):
+                data.madvise(mmap.MADV_DONTNEED, start, end - start)
+
+    def loader(self, start: int, end: int, header: dict[str, Any]) -> Callable[[], TextIndex]:
+        """The word index held in [start, end) of the file, restored when called."""
+
+        def restore() -> TextIndex:
+            from cortexgraph_vault.index.text_index import TextIndex
+
+            data = self._data
+            # read in place from the map (a copy of the region: 80 MB at 100k notes); the
+            # catalogue's lock is held, so no other restore moves the map's position
+            raw = data if isinstance(data, mmap.mmap) else io.BytesIO(data)
+            raw.seek(start)
+            # term → [docs, parts, df, dead], as TextIndex.restore reads them
+            postings: dict[str, list[Any]] = {}
+            with gc_paused():
+                for _ in range(header["term_chunks"]):
+                    postings.update((t, rest) for t, *rest in pickle.load(raw))
+                if raw.tell() != end:
+                    raise ValueError("the word index does not end where the vectors begin")
+                self.release(start, end)
+                return TextIndex.restore(
+                    {"paths": header["paths"], "norms": header["norms"], "postings": postings,
+                     "terms_of": header["terms_of"]}
+                )  # fmt: skip
+
+        return restore
+
+
+def _mapped(fh: BinaryIO) -> mmap.mmap | bytes:
+    if os.name == "nt":  # a mapped file cannot be replaced there: the next save must
+        fh.seek(0)
+        return fh.read()
+    return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 def cache_path(cache_dir: Path, root: Path) -> Path:
@@ -73,7 +146,10 @@ def wait_for_writes(path: Path) -> None:
 
 
 def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIndex | None:
-    """The cached index, or None when there is none or it cannot be trusted."""
+    """The cached index, or None when there is none or it cannot be trusted.
+
+    The file: the stamp, a header, each note's cold fields (one pickle each), the notes'
+    records, the word index, the vectors, an end marker, and where the records begin."""
     wait_for_writes(path)
     try:
         with open(path, "rb") as fh, gc_paused():
@@ -81,34 +157,38 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
                 log.info("%s: index cache is from another version or layout; rebuilding it", path)
                 return None
             header = pickle.load(fh)
-            notes: dict[str, IndexedNote] = {}
-            for _ in range(header["note_chunks"]):
-                notes.update((n.path, n) for n in pickle.load(fh))
-            # term → [docs, parts, df, dead], as TextIndex.restore reads them
-            postings: dict[str, list[Any]] = {}
-            for _ in range(header["term_chunks"]):
-                postings.update((t, rest) for t, *rest in pickle.load(fh))
-            vectors = pickle.load(fh)  # (pickled vectors, complete) or None
-            if vectors is not None:
-                blob, complete = vectors
-                vectors = PickledVectors(bytes(blob), bool(complete))
+            base = fh.tell()
+            fh.seek(-_TRAILER.size, os.SEEK_END)
+            records_at, terms_at, vectors_at, end_at, flag = _TRAILER.unpack(fh.read(_TRAILER.size))
+            fh.seek(records_at)
+            records = [pickle.load(fh) for _ in range(header["note_chunks"])]
+            if fh.tell() != terms_at:
+                raise ValueError("the notes' records end where the word index does not begin")
+            fh.seek(end_at)
             if pickle.load(fh) != _END:
                 raise ValueError("the end marker is missing")
+            store = MappedRecords(_mapped(fh), base)
+            vectors = None
+            if flag != _NO_VECTORS:  # the exported vectors' pickle, unpickled when needed
+                vectors = PickledVectors(
+                    store.view(vectors_at, end_at),
+                    bool(flag),
+                    functools.partial(store.release, vectors_at, end_at),
+                )
+            encoded = IndexedNote.encoded
+            notes = {
+                hot[0]: encoded(hot, store, at, length)
+                for chunk in records
+                for hot, at, length in chunk
+            }
+            if set(notes) != {p for p in header["paths"] if p is not None}:
+                raise ValueError("notes and word index disagree")
     except FileNotFoundError:
         return None
     except Exception as exc:  # a corrupt or foreign cache is rebuilt, never fatal
         log.warning("%s: index cache unreadable (%s); rebuilding it", path, exc)
         return None
-    try:
-        text = TextIndex.restore(
-            {"paths": header["paths"], "norms": header["norms"], "postings": postings,
-             "terms_of": header["terms_of"]}
-        )  # fmt: skip
-        if set(notes) != text.paths():
-            raise ValueError("notes and word index disagree")
-    except Exception as exc:
-        log.warning("%s: index cache inconsistent (%s); rebuilding it", path, exc)
-        return None
+    text = store.loader(terms_at, vectors_at, header)
     return CachedIndex(notes, text, vectors)
 
 
@@ -120,6 +200,19 @@ def _private_folders(folder: Path) -> None:
         for each in (folder, folder.parent):
             if stat.S_IMODE(each.stat().st_mode) != 0o700:
                 each.chmod(0o700)
+
+
+def _moved(
+    path: Path, base: int, notes: list[IndexedNote], offsets: array[int], lengths: array[int]
+) -> None:
+    """The notes just written read their cold fields from the new file from now on: those a
+    parse gave in bytes of their own let them go (100k notes: a few hundred megabytes)."""
+    if os.name == "nt":
+        return  # the file is read whole there, not mapped: nothing to gain
+    with contextlib.suppress(OSError, ValueError), open(path, "rb") as fh:
+        store = MappedRecords(_mapped(fh), base)
+        for note, at, length in zip(notes, offsets, lengths, strict=True):
+            note.moved_to(store, at, length)
 
 
 def _chunks(items: list[Any], size: int) -> list[list[Any]]:
@@ -140,33 +233,58 @@ def save_cache(
     and one big pickle would hold the interpreter lock (and every search) for a second.
     """
     started = time.perf_counter()
-    if isinstance(vectors, dict):  # as exported: pickled apart, unpickled when first needed
-        vectors = PickledVectors.of(vectors, notes)
     _private_folders(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-    note_chunks = _chunks(list(notes.values()), NOTE_CHUNK)
     terms = [(t, *rest) for t, rest in text["postings"].items()]
     term_chunks = _chunks(terms, TERM_CHUNK)
-    header = {
-        "note_chunks": len(note_chunks),
-        "term_chunks": len(term_chunks),
-        "paths": text["paths"],
-        "norms": text["norms"],
-        "terms_of": text.get("terms_of", {}),
-    }
     try:
+        header = {
+            "note_chunks": (len(notes) + NOTE_CHUNK - 1) // NOTE_CHUNK,
+            "term_chunks": len(term_chunks),
+            "paths": text["paths"],
+            "norms": text["norms"],
+            "terms_of": text.get("terms_of", {}),
+        }
         # 0600 from its creation: the cache holds the text of every note in the vault
         with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as fh:
-            for part in (
-                _stamp(layout, max_note_bytes),
-                header,
-                *note_chunks,
-                *term_chunks,
-                None if vectors is None else (vectors.blob, vectors.complete),
-                _END,
-            ):
-                pickle.dump(part, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(_stamp(layout, max_note_bytes), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(header, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            base = fh.tell()
+            # where each note's cold fields are: two numbers a note (100k: records would be
+            # 30 MB more at the peak of a cold start)
+            offsets, lengths = array("Q"), array("Q")
+            for note in notes.values():  # one at a time: never all of them encoded at once
+                cold = note.cold_bytes()
+                offsets.append(fh.tell() - base)
+                lengths.append(len(cold))
+                fh.write(cold)
+            records_at = fh.tell()
+            ordered = list(notes.values())
+            for start in range(0, len(ordered), NOTE_CHUNK):
+                chunk = [
+                    (note.hot(), offsets[i], lengths[i])
+                    for i, note in enumerate(ordered[start : start + NOTE_CHUNK], start)
+                ]
+                pickle.dump(chunk, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            terms_at = fh.tell()
+            for chunk in term_chunks:
+                pickle.dump(chunk, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            vectors_at = fh.tell()
+            # the vectors' pickle as it is, unpickled when first needed: written straight to
+            # the file, never through a buffer (150 MB at 100k notes)
+            if vectors is None:
+                flag = _NO_VECTORS
+            elif isinstance(vectors, dict):  # as exported
+                flag = complete(vectors, notes)
+                pickle.dump(vectors, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            else:  # as loaded, never unpickled
+                flag = vectors.complete
+                fh.write(vectors.blob)
+            end_at = fh.tell()
+            pickle.dump(_END, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            fh.write(_TRAILER.pack(records_at, terms_at, vectors_at, end_at, flag))
         os.replace(tmp, path)
+        _moved(path, base, ordered, offsets, lengths)
     except Exception as exc:  # a cache is only a speed-up: failing to write one is never fatal
         reason = exc.strerror if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
         log.warning("%s: cannot write the index cache (%s); the next start re-parses", path, reason)

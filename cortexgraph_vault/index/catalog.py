@@ -10,25 +10,30 @@ holds one lock, and readers get snapshots (lists), never live views of the dicti
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
-import pickle
 import stat
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
+from cortexgraph_vault.index.catalog_parts import (
+    LazyParts,
+    PickledVectors,
+    RefreshReport,
+    indexed_terms_of,
+    parallel_min,
+    relations_changed,
+    same_bytes,
+)
 from cortexgraph_vault.index.embedder import Embedder
 from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.graph import LinkGraph
-from cortexgraph_vault.index.parallel_parse import PARALLEL_MIN, parse_many
 from cortexgraph_vault.index.records import (
     IndexedNote,
     index_bytes,
@@ -37,7 +42,6 @@ from cortexgraph_vault.index.records import (
     stats_of,
     with_stamp,
 )
-from cortexgraph_vault.index.text_index import TermStats, TextIndex, indexed_weights
 from cortexgraph_vault.index.vault_walk import (
     BAD_NAME,
     ignored_name,
@@ -49,8 +53,9 @@ from cortexgraph_vault.progress import Progress, no_progress
 from cortexgraph_vault.vault.files import kind_of, not_regular, regular_file_exists
 from cortexgraph_vault.vault.layout import VaultLayout
 
-if TYPE_CHECKING:  # numpy: made when vectors are first needed (a search, an embedding)
+if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a search, a change)
     from cortexgraph_vault.index.semantic import SemanticIndex
+    from cortexgraph_vault.index.text_index import TermStats, TextIndex
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +63,7 @@ READ_ATTEMPTS = 5  # reads of a path that keeps changing under us before leaving
 
 __all__ = [
     "IndexedNote",
+    "PickledVectors",
     "RefreshReport",
     "VaultCatalog",
     "ignored_name",
@@ -66,38 +72,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class PickledVectors:
-    """Note vectors as the cache holds them (`SemanticIndex.export`, pickled), unpickled only
-    when something needs them: `stats` or `show` never loads numpy. `complete`: every note
-    has its vector and none waits to be embedded again."""
-
-    blob: bytes
-    complete: bool
-
-    @classmethod
-    def of(cls, exported: dict[str, Any], paths: Iterable[str]) -> PickledVectors:
-        complete = not exported["pending"] and set(exported["paths"]) >= set(paths)
-        return cls(pickle.dumps(exported, protocol=pickle.HIGHEST_PROTOCOL), complete)
-
-
-@dataclass
-class RefreshReport:
-    added: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-
-    @property
-    def any(self) -> bool:
-        return bool(self.added or self.changed or self.removed)
-
-    def merge(self, other: RefreshReport) -> None:
-        self.added += other.added
-        self.changed += other.changed
-        self.removed += other.removed
-
-
-class VaultCatalog:
+class VaultCatalog(LazyParts):
     def __init__(
         self,
         layout: VaultLayout,
@@ -113,7 +88,9 @@ class VaultCatalog:
         self._notes: dict[str, IndexedNote] = {}
         self._by_id: dict[str, list[str]] = {}
         self._unreadable: dict[str, str] = {}
-        self.text = TextIndex()
+        # made when first used; until then `_text_loader` restores the cached one, if any
+        self._text: TextIndex | None = None
+        self._text_loader: Callable[[], TextIndex] | None = None
         self._embedder = embedder
         # made when first used; until then `_vectors` holds the cached vectors, if any
         self._semantic: SemanticIndex | None = None
@@ -196,71 +173,6 @@ class VaultCatalog:
         with self.lock:
             return self.text.search_expanded(terms, related)
 
-    # vectors -----------------------------------------------------------------
-    @property
-    def semantic(self) -> SemanticIndex:
-        """The note vectors, unpickled from the cache (or made empty) when first asked for."""
-        index = self._semantic
-        if index is None:
-            with self.lock:
-                if self._semantic is None:
-                    self._semantic = self._unpickled_vectors()
-                index = self._semantic
-        return index
-
-    def _unpickled_vectors(self) -> SemanticIndex:
-        from cortexgraph_vault.index.semantic import SemanticIndex
-
-        index = SemanticIndex(self._embedder)
-        cached, self._vectors = self._vectors, None
-        if cached is not None:
-            vectors, known = cached
-            try:
-                index.restore(pickle.loads(vectors.blob), known)
-            except Exception as exc:  # a damaged cache costs an embedding, never the index
-                log.warning("cached note vectors unusable (%s); embedding again", exc)
-                index = SemanticIndex(self._embedder)
-                for path in known:
-                    index.mark(path)
-        return index
-
-    def vectors_waiting(self) -> bool:
-        """Some note waits for its vector (none while the cached vectors are still pickled:
-        any change to a note unpickles them first)."""
-        return self._semantic is not None and self._semantic.pending > 0
-
-    def vector_text(self, rel: str) -> str | None:
-        from cortexgraph_vault.index.semantic import note_text
-
-        note = self._notes.get(rel)
-        return None if note is None else note_text(note.title, note.aliases, note.body)
-
-    def sync_vectors(self) -> int:
-        """Embed the notes changed since the last call (the search calls it before it looks)."""
-        if self._semantic is None:
-            return 0  # nothing changed since the cached vectors (or there are none to make)
-        return self.semantic.sync(self.vector_text)
-
-    def sync_vectors_behind(self) -> threading.Thread:
-        """Embed the changed notes on a thread of their own, so the index answers by words
-        meanwhile. Whatever needs the vectors calls `sync_vectors` first, which waits for
-        this one (the semantic index's lock) or does the work itself: what it sees is the
-        same as if the vectors had been made up front."""
-        started = threading.Event()
-
-        def embed() -> None:
-            with self.semantic.embedding:  # taken before the caller goes on: a sync waits
-                started.set()
-                try:
-                    self.sync_vectors()
-                except Exception:  # search by meaning reports its own problem; words go on
-                    log.exception("embedding notes in the background failed")
-
-        thread = threading.Thread(target=embed, name="cgv-vectors", daemon=True)
-        thread.start()
-        started.wait()
-        return thread
-
     def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
         """How many notes the word index holds, and in how many of them each term occurs."""
         with self.lock:
@@ -299,7 +211,7 @@ class VaultCatalog:
             old = self._notes.get(rel)
             if old is None or old.size != st.st_size or old.mtime_ns != st.st_mtime_ns:
                 todo[rel] = (old.size, old.mtime_ns) if old else None
-        if len(todo) >= PARALLEL_MIN:
+        if todo and len(todo) >= parallel_min():
             self._apply_parsed(todo, report)
         else:
             for done, (rel, stamp) in enumerate(todo.items(), 1):
@@ -327,6 +239,8 @@ class VaultCatalog:
 
     def _apply_parsed(self, todo: dict[str, tuple[int, int] | None], report: RefreshReport) -> None:
         """Many files: parsed in worker processes, added here as they arrive."""
+        from cortexgraph_vault.index.parallel_parse import parse_many
+
         done = 0
         for parsed, block in parse_many(self.layout, list(todo), self.max_note_bytes):
             done += len(parsed)
@@ -388,7 +302,7 @@ class VaultCatalog:
         takes seconds); None when there is nothing to parse, or the bytes are the indexed ones."""
         if got.data is None or got.st is None:
             return None
-        if old is not None and _same_bytes(old, got.data, self.max_note_bytes):
+        if old is not None and same_bytes(old, got.data, self.max_note_bytes):
             return None
         return index_with_words(rel, got.data, got.st, self.layout, self.max_note_bytes)
 
@@ -405,7 +319,7 @@ class VaultCatalog:
         assert got.st is not None
         if got.data is None:
             return old  # the stamp the index holds: nothing changed
-        if old is not None and _same_bytes(old, got.data, self.max_note_bytes):
+        if old is not None and same_bytes(old, got.data, self.max_note_bytes):
             # Same bytes, new stamp (a touch, a sync tool, our own write's echo).
             return self._put(with_stamp(old, got.st), reindex=False)
         if parsed is not None:
@@ -473,7 +387,7 @@ class VaultCatalog:
             if old is None:
                 return
             self._forget_id(old)
-            self.text.remove(rel, lambda: indexed_weights(stats_of(old)))
+            self.text.remove(rel, lambda: indexed_terms_of(old))
             self.semantic.drop(rel)
             self.graph.remove(old)
             self.removed += 1
@@ -499,8 +413,8 @@ class VaultCatalog:
             if old is not None:
                 self._forget_id(old)
             self._notes[note.path] = note
-            if note.memory and note.memory.id:
-                paths = self._by_id.setdefault(note.memory.id, [])
+            if note.memory_id:
+                paths = self._by_id.setdefault(note.memory_id, [])
                 if note.path not in paths:
                     paths.append(note.path)
             if old is None:
@@ -511,7 +425,7 @@ class VaultCatalog:
                 self._changed(old, note)
                 self.parsed += 1
                 self.semantic.mark(note.path)
-                old_terms = (lambda: indexed_weights(stats_of(old))) if old else None
+                old_terms = (lambda: indexed_terms_of(old)) if old else None
                 if not words_later:
                     assert stats is not None  # taken above, outside the lock
                     self.text.put(note.path, stats, old_terms)
@@ -524,7 +438,7 @@ class VaultCatalog:
         self.generation += 1
         if (old is not None and old.memory is None) or (new is not None and new.memory is None):
             self.note_generation += 1
-        if _relation_key(old) != _relation_key(new):
+        if relations_changed(old, new):
             self.relation_generation += 1
         if new is None and old is not None:
             self._named(old.path, -1)
@@ -544,7 +458,7 @@ class VaultCatalog:
                 del self._tags[tag]
 
     def _forget_id(self, old: IndexedNote) -> None:
-        mid = old.memory.id if old.memory else None
+        mid = old.memory_id
         paths = self._by_id.get(mid) if mid else None
         if mid and paths and old.path in paths:
             paths.remove(old.path)
@@ -555,7 +469,7 @@ class VaultCatalog:
     def adopt(
         self,
         notes: dict[str, IndexedNote],
-        text: TextIndex,
+        text: TextIndex | Callable[[], TextIndex],
         vectors: PickledVectors | SemanticIndex | None = None,
     ) -> None:
         """Take over a state loaded from the persistent cache (before any other change):
@@ -575,9 +489,12 @@ class VaultCatalog:
             self._notes = dict(notes)
             self._by_id = {}
             for note in notes.values():
-                if note.memory and note.memory.id:
-                    self._by_id.setdefault(note.memory.id, []).append(note.path)
-            self.text = text
+                if note.memory_id:
+                    self._by_id.setdefault(note.memory_id, []).append(note.path)
+            if callable(text):  # as cached: unpickled when first needed
+                self._text, self._text_loader = None, text
+            else:
+                self._text, self._text_loader = text, None
             self.graph.load(notes.values())
             self._names = Counter(name_key(path.rsplit("/", 1)[-1]) for path in notes)
             self._tags = Counter(tag for note in notes.values() for tag in note.tags)
@@ -610,18 +527,3 @@ class VaultCatalog:
             else:
                 vectors = self.semantic.export()
             return notes, self.text.export(), vectors
-
-
-def _relation_key(note: IndexedNote | None) -> object:
-    m = note.memory if note is not None else None
-    if m is None:
-        return None
-    return m.path, m.id, m.title, m.relations
-
-
-def _same_bytes(old: IndexedNote, data: bytes, max_bytes: int) -> bool:
-    if len(data) > max_bytes or old.sha256.startswith("partial:"):
-        return False
-    if old.memory is not None and not {"created", "last_used"} <= old.frontmatter.keys():
-        return False  # its times default from the file's stamp, which just changed
-    return old.size == len(data) and old.sha256 == hashlib.sha256(data).hexdigest()

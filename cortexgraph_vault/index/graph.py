@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cortexgraph_vault.core.resolve import LinkResolver, name_key
-from cortexgraph_vault.core.tags import tag_ancestors
 
 if TYPE_CHECKING:
     from cortexgraph_vault.index.records import IndexedNote, NoteLink
@@ -268,6 +267,9 @@ class LinkGraph:
 
     def tag_counts(self) -> dict[str, int]:
         """Notes per tag; a nested tag also counts for its parents (`a/b` counts for `a`)."""
+        # core.tags loads the markdown parser: not at every start, only when asked
+        from cortexgraph_vault.core.tags import tag_ancestors
+
         counts: Counter[str] = Counter()
         for note in self._notes.values():
             counts.update({level for tag in note.tags for level in tag_ancestors(tag)})

@@ -2,27 +2,23 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import importlib.util
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from cortexgraph_vault.core.memory import Memory, memory_from_fields
 from cortexgraph_vault.core.times import from_epoch
-from cortexgraph_vault.index import text_index
+from cortexgraph_vault.index import cold_fields
+from cortexgraph_vault.index.cold_fields import Cold
 from cortexgraph_vault.index.interning import shared, shared_strings
-from cortexgraph_vault.index.text_index import (
-    MAX_TERMS_PER_NOTE,
-    DocumentText,
-    TermStats,
-    term_stats,
-)
 from cortexgraph_vault.vault.layout import VaultLayout, title_as_written
+
+if TYPE_CHECKING:  # the word index loads numpy: not imported by a start that needs no words
+    from cortexgraph_vault.index.text_index import DocumentText, TermStats
 
 # Bumped when what is parsed out of a note changes in a way the sources below do not show.
 PARSER_REVISION = 1
@@ -61,26 +57,191 @@ def note_links(body: str, frontmatter: Mapping[str, Any]) -> tuple[NoteLink, ...
     )
 
 
-@dataclass(frozen=True)
+# Fields every start needs (the stat walk, ids, names, tags, problems), kept as attributes;
+# the rest (frontmatter, body, links, memory) of a note loaded from the cache stays as its
+# bytes until something asks for one of them (`stats` reads memories, `show` one note).
+HOT_FIELDS = (
+    "path", "title", "size", "mtime_ns", "ctime_ns", "sha256", "problems", "kind", "tags",
+    "aliases", "entities", "memory_id",
+)  # fmt: skip
+
+
+class ColdRecords(Protocol):
+    """Where a note's cold fields are kept encoded: `bytes_at` gives one note's bytes."""
+
+    def bytes_at(self, offset: int, length: int) -> bytes: ...
+
+
+class OwnBytes:
+    """One note's cold fields encoded, held by the note (parsed by a worker process) until
+    the cache file it is written to holds them."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def bytes_at(self, offset: int, length: int) -> bytes:
+        return self.data
+
+
 class IndexedNote:
+    """One note as indexed. Immutable by convention (a change makes a new one: `replace`).
+
+    Made from a parse with every field; or with its cold fields still encoded (`encoded`) —
+    in the cache's memory map, or in bytes of its own — and decoded on first use. Reading
+    `body_text` of an encoded note decodes it without keeping the result (the embedding of
+    every note at a cold start must not bring every note's fields into memory)."""
+
+    __slots__ = (*HOT_FIELDS, "_cold", "_loc")
+
     path: str
     title: str
     size: int
     mtime_ns: int
     ctime_ns: int
     sha256: str
-    frontmatter: dict[str, Any]
-    body: str
-    problems: tuple[str, ...] = ()
-    memory: Memory | None = None
-    kind: str = "note"  # "stm" | "ltm" | "archive" | "note": the folder it lives in
-    links: tuple[NoteLink, ...] = ()
-    tags: tuple[str, ...] = ()  # lower case, from the frontmatter and the body
-    aliases: tuple[str, ...] = ()
-    entities: tuple[str, ...] = ()
+    problems: tuple[str, ...]
+    kind: str  # "stm" | "ltm" | "archive" | "note": the folder it lives in
+    tags: tuple[str, ...]  # lower case, from the frontmatter and the body
+    aliases: tuple[str, ...]
+    entities: tuple[str, ...]
+    memory_id: str | None
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        title: str,
+        size: int,
+        mtime_ns: int,
+        ctime_ns: int,
+        sha256: str,
+        frontmatter: dict[str, Any],
+        body: str,
+        problems: tuple[str, ...] = (),
+        memory: Memory | None = None,
+        kind: str = "note",
+        links: tuple[NoteLink, ...] = (),
+        tags: tuple[str, ...] = (),
+        aliases: tuple[str, ...] = (),
+        entities: tuple[str, ...] = (),
+    ) -> None:
+        self.path, self.title, self.size = path, title, size
+        self.mtime_ns, self.ctime_ns, self.sha256 = mtime_ns, ctime_ns, sha256
+        self.problems, self.kind, self.tags = problems, kind, tags
+        self.aliases, self.entities = aliases, entities
+        self.memory_id = memory.id if memory is not None else None
+        self._cold: Cold | None = (frontmatter, body, links, memory)
+        # where the encoded fields are: one attribute, so a thread sees all of it or none
+        self._loc: tuple[ColdRecords, int, int] | None = None
+
+    @classmethod
+    def encoded(cls, hot: tuple[Any, ...], store: ColdRecords, at: int, length: int) -> IndexedNote:
+        note = cls.__new__(cls)
+        # in HOT_FIELDS' order (spelled out: 10k notes at every start)
+        (note.path, note.title, note.size, note.mtime_ns, note.ctime_ns, note.sha256,
+         note.problems, note.kind, note.tags, note.aliases, note.entities,
+         note.memory_id) = hot  # fmt: skip
+        note._cold = None
+        note._loc = (store, at, length)
+        return note
+
+    def hot(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in HOT_FIELDS)
+
+    def cold_bytes(self) -> bytes:
+        """The cold fields encoded, as the cache holds them."""
+        loc = self._loc
+        if loc is not None:
+            return loc[0].bytes_at(loc[1], loc[2])
+        return cold_fields.encode(*self._fields())
+
+    def moved_to(self, store: ColdRecords, at: int, length: int) -> None:
+        """Its encoded fields are now (also) in `store`: those of its own are let go."""
+        if self._loc is not None:
+            self._loc = (store, at, length)
+
+    def _decoded(self) -> Cold:
+        loc = self._loc
+        assert loc is not None
+        return cold_fields.decode(loc[0].bytes_at(loc[1], loc[2]))
+
+    def _fields(self) -> Cold:
+        cold = self._cold
+        if cold is None:
+            # one assignment: a thread that reads it meanwhile decodes it too, no harm
+            cold = self._cold = self._decoded()
+        return cold
+
+    @property
+    def frontmatter(self) -> dict[str, Any]:
+        cold = self._fields()
+        if type(cold[0]) is bytes:  # pickled apart: read by fewer than the rest
+            cold = self._cold = (cold_fields.frontmatter_of(cold[0]), *cold[1:])
+        return cold[0]  # type: ignore[no-any-return]
+
+    @property
+    def body(self) -> str:
+        return self._fields()[1]
+
+    def body_text(self) -> str:
+        """The body, without keeping the decoded fields when they are not kept already."""
+        cold = self._cold
+        return cold[1] if cold is not None else self._decoded()[1]
+
+    @property
+    def links(self) -> tuple[NoteLink, ...]:
+        return self._fields()[2]
+
+    @property
+    def memory(self) -> Memory | None:
+        if self.kind == "note":
+            return None  # only the memory folders' notes have one: no need to decode
+        return self._fields()[3]
+
+    def replace(self, **changes: Any) -> IndexedNote:
+        """The same note with some fields changed (a new stamp leaves the cold fields where
+        they are)."""
+        loc = self._loc
+        if self._cold is None and loc is not None and changes.keys() <= _STAMP:
+            hot = dict(zip(HOT_FIELDS, self.hot(), strict=True))
+            hot.update(changes)
+            return IndexedNote.encoded(tuple(hot.values()), *loc)
+        fields = {name: getattr(self, name) for name in _INIT_FIELDS}
+        fields.update(changes)
+        return IndexedNote(**fields)
 
     def document(self) -> DocumentText:
+        from cortexgraph_vault.index.text_index import DocumentText
+
         return DocumentText(self.title, self.aliases, self.tags, self.entities, self.body)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, IndexedNote):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in _INIT_FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable frontmatter: as the dataclass was
+
+    def __repr__(self) -> str:
+        return f"IndexedNote(path={self.path!r}, size={self.size}, sha256={self.sha256[:12]!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # from a parse worker to its parent: encoded there, so the parent holds bytes, not
+        # thousands of small objects a note (never by the parent's memory map)
+        return (_from_worker, (self.hot(), self.cold_bytes()))
+
+
+_STAMP = frozenset({"size", "mtime_ns", "ctime_ns", "sha256", "problems"})
+_INIT_FIELDS = (
+    "path", "title", "size", "mtime_ns", "ctime_ns", "sha256", "frontmatter", "body",
+    "problems", "memory", "kind", "links", "tags", "aliases", "entities",
+)  # fmt: skip
+
+
+def _from_worker(hot: tuple[Any, ...], data: bytes) -> IndexedNote:
+    return IndexedNote.encoded(hot, OwnBytes(data), 0, len(data))
 
 
 def _strings(value: Any) -> tuple[str, ...]:
@@ -185,6 +346,8 @@ def index_with_words(
 ) -> tuple[IndexedNote, TermStats]:
     """The note as indexed, with its words; a note of more distinct words than the index
     holds for one note says so among its problems."""
+    from cortexgraph_vault.index.text_index import MAX_TERMS_PER_NOTE
+
     note = index_bytes(rel, data, st, layout, max_bytes)
     stats = stats_of(note)
     if len(stats.weights) > MAX_TERMS_PER_NOTE:
@@ -192,14 +355,13 @@ def index_with_words(
             f"{len(stats.weights)} distinct words; only the {MAX_TERMS_PER_NOTE} weightiest "
             "are searchable"
         )
-        note = dataclasses.replace(note, problems=(*note.problems, problem))
+        note = note.replace(problems=(*note.problems, problem))
     return note, stats
 
 
 def with_stamp(note: IndexedNote, st: os.stat_result, *, sha256: str | None = None) -> IndexedNote:
     """The same parsed note under a new file stamp (a touch, or a capped read)."""
-    return dataclasses.replace(
-        note,
+    return note.replace(
         size=st.st_size,
         mtime_ns=st.st_mtime_ns,
         ctime_ns=st.st_ctime_ns,
@@ -220,7 +382,8 @@ def parser_version() -> str:
         "cortexgraph_vault.core.note",
         "cortexgraph_vault.core.plain_frontmatter",
         "cortexgraph_vault.core.memory",
-        text_index.__name__,
+        "cortexgraph_vault.index.text_index",
+        "cortexgraph_vault.index.cold_fields",  # how the cache holds a note's fields
         __name__,
     ):
         # found, not imported: checking a cache must not load the parsers it spares
@@ -230,4 +393,6 @@ def parser_version() -> str:
 
 
 def stats_of(note: IndexedNote) -> TermStats:
+    from cortexgraph_vault.index.text_index import term_stats
+
     return term_stats(note.document())

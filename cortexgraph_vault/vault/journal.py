@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from cortexgraph_vault.core import wording
-from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.vault.files import atomic_write, remove_file, rename_file
 from cortexgraph_vault.vault.lock import vault_key
@@ -44,6 +43,8 @@ def file_sha(path: Path) -> str | None:
 
 def _same_id(a: Path, b: Path) -> bool:
     """Both notes are the same memory (the moved copy was edited since, not replaced)."""
+    from cortexgraph_vault.core.note import parse_note  # YAML: only for a repair
+
     ids = []
     for path in (a, b):
         try:

@@ -3,7 +3,6 @@ cache that cannot be trusted is ignored and rebuilt."""
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import os
 import pickle
@@ -136,7 +135,7 @@ def test_a_cache_that_cannot_be_written_leaves_no_temp_file_and_is_not_fatal(
     deep: list[object] = []
     for _ in range(100_000):  # deeper than pickle can follow: RecursionError, not OSError
         deep = [deep]
-    notes[note.path] = dataclasses.replace(note, frontmatter={"deep": deep})
+    notes[note.path] = note.replace(frontmatter={"deep": deep})
     save_cache(path, engine.layout, engine.config.max_note_bytes, notes, text, vectors)
     assert not path.exists()
     assert list(path.parent.iterdir()) == []

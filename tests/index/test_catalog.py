@@ -99,7 +99,6 @@ def test_parsing_in_worker_processes_gives_the_same_index(
         used.append(1)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(catalog_module, "PARALLEL_MIN", 10)
     monkeypatch.setattr(parallel_parse, "PARALLEL_MIN", 10)
     monkeypatch.setattr(parallel_parse, "worker_count", lambda: 2)
     monkeypatch.setattr(parallel_parse, "_in_workers", spy)
@@ -112,7 +111,6 @@ def test_when_workers_cannot_start_this_process_parses(
     link_vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     serial = fresh_signature(link_vault)
-    monkeypatch.setattr(catalog_module, "PARALLEL_MIN", 5)
     monkeypatch.setattr(parallel_parse, "PARALLEL_MIN", 5)
     monkeypatch.setattr(parallel_parse, "worker_count", lambda: 2)
     monkeypatch.setattr(parallel_parse.sys, "executable", "/nonexistent/python")

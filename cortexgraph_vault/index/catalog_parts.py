@@ -1,0 +1,205 @@
+"""Parts of the catalogue kept apart from its notes: the word index and the note vectors,
+each restored from the cache only when something first needs it (`stats` and `show` need
+neither, and neither loads numpy), and what a stat walk reports."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import pickle
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cortexgraph_vault.index.embedder import Embedder
+from cortexgraph_vault.index.records import IndexedNote, stats_of
+
+if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a search, a change)
+    from cortexgraph_vault.index.semantic import SemanticIndex
+    from cortexgraph_vault.index.text_index import TextIndex
+
+log = logging.getLogger("cortexgraph_vault.index.catalog")
+
+
+@dataclass(frozen=True)
+class PickledVectors:
+    """Note vectors as the cache holds them (`SemanticIndex.export`, pickled), unpickled only
+    when something needs them: `stats` or `show` never loads numpy. `complete`: every note
+    has its vector and none waits to be embedded again. `blob`: a view of the cache's map
+    when loaded (150 MB at 100k notes: never copied)."""
+
+    blob: bytes | memoryview
+    complete: bool
+    # lets go of the map's pages the blob was read from (they count in the process's RSS)
+    release: Callable[[], None] | None = None
+
+    @classmethod
+    def of(cls, exported: dict[str, Any], paths: Iterable[str]) -> PickledVectors:
+        return cls(
+            pickle.dumps(exported, protocol=pickle.HIGHEST_PROTOCOL), complete(exported, paths)
+        )
+
+
+def complete(exported: dict[str, Any], paths: Iterable[str]) -> bool:
+    """Exported vectors hold every note's, and none waits to be embedded again."""
+    return not exported["pending"] and set(exported["paths"]) >= set(paths)
+
+
+@dataclass
+class RefreshReport:
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+    @property
+    def any(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+    def merge(self, other: RefreshReport) -> None:
+        self.added += other.added
+        self.changed += other.changed
+        self.removed += other.removed
+
+
+class LazyParts:
+    """The word index and the note vectors of a catalogue (`VaultCatalog` is one)."""
+
+    lock: threading.RLock
+    _notes: dict[str, IndexedNote]
+    _embedder: Callable[[], Embedder] | None
+    # made when first used; until then `_text_loader` restores the cached words, if any,
+    # and `_vectors` holds the cached vectors, if any
+    _text: TextIndex | None
+    _text_loader: Callable[[], TextIndex] | None
+    _semantic: SemanticIndex | None
+    _vectors: tuple[PickledVectors, set[str]] | None
+
+    # words -------------------------------------------------------------------
+    @property
+    def text(self) -> TextIndex:
+        """The word index, unpickled from the cache (or made empty) when first asked for:
+        `stats` or `show` never loads it."""
+        text = self._text
+        if text is None:
+            with self.lock:
+                if self._text is None:
+                    self._text = self._restored_text()
+                text = self._text
+        return text
+
+    def _restored_text(self) -> TextIndex:
+        from cortexgraph_vault.index.text_index import TextIndex
+
+        loader, self._text_loader = self._text_loader, None
+        if loader is None:
+            return TextIndex()
+        try:
+            return loader()
+        except Exception as exc:  # a damaged cache costs tokenising the notes again
+            log.warning("cached word index unusable (%s); indexing the words again", exc)
+        index = TextIndex()
+        for note in self._notes.values():
+            index.put(note.path, stats_of(note), None)
+        return index
+
+    # vectors -----------------------------------------------------------------
+    @property
+    def semantic(self) -> SemanticIndex:
+        """The note vectors, unpickled from the cache (or made empty) when first asked for."""
+        index = self._semantic
+        if index is None:
+            with self.lock:
+                if self._semantic is None:
+                    self._semantic = self._unpickled_vectors()
+                index = self._semantic
+        return index
+
+    def _unpickled_vectors(self) -> SemanticIndex:
+        from cortexgraph_vault.index.semantic import SemanticIndex
+
+        index = SemanticIndex(self._embedder)
+        cached, self._vectors = self._vectors, None
+        if cached is not None:
+            vectors, known = cached
+            try:
+                index.restore(pickle.loads(vectors.blob), known)
+                if vectors.release is not None:
+                    vectors.release()
+            except Exception as exc:  # a damaged cache costs an embedding, never the index
+                log.warning("cached note vectors unusable (%s); embedding again", exc)
+                index = SemanticIndex(self._embedder)
+                for path in known:
+                    index.mark(path)
+        return index
+
+    def vectors_waiting(self) -> bool:
+        """Some note waits for its vector (none while the cached vectors are still pickled:
+        any change to a note unpickles them first)."""
+        return self._semantic is not None and self._semantic.pending > 0
+
+    def vector_text(self, rel: str) -> str | None:
+        from cortexgraph_vault.index.semantic import note_text
+
+        note = self._notes.get(rel)
+        return None if note is None else note_text(note.title, note.aliases, note.body_text())
+
+    def sync_vectors(self) -> int:
+        """Embed the notes changed since the last call (the search calls it before it looks)."""
+        if self._semantic is None:
+            return 0  # nothing changed since the cached vectors (or there are none to make)
+        return self.semantic.sync(self.vector_text)
+
+    def sync_vectors_behind(self) -> threading.Thread:
+        """Embed the changed notes on a thread of their own, so the index answers by words
+        meanwhile. Whatever needs the vectors calls `sync_vectors` first, which waits for
+        this one (the semantic index's lock) or does the work itself: what it sees is the
+        same as if the vectors had been made up front."""
+        started = threading.Event()
+
+        def embed() -> None:
+            with self.semantic.embedding:  # taken before the caller goes on: a sync waits
+                started.set()
+                try:
+                    self.sync_vectors()
+                except Exception:  # search by meaning reports its own problem; words go on
+                    log.exception("embedding notes in the background failed")
+
+        thread = threading.Thread(target=embed, name="cgv-vectors", daemon=True)
+        thread.start()
+        started.wait()
+        return thread
+
+
+def parallel_min() -> int:
+    # the parse workers' module loads the word index's (numpy): only when there is a parse
+    from cortexgraph_vault.index.parallel_parse import PARALLEL_MIN
+
+    return PARALLEL_MIN
+
+
+def relation_key(note: IndexedNote | None) -> object:
+    m = note.memory if note is not None else None
+    if m is None:
+        return None
+    return m.path, m.id, m.title, m.relations
+
+
+def relations_changed(old: IndexedNote | None, new: IndexedNote | None) -> bool:
+    if old is None or new is None:  # a memory came or went (no need to unpickle it to know)
+        return (old or new) is not None and (old or new).kind != "note"  # type: ignore[union-attr]
+    return relation_key(old) != relation_key(new)
+
+
+def indexed_terms_of(old: IndexedNote) -> dict[str, float]:
+    from cortexgraph_vault.index.text_index import indexed_weights
+
+    return indexed_weights(stats_of(old))
+
+
+def same_bytes(old: IndexedNote, data: bytes, max_bytes: int) -> bool:
+    if len(data) > max_bytes or old.sha256.startswith("partial:"):
+        return False
+    if old.memory is not None and not {"created", "last_used"} <= old.frontmatter.keys():
+        return False  # its times default from the file's stamp, which just changed
+    return old.size == len(data) and old.sha256 == hashlib.sha256(data).hexdigest()
