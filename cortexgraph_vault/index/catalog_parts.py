@@ -187,7 +187,8 @@ def relation_key(note: IndexedNote | None) -> object:
 
 def relations_changed(old: IndexedNote | None, new: IndexedNote | None) -> bool:
     if old is None or new is None:  # a memory came or went (no need to unpickle it to know)
-        return (old or new) is not None and (old or new).kind != "note"  # type: ignore[union-attr]
+        either = old if old is not None else new
+        return either is not None and either.kind != "note"
     return relation_key(old) != relation_key(new)
 
 

@@ -98,4 +98,5 @@ def frontmatter_of(value: Any) -> dict[str, Any]:
     if type(value) is bytes:
         result: dict[str, Any] = pickle.loads(value)
         return result
-    return value  # type: ignore[no-any-return]
+    decoded: dict[str, Any] = value
+    return decoded

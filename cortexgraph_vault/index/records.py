@@ -179,7 +179,8 @@ class IndexedNote:
         cold = self._fields()
         if type(cold[0]) is bytes:  # pickled apart: read by fewer than the rest
             cold = self._cold = (cold_fields.frontmatter_of(cold[0]), *cold[1:])
-        return cold[0]  # type: ignore[no-any-return]
+        found: dict[str, Any] = cold[0]
+        return found
 
     @property
     def body(self) -> str:
@@ -217,12 +218,12 @@ class IndexedNote:
 
         return DocumentText(self.title, self.aliases, self.tags, self.entities, self.body)
 
+    # With __eq__ and no __hash__ the class is unhashable, as the dataclass was: its
+    # frontmatter is mutable.
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, IndexedNote):
             return NotImplemented
         return all(getattr(self, n) == getattr(other, n) for n in _INIT_FIELDS)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable frontmatter: as the dataclass was
 
     def __repr__(self) -> str:
         return f"IndexedNote(path={self.path!r}, size={self.size}, sha256={self.sha256[:12]!r})"
