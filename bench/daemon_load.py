@@ -104,7 +104,7 @@ def _start(vault: Path, home: Path) -> tuple[subprocess.Popen[bytes], int, str, 
         proc = subprocess.Popen(
             [sys.executable, "-m", "cortexgraph_vault.cli.main", "--vault", str(vault),
              "serve", "--port", "0"],
-            stdout=out, stderr=subprocess.DEVNULL, env=env,
+            stdout=out, stderr=open(os.environ.get("BENCH_DAEMON_STDERR", os.devnull), "ab"), env=env,
         )  # fmt: skip
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:

@@ -22,7 +22,7 @@ from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.text_index import stems, words
 from cortexgraph_vault.ops.catalog_memo import CatalogMemo
 from cortexgraph_vault.ops.limits import MAX_QUERY_CHARS
-from cortexgraph_vault.ops.note_table import note_table
+from cortexgraph_vault.ops.note_table import NoteTable, note_table
 from cortexgraph_vault.ops.relevance_arrays import (
     FoundArrays,
     fuse_arrays,
@@ -96,8 +96,11 @@ def match(
     query: str,
     terms: Sequence[str],
     query_vector: np.ndarray | None = None,
+    table: NoteTable | None = None,
 ) -> Matches:
-    """`query_vector`: a vector to search by instead of the query's (a note's own)."""
+    """`query_vector`: a vector to search by instead of the query's (a note's own). `table`:
+    the note table the caller ranks with — rows are positions in one table, and another
+    search's touch may have built a newer (compacted) one meanwhile."""
     cfg = ranking_config(engine.config)
     sem = catalog.semantic
     use_vectors = engine.config.semantic_search and (bool(terms) or query_vector is not None)
@@ -109,7 +112,8 @@ def match(
     lexical, expansions = catalog.search_text(list(terms), related)
     nearest: list[tuple[str, float]] = []
     cosines = None
-    table = note_table(engine)
+    if table is None:
+        table = note_table(engine)
     rows = table.rows(list(lexical))
     if qvec is not None:
         with sem.lock:  # the rows asked for are those of the vectors looked at

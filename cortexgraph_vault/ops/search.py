@@ -97,11 +97,11 @@ def rank(
     formulas above say in Python floats.
     """
     catalog = engine.fresh()
+    table = note_table(engine)  # one table for the whole search: rows index into it
     if terms or query_vector is not None:
-        matches: Matches | None = match(engine, catalog, query, terms, query_vector)
+        matches: Matches | None = match(engine, catalog, query, terms, query_vector, table)
         assert matches is not None
         cfg = matches.config
-        table = note_table(engine)
         found = matches.found
         paths: Sequence[str] = found.paths
         rows = found.rows
@@ -109,7 +109,6 @@ def rank(
     else:
         matches = None
         cfg = None
-        table = note_table(engine)
         paths = [note.path for note in catalog.notes()]
         rows = table.rows(paths)
         rel = np.ones(len(paths))

@@ -4,7 +4,11 @@ note and a removed one are in the next search's table."""
 from __future__ import annotations
 
 import math
+import random
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from cortexgraph_vault.ops.note_table import NOTE, NoteTable, build_table, note_table
 from tests.builders import a_vault, service_for
@@ -55,3 +59,28 @@ def test_the_table_holds_each_note_and_follows_changes(tmp_path: Path) -> None:
         for name in ("use_base", "last_used", "strength", "created"):
             a, b = getattr(after, name)[mine], getattr(whole, name)[row]
             assert a == b or (math.isnan(a) and math.isnan(b)), (path, name)
+
+
+def test_a_search_ranks_with_one_table_even_when_a_newer_one_is_built_meanwhile(
+    sample_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A touch by another client builds a newer table — compacted, its rows elsewhere — while a
+    search runs. The search's rows must all come from one table: each table it asks for here
+    holds the notes in another order, and the answer stays what it is without that."""
+    from cortexgraph_vault.ops import relevance, search
+
+    service = service_for(sample_vault)
+    queries = ["standup tuesday", "coffee", "project deadline", "tea"]
+    expected = [service.search_unified(q, limit=20).model_dump() for q in queries]
+    turn = [0]
+
+    def another_order(engine: Any) -> NoteTable:
+        turn[0] += 1
+        notes = list(engine.catalog.notes())
+        random.Random(turn[0]).shuffle(notes)
+        return build_table(notes)
+
+    monkeypatch.setattr(search, "note_table", another_order)
+    monkeypatch.setattr(relevance, "note_table", another_order)
+    assert [service.search_unified(q, limit=20).model_dump() for q in queries] == expected
+    assert turn[0] >= len(queries)
