@@ -100,11 +100,13 @@ def _start(vault: Path, home: Path) -> tuple[subprocess.Popen[bytes], int, str, 
     env.update(json.loads(os.environ.get("BENCH_DAEMON_ENV", "{}")))
     home.mkdir(parents=True, exist_ok=True)
     out_path = home / "out.txt"
-    with out_path.open("wb") as out:
+    # The daemon's log, for a look when answers fail: BENCH_DAEMON_STDERR=<file>.
+    err_path = os.environ.get("BENCH_DAEMON_STDERR", os.devnull)
+    with out_path.open("wb") as out, open(err_path, "ab") as err:
         proc = subprocess.Popen(
             [sys.executable, "-m", "cortexgraph_vault.cli.main", "--vault", str(vault),
              "serve", "--port", "0"],
-            stdout=out, stderr=open(os.environ.get("BENCH_DAEMON_STDERR", os.devnull), "ab"), env=env,
+            stdout=out, stderr=err, env=env,
         )  # fmt: skip
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
