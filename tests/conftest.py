@@ -86,6 +86,10 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         # below: they get the same git identity, and no git config of the real user's.
         mp.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
         mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        # A test vault with no repository of its own is no repository, even when the run's
+        # temp folder lies inside someone's checkout (TMPDIR in a work tree): without this,
+        # its memories were committed into that checkout.
+        mp.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path_factory.getbasetemp()))
         for key, value in GIT_ENV.items():
             mp.setenv(key, value)
         yield home

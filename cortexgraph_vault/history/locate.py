@@ -2,7 +2,9 @@
 GitPython (a tenth of a second, and a `git version` process, at every start of a read command).
 
 Only the plain layouts are answered here: a `.git` folder, or a `.git` file saying `gitdir:`
-(a linked work tree, a submodule). Anything else — a bare repository, a `core.worktree` or
+(a linked work tree, a submodule). Like git, the search upwards stops below any folder named in
+GIT_CEILING_DIRECTORIES (`searched_folders`): a vault in a folder of a repository is recorded
+in that repository, unless a ceiling says the repository is not its own. Anything else — a bare repository, a `core.worktree` or
 `core.bare` setting, GIT_* variables that move the repository — is left to the full discovery
 (`GitRunner.discover`), which then says what it always said.
 """
@@ -70,6 +72,23 @@ def _gitdir_file(dotgit: Path) -> Path | None:
     return target if target.is_absolute() else dotgit.parent / target
 
 
+def searched_folders(vault_root: Path) -> list[Path]:
+    """The vault's folder and the parents git would search for its repository: every one, up
+    to (not into) the deepest GIT_CEILING_DIRECTORIES entry above the vault (git's rule:
+    absolute entries only; the vault's own folder is searched even when it is one)."""
+    folder = vault_root.resolve()
+    ceilings = set()
+    for entry in os.environ.get("GIT_CEILING_DIRECTORIES", "").split(os.pathsep):
+        if entry and os.path.isabs(entry):
+            ceilings.add(Path(os.path.realpath(entry)))
+    found = [folder]
+    for parent in folder.parents:
+        if parent in ceilings:
+            break
+        found.append(parent)
+    return found
+
+
 def locate(vault_root: Path) -> Located | None:
     """The vault's repository as its files show it, or None when only git can tell."""
     if any(name in os.environ for name in _MOVING_VARIABLES):
@@ -78,8 +97,7 @@ def locate(vault_root: Path) -> Located | None:
         return Located(None, NO_GIT)
     if not vault_root.is_dir():
         return None  # the full discovery words this one
-    folder = vault_root.resolve()
-    for current in (folder, *folder.parents):
+    for current in searched_folders(vault_root):
         if _looks_like_git_dir(current):
             return None  # inside a repository's own folder (a bare one?): git decides
         dotgit = current / ".git"

@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, BinaryIO, TypeVar
 
 from cortexgraph_vault.errors import GitError, UnsafePath
-from cortexgraph_vault.history.locate import NO_GIT, not_a_repository
+from cortexgraph_vault.history.locate import NO_GIT, not_a_repository, searched_folders
 from cortexgraph_vault.history.raw_log import LOG_FORMAT, LoggedCommit, parse_log
 from cortexgraph_vault.history.tracing import id_value
 
@@ -165,6 +165,12 @@ class GitRunner:
             return not_a_repository(vault_root)
         if repo.working_tree_dir is None:
             return f"{vault_root} is inside a bare git repository, which has no files to record"
+        # GitPython searches past GIT_CEILING_DIRECTORIES; git itself, and we, do not. Where
+        # it found the repository: the folder of a `.git` folder, or of a `.git` file.
+        searched = searched_folders(vault_root)
+        holders = (Path(repo.git_dir).resolve().parent, Path(repo.working_tree_dir).resolve())
+        if not any(holder in searched for holder in holders):
+            return not_a_repository(vault_root)
         try:
             inside = vault_root.resolve().relative_to(Path(repo.working_tree_dir).resolve())
         except ValueError:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.history import VaultHistory
-from cortexgraph_vault.history.locate import locate
+from cortexgraph_vault.history.locate import Located, locate, not_a_repository
 from tests.conftest import git
 
 
@@ -97,3 +97,35 @@ def test_located_imports_no_gitpython(tmp_path: Path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["''", "False"]
+
+
+def test_a_ceiling_stops_the_search_above_the_vault(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A vault in a folder of a repository, below a GIT_CEILING_DIRECTORIES entry: git does not
+    look past the ceiling, and neither do we — the vault is no repository, nothing is committed
+    into the one above it."""
+    root = repository(tmp_path / "repo")
+    vault = root / "scratch" / "vault"
+    vault.mkdir(parents=True)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(root / "scratch"))
+    assert agrees(vault) == not_a_repository(vault)
+    assert locate(vault) == Located(None, not_a_repository(vault))
+    found = subprocess.run(["git", "-C", str(vault), "rev-parse"], capture_output=True)
+    assert found.returncode != 0  # git's own discovery says the same
+
+
+def test_a_ceiling_at_the_vault_or_below_the_repository_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = repository(tmp_path / "repo")
+    vault = root / "notes" / "vault"
+    vault.mkdir(parents=True)
+    # The vault's own folder is searched even when named; a ceiling above the repository
+    # (or a relative entry, which git ignores) leaves the repository in reach.
+    for ceiling in (str(vault), str(tmp_path), "relative/entry"):
+        monkeypatch.setenv("GIT_CEILING_DIRECTORIES", ceiling)
+        assert agrees(vault) == ""
+    own = repository(tmp_path / "own")
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(own))
+    assert agrees(own) == ""
