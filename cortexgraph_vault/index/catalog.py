@@ -473,19 +473,14 @@ class VaultCatalog(LazyParts):
         vectors: PickledVectors | SemanticIndex | None = None,
     ) -> None:
         """Take over a state loaded from the persistent cache (before any other change):
-        its vectors too when it has them, or else every note is embedded again."""
+        its vectors too when it has them, or else every note is embedded again. Vectors
+        kept pickled, or none, are unpickled (or marked to be made) when first needed."""
         with self.lock:
             self._semantic, self._vectors = None, None
-            if isinstance(vectors, PickledVectors):
-                self._vectors = (vectors, set(notes))
-                if not vectors.complete:
-                    self._semantic = self._unpickled_vectors()  # some wait: marked now
-            elif vectors is not None:
-                self._semantic = vectors
+            if vectors is None or isinstance(vectors, PickledVectors):
+                self._vectors = (vectors or PickledVectors.none(), set(notes))
             else:
-                self._semantic = self._unpickled_vectors()
-                for path in notes:
-                    self._semantic.mark(path)
+                self._semantic = vectors
             self._notes = dict(notes)
             self._by_id = {}
             for note in notes.values():
@@ -523,7 +518,8 @@ class VaultCatalog(LazyParts):
         with self.lock:
             notes = dict(self._notes)
             if self._semantic is None and self._vectors is not None:
-                vectors: PickledVectors | dict[str, Any] | None = self._vectors[0]
+                cached = self._vectors[0]
+                vectors: PickledVectors | dict[str, Any] | None = cached if cached.blob else None
             else:
                 vectors = self.semantic.export()
             return notes, self.text.export(), vectors

@@ -35,6 +35,12 @@ class PickledVectors:
     release: Callable[[], None] | None = None
 
     @classmethod
+    def none(cls) -> PickledVectors:
+        """No vectors cached (a one-call process wrote the cache before making them): every
+        note waits for its own, made by the first search or a long-lived process."""
+        return cls(b"", complete=False)
+
+    @classmethod
     def of(cls, exported: dict[str, Any], paths: Iterable[str]) -> PickledVectors:
         return cls(
             pickle.dumps(exported, protocol=pickle.HIGHEST_PROTOCOL), complete(exported, paths)
@@ -74,6 +80,8 @@ class LazyParts:
     _text_loader: Callable[[], TextIndex] | None
     _semantic: SemanticIndex | None
     _vectors: tuple[PickledVectors, set[str]] | None
+    # told how many notes `sync_vectors` embedded (a one-call process writes them to the cache)
+    vectors_made: Callable[[int], None] | None = None
 
     # words -------------------------------------------------------------------
     @property
@@ -120,7 +128,10 @@ class LazyParts:
 
         index = SemanticIndex(self._embedder)
         cached, self._vectors = self._vectors, None
-        if cached is not None:
+        if cached is not None and not cached[0].blob:
+            for path in cached[1]:
+                index.mark(path)
+        elif cached is not None:
             vectors, known = cached
             try:
                 index.restore(pickle.loads(vectors.blob), known)
@@ -134,9 +145,12 @@ class LazyParts:
         return index
 
     def vectors_waiting(self) -> bool:
-        """Some note waits for its vector (none while the cached vectors are still pickled:
-        any change to a note unpickles them first)."""
-        return self._semantic is not None and self._semantic.pending > 0
+        """Some note waits for its vector: the cache held none or not all of them, or a note
+        changed since (any change to a note unpickles the cached vectors first)."""
+        if self._semantic is None:
+            cached = self._vectors
+            return cached is not None and not cached[0].complete and self._embedder is not None
+        return self._semantic.pending > 0
 
     def vector_text(self, rel: str) -> str | None:
         from cortexgraph_vault.index.semantic import note_text
@@ -146,9 +160,12 @@ class LazyParts:
 
     def sync_vectors(self) -> int:
         """Embed the notes changed since the last call (the search calls it before it looks)."""
-        if self._semantic is None:
+        if self._semantic is None and not self.vectors_waiting():
             return 0  # nothing changed since the cached vectors (or there are none to make)
-        return self.semantic.sync(self.vector_text)
+        made = self.semantic.sync(self.vector_text)
+        if made and self.vectors_made is not None:
+            self.vectors_made(made)
+        return made
 
     def sync_vectors_behind(self) -> threading.Thread:
         """Embed the changed notes on a thread of their own, so the index answers by words
