@@ -217,21 +217,41 @@ class PostingBlock:
 
 
 def posting_block(docs: Iterable[tuple[str, TermStats]]) -> PostingBlock:
+    """The postings of `docs`, terms in the order they first occur, each term's documents in
+    the order given. Grouped by one stable sort of term numbers, not a list append per
+    posting (a parse worker's 5,000 notes hold 450k postings: a tenth of its time)."""
     paths: list[str] = []
     norms: list[float] = []
-    by_term: dict[str, tuple[list[int], list[float]]] = {}
-    get = by_term.get
+    counts: list[int] = []
+    found: list[str] = []  # every posting's term, document after document
+    weights: list[float] = []
     for path, stats in docs:
-        doc = len(paths)
+        indexed = indexed_weights(stats)
         paths.append(path)
         norms.append(stats.norm)
-        for term, tf in indexed_weights(stats).items():
-            entry = get(term)
-            if entry is None:
-                entry = by_term[term] = ([], [])
-            entry[0].append(doc)
-            entry[1].append(tf)
-    return _flat(paths, norms, ((term, d, t) for term, (d, t) in by_term.items()))
+        counts.append(len(indexed))
+        found.extend(indexed)
+        weights.extend(indexed.values())
+    terms = list(dict.fromkeys(found))
+    number = {term: i for i, term in enumerate(terms)}
+    # numpy sorts 16-bit numbers stably by radix, in a tenth of the time of wider ones
+    kind = np.uint16 if len(terms) <= 0x10000 else np.intp
+    ids = np.fromiter(map(number.__getitem__, found), dtype=kind, count=len(found))
+    order = np.argsort(ids, kind="stable")
+    docs_of = np.repeat(np.arange(len(paths), dtype=np.uintc), counts)[order]
+    ends = np.cumsum(np.bincount(ids, minlength=len(terms)), dtype=np.uintc)
+    tfs = np.asarray(weights, dtype=np.float64)[order]
+    code = _tf_type(tfs)
+    return PostingBlock(
+        paths, terms, _array("I", ends), _array("I", docs_of), _array(code, tfs.astype(_NUMPY[code])),
+        array("d", norms),
+    )  # fmt: skip
+
+
+def _array(code: str, values: np.ndarray) -> array[Any]:
+    out = array(code)
+    out.frombytes(values.tobytes())
+    return out
 
 
 def _flat(
@@ -255,7 +275,7 @@ _LIMIT = dict(_TF_TYPES)
 _NUMPY = {"B": np.uint8, "H": np.uint16, "I": np.uint32, "d": np.float64}
 
 
-def _tf_type(values: array[Any] | list[float], at_least: str = "B") -> str:
+def _tf_type(values: array[Any] | list[float] | np.ndarray, at_least: str = "B") -> str:
     """The smallest type holding `values` and at least as wide as `at_least`; "d" (as they
     are) when one is not a whole number."""
     if at_least == "d" or not len(values):
