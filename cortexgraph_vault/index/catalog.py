@@ -29,6 +29,7 @@ from cortexgraph_vault.index.catalog_parts import (
     parallel_min,
     relations_changed,
     same_bytes,
+    workers_for_walk,
 )
 from cortexgraph_vault.index.embedder import Embedder
 from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file
@@ -54,6 +55,7 @@ from cortexgraph_vault.vault.files import kind_of, not_regular, regular_file_exi
 from cortexgraph_vault.vault.layout import VaultLayout
 
 if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a search, a change)
+    from cortexgraph_vault.index.parallel_parse import ParseWorkers
     from cortexgraph_vault.index.semantic import SemanticIndex
     from cortexgraph_vault.index.text_index import TermStats, TextIndex
 
@@ -191,7 +193,9 @@ class VaultCatalog(LazyParts):
         attachments: set[str] = set()
         prefix = start.rstrip("/") + "/" if start else ""
         todo: dict[str, tuple[int, int] | None] = {}  # path → stamp indexed when walked
-        for rel, st in walk_vault(self.root, start):
+        # a cold start parses every file: its workers start while the walk goes on
+        workers = workers_for_walk(cold=not self._notes)
+        for rel, st in workers.walk(walk_vault(self.root, start)):
             if st is None:
                 if utf8_name(rel):
                     attachments.add(rel)
@@ -212,8 +216,9 @@ class VaultCatalog(LazyParts):
             if old is None or old.size != st.st_size or old.mtime_ns != st.st_mtime_ns:
                 todo[rel] = (old.size, old.mtime_ns) if old else None
         if todo and len(todo) >= parallel_min():
-            self._apply_parsed(todo, report)
+            self._apply_parsed(todo, report, workers.take())
         else:
+            workers.stop()
             for done, (rel, stamp) in enumerate(todo.items(), 1):
                 self.progress(done, len(todo))
                 old = self._notes.get(rel)
@@ -237,12 +242,19 @@ class VaultCatalog(LazyParts):
             self.graph.set_attachments(attachments, prefix)
         return report
 
-    def _apply_parsed(self, todo: dict[str, tuple[int, int] | None], report: RefreshReport) -> None:
-        """Many files: parsed in worker processes, added here as they arrive."""
+    def _apply_parsed(
+        self,
+        todo: dict[str, tuple[int, int] | None],
+        report: RefreshReport,
+        workers: ParseWorkers | None = None,
+    ) -> None:
+        """Many files: parsed in worker processes (`workers`, when started already), added
+        here as they arrive."""
         from cortexgraph_vault.index.parallel_parse import parse_many
 
         done = 0
-        for parsed, block in parse_many(self.layout, list(todo), self.max_note_bytes):
+        found = parse_many(self.layout, list(todo), self.max_note_bytes, workers)
+        for parsed, block in found:
             done += len(parsed)
             self.progress(done, len(todo))
             with self.lock:

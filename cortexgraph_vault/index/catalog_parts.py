@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import pickle
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -16,10 +17,13 @@ from cortexgraph_vault.index.embedder import Embedder
 from cortexgraph_vault.index.records import IndexedNote, stats_of
 
 if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a search, a change)
+    from cortexgraph_vault.index.parallel_parse import EarlyWorkers
     from cortexgraph_vault.index.semantic import SemanticIndex
     from cortexgraph_vault.index.text_index import TextIndex
 
 log = logging.getLogger("cortexgraph_vault.index.catalog")
+
+Walked = tuple[str, os.stat_result | None]  # what `walk_vault` yields
 
 
 @dataclass(frozen=True)
@@ -189,10 +193,31 @@ class LazyParts:
 
 
 def parallel_min() -> int:
-    # the parse workers' module loads the word index's (numpy): only when there is a parse
+    # the parse workers' module (and the subprocess machinery): only when there is a parse
     from cortexgraph_vault.index.parallel_parse import PARALLEL_MIN
 
     return PARALLEL_MIN
+
+
+class NoEarlyWorkers:
+    """A walk that starts no parse workers on its way (a warm start parses what changed)."""
+
+    def walk(self, walked: Iterator[Walked]) -> Iterator[Walked]:
+        return walked
+
+    def take(self) -> None:
+        return None
+
+    def stop(self) -> None:
+        return None
+
+
+def workers_for_walk(*, cold: bool) -> NoEarlyWorkers | EarlyWorkers:
+    if not cold:
+        return NoEarlyWorkers()
+    from cortexgraph_vault.index.parallel_parse import EarlyWorkers
+
+    return EarlyWorkers()
 
 
 def relation_key(note: IndexedNote | None) -> object:
