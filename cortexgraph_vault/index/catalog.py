@@ -448,7 +448,8 @@ class VaultCatalog(LazyParts):
 
     def _changed(self, old: IndexedNote | None, new: IndexedNote | None) -> None:
         self.generation += 1
-        if (old is not None and old.memory is None) or (new is not None and new.memory is None):
+        # a note's kind says whether it holds a memory, without decoding a parsed one
+        if (old is not None and old.kind == "note") or (new is not None and new.kind == "note"):
             self.note_generation += 1
         if relations_changed(old, new):
             self.relation_generation += 1
