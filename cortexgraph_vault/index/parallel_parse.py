@@ -12,6 +12,7 @@ run threads is unsafe. Whatever goes wrong with them, the files are parsed here 
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 import os
@@ -101,7 +102,9 @@ class ParseWorkers:
                 proc.wait()
             for stream in (proc.stdin, proc.stdout):
                 if stream is not None:
-                    stream.close()
+                    # a job half written to a worker that died would fail to flush again
+                    with contextlib.suppress(OSError):
+                        stream.close()
 
 
 def start_workers() -> ParseWorkers | None:

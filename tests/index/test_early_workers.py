@@ -109,3 +109,17 @@ def test_workers_started_for_notes_that_need_no_parse_are_stopped(
     for proc in spied.procs:
         assert proc.wait(timeout=10) != 0
     assert len(catalog) == notes and catalog.parsed == notes
+
+
+@pytest.mark.parametrize("notes", [40, 3000], ids=["job-in-the-pipe", "job-beyond-the-pipe"])
+def test_workers_that_die_leave_the_parse_to_this_process(
+    link_vault: Path, monkeypatch: pytest.MonkeyPatch, notes: int
+) -> None:
+    many_notes(link_vault, notes)
+    serial = fresh_signature(link_vault)
+    Spied(monkeypatch)
+    false = "/bin/false" if os.path.exists("/bin/false") else "/usr/bin/false"
+    monkeypatch.setattr(parallel_parse.sys, "executable", false)  # exits before reading its job
+    catalog = VaultCatalog(VaultLayout(link_vault))
+    catalog.refresh()
+    assert signature(catalog) == serial
