@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -119,7 +120,7 @@ def test_workers_that_die_leave_the_parse_to_this_process(
     serial = fresh_signature(link_vault)
     Spied(monkeypatch)
     false = "/bin/false" if os.path.exists("/bin/false") else "/usr/bin/false"
-    monkeypatch.setattr(parallel_parse.sys, "executable", false)  # exits before reading its job
+    monkeypatch.setattr(sys, "executable", false)  # a worker exits before reading its job
     catalog = VaultCatalog(VaultLayout(link_vault))
     catalog.refresh()
     assert signature(catalog) == serial
