@@ -91,7 +91,7 @@ class MemoryService(ServiceUpkeep):
     ) -> None:
         """`one_call`: the process makes one call now and ends (a CLI command)."""
         super().__init__()  # the change lock and the timing of each call (service_calls)
-        self.engine = VaultEngine(config, clock=clock, on_catalog=on_catalog)
+        self.engine = VaultEngine(config, clock=clock, on_catalog=on_catalog, one_call=one_call)
         uncommitted.record_uncommitted(self.engine)
         if one_call:
             self.engine.trust_start_walk()

@@ -22,6 +22,7 @@ from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.core.rules import memory_score, promote_reason, review_priority
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine.commits import CommitTicket, GroupCommitter
+from cortexgraph_vault.engine.start_writes import vectors_and_cache_at_start
 from cortexgraph_vault.errors import Ambiguous, GitError, LockTimeout, NotFound
 from cortexgraph_vault.history.locate import locate
 from cortexgraph_vault.index.cache import IndexCache, cache_path
@@ -72,8 +73,10 @@ class VaultEngine:
         *,
         clock: Clock | None = None,
         on_catalog: Callable[[VaultCatalog], None] | None = None,
+        one_call: bool = False,
     ) -> None:
-        """`on_catalog` is handed the catalogue before it is filled (progress while loading)."""
+        """`on_catalog` is handed the catalogue before it is filled (progress while loading);
+        `one_call`: the process makes one call and ends (engine/start_writes.py)."""
         self.root = vault_root(config)
         self.config = config
         fixed = config.fixed_now
@@ -116,6 +119,7 @@ class VaultEngine:
         # walk the growing heap of notes again and again (half the time of a warm start).
         with gc_paused():
             self.index_cache.load_into(self.catalog)
+            cached_vectors = not self.catalog.vectors_waiting()  # before any note changes
             added = self.catalog.refresh().added
             big = len(self.catalog) >= BIG_VAULT_NOTES
             if big:
@@ -126,16 +130,10 @@ class VaultEngine:
         self._walked_at = time.monotonic()
         self._trusted_walk: float | None = None
         self.merge_conflict_copies(added)
-        # A big vault answers by words while its new notes are embedded (a third of a
-        # cold start at 10k); a search waits for those vectors, so it finds what it always did.
-        behind = big and self.catalog.vectors_waiting()
-        vectors = self.catalog.sync_vectors_behind() if behind else None
-        if vectors is None:
-            self.catalog.sync_vectors()
-        # A big vault's cache is written behind the first answers, not before them.
-        self.index_cache.save_if_changed(
-            self.catalog, min_changes=CACHE_SAVE_AT_START, background=big, after=vectors
-        )
+        vectors_and_cache_at_start(
+            self.catalog, self.index_cache, big=big, one_call=one_call,
+            cached_vectors=cached_vectors, min_changes=CACHE_SAVE_AT_START,
+        )  # fmt: skip
         if big:
             gc.freeze()  # what the start made since (vectors, the cache's snapshot) as well
 

@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 # 6: the vectors pickled apart (unpickled when first needed); 7: each note's cold fields
 # pickled apart in one region, read through a memory map when first needed, and the word
 # index unpickled when first needed; the word index's own layout is covered by the parser
-# version (text_index.py is part of it)
+# version (text_index.py and the modules it is made of are part of it)
 CACHE_FORMAT = 7
 NOTE_CHUNK = 2000
 TERM_CHUNK = 2000

@@ -29,6 +29,7 @@ from cortexgraph_vault.index.catalog_parts import (
     parallel_min,
     relations_changed,
     same_bytes,
+    workers_for_walk,
 )
 from cortexgraph_vault.index.embedder import Embedder
 from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file
@@ -54,6 +55,7 @@ from cortexgraph_vault.vault.files import kind_of, not_regular, regular_file_exi
 from cortexgraph_vault.vault.layout import VaultLayout
 
 if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a search, a change)
+    from cortexgraph_vault.index.parallel_parse import ParseWorkers
     from cortexgraph_vault.index.semantic import SemanticIndex
     from cortexgraph_vault.index.text_index import TermStats, TextIndex
 
@@ -191,7 +193,9 @@ class VaultCatalog(LazyParts):
         attachments: set[str] = set()
         prefix = start.rstrip("/") + "/" if start else ""
         todo: dict[str, tuple[int, int] | None] = {}  # path → stamp indexed when walked
-        for rel, st in walk_vault(self.root, start):
+        # a cold start parses every file: its workers start while the walk goes on
+        workers = workers_for_walk(cold=not self._notes)
+        for rel, st in workers.walk(walk_vault(self.root, start)):
             if st is None:
                 if utf8_name(rel):
                     attachments.add(rel)
@@ -212,8 +216,9 @@ class VaultCatalog(LazyParts):
             if old is None or old.size != st.st_size or old.mtime_ns != st.st_mtime_ns:
                 todo[rel] = (old.size, old.mtime_ns) if old else None
         if todo and len(todo) >= parallel_min():
-            self._apply_parsed(todo, report)
+            self._apply_parsed(todo, report, workers.take())
         else:
+            workers.stop()
             for done, (rel, stamp) in enumerate(todo.items(), 1):
                 self.progress(done, len(todo))
                 old = self._notes.get(rel)
@@ -237,12 +242,19 @@ class VaultCatalog(LazyParts):
             self.graph.set_attachments(attachments, prefix)
         return report
 
-    def _apply_parsed(self, todo: dict[str, tuple[int, int] | None], report: RefreshReport) -> None:
-        """Many files: parsed in worker processes, added here as they arrive."""
+    def _apply_parsed(
+        self,
+        todo: dict[str, tuple[int, int] | None],
+        report: RefreshReport,
+        workers: ParseWorkers | None = None,
+    ) -> None:
+        """Many files: parsed in worker processes (`workers`, when started already), added
+        here as they arrive."""
         from cortexgraph_vault.index.parallel_parse import parse_many
 
         done = 0
-        for parsed, block in parse_many(self.layout, list(todo), self.max_note_bytes):
+        found = parse_many(self.layout, list(todo), self.max_note_bytes, workers)
+        for parsed, block in found:
             done += len(parsed)
             self.progress(done, len(todo))
             with self.lock:
@@ -436,7 +448,8 @@ class VaultCatalog(LazyParts):
 
     def _changed(self, old: IndexedNote | None, new: IndexedNote | None) -> None:
         self.generation += 1
-        if (old is not None and old.memory is None) or (new is not None and new.memory is None):
+        # a note's kind says whether it holds a memory, without decoding a parsed one
+        if (old is not None and old.kind == "note") or (new is not None and new.kind == "note"):
             self.note_generation += 1
         if relations_changed(old, new):
             self.relation_generation += 1
@@ -473,19 +486,14 @@ class VaultCatalog(LazyParts):
         vectors: PickledVectors | SemanticIndex | None = None,
     ) -> None:
         """Take over a state loaded from the persistent cache (before any other change):
-        its vectors too when it has them, or else every note is embedded again."""
+        its vectors too when it has them, or else every note is embedded again. Vectors
+        kept pickled, or none, are unpickled (or marked to be made) when first needed."""
         with self.lock:
             self._semantic, self._vectors = None, None
-            if isinstance(vectors, PickledVectors):
-                self._vectors = (vectors, set(notes))
-                if not vectors.complete:
-                    self._semantic = self._unpickled_vectors()  # some wait: marked now
-            elif vectors is not None:
-                self._semantic = vectors
+            if vectors is None or isinstance(vectors, PickledVectors):
+                self._vectors = (vectors or PickledVectors.none(), set(notes))
             else:
-                self._semantic = self._unpickled_vectors()
-                for path in notes:
-                    self._semantic.mark(path)
+                self._semantic = vectors
             self._notes = dict(notes)
             self._by_id = {}
             for note in notes.values():
@@ -523,7 +531,8 @@ class VaultCatalog(LazyParts):
         with self.lock:
             notes = dict(self._notes)
             if self._semantic is None and self._vectors is not None:
-                vectors: PickledVectors | dict[str, Any] | None = self._vectors[0]
+                cached = self._vectors[0]
+                vectors: PickledVectors | dict[str, Any] | None = cached if cached.blob else None
             else:
                 vectors = self.semantic.export()
             return notes, self.text.export(), vectors

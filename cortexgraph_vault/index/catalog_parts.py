@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import pickle
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -16,10 +17,13 @@ from cortexgraph_vault.index.embedder import Embedder
 from cortexgraph_vault.index.records import IndexedNote, stats_of
 
 if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a search, a change)
+    from cortexgraph_vault.index.parallel_parse import EarlyWorkers
     from cortexgraph_vault.index.semantic import SemanticIndex
     from cortexgraph_vault.index.text_index import TextIndex
 
 log = logging.getLogger("cortexgraph_vault.index.catalog")
+
+Walked = tuple[str, os.stat_result | None]  # what `walk_vault` yields
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,12 @@ class PickledVectors:
     complete: bool
     # lets go of the map's pages the blob was read from (they count in the process's RSS)
     release: Callable[[], None] | None = None
+
+    @classmethod
+    def none(cls) -> PickledVectors:
+        """No vectors cached (a one-call process wrote the cache before making them): every
+        note waits for its own, made by the first search or a long-lived process."""
+        return cls(b"", complete=False)
 
     @classmethod
     def of(cls, exported: dict[str, Any], paths: Iterable[str]) -> PickledVectors:
@@ -74,6 +84,8 @@ class LazyParts:
     _text_loader: Callable[[], TextIndex] | None
     _semantic: SemanticIndex | None
     _vectors: tuple[PickledVectors, set[str]] | None
+    # told how many notes `sync_vectors` embedded (a one-call process writes them to the cache)
+    vectors_made: Callable[[int], None] | None = None
 
     # words -------------------------------------------------------------------
     @property
@@ -120,7 +132,10 @@ class LazyParts:
 
         index = SemanticIndex(self._embedder)
         cached, self._vectors = self._vectors, None
-        if cached is not None:
+        if cached is not None and not cached[0].blob:
+            for path in cached[1]:
+                index.mark(path)
+        elif cached is not None:
             vectors, known = cached
             try:
                 index.restore(pickle.loads(vectors.blob), known)
@@ -134,9 +149,12 @@ class LazyParts:
         return index
 
     def vectors_waiting(self) -> bool:
-        """Some note waits for its vector (none while the cached vectors are still pickled:
-        any change to a note unpickles them first)."""
-        return self._semantic is not None and self._semantic.pending > 0
+        """Some note waits for its vector: the cache held none or not all of them, or a note
+        changed since (any change to a note unpickles the cached vectors first)."""
+        if self._semantic is None:
+            cached = self._vectors
+            return cached is not None and not cached[0].complete and self._embedder is not None
+        return self._semantic.pending > 0
 
     def vector_text(self, rel: str) -> str | None:
         from cortexgraph_vault.index.semantic import note_text
@@ -146,9 +164,12 @@ class LazyParts:
 
     def sync_vectors(self) -> int:
         """Embed the notes changed since the last call (the search calls it before it looks)."""
-        if self._semantic is None:
+        if self._semantic is None and not self.vectors_waiting():
             return 0  # nothing changed since the cached vectors (or there are none to make)
-        return self.semantic.sync(self.vector_text)
+        made = self.semantic.sync(self.vector_text)
+        if made and self.vectors_made is not None:
+            self.vectors_made(made)
+        return made
 
     def sync_vectors_behind(self) -> threading.Thread:
         """Embed the changed notes on a thread of their own, so the index answers by words
@@ -172,10 +193,31 @@ class LazyParts:
 
 
 def parallel_min() -> int:
-    # the parse workers' module loads the word index's (numpy): only when there is a parse
+    # the parse workers' module (and the subprocess machinery): only when there is a parse
     from cortexgraph_vault.index.parallel_parse import PARALLEL_MIN
 
     return PARALLEL_MIN
+
+
+class NoEarlyWorkers:
+    """A walk that starts no parse workers on its way (a warm start parses what changed)."""
+
+    def walk(self, walked: Iterator[Walked]) -> Iterator[Walked]:
+        return walked
+
+    def take(self) -> None:
+        return None
+
+    def stop(self) -> None:
+        return None
+
+
+def workers_for_walk(*, cold: bool) -> NoEarlyWorkers | EarlyWorkers:
+    if not cold:
+        return NoEarlyWorkers()
+    from cortexgraph_vault.index.parallel_parse import EarlyWorkers
+
+    return EarlyWorkers()
 
 
 def relation_key(note: IndexedNote | None) -> object:

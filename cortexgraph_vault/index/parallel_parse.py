@@ -12,6 +12,7 @@ run threads is unsafe. Whatever goes wrong with them, the files are parsed here 
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 import os
@@ -22,12 +23,16 @@ import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cortexgraph_vault
 from cortexgraph_vault.index.file_reads import read_note_file
 from cortexgraph_vault.index.records import IndexedNote, index_with_words
-from cortexgraph_vault.index.text_index import PostingBlock, TermStats, posting_block
 from cortexgraph_vault.vault.layout import VaultLayout
+
+if TYPE_CHECKING:  # the word index loads numpy: the workers need it first, not the caller
+    from cortexgraph_vault.index.catalog_parts import Walked
+    from cortexgraph_vault.index.text_index import PostingBlock, TermStats
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +52,12 @@ def frame_size(files: int, workers: int) -> int:
 
 _LENGTH = struct.Struct("!Q")
 
-# (path, parsed note and its words | None when the file is gone, why it is unreadable)
-Parsed = tuple[str, IndexedNote | None, TermStats | None, str | None]
-# Notes parsed together; from a worker, their words come as one block of postings (and each
-# note's own TermStats is None), so the receiving process only renumbers them.
-Frame = tuple[list[Parsed], PostingBlock | None]
+if TYPE_CHECKING:
+    # (path, parsed note and its words | None when the file is gone, why it is unreadable)
+    Parsed = tuple[str, IndexedNote | None, TermStats | None, str | None]
+    # Notes parsed together; from a worker, their words come as one block of postings (and
+    # each note's own TermStats is None), so the receiving process only renumbers them.
+    Frame = tuple[list[Parsed], PostingBlock | None]
 
 
 def worker_count() -> int:
@@ -71,18 +77,102 @@ def parse_file(
     return rel, note, stats, None
 
 
-def parse_many(layout: VaultLayout, rels: Sequence[str], max_bytes: int) -> Iterator[Frame]:
-    """Every file parsed, a frame at a time: in worker processes when there are enough files
-    and cores."""
-    workers = worker_count()
-    done: set[str] = set()
-    if len(rels) >= PARALLEL_MIN and workers >= 2:
+class ParseWorkers:
+    """Worker processes, started before their jobs are known: each loads its modules (a fifth
+    of a second) while the caller walks the vault, then waits for its job on stdin."""
+
+    def __init__(self, count: int) -> None:
+        package_dir = str(Path(cortexgraph_vault.__file__).resolve().parents[1])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([package_dir, *sys.path])}
+        self.procs: list[subprocess.Popen[bytes]] = []
         try:
-            for frame in _in_workers(layout, rels, max_bytes, workers):
-                done.update(parsed[0] for parsed in frame[0])
-                yield frame
-        except (OSError, EOFError, pickle.PickleError, ValueError) as exc:
-            log.info("parsing in worker processes failed (%s); parsing here", exc)
+            for _ in range(count):
+                self.procs.append(subprocess.Popen(
+                    [sys.executable, "-c", f"from {__name__} import worker_main; worker_main()"],
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+                ))  # fmt: skip
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            for stream in (proc.stdin, proc.stdout):
+                if stream is not None:
+                    # a job half written to a worker that died would fail to flush again
+                    with contextlib.suppress(OSError):
+                        stream.close()
+
+
+def start_workers() -> ParseWorkers | None:
+    """Workers for a parse that is coming (a walk found enough files), or None when there
+    are too few cores or they cannot start (the files are then parsed here)."""
+    count = worker_count()
+    if count < 2:
+        return None
+    try:
+        return ParseWorkers(count)
+    except OSError as exc:
+        log.info("cannot start parsing workers (%s); parsing here", exc)
+        return None
+
+
+class EarlyWorkers:
+    """Parse workers started while a cold start's walk goes on, as soon as it has found
+    enough notes to parse: their start-up (a fifth of a second each) overlaps the walk."""
+
+    def __init__(self) -> None:
+        self.started: ParseWorkers | None = None
+
+    def walk(self, walked: Iterator[Walked]) -> Iterator[Walked]:
+        notes = 0
+        try:
+            for item in walked:
+                if item[1] is not None:
+                    notes += 1
+                    if notes == PARALLEL_MIN:
+                        self.started = start_workers()
+                yield item
+        except BaseException:  # the walk failed, or was left: no worker is left waiting
+            self.stop()
+            raise
+
+    def take(self) -> ParseWorkers | None:
+        """The workers, for `parse_many` (which stops them)."""
+        workers, self.started = self.started, None
+        return workers
+
+    def stop(self) -> None:
+        workers = self.take()
+        if workers is not None:
+            workers.stop()
+
+
+def parse_many(
+    layout: VaultLayout,
+    rels: Sequence[str],
+    max_bytes: int,
+    workers: ParseWorkers | None = None,
+) -> Iterator[Frame]:
+    """Every file parsed, a frame at a time: in worker processes when there are enough files
+    and cores. `workers`: started already (`start_workers`); stopped here in any case."""
+    done: set[str] = set()
+    try:
+        if workers is None and len(rels) >= PARALLEL_MIN:
+            workers = start_workers()
+        if workers is not None:
+            try:
+                for frame in _in_workers(layout, rels, max_bytes, workers):
+                    done.update(parsed[0] for parsed in frame[0])
+                    yield frame
+            except (OSError, EOFError, pickle.PickleError, ValueError) as exc:
+                log.info("parsing in worker processes failed (%s); parsing here", exc)
+    finally:
+        if workers is not None:
+            workers.stop()
     left = [rel for rel in rels if rel not in done]
     real_root = os.path.realpath(layout.root)
     for start in range(0, len(left), FRAME):
@@ -96,35 +186,20 @@ def parse_many(layout: VaultLayout, rels: Sequence[str], max_bytes: int) -> Iter
 
 
 def _in_workers(
-    layout: VaultLayout, rels: Sequence[str], max_bytes: int, workers: int
+    layout: VaultLayout, rels: Sequence[str], max_bytes: int, workers: ParseWorkers
 ) -> Iterator[Frame]:
-    package_dir = str(Path(cortexgraph_vault.__file__).resolve().parents[1])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([package_dir, *sys.path])}
     folders = (layout.stm, layout.ltm, layout.archive)
-    procs = []
-    try:
-        # All started before any is handed its job: a job larger than a pipe holds waits
-        # for its worker to read it, which is after that worker's imports.
-        for _ in range(workers):
-            procs.append(subprocess.Popen(
-                [sys.executable, "-c", f"from {__name__} import worker_main; worker_main()"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
-            ))  # fmt: skip
-        for i, proc in enumerate(procs):
-            job = (str(layout.root), folders, max_bytes, list(rels[i::workers]),
-                   frame_size(len(rels), workers))  # fmt: skip
-            assert proc.stdin is not None
-            proc.stdin.write(pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL))
-            proc.stdin.close()
-        yield from _read_frames(procs)
-        for proc in procs:
-            if proc.wait() != 0:
-                raise OSError(f"a parsing worker exited with {proc.returncode}")
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+    procs = workers.procs
+    for i, proc in enumerate(procs):
+        job = (str(layout.root), folders, max_bytes, list(rels[i :: len(procs)]),
+               frame_size(len(rels), len(procs)))  # fmt: skip
+        assert proc.stdin is not None
+        proc.stdin.write(pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL))
+        proc.stdin.close()
+    yield from _read_frames(procs)
+    for proc in procs:
+        if proc.wait() != 0:
+            raise OSError(f"a parsing worker exited with {proc.returncode}")
 
 
 def _read_frames(procs: list[subprocess.Popen[bytes]]) -> Iterator[Frame]:
@@ -160,6 +235,12 @@ def _read_frames(procs: list[subprocess.Popen[bytes]]) -> Iterator[Frame]:
 def worker_main() -> None:
     """A worker: read one job from stdin, stream the parsed notes to stdout, exit."""
     gc.disable()  # a short life that only builds objects: the collector would only slow it
+    # every module a parse needs, loaded before the job comes (the caller is still walking)
+    import cortexgraph_vault.core.links
+    import cortexgraph_vault.core.note
+    import cortexgraph_vault.core.tags  # noqa: F401
+    from cortexgraph_vault.index.text_index import posting_block
+
     root, folders, max_bytes, rels, frame = pickle.loads(sys.stdin.buffer.read())
     layout = VaultLayout(Path(root), *folders)
     real_root = os.path.realpath(root)

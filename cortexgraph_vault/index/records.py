@@ -384,6 +384,9 @@ def parser_version() -> str:
         "cortexgraph_vault.core.plain_frontmatter",
         "cortexgraph_vault.core.memory",
         "cortexgraph_vault.index.text_index",
+        "cortexgraph_vault.index.document_terms",
+        "cortexgraph_vault.index.posting_lists",
+        "cortexgraph_vault.index.vocabulary",
         "cortexgraph_vault.index.cold_fields",  # how the cache holds a note's fields
         __name__,
     ):

@@ -7,7 +7,7 @@ from array import array
 
 import pytest
 
-from cortexgraph_vault.index import text_index
+from cortexgraph_vault.index import document_terms
 from cortexgraph_vault.index.text_index import (
     DocumentText,
     TextIndex,
@@ -190,7 +190,7 @@ def test_a_word_said_any_number_of_times_keeps_its_exact_weight() -> None:
 
 
 def test_fractional_field_weights_are_kept_as_they_are(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(text_index, "FIELD_WEIGHTS", (2.5, 2.5, 1.5, 1.5, 1.0))
+    monkeypatch.setattr(document_terms, "FIELD_WEIGHTS", (2.5, 2.5, 1.5, 1.5, 1.0))
     docs = {"a": doc("Echo", "echo once"), "b": doc("other", "echo echo")}
     expected = {}
     for name, d in docs.items():
