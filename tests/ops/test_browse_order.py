@@ -12,7 +12,8 @@ import pytest
 
 from cortexgraph_vault.ops import browse_order
 from cortexgraph_vault.service import MemoryService
-from tests.builders import NOW, a_vault, memory_text, service_for
+from tests.builders import a_vault, memory_text, service_for
+from tests.conftest import NOW
 
 MEMORIES = 700
 
