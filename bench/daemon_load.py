@@ -131,14 +131,11 @@ def _wait_idle(pid: int, timeout: float = 180.0) -> None:
     """Until the daemon's start-up work behind its first answers is done (a big vault's
     vectors and cache are made in the background): the figures are of a daemon at work, not
     of one still starting. Waits for half a second of < 10 % CPU (Linux; elsewhere not at all)."""
-    stat = Path(f"/proc/{pid}/stat")
-    if not stat.exists():
+    if _cpu_seconds(pid) is None:
         return
-    tick = os.sysconf("SC_CLK_TCK")
 
     def cpu() -> float:
-        fields = stat.read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+        return _cpu_seconds(pid) or 0.0
 
     deadline = time.monotonic() + timeout
     before = cpu()
@@ -148,6 +145,35 @@ def _wait_idle(pid: int, timeout: float = 180.0) -> None:
         if now - before < 0.05:
             return
         before = now
+
+
+def _warm_up(port: int, token: str, ids: list[str], words: list[str]) -> None:
+    """One read of each kind before the load: what a first search or open starts behind it
+    (a cold vault's vectors, the link graph, a lazily loaded index) is start-up work, and
+    `_wait_idle` then waits for it, so the figures are of a daemon at work."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    headers = {"Authorization": f"Bearer {token}"}
+    for url in (
+        "/api/v1/search?" + urlencode({"q": " ".join(words[:2])}),
+        "/api/v1/memories?page=1",
+        *([f"/api/v1/memories/{quote(ids[0])}"] if ids else []),
+    ):
+        conn.request("GET", url, headers=headers)
+        answer = conn.getresponse()
+        answer.read()
+        if answer.status != 200:
+            raise SystemExit(f"warm-up {url}: {answer.status}")
+    conn.close()
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU time a process and its waited-for children (git) used so far (Linux; else None)."""
+    stat = Path(f"/proc/{pid}/stat")
+    if not stat.exists():
+        return None
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    # utime, stime, cutime, cstime
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 def _memory_ids(vault: Path) -> list[str]:
@@ -173,15 +199,16 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
         floor_ms = write_floor_ms(copy / "_stm")
         proc, port, token, _home = _start(copy, work / "home")
         try:
-            _wait_idle(proc.pid)
             ids, words = _memory_ids(copy), _words(copy)
+            _warm_up(port, token, ids, words)
+            _wait_idle(proc.pid)
             until = time.monotonic() + 1.0 + seconds
             per = [list(range(n, clients, PROCESSES)) for n in range(PROCESSES)]
             ctx = multiprocessing.get_context("spawn")
             with ctx.Pool(PROCESSES) as pool:
-                started = time.monotonic()
+                started, cpu_before = time.monotonic(), _cpu_seconds(proc.pid)
                 parts = pool.map(_worker, [(port, token, ids, words, s, until) for s in per])
-                took = time.monotonic() - started
+                took, cpu_after = time.monotonic() - started, _cpu_seconds(proc.pid)
             service_ms = _service_timings(port, token)
         finally:
             proc.send_signal(signal.SIGTERM)
@@ -210,6 +237,13 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
         "load_p99_ms": _pct(times, 0.99) * 1000,
         "load_rps": len(answers) / took,
         "load_requests": len(answers),
+        # the daemon's CPU (and its git processes') per answer: what bounds req/s on a busy machine
+        "load_daemon_cpu_ms_per_request": (
+            round((cpu_after - cpu_before) * 1000 / len(answers), 2)
+            if cpu_before is not None and cpu_after is not None and answers
+            else None
+        ),
+        "load_average": round(os.getloadavg()[0], 1),
         "load_service_p50_p95_ms": service_ms,
         # the disk's own bound: changes are made one at a time, each at least one fsynced
         # temp file and a rename (the folder's fsync is shared, off the turn); 20 % of the mix

@@ -1,0 +1,58 @@
+"""The first page of a long memory list by score, from the note table's arrays.
+
+Listing by score ordered every memory: a Python tuple and a score per memory, thousands a
+call (at 10k notes, ~3,000 memories: the largest part of a list under the daemon's load).
+The note table (ops/note_table.py) already holds each memory's use count, last use and
+strength as arrays, kept once per change of the catalogue for searches; the scores come from
+`core/decay_arrays.py`, equal bit for bit to `scores_at`, so the order is the same: highest
+score first, ties by path.
+
+Only in a process that keeps its catalogue (a daemon, the MCP server: the table is shared by
+its calls) and for long lists; a one-shot command keeps the plain path (no numpy to import).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from operator import attrgetter, is_
+
+from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.engine import VaultEngine
+
+LONG_LIST = 500  # memories: below this the plain ordering costs less than the arrays
+
+
+def first_by_score(
+    engine: VaultEngine, chosen: list[Memory], end: int, now: datetime
+) -> list[Memory] | None:
+    """The first `end` of `chosen` by score (ties by path), or None where the plain path
+    applies: a short list, a process without a watcher, or a table of another state of the
+    catalogue than `chosen` (a change landed between the two reads)."""
+    if len(chosen) < LONG_LIST or not engine.watching:
+        return None
+    import numpy as np
+
+    from cortexgraph_vault.core.decay_arrays import scores_of
+    from cortexgraph_vault.ops.note_table import note_table
+
+    table = note_table(engine)
+    paths = list(map(attrgetter("path"), chosen))
+    rows = table.rows(paths)
+    if (rows < 0).any():
+        return None
+    held = [table.notes[r].memory for r in rows.tolist()]
+    if not all(map(is_, held, chosen)):  # the table is of another state: no mixing
+        return None
+    keys = -scores_of(
+        table.use_base[rows], table.last_used[rows], table.strength[rows],
+        now.timestamp(), engine.decay,
+    )  # fmt: skip
+    if end < len(chosen):
+        # every memory scoring as high as the end-th, ties included, then ordered exactly
+        kth = np.partition(keys, end - 1)[end - 1]
+        candidates = np.flatnonzero(keys <= kth).tolist()
+    else:
+        candidates = list(range(len(chosen)))
+    key_list = keys.tolist()
+    candidates.sort(key=lambda i: (key_list[i], paths[i]))
+    return [chosen[i] for i in candidates[:end]]
