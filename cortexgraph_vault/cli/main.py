@@ -12,9 +12,12 @@ pydantic, numpy or the MCP SDK would have loaded.
 from __future__ import annotations
 
 import argparse
+import atexit
 import functools
 import importlib
+import os
 import sys
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -175,5 +178,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report(exc, command, registry(), verbose=args.verbose)
 
 
+def entry() -> NoReturn:
+    """The `cortexgraph-vault` program: `main`, then out without taking the interpreter apart.
+
+    A read of a big vault leaves a heap of notes that the interpreter would free one object at
+    a time at exit (a sixth of a warm 10k `stats`), for a process that ends anyway. What a
+    normal exit does that matters is done first: threads still working (a cache being written)
+    are waited for, `atexit` handlers run (worker pools, logging), and the output is flushed
+    (a failed flush is exit status 120, as Python gives it).
+    """
+    code = main()
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread() and not thread.daemon:
+            thread.join()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = code or 120
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()
