@@ -186,7 +186,12 @@ def entry() -> NoReturn:
     normal exit does that matters is done first: threads still working (a cache being written)
     are waited for, `atexit` handlers run (worker pools, logging), and the output is flushed
     (a failed flush is exit status 120, as Python gives it).
+
+    pydantic's plugins are looked for among every installed package's entry points at its first
+    model (a twentieth of a read command): the program runs without them unless
+    PYDANTIC_DISABLE_PLUGINS is set otherwise (empty: look for them).
     """
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     code = main()
     for thread in threading.enumerate():
         if thread is not threading.main_thread() and not thread.daemon:

@@ -6,9 +6,9 @@ The service facade owns one engine; operations in `ops/` take it as their first 
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import logging
-import socket
 import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -62,7 +62,11 @@ def system_clock() -> datetime:
 def device_name(config: Config) -> str:
     """CORTEXGRAPH_DEVICE_NAME, or the host's name without its domain."""
     named = " ".join(str(config.device_name or "").split())
-    return named or socket.gethostname().split(".")[0] or "device"
+    if named:
+        return named
+    import socket  # a read never names the device: not at every start
+
+    return socket.gethostname().split(".")[0] or "device"
 
 
 class VaultEngine:
@@ -91,12 +95,15 @@ class VaultEngine:
         self.catalog = VaultCatalog(
             self.layout,
             max_note_bytes=config.max_note_bytes,
-            embedder=shared_embedder if config.semantic_search else None,
+            # a query's tokens from tables derived once into the cache folder, not from
+            # the tokenizer parsed at every search command (index/query_tokens.py)
+            embedder=functools.partial(shared_embedder, tables=user_cache_dir() / "models")
+            if config.semantic_search
+            else None,
         )
         if on_catalog is not None:
             on_catalog(self.catalog)
         self._history: VaultHistory | None = None  # made when first needed (`history`)
-        self.device_name = device_name(config)
         self.group_commits = GroupCommitter(lambda paths, message: self.commit(paths, message))
         self._device_mark: str | None = None
         self.watching = False  # set by the watcher once it keeps the catalogue current
@@ -139,6 +146,11 @@ class VaultEngine:
         if big:
             gc.freeze()  # what the start made since (vectors, the cache's snapshot) as well
 
+    @functools.cached_property
+    def device_name(self) -> str:
+        """This device's name in what it writes (asked of the system when first needed)."""
+        return device_name(self.config)
+
     def repair_interrupted(self, *, lock_timeout: float | None = None) -> str | None:
         """Finish or undo a forget or move that a killed process left half done (journal)."""
         if self.journal.pending() is None:
@@ -165,6 +177,9 @@ class VaultEngine:
     def merge_conflict_copies(self, paths: Iterable[str]) -> None:
         """Merge file-sync conflict copies of memories among `paths` (engine/conflict_copies.py);
         a copy that could not be merged is tried again only once it changes."""
+        paths = list(paths)
+        if not paths:  # most starts and refreshes: nothing new, nothing to import
+            return
         from cortexgraph_vault.core.conflict_names import looks_like_copy
         from cortexgraph_vault.engine.conflict_copies import merge_copies
 
