@@ -148,14 +148,17 @@ class _TokenizerWhenUsed:
 def load_embedder(folder: Path | None = None, *, tables: Path | None = None) -> Embedder:
     """The bundled model, from its two files; ModelUnavailable names the file and the fix.
     `tables`: the folder keeping the query tables derived from the tokenizer file."""
-    from safetensors.numpy import load_file
-
     base = folder or model_folder()
     weights, tok = base / WEIGHTS, base / TOKENIZER
     fix = "reinstall the package (`pip install --force-reinstall wordllama`)"
     try:
-        tensors = load_file(str(weights))
-        table = next(iter(tensors.values()))
+        from cortexgraph_vault.index.mapped_weights import mapped_table
+
+        table = mapped_table(weights)  # a query reads a dozen rows of it, not 16 MB
+        if table is None:
+            from safetensors.numpy import load_file
+
+            table = next(iter(load_file(str(weights)).values()))
         if table.ndim != 2 or table.shape[0] < 2:
             raise ValueError(f"unexpected shape {table.shape}")
     except FileNotFoundError:

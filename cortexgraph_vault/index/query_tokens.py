@@ -25,13 +25,34 @@ import heapq
 import json
 import marshal
 import os
+from array import array
+from bisect import bisect_left
 from pathlib import Path
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2
 PREPEND = "\u2581"  # "▁": SentencePiece's word mark
 _SHIFT = 16  # pair key: left << 16 | right; merge value: rank << 16 | merged id
 _MASK = (1 << _SHIFT) - 1
+
+
+class Merges:
+    """The merges by pair as two sorted arrays (pair key → rank and merged id): read from the
+    file in microseconds, where a dict of 61k entries takes a twentieth of a second."""
+
+    def __init__(self, keys: bytes, values: bytes) -> None:
+        self.keys, self.values = array("q"), array("q")
+        self.keys.frombytes(keys)
+        self.values.frombytes(values)
+
+    @classmethod
+    def of(cls, merges: dict[int, int]) -> Merges:
+        keys = sorted(merges)
+        return cls(array("q", keys).tobytes(), array("q", [merges[k] for k in keys]).tobytes())
+
+    def get(self, key: int) -> int | None:
+        i = bisect_left(self.keys, key)
+        return self.values[i] if i < len(self.keys) and self.keys[i] == key else None
 
 
 class QueryTokens:
@@ -41,7 +62,7 @@ class QueryTokens:
         self,
         chars: dict[str, int],
         byte_ids: list[int],
-        merges: dict[int, int],
+        merges: Merges,
         specials: tuple[str, ...],
     ) -> None:
         self.chars, self.byte_ids, self.merges, self.specials = chars, byte_ids, merges, specials
@@ -106,7 +127,8 @@ class QueryTokens:
 
 
 def derive(config: dict[str, Any]) -> tuple[Any, ...] | None:
-    """The tables of a tokenizer file's JSON, or None when it is not of the plain shape."""
+    """The tables of a tokenizer file's JSON (as saved), or None when it is not of the plain
+    shape."""
     model = config.get("model") or {}
     normalizer = config.get("normalizer")
     plain_normalizer = {
@@ -142,7 +164,8 @@ def derive(config: dict[str, Any]) -> tuple[Any, ...] | None:
         merges[vocab[left] << _SHIFT | vocab[right]] = rank << _SHIFT | merged
     chars = {token: i for token, i in vocab.items() if len(token) == 1}
     specials = tuple(t["content"] for t in config.get("added_tokens") or [] if t.get("content"))
-    return chars, byte_ids, merges, specials
+    pairs = Merges.of(merges)
+    return chars, byte_ids, pairs.keys.tobytes(), pairs.values.tobytes(), specials
 
 
 def _table_path(tokenizer_file: Path, folder: Path) -> Path:
@@ -162,8 +185,8 @@ def load_query_tokens(tokenizer_file: Path, folder: Path) -> QueryTokens | None:
     with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
         with table.open("rb") as f:
             saved = marshal.load(f)
-        if isinstance(saved, tuple) and len(saved) == 5 and saved[0] == FORMAT:
-            return QueryTokens(*saved[1:])
+        if isinstance(saved, tuple) and len(saved) == 6 and saved[0] == FORMAT:
+            return _tokens(saved[1:])
     try:
         derived = derive(json.loads(tokenizer_file.read_bytes()))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -175,4 +198,9 @@ def load_query_tokens(tokenizer_file: Path, folder: Path) -> QueryTokens | None:
         part = table.with_name(f"{table.name}.{os.getpid()}.part")
         part.write_bytes(marshal.dumps((FORMAT, *derived)))
         os.replace(part, table)
-    return QueryTokens(*derived)
+    return _tokens(derived)
+
+
+def _tokens(tables: tuple[Any, ...]) -> QueryTokens:
+    chars, byte_ids, keys, values, specials = tables
+    return QueryTokens(chars, byte_ids, Merges(keys, values), specials)

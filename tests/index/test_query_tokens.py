@@ -133,3 +133,24 @@ def test_a_tokenizer_of_another_shape_gets_no_tables(tmp_path: Path) -> None:
     tok.write_text(json.dumps(config), encoding="utf-8")
     assert load_query_tokens(tok, tmp_path / "tables") is None
     assert load_query_tokens(tmp_path / "missing.json", tmp_path / "tables") is None
+
+
+def test_the_mapped_token_table_holds_the_values_safetensors_reads(tmp_path: Path) -> None:
+    import numpy as np
+    from safetensors.numpy import load_file, save_file
+
+    from cortexgraph_vault.index.embedder import WEIGHTS
+    from cortexgraph_vault.index.mapped_weights import mapped_table
+
+    shipped = model_folder() / WEIGHTS
+    mapped = mapped_table(shipped)
+    (read,) = load_file(str(shipped)).values()
+    assert mapped is not None and mapped.dtype == read.dtype and mapped.shape == read.shape
+    assert mapped.tobytes() == read.tobytes() and not mapped.flags.writeable
+    # two tensors, or no tensor file at all: not mapped (safetensors reads it, or refuses it)
+    two = tmp_path / "two.safetensors"
+    save_file({"a": np.ones((2, 2), np.float16), "b": np.zeros(3, np.float32)}, str(two))
+    assert mapped_table(two) is None
+    junk = tmp_path / "junk.safetensors"
+    junk.write_bytes(b"not a tensor file")
+    assert mapped_table(junk) is None
