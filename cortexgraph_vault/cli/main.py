@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import functools
+import gc
 import importlib
 import os
 import sys
@@ -27,6 +28,7 @@ if TYPE_CHECKING:  # imported where used: `--version` answers before anything lo
     from cortexgraph_vault.cli.command import Command, Group
 
 PROG = "cortexgraph-vault"
+ONE_CALL_GC_THRESHOLD = 20_000  # new objects between young collections (Python's: 700)
 
 # Each area declares its commands in a COMMANDS tuple; add a module here to add commands.
 COMMAND_MODULES = (
@@ -201,6 +203,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command is None:
         parser.print_help()
         return 0
+    threshold = gc.get_threshold()
+    if command.needs != "config":  # one call, then out (servers and the doctor excepted)
+        # The collector would otherwise run a hundred and fifty times over a read's imports
+        # and decoded notes, which all live until the end: a few dozen times is enough to
+        # bound what a long command (gc, import) leaves unreachable.
+        gc.set_threshold(ONE_CALL_GC_THRESHOLD, *threshold[1:])
     try:
         return run(command, args)
     except KeyboardInterrupt:
@@ -209,6 +217,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cortexgraph_vault.cli.failure import report
 
         return report(exc, command, registry(), verbose=args.verbose)
+    finally:
+        gc.set_threshold(*threshold)  # `main` called in a process that goes on (tests)
 
 
 def entry() -> NoReturn:
