@@ -34,12 +34,12 @@ from cortexgraph_vault.vault.journal import WriteJournal
 from cortexgraph_vault.vault.layout import VaultLayout
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.paths import vault_relative
-from cortexgraph_vault.vault.store import NoteStore
 
 if TYPE_CHECKING:  # imported where used: a CLI call shows no memory, or watches nothing
     from cortexgraph_vault.history import VaultHistory
     from cortexgraph_vault.index.watcher import VaultWatcher
     from cortexgraph_vault.models import MemoryView
+    from cortexgraph_vault.vault.store import NoteStore
 
 log = logging.getLogger("cortexgraph_vault")
 
@@ -89,9 +89,6 @@ class VaultEngine:
         )
         self.lock = VaultLock(self.root, user_cache_dir() / "locks")
         self.journal = WriteJournal(self.root, user_cache_dir() / "journals")
-        self.store = NoteStore(
-            self.layout, self.lock, self.journal, max_note_bytes=config.max_note_bytes
-        )
         self.catalog = VaultCatalog(
             self.layout,
             max_note_bytes=config.max_note_bytes,
@@ -145,6 +142,16 @@ class VaultEngine:
         )
         if big:
             gc.freeze()  # what the start made since (vectors, the cache's snapshot) as well
+
+    @functools.cached_property
+    def store(self) -> NoteStore:
+        """The notes' reader and writer, made when first needed: it imports the note parser
+        and YAML, which a read answered from the index never uses."""
+        from cortexgraph_vault.vault.store import NoteStore
+
+        return NoteStore(
+            self.layout, self.lock, self.journal, max_note_bytes=self.config.max_note_bytes
+        )
 
     @functools.cached_property
     def device_name(self) -> str:
