@@ -43,9 +43,18 @@ def mapped_table(path: Path) -> np.ndarray | None:
         if len(tensors) != 1:
             return None
         (tensor,) = tensors.values()
-        dtype = DTYPES.get(str(tensor.get("dtype"))) if isinstance(tensor, dict) else None
+        if not isinstance(tensor, dict):
+            return None
+        dtype = DTYPES.get(str(tensor.get("dtype")))
         shape, offsets = tensor.get("shape"), tensor.get("data_offsets")
-        if dtype is None or not isinstance(shape, list) or not isinstance(offsets, list):
+        if (
+            dtype is None
+            or not isinstance(shape, list)
+            or not all(type(n) is int and n >= 0 for n in shape)
+            or not isinstance(offsets, list)
+            or len(offsets) != 2
+            or not all(type(n) is int for n in offsets)
+        ):
             return None
         begin, end = offsets
         count = 1
