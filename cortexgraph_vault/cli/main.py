@@ -12,9 +12,13 @@ pydantic, numpy or the MCP SDK would have loaded.
 from __future__ import annotations
 
 import argparse
+import atexit
 import functools
+import gc
 import importlib
+import os
 import sys
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -24,6 +28,7 @@ if TYPE_CHECKING:  # imported where used: `--version` answers before anything lo
     from cortexgraph_vault.cli.command import Command, Group
 
 PROG = "cortexgraph-vault"
+ONE_CALL_GC_THRESHOLD = 20_000  # new objects between young collections (Python's: 700)
 
 # Each area declares its commands in a COMMANDS tuple; add a module here to add commands.
 COMMAND_MODULES = (
@@ -55,7 +60,9 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; `only`: with just that command's (or command group's) subparser, all
+    a call of it needs (`given_command` says when that is safe)."""
     from cortexgraph_vault.cli.command import Group
 
     p = Parser(
@@ -76,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     groups: dict[str, Any] = {}
     for entry in registry():
+        if only is not None and entry.name.split(" ", 1)[0] != only:
+            continue
         if isinstance(entry, Group):
             g = sub.add_parser(entry.name, help=entry.help)
             groups[entry.name] = g.add_subparsers(
@@ -90,6 +99,31 @@ def build_parser() -> argparse.ArgumentParser:
             arg.add_to(c)
         c.set_defaults(command_record=entry)
     return p
+
+
+# The options before the command, as build_parser declares them: those that take a value
+GLOBAL_VALUES = frozenset({"--vault", "--now", "--set"})
+GLOBAL_FLAGS = frozenset({"--json", "-v", "--verbose"})
+
+
+def given_command(argv: Sequence[str]) -> str | None:
+    """The command (or command group) `argv` calls, when the options before it are spelled out
+    in full: then parsing with its subparser alone is parsing with all of them (a fortieth of
+    a second less). None for anything else (`--help`, an abbreviated option, a mistyped
+    command), which the whole parser reads, and explains."""
+    names = {entry.name.split(" ", 1)[0] for entry in registry()}
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        if token in GLOBAL_FLAGS:
+            i += 1
+        elif token in GLOBAL_VALUES:
+            i += 2
+        elif token.partition("=")[0] in GLOBAL_VALUES and "=" in token:
+            i += 1
+        else:
+            return token if token in names else None
+    return None
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
@@ -111,6 +145,10 @@ def _service(config: Any, args: argparse.Namespace) -> Any:
     from cortexgraph_vault.cli.progress import terminal_progress
     from cortexgraph_vault.service import MemoryService
 
+    # One product of a few thousand vectors by the query's: OpenBLAS's threads would start
+    # and spin for it longer than it takes (a sixth of a search's CPU on two cores). Read
+    # when numpy loads, later in this call; a person's own setting is kept.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     # one command per process: it reads the vault as the start's walk found it
     return MemoryService(config, progress=terminal_progress(args.json), one_call=True)
 
@@ -152,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # what argparse's version action prints, without building three dozen subparsers
         print(f"{PROG} {__version__}")
         return 0
-    parser = build_parser()
+    parser = build_parser(given_command(given))
     args = parser.parse_args(given)
     import logging
 
@@ -165,6 +203,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command is None:
         parser.print_help()
         return 0
+    threshold = gc.get_threshold()
+    if command.needs != "config":  # one call, then out (servers and the doctor excepted)
+        # The collector would otherwise run a hundred and fifty times over a read's imports
+        # and decoded notes, which all live until the end: a few dozen times is enough to
+        # bound what a long command (gc, import) leaves unreachable.
+        gc.set_threshold(ONE_CALL_GC_THRESHOLD, *threshold[1:])
     try:
         return run(command, args)
     except KeyboardInterrupt:
@@ -173,7 +217,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cortexgraph_vault.cli.failure import report
 
         return report(exc, command, registry(), verbose=args.verbose)
+    finally:
+        gc.set_threshold(*threshold)  # `main` called in a process that goes on (tests)
+
+
+def entry() -> NoReturn:
+    """The `cortexgraph-vault` program: `main`, then out without taking the interpreter apart.
+
+    A read of a big vault leaves a heap of notes that the interpreter would free one object at
+    a time at exit (a sixth of a warm 10k `stats`), for a process that ends anyway. What a
+    normal exit does that matters is done first: threads still working (a cache being written)
+    are waited for, `atexit` handlers run (worker pools, logging), and the output is flushed
+    (a failed flush is exit status 120, as Python gives it).
+
+    pydantic's plugins are looked for among every installed package's entry points at its first
+    model (a twentieth of a read command): the program runs without them unless
+    PYDANTIC_DISABLE_PLUGINS is set otherwise (empty: look for them).
+    """
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    code = main()
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread() and not thread.daemon:
+            thread.join()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = code or 120
+    os._exit(code)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -46,12 +46,12 @@ class InProcess:
 
     def check(self, name: str, params: Mapping[str, Any]) -> Any:
         """The operation's request from these parameters, or the refusal naming the first."""
-        from cortexgraph_vault.operations import OPERATIONS
+        from cortexgraph_vault.operations import operation_named
 
-        return OPERATIONS[name].parse(given(params))
+        return operation_named(name).parse(given(params))
 
     def run(self, name: str, params: Mapping[str, Any]) -> Any:
-        from cortexgraph_vault.operations import OPERATIONS
+        from cortexgraph_vault.operations import operation_named
 
         request = self.check(name, params)  # before the service: a refusal costs nothing
-        return self.service().run(OPERATIONS[name], request)
+        return self.service().run(operation_named(name), request)

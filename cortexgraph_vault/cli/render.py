@@ -1,7 +1,8 @@
 """Human output for the CLI: one renderer per result type, found by the result's class.
 
-Each renderer module holds RENDERERS, a table from a result model to the function that says it
-in sentences and tables. `--json` bypasses all of this and prints the model as the MCP tools do.
+Each renderer module holds RENDERERS, a table from a result model's class name to the function
+that says it in sentences and tables (by name: showing a search imports no model but the
+search's own). `--json` bypasses all of this and prints the model as the MCP tools do.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ Renderer = Callable[[Any], str]
 
 
 @functools.cache
-def renderers() -> dict[type, Renderer]:
-    table: dict[type, Renderer] = {}
+def renderers() -> dict[str, Renderer]:
+    """Result class name → its renderer (the names are unique: `models` exports them flat)."""
+    table: dict[str, Renderer] = {}
     for name in RENDERER_MODULES:
         table.update(importlib.import_module(name).RENDERERS)
     return table
@@ -39,7 +41,7 @@ def renderers() -> dict[type, Renderer]:
 def render(result: object) -> str:
     """`result` for a person. A type without a renderer is a bug: no repr ever reaches them."""
     for cls in type(result).__mro__:
-        renderer = renderers().get(cls)
+        renderer = renderers().get(cls.__name__)
         if renderer is not None:
             return renderer(result)
     raise TypeError(f"the CLI has no renderer for {type(result).__name__}")

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.text_layout import short, table
 from cortexgraph_vault.core import wording
-from cortexgraph_vault.models import ClusterResult, ConsolidateResult, PipelineResult
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.models import ClusterResult, ConsolidateResult, PipelineResult
 
 # What to do next, in the command line's words (the result's message says it in MCP's).
 ACT_ON_ONE = "`cortexgraph-vault consolidate --cluster-id ID` previews merging one"
@@ -64,8 +66,8 @@ def _pipeline_result(result: PipelineResult) -> str:
     return "\n".join(lines)
 
 
-RENDERERS: dict[type, Callable[[Any], str]] = {
-    ClusterResult: _cluster_result,
-    ConsolidateResult: _consolidate_result,
-    PipelineResult: _pipeline_result,
+RENDERERS: dict[str, Callable[[Any], str]] = {
+    "ClusterResult": _cluster_result,
+    "ConsolidateResult": _consolidate_result,
+    "PipelineResult": _pipeline_result,
 }

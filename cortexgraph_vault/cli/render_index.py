@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.text_layout import short, table
 from cortexgraph_vault.core import wording
-from cortexgraph_vault.models import GraphResult, NeighbourhoodResult, ReindexResult, VaultStatus
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.models import (
+        GraphResult,
+        NeighbourhoodResult,
+        ReindexResult,
+        VaultStatus,
+    )
 
 
 def _graph_result(result: GraphResult) -> str:
@@ -70,9 +77,9 @@ def _reindex_result(result: ReindexResult) -> str:
     return f"{result.message}; cache {result.cache}"
 
 
-RENDERERS: dict[type, Callable[[Any], str]] = {
-    GraphResult: _graph_result,
-    NeighbourhoodResult: _neighbourhood_result,
-    VaultStatus: _vault_status,
-    ReindexResult: _reindex_result,
+RENDERERS: dict[str, Callable[[Any], str]] = {
+    "GraphResult": _graph_result,
+    "NeighbourhoodResult": _neighbourhood_result,
+    "VaultStatus": _vault_status,
+    "ReindexResult": _reindex_result,
 }

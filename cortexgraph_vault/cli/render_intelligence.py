@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.text_layout import short, table
-from cortexgraph_vault.models import AutoRecallResult, MessageAnalysis, RecallAnalysis, ReviewResult
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.models import (
+        AutoRecallResult,
+        MessageAnalysis,
+        RecallAnalysis,
+        ReviewResult,
+    )
 
 
 def _message_analysis(result: MessageAnalysis) -> str:
@@ -62,9 +69,9 @@ def _review_result(result: ReviewResult) -> str:
     return "\n".join(lines)
 
 
-RENDERERS: dict[type, Callable[[Any], str]] = {
-    MessageAnalysis: _message_analysis,
-    RecallAnalysis: _recall_analysis,
-    AutoRecallResult: _auto_recall_result,
-    ReviewResult: _review_result,
+RENDERERS: dict[str, Callable[[Any], str]] = {
+    "MessageAnalysis": _message_analysis,
+    "RecallAnalysis": _recall_analysis,
+    "AutoRecallResult": _auto_recall_result,
+    "ReviewResult": _review_result,
 }

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.core import wording
-from cortexgraph_vault.models import (
-    DoctorResult,
-    ExportResult,
-    GraphPictureResult,
-    ImportResult,
-    VaultStats,
-)
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.models import (
+        DoctorResult,
+        ExportResult,
+        ImportResult,
+        VaultStats,
+    )
 
 LEVEL_MARKS = {"ok": "ok  ", "info": "info", "warning": "WARN", "problem": "FAIL"}
 MAX_ITEMS = 50
@@ -84,10 +85,10 @@ def _export(r: ExportResult) -> str:
     return "\n".join([r.message, *[f"  {f}" for f in r.files], *skipped])
 
 
-RENDERERS: dict[type, Callable[[Any], str]] = {
-    ImportResult: _import,
-    VaultStats: _stats,
-    DoctorResult: _doctor,
-    ExportResult: _export,
-    GraphPictureResult: lambda r: r.message,
+RENDERERS: dict[str, Callable[[Any], str]] = {
+    "ImportResult": _import,
+    "VaultStats": _stats,
+    "DoctorResult": _doctor,
+    "ExportResult": _export,
+    "GraphPictureResult": lambda r: r.message,
 }

@@ -3,32 +3,35 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Said
 from cortexgraph_vault.cli.text_layout import cell, commit_line, short, short_id, table
 from cortexgraph_vault.core import wording
-from cortexgraph_vault.models import (
-    ConfigReport,
-    DeleteResult,
-    ForgottenList,
-    GcResult,
-    HistoryResult,
-    MemoryView,
-    ObserveResult,
-    OpenResult,
-    PromoteResult,
-    RelationResult,
-    RestoreResult,
-    SaveResult,
-    SearchResult,
-    SnapshotResult,
-    StatsResult,
-    SyncResult,
-    TouchResult,
-    UpdateResult,
-    VersionResult,
-)
+
+# result types named for the checker; RENDERERS is keyed by their names, so a command loads
+# no result models it does not show
+if TYPE_CHECKING:
+    from cortexgraph_vault.models import (
+        ConfigReport,
+        DeleteResult,
+        ForgottenList,
+        GcResult,
+        HistoryResult,
+        MemoryView,
+        ObserveResult,
+        OpenResult,
+        PromoteResult,
+        RelationResult,
+        RestoreResult,
+        SaveResult,
+        SearchResult,
+        SnapshotResult,
+        StatsResult,
+        SyncResult,
+        TouchResult,
+        UpdateResult,
+        VersionResult,
+    )
 
 
 def memory(v: MemoryView) -> str:
@@ -229,11 +232,11 @@ def _config(result: ConfigReport) -> str:
     return settings + "\n\n" + "\n".join(files)
 
 
-RENDERERS: dict[type, Callable[[Any], str]] = {
-    OpenResult: _open, SearchResult: _search, SaveResult: _save, TouchResult: _touch,
-    ObserveResult: _observe, UpdateResult: _update, DeleteResult: _delete,
-    RelationResult: _relate, GcResult: _gc, PromoteResult: _promote, SnapshotResult: _snapshot,
-    HistoryResult: _history, VersionResult: _version, RestoreResult: _restore,
-    ForgottenList: _forgotten, StatsResult: _stats, SyncResult: _sync, ConfigReport: _config,
-    Said: lambda r: r.message,
+RENDERERS: dict[str, Callable[[Any], str]] = {
+    "OpenResult": _open, "SearchResult": _search, "SaveResult": _save, "TouchResult": _touch,
+    "ObserveResult": _observe, "UpdateResult": _update, "DeleteResult": _delete,
+    "RelationResult": _relate, "GcResult": _gc, "PromoteResult": _promote, "SnapshotResult": _snapshot,
+    "HistoryResult": _history, "VersionResult": _version, "RestoreResult": _restore,
+    "ForgottenList": _forgotten, "StatsResult": _stats, "SyncResult": _sync, "ConfigReport": _config,
+    "Said": lambda r: r.message,
 }  # fmt: skip

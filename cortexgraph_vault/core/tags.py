@@ -13,8 +13,6 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-from cortexgraph_vault.core.code_ranges import prose_view
-
 __all__ = ["extract_tags", "normalize_tag", "tag_ancestors"]
 
 _INLINE_TAG = re.compile(r"#(\w[\w/\-\u0300-\u036f]*)")
@@ -41,6 +39,9 @@ def extract_tags(body: str, frontmatter: Mapping[str, Any] | None = None) -> lis
         if tag and not tag.isdigit() and (key := tag.casefold()) not in seen:
             seen.add(key)
             tags.append(tag)
+
+    # markdown-it (code_ranges) only where a body is read: a search's tag filter needs none
+    from cortexgraph_vault.core.code_ranges import prose_view
 
     if frontmatter:
         for key in ("tags", "tag"):

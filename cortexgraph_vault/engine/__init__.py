@@ -6,9 +6,9 @@ The service facade owns one engine; operations in `ops/` take it as their first 
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import logging
-import socket
 import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -35,12 +35,12 @@ from cortexgraph_vault.vault.journal import WriteJournal
 from cortexgraph_vault.vault.layout import VaultLayout
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.paths import vault_relative
-from cortexgraph_vault.vault.store import NoteStore
 
 if TYPE_CHECKING:  # imported where used: a CLI call shows no memory, or watches nothing
     from cortexgraph_vault.history import VaultHistory
     from cortexgraph_vault.index.watcher import VaultWatcher
     from cortexgraph_vault.models import MemoryView
+    from cortexgraph_vault.vault.store import NoteStore
 
 log = logging.getLogger("cortexgraph_vault")
 
@@ -63,7 +63,11 @@ def system_clock() -> datetime:
 def device_name(config: Config) -> str:
     """CORTEXGRAPH_DEVICE_NAME, or the host's name without its domain."""
     named = " ".join(str(config.device_name or "").split())
-    return named or socket.gethostname().split(".")[0] or "device"
+    if named:
+        return named
+    import socket  # a read never names the device: not at every start
+
+    return socket.gethostname().split(".")[0] or "device"
 
 
 class VaultEngine:
@@ -88,18 +92,18 @@ class VaultEngine:
         )
         self.lock = VaultLock(self.root, user_cache_dir() / "locks")
         self.journal = WriteJournal(self.root, user_cache_dir() / "journals")
-        self.store = NoteStore(
-            self.layout, self.lock, self.journal, max_note_bytes=config.max_note_bytes
-        )
         self.catalog = VaultCatalog(
             self.layout,
             max_note_bytes=config.max_note_bytes,
-            embedder=shared_embedder if config.semantic_search else None,
+            # a query's tokens from tables derived once into the cache folder, not from
+            # the tokenizer parsed at every search command (index/query_tokens.py)
+            embedder=functools.partial(shared_embedder, tables=user_cache_dir() / "models")
+            if config.semantic_search
+            else None,
         )
         if on_catalog is not None:
             on_catalog(self.catalog)
         self._history: VaultHistory | None = None  # made when first needed (`history`)
-        self.device_name = device_name(config)
         self.group_commits = GroupCommitter(lambda paths, message: self.commit(paths, message))
         self._device_mark: str | None = None
         self.watching = False  # set by the watcher once it keeps the catalogue current
@@ -137,6 +141,21 @@ class VaultEngine:
         if big:
             gc.freeze()  # what the start made since (vectors, the cache's snapshot) as well
 
+    @functools.cached_property
+    def store(self) -> NoteStore:
+        """The notes' reader and writer, made when first needed: it imports the note parser
+        and YAML, which a read answered from the index never uses."""
+        from cortexgraph_vault.vault.store import NoteStore
+
+        return NoteStore(
+            self.layout, self.lock, self.journal, max_note_bytes=self.config.max_note_bytes
+        )
+
+    @functools.cached_property
+    def device_name(self) -> str:
+        """This device's name in what it writes (asked of the system when first needed)."""
+        return device_name(self.config)
+
     def repair_interrupted(self, *, lock_timeout: float | None = None) -> str | None:
         """Finish or undo a forget or move that a killed process left half done (journal)."""
         if self.journal.pending() is None:
@@ -163,6 +182,9 @@ class VaultEngine:
     def merge_conflict_copies(self, paths: Iterable[str]) -> None:
         """Merge file-sync conflict copies of memories among `paths` (engine/conflict_copies.py);
         a copy that could not be merged is tried again only once it changes."""
+        paths = list(paths)
+        if not paths:  # most starts and refreshes: nothing new, nothing to import
+            return
         from cortexgraph_vault.core.conflict_names import looks_like_copy
         from cortexgraph_vault.engine.conflict_copies import merge_copies
 

@@ -22,6 +22,8 @@ if TYPE_CHECKING:  # imported when the model loads: a process that never searche
     import numpy as np
     from tokenizers import Encoding, Tokenizer
 
+    from cortexgraph_vault.index.query_tokens import QueryTokens
+
 WEIGHTS = "weights/l2_supercat_256.safetensors"
 TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
 MAX_CHARS = 2000  # a note's vector is taken from its first characters: the gist, cheaply
@@ -50,6 +52,8 @@ class Embedder:
     shipped: np.ndarray  # (tokens, dim) as the wheel ships it (float16)
     tokenizer: Tokenizer
     source: str
+    # a query's ids without the tokenizer loaded (index/query_tokens.py), when derived
+    query_tokens: QueryTokens | None = None
 
     @property
     def dim(self) -> int:
@@ -102,10 +106,11 @@ class Embedder:
     def embed_one(self, text: str) -> np.ndarray:
         import numpy as np
 
-        ids = np.asarray(
-            self.tokenizer.encode(text[:MAX_CHARS], add_special_tokens=False).ids,
-            dtype=np.intp,
-        )
+        text = text[:MAX_CHARS]
+        found = self.query_tokens.ids(text) if self.query_tokens is not None else None
+        if found is None:
+            found = self.tokenizer.encode(text, add_special_tokens=False).ids
+        ids = np.asarray(found, dtype=np.intp)
         out = np.zeros(self.dim, dtype=np.float32)
         if ids.size:
             np.clip(ids, 0, self.shipped.shape[0] - 1, out=ids)
@@ -116,23 +121,60 @@ class Embedder:
         return out
 
 
-def load_embedder(folder: Path | None = None) -> Embedder:
-    """The bundled model, from its two files; ModelUnavailable names the file and the fix."""
-    from safetensors.numpy import load_file
-    from tokenizers import Tokenizer
+class _TokenizerWhenUsed:
+    """The tokenizer, parsed when first used: a process that embeds only its query with the
+    derived tables (index/query_tokens.py) never parses it. Those tables exist only for a
+    file that parsed before, unchanged since."""
 
+    def __init__(self, path: Path, fix: str) -> None:
+        self._path, self._fix = path, fix
+        self._loaded: Tokenizer | None = None
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> object:
+        with self._lock:
+            if self._loaded is None:
+                from tokenizers import Tokenizer
+
+                try:
+                    self._loaded = Tokenizer.from_file(str(self._path))
+                except Exception as exc:
+                    raise ModelUnavailable(
+                        f"{self._path}: tokenizer unreadable ({exc}); {self._fix}"
+                    ) from None
+        return getattr(self._loaded, name)
+
+
+def load_embedder(folder: Path | None = None, *, tables: Path | None = None) -> Embedder:
+    """The bundled model, from its two files; ModelUnavailable names the file and the fix.
+    `tables`: the folder keeping the query tables derived from the tokenizer file."""
     base = folder or model_folder()
     weights, tok = base / WEIGHTS, base / TOKENIZER
     fix = "reinstall the package (`pip install --force-reinstall wordllama`)"
     try:
-        tensors = load_file(str(weights))
-        table = next(iter(tensors.values()))
+        from cortexgraph_vault.index.mapped_weights import mapped_table
+
+        table = mapped_table(weights)  # a query reads a dozen rows of it, not 16 MB
+        if table is None:
+            from safetensors.numpy import load_file
+
+            table = next(iter(load_file(str(weights)).values()))
         if table.ndim != 2 or table.shape[0] < 2:
             raise ValueError(f"unexpected shape {table.shape}")
     except FileNotFoundError:
         raise ModelUnavailable(f"{weights}: embedding weights missing; {fix}") from None
     except Exception as exc:
         raise ModelUnavailable(f"{weights}: embedding weights unreadable ({exc}); {fix}") from None
+    query_tokens = None
+    if tables is not None:
+        from cortexgraph_vault.index.query_tokens import load_query_tokens
+
+        query_tokens = load_query_tokens(tok, tables)
+    if query_tokens is not None:
+        lazy: Tokenizer = _TokenizerWhenUsed(tok, fix)  # type: ignore[assignment]
+        return Embedder(table, lazy, str(base), query_tokens)
+    from tokenizers import Tokenizer
+
     try:
         tokenizer = Tokenizer.from_file(str(tok))
     except Exception as exc:
@@ -145,14 +187,15 @@ _loaded: dict[str, Embedder | ModelUnavailable] = {}
 _loading = threading.Lock()
 
 
-def shared_embedder(folder: Path | None = None) -> Embedder:
-    """One model per process (it is read-only); a failure is remembered, not retried."""
+def shared_embedder(folder: Path | None = None, *, tables: Path | None = None) -> Embedder:
+    """One model per process (it is read-only); a failure is remembered, not retried.
+    `tables`: as for `load_embedder` (the first load's is kept)."""
     key = str(folder or "")
     with _loading:
         found = _loaded.get(key)
         if found is None:
             try:
-                found = load_embedder(folder)
+                found = load_embedder(folder, tables=tables)
             except ModelUnavailable as exc:
                 found = exc
             _loaded[key] = found

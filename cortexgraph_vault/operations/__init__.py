@@ -10,80 +10,220 @@ change lock and timing.
 To give an operation a new parameter, add a field to its request model (its limits and
 description in `Annotated[...]`) and pass it on in the operation's `invoke`: the MCP tool and
 the REST model follow, and tests/operations/test_catalogue.py checks they agree.
+
+Every name is imported from its module when first asked for (PEP 562), and
+`operation_named(name)` imports only the module declaring that operation: a CLI `search`
+builds the request models of its own operation, not those of thirty others.
 """
 
 from __future__ import annotations
 
-from cortexgraph_vault.operations.browse import (
-    BROWSE_OPERATIONS,
-    GRAPH_NEIGHBOURHOOD,
-    LIST_MEMORIES,
-    MEMORY_AT_PATH,
-    MEMORY_DETAIL,
-    RELATED_TO_NOTE,
-)
-from cortexgraph_vault.operations.intelligence import (
-    ANALYZE_FOR_RECALL,
-    ANALYZE_MESSAGE,
-    AUTO_RECALL_PROCESS_MESSAGE,
-    INTELLIGENCE_OPERATIONS,
-    REVIEW_MEMORIES,
-)
-from cortexgraph_vault.operations.lifecycle import (
-    CLUSTER_MEMORIES,
-    CONSOLIDATE_MEMORIES,
-    GC,
-    LIFECYCLE_OPERATIONS,
-    PROMOTE_MEMORY,
-)
-from cortexgraph_vault.operations.memories import (
-    CREATE_RELATION,
-    DELETE_MEMORY,
-    MEMORY_OPERATIONS,
-    OBSERVE_MEMORY_USAGE,
-    OPEN_MEMORIES,
-    SAVE_MEMORY,
-    SEARCH_MEMORY,
-    TOUCH_MEMORY,
-    UPDATE_MEMORY,
-)
-from cortexgraph_vault.operations.memory_history import (
-    FORGOTTEN_MEMORIES,
-    HISTORY_OPERATIONS,
-    MEMORY_HISTORY,
-    MEMORY_VERSION,
-    RESTORE_MEMORY,
-)
-from cortexgraph_vault.operations.operation import (
-    REQUIRED,
-    AnyOperation,
-    Effect,
-    Operation,
-    Param,
-    Request,
-    params_of,
-)
-from cortexgraph_vault.operations.vault import (
-    GET_PERFORMANCE_METRICS,
-    READ_GRAPH,
-    READ_NOTE,
-    SEARCH_UNIFIED,
-    SYNC_VAULT,
-    VAULT_OPERATIONS,
-    VAULT_STATUS,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
 
-OPERATIONS: dict[str, AnyOperation] = {
-    op.name: op
-    for op in (
-        *MEMORY_OPERATIONS,
-        *LIFECYCLE_OPERATIONS,
-        *HISTORY_OPERATIONS,
-        *VAULT_OPERATIONS,
-        *INTELLIGENCE_OPERATIONS,
-        *BROWSE_OPERATIONS,
+if TYPE_CHECKING:
+    from cortexgraph_vault.operations.browse import (
+        BROWSE_OPERATIONS,
+        GRAPH_NEIGHBOURHOOD,
+        LIST_MEMORIES,
+        MEMORY_AT_PATH,
+        MEMORY_DETAIL,
+        RELATED_TO_NOTE,
     )
+    from cortexgraph_vault.operations.intelligence import (
+        ANALYZE_FOR_RECALL,
+        ANALYZE_MESSAGE,
+        AUTO_RECALL_PROCESS_MESSAGE,
+        INTELLIGENCE_OPERATIONS,
+        REVIEW_MEMORIES,
+    )
+    from cortexgraph_vault.operations.lifecycle import (
+        CLUSTER_MEMORIES,
+        CONSOLIDATE_MEMORIES,
+        GC,
+        LIFECYCLE_OPERATIONS,
+        PROMOTE_MEMORY,
+    )
+    from cortexgraph_vault.operations.memories import (
+        CREATE_RELATION,
+        DELETE_MEMORY,
+        MEMORY_OPERATIONS,
+        OBSERVE_MEMORY_USAGE,
+        OPEN_MEMORIES,
+        SAVE_MEMORY,
+        SEARCH_MEMORY,
+        TOUCH_MEMORY,
+        UPDATE_MEMORY,
+    )
+    from cortexgraph_vault.operations.memory_history import (
+        FORGOTTEN_MEMORIES,
+        HISTORY_OPERATIONS,
+        MEMORY_HISTORY,
+        MEMORY_VERSION,
+        RESTORE_MEMORY,
+    )
+    from cortexgraph_vault.operations.operation import (
+        REQUIRED,
+        AnyOperation,
+        Effect,
+        Operation,
+        Param,
+        Request,
+        params_of,
+    )
+    from cortexgraph_vault.operations.vault import (
+        GET_PERFORMANCE_METRICS,
+        READ_GRAPH,
+        READ_NOTE,
+        SEARCH_UNIFIED,
+        SYNC_VAULT,
+        VAULT_OPERATIONS,
+        VAULT_STATUS,
+    )
+
+    OPERATIONS: dict[str, AnyOperation]
+
+# module → the names it gives this package
+EXPORTS: dict[str, tuple[str, ...]] = {
+    "browse": (
+        "BROWSE_OPERATIONS",
+        "GRAPH_NEIGHBOURHOOD",
+        "LIST_MEMORIES",
+        "MEMORY_AT_PATH",
+        "MEMORY_DETAIL",
+        "RELATED_TO_NOTE",
+    ),
+    "intelligence": (
+        "ANALYZE_FOR_RECALL",
+        "ANALYZE_MESSAGE",
+        "AUTO_RECALL_PROCESS_MESSAGE",
+        "INTELLIGENCE_OPERATIONS",
+        "REVIEW_MEMORIES",
+    ),
+    "lifecycle": (
+        "CLUSTER_MEMORIES",
+        "CONSOLIDATE_MEMORIES",
+        "GC",
+        "LIFECYCLE_OPERATIONS",
+        "PROMOTE_MEMORY",
+    ),
+    "memories": (
+        "CREATE_RELATION",
+        "DELETE_MEMORY",
+        "MEMORY_OPERATIONS",
+        "OBSERVE_MEMORY_USAGE",
+        "OPEN_MEMORIES",
+        "SAVE_MEMORY",
+        "SEARCH_MEMORY",
+        "TOUCH_MEMORY",
+        "UPDATE_MEMORY",
+    ),
+    "memory_history": (
+        "FORGOTTEN_MEMORIES",
+        "HISTORY_OPERATIONS",
+        "MEMORY_HISTORY",
+        "MEMORY_VERSION",
+        "RESTORE_MEMORY",
+    ),
+    "operation": (
+        "REQUIRED",
+        "AnyOperation",
+        "Effect",
+        "Operation",
+        "Param",
+        "Request",
+        "params_of",
+    ),
+    "vault": (
+        "GET_PERFORMANCE_METRICS",
+        "READ_GRAPH",
+        "READ_NOTE",
+        "SEARCH_UNIFIED",
+        "SYNC_VAULT",
+        "VAULT_OPERATIONS",
+        "VAULT_STATUS",
+    ),
 }
+_MODULE_OF = {name: module for module, names in EXPORTS.items() for name in names}
+# each area's module and its tuple of operations, in the catalogue's order
+AREAS: tuple[tuple[str, str], ...] = (
+    ("memories", "MEMORY_OPERATIONS"),
+    ("lifecycle", "LIFECYCLE_OPERATIONS"),
+    ("memory_history", "HISTORY_OPERATIONS"),
+    ("vault", "VAULT_OPERATIONS"),
+    ("intelligence", "INTELLIGENCE_OPERATIONS"),
+    ("browse", "BROWSE_OPERATIONS"),
+)
+# operation name → the module declaring it (tests/operations/test_catalogue.py keeps it true)
+OPERATION_MODULES: dict[str, str] = {
+    "save_memory": "memories",
+    "search_memory": "memories",
+    "open_memories": "memories",
+    "touch_memory": "memories",
+    "observe_memory_usage": "memories",
+    "update_memory": "memories",
+    "delete_memory": "memories",
+    "create_relation": "memories",
+    "gc": "lifecycle",
+    "promote_memory": "lifecycle",
+    "cluster_memories": "lifecycle",
+    "consolidate_memories": "lifecycle",
+    "memory_history": "memory_history",
+    "memory_version": "memory_history",
+    "forgotten_memories": "memory_history",
+    "restore_memory": "memory_history",
+    "search_unified": "vault",
+    "read_note": "vault",
+    "read_graph": "vault",
+    "vault_status": "vault",
+    "get_performance_metrics": "vault",
+    "sync_vault": "vault",
+    "analyze_message": "intelligence",
+    "analyze_for_recall": "intelligence",
+    "auto_recall_process_message": "intelligence",
+    "review_memories": "intelligence",
+    "list_memories": "browse",
+    "memory_detail": "browse",
+    "memory_at_path": "browse",
+    "related_to_note": "browse",
+    "graph_neighbourhood": "browse",
+}
+
+
+def operation_named(name: str) -> AnyOperation:
+    """The operation named `name`, importing only the module that declares it; KeyError if
+    there is none."""
+    module = importlib.import_module(f"{__name__}.{OPERATION_MODULES[name]}")
+    for op in getattr(module, dict(AREAS)[OPERATION_MODULES[name]]):
+        if op.name == name:
+            found: AnyOperation = op
+            return found
+    raise KeyError(name)
+
+
+def _catalogue() -> dict[str, AnyOperation]:
+    ops: dict[str, AnyOperation] = {}
+    for module, group in AREAS:
+        for op in getattr(importlib.import_module(f"{__name__}.{module}"), group):
+            ops[op.name] = op
+    return ops
+
+
+def __getattr__(name: str) -> Any:
+    if name == "OPERATIONS":
+        value: Any = _catalogue()
+    else:
+        module = _MODULE_OF.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # asked once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_MODULE_OF, "OPERATIONS"])
+
 
 __all__ = [
     "ANALYZE_FOR_RECALL",
@@ -130,5 +270,6 @@ __all__ = [
     "Operation",
     "Param",
     "Request",
+    "operation_named",
     "params_of",
 ]

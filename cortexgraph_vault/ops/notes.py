@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from cortexgraph_vault.core.link_values import link_target
-from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, NoteFormatError, NotFound, Stale, UnsafePath
@@ -193,6 +192,8 @@ def read_note(
             "note); call read_note again without cursor to read it from the start"
         )
     text, problems = decode_note_bytes(data, len(data))
+    from cortexgraph_vault.core.note import parse_note  # YAML: only for a note read here
+
     parsed = parse_note(text)
     body = parsed.body
     if start > len(body):

@@ -103,13 +103,15 @@ def test_a_result_without_a_renderer_is_refused_not_printed_as_repr() -> None:
         render(Unknown())
 
 
-def test_every_renderer_is_keyed_by_a_result_model() -> None:
+def test_every_renderer_is_keyed_by_the_name_of_a_result_model() -> None:
     from pydantic import BaseModel
 
+    from cortexgraph_vault import models
     from cortexgraph_vault.cli.command import Said
 
-    for cls in renderers():
-        assert issubclass(cls, BaseModel) or cls is Said, cls
+    for name in renderers():
+        cls = Said if name == "Said" else getattr(models, name)
+        assert isinstance(cls, type) and (issubclass(cls, BaseModel) or cls is Said), name
 
 
 @pytest.mark.parametrize(
