@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cortexgraph_vault.config import Config, user_cache_dir, vault_root
-from cortexgraph_vault.core.decay import DAY, age_days, seconds_until_score
 from cortexgraph_vault.core.memory import Memory
-from cortexgraph_vault.core.resolve import name_key
-from cortexgraph_vault.core.rules import memory_score, promote_reason, review_priority
-from cortexgraph_vault.core.times import format_time
+from cortexgraph_vault.core.rules import memory_score
 from cortexgraph_vault.engine.commits import CommitTicket, GroupCommitter
+from cortexgraph_vault.engine.memory_lookup import find_memory
+from cortexgraph_vault.engine.memory_views import memory_view
 from cortexgraph_vault.engine.start_writes import vectors_and_cache_at_start
-from cortexgraph_vault.errors import Ambiguous, GitError, LockTimeout, NotFound
+from cortexgraph_vault.errors import GitError, LockTimeout
 from cortexgraph_vault.history.locate import locate
 from cortexgraph_vault.index.cache import IndexCache, cache_path
 from cortexgraph_vault.index.catalog import VaultCatalog
@@ -229,57 +228,7 @@ class VaultEngine:
     # finding memories -------------------------------------------------------------
     def resolve(self, ref: str, *, statuses: Iterable[str] | None = None) -> Memory:
         """A memory by id, path, title or unique id prefix; clear errors otherwise."""
-        ref = (ref or "").strip()
-        if not ref:
-            raise NotFound(
-                "empty memory id; search with search_memory to find one",
-                operations=("search_memory",),
-            )
-        catalog = self.fresh()
-        wanted = set(statuses) if statuses else None
-
-        def ok(m: Memory) -> bool:
-            return wanted is None or m.status in wanted
-
-        found = catalog.memory_by_id(ref)
-        if found and ok(found):
-            return found
-        if ref.endswith(".md") or "/" in ref:
-            rel = vault_relative(self.root, ref if ref.endswith(".md") else ref + ".md")
-            note = catalog.note(rel)
-            if note and note.memory and ok(note.memory):
-                return note.memory
-            if note and not note.memory:
-                raise NotFound(
-                    f"{rel}: is a note, not a memory (memories live in {self.layout.stm}/)"
-                )
-        low = name_key(ref)
-        by_title = [
-            m
-            for m in catalog.memories()
-            if low in (name_key(m.title), name_key(m.path.rsplit("/", 1)[-1][:-3])) and ok(m)
-        ]
-        if len(by_title) == 1:
-            return by_title[0]
-        if len(by_title) > 1:
-            raise Ambiguous(
-                f"{len(by_title)} memories are titled {ref!r}; give one of their ids",
-                [f"{m.id} {m.path}" for m in by_title],
-            )
-        if len(ref) >= 4:
-            by_prefix = [m for m in catalog.memories() if m.id and m.id.startswith(ref) and ok(m)]
-            if len(by_prefix) == 1:
-                return by_prefix[0]
-            if len(by_prefix) > 1:
-                raise Ambiguous(
-                    f"id prefix {ref!r} matches {len(by_prefix)} memories; give more characters",
-                    [f"{m.id} {m.path}" for m in by_prefix],
-                )
-        raise NotFound(
-            f"no memory matches {ref!r} (by id, id prefix, path or title); "
-            "search with search_memory to find its id",
-            operations=("search_memory",),
-        )
+        return find_memory(self.fresh(), self.root, self.layout.stm, ref, statuses)
 
     def safe_rel(self, rel: str) -> str:
         return vault_relative(self.root, rel)
@@ -290,52 +239,9 @@ class VaultEngine:
 
     def view(self, m: Memory, *, now: datetime | None = None, preview: int = 0,
              include_score: bool = True) -> MemoryView:  # fmt: skip
-        from cortexgraph_vault.models import MemoryView
-
         now = now or self.now()
-        s = self.score(m, now)
-        reason = promote_reason(m.decay, s, now, self.rules) if m.status == "active" else None
-        until = seconds_until_score(
-            self.rules.forget_threshold,
-            use_count=m.use_count,
-            last_used=m.last_used,
-            strength=m.strength,
-            now=now,
-            cfg=self.decay,
-        )
-        content = m.content
-        if preview and len(content) > preview:
-            content = content[:preview].rstrip() + "…"
-        return MemoryView(
-            id=m.id,
-            title=m.title,
-            path=m.path,
-            status=m.status,
-            content=content,
-            tags=list(m.tags),
-            entities=list(m.entities),
-            source=m.source,
-            context=m.context,
-            created=format_time(m.created),
-            last_used=format_time(m.last_used),
-            use_count=m.use_count,
-            use_days=m.use_days,
-            strength=round(m.strength, 4),
-            score=round(s, 6) if include_score else None,
-            age_days=age_days(m.created, now),
-            review_priority=round(review_priority(s, self.rules), 4)
-            if m.status == "active"
-            else 0.0,
-            days_until_forgotten=(
-                None if m.status != "active" or until == float("inf") else round(until / DAY, 3)
-            ),
-            promotable=reason is not None,
-            promote_reason=reason,
-            content_hash=m.content_hash,
-            promoted_at=format_time(m.promoted_at) if m.promoted_at else None,
-            review_count=m.review_count,
-            problems=list(m.problems),
-        )
+        return memory_view(m, now, self.score(m, now), self.decay, self.rules, preview=preview,
+                           include_score=include_score)  # fmt: skip
 
     # git ---------------------------------------------------------------------------
     @property

@@ -1,0 +1,66 @@
+"""Finding the one memory a person or a model means: by id, path, title or id prefix."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.resolve import name_key
+from cortexgraph_vault.errors import Ambiguous, NotFound
+from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.vault.paths import vault_relative
+
+
+def find_memory(catalog: VaultCatalog, root: Path, stm: str, ref: str,
+                statuses: Iterable[str] | None = None) -> Memory:  # fmt: skip
+    """The memory `ref` names (among `statuses`, if given); a clear error naming what to do
+    when none does, or when several do."""
+    ref = (ref or "").strip()
+    if not ref:
+        raise NotFound(
+            "empty memory id; search with search_memory to find one",
+            operations=("search_memory",),
+        )
+    wanted = set(statuses) if statuses else None
+
+    def ok(m: Memory) -> bool:
+        return wanted is None or m.status in wanted
+
+    found = catalog.memory_by_id(ref)
+    if found and ok(found):
+        return found
+    if ref.endswith(".md") or "/" in ref:
+        rel = vault_relative(root, ref if ref.endswith(".md") else ref + ".md")
+        note = catalog.note(rel)
+        if note and note.memory and ok(note.memory):
+            return note.memory
+        if note and not note.memory:
+            raise NotFound(f"{rel}: is a note, not a memory (memories live in {stm}/)")
+    low = name_key(ref)
+    by_title = [
+        m
+        for m in catalog.memories()
+        if low in (name_key(m.title), name_key(m.path.rsplit("/", 1)[-1][:-3])) and ok(m)
+    ]
+    if len(by_title) == 1:
+        return by_title[0]
+    if len(by_title) > 1:
+        raise Ambiguous(
+            f"{len(by_title)} memories are titled {ref!r}; give one of their ids",
+            [f"{m.id} {m.path}" for m in by_title],
+        )
+    if len(ref) >= 4:
+        by_prefix = [m for m in catalog.memories() if m.id and m.id.startswith(ref) and ok(m)]
+        if len(by_prefix) == 1:
+            return by_prefix[0]
+        if len(by_prefix) > 1:
+            raise Ambiguous(
+                f"id prefix {ref!r} matches {len(by_prefix)} memories; give more characters",
+                [f"{m.id} {m.path}" for m in by_prefix],
+            )
+    raise NotFound(
+        f"no memory matches {ref!r} (by id, id prefix, path or title); "
+        "search with search_memory to find its id",
+        operations=("search_memory",),
+    )
