@@ -50,7 +50,8 @@ def model_folder() -> Path:
 @dataclass(frozen=True)
 class Embedder:
     shipped: np.ndarray  # (tokens, dim) as the wheel ships it (float16)
-    tokenizer: Tokenizer
+    # parses the tokenizer file, or hands back the one parsed already (`tokenizer`)
+    load_tokenizer: Callable[[], Tokenizer]
     source: str
     # a query's ids without the tokenizer loaded (index/query_tokens.py), when derived
     query_tokens: QueryTokens | None = None
@@ -58,6 +59,12 @@ class Embedder:
     @property
     def dim(self) -> int:
         return int(self.shipped.shape[1])
+
+    @functools.cached_property
+    def tokenizer(self) -> Tokenizer:
+        """Parsed when first used: a process that embeds only its query with the derived
+        tables (index/query_tokens.py) never parses it."""
+        return self.load_tokenizer()
 
     @functools.cached_property
     def table(self) -> np.ndarray:
@@ -121,28 +128,14 @@ class Embedder:
         return out
 
 
-class _TokenizerWhenUsed:
-    """The tokenizer, parsed when first used: a process that embeds only its query with the
-    derived tables (index/query_tokens.py) never parses it. Those tables exist only for a
-    file that parsed before, unchanged since."""
+def _parse_tokenizer(path: Path, fix: str) -> Tokenizer:
+    from tokenizers import Tokenizer
 
-    def __init__(self, path: Path, fix: str) -> None:
-        self._path, self._fix = path, fix
-        self._loaded: Tokenizer | None = None
-        self._lock = threading.Lock()
-
-    def __getattr__(self, name: str) -> object:
-        with self._lock:
-            if self._loaded is None:
-                from tokenizers import Tokenizer
-
-                try:
-                    self._loaded = Tokenizer.from_file(str(self._path))
-                except Exception as exc:
-                    raise ModelUnavailable(
-                        f"{self._path}: tokenizer unreadable ({exc}); {self._fix}"
-                    ) from None
-        return getattr(self._loaded, name)
+    try:
+        return Tokenizer.from_file(str(path))
+    except Exception as exc:
+        what = "missing" if not path.exists() else f"unreadable ({exc})"
+        raise ModelUnavailable(f"{path}: tokenizer {what}; {fix}") from None
 
 
 def load_embedder(folder: Path | None = None, *, tables: Path | None = None) -> Embedder:
@@ -170,17 +163,11 @@ def load_embedder(folder: Path | None = None, *, tables: Path | None = None) -> 
         from cortexgraph_vault.index.query_tokens import load_query_tokens
 
         query_tokens = load_query_tokens(tok, tables)
-    if query_tokens is not None:
-        lazy: Tokenizer = _TokenizerWhenUsed(tok, fix)  # type: ignore[assignment]
-        return Embedder(table, lazy, str(base), query_tokens)
-    from tokenizers import Tokenizer
-
-    try:
-        tokenizer = Tokenizer.from_file(str(tok))
-    except Exception as exc:
-        what = "missing" if not tok.exists() else f"unreadable ({exc})"
-        raise ModelUnavailable(f"{tok}: tokenizer {what}; {fix}") from None
-    return Embedder(table, tokenizer, str(base))
+    if query_tokens is not None:  # derived only from a file that parsed, unchanged since
+        return Embedder(table, functools.partial(_parse_tokenizer, tok, fix), str(base),
+                        query_tokens)  # fmt: skip
+    tokenizer = _parse_tokenizer(tok, fix)
+    return Embedder(table, lambda: tokenizer, str(base))
 
 
 _loaded: dict[str, Embedder | ModelUnavailable] = {}
