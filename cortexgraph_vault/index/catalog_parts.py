@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import pickle
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from cortexgraph_vault.index.embedder import Embedder
+from cortexgraph_vault.index.heap_trim import give_back_freed_memory
 from cortexgraph_vault.index.records import IndexedNote, stats_of
 
 if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a search, a change)
@@ -24,21 +24,13 @@ log = logging.getLogger("cortexgraph_vault.index.catalog")
 
 @dataclass(frozen=True)
 class PickledVectors:
-    """Note vectors as the cache holds them (`SemanticIndex.export`, pickled), unpickled only
-    when something needs them: `stats` or `show` never loads numpy. `complete`: every note
-    has its vector and none waits to be embedded again. `blob`: a view of the cache's map
-    when loaded (150 MB at 100k notes: never copied)."""
+    """Note vectors as the cache holds them (`SemanticIndex.export`), read only when something
+    needs them: `stats` or `show` never loads numpy. `complete`: every note has its vector
+    and none waits to be embedded again."""
 
-    blob: bytes | memoryview
+    load: Callable[[], dict[str, Any]]  # read from the cache file
+    copy_to: Callable[[BinaryIO], None]  # written as they are into a newer cache file
     complete: bool
-    # lets go of the map's pages the blob was read from (they count in the process's RSS)
-    release: Callable[[], None] | None = None
-
-    @classmethod
-    def of(cls, exported: dict[str, Any], paths: Iterable[str]) -> PickledVectors:
-        return cls(
-            pickle.dumps(exported, protocol=pickle.HIGHEST_PROTOCOL), complete(exported, paths)
-        )
 
 
 def complete(exported: dict[str, Any], paths: Iterable[str]) -> bool:
@@ -123,9 +115,7 @@ class LazyParts:
         if cached is not None:
             vectors, known = cached
             try:
-                index.restore(pickle.loads(vectors.blob), known)
-                if vectors.release is not None:
-                    vectors.release()
+                index.restore(vectors.load(), known)
             except Exception as exc:  # a damaged cache costs an embedding, never the index
                 log.warning("cached note vectors unusable (%s); embedding again", exc)
                 index = SemanticIndex(self._embedder)
@@ -148,7 +138,10 @@ class LazyParts:
         """Embed the notes changed since the last call (the search calls it before it looks)."""
         if self._semantic is None:
             return 0  # nothing changed since the cached vectors (or there are none to make)
-        return self.semantic.sync(self.vector_text)
+        embedded = self.semantic.sync(self.vector_text)
+        if embedded >= parallel_min():
+            give_back_freed_memory()  # every note's text was decoded for it
+        return embedded
 
     def sync_vectors_behind(self) -> threading.Thread:
         """Embed the changed notes on a thread of their own, so the index answers by words

@@ -82,7 +82,7 @@ class OwnBytes:
         self.data = data
 
     def bytes_at(self, offset: int, length: int) -> bytes:
-        return self.data
+        return self.data[offset : offset + length]  # the whole: the same object, no copy
 
 
 class IndexedNote:
@@ -161,6 +161,23 @@ class IndexedNote:
         """Its encoded fields are now (also) in `store`: those of its own are let go."""
         if self._loc is not None:
             self._loc = (store, at, length)
+
+    def held_bytes(self) -> bytes | None:
+        """Its encoded fields when it holds them in bytes of its own (from a parse worker)."""
+        loc = self._loc
+        return loc[0].data if loc is not None and type(loc[0]) is OwnBytes else None
+
+    @property
+    def has_memory(self) -> bool:
+        """`memory is not None`, told without decoding the note."""
+        if self.kind == "note":
+            return False
+        cold = self._cold
+        if cold is not None:
+            return cold[3] is not None
+        loc = self._loc
+        assert loc is not None
+        return cold_fields.has_memory(loc[0].bytes_at(loc[1], 1)[:1])
 
     def _decoded(self) -> Cold:
         loc = self._loc

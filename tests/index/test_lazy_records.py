@@ -144,7 +144,7 @@ def test_notes_parsed_in_workers_come_encoded_and_read_from_the_cache_once_writt
     sample_vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from cortexgraph_vault.index import parallel_parse
-    from cortexgraph_vault.index.cache import MappedRecords
+    from cortexgraph_vault.index.cache_records import CacheRecords
     from cortexgraph_vault.index.records import OwnBytes
 
     fresh = {n.path: fields(n) for n in catalog_of(sample_vault).notes()}
@@ -156,5 +156,5 @@ def test_notes_parsed_in_workers_come_encoded_and_read_from_the_cache_once_writt
     cold = engine_for(sample_vault)  # parses in workers and writes the cache
     assert cold.catalog.parsed == len(fresh) and not cold.index_cache.loaded_at_start
     notes = cold.catalog.notes()
-    assert {type(n._loc[0]) for n in notes if n._loc is not None} == {MappedRecords}
+    assert {type(n._loc[0]) for n in notes if n._loc is not None} == {CacheRecords}
     assert {n.path: fields(n) for n in notes} == fresh
