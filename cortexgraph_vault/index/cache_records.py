@@ -7,8 +7,8 @@ note's fields and the vectors through), added the whole file to the process (100
 350 MB). Read by position, only what is kept counts. Reading costs a system call a note
 (a microsecond or two, beside the 30 µs of decoding it).
 
-The vectors are kept as a small pickle and the raw bytes of their arrays (pickle's
-out-of-band buffers): read straight into the arrays the index keeps, never through a copy.
+The vectors and the word index's postings are kept as small pickles and the raw bytes of
+their arrays: written from the arrays and read straight into the arrays the index keeps.
 """
 
 from __future__ import annotations
@@ -64,9 +64,9 @@ class CacheRecords:
             return raw
         return io.BufferedReader(_PositionalReader(self._fd, start), CHUNK)
 
-    def read_into(self, start: int, buffer: bytearray) -> None:
+    def read_into(self, start: int, buffer: memoryview) -> None:
         """Fill `buffer` from the file at `start` (no intermediate copy of it all)."""
-        view = memoryview(buffer)
+        view = buffer
         done = 0
         while done < len(view):
             part = self.read(start + done, min(CHUNK, len(view) - done))
@@ -117,33 +117,49 @@ class _PositionalReader(io.RawIOBase):
 
 # --- the vectors' part ----------------------------------------------------------------------
 
+# Free rows the vectors are read with: a process can add this many notes before the matrix
+# grows (growing copies it: 100k notes, 100 MB more for a moment). Untouched until used.
+SPARE_ROWS = 1024
+
 
 def write_vectors(out: BinaryIO, exported: dict[str, Any]) -> None:
-    """The exported vectors: a pickle of all but the arrays' bytes, then those bytes, each
-    written from the array itself (100k notes: 100 MB never copied)."""
-    buffers: list[pickle.PickleBuffer] = []
-    small = pickle.dumps(exported, protocol=5, buffer_callback=buffers.append)
-    raw = [buffer.raw() for buffer in buffers]
-    pickle.dump((small, [len(r) for r in raw]), out, protocol=5)
-    for part in raw:
-        out.write(part)
+    """The exported vectors (`SemanticIndex.export`: `paths` names each row of the arrays,
+    None for a free one): a pickle of all but the arrays, then each array's bytes written
+    from the array itself (100k notes: 100 MB never copied). Free rows at the end are left
+    out (those a process was given to grow into)."""
+    rows = len(exported["paths"])
+    while rows and exported["paths"][rows - 1] is None:
+        rows -= 1
+    arrays = {k: v[:rows] for k, v in exported.items() if hasattr(v, "__array_interface__")}
+    rest = {k: v for k, v in exported.items() if k not in arrays}
+    rest["paths"] = exported["paths"][:rows]
+    shapes = {k: (v.dtype.str, v.shape) for k, v in arrays.items()}
+    pickle.dump((rest, shapes), out, protocol=pickle.HIGHEST_PROTOCOL)
+    for array_ in arrays.values():
+        out.write(array_.data if array_.flags.c_contiguous else array_.copy().data)
 
 
 def read_vectors(records: CacheRecords, start: int, end: int) -> dict[str, Any]:
-    """The vectors written by `write_vectors` in [start, end): their arrays' own (writable)
-    bytes read straight from the file."""
+    """The vectors written by `write_vectors` in [start, end), their arrays read straight
+    into arrays of their own, with SPARE_ROWS free rows more."""
+    import numpy as np
+
     stream = records.stream(start)
-    small, lengths = pickle.load(stream)
+    found: dict[str, Any]
+    found, shapes = pickle.load(stream)
     at = stream.tell()
-    if at + sum(lengths) != end:
+    rows = len(found["paths"])
+    for key, (dtype, shape) in shapes.items():
+        if not shape or shape[0] != rows:
+            raise ValueError("the note vectors' arrays and paths disagree")
+        array_ = np.zeros((rows + SPARE_ROWS, *shape[1:]), dtype=np.dtype(dtype))
+        size = array_[:rows].nbytes
+        records.read_into(at, array_.data.cast("B")[:size])
+        at += size
+        found[key] = array_
+    if at != end:
         raise ValueError("the note vectors do not end where the end marker begins")
-    buffers = []
-    for length in lengths:
-        buffer = bytearray(length)
-        records.read_into(at, buffer)
-        buffers.append(buffer)
-        at += length
-    found: dict[str, Any] = pickle.loads(small, buffers=buffers)
+    found["paths"] = [*found["paths"], *[None] * SPARE_ROWS]
     return found
 
 
