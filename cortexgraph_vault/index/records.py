@@ -187,15 +187,21 @@ class IndexedNote:
     def _fields(self) -> Cold:
         cold = self._cold
         if cold is None:
-            # one assignment: a thread that reads it meanwhile decodes it too, no harm
-            cold = self._cold = self._decoded()
+            _, body, links, memory = self._decoded()
+            if memory is not None:  # the strings the note holds already, not copies of them
+                _share_strings(memory, self)
+            # Kept without the frontmatter's pickle (read again when the frontmatter is
+            # asked for: few ask); one assignment: a thread that reads it meanwhile decodes
+            # it too, no harm.
+            cold = self._cold = (_UNREAD, body, links, memory)
         return cold
 
     @property
     def frontmatter(self) -> dict[str, Any]:
         cold = self._fields()
-        if type(cold[0]) is bytes:  # pickled apart: read by fewer than the rest
-            cold = self._cold = (cold_fields.frontmatter_of(cold[0]), *cold[1:])
+        if cold[0] is _UNREAD:
+            fm = cold_fields.frontmatter_of(self._decoded()[0])
+            cold = self._cold = (fm, *cold[1:])
         found: dict[str, Any] = cold[0]
         return found
 
@@ -249,6 +255,24 @@ class IndexedNote:
         # from a parse worker to its parent: encoded there, so the parent holds bytes, not
         # thousands of small objects a note (never by the parent's memory map)
         return (_from_worker, (self.hot(), self.cold_bytes()))
+
+
+_UNREAD = object()  # a part of the decoded fields not kept (read again when asked for)
+_SAME_AS_NOTE = (("path", "path"), ("title", "title"), ("id", "memory_id"),
+                 ("content_hash", "sha256"), ("entities", "entities"), ("tags", "tags"))  # fmt: skip
+
+
+def _share_strings(memory: Memory, note: IndexedNote) -> None:
+    """A decoded memory's fields that equal the note's own take the note's objects (100k
+    notes: 30k memories, each with copies of its path, title, id, hash, tags...)."""
+    state = memory.__dict__
+    for field_name, hot in _SAME_AS_NOTE:
+        value = getattr(note, hot)
+        if state[field_name] == value:
+            state[field_name] = value
+    for field_name in ("status", "source"):
+        if type(state[field_name]) is str:
+            state[field_name] = shared(state[field_name])
 
 
 _STAMP = frozenset({"size", "mtime_ns", "ctime_ns", "sha256", "problems"})

@@ -141,3 +141,19 @@ def test_an_edit_after_the_cache_is_written_copies_no_vectors(link_vault: Path) 
     assert engine.catalog.sync_vectors() == 1
     assert rows.matrix.__array_interface__["data"][0] == at
     assert signature(engine.catalog) == fresh_signature(link_vault)
+
+
+def test_a_memory_read_from_the_cache_shares_the_notes_strings_and_equals_a_fresh_parse(
+    sample_vault: Path,
+) -> None:
+    engine_for(sample_vault)
+    warm = engine_for(sample_vault)
+    fresh = {n.path: n for n in catalog_of(sample_vault).notes()}
+    memories = [n for n in warm.catalog.notes() if n.has_memory]
+    for note in memories:
+        memory = note.memory
+        assert memory is not None and memory == fresh[note.path].memory
+        assert memory.path is note.path and memory.id is note.memory_id
+        assert note._cold is not None and not isinstance(note._cold[0], dict | bytes)  # not kept
+        assert note.frontmatter == fresh[note.path].frontmatter
+    assert memories
