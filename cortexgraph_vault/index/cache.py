@@ -22,7 +22,7 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from cortexgraph_vault.index.cache_records import (
     CacheRecords,
@@ -49,14 +49,15 @@ log = logging.getLogger(__name__)
 # 6: the vectors pickled apart (unpickled when first needed); 7: each note's cold fields
 # pickled apart in one region, read through a memory map when first needed, and the word
 # index unpickled when first needed; 8: the file read by position, not mapped, and the
-# vectors' arrays kept as raw bytes; the word index's own layout is covered by the parser
+# vectors' arrays kept as raw bytes, first (their writer soon lets go of them); the word
+# index's own layout is covered by the parser
 # version (text_index.py is part of it)
 CACHE_FORMAT = 8
 NOTE_CHUNK = 2000
 _END = "end of the cortexgraph-vault index cache"
-# where the notes' records, the word index and the vectors begin (after the cold region),
-# where the vectors end, and what they are (_NO_VECTORS, or whether they are complete)
-_TRAILER = struct.Struct("<QQQQB")
+# where the vectors, the notes' cold fields, their records and the word index begin, where
+# the word index ends, and what the vectors are (_NO_VECTORS, or whether they are complete)
+_TRAILER = struct.Struct("<QQQQQB")
 _NO_VECTORS = 2
 
 
@@ -79,7 +80,7 @@ def _words_loader(
         with gc_paused():
             postings = read_postings(raw, header["term_chunks"])
             if raw.tell() != end:
-                raise ValueError("the word index does not end where the vectors begin")
+                raise ValueError("the word index does not end where the end marker begins")
             return TextIndex.restore(
                 {"paths": header["paths"], "norms": header["norms"], "postings": postings,
                  "terms_of": header["terms_of"]}
@@ -114,11 +115,20 @@ def wait_for_writes(path: Path) -> None:
         thread.join()
 
 
+def _tail(fh: BinaryIO, size: int) -> bytes:
+    """The last `size` bytes of the file; its position is left where it was."""
+    at = fh.tell()
+    fh.seek(-size, os.SEEK_END)
+    found = fh.read(size)
+    fh.seek(at)
+    return found
+
+
 def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIndex | None:
     """The cached index, or None when there is none or it cannot be trusted.
 
-    The file: the stamp, a header, each note's cold fields (cold_fields.py), the notes'
-    records, the word index, the vectors, an end marker, and where the parts begin."""
+    The file: the stamp, a header, the vectors, each note's cold fields (cold_fields.py),
+    the notes' records, the word index, an end marker, and where the parts begin."""
     wait_for_writes(path)
     try:
         with open(path, "rb") as fh, gc_paused():
@@ -126,9 +136,11 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
                 log.info("%s: index cache is from another version or layout; rebuilding it", path)
                 return None
             header = pickle.load(fh)
-            base = fh.tell()
-            fh.seek(-_TRAILER.size, os.SEEK_END)
-            records_at, terms_at, vectors_at, end_at, flag = _TRAILER.unpack(fh.read(_TRAILER.size))
+            vectors_at, base, records_at, terms_at, end_at, flag = _TRAILER.unpack(
+                _tail(fh, _TRAILER.size)
+            )
+            if fh.tell() != vectors_at:
+                raise ValueError("the vectors do not begin where the header ends")
             fh.seek(records_at)
             records = [pickle.load(fh) for _ in range(header["note_chunks"])]
             if fh.tell() != terms_at:
@@ -139,7 +151,7 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
             store = CacheRecords(fh, base)
             vectors = None
             if flag != _NO_VECTORS:  # read when first needed
-                vectors = PickledVectors(*vectors_in(store, vectors_at, end_at), bool(flag))
+                vectors = PickledVectors(*vectors_in(store, vectors_at, base), bool(flag))
             encoded = IndexedNote.encoded
             notes = {
                 hot[0]: encoded(hot, store, at, length)
@@ -153,7 +165,7 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
     except Exception as exc:  # a corrupt or foreign cache is rebuilt, never fatal
         log.warning("%s: index cache unreadable (%s); rebuilding it", path, exc)
         return None
-    text = _words_loader(store, terms_at, vectors_at, header)
+    text = _words_loader(store, terms_at, end_at, header)
     return CachedIndex(notes, text, vectors)
 
 
@@ -192,6 +204,7 @@ def save_cache(
 
     Written as a sequence of small pickles: a watching process writes it in the background,
     and one big pickle would hold the interpreter lock (and every search) for a second.
+    Exported vectors (a dict) are emptied once written: the index's arrays are its own again.
     """
     started = time.perf_counter()
     _private_folders(path.parent)
@@ -210,6 +223,19 @@ def save_cache(
         with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as fh:
             pickle.dump(_stamp(layout, max_note_bytes), fh, protocol=pickle.HIGHEST_PROTOCOL)
             pickle.dump(header, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            vectors_at = fh.tell()
+            # the vectors, read when first needed: written straight from their arrays, or
+            # copied from the cache they were loaded from (100 MB at 100k notes); first, so
+            # the index's arrays are let go of at once (a change meanwhile copies them)
+            if vectors is None:
+                flag = _NO_VECTORS
+            elif isinstance(vectors, dict):  # as exported
+                flag = complete(vectors, notes)
+                write_vectors(fh, vectors)
+                vectors.clear()
+            else:  # as loaded, never read
+                flag = vectors.complete
+                vectors.copy_to(fh)
             base = fh.tell()
             # where each note's cold fields are: two numbers a note (100k: records would be
             # 30 MB more at the peak of a cold start)
@@ -229,20 +255,9 @@ def save_cache(
                 pickle.dump(chunk, fh, protocol=pickle.HIGHEST_PROTOCOL)
             terms_at = fh.tell()
             write_postings(fh, postings, term_parts)
-            vectors_at = fh.tell()
-            # the vectors, read when first needed: written straight from their arrays, or
-            # copied from the cache they were loaded from (100 MB at 100k notes)
-            if vectors is None:
-                flag = _NO_VECTORS
-            elif isinstance(vectors, dict):  # as exported
-                flag = complete(vectors, notes)
-                write_vectors(fh, vectors)
-            else:  # as loaded, never read
-                flag = vectors.complete
-                vectors.copy_to(fh)
             end_at = fh.tell()
             pickle.dump(_END, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            fh.write(_TRAILER.pack(records_at, terms_at, vectors_at, end_at, flag))
+            fh.write(_TRAILER.pack(vectors_at, base, records_at, terms_at, end_at, flag))
         os.replace(tmp, path)
         _moved(path, base, ordered, offsets, lengths)
         give_back_freed_memory()

@@ -35,8 +35,8 @@ def fields(note: IndexedNote) -> tuple[object, ...]:
 
 def vectors_bytes(path: Path) -> int:
     trailer = cache_module._TRAILER
-    _, _, vectors_at, end_at, _ = trailer.unpack(path.read_bytes()[-trailer.size :])
-    return int(end_at - vectors_at)
+    vectors_at, base, _, _, _, _ = trailer.unpack(path.read_bytes()[-trailer.size :])
+    return int(base - vectors_at)
 
 
 @pytest.fixture

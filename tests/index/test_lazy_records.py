@@ -87,8 +87,8 @@ def test_a_damaged_word_index_in_the_cache_is_rebuilt_from_the_notes(
     path = cache_path(user_cache_dir(), sample_vault)
     data = bytearray(path.read_bytes())
     trailer = cache_module._TRAILER
-    _, terms_at, vectors_at, _, _ = trailer.unpack(data[-trailer.size :])
-    data[terms_at:vectors_at] = b"\x00" * (vectors_at - terms_at)  # same size, unreadable
+    _, _, _, terms_at, end_at, _ = trailer.unpack(data[-trailer.size :])
+    data[terms_at:end_at] = b"\x00" * (end_at - terms_at)  # same size, unreadable
     path.write_bytes(bytes(data))
     warm = engine_for(sample_vault)
     assert warm.index_cache.loaded_at_start
