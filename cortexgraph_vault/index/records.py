@@ -89,9 +89,10 @@ class IndexedNote:
     """One note as indexed. Immutable by convention (a change makes a new one: `replace`).
 
     Made from a parse with every field; or with its cold fields still encoded (`encoded`) —
-    in the cache's memory map, or in bytes of its own — and decoded on first use. Reading
-    `body_text` of an encoded note decodes it without keeping the result (the embedding of
-    every note at a cold start must not bring every note's fields into memory)."""
+    in the cache file, in a cold start's spool, or in bytes of its own — and decoded on
+    first use (the memory keeps its note's strings; the frontmatter's pickle is read again
+    when asked for). Reading `body_text` of an encoded note decodes it without keeping the
+    result (the embedding of every note at a cold start must not keep every note's fields)."""
 
     __slots__ = (*HOT_FIELDS, "_cold", "_loc")
 
@@ -253,7 +254,7 @@ class IndexedNote:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # from a parse worker to its parent: encoded there, so the parent holds bytes, not
-        # thousands of small objects a note (never by the parent's memory map)
+        # thousands of small objects a note (never by the parent's cache file)
         return (_from_worker, (self.hot(), self.cold_bytes()))
 
 
