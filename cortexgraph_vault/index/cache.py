@@ -10,10 +10,7 @@ means the cache is ignored and rebuilt; deleting it is always safe.
 from __future__ import annotations
 
 import contextlib
-import functools
-import io
 import logging
-import mmap
 import os
 import pickle
 import secrets
@@ -27,9 +24,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from cortexgraph_vault.index.cache_records import (
+    CacheRecords,
+    posting_parts,
+    read_postings,
+    vectors_in,
+    write_postings,
+    write_vectors,
+)
 from cortexgraph_vault.index.catalog import PickledVectors, VaultCatalog
 from cortexgraph_vault.index.catalog_parts import complete
 from cortexgraph_vault.index.gc_pause import gc_paused
+from cortexgraph_vault.index.heap_trim import give_back_freed_memory
 from cortexgraph_vault.index.records import IndexedNote, parser_version
 from cortexgraph_vault.vault.layout import VaultLayout
 from cortexgraph_vault.vault.lock import vault_key
@@ -42,15 +48,16 @@ log = logging.getLogger(__name__)
 # 4: memories carry use_days, titles come from aliases; 5: the terms of big notes, vectors;
 # 6: the vectors pickled apart (unpickled when first needed); 7: each note's cold fields
 # pickled apart in one region, read through a memory map when first needed, and the word
-# index unpickled when first needed; the word index's own layout is covered by the parser
-# version (text_index.py and the modules it is made of are part of it)
-CACHE_FORMAT = 7
+# index unpickled when first needed; 8: the file read by position, not mapped, and the
+# vectors' arrays kept as raw bytes, first (their writer soon lets go of them); the word
+# index's own layout is covered by the parser version (text_index.py and the modules it is
+# made of are part of it)
+CACHE_FORMAT = 8
 NOTE_CHUNK = 2000
-TERM_CHUNK = 2000
 _END = "end of the cortexgraph-vault index cache"
-# where the notes' records, the word index and the vectors begin (after the cold region),
-# where the vectors end, and what they are (_NO_VECTORS, or whether they are complete)
-_TRAILER = struct.Struct("<QQQQB")
+# where the vectors, the notes' cold fields, their records and the word index begin, where
+# the word index ends, and what the vectors are (_NO_VECTORS, or whether they are complete)
+_TRAILER = struct.Struct("<QQQQQB")
 _NO_VECTORS = 2
 
 
@@ -61,62 +68,25 @@ class CachedIndex:
     vectors: PickledVectors | None = None
 
 
-class MappedRecords:
-    """The cache file as loaded: the notes' cold fields are read from it when first asked
-    for. The map outlives the file's replacement by a newer cache (the file stays open)."""
+def _words_loader(
+    store: CacheRecords, start: int, end: int, header: dict[str, Any]
+) -> Callable[[], TextIndex]:
+    """The word index held in [start, end) of the file, restored when called."""
 
-    def __init__(self, data: mmap.mmap | bytes, base: int) -> None:
-        self._data = data
-        self._base = base
+    def restore() -> TextIndex:
+        from cortexgraph_vault.index.text_index import TextIndex
 
-    def bytes_at(self, offset: int, length: int) -> bytes:
-        at = self._base + offset
-        return self._data[at : at + length]
+        raw = store.stream(start)
+        with gc_paused():
+            postings = read_postings(raw, header["term_chunks"])
+            if raw.tell() != end:
+                raise ValueError("the word index does not end where the end marker begins")
+            return TextIndex.restore(
+                {"paths": header["paths"], "norms": header["norms"], "postings": postings,
+                 "terms_of": header["terms_of"]}
+            )  # fmt: skip
 
-    def view(self, start: int, end: int) -> memoryview:
-        return memoryview(self._data)[start:end]
-
-    def release(self, start: int, end: int) -> None:
-        """Let go of the pages of [start, end) read so far: they stay in the OS's file cache
-        but no longer count in this process's memory (100k notes: the vectors, 150 MB)."""
-        data = self._data
-        if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
-            start -= start % mmap.PAGESIZE
-            with contextlib.suppress(OSError, ValueError):
-                data.madvise(mmap.MADV_DONTNEED, start, end - start)
-
-    def loader(self, start: int, end: int, header: dict[str, Any]) -> Callable[[], TextIndex]:
-        """The word index held in [start, end) of the file, restored when called."""
-
-        def restore() -> TextIndex:
-            from cortexgraph_vault.index.text_index import TextIndex
-
-            data = self._data
-            # read in place from the map (a copy of the region: 80 MB at 100k notes); the
-            # catalogue's lock is held, so no other restore moves the map's position
-            raw = data if isinstance(data, mmap.mmap) else io.BytesIO(data)
-            raw.seek(start)
-            # term → [docs, parts, df, dead], as TextIndex.restore reads them
-            postings: dict[str, list[Any]] = {}
-            with gc_paused():
-                for _ in range(header["term_chunks"]):
-                    postings.update((t, rest) for t, *rest in pickle.load(raw))
-                if raw.tell() != end:
-                    raise ValueError("the word index does not end where the vectors begin")
-                self.release(start, end)
-                return TextIndex.restore(
-                    {"paths": header["paths"], "norms": header["norms"], "postings": postings,
-                     "terms_of": header["terms_of"]}
-                )  # fmt: skip
-
-        return restore
-
-
-def _mapped(fh: BinaryIO) -> mmap.mmap | bytes:
-    if os.name == "nt":  # a mapped file cannot be replaced there: the next save must
-        fh.seek(0)
-        return fh.read()
-    return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    return restore
 
 
 def cache_path(cache_dir: Path, root: Path) -> Path:
@@ -145,11 +115,20 @@ def wait_for_writes(path: Path) -> None:
         thread.join()
 
 
+def _tail(fh: BinaryIO, size: int) -> bytes:
+    """The last `size` bytes of the file; its position is left where it was."""
+    at = fh.tell()
+    fh.seek(-size, os.SEEK_END)
+    found = fh.read(size)
+    fh.seek(at)
+    return found
+
+
 def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIndex | None:
     """The cached index, or None when there is none or it cannot be trusted.
 
-    The file: the stamp, a header, each note's cold fields (one pickle each), the notes'
-    records, the word index, the vectors, an end marker, and where the records begin."""
+    The file: the stamp, a header, the vectors, each note's cold fields (cold_fields.py),
+    the notes' records, the word index, an end marker, and where the parts begin."""
     wait_for_writes(path)
     try:
         with open(path, "rb") as fh, gc_paused():
@@ -157,9 +136,11 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
                 log.info("%s: index cache is from another version or layout; rebuilding it", path)
                 return None
             header = pickle.load(fh)
-            base = fh.tell()
-            fh.seek(-_TRAILER.size, os.SEEK_END)
-            records_at, terms_at, vectors_at, end_at, flag = _TRAILER.unpack(fh.read(_TRAILER.size))
+            vectors_at, base, records_at, terms_at, end_at, flag = _TRAILER.unpack(
+                _tail(fh, _TRAILER.size)
+            )
+            if fh.tell() != vectors_at:
+                raise ValueError("the vectors do not begin where the header ends")
             fh.seek(records_at)
             records = [pickle.load(fh) for _ in range(header["note_chunks"])]
             if fh.tell() != terms_at:
@@ -167,14 +148,10 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
             fh.seek(end_at)
             if pickle.load(fh) != _END:
                 raise ValueError("the end marker is missing")
-            store = MappedRecords(_mapped(fh), base)
+            store = CacheRecords(fh, base)
             vectors = None
-            if flag != _NO_VECTORS:  # the exported vectors' pickle, unpickled when needed
-                vectors = PickledVectors(
-                    store.view(vectors_at, end_at),
-                    bool(flag),
-                    functools.partial(store.release, vectors_at, end_at),
-                )
+            if flag != _NO_VECTORS:  # read when first needed
+                vectors = PickledVectors(*vectors_in(store, vectors_at, base), bool(flag))
             encoded = IndexedNote.encoded
             notes = {
                 hot[0]: encoded(hot, store, at, length)
@@ -188,7 +165,7 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
     except Exception as exc:  # a corrupt or foreign cache is rebuilt, never fatal
         log.warning("%s: index cache unreadable (%s); rebuilding it", path, exc)
         return None
-    text = store.loader(terms_at, vectors_at, header)
+    text = _words_loader(store, terms_at, end_at, header)
     return CachedIndex(notes, text, vectors)
 
 
@@ -208,15 +185,11 @@ def _moved(
     """The notes just written read their cold fields from the new file from now on: those a
     parse gave in bytes of their own let them go (100k notes: a few hundred megabytes)."""
     if os.name == "nt":
-        return  # the file is read whole there, not mapped: nothing to gain
+        return  # the file is read whole there: nothing to gain
     with contextlib.suppress(OSError, ValueError), open(path, "rb") as fh:
-        store = MappedRecords(_mapped(fh), base)
+        store = CacheRecords(fh, base)
         for note, at, length in zip(notes, offsets, lengths, strict=True):
             note.moved_to(store, at, length)
-
-
-def _chunks(items: list[Any], size: int) -> list[list[Any]]:
-    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def save_cache(
@@ -231,16 +204,17 @@ def save_cache(
 
     Written as a sequence of small pickles: a watching process writes it in the background,
     and one big pickle would hold the interpreter lock (and every search) for a second.
+    Exported vectors (a dict) are emptied once written: the index's arrays are its own again.
     """
     started = time.perf_counter()
     _private_folders(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-    terms = [(t, *rest) for t, rest in text["postings"].items()]
-    term_chunks = _chunks(terms, TERM_CHUNK)
+    postings = text["postings"]
+    term_parts = posting_parts(postings)
     try:
         header = {
             "note_chunks": (len(notes) + NOTE_CHUNK - 1) // NOTE_CHUNK,
-            "term_chunks": len(term_chunks),
+            "term_chunks": len(term_parts),
             "paths": text["paths"],
             "norms": text["norms"],
             "terms_of": text.get("terms_of", {}),
@@ -249,6 +223,19 @@ def save_cache(
         with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as fh:
             pickle.dump(_stamp(layout, max_note_bytes), fh, protocol=pickle.HIGHEST_PROTOCOL)
             pickle.dump(header, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            vectors_at = fh.tell()
+            # the vectors, read when first needed: written straight from their arrays, or
+            # copied from the cache they were loaded from (100 MB at 100k notes); first, so
+            # the index's arrays are let go of at once (a change meanwhile copies them)
+            if vectors is None:
+                flag = _NO_VECTORS
+            elif isinstance(vectors, dict):  # as exported
+                flag = complete(vectors, notes)
+                write_vectors(fh, vectors)
+                vectors.clear()
+            else:  # as loaded, never read
+                flag = vectors.complete
+                vectors.copy_to(fh)
             base = fh.tell()
             # where each note's cold fields are: two numbers a note (100k: records would be
             # 30 MB more at the peak of a cold start)
@@ -267,24 +254,13 @@ def save_cache(
                 ]
                 pickle.dump(chunk, fh, protocol=pickle.HIGHEST_PROTOCOL)
             terms_at = fh.tell()
-            for chunk in term_chunks:
-                pickle.dump(chunk, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            vectors_at = fh.tell()
-            # the vectors' pickle as it is, unpickled when first needed: written straight to
-            # the file, never through a buffer (150 MB at 100k notes)
-            if vectors is None:
-                flag = _NO_VECTORS
-            elif isinstance(vectors, dict):  # as exported
-                flag = complete(vectors, notes)
-                pickle.dump(vectors, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            else:  # as loaded, never unpickled
-                flag = vectors.complete
-                fh.write(vectors.blob)
+            write_postings(fh, postings, term_parts)
             end_at = fh.tell()
             pickle.dump(_END, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            fh.write(_TRAILER.pack(records_at, terms_at, vectors_at, end_at, flag))
+            fh.write(_TRAILER.pack(vectors_at, base, records_at, terms_at, end_at, flag))
         os.replace(tmp, path)
         _moved(path, base, ordered, offsets, lengths)
+        give_back_freed_memory()
     except Exception as exc:  # a cache is only a speed-up: failing to write one is never fatal
         reason = exc.strerror if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
         log.warning("%s: cannot write the index cache (%s); the next start re-parses", path, reason)
@@ -314,6 +290,9 @@ class IndexCache:
         cached = load_cache(self.path, self.layout, self.max_note_bytes)
         if cached is not None:
             catalog.adopt(cached.notes, cached.text, cached.vectors)
+        else:  # notes parsed in workers wait beside the cache for it (index/cold_spool.py)
+            _private_folders(self.path.parent)
+        catalog.spool_folder = self.path.parent
         self.loaded_at_start = self._written = cached is not None
         self.load_seconds = time.perf_counter() - started
         self._parsed_at_save = catalog.parsed

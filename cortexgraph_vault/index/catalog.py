@@ -17,6 +17,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.core.memory import Memory
@@ -35,6 +36,7 @@ from cortexgraph_vault.index.embedder import Embedder
 from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.graph import LinkGraph
+from cortexgraph_vault.index.heap_trim import give_back_freed_memory
 from cortexgraph_vault.index.records import (
     IndexedNote,
     index_bytes,
@@ -96,7 +98,7 @@ class VaultCatalog(LazyParts):
         self._embedder = embedder
         # made when first used; until then `_vectors` holds the cached vectors, if any
         self._semantic: SemanticIndex | None = None
-        self._vectors: tuple[PickledVectors, set[str]] | None = None
+        self._vectors: tuple[PickledVectors | None, set[str]] | None = None
         self.graph = LinkGraph()
         self.parsed = 0  # notes parsed since start (a warm start parses only what changed)
         self.progress: Progress = no_progress("indexing")  # (parsed, to parse) on a cold start
@@ -110,6 +112,9 @@ class VaultCatalog(LazyParts):
         self.relation_generation = 0
         self._names: Counter[str] = Counter()
         self._tags: Counter[str] = Counter()
+        # where notes parsed in worker processes keep their fields until the cache holds
+        # them (index/cold_spool.py); None: in memory
+        self.spool_folder: Path | None = None
 
     # reading -----------------------------------------------------------------
     def __len__(self) -> int:
@@ -250,12 +255,16 @@ class VaultCatalog(LazyParts):
     ) -> None:
         """Many files: parsed in worker processes (`workers`, when started already), added
         here as they arrive."""
+        from cortexgraph_vault.index.cold_spool import ColdSpool
         from cortexgraph_vault.index.parallel_parse import parse_many
 
         done = 0
+        spool = ColdSpool.beside(self.spool_folder)
         found = parse_many(self.layout, list(todo), self.max_note_bytes, workers)
         for parsed, block in found:
             done += len(parsed)
+            if spool is not None:
+                spool.keep(note for _, note, _, _ in parsed)
             self.progress(done, len(todo))
             with self.lock:
                 words_in_block: set[str] = set()
@@ -277,6 +286,7 @@ class VaultCatalog(LazyParts):
                         (report.changed if current else report.added).append(rel)
                 if block is not None and words_in_block:
                     self.text.put_block(block, words_in_block)
+        give_back_freed_memory()  # the frames' objects, among the notes kept
 
     def reload(self, rel: str) -> IndexedNote | None:
         """Bring one path up to date with the disk: parse, restamp, drop, or leave alone.
@@ -448,8 +458,8 @@ class VaultCatalog(LazyParts):
 
     def _changed(self, old: IndexedNote | None, new: IndexedNote | None) -> None:
         self.generation += 1
-        # a note's kind says whether it holds a memory, without decoding a parsed one
-        if (old is not None and old.kind == "note") or (new is not None and new.kind == "note"):
+        # a memory's fields are not decoded to know it is one (100k notes: 30k memories)
+        if (old is not None and not old.has_memory) or (new is not None and not new.has_memory):
             self.note_generation += 1
         if relations_changed(old, new):
             self.relation_generation += 1
@@ -491,7 +501,7 @@ class VaultCatalog(LazyParts):
         with self.lock:
             self._semantic, self._vectors = None, None
             if vectors is None or isinstance(vectors, PickledVectors):
-                self._vectors = (vectors or PickledVectors.none(), set(notes))
+                self._vectors = (vectors, set(notes))
             else:
                 self._semantic = vectors
             self._notes = dict(notes)
@@ -531,8 +541,7 @@ class VaultCatalog(LazyParts):
         with self.lock:
             notes = dict(self._notes)
             if self._semantic is None and self._vectors is not None:
-                cached = self._vectors[0]
-                vectors: PickledVectors | dict[str, Any] | None = cached if cached.blob else None
+                vectors: PickledVectors | dict[str, Any] | None = self._vectors[0]
             else:
                 vectors = self.semantic.export()
             return notes, self.text.export(), vectors

@@ -7,13 +7,13 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import pickle
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from cortexgraph_vault.index.embedder import Embedder
+from cortexgraph_vault.index.heap_trim import give_back_freed_memory
 from cortexgraph_vault.index.records import IndexedNote, stats_of
 
 if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a search, a change)
@@ -28,27 +28,13 @@ Walked = tuple[str, os.stat_result | None]  # what `walk_vault` yields
 
 @dataclass(frozen=True)
 class PickledVectors:
-    """Note vectors as the cache holds them (`SemanticIndex.export`, pickled), unpickled only
-    when something needs them: `stats` or `show` never loads numpy. `complete`: every note
-    has its vector and none waits to be embedded again. `blob`: a view of the cache's map
-    when loaded (150 MB at 100k notes: never copied)."""
+    """Note vectors as the cache holds them (`SemanticIndex.export`), read only when something
+    needs them: `stats` or `show` never loads numpy. `complete`: every note has its vector
+    and none waits to be embedded again."""
 
-    blob: bytes | memoryview
+    load: Callable[[], dict[str, Any]]  # read from the cache file
+    copy_to: Callable[[BinaryIO], None]  # written as they are into a newer cache file
     complete: bool
-    # lets go of the map's pages the blob was read from (they count in the process's RSS)
-    release: Callable[[], None] | None = None
-
-    @classmethod
-    def none(cls) -> PickledVectors:
-        """No vectors cached (a one-call process wrote the cache before making them): every
-        note waits for its own, made by the first search or a long-lived process."""
-        return cls(b"", complete=False)
-
-    @classmethod
-    def of(cls, exported: dict[str, Any], paths: Iterable[str]) -> PickledVectors:
-        return cls(
-            pickle.dumps(exported, protocol=pickle.HIGHEST_PROTOCOL), complete(exported, paths)
-        )
 
 
 def complete(exported: dict[str, Any], paths: Iterable[str]) -> bool:
@@ -83,7 +69,8 @@ class LazyParts:
     _text: TextIndex | None
     _text_loader: Callable[[], TextIndex] | None
     _semantic: SemanticIndex | None
-    _vectors: tuple[PickledVectors, set[str]] | None
+    # (None: the cache held no vectors, a one-call process wrote it before making them)
+    _vectors: tuple[PickledVectors | None, set[str]] | None
     # told how many notes `sync_vectors` embedded (a one-call process writes them to the cache)
     vectors_made: Callable[[int], None] | None = None
 
@@ -132,20 +119,18 @@ class LazyParts:
 
         index = SemanticIndex(self._embedder)
         cached, self._vectors = self._vectors, None
-        if cached is not None and not cached[0].blob:
-            for path in cached[1]:
-                index.mark(path)
-        elif cached is not None:
-            vectors, known = cached
+        if cached is None:
+            return index
+        vectors, known = cached
+        if vectors is not None:
             try:
-                index.restore(pickle.loads(vectors.blob), known)
-                if vectors.release is not None:
-                    vectors.release()
+                index.restore(vectors.load(), known)
+                return index
             except Exception as exc:  # a damaged cache costs an embedding, never the index
                 log.warning("cached note vectors unusable (%s); embedding again", exc)
                 index = SemanticIndex(self._embedder)
-                for path in known:
-                    index.mark(path)
+        for path in known:  # none cached, or unusable: every note waits for its own
+            index.mark(path)
         return index
 
     def vectors_waiting(self) -> bool:
@@ -153,7 +138,9 @@ class LazyParts:
         changed since (any change to a note unpickles the cached vectors first)."""
         if self._semantic is None:
             cached = self._vectors
-            return cached is not None and not cached[0].complete and self._embedder is not None
+            if cached is None or self._embedder is None:
+                return False
+            return cached[0] is None or not cached[0].complete
         return self._semantic.pending > 0
 
     def vector_text(self, rel: str) -> str | None:
@@ -167,6 +154,8 @@ class LazyParts:
         if self._semantic is None and not self.vectors_waiting():
             return 0  # nothing changed since the cached vectors (or there are none to make)
         made = self.semantic.sync(self.vector_text)
+        if made >= parallel_min():
+            give_back_freed_memory()  # every note's text was decoded for it
         if made and self.vectors_made is not None:
             self.vectors_made(made)
         return made

@@ -6,6 +6,9 @@ body, the links and the memory's fields are plain values `marshal` reads at C sp
 lookups), the two rebuilt by hand; the frontmatter (YAML may hold any type) stays pickled
 until it is read. Anything this form cannot hold exactly (a time outside UTC, a value marshal
 does not know) is pickled whole instead: decoding gives back equal fields either way.
+
+The first byte says which form follows, and whether the note has a memory (upper case) or not
+(lower case): the catalogue tells a memory from a plain note without decoding either.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from cortexgraph_vault.index.interning import shared
 
 MARSHALLED = b"M"
 PICKLED = b"P"
+_WITHOUT_MEMORY = {b"M": b"m", b"P": b"p"}
 _MEMORY_FIELDS = tuple(f.name for f in dataclasses.fields(Memory) if f.name != "body")
 _TIMES = frozenset({"created", "last_used", "promoted_at", "last_review_at"})
 _NEW = object.__new__
@@ -61,17 +65,26 @@ def encode(frontmatter: Any, body: str, links: tuple[Any, ...], memory: Memory |
             tuple(tuple(link) for link in links),
             None if memory is None else _memory_values(memory, body),
         )
-        return MARSHALLED + marshal.dumps(plain)
+        return _form(MARSHALLED, memory) + marshal.dumps(plain)
     except (_Inexact, ValueError):  # ValueError: a value marshal does not know
         if type(frontmatter) is bytes:
             frontmatter = pickle.loads(frontmatter)
-        return PICKLED + pickle.dumps(
+        return _form(PICKLED, memory) + pickle.dumps(
             (frontmatter, body, links, memory), protocol=pickle.HIGHEST_PROTOCOL
         )
 
 
+def _form(form: bytes, memory: Memory | None) -> bytes:
+    return form if memory is not None else _WITHOUT_MEMORY[form]
+
+
+def has_memory(first: bytes) -> bool:
+    """Whether the fields whose encoding begins with this byte hold a memory."""
+    return first.isupper()
+
+
 def decode(data: bytes) -> Cold:
-    if data[:1] == PICKLED:
+    if data[:1] in (PICKLED, b"p"):
         fields: Cold = pickle.loads(data[1:])
         return fields
     from cortexgraph_vault.index.records import NoteLink

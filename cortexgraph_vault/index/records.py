@@ -82,16 +82,17 @@ class OwnBytes:
         self.data = data
 
     def bytes_at(self, offset: int, length: int) -> bytes:
-        return self.data
+        return self.data[offset : offset + length]  # the whole: the same object, no copy
 
 
 class IndexedNote:
     """One note as indexed. Immutable by convention (a change makes a new one: `replace`).
 
     Made from a parse with every field; or with its cold fields still encoded (`encoded`) —
-    in the cache's memory map, or in bytes of its own — and decoded on first use. Reading
-    `body_text` of an encoded note decodes it without keeping the result (the embedding of
-    every note at a cold start must not bring every note's fields into memory)."""
+    in the cache file, in a cold start's spool, or in bytes of its own — and decoded on
+    first use (the memory keeps its note's strings; the frontmatter's pickle is read again
+    when asked for). Reading `body_text` of an encoded note decodes it without keeping the
+    result (the embedding of every note at a cold start must not keep every note's fields)."""
 
     __slots__ = (*HOT_FIELDS, "_cold", "_loc")
 
@@ -162,6 +163,23 @@ class IndexedNote:
         if self._loc is not None:
             self._loc = (store, at, length)
 
+    def held_bytes(self) -> bytes | None:
+        """Its encoded fields when it holds them in bytes of its own (from a parse worker)."""
+        loc = self._loc
+        return loc[0].data if loc is not None and type(loc[0]) is OwnBytes else None
+
+    @property
+    def has_memory(self) -> bool:
+        """`memory is not None`, told without decoding the note."""
+        if self.kind == "note":
+            return False
+        cold = self._cold
+        if cold is not None:
+            return cold[3] is not None
+        loc = self._loc
+        assert loc is not None
+        return cold_fields.has_memory(loc[0].bytes_at(loc[1], 1)[:1])
+
     def _decoded(self) -> Cold:
         loc = self._loc
         assert loc is not None
@@ -170,15 +188,21 @@ class IndexedNote:
     def _fields(self) -> Cold:
         cold = self._cold
         if cold is None:
-            # one assignment: a thread that reads it meanwhile decodes it too, no harm
-            cold = self._cold = self._decoded()
+            _, body, links, memory = self._decoded()
+            if memory is not None:  # the strings the note holds already, not copies of them
+                _share_strings(memory, self)
+            # Kept without the frontmatter's pickle (read again when the frontmatter is
+            # asked for: few ask); one assignment: a thread that reads it meanwhile decodes
+            # it too, no harm.
+            cold = self._cold = (_UNREAD, body, links, memory)
         return cold
 
     @property
     def frontmatter(self) -> dict[str, Any]:
         cold = self._fields()
-        if type(cold[0]) is bytes:  # pickled apart: read by fewer than the rest
-            cold = self._cold = (cold_fields.frontmatter_of(cold[0]), *cold[1:])
+        if cold[0] is _UNREAD:
+            fm = cold_fields.frontmatter_of(self._decoded()[0])
+            cold = self._cold = (fm, *cold[1:])
         found: dict[str, Any] = cold[0]
         return found
 
@@ -230,8 +254,26 @@ class IndexedNote:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # from a parse worker to its parent: encoded there, so the parent holds bytes, not
-        # thousands of small objects a note (never by the parent's memory map)
+        # thousands of small objects a note (never by the parent's cache file)
         return (_from_worker, (self.hot(), self.cold_bytes()))
+
+
+_UNREAD = object()  # a part of the decoded fields not kept (read again when asked for)
+_SAME_AS_NOTE = (("path", "path"), ("title", "title"), ("id", "memory_id"),
+                 ("content_hash", "sha256"), ("entities", "entities"), ("tags", "tags"))  # fmt: skip
+
+
+def _share_strings(memory: Memory, note: IndexedNote) -> None:
+    """A decoded memory's fields that equal the note's own take the note's objects (100k
+    notes: 30k memories, each with copies of its path, title, id, hash, tags...)."""
+    state = memory.__dict__
+    for field_name, hot in _SAME_AS_NOTE:
+        value = getattr(note, hot)
+        if state[field_name] == value:
+            state[field_name] = value
+    for field_name in ("status", "source"):
+        if type(state[field_name]) is str:
+            state[field_name] = shared(state[field_name])
 
 
 _STAMP = frozenset({"size", "mtime_ns", "ctime_ns", "sha256", "problems"})

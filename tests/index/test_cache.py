@@ -200,7 +200,9 @@ def test_a_damaged_vectors_part_costs_an_embedding_not_the_index(link_vault: Pat
     cold = engine_for(link_vault)
     path = cache_path(user_cache_dir(), link_vault)
     notes, text, _ = cold.catalog.snapshot()
-    damaged = PickledVectors(b"not a pickle", complete=True)
+    damaged = PickledVectors(
+        lambda: pickle.loads(b"not a pickle"), lambda out: out.write(b"not a pickle"), True
+    )
     save_cache(path, cold.layout, cold.config.max_note_bytes, notes, text, damaged)
     warm = engine_for(link_vault)
     assert warm.index_cache.loaded_at_start and warm.catalog.parsed == 0

@@ -87,8 +87,8 @@ def test_a_damaged_word_index_in_the_cache_is_rebuilt_from_the_notes(
     path = cache_path(user_cache_dir(), sample_vault)
     data = bytearray(path.read_bytes())
     trailer = cache_module._TRAILER
-    _, terms_at, vectors_at, _, _ = trailer.unpack(data[-trailer.size :])
-    data[terms_at:vectors_at] = b"\x00" * (vectors_at - terms_at)  # same size, unreadable
+    _, _, _, terms_at, end_at, _ = trailer.unpack(data[-trailer.size :])
+    data[terms_at:end_at] = b"\x00" * (end_at - terms_at)  # same size, unreadable
     path.write_bytes(bytes(data))
     warm = engine_for(sample_vault)
     assert warm.index_cache.loaded_at_start
@@ -144,7 +144,7 @@ def test_notes_parsed_in_workers_come_encoded_and_read_from_the_cache_once_writt
     sample_vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from cortexgraph_vault.index import parallel_parse
-    from cortexgraph_vault.index.cache import MappedRecords
+    from cortexgraph_vault.index.cache_records import CacheRecords
     from cortexgraph_vault.index.records import OwnBytes
 
     fresh = {n.path: fields(n) for n in catalog_of(sample_vault).notes()}
@@ -156,5 +156,5 @@ def test_notes_parsed_in_workers_come_encoded_and_read_from_the_cache_once_writt
     cold = engine_for(sample_vault)  # parses in workers and writes the cache
     assert cold.catalog.parsed == len(fresh) and not cold.index_cache.loaded_at_start
     notes = cold.catalog.notes()
-    assert {type(n._loc[0]) for n in notes if n._loc is not None} == {MappedRecords}
+    assert {type(n._loc[0]) for n in notes if n._loc is not None} == {CacheRecords}
     assert {n.path: fields(n) for n in notes} == fresh
