@@ -8,12 +8,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from cortexgraph_vault.api.app import build_app
 from cortexgraph_vault.api.errors import error_code
-from cortexgraph_vault.api.token import TokenSource
 from cortexgraph_vault.config import load_config
 from cortexgraph_vault.errors import Conflict, NotAvailableYet, NoteFormatError, SecretRefused
 from cortexgraph_vault.service import MemoryService
+from tests.api.asgi_client import asgi_client
 from tests.conftest import NOW_ISO
 
 pytestmark = pytest.mark.anyio
@@ -26,13 +25,7 @@ def service(git_vault: Path) -> MemoryService:
 
 
 def client(service: MemoryService) -> httpx.AsyncClient:
-    token = TokenSource()
-    app = build_app(service, port=PORT, token=token, watch=False)
-    return httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app, raise_app_exceptions=False),
-        base_url=f"http://127.0.0.1:{PORT}",
-        headers={"Authorization": f"Bearer {token.current()}"},
-    )
+    return asgi_client(service, PORT)
 
 
 async def test_an_unexpected_failure_is_a_500_sentence_and_a_logged_trace(

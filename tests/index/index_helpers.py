@@ -8,7 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cortexgraph_vault.config import load_config
+from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.vault.layout import VaultLayout
 
 
@@ -54,3 +57,16 @@ def wait_until(condition: Callable[[], bool], timeout: float = 10.0, what: str =
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what or condition}")
         time.sleep(0.01)
+
+
+# every field a note shows, hot and cold: a cached note must equal a fresh parse in each
+FIELDS = ("path", "title", "size", "mtime_ns", "ctime_ns", "sha256", "frontmatter", "body",
+          "problems", "memory", "kind", "links", "tags", "aliases", "entities", "memory_id")  # fmt: skip
+
+
+def engine_for(vault: Path) -> VaultEngine:
+    return VaultEngine(load_config({"vault": str(vault)}))
+
+
+def fields(note: IndexedNote) -> tuple[object, ...]:
+    return tuple(getattr(note, name) for name in FIELDS)

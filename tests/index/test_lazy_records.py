@@ -11,25 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from cortexgraph_vault.config import load_config, user_cache_dir
+from cortexgraph_vault.config import user_cache_dir
 from cortexgraph_vault.core.memory import Memory
-from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.index import cache as cache_module
 from cortexgraph_vault.index import cold_fields
 from cortexgraph_vault.index.cache import cache_path
-from cortexgraph_vault.index.records import IndexedNote
-from tests.index.index_helpers import catalog_of, fresh_signature, signature
-
-FIELDS = ("path", "title", "size", "mtime_ns", "ctime_ns", "sha256", "frontmatter", "body",
-          "problems", "memory", "kind", "links", "tags", "aliases", "entities", "memory_id")  # fmt: skip
-
-
-def engine_for(vault: Path) -> VaultEngine:
-    return VaultEngine(load_config({"vault": str(vault)}))
-
-
-def fields(note: IndexedNote) -> tuple[object, ...]:
-    return tuple(getattr(note, name) for name in FIELDS)
+from tests.index.index_helpers import catalog_of, engine_for, fields, fresh_signature, signature
 
 
 def test_every_field_of_a_cached_note_equals_a_fresh_parse(sample_vault: Path) -> None:
