@@ -16,14 +16,12 @@ import stat
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.index.catalog_parts import (
-    LazyParts,
     PickledVectors,
     RefreshReport,
     indexed_terms_of,
@@ -32,6 +30,7 @@ from cortexgraph_vault.index.catalog_parts import (
     same_bytes,
     workers_for_walk,
 )
+from cortexgraph_vault.index.catalog_state import CatalogState
 from cortexgraph_vault.index.embedder import Embedder
 from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file
 from cortexgraph_vault.index.gc_pause import gc_paused
@@ -76,7 +75,7 @@ __all__ = [
 ]
 
 
-class VaultCatalog(LazyParts):
+class VaultCatalog(CatalogState):
     def __init__(
         self,
         layout: VaultLayout,
@@ -115,76 +114,6 @@ class VaultCatalog(LazyParts):
         # where notes parsed in worker processes keep their fields until the cache holds
         # them (index/cold_spool.py); None: in memory
         self.spool_folder: Path | None = None
-
-    # reading -----------------------------------------------------------------
-    def __len__(self) -> int:
-        return len(self._notes)
-
-    def notes(self) -> list[IndexedNote]:
-        with self.lock:
-            return list(self._notes.values())
-
-    def note(self, rel: str) -> IndexedNote | None:
-        return self._notes.get(rel)
-
-    def memories(self) -> Iterator[Memory]:
-        for note in self.notes():
-            if note.memory is not None:
-                yield note.memory
-
-    def memory_by_id(self, memory_id: str) -> Memory | None:
-        with self.lock:
-            paths = self._by_id.get(memory_id)
-            note = self._notes.get(paths[0]) if paths else None
-            return note.memory if note else None
-
-    def paths_with_id(self, memory_id: str) -> list[str]:
-        with self.lock:
-            return list(self._by_id.get(memory_id, ()))
-
-    def problems(self) -> list[tuple[str, str]]:
-        with self.lock:
-            found = [(n.path, p) for n in self._notes.values() for p in n.problems]
-            found += list(self._unreadable.items())
-            found += [
-                (
-                    path,
-                    f"memory id {mid} is also used by {', '.join(p for p in paths if p != path)}",
-                )
-                for mid, paths in self._by_id.items()
-                if len(paths) > 1
-                for path in paths
-            ]
-        return sorted(found)
-
-    def name_in_use(self, name: str, *, besides: str | None = None) -> bool:
-        """A note anywhere in the vault has this file name, compared as Obsidian compares link
-        names (case-insensitively): a new note takes another, so a `[[link]]` to either stays
-        unambiguous. `besides`: a note that is moving and gives up its own name."""
-        key = name_key(name)
-        with self.lock:
-            count = self._names.get(key, 0)
-        if besides is not None and name_key(besides.rsplit("/", 1)[-1]) == key:
-            count -= 1
-        return count > 0
-
-    def tags_in_use(self) -> set[str]:
-        """Every tag some note carries, as written (kept as notes change: no walk)."""
-        with self.lock:
-            return set(self._tags)
-
-    def search_text(
-        self, terms: list[str], related: Mapping[str, Sequence[tuple[str, float]]] | None = None
-    ) -> tuple[dict[str, float], dict[str, list[str]]]:
-        """Path → similarity of every note matching the terms, and what each term matched."""
-        with self.lock:
-            return self.text.search_expanded(terms, related)
-
-    def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
-        """How many notes the word index holds, and in how many of them each term occurs."""
-        with self.lock:
-            text = self.text
-            return len(text), {term: text.document_frequency(term) for term in terms}
 
     # updating ----------------------------------------------------------------
     def refresh(self, start: str = "") -> RefreshReport:
@@ -487,61 +416,3 @@ class VaultCatalog(LazyParts):
             paths.remove(old.path)
             if not paths:
                 del self._by_id[mid]
-
-    # persistence ---------------------------------------------------------------
-    def adopt(
-        self,
-        notes: dict[str, IndexedNote],
-        text: TextIndex | Callable[[], TextIndex],
-        vectors: PickledVectors | SemanticIndex | None = None,
-    ) -> None:
-        """Take over a state loaded from the persistent cache (before any other change):
-        its vectors too when it has them, or else every note is embedded again. Vectors
-        kept pickled, or none, are unpickled (or marked to be made) when first needed."""
-        with self.lock:
-            self._semantic, self._vectors = None, None
-            if vectors is None or isinstance(vectors, PickledVectors):
-                self._vectors = (vectors, set(notes))
-            else:
-                self._semantic = vectors
-            self._notes = dict(notes)
-            self._by_id = {}
-            for note in notes.values():
-                if note.memory_id:
-                    self._by_id.setdefault(note.memory_id, []).append(note.path)
-            if callable(text):  # as cached: unpickled when first needed
-                self._text, self._text_loader = None, text
-            else:
-                self._text, self._text_loader = text, None
-            self.graph.load(notes.values())
-            self._names = Counter(name_key(path.rsplit("/", 1)[-1]) for path in notes)
-            self._tags = Counter(tag for note in notes.values() for tag in note.tags)
-            self.generation += 1
-            self.note_generation += 1
-            self.relation_generation += 1
-
-    def replace_with(self, other: VaultCatalog) -> None:
-        """Take over another catalogue's notes (a full re-index built beside this one)."""
-        with other.lock:
-            notes, text = dict(other._notes), other.text
-            unreadable = dict(other._unreadable)
-            attachments = set(other.graph._attachments)
-            semantic = other.semantic
-        self.adopt(notes, text, semantic)
-        with self.lock:
-            self._unreadable = unreadable
-            self.graph.set_attachments(attachments)
-            self.parsed += other.parsed
-
-    def snapshot(
-        self,
-    ) -> tuple[dict[str, IndexedNote], dict[str, object], PickledVectors | dict[str, Any] | None]:
-        """Notes, words and vectors to save: the vectors as loaded if still untouched, else
-        exported (pickled by the writer, outside the lock)."""
-        with self.lock:
-            notes = dict(self._notes)
-            if self._semantic is None and self._vectors is not None:
-                vectors: PickledVectors | dict[str, Any] | None = self._vectors[0]
-            else:
-                vectors = self.semantic.export()
-            return notes, self.text.export(), vectors
