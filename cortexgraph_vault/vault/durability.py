@@ -19,8 +19,11 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+
+from cortexgraph_vault.vault.late_writes import LATE_LOOK_SECONDS, LastLook, wait_for_keepers
 
 
 class Pending:
@@ -56,7 +59,10 @@ class Durability:
         self._cond = threading.Condition()
         self._folders: list[tuple[Path, Pending]] = []
         self._fds: list[int] = []
+        # (when, descriptor, look): replaced notes kept open for a last look (late_writes.py)
+        self._looks: list[tuple[float, int, LastLook]] = []
         self._thread: threading.Thread | None = None
+        self._looking = 0  # last looks taken off the list, not yet done
         self.folder_syncs = 0  # fsyncs made by the thread (a figure for tests)
 
     @contextlib.contextmanager
@@ -82,14 +88,30 @@ class Durability:
             self._wake()
         waiting.append(ticket)
 
-    def close_later(self, fd: int) -> None:
-        """Close a descriptor of a replaced note (nobody waits for this)."""
-        if getattr(self._local, "pending", None) is None:
+    def close_later(self, fd: int, look: LastLook | None = None) -> None:
+        """Close a descriptor of a replaced note (nobody waits for this); with `look`, not
+        before LATE_LOOK_SECONDS, and `look` runs just before the close."""
+        if look is None and getattr(self._local, "pending", None) is None:
             os.close(fd)
             return
         with self._cond:
-            self._fds.append(fd)
+            if look is None:
+                self._fds.append(fd)
+            else:
+                self._looks.append((time.monotonic() + LATE_LOOK_SECONDS, fd, look))
             self._wake()
+
+    def settle(self, timeout: float = 5.0) -> bool:
+        """Whether every last look, and every merge of late words it started, is done within
+        `timeout` (tests; a process about to stop)."""
+        ends = time.monotonic() + timeout
+        with self._cond:
+            while self._looks or self._looking:
+                left = ends - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(min(left, 0.05))
+        return wait_for_keepers(ends - time.monotonic())
 
     def _wake(self) -> None:
         if self._thread is None or not self._thread.is_alive():
@@ -100,10 +122,13 @@ class Durability:
     def _run(self) -> None:
         while True:
             with self._cond:
-                while not self._folders and not self._fds:
-                    self._cond.wait()
+                while not self._folders and not self._fds and not self._due_looks():
+                    self._cond.wait(self._next_look_in())
                 folders, self._folders = self._folders, []
                 fds, self._fds = self._fds, []
+                looks = self._due_looks()
+                self._looks = self._looks[len(looks) :]
+                self._looking += len(looks)
             # Every fsync below starts after the renames its tickets stand for.
             for folder in dict.fromkeys(f for f, _ in folders):
                 fsync_folder(folder)
@@ -113,6 +138,36 @@ class Durability:
             for fd in fds:
                 with contextlib.suppress(OSError):
                     os.close(fd)
+            again = [(fd, look) for _, fd, look in looks if self._look(fd, look)]
+            if looks:
+                with self._cond:
+                    due = time.monotonic() + LATE_LOOK_SECONDS
+                    self._looks.extend((due, fd, look) for fd, look in again)
+                    self._looking -= len(looks)
+                    self._cond.notify_all()
+
+    @staticmethod
+    def _look(fd: int, look: LastLook) -> bool:
+        """Run a look; True when it asks for another one (the descriptor stays open)."""
+        again = False
+        try:
+            again = look()
+        finally:
+            if not again:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        return again
+
+    def _due_looks(self) -> list[tuple[float, int, LastLook]]:
+        # Queued in time order (one delay for all), so the due ones are a prefix.
+        now = time.monotonic()
+        due = 0
+        while due < len(self._looks) and self._looks[due][0] <= now:
+            due += 1
+        return self._looks[:due]
+
+    def _next_look_in(self) -> float | None:
+        return max(0.0, self._looks[0][0] - time.monotonic()) if self._looks else None
 
 
 DURABILITY = Durability()  # one per process: every vault's writes share the thread

@@ -23,6 +23,7 @@ from typing import BinaryIO
 from cortexgraph_vault.errors import NoteFormatError, VaultError, WriteFailed
 from cortexgraph_vault.vault import disk_wait, durability
 from cortexgraph_vault.vault.durability import DURABILITY
+from cortexgraph_vault.vault.late_writes import KeepLateWords, last_look
 
 TEMP_MARK = ".cgv-tmp-"
 ASIDE_MARK = ".cgv-aside-"
@@ -240,6 +241,7 @@ def atomic_write(
     expected: FileStamp | None = None,
     must_not_exist: bool = False,
     sync_later: bool = False,
+    on_late: KeepLateWords | None = None,
 ) -> FileStamp:
     """Replace `path` with `data` in one rename.
 
@@ -248,6 +250,8 @@ def atomic_write(
     ChangedUnderUs rather than overwrite their edit. `must_not_exist` guards new files.
     `sync_later`: a write that is one step on its own (not part of a journaled move, not a
     journal) may leave its folder's fsync to be waited for after the lock (durability.py).
+    `on_late` is given words written into the replaced note after we read it back
+    (late_writes.py).
     """
     tmp = temp_path_for(path)
     # The note we replace, held open from the check on: whatever an editor writes into it in
@@ -288,11 +292,15 @@ def atomic_write(
         _fsync_dir(path.parent)
     written = stamp_of(data, os.stat(path))
     if held is not None:
+        look = None
         try:
             replaced = _read_fd(held)
+            late = expected is not None and hashlib.sha256(replaced).hexdigest() != expected.sha256
+            if on_late is not None and not late:
+                look = last_look(held, replaced, on_late)
         finally:
-            DURABILITY.close_later(held)
-        if expected is not None and hashlib.sha256(replaced).hexdigest() != expected.sha256:
+            DURABILITY.close_later(held, look)
+        if late:
             raise LateWrite(path, replaced, written)
     return written
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,17 +29,22 @@ from cortexgraph_vault.vault.files import (
     atomic_write,
     current_stamp,
     decode_note,
+    read_bytes,
     read_note,
     remove_file,
     rename_file,
     write_failed,
 )
 from cortexgraph_vault.vault.journal import WriteJournal
+from cortexgraph_vault.vault.late_writes import KeepLateWords, merged_late
 from cortexgraph_vault.vault.layout import NameInUse, VaultLayout, unique_name
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.paths import safe_path
 
 MAX_ATTEMPTS = 8
+# Words typed late exist nowhere but in memory: try harder before keeping them in a copy.
+LATE_ATTEMPTS = 32
+log = logging.getLogger(__name__)
 
 FieldChanges = Mapping[str, object]
 ComputeChanges = Callable[[ParsedNote], FieldChanges]
@@ -126,10 +133,8 @@ class NoteStore:
     ) -> Written:
         path = self.path(rel)
         with self.lock.held(), self._turn(rel):
-            late: tuple[str, FileStamp] | None = None
             for _ in range(MAX_ATTEMPTS):
-                text, stamp = self.read(rel) if late is None else late
-                late = None
+                text, stamp = self.read(rel)
                 if expected_sha256 is not None and stamp.sha256 != expected_sha256:
                     raise Conflict(rel, expected_sha256, stamp.sha256, text)
                 parsed = editable(rel, text)
@@ -141,10 +146,16 @@ class NoteStore:
                     return Written(rel, text, text.encode(), stamp, text)
                 data = new_text.encode("utf-8")
                 try:
-                    new_stamp = atomic_write(path, data, expected=stamp, sync_later=True)
+                    new_stamp = atomic_write(
+                        path, data, expected=stamp, sync_later=True, on_late=self._keeper(rel)
+                    )
                 except LateWrite as exc:
-                    late = self._edit_their_version(rel, exc, expected_sha256)
-                    continue
+                    # Our change is on disk; their words are in the version we replaced.
+                    self._check_their_version(rel, exc, expected_sha256)
+                    kept = self._merge_late_words(rel, text.encode("utf-8"), exc.data)
+                    if kept is None:
+                        raise NotFound(f"{rel}: removed while we updated it") from None
+                    return Written(rel, kept[0].decode("utf-8"), kept[0], kept[1], text)
                 except ChangedUnderUs:
                     # Someone wrote the note meanwhile: read it again and re-apply — unless
                     # the caller pinned the version it edited, then that is their conflict.
@@ -154,6 +165,67 @@ class NoteStore:
                     continue
                 return Written(rel, new_text, data, new_stamp, text)
         raise VaultError(f"{rel}: kept changing while we tried to update it; try again")
+
+    def _keeper(self, rel: str) -> KeepLateWords:
+        return lambda replaced, late: self.keep_late_words(rel, replaced, late)
+
+    def keep_late_words(self, rel: str, replaced: bytes, late: bytes) -> None:
+        """Words an editor wrote into the version of `rel` we had replaced, found by the last
+        look at it (vault/late_writes.py), merged into the note as it is now."""
+        try:
+            with self.lock.held():
+                kept = self._merge_late_words(rel, replaced, late)
+        except (VaultError, OSError) as exc:
+            log.error("%s: words written into it while we replaced it not kept: %s", rel, exc)
+            return
+        if kept is None:
+            log.error("%s: words written into it while we replaced it not kept: the note "
+                      "kept changing", rel)  # fmt: skip
+
+    def _merge_late_words(
+        self, rel: str, replaced: bytes, late: bytes
+    ) -> tuple[bytes, FileStamp] | None:
+        """Under the lock: `late` (the version we replaced, `replaced`, with an editor's words
+        in) merged into the note on disk (late_writes.merged_late); the note as it is then,
+        or None if it is gone. Their words exist nowhere else: a note that keeps changing
+        under every try gets them in a conflict copy beside it (merged back like a sync's)."""
+        path = self.path(rel)
+        for _ in range(LATE_ATTEMPTS):
+            try:
+                current, stamp = read_bytes(path)
+            except FileNotFoundError:
+                log.warning("%s: moved or removed before words typed into it late could be "
+                            "kept", rel)  # fmt: skip
+                return None
+            merged, report = merged_late(replaced, current, late)
+            if merged == current:
+                return current, stamp
+            try:
+                new_stamp = atomic_write(path, merged, expected=stamp, on_late=self._keeper(rel))
+            except ChangedUnderUs:
+                continue
+            except LateWrite as exc:
+                late, replaced = exc.data, current
+                continue
+            log.info("%s: kept words written into it while we replaced it%s", rel,
+                     f" ({report})" if report else "")  # fmt: skip
+            return merged, new_stamp
+        copy = self._late_copy(rel, late)
+        log.warning("%s: kept changing; words written into it while we replaced it are in %s",
+                    rel, copy)  # fmt: skip
+        return read_bytes(path)
+
+    def _late_copy(self, rel: str, data: bytes) -> str:
+        folder, _, name = rel.rpartition("/")
+        day = time.strftime("%Y-%m-%d")
+        for n in range(1, 1000):
+            copy = f"{folder}/{name[:-3]} (cortexgraph-vault's conflicted copy {day} ({n})).md"
+            try:
+                atomic_write(self.path(copy), data, must_not_exist=True)
+            except ChangedUnderUs:
+                continue
+            return copy
+        raise VaultError(f"{rel}: no free name for a conflict copy of words typed into it late")
 
     @contextlib.contextmanager
     def _turn(self, rel: str) -> Iterator[None]:
@@ -175,12 +247,10 @@ class NoteStore:
                 del self._writing[rel]
             mine.set()
 
-    def _edit_their_version(
-        self, rel: str, late: LateWrite, pinned: str | None
-    ) -> tuple[str, FileStamp]:
+    def _check_their_version(self, rel: str, late: LateWrite, pinned: str | None) -> None:
         """Our rename won, but an editor wrote into the note in the instant before it: their
-        words are in the version we replaced. Edit that version next (the file on disk is
-        ours, stamped `late.written`); if it cannot be edited, put it back exactly."""
+        words are in the version we replaced. If that version cannot be edited, or the caller
+        pinned the version it changed, put theirs back exactly (and say why)."""
         try:
             text = decode_note(late.data, rel)
             if pinned is not None:
@@ -190,7 +260,6 @@ class NoteStore:
         except (NoteFormatError, Conflict):
             atomic_write(late.path, late.data, expected=late.written)
             raise
-        return text, late.written
 
     def create(
         self,

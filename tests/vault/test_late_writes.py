@@ -1,0 +1,173 @@
+"""Words an editor writes into a note after our rename, through a descriptor it opened before
+(so into the file we replaced), are found by the last look and merged into the note."""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from cortexgraph_vault.core.conflict_names import conflict_copy
+from cortexgraph_vault.core.note import parse_note
+from cortexgraph_vault.vault import store as store_module
+from cortexgraph_vault.vault.durability import DURABILITY
+from cortexgraph_vault.vault.late_writes import LATE_LOOK_SECONDS
+from cortexgraph_vault.vault.layout import VaultLayout
+from cortexgraph_vault.vault.lock import VaultLock
+from cortexgraph_vault.vault.store import NoteStore
+
+NOTE = "---\nid: abc\nuse_count: 1\nmood: calm  # mine\n---\nBody line.\n"
+REL = "_stm/m.md"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> NoteStore:
+    root = tmp_path / "vault"
+    (root / "_stm").mkdir(parents=True)
+    (root / REL).write_text(NOTE)
+    return NoteStore(VaultLayout(root), VaultLock(root, tmp_path / "locks", timeout=5))
+
+
+def bump(parsed):  # type: ignore[no-untyped-def]
+    return {"use_count": int(parsed.frontmatter["use_count"]) + 1}
+
+
+def _opened_before(store: NoteStore, flags: int) -> int:
+    return os.open(store.path(REL), os.O_WRONLY | flags)
+
+
+def test_a_line_appended_after_our_read_back_is_merged_into_the_note(store: NoteStore) -> None:
+    editor = _opened_before(store, os.O_APPEND)
+    try:
+        store.update_fields(REL, bump)
+        os.write(editor, b"Typed a moment too late.\n")
+    finally:
+        os.close(editor)
+    assert DURABILITY.settle()
+    text = store.path(REL).read_text()
+    assert text.endswith("Body line.\nTyped a moment too late.\n")
+    assert parse_note(text).frontmatter["use_count"] == 2  # our use, counted once
+    assert "mood: calm  # mine" in text
+
+
+def test_an_editor_saving_its_whole_buffer_late_keeps_its_text_and_our_count(
+    store: NoteStore,
+) -> None:
+    # An editor's save: truncate and write the buffer it loaded before our change.
+    editor = _opened_before(store, 0)
+    try:
+        store.update_fields(REL, bump)
+        os.ftruncate(editor, 0)
+        os.write(editor, NOTE.replace("Body line.", "Body line, reworded.").encode())
+    finally:
+        os.close(editor)
+    assert DURABILITY.settle()
+    text = store.path(REL).read_text()
+    assert "Body line, reworded.\n" in text and "Body line.\n" not in text
+    assert parse_note(text).frontmatter["use_count"] == 2
+
+
+def test_late_words_join_a_note_we_changed_again_meanwhile(store: NoteStore) -> None:
+    editor = _opened_before(store, os.O_APPEND)
+    try:
+        store.update_fields(REL, bump)
+        store.update_fields(REL, bump)  # a second use before the last look at the first
+        os.write(editor, b"Late line.\n")
+    finally:
+        os.close(editor)
+    assert DURABILITY.settle()
+    text = store.path(REL).read_text()
+    assert text.endswith("Body line.\nLate line.\n")
+    assert parse_note(text).frontmatter["use_count"] == 3
+
+
+def test_a_note_nobody_wrote_late_is_not_written_again(store: NoteStore) -> None:
+    store.update_fields(REL, bump)
+    before = os.stat(store.path(REL))
+    assert DURABILITY.settle()
+    after = os.stat(store.path(REL))
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_late_words_to_a_note_removed_meanwhile_leave_the_vault_alone(
+    store: NoteStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    editor = _opened_before(store, os.O_APPEND)
+    try:
+        store.update_fields(REL, bump)
+        os.unlink(store.path(REL))
+        os.write(editor, b"Late line.\n")
+    finally:
+        os.close(editor)
+    assert DURABILITY.settle()
+    assert not store.path(REL).exists()
+    assert "moved or removed before words typed into it late" in caplog.text
+
+
+def test_a_slow_editor_beside_a_busy_writer_loses_no_line(store: NoteStore) -> None:
+    """An editor that opens the note, then takes its time (up to 20 ms) to write a line, while
+    another thread uses the memory without pause: most of its lines land in a file we have
+    already replaced and read back."""
+    rng = random.Random(7)
+    stop = threading.Event()
+    uses = [0]
+
+    def writer() -> None:
+        while not stop.is_set():
+            store.update_fields(REL, bump)
+            uses[0] += 1
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    lines = [f"Slow line {n}.\n" for n in range(60)]
+    try:
+        for line in lines:
+            editor = _opened_before(store, os.O_APPEND)
+            try:
+                time.sleep(rng.uniform(0, 0.02))
+                os.write(editor, line.encode())
+            finally:
+                os.close(editor)
+    finally:
+        stop.set()
+        thread.join()
+    assert DURABILITY.settle()
+    text = store.path(REL).read_text()
+    assert [line for line in lines if line not in text] == []
+    assert "<<<<<<<" not in text
+    assert parse_note(text).frontmatter["use_count"] == 1 + uses[0]
+
+
+def test_late_words_that_cannot_be_merged_in_time_are_kept_in_a_conflict_copy(
+    store: NoteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "LATE_ATTEMPTS", 0)  # the note "kept changing" every try
+    editor = _opened_before(store, os.O_APPEND)
+    try:
+        store.update_fields(REL, bump)
+        os.write(editor, b"Late line.\n")
+    finally:
+        os.close(editor)
+    assert DURABILITY.settle()
+    copies = [p for p in store.path(REL).parent.iterdir() if p.name != "m.md"]
+    assert [conflict_copy(f"_stm/{p.name}").original for p in copies] == [REL]  # type: ignore[union-attr]
+    assert copies[0].read_text() == NOTE + "Late line.\n"
+    assert parse_note(store.path(REL).read_text()).frontmatter["use_count"] == 2
+
+
+def test_an_editor_that_keeps_the_note_open_is_looked_at_until_it_lets_go(
+    store: NoteStore,
+) -> None:
+    editor = _opened_before(store, os.O_APPEND)
+    try:
+        store.update_fields(REL, bump)
+        time.sleep(LATE_LOOK_SECONDS * 3)  # several looks while it still holds the note
+        os.write(editor, b"Written after a long pause.\n")
+    finally:
+        os.close(editor)
+    assert DURABILITY.settle()
+    assert store.path(REL).read_text().endswith("Body line.\nWritten after a long pause.\n")
