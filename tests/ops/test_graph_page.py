@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -71,8 +74,19 @@ def test_text_that_looks_like_markup_cannot_break_out_of_the_page(tmp_path: Path
     assert node["preview"] == "</script><script>alert(1)</script> & <b>bold</b>"
 
 
+@pytest.fixture
+def short_tmp() -> Iterator[str]:
+    """A temp folder with a short path for Chromium: its singleton socket lives there, and a
+    socket's path may not pass 107 bytes (a test run's own TMPDIR can be much deeper)."""
+    folder = tempfile.mkdtemp(prefix="cgv-", dir="/tmp" if os.path.isdir("/tmp") else None)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed")
-def test_the_page_runs_in_a_real_browser(git_vault: Path, tmp_path: Path) -> None:
+def test_the_page_runs_in_a_real_browser(git_vault: Path, tmp_path: Path, short_tmp: str) -> None:
     svc = service(git_vault)
     svc.import_cortexgraph(str(CORTEXGRAPH))
     svc.graph_html(str(tmp_path / "graph.html"))
@@ -80,8 +94,9 @@ def test_the_page_runs_in_a_real_browser(git_vault: Path, tmp_path: Path) -> Non
     browser = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}",
                "--window-size=1200,800"]  # fmt: skip
+    env = {**os.environ, "TMPDIR": short_tmp}
     dom = subprocess.run(
-        [*browser, "--dump-dom", target], capture_output=True, text=True, timeout=120
+        [*browser, "--dump-dom", target], capture_output=True, text=True, timeout=120, env=env
     )
     assert 'data-ready="true"' in dom.stdout, dom.stderr[-2000:]
     # The tooltip of the node named in the address shows its title, status and score.
@@ -89,5 +104,7 @@ def test_the_page_runs_in_a_real_browser(git_vault: Path, tmp_path: Path) -> Non
     assert '<div class="t">Commit style</div>' in dom.stdout
     assert re.search(r'<div class="m">promoted · score [0-9.]+ · 8 uses', dom.stdout)
     shot = tmp_path / "graph.png"
-    subprocess.run([*browser, f"--screenshot={shot}", target], capture_output=True, timeout=120)
+    subprocess.run(
+        [*browser, f"--screenshot={shot}", target], capture_output=True, timeout=120, env=env
+    )
     assert shot.stat().st_size > 10_000
