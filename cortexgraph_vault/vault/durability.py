@@ -17,6 +17,7 @@ only a power cut in that instant could undo an unanswered write, as it could bef
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 import time
@@ -24,6 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from cortexgraph_vault.vault.late_writes import LATE_LOOK_SECONDS, LastLook, wait_for_keepers
+
+log = logging.getLogger(__name__)
 
 
 class Pending:
@@ -152,6 +155,8 @@ class Durability:
         again = False
         try:
             again = look()
+        except Exception:  # a look must never stop the thread every write waits on
+            log.exception("a last look at a replaced note failed")
         finally:
             if not again:
                 with contextlib.suppress(OSError):

@@ -171,3 +171,26 @@ def test_an_editor_that_keeps_the_note_open_is_looked_at_until_it_lets_go(
         os.close(editor)
     assert DURABILITY.settle()
     assert store.path(REL).read_text().endswith("Body line.\nWritten after a long pause.\n")
+
+
+def test_a_look_that_fails_closes_its_file_and_the_next_looks_still_run(tmp_path: Path) -> None:
+    paths = [tmp_path / "a.md", tmp_path / "b.md"]
+    for path in paths:
+        path.write_text("x")
+    fds = [os.open(path, os.O_RDONLY) for path in paths]
+    ran: list[str] = []
+
+    def broken() -> bool:
+        raise RuntimeError("a bug in a look")
+
+    def fine() -> bool:
+        ran.append("b")
+        return False
+
+    DURABILITY.close_later(fds[0], broken)
+    DURABILITY.close_later(fds[1], fine)
+    assert DURABILITY.settle()
+    assert ran == ["b"]
+    for fd in fds:
+        with pytest.raises(OSError):
+            os.fstat(fd)  # closed
