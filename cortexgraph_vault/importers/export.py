@@ -33,7 +33,7 @@ from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models.maintenance import ExportResult, SourceProblem
 from cortexgraph_vault.progress import Progress
-from cortexgraph_vault.vault.files import temp_path_for
+from cortexgraph_vault.vault.temp_names import temp_path_for
 
 JSON_FORMAT = "cortexgraph-vault-export"
 

@@ -40,9 +40,9 @@ from cortexgraph_vault.importers.records import (
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models.maintenance import ImportItem, ImportResult, SourceProblem
 from cortexgraph_vault.progress import Progress
-from cortexgraph_vault.vault.files import temp_path_for
 from cortexgraph_vault.vault.layout import among, unique_name
 from cortexgraph_vault.vault.store import set_fields
+from cortexgraph_vault.vault.temp_names import temp_path_for
 
 # From this many new notes one walk of the vault indexes them faster than one at a time.
 INDEX_BY_WALK = 200

@@ -25,7 +25,7 @@ from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models import GraphPictureResult
-from cortexgraph_vault.vault.files import temp_path_for
+from cortexgraph_vault.vault.temp_names import temp_path_for
 
 STATUS_COLOURS = {
     "active": "#2f81f7",

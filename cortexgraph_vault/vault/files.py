@@ -11,11 +11,7 @@ import contextlib
 import errno
 import hashlib
 import os
-import re
-import secrets
-import socket
 import stat
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -24,12 +20,10 @@ from cortexgraph_vault.errors import NoteFormatError, VaultError, WriteFailed
 from cortexgraph_vault.vault import disk_wait, durability
 from cortexgraph_vault.vault.durability import DURABILITY
 from cortexgraph_vault.vault.late_writes import KeepLateWords, last_look
-
-TEMP_MARK = ".cgv-tmp-"
-ASIDE_MARK = ".cgv-aside-"
-# This machine, in temp file names (a pid means nothing on another device of a synced vault).
-_WRITER = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
-_OWNER = re.compile(re.escape(TEMP_MARK) + r"([0-9a-f]{6})-(\d+)-[0-9a-f]+$")
+from cortexgraph_vault.vault.temp_names import TEMP_MARK as TEMP_MARK
+from cortexgraph_vault.vault.temp_names import aside_path_for as aside_path_for
+from cortexgraph_vault.vault.temp_names import sweep_temp_files as sweep_temp_files
+from cortexgraph_vault.vault.temp_names import temp_path_for
 
 
 @dataclass(frozen=True)
@@ -207,31 +201,12 @@ def _fsync_dir(folder: Path) -> None:
     durability.fsync_folder(folder)  # looked up at each call: tests hold it to watch the order
 
 
-def temp_path_for(path: Path) -> Path:
-    # The writer's host and pid in the name let the next start sweep a killed writer's litter
-    # at once, while a live writer's temp file (here or on a synced device) is left alone.
-    # A name near the file system's 255-byte limit would not leave room for the suffix.
-    name = path.name if len(os.fsencode(path.name)) <= 150 else _short_name(path.name)
-    return path.with_name(f".{name}{TEMP_MARK}{_WRITER}-{os.getpid()}-{secrets.token_hex(4)}")
-
-
-def aside_path_for(path: Path) -> Path:
-    """A hidden name beside `path` for a note a forget has taken out of the vault until its
-    commit is made (a rename needs no free space, so a full disk can always put it back)."""
-    name = path.name if len(os.fsencode(path.name)) <= 150 else _short_name(path.name)
-    return path.with_name(f".{name}{ASIDE_MARK}{_WRITER}-{os.getpid()}-{secrets.token_hex(4)}")
-
-
 def rename_file(src: Path, dst: Path) -> None:
     try:
         os.rename(src, dst)
     except OSError as exc:
         raise write_failed(src, exc) from exc
     _fsync_dir(dst.parent)
-
-
-def _short_name(name: str) -> str:
-    return hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 def atomic_write(
@@ -381,39 +356,3 @@ class LateWrite(VaultError):
         self.path = path
         self.data = data
         self.written = written
-
-
-def _writer_is_dead(name: str) -> bool:
-    """True when the temp file's writer was a process on this host that no longer runs."""
-    found = _OWNER.search(name)
-    if found is None or found.group(1) != _WRITER:
-        return False
-    pid = int(found.group(2))
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        return False  # alive, someone else's
-    return False
-
-
-def sweep_temp_files(root: Path, folders: list[str], older_than_seconds: float = 60.0) -> int:
-    """Remove temp files a crashed writer left behind (they are hidden, but they are litter):
-    at once when their writer is known dead, otherwise once they are old."""
-    removed = 0
-    limit = time.time() - older_than_seconds
-    for folder in folders:
-        base = root / folder
-        if not base.is_dir():
-            continue
-        for entry in base.rglob(f".*{TEMP_MARK}*"):
-            with contextlib.suppress(OSError):
-                if entry.is_file() and (
-                    _writer_is_dead(entry.name) or entry.stat().st_mtime < limit
-                ):
-                    entry.unlink()
-                    removed += 1
-    return removed
