@@ -34,9 +34,10 @@ class NoteLink(NamedTuple):
 
 
 class MemoryState(NamedTuple):
-    """What ranking and counting read of a memory — its status and decay fields — kept with
-    the note's hot fields: a search or `stats` reads these of every memory, and decoding
-    3,000 memories' cold fields for them was a tenth of a warm 10k command."""
+    """What reads of every memory look at — its status and decay fields (ranking, `stats`)
+    and its typed relations (who points at the memory `show` opens) — kept with the note's
+    hot fields: decoding 3,000 memories' cold fields for them was a tenth of a warm 10k
+    command."""
 
     status: str
     created: datetime
@@ -44,11 +45,13 @@ class MemoryState(NamedTuple):
     use_count: int
     strength: float
     use_days: int
+    relations: tuple[tuple[str, tuple[str, ...]], ...]  # as `Memory.relations`, in order
 
     @classmethod
     def of(cls, memory: Memory) -> MemoryState:
+        relations = tuple((kind, tuple(values)) for kind, values in memory.relations.items())
         return cls(memory.status, memory.created, memory.last_used, memory.use_count,
-                   memory.strength, memory.use_days)  # fmt: skip
+                   memory.strength, memory.use_days, relations)  # fmt: skip
 
     @property
     def decay(self) -> DecayFields:

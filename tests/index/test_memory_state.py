@@ -92,3 +92,38 @@ def test_a_plain_note_has_no_state_whatever_memory_it_was_given(sample_vault: Pa
     as_plain = memory_note.replace(kind="note")
     assert as_plain.memory is None and as_plain.memory_state is None
     assert not as_plain.has_memory
+
+
+def test_opening_a_memory_decodes_only_it_and_the_memories_relating_to_it(
+    git_vault: Path, decoded: list[bytes]
+) -> None:
+    from cortexgraph_vault.core.link_values import points_to
+    from cortexgraph_vault.ops.reads import open_memories
+    from tests.builders import service_for
+
+    s = service_for(git_vault)
+    s.relate("Uses Neovim", "Curious about Rust", "supports")
+    s.engine.index_cache.save(s.engine.catalog)
+    warm = engine_for(git_vault)
+    assert warm.index_cache.loaded_at_start
+    decoded.clear()
+    target = warm.resolve("Curious about Rust")
+    opened = open_memories(warm, [target.path]).memories[0]
+    decoded_by_opening = len(decoded)
+    relations = opened.relations
+    assert relations is not None
+    memories = list(engine_for(git_vault).catalog.memories())
+    pointing = [
+        (o.id, kind)
+        for o in memories
+        if o.path != target.path
+        for kind, values in o.relations.items()
+        for value in values
+        if points_to(value, target)
+    ]
+    assert [(r.from_memory_id, r.relation_type) for r in relations.incoming] == pointing
+    assert ("supports" in [kind for _, kind in pointing]) and len(memories) > 3
+    # itself, the memories that point at it and those it names: not every memory
+    named = {o.id for o in memories if any(
+        points_to(v, o) for vs in target.relations.values() for v in vs)}  # fmt: skip
+    assert 0 < decoded_by_opening <= len({target.id, *(i for i, _ in pointing), *named})
