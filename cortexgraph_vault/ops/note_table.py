@@ -98,9 +98,10 @@ def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> No
     if before is None or len(notes) < len(before.paths) // 2:
         n = len(notes)
         paths = [note.path for note in notes]
-        table = NoteTable(paths, dict(zip(paths, range(n), strict=True)), list(notes),
+        rows = range(n)
+        table = NoteTable(paths, dict(zip(paths, rows, strict=True)), list(notes),
                           np.full(n, NOTE, np.int16), [], np.ones(n), np.zeros(n), np.zeros(n),
-                          np.full(n, math.nan), {id(x): i for i, x in enumerate(notes)})  # fmt: skip
+                          np.full(n, math.nan), dict(zip(map(id, notes), rows, strict=True)))  # fmt: skip
         _fill_memories(table, notes)
         return table
     old_ids = before.id_row
