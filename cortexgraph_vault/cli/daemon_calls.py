@@ -42,7 +42,6 @@ def daemon_for(config: Config, overridden: bool) -> tuple[int, str] | None:
     """The port and token of the live daemon serving `config.vault`, if the CLI may use it."""
     if os.environ.get(NO_DAEMON) or overridden or config.vault is None:
         return None
-    from cortexgraph_vault.api.token import existing_token
     from cortexgraph_vault.daemon.instance import daemon_serving
 
     claim = daemon_serving(config.vault)
@@ -51,6 +50,8 @@ def daemon_for(config: Config, overridden: bool) -> tuple[int, str] | None:
     now = config.fixed_now.isoformat() if config.fixed_now else None
     if claim.get("now") != now:
         return None
+    from cortexgraph_vault.api.token import existing_token  # only with a daemon to ask
+
     try:
         token = existing_token()
     except VaultError:  # a broken token file: the daemon refuses it too

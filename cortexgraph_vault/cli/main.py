@@ -184,7 +184,9 @@ def run(command: Command, args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, exits: bool = False) -> int:
+    """`exits`: the process ends after this call (`entry`), so what a one-call command builds
+    and keeps is frozen, not walked by the collector (index/gc_pause.py)."""
     given = sys.argv[1:] if argv is None else list(argv)
     if given == ["--version"]:
         # what argparse's version action prints, without building three dozen subparsers
@@ -209,6 +211,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # and decoded notes, which all live until the end: a few dozen times is enough to
         # bound what a long command (gc, import) leaves unreachable.
         gc.set_threshold(ONE_CALL_GC_THRESHOLD, *threshold[1:])
+        if exits:
+            from cortexgraph_vault.index.gc_pause import freeze_on_resume
+
+            freeze_on_resume(True)
     try:
         return run(command, args)
     except KeyboardInterrupt:
@@ -219,6 +225,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report(exc, command, registry(), verbose=args.verbose)
     finally:
         gc.set_threshold(*threshold)  # `main` called in a process that goes on (tests)
+        if exits and command.needs != "config":
+            from cortexgraph_vault.index.gc_pause import freeze_on_resume
+
+            freeze_on_resume(False)  # what the exit itself makes is not frozen
 
 
 def entry() -> NoReturn:
@@ -235,7 +245,7 @@ def entry() -> NoReturn:
     PYDANTIC_DISABLE_PLUGINS is set otherwise (empty: look for them).
     """
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    code = main()
+    code = main(exits=True)
     for thread in threading.enumerate():
         if thread is not threading.main_thread() and not thread.daemon:
             thread.join()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from cortexgraph_vault.config import Config, user_cache_dir, vault_root
 from cortexgraph_vault.core.memory import Memory
-from cortexgraph_vault.core.rules import memory_score
+from cortexgraph_vault.core.rules import DecayFields, memory_score
 from cortexgraph_vault.engine.commits import CommitTicket, GroupCommitter
 from cortexgraph_vault.engine.memory_lookup import find_memory
 from cortexgraph_vault.engine.memory_views import memory_view
@@ -235,7 +235,12 @@ class VaultEngine:
 
     # views -------------------------------------------------------------------------
     def score(self, m: Memory, now: datetime | None = None) -> float:
-        return memory_score(m.decay, now or self.now(), self.decay)
+        return self.score_of(m.decay, now)
+
+    def score_of(self, decay: DecayFields, now: datetime | None = None) -> float:
+        """The score of a memory's decay fields (a note's `memory_state.decay` spares
+        decoding the memory)."""
+        return memory_score(decay, now or self.now(), self.decay)
 
     def view(self, m: Memory, *, now: datetime | None = None, preview: int = 0,
              include_score: bool = True) -> MemoryView:  # fmt: skip

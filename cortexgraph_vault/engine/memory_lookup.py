@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.errors import Ambiguous, NotFound
 from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.vault.paths import vault_relative
 
 
@@ -37,12 +38,23 @@ def find_memory(catalog: VaultCatalog, root: Path, stm: str, ref: str,
             return note.memory
         if note and not note.memory:
             raise NotFound(f"{rel}: is a note, not a memory (memories live in {stm}/)")
+
+    def memories_where(match: Callable[[IndexedNote], bool]) -> list[Memory]:
+        """The memories whose notes match, tested on the notes' hot fields (a memory's title,
+        path and id are its note's): only those found are decoded, not every memory."""
+        found = []
+        for note in catalog.notes():
+            state = note.memory_state
+            if state is not None and (wanted is None or state.status in wanted) and match(note):
+                memory = note.memory
+                assert memory is not None  # a note with a memory state has a memory
+                found.append(memory)
+        return found
+
     low = name_key(ref)
-    by_title = [
-        m
-        for m in catalog.memories()
-        if low in (name_key(m.title), name_key(m.path.rsplit("/", 1)[-1][:-3])) and ok(m)
-    ]
+    by_title = memories_where(
+        lambda n: low in (name_key(n.title), name_key(n.path.rsplit("/", 1)[-1][:-3]))
+    )
     if len(by_title) == 1:
         return by_title[0]
     if len(by_title) > 1:
@@ -51,7 +63,7 @@ def find_memory(catalog: VaultCatalog, root: Path, stm: str, ref: str,
             [f"{m.id} {m.path}" for m in by_title],
         )
     if len(ref) >= 4:
-        by_prefix = [m for m in catalog.memories() if m.id and m.id.startswith(ref) and ok(m)]
+        by_prefix = memories_where(lambda n: bool(n.memory_id and n.memory_id.startswith(ref)))
         if len(by_prefix) == 1:
             return by_prefix[0]
         if len(by_prefix) > 1:

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 
-from rapidfuzz import fuzz, process
-
 from cortexgraph_vault.index.posting_lists import Postings
 
 PREFIX_WEIGHT = 0.8
@@ -91,7 +89,10 @@ class Vocabulary:
         out.extend((t, PREFIX_WEIGHT) for t in prefixed[:MAX_EXPANSIONS])
         if out:
             return out
-        # a typo: "postgers" finds "postgres" (only when the term itself is unknown)
+        # a typo: "postgers" finds "postgres" (only when the term itself is unknown; rapidfuzz
+        # loaded then, not by every search command)
+        from rapidfuzz import fuzz, process
+
         near: list[str] = []
         for size in range(len(term) - 2, len(term) + 3):
             near.extend(self._by_length.get(size, {}))

@@ -19,7 +19,7 @@ from operator import not_
 import numpy as np
 
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.index.records import IndexedNote
+from cortexgraph_vault.index.records import IndexedNote, MemoryState
 
 NOTE = -1  # status code of a note that is not a memory
 
@@ -48,7 +48,8 @@ class NoteTable:
 
 
 def _fill(table: NoteTable, codes: dict[str, int], i: int, note: IndexedNote) -> None:
-    m = note.memory
+    # the memory's hot fields: no memory decoded to build the table
+    m = note.memory_state
     if m is None:
         table.status[i], table.use_base[i], table.last_used[i] = NOTE, 1.0, 0.0
         table.strength[i], table.created[i] = 0.0, math.nan
@@ -64,6 +65,31 @@ def _fill(table: NoteTable, codes: dict[str, int], i: int, note: IndexedNote) ->
     table.created[i] = m.created.timestamp() if m.created else math.nan
 
 
+def _fill_memories(table: NoteTable, notes: list[IndexedNote]) -> None:
+    """`_fill` for every memory among `notes` (the rest keep a plain note's values), each
+    column set in one step: 3,000 memories at 10k notes, five array items each."""
+    rows: list[int] = []
+    states: list[MemoryState] = []
+    for i, note in enumerate(notes):
+        state = note.memory_state
+        if state is not None:
+            rows.append(i)
+            states.append(state)
+    if not rows:
+        return
+    codes: dict[str, int] = {}
+    for state in states:  # numbered in order of first appearance, as `_fill` numbers them
+        if state.status not in codes:
+            codes[state.status] = len(codes)
+            table.status_names.append(state.status)
+    at = np.array(rows, dtype=np.int64)
+    table.status[at] = [codes[s.status] for s in states]
+    table.use_base[at] = [float(max(1, s.use_count)) for s in states]
+    table.last_used[at] = [s.last_used.timestamp() for s in states]
+    table.strength[at] = [s.strength for s in states]
+    table.created[at] = [s.created.timestamp() if s.created else math.nan for s in states]
+
+
 def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> NoteTable:
     """The table of `notes`; from `before` (the table of an earlier state), only the notes
     that changed are read again. Notes are immutable records: a changed note is a new
@@ -72,13 +98,11 @@ def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> No
     if before is None or len(notes) < len(before.paths) // 2:
         n = len(notes)
         paths = [note.path for note in notes]
-        table = NoteTable(paths, dict(zip(paths, range(n), strict=True)), list(notes),
+        rows = range(n)
+        table = NoteTable(paths, dict(zip(paths, rows, strict=True)), list(notes),
                           np.full(n, NOTE, np.int16), [], np.ones(n), np.zeros(n), np.zeros(n),
-                          np.full(n, math.nan), {id(x): i for i, x in enumerate(notes)})  # fmt: skip
-        codes: dict[str, int] = {}
-        for i, note in enumerate(notes):
-            if note.memory is not None:
-                _fill(table, codes, i, note)
+                          np.full(n, math.nan), dict(zip(map(id, notes), rows, strict=True)))  # fmt: skip
+        _fill_memories(table, notes)
         return table
     old_ids = before.id_row
     # set operations and iterators in C: no Python step per unchanged note

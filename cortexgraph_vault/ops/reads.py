@@ -212,13 +212,13 @@ def stats(engine: VaultEngine) -> StatsResult:
     forgettable = danger = promotable = 0
     for note in catalog.notes():
         by_folder[note.path.split("/", 1)[0] if "/" in note.path else "."] += 1
-        m = note.memory
+        m = note.memory_state  # the memory's hot fields: no memory decoded to count them
         if m is None:
             continue
         by_status[m.status] += 1
         if m.status != "active":
             continue
-        s = engine.score(m, now)
+        s = engine.score_of(m.decay, now)
         bucket = min(int(s * 10), 10) / 10
         histogram[f"{bucket:.1f}" if bucket < 1 else "≥1.0"] += 1
         forgettable += should_forget(s, engine.rules)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.ops.catalog_memo import CatalogMemo
 
 
@@ -23,9 +24,13 @@ def target_key(value: str) -> str:
 
 
 def memory_keys(m: Memory) -> list[str]:
-    keys = [m.title.lower(), m.path.lower().removesuffix(".md")]
-    if m.id is not None:
-        keys.append(m.id.lower())
+    return note_keys(m.title, m.path, m.id)
+
+
+def note_keys(title: str, path: str, memory_id: str | None) -> list[str]:
+    keys = [title.lower(), path.lower().removesuffix(".md")]
+    if memory_id is not None:
+        keys.append(memory_id.lower())
     return keys
 
 
@@ -38,38 +43,51 @@ class Incoming:
 
 @dataclass(frozen=True)
 class RelationIndex:
-    # key → the first memory (in catalogue order) with that title, path or id
-    by_key: dict[str, Memory]
-    # key → (order, relation) of every memory's relation values naming that key
-    incoming: dict[str, list[tuple[int, Incoming]]]
+    """Built from the memories' notes, their names and `memory_state.relations` (hot fields):
+    no memory is decoded to build it, only those an answer names."""
+
+    # key → the note of the first memory (in catalogue order) with that title, path or id
+    by_key: dict[str, IndexedNote]
+    # key → (order, note, kind, value) of every memory's relation values naming that key
+    incoming: dict[str, list[tuple[int, IndexedNote, str, str]]]
 
     def target_of(self, value: str) -> Memory | None:
-        return self.by_key.get(target_key(value))
+        note = self.by_key.get(target_key(value))
+        return None if note is None else note.memory
 
     def pointing_at(self, m: Memory) -> list[Incoming]:
         """Relations of other memories that name `m`, in catalogue order, each once."""
-        found: dict[int, Incoming] = {}
+        found: dict[int, tuple[IndexedNote, str, str]] = {}
         for key in memory_keys(m):
-            for order, rel in self.incoming.get(key, ()):
-                if rel.from_memory.path != m.path:
-                    found.setdefault(order, rel)
-        return [found[order] for order in sorted(found)]
+            for order, note, kind, value in self.incoming.get(key, ()):
+                if note.path != m.path:
+                    found.setdefault(order, (note, kind, value))
+        pointing: list[Incoming] = []
+        for order in sorted(found):
+            note, kind, value = found[order]
+            memory = note.memory
+            assert memory is not None  # a note with a memory state has a memory
+            pointing.append(Incoming(memory, kind, value))
+        return pointing
 
 
 def build_relation_index(engine: VaultEngine) -> RelationIndex:
-    return relation_index_of(list(engine.catalog.memories()))
+    return relation_index_of(engine.catalog.notes())
 
 
-def relation_index_of(memories: list[Memory]) -> RelationIndex:
-    by_key: dict[str, Memory] = {}
-    incoming: dict[str, list[tuple[int, Incoming]]] = defaultdict(list)
+def relation_index_of(notes: list[IndexedNote]) -> RelationIndex:
+    by_key: dict[str, IndexedNote] = {}
+    incoming: dict[str, list[tuple[int, IndexedNote, str, str]]] = defaultdict(list)
     order = 0
-    for m in memories:
-        for key in memory_keys(m):
-            by_key.setdefault(key, m)
-        for kind, values in m.relations.items():
+    for note in notes:
+        state = note.memory_state
+        if state is None:
+            continue
+        for key in note_keys(note.title, note.path, note.memory_id):
+            by_key.setdefault(key, note)
+        for kind, values in state.relations:
             for value in values:
-                incoming[target_key(value)].append((order, Incoming(m, kind, value)))
+                incoming[target_key(value)].append((order, note, kind, value))
                 order += 1
     return RelationIndex(by_key, dict(incoming))
 

@@ -69,7 +69,12 @@ def search_terms(query: str | None) -> list[str]:
 
 
 def _episodes(engine: VaultEngine) -> Episodes:
-    timed = sorted((m.created.timestamp(), m.path) for m in engine.catalog.memories() if m.created)
+    # from each memory's hot fields (a memory's path is its note's): none decoded
+    timed = sorted(
+        (m.created.timestamp(), note.path)
+        for note in engine.catalog.notes()
+        if (m := note.memory_state) is not None and m.created
+    )
     return Episodes([p for _, p in timed], [t for t, _ in timed])
 
 

@@ -64,13 +64,13 @@ def stats(engine: VaultEngine) -> VaultStats:
     at_risk = due = 0
     memory_bytes = 0
     for note in engine.catalog.notes():
-        m = note.memory
+        m = note.memory_state  # the memory's hot fields: no memory decoded to count them
         if m is None:
             continue
         memory_bytes += note.size
         if m.status != "active":
             continue
-        score = engine.score(m, now)
+        score = engine.score_of(m.decay, now)
         due += review_priority(score, engine.rules) > 0
         if should_forget(score, engine.rules):
             continue

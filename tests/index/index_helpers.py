@@ -61,7 +61,8 @@ def wait_until(condition: Callable[[], bool], timeout: float = 10.0, what: str =
 
 # every field a note shows, hot and cold: a cached note must equal a fresh parse in each
 FIELDS = ("path", "title", "size", "mtime_ns", "ctime_ns", "sha256", "frontmatter", "body",
-          "problems", "memory", "kind", "links", "tags", "aliases", "entities", "memory_id")  # fmt: skip
+          "problems", "memory", "kind", "links", "tags", "aliases", "entities", "memory_id",
+          "memory_state")  # fmt: skip
 
 
 def engine_for(vault: Path) -> VaultEngine:

@@ -111,7 +111,7 @@ def test_the_program_runs_without_pydantic_plugins_unless_told() -> None:
     code = (
         "import os\n"
         "from cortexgraph_vault.cli import main as m\n"
-        "m.main = lambda: print(os.environ.get('PYDANTIC_DISABLE_PLUGINS')) or 0\n"
+        "m.main = lambda **_: print(os.environ.get('PYDANTIC_DISABLE_PLUGINS')) or 0\n"
         "m.entry()\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}

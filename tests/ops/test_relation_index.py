@@ -9,6 +9,7 @@ from pathlib import Path
 
 from cortexgraph_vault.core.link_values import points_to
 from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.ops.relation_index import relation_index_of
 from tests.builders import a_memory, service_for
 
@@ -18,6 +19,12 @@ T = datetime(2026, 1, 1, tzinfo=UTC)
 def memory(i: int, relations: dict[str, tuple[str, ...]], *, title: str | None = None) -> Memory:
     return a_memory(title or f"M{i}", path=f"_stm/M{i}.md", id=f"id-{i}", created=T,
                     relations=relations)  # fmt: skip
+
+
+def note_of(m: Memory) -> IndexedNote:
+    """The memory's note as the catalogue holds it (the lookup reads its hot fields)."""
+    return IndexedNote(path=m.path, title=m.title, size=0, mtime_ns=0, ctime_ns=0, sha256="",
+                       frontmatter={}, body=m.body, memory=m, kind="stm")  # fmt: skip
 
 
 def test_the_lookup_equals_testing_every_memory() -> None:
@@ -31,7 +38,10 @@ def test_the_lookup_equals_testing_every_memory() -> None:
         )
         for i in range(40)
     ]
-    index = relation_index_of(memories)
+    # a plain note of the same title comes first: only memories are looked up
+    plain = IndexedNote(path="Notes/M7.md", title="M7", size=0, mtime_ns=0, ctime_ns=0,
+                        sha256="", frontmatter={}, body="", kind="note")  # fmt: skip
+    index = relation_index_of([plain, *map(note_of, memories)])
     for m in memories:
         for values in m.relations.values():
             for value in values:
