@@ -114,6 +114,7 @@ _tables: weakref.WeakKeyDictionary[VaultEngine, tuple[object, int, NoteTable]] =
     weakref.WeakKeyDictionary()
 )
 _lock = threading.Lock()
+_building = threading.Lock()
 
 
 def note_table(engine: VaultEngine) -> NoteTable:
@@ -127,8 +128,15 @@ def note_table(engine: VaultEngine) -> NoteTable:
         cached = _tables.get(engine)
     if cached is not None and cached[:2] == state:
         return cached[2]
-    before = cached[2] if cached is not None and cached[0] is catalog else None
-    table = build_table(catalog.notes(), before)
-    with _lock:
-        _tables[engine] = (*state, table)
+    # One build at a time (readers that miss together take the first one's table), each
+    # from the newest table there is.
+    with _building:
+        with _lock:
+            cached = _tables.get(engine)
+        if cached is not None and cached[0] is catalog and cached[1] >= state[1]:
+            return cached[2]  # as new as asked or newer (the counter only grows)
+        before = cached[2] if cached is not None and cached[0] is catalog else None
+        table = build_table(catalog.notes(), before)
+        with _lock:
+            _tables[engine] = (*state, table)
     return table
