@@ -67,3 +67,24 @@ def first_by_score(
     key_list = keys.tolist()
     candidates.sort(key=lambda i: (key_list[i], paths[i]))
     return [chosen[i] for i in candidates[:end]]
+
+
+def listed_memories(engine: VaultEngine, wanted: set[str]) -> list[Memory] | None:
+    """The memories of the `wanted` statuses, in no particular order (a list orders them, ties
+    by path), from the note table's status codes: going through every note of the catalogue
+    for its memory was half of a list at 10k notes. None where the plain path applies (a
+    short list, a process without a watcher)."""
+    if not engine.watching:
+        return None
+    import numpy as np
+
+    from cortexgraph_vault.ops.note_table import note_table
+
+    table = note_table(engine)
+    if len(table.row_of) < LONG_LIST:
+        return None
+    live = np.fromiter(table.row_of.values(), np.int64, len(table.row_of))  # not removed rows
+    rows = live[table.status_mask(wanted)[table.status[live] + 1]]
+    notes = table.notes
+    found = [notes[r].memory for r in rows.tolist()]
+    return [m for m in found if m is not None]
