@@ -69,7 +69,14 @@ def search_terms(query: str | None) -> list[str]:
 
 
 def _episodes(engine: VaultEngine) -> Episodes:
-    timed = sorted((m.created.timestamp(), m.path) for m in engine.catalog.memories() if m.created)
+    # Save times and paths from the note table (its `created` is each memory's
+    # `created.timestamp()`, nan for a plain note): decoding every memory of the catalogue
+    # for them was most of this, and it is rebuilt after every save (a daemon under load).
+    table = note_table(engine)
+    live = np.fromiter(table.row_of.values(), np.int64, len(table.row_of))
+    rows = live[~np.isnan(table.created[live])].tolist()
+    paths = table.paths
+    timed = sorted(zip(table.created[rows].tolist(), [paths[r] for r in rows], strict=True))
     return Episodes([p for _, p in timed], [t for t, _ in timed])
 
 
