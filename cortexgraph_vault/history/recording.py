@@ -189,8 +189,9 @@ def record(runner: GitRunner, paths: Iterable[str], message: str, lock_wait: flo
     if not wanted:
         return None
     waiter = LockWait(runner, lock_wait)
-    # HEAD first: had another tool committed between our look at the index and this, the
-    # snapshot would describe its index, and a failure would put that back (as before).
+    # HEAD before the index's snapshot: another tool's commit between the two then shows as a
+    # moved HEAD, and a failure leaves the index alone rather than staging entries of the
+    # HEAD before it (a revert of that commit).
     start = runner.head_from_files() or runner.head_or_none()
     stageable, ours, snapshot = _committable(runner, wanted, has_head=start is not None)
     if not ours:
