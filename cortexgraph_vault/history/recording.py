@@ -124,13 +124,59 @@ def never_committed(vault_path: str) -> bool:
 
 def identity_config(runner: GitRunner) -> list[str]:
     """`-c user.*` for a repository where nobody said who commits; [] when someone did."""
-    configured = runner.run("config", "--get", "user.email").out.strip()
+    configured = _email_configured(runner)
     from_env = os.environ.get("EMAIL") or (
         os.environ.get("GIT_AUTHOR_EMAIL") and os.environ.get("GIT_COMMITTER_EMAIL")
     )
     if configured or from_env:
         return []
     return ["-c", f"user.name={FALLBACK_NAME}", "-c", f"user.email={FALLBACK_EMAIL}"]
+
+
+def _config_files(runner: GitRunner) -> list[str]:
+    """The files `git config` reads a setting from (includes aside), as git finds them."""
+    home = os.path.expanduser("~")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    common = runner.git_dir / "commondir"
+    local = runner.git_dir
+    if common.is_file():  # a linked worktree: its config is the main repository's
+        local = (runner.git_dir / common.read_text().strip()).resolve()
+    return [
+        os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig",
+        os.environ.get("GIT_CONFIG_GLOBAL") or os.path.join(home, ".gitconfig"),
+        os.path.join(xdg, "git", "config"),
+        str(local / "config"),
+        str(local / "config.worktree"),
+    ]
+
+
+def _stat_key(path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+# git_dir -> (the config files' stats, when asked, whether user.email is set). A group commit
+# asked git each time (a process of 2-3 ms under load, per commit); the answer is asked again
+# once a config file changes, and at least every few seconds (a file it includes may change).
+_EMAIL_SET: dict[str, tuple[tuple[object, ...], float, bool]] = {}
+_EMAIL_FOR_SECONDS = 5.0
+
+
+def _email_configured(runner: GitRunner) -> bool:
+    key = (
+        *(_stat_key(f) for f in _config_files(runner)),
+        *sorted((k, v) for k, v in os.environ.items() if k.startswith("GIT_CONFIG")),
+    )
+    known = _EMAIL_SET.get(str(runner.git_dir))
+    now = time.monotonic()
+    if known is not None and known[0] == key and now - known[1] < _EMAIL_FOR_SECONDS:
+        return known[2]
+    configured = bool(runner.run("config", "--get", "user.email").out.strip())
+    _EMAIL_SET[str(runner.git_dir)] = (key, now, configured)
+    return configured
 
 
 def record(runner: GitRunner, paths: Iterable[str], message: str, lock_wait: float) -> str | None:
@@ -143,11 +189,13 @@ def record(runner: GitRunner, paths: Iterable[str], message: str, lock_wait: flo
     if not wanted:
         return None
     waiter = LockWait(runner, lock_wait)
-    stageable, ours = _committable(runner, wanted)
+    # HEAD before the index's snapshot: another tool's commit between the two then shows as a
+    # moved HEAD, and a failure leaves the index alone rather than staging entries of the
+    # HEAD before it (a revert of that commit).
+    start = runner.head_from_files() or runner.head_or_none()
+    stageable, ours, snapshot = _committable(runner, wanted, has_head=start is not None)
     if not ours:
         return None
-    snapshot = _index_entries(runner, ours)
-    start = runner.head_or_none()
     pathspec = ("--pathspec-from-file=-", "--pathspec-file-nul")
     # The message goes in a file: a gc of 1,000 memories lists each one, longer than one
     # argument may be (128 KiB on Linux), and stdin carries the paths. Written before staging,
@@ -162,7 +210,7 @@ def record(runner: GitRunner, paths: Iterable[str], message: str, lock_wait: flo
                 )  # fmt: skip
             changed: list[str] = []
             try:
-                changed = _staged_changes(runner, ours)
+                changed = _staged_changes(runner, ours, has_head=True if start else None)
                 if changed:
                     waiter.run(
                         "commit", "--only", "--quiet", "-F", str(message_file), *pathspec,
@@ -202,16 +250,33 @@ def _differs_from_head(runner: GitRunner, paths: Sequence[str]) -> bool:
     return bool(runner.list_paths(*diff, paths=paths))
 
 
-def _committable(runner: GitRunner, wanted: Sequence[str]) -> tuple[list[str], list[str]]:
-    """Files among `wanted` git can record, as (to stage, all): to stage are those in the index
-    or new and not ignored; all adds those only HEAD still knows (`git add` would refuse them,
-    `git commit --only` records their deletion). A path that exists nowhere is dropped."""
-    stageable = runner.list_paths("ls-files", "--cached", paths=wanted)
-    stageable |= runner.list_paths("ls-files", "--others", "--exclude-standard", paths=wanted)
+def _committable(
+    runner: GitRunner, wanted: Sequence[str], *, has_head: bool
+) -> tuple[list[str], list[str], dict[str, list[str]]]:
+    """Files among `wanted` git can record, as (to stage, all, their index entries): to stage
+    are those in the index or new and not ignored; all adds those only HEAD still knows (`git
+    add` would refuse them, `git commit --only` records their deletion). A path that exists
+    nowhere is dropped. One `ls-files` answers for the index and the new files together (the
+    index's entries with their stage lines, a new file by its bare name)."""
+    asked = set(wanted)
+    stageable: set[str] = set()
+    entries: dict[str, list[str]] = {}
+    listing = ("ls-files", "--stage", "--cached", "--others", "--exclude-standard")
+    for item in runner.list_paths(*listing, paths=wanted):
+        if item in asked:  # a bare name: a new file (an entry's line is never a path asked)
+            stageable.add(item)
+            continue
+        meta, _, path = item.partition("\t")
+        stageable.add(path)
+        entries.setdefault(path, []).append(meta)
+    for lines in entries.values():
+        lines.sort()
     known = set(stageable)
-    if runner.has_head():
+    # Only a path neither in the index nor new can be one that only HEAD still knows.
+    if has_head and not asked <= known:
         known |= runner.list_paths("ls-tree", "-r", "--name-only", "HEAD", paths=wanted)
-    return _ours(runner, stageable), _ours(runner, known)
+    ours = _ours(runner, known)
+    return _ours(runner, stageable), ours, {p: entries[p] for p in ours if p in entries}
 
 
 def _ours(runner: GitRunner, paths: set[str]) -> list[str]:
@@ -223,8 +288,10 @@ def _ours(runner: GitRunner, paths: set[str]) -> list[str]:
     return keep
 
 
-def _staged_changes(runner: GitRunner, paths: Sequence[str]) -> list[str]:
-    if not runner.has_head():
+def _staged_changes(
+    runner: GitRunner, paths: Sequence[str], *, has_head: bool | None = None
+) -> list[str]:
+    if not (runner.has_head() if has_head is None else has_head):
         return sorted(runner.list_paths("ls-files", "--cached", paths=paths))
     diff = ("diff-index", "--cached", "--name-only", "--no-renames", "HEAD")
     return sorted(runner.list_paths(*diff, paths=paths))

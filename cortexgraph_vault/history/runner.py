@@ -48,6 +48,7 @@ ENV: dict[str, str] = {
 }
 # Keeps each command line far below every platform's limit (Windows: 32k characters).
 ARG_CHUNK = 200
+_SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 _REV = re.compile(r"^[0-9A-Za-z][0-9A-Za-z._/@{}^~-]*$")
 _git_works: bool | None = None
 _T = TypeVar("_T")
@@ -237,7 +238,19 @@ class GitRunner:
         return found.out.decode().strip() if found.ok else None
 
     def head_sha(self) -> str:
-        return self.check("rev-parse", "HEAD").decode().strip()
+        return self.head_from_files() or self.check("rev-parse", "HEAD").decode().strip()
+
+    def head_from_files(self) -> str | None:
+        """HEAD's commit read from the ref files as git left them (no process: a group commit
+        asks twice), or None when they do not say it plainly (no commit yet, a ref storage we
+        do not read): the caller then asks git. Git replaces a ref file in one rename."""
+        from git.refs.symbolic import SymbolicReference
+
+        try:
+            sha = SymbolicReference.dereference_recursive(self.repo, "HEAD")
+        except Exception:  # unborn, reftable, a file being made: git itself knows
+            return None
+        return sha if _SHA.match(sha) else None
 
     def zero_sha(self) -> str:
         if self._zero is None:

@@ -37,6 +37,7 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
 from cortexgraph_vault.index.catalog import VaultCatalog, ignored_name
+from cortexgraph_vault.index.folder_watches import FolderWatches
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +103,7 @@ class VaultWatcher:
         self._last_event = 0.0
         self._stopping = False
         self._observer: BaseObserver | None = None
+        self.watches: FolderWatches | None = None
         self._worker: threading.Thread | None = None
         self._next_reconcile = 0.0
 
@@ -132,7 +134,8 @@ class VaultWatcher:
         if self._worker is not None:
             return
         observer = Observer()
-        observer.schedule(_Handler(self), self.root, recursive=True, event_filter=_EVENTS)
+        self.watches = FolderWatches(observer, _Handler(self), self.root, _EVENTS)
+        self.watches.start()
         observer.daemon = True
         observer.start()
         self._observer = observer
@@ -150,6 +153,7 @@ class VaultWatcher:
             self._observer.stop()
             self._observer.join(timeout=5)
             self._observer = None
+            self.watches = None
         if self._worker is not None:
             self._worker.join(timeout=10)
             self._worker = None

@@ -63,7 +63,12 @@ def list_memories(
         raise InvalidArgument(f"page_size: must be from 1 to {MAX_PAGE_SIZE}, got {page_size}")
     now = engine.now()
     wanted = set(ALL_STATUSES) if status == "all" else {status}
-    chosen = [m for m in engine.fresh().memories() if m.status in wanted]
+    from cortexgraph_vault.ops.browse_order import listed_memories
+
+    catalog = engine.fresh()
+    chosen = listed_memories(engine, wanted)
+    if chosen is None:
+        chosen = [m for m in catalog.memories() if m.status in wanted]
     if tag is not None and tag.strip():
         norm = normalize_tag(tag)
         chosen = [m for m in chosen if _has_tag(m, norm)]

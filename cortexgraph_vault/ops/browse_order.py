@@ -14,20 +14,21 @@ its calls) and for long lists; a one-shot command keeps the plain path (no numpy
 from __future__ import annotations
 
 from datetime import datetime
-from operator import attrgetter, is_
+from operator import attrgetter
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.engine import VaultEngine
 
 LONG_LIST = 500  # memories: below this the plain ordering costs less than the arrays
+MAX_STALE = 64  # rows of another state read from the memories; past this, the plain path
 
 
 def first_by_score(
     engine: VaultEngine, chosen: list[Memory], end: int, now: datetime
 ) -> list[Memory] | None:
     """The first `end` of `chosen` by score (ties by path), or None where the plain path
-    applies: a short list, a process without a watcher, or a table of another state of the
-    catalogue than `chosen` (a change landed between the two reads)."""
+    applies: a short list, a process without a watcher, or a table of a state of the
+    catalogue far from `chosen`'s (many changes landed between the two reads)."""
     if len(chosen) < LONG_LIST or not engine.watching:
         return None
     import numpy as np
@@ -38,15 +39,25 @@ def first_by_score(
     table = note_table(engine)
     paths = list(map(attrgetter("path"), chosen))
     rows = table.rows(paths)
-    if (rows < 0).any():
+    row_list = rows.tolist()
+    notes = table.notes
+    # A change landing between the list's read and the table's (a touch a few ms ago) leaves
+    # a few rows of another state: those are read from the memories listed, as the table
+    # reads them (`_fill`), so the scores are the ones a table of this state would give.
+    stale = [
+        i for i, (r, m) in enumerate(zip(row_list, chosen, strict=True))
+        if r < 0 or notes[r].memory is not m
+    ]  # fmt: skip
+    if len(stale) > MAX_STALE:
         return None
-    held = [table.notes[r].memory for r in rows.tolist()]
-    if not all(map(is_, held, chosen)):  # the table is of another state: no mixing
-        return None
-    keys = -scores_of(
-        table.use_base[rows], table.last_used[rows], table.strength[rows],
-        now.timestamp(), engine.decay,
-    )  # fmt: skip
+    at = np.maximum(rows, 0)
+    use_base, last_used, strength = table.use_base[at], table.last_used[at], table.strength[at]
+    for i in stale:  # fancy indexing made copies: the shared table is not written
+        m = chosen[i]
+        use_base[i] = float(max(1, m.use_count))
+        last_used[i] = m.last_used.timestamp()
+        strength[i] = m.strength
+    keys = -scores_of(use_base, last_used, strength, now.timestamp(), engine.decay)
     if end < len(chosen):
         # every memory scoring as high as the end-th, ties included, then ordered exactly
         kth = np.partition(keys, end - 1)[end - 1]
@@ -56,3 +67,24 @@ def first_by_score(
     key_list = keys.tolist()
     candidates.sort(key=lambda i: (key_list[i], paths[i]))
     return [chosen[i] for i in candidates[:end]]
+
+
+def listed_memories(engine: VaultEngine, wanted: set[str]) -> list[Memory] | None:
+    """The memories of the `wanted` statuses, in no particular order (a list orders them, ties
+    by path), from the note table's status codes: going through every note of the catalogue
+    for its memory was half of a list at 10k notes. None where the plain path applies (a
+    short list, a process without a watcher)."""
+    if not engine.watching:
+        return None
+    import numpy as np
+
+    from cortexgraph_vault.ops.note_table import note_table
+
+    table = note_table(engine)
+    if len(table.row_of) < LONG_LIST:
+        return None
+    live = np.fromiter(table.row_of.values(), np.int64, len(table.row_of))  # not removed rows
+    rows = live[table.status_mask(wanted)[table.status[live] + 1]]
+    notes = table.notes
+    found = [notes[r].memory for r in rows.tolist()]
+    return [m for m in found if m is not None]

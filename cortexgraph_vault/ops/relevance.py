@@ -69,12 +69,14 @@ def search_terms(query: str | None) -> list[str]:
 
 
 def _episodes(engine: VaultEngine) -> Episodes:
-    # from each memory's hot fields (a memory's path is its note's): none decoded
-    timed = sorted(
-        (m.created.timestamp(), note.path)
-        for note in engine.catalog.notes()
-        if (m := note.memory_state) is not None and m.created
-    )
+    # Save times and paths from the note table (its `created` is each memory's
+    # `created.timestamp()`, nan for a plain note): decoding every memory of the catalogue
+    # for them was most of this, and it is rebuilt after every save (a daemon under load).
+    table = note_table(engine)
+    live = np.fromiter(table.row_of.values(), np.int64, len(table.row_of))
+    rows = live[~np.isnan(table.created[live])].tolist()
+    paths = table.paths
+    timed = sorted(zip(table.created[rows].tolist(), [paths[r] for r in rows], strict=True))
     return Episodes([p for _, p in timed], [t for t, _ in timed])
 
 

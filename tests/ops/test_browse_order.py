@@ -83,3 +83,70 @@ def test_a_short_list_keeps_the_plain_path(tmp_path: Path, monkeypatch: pytest.M
         service.engine.stop_watcher()
     assert [m.id for m in listed] == [f"mem-{i}" for i in (4, 3, 2, 1, 0)]
     assert browse_order.first_by_score(service.engine, [], 1, NOW) is None
+
+
+def test_a_table_a_few_changes_behind_gives_the_order_of_now(
+    watched: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under load a touch lands between the list's read and the table's: the rows it changed
+    (and a memory saved meanwhile, which the table does not hold) are scored as they are now."""
+    from cortexgraph_vault.ops import note_table as tables
+
+    behind = tables.note_table(watched.engine)
+    for memory_id in ("mem-0003", "mem-0400", "mem-0650", "mem-0650"):
+        watched.touch(memory_id)
+    saved = watched.save("A memory saved after the table was built.").id
+    assert tables.note_table(watched.engine) is not behind  # the catalogue moved on
+    taken = []
+    first = browse_order.first_by_score
+
+    def spy(*args: object, **kw: object) -> object:
+        got = first(*args, **kw)  # type: ignore[arg-type]
+        taken.append(got is not None)
+        return got
+
+    monkeypatch.setattr(tables, "note_table", lambda engine: behind)
+    # the memories listed are the catalogue's own (as when the table is a few changes behind)
+    monkeypatch.setattr(browse_order, "listed_memories", lambda engine, wanted: None)
+    monkeypatch.setattr(browse_order, "first_by_score", spy)
+    by_arrays = _pages(watched)
+    assert taken == [True] * 4
+    monkeypatch.setattr(browse_order, "LONG_LIST", 10**9)  # the plain path
+    plain = _pages(watched)
+    assert by_arrays == plain
+    assert "mem-0650" in [m.id for m in watched.list_memories(page_size=50).memories]
+    assert watched.list_memories(page_size=50).pagination.total_count == MEMORIES + 1  # `saved`
+    assert watched.memory_detail(saved).id == saved
+
+
+def test_memories_chosen_from_the_table_list_as_the_catalogue_does(
+    watched: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every status, sort and a tag: the memories a long list picks from the note table's
+    status codes are the ones a walk of the catalogue picks, after a touch and a forget too."""
+    watched.touch("mem-0010")
+    watched.save("One more memory about tea", tags=["tea"])
+    variants = [
+        {"status": status, "sort": sort, "page": page}
+        for status in ("active", "all", "archived")
+        for sort in ("score", "age", "last_used")
+        for page in (1, 3)
+    ] + [{"tag": "tea"}]
+
+    def lists() -> list[str]:
+        return [watched.list_memories(page_size=50, **v).model_dump_json() for v in variants]
+
+    picked = []
+    listed = browse_order.listed_memories
+
+    def spy(*args: object, **kw: object) -> object:
+        got = listed(*args, **kw)  # type: ignore[arg-type]
+        picked.append(got is not None)
+        return got
+
+    monkeypatch.setattr(browse_order, "listed_memories", spy)
+    from_table = lists()
+    assert picked and all(picked)
+    monkeypatch.setattr(browse_order, "LONG_LIST", 10**9)  # the plain path
+    assert from_table == lists()
+    assert not any(picked[len(variants) :])

@@ -84,3 +84,43 @@ def test_a_search_ranks_with_one_table_even_when_a_newer_one_is_built_meanwhile(
     monkeypatch.setattr(relevance, "note_table", another_order)
     assert [service.search_unified(q, limit=20).model_dump() for q in queries] == expected
     assert turn[0] >= len(queries)
+
+
+def _same_as_fresh(table: NoteTable, notes: list[Any]) -> None:
+    whole = build_table(notes)
+    assert sorted(table.row_of) == sorted(whole.row_of)
+    for path, row in whole.row_of.items():
+        mine = table.row_of[path]
+        assert table.notes[mine] is whole.notes[row]
+        assert table.id_row[id(whole.notes[row])] == mine
+        for name in ("use_base", "last_used", "strength", "created"):
+            a, b = getattr(table, name)[mine], getattr(whole, name)[row]
+            assert a == b or (math.isnan(a) and math.isnan(b)), (path, name)
+
+
+def test_touches_and_edits_in_place_then_a_new_note(tmp_path: Path) -> None:
+    """Notes replaced at their place (what a touch does under load, many times a second) are
+    followed without copying every row's lookups; the table says what one built afresh says,
+    and the next change of another kind (a new note) is followed from it too."""
+    vault = a_vault(tmp_path / "vault", {"Notes/Plain.md": "Just a note about tea.\n"})
+    service = service_for(vault)
+    saved = [service.save(f"Memory {i} about tea and more", tags=["tea"]) for i in range(6)]
+    engine = service.engine
+    first = note_table(engine)
+    service.touch(saved[1].memory_id)
+    service.touch(saved[4].memory_id)
+    service.touch(saved[4].memory_id)
+    (vault / "Notes" / "Plain.md").write_text("Now about coffee.\n", encoding="utf-8")
+    engine.fresh()
+    touched = note_table(engine)
+    assert touched is not first and touched.row_of is first.row_of  # rows kept, shared
+    assert touched.use_base[touched.row_of[saved[4].path]] == 3.0
+    assert first.use_base[first.row_of[saved[4].path]] == 1.0  # the older table unchanged
+    _same_as_fresh(touched, engine.catalog.notes())
+    (vault / "Notes" / "New.md").write_text("Another note.\n", encoding="utf-8")
+    engine.fresh()
+    grown = note_table(engine)
+    assert grown.row_of is not touched.row_of and "Notes/New.md" in grown.row_of
+    _same_as_fresh(grown, engine.catalog.notes())
+    service.touch(saved[0].memory_id)
+    _same_as_fresh(note_table(engine), engine.catalog.notes())
