@@ -191,7 +191,6 @@ class VaultEngine:
         if not paths:  # most starts and refreshes: nothing new, nothing to import
             return
         from cortexgraph_vault.core.conflict_names import looks_like_copy
-        from cortexgraph_vault.engine.conflict_copies import merge_copies
 
         wanted = []
         for rel in paths:
@@ -201,7 +200,9 @@ class VaultEngine:
                 if self._copies_tried.get(rel) != stamp:
                     self._copies_tried[rel] = stamp
                     wanted.append(rel)
-        if wanted:
+        if wanted:  # the merger (and what it imports) only when a copy is found: rarely
+            from cortexgraph_vault.engine.conflict_copies import merge_copies
+
             merge_copies(self, wanted)
 
     # live index -------------------------------------------------------------------

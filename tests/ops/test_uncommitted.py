@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from cortexgraph_vault import engine as engine_module
 from cortexgraph_vault.ops import uncommitted
 from tests.builders import memory_text, service_for
 from tests.conftest import git
@@ -59,3 +63,20 @@ def test_the_stamp_is_trusted_until_a_memory_file_appears(git_vault: Path) -> No
     assert asked == [True]
     assert sha is not None
     assert git(git_vault, "status", "--porcelain", "--", "_stm") == ""
+
+
+def test_the_start_records_them_before_vectors_are_made_behind_it(
+    git_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The vectors' thread would slow the start's last step: it starts after the commit."""
+    _left_behind(git_vault, "Left behind.md", "mem-left-2")
+    seen: list[str] = []
+    real_vectors = engine_module.vectors_and_cache_at_start
+
+    def vectors(*args: Any, **kwargs: Any) -> None:
+        seen.append(git(git_vault, "log", "-1", "--format=%s").strip())
+        real_vectors(*args, **kwargs)
+
+    monkeypatch.setattr(engine_module, "vectors_and_cache_at_start", vectors)
+    service_for(git_vault)
+    assert seen == ["record: 1 memory saved but never committed (a process stopped)"]
