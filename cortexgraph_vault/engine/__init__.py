@@ -77,7 +77,7 @@ class VaultEngine:
         clock: Clock | None = None,
         on_catalog: Callable[[VaultCatalog], None] | None = None,
         one_call: bool = False,
-        before_vectors: Callable[[VaultEngine], None] | None = None,
+        before_vectors: Callable[[VaultEngine], object] | None = None,
     ) -> None:
         """`on_catalog` is handed the catalogue before it is filled (progress while loading);
         `one_call`: the process makes one call and ends (engine/start_writes.py);

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cortexgraph_vault import engine as engine_module
+from cortexgraph_vault.engine import start_writes
 from cortexgraph_vault.ops import uncommitted
 from tests.builders import memory_text, service_for
 from tests.conftest import git
@@ -71,12 +71,12 @@ def test_the_start_records_them_before_vectors_are_made_behind_it(
     """The vectors' thread would slow the start's last step: it starts after the commit."""
     _left_behind(git_vault, "Left behind.md", "mem-left-2")
     seen: list[str] = []
-    real_vectors = engine_module.vectors_and_cache_at_start
+    real_vectors = start_writes.vectors_and_cache_at_start
 
     def vectors(*args: Any, **kwargs: Any) -> None:
         seen.append(git(git_vault, "log", "-1", "--format=%s").strip())
         real_vectors(*args, **kwargs)
 
-    monkeypatch.setattr(engine_module, "vectors_and_cache_at_start", vectors)
+    monkeypatch.setattr("cortexgraph_vault.engine.vectors_and_cache_at_start", vectors)
     service_for(git_vault)
     assert seen == ["record: 1 memory saved but never committed (a process stopped)"]
