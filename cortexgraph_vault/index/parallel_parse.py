@@ -243,7 +243,7 @@ def worker_main() -> None:
     import cortexgraph_vault.core.links
     import cortexgraph_vault.core.note
     import cortexgraph_vault.core.tags  # noqa: F401
-    from cortexgraph_vault.index.text_index import posting_block
+    from cortexgraph_vault.index.posting_lists import posting_block  # not the whole index
 
     root, folders, max_bytes, rels, frame = pickle.loads(sys.stdin.buffer.read())
     layout = VaultLayout(Path(root), *folders)

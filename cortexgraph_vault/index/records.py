@@ -18,7 +18,7 @@ from cortexgraph_vault.index.interning import shared, shared_strings
 from cortexgraph_vault.vault.layout import VaultLayout, title_as_written
 
 if TYPE_CHECKING:  # the word index loads numpy: not imported by a start that needs no words
-    from cortexgraph_vault.index.text_index import DocumentText, TermStats
+    from cortexgraph_vault.index.document_terms import DocumentText, TermStats
 
 # Bumped when what is parsed out of a note changes in a way the sources below do not show.
 PARSER_REVISION = 1
@@ -238,7 +238,7 @@ class IndexedNote:
         return IndexedNote(**fields)
 
     def document(self) -> DocumentText:
-        from cortexgraph_vault.index.text_index import DocumentText
+        from cortexgraph_vault.index.document_terms import DocumentText
 
         return DocumentText(self.title, self.aliases, self.tags, self.entities, self.body)
 
@@ -389,7 +389,7 @@ def index_with_words(
 ) -> tuple[IndexedNote, TermStats]:
     """The note as indexed, with its words; a note of more distinct words than the index
     holds for one note says so among its problems."""
-    from cortexgraph_vault.index.text_index import MAX_TERMS_PER_NOTE
+    from cortexgraph_vault.index.document_terms import MAX_TERMS_PER_NOTE
 
     note = index_bytes(rel, data, st, layout, max_bytes)
     stats = stats_of(note)
@@ -439,6 +439,7 @@ def parser_version() -> str:
 
 
 def stats_of(note: IndexedNote) -> TermStats:
-    from cortexgraph_vault.index.text_index import term_stats
+    # not from text_index: a parse worker needs the words, not the index (numpy, rapidfuzz)
+    from cortexgraph_vault.index.document_terms import term_stats
 
     return term_stats(note.document())
