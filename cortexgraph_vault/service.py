@@ -91,8 +91,10 @@ class MemoryService(ServiceUpkeep):
     ) -> None:
         """`one_call`: the process makes one call now and ends (a CLI command)."""
         super().__init__()  # the change lock and the timing of each call (service_calls)
-        self.engine = VaultEngine(config, clock=clock, on_catalog=on_catalog, one_call=one_call)
-        uncommitted.record_uncommitted(self.engine)
+        self.engine = VaultEngine(
+            config, clock=clock, on_catalog=on_catalog, one_call=one_call,
+            before_vectors=uncommitted.record_uncommitted,
+        )  # fmt: skip
         if one_call:
             self.engine.trust_start_walk()
         if progress is not None:  # long operations report how far they got (the CLI's bars)

@@ -77,9 +77,11 @@ class VaultEngine:
         clock: Clock | None = None,
         on_catalog: Callable[[VaultCatalog], None] | None = None,
         one_call: bool = False,
+        before_vectors: Callable[[VaultEngine], object] | None = None,
     ) -> None:
         """`on_catalog` is handed the catalogue before it is filled (progress while loading);
-        `one_call`: the process makes one call and ends (engine/start_writes.py)."""
+        `one_call`: the process makes one call and ends (engine/start_writes.py);
+        `before_vectors`: the start's last step, run before vectors are made behind it."""
         self.root = vault_root(config)
         self.config = config
         fixed = config.fixed_now
@@ -133,6 +135,10 @@ class VaultEngine:
         self._walked_at = time.monotonic()
         self._trusted_walk: float | None = None
         self.merge_conflict_copies(added)
+        if before_vectors is not None:
+            # before the vectors are made behind: their thread holds the interpreter lock for
+            # much of its start (a tenth of a second more of a 10k cold start)
+            before_vectors(self)
         vectors_and_cache_at_start(
             self.catalog, self.index_cache, big=big, one_call=one_call,
             cached_vectors=cached_vectors, min_changes=CACHE_SAVE_AT_START,
@@ -185,7 +191,6 @@ class VaultEngine:
         if not paths:  # most starts and refreshes: nothing new, nothing to import
             return
         from cortexgraph_vault.core.conflict_names import looks_like_copy
-        from cortexgraph_vault.engine.conflict_copies import merge_copies
 
         wanted = []
         for rel in paths:
@@ -195,7 +200,9 @@ class VaultEngine:
                 if self._copies_tried.get(rel) != stamp:
                     self._copies_tried[rel] = stamp
                     wanted.append(rel)
-        if wanted:
+        if wanted:  # the merger (and what it imports) only when a copy is found: rarely
+            from cortexgraph_vault.engine.conflict_copies import merge_copies
+
             merge_copies(self, wanted)
 
     # live index -------------------------------------------------------------------

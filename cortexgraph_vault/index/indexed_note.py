@@ -17,7 +17,7 @@ from cortexgraph_vault.index.cold_fields import Cold
 from cortexgraph_vault.index.interning import shared
 
 if TYPE_CHECKING:  # the word index loads numpy: not imported by a start that needs no words
-    from cortexgraph_vault.index.text_index import DocumentText
+    from cortexgraph_vault.index.document_terms import DocumentText
 
 
 class NoteLink(NamedTuple):
@@ -240,7 +240,7 @@ class IndexedNote:
         return IndexedNote(**fields)
 
     def document(self) -> DocumentText:
-        from cortexgraph_vault.index.text_index import DocumentText
+        from cortexgraph_vault.index.document_terms import DocumentText
 
         return DocumentText(self.title, self.aliases, self.tags, self.entities, self.body)
 

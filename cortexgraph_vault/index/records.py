@@ -27,7 +27,7 @@ from cortexgraph_vault.index.interning import shared, shared_strings
 from cortexgraph_vault.vault.layout import VaultLayout, title_as_written
 
 if TYPE_CHECKING:  # the word index loads numpy: not imported by a start that needs no words
-    from cortexgraph_vault.index.text_index import TermStats
+    from cortexgraph_vault.index.document_terms import TermStats
 
 # Bumped when what is parsed out of a note changes in a way the sources below do not show.
 PARSER_REVISION = 1
@@ -155,7 +155,7 @@ def index_with_words(
 ) -> tuple[IndexedNote, TermStats]:
     """The note as indexed, with its words; a note of more distinct words than the index
     holds for one note says so among its problems."""
-    from cortexgraph_vault.index.text_index import MAX_TERMS_PER_NOTE
+    from cortexgraph_vault.index.document_terms import MAX_TERMS_PER_NOTE
 
     note = index_bytes(rel, data, st, layout, max_bytes)
     stats = stats_of(note)
@@ -206,7 +206,8 @@ def parser_version() -> str:
 
 
 def stats_of(note: IndexedNote) -> TermStats:
-    from cortexgraph_vault.index.text_index import term_stats
+    # not from text_index: a parse worker needs the words, not the index (numpy, rapidfuzz)
+    from cortexgraph_vault.index.document_terms import term_stats
 
     return term_stats(note.document())
 

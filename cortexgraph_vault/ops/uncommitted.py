@@ -4,6 +4,8 @@ Asking git which memory files are untracked costs every start (a read command to
 import and two git processes. So once git has found none, a stamp outside the vault records
 what that answer depended on: git's index, the ignore files, and the memory files the start's
 walk found. A start that finds all of it unchanged knows the answer without asking again.
+Without a stamp (a cold start), git is asked directly when the vault's `.git` folder shows the
+repository plainly: one process, no GitPython, which only a commit then needs.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import subprocess
 import time
 from pathlib import Path
 
@@ -18,6 +21,8 @@ from cortexgraph_vault.config import user_cache_dir
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import VaultError
+from cortexgraph_vault.history.recording import never_committed
+from cortexgraph_vault.history.runner import _CONFIG, ENV, split_nul
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.vault.lock import vault_key
 
@@ -42,8 +47,7 @@ def record_uncommitted(engine: VaultEngine) -> str | None:
     folders = engine.memory_folders()
     cutoff = time.time() - UNCOMMITTED_AFTER_SECONDS
     try:
-        found = [p for p in engine.history.changed_paths(folders, untracked_only=True)
-                 if p.endswith(".md")]  # fmt: skip
+        found = [p for p in _untracked(engine, folders) if p.endswith(".md")]
         if not found:
             if stamp is not None:
                 _write(stamp_file, stamp)
@@ -57,6 +61,28 @@ def record_uncommitted(engine: VaultEngine) -> str | None:
     except (VaultError, OSError) as exc:
         log.warning("uncommitted saves not recorded: %s", exc)
         return None
+
+
+def _untracked(engine: VaultEngine, folders: list[str]) -> list[str]:
+    """Files under `folders` git does not track and does not ignore, as `changed_paths` with
+    `untracked_only` names them: sorted, vault-relative."""
+    dotgit = engine.git_dir()
+    if dotgit is None or dotgit.name != ".git" or not dotgit.is_dir():
+        # a `.git` file (a linked work tree, a submodule): its work tree is for git to find
+        return engine.history.changed_paths(folders, untracked_only=True)
+    env = {**os.environ, **ENV, "GIT_DIR": str(dotgit), "GIT_WORK_TREE": str(dotgit.parent)}
+    # run in the vault: git takes the folders and names the files relative to it
+    command = ["git", *_CONFIG, "ls-files", "--others", "--exclude-standard", "-z", "--"]
+    try:
+        done = subprocess.run(
+            [*command, *folders], cwd=engine.root, env=env, stdin=subprocess.DEVNULL,
+            capture_output=True, check=False,
+        )  # fmt: skip
+    except OSError:
+        done = None
+    if done is None or done.returncode != 0:  # what went wrong is told as the history tells it
+        return engine.history.changed_paths(folders, untracked_only=True)
+    return sorted(p for p in split_nul(done.stdout) if not never_committed(p))
 
 
 def _stamp(engine: VaultEngine) -> str | None:
