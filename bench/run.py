@@ -267,6 +267,9 @@ def measure(size: int, workdir: Path, rounds: int, load_seconds: float) -> dict[
     vault = workdir / f"vault-{size}"
     generated = generate_vault(vault, size)
     _git(vault, "init", "-q", "-b", "main")
+    # No background repack after the big first commit: it moved files under .git/objects
+    # while the daemon bench copied the vault ("No such file or directory").
+    _git(vault, "config", "gc.auto", "0")
     _git(vault, "add", "-A")
     _git(vault, "commit", "-q", "-m", "generated vault")
     cache = workdir / f"cache-{size}"
