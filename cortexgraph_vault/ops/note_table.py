@@ -48,7 +48,7 @@ class NoteTable:
 
 
 def _fill(table: NoteTable, codes: dict[str, int], i: int, note: IndexedNote) -> None:
-    m = note.memory
+    m = note.memory_unkept()  # five numbers of each of 30k memories: none kept decoded
     if m is None:
         table.status[i], table.use_base[i], table.last_used[i] = NOTE, 1.0, 0.0
         table.strength[i], table.created[i] = 0.0, math.nan
@@ -77,7 +77,7 @@ def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> No
                           np.full(n, math.nan), {id(x): i for i, x in enumerate(notes)})  # fmt: skip
         codes: dict[str, int] = {}
         for i, note in enumerate(notes):
-            if note.memory is not None:
+            if note.kind != "note":  # a note of a memory folder may have none: _fill says so
                 _fill(table, codes, i, note)
         return table
     old_ids = before.id_row
