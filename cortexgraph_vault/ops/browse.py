@@ -70,7 +70,7 @@ def list_memories(
         table, rows = found
         start, end, info = paginate(len(rows), page, page_size)
         assert info is not None
-        shown = browse_order.first_rows_by_score(engine, table, rows, end, now)[start:]
+        shown = browse_order.rows_by_score(engine, table, rows, start, end, now)
         return MemoryList(memories=[engine.view(m, now=now) for m in shown], pagination=info)
     chosen = [m for m in engine.fresh().memories() if m.status in wanted]
     if tag is not None and tag.strip():

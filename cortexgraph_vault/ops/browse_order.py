@@ -82,11 +82,11 @@ def memory_rows(engine: VaultEngine, wanted: set[str]) -> tuple[NoteTable, np.nd
     return (table, rows) if len(rows) >= LONG_LIST else None
 
 
-def first_rows_by_score(
-    engine: VaultEngine, table: NoteTable, rows: np.ndarray, end: int, now: datetime
+def rows_by_score(
+    engine: VaultEngine, table: NoteTable, rows: np.ndarray, start: int, end: int, now: datetime
 ) -> list[Memory]:
-    """The memories of the first `end` of `rows` by score, ties by path, as `first_by_score`
-    orders them: only those are decoded."""
+    """The memories from `start` to `end` of `rows` by score, ties by path, as
+    `first_by_score` orders them: only those are decoded."""
     import numpy as np
 
     from cortexgraph_vault.core.decay_arrays import scores_of
@@ -104,5 +104,5 @@ def first_rows_by_score(
         candidates = list(range(len(rows)))
     at, key_list, paths = rows.tolist(), keys.tolist(), table.paths
     candidates.sort(key=lambda i: (key_list[i], paths[at[i]]))
-    shown = [table.notes[at[i]].memory for i in candidates[:end]]
+    shown = [table.notes[at[i]].memory for i in candidates[start:end]]
     return [m for m in shown if m is not None]
