@@ -115,22 +115,31 @@ class Gazetteer:
 
     def __init__(self, names: Iterable[Name], exact_case_up_to: int = 2) -> None:
         """`exact_case_up_to`: one-word names this short match only as spelled, mid-sentence."""
-        self._exact: dict[str, list[_Entry]] = {}
+        # Only the names by key: a name's words and case rule are worked out again when its
+        # key is met in a text (a vault's 70k names: 47 MB with them kept, ~15 MB without).
+        self._exact: dict[str, tuple[Name, ...]] = {}
         self._fuzzy: dict[tuple[str, int], set[str]] = {}
+        self._short = exact_case_up_to
         self.max_words = 1
         count = 0
         for name in names:
-            words = tuple(_TOKEN.findall(name.surface))
+            words = _TOKEN.findall(name.surface)
             if not words or len(words) > MAX_NAME_WORDS:
                 continue
             key = phrase_key([word_key(w) for w in words])
-            entry = _Entry(name, words, needs_exact_case(words, exact_case_up_to))
-            self._exact.setdefault(key, []).append(entry)
+            self._exact[key] = (*self._exact.get(key, ()), name)
             count += 1
             self.max_words = max(self.max_words, len(words))
-            if not entry.exact_case and len(key) >= FUZZY_MIN_CHARS:
+            if len(key) >= FUZZY_MIN_CHARS and not needs_exact_case(words, exact_case_up_to):
                 self._fuzzy.setdefault((key[:2], len(key)), set()).add(key)
         self.size = count
+
+    def _entries(self, key: str) -> list[_Entry]:
+        out = []
+        for name in self._exact.get(key, ()):
+            words = tuple(_TOKEN.findall(name.surface))
+            out.append(_Entry(name, words, needs_exact_case(words, self._short)))
+        return out
 
     def __len__(self) -> int:
         return self.size
@@ -164,12 +173,12 @@ class Gazetteer:
 
     def _match(self, window: Sequence[Token]) -> tuple[_Entry, bool] | None:
         key = phrase_key([t.key for t in window])
-        entries = [e for e in self._exact.get(key, ()) if _case_ok(e, window)]
+        entries = [e for e in self._entries(key) if _case_ok(e, window)]
         fuzzy = False
         if not entries and len(key) >= FUZZY_MIN_CHARS and window[0].key not in STOP_WORDS:
             near = self._near(key)
             if near is not None:
-                entries = [e for e in self._exact[near] if not e.exact_case]
+                entries = [e for e in self._entries(near) if not e.exact_case]
                 fuzzy = True
         chosen = _choose(entries) if entries else None
         return (chosen, fuzzy) if chosen is not None else None

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from cortexgraph_vault.index.embedder import Embedder
+from cortexgraph_vault.index.embedder import SMALL_BATCH, Embedder
 from cortexgraph_vault.index.heap_trim import give_back_freed_memory
 from cortexgraph_vault.index.records import IndexedNote, stats_of
 
@@ -154,6 +154,10 @@ class LazyParts:
         if self._semantic is None and not self.vectors_waiting():
             return 0  # nothing changed since the cached vectors (or there are none to make)
         made = self.semantic.sync(self.vector_text)
+        if made > SMALL_BATCH:  # the float32 table and the tokenizer were made for them
+            model = self.semantic.embedder()
+            if model is not None:
+                model.let_go()
         if made >= parallel_min():
             give_back_freed_memory()  # every note's text was decoded for it
         if made and self.vectors_made is not None:

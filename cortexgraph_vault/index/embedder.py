@@ -28,6 +28,10 @@ WEIGHTS = "weights/l2_supercat_256.safetensors"
 TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
 MAX_CHARS = 2000  # a note's vector is taken from its first characters: the gist, cheaply
 BATCH = 256
+# Up to this many texts (an edited note, a save) are embedded from the mapped float16 rows
+# and, when derived, the query tables' ids: neither the 33 MB float32 table nor the parsed
+# tokenizer (16 MB) is made and kept for them. Same ids, same float32 rows: the same vectors.
+SMALL_BATCH = 16
 
 
 class ModelUnavailable(Exception):
@@ -78,10 +82,27 @@ class Embedder:
         """The float32 rows of `ids`: the same values the whole table would give."""
         import numpy as np
 
-        rows: np.ndarray = (
-            self.table[ids] if "table" in self.__dict__ else self.shipped[ids].astype(np.float32)
-        )
+        # read once: `let_go` may drop the table meanwhile (another thread's big embedding)
+        table = self.__dict__.get("table")
+        rows: np.ndarray = table[ids] if table is not None else self.shipped[ids].astype(np.float32)
         return rows
+
+    def _ids(self, texts: list[str]) -> list[list[int]]:
+        """Token ids of each text (cut to MAX_CHARS already): by the derived query tables
+        when the tokenizer is not parsed (a few texts), else by the tokenizer."""
+        if self.query_tokens is not None and "tokenizer" not in self.__dict__:
+            found = [self.query_tokens.ids(text) for text in texts]
+            if all(ids is not None for ids in found):
+                return [ids for ids in found if ids is not None]
+        return [enc.ids for enc in self._encode(texts, add_special_tokens=False)]
+
+    def let_go(self) -> None:
+        """Drop the float32 table and, when a few texts can do without it, the parsed
+        tokenizer (after a big embedding: a long-lived process need not keep 50 MB for the
+        odd edited note). Made again if another big embedding comes."""
+        self.__dict__.pop("table", None)
+        if self.query_tokens is not None:
+            self.__dict__.pop("tokenizer", None)
 
     @property
     def _encode(self) -> Callable[..., list[Encoding]]:
@@ -95,17 +116,22 @@ class Embedder:
         import numpy as np
 
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        table = self.table
-        last = table.shape[0] - 1
+        last = self.shipped.shape[0] - 1
+        # many texts: the whole table converted once is cheaper than a conversion per text
+        table = None if len(texts) <= SMALL_BATCH else self.table
         for start in range(0, len(texts), BATCH):
             chunk = [t[:MAX_CHARS] for t in texts[start : start + BATCH]]
-            encoded = self._encode(chunk, add_special_tokens=False)
-            for i, enc in enumerate(encoded, start):
-                ids = np.asarray(enc.ids, dtype=np.intp)
+            if table is None:
+                found = self._ids(chunk)
+            else:
+                found = [enc.ids for enc in self._encode(chunk, add_special_tokens=False)]
+            for i, token_ids in enumerate(found, start):
+                ids = np.asarray(token_ids, dtype=np.intp)
                 if ids.size:
                     # a row gather and a sum per text: far cheaper than one gather per batch
                     np.clip(ids, 0, last, out=ids)
-                    table[ids].sum(axis=0, out=out[i])
+                    rows = table[ids] if table is not None else self._rows(ids)
+                    rows.sum(axis=0, out=out[i])
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
         return out

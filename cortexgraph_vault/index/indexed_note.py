@@ -227,6 +227,14 @@ class IndexedNote:
             return None  # only the memory folders' notes have one: no need to decode
         return self._fields()[3]
 
+    def memory_unkept(self) -> Memory | None:
+        """`memory`, without keeping the decoded fields when they are not kept already: a
+        scan of every memory for a few of its numbers (100k notes: 30k memories, ~70 MB)."""
+        if self.kind == "note":
+            return None
+        cold = self._cold
+        return cold[3] if cold is not None else self._decoded()[3]
+
     def replace(self, **changes: Any) -> IndexedNote:
         """The same note with some fields changed (a new stamp leaves the cold fields where
         they are)."""

@@ -12,6 +12,7 @@ from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, NotFound
 from cortexgraph_vault.models import Backlink, MemoryDetail, MemoryList
+from cortexgraph_vault.ops import browse_order
 from cortexgraph_vault.ops.paging import paginate
 from cortexgraph_vault.ops.reads import ALL_STATUSES, relations_of
 
@@ -63,10 +64,16 @@ def list_memories(
         raise InvalidArgument(f"page_size: must be from 1 to {MAX_PAGE_SIZE}, got {page_size}")
     now = engine.now()
     wanted = set(ALL_STATUSES) if status == "all" else {status}
-    from cortexgraph_vault.ops.browse_order import listed_memories
-
+    tagged = tag is not None and bool(tag.strip())
+    found = browse_order.memory_rows(engine, wanted) if sort == "score" and not tagged else None
+    if found is not None:  # a long list by score: from the note table's arrays
+        table, rows = found
+        start, end, info = paginate(len(rows), page, page_size)
+        assert info is not None
+        shown = browse_order.rows_by_score(engine, table, rows, start, end, now)
+        return MemoryList(memories=[engine.view(m, now=now) for m in shown], pagination=info)
     catalog = engine.fresh()
-    chosen = listed_memories(engine, wanted)
+    chosen = browse_order.listed_memories(engine, wanted)
     if chosen is None:
         chosen = [m for m in catalog.memories() if m.status in wanted]
     if tag is not None and tag.strip():

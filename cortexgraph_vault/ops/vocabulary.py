@@ -8,6 +8,7 @@ are not names: their titles are made from their first words).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from cortexgraph_vault.core.enrich import Enrichment, enrich
@@ -26,14 +27,18 @@ def build_vocabulary(engine: VaultEngine) -> Vocabulary:
     # Two notes with one title: link by path, as Obsidian does, so the link is not ambiguous.
     counts = Counter(n.title.casefold() for n in every)
     shared = {t for t, c in counts.items() if c > 1}
-    names: list[Name] = []
-    for n in every:
-        if n.memory is not None:
-            continue
-        link = n.path.removesuffix(".md") if n.title.casefold() in shared else n.title
-        names.append(Name(n.title, n.title, link, True))
-        names.extend(Name(alias, n.title, link, False) for alias in n.aliases)
-    return Vocabulary(Gazetteer(names))
+
+    def names() -> Iterator[Name]:
+        # one at a time into the lookup; a memory is told without decoding it (100k notes:
+        # 30k memories kept decoded would be ~70 MB)
+        for n in every:
+            if n.has_memory:
+                continue
+            link = n.path.removesuffix(".md") if n.title.casefold() in shared else n.title
+            yield Name(n.title, n.title, link, True)
+            yield from (Name(alias, n.title, link, False) for alias in n.aliases)
+
+    return Vocabulary(Gazetteer(names()))
 
 
 # Rebuilt only when a note other than a memory changed, which the catalogue counts.

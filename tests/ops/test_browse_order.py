@@ -51,7 +51,7 @@ def test_long_list_by_score_is_the_plain_order(
     watched: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     taken = []
-    first = browse_order.first_by_score
+    first = browse_order.memory_rows
 
     def spy(*args: object, **kw: object) -> object:
         got = first(*args, **kw)  # type: ignore[arg-type]
@@ -59,7 +59,7 @@ def test_long_list_by_score_is_the_plain_order(
         return got
 
     for _ in range(2):
-        monkeypatch.setattr(browse_order, "first_by_score", spy)
+        monkeypatch.setattr(browse_order, "memory_rows", spy)
         by_arrays = _pages(watched)
         monkeypatch.setattr(browse_order, "LONG_LIST", 10**9)  # the plain path
         plain = _pages(watched)
