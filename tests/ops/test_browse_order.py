@@ -108,6 +108,9 @@ def test_a_table_a_few_changes_behind_gives_the_order_of_now(
     monkeypatch.setattr(tables, "note_table", lambda engine: behind)
     # the memories listed are the catalogue's own (as when the table is a few changes behind)
     monkeypatch.setattr(browse_order, "listed_memories", lambda engine, wanted: None)
+    # the path that mixes the catalogue's memories with the table's scores (a list by score
+    # read wholly from one table, `memory_rows`, is one state throughout)
+    monkeypatch.setattr(browse_order, "memory_rows", lambda engine, wanted: None)
     monkeypatch.setattr(browse_order, "first_by_score", spy)
     by_arrays = _pages(watched)
     assert taken == [True] * 4
