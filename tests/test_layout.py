@@ -33,7 +33,6 @@ EXCEPTIONS: dict[str, str] = {
     "ops.merging": "the merge step of consolidate: tests/ops/test_consolidate.py",
     "ops.note_fields": "field changes of writes: tests/test_service.py",
     "ops.notes": "read_note: tests/mcp/test_mcp_read_note.py, tests/ops/test_result_budget.py",
-    "ops.reads": "open_memories/search_memory: tests/test_service.py, tests/mcp/test_mcp_tools.py",
     "ops.search_page": "the page of a search: tests/ops/test_search.py, tests/ops/test_answer_budget.py",
     "ops.sync": "multi-device scenarios: tests/integration/test_sync*.py, reliability/test_devices.py",
     "ops.sync_ids": "id merging during sync: tests/integration/test_sync.py",

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     import git
 
 # Settings a person may have that would change the shape of the output we parse.
-_CONFIG: tuple[str, ...] = tuple(
+CONFIG_ARGS: tuple[str, ...] = tuple(
     arg
     for setting in (
         "core.quotepath=false",
@@ -180,7 +180,7 @@ class GitRunner:
         return cls(repo, vault_root, "" if prefix == "." else prefix)
 
     def run(self, *args: str, input: bytes | None = None, config: Sequence[str] = ()) -> GitResult:
-        command = ["git", *_CONFIG, *config, *args]
+        command = ["git", *CONFIG_ARGS, *config, *args]
         with _stdin(input) as stream:
             try:
                 status, out, err = self.repo.git.execute(

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cortexgraph_vault.errors import GitError
-from cortexgraph_vault.history.runner import _CONFIG, GitResult, GitRunner
+from cortexgraph_vault.history.runner import CONFIG_ARGS, GitResult, GitRunner
 from cortexgraph_vault.progress import TransferLine
 
 _LINE = re.compile(
@@ -49,7 +49,7 @@ def run_with_progress(
     runner: GitRunner, *args: str, hear: Callable[[TransferLine], object]
 ) -> GitResult:
     """`git <args> --progress`, each progress line handed to `hear`; stdout is not kept."""
-    command = ["git", *_CONFIG, *args[:1], "--progress", *args[1:]]
+    command = ["git", *CONFIG_ARGS, *args[:1], "--progress", *args[1:]]
     try:
         process = subprocess.Popen(
             command, cwd=runner.work_tree, env={**os.environ, **runner.environment()},

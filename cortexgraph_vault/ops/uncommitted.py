@@ -70,11 +70,11 @@ def _untracked(engine: VaultEngine, folders: list[str]) -> list[str]:
         return engine.history.changed_paths(folders, untracked_only=True)
     # Imported here: a warm start that the stamp answers asks git nothing (~8 ms of imports).
     from cortexgraph_vault.history.recording import never_committed
-    from cortexgraph_vault.history.runner import _CONFIG, ENV, split_nul
+    from cortexgraph_vault.history.runner import CONFIG_ARGS, ENV, split_nul
 
     env = {**os.environ, **ENV, "GIT_DIR": str(dotgit), "GIT_WORK_TREE": str(dotgit.parent)}
     # run in the vault: git takes the folders and names the files relative to it
-    command = ["git", *_CONFIG, "ls-files", "--others", "--exclude-standard", "-z", "--"]
+    command = ["git", *CONFIG_ARGS, "ls-files", "--others", "--exclude-standard", "-z", "--"]
     try:
         done = subprocess.run(
             [*command, *folders], cwd=engine.root, env=env, stdin=subprocess.DEVNULL,
