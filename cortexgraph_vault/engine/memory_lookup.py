@@ -55,24 +55,28 @@ def find_memory(catalog: VaultCatalog, root: Path, stm: str, ref: str,
     by_title = memories_where(
         lambda n: low in (name_key(n.title), name_key(n.path.rsplit("/", 1)[-1][:-3]))
     )
-    if len(by_title) == 1:
-        return by_title[0]
-    if len(by_title) > 1:
-        raise Ambiguous(
-            f"{len(by_title)} memories are titled {ref!r}; give one of their ids",
-            [f"{m.id} {m.path}" for m in by_title],
-        )
+    found = _the_one(
+        by_title, f"{len(by_title)} memories are titled {ref!r}; give one of their ids"
+    )
+    if found is not None:
+        return found
     if len(ref) >= 4:
         by_prefix = memories_where(lambda n: bool(n.memory_id and n.memory_id.startswith(ref)))
-        if len(by_prefix) == 1:
-            return by_prefix[0]
-        if len(by_prefix) > 1:
-            raise Ambiguous(
-                f"id prefix {ref!r} matches {len(by_prefix)} memories; give more characters",
-                [f"{m.id} {m.path}" for m in by_prefix],
-            )
+        found = _the_one(
+            by_prefix,
+            f"id prefix {ref!r} matches {len(by_prefix)} memories; give more characters",
+        )
+        if found is not None:
+            return found
     raise NotFound(
         f"no memory matches {ref!r} (by id, id prefix, path or title); "
         "search with search_memory to find its id",
         operations=("search_memory",),
     )
+
+
+def _the_one(found: list[Memory], ambiguous: str) -> Memory | None:
+    """The memory when exactly one matched, None when none did; several: Ambiguous."""
+    if len(found) > 1:
+        raise Ambiguous(ambiguous, [f"{m.id} {m.path}" for m in found])
+    return found[0] if found else None

@@ -106,7 +106,7 @@ class Durability:
 
     def settle(self, timeout: float = 5.0) -> bool:
         """Whether every last look, and every merge of late words it started, is done within
-        `timeout` (tests; a process about to stop)."""
+        `timeout` (for tests: nothing in the product waits for the looks)."""
         ends = time.monotonic() + timeout
         with self._cond:
             while self._looks or self._looking:

@@ -40,6 +40,20 @@ def watched(tmp_path: Path) -> Iterator[MemoryService]:
         service.engine.stop_watcher()
 
 
+def _taken(monkeypatch: pytest.MonkeyPatch, name: str) -> list[bool]:
+    """Whether each call of browse_order's `name` took its path (returned something)."""
+    taken: list[bool] = []
+    real = getattr(browse_order, name)
+
+    def spy(*args: object, **kw: object) -> object:
+        got = real(*args, **kw)
+        taken.append(got is not None)
+        return got
+
+    monkeypatch.setattr(browse_order, name, spy)
+    return taken
+
+
 def _pages(service: MemoryService) -> list[list[str]]:
     return [
         [m.model_dump_json() for m in service.list_memories(page=p, page_size=50).memories]
@@ -50,16 +64,8 @@ def _pages(service: MemoryService) -> list[list[str]]:
 def test_long_list_by_score_is_the_plain_order(
     watched: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    taken = []
-    first = browse_order.memory_rows
-
-    def spy(*args: object, **kw: object) -> object:
-        got = first(*args, **kw)  # type: ignore[arg-type]
-        taken.append(got is not None)
-        return got
-
     for _ in range(2):
-        monkeypatch.setattr(browse_order, "memory_rows", spy)
+        taken = _taken(monkeypatch, "memory_rows")
         by_arrays = _pages(watched)
         monkeypatch.setattr(browse_order, "LONG_LIST", 10**9)  # the plain path
         plain = _pages(watched)
@@ -67,7 +73,6 @@ def test_long_list_by_score_is_the_plain_order(
         assert taken[:4] == [True] * 4 and taken[4:] == [False] * 4
         assert by_arrays == plain
         assert [len(page) for page in plain] == [50] * 4  # page 14 is the last
-        taken.clear()
         # a touch makes a new state of the catalogue (and a new table): still the same order
         watched.touch("mem-0003")
         watched.touch("mem-0400")
@@ -97,21 +102,13 @@ def test_a_table_a_few_changes_behind_gives_the_order_of_now(
         watched.touch(memory_id)
     saved = watched.save("A memory saved after the table was built.").id
     assert tables.note_table(watched.engine) is not behind  # the catalogue moved on
-    taken = []
-    first = browse_order.first_by_score
-
-    def spy(*args: object, **kw: object) -> object:
-        got = first(*args, **kw)  # type: ignore[arg-type]
-        taken.append(got is not None)
-        return got
-
     monkeypatch.setattr(tables, "note_table", lambda engine: behind)
     # the memories listed are the catalogue's own (as when the table is a few changes behind)
     monkeypatch.setattr(browse_order, "listed_memories", lambda engine, wanted: None)
     # the path that mixes the catalogue's memories with the table's scores (a list by score
     # read wholly from one table, `memory_rows`, is one state throughout)
     monkeypatch.setattr(browse_order, "memory_rows", lambda engine, wanted: None)
-    monkeypatch.setattr(browse_order, "first_by_score", spy)
+    taken = _taken(monkeypatch, "first_by_score")
     by_arrays = _pages(watched)
     assert taken == [True] * 4
     monkeypatch.setattr(browse_order, "LONG_LIST", 10**9)  # the plain path
@@ -139,15 +136,7 @@ def test_memories_chosen_from_the_table_list_as_the_catalogue_does(
     def lists() -> list[str]:
         return [watched.list_memories(page_size=50, **v).model_dump_json() for v in variants]
 
-    picked = []
-    listed = browse_order.listed_memories
-
-    def spy(*args: object, **kw: object) -> object:
-        got = listed(*args, **kw)  # type: ignore[arg-type]
-        picked.append(got is not None)
-        return got
-
-    monkeypatch.setattr(browse_order, "listed_memories", spy)
+    picked = _taken(monkeypatch, "listed_memories")
     from_table = lists()
     assert picked and all(picked)
     monkeypatch.setattr(browse_order, "LONG_LIST", 10**9)  # the plain path

@@ -8,6 +8,7 @@ import os
 import random
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -41,15 +42,29 @@ def _opened_before(store: NoteStore, flags: int) -> int:
     return os.open(store.path(REL), os.O_WRONLY | flags)
 
 
-def test_a_line_appended_after_our_read_back_is_merged_into_the_note(store: NoteStore) -> None:
-    editor = _opened_before(store, os.O_APPEND)
+def _written_late(
+    store: NoteStore,
+    data: bytes,
+    *,
+    flags: int = os.O_APPEND,
+    meanwhile: Callable[[int], object] = lambda editor: None,
+) -> str:
+    """An editor opens the note; we use the memory, then `meanwhile` runs (given the editor's
+    descriptor); then the editor writes `data` into what it opened. The note once every late
+    look and merge is done."""
+    editor = _opened_before(store, flags)
     try:
         store.update_fields(REL, bump)
-        os.write(editor, b"Typed a moment too late.\n")
+        meanwhile(editor)
+        os.write(editor, data)
     finally:
         os.close(editor)
     assert DURABILITY.settle()
-    text = store.path(REL).read_text()
+    return store.path(REL).read_text() if store.path(REL).exists() else ""
+
+
+def test_a_line_appended_after_our_read_back_is_merged_into_the_note(store: NoteStore) -> None:
+    text = _written_late(store, b"Typed a moment too late.\n")
     assert text.endswith("Body line.\nTyped a moment too late.\n")
     assert parse_note(text).frontmatter["use_count"] == 2  # our use, counted once
     assert "mood: calm  # mine" in text
@@ -59,29 +74,21 @@ def test_an_editor_saving_its_whole_buffer_late_keeps_its_text_and_our_count(
     store: NoteStore,
 ) -> None:
     # An editor's save: truncate and write the buffer it loaded before our change.
-    editor = _opened_before(store, 0)
-    try:
-        store.update_fields(REL, bump)
-        os.ftruncate(editor, 0)
-        os.write(editor, NOTE.replace("Body line.", "Body line, reworded.").encode())
-    finally:
-        os.close(editor)
-    assert DURABILITY.settle()
-    text = store.path(REL).read_text()
+    text = _written_late(
+        store,
+        NOTE.replace("Body line.", "Body line, reworded.").encode(),
+        flags=0,
+        meanwhile=lambda fd: os.ftruncate(fd, 0),
+    )
     assert "Body line, reworded.\n" in text and "Body line.\n" not in text
     assert parse_note(text).frontmatter["use_count"] == 2
 
 
 def test_late_words_join_a_note_we_changed_again_meanwhile(store: NoteStore) -> None:
-    editor = _opened_before(store, os.O_APPEND)
-    try:
+    def second_use(editor: int) -> None:  # before the last look at the first
         store.update_fields(REL, bump)
-        store.update_fields(REL, bump)  # a second use before the last look at the first
-        os.write(editor, b"Late line.\n")
-    finally:
-        os.close(editor)
-    assert DURABILITY.settle()
-    text = store.path(REL).read_text()
+
+    text = _written_late(store, b"Late line.\n", meanwhile=second_use)
     assert text.endswith("Body line.\nLate line.\n")
     assert parse_note(text).frontmatter["use_count"] == 3
 
@@ -97,14 +104,7 @@ def test_a_note_nobody_wrote_late_is_not_written_again(store: NoteStore) -> None
 def test_late_words_to_a_note_removed_meanwhile_leave_the_vault_alone(
     store: NoteStore, caplog: pytest.LogCaptureFixture
 ) -> None:
-    editor = _opened_before(store, os.O_APPEND)
-    try:
-        store.update_fields(REL, bump)
-        os.unlink(store.path(REL))
-        os.write(editor, b"Late line.\n")
-    finally:
-        os.close(editor)
-    assert DURABILITY.settle()
+    _written_late(store, b"Late line.\n", meanwhile=lambda fd: os.unlink(store.path(REL)))
     assert not store.path(REL).exists()
     assert "moved or removed before words typed into it late" in caplog.text
 
@@ -147,13 +147,7 @@ def test_late_words_that_cannot_be_merged_in_time_are_kept_in_a_conflict_copy(
     store: NoteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(store_module, "LATE_ATTEMPTS", 0)  # the note "kept changing" every try
-    editor = _opened_before(store, os.O_APPEND)
-    try:
-        store.update_fields(REL, bump)
-        os.write(editor, b"Late line.\n")
-    finally:
-        os.close(editor)
-    assert DURABILITY.settle()
+    _written_late(store, b"Late line.\n")
     copies = [p for p in store.path(REL).parent.iterdir() if p.name != "m.md"]
     assert [conflict_copy(f"_stm/{p.name}").original for p in copies] == [REL]  # type: ignore[union-attr]
     assert copies[0].read_text() == NOTE + "Late line.\n"
@@ -163,14 +157,12 @@ def test_late_words_that_cannot_be_merged_in_time_are_kept_in_a_conflict_copy(
 def test_an_editor_that_keeps_the_note_open_is_looked_at_until_it_lets_go(
     store: NoteStore,
 ) -> None:
-    editor = _opened_before(store, os.O_APPEND)
-    try:
-        store.update_fields(REL, bump)
-        time.sleep(LATE_LOOK_SECONDS * 3)  # several looks while it still holds the note
-        os.write(editor, b"Written after a long pause.\n")
-    finally:
-        os.close(editor)
-    assert DURABILITY.settle()
+    # several looks while it still holds the note
+    _written_late(
+        store,
+        b"Written after a long pause.\n",
+        meanwhile=lambda fd: time.sleep(LATE_LOOK_SECONDS * 3),
+    )
     assert store.path(REL).read_text().endswith("Body line.\nWritten after a long pause.\n")
 
 
