@@ -14,11 +14,14 @@ over a note, as every change does one at a time) with the req/s it allows at thi
 
 BENCH_DAEMON_ENV='{"CORTEXGRAPH_GIT_COMMIT_WRITES": "false"}' adds settings to the daemon's
 environment (here: what the figures are without a git commit per save).
+BENCH_DAEMON_PROFILE=<file> samples the daemon with py-spy during the load (the threads holding
+the interpreter's lock; raw stacks, `python -m bench.profile_summary <file>` sums them).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import multiprocessing
@@ -32,6 +35,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -166,6 +170,25 @@ def _warm_up(port: int, token: str, ids: list[str], words: list[str]) -> None:
     conn.close()
 
 
+@contextlib.contextmanager
+def _profiled(pid: int, seconds: float) -> Iterator[None]:
+    """py-spy on the daemon for the load's window when BENCH_DAEMON_PROFILE names a file."""
+    out = os.environ.get("BENCH_DAEMON_PROFILE")
+    if not out:
+        yield
+        return
+    spy = shutil.which(
+        "py-spy", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    )
+    if spy is None:
+        raise SystemExit("BENCH_DAEMON_PROFILE needs py-spy (pip install py-spy)")
+    args = [spy, "record", "-p", str(pid), "-d", str(max(1, int(seconds))), "-r", "250",
+            "--gil", "-t", "-f", "raw", "-o", out]  # fmt: skip
+    with subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as spying:
+        yield
+        spying.wait()
+
+
 def _cpu_seconds(pid: int) -> float | None:
     """CPU time a process and its waited-for children (git) used so far (Linux; else None)."""
     stat = Path(f"/proc/{pid}/stat")
@@ -205,7 +228,7 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
             until = time.monotonic() + 1.0 + seconds
             per = [list(range(n, clients, PROCESSES)) for n in range(PROCESSES)]
             ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(PROCESSES) as pool:
+            with ctx.Pool(PROCESSES) as pool, _profiled(proc.pid, seconds):
                 started, cpu_before = time.monotonic(), _cpu_seconds(proc.pid)
                 parts = pool.map(_worker, [(port, token, ids, words, s, until) for s in per])
                 took, cpu_after = time.monotonic() - started, _cpu_seconds(proc.pid)

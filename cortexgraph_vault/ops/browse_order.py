@@ -82,14 +82,13 @@ def listed_memories(engine: VaultEngine, wanted: set[str]) -> list[Memory] | Non
     short list, a process without a watcher)."""
     if not engine.watching:
         return None
-    import numpy as np
 
     from cortexgraph_vault.ops.note_table import note_table
 
     table = note_table(engine)
     if len(table.row_of) < LONG_LIST:
         return None
-    live = np.fromiter(table.row_of.values(), np.int64, len(table.row_of))  # not removed rows
+    live = table.live
     rows = live[table.status_mask(wanted)[table.status[live] + 1]]
     notes = table.notes
     found = [notes[r].memory for r in rows.tolist()]
@@ -102,13 +101,12 @@ def memory_rows(engine: VaultEngine, wanted: set[str]) -> tuple[NoteTable, np.nd
     MB); None where the plain path applies, as for `first_by_score`."""
     if not engine.watching:
         return None
-    import numpy as np
 
     from cortexgraph_vault.ops.note_table import note_table
 
     engine.fresh()
     table = note_table(engine)
-    rows = np.fromiter(table.row_of.values(), np.int64, len(table.row_of))
+    rows = table.live
     # status codes shifted by one (a plain note first): whether each row's is wanted
     rows = rows[table.status_mask(wanted)[table.status[rows] + 1]]
     return (table, rows) if len(rows) >= LONG_LIST else None

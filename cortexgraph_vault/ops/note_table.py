@@ -9,6 +9,7 @@ of a note is not kept here: a search that filters notes by time reads it from th
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 import weakref
@@ -39,6 +40,14 @@ class NoteTable:
     id_row: dict[int, int]  # id() of each note object held → its row
     # the notes in the catalogue's order, as this table was made from them
     listed: list[IndexedNote] | None = None
+
+    @functools.cached_property
+    def live(self) -> np.ndarray:
+        """The rows of the notes the table holds (not those of removed notes), in the
+        catalogue's order. A table's lookups do not change once it is made, so this is worked
+        out once per table: lists and the episode order asked for it on every call (10k notes:
+        ~0.2 ms each time)."""
+        return np.fromiter(self.row_of.values(), np.int64, len(self.row_of))
 
     def rows(self, paths: list[str]) -> np.ndarray:
         """The row of each path, -1 for one the table does not hold (looked up in C)."""
@@ -157,6 +166,8 @@ def _in_place(notes: list[IndexedNote], before: NoteTable) -> NoteTable | None:
                       list(before.status_names), before.use_base.copy(), before.last_used.copy(),
                       before.strength.copy(), before.created.copy(), dict(before.id_row),
                       list(notes))  # fmt: skip
+    if "live" in before.__dict__:  # the same lookups: the same live rows
+        table.__dict__["live"] = before.live
     codes = {name: i for i, name in enumerate(table.status_names)}
     for i in changed:
         row = table.row_of[notes[i].path]

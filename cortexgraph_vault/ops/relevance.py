@@ -73,7 +73,7 @@ def _episodes(engine: VaultEngine) -> Episodes:
     # `created.timestamp()`, nan for a plain note): decoding every memory of the catalogue
     # for them was most of this, and it is rebuilt after every save (a daemon under load).
     table = note_table(engine)
-    live = np.fromiter(table.row_of.values(), np.int64, len(table.row_of))
+    live = table.live
     rows = live[~np.isnan(table.created[live])].tolist()
     paths = table.paths
     timed = sorted(zip(table.created[rows].tolist(), [paths[r] for r in rows], strict=True))

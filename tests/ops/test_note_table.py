@@ -39,6 +39,7 @@ def test_the_table_holds_each_note_and_follows_changes(tmp_path: Path) -> None:
     after = note_table(engine)
     assert after is not table
     assert "Notes/Plain.md" not in after.row_of and "Notes/New.md" in after.row_of
+    assert plain not in after.live.tolist() and len(after.live) == len(after.row_of)
     assert after.use_base[after.row_of[saved.path]] == 2.0
     assert after.rows(["Notes/New.md", "Notes/Plain.md"]).tolist() == [
         after.row_of["Notes/New.md"],
@@ -89,6 +90,8 @@ def test_a_search_ranks_with_one_table_even_when_a_newer_one_is_built_meanwhile(
 def _same_as_fresh(table: NoteTable, notes: list[Any]) -> None:
     whole = build_table(notes)
     assert sorted(table.row_of) == sorted(whole.row_of)
+    # the live rows are those of the notes held, removed notes' rows left out
+    assert sorted(table.paths[r] for r in table.live) == sorted(whole.row_of)
     for path, row in whole.row_of.items():
         mine = table.row_of[path]
         assert table.notes[mine] is whole.notes[row]
@@ -107,6 +110,7 @@ def test_touches_and_edits_in_place_then_a_new_note(tmp_path: Path) -> None:
     saved = [service.save(f"Memory {i} about tea and more", tags=["tea"]) for i in range(6)]
     engine = service.engine
     first = note_table(engine)
+    first_live = first.live
     service.touch(saved[1].memory_id)
     service.touch(saved[4].memory_id)
     service.touch(saved[4].memory_id)
@@ -114,6 +118,7 @@ def test_touches_and_edits_in_place_then_a_new_note(tmp_path: Path) -> None:
     engine.fresh()
     touched = note_table(engine)
     assert touched is not first and touched.row_of is first.row_of  # rows kept, shared
+    assert touched.live is first_live  # and the live rows with them, not worked out again
     assert touched.use_base[touched.row_of[saved[4].path]] == 3.0
     assert first.use_base[first.row_of[saved[4].path]] == 1.0  # the older table unchanged
     _same_as_fresh(touched, engine.catalog.notes())
@@ -121,6 +126,7 @@ def test_touches_and_edits_in_place_then_a_new_note(tmp_path: Path) -> None:
     engine.fresh()
     grown = note_table(engine)
     assert grown.row_of is not touched.row_of and "Notes/New.md" in grown.row_of
+    assert grown.row_of["Notes/New.md"] in grown.live.tolist()
     _same_as_fresh(grown, engine.catalog.notes())
     service.touch(saved[0].memory_id)
     _same_as_fresh(note_table(engine), engine.catalog.notes())
