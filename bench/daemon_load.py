@@ -189,6 +189,17 @@ def _profiled(pid: int, seconds: float) -> Iterator[None]:
         spying.wait()
 
 
+def _switches(pid: int) -> int:
+    """Context switches of a process's threads so far (Linux; else 0)."""
+    total = 0
+    for status in Path(f"/proc/{pid}/task").glob("*/status"):
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            for line in status.read_text().splitlines():
+                if "ctxt_switches:" in line:
+                    total += int(line.split()[-1])
+    return total
+
+
 def _cpu_seconds(pid: int) -> float | None:
     """CPU time a process and its waited-for children (git) used so far (Linux; else None)."""
     stat = Path(f"/proc/{pid}/stat")
@@ -230,8 +241,10 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
             ctx = multiprocessing.get_context("spawn")
             with ctx.Pool(PROCESSES) as pool, _profiled(proc.pid, seconds):
                 started, cpu_before = time.monotonic(), _cpu_seconds(proc.pid)
+                switches_before = _switches(proc.pid)
                 parts = pool.map(_worker, [(port, token, ids, words, s, until) for s in per])
                 took, cpu_after = time.monotonic() - started, _cpu_seconds(proc.pid)
+                switches = _switches(proc.pid) - switches_before
             service_ms = _service_timings(port, token)
         finally:
             proc.send_signal(signal.SIGTERM)
@@ -266,6 +279,9 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
             if cpu_before is not None and cpu_after is not None and answers
             else None
         ),
+        # the daemon's threads handing the interpreter to each other: in the kernel, a third of
+        # its CPU was switching between them (perf, session 9)
+        "load_switches_per_request": round(switches / len(answers), 1) if answers else None,
         "load_average": round(os.getloadavg()[0], 1),
         "load_service_p50_p95_ms": service_ms,
         # the disk's own bound: changes are made one at a time, each at least one fsynced
