@@ -7,7 +7,11 @@ are coalesced per path and debounced: a batch is handled once the vault has been
 `debounce` seconds, or `max_delay` after its first event however busy the vault is.
 
 A stat walk at start and every `reconcile_every` seconds catches anything the events missed
-(an overflowing kernel queue, a network drive without notifications).
+(a network drive without notifications); an overflowing kernel queue asks for one at once.
+
+On Linux the events come from our own inotify reader (`inotify_watch`: one thread, events
+parsed in bulk, our temp files' dropped before any object is made); elsewhere, where inotify
+is refused, or with CORTEXGRAPH_WATCHER=watchdog, from watchdog (`folder_watches`).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from watchdog.observers.api import BaseObserver
 
 from cortexgraph_vault.index.catalog import VaultCatalog, ignored_name
 from cortexgraph_vault.index.folder_watches import FolderWatches
+from cortexgraph_vault.index.inotify_watch import InotifyWatch, inotify_available
 
 log = logging.getLogger(__name__)
 
@@ -99,11 +104,13 @@ class VaultWatcher:
         self._cond = threading.Condition()
         self._files: set[str] = set()
         self._dirs: set[str] = set()
+        self._full = False  # events were lost: the next batch walks the whole vault
         self._first_event = 0.0
         self._last_event = 0.0
         self._stopping = False
-        self._observer: BaseObserver | None = None
-        self.watches: FolderWatches | None = None
+        self._observer: BaseObserver | InotifyWatch | None = None
+        self.watches: FolderWatches | None = None  # watchdog's watches, when it is used
+        self.backend: InotifyWatch | FolderWatches | None = None
         self._worker: threading.Thread | None = None
         self._next_reconcile = 0.0
 
@@ -118,7 +125,7 @@ class VaultWatcher:
             return None
         return rel
 
-    def note_event(self, rels: list[str], *, is_dir: bool) -> None:
+    def note_event(self, rels: list[str], *, is_dir: bool, count: int = 1) -> None:
         now = time.monotonic()
         with self._cond:
             target = self._dirs if is_dir else self._files
@@ -126,24 +133,55 @@ class VaultWatcher:
             if not self._first_event:
                 self._first_event = now
             self._last_event = now
-            self.state.events += 1
+            self.state.events += count
             self._cond.notify()
+
+    def note_overflow(self) -> None:
+        """The kernel dropped events: one walk of the vault finds what they said."""
+        log.warning("watcher: the kernel's event queue overflowed; walking the vault")
+        now = time.monotonic()
+        with self._cond:
+            self._full = True
+            if not self._first_event:
+                self._first_event = now
+            self._last_event = now
+            self._cond.notify()
+
+    def note_error(self, message: str) -> None:
+        log.warning("watcher: %s", message)
+        self.state.errors = [*self.state.errors[-9:], message]
 
     # lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
         if self._worker is not None:
             return
+        self.state = WatcherState(running=True, started_at=datetime.now(UTC), heartbeat=time.time())
+        self._observer = self._own_reader() or self._watchdog()
+        # Whatever changed before the observer was listening is found by one walk now.
+        self._reconcile()
+        self._worker = threading.Thread(target=self._run, name="cgv-watcher", daemon=True)
+        self._worker.start()
+
+    def _own_reader(self) -> InotifyWatch | None:
+        if os.environ.get("CORTEXGRAPH_WATCHER") == "watchdog" or not inotify_available():
+            return None
+        reader = InotifyWatch(self.root, self)
+        try:
+            reader.start()
+        except OSError as exc:  # e.g. the watch limit: watchdog may still get what it can
+            log.warning("watcher: inotify refused (%s); using watchdog", exc)
+            return None
+        self.backend = reader
+        return reader
+
+    def _watchdog(self) -> BaseObserver:
         observer = Observer()
         self.watches = FolderWatches(observer, _Handler(self), self.root, _EVENTS)
         self.watches.start()
         observer.daemon = True
         observer.start()
-        self._observer = observer
-        self.state = WatcherState(running=True, started_at=datetime.now(UTC), heartbeat=time.time())
-        # Whatever changed before the observer was listening is found by one walk now.
-        self._reconcile()
-        self._worker = threading.Thread(target=self._run, name="cgv-watcher", daemon=True)
-        self._worker.start()
+        self.backend = self.watches
+        return observer
 
     def stop(self) -> None:
         with self._cond:
@@ -153,7 +191,7 @@ class VaultWatcher:
             self._observer.stop()
             self._observer.join(timeout=5)
             self._observer = None
-            self.watches = None
+            self.watches = self.backend = None
         if self._worker is not None:
             self._worker.join(timeout=10)
             self._worker = None
@@ -166,7 +204,7 @@ class VaultWatcher:
 
     def pending(self) -> int:
         with self._cond:
-            return len(self._files) + len(self._dirs)
+            return len(self._files) + len(self._dirs) + self._full
 
     # the worker ----------------------------------------------------------------------------
     def _run(self) -> None:
@@ -174,9 +212,11 @@ class VaultWatcher:
             batch = self._next_batch()
             if batch is None:
                 return
-            files, dirs = batch
+            files, dirs, full = batch
             try:
-                if files or dirs:
+                if full:
+                    self._reconcile()
+                elif files or dirs:
                     self._apply(files, dirs)
                 elif time.monotonic() >= self._next_reconcile:
                     self._reconcile()
@@ -188,25 +228,25 @@ class VaultWatcher:
                 with self._cond:  # the paths are checked again by the next reconciliation
                     self._next_reconcile = min(self._next_reconcile, time.monotonic() + 1.0)
 
-    def _next_batch(self) -> tuple[set[str], set[str]] | None:
+    def _next_batch(self) -> tuple[set[str], set[str], bool] | None:
         with self._cond:
             while True:
                 self.state.heartbeat = time.time()
                 if self._stopping:
                     return None
-                if not self._files and not self._dirs:
+                if not self._files and not self._dirs and not self._full:
                     if not self._cond.wait(timeout=1.0):
-                        return set(), set()  # a quiet second: heartbeat, maybe reconcile
+                        return set(), set(), False  # a quiet second: heartbeat, maybe reconcile
                     continue
                 now = time.monotonic()
                 wait = min(self._last_event + self.debounce, self._first_event + self.max_delay)
                 if now < wait:
                     self._cond.wait(timeout=wait - now)
                     continue
-                files, dirs = self._files, self._dirs
-                self._files, self._dirs = set(), set()
+                files, dirs, full = self._files, self._dirs, self._full
+                self._files, self._dirs, self._full = set(), set(), False
                 self._first_event = self._last_event = 0.0
-                return files, dirs
+                return files, dirs, full
 
     def _apply(self, files: set[str], dirs: set[str]) -> None:
         started = time.perf_counter()

@@ -1,4 +1,5 @@
-"""The real watcher (watchdog) keeps the index equal to a fresh full index of the vault."""
+"""The real watcher (our inotify reader on Linux, watchdog elsewhere: both here) keeps the
+index equal to a fresh full index of the vault."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from tests.index.index_helpers import (
     signature,
     wait_until,
 )
+
+pytestmark = pytest.mark.usefixtures("watcher_backend")
 
 MEMORY_ID = "0b6a1f2e-5c3d-4e8f-9a7b-1c2d3e4f5a6b"
 
