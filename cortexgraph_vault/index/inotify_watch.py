@@ -29,7 +29,6 @@ import os
 import select
 import sys
 import threading
-import time
 from typing import Protocol
 
 from cortexgraph_vault.index.inotify_events import IN_DONT_FOLLOW, WATCH_MASK, parse_events
@@ -99,7 +98,7 @@ class InotifyWatch:
         self._wake: tuple[int, int] = (-1, -1)
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
-        self._stop_sent = False
+        self._stopping = threading.Event()
 
     # lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
@@ -124,9 +123,9 @@ class InotifyWatch:
     def stop(self) -> None:
         """Ask the thread to end (again: harmless)."""
         with self._lock:
-            if self._thread is not None and not self._stop_sent:
-                self._stop_sent = True
-                os.write(self._wake[1], b"x")
+            if self._thread is not None and not self._stopping.is_set():
+                self._stopping.set()  # ends a pause at once
+                os.write(self._wake[1], b"x")  # ends a wait in poll()
 
     def join(self, timeout: float | None = None) -> None:
         thread = self._thread
@@ -165,8 +164,8 @@ class InotifyWatch:
             except Exception as exc:  # one bad buffer must not end the watching
                 log.exception("watcher: inotify events failed")
                 self.sink.note_error(f"{type(exc).__name__}: {exc}")
-            if self.pause:
-                time.sleep(self.pause)
+            if self.pause and self._stopping.wait(self.pause):
+                return
 
     def _handle(self, buf: bytes) -> None:
         batch = parse_events(buf, self.folders)
