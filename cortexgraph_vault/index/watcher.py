@@ -130,11 +130,13 @@ class VaultWatcher:
         with self._cond:
             target = self._dirs if is_dir else self._files
             target.update(rels)
-            if not self._first_event:
-                self._first_event = now
             self._last_event = now
             self.state.events += count
-            self._cond.notify()
+            if not self._first_event:
+                self._first_event = now
+                # Only the first event of a batch wakes the worker: with a batch pending it
+                # sleeps until the batch's deadline and looks at `_last_event` then.
+                self._cond.notify()
 
     def note_overflow(self) -> None:
         """The kernel dropped events: one walk of the vault finds what they said."""
