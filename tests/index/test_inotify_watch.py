@@ -8,6 +8,7 @@ import errno
 import os
 import shutil
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -121,6 +122,21 @@ def test_our_write_reports_the_note_and_never_its_temp_file(
     assert recorder.files == {"_stm/Tea.md", "Home.md"}
     assert recorder.dirs == set() and recorder.errors == []
     assert not [p for p in recorder.files if TEMP_MARK in p]
+
+
+def test_a_lone_edit_is_not_held_by_the_pause_of_a_busy_reader(link_vault: Path) -> None:
+    recorder = Recorder()
+    reader = InotifyWatch(str(link_vault), recorder, pause=60.0, busy_within=0.2)
+    reader.start()
+    try:
+        for name in ("Lonely.md", "Home.md"):  # each after a quiet spell: read at once
+            time.sleep(0.3)
+            os.utime(link_vault / name)  # one event (IN_ATTRIB): one read
+            wait_until(lambda name=name: recorder.saw(name), timeout=20, what=name)  # type: ignore[misc]
+    finally:
+        reader.stop()
+        reader.join(timeout=10)  # the stop ends the pause too
+    assert reader._thread is None
 
 
 def test_a_folder_made_with_folders_inside_is_watched_all_the_way_down(
