@@ -16,6 +16,7 @@ is refused, or with CORTEXGRAPH_WATCHER=watchdog, from watchdog (`folder_watches
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -176,13 +177,22 @@ class VaultWatcher:
         self.backend = reader
         return reader
 
-    def _watchdog(self) -> BaseObserver:
+    def _watchdog(self) -> BaseObserver | None:
         observer = Observer()
-        self.watches = FolderWatches(observer, _Handler(self), self.root, _EVENTS)
-        self.watches.start()
-        observer.daemon = True
-        observer.start()
-        self.backend = self.watches
+        watches = FolderWatches(observer, _Handler(self), self.root, _EVENTS)
+        try:
+            watches.start()
+            observer.daemon = True
+            observer.start()
+        except OSError as exc:  # refused too (the watch limit): the walk alone keeps up
+            with contextlib.suppress(Exception):
+                observer.stop()
+            self.note_error(
+                f"file events refused ({exc}): changes are found by the walk every "
+                f"{self.reconcile_every:g} s"
+            )
+            return None
+        self.watches = self.backend = watches
         return observer
 
     def stop(self) -> None:
