@@ -24,33 +24,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-
-from watchdog.events import (
-    DirCreatedEvent,
-    DirDeletedEvent,
-    DirMovedEvent,
-    FileAttribEvent,
-    FileClosedEvent,
-    FileCreatedEvent,
-    FileDeletedEvent,
-    FileModifiedEvent,
-    FileMovedEvent,
-    FileSystemEvent,
-    FileSystemEventHandler,
-)
-from watchdog.observers import Observer
-from watchdog.observers.api import BaseObserver
+from typing import TYPE_CHECKING, Protocol
 
 from cortexgraph_vault.index.catalog import VaultCatalog, ignored_name
-from cortexgraph_vault.index.folder_watches import FolderWatches
 from cortexgraph_vault.index.inotify_watch import InotifyWatch, inotify_available
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.index.folder_watches import FolderWatches
 
 log = logging.getLogger(__name__)
 
-_EVENTS: list[type[FileSystemEvent]] = [
-    FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileMovedEvent, FileClosedEvent,
-    FileAttribEvent, DirCreatedEvent, DirDeletedEvent, DirMovedEvent,
-]  # fmt: skip
 # Past this many pending paths one walk of the vault is cheaper than a path at a time.
 FULL_WALK_AFTER = 5000
 
@@ -71,18 +54,11 @@ class WatcherState:
     errors: list[str] = field(default_factory=list)
 
 
-class _Handler(FileSystemEventHandler):
-    def __init__(self, watcher: VaultWatcher) -> None:
-        self.watcher = watcher
+class _EventSource(Protocol):
+    """Our inotify reader or watchdog's observer."""
 
-    def on_any_event(self, event: FileSystemEvent) -> None:
-        w = self.watcher
-        paths = [event.src_path]
-        if event.event_type == "moved":
-            paths.append(event.dest_path)
-        rels = [r for r in (w.relative(p) for p in paths) if r is not None]
-        if rels:
-            w.note_event(rels, is_dir=event.is_directory)
+    def stop(self) -> None: ...
+    def join(self, timeout: float | None = None) -> None: ...
 
 
 class VaultWatcher:
@@ -109,7 +85,7 @@ class VaultWatcher:
         self._first_event = 0.0
         self._last_event = 0.0
         self._stopping = False
-        self._observer: BaseObserver | InotifyWatch | None = None
+        self._observer: _EventSource | None = None
         self.watches: FolderWatches | None = None  # watchdog's watches, when it is used
         self.backend: InotifyWatch | FolderWatches | None = None
         self._worker: threading.Thread | None = None
@@ -177,9 +153,12 @@ class VaultWatcher:
         self.backend = reader
         return reader
 
-    def _watchdog(self) -> BaseObserver | None:
-        observer = Observer()
-        watches = FolderWatches(observer, _Handler(self), self.root, _EVENTS)
+    def _watchdog(self) -> _EventSource | None:
+        # watchdog imported only here: on Linux our reader needs none of it (~17 ms at start)
+        from cortexgraph_vault.index.folder_watches import FolderWatches, PathEvents, new_observer
+
+        observer = new_observer()
+        watches = FolderWatches(observer, PathEvents(self), self.root)
         try:
             watches.start()
             observer.daemon = True
