@@ -60,7 +60,7 @@ class EventBatch:
     folder_moves: list[tuple[bool, str]] = field(default_factory=list)
     ignored: list[int] = field(default_factory=list)  # watches the kernel removed
     overflow: bool = False  # the kernel's queue overflowed: events were lost
-    kept: int = 0  # events that named a path of the vault
+    kept: int = 0  # events that named a file of the vault (folders: `dirs`)
     seen: int = 0  # events in the buffer
 
 
@@ -103,7 +103,6 @@ def parse_events(
         if ignored_name(name):
             continue
         rel = f"{base}/{name}" if base else name
-        batch.kept += 1
         if mask & IN_ISDIR:
             batch.dirs.add(rel)
             if mask & (IN_CREATE | IN_MOVED_TO):
@@ -112,6 +111,7 @@ def parse_events(
                 batch.folder_moves.append((False, rel))
         else:
             batch.files.add(rel)
+            batch.kept += 1
     return batch
 
 
