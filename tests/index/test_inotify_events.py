@@ -70,7 +70,7 @@ def test_folders_made_moved_and_deleted() -> None:
     batch = parse_events(buf, FOLDERS)
     assert batch.dirs == {"New", "Projects", "Work", "Projects/Deep/Gone"}
     assert batch.folder_moves == [(True, "New"), (False, "Projects"), (True, "Work")]
-    assert batch.files == set()
+    assert batch.files == set() and batch.kept == 0 and batch.seen == 4
 
 
 def test_overflow_ignored_watches_and_events_about_a_folder_itself() -> None:
