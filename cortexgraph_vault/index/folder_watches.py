@@ -10,20 +10,68 @@ or renamed at the top gets its watch from the root's event, before the watcher's
 that folder (which the same event asks for): what lands in it before the watch is found by
 the scan, what lands after by events. Past `MAX_FOLDERS` folders at the top (each watch is a
 thread of watchdog's), one recursive watch of the root, as before.
+
+Used where our own inotify reader (`inotify_watch`) is not: macOS, Windows, a Linux that
+refuses inotify, CORTEXGRAPH_WATCHER=watchdog. Only this module imports watchdog.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Sequence
+from typing import Protocol
 
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.events import (
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirMovedEvent,
+    FileAttribEvent,
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
+from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
 
 from cortexgraph_vault.index.vault_walk import ignored_name
 
 MAX_FOLDERS = 24
+EVENTS: list[type[FileSystemEvent]] = [
+    FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileMovedEvent, FileClosedEvent,
+    FileAttribEvent, DirCreatedEvent, DirDeletedEvent, DirMovedEvent,
+]  # fmt: skip
+
+
+def new_observer() -> BaseObserver:
+    """watchdog's observer for this platform (inotify, FSEvents, kqueue, Windows')."""
+    return Observer()
+
+
+class EventTarget(Protocol):
+    """What the handler tells (the watcher)."""
+
+    def relative(self, path: bytes | str) -> str | None: ...
+    def note_event(self, rels: list[str], *, is_dir: bool, count: int = 1) -> None: ...
+
+
+class PathEvents(FileSystemEventHandler):
+    """watchdog's events as the vault-relative paths the watcher looks at again."""
+
+    def __init__(self, watcher: EventTarget) -> None:
+        self.watcher = watcher
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        w = self.watcher
+        paths = [event.src_path]
+        if event.event_type == "moved":
+            paths.append(event.dest_path)
+        rels = [r for r in (w.relative(p) for p in paths) if r is not None]
+        if rels:
+            w.note_event(rels, is_dir=event.is_directory)
 
 
 def top_folders(root: str) -> list[str] | None:
@@ -45,12 +93,11 @@ class FolderWatches:
         observer: BaseObserver,
         handler: FileSystemEventHandler,
         root: str,
-        events: Sequence[type],
     ) -> None:
         self.observer = observer
         self.handler = handler
         self.root = root
-        self.events = list(events)
+        self.events = EVENTS
         self.by_folder: dict[str, ObservedWatch] = {}
         self.whole_root = False
 

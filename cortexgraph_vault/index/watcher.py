@@ -7,11 +7,16 @@ are coalesced per path and debounced: a batch is handled once the vault has been
 `debounce` seconds, or `max_delay` after its first event however busy the vault is.
 
 A stat walk at start and every `reconcile_every` seconds catches anything the events missed
-(an overflowing kernel queue, a network drive without notifications).
+(a network drive without notifications); an overflowing kernel queue asks for one at once.
+
+On Linux the events come from our own inotify reader (`inotify_watch`: one thread, events
+parsed in bulk, our temp files' dropped before any object is made); elsewhere, where inotify
+is refused, or with CORTEXGRAPH_WATCHER=watchdog, from watchdog (`folder_watches`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -19,32 +24,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-
-from watchdog.events import (
-    DirCreatedEvent,
-    DirDeletedEvent,
-    DirMovedEvent,
-    FileAttribEvent,
-    FileClosedEvent,
-    FileCreatedEvent,
-    FileDeletedEvent,
-    FileModifiedEvent,
-    FileMovedEvent,
-    FileSystemEvent,
-    FileSystemEventHandler,
-)
-from watchdog.observers import Observer
-from watchdog.observers.api import BaseObserver
+from typing import TYPE_CHECKING, Protocol
 
 from cortexgraph_vault.index.catalog import VaultCatalog, ignored_name
-from cortexgraph_vault.index.folder_watches import FolderWatches
+from cortexgraph_vault.index.inotify_watch import InotifyWatch, inotify_available
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.index.folder_watches import FolderWatches
 
 log = logging.getLogger(__name__)
 
-_EVENTS: list[type[FileSystemEvent]] = [
-    FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileMovedEvent, FileClosedEvent,
-    FileAttribEvent, DirCreatedEvent, DirDeletedEvent, DirMovedEvent,
-]  # fmt: skip
 # Past this many pending paths one walk of the vault is cheaper than a path at a time.
 FULL_WALK_AFTER = 5000
 
@@ -65,18 +54,11 @@ class WatcherState:
     errors: list[str] = field(default_factory=list)
 
 
-class _Handler(FileSystemEventHandler):
-    def __init__(self, watcher: VaultWatcher) -> None:
-        self.watcher = watcher
+class _EventSource(Protocol):
+    """Our inotify reader or watchdog's observer."""
 
-    def on_any_event(self, event: FileSystemEvent) -> None:
-        w = self.watcher
-        paths = [event.src_path]
-        if event.event_type == "moved":
-            paths.append(event.dest_path)
-        rels = [r for r in (w.relative(p) for p in paths) if r is not None]
-        if rels:
-            w.note_event(rels, is_dir=event.is_directory)
+    def stop(self) -> None: ...
+    def join(self, timeout: float | None = None) -> None: ...
 
 
 class VaultWatcher:
@@ -99,11 +81,13 @@ class VaultWatcher:
         self._cond = threading.Condition()
         self._files: set[str] = set()
         self._dirs: set[str] = set()
+        self._full = False  # events were lost: the next batch walks the whole vault
         self._first_event = 0.0
         self._last_event = 0.0
         self._stopping = False
-        self._observer: BaseObserver | None = None
-        self.watches: FolderWatches | None = None
+        self._observer: _EventSource | None = None
+        self.watches: FolderWatches | None = None  # watchdog's watches, when it is used
+        self.backend: InotifyWatch | FolderWatches | None = None
         self._worker: threading.Thread | None = None
         self._next_reconcile = 0.0
 
@@ -118,32 +102,77 @@ class VaultWatcher:
             return None
         return rel
 
-    def note_event(self, rels: list[str], *, is_dir: bool) -> None:
+    def note_event(self, rels: list[str], *, is_dir: bool, count: int = 1) -> None:
         now = time.monotonic()
         with self._cond:
             target = self._dirs if is_dir else self._files
             target.update(rels)
+            self._last_event = now
+            self.state.events += count
+            if not self._first_event:
+                self._first_event = now
+                # Only the first event of a batch wakes the worker: with a batch pending it
+                # sleeps until the batch's deadline and looks at `_last_event` then.
+                self._cond.notify()
+
+    def note_overflow(self) -> None:
+        """The kernel dropped events: one walk of the vault finds what they said."""
+        log.warning("watcher: the kernel's event queue overflowed; walking the vault")
+        now = time.monotonic()
+        with self._cond:
+            self._full = True
             if not self._first_event:
                 self._first_event = now
             self._last_event = now
-            self.state.events += 1
             self._cond.notify()
+
+    def note_error(self, message: str) -> None:
+        log.warning("watcher: %s", message)
+        self.state.errors = [*self.state.errors[-9:], message]
 
     # lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
         if self._worker is not None:
             return
-        observer = Observer()
-        self.watches = FolderWatches(observer, _Handler(self), self.root, _EVENTS)
-        self.watches.start()
-        observer.daemon = True
-        observer.start()
-        self._observer = observer
         self.state = WatcherState(running=True, started_at=datetime.now(UTC), heartbeat=time.time())
+        self._observer = self._own_reader() or self._watchdog()
         # Whatever changed before the observer was listening is found by one walk now.
         self._reconcile()
         self._worker = threading.Thread(target=self._run, name="cgv-watcher", daemon=True)
         self._worker.start()
+
+    def _own_reader(self) -> InotifyWatch | None:
+        if os.environ.get("CORTEXGRAPH_WATCHER") == "watchdog" or not inotify_available():
+            return None
+        reader = InotifyWatch(self.root, self)
+        try:
+            reader.start()
+        except OSError as exc:  # e.g. the watch limit: watchdog may still get what it can
+            log.warning("watcher: inotify refused (%s); using watchdog", exc)
+            return None
+        self.backend = reader
+        return reader
+
+    def _watchdog(self) -> _EventSource | None:
+        # watchdog imported only here: on Linux our reader needs none of it (~17 ms at start)
+        from cortexgraph_vault.index.folder_watches import FolderWatches, PathEvents, new_observer
+
+        observer = new_observer()
+        watches = FolderWatches(observer, PathEvents(self), self.root)
+        try:
+            watches.start()
+            observer.daemon = True
+            observer.start()
+        except OSError as exc:  # refused too (the watch limit): the walk alone keeps up
+            with contextlib.suppress(Exception):
+                observer.stop()
+            self.note_error(
+                f"file events refused ({exc}): changes are found by the walk every "
+                f"{self.reconcile_every:g} s"
+            )
+            return None
+        self.watches = self.backend = watches
+        return observer
 
     def stop(self) -> None:
         with self._cond:
@@ -153,7 +182,7 @@ class VaultWatcher:
             self._observer.stop()
             self._observer.join(timeout=5)
             self._observer = None
-            self.watches = None
+            self.watches = self.backend = None
         if self._worker is not None:
             self._worker.join(timeout=10)
             self._worker = None
@@ -166,7 +195,7 @@ class VaultWatcher:
 
     def pending(self) -> int:
         with self._cond:
-            return len(self._files) + len(self._dirs)
+            return len(self._files) + len(self._dirs) + self._full
 
     # the worker ----------------------------------------------------------------------------
     def _run(self) -> None:
@@ -174,9 +203,11 @@ class VaultWatcher:
             batch = self._next_batch()
             if batch is None:
                 return
-            files, dirs = batch
+            files, dirs, full = batch
             try:
-                if files or dirs:
+                if full:
+                    self._reconcile()
+                elif files or dirs:
                     self._apply(files, dirs)
                 elif time.monotonic() >= self._next_reconcile:
                     self._reconcile()
@@ -188,25 +219,25 @@ class VaultWatcher:
                 with self._cond:  # the paths are checked again by the next reconciliation
                     self._next_reconcile = min(self._next_reconcile, time.monotonic() + 1.0)
 
-    def _next_batch(self) -> tuple[set[str], set[str]] | None:
+    def _next_batch(self) -> tuple[set[str], set[str], bool] | None:
         with self._cond:
             while True:
                 self.state.heartbeat = time.time()
                 if self._stopping:
                     return None
-                if not self._files and not self._dirs:
+                if not self._files and not self._dirs and not self._full:
                     if not self._cond.wait(timeout=1.0):
-                        return set(), set()  # a quiet second: heartbeat, maybe reconcile
+                        return set(), set(), False  # a quiet second: heartbeat, maybe reconcile
                     continue
                 now = time.monotonic()
                 wait = min(self._last_event + self.debounce, self._first_event + self.max_delay)
                 if now < wait:
                     self._cond.wait(timeout=wait - now)
                     continue
-                files, dirs = self._files, self._dirs
-                self._files, self._dirs = set(), set()
+                files, dirs, full = self._files, self._dirs, self._full
+                self._files, self._dirs, self._full = set(), set(), False
                 self._first_event = self._last_event = 0.0
-                return files, dirs
+                return files, dirs, full
 
     def _apply(self, files: set[str], dirs: set[str]) -> None:
         started = time.perf_counter()

@@ -1,5 +1,6 @@
 """The watcher watches the vault's folders, not `.git/`, and follows folders made, renamed
-and deleted at the top of the vault while it runs (events alone: reconciliation is off)."""
+and deleted while it runs (events alone: reconciliation is off) — with our own inotify
+reader (Linux) and with watchdog (elsewhere, or where inotify is refused)."""
 
 from __future__ import annotations
 
@@ -11,18 +12,33 @@ from pathlib import Path
 
 import pytest
 
-from cortexgraph_vault.index import folder_watches
+from cortexgraph_vault.index import folder_watches, inotify_watch
 from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.inotify_events import records
 from cortexgraph_vault.index.watcher import VaultWatcher
 from tests.index.index_helpers import catalog_of, wait_until
 
 QUIET = 0.6  # past the watcher's debounce and max delay: a folder's re-scan is done
 
 
+pytestmark = pytest.mark.usefixtures("watcher_backend")
+
+
 @pytest.fixture
-def seen(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every path an event named, as the watcher was handed it."""
+def seen(monkeypatch: pytest.MonkeyPatch, watcher_backend: str) -> list[str]:
+    """Every path an event named, as the kernel (our reader) or watchdog reported it."""
     paths: list[str] = []
+    if watcher_backend == "inotify":
+        handle = inotify_watch.InotifyWatch._handle
+
+        def spy_reader(self: inotify_watch.InotifyWatch, buf: bytes) -> None:
+            for wd, _mask, _cookie, name in records(buf):
+                folder = self.folders.get(wd, "?")
+                paths.append(os.path.join(self.root, folder, os.fsdecode(name)))
+            handle(self, buf)
+
+        monkeypatch.setattr(inotify_watch.InotifyWatch, "_handle", spy_reader)
+        return paths
     relative = VaultWatcher.relative
 
     def spy(self: VaultWatcher, path: bytes | str) -> str | None:

@@ -1,7 +1,9 @@
-"""The real watcher (watchdog) keeps the index equal to a fresh full index of the vault."""
+"""The real watcher (our inotify reader on Linux, watchdog elsewhere: both here) keeps the
+index equal to a fresh full index of the vault."""
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 from collections.abc import Iterator
@@ -10,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.folder_watches import FolderWatches
+from cortexgraph_vault.index.inotify_watch import InotifyWatch
 from cortexgraph_vault.index.watcher import VaultWatcher
 from cortexgraph_vault.vault.files import TEMP_MARK
 from tests.index.index_helpers import (
@@ -19,6 +23,8 @@ from tests.index.index_helpers import (
     signature,
     wait_until,
 )
+
+pytestmark = pytest.mark.usefixtures("watcher_backend")
 
 MEMORY_ID = "0b6a1f2e-5c3d-4e8f-9a7b-1c2d3e4f5a6b"
 
@@ -203,5 +209,26 @@ def test_a_missed_change_is_found_by_reconciliation(link_vault: Path) -> None:
         shutil.rmtree(link_vault / "Areas")
         settles(catalog, link_vault)
         assert watcher.state.reconciliations >= 2
+    finally:
+        watcher.stop()
+
+
+def test_where_file_events_are_refused_the_walk_alone_keeps_up(
+    link_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(self: object) -> None:
+        raise OSError(errno.ENOSPC, "inotify watch limit reached")
+
+    monkeypatch.setattr(InotifyWatch, "start", refused)
+    monkeypatch.setattr(FolderWatches, "start", refused)
+    catalog = catalog_of(link_vault)
+    watcher = VaultWatcher(catalog, debounce=0.03, reconcile_every=0.3)
+    watcher.start()
+    try:
+        assert watcher.running and watcher.backend is None
+        assert "file events refused" in watcher.state.errors[0]
+        assert "inotify watch limit reached" in watcher.state.errors[0]
+        (link_vault / "Walked.md").write_text("# W\n\nfound by the walk\n")
+        settles(catalog, link_vault)
     finally:
         watcher.stop()
