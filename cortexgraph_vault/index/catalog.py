@@ -29,7 +29,7 @@ from cortexgraph_vault.index.catalog_parts import (
     workers_for_walk,
 )
 from cortexgraph_vault.index.embedder import Embedder
-from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file
+from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file, stat_key
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.graph import LinkGraph
 from cortexgraph_vault.index.heap_trim import give_back_freed_memory
@@ -289,12 +289,17 @@ class VaultCatalog(CatalogEntries):
         note, stats = index_with_words(rel, data, st, self.layout, self.max_note_bytes)
         return self._put(note, stats=stats)
 
-    def record(self, rel: str, data: bytes) -> IndexedNote:
+    def record(self, rel: str, data: bytes, ours: os.stat_result | None = None) -> IndexedNote:
         """Our own write: index it now, without waiting for a walk or a watcher event.
 
         The write has happened, so this never fails: should the path hold something else by
-        now, what we wrote is still returned to the caller (and the path reported)."""
+        now, what we wrote is still returned to the caller (and the path reported).
+        `ours`: our file's stat once written (FileStamp.st); see `_record_ours`."""
         path = self.root / rel
+        if ours is not None:
+            mine = self._record_ours(rel, path, data, ours)
+            if mine is not None:
+                return mine
         for _ in range(READ_ATTEMPTS):
             got = read_note_file(path, self._real_root, self.max_note_bytes)
             parsed = self._parse(rel, got, self._notes.get(rel))
@@ -311,6 +316,29 @@ class VaultCatalog(CatalogEntries):
                 return note
         log.info("%s: changing faster than it can be read; left for the next look", rel)
         return self._unindexed(rel, data)
+
+    def _record_ours(
+        self, rel: str, path: Path, data: bytes, ours: os.stat_result
+    ) -> IndexedNote | None:
+        """Our write indexed from the bytes we wrote, when the path still holds our file: the
+        same inode, size and mtime as when we wrote it (one lstat, under the lock, where a
+        read back took nine system calls, each a hand-over of the interpreter to a reader
+        thread). Anyone's write since changes the stamp (a rename: the inode; in place: the
+        size or mtime), and is read as `record` reads it: None. Same test as the watcher's
+        echo and the stat walk make (a file whose stamp is unchanged is not read again)."""
+        if len(data) > self.max_note_bytes or not utf8_name(rel):
+            return None
+        parsed = index_with_words(rel, data, ours, self.layout, self.max_note_bytes)
+        with self.lock:
+            try:
+                now = os.lstat(path)
+            except OSError:
+                return None
+            if stat_key(now) != stat_key(ours):
+                return None
+            if now.st_ctime_ns != ours.st_ctime_ns:  # the rename's: the path's, as a read sees it
+                parsed = (with_stamp(parsed[0], now), parsed[1])
+            return self._apply_read(rel, FileRead(stat_key(now), now, data), parsed)
 
     def _unindexed(self, rel: str, data: bytes) -> IndexedNote:
         """What we wrote, parsed but not indexed (the path no longer holds it)."""

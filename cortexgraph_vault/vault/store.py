@@ -96,16 +96,13 @@ class NoteStore:
     def path(self, rel: str) -> Path:
         return safe_path(self.root, rel)
 
-    def read(self, rel: str) -> tuple[str, FileStamp]:
-        path = self.path(rel)
+    def read(self, rel: str, path: Path | None = None) -> tuple[str, FileStamp]:
+        """`path`: `self.path(rel)`, when the caller has it (two lstats fewer)."""
+        path = self.path(rel) if path is None else path
         try:
-            size = os.lstat(path).st_size  # a symlink's target is never looked at
-            if self.max_note_bytes is not None and size > self.max_note_bytes:
-                raise NoteFormatError(
-                    f"{rel}: {size} bytes, larger than max_note_bytes ({self.max_note_bytes}); "
-                    "too large to rewrite safely, left untouched"
-                )
-            note = read_note(path, rel)
+            # A symlink is never opened (O_NOFOLLOW); the size is the opened file's, looked
+            # at before a byte of it is read.
+            note = read_note(path, rel, self.max_note_bytes)
         except FileNotFoundError:
             raise NotFound(f"{rel}: no such note") from None
         return note.text, note.stamp
@@ -134,7 +131,7 @@ class NoteStore:
         path = self.path(rel)
         with self.lock.held(), self._turn(rel):
             for _ in range(MAX_ATTEMPTS):
-                text, stamp = self.read(rel)
+                text, stamp = self.read(rel, path)
                 if expected_sha256 is not None and stamp.sha256 != expected_sha256:
                     raise Conflict(rel, expected_sha256, stamp.sha256, text)
                 parsed = editable(rel, text)
