@@ -26,6 +26,7 @@ from cortexgraph_vault.index.catalog_parts import (
     RefreshReport,
     parallel_min,
     same_bytes,
+    same_words,
     workers_for_walk,
 )
 from cortexgraph_vault.index.embedder import Embedder
@@ -39,6 +40,7 @@ from cortexgraph_vault.index.records import (
     index_with_words,
     parse_note_bytes,
     with_stamp,
+    with_words,
 )
 from cortexgraph_vault.index.vault_walk import (
     BAD_NAME,
@@ -52,6 +54,7 @@ from cortexgraph_vault.vault.files import kind_of, not_regular, regular_file_exi
 from cortexgraph_vault.vault.layout import VaultLayout
 
 if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a search, a change)
+    from cortexgraph_vault.core.note import ParsedNote
     from cortexgraph_vault.index.parallel_parse import ParseWorkers
     from cortexgraph_vault.index.semantic import SemanticIndex
     from cortexgraph_vault.index.text_index import TermStats, TextIndex
@@ -289,15 +292,22 @@ class VaultCatalog(CatalogEntries):
         note, stats = index_with_words(rel, data, st, self.layout, self.max_note_bytes)
         return self._put(note, stats=stats)
 
-    def record(self, rel: str, data: bytes, ours: os.stat_result | None = None) -> IndexedNote:
+    def record(
+        self,
+        rel: str,
+        data: bytes,
+        ours: os.stat_result | None = None,
+        parsed: ParsedNote | None = None,
+    ) -> IndexedNote:
         """Our own write: index it now, without waiting for a walk or a watcher event.
 
         The write has happened, so this never fails: should the path hold something else by
         now, what we wrote is still returned to the caller (and the path reported).
-        `ours`: our file's stat once written (FileStamp.st); see `_record_ours`."""
+        `ours`: our file's stat once written (FileStamp.st), `parsed`: its text parsed (by the
+        edit's check), when known; see `_record_ours`."""
         path = self.root / rel
         if ours is not None:
-            mine = self._record_ours(rel, path, data, ours)
+            mine = self._record_ours(rel, path, data, ours, parsed)
             if mine is not None:
                 return mine
         for _ in range(READ_ATTEMPTS):
@@ -318,7 +328,7 @@ class VaultCatalog(CatalogEntries):
         return self._unindexed(rel, data)
 
     def _record_ours(
-        self, rel: str, path: Path, data: bytes, ours: os.stat_result
+        self, rel: str, path: Path, data: bytes, ours: os.stat_result, text: ParsedNote | None
     ) -> IndexedNote | None:
         """Our write indexed from the bytes we wrote, when the path still holds our file: the
         same inode, size and mtime as when we wrote it (one lstat, under the lock, where a
@@ -328,7 +338,10 @@ class VaultCatalog(CatalogEntries):
         echo and the stat walk make (a file whose stamp is unchanged is not read again)."""
         if len(data) > self.max_note_bytes or not utf8_name(rel):
             return None
-        parsed = index_with_words(rel, data, ours, self.layout, self.max_note_bytes)
+        old = self._notes.get(rel)
+        note = index_bytes(rel, data, ours, self.layout, self.max_note_bytes, text)
+        same = old is not None and same_words(old, note)
+        worded = None if same else with_words(note)  # (words counted outside the lock)
         with self.lock:
             try:
                 now = os.lstat(path)
@@ -336,9 +349,15 @@ class VaultCatalog(CatalogEntries):
                 return None
             if stat_key(now) != stat_key(ours):
                 return None
+            current = self._notes.get(rel)
+            if current is not None and same_bytes(current, data, self.max_note_bytes):
+                return self._put(with_stamp(current, now), reindex=False)
             if now.st_ctime_ns != ours.st_ctime_ns:  # the rename's: the path's, as a read sees it
-                parsed = (with_stamp(parsed[0], now), parsed[1])
-            return self._apply_read(rel, FileRead(stat_key(now), now, data), parsed)
+                note = with_stamp(note, now)
+            if current is old and same:
+                return self._put(note, same_words=True)
+            note, words = with_words(note) if worded is None else worded
+            return self._put(with_stamp(note, now), stats=words)
 
     def _unindexed(self, rel: str, data: bytes) -> IndexedNote:
         """What we wrote, parsed but not indexed (the path no longer holds it)."""

@@ -19,7 +19,12 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from cortexgraph_vault.core.note import ParsedNote, minimal_update, parse_note
+from cortexgraph_vault.core.note import (
+    ParsedNote,
+    minimal_update,
+    minimal_update_parsed,
+    parse_note,
+)
 from cortexgraph_vault.errors import Conflict, NoteFormatError, NotFound, VaultError
 from cortexgraph_vault.vault import disk_wait
 from cortexgraph_vault.vault.files import (
@@ -33,7 +38,6 @@ from cortexgraph_vault.vault.files import (
     read_note,
     remove_file,
     rename_file,
-    write_failed,
 )
 from cortexgraph_vault.vault.journal import WriteJournal
 from cortexgraph_vault.vault.late_writes import KeepLateWords, merged_late
@@ -73,6 +77,7 @@ class Written:
     data: bytes
     stamp: FileStamp
     before: str | None  # the text we replaced (a move: the old note's; None: a new file)
+    parsed: ParsedNote | None = None  # `text` parsed, when the edit did (the index need not)
 
 
 class NoteStore:
@@ -112,22 +117,28 @@ class NoteStore:
     ) -> Written:
         """Change frontmatter fields only; `compute` sees the note as it is on disk now."""
         return self._rewrite(
-            rel, lambda text, parsed: minimal_update(text, compute(parsed), parsed), expected_sha256
+            rel,
+            lambda text, parsed: minimal_update_parsed(text, compute(parsed), parsed),
+            expected_sha256,
         )
 
     def replace_body(
         self, rel: str, body: str, changes: FieldChanges, *, expected_sha256: str | None
     ) -> Written:
-        def edit(text: str, parsed: ParsedNote) -> str:
+        def edit(text: str, parsed: ParsedNote) -> tuple[str, None]:
             head = text[: len(text) - len(parsed.body)] if parsed.body else text
             new_body = body.replace("\n", parsed.newline) if parsed.newline != "\n" else body
-            return minimal_update(head + new_body, changes) if changes else head + new_body
+            return (minimal_update(head + new_body, changes) if changes else head + new_body), None
 
         return self._rewrite(rel, edit, expected_sha256)
 
     def _rewrite(
-        self, rel: str, edit: Callable[[str, ParsedNote], str], expected_sha256: str | None
+        self,
+        rel: str,
+        edit: Callable[[str, ParsedNote], tuple[str, ParsedNote | None]],
+        expected_sha256: str | None,
     ) -> Written:
+        """`edit` gives the new text, and the new text parsed when it parsed it."""
         path = self.path(rel)
         with self.lock.held(), self._turn(rel):
             for _ in range(MAX_ATTEMPTS):
@@ -136,7 +147,7 @@ class NoteStore:
                     raise Conflict(rel, expected_sha256, stamp.sha256, text)
                 parsed = editable(rel, text)
                 try:
-                    new_text = edit(text, parsed)
+                    new_text, new_parsed = edit(text, parsed)
                 except NoteFormatError as exc:
                     raise NoteFormatError(f"{rel}: {exc}; left untouched") from None
                 if new_text == text:
@@ -160,7 +171,7 @@ class NoteStore:
                         current, now = self.read(rel)
                         raise Conflict(rel, expected_sha256, now.sha256, current) from None
                     continue
-                return Written(rel, new_text, data, new_stamp, text)
+                return Written(rel, new_text, data, new_stamp, text, new_parsed)
         raise VaultError(f"{rel}: kept changing while we tried to update it; try again")
 
     def _keeper(self, rel: str) -> KeepLateWords:
@@ -278,10 +289,8 @@ class NoteStore:
         """
         base = self.path(folder + "/x.md").parent
         with self.lock.held():
-            try:
-                base.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise write_failed(base, exc) from exc
+            # The folder is made by the write when missing (vault/files.py `_create`): a
+            # mkdir of a folder that is there is two system calls on the writer's turn.
             tried: set[str] = set()
 
             def taken(name: str) -> bool:
@@ -300,9 +309,15 @@ class NoteStore:
                         "kind": "move", "from": moving_from[0], "from_sha": moving_from[1],
                         "to": rel, "to_sha": hashlib.sha256(data).hexdigest(),
                     })  # fmt: skip
+                # `base` was checked for symlinks above and a plain name adds no folder: the
+                # same path `self.path(rel)` gives, without its two lstats.
+                plain = "/" not in name and name not in (".", "..")
                 try:
                     stamp = atomic_write(
-                        self.path(rel), data, must_not_exist=True, sync_later=moving_from is None
+                        base / name if plain else self.path(rel),
+                        data,
+                        must_not_exist=True,
+                        sync_later=moving_from is None,
                     )
                 except ChangedUnderUs:
                     tried.add(name.lower())
