@@ -18,6 +18,7 @@ from pathlib import Path
 from cortexgraph_vault.errors import NoteFormatError, VaultError, WriteFailed
 from cortexgraph_vault.vault import disk_wait, durability
 from cortexgraph_vault.vault.durability import DURABILITY
+from cortexgraph_vault.vault.fd_reads import read_fd as read_fd
 from cortexgraph_vault.vault.late_writes import KeepLateWords, last_look
 from cortexgraph_vault.vault.temp_names import TEMP_MARK as TEMP_MARK
 from cortexgraph_vault.vault.temp_names import aside_path_for as aside_path_for
@@ -143,39 +144,6 @@ def regular_file_exists(path: Path) -> bool:
         return False
 
 
-def read_fd(
-    fd: int, limit: int | None = None, size: int | None = None, offset: int | None = None
-) -> bytes:
-    """Up to `limit` bytes (all, when None) of a file just opened (from its start), or from
-    `offset` on (pread: the file's position is left alone). `size`: its size, when a stat
-    of it was made already.
-
-    Plain reads sized by the file: a buffered file object costs five system calls more to
-    make, and `read(limit)` sets aside the whole limit (megabytes) for a note of a few
-    hundred bytes. A read that returns the whole size stat'ed and less than asked is the
-    file's end: the empty read that would confirm it is one system call (one hand-over of
-    the interpreter to a reader) saved on each read of a note. A file that grew meanwhile
-    fills the read (one byte more is asked) and is read on to its end; a short read that
-    is not the whole size (a file system that returns less) is read on too."""
-    if size is None:
-        size = os.fstat(fd).st_size
-    want = max(size + 1, 16384)
-    if limit is not None:
-        want = min(want, limit)
-    chunks = []
-    got = 0
-    while limit is None or got < limit:
-        ask = want if limit is None else min(want, limit - got)
-        chunk = os.read(fd, ask) if offset is None else os.pread(fd, ask, offset + got)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        got += len(chunk)
-        if len(chunk) < ask and got == size:
-            break
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-
-
 def read_bytes(path: Path) -> tuple[bytes, FileStamp]:
     return read_bytes_up_to(path, "", None)
 
@@ -192,6 +160,12 @@ def decode_note(data: bytes, rel: str) -> str:
 
 def read_bytes_up_to(path: Path, rel: str, max_bytes: int | None) -> tuple[bytes, FileStamp]:
     """`read_bytes`, refusing (NoteFormatError) a file larger than `max_bytes` unread."""
+    data, stamp, fd = _read_kept_open(path, rel, max_bytes)
+    os.close(fd)
+    return data, stamp
+
+
+def _read_kept_open(path: Path, rel: str, max_bytes: int | None) -> tuple[bytes, FileStamp, int]:
     fd, st = open_stat(path)
     try:
         if max_bytes is not None and st.st_size > max_bytes:
@@ -200,19 +174,32 @@ def read_bytes_up_to(path: Path, rel: str, max_bytes: int | None) -> tuple[bytes
                 "too large to rewrite safely, left untouched"
             )
         data = read_fd(fd, size=st.st_size)
-    finally:
+    except BaseException:
         os.close(fd)
-    return data, stamp_of(data, st)
+        raise
+    return data, stamp_of(data, st), fd
 
 
 def read_note(path: Path, rel: str, max_bytes: int | None = None) -> NoteFile:
+    note, fd = read_note_open(path, rel, max_bytes)
+    os.close(fd)
+    return note
+
+
+def read_note_open(path: Path, rel: str, max_bytes: int | None = None) -> tuple[NoteFile, int]:
+    """`read_note`, and the note's descriptor, left open for the caller (to close, or to
+    give to `atomic_write` as `held_open`)."""
     try:
-        data, stamp = read_bytes_up_to(path, rel, max_bytes)
+        data, stamp, fd = _read_kept_open(path, rel, max_bytes)
     except IsADirectoryError:
         raise NoteFormatError(f"{rel}: is a folder, not a note") from None
     except NotRegularFile as exc:
         raise NoteFormatError(f"{rel}: {exc.reason}") from None
-    return NoteFile(decode_note(data, rel), stamp)
+    try:
+        return NoteFile(decode_note(data, rel), stamp), fd
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def current_stamp(path: Path) -> FileStamp | None:
@@ -245,6 +232,7 @@ def atomic_write(
     must_not_exist: bool = False,
     sync_later: bool = False,
     on_late: KeepLateWords | None = None,
+    held_open: int | None = None,
 ) -> FileStamp:
     """Replace `path` with `data` in one rename.
 
@@ -254,12 +242,15 @@ def atomic_write(
     `sync_later`: a write that is one step on its own (not part of a journaled move, not a
     journal) may leave its folder's fsync to be waited for after the lock (durability.py).
     `on_late` is given words written into the replaced note after we read it back
-    (late_writes.py).
+    (late_writes.py). `held_open`: the descriptor of the note `expected` was read from
+    (`read_note_open`), kept open since, and closed here whatever happens: the check reads
+    it again instead of opening the path anew (two system calls fewer on the writer's turn:
+    an open and a close); a file put at the path since is a different one (`_same_file`).
     """
     tmp = temp_path_for(path)
     # The note we replace, held open from the check on: whatever an editor writes into it in
     # the instant before our rename lands in this file, not in ours, and we read it back.
-    held: int | None = None
+    held: int | None = held_open
     held_size = 0
     try:
         ours = _write_new(tmp, data)
@@ -268,12 +259,18 @@ def atomic_write(
         if must_not_exist and os.path.lexists(path):
             raise ChangedUnderUs(path, "a file with this name appeared")
         if expected is not None:
-            opened = _open_existing(path)
-            now = None
-            if opened is not None:
-                held, held_st = opened
+            if held is None:
+                opened = _open_existing(path)
+                if opened is not None:
+                    held, held_st = opened
+                    held_size = held_st.st_size
+                    now = stamp_of(read_fd(held, size=held_size), held_st)
+                else:
+                    now = None
+            else:
+                held_st = os.fstat(held)
                 held_size = held_st.st_size
-                now = stamp_of(read_fd(held, size=held_size), held_st)
+                now = stamp_of(read_fd(held, size=held_size, offset=0), held_st)
             if now != expected and (now is None or now.sha256 != expected.sha256):
                 raise ChangedUnderUs(path, "the file changed since it was read")
             if held is not None and not _same_file(held_st, path):
@@ -353,7 +350,10 @@ def _open_existing(path: Path) -> tuple[int, os.stat_result] | None:
 
 
 def _same_file(held: os.stat_result, path: Path) -> bool:
-    now = os.stat(path)
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return False  # removed since: read again (and found gone)
     return (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino)
 
 

@@ -15,7 +15,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,10 +23,17 @@ from cortexgraph_vault.core.note import (
     ParsedNote,
     minimal_update,
     minimal_update_parsed,
-    parse_note,
 )
 from cortexgraph_vault.errors import Conflict, NoteFormatError, NotFound, VaultError
 from cortexgraph_vault.vault import disk_wait
+from cortexgraph_vault.vault.edit_steps import (
+    ComputeChanges,
+    Edit,
+    FieldChanges,
+    editable,
+    edited,
+)
+from cortexgraph_vault.vault.edit_steps import set_fields as set_fields  # imported from here
 from cortexgraph_vault.vault.files import (
     ChangedUnderUs,
     FileStamp,
@@ -35,7 +42,7 @@ from cortexgraph_vault.vault.files import (
     current_stamp,
     decode_note,
     read_bytes,
-    read_note,
+    read_note_open,
     remove_file,
     rename_file,
 )
@@ -49,25 +56,6 @@ MAX_ATTEMPTS = 8
 # Words typed late exist nowhere but in memory: try harder before keeping them in a copy.
 LATE_ATTEMPTS = 32
 log = logging.getLogger(__name__)
-
-FieldChanges = Mapping[str, object]
-ComputeChanges = Callable[[ParsedNote], FieldChanges]
-
-
-def set_fields(changes: FieldChanges) -> ComputeChanges:
-    """The same changes whatever the note holds now (they were worked out beforehand)."""
-    return lambda _parsed: changes
-
-
-def editable(rel: str, text: str) -> ParsedNote:
-    """The note parsed, or NoteFormatError when we may not write it: its frontmatter is
-    broken, or it is empty (a note someone is about to write, or a sync's placeholder)."""
-    if not text.strip():
-        raise NoteFormatError(f"{rel}: empty note; left untouched")
-    parsed = parse_note(text)
-    if parsed.problem:
-        raise NoteFormatError(f"{rel}: {parsed.problem}; left untouched")
-    return parsed
 
 
 @dataclass(frozen=True)
@@ -101,16 +89,20 @@ class NoteStore:
     def path(self, rel: str) -> Path:
         return safe_path(self.root, rel)
 
-    def read(self, rel: str, path: Path | None = None) -> tuple[str, FileStamp]:
-        """`path`: `self.path(rel)`, when the caller has it (two lstats fewer)."""
-        path = self.path(rel) if path is None else path
+    def read(self, rel: str) -> tuple[str, FileStamp]:
+        text, stamp, fd = self._read_open(rel, self.path(rel))
+        os.close(fd)
+        return text, stamp
+
+    def _read_open(self, rel: str, path: Path) -> tuple[str, FileStamp, int]:
+        """The note, and its descriptor left open (`atomic_write`'s `held_open`)."""
         try:
             # A symlink is never opened (O_NOFOLLOW); the size is the opened file's, looked
             # at before a byte of it is read.
-            note = read_note(path, rel, self.max_note_bytes)
+            note, fd = read_note_open(path, rel, self.max_note_bytes)
         except FileNotFoundError:
             raise NotFound(f"{rel}: no such note") from None
-        return note.text, note.stamp
+        return note.text, note.stamp, fd
 
     def update_fields(
         self, rel: str, compute: ComputeChanges, *, expected_sha256: str | None = None
@@ -135,28 +127,30 @@ class NoteStore:
     def _rewrite(
         self,
         rel: str,
-        edit: Callable[[str, ParsedNote], tuple[str, ParsedNote | None]],
+        edit: Edit,
         expected_sha256: str | None,
     ) -> Written:
         """`edit` gives the new text, and the new text parsed when it parsed it."""
         path = self.path(rel)
         with self.lock.held(), self._turn(rel):
             for _ in range(MAX_ATTEMPTS):
-                text, stamp = self.read(rel, path)
-                if expected_sha256 is not None and stamp.sha256 != expected_sha256:
-                    raise Conflict(rel, expected_sha256, stamp.sha256, text)
-                parsed = editable(rel, text)
+                # The descriptor the note was read from is the one the write checks again
+                # and holds (`atomic_write`'s `held_open`, which closes it).
+                text, stamp, held = self._read_open(rel, path)
                 try:
-                    new_text, new_parsed = edit(text, parsed)
-                except NoteFormatError as exc:
-                    raise NoteFormatError(f"{rel}: {exc}; left untouched") from None
+                    new_text, new_parsed = edited(rel, text, stamp, edit, expected_sha256)
+                except BaseException:
+                    os.close(held)
+                    raise
                 if new_text == text:
+                    os.close(held)
                     return Written(rel, text, text.encode(), stamp, text)
                 data = new_text.encode("utf-8")
                 try:
                     new_stamp = atomic_write(
-                        path, data, expected=stamp, sync_later=True, on_late=self._keeper(rel)
-                    )
+                        path, data, expected=stamp, sync_later=True, on_late=self._keeper(rel),
+                        held_open=held,
+                    )  # fmt: skip
                 except LateWrite as exc:
                     # Our change is on disk; their words are in the version we replaced.
                     self._check_their_version(rel, exc, expected_sha256)

@@ -156,3 +156,46 @@ def test_no_snapshot_is_due_before_the_stamp_plus_the_interval(tmp_path: Path) -
     other = tmp_path / "other"
     snapshot_due.looked(other, time.time() - 120, 60)
     assert not snapshot_due.not_due_yet(other)
+
+
+def test_an_editor_save_by_rename_between_our_read_and_write_is_kept(tmp_path: Path) -> None:
+    """The write checks the descriptor it read the note from: a note replaced since (an
+    editor that saves by rename) is a different file, read again and changed as it is."""
+    from cortexgraph_vault.vault import store as store_module
+
+    service, vault, rel = service_over(tmp_path)
+    real = store_module.minimal_update_parsed
+    calls = {"n": 0}
+
+    def editor_saves_meanwhile(text, changes, *parsed):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == 1:
+            other = vault / "_stm" / ".editor.tmp"
+            other.write_text(text + "Their line, saved by rename.\n", encoding="utf-8")
+            os.replace(other, vault / rel)
+        return real(text, changes, *parsed)
+
+    store_module.minimal_update_parsed = editor_saves_meanwhile  # type: ignore[assignment]
+    try:
+        service.engine.store.update_fields(rel, lambda parsed: {"use_count": 5})
+    finally:
+        store_module.minimal_update_parsed = real  # type: ignore[assignment]
+    text = (vault / rel).read_text(encoding="utf-8")
+    assert calls["n"] == 2
+    assert text.endswith("Their line, saved by rename.\n") and "use_count: 5" in text
+
+
+def test_changes_leave_no_descriptor_open(tmp_path: Path) -> None:
+    service, vault, rel = service_over(tmp_path)
+    saved = service.save("A note to touch many times.", title="Touched")
+    service.touch(saved.memory_id)  # the lock file, opened once and kept
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(30):
+        service.touch(saved.memory_id)
+        service.engine.store.update_fields(rel, lambda parsed: {})  # nothing to change
+    with pytest.raises(Exception, match="no such note"):
+        service.engine.store.update_fields("_stm/Missing.md", lambda parsed: {"use_count": 1})
+    from cortexgraph_vault.vault.durability import DURABILITY
+
+    assert DURABILITY.settle()
+    assert len(os.listdir("/proc/self/fd")) <= before
