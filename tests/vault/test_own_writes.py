@@ -186,7 +186,7 @@ def test_an_editor_save_by_rename_between_our_read_and_write_is_kept(tmp_path: P
 
 
 def test_changes_leave_no_descriptor_open(tmp_path: Path) -> None:
-    service, vault, rel = service_over(tmp_path)
+    service, _, rel = service_over(tmp_path)
     saved = service.save("A note to touch many times.", title="Touched")
     service.touch(saved.memory_id)  # the lock file, opened once and kept
     before = len(os.listdir("/proc/self/fd"))
