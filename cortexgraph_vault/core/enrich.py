@@ -217,10 +217,9 @@ def suggest_tags(text: str, entities: Sequence[Entity], vault_tags: Iterable[str
     entity_keys = {_tag_key(e.name) for e in entities}
     out: list[str] = []
     for tag in sorted(set(vault_tags)):
-        parts = [p for p in tag.split("/") if p]
-        if not parts:
+        last = _tag_word(tag)
+        if last is None:
             continue
-        last = singular(parts[-1].replace("-", "").replace("_", ""))
         if _tag_key(tag) in entity_keys or (
             len(last) >= 3 and last not in STOP_WORDS and last in words
         ):
@@ -233,8 +232,18 @@ def suggest_tags(text: str, entities: Sequence[Entity], vault_tags: Iterable[str
     return out[:limit]
 
 
+@functools.lru_cache(maxsize=4096)
 def _tag_key(text: str) -> str:
+    # cached: each save compares every tag of the vault with its words (pure, a str in)
     return singular("".join(c for c in text.casefold() if c.isalnum()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _tag_word(tag: str) -> str | None:
+    """The tag's last part as a word of text ("projects/side-quests" → "sidequest"); None for
+    a tag of no parts."""
+    parts = [p for p in tag.split("/") if p]
+    return singular(parts[-1].replace("-", "").replace("_", "")) if parts else None
 
 
 def enrich(text: str, vault: Gazetteer | None = None,

@@ -33,10 +33,9 @@ class Token:
     start: int
     end: int
     initial: bool  # first word of a sentence (or of the text)
-
-    @property
-    def key(self) -> str:
-        return word_key(self.text)
+    # `word_key(text)`, made once: a save's name search asks for it in every window of
+    # words it tries (hundreds of times for a note of a few sentences)
+    key: str
 
 
 def tokenize(text: str) -> list[Token]:
@@ -46,7 +45,8 @@ def tokenize(text: str) -> list[Token]:
         gap = text[prev_end : m.start()]
         # "Node.js", "CI/CD": one word, not a new sentence
         initial = not out or (gap not in (".", "/") and bool(_SENTENCE_BREAK.search(gap)))
-        out.append(Token(m.group(0), m.start(), m.end(), initial))
+        word = m.group(0)
+        out.append(Token(word, m.start(), m.end(), initial, word_key(word)))
         prev_end = m.end()
     return out
 

@@ -107,7 +107,17 @@ def render_note(fields: Mapping[str, object], body: str, newline: str = "\n") ->
 def minimal_update(
     text: str, changes: Mapping[str, object], parsed: ParsedNote | None = None
 ) -> str:
-    """Return `text` with only the lines of the changed top-level keys rewritten.
+    """Return `text` with only the lines of the changed top-level keys rewritten (see
+    `minimal_update_parsed`)."""
+    return minimal_update_parsed(text, changes, parsed)[0]
+
+
+def minimal_update_parsed(
+    text: str, changes: Mapping[str, object], parsed: ParsedNote | None = None
+) -> tuple[str, ParsedNote]:
+    """`text` with only the lines of the changed top-level keys rewritten, and the new text
+    parsed (the check that it reads back as intended parses it: an indexer of the new text
+    need not parse it again).
 
     `changes` maps a key to its new value, or to REMOVE to delete it. Raises NoteFormatError
     when the frontmatter cannot be parsed (the reason is the message) or when the edit would
@@ -118,7 +128,7 @@ def minimal_update(
     if parsed.problem is not None:
         raise NoteFormatError(parsed.problem)
     if not changes:
-        return text
+        return text, parsed
     split = _split(text)
     if split is None:
         new_text = _prepend_block(text, changes, parsed.newline)
@@ -127,8 +137,7 @@ def minimal_update(
         head = _HeadEditor(split.head, split.newline).apply(changes)
         new_text = split.prefix + head + split.suffix
         expected_body = parsed.body
-    _verify(new_text, parsed.frontmatter, changes, expected_body)
-    return new_text
+    return new_text, _verify(new_text, parsed.frontmatter, changes, expected_body)
 
 
 def _split(text: str) -> _Split | None:
@@ -411,7 +420,7 @@ def _line_starts(lines: list[str]) -> list[int]:
 
 def _verify(
     new_text: str, old: dict[str, Any], changes: Mapping[str, object], expected_body: str
-) -> None:
+) -> ParsedNote:
     expected = dict(old)
     for key, value in changes.items():
         if value is REMOVE:
@@ -422,3 +431,4 @@ def _verify(
     ok = result.problem is None and result.body == expected_body and result.frontmatter == expected
     if not ok:
         raise NoteFormatError(f"could not make a safe edit of {', '.join(changes)}")
+    return result

@@ -26,10 +26,11 @@ from cortexgraph_vault.index.catalog_parts import (
     RefreshReport,
     parallel_min,
     same_bytes,
+    same_words,
     workers_for_walk,
 )
 from cortexgraph_vault.index.embedder import Embedder
-from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file
+from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file, stat_key
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.graph import LinkGraph
 from cortexgraph_vault.index.heap_trim import give_back_freed_memory
@@ -39,6 +40,7 @@ from cortexgraph_vault.index.records import (
     index_with_words,
     parse_note_bytes,
     with_stamp,
+    with_words,
 )
 from cortexgraph_vault.index.vault_walk import (
     BAD_NAME,
@@ -52,6 +54,7 @@ from cortexgraph_vault.vault.files import kind_of, not_regular, regular_file_exi
 from cortexgraph_vault.vault.layout import VaultLayout
 
 if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a search, a change)
+    from cortexgraph_vault.core.note import ParsedNote
     from cortexgraph_vault.index.parallel_parse import ParseWorkers
     from cortexgraph_vault.index.semantic import SemanticIndex
     from cortexgraph_vault.index.text_index import TermStats, TextIndex
@@ -289,12 +292,24 @@ class VaultCatalog(CatalogEntries):
         note, stats = index_with_words(rel, data, st, self.layout, self.max_note_bytes)
         return self._put(note, stats=stats)
 
-    def record(self, rel: str, data: bytes) -> IndexedNote:
+    def record(
+        self,
+        rel: str,
+        data: bytes,
+        ours: os.stat_result | None = None,
+        parsed: ParsedNote | None = None,
+    ) -> IndexedNote:
         """Our own write: index it now, without waiting for a walk or a watcher event.
 
         The write has happened, so this never fails: should the path hold something else by
-        now, what we wrote is still returned to the caller (and the path reported)."""
+        now, what we wrote is still returned to the caller (and the path reported).
+        `ours`: our file's stat once written (FileStamp.st), `parsed`: its text parsed (by the
+        edit's check), when known; see `_record_ours`."""
         path = self.root / rel
+        if ours is not None:
+            mine = self._record_ours(rel, path, data, ours, parsed)
+            if mine is not None:
+                return mine
         for _ in range(READ_ATTEMPTS):
             got = read_note_file(path, self._real_root, self.max_note_bytes)
             parsed = self._parse(rel, got, self._notes.get(rel))
@@ -311,6 +326,38 @@ class VaultCatalog(CatalogEntries):
                 return note
         log.info("%s: changing faster than it can be read; left for the next look", rel)
         return self._unindexed(rel, data)
+
+    def _record_ours(
+        self, rel: str, path: Path, data: bytes, ours: os.stat_result, text: ParsedNote | None
+    ) -> IndexedNote | None:
+        """Our write indexed from the bytes we wrote, when the path still holds our file: the
+        same inode, size and mtime as when we wrote it (one lstat, under the lock, where a
+        read back took nine system calls, each a hand-over of the interpreter to a reader
+        thread). Anyone's write since changes the stamp (a rename: the inode; in place: the
+        size or mtime), and is read as `record` reads it: None. Same test as the watcher's
+        echo and the stat walk make (a file whose stamp is unchanged is not read again)."""
+        if len(data) > self.max_note_bytes or not utf8_name(rel):
+            return None
+        old = self._notes.get(rel)
+        note = index_bytes(rel, data, ours, self.layout, self.max_note_bytes, text)
+        same = old is not None and same_words(old, note)
+        worded = None if same else with_words(note)  # (words counted outside the lock)
+        with self.lock:
+            try:
+                now = os.lstat(path)
+            except OSError:
+                return None
+            if stat_key(now) != stat_key(ours):
+                return None
+            current = self._notes.get(rel)
+            if current is not None and same_bytes(current, data, self.max_note_bytes):
+                return self._put(with_stamp(current, now), reindex=False)
+            if now.st_ctime_ns != ours.st_ctime_ns:  # the rename's: the path's, as a read sees it
+                note = with_stamp(note, now)
+            if current is old and same:
+                return self._put(note, same_words=True)
+            note, words = with_words(note) if worded is None else worded
+            return self._put(with_stamp(note, now), stats=words)
 
     def _unindexed(self, rel: str, data: bytes) -> IndexedNote:
         """What we wrote, parsed but not indexed (the path no longer holds it)."""

@@ -44,11 +44,14 @@ class CatalogEntries(CatalogState):
         reindex: bool = True,
         stats: TermStats | None = None,
         words_later: bool = False,
+        same_words: bool = False,
     ) -> IndexedNote:
         """Index a note. `words_later`: its words come in a block of postings the caller adds
-        (`TextIndex.put_block`) before letting go of the lock."""
+        (`TextIndex.put_block`) before letting go of the lock. `same_words`: its searchable
+        text is the indexed note's (a touch changes fields only): the word index is left as it
+        is (taking the note's words out and putting them back costs two word counts)."""
         reindex = reindex or words_later
-        if reindex and stats is None and not words_later:
+        if reindex and stats is None and not words_later and not same_words:
             stats = stats_of(note)
         with self.lock:
             old = self._notes.get(note.path)
@@ -69,7 +72,9 @@ class CatalogEntries(CatalogState):
                 self.parsed += 1
                 self.semantic.mark(note.path)
                 old_terms = (lambda: indexed_terms_of(old)) if old else None
-                if not words_later:
+                if same_words:
+                    pass
+                elif not words_later:
                     assert stats is not None  # taken above, outside the lock
                     self.text.put(note.path, stats, old_terms)
                 elif note.path in self.text:

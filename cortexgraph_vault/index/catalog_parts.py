@@ -233,6 +233,14 @@ def indexed_terms_of(old: IndexedNote) -> dict[str, float]:
     return indexed_weights(stats_of(old))
 
 
+def same_words(old: IndexedNote, new: IndexedNote) -> bool:
+    """The new version of a note has the searchable text the indexed one has (`_put`'s
+    `same_words`), and the old one was indexed in full (not cut to the words one note holds)."""
+    if any(p.endswith(" are searchable") for p in old.problems):
+        return False
+    return old.document() == new.document()
+
+
 def same_bytes(old: IndexedNote, data: bytes, max_bytes: int) -> bool:
     if len(data) > max_bytes or old.sha256.startswith("partial:"):
         return False

@@ -27,6 +27,7 @@ from cortexgraph_vault.index.interning import shared, shared_strings
 from cortexgraph_vault.vault.layout import VaultLayout, title_as_written
 
 if TYPE_CHECKING:  # the word index loads numpy: not imported by a start that needs no words
+    from cortexgraph_vault.core.note import ParsedNote
     from cortexgraph_vault.index.document_terms import TermStats
 
 # Bumped when what is parsed out of a note changes in a way the sources below do not show.
@@ -88,9 +89,15 @@ def decode_note_bytes(data: bytes, max_bytes: int) -> tuple[str, list[str]]:
 
 
 def parse_note_bytes(
-    rel: str, data: bytes, st: os.stat_result, layout: VaultLayout, max_bytes: int
+    rel: str,
+    data: bytes,
+    st: os.stat_result,
+    layout: VaultLayout,
+    max_bytes: int,
+    parsed: ParsedNote | None = None,
 ) -> IndexedNote:
-    """Everything the index knows about one file, from its bytes."""
+    """Everything the index knows about one file, from its bytes. `parsed`: the note's text
+    parsed already (our own write's, parsed to check it), or None."""
     sha = hashlib.sha256(data).hexdigest()
     text, problems = decode_note_bytes(data, max_bytes)
     if not text.strip():
@@ -98,7 +105,8 @@ def parse_note_bytes(
     from cortexgraph_vault.core.note import parse_note
     from cortexgraph_vault.core.tags import extract_tags
 
-    parsed = parse_note(text)
+    if parsed is None:
+        parsed = parse_note(text)
     if parsed.problem:
         problems.append(parsed.problem)
     fm = shared_strings(parsed.frontmatter)
@@ -140,10 +148,15 @@ def parse_note_bytes(
 
 
 def index_bytes(
-    rel: str, data: bytes, st: os.stat_result, layout: VaultLayout, max_bytes: int
+    rel: str,
+    data: bytes,
+    st: os.stat_result,
+    layout: VaultLayout,
+    max_bytes: int,
+    parsed: ParsedNote | None = None,
 ) -> IndexedNote:
     """The note as indexed from `data` read (up to max_bytes + 1 bytes) from the file."""
-    note = parse_note_bytes(rel, data, st, layout, max_bytes)
+    note = parse_note_bytes(rel, data, st, layout, max_bytes, parsed)
     if len(data) > max_bytes:
         # The hash of a capped read is of the prefix only; mark it so no write trusts it.
         note = with_stamp(note, st, sha256="partial:" + note.sha256)
@@ -151,13 +164,23 @@ def index_bytes(
 
 
 def index_with_words(
-    rel: str, data: bytes, st: os.stat_result, layout: VaultLayout, max_bytes: int
+    rel: str,
+    data: bytes,
+    st: os.stat_result,
+    layout: VaultLayout,
+    max_bytes: int,
+    parsed: ParsedNote | None = None,
 ) -> tuple[IndexedNote, TermStats]:
     """The note as indexed, with its words; a note of more distinct words than the index
     holds for one note says so among its problems."""
+
+    return with_words(index_bytes(rel, data, st, layout, max_bytes, parsed))
+
+
+def with_words(note: IndexedNote) -> tuple[IndexedNote, TermStats]:
+    """The note with its words (`index_with_words`)."""
     from cortexgraph_vault.index.document_terms import MAX_TERMS_PER_NOTE
 
-    note = index_bytes(rel, data, st, layout, max_bytes)
     stats = stats_of(note)
     if len(stats.weights) > MAX_TERMS_PER_NOTE:
         problem = (

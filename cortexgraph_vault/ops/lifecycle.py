@@ -9,7 +9,6 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 from pathlib import PurePosixPath
 
-from cortexgraph_vault.config import user_cache_dir
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.decay import age_days
 from cortexgraph_vault.core.memory import Memory
@@ -27,10 +26,10 @@ from cortexgraph_vault.models import (
     Skipped,
     SnapshotResult,
 )
+from cortexgraph_vault.ops import snapshot_due
 from cortexgraph_vault.ops.size_budget import answer_within
 from cortexgraph_vault.ops.undo import commit_or_undo, undo_moves
 from cortexgraph_vault.vault import files
-from cortexgraph_vault.vault.lock import vault_key
 from cortexgraph_vault.vault.store import Written, set_fields
 
 log = logging.getLogger(__name__)
@@ -327,16 +326,20 @@ def maybe_snapshot(engine: VaultEngine) -> SnapshotResult | None:
     the overridable clock: a `--now` preview must not trigger or postpone real commits.
     """
     cfg = engine.config
-    if not cfg.git_auto_commit or not engine.history.available:
+    if not cfg.git_auto_commit:
         return None
-    stamp = user_cache_dir() / "snapshots" / f"{vault_key(engine.root)}.stamp"
+    stamp = snapshot_due.stamp_file(engine.root)
+    if snapshot_due.not_due_yet(stamp) or not engine.history.available:
+        return None
     try:
         last = stamp.stat().st_mtime
     except FileNotFoundError:
         stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.touch()
+        snapshot_due.looked(stamp, time.time(), cfg.git_commit_interval)
         return None
     if time.time() - last < cfg.git_commit_interval:
+        snapshot_due.looked(stamp, last, cfg.git_commit_interval)
         return None
     stamp.touch()
     try:

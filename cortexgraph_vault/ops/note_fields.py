@@ -3,6 +3,7 @@ says now, its id on first write, `use_days` after a use."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from cortexgraph_vault.core.memory import Memory, memory_from_fields
@@ -25,9 +26,10 @@ def fresh_memory(engine: VaultEngine, rel: str, parsed: ParsedNote, seen: Memory
     )
 
 
-def id_changes(memory: Memory, parsed: ParsedNote, new_id: str) -> dict[str, object]:
-    """A memory gets an id the first time we write to it."""
-    return {} if parsed.frontmatter.get("id") else {"id": memory.id or new_id}
+def id_changes(memory: Memory, parsed: ParsedNote, new_id: Callable[[], str]) -> dict[str, object]:
+    """A memory gets an id the first time we write to it (`new_id` is called only then: a
+    fresh id is a getrandom system call on the change's turn)."""
+    return {} if parsed.frontmatter.get("id") else {"id": memory.id or new_id()}
 
 
 def use_days_change(m: Memory, parsed: ParsedNote, now: datetime) -> dict[str, object]:

@@ -135,7 +135,7 @@ def save(
     written = engine.store.create(
         engine.layout.stm, safe_name(title), text, engine.catalog.name_in_use
     )
-    note = engine.catalog.record(written.path, written.data)
+    note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
     assert note.memory is not None
     # Recorded with the saves around it, once the call lets go of the change lock; the call
     # fills in `commit` then (ServiceCalls). A save outside such a call commits at once.
@@ -165,11 +165,11 @@ def _reinforce(engine: VaultEngine, ref: str, changes_for: Any, now: Any) -> tup
         fresh = fresh_memory(engine, seen.path, parsed, seen)
         captured["fresh"] = fresh
         use_days = use_days_change(fresh, parsed, now)
-        return {**changes_for(fresh), **use_days, **id_changes(fresh, parsed, new_id()),
+        return {**changes_for(fresh), **use_days, **id_changes(fresh, parsed, new_id),
                 LAST_USED_ON: engine.device_mark()}  # fmt: skip
 
     written = engine.store.update_fields(seen.path, compute)
-    note = engine.catalog.record(written.path, written.data)
+    note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
     assert note.memory is not None
     return seen, captured["fresh"], note.memory
 
@@ -280,7 +280,7 @@ def update(
         written = engine.store.update_fields(
             seen.path, lambda _p: changes, expected_sha256=expected_hash
         )
-    note = engine.catalog.record(written.path, written.data)
+    note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
     assert note.memory is not None
     changed = [*(["content"] if content is not None else []), *[k for k in changes if k != "id"]]
     commit = engine.commit(
@@ -319,7 +319,7 @@ def delete(
             title=seen.title,
         )
         engine.catalog.drop(old)
-        engine.catalog.record(written.path, written.data)
+        engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
         commit = engine.commit(
             [old, written.path],
             f"archive: {seen.title}\n\n{trailers('archive', [memory_id])}",
@@ -381,7 +381,7 @@ def relate(
         return changes
 
     written = engine.store.update_fields(source.path, compute)
-    note = engine.catalog.record(written.path, written.data)
+    note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
     source_id = note.memory.id if note.memory else source.id
     message = (
         f"relate: {source.title} {relation_type} {target.title}\n\n"

@@ -12,13 +12,13 @@ import errno
 import hashlib
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
 
 from cortexgraph_vault.errors import NoteFormatError, VaultError, WriteFailed
 from cortexgraph_vault.vault import disk_wait, durability
 from cortexgraph_vault.vault.durability import DURABILITY
+from cortexgraph_vault.vault.fd_reads import read_fd as read_fd
 from cortexgraph_vault.vault.late_writes import KeepLateWords, last_look
 from cortexgraph_vault.vault.temp_names import TEMP_MARK as TEMP_MARK
 from cortexgraph_vault.vault.temp_names import aside_path_for as aside_path_for
@@ -33,6 +33,8 @@ class FileStamp:
     size: int
     mtime_ns: int
     sha256: str
+    # The file's own stat when we wrote it (device, inode: `is_ours`); not part of the stamp.
+    st: os.stat_result | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -41,8 +43,9 @@ class NoteFile:
     stamp: FileStamp
 
 
-def stamp_of(data: bytes, st: os.stat_result) -> FileStamp:
-    return FileStamp(st.st_size, st.st_mtime_ns, hashlib.sha256(data).hexdigest())
+def stamp_of(data: bytes, st: os.stat_result, *, keep_st: bool = False) -> FileStamp:
+    sha = hashlib.sha256(data).hexdigest()
+    return FileStamp(st.st_size, st.st_mtime_ns, sha, st if keep_st else None)
 
 
 class NotRegularFile(OSError):
@@ -104,6 +107,11 @@ def _link_below(root: str, folder: str) -> bool:
 
 
 def open_regular(path: Path, real_root: str | None = None) -> int:
+    """`open_stat` without the stat."""
+    return open_stat(path, real_root)[0]
+
+
+def open_stat(path: Path, real_root: str | None = None) -> tuple[int, os.stat_result]:
     """A read-only descriptor of the regular file at `path`, or NotRegularFile.
 
     O_NOFOLLOW: a symlink named like a note is never followed (it could lead anywhere on the
@@ -119,13 +127,13 @@ def open_regular(path: Path, real_root: str | None = None) -> int:
         if exc.errno == errno.ELOOP:
             raise NotRegularFile(not_regular("a symbolic link")) from None
         raise
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
+    st = os.fstat(fd)  # handed on: each further fstat is one more system call on a turn
+    if not stat.S_ISREG(st.st_mode):
         os.close(fd)
-        if stat.S_ISDIR(mode):
+        if stat.S_ISDIR(st.st_mode):
             raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
-        raise NotRegularFile(not_regular(kind_of(mode)))
-    return fd
+        raise NotRegularFile(not_regular(kind_of(st.st_mode)))
+    return fd, st
 
 
 def regular_file_exists(path: Path) -> bool:
@@ -136,35 +144,8 @@ def regular_file_exists(path: Path) -> bool:
         return False
 
 
-def read_fd(fd: int, limit: int | None = None) -> bytes:
-    """Up to `limit` bytes (all, when None) of a file just opened (from its start).
-
-    Plain reads sized by the file: a buffered file object costs five system calls more to
-    make, and `read(limit)` sets aside the whole limit (megabytes) for a note of a few
-    hundred bytes."""
-    # One more than its size: a file that grew meanwhile is read on to its end.
-    want = max(os.fstat(fd).st_size + 1, 16384)
-    if limit is not None:
-        want = min(want, limit)
-    chunks = []
-    while limit is None or limit > 0:
-        chunk = os.read(fd, want if limit is None else min(want, limit))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        if limit is not None:
-            limit -= len(chunk)
-    return b"".join(chunks)
-
-
 def read_bytes(path: Path) -> tuple[bytes, FileStamp]:
-    fd = open_regular(path)
-    try:
-        st = os.fstat(fd)
-        data = read_fd(fd)
-    finally:
-        os.close(fd)
-    return data, stamp_of(data, st)
+    return read_bytes_up_to(path, "", None)
 
 
 def decode_note(data: bytes, rel: str) -> str:
@@ -177,14 +158,48 @@ def decode_note(data: bytes, rel: str) -> str:
         ) from None
 
 
-def read_note(path: Path, rel: str) -> NoteFile:
+def read_bytes_up_to(path: Path, rel: str, max_bytes: int | None) -> tuple[bytes, FileStamp]:
+    """`read_bytes`, refusing (NoteFormatError) a file larger than `max_bytes` unread."""
+    data, stamp, fd = _read_kept_open(path, rel, max_bytes)
+    os.close(fd)
+    return data, stamp
+
+
+def _read_kept_open(path: Path, rel: str, max_bytes: int | None) -> tuple[bytes, FileStamp, int]:
+    fd, st = open_stat(path)
     try:
-        data, stamp = read_bytes(path)
+        if max_bytes is not None and st.st_size > max_bytes:
+            raise NoteFormatError(
+                f"{rel}: {st.st_size} bytes, larger than max_note_bytes ({max_bytes}); "
+                "too large to rewrite safely, left untouched"
+            )
+        data = read_fd(fd, size=st.st_size)
+    except BaseException:
+        os.close(fd)
+        raise
+    return data, stamp_of(data, st), fd
+
+
+def read_note(path: Path, rel: str, max_bytes: int | None = None) -> NoteFile:
+    note, fd = read_note_open(path, rel, max_bytes)
+    os.close(fd)
+    return note
+
+
+def read_note_open(path: Path, rel: str, max_bytes: int | None = None) -> tuple[NoteFile, int]:
+    """`read_note`, and the note's descriptor, left open for the caller (to close, or to
+    give to `atomic_write` as `held_open`)."""
+    try:
+        data, stamp, fd = _read_kept_open(path, rel, max_bytes)
     except IsADirectoryError:
         raise NoteFormatError(f"{rel}: is a folder, not a note") from None
     except NotRegularFile as exc:
         raise NoteFormatError(f"{rel}: {exc.reason}") from None
-    return NoteFile(decode_note(data, rel), stamp)
+    try:
+        return NoteFile(decode_note(data, rel), stamp), fd
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def current_stamp(path: Path) -> FileStamp | None:
@@ -217,6 +232,7 @@ def atomic_write(
     must_not_exist: bool = False,
     sync_later: bool = False,
     on_late: KeepLateWords | None = None,
+    held_open: int | None = None,
 ) -> FileStamp:
     """Replace `path` with `data` in one rename.
 
@@ -226,29 +242,38 @@ def atomic_write(
     `sync_later`: a write that is one step on its own (not part of a journaled move, not a
     journal) may leave its folder's fsync to be waited for after the lock (durability.py).
     `on_late` is given words written into the replaced note after we read it back
-    (late_writes.py).
+    (late_writes.py). `held_open`: the descriptor of the note `expected` was read from
+    (`read_note_open`), kept open since, and closed here whatever happens: the check reads
+    it again instead of opening the path anew (two system calls fewer on the writer's turn:
+    an open and a close); a file put at the path since is a different one (`_same_file`).
     """
     tmp = temp_path_for(path)
     # The note we replace, held open from the check on: whatever an editor writes into it in
     # the instant before our rename lands in this file, not in ours, and we read it back.
-    held: int | None = None
+    held: int | None = held_open
+    held_size = 0
     try:
-        with _create(tmp) as fh:
-            fh.write(data)
-            fh.flush()
-            # Where the caller allows it, other changes run meanwhile (disk_wait.py); the
-            # check below is made with the locks taken back.
-            disk_wait.wait_for_disk(lambda: os.fsync(fh.fileno()))
+        ours = _write_new(tmp, data)
         # Check as late as possible: the window between this check and the rename is what
         # remains of the race with an editor that does not take our lock.
         if must_not_exist and os.path.lexists(path):
             raise ChangedUnderUs(path, "a file with this name appeared")
         if expected is not None:
-            held = _open_existing(path)
-            now = _stamp_of_fd(held) if held is not None else None
+            if held is None:
+                opened = _open_existing(path)
+                if opened is not None:
+                    held, held_st = opened
+                    held_size = held_st.st_size
+                    now = stamp_of(read_fd(held, size=held_size), held_st)
+                else:
+                    now = None
+            else:
+                held_st = os.fstat(held)
+                held_size = held_st.st_size
+                now = stamp_of(read_fd(held, size=held_size, offset=0), held_st)
             if now != expected and (now is None or now.sha256 != expected.sha256):
                 raise ChangedUnderUs(path, "the file changed since it was read")
-            if held is not None and not _same_file(held, path):
+            if held is not None and not _same_file(held_st, path):
                 raise ChangedUnderUs(path, "the file was replaced since it was read")
         os.replace(tmp, path)
     except BaseException as exc:
@@ -265,11 +290,13 @@ def atomic_write(
         DURABILITY.sync_folder(path.parent)
     else:
         _fsync_dir(path.parent)
-    written = stamp_of(data, os.stat(path))
+    # Our file's stat from before the rename (a rename keeps its inode, size and mtime): a
+    # stat of the path now could be of an editor's write made since, under our bytes' hash.
+    written = stamp_of(data, ours, keep_st=True)
     if held is not None:
         look = None
         try:
-            replaced = _read_fd(held)
+            replaced = read_fd(held, size=held_size, offset=0)
             late = expected is not None and hashlib.sha256(replaced).hexdigest() != expected.sha256
             if on_late is not None and not late:
                 look = last_look(held, replaced, on_late)
@@ -280,22 +307,41 @@ def atomic_write(
     return written
 
 
-def _create(tmp: Path) -> BinaryIO:
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+
+
+def _write_new(tmp: Path, data: bytes) -> os.stat_result:
+    """Write `data` to the new file `tmp`, fsynced; its stat once written. A plain descriptor:
+    a buffered file object costs three system calls more (fstat, ioctl, lseek) to make."""
+    fd = _create(tmp)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        # Where the caller allows it, other changes run meanwhile (disk_wait.py); the
+        # check after it is made with the locks taken back.
+        disk_wait.wait_for_disk(lambda: os.fsync(fd))
+        return os.fstat(fd)
+    finally:
+        os.close(fd)
+
+
+def _create(tmp: Path) -> int:
     """The new temp file; its folder is made only when missing (a mkdir per write is two
     system calls more on the writer's turn)."""
     try:
-        return open(tmp, "xb")
+        return os.open(tmp, _NEW_FILE, 0o666)
     except FileNotFoundError:
         try:
             tmp.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise write_failed(tmp.parent, exc) from exc
-        return open(tmp, "xb")
+        return os.open(tmp, _NEW_FILE, 0o666)
 
 
-def _open_existing(path: Path) -> int | None:
+def _open_existing(path: Path) -> tuple[int, os.stat_result] | None:
     try:
-        return open_regular(path)
+        return open_stat(path)
     except FileNotFoundError:
         return None
     except (NotRegularFile, IsADirectoryError):
@@ -303,21 +349,11 @@ def _open_existing(path: Path) -> int | None:
         raise ChangedUnderUs(path, "the file was replaced since it was read") from None
 
 
-def _read_fd(fd: int) -> bytes:
-    os.lseek(fd, 0, os.SEEK_SET)
-    chunks = []
-    while chunk := os.read(fd, 1 << 20):
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _stamp_of_fd(fd: int) -> FileStamp:
-    st = os.fstat(fd)
-    return stamp_of(_read_fd(fd), st)
-
-
-def _same_file(fd: int, path: Path) -> bool:
-    held, now = os.fstat(fd), os.stat(path)
+def _same_file(held: os.stat_result, path: Path) -> bool:
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return False  # removed since: read again (and found gone)
     return (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino)
 
 

@@ -15,13 +15,25 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from cortexgraph_vault.core.note import ParsedNote, minimal_update, parse_note
+from cortexgraph_vault.core.note import (
+    ParsedNote,
+    minimal_update,
+    minimal_update_parsed,
+)
 from cortexgraph_vault.errors import Conflict, NoteFormatError, NotFound, VaultError
 from cortexgraph_vault.vault import disk_wait
+from cortexgraph_vault.vault.edit_steps import (
+    ComputeChanges,
+    Edit,
+    FieldChanges,
+    editable,
+    edited,
+)
+from cortexgraph_vault.vault.edit_steps import set_fields as set_fields  # imported from here
 from cortexgraph_vault.vault.files import (
     ChangedUnderUs,
     FileStamp,
@@ -30,10 +42,9 @@ from cortexgraph_vault.vault.files import (
     current_stamp,
     decode_note,
     read_bytes,
-    read_note,
+    read_note_open,
     remove_file,
     rename_file,
-    write_failed,
 )
 from cortexgraph_vault.vault.journal import WriteJournal
 from cortexgraph_vault.vault.late_writes import KeepLateWords, merged_late
@@ -46,25 +57,6 @@ MAX_ATTEMPTS = 8
 LATE_ATTEMPTS = 32
 log = logging.getLogger(__name__)
 
-FieldChanges = Mapping[str, object]
-ComputeChanges = Callable[[ParsedNote], FieldChanges]
-
-
-def set_fields(changes: FieldChanges) -> ComputeChanges:
-    """The same changes whatever the note holds now (they were worked out beforehand)."""
-    return lambda _parsed: changes
-
-
-def editable(rel: str, text: str) -> ParsedNote:
-    """The note parsed, or NoteFormatError when we may not write it: its frontmatter is
-    broken, or it is empty (a note someone is about to write, or a sync's placeholder)."""
-    if not text.strip():
-        raise NoteFormatError(f"{rel}: empty note; left untouched")
-    parsed = parse_note(text)
-    if parsed.problem:
-        raise NoteFormatError(f"{rel}: {parsed.problem}; left untouched")
-    return parsed
-
 
 @dataclass(frozen=True)
 class Written:
@@ -73,6 +65,7 @@ class Written:
     data: bytes
     stamp: FileStamp
     before: str | None  # the text we replaced (a move: the old note's; None: a new file)
+    parsed: ParsedNote | None = None  # `text` parsed, when the edit did (the index need not)
 
 
 class NoteStore:
@@ -97,58 +90,67 @@ class NoteStore:
         return safe_path(self.root, rel)
 
     def read(self, rel: str) -> tuple[str, FileStamp]:
-        path = self.path(rel)
+        text, stamp, fd = self._read_open(rel, self.path(rel))
+        os.close(fd)
+        return text, stamp
+
+    def _read_open(self, rel: str, path: Path) -> tuple[str, FileStamp, int]:
+        """The note, and its descriptor left open (`atomic_write`'s `held_open`)."""
         try:
-            size = os.lstat(path).st_size  # a symlink's target is never looked at
-            if self.max_note_bytes is not None and size > self.max_note_bytes:
-                raise NoteFormatError(
-                    f"{rel}: {size} bytes, larger than max_note_bytes ({self.max_note_bytes}); "
-                    "too large to rewrite safely, left untouched"
-                )
-            note = read_note(path, rel)
+            # A symlink is never opened (O_NOFOLLOW); the size is the opened file's, looked
+            # at before a byte of it is read.
+            note, fd = read_note_open(path, rel, self.max_note_bytes)
         except FileNotFoundError:
             raise NotFound(f"{rel}: no such note") from None
-        return note.text, note.stamp
+        return note.text, note.stamp, fd
 
     def update_fields(
         self, rel: str, compute: ComputeChanges, *, expected_sha256: str | None = None
     ) -> Written:
         """Change frontmatter fields only; `compute` sees the note as it is on disk now."""
         return self._rewrite(
-            rel, lambda text, parsed: minimal_update(text, compute(parsed), parsed), expected_sha256
+            rel,
+            lambda text, parsed: minimal_update_parsed(text, compute(parsed), parsed),
+            expected_sha256,
         )
 
     def replace_body(
         self, rel: str, body: str, changes: FieldChanges, *, expected_sha256: str | None
     ) -> Written:
-        def edit(text: str, parsed: ParsedNote) -> str:
+        def edit(text: str, parsed: ParsedNote) -> tuple[str, None]:
             head = text[: len(text) - len(parsed.body)] if parsed.body else text
             new_body = body.replace("\n", parsed.newline) if parsed.newline != "\n" else body
-            return minimal_update(head + new_body, changes) if changes else head + new_body
+            return (minimal_update(head + new_body, changes) if changes else head + new_body), None
 
         return self._rewrite(rel, edit, expected_sha256)
 
     def _rewrite(
-        self, rel: str, edit: Callable[[str, ParsedNote], str], expected_sha256: str | None
+        self,
+        rel: str,
+        edit: Edit,
+        expected_sha256: str | None,
     ) -> Written:
+        """`edit` gives the new text, and the new text parsed when it parsed it."""
         path = self.path(rel)
         with self.lock.held(), self._turn(rel):
             for _ in range(MAX_ATTEMPTS):
-                text, stamp = self.read(rel)
-                if expected_sha256 is not None and stamp.sha256 != expected_sha256:
-                    raise Conflict(rel, expected_sha256, stamp.sha256, text)
-                parsed = editable(rel, text)
+                # The descriptor the note was read from is the one the write checks again
+                # and holds (`atomic_write`'s `held_open`, which closes it).
+                text, stamp, held = self._read_open(rel, path)
                 try:
-                    new_text = edit(text, parsed)
-                except NoteFormatError as exc:
-                    raise NoteFormatError(f"{rel}: {exc}; left untouched") from None
+                    new_text, new_parsed = edited(rel, text, stamp, edit, expected_sha256)
+                except BaseException:
+                    os.close(held)
+                    raise
                 if new_text == text:
+                    os.close(held)
                     return Written(rel, text, text.encode(), stamp, text)
                 data = new_text.encode("utf-8")
                 try:
                     new_stamp = atomic_write(
-                        path, data, expected=stamp, sync_later=True, on_late=self._keeper(rel)
-                    )
+                        path, data, expected=stamp, sync_later=True, on_late=self._keeper(rel),
+                        held_open=held,
+                    )  # fmt: skip
                 except LateWrite as exc:
                     # Our change is on disk; their words are in the version we replaced.
                     self._check_their_version(rel, exc, expected_sha256)
@@ -163,7 +165,7 @@ class NoteStore:
                         current, now = self.read(rel)
                         raise Conflict(rel, expected_sha256, now.sha256, current) from None
                     continue
-                return Written(rel, new_text, data, new_stamp, text)
+                return Written(rel, new_text, data, new_stamp, text, new_parsed)
         raise VaultError(f"{rel}: kept changing while we tried to update it; try again")
 
     def _keeper(self, rel: str) -> KeepLateWords:
@@ -281,10 +283,8 @@ class NoteStore:
         """
         base = self.path(folder + "/x.md").parent
         with self.lock.held():
-            try:
-                base.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise write_failed(base, exc) from exc
+            # The folder is made by the write when missing (vault/files.py `_create`): a
+            # mkdir of a folder that is there is two system calls on the writer's turn.
             tried: set[str] = set()
 
             def taken(name: str) -> bool:
@@ -303,9 +303,15 @@ class NoteStore:
                         "kind": "move", "from": moving_from[0], "from_sha": moving_from[1],
                         "to": rel, "to_sha": hashlib.sha256(data).hexdigest(),
                     })  # fmt: skip
+                # `base` was checked for symlinks above and a plain name adds no folder: the
+                # same path `self.path(rel)` gives, without its two lstats.
+                plain = "/" not in name and name not in (".", "..")
                 try:
                     stamp = atomic_write(
-                        self.path(rel), data, must_not_exist=True, sync_later=moving_from is None
+                        base / name if plain else self.path(rel),
+                        data,
+                        must_not_exist=True,
+                        sync_later=moving_from is None,
                     )
                 except ChangedUnderUs:
                     tried.add(name.lower())

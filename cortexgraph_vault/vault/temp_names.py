@@ -10,11 +10,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import random
 import re
-import secrets
 import socket
 import time
 from pathlib import Path
+
+from cortexgraph_vault.vault import this_process
 
 TEMP_MARK = ".cgv-tmp-"
 ASIDE_MARK = ".cgv-aside-"
@@ -23,19 +25,38 @@ _WRITER = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
 _OWNER = re.compile(re.escape(TEMP_MARK) + r"([0-9a-f]{6})-(\d+)-[0-9a-f]+$")
 
 
+class _Suffixes:
+    """Name suffixes from memory: `os.getpid()` and `secrets` are a system call each
+    (getpid, getrandom), paid on the writer's turn by every write. The suffix needs no
+    secrecy, only to differ (the file is created exclusively); a forked child is seeded anew."""
+
+    def __init__(self) -> None:
+        self.renew()
+
+    def renew(self) -> None:
+        self.random = random.Random(os.urandom(16))
+
+    def next(self) -> str:
+        return f"{this_process.pid()}-{self.random.getrandbits(32):08x}"
+
+
+_ME = _Suffixes()
+os.register_at_fork(after_in_child=_ME.renew)
+
+
 def temp_path_for(path: Path) -> Path:
     # The writer's host and pid in the name let the next start sweep a killed writer's litter
     # at once, while a live writer's temp file (here or on a synced device) is left alone.
     # A name near the file system's 255-byte limit would not leave room for the suffix.
     name = path.name if len(os.fsencode(path.name)) <= 150 else _short_name(path.name)
-    return path.with_name(f".{name}{TEMP_MARK}{_WRITER}-{os.getpid()}-{secrets.token_hex(4)}")
+    return path.with_name(f".{name}{TEMP_MARK}{_WRITER}-{_ME.next()}")
 
 
 def aside_path_for(path: Path) -> Path:
     """A hidden name beside `path` for a note a forget has taken out of the vault until its
     commit is made (a rename needs no free space, so a full disk can always put it back)."""
     name = path.name if len(os.fsencode(path.name)) <= 150 else _short_name(path.name)
-    return path.with_name(f".{name}{ASIDE_MARK}{_WRITER}-{os.getpid()}-{secrets.token_hex(4)}")
+    return path.with_name(f".{name}{ASIDE_MARK}{_WRITER}-{_ME.next()}")
 
 
 def _short_name(name: str) -> str:

@@ -38,7 +38,7 @@ def test_a_hand_edit_made_between_read_and_write_survives(
     store: NoteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = store.root / "_stm" / "m.md"
-    real_update = store_module.minimal_update
+    real_update = store_module.minimal_update_parsed
     calls = {"n": 0}
 
     def person_types_meanwhile(text: str, changes, *parsed):  # type: ignore[no-untyped-def]
@@ -49,7 +49,7 @@ def test_a_hand_edit_made_between_read_and_write_survives(
             os.utime(path, ns=(1, 1))
         return real_update(text, changes, *parsed)
 
-    monkeypatch.setattr(store_module, "minimal_update", person_types_meanwhile)
+    monkeypatch.setattr(store_module, "minimal_update_parsed", person_types_meanwhile)
     store.update_fields("_stm/m.md", bump)
     text = path.read_text()
     assert calls["n"] == 2
