@@ -312,7 +312,7 @@ class VaultCatalog(CatalogEntries):
                 return mine
         for _ in range(READ_ATTEMPTS):
             got = read_note_file(path, self._real_root, self.max_note_bytes)
-            parsed = self._parse(rel, got, self._notes.get(rel))
+            theirs = self._parse(rel, got, self._notes.get(rel))
             with self.lock:
                 if not got.still_current(path):
                     continue
@@ -321,7 +321,7 @@ class VaultCatalog(CatalogEntries):
                     return self._unindexed(rel, data)
                 # Written again since our write (a person's editor): the stamp is theirs, so
                 # their bytes are indexed, or their change would pass for the echo of ours.
-                note = self._apply_read(rel, got, parsed)
+                note = self._apply_read(rel, got, theirs)
                 assert note is not None
                 return note
         log.info("%s: changing faster than it can be read; left for the next look", rel)
