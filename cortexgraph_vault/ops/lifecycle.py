@@ -96,8 +96,12 @@ def forget_paths(
             engine.journal.done()
             raise GitError(f"{exc}; nothing was forgotten: every memory is still in place") from exc
         left: list[str] = []
+        # one change for readers, not one per memory: a search or a list beside the gc builds
+        # its table of every note once (100k notes: each build ~16 MB beside the last one)
+        with engine.catalog.lock:
+            for path in removed:
+                engine.catalog.drop(path)
         for path in removed:
-            engine.catalog.drop(path)
             try:
                 engine.store.discard(asides[path])
             except OSError:
