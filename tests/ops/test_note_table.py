@@ -89,10 +89,11 @@ def test_a_search_ranks_with_one_table_even_when_a_newer_one_is_built_meanwhile(
 def _same_as_fresh(table: NoteTable, notes: list[Any]) -> None:
     whole = build_table(notes)
     assert sorted(table.row_of) == sorted(whole.row_of)
+    assert len(table.id_rows()) == len(notes)  # every live note, none of the removed
     for path, row in whole.row_of.items():
         mine = table.row_of[path]
         assert table.notes[mine] is whole.notes[row]
-        assert table.id_row[id(whole.notes[row])] == mine
+        assert table.id_rows()[id(whole.notes[row])] == mine
         for name in ("use_base", "last_used", "strength", "created"):
             a, b = getattr(table, name)[mine], getattr(whole, name)[row]
             assert a == b or (math.isnan(a) and math.isnan(b)), (path, name)
