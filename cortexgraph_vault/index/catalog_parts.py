@@ -154,12 +154,13 @@ class LazyParts:
         if self._semantic is None and not self.vectors_waiting():
             return 0  # nothing changed since the cached vectors (or there are none to make)
         made = self.semantic.sync(self.vector_text)
-        if made > SMALL_BATCH:  # the float32 table and the tokenizer were made for them
+        if made > SMALL_BATCH:  # the tokenizer (and past TABLE_MIN the float32 table) made
             model = self.semantic.embedder()
             if model is not None:
                 model.let_go()
-        if made >= parallel_min():
-            give_back_freed_memory()  # every note's text was decoded for it
+            # the parsed tokenizer's heap and each note's decoded text, handed back: a daemon
+            # that embeds the memories saved since its last search keeps none of it
+            give_back_freed_memory()
         if made and self.vectors_made is not None:
             self.vectors_made(made)
         return made

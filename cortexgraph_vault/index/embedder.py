@@ -32,6 +32,11 @@ BATCH = 256
 # and, when derived, the query tables' ids: neither the 33 MB float32 table nor the parsed
 # tokenizer (16 MB) is made and kept for them. Same ids, same float32 rows: the same vectors.
 SMALL_BATCH = 16
+# Past this many texts the whole float32 table is made (33 MB, a tenth of a second) and
+# gathered from; below it each text's rows are converted from the mapped float16 ones (the
+# same values): a long-lived process embedding the 120 memories saved since its last search
+# no longer grows by the table for them.
+TABLE_MIN = 1024
 
 
 class ModelUnavailable(Exception):
@@ -117,11 +122,11 @@ class Embedder:
 
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         last = self.shipped.shape[0] - 1
-        # many texts: the whole table converted once is cheaper than a conversion per text
-        table = None if len(texts) <= SMALL_BATCH else self.table
+        # very many texts: the whole table converted once is cheaper than a conversion per text
+        table = self.table if len(texts) > TABLE_MIN else None
         for start in range(0, len(texts), BATCH):
             chunk = [t[:MAX_CHARS] for t in texts[start : start + BATCH]]
-            if table is None:
+            if len(texts) <= SMALL_BATCH:
                 found = self._ids(chunk)
             else:
                 found = [enc.ids for enc in self._encode(chunk, add_special_tokens=False)]
@@ -130,7 +135,7 @@ class Embedder:
                 if ids.size:
                     # a row gather and a sum per text: far cheaper than one gather per batch
                     np.clip(ids, 0, last, out=ids)
-                    rows = table[ids] if table is not None else self._rows(ids)
+                    rows = table[ids] if table is not None else self._rows(ids)  # same values
                     rows.sum(axis=0, out=out[i])
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)

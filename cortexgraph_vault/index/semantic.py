@@ -20,7 +20,9 @@ import hashlib
 import logging
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from itertools import compress, repeat
 from typing import Any
 
@@ -39,6 +41,10 @@ def note_text(title: str, aliases: Iterable[str], body: str) -> str:
 
 
 KEY_BYTES = 12
+
+
+def _same(value: object) -> object:
+    return value
 
 
 def text_key(text: str) -> bytes:
@@ -155,7 +161,7 @@ class SemanticIndex:
         # waits for nothing, and a `sync` (before a search) waits for the embedding in flight.
         self.embedding = threading.RLock()
         self._notes: _Rows | None = None
-        self._rows_of: tuple[object, _Rows | None, int, np.ndarray] | None = None
+        self._rows_of: tuple[Callable[[], object], _Rows | None, int, np.ndarray] | None = None
         self._stale: set[str] = set()
 
     # the model ----------------------------------------------------------------------
@@ -295,14 +301,20 @@ class SemanticIndex:
         cached = self._rows_of
         if (
             cached is not None
-            and cached[0] is version
+            and cached[0]() is version
             and cached[1] is notes
             and cached[2] == named
         ):
             return cached[3]
         row_of: dict[str, int] = notes.row_of if notes is not None else {}
         rows = np.fromiter(map(row_of.get, paths, repeat(-1)), dtype=np.int64, count=len(paths))
-        self._rows_of = (version, notes, named, rows)
+        # The version by a weak reference: a table of every note (100k notes: ~16 MB) is not
+        # kept alive here after its owner has replaced it.
+        try:
+            held: Callable[[], object] = weakref.ref(version)
+        except TypeError:  # a version that takes no weak reference is held
+            held = partial(_same, version)
+        self._rows_of = (held, notes, named, rows)
         return rows
 
     def nearest_arrays(

@@ -50,12 +50,17 @@ def walk_vault(root: Path, start: str = "") -> Iterator[tuple[str, os.stat_resul
     while stack:
         folder, rel_folder = stack.pop()
         try:
-            entries = list(os.scandir(folder))
+            entries: list[os.DirEntry[str] | None] = list(os.scandir(folder))
         except OSError as exc:
             if folder != base or not isinstance(exc, FileNotFoundError | NotADirectoryError):
                 log.warning("%s: cannot list folder (%s)", folder, exc.strerror)
             continue
-        for entry in entries:
+        for i, entry in enumerate(entries):
+            if entry is None:
+                continue
+            # let go of each entry once passed: an entry keeps the stat it made (the biggest
+            # folder of 100k notes: ~13 MB of them held until the folder was done)
+            entries[i] = None
             name = entry.name
             if ignored_name(name):
                 continue

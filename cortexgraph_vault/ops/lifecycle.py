@@ -18,6 +18,7 @@ from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import GitError, InvalidArgument, VaultError
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.index.heap_trim import give_back_freed_memory
+from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models import (
     ForgetCandidate,
     GcResult,
@@ -94,8 +95,12 @@ def forget_paths(
             engine.journal.done()
             raise GitError(f"{exc}; nothing was forgotten: every memory is still in place") from exc
         left: list[str] = []
+        # one change for readers, not one per memory: a search or a list beside the gc builds
+        # its table of every note once (100k notes: each build ~16 MB beside the last one)
+        with engine.catalog.lock:
+            for path in removed:
+                engine.catalog.drop(path)
         for path in removed:
-            engine.catalog.drop(path)
             try:
                 engine.store.discard(asides[path])
             except OSError:
@@ -113,30 +118,39 @@ def _aside(engine: VaultEngine, rel: str) -> str:
 
 
 def forget_candidates(
-    engine: VaultEngine, skip_paths: Iterable[str]
+    engine: VaultEngine, skip_paths: Iterable[str], limit: int | None = None
 ) -> tuple[list[tuple[Memory, float]], list[Skipped]]:
+    """The memories to forget, lowest score first (ties by path), the first `limit` of them;
+    and those left alone. Chosen from each note's hot fields (`memory_state`): only the
+    memories returned are decoded (100k notes: ~12k forgettable memories of ~3 KB each were
+    held decoded at once, ~40 MB, for the 1,000 a gc takes)."""
     now = engine.now()
     skip = {engine.safe_rel(p) for p in skip_paths}
-    found: list[tuple[Memory, float]] = []
+    found: list[tuple[float, str, IndexedNote]] = []
     skipped: list[Skipped] = []
     for note in engine.fresh().notes():
-        m = note.memory_unkept()  # every memory read once: none kept decoded (30k at 100k)
-        if m is None or m.status != "active" or engine.layout.folder_of(m.path) != "stm":
+        state = note.memory_state
+        if state is None or state.status != "active" or engine.layout.folder_of(note.path) != "stm":
             continue
-        s = engine.score(m, now)
+        s = engine.score_of(state.decay, now)
         if not should_forget(s, engine.rules):
             continue
-        if m.path in skip:
-            skipped.append(Skipped(path=m.path, reason="open in an editor; left alone"))
+        if note.path in skip:
+            skipped.append(Skipped(path=note.path, reason="open in an editor; left alone"))
             continue
         if note.problems:
             # Forgetting writes to the note first (an id); a note we cannot read cleanly is
             # the person's to fix, so it is left exactly as it is.
-            skipped.append(Skipped(path=m.path, reason=f"{note.problems[0]}; left alone"))
+            skipped.append(Skipped(path=note.path, reason=f"{note.problems[0]}; left alone"))
             continue
-        found.append((m, s))
-    found.sort(key=lambda pair: (pair[1], pair[0].path))
-    return found, skipped
+        found.append((s, note.path, note))
+    found.sort(key=lambda entry: (entry[0], entry[1]))
+    chosen = []
+    for s, _, note in found if limit is None else found[:limit]:
+        m = note.memory_unkept()  # decoded only now, and only these
+        if m is not None:
+            chosen.append((m, s))
+    return chosen, skipped
 
 
 @answer_within("candidates", "memory_ids", "skipped")
@@ -151,12 +165,7 @@ def gc(
     if limit is not None and not 1 <= limit <= 10_000:
         raise InvalidArgument(f"limit: must be from 1 to 10000, got {limit}")
     now = engine.now()
-    found, skipped = forget_candidates(engine, skip_paths)
-    # every memory was decoded for its score and let go: the heap those made is handed back
-    # before the work below adds its own (100k notes: 30k memories, tens of megabytes)
-    give_back_freed_memory()
-    if limit is not None:
-        found = found[:limit]
+    found, skipped = forget_candidates(engine, skip_paths, limit)
     candidates = [
         ForgetCandidate(
             id=m.id, title=m.title, path=m.path, score=round(s, 6), use_count=m.use_count,

@@ -37,7 +37,8 @@ class NoteTable:
     last_used: np.ndarray  # POSIX seconds; 0.0 for notes
     strength: np.ndarray  # 0.0 for notes
     created: np.ndarray  # POSIX seconds of a memory's save; nan when none
-    id_row: dict[int, int]  # id() of each note object held → its row
+    # rows of removed notes (unreachable; their notes kept, so their ids are not reused)
+    dead: frozenset[int]
     # the notes in the catalogue's order, as this table was made from them
     listed: list[IndexedNote] | None = None
 
@@ -53,6 +54,18 @@ class NoteTable:
         """The row of each path, -1 for one the table does not hold (looked up in C)."""
         get = self.row_of.get
         return np.fromiter(map(get, paths, repeat(-1)), np.int64, len(paths))
+
+    def id_rows(self) -> dict[int, int]:
+        """id() of each live note object held → its row. Worked out when a change adds or
+        removes notes, not kept: a dict of every note in each table (100k notes: ~8 MB,
+        copied at every touch) was most of what the tables alive at once held."""
+        notes = self.notes
+        found = dict(zip(map(id, notes), range(len(notes)), strict=True))
+        for row in self.dead:
+            key = id(notes[row])
+            if found.get(key) == row:
+                del found[key]
+        return found
 
     def status_mask(self, statuses: set[str]) -> np.ndarray:
         """Per status code (shifted by one, NOTE first): whether it is wanted."""
@@ -113,14 +126,13 @@ def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> No
         rows = range(n)
         table = NoteTable(paths, dict(zip(paths, rows, strict=True)), list(notes),
                           np.full(n, NOTE, np.int16), [], np.ones(n), np.zeros(n), np.zeros(n),
-                          np.full(n, math.nan), dict(zip(map(id, notes), rows, strict=True)),
-                          list(notes))  # fmt: skip
+                          np.full(n, math.nan), frozenset(), list(notes))  # fmt: skip
         _fill_memories(table, notes)
         return table
     same_places = _in_place(notes, before)
     if same_places is not None:
         return same_places
-    old_ids = before.id_row
+    old_ids = before.id_rows()
     # set operations and iterators in C: no Python step per unchanged note
     fresh = list(compress(notes, map(not_, map(old_ids.__contains__, map(id, notes)))))
     gone = [old_ids[key] for key in old_ids.keys() - set(map(id, notes))]
@@ -133,11 +145,10 @@ def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> No
                       more(before.status, NOTE), list(before.status_names),
                       more(before.use_base, 1.0), more(before.last_used, 0.0),
                       more(before.strength, 0.0), more(before.created, math.nan),
-                      dict(old_ids), list(notes))  # fmt: skip
+                      before.dead.union(gone), list(notes))  # fmt: skip
     codes = {name: i for i, name in enumerate(table.status_names)}
     for i in gone:
         old = table.notes[i]
-        del table.id_row[id(old)]
         if table.row_of.get(old.path) == i:
             del table.row_of[old.path]
     for note in fresh:
@@ -145,7 +156,6 @@ def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> No
         table.paths.append(note.path)
         table.notes.append(note)
         table.row_of[note.path] = i
-        table.id_row[id(note)] = i
         _fill(table, codes, i, note)
     return table
 
@@ -164,16 +174,14 @@ def _in_place(notes: list[IndexedNote], before: NoteTable) -> NoteTable | None:
         return None
     table = NoteTable(before.paths, before.row_of, list(before.notes), before.status.copy(),
                       list(before.status_names), before.use_base.copy(), before.last_used.copy(),
-                      before.strength.copy(), before.created.copy(), dict(before.id_row),
+                      before.strength.copy(), before.created.copy(), before.dead,
                       list(notes))  # fmt: skip
     if "live" in before.__dict__:  # the same lookups: the same live rows
         table.__dict__["live"] = before.live
     codes = {name: i for i, name in enumerate(table.status_names)}
     for i in changed:
         row = table.row_of[notes[i].path]
-        del table.id_row[id(table.notes[row])]
         table.notes[row] = notes[i]
-        table.id_row[id(notes[i])] = row
         _fill(table, codes, row, notes[i])
     return table
 

@@ -1,7 +1,9 @@
 """A few texts (an edited note, a save) are embedded from the model's mapped rows and the
 query tables' ids: neither the whole float32 table (33 MB) nor the parsed tokenizer is made and
-kept for them, and their vectors are those the whole table gives, bit for bit. After embedding
-many notes a catalogue lets go of both."""
+kept for them, and their vectors are those the whole table gives, bit for bit. Up to TABLE_MIN
+texts (the memories saved since a daemon's last search) are tokenized by the tokenizer but still
+gathered from the mapped rows: no table. After embedding many notes a catalogue lets go of
+both."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cortexgraph_vault.index.embedder import SMALL_BATCH, load_embedder
+from cortexgraph_vault.index.embedder import SMALL_BATCH, TABLE_MIN, load_embedder
 from cortexgraph_vault.index.semantic import note_text
 from tests.index.index_helpers import catalog_of, engine_for
 
@@ -30,10 +32,15 @@ def test_a_few_texts_are_embedded_without_the_table_or_the_tokenizer_and_equal_i
     assert model.query_tokens is not None
     few = np.concatenate([model.embed(texts[i : i + 3]) for i in range(0, len(texts), 3)])
     assert "table" not in model.__dict__ and "tokenizer" not in model.__dict__
-    many = model.embed(texts)  # more than a few: the whole table, converted once
+    some = model.embed(texts)  # more than a few: by the tokenizer, still without the table
+    assert "tokenizer" in model.__dict__ and "table" not in model.__dict__
+    assert len(texts) <= TABLE_MIN
+    copies = TABLE_MIN // len(texts) + 1
+    many = model.embed(texts * copies)[: len(texts)]  # very many: the whole table, once
     assert "table" in model.__dict__ and "tokenizer" in model.__dict__
-    assert many.dtype == few.dtype == np.float32
+    assert many.dtype == some.dtype == few.dtype == np.float32
     assert np.array_equal(few, many)
+    assert np.array_equal(some, many)
     assert np.array_equal(model.embed(texts[:2]), many[:2])  # the table kept: used as is
     model.let_go()
     assert "table" not in model.__dict__ and "tokenizer" not in model.__dict__

@@ -86,3 +86,32 @@ def test_vectors_restored_from_the_cache_find_what_the_live_index_finds() -> Non
     restored.mark("cat.md")
     assert restored.sync(texts.get) == 1
     assert restored.count == len(texts)
+
+
+class _Version:
+    """A state of a list of notes, as a table of every note names it."""
+
+
+def test_rows_of_a_list_do_not_keep_its_version_alive() -> None:
+    import gc
+    import weakref
+
+    index = index_of(TEXTS)
+    paths = ["tea.md", "gone.md", "cat.md"]
+    first = _Version()
+    with index.lock:
+        rows = index.rows_of(paths, first)
+        assert index.rows_of(paths, first) is rows  # kept while the version lives
+    assert rows.tolist()[1] == -1 and min(rows.tolist()[0], rows.tolist()[2]) >= 0
+    gone = weakref.ref(first)
+    del first
+    gc.collect()
+    assert gone() is None  # a replaced table is not held by the rows made for it
+    second = _Version()
+    with index.lock:
+        again = index.rows_of(paths, second)
+    assert again is not rows and again.tolist() == rows.tolist()
+    plain = "a version without weak references"
+    with index.lock:
+        assert index.rows_of(paths, plain).tolist() == rows.tolist()
+        assert index.rows_of(paths, plain) is index.rows_of(paths, plain)

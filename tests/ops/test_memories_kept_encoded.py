@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cortexgraph_vault.index import cold_fields
 from cortexgraph_vault.index.cache import wait_for_writes
 from cortexgraph_vault.ops.relevance import episodes
 from cortexgraph_vault.service import MemoryService
@@ -78,3 +79,18 @@ def test_what_they_answer_equals_the_decoded_memories(warm: MemoryService) -> No
         warm.list_memories(page=p, page_size=50).model_dump_json() for p in (1, 4, 12)
     ] == listed
     assert warm.gc(dry_run=True, limit=1000).model_dump_json() == preview
+
+
+def test_a_gc_decodes_only_the_memories_it_takes(
+    warm: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    every = warm.gc(dry_run=True, limit=1000)
+    decoded: list[bytes] = []
+    decode = cold_fields.decode
+    monkeypatch.setattr(cold_fields, "decode", lambda data: decoded.append(data) or decode(data))
+    few = warm.gc(dry_run=True, limit=5)
+    assert every.total_affected > 5 and few.total_affected == 5
+    assert few.candidates == every.candidates[:5]  # the lowest scores, ties by path
+    assert few.memory_ids == every.memory_ids[:5]
+    assert len(decoded) == 5  # the candidates chosen from the hot fields; only those decoded
+    assert _decoded(warm) == set()

@@ -92,10 +92,11 @@ def _same_as_fresh(table: NoteTable, notes: list[Any]) -> None:
     assert sorted(table.row_of) == sorted(whole.row_of)
     # the live rows are those of the notes held, removed notes' rows left out
     assert sorted(table.paths[r] for r in table.live) == sorted(whole.row_of)
+    assert len(table.id_rows()) == len(notes)  # every live note, none of the removed
     for path, row in whole.row_of.items():
         mine = table.row_of[path]
         assert table.notes[mine] is whole.notes[row]
-        assert table.id_row[id(whole.notes[row])] == mine
+        assert table.id_rows()[id(whole.notes[row])] == mine
         for name in ("use_base", "last_used", "strength", "created"):
             a, b = getattr(table, name)[mine], getattr(whole, name)[row]
             assert a == b or (math.isnan(a) and math.isnan(b)), (path, name)
