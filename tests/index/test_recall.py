@@ -182,7 +182,8 @@ def test_a_query_vector_is_the_same_before_and_after_the_table_is_converted() ->
     model = load_embedder()
     before = [model.embed_one(q) for q in queries]
     assert "table" not in model.__dict__  # nothing converted the whole table
-    model.embed(queries * 4)  # many notes: the whole table, converted once
+    # many notes (past TABLE_MIN): the whole table, converted once
+    model.embed(queries * (embedder_module.TABLE_MIN // len(queries) + 1))
     assert "table" in model.__dict__
     after = [model.embed_one(q) for q in queries]
     for b, a in zip(before, after, strict=True):
