@@ -138,9 +138,18 @@ def test_a_slow_editor_beside_a_busy_writer_loses_no_line(store: NoteStore) -> N
         thread.join()
     assert DURABILITY.settle()
     text = store.path(REL).read_text()
-    assert [line for line in lines if line not in text] == []
+    missing = [line for line in lines if line not in text]
+    assert missing == [], _found_elsewhere(store.path(REL), missing)
     assert "<<<<<<<" not in text
     assert parse_note(text).frontmatter["use_count"] == 1 + uses[0]
+
+
+def _found_elsewhere(note: Path, missing: list[str]) -> str:
+    """Where lines missing from `note` are, if anywhere beside it (a conflict copy): a lost
+    line and a line kept aside are different failures."""
+    others = {p.name: p.read_text(errors="replace") for p in note.parent.iterdir()
+              if p.is_file() and p != note}  # fmt: skip
+    return f"not in the note: {[(m, [n for n, t in others.items() if m in t]) for m in missing]}"
 
 
 def test_late_words_that_cannot_be_merged_in_time_are_kept_in_a_conflict_copy(
