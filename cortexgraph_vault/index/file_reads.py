@@ -14,6 +14,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from cortexgraph_vault.vault.fd_reads import read_fd
 from cortexgraph_vault.vault.files import (
     NEVER_READ,
     NotRegularFile,
@@ -63,24 +64,6 @@ class FileRead:
         return lstat_key(path) == self.key
 
 
-def read_up_to(fd: int, limit: int, size: int) -> bytes:
-    """Up to `limit` bytes of the open file from where it stands (all of it, when shorter),
-    as a buffered read of `limit` gives them, but in reads sized by the `size` it had when
-    stat'ed: a buffered read of max_bytes first allocates that many bytes, which costs a
-    mapping made and unmade for every note of a cold index."""
-    chunks = []
-    got = 0
-    want = min(limit, size + 1)  # one past the size: a file that grew since is read on
-    while got < limit:
-        chunk = os.read(fd, want)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        got += len(chunk)
-        want = min(limit - got, 1 << 20)
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-
-
 def read_note_file(
     path: Path, real_root: str, max_bytes: int, known: tuple[int, int] | None = None
 ) -> FileRead:
@@ -107,7 +90,7 @@ def read_note_file(
             key = _STALE  # replaced between the lstat and the open
         if known is not None and known == (st.st_size, st.st_mtime_ns):
             return FileRead(key, st)
-        return FileRead(key, st, read_up_to(fd, max_bytes + 1, st.st_size))
+        return FileRead(key, st, read_fd(fd, max_bytes + 1, st.st_size))
     except OSError as exc:
         return FileRead(key, problem=f"cannot read ({exc.strerror})")
     finally:

@@ -16,10 +16,11 @@ from __future__ import annotations
 import errno
 import fcntl
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable
+
+from cortexgraph_vault.vault.fd_reads import read_fd
 
 log = logging.getLogger(__name__)
 
@@ -42,14 +43,6 @@ def merged_late(replaced: bytes, current: bytes, late: bytes) -> tuple[bytes, st
 
     merged = merge_versions(replaced, current, late)
     return merged.result, merged.report
-
-
-def _read_all(fd: int) -> bytes:
-    chunks, at = [], 0
-    while chunk := os.pread(fd, 1 << 20, at):
-        chunks.append(chunk)
-        at += len(chunk)
-    return b"".join(chunks)
 
 
 def open_for_writing(fd: int) -> bool | None:
@@ -78,7 +71,7 @@ def last_look(fd: int, replaced: bytes, keep: KeepLateWords) -> LastLook:
         # below holds everything it wrote.
         writing = open_for_writing(fd)
         try:
-            now = _read_all(fd)
+            now = read_fd(fd, offset=0)
         except OSError as exc:
             log.warning("could not look again at a replaced note: %s", exc)
             return False

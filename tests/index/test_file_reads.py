@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from cortexgraph_vault.index.file_reads import read_note_file, read_up_to
+from cortexgraph_vault.index.file_reads import read_note_file
+from cortexgraph_vault.vault.fd_reads import read_fd
 
 
 def _read(path: Path, limit: int, size: int) -> bytes:
     fd = os.open(path, os.O_RDONLY)
     try:
-        return read_up_to(fd, limit, size)
+        return read_fd(fd, limit, size)
     finally:
         os.close(fd)
 
