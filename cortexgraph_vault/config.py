@@ -219,6 +219,7 @@ class Config:
     device_name: str | None = _setting("str", None, "this device's name in memory notes and commits, for sync (default: the host name)")
     max_note_bytes: int = _setting("int", 5_000_000, "notes larger than this are indexed only in part", 1024, 1_000_000_000)
     port: int = _setting("int", DEFAULT_PORT, "daemon port on 127.0.0.1", 1, 65535)
+    read_processes: int = _setting("int", 1, "processes beside the daemon that answer its searches and listings (0: the daemon answers them itself)", 0, 8)
     now: str | None = _setting("str", None, "fixed clock (ISO-8601) for previews and tests")
     # fmt: on
     origins: Mapping[str, str] = field(default_factory=dict)

@@ -17,6 +17,7 @@ from starlette.types import ASGIApp
 
 from cortexgraph_vault.api.endpoints import RestThreads, starlette_route
 from cortexgraph_vault.api.errors import EXCEPTION_HANDLERS
+from cortexgraph_vault.api.read_processes import ReadProcesses
 from cortexgraph_vault.api.rest_router import RestRouter
 from cortexgraph_vault.api.routes import TABLES
 from cortexgraph_vault.api.security import ALLOWED_ORIGINS, LocalOnly, allowed_hosts
@@ -37,12 +38,15 @@ def build_app(
     token: TokenSource,
     extra_hosts: Iterable[str] = (),
     watch: bool = True,
+    read_processes: int = 0,
 ) -> ASGIApp:
-    """`port` is the one actually bound: Host headers are checked against it."""
+    """`port` is the one actually bound: Host headers are checked against it;
+    `read_processes`: how many processes answer searches and listings beside this one."""
     hosts = allowed_hosts(port, extra_hosts)
     mcp_server = build_server(service)
     mcp_app = http_app(mcp_server, port=port, path=MCP_PATH, allowed_origins=ALLOWED_ORIGINS)
-    threads = RestThreads()  # one pool of reads and one of changes for every route
+    elsewhere = ReadProcesses(service, read_processes) if read_processes else None
+    threads = RestThreads(elsewhere)  # one pool of reads and one of changes for every route
     routes = [starlette_route(e, service, threads) for table in TABLES for e in table.endpoints]
     # The MCP app routes by the full path itself; handing it /mcp keeps the URL clients are
     # told (no redirect to /mcp/ as a Mount would need).
@@ -53,11 +57,15 @@ def build_app(
         if watch:
             await anyio.to_thread.run_sync(service.engine.start_watcher)
         scheduler = consolidation_scheduler(service)
+        if elsewhere is not None:
+            await elsewhere.start()
         try:
             # A mounted app's own lifespan never runs; the MCP sessions live in ours.
             async with mcp_server.session_manager.run():
                 yield
         finally:
+            if elsewhere is not None:
+                await elsewhere.stop()
             if scheduler is not None:
                 await anyio.to_thread.run_sync(scheduler.stop)
             if watch:

@@ -35,10 +35,12 @@ from cortexgraph_vault.api.errors import error_response, validation_response
 from cortexgraph_vault.service_calls import CallEnd
 
 if TYPE_CHECKING:
+    from cortexgraph_vault.api.read_processes import ReadProcesses
     from cortexgraph_vault.service import MemoryService
 
 ServiceFn = Callable[..., Any]
 RESULT_MODEL = "X-Result-Model"
+ANSWERED_BY = "X-Read-Process"  # the pid of the read process that answered (api/read_processes.py)
 _PATH_PARAM = re.compile(r"{(\w+)}")
 
 
@@ -58,6 +60,9 @@ class Endpoint:
     uses_service: bool
     own_call: bool  # the function makes its one service call itself (its lock, its timing)
     reads: Callable[..., bool] | None  # from the path: whether this call only reads
+    # answered by the daemon's read processes when it has them (api/read_processes.py): a
+    # read that depends on nothing but the notes
+    read_process: bool
 
     @property
     def name(self) -> str:
@@ -84,6 +89,7 @@ class RouteTable:
         uses_service: bool = True,
         own_call: bool = False,
         reads: Callable[..., bool] | None = None,
+        read_process: bool = False,
     ) -> Callable[[ServiceFn], ServiceFn]:
         def register(fn: ServiceFn) -> ServiceFn:
             hints = typing.get_type_hints(fn)
@@ -108,6 +114,7 @@ class RouteTable:
                     uses_service=uses_service,
                     own_call=own_call,
                     reads=reads,
+                    read_process=read_process,
                 )
             )
             return fn
@@ -170,7 +177,8 @@ class RestThreads:
     READS = 4
     FINISHING = 64  # calls waiting for their group commit (each a thread that only waits)
 
-    def __init__(self) -> None:
+    def __init__(self, elsewhere: ReadProcesses | None = None) -> None:
+        self.elsewhere = elsewhere  # the daemon's read processes, if it has them
         self._gate: ChangeFirstGate | None = None
         self._reads: ChangeLane | None = None
         self._changes: ChangeLane | None = None
@@ -258,6 +266,15 @@ def starlette_route(
                 lambda: endpoint.fn(service, **kwargs),
             )
 
+        if read_only and endpoint.read_process and threads.elsewhere is not None:
+            answer = await threads.elsewhere.read(endpoint.name, kwargs)
+            if answer is not None:
+                model, body, pid = answer
+                answered = {ANSWERED_BY: str(pid)} | ({RESULT_MODEL: model} if model else {})
+                return Response(
+                    body, status_code=endpoint.status, media_type="application/json",
+                    headers=answered,
+                )  # fmt: skip
         result = await threads.run(read_only, begin)
         # the result's model by name: a client (the CLI) can rebuild it without knowing the route
         headers = {RESULT_MODEL: type(result).__name__} if isinstance(result, BaseModel) else None

@@ -88,7 +88,10 @@ def serve(
             service = MemoryService(config)
             token = TokenSource()
             extra = [] if address == "127.0.0.1" else [address]
-            app = build_app(service, port=actual, token=token, extra_hosts=extra)
+            app = build_app(
+                service, port=actual, token=token, extra_hosts=extra,
+                read_processes=config.read_processes,
+            )  # fmt: skip
             server = uvicorn.Server(
                 uvicorn.Config(
                     app,

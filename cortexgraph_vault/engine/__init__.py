@@ -216,6 +216,12 @@ class VaultEngine:
         self.watcher.start()
         self.watching = True
 
+    def follow_told_changes(self) -> None:
+        """The catalogue is kept current by another process telling this one every path that
+        changed (the daemon's read processes, api/read_worker.py): reads trust it as they trust
+        a watcher's, without a walk or the change lock."""
+        self.watching = True
+
     def stop_watcher(self) -> None:
         self.watching = False
         if self.watcher is not None:

@@ -113,12 +113,16 @@ class VaultCatalog(CatalogEntries):
         # where notes parsed in worker processes keep their fields until the cache holds
         # them (index/cold_spool.py); None: in memory
         self.spool_folder: Path | None = None
+        self.on_change: Callable[[str, str], None] | None = None  # catalog_entries.py
 
     # updating ----------------------------------------------------------------
     def refresh(self, start: str = "") -> RefreshReport:
         """Stat every note (under `start`); re-parse those that changed; drop the vanished."""
         with gc_paused():
-            return self._refresh(start)
+            report = self._refresh(start)
+        if self.on_change is not None:  # what the walk saw beside the notes (attachments)
+            self.on_change("walk", start)
+        return report
 
     def _refresh(self, start: str) -> RefreshReport:
         report = RefreshReport()
@@ -287,6 +291,8 @@ class VaultCatalog(CatalogEntries):
         if self._unreadable.get(rel) != got.problem:
             log.warning("%s: %s", rel, got.problem)
         self._unreadable[rel] = got.problem
+        if self.on_change is not None:
+            self.on_change("note", rel)
 
     def ingest(self, rel: str, data: bytes, st: os.stat_result) -> IndexedNote:
         note, stats = index_with_words(rel, data, st, self.layout, self.max_note_bytes)
@@ -375,3 +381,5 @@ class VaultCatalog(CatalogEntries):
             return
         with self.lock:
             self.graph.attachment(rel, regular_file_exists(self.root / rel))
+            if self.on_change is not None:
+                self.on_change("file", rel)

@@ -1,11 +1,12 @@
 """A catalogue's notes as held: by path, by memory id, its names and tags counted, and the
 counters that say what changed (`VaultCatalog` is one). Every note comes in through `_put` and
 goes through `drop`, under the catalogue's lock; the word index, the vectors and the link graph
-follow each."""
+follow each, and so does `on_change` (a daemon's read processes, told which notes to read again)."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cortexgraph_vault.core.resolve import name_key
@@ -22,6 +23,9 @@ class CatalogEntries(CatalogState):
     _unreadable: dict[str, str]
     _names: Counter[str]
     _tags: Counter[str]
+    # told of each note ("note", path), other file ("file", path) or folder walked again
+    # ("walk", folder) whose state changed, under the catalogue's lock: it must not block
+    on_change: Callable[[str, str], None] | None
 
     def drop(self, rel: str) -> None:
         with self.lock:
@@ -36,6 +40,8 @@ class CatalogEntries(CatalogState):
             self.removed += 1
             self._tagged(old, -1)
             self._changed(old, None)
+            if self.on_change is not None:
+                self.on_change("note", rel)
 
     def _put(
         self,
@@ -80,6 +86,8 @@ class CatalogEntries(CatalogState):
                 elif note.path in self.text:
                     self.text.remove(note.path, old_terms)
                 self.graph.put(note, old)
+            if self.on_change is not None:
+                self.on_change("note", note.path)
         return note
 
     def _changed(self, old: IndexedNote | None, new: IndexedNote | None) -> None:

@@ -24,6 +24,7 @@ class CatalogState(CatalogReads):
     generation: int
     note_generation: int
     relation_generation: int
+    on_change: Callable[[str, str], None] | None
 
     def adopt(
         self,
@@ -68,6 +69,8 @@ class CatalogState(CatalogReads):
             self._unreadable = unreadable
             self.graph.set_attachments(attachments)
             self.parsed += other.parsed
+            if self.on_change is not None:
+                self.on_change("walk", "")
 
     def snapshot(
         self,

@@ -28,20 +28,25 @@ ROUTES = RouteTable()
 ONE = "/api/v1/memories/{ref}"
 
 
-@ROUTES.get("/api/v1/memories", "List memories", errors=(422,))
+@ROUTES.get("/api/v1/memories", "List memories", errors=(422,), read_process=True)
 def list_memories(service: MemoryService, query: s.ListQuery) -> MemoryList:
     """Memories with live scores, filtered by status and tag, sorted, a page at a time."""
     return service.run(LIST_MEMORIES, query.to_request())
 
 
 # Before ONE, which would otherwise take "lookup" for a memory reference.
-@ROUTES.get("/api/v1/memories/lookup", "The memory a vault file holds", errors=(400, 404, 422))
+@ROUTES.get(
+    "/api/v1/memories/lookup",
+    "The memory a vault file holds",
+    errors=(400, 404, 422),
+    read_process=True,
+)
 def lookup_memory(service: MemoryService, query: s.LookupQuery) -> MemoryDetail:
     """For the active file in Obsidian: 404 when that file is not a memory."""
     return service.run(MEMORY_AT_PATH, query.to_request())
 
 
-@ROUTES.get(ONE, "One memory in detail", errors=(400, 404, 409))
+@ROUTES.get(ONE, "One memory in detail", errors=(400, 404, 409), read_process=True)
 def get_memory(service: MemoryService, ref: str) -> MemoryDetail:
     """`ref` is an id, a unique id prefix or a title. With relations, backlinks and outlook."""
     return service.run(MEMORY_DETAIL, MemoryDetailRequest.model_construct(memory_id=ref))

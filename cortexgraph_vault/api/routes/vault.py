@@ -43,6 +43,7 @@ def health(service: MemoryService) -> s.Health:
     "/api/v1/search",
     "Unified search over memories and notes",
     errors=(400, 422),
+    read_process=True,
 )
 def search(service: MemoryService, query: s.SearchQuery) -> SearchResult:
     return service.run(SEARCH_UNIFIED, query.to_request())
@@ -52,6 +53,7 @@ def search(service: MemoryService, query: s.SearchQuery) -> SearchResult:
     "/api/v1/related",
     "Memories and notes related to a note",
     errors=(400, 404, 422),
+    read_process=True,
 )
 def related(service: MemoryService, query: s.RelatedQuery) -> SearchResult:
     """Best first, in the shape of /api/v1/search's answer, without the note itself; 404 when
@@ -63,6 +65,7 @@ def related(service: MemoryService, query: s.RelatedQuery) -> SearchResult:
     "/api/v1/graph/neighbourhood",
     "Notes and memories around a note",
     errors=(400, 404, 409, 422),
+    read_process=True,
 )
 def neighbourhood(service: MemoryService, query: s.NeighbourhoodQuery) -> NeighbourhoodResult:
     return service.run(GRAPH_NEIGHBOURHOOD, query.to_request())
@@ -72,6 +75,7 @@ def neighbourhood(service: MemoryService, query: s.NeighbourhoodQuery) -> Neighb
     "/api/v1/notes/read",
     "Any note of the vault, a page at a time",
     errors=(400, 404, 409, 422),
+    read_process=True,
 )
 def read_note(service: MemoryService, query: s.NoteQuery) -> NoteRead:
     """Found by path, title or alias as Obsidian resolves a link, or by memory id: frontmatter,

@@ -1,0 +1,117 @@
+"""A read process of the daemon: its own index of the vault, kept current by the daemon, and
+the REST reads the daemon hands it (searches, listings, a memory opened), answered with the
+same route functions and the same JSON the daemon would give.
+
+Started by `api/read_processes.py` as `python -m cortexgraph_vault.api.read_worker FD`, FD one
+end of a socket pair (api/read_frames.py says what goes over it). It never writes a note and
+never watches the vault: the daemon tells it, in order, every path its own catalogue took in,
+before any read that came after. So a read answered here sees every change the daemon had
+answered before the read arrived, as it would in the daemon itself.
+
+One thread, one message at a time: in its own process a read needs no lock and hands the
+interpreter to no one. It ends when the daemon closes its end, or dies.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import signal
+import socket
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+from cortexgraph_vault.api.read_frames import FrameSocket
+from cortexgraph_vault.errors import VaultError
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.api.endpoints import Endpoint
+    from cortexgraph_vault.index.catalog import VaultCatalog
+    from cortexgraph_vault.service import MemoryService
+
+log = logging.getLogger("cortexgraph_vault.read_process")
+
+
+def follow(catalog: VaultCatalog, changes: list[tuple[str, str]]) -> None:
+    """Bring this index to what the daemon's took in: each path as the disk has it now."""
+    for kind, rel in changes:
+        if kind == "note":
+            catalog.reload(rel)
+        elif kind == "file":
+            catalog.attachment_changed(rel)
+        else:  # "walk": a folder (or the vault: "") walked again, its other files too
+            catalog.refresh(rel)
+
+
+def answer(
+    service: MemoryService, routes: dict[str, Endpoint], message: tuple[Any, ...]
+) -> tuple[Any, ...]:
+    """One read, as `endpoints.starlette_route` runs it in the daemon."""
+    _, rid, name, kwargs = message
+    endpoint = routes.get(name)
+    if endpoint is None:
+        return ("again", rid)
+    started = time.perf_counter()
+    try:
+        end = service.begin(f"rest.{name}", True, lambda: endpoint.fn(service, **kwargs))
+        result = end()
+        from pydantic import BaseModel
+        from pydantic_core import to_json
+
+        model = type(result).__name__ if isinstance(result, BaseModel) else None
+        return ("ok", rid, model, to_json(result), time.perf_counter() - started)
+    except VaultError as exc:
+        try:  # an error that cannot travel is raised by the daemon itself, running the read
+            pickle.loads(raw := pickle.dumps(exc))
+        except Exception:
+            return ("again", rid)
+        return ("error", rid, raw)
+    except Exception:
+        log.exception("%s failed in the read process; the daemon answers it", name)
+        return ("again", rid)
+
+
+def serve(sock: socket.socket) -> None:
+    link = FrameSocket(sock)
+    config = link.recv()
+    if config is None:
+        return
+    from cortexgraph_vault.api.routes import TABLES
+    from cortexgraph_vault.config import Config
+    from cortexgraph_vault.service import MemoryService
+
+    assert isinstance(config, Config)  # the first message
+    service = MemoryService(config)
+    service.engine.follow_told_changes()
+    routes = {e.name: e for table in TABLES for e in table.endpoints if e.read_process}
+    catalog = service.engine.catalog
+    link.send(("ready", os.getpid()))
+    while (message := link.recv()) is not None:
+        assert isinstance(message, tuple)
+        if message[0] == "read":
+            link.send(answer(service, routes, message))
+        else:
+            follow(catalog, message[1])
+
+
+def main(argv: list[str]) -> int:
+    # Ctrl-C in the daemon's terminal reaches the whole group: the daemon decides when this ends
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.basicConfig(
+        level=logging.WARNING, stream=sys.stderr,
+        format="cortexgraph-vault read process %(process)d: %(message)s",
+    )  # fmt: skip
+    sock = socket.socket(fileno=int(argv[1]))
+    try:
+        serve(sock)
+    except (BrokenPipeError, ConnectionError):
+        pass  # the daemon went away mid-answer
+    finally:
+        sock.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
