@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import random
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -138,8 +139,8 @@ def _wait_idle(pid: int, timeout: float = 180.0) -> None:
     if _cpu_seconds(pid) is None:
         return
 
-    def cpu() -> float:
-        return _cpu_seconds(pid) or 0.0
+    def cpu() -> float:  # its read processes' start too
+        return sum(_family_cpu_seconds(pid) or (0.0,))
 
     deadline = time.monotonic() + timeout
     before = cpu()
@@ -172,7 +173,8 @@ def _warm_up(port: int, token: str, ids: list[str], words: list[str]) -> None:
 
 @contextlib.contextmanager
 def _profiled(pid: int, seconds: float) -> Iterator[None]:
-    """py-spy on the daemon for the load's window when BENCH_DAEMON_PROFILE names a file."""
+    """py-spy on the daemon for the load's window when BENCH_DAEMON_PROFILE names a file;
+    each read process beside it in that file's name with `.read<pid>` added."""
     out = os.environ.get("BENCH_DAEMON_PROFILE")
     if not out:
         yield
@@ -182,11 +184,22 @@ def _profiled(pid: int, seconds: float) -> Iterator[None]:
     )
     if spy is None:
         raise SystemExit("BENCH_DAEMON_PROFILE needs py-spy (pip install py-spy)")
-    args = [spy, "record", "-p", str(pid), "-d", str(max(1, int(seconds))), "-r", "250",
-            "--gil", "-t", "-f", "raw", "-o", out]  # fmt: skip
-    with subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as spying:
+    targets = [(pid, out)] + [(child, f"{out}.read{child}") for child in _children(pid)]
+    record = [spy, "record", "-d", str(max(1, int(seconds))), "-r", "250", "--gil", "-t",
+              "-f", "raw"]  # fmt: skip
+    spies = [
+        subprocess.Popen(
+            [*record, "-p", str(target), "-o", path],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for target, path in targets
+    ]
+    try:
         yield
-        spying.wait()
+    finally:
+        for spying in spies:
+            spying.wait()
 
 
 def _switches(pid: int) -> int:
@@ -198,6 +211,31 @@ def _switches(pid: int) -> int:
                 if "ctxt_switches:" in line:
                     total += int(line.split()[-1])
     return total
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's children waited for so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _children(pid: int) -> list[int]:
+    """The live child processes of `pid` (the daemon's read processes, a git at work)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
+def _family_cpu_seconds(pid: int) -> tuple[float, float] | None:
+    """CPU time so far of the daemon (with its finished children: git) and of its live
+    children (its read processes)."""
+    own = _cpu_seconds(pid)
+    if own is None:
+        return None
+    return own, sum(_cpu_seconds(c) or 0.0 for c in _children(pid))
 
 
 def _cpu_seconds(pid: int) -> float | None:
@@ -239,12 +277,15 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
             until = time.monotonic() + 1.0 + seconds
             per = [list(range(n, clients, PROCESSES)) for n in range(PROCESSES)]
             ctx = multiprocessing.get_context("spawn")
+            clients_before = _children_cpu()
             with ctx.Pool(PROCESSES) as pool, _profiled(proc.pid, seconds):
-                started, cpu_before = time.monotonic(), _cpu_seconds(proc.pid)
-                switches_before = _switches(proc.pid)
+                readers = _children(proc.pid)
+                started, cpu_before = time.monotonic(), _family_cpu_seconds(proc.pid)
+                switches_before = sum(_switches(p) for p in [proc.pid, *readers])
                 parts = pool.map(_worker, [(port, token, ids, words, s, until) for s in per])
-                took, cpu_after = time.monotonic() - started, _cpu_seconds(proc.pid)
-                switches = _switches(proc.pid) - switches_before
+                took, cpu_after = time.monotonic() - started, _family_cpu_seconds(proc.pid)
+                switches = sum(_switches(p) for p in [proc.pid, *readers]) - switches_before
+            clients_cpu = _children_cpu() - clients_before  # the pool's, waited for at its end
             service_ms = _service_timings(port, token)
         finally:
             proc.send_signal(signal.SIGTERM)
@@ -273,15 +314,25 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
         "load_p99_ms": _pct(times, 0.99) * 1000,
         "load_rps": len(answers) / took,
         "load_requests": len(answers),
-        # the daemon's CPU (and its git processes') per answer: what bounds req/s on a busy machine
+        # the daemon's CPU (its git processes' and read processes' too) per answer: what bounds
+        # req/s on a busy machine; and of that, the read processes' (api/read_processes.py)
         "load_daemon_cpu_ms_per_request": (
-            round((cpu_after - cpu_before) * 1000 / len(answers), 2)
+            round((sum(cpu_after) - sum(cpu_before)) * 1000 / len(answers), 2)
+            if cpu_before is not None and cpu_after is not None and answers
+            else None
+        ),
+        "load_read_processes_cpu_ms_per_request": (
+            round((cpu_after[1] - cpu_before[1]) * 1000 / len(answers), 2)
             if cpu_before is not None and cpu_after is not None and answers
             else None
         ),
         # the daemon's threads handing the interpreter to each other: in the kernel, a third of
         # its CPU was switching between them (perf, session 9)
         "load_switches_per_request": round(switches / len(answers), 1) if answers else None,
+        # the clients' own CPU per answer: on a 2-core machine they share the daemon's cores
+        "load_client_cpu_ms_per_request": (
+            round(clients_cpu * 1000 / len(answers), 2) if answers else None
+        ),
         "load_average": round(os.getloadavg()[0], 1),
         "load_service_p50_p95_ms": service_ms,
         # the disk's own bound: changes are made one at a time, each at least one fsynced

@@ -7,6 +7,11 @@ commit here and the call that made it waits for that commit once it has let go o
 saves of a busy minute cost a few commits, and each save still answers with the commit that
 holds its file.
 
+While saves keep coming (a commit ended less than `BUSY` ago), the committer gathers them for
+up to `GATHER` before committing: each commit costs ~10 ms of git's CPU whatever it holds, and
+under 50 clients saving 40 times a second the commits, one or two saves each, took a quarter
+of the daemon's CPU. A lone save is committed at once.
+
 Only a call that can wait after its lock (a door's call through `ServiceCalls`) defers its
 commit; anything else commits at once, as before. A process killed between a save and its
 commit leaves a new file that the next start commits (`ops/uncommitted.py`).
@@ -17,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -25,6 +31,9 @@ from cortexgraph_vault.history.trailers import trailers
 log = logging.getLogger("cortexgraph_vault")
 
 CommitFn = Callable[[list[str], str], str | None]
+GATHER = 0.1  # seconds a busy committer waits for more saves after the first one queued
+GATHER_MOST = 64  # entries that are enough to commit without waiting longer
+BUSY = 0.5  # a commit that ended this many seconds ago or less: saves keep coming
 
 
 class CommitTicket:
@@ -80,6 +89,8 @@ class GroupCommitter:
         self._thread: threading.Thread | None = None
         self._local = threading.local()
         self.commits = 0  # commits made (a figure for tests and the bench)
+        self._last_commit_end = -BUSY  # monotonic
+        self._first_queued = 0.0  # when the oldest queued entry came
 
     # the calls that may wait ------------------------------------------------------
     @contextlib.contextmanager
@@ -103,6 +114,8 @@ class GroupCommitter:
         if waiting is None:
             return CommitTicket(self._commit(list(entry.paths), group_message([entry])), done=True)
         with self._cond:
+            if not self._queue:
+                self._first_queued = time.monotonic()
             self._queue.append(entry)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(
@@ -119,9 +132,14 @@ class GroupCommitter:
             with self._cond:
                 while not self._queue:
                     self._cond.wait()
+                if self._first_queued - self._last_commit_end <= BUSY:
+                    until = self._first_queued + GATHER
+                    while len(self._queue) < GATHER_MOST and (left := until - time.monotonic()) > 0:
+                        self._cond.wait(left)
                 batch, self._queue = self._queue, []
             for group in _by_operation(batch):
                 self._record(group)
+            self._last_commit_end = time.monotonic()
 
     def _record(self, group: list[_Entry]) -> None:
         paths = list(dict.fromkeys(p for e in group for p in e.paths))
