@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import subprocess
 import threading
+import time
 from pathlib import Path
 
+import pytest
+
+from cortexgraph_vault.engine import commits
 from cortexgraph_vault.models import SaveResult
 from cortexgraph_vault.service import MemoryService
 from tests.mcp.mcp_session import service_for
@@ -113,3 +117,45 @@ def test_a_save_outside_a_call_commits_at_once(git_vault: Path) -> None:
     assert result.commit is not None
     assert result.path in files_in(git_vault, result.commit)
     assert service.engine.group_commits.commits == 0  # nothing went through the committer
+
+
+def test_saves_that_keep_coming_are_gathered_into_fewer_commits(
+    git_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each commit costs git the same CPU whatever it holds: saves arriving one after another
+    (each on its own, no commit running when it comes) share commits once the committer is busy."""
+    monkeypatch.setattr(commits, "GATHER", 5.0)  # wide: the test does not race the clock
+    s = service_for(git_vault)
+    first: list[SaveResult] = []
+    save_through_a_call(s, "alone first", first)  # after an idle spell: committed at once
+    assert first[0].commit
+    before = commit_count(git_vault)
+    results: list[SaveResult] = []
+    threads = []
+    for n in range(5):
+        t = threading.Thread(target=save_through_a_call, args=(s, f"burst {n}", results))
+        t.start()
+        threads.append(t)
+        time.sleep(0.02)
+    for t in threads:
+        t.join(WAIT)
+    assert len(results) == 5
+    assert commit_count(git_vault) == before + 1
+    shas = {r.commit for r in results}
+    assert len(shas) == 1 and None not in shas
+    assert len(files_in(git_vault, shas.pop())) == 5
+
+
+def test_a_save_after_a_quiet_spell_is_not_held_for_company(
+    git_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(commits, "GATHER", WAIT * 2)  # held for company, it would never answer
+    monkeypatch.setattr(commits, "BUSY", 0.2)
+    s = service_for(git_vault)
+    for n in range(2):
+        time.sleep(0.3)  # longer than BUSY since the last commit
+        out: list[SaveResult] = []
+        t = threading.Thread(target=save_through_a_call, args=(s, f"quiet {n}", out))
+        t.start()
+        t.join(WAIT)
+        assert out and out[0].commit, "the save waited for others to commit with"
