@@ -97,12 +97,20 @@ def _worker(args: tuple[int, str, list[str], list[str], list[int], float]) -> li
     return out
 
 
-def _start(vault: Path, home: Path) -> tuple[subprocess.Popen[bytes], int, str, Path]:
+def _env(home: Path | None = None) -> dict[str, str]:
+    """The daemon's environment: its own folders, BENCH_DAEMON_ENV's settings."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CORTEXGRAPH_")}
-    env.update(GIT, CORTEXGRAPH_CONFIG_DIR=str(home / "config"),
-               CORTEXGRAPH_CACHE_DIR=str(home / "cache"), CORTEXGRAPH_DATA_DIR=str(home / "data"),
-               CORTEXGRAPH_GIT_AUTO_COMMIT="false", PYTHONUNBUFFERED="1")  # fmt: skip
+    if home is not None:
+        env.update(CORTEXGRAPH_CONFIG_DIR=str(home / "config"),
+                   CORTEXGRAPH_CACHE_DIR=str(home / "cache"),
+                   CORTEXGRAPH_DATA_DIR=str(home / "data"))  # fmt: skip
+    env.update(GIT, CORTEXGRAPH_GIT_AUTO_COMMIT="false", PYTHONUNBUFFERED="1")
     env.update(json.loads(os.environ.get("BENCH_DAEMON_ENV", "{}")))
+    return env
+
+
+def _start(vault: Path, home: Path) -> tuple[subprocess.Popen[bytes], int, str, Path]:
+    env = _env(home)
     home.mkdir(parents=True, exist_ok=True)
     out_path = home / "out.txt"
     # The daemon's log, for a look when answers fail: BENCH_DAEMON_STDERR=<file>.
@@ -152,12 +160,21 @@ def _wait_idle(pid: int, timeout: float = 180.0) -> None:
         before = now
 
 
-def _warm_up(port: int, token: str, ids: list[str], words: list[str]) -> None:
+def _warm_up(port: int, token: str, ids: list[str], words: list[str], *, readers: bool) -> None:
     """One read of each kind before the load: what a first search or open starts behind it
     (a cold vault's vectors, the link graph, a lazily loaded index) is start-up work, and
     `_wait_idle` then waits for it, so the figures are of a daemon at work."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
     headers = {"Authorization": f"Bearer {token}"}
+    deadline = time.monotonic() + 300
+    while readers and time.monotonic() < deadline:
+        # until a read process answers (it has loaded and warmed its index): reads go there
+        conn.request("GET", "/api/v1/memories?page=1", headers=headers)
+        answer = conn.getresponse()
+        answer.read()
+        if answer.getheader("X-Read-Process"):
+            break
+        time.sleep(0.05)
     for url in (
         "/api/v1/search?" + urlencode({"q": " ".join(words[:2])}),
         "/api/v1/memories?page=1",
@@ -272,7 +289,9 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
         proc, port, token, _home = _start(copy, work / "home")
         try:
             ids, words = _memory_ids(copy), _words(copy)
-            _warm_up(port, token, ids, words)
+            _warm_up(
+                port, token, ids, words, readers=_env().get("CORTEXGRAPH_READ_PROCESSES") != "0"
+            )
             _wait_idle(proc.pid)
             until = time.monotonic() + 1.0 + seconds
             per = [list(range(n, clients, PROCESSES)) for n in range(PROCESSES)]

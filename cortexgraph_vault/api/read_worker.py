@@ -73,6 +73,22 @@ def answer(
         return ("again", rid)
 
 
+def warm(service: MemoryService, routes: dict[str, Endpoint]) -> None:
+    """One read of each kind, answers thrown away: what a first read builds (the word index
+    and vectors loaded, the link graph, the note table, the query tokenizer) is built before
+    the daemon sends reads here, not in a client's wait."""
+    from cortexgraph_vault.api import schemas
+
+    first = next((n.memory_id for n in service.engine.catalog.notes() if n.memory_id), None)
+    reads: list[tuple[str, dict[str, Any]]] = [
+        ("search", {"query": schemas.SearchQuery.model_validate({"q": "a memory"})}),
+        ("list_memories", {"query": schemas.ListQuery.model_validate({})}),
+        *([("get_memory", {"ref": first})] if first else []),
+    ]
+    for rid, (name, kwargs) in enumerate(reads):
+        answer(service, routes, ("read", rid, name, kwargs))
+
+
 def serve(sock: socket.socket) -> None:
     link = FrameSocket(sock)
     config = link.recv()
@@ -87,6 +103,7 @@ def serve(sock: socket.socket) -> None:
     service.engine.follow_told_changes()
     routes = {e.name: e for table in TABLES for e in table.endpoints if e.read_process}
     catalog = service.engine.catalog
+    warm(service, routes)
     link.send(("ready", os.getpid()))
     while (message := link.recv()) is not None:
         assert isinstance(message, tuple)
