@@ -62,6 +62,8 @@ if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a searc
 log = logging.getLogger(__name__)
 
 READ_ATTEMPTS = 5  # reads of a path that keeps changing under us before leaving it for later
+# a note parsed outside the lock: its words (None: those of the note it was parsed beside)
+Parsed = tuple[IndexedNote, "TermStats | None", IndexedNote | None]
 
 __all__ = [
     "IndexedNote",
@@ -251,19 +253,22 @@ class VaultCatalog(CatalogEntries):
         log.info("%s: changing faster than it can be read; left for the next look", rel)
         return self._notes.get(rel)
 
-    def _parse(
-        self, rel: str, got: FileRead, old: IndexedNote | None
-    ) -> tuple[IndexedNote, TermStats] | None:
+    def _parse(self, rel: str, got: FileRead, old: IndexedNote | None) -> Parsed | None:
         """The note and its words, worked out before taking the lock (a note of megabytes
-        takes seconds); None when there is nothing to parse, or the bytes are the indexed ones."""
+        takes seconds); None when there is nothing to parse, or the bytes are the indexed ones.
+        A note whose searchable text is `old`'s (its fields changed: a touch by another
+        process, a sync tool) has no words counted: they are the indexed ones."""
         if got.data is None or got.st is None:
             return None
         if old is not None and same_bytes(old, got.data, self.max_note_bytes):
             return None
-        return index_with_words(rel, got.data, got.st, self.layout, self.max_note_bytes)
+        note = index_bytes(rel, got.data, got.st, self.layout, self.max_note_bytes)
+        if old is not None and same_words(old, note):
+            return note, None, old
+        return *with_words(note), old
 
     def _apply_read(
-        self, rel: str, got: FileRead, parsed: tuple[IndexedNote, TermStats] | None = None
+        self, rel: str, got: FileRead, parsed: Parsed | None = None
     ) -> IndexedNote | None:
         old = self._notes.get(rel)
         if got.gone:
@@ -279,7 +284,13 @@ class VaultCatalog(CatalogEntries):
             # Same bytes, new stamp (a touch, a sync tool, our own write's echo).
             return self._put(with_stamp(old, got.st), reindex=False)
         if parsed is not None:
-            return self._put(parsed[0], stats=parsed[1])
+            note, words, parsed_beside = parsed
+            if words is not None:
+                return self._put(note, stats=words)
+            if parsed_beside is old:  # still the note whose words it shares
+                return self._put(note, same_words=True)
+            note, words = with_words(note)
+            return self._put(note, stats=words)
         return self.ingest(rel, got.data, got.st)
 
     def _refuse(self, rel: str, got: FileRead) -> None:
