@@ -12,7 +12,9 @@ Read-your-writes: every path the daemon's catalogue takes in (its own writes, an
 watcher's news of everyone else's) is sent to each read process, in order, on the same socket
 as the reads, before the answer of the change that caused it leaves the daemon (both go
 through the event loop's queue, first in, first out). A read process works through its
-socket in order, so a read sent after a change sees it.
+socket in order, so a read sent after a change sees it. What the watcher found on disk
+(`catalog.noticed`: no call waits for it) is taken in behind the reads instead, as the daemon
+itself does: a note of megabytes edited by hand must not hold every read for its parse.
 
 A read process that is not ready yet (its start), that died, or that cannot answer a read
 (an error that cannot travel) leaves the read to the daemon, which answers it as it always
@@ -61,7 +63,7 @@ class ReadProcesses:
         self.links: list[_Link] = []
         self.restarts = 0
         self._ids = itertools.count()
-        self._pending: list[tuple[str, str]] = []
+        self._pending: list[tuple[str, str, bool]] = []
         self._pending_lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping = False
@@ -109,8 +111,9 @@ class ReadProcesses:
     # changes: from any thread ------------------------------------------------------
     def _changed(self, kind: str, rel: str) -> None:
         """Called under the catalogue's lock, on whichever thread changed it."""
+        noticed = self.service.engine.catalog.noticed  # found on disk: nobody waits for it
         with self._pending_lock:
-            self._pending.append((kind, rel))
+            self._pending.append((kind, rel, noticed))
             first = len(self._pending) == 1
         if first and self._loop is not None:
             with contextlib.suppress(RuntimeError):  # the loop is closed: the daemon is ending

@@ -17,9 +17,11 @@ from __future__ import annotations
 import logging
 import os
 import pickle
+import queue
 import signal
 import socket
 import sys
+import threading
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -34,15 +36,41 @@ if TYPE_CHECKING:
 log = logging.getLogger("cortexgraph_vault.read_process")
 
 
-def follow(catalog: VaultCatalog, changes: list[tuple[str, str]]) -> None:
-    """Bring this index to what the daemon's took in: each path as the disk has it now."""
-    for kind, rel in changes:
-        if kind == "note":
-            catalog.reload(rel)
-        elif kind == "file":
-            catalog.attachment_changed(rel)
-        else:  # "walk": a folder (or the vault: "") walked again, its other files too
-            catalog.refresh(rel)
+def take_in(catalog: VaultCatalog, kind: str, rel: str) -> None:
+    """One path (or folder) brought to what the daemon's index took in: as the disk has it now."""
+    if kind == "note":
+        catalog.reload(rel)
+    elif kind == "file":
+        catalog.attachment_changed(rel)
+    else:  # "walk": a folder (or the vault: "") walked again, its other files too
+        catalog.refresh(rel)
+
+
+class Follower:
+    """Changes made by the daemon's calls are taken in at once, before the reads that came
+    after them; changes its watcher found on disk go to a thread of their own, taken in
+    behind the reads (in order among themselves), as the daemon's watcher does beside its
+    reads: nobody waits for them."""
+
+    def __init__(self, catalog: VaultCatalog) -> None:
+        self.catalog = catalog
+        self._noticed: queue.SimpleQueue[tuple[str, str]] = queue.SimpleQueue()
+        threading.Thread(target=self._behind, name="cgv-follow", daemon=True).start()
+
+    def __call__(self, changes: list[tuple[str, str, bool]]) -> None:
+        for kind, rel, noticed in changes:
+            if noticed:
+                self._noticed.put((kind, rel))
+            else:
+                take_in(self.catalog, kind, rel)
+
+    def _behind(self) -> None:
+        while True:
+            kind, rel = self._noticed.get()
+            try:
+                take_in(self.catalog, kind, rel)
+            except Exception:  # the next change or walk of the path tries again
+                log.exception("%s: not taken in", rel)
 
 
 def answer(
@@ -102,7 +130,7 @@ def serve(sock: socket.socket) -> None:
     service = MemoryService(config)
     service.engine.follow_told_changes()
     routes = {e.name: e for table in TABLES for e in table.endpoints if e.read_process}
-    catalog = service.engine.catalog
+    follow = Follower(service.engine.catalog)
     warm(service, routes)
     link.send(("ready", os.getpid()))
     while (message := link.recv()) is not None:
@@ -110,7 +138,7 @@ def serve(sock: socket.socket) -> None:
         if message[0] == "read":
             link.send(answer(service, routes, message))
         else:
-            follow(catalog, message[1])
+            follow(message[1])
 
 
 def main(argv: list[str]) -> int:

@@ -116,6 +116,7 @@ class VaultCatalog(CatalogEntries):
         # them (index/cold_spool.py); None: in memory
         self.spool_folder: Path | None = None
         self.on_change: Callable[[str, str], None] | None = None  # catalog_entries.py
+        self._noticing = threading.local()
 
     # updating ----------------------------------------------------------------
     def refresh(self, start: str = "") -> RefreshReport:

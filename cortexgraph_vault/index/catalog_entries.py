@@ -5,8 +5,10 @@ follow each, and so does `on_change` (a daemon's read processes, told which note
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from cortexgraph_vault.core.resolve import name_key
@@ -26,6 +28,22 @@ class CatalogEntries(CatalogState):
     # told of each note ("note", path), other file ("file", path) or folder walked again
     # ("walk", folder) whose state changed, under the catalogue's lock: it must not block
     on_change: Callable[[str, str], None] | None
+    # set on a thread bringing the catalogue up to what it found on disk (the watcher), where
+    # no call waits for the change to answer: a read process may take it in behind its reads
+    _noticing: threading.local
+
+    @contextlib.contextmanager
+    def noticing(self) -> Iterator[None]:
+        self._noticing.on = True
+        try:
+            yield
+        finally:
+            self._noticing.on = False
+
+    @property
+    def noticed(self) -> bool:
+        """Whether the change being made now was found on disk (`noticing`), not made by a call."""
+        return getattr(self._noticing, "on", False)
 
     def drop(self, rel: str) -> None:
         with self.lock:

@@ -240,6 +240,10 @@ class VaultWatcher:
                 return files, dirs, full
 
     def _apply(self, files: set[str], dirs: set[str]) -> None:
+        with self.catalog.noticing():
+            self._take_in(files, dirs)
+
+    def _take_in(self, files: set[str], dirs: set[str]) -> None:
         started = time.perf_counter()
         catalog = self.catalog
         if len(files) + len(dirs) > FULL_WALK_AFTER:
@@ -265,7 +269,8 @@ class VaultWatcher:
         self.state.last_batch_seconds = time.perf_counter() - started
 
     def _reconcile(self) -> None:
-        report = self.catalog.refresh()
+        with self.catalog.noticing():
+            report = self.catalog.refresh()
         self.catalog.sync_vectors()
         self.state.reconciliations += 1
         self.state.last_reconcile_at = datetime.now(UTC)
