@@ -41,9 +41,13 @@ ROWS: list[tuple[str, Callable[[Row], str], str, str | None]] = [
     ("  of which reads (search) p50 / p99 ms", _f("{0[0]} / {0[1]}", "load_search_p50_p99_ms"),
      "", None),
     ("  of which touches p50 / p99 ms", _f("{0[0]} / {0[1]}", "load_touch_p50_p99_ms"), "", None),
-    # what bounds req/s: the daemon is one interpreter (its git processes included here)
-    ("  daemon CPU ms / thread switches per answer",
-     _f("{:.2f} / {:.0f}", "load_daemon_cpu_ms_per_request", "load_switches_per_request"), "", None),
+    # what bounds req/s on 2 cores: the daemon's CPU with its git and read processes', of which
+    # the read processes'; the clients' own CPU shares the same cores
+    ("  daemon CPU ms (read processes) / clients' / switches per answer",
+     _f("{:.2f} ({:.2f}) / {:.2f} / {:.0f}", "load_daemon_cpu_ms_per_request",
+        "load_read_processes_cpu_ms_per_request", "load_client_cpu_ms_per_request",
+        "load_switches_per_request"), "", None),
+    ("  of which saves p50 / p99 ms", _f("{0[0]} / {0[1]}", "load_save_p50_p99_ms"), "", None),
     ("a read beside a 1,000-memory gc: p50 / max ms",
      _f("{:.0f} / {:.0f}", "gc_read_p50_ms", "gc_read_max_ms"), "≤ 100 (10k)", None),
     ("gc s (memories forgotten)", _f("{:.2f} ({:,.0f})", "gc_s", "gc_n"), "≤ 5 (1,000)", None),
