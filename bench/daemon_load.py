@@ -230,6 +230,14 @@ def _switches(pid: int) -> int:
     return total
 
 
+def _rss_mb(pid: int) -> float:
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def _children_cpu() -> float:
     """CPU seconds of this process's children waited for so far."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -305,6 +313,7 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
                 took, cpu_after = time.monotonic() - started, _family_cpu_seconds(proc.pid)
                 switches = sum(_switches(p) for p in [proc.pid, *readers]) - switches_before
             clients_cpu = _children_cpu() - clients_before  # the pool's, waited for at its end
+            rss = (_rss_mb(proc.pid), sum(_rss_mb(c) for c in _children(proc.pid)))
             service_ms = _service_timings(port, token)
         finally:
             proc.send_signal(signal.SIGTERM)
@@ -353,6 +362,8 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
             round(clients_cpu * 1000 / len(answers), 2) if answers else None
         ),
         "load_average": round(os.getloadavg()[0], 1),
+        # resident memory after the load: the daemon's, its read processes' (a second index)
+        "load_rss_mb": [round(rss[0]), round(rss[1])],
         "load_service_p50_p95_ms": service_ms,
         # the disk's own bound: changes are made one at a time, each at least one fsynced
         # temp file and a rename (the folder's fsync is shared, off the turn); 20 % of the mix
