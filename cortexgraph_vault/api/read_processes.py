@@ -18,7 +18,7 @@ itself does: a note of megabytes edited by hand must not hold every read for its
 
 A read process that is not ready yet (its start), that died, or that cannot answer a read
 (an error that cannot travel) leaves the read to the daemon, which answers it as it always
-did. One that dies is started again, up to `RESTARTS` times.
+did. One that dies is started again (up to `RESTARTS` times in `RESTART_WINDOW`).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +43,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cortexgraph_vault.daemon")
 
-RESTARTS = 3  # a read process that keeps dying is not started again: the daemon reads alone
+# a read process that keeps dying (RESTARTS times within RESTART_WINDOW seconds) is not
+# started again: the daemon answers reads alone
+RESTARTS = 3
+RESTART_WINDOW = 600.0
 STOP_WAIT = 3.0
 
 Answer = tuple[str | None, bytes, int]  # the result's model name, its JSON, who answered (pid)
@@ -61,17 +65,13 @@ class ReadProcesses:
         self.service = service
         self.count = count
         self.links: list[_Link] = []
-        self.restarts = 0
+        self.restarts: list[float] = []  # when each was started again (monotonic)
         self._ids = itertools.count()
         self._pending: list[tuple[str, str, bool]] = []
         self._pending_lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping = False
         self._tasks: set[asyncio.Task[None]] = set()
-
-    @property
-    def ready(self) -> int:
-        return sum(link.ready for link in self.links)
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -188,9 +188,11 @@ class ReadProcesses:
         if self._stopping:
             return
         code = await asyncio.to_thread(link.process.wait)
-        if self.restarts >= RESTARTS:
+        now = time.monotonic()
+        self.restarts = [t for t in self.restarts if now - t < RESTART_WINDOW]
+        if len(self.restarts) >= RESTARTS:
             log.warning("read process ended (exit %s); the daemon answers reads itself", code)
             return
-        self.restarts += 1
+        self.restarts.append(now)
         log.warning("read process ended (exit %s); starting another", code)
         await self._spawn()

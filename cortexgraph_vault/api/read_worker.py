@@ -8,8 +8,9 @@ never watches the vault: the daemon tells it, in order, every path its own catal
 before any read that came after. So a read answered here sees every change the daemon had
 answered before the read arrived, as it would in the daemon itself.
 
-One thread, one message at a time: in its own process a read needs no lock and hands the
-interpreter to no one. It ends when the daemon closes its end, or dies.
+One thread answers, one message at a time: in its own process a read needs no lock and hands
+the interpreter to no one (what the daemon's watcher found on disk is taken in on a second,
+`Follower`). It ends when the daemon closes its end, or dies.
 """
 
 from __future__ import annotations

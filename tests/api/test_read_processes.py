@@ -162,3 +162,20 @@ def _alive(pid: int, *, wait: float) -> bool:
             return False  # a zombie: it ended, its parent (killed too) never reaped it
         time.sleep(0.05)
     return True
+
+
+def test_a_read_process_that_keeps_dying_leaves_the_reads_to_the_daemon(daemon: Daemon) -> None:
+    client = daemon.client()
+    seen: list[int] = []
+    for _ in range(4):  # the first and its three replacements
+        pid = read_process_of(client)
+        assert pid not in seen
+        seen.append(pid)
+        os.kill(pid, signal.SIGKILL)
+        assert not _alive(pid, wait=10)
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:  # no fifth: every read is the daemon's, and answered
+        r = client.get(f"/api/v1/memories/{KESTREL}")
+        assert r.status_code == 200 and ANSWERED_BY not in r.headers
+        time.sleep(0.1)
+    assert "read process ended" in daemon.err
