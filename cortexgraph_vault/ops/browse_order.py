@@ -39,7 +39,7 @@ def first_by_score(
         return None
     import numpy as np
 
-    from cortexgraph_vault.core.decay_arrays import scores_of
+    from cortexgraph_vault.core.decay_arrays import highest
     from cortexgraph_vault.ops.note_table import note_table
 
     table = note_table(engine)
@@ -63,16 +63,24 @@ def first_by_score(
         use_base[i] = float(max(1, m.use_count))
         last_used[i] = m.last_used.timestamp()
         strength[i] = m.strength
-    keys = -scores_of(use_base, last_used, strength, now.timestamp(), engine.decay)
-    if end < len(chosen):
-        # every memory scoring as high as the end-th, ties included, then ordered exactly
+    near, scores = highest(use_base, last_used, strength, now.timestamp(), engine.decay, end)
+    picked = near.tolist()
+    return [chosen[picked[i]] for i in _first_places(-scores, end, [paths[i] for i in picked])]
+
+
+def _first_places(keys: np.ndarray, end: int, paths: list[str]) -> list[int]:
+    """The places of the first `end` keys in order (lowest first, ties by path)."""
+    import numpy as np
+
+    if end < len(keys):
+        # every row scoring as high as the end-th, ties included, then ordered exactly
         kth = np.partition(keys, end - 1)[end - 1]
         candidates = np.flatnonzero(keys <= kth).tolist()
     else:
-        candidates = list(range(len(chosen)))
+        candidates = list(range(len(keys)))
     key_list = keys.tolist()
     candidates.sort(key=lambda i: (key_list[i], paths[i]))
-    return [chosen[i] for i in candidates[:end]]
+    return candidates[:end]
 
 
 def listed_memories(engine: VaultEngine, wanted: set[str]) -> list[Memory] | None:
@@ -117,22 +125,15 @@ def rows_by_score(
 ) -> list[Memory]:
     """The memories from `start` to `end` of `rows` by score, ties by path, as
     `first_by_score` orders them: only those are decoded."""
-    import numpy as np
+    from cortexgraph_vault.core.decay_arrays import highest
 
-    from cortexgraph_vault.core.decay_arrays import scores_of
-
-    keys = -scores_of(
-        table.use_base[rows], table.last_used[rows], table.strength[rows],
-        now.timestamp(), engine.decay,
-    )  # fmt: skip
     if end <= 0:
         return []
-    if end < len(rows):  # every row scoring as high as the end-th, ties included
-        kth = np.partition(keys, end - 1)[end - 1]
-        candidates = np.flatnonzero(keys <= kth).tolist()
-    else:
-        candidates = list(range(len(rows)))
-    at, key_list, paths = rows.tolist(), keys.tolist(), table.paths
-    candidates.sort(key=lambda i: (key_list[i], paths[at[i]]))
-    shown = [table.notes[at[i]].memory for i in candidates[start:end]]
+    near, scores = highest(
+        table.use_base[rows], table.last_used[rows], table.strength[rows],
+        now.timestamp(), engine.decay, end,
+    )  # fmt: skip
+    at, paths = rows[near].tolist(), table.paths
+    places = _first_places(-scores, end, [paths[r] for r in at])
+    shown = [table.notes[at[i]].memory for i in places[start:]]
     return [m for m in shown if m is not None]
