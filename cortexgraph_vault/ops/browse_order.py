@@ -13,6 +13,7 @@ its calls) and for long lists; a one-shot command keeps the plain path (no numpy
 
 from __future__ import annotations
 
+import weakref
 from datetime import datetime
 from operator import attrgetter
 from typing import TYPE_CHECKING
@@ -114,10 +115,25 @@ def memory_rows(engine: VaultEngine, wanted: set[str]) -> tuple[NoteTable, np.nd
 
     engine.fresh()
     table = note_table(engine)
-    rows = table.live
-    # status codes shifted by one (a plain note first): whether each row's is wanted
-    rows = rows[table.status_mask(wanted)[table.status[rows] + 1]]
+    rows = _rows_of_statuses(table, frozenset(wanted))
     return (table, rows) if len(rows) >= LONG_LIST else None
+
+
+# (the table, the statuses, their rows): a table does not change once made, and list after
+# list asks for the same statuses of it (10k notes: ~0.1 ms each time)
+_last_rows: tuple[weakref.ref[NoteTable], frozenset[str], np.ndarray] | None = None
+
+
+def _rows_of_statuses(table: NoteTable, wanted: frozenset[str]) -> np.ndarray:
+    global _last_rows
+    cached = _last_rows
+    if cached is not None and cached[0]() is table and cached[1] == wanted:
+        return cached[2]
+    live = table.live
+    # status codes shifted by one (a plain note first): whether each row's is wanted
+    rows: np.ndarray = live[table.status_mask(set(wanted))[table.status[live] + 1]]
+    _last_rows = (weakref.ref(table), wanted, rows)
+    return rows
 
 
 def rows_by_score(
