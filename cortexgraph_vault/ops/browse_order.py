@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 
     from cortexgraph_vault.ops.note_table import NoteTable
 
-LONG_LIST = 500  # memories: below this the plain ordering costs less than the arrays
+# memories: below this the plain ordering costs less than the arrays (at 1k notes, ~300
+# memories, a page by the arrays took 0.9 ms of CPU, 1.1 ms by the plain path)
+LONG_LIST = 100
 MAX_STALE = 64  # rows of another state read from the memories; past this, the plain path
 
 
