@@ -7,6 +7,7 @@ at whole seconds, a form every YAML parser reads back as the same instant.
 
 from __future__ import annotations
 
+import functools
 import math
 from datetime import UTC, date, datetime, time
 
@@ -50,6 +51,9 @@ def parse_time(value: object) -> datetime | None:
     return None
 
 
+# A list page formats two times per memory shown, the same memories page after page: the
+# text of a time is remembered (equal datetimes are the same instant, so the same text).
+@functools.lru_cache(maxsize=4096)
 def format_time(moment: datetime) -> str:
     """`2026-11-29T10:15:00Z`: UTC, whole seconds."""
     if moment.tzinfo is None:

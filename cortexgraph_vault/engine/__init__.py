@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cortexgraph_vault.config import Config, user_cache_dir, vault_root
+from cortexgraph_vault.core.decay import score_at
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.rules import DecayFields, memory_score
 from cortexgraph_vault.engine.commits import CommitTicket, GroupCommitter
@@ -258,7 +259,10 @@ class VaultEngine:
     def view(self, m: Memory, *, now: datetime | None = None, preview: int = 0,
              include_score: bool = True) -> MemoryView:  # fmt: skip
         now = now or self.now()
-        return memory_view(m, now, self.score(m, now), self.decay, self.rules, preview=preview,
+        # `memory_score(m.decay, ...)` without making the decay fields: the same formula
+        score = score_at(m.use_count, m.last_used.timestamp(), m.strength, now.timestamp(),
+                         self.decay)  # fmt: skip
+        return memory_view(m, now, score, self.decay, self.rules, preview=preview,
                            include_score=include_score)  # fmt: skip
 
     # git ---------------------------------------------------------------------------

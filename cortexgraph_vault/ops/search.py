@@ -273,23 +273,24 @@ def hit(
     matched = matched_fields(note, expansions, by_words=by_words)
     if m is not None:
         view = engine.view(m, now=now, preview=preview_length)
-        return SearchHit(
+        # validated from a dict: keywords took 1.6 times as long
+        return SearchHit.model_validate(dict(
             id=m.id, memory_id=m.id, title=m.title, path=m.path, source=note.kind,
             status=m.status, content=view.content, tags=list(note.tags), score=round(r.score, 6),
             similarity=round(min(1.0, r.similarity), 6), memory_score=view.score, use_count=m.use_count,
             last_used=view.last_used, created_at=view.created, age_days=view.age_days,
             review_priority=view.review_priority, review_candidate=r.review, matched=matched,
-        )  # fmt: skip
+        ))  # fmt: skip
     created = parse_time(note.frontmatter.get("created"))
     modified = from_epoch(note.mtime_ns / 1e9)
-    return SearchHit(
+    return SearchHit.model_validate(dict(
         id=None, memory_id=None, title=note.title, path=note.path, source="note", status=None,
         content=preview(note.body, preview_length), tags=list(note.tags),
         score=round(r.score, 6), similarity=round(min(1.0, r.similarity), 6), last_used=format_time(modified),
         created_at=format_time(created) if created else None,
         age_days=age_days(created, now) if created else None,
         matched=matched,
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 def search_unified(
