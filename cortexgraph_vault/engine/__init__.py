@@ -28,6 +28,7 @@ from cortexgraph_vault.index.cache import IndexCache, cache_path
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.embedder import shared_embedder
 from cortexgraph_vault.index.gc_pause import gc_paused
+from cortexgraph_vault.index.heap_trim import one_heap
 from cortexgraph_vault.progress import ProgressFactory, no_progress
 from cortexgraph_vault.vault.files import sweep_temp_files
 from cortexgraph_vault.vault.journal import WriteJournal
@@ -82,6 +83,7 @@ class VaultEngine:
         """`on_catalog` is handed the catalogue before it is filled (progress while loading);
         `one_call`: the process makes one call and ends (engine/start_writes.py);
         `before_vectors`: the start's last step, run before vectors are made behind it."""
+        one_heap()  # before the index's threads (index/heap_trim.py)
         self.root = vault_root(config)
         self.config = config
         fixed = config.fixed_now
