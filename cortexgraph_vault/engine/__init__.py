@@ -83,7 +83,6 @@ class VaultEngine:
         """`on_catalog` is handed the catalogue before it is filled (progress while loading);
         `one_call`: the process makes one call and ends (engine/start_writes.py);
         `before_vectors`: the start's last step, run before vectors are made behind it."""
-        one_heap()  # before the index's threads (index/heap_trim.py)
         self.root = vault_root(config)
         self.config = config
         fixed = config.fixed_now
@@ -214,6 +213,10 @@ class VaultEngine:
             return
         from cortexgraph_vault.index.watcher import VaultWatcher
 
+        # A long-lived process: its later threads (requests, reads, the watcher) share one
+        # heap (index/heap_trim.py). Not at the engine's start: a cold start's embedding
+        # threads (the tokenizer's) each keep a heap of their own, or wait on the one.
+        one_heap()
         self.watcher = VaultWatcher(self.catalog, on_idle=self._save_cache_when_idle, **options)
         self.watcher.start()
         self.watching = True

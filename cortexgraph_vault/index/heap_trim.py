@@ -45,7 +45,9 @@ def one_heap() -> None:
     heap for its own later use: readers beside a gc (each building the tables of a new
     state) and the watcher held tens of megabytes each at 100k notes (the warm peak). The
     interpreter lock already serialises most allocations, so little waits on the one heap.
-    Heaps made before the call stay; so it is called before the index starts threads."""
+    A thread that has a heap keeps it: threads made before the call (a cold start's
+    embedding, whose tokenizer threads allocate at once and would wait on one heap: 100k
+    notes' vectors took a third longer) are left as they are."""
     global _one_heap
     _look()
     if _mallopt is not None and not _one_heap:
