@@ -29,6 +29,7 @@ from cortexgraph_vault.index.cache import IndexCache, cache_path
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.embedder import shared_embedder
 from cortexgraph_vault.index.gc_pause import gc_paused
+from cortexgraph_vault.index.heap_trim import one_heap
 from cortexgraph_vault.progress import ProgressFactory, no_progress
 from cortexgraph_vault.vault.files import sweep_temp_files
 from cortexgraph_vault.vault.journal import WriteJournal
@@ -213,6 +214,10 @@ class VaultEngine:
             return
         from cortexgraph_vault.index.watcher import VaultWatcher
 
+        # A long-lived process: its later threads (requests, reads, the watcher) share one
+        # heap (index/heap_trim.py). Not at the engine's start: a cold start's embedding
+        # threads (the tokenizer's) each keep a heap of their own, or wait on the one.
+        one_heap()
         self.watcher = VaultWatcher(self.catalog, on_idle=self._save_cache_when_idle, **options)
         self.watcher.start()
         self.watching = True

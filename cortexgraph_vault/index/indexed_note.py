@@ -14,7 +14,7 @@ from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.rules import DecayFields
 from cortexgraph_vault.index import cold_fields
 from cortexgraph_vault.index.cold_fields import Cold
-from cortexgraph_vault.index.interning import shared
+from cortexgraph_vault.index.interning import shared, shared_size, shared_tags
 
 if TYPE_CHECKING:  # the word index loads numpy: not imported by a start that needs no words
     from cortexgraph_vault.index.document_terms import DocumentText
@@ -137,6 +137,7 @@ class IndexedNote:
         self.mtime_ns, self.ctime_ns, self.sha256 = mtime_ns, ctime_ns, sha256
         self.problems, self.kind, self.tags = problems, kind, tags
         self.aliases, self.entities = aliases, entities
+        _share_numbers(self)
         self.memory_id = memory.id if memory is not None else None
         # a plain note's memory is never shown (`memory`), whatever was passed
         self.memory_state = (
@@ -153,6 +154,7 @@ class IndexedNote:
         (note.path, note.title, note.size, note.mtime_ns, note.ctime_ns, note.sha256,
          note.problems, note.kind, note.tags, note.aliases, note.entities,
          note.memory_id, note.memory_state) = hot  # fmt: skip
+        _share_numbers(note)
         note._cold = None
         note._loc = (store, at, length)
         return note
@@ -284,6 +286,16 @@ def _share_strings(memory: Memory, note: IndexedNote) -> None:
     for field_name in ("status", "source"):
         if type(state[field_name]) is str:
             state[field_name] = shared(state[field_name])
+
+
+def _share_numbers(note: IndexedNote) -> None:
+    """The note's file times, size and tags as objects other notes hold too: the change time
+    is nearly always the modification time, and 100k notes have a few hundred sizes and a
+    few thousand tag lists (~15 MB of copies). Values unchanged."""
+    if note.ctime_ns == note.mtime_ns:
+        note.ctime_ns = note.mtime_ns
+    note.size = shared_size(note.size)
+    note.tags = shared_tags(note.tags)
 
 
 _STAMP = frozenset({"size", "mtime_ns", "ctime_ns", "sha256", "problems"})

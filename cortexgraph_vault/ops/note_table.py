@@ -15,7 +15,7 @@ import threading
 import weakref
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import is_not, not_
+from operator import is_not
 
 import numpy as np
 
@@ -124,18 +124,20 @@ def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> No
         n = len(notes)
         paths = [note.path for note in notes]
         rows = range(n)
-        table = NoteTable(paths, dict(zip(paths, rows, strict=True)), list(notes),
+        # one list for the rows' notes and the catalogue's order: they are the same here, and
+        # neither is changed in place once the table is made (a later table copies its own)
+        kept = list(notes)
+        table = NoteTable(paths, dict(zip(paths, rows, strict=True)), kept,
                           np.full(n, NOTE, np.int16), [], np.ones(n), np.zeros(n), np.zeros(n),
-                          np.full(n, math.nan), frozenset(), list(notes))  # fmt: skip
+                          np.full(n, math.nan), frozenset(), kept)  # fmt: skip
         _fill_memories(table, notes)
         return table
     same_places = _in_place(notes, before)
     if same_places is not None:
         return same_places
-    old_ids = before.id_rows()
-    # set operations and iterators in C: no Python step per unchanged note
-    fresh = list(compress(notes, map(not_, map(old_ids.__contains__, map(id, notes)))))
-    gone = [old_ids[key] for key in old_ids.keys() - set(map(id, notes))]
+    fresh, gone = _compared(notes, before)
+    if not fresh:
+        return _without(notes, before, gone)
     grow = len(fresh)
 
     def more(a: np.ndarray, fill: float) -> np.ndarray:
@@ -158,6 +160,41 @@ def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> No
         table.row_of[note.path] = i
         _fill(table, codes, i, note)
     return table
+
+
+def _compared(notes: list[IndexedNote], before: NoteTable) -> tuple[list[IndexedNote], list[int]]:
+    """The notes `before` does not hold (in their order), and the rows of those it holds
+    that `notes` no longer has. Object ids compared as sorted arrays, in numpy: a dict and a
+    set of every note's id (100k notes: ~20 MB of small ints, made at each build while a gc
+    beside readers made hundreds of builds) was the gc's peak, and slower."""
+    live = before.live
+    held = np.fromiter(map(id, before.notes), np.uintp, len(before.notes))[live]
+    order = np.argsort(held)
+    held = held[order]
+    ids = np.fromiter(map(id, notes), np.uintp, len(notes))
+    at = np.searchsorted(held, ids)
+    at[at == len(held)] = 0  # past the end: compared with the first, and so not found
+    known = held[at] == ids if len(held) else np.zeros(len(ids), bool)
+    fresh = [notes[i] for i in np.flatnonzero(~known).tolist()]
+    kept = np.zeros(len(held), bool)
+    kept[at[known]] = True
+    return fresh, live[order[~kept]].tolist()
+
+
+def _without(notes: list[IndexedNote], before: NoteTable, gone: list[int]) -> NoteTable:
+    """The table after changes that only removed notes (a gc forgetting 1,000 memories, each
+    removal a change a reader beside it builds a table for): no row is added or filled, so
+    the rows' paths, notes and arrays are the last table's, shared (neither changes them); only
+    the lookups lose the removed paths. At 100k notes each such table was ~11 MB of copies,
+    built again and again while a gc ran (the warm peak)."""
+    row_of = dict(before.row_of)
+    for i in gone:
+        old = before.notes[i]
+        if row_of.get(old.path) == i:
+            del row_of[old.path]
+    return NoteTable(before.paths, row_of, before.notes, before.status, before.status_names,
+                     before.use_base, before.last_used, before.strength, before.created,
+                     before.dead.union(gone), list(notes))  # fmt: skip
 
 
 def _in_place(notes: list[IndexedNote], before: NoteTable) -> NoteTable | None:

@@ -145,3 +145,26 @@ def test_notes_parsed_in_workers_come_encoded_and_read_from_the_cache_once_writt
     notes = cold.catalog.notes()
     assert {type(n._loc[0]) for n in notes if n._loc is not None} == {CacheRecords}
     assert {n.path: fields(n) for n in notes} == fresh
+
+
+def test_notes_loaded_from_the_cache_share_equal_tags_sizes_and_times(tmp_path: Path) -> None:
+    """100k notes hold a few thousand distinct tag lists and a few hundred sizes, and a
+    change time equal to the modification time: each held once, not once a note (~15 MB).
+    The values are what a fresh parse gives."""
+    from tests.builders import a_vault
+
+    # longer than 256 bytes: smaller whole numbers are shared by Python anyway
+    text = "Some words about tea, #drinks #morning, padded to one size.\n" + "More.\n" * 50
+    vault = a_vault(tmp_path / "vault", {f"Notes/N{i}.md": text for i in range(4)})
+    engine_for(vault)  # writes the cache
+    warm = engine_for(vault)
+    assert warm.index_cache.loaded_at_start
+    notes = warm.catalog.notes()
+    fresh = {n.path: n for n in catalog_of(vault).notes()}
+    assert len(notes) == 4
+    for note in notes:
+        assert fields(note) == fields(fresh[note.path])
+        assert note.tags == ("drinks", "morning") and note.tags is notes[0].tags
+        assert note.size == len(text) and note.size is notes[0].size
+        if note.ctime_ns == note.mtime_ns:
+            assert note.ctime_ns is note.mtime_ns

@@ -131,3 +131,41 @@ def test_touches_and_edits_in_place_then_a_new_note(tmp_path: Path) -> None:
     _same_as_fresh(grown, engine.catalog.notes())
     service.touch(saved[0].memory_id)
     _same_as_fresh(note_table(engine), engine.catalog.notes())
+
+
+def test_notes_only_removed_share_the_last_tables_rows(tmp_path: Path) -> None:
+    """A gc beside readers: each removal is a change, and each reader builds a table for it.
+    When notes only went away, the new table shares the last one's rows (paths, notes,
+    arrays) instead of copying them, loses the removed paths, and says what a table built
+    afresh says; the table before is left as it was (a search may still rank with it)."""
+    vault = a_vault(
+        tmp_path / "vault",
+        {"Notes/Plain.md": "Just a note about tea.\n", "Notes/Other.md": "Coffee.\n"},
+    )
+    service = service_for(vault)
+    saved = [service.save(f"Memory {i} about tea and more", tags=["tea"]) for i in range(5)]
+    engine = service.engine
+    first = note_table(engine)
+    (vault / saved[2].path).unlink()
+    (vault / "Notes" / "Plain.md").unlink()
+    engine.fresh()
+    fewer = note_table(engine)
+    assert fewer is not first
+    assert fewer.status is first.status and fewer.use_base is first.use_base  # shared
+    assert fewer.paths is first.paths and fewer.notes is first.notes
+    assert saved[2].path not in fewer.row_of and "Notes/Plain.md" not in fewer.row_of
+    assert saved[2].path in first.row_of and "Notes/Plain.md" in first.row_of  # unchanged
+    assert fewer.rows([saved[2].path, saved[3].path]).tolist() == [-1, first.row_of[saved[3].path]]
+    assert len(fewer.live) == len(engine.catalog.notes()) == len(first.live) - 2
+    _same_as_fresh(fewer, engine.catalog.notes())
+    # and the next changes of other kinds follow from it: a touch, a new note
+    service.touch(saved[0].memory_id)
+    _same_as_fresh(note_table(engine), engine.catalog.notes())
+    (vault / "Notes" / "New.md").write_text("Another note.\n", encoding="utf-8")
+    engine.fresh()
+    grown = note_table(engine)
+    assert "Notes/New.md" in grown.row_of and saved[2].path not in grown.row_of
+    _same_as_fresh(grown, engine.catalog.notes())
+    assert [r.path for r in service.search_unified("tea", limit=20).results].count(
+        saved[2].path
+    ) == 0
