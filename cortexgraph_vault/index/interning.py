@@ -5,9 +5,10 @@ Interning changes no value, only how many copies of it memory holds."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, TypeVar
 
 shared = sys.intern
+T = TypeVar("T")
 
 
 def shared_strings(frontmatter: dict[str, Any]) -> dict[str, Any]:
@@ -29,18 +30,18 @@ _TABLE_MAX = 1 << 16  # past this many distinct values, new ones are kept as the
 
 
 def shared_size(value: int) -> int:
-    found = _sizes.get(value)
-    if found is not None:
-        return found
-    if type(value) is int and len(_sizes) < _TABLE_MAX:
-        _sizes[value] = value
-    return value
+    return _one_of(_sizes, value, int)
 
 
 def shared_tags(value: tuple[str, ...]) -> tuple[str, ...]:
-    found = _tag_lists.get(value)
+    return _one_of(_tag_lists, value, tuple)
+
+
+def _one_of(table: dict[T, T], value: T, kind: type) -> T:
+    """The object `table` holds equal to `value` (kept when it is the first, of `kind`)."""
+    found = table.get(value)
     if found is not None:
         return found
-    if type(value) is tuple and len(_tag_lists) < _TABLE_MAX:
-        _tag_lists[value] = value
+    if type(value) is kind and len(table) < _TABLE_MAX:
+        table[value] = value
     return value
