@@ -143,8 +143,11 @@ def serve(sock: socket.socket) -> None:
 
 
 def main(argv: list[str]) -> int:
-    # Ctrl-C in the daemon's terminal reaches the whole group: the daemon decides when this ends
+    # Ctrl-C in the daemon's terminal, or a SIGTERM to its process group (`timeout`, a service
+    # manager), reaches this process too: the daemon decides when it ends (its socket's end),
+    # after its last reads are answered, instead of it dying first and being started again
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     logging.basicConfig(
         level=logging.WARNING, stream=sys.stderr,
         format="cortexgraph-vault read process %(process)d: %(message)s",
