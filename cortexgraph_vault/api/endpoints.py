@@ -243,7 +243,7 @@ def starlette_route(
         if not endpoint.uses_service:
             # Answers at once, even while a long gc holds the service.
             result = endpoint.fn(service, **kwargs)
-            return _json(result, endpoint.status)
+            return _json(to_json(result), endpoint.status)
 
         # a route running any operation knows from its path whether it only reads
         read_only = (
@@ -270,22 +270,25 @@ def starlette_route(
             answer = await threads.elsewhere.read(endpoint.name, kwargs)
             if answer is not None:
                 model, body, pid = answer
-                answered = {ANSWERED_BY: str(pid)} | ({RESULT_MODEL: model} if model else {})
-                return Response(
-                    body, status_code=endpoint.status, media_type="application/json",
-                    headers=answered,
-                )  # fmt: skip
-        result = await threads.run(read_only, begin)
-        # the result's model by name: a client (the CLI) can rebuild it without knowing the route
-        headers = {RESULT_MODEL: type(result).__name__} if isinstance(result, BaseModel) else None
-        return _json(result, endpoint.status, headers)
+                return _json(body, endpoint.status, {ANSWERED_BY: str(pid), **_named(model)})
+        model, body = encoded(await threads.run(read_only, begin))
+        return _json(body, endpoint.status, _named(model) or None)
 
     return Route(endpoint.path, handle, methods=[endpoint.method], name=endpoint.name)
 
 
-def _json(result: Any, status: int, headers: dict[str, str] | None = None) -> Response:
-    """The result as compact UTF-8 JSON, encoded in one pass by pydantic (a third of
-    the time of building Python objects and then `json.dumps`)."""
-    return Response(
-        to_json(result), status_code=status, media_type="application/json", headers=headers
-    )
+def encoded(result: Any) -> tuple[str | None, bytes]:
+    """The result's model by name (a client, the CLI, rebuilds it without knowing the route)
+    and the result as compact UTF-8 JSON, encoded in one pass by pydantic (a third of the
+    time of building Python objects and then `json.dumps`). The read processes encode theirs
+    with it too (api/read_worker.py)."""
+    model = type(result).__name__ if isinstance(result, BaseModel) else None
+    return model, to_json(result)
+
+
+def _named(model: str | None) -> dict[str, str]:
+    return {RESULT_MODEL: model} if model else {}
+
+
+def _json(body: bytes, status: int, headers: dict[str, str] | None = None) -> Response:
+    return Response(body, status_code=status, media_type="application/json", headers=headers)

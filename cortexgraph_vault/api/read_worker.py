@@ -26,6 +26,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
+from cortexgraph_vault.api.endpoints import encoded
 from cortexgraph_vault.api.read_frames import FrameSocket
 from cortexgraph_vault.errors import VaultError
 
@@ -85,12 +86,8 @@ def answer(
     started = time.perf_counter()
     try:
         end = service.begin(f"rest.{name}", True, lambda: endpoint.fn(service, **kwargs))
-        result = end()
-        from pydantic import BaseModel
-        from pydantic_core import to_json
-
-        model = type(result).__name__ if isinstance(result, BaseModel) else None
-        return ("ok", rid, model, to_json(result), time.perf_counter() - started)
+        model, body = encoded(end())
+        return ("ok", rid, model, body, time.perf_counter() - started)
     except VaultError as exc:
         try:  # an error that cannot travel is raised by the daemon itself, running the read
             pickle.loads(raw := pickle.dumps(exc))
