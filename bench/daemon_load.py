@@ -1,10 +1,10 @@
 """The daemon under 50 concurrent REST clients, for `python -m bench`.
 
 A real `cortexgraph-vault serve` on a copy of a vault, clients on keep-alive connections
-(http.client: the lightest client, so the figure is the daemon's, not the client's) mixing
-30 % search, 20 % list, 30 % open, 15 % touch and 5 % save, as the reliability suite's load
-scenario does. Every answer must be a 2xx; p50/p99 latency and requests per second are
-reported. The clients run in worker processes (each its own GIL), split evenly. The load
+mixing 30 % search, 20 % list, 30 % open, 15 % touch and 5 % save, as the reliability suite's
+load scenario does. Every answer must be a 2xx; p50/p99 latency and requests per second are
+reported. The clients are coroutines of one event loop in a process of their own
+(bench/load_clients.py: ~0.1 ms of CPU per answer, so the figure is the daemon's). The load
 starts once the daemon's start-up work is done. Beside the latencies: the service's own time
 per call (`load_service_p50_p95_ms`, from get_performance_metrics: what is not queueing), and
 the disk's floor for a change (`load_write_floor_ms`: a temp file written, fsynced and renamed
@@ -26,7 +26,6 @@ import http.client
 import json
 import multiprocessing
 import os
-import random
 import re
 import resource
 import shutil
@@ -34,16 +33,17 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from bench.load_clients import worker
+
 CLIENTS = 50
 SECONDS = 10.0
-PROCESSES = 2
+PROCESSES = 1  # one event loop holds all the clients (bench/load_clients.py)
 _URL = re.compile(r"REST\s+http://127\.0\.0\.1:(\d+)/api/v1")
 GIT = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.org",
        "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.org"}  # fmt: skip
@@ -52,49 +52,6 @@ GIT = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.org",
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
-
-
-def _client(port: int, token: str, ids: list[str], words: list[str], seed: int,
-            until: float, out: list[tuple[str, float, int]]) -> None:  # fmt: skip
-    rng = random.Random(seed)
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-    while time.monotonic() < until:
-        roll, pick = rng.random(), quote(rng.choice(ids))
-        body = None
-        if roll < 0.30:
-            kind, method = "search", "GET"
-            url = "/api/v1/search?" + urlencode({"q": " ".join(rng.sample(words, 2))})
-        elif roll < 0.50:
-            kind, method, url = "list", "GET", f"/api/v1/memories?page={rng.randint(1, 5)}"
-        elif roll < 0.80:
-            kind, method, url = "open", "GET", f"/api/v1/memories/{pick}"
-        elif roll < 0.95:
-            kind, method, url, body = "touch", "POST", f"/api/v1/memories/{pick}/touch", "{}"
-        else:
-            kind, method, url = "save", "POST", "/api/v1/memories"
-            body = json.dumps({"content": f"Load memory {seed} {rng.random()} "
-                               + " ".join(rng.sample(words, 5))})  # fmt: skip
-        started = time.perf_counter()
-        conn.request(method, url, body=body, headers=headers)
-        answer = conn.getresponse()
-        answer.read()
-        out.append((kind, time.perf_counter() - started, answer.status))
-    conn.close()
-
-
-def _worker(args: tuple[int, str, list[str], list[str], list[int], float]) -> list[Any]:
-    port, token, ids, words, seeds, until = args
-    out: list[tuple[str, float, int]] = []
-    threads = [
-        threading.Thread(target=_client, args=(port, token, ids, words, s, until, out))
-        for s in seeds
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return out
 
 
 def _env(home: Path | None = None) -> dict[str, str]:
@@ -161,9 +118,9 @@ def _wait_idle(pid: int, timeout: float = 180.0) -> None:
 
 
 def _warm_up(port: int, token: str, ids: list[str], words: list[str], *, readers: bool) -> None:
-    """One read of each kind before the load: what a first search or open starts behind it
-    (a cold vault's vectors, the link graph, a lazily loaded index) is start-up work, and
-    `_wait_idle` then waits for it, so the figures are of a daemon at work."""
+    """One request of each kind before the load: what a first search, open or save starts
+    behind it (a cold vault's vectors, the link graph, a lazily loaded index, git) is start-up
+    work, and `_wait_idle` then waits for it, so the figures are of a daemon at work."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
     headers = {"Authorization": f"Bearer {token}"}
     deadline = time.monotonic() + 300
@@ -185,6 +142,17 @@ def _warm_up(port: int, token: str, ids: list[str], words: list[str], *, readers
         answer.read()
         if answer.status != 200:
             raise SystemExit(f"warm-up {url}: {answer.status}")
+    # one touch and one save: what a first change imports and opens (git, the committer)
+    changes = [("POST", "/api/v1/memories", json.dumps({"content": "Warm-up memory"}))]
+    changes += [("POST", f"/api/v1/memories/{quote(ids[0])}/touch", "{}")] if ids else []
+    for method, url, body in changes:
+        conn.request(
+            method, url, body=body, headers={**headers, "Content-Type": "application/json"}
+        )
+        answer = conn.getresponse()
+        answer.read()
+        if not 200 <= answer.status < 300:
+            raise SystemExit(f"warm-up {method} {url}: {answer.status}")
     conn.close()
 
 
@@ -309,7 +277,7 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
                 readers = _children(proc.pid)
                 started, cpu_before = time.monotonic(), _family_cpu_seconds(proc.pid)
                 switches_before = sum(_switches(p) for p in [proc.pid, *readers])
-                parts = pool.map(_worker, [(port, token, ids, words, s, until) for s in per])
+                parts = pool.map(worker, [(port, token, ids, words, s, until) for s in per])
                 took, cpu_after = time.monotonic() - started, _family_cpu_seconds(proc.pid)
                 switches = sum(_switches(p) for p in [proc.pid, *readers]) - switches_before
             clients_cpu = _children_cpu() - clients_before  # the pool's, waited for at its end

@@ -36,23 +36,45 @@ class FrameSocket:
 
     def recv(self) -> object | None:
         """The next message; None once the daemon has closed its end (or died)."""
-        buffer = self._buffer
         while True:
-            if len(buffer) >= HEADER.size:
-                (size,) = HEADER.unpack_from(buffer)
-                end = HEADER.size + size
-                if len(buffer) >= end:
-                    with memoryview(buffer) as view:
-                        message: object = pickle.loads(view[HEADER.size : end])
-                    del buffer[:end]
-                    return message
+            if (message := self._next()) is not None:
+                return message
             try:
                 chunk = self.sock.recv(CHUNK)
             except ConnectionError:
                 return None
             if not chunk:
                 return None
-            buffer += chunk
+            self._buffer += chunk
+
+    def waiting(self) -> list[object]:
+        """Every whole message that has come already, without waiting for more (a closed
+        end is found by the next `recv`)."""
+        self.sock.setblocking(False)
+        try:
+            while chunk := self.sock.recv(CHUNK):
+                self._buffer += chunk
+        except (BlockingIOError, InterruptedError, ConnectionError):
+            pass
+        finally:
+            self.sock.setblocking(True)
+        messages = []
+        while (message := self._next()) is not None:
+            messages.append(message)
+        return messages
+
+    def _next(self) -> object | None:
+        buffer = self._buffer
+        if len(buffer) < HEADER.size:
+            return None
+        (size,) = HEADER.unpack_from(buffer)
+        end = HEADER.size + size
+        if len(buffer) < end:
+            return None
+        with memoryview(buffer) as view:
+            message: object = pickle.loads(view[HEADER.size : end])
+        del buffer[:end]
+        return message
 
     def send(self, message: object) -> None:
         self.sock.sendall(pack(message))

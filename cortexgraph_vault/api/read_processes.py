@@ -125,7 +125,9 @@ class ReadProcesses:
         if changes:
             frame = pack(("changed", changes))
             for link in self.links:
-                link.writer.write(frame)
+                # one that died is dropped by `_answers` once it reads the end: not yet here
+                if not link.writer.is_closing():
+                    link.writer.write(frame)
 
     # the processes ---------------------------------------------------------------------
     async def _spawn(self) -> None:

@@ -8,9 +8,11 @@ never watches the vault: the daemon tells it, in order, every path its own catal
 before any read that came after. So a read answered here sees every change the daemon had
 answered before the read arrived, as it would in the daemon itself.
 
-One thread answers, one message at a time: in its own process a read needs no lock and hands
+One thread answers, one read at a time: in its own process a read needs no lock and hands
 the interpreter to no one (what the daemon's watcher found on disk is taken in on a second,
-`Follower`). It ends when the daemon closes its end, or dies.
+`Follower`). Between two answers it takes in everything the daemon has sent meanwhile: the
+changes at once, the reads into a queue answered cheapest first (api/read_order.py). It ends
+when the daemon closes its end, or dies.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.api.endpoints import encoded
 from cortexgraph_vault.api.read_frames import FrameSocket
+from cortexgraph_vault.api.read_order import CheapestFirst
 from cortexgraph_vault.errors import VaultError
 
 if TYPE_CHECKING:
@@ -131,12 +134,24 @@ def serve(sock: socket.socket) -> None:
     follow = Follower(service.engine.catalog)
     warm(service, routes)
     link.send(("ready", os.getpid()))
-    while (message := link.recv()) is not None:
-        assert isinstance(message, tuple)
-        if message[0] == "read":
+    reads: CheapestFirst[tuple[Any, ...]] = CheapestFirst()
+    while True:
+        # nothing to answer: wait for the daemon; else only what it has sent meanwhile
+        incoming = link.waiting() if reads else [link.recv(), *link.waiting()]
+        if incoming and incoming[0] is None:
+            return  # the daemon closed its end
+        now = time.monotonic()
+        for message in incoming:
+            assert isinstance(message, tuple)
+            if message[0] == "read":
+                reads.add(message[2], message, now)
+            else:  # a change sent after a waiting read: that read may see it (they overlap)
+                follow(message[1])
+        if reads:
+            route, message = reads.take(time.monotonic())
+            started = time.perf_counter()
             link.send(answer(service, routes, message))
-        else:
-            follow(message[1])
+            reads.cost(route, time.perf_counter() - started)
 
 
 def main(argv: list[str]) -> int:
