@@ -75,7 +75,7 @@ class Connection(asyncio.Protocol):
         return await self.waiter
 
 
-def _request(method: str, url: str, head: str, body: str = "") -> bytes:
+def request_bytes(method: str, url: str, head: str, body: str = "") -> bytes:
     data = body.encode()
     return f"{method} {url} HTTP/1.1\r\n{head}Content-Length: {len(data)}\r\n\r\n".encode() + data
 
@@ -95,19 +95,19 @@ async def _client(
             if roll < 0.30:
                 kind = "search"
                 query = urlencode({"q": " ".join(rng.sample(words, 2))})
-                request = _request("GET", f"/api/v1/search?{query}", head)
+                request = request_bytes("GET", f"/api/v1/search?{query}", head)
             elif roll < 0.50:
                 kind = "list"
-                request = _request("GET", f"/api/v1/memories?page={rng.randint(1, 5)}", head)
+                request = request_bytes("GET", f"/api/v1/memories?page={rng.randint(1, 5)}", head)
             elif roll < 0.80:
-                kind, request = "open", _request("GET", f"/api/v1/memories/{pick}", head)
+                kind, request = "open", request_bytes("GET", f"/api/v1/memories/{pick}", head)
             elif roll < 0.95:
                 kind = "touch"
-                request = _request("POST", f"/api/v1/memories/{pick}/touch", head, "{}")
+                request = request_bytes("POST", f"/api/v1/memories/{pick}/touch", head, "{}")
             else:
                 kind = "save"
                 content = f"Load memory {seed} {rng.random()} " + " ".join(rng.sample(words, 5))
-                request = _request(
+                request = request_bytes(
                     "POST", "/api/v1/memories", head, json.dumps({"content": content})
                 )
             started = time.perf_counter()
