@@ -296,6 +296,11 @@ _building = threading.Lock()
 def note_table(engine: VaultEngine) -> NoteTable:
     """The table of the catalogue as it is now: made again once per change of what notes
     say (catalog.generation), from the last table and the paths changed since."""
+    return note_table_at(engine)[1]
+
+
+def note_table_at(engine: VaultEngine) -> tuple[int, NoteTable]:
+    """`note_table`, with the catalogue generation it is the table of, exactly."""
     catalog = engine.catalog
     # Read before building: a change while building leaves an older count beside the newer
     # table, so the next call builds again rather than keeping a stale one.
@@ -303,14 +308,14 @@ def note_table(engine: VaultEngine) -> NoteTable:
     with _lock:
         cached = _tables.get(engine)
     if cached is not None and cached[:2] == state:
-        return cached[2]
+        return cached[1], cached[2]
     # One build at a time (readers that miss together take the first one's table), each
     # from the newest table there is.
     with _building:
         with _lock:
             cached = _tables.get(engine)
         if cached is not None and cached[0] is catalog and cached[1] >= state[1]:
-            return cached[2]  # as new as asked or newer (the counter only grows)
+            return cached[1], cached[2]  # as new as asked or newer (the counter only grows)
         before = cached[2] if cached is not None and cached[0] is catalog else None
         table = None
         if before is not None:
@@ -325,4 +330,4 @@ def note_table(engine: VaultEngine) -> NoteTable:
         with _lock:
             # the generation the table is of, exactly: the changes after it bring it up to date
             _tables[engine] = (catalog, generation, table)
-    return table
+    return generation, table
