@@ -10,6 +10,7 @@ sums it.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import repeat
@@ -106,13 +107,46 @@ class EpisodeLinks:
 
 def episode_links(episodes: Episodes, reach: int, gap: float) -> EpisodeLinks:
     times = np.asarray(episodes.times, dtype=np.float64)
+    near, distance = _near(times, np.arange(len(times)), reach, gap)
+    paths = list(episodes.paths)
+    return EpisodeLinks(episodes, dict(zip(paths, range(len(times)), strict=True)), times, near,
+                        distance)  # fmt: skip
+
+
+def links_after(before: EpisodeLinks, episodes: Episodes, reach: int, gap: float) -> EpisodeLinks:
+    """`episode_links(episodes, ...)`, from the links of earlier episodes: when the new ones
+    only add memories after the last (a save: the newest save time), the rows of the others
+    are kept, and only those within `reach` of the end are worked out again (their later
+    neighbours may be the new ones). Otherwise made afresh."""
+    old = before.episodes
+    n_old, n = len(old.paths), len(episodes.paths)
+    if (
+        n < n_old
+        or list(episodes.paths[:n_old]) != list(old.paths)
+        or list(episodes.times[:n_old]) != list(old.times)
+        or len(before.distance) != 2 * reach
+    ):
+        return episode_links(episodes, reach, gap)
+    times = np.concatenate([before.times, np.asarray(episodes.times[n_old:], dtype=np.float64)])
+    start = max(0, n_old - reach)  # earlier rows' neighbours are all old ones, unchanged
+    tail, distance = _near(times, np.arange(start, n), reach, gap)
+    near = np.concatenate([before.near[:start], tail])
+    index = dict(before.index)
+    for i in range(n_old, n):
+        index[episodes.paths[i]] = i
+    return EpisodeLinks(episodes, index, times, near, distance)
+
+
+def _near(
+    times: np.ndarray, here: np.ndarray, reach: int, gap: float
+) -> tuple[np.ndarray, list[int]]:
+    """The neighbours (position or -1) of the rows `here`, by slot, and each slot's distance."""
     n = len(times)
     slots: list[np.ndarray] = []
     distance: list[int] = []
-    here = np.arange(n)
     for step in (-1, 1):
         prev = here
-        ok = np.ones(n, dtype=bool)
+        ok = np.ones(len(here), dtype=bool)
         for k in range(1, reach + 1):
             nxt = here + step * k
             inside = (nxt >= 0) & (nxt < n)
@@ -121,9 +155,8 @@ def episode_links(episodes: Episodes, reach: int, gap: float) -> EpisodeLinks:
             slots.append(np.where(ok, nxt, -1))
             distance.append(k)
             prev = nxt
-    near = np.stack(slots, axis=1) if slots else np.zeros((n, 0), dtype=np.int64)
-    paths = list(episodes.paths)
-    return EpisodeLinks(episodes, dict(zip(paths, range(n), strict=True)), times, near, distance)
+    near = np.stack(slots, axis=1) if slots else np.zeros((len(here), 0), dtype=np.int64)
+    return near, distance
 
 
 def lend_context_arrays(
@@ -197,11 +230,27 @@ def _episode_rows(table: NoteTable, links: EpisodeLinks) -> np.ndarray:
     return by_row
 
 
+# the last links made for each engine (reach, gap, links): the next are made from them
+_last_links: weakref.WeakKeyDictionary[VaultEngine, tuple[int, float, EpisodeLinks]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def _links(engine: VaultEngine) -> EpisodeLinks:
     from cortexgraph_vault.ops.relevance import episodes, ranking_config
 
     cfg = ranking_config(engine.config)
-    return episode_links(episodes(engine), cfg.context_reach, cfg.context_gap)
+    reach, gap = cfg.context_reach, cfg.context_gap
+    found = episodes(engine)
+    last = _last_links.get(engine)  # (CatalogMemo makes one at a time)
+    if last is None or last[:2] != (reach, gap):
+        links = episode_links(found, reach, gap)
+    elif last[2].episodes is found:
+        links = last[2]
+    else:
+        links = links_after(last[2], found, reach, gap)
+    _last_links[engine] = (reach, gap, links)
+    return links
 
 
 # Rebuilt when memories come, go or move, as the episodes themselves are.

@@ -190,3 +190,26 @@ def test_a_bounded_log_forgets_the_oldest_changes() -> None:
     log.record(3 * LIMIT + 2, "after a gap.md", 0)  # a generation not seen: unknown before it
     assert log.since(3 * LIMIT) is None
     assert log.since(3 * LIMIT + 1) == [("after a gap.md", 0)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    times=st.lists(st.integers(0, 40), max_size=12),
+    more=st.lists(st.integers(0, 50), max_size=4),
+    reach=st.integers(0, 3),
+    gap=st.sampled_from([0.0, 1.0, 5.0, 100.0]),
+)
+def test_links_of_episodes_with_later_saves_are_those_made_afresh(
+    times: list[int], more: list[int], reach: int, gap: float
+) -> None:
+    """A save adds a memory after the last (the newest save time): its links are made from the
+    last ones, and equal the links made afresh; any other change is made afresh."""
+    from cortexgraph_vault.core.ranking import Episodes
+    from cortexgraph_vault.ops.relevance_arrays import links_after
+
+    before = Episodes([f"m{i}.md" for i in range(len(times))], [float(t) for t in sorted(times)])
+    after = before.changed(set(), [(float(t), f"n{i}.md") for i, t in enumerate(more)])
+    mine = links_after(episode_links(before, reach, gap), after, reach, gap)
+    whole = episode_links(after, reach, gap)
+    assert mine.index == whole.index and mine.distance == whole.distance
+    assert np.array_equal(mine.times, whole.times) and np.array_equal(mine.near, whole.near)
