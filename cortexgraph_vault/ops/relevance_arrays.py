@@ -11,6 +11,7 @@ sums it.
 from __future__ import annotations
 
 import weakref
+from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import repeat
@@ -114,25 +115,29 @@ def episode_links(episodes: Episodes, reach: int, gap: float) -> EpisodeLinks:
 
 
 def links_after(before: EpisodeLinks, episodes: Episodes, reach: int, gap: float) -> EpisodeLinks:
-    """`episode_links(episodes, ...)`, from the links of earlier episodes: when the new ones
-    only add memories after the last (a save: the newest save time), the rows of the others
-    are kept, and only those within `reach` of the end are worked out again (their later
-    neighbours may be the new ones). Otherwise made afresh."""
+    """`episode_links(episodes, ...)`, from the links of earlier episodes: the rows before the
+    first position that differs are kept, and only the later ones (and those within `reach`
+    before it, whose later neighbours may differ) are worked out again. A save most often
+    lands at the end (the newest save time; or among the last, saved the same second)."""
     old = before.episodes
     n_old, n = len(old.paths), len(episodes.paths)
-    if (
-        n < n_old
-        or list(episodes.paths[:n_old]) != list(old.paths)
-        or list(episodes.times[:n_old]) != list(old.times)
-        or len(before.distance) != 2 * reach
-    ):
+    times = np.asarray(episodes.times, dtype=np.float64)
+    if len(before.distance) != 2 * reach:
         return episode_links(episodes, reach, gap)
-    times = np.concatenate([before.times, np.asarray(episodes.times[n_old:], dtype=np.float64)])
-    start = max(0, n_old - reach)  # earlier rows' neighbours are all old ones, unchanged
+    both = min(n_old, n)
+    differ = np.flatnonzero(times[:both] != before.times[:both])
+    first = int(differ[0]) if len(differ) else both
+    if first:  # paths may differ from where the run of equal times before `first` starts
+        first = bisect_left(episodes.times, episodes.times[first - 1], 0, first)
+    if list(episodes.paths[:first]) != list(old.paths[:first]):
+        return episode_links(episodes, reach, gap)
+    start = max(0, first - reach)  # earlier rows' neighbours are all before `first`: kept
     tail, distance = _near(times, np.arange(start, n), reach, gap)
     near = np.concatenate([before.near[:start], tail])
     index = dict(before.index)
-    for i in range(n_old, n):
+    for path in old.paths[first:]:
+        del index[path]
+    for i in range(first, n):
         index[episodes.paths[i]] = i
     return EpisodeLinks(episodes, index, times, near, distance)
 

@@ -192,23 +192,30 @@ def test_a_bounded_log_forgets_the_oldest_changes() -> None:
     assert log.since(3 * LIMIT + 1) == [("after a gap.md", 0)]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     times=st.lists(st.integers(0, 40), max_size=12),
     more=st.lists(st.integers(0, 50), max_size=4),
+    gone=st.sets(st.integers(0, 14), max_size=3),
     reach=st.integers(0, 3),
     gap=st.sampled_from([0.0, 1.0, 5.0, 100.0]),
 )
-def test_links_of_episodes_with_later_saves_are_those_made_afresh(
-    times: list[int], more: list[int], reach: int, gap: float
+def test_links_of_changed_episodes_are_those_made_afresh(
+    times: list[int], more: list[int], gone: set[int], reach: int, gap: float
 ) -> None:
-    """A save adds a memory after the last (the newest save time): its links are made from the
-    last ones, and equal the links made afresh; any other change is made afresh."""
+    """Links made from the last ones (a save, most often among the newest, or several the
+    same second; a memory gone; one put back elsewhere) equal the links made afresh."""
     from cortexgraph_vault.core.ranking import Episodes
     from cortexgraph_vault.ops.relevance_arrays import links_after
 
-    before = Episodes([f"m{i}.md" for i in range(len(times))], [float(t) for t in sorted(times)])
-    after = before.changed(set(), [(float(t), f"n{i}.md") for i, t in enumerate(more)])
+    timed = sorted((float(t), f"m{i:02}.md") for i, t in enumerate(times))
+    before = Episodes([p for _, p in timed], [t for t, _ in timed])
+    added = [(float(t), f"m{i:02}.md" if i % 2 else f"n{i}.md") for i, t in enumerate(more)]
+    gone_paths = {f"m{i:02}.md" for i in gone} | {p for _, p in added if p in before.paths}
+    after = before.changed(gone_paths, added)
+    # as sorted afresh: by save time, then path
+    kept = [(t, p) for t, p in zip(before.times, before.paths, strict=True) if p not in gone_paths]
+    assert list(zip(after.times, after.paths, strict=True)) == sorted(kept + added)
     mine = links_after(episode_links(before, reach, gap), after, reach, gap)
     whole = episode_links(after, reach, gap)
     assert mine.index == whole.index and mine.distance == whole.distance
