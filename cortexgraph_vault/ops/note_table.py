@@ -256,23 +256,20 @@ def updated_table(before: NoteTable, changes: Changes) -> NoteTable | None:
         return before
     if not replaced and not new:  # notes only went away (a gc): the rows are shared
         return _without(None, before, gone)
+    if not gone and not new:
+        return _replaced(before, replaced)
     grow = len(new)
 
     def copied(a: np.ndarray, fill: float) -> np.ndarray:
         return np.concatenate([a, np.full(grow, fill, dtype=a.dtype)]) if grow else a.copy()
 
-    if gone or new:
-        paths, row_of = list(before.paths), dict(row_of)
-        for row in gone:
-            del row_of[before.paths[row]]
-    else:  # the same rows: the lookups are shared
-        paths = before.paths
+    paths, row_of = list(before.paths), dict(row_of)
+    for row in gone:
+        del row_of[before.paths[row]]
     table = NoteTable(paths, row_of, list(before.notes), copied(before.status, NOTE),
                       list(before.status_names), copied(before.use_base, 1.0),
                       copied(before.last_used, 0.0), copied(before.strength, 0.0),
                       copied(before.created, math.nan), before.dead.union(gone))  # fmt: skip
-    if not gone and not new and "live" in before.__dict__:
-        table.__dict__["live"] = before.live
     codes = {name: i for i, name in enumerate(table.status_names)}
     for row, note in replaced:
         table.notes[row] = note
@@ -284,6 +281,51 @@ def updated_table(before: NoteTable, changes: Changes) -> NoteTable | None:
         table.row_of[note.path] = row
         _fill(table, codes, row, note)
     return table
+
+
+COLUMNS = ("status", "use_base", "last_used", "strength", "created")
+
+
+def _replaced(before: NoteTable, replaced: list[tuple[int, IndexedNote]]) -> NoteTable:
+    """`before` with notes replaced where they were (touches, edits). Its lookups are
+    shared, and so is each column whose values stay (a touch leaves the status and the
+    save time as they were: the rows of a status, worked out per status column, are kept)."""
+    names = list(before.status_names)
+    codes = {name: i for i, name in enumerate(names)}
+    rows = [row for row, _ in replaced]
+    values = [_values(codes, names, note) for _, note in replaced]
+    columns = []
+    for k, name in enumerate(COLUMNS):
+        column: np.ndarray = getattr(before, name)
+        wanted = np.array([v[k] for v in values], dtype=column.dtype)
+        held = column[rows]
+        if not np.array_equal(held, wanted, equal_nan=name != "status"):
+            column = column.copy()
+            column[rows] = wanted
+        columns.append(column)
+    notes = list(before.notes)
+    for row, note in replaced:
+        notes[row] = note
+    table = NoteTable(before.paths, before.row_of, notes, columns[0], names, *columns[1:],
+                      before.dead)  # fmt: skip
+    if "live" in before.__dict__:  # the same lookups: the same live rows
+        table.__dict__["live"] = before.live
+    return table
+
+
+def _values(
+    codes: dict[str, int], names: list[str], note: IndexedNote
+) -> tuple[int, float, float, float, float]:
+    """A note's row, as `_fill` writes it."""
+    m = note.memory_state
+    if m is None:
+        return NOTE, 1.0, 0.0, 0.0, math.nan
+    code = codes.get(m.status)
+    if code is None:
+        code = codes[m.status] = len(codes)
+        names.append(m.status)
+    created = m.created.timestamp() if m.created else math.nan
+    return code, float(max(1, m.use_count)), m.last_used.timestamp(), m.strength, created
 
 
 _tables: weakref.WeakKeyDictionary[VaultEngine, tuple[object, int, NoteTable]] = (

@@ -27,11 +27,12 @@ from tests.builders import a_vault, service_for
 TITLES = ["Tea", "Coffee", "Walks", "Rain", "Books", "Music"]
 
 
-def _memory(n: int, *, title: str, created_hour: int, tags: list[str], related: list[str]) -> str:
+def _memory(n: int, *, title: str, created_hour: int, tags: list[str], related: list[str],
+            status: str = "active") -> str:  # fmt: skip
     relations = f"related: [{', '.join(repr(f'[[{r}]]') for r in related)}]\n" if related else ""
     return (
         f"---\nid: mem-{n}\ncreated: 2026-11-0{1 + created_hour // 24}T{created_hour % 24:02d}:00:00Z\n"
-        f"last_used: 2026-11-20T10:00:00Z\nuse_count: 1\nstrength: 1.0\nstatus: active\n"
+        f"last_used: 2026-11-20T10:00:00Z\nuse_count: 1\nstrength: 1.0\nstatus: {status}\n"
         f"tags: [{', '.join(tags)}]\n{relations}---\n{title} notes, about {title.lower()}.\n"
     )
 
@@ -67,8 +68,9 @@ class World:
         rel = memories[pick % len(memories)] if memories else None
         if op == "touch" and rel is not None:
             note = self.engine.catalog.note(rel)
-            if note is not None and note.memory is not None and note.memory.id:
-                self.service.touch(note.memory.id)
+            memory = note.memory if note is not None else None
+            if memory is not None and memory.id and memory.status == "active":
+                self.service.touch(memory.id)
                 return
         elif op == "save":
             title = f"{TITLES[pick % len(TITLES)]} {self.made}"
@@ -80,14 +82,15 @@ class World:
         elif op == "rename" and rel is not None:
             self.made += 1
             os.rename(self.vault / rel, self.vault / "_stm" / f"Moved {self.made}.md")
-        elif op in ("relate", "retag", "new") and rel is not None:
+        elif op in ("relate", "retag", "new", "archive") and rel is not None:
             self.made += 1
             target = rel if op != "new" else f"_stm/New {self.made}.md"
             self.write(
                 target,
                 _memory(self.made, title=TITLES[pick % len(TITLES)], created_hour=pick % 30,
                         tags=["a", f"t{pick % 3}"] if op == "retag" else ["a"],
-                        related=[TITLES[(pick + 1) % len(TITLES)]] if op != "retag" else []),
+                        related=[TITLES[(pick + 1) % len(TITLES)]] if op != "retag" else [],
+                        status="archived" if op == "archive" else "active"),
             )  # fmt: skip
         elif op == "link":
             self.write("Notes/Plain.md", f"A note linking [[{TITLES[pick % len(TITLES)]}]].\n")
@@ -141,7 +144,8 @@ def _check(world: World) -> None:
     assert np.array_equal(links.times, whole.times) and np.array_equal(links.near, whole.near)
 
 
-OPS = ["touch", "save", "delete", "rename", "relate", "retag", "new", "link", "restamp", "read"]
+OPS = ["touch", "save", "delete", "rename", "relate", "retag", "new", "link", "restamp", "archive",
+       "read"]  # fmt: skip
 
 
 @settings(
@@ -160,6 +164,29 @@ def test_kept_values_follow_any_changes_as_a_rebuild_would(
             _check(world)
         else:
             world.act(op, pick)
+    _check(world)
+
+
+def test_a_touch_shares_the_columns_it_leaves_as_they_were(tmp_path: Path) -> None:
+    """Under load a touch comes every few ms: its table copies only the columns it changes,
+    and a list of active memories after it reuses the rows of that status."""
+    from cortexgraph_vault.ops.browse_order import _rows_of_statuses
+
+    world = World(tmp_path)
+    engine = world.engine
+    active = frozenset({"active"})
+    first = note_table(engine)
+    found = _rows_of_statuses(first, active)
+    world.act("touch", 3)
+    touched = note_table(engine)
+    assert touched.status is first.status and touched.created is first.created
+    assert touched.use_base is not first.use_base and touched.live is first.live
+    assert _rows_of_statuses(touched, active) is found
+    world.act("archive", 3)  # a status that changed: its column is copied, its rows found again
+    archived = note_table(engine)
+    assert archived.status is not touched.status
+    assert touched.status_names[touched.status[touched.row_of[world.memories()[3]]]] == "active"
+    assert len(_rows_of_statuses(archived, active)) == len(found) - 1
     _check(world)
 
 
