@@ -306,8 +306,9 @@ def _replaced(before: NoteTable, replaced: list[tuple[int, IndexedNote]]) -> Not
     notes = list(before.notes)
     for row, note in replaced:
         notes[row] = note
-    table = NoteTable(before.paths, before.row_of, notes, columns[0], names, *columns[1:],
-                      before.dead)  # fmt: skip
+    status, use_base, last_used, strength, created = columns
+    table = NoteTable(before.paths, before.row_of, notes, status, names, use_base, last_used,
+                      strength, created, before.dead)  # fmt: skip
     if "live" in before.__dict__:  # the same lookups: the same live rows
         table.__dict__["live"] = before.live
     return table
