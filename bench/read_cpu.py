@@ -5,9 +5,9 @@ schema, `service.run(operation, request)`, then the answer encoded by pydantic a
 does. Thread CPU (`time.thread_time`) per call, over a few hundred calls of each kind, in a
 service that keeps its catalogue and watches the vault (as the daemon's does).
 
-Two figures per kind: alone (reads one after another: whatever a read keeps for the next is
-kept) and after a change (a touch before each read, not timed: the daemon's mix makes one
-change every five requests, so a read often follows one).
+Three figures per kind: alone (reads one after another: whatever a read keeps for the next is
+kept) and after a change (a touch, or a save of a new memory, before each read, not timed:
+the daemon's mix makes one change every five requests, so a read often follows one).
 
     python -m bench.read_cpu [--notes 10000] [--calls 300]   # --notes 0: the sample vault
 """
@@ -102,13 +102,20 @@ def measure(notes: int, calls: int) -> dict[str, Any]:
             def touch() -> None:
                 service.touch(rng.choice(ids))
 
+            def save() -> None:  # a new memory, as the daemon's load saves them
+                service.save(f"Bench memory {rng.random()} " + " ".join(rng.sample(words, 5)))
+
             # warm: vectors, the graph, lazily loaded parts, the stems of the words seen
             # (a daemon at work has met them: a first look at a note's words stems them)
             for call in kinds.values():
                 _timed(call, WARM_CALLS, None)
             out: dict[str, Any] = {"notes": notes or "sample", "memories": len(ids)}
             for kind, call in kinds.items():
-                for label, before in (("alone", None), ("after_touch", touch)):
+                for label, before in (
+                    ("alone", None),
+                    ("after_touch", touch),
+                    ("after_save", save),
+                ):
                     took = _timed(call, calls, before)
                     out[f"{kind}_{label}_ms"] = {
                         "p50": round(statistics.median(took), 3),

@@ -83,6 +83,22 @@ class Episodes:
             i += 1
         return None
 
+    def changed(self, gone: set[str], added: list[tuple[float, str]]) -> Episodes:
+        """These episodes without the memories at `gone` (empty: none of them is here), with
+        `added` (save time, path) in their places: in the order of a fresh sort by time, then
+        path. A save adds one memory, most often at the end: the rest is copied, not sorted."""
+        paths, times = list(self.paths), list(self.times)
+        if gone:
+            kept = [i for i, path in enumerate(paths) if path not in gone]
+            paths, times = [paths[i] for i in kept], [times[i] for i in kept]
+        for created, path in added:
+            i = bisect_left(times, created)
+            while i < len(times) and times[i] == created and paths[i] < path:
+                i += 1
+            paths.insert(i, path)
+            times.insert(i, created)
+        return Episodes(paths, times)
+
     def neighbours(self, i: int, reach: int, gap: float) -> list[tuple[str, int]]:
         """(path, distance) of the memories saved around position i in the same episode."""
         out: list[tuple[str, int]] = []

@@ -72,11 +72,13 @@ def promote_reason(
     """
     if m.use_days < rules.promote_use_days:
         return None
-    days = f"on {count(m.use_days, 'day')}"
+    # the wording only for a memory that is promoted (a list page asks of 50 memories)
     if current_score >= rules.promote_threshold and m.use_count >= 2:
+        days = f"on {count(m.use_days, 'day')}"
         return f"score {current_score:.3f} ≥ {rules.promote_threshold:g}, used {days}"
     age_days = (now - m.created).total_seconds() / DAY
     if m.use_count >= rules.promote_use_count and age_days <= rules.promote_time_window_days:
+        days = f"on {count(m.use_days, 'day')}"
         return (
             f"used {count(m.use_count, 'time')} {days} within "
             f"{rules.promote_time_window_days:g} days (≥ {rules.promote_use_count})"

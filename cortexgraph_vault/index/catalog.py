@@ -29,6 +29,7 @@ from cortexgraph_vault.index.catalog_parts import (
     same_words,
     workers_for_walk,
 )
+from cortexgraph_vault.index.change_log import ChangeLog
 from cortexgraph_vault.index.embedder import Embedder
 from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file, stat_key
 from cortexgraph_vault.index.gc_pause import gc_paused
@@ -110,6 +111,7 @@ class VaultCatalog(CatalogEntries):
         # Bumped only when what memories say of each other may have changed (their typed
         # relations, ids, titles, paths): a touch does not, so relation lookups stay cached.
         self.relation_generation = 0
+        self.change_log = ChangeLog()  # the path of each recent change (catalog_entries.py)
         self._names: Counter[str] = Counter()
         self._tags: Counter[str] = Counter()
         # where notes parsed in worker processes keep their fields until the cache holds

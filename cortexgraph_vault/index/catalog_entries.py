@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.index.catalog_parts import indexed_terms_of, relations_changed
 from cortexgraph_vault.index.catalog_state import CatalogState
+from cortexgraph_vault.index.change_log import ADDED, RELATIONS, REMOVED, ChangeLog, Changes
 from cortexgraph_vault.index.records import IndexedNote, stats_of
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ class CatalogEntries(CatalogState):
     _unreadable: dict[str, str]
     _names: Counter[str]
     _tags: Counter[str]
+    change_log: ChangeLog  # the path of each recent change (`changes_since`)
     # told of each note ("note", path), other file ("file", path) or folder walked again
     # ("walk", folder) whose state changed, under the catalogue's lock: it must not block
     on_change: Callable[[str, str], None] | None
@@ -44,6 +46,22 @@ class CatalogEntries(CatalogState):
     def noticed(self) -> bool:
         """Whether the change being made now was found on disk (`noticing`), not made by a call."""
         return getattr(self._noticing, "on", False)
+
+    def changes_since(self, generation: int) -> Changes | None:
+        """The changes after `generation` with each changed path's note now, or None when
+        they are no longer all known (a value made then is built again)."""
+        with self.lock:
+            found = self.change_log.since(generation)
+            if found is None:
+                return None
+            notes = self._notes
+            return Changes(self.generation, found, {path: notes.get(path) for path, _ in found})
+
+    def notes_now(self) -> tuple[int, list[IndexedNote]]:
+        """The notes in the catalogue's order, with the generation they are (`changes_since`
+        brings a value made from them up to date)."""
+        with self.lock:
+            return self.generation, list(self._notes.values())
 
     def drop(self, rel: str) -> None:
         with self.lock:
@@ -104,6 +122,8 @@ class CatalogEntries(CatalogState):
                 elif note.path in self.text:
                     self.text.remove(note.path, old_terms)
                 self.graph.put(note, old)
+            else:  # a restamp: the generation stays; a value made from `old` is told later
+                self.change_log.record(self.generation + 1, note.path, ADDED if old is None else 0)
             if self.on_change is not None:
                 self.on_change("note", note.path)
         return note
@@ -113,8 +133,13 @@ class CatalogEntries(CatalogState):
         # a memory's fields are not decoded to know it is one (100k notes: 30k memories)
         if (old is not None and not old.has_memory) or (new is not None and not new.has_memory):
             self.note_generation += 1
+        flags = (ADDED if old is None else 0) | (REMOVED if new is None else 0)
         if relations_changed(old, new):
             self.relation_generation += 1
+            flags |= RELATIONS
+        changed = new if new is not None else old
+        assert changed is not None
+        self.change_log.record(self.generation, changed.path, flags)
         if new is None and old is not None:
             self._named(old.path, -1)
 

@@ -218,7 +218,8 @@ def relation_key(note: IndexedNote | None) -> object:
     m = note.memory if note is not None else None
     if m is None:
         return None
-    return m.path, m.id, m.title, m.relations
+    # the save time too: it places a memory in its episode (ops/relevance.py `episodes`)
+    return m.path, m.id, m.title, m.relations, m.created
 
 
 def relations_changed(old: IndexedNote | None, new: IndexedNote | None) -> bool:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.index.catalog_parts import PickledVectors
 from cortexgraph_vault.index.catalog_reads import CatalogReads
+from cortexgraph_vault.index.change_log import ChangeLog
 from cortexgraph_vault.index.graph import LinkGraph
 from cortexgraph_vault.index.records import IndexedNote
 
@@ -24,6 +25,7 @@ class CatalogState(CatalogReads):
     generation: int
     note_generation: int
     relation_generation: int
+    change_log: ChangeLog
     on_change: Callable[[str, str], None] | None
 
     def adopt(
@@ -56,6 +58,7 @@ class CatalogState(CatalogReads):
             self.generation += 1
             self.note_generation += 1
             self.relation_generation += 1
+            self.change_log.reset(self.generation)
 
     def replace_with(self, other: CatalogState) -> None:
         """Take over another catalogue's notes (a full re-index built beside this one)."""

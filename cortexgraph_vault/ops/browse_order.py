@@ -121,20 +121,31 @@ def memory_rows(engine: VaultEngine, wanted: set[str]) -> tuple[NoteTable, np.nd
     return (table, rows) if len(rows) >= LONG_LIST else None
 
 
-# (the table, the statuses, their rows): a table does not change once made, and list after
-# list asks for the same statuses of it (10k notes: ~0.1 ms each time)
-_last_rows: tuple[weakref.ref[NoteTable], frozenset[str], np.ndarray] | None = None
+# (the status column, the live rows, the status names, the statuses asked for, their rows):
+# the columns do not change once made, and list after list asks for the same statuses
+# (10k notes: ~0.1 ms each time); the tables that follow touches share both columns
+_last_rows: (
+    tuple[weakref.ref[np.ndarray], weakref.ref[np.ndarray], list[str], frozenset[str], np.ndarray]
+    | None
+) = None
 
 
 def _rows_of_statuses(table: NoteTable, wanted: frozenset[str]) -> np.ndarray:
     global _last_rows
     cached = _last_rows
-    if cached is not None and cached[0]() is table and cached[1] == wanted:
-        return cached[2]
     live = table.live
+    if (
+        cached is not None
+        and cached[0]() is table.status
+        and cached[1]() is live
+        and cached[2] == table.status_names
+        and cached[3] == wanted
+    ):
+        return cached[4]
     # status codes shifted by one (a plain note first): whether each row's is wanted
     rows: np.ndarray = live[table.status_mask(set(wanted))[table.status[live] + 1]]
-    _last_rows = (weakref.ref(table), wanted, rows)
+    _last_rows = (weakref.ref(table.status), weakref.ref(live), list(table.status_names),
+                  wanted, rows)  # fmt: skip
     return rows
 
 

@@ -10,6 +10,7 @@ from typing import Generic, TypeVar
 
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.change_log import Changes
 
 T = TypeVar("T")
 
@@ -54,3 +55,55 @@ class CatalogMemo(Generic[T]):
         if cached is None or cached[0] is not state[0] or cached[1] < state[1]:
             return None
         return (cached[2],)
+
+
+class ChangedMemo(Generic[T]):
+    """A `CatalogMemo` brought up to date, when its counter moves, from the paths the
+    catalogue's log says changed since the value's generation (`update`), and built again
+    (`build`) only when the log no longer reaches back that far or `update` cannot place a
+    change (None). A save at 10k notes made the read after it rebuild who relates to whom and
+    the episodes: ~8 ms of a read that costs 3.
+
+    `build` gives the catalogue generation its value is of, exactly (read under the
+    catalogue's lock with the notes it is made from): the changes after it are applied once."""
+
+    def __init__(
+        self,
+        state: Callable[[VaultCatalog], int],
+        build: Callable[[VaultEngine], tuple[int, T]],
+        update: Callable[[T, Changes], T | None],
+    ) -> None:
+        self._state = state
+        self._build = build
+        self._update = update
+        self._cache: weakref.WeakKeyDictionary[VaultEngine, tuple[object, int, int, T]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._lock = threading.Lock()
+        self._building = threading.Lock()  # one build at a time, as CatalogMemo
+
+    def __call__(self, engine: VaultEngine) -> T:
+        catalog = engine.catalog
+        state = self._state(catalog)  # read before building, as CatalogMemo does
+        with self._lock:
+            cached = self._cache.get(engine)
+        if cached is not None and cached[0] is catalog and cached[1] >= state:
+            return cached[3]
+        with self._building:
+            with self._lock:
+                cached = self._cache.get(engine)
+            if cached is not None and cached[0] is not catalog:
+                cached = None
+            if cached is not None and cached[1] >= state:
+                return cached[3]
+            value: T | None = None
+            if cached is not None:
+                changes = catalog.changes_since(cached[2])
+                if changes is not None:
+                    value = self._update(cached[3], changes)
+                    generation = changes.generation
+            if value is None:
+                generation, value = self._build(engine)
+            with self._lock:
+                self._cache[engine] = (catalog, state, generation, value)
+        return value

@@ -8,14 +8,14 @@ title or path change (the catalogue counts those changes; a touch is not one).
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 
 from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.index.change_log import ADDED, RELATIONS, Changes
 from cortexgraph_vault.index.records import IndexedNote
-from cortexgraph_vault.ops.catalog_memo import CatalogMemo
+from cortexgraph_vault.ops.catalog_memo import ChangedMemo
 
 
 def target_key(value: str) -> str:
@@ -50,6 +50,7 @@ class RelationIndex:
     by_key: dict[str, IndexedNote]
     # key → (order, note, kind, value) of every memory's relation values naming that key
     incoming: dict[str, list[tuple[int, IndexedNote, str, str]]]
+    orders: int = 0  # orders given so far (the next relation value's)
 
     def target_of(self, value: str) -> Memory | None:
         note = self.by_key.get(target_key(value))
@@ -71,14 +72,22 @@ class RelationIndex:
         return pointing
 
 
-def build_relation_index(engine: VaultEngine) -> RelationIndex:
-    return relation_index_of(engine.catalog.notes())
+def build_relation_index(engine: VaultEngine) -> tuple[int, RelationIndex]:
+    generation, notes = engine.catalog.notes_now()
+    return generation, relation_index_of(notes)
 
 
 def relation_index_of(notes: list[IndexedNote]) -> RelationIndex:
-    by_key: dict[str, IndexedNote] = {}
-    incoming: dict[str, list[tuple[int, IndexedNote, str, str]]] = defaultdict(list)
-    order = 0
+    return _added(RelationIndex({}, {}), notes)
+
+
+def _added(before: RelationIndex, notes: list[IndexedNote]) -> RelationIndex:
+    """`before` with memories that come after every one it holds in the catalogue's order (new
+    ones: saves). Its lookups are copied, never changed: a reader may hold it still."""
+    by_key = dict(before.by_key)
+    incoming = dict(before.incoming)
+    order = before.orders
+    mine: set[str] = set()  # keys whose list is this index's own copy
     for note in notes:
         state = note.memory_state
         if state is None:
@@ -87,9 +96,34 @@ def relation_index_of(notes: list[IndexedNote]) -> RelationIndex:
             by_key.setdefault(key, note)
         for kind, values in state.relations:
             for value in values:
-                incoming[target_key(value)].append((order, note, kind, value))
+                key = target_key(value)
+                if key not in mine:
+                    incoming[key] = list(incoming.get(key, ()))
+                    mine.add(key)
+                incoming[key].append((order, note, kind, value))
                 order += 1
-    return RelationIndex(by_key, dict(incoming))
+    return RelationIndex(by_key, incoming, order)
 
 
-relation_index = CatalogMemo(lambda catalog: catalog.relation_generation, build_relation_index)
+def updated_relation_index(before: RelationIndex, changes: Changes) -> RelationIndex | None:
+    """`before` after `changes`: new memories (a save) are added; None when a memory it
+    holds changed its relations, names or place, or went (built again: the first memory with
+    a name may then be another). Other changes (a touch) leave it as it is, as the catalogue's
+    relation counter does: its notes may be older objects of the same relations."""
+    new: dict[str, IndexedNote] = {}
+    for path, flags in changes.changes:
+        if not flags & RELATIONS:
+            continue
+        note = changes.notes[path]
+        if flags != ADDED | RELATIONS or note is None or path in new:
+            return None
+        held = before.by_key.get(path.lower().removesuffix(".md"))
+        if held is not None and held.path == path:
+            return None
+        new[path] = note
+    return _added(before, list(new.values())) if new else before
+
+
+relation_index = ChangedMemo(
+    lambda catalog: catalog.relation_generation, build_relation_index, updated_relation_index
+)

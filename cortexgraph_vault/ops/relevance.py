@@ -19,10 +19,11 @@ from cortexgraph_vault.core.synonyms import synonym_map
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.change_log import ADDED, RELATIONS, Changes
 from cortexgraph_vault.index.text_index import stems, words
-from cortexgraph_vault.ops.catalog_memo import CatalogMemo
+from cortexgraph_vault.ops.catalog_memo import ChangedMemo
 from cortexgraph_vault.ops.limits import MAX_QUERY_CHARS
-from cortexgraph_vault.ops.note_table import NoteTable, note_table
+from cortexgraph_vault.ops.note_table import NoteTable, note_table, note_table_at
 from cortexgraph_vault.ops.relevance_arrays import (
     FoundArrays,
     fuse_arrays,
@@ -69,20 +70,46 @@ def search_terms(query: str | None) -> list[str]:
 
 
 def _episodes(engine: VaultEngine) -> Episodes:
+    return _built_episodes(engine)[1]
+
+
+def _built_episodes(engine: VaultEngine) -> tuple[int, Episodes]:
     # Save times and paths from the note table (its `created` is each memory's
     # `created.timestamp()`, nan for a plain note): decoding every memory of the catalogue
     # for them was most of this, and it is rebuilt after every save (a daemon under load).
-    table = note_table(engine)
+    generation, table = note_table_at(engine)
     live = table.live
     rows = live[~np.isnan(table.created[live])].tolist()
     paths = table.paths
     timed = sorted(zip(table.created[rows].tolist(), [paths[r] for r in rows], strict=True))
-    return Episodes([p for _, p in timed], [t for t, _ in timed])
+    return generation, Episodes([p for _, p in timed], [t for t, _ in timed])
 
 
-# Save times do not change when a memory is used, so the order is rebuilt only when memories
-# come, go or move (relation_generation), not on every touch.
-episodes = CatalogMemo(lambda catalog: catalog.relation_generation, _episodes)
+def _updated_episodes(before: Episodes, changes: Changes) -> Episodes:
+    """`before` after `changes`: the memories whose relations, names, place or save time may
+    have changed (the RELATIONS flag) are taken out and put back where their save time is.
+    One added since (a save) was not in it: none is looked for."""
+    held: dict[str, bool] = {}  # changed path → whether `before` may hold it
+    for path, flags in changes.changes:
+        if flags & RELATIONS and path not in held:
+            held[path] = not flags & ADDED
+    if not held:
+        return before
+    added = []
+    for path in held:
+        note = changes.notes[path]
+        state = note.memory_state if note is not None else None
+        if state is not None and state.created is not None:
+            added.append((state.created.timestamp(), path))
+    gone = {path for path, maybe in held.items() if maybe}
+    return before.changed(gone, added)
+
+
+# Save times do not change when a memory is used, so the order is made again only when
+# memories come, go or move (relation_generation), not on every touch: from the last one.
+episodes = ChangedMemo(
+    lambda catalog: catalog.relation_generation, _built_episodes, _updated_episodes
+)
 
 
 @dataclass

@@ -10,6 +10,8 @@ sums it.
 
 from __future__ import annotations
 
+import weakref
+from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import repeat
@@ -106,13 +108,50 @@ class EpisodeLinks:
 
 def episode_links(episodes: Episodes, reach: int, gap: float) -> EpisodeLinks:
     times = np.asarray(episodes.times, dtype=np.float64)
+    near, distance = _near(times, np.arange(len(times)), reach, gap)
+    paths = list(episodes.paths)
+    return EpisodeLinks(episodes, dict(zip(paths, range(len(times)), strict=True)), times, near,
+                        distance)  # fmt: skip
+
+
+def links_after(before: EpisodeLinks, episodes: Episodes, reach: int, gap: float) -> EpisodeLinks:
+    """`episode_links(episodes, ...)`, from the links of earlier episodes: the rows before the
+    first position that differs are kept, and only the later ones (and those within `reach`
+    before it, whose later neighbours may differ) are worked out again. A save most often
+    lands at the end (the newest save time; or among the last, saved the same second)."""
+    old = before.episodes
+    n_old, n = len(old.paths), len(episodes.paths)
+    times = np.asarray(episodes.times, dtype=np.float64)
+    if len(before.distance) != 2 * reach:
+        return episode_links(episodes, reach, gap)
+    both = min(n_old, n)
+    differ = np.flatnonzero(times[:both] != before.times[:both])
+    first = int(differ[0]) if len(differ) else both
+    if first:  # paths may differ from where the run of equal times before `first` starts
+        first = bisect_left(episodes.times, episodes.times[first - 1], 0, first)
+    if list(episodes.paths[:first]) != list(old.paths[:first]):
+        return episode_links(episodes, reach, gap)
+    start = max(0, first - reach)  # earlier rows' neighbours are all before `first`: kept
+    tail, distance = _near(times, np.arange(start, n), reach, gap)
+    near = np.concatenate([before.near[:start], tail])
+    index = dict(before.index)
+    for path in old.paths[first:]:
+        del index[path]
+    for i in range(first, n):
+        index[episodes.paths[i]] = i
+    return EpisodeLinks(episodes, index, times, near, distance)
+
+
+def _near(
+    times: np.ndarray, here: np.ndarray, reach: int, gap: float
+) -> tuple[np.ndarray, list[int]]:
+    """The neighbours (position or -1) of the rows `here`, by slot, and each slot's distance."""
     n = len(times)
     slots: list[np.ndarray] = []
     distance: list[int] = []
-    here = np.arange(n)
     for step in (-1, 1):
         prev = here
-        ok = np.ones(n, dtype=bool)
+        ok = np.ones(len(here), dtype=bool)
         for k in range(1, reach + 1):
             nxt = here + step * k
             inside = (nxt >= 0) & (nxt < n)
@@ -121,9 +160,8 @@ def episode_links(episodes: Episodes, reach: int, gap: float) -> EpisodeLinks:
             slots.append(np.where(ok, nxt, -1))
             distance.append(k)
             prev = nxt
-    near = np.stack(slots, axis=1) if slots else np.zeros((n, 0), dtype=np.int64)
-    paths = list(episodes.paths)
-    return EpisodeLinks(episodes, dict(zip(paths, range(n), strict=True)), times, near, distance)
+    near = np.stack(slots, axis=1) if slots else np.zeros((len(here), 0), dtype=np.int64)
+    return near, distance
 
 
 def lend_context_arrays(
@@ -197,11 +235,27 @@ def _episode_rows(table: NoteTable, links: EpisodeLinks) -> np.ndarray:
     return by_row
 
 
+# the last links made for each engine (reach, gap, links): the next are made from them
+_last_links: weakref.WeakKeyDictionary[VaultEngine, tuple[int, float, EpisodeLinks]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def _links(engine: VaultEngine) -> EpisodeLinks:
     from cortexgraph_vault.ops.relevance import episodes, ranking_config
 
     cfg = ranking_config(engine.config)
-    return episode_links(episodes(engine), cfg.context_reach, cfg.context_gap)
+    reach, gap = cfg.context_reach, cfg.context_gap
+    found = episodes(engine)
+    last = _last_links.get(engine)  # (CatalogMemo makes one at a time)
+    if last is None or last[:2] != (reach, gap):
+        links = episode_links(found, reach, gap)
+    elif last[2].episodes is found:
+        links = last[2]
+    else:
+        links = links_after(last[2], found, reach, gap)
+    _last_links[engine] = (reach, gap, links)
+    return links
 
 
 # Rebuilt when memories come, go or move, as the episodes themselves are.
