@@ -28,8 +28,10 @@ from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.core.times import format_time, from_epoch, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.index.content_stems import content_stems
+from cortexgraph_vault.index.document_terms import _document_tokens
 from cortexgraph_vault.index.records import IndexedNote
-from cortexgraph_vault.index.text_index import FIELDS, DocumentText
+from cortexgraph_vault.index.text_index import FIELDS
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
 from cortexgraph_vault.ops.candidates import Candidate, CandidatePool, first_of, review_of
 from cortexgraph_vault.ops.note_table import NOTE, note_table
@@ -211,14 +213,16 @@ def matched_in(
     wanted = {w for found in expansions.values() for w in found}
     if not wanted:
         return [], []
-    doc = note.document()
-    long_text = len(doc.content) > MATCH_SCAN_CHARS
+    *short, content = note.document().field_texts()
+    long_text = len(content) > MATCH_SCAN_CHARS
     if long_text:
-        doc = DocumentText(doc.title, doc.aliases, doc.tags, doc.entities,
-                           doc.content[:MATCH_SCAN_CHARS])  # fmt: skip
+        content = content[:MATCH_SCAN_CHARS]
     names, terms = [], set()
-    for name, toks in zip(FIELDS, doc.field_tokens(), strict=True):
-        here = wanted.intersection(toks)
+    # the text's stems are remembered by the text (index/content_stems.py): a search's hits
+    # come back in later searches, and splitting each again was a fifth of a search
+    found = [wanted.intersection(_document_tokens(text)) for text in short]
+    found.append(wanted.intersection(content_stems.of(content)))
+    for name, here in zip(FIELDS, found, strict=True):
         if here:
             names.append(name)
             terms |= here
@@ -268,9 +272,12 @@ def hit(
     preview_length: int,
     expansions: dict[str, list[str]],
     by_words: bool = True,
+    matched: list[str] | None = None,
 ) -> SearchHit:
+    """`matched`: the fields `matched_fields` gives, when the caller has them already."""
     note, m = r.note, r.note.memory
-    matched = matched_fields(note, expansions, by_words=by_words)
+    if matched is None:
+        matched = matched_fields(note, expansions, by_words=by_words)
     if m is not None:
         view = engine.view(m, now=now, preview=preview_length)
         # validated from a dict: keywords took 1.6 times as long

@@ -100,9 +100,9 @@ def page_of(
         r = Ranked(score, path, note, sim, memory_score, priority, as_review)
         parts = matches.found.get(path) if matches else None
         by_words = parts is None or parts.lexical > 0
-        found = hit(engine, r, now, req.preview_length, expansions, by_words)
+        fields, terms = matched_in(note, expansions, by_words=by_words)
+        found = hit(engine, r, now, req.preview_length, expansions, by_words, fields)
         if req.explain:
-            terms = matched_in(note, expansions, by_words=by_words)[1]
             found.explain = explain_hit(engine, r, start + place + 1, matches, terms, now,
                                         req.stm_weight, req.ltm_weight, req.by_memory_score)  # fmt: skip
         return found
