@@ -28,12 +28,10 @@ from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.core.times import format_time, from_epoch, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
-from cortexgraph_vault.index.content_stems import content_stems
-from cortexgraph_vault.index.document_terms import _document_tokens
 from cortexgraph_vault.index.records import IndexedNote
-from cortexgraph_vault.index.text_index import FIELDS
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
 from cortexgraph_vault.ops.candidates import Candidate, CandidatePool, first_of, review_of
+from cortexgraph_vault.ops.matched_terms import matched_fields
 from cortexgraph_vault.ops.note_table import NOTE, note_table
 from cortexgraph_vault.ops.relevance import (
     ONLY_COMMON_WORDS,
@@ -193,42 +191,6 @@ def blend(
         out.append((chosen, as_review))
         placed.add(chosen[1])
     return out
-
-
-MATCH_SCAN_CHARS = 20_000  # of a note's text, looked through to say what matched
-
-
-def matched_fields(
-    note: IndexedNote, expansions: dict[str, list[str]], *, by_words: bool = True
-) -> list[str]:
-    return matched_in(note, expansions, by_words=by_words)[0]
-
-
-def matched_in(
-    note: IndexedNote, expansions: dict[str, list[str]], *, by_words: bool = True
-) -> tuple[list[str], list[str]]:
-    """The fields of the note that hold a matched term, and those terms. Only the start of a
-    long text is looked through (re-reading megabytes per hit stalled every other call): a
-    note matched by words whose other fields hold none of them has them in its text."""
-    wanted = {w for found in expansions.values() for w in found}
-    if not wanted:
-        return [], []
-    *short, content = note.document().field_texts()
-    long_text = len(content) > MATCH_SCAN_CHARS
-    if long_text:
-        content = content[:MATCH_SCAN_CHARS]
-    names, terms = [], set()
-    # the text's stems are remembered by the text (index/content_stems.py): a search's hits
-    # come back in later searches, and splitting each again was a fifth of a search
-    found = [wanted.intersection(_document_tokens(text)) for text in short]
-    found.append(wanted.intersection(content_stems.of(content)))
-    for name, here in zip(FIELDS, found, strict=True):
-        if here:
-            names.append(name)
-            terms |= here
-    if long_text and by_words and "content" not in names:
-        names.append("content")
-    return names, sorted(terms)
 
 
 def preview(text: str, length: int) -> str:

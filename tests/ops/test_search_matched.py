@@ -11,7 +11,7 @@ from pathlib import Path
 from cortexgraph_vault.config import load_config
 from cortexgraph_vault.index.content_stems import ContentStems
 from cortexgraph_vault.index.text_index import FIELDS, DocumentText, text_tokens
-from cortexgraph_vault.ops.search import MATCH_SCAN_CHARS, matched_in
+from cortexgraph_vault.ops.matched_terms import MATCH_SCAN_CHARS, matched_in
 from cortexgraph_vault.service import MemoryService
 from tests.builders import a_vault, memory_text
 from tests.conftest import NOW
@@ -112,6 +112,48 @@ def test_what_matched_is_what_splitting_the_text_again_says() -> None:
         expected = _split_again(doc, wanted, by_words)
         for _ in range(2):  # the second time from memory
             assert matched_in(_Note(doc), {"q": sorted(wanted)}, by_words=by_words) == expected  # type: ignore[arg-type]
+
+
+def _random_vault(root: Path, rng: random.Random) -> Path:
+    words = ["garden", "gardens", "tea", "Teas", "atlas", "piano", "harbour", "2", "café", "x1"]
+
+    def some(k: int) -> str:
+        return " ".join(rng.choice(words) for _ in range(rng.randint(1, k)))
+
+    notes = {}
+    for i in range(120):
+        title = some(3) + (f" {i % 4}" if i % 3 == 0 else "")
+        # a text that starts with its title's words: the index leaves the title out
+        body = (title.rsplit(" ", 1)[0] if i % 3 == 0 else title) if i % 2 else some(2)
+        body += " " + some(12) + "\n"
+        if i % 5 == 0:
+            notes[f"_stm/{title} {i}.md"] = memory_text(
+                f"mem-{i}", body, tags=[f"project/{rng.choice(words)}"],
+                entities=[some(2)], aliases=[some(2)],
+            )  # fmt: skip
+        else:
+            aliases = f"aliases: [{some(2)}, {title}]\n" if i % 4 == 0 else ""
+            notes[f"Notes/{title} {i}.md"] = (
+                f"---\n{aliases}tags: [{rng.choice(words)}]\n---\n{body}"
+            )
+    notes["Notes/long.md"] = "# Long\n\n" + "filler " * (MATCH_SCAN_CHARS // 7) + "piano tea\n"
+    return a_vault(root, notes)
+
+
+def test_what_the_index_says_matched_is_what_splitting_the_text_says(tmp_path: Path) -> None:
+    rng = random.Random(8)
+    vault = _random_vault(tmp_path / "vault", rng)
+    service = MemoryService(load_config({"vault": str(vault)}), clock=lambda: NOW)
+    catalog = service.engine.fresh()
+    spoken_for = 0
+    for query in ("garden", "tea atlas", "piano harbour 2", "café", "x1 gardens", "project"):
+        wanted = set(text_tokens(query))
+        for note in catalog.notes():
+            expected = _split_again(note.document(), wanted, True)
+            got = matched_in(note, {query: sorted(wanted)}, catalog=catalog)
+            assert got == expected, note.path
+            spoken_for += catalog.text.terms_held(note.path, wanted) is not None
+    assert spoken_for >= 6 * 120  # the index spoke for every note but the long one
 
 
 def test_the_memory_of_texts_is_bounded_least_recently_used_first_out() -> None:
