@@ -75,15 +75,19 @@ class DocumentText:
     entities: Sequence[str] = ()
     content: str = ""
 
-    def field_tokens(self) -> tuple[list[str], ...]:
+    def field_texts(self) -> tuple[str, ...]:
+        """The text of each field, in FIELDS' order, as it is split into terms."""
         return (
-            _document_tokens(self.title),
-            _document_tokens(" ".join(self.aliases)),
+            self.title,
+            " ".join(self.aliases),
             # a nested tag `project/atlas` is found by `project` and by `atlas`
-            _document_tokens(" ".join(self.tags)),
-            _document_tokens(" ".join(self.entities)),
-            _document_tokens(self.content),
+            " ".join(self.tags),
+            " ".join(self.entities),
+            self.content,
         )
+
+    def field_tokens(self) -> tuple[list[str], ...]:
+        return tuple(_document_tokens(text) for text in self.field_texts())
 
 
 def _document_tokens(text: str) -> list[str]:

@@ -30,7 +30,8 @@ from bisect import bisect_left
 from pathlib import Path
 from typing import Any
 
-FORMAT = 2
+FORMAT = 3
+MAX_WORDS = 20_000  # words whose ids are remembered (a few MB at most)
 PREPEND = "\u2581"  # "▁": SentencePiece's word mark
 _SHIFT = 16  # pair key: left << 16 | right; merge value: rank << 16 | merged id
 _MASK = (1 << _SHIFT) - 1
@@ -64,8 +65,12 @@ class QueryTokens:
         byte_ids: list[int],
         merges: Merges,
         specials: tuple[str, ...],
+        words_apart: bool = False,
     ) -> None:
         self.chars, self.byte_ids, self.merges, self.specials = chars, byte_ids, merges, specials
+        self.words_apart = words_apart
+        # word → its ids; bounded, nothing evicted (a lookup never races a removal)
+        self._words: dict[str, tuple[int, ...]] = {}
 
     def ids(self, text: str) -> list[int] | None:
         """The ids `tokenizers` gives `text` without special tokens, or None: ask it instead."""
@@ -73,9 +78,29 @@ class QueryTokens:
             return None  # split around the special token first: the real tokenizer's business
         if not text:
             return []  # the prepend normalizer adds nothing to an empty text
+        words = text.split(" ")
+        if self.words_apart and PREPEND not in text and all(words):
+            # each "▁word" alone (see `words_apart` in `derive`), remembered: queries repeat
+            # their words, and the merges were most of a query's vector
+            out: list[int] = []
+            known = self._words
+            for word in words:
+                found = known.get(word)
+                if found is None:
+                    merged = self._encoded(PREPEND + word)
+                    if merged is None:
+                        return None
+                    found = tuple(merged)
+                    if len(known) < MAX_WORDS:
+                        known[word] = found
+                out += found
+            return out
+        return self._encoded((PREPEND + text).replace(" ", PREPEND))
+
+    def _encoded(self, normalized: str) -> list[int] | None:
         symbols: list[int] = []
         chars = self.chars
-        for ch in (PREPEND + text).replace(" ", PREPEND):
+        for ch in normalized:
             found = chars.get(ch)
             if found is not None:
                 symbols.append(found)
@@ -165,7 +190,19 @@ def derive(config: dict[str, Any]) -> tuple[Any, ...] | None:
     chars = {token: i for token, i in vocab.items() if len(token) == 1}
     specials = tuple(t["content"] for t in config.get("added_tokens") or [] if t.get("content"))
     pairs = Merges.of(merges)
-    return chars, byte_ids, pairs.keys.tobytes(), pairs.values.tobytes(), specials
+    return chars, byte_ids, pairs.keys.tobytes(), pairs.values.tobytes(), specials, _apart(model)
+
+
+def _apart(model: dict[str, Any]) -> bool:
+    """Whether words separated by one space are merged each alone: no merge joins a symbol
+    holding anything but "▁" to one starting with "▁" (only runs of "▁" join "▁"s). A text
+    "▁w1▁w2…" with no "▁" in its words then never merges across a "▁", and the merges inside
+    each "▁word" come in the same order as for that "▁word" alone (by rank, then leftmost)."""
+    for merge in model["merges"]:
+        left, right = merge.split(" ") if isinstance(merge, str) else merge
+        if right.startswith(PREPEND) and left.strip(PREPEND):
+            return False
+    return True
 
 
 def _table_path(tokenizer_file: Path, folder: Path) -> Path:
@@ -185,7 +222,7 @@ def load_query_tokens(tokenizer_file: Path, folder: Path) -> QueryTokens | None:
     with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
         with table.open("rb") as f:
             saved = marshal.load(f)
-        if isinstance(saved, tuple) and len(saved) == 6 and saved[0] == FORMAT:
+        if isinstance(saved, tuple) and len(saved) == 7 and saved[0] == FORMAT:
             return _tokens(saved[1:])
     try:
         derived = derive(json.loads(tokenizer_file.read_bytes()))
@@ -202,5 +239,5 @@ def load_query_tokens(tokenizer_file: Path, folder: Path) -> QueryTokens | None:
 
 
 def _tokens(tables: tuple[Any, ...]) -> QueryTokens:
-    chars, byte_ids, keys, values, specials = tables
-    return QueryTokens(chars, byte_ids, Merges(keys, values), specials)
+    chars, byte_ids, keys, values, specials, apart = tables
+    return QueryTokens(chars, byte_ids, Merges(keys, values), specials, bool(apart))

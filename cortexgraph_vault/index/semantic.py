@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from cortexgraph_vault.index.embedder import Embedder, ModelUnavailable
+from cortexgraph_vault.index.query_vectors import QueryVectors
 
 log = logging.getLogger(__name__)
 
@@ -163,6 +164,7 @@ class SemanticIndex:
         self._notes: _Rows | None = None
         self._rows_of: tuple[Callable[[], object], _Rows | None, int, np.ndarray] | None = None
         self._stale: set[str] = set()
+        self._queries = QueryVectors()
 
     # the model ----------------------------------------------------------------------
     @property
@@ -254,8 +256,9 @@ class SemanticIndex:
 
     # queries ------------------------------------------------------------------------
     def query_vector(self, text: str) -> np.ndarray | None:
+        """The vector of a query (read-only: the last few are remembered by their text)."""
         model = self.embedder()
-        return None if model is None else model.embed_one(text)
+        return None if model is None else self._queries.of(model, text)
 
     def vector_of(self, path: str) -> np.ndarray | None:
         with self.lock:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import sys
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -132,6 +133,26 @@ class TextIndex(Vocabulary):
         norms = np.frombuffer(self._norms, dtype=np.float64)[docs]
         parts: np.ndarray = (tfs * (K1 + 1) / (tfs + norms)).astype(np.float32)
         return parts
+
+    def terms_held(self, path: str, terms: Iterable[str]) -> dict[str, float] | None:
+        """Which of `terms` the document of `path` holds, with each one's field-weighted
+        frequency there (index/document_terms.py `term_stats`); None when its lists cannot
+        say it all: a path not indexed, or a document of many terms (they may hold only its
+        weightiest). A list's documents are in ascending order (a document's number is new
+        at each change), so each is one bisection."""
+        doc = self._doc_of.get(path)
+        if doc is None or doc in self._terms_of:
+            return None
+        held: dict[str, float] = {}
+        postings = self._postings
+        for term in terms:
+            p = postings.get(term)
+            if p is not None:
+                docs = p.docs
+                i = bisect_left(docs, doc)
+                if i < len(docs) and docs[i] == doc:
+                    held[term] = p.tfs[i]
+        return held
 
     def document_frequency(self, term: str) -> int:
         """How many live documents hold `term` exactly (no prefix or typo matching)."""

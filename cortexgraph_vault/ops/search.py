@@ -29,9 +29,9 @@ from cortexgraph_vault.core.times import format_time, from_epoch, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.records import IndexedNote
-from cortexgraph_vault.index.text_index import FIELDS, DocumentText
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
 from cortexgraph_vault.ops.candidates import Candidate, CandidatePool, first_of, review_of
+from cortexgraph_vault.ops.matched_terms import matched_fields
 from cortexgraph_vault.ops.note_table import NOTE, note_table
 from cortexgraph_vault.ops.relevance import (
     ONLY_COMMON_WORDS,
@@ -193,40 +193,6 @@ def blend(
     return out
 
 
-MATCH_SCAN_CHARS = 20_000  # of a note's text, looked through to say what matched
-
-
-def matched_fields(
-    note: IndexedNote, expansions: dict[str, list[str]], *, by_words: bool = True
-) -> list[str]:
-    return matched_in(note, expansions, by_words=by_words)[0]
-
-
-def matched_in(
-    note: IndexedNote, expansions: dict[str, list[str]], *, by_words: bool = True
-) -> tuple[list[str], list[str]]:
-    """The fields of the note that hold a matched term, and those terms. Only the start of a
-    long text is looked through (re-reading megabytes per hit stalled every other call): a
-    note matched by words whose other fields hold none of them has them in its text."""
-    wanted = {w for found in expansions.values() for w in found}
-    if not wanted:
-        return [], []
-    doc = note.document()
-    long_text = len(doc.content) > MATCH_SCAN_CHARS
-    if long_text:
-        doc = DocumentText(doc.title, doc.aliases, doc.tags, doc.entities,
-                           doc.content[:MATCH_SCAN_CHARS])  # fmt: skip
-    names, terms = [], set()
-    for name, toks in zip(FIELDS, doc.field_tokens(), strict=True):
-        here = wanted.intersection(toks)
-        if here:
-            names.append(name)
-            terms |= here
-    if long_text and by_words and "content" not in names:
-        names.append("content")
-    return names, sorted(terms)
-
-
 def preview(text: str, length: int) -> str:
     text = text.strip()
     if length and len(text) > length:
@@ -268,9 +234,12 @@ def hit(
     preview_length: int,
     expansions: dict[str, list[str]],
     by_words: bool = True,
+    matched: list[str] | None = None,
 ) -> SearchHit:
+    """`matched`: the fields `matched_fields` gives, when the caller has them already."""
     note, m = r.note, r.note.memory
-    matched = matched_fields(note, expansions, by_words=by_words)
+    if matched is None:
+        matched = matched_fields(note, expansions, by_words=by_words)
     if m is not None:
         view = engine.view(m, now=now, preview=preview_length)
         # validated from a dict: keywords took 1.6 times as long

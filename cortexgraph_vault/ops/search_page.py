@@ -17,9 +17,10 @@ from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.models import SearchHit, SearchResult
 from cortexgraph_vault.ops.candidates import Candidate, CandidatePool
+from cortexgraph_vault.ops.matched_terms import matched_in
 from cortexgraph_vault.ops.paging import paginate
 from cortexgraph_vault.ops.relevance import Matches
-from cortexgraph_vault.ops.search import Ranked, blend, explain_hit, hit, matched_in
+from cortexgraph_vault.ops.search import Ranked, blend, explain_hit, hit
 from cortexgraph_vault.ops.size_budget import (
     Continuation,
     continuation_cursor,
@@ -100,9 +101,9 @@ def page_of(
         r = Ranked(score, path, note, sim, memory_score, priority, as_review)
         parts = matches.found.get(path) if matches else None
         by_words = parts is None or parts.lexical > 0
-        found = hit(engine, r, now, req.preview_length, expansions, by_words)
+        fields, terms = matched_in(note, expansions, by_words=by_words, catalog=catalog)
+        found = hit(engine, r, now, req.preview_length, expansions, by_words, fields)
         if req.explain:
-            terms = matched_in(note, expansions, by_words=by_words)[1]
             found.explain = explain_hit(engine, r, start + place + 1, matches, terms, now,
                                         req.stm_weight, req.ltm_weight, req.by_memory_score)  # fmt: skip
         return found
