@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from cortexgraph_vault.index.document_terms import _document_tokens
+from cortexgraph_vault.index.document_terms import document_tokens
 
 MAX_TEXTS = 2048  # a search shows ~10 hits; hot notes come back across searches
 MAX_CHARS = 4_000_000  # of the texts held as keys (~4-16 MB), whatever their length
@@ -38,7 +38,7 @@ class ContentStems:
             if found is not None:
                 self._held.move_to_end(text)
                 return found
-        found = frozenset(_document_tokens(text))  # outside the lock: the slow part
+        found = frozenset(document_tokens(text))  # outside the lock: the slow part
         if len(text) > self.max_chars:
             return found
         with self._lock:

@@ -87,10 +87,10 @@ class DocumentText:
         )
 
     def field_tokens(self) -> tuple[list[str], ...]:
-        return tuple(_document_tokens(text) for text in self.field_texts())
+        return tuple(document_tokens(text) for text in self.field_texts())
 
 
-def _document_tokens(text: str) -> list[str]:
+def document_tokens(text: str) -> list[str]:
     """`text_tokens(text)`, the cheap way (index/document_words.py)."""
     return remembered_stems(fast_words(text, _WORD), stems)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.content_stems import content_stems
-from cortexgraph_vault.index.document_terms import _document_tokens
+from cortexgraph_vault.index.document_terms import document_tokens
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.index.text_index import FIELD_WEIGHTS, FIELDS, echoes_content
 
@@ -59,7 +59,7 @@ def _first_tokens(text: str, n: int) -> list[str]:
     """At least the first `n` terms of `text` (all when it has fewer), from its start."""
     end = 64 * (n + 1)
     while True:
-        tokens = _document_tokens(text[:end])
+        tokens = document_tokens(text[:end])
         if end >= len(text):
             return tokens
         if len(tokens) > n:  # the last may be a word cut at `end`; those before are whole
@@ -91,7 +91,7 @@ def matched_in(
     if long_text:
         content = content[:MATCH_SCAN_CHARS]
     names, terms = [], set()
-    tokens = [_document_tokens(text) if text else [] for text in short]
+    tokens = [document_tokens(text) if text else [] for text in short]
     found = [wanted.intersection(toks) for toks in tokens]
     held = _held(catalog, note, wanted) if catalog is not None and not long_text else None
     if held is not None:
