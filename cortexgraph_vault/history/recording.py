@@ -2,8 +2,9 @@
 
 A person (or the obsidian-git plugin) may have their own work staged or unstaged in the same
 repository, and may be committing at this very moment. So we stage only our paths, commit them
-with `git commit --only` (which builds the commit from HEAD plus our paths and leaves the rest of
-the index alone), wait while another git holds a lock, and put the index back if we fail.
+from HEAD plus our paths, leaving the rest of the index alone (git's plumbing, `plumbing.py`; or
+`git commit --only` when hooks, signing or a merge in progress need `git commit`), wait while
+another git holds a lock, and put the index back if we fail.
 """
 
 from __future__ import annotations
