@@ -64,7 +64,7 @@ def refusal(runner: GitRunner) -> str | None:
     cleanup = (found.get("commit.cleanup") or "default").strip().lower()
     if "commit.cleanup" in found and cleanup not in ("default", "whitespace"):
         return f"commit.cleanup is {cleanup}"
-    if "core.splitindex" in found and is_true(found["core.splitindex"]):
+    if ("core.splitindex" in found and is_true(found["core.splitindex"])) or _split(runner):
         return "the index is split (core.splitIndex)"
     if any(name.startswith("hook.") for name in found):
         return "hooks are configured (hook.*)"
@@ -79,6 +79,15 @@ def refusal(runner: GitRunner) -> str | None:
         if path.is_file() and os.access(path, os.X_OK):
             return f"the {hook} hook is to run"
     return None
+
+
+def _split(runner: GitRunner) -> bool:
+    """A split index (`update-index --split-index`) keeps most entries in a shared file that a
+    write of our copy could replace: left to `git commit`."""
+    try:
+        return any(entry.name.startswith("sharedindex.") for entry in os.scandir(runner.git_dir))
+    except OSError:
+        return True
 
 
 def clean_message(message: str) -> str:

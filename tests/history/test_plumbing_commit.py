@@ -328,3 +328,16 @@ def test_loose_objects_piling_up_start_the_automatic_gc(vault: Path) -> None:
     assert VaultHistory(vault).commit_paths(["_stm/m.md"], "save: m") is not None
     assert not (vault / ".git/objects/17").exists() or not os.listdir(vault / ".git/objects/17")
     assert "_stm/m.md" in git(vault, "ls-tree", "-r", "--name-only", "HEAD")
+
+
+def test_a_split_index_is_left_to_git_commit(
+    vault: Path, git_commands: list[tuple[str, ...]]
+) -> None:
+    git(vault, "update-index", "--split-index")
+    write_note(vault, "a.md", "the person's staged edit\n")
+    git(vault, "add", "a.md")
+    write_note(vault, "_stm/m.md", a_memory("saved"))
+    assert VaultHistory(vault).commit_paths(["_stm/m.md"], "save: m") is not None
+    assert made_by(git_commands) == "git commit"
+    assert name_status(vault) == {"A\t_stm/m.md"}
+    assert status(vault) == {"M  a.md"}
