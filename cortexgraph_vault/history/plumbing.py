@@ -120,7 +120,9 @@ def commit(
     if parent is None:
         raise GitError(f"{runner.vault_root}: git could not read HEAD; nothing was committed")
     with _aside(runner) as (temp, seen):
-        diff = ("diff-index", "--cached", "--name-only", "--no-renames", "-z", parent)
+        # Every entry not as the parent has it, a submodule's too, whatever .gitmodules says.
+        diff = ("diff-index", "--cached", "--name-only", "--no-renames", "-z",
+                "--ignore-submodules=none", parent)  # fmt: skip
         staged = set(split_nul(_must(runner, *diff, index=temp)))
         wanted = set(ours)
         changed = sorted(staged & wanted)

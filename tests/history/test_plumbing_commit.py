@@ -341,3 +341,29 @@ def test_a_split_index_is_left_to_git_commit(
     assert made_by(git_commands) == "git commit"
     assert name_status(vault) == {"A\t_stm/m.md"}
     assert status(vault) == {"M  a.md"}
+
+
+def test_a_staged_submodule_the_person_ignores_stays_out_of_our_commit(
+    vault: Path, tmp_path: Path, git_commands: list[tuple[str, ...]]
+) -> None:
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    git(sub, "init", "-q")
+    write_note(sub, "x.md", "one\n")
+    git(sub, "add", "-A")
+    git(sub, "commit", "-qm", "one")
+    git(vault, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "sub")
+    git(vault, "config", "-f", ".gitmodules", "submodule.sub.ignore", "all")
+    git(vault, "add", ".gitmodules")
+    git(vault, "commit", "-qm", "a submodule")
+    recorded = git(vault, "rev-parse", "HEAD:sub")
+    write_note(vault / "sub", "x.md", "two\n")
+    git(vault / "sub", "commit", "-qam", "two")
+    git(vault, "add", "sub")  # the person stages the submodule's new commit
+    write_note(vault, "_stm/m.md", a_memory("saved"))
+    assert VaultHistory(vault).commit_paths(["_stm/m.md"], "save: m") is not None
+    assert made_by(git_commands) == "plumbing"
+    assert name_status(vault) == {"A\t_stm/m.md"}
+    assert git(vault, "rev-parse", "HEAD:sub") == recorded
+    staged = git(vault, "diff", "--cached", "--ignore-submodules=none", "--name-only")
+    assert staged == "sub\n"
