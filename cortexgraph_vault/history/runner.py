@@ -208,8 +208,8 @@ class GitRunner:
         """What a git process started outside `run` gets on top of ours (history/transfer.py)."""
         return dict(self._env)
 
-    def check(self, *args: str, input: bytes | None = None, index: Path | None = None) -> bytes:
-        result = self.run(*args, input=input, index=index)
+    def check(self, *args: str, input: bytes | None = None) -> bytes:
+        result = self.run(*args, input=input)
         if not result.ok:
             raise GitError(f"{self.vault_root}: git {args[0]} failed ({result.reason})")
         return result.out
