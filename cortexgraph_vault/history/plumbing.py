@@ -53,7 +53,8 @@ _SPACES = " \t\r\n"  # what git's stripspace takes for trailing white space
 
 
 class HeadMoved(GitError):
-    """Another tool committed between our reading HEAD and moving it: build again on it."""
+    """Another git committed since we read HEAD, or is committing (it holds the index lock):
+    the commit is made again by `git commit`, which waits its turn for the index lock."""
 
 
 def refusal(runner: GitRunner) -> str | None:
@@ -138,6 +139,9 @@ def commit(
             raise GitError(f"{runner.vault_root}: git could not commit ({made.reason}); {_LEFT}")
         sha = made.out.decode().strip()
         subject = text.partition("\n")[0]
+        if runner.index_lock.exists():
+            # Moving HEAD now would make that git's commit fail: `git commit` waits for it.
+            raise HeadMoved(f"{runner.vault_root}: another git is committing")
         waiter.run(
             "update-ref", "-m", f"commit: {subject}", "HEAD", sha, parent,
             config=config, doing="move HEAD to the new commit", cas=True,

@@ -68,8 +68,9 @@ class LockWait:
         """`cas`: a ref update from an old value, which another commit makes HeadMoved."""
         delay = _FIRST_DELAY
         while True:
-            # Checking first spares a doomed process per poll while obsidian-git commits.
-            if not self.runner.index_lock.exists():
+            # Checking first spares a doomed process per poll while obsidian-git commits (a
+            # ref update takes no index lock: waiting for it would let that commit go first).
+            if cas or not self.runner.index_lock.exists():
                 result = self.runner.run(*args, input=input, config=config)
                 if result.ok:
                     return result
@@ -162,6 +163,12 @@ def record(
     # `git commit` refreshes the whole index (a stat of every file); the plumbing does not,
     # and is used whenever it makes the same commit (history/plumbing.py).
     plumbed = exclusive and start is not None and plumbing.refusal(runner) is None
+    # `update-index` stages the same entries as `add -A` for paths that are in the index or
+    # new and not ignored (`_committable`), without looking for new files in their folders
+    # (~3 ms at 10,000 notes), and stages a deletion again without complaint (`add` refuses a
+    # path it already removed, when a plumbing commit is made again by `git commit`).
+    stage = _UPDATE_INDEX if plumbed else ("add", "-A", *pathspec)
+    staged = False  # once staged, a later failure puts the index back
     # The message goes in a file: a gc of 1,000 memories lists each one, longer than one
     # argument may be (128 KiB on Linux), and stdin carries the paths. Written before staging,
     # so the moment between `add` and `commit` stays as short as it was.
@@ -170,11 +177,14 @@ def record(
         message_file.write_text(message, encoding="utf-8")
         while True:
             if stageable:
-                # `update-index` stages the same entries as `add -A` for paths that are in the
-                # index or new and not ignored (`_committable`), without looking for new files
-                # in their folders (~3 ms at 10,000 notes).
-                stage = _UPDATE_INDEX if plumbed else ("add", "-A", *pathspec)
-                waiter.run(*stage, input=nul_join(stageable), doing="stage the changed files")
+                try:
+                    waiter.run(*stage, input=nul_join(stageable), doing="stage the changed files")
+                except GitError as exc:
+                    if not staged:
+                        raise
+                    left = _restore_index(runner, ours, snapshot, start, lock_wait)
+                    raise GitError(f"{exc}{left}") from exc
+                staged = True
             changed: list[str] = []
             try:
                 if plumbed:
@@ -191,8 +201,12 @@ def record(
                     )  # fmt: skip
                     return runner.head_sha()
             except plumbing.HeadMoved:
+                # Another tool committed between our reading HEAD and moving it. Again with
+                # `git commit`, which holds the index lock throughout: the plumbing holds none,
+                # and a tool that commits again and again would win every race with it.
+                plumbed = False
                 if waiter.time_left():
-                    continue  # another tool committed first: stage again, build on its commit
+                    continue
                 _restore_index(runner, ours, snapshot, start, lock_wait)
                 raise GitError(
                     wording.index_kept_busy(str(runner.vault_root), lock_wait, len(ours))
