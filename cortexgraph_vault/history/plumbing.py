@@ -5,8 +5,9 @@ vault, ~42 ms of its ~60 at 10,000 notes, for each group of saves. Here the inde
 just staged in is linked aside (its own file in `.git/`, so nothing else sees it), the person's
 staged work on other paths is set back to HEAD in that copy, and `write-tree`, `commit-tree`
 and `update-ref <new> <old>` make the commit. `update-ref` moves HEAD only if it is still the
-commit we built on: another tool's commit meanwhile (obsidian-git, the person) makes us build
-again on it (`HeadMoved`). The repository's index already holds our entries (our `git add`), so
+commit we built on: another tool's commit meanwhile (obsidian-git, the person), or one under
+way (it holds the index lock), makes us commit again with `git commit` (`HeadMoved`), which
+waits its turn for the index lock where the plumbing would lose every race to a busy tool. The repository's index already holds our entries (our `git add`), so
 `git status` is clean for our paths; if another git wrote that index meanwhile, our entries are
 put back as committed.
 
