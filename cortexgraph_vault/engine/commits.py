@@ -1,6 +1,6 @@
 """Group commits: saves made one after another are recorded in git together, off the change lock.
 
-A git commit takes 50-120 ms (several git processes); a save's write takes a few. Made under
+A git commit takes 30-120 ms (several git processes); a save's write takes a few. Made under
 the change lock, each save's commit held every other change back. Instead a save asks for its
 commit here and the call that made it waits for that commit once it has let go of the lock
 (`ServiceCalls`): a committer thread records every save queued meanwhile in one commit, so the
@@ -8,7 +8,8 @@ saves of a busy minute cost a few commits, and each save still answers with the 
 holds its file.
 
 While saves keep coming (a commit ended less than `BUSY` ago), the committer gathers them for
-up to `GATHER` before committing: each commit costs ~10 ms of git's CPU whatever it holds, and
+up to `GATHER` before committing: each commit costs git's CPU whatever it holds (~10 ms on the
+sample vault, ~30 at 10,000 notes, where git reads and writes an index of 1 MB), and
 under 50 clients saving 40 times a second the commits, one or two saves each, took a quarter
 of the daemon's CPU. A lone save is committed at once.
 

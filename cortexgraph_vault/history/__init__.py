@@ -12,7 +12,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.history.recording import FALLBACK_EMAIL, FALLBACK_NAME, GITIGNORE
+    from cortexgraph_vault.history.git_settings import FALLBACK_EMAIL, FALLBACK_NAME
+    from cortexgraph_vault.history.recording import GITIGNORE
     from cortexgraph_vault.history.results import (
         CommitInfo,
         ForgottenMemory,
@@ -24,8 +25,8 @@ if TYPE_CHECKING:
 # Imported when first named: a process that only reads the vault (or needs one small module of
 # this package, such as `trailers`) does not load the machinery that runs git.
 _WHERE = {
-    "FALLBACK_EMAIL": "recording",
-    "FALLBACK_NAME": "recording",
+    "FALLBACK_EMAIL": "git_settings",
+    "FALLBACK_NAME": "git_settings",
     "GITIGNORE": "recording",
     "CommitInfo": "results",
     "ForgottenMemory": "results",

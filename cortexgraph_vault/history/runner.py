@@ -179,8 +179,16 @@ class GitRunner:
         prefix = inside.as_posix()
         return cls(repo, vault_root, "" if prefix == "." else prefix)
 
-    def run(self, *args: str, input: bytes | None = None, config: Sequence[str] = ()) -> GitResult:
+    def run(
+        self,
+        *args: str,
+        input: bytes | None = None,
+        config: Sequence[str] = (),
+        index: Path | None = None,
+    ) -> GitResult:
+        """`index`: another index file than the repository's (a commit's own, history/plumbing)."""
         command = ["git", *CONFIG_ARGS, *config, *args]
+        env = self._env if index is None else {**self._env, "GIT_INDEX_FILE": str(index)}
         with _stdin(input) as stream:
             try:
                 status, out, err = self.repo.git.execute(
@@ -190,7 +198,7 @@ class GitRunner:
                     with_exceptions=False,
                     stdout_as_string=False,
                     strip_newline_in_stdout=False,
-                    env=self._env,
+                    env=env,
                 )
             except OSError as exc:  # GitCommandNotFound is one: git vanished since discovery
                 raise GitError(f"{self.vault_root}: git could not be run ({exc})") from exc

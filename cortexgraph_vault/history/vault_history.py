@@ -122,8 +122,8 @@ class VaultHistory:
         runner = self._require("nothing was committed")
         if self.device and "Cortexgraph-Operation:" in message:
             message = f"{message.rstrip()}\n{DEVICE_TRAILER}: {self.device}"
-        with self._commit_lock, commit_file_lock(runner, self.lock_wait_seconds):
-            return record(runner, paths, message, self.lock_wait_seconds)
+        with self._commit_lock, commit_file_lock(runner, self.lock_wait_seconds) as exclusive:
+            return record(runner, paths, message, self.lock_wait_seconds, exclusive=exclusive)
 
     def differs_from_head(self, path: str) -> bool:
         """True when the working file is not what HEAD holds: new, edited, or deleted."""

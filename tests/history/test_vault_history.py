@@ -157,7 +157,8 @@ def test_our_staging_written_over_by_another_tool_is_staged_again(
 
     def run_then_lose_our_add(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         result = run(self, *args, **kwargs)
-        if "add" in args and not undone:
+        staging = "add" in args or ("update-index" in args and "--stdin" in args)
+        if staging and not undone:
             index.write_bytes(before)  # the other tool's write-back of the index it read
             undone.append(path)
         return result

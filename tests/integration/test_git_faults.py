@@ -59,6 +59,12 @@ def snapshot(repo: Path) -> tuple[str, str]:
     return git(repo, "rev-parse", "HEAD"), git(repo, "ls-files", "--stage")
 
 
+def staging(args: tuple[str, ...]) -> bool:
+    """Our staging of the changed files: `git add`, or `update-index --stdin` (a plumbing
+    commit's, history/plumbing.py)."""
+    return args[0] == "add" or (args[0] == "update-index" and "--stdin" in args)
+
+
 def release_after(lock: Path, seconds: float) -> threading.Thread:
     def release() -> None:
         time.sleep(seconds)
@@ -108,7 +114,7 @@ def test_lock_taken_between_add_and_commit(
 
     def run_then_lock(self: GitRunner, *args: str, **kwargs: object) -> object:
         result = real_run(self, *args, **kwargs)  # type: ignore[arg-type]
-        if args[0] == "add" and not threads:
+        if staging(args) and not threads:
             lock.write_text("")
             if released:
                 threads.append(release_after(lock, 0.3))
@@ -199,7 +205,7 @@ def test_another_tool_committing_our_paths_first_is_not_an_error(
 
     def run_then_commit_everything(self: GitRunner, *args: str, **kwargs: object) -> object:
         result = real_run(self, *args, **kwargs)  # type: ignore[arg-type]
-        if args[0] == "add":
+        if staging(args):
             git(vault, "add", "-A")
             git(vault, "commit", "-qm", "vault backup")
         return result
