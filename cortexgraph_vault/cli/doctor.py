@@ -90,7 +90,7 @@ def check_vault(config: Config, f: Findings) -> Path | None:
 
 def check_git(config: Config, root: Path, f: Findings, *, fix: bool = False) -> None:
     from cortexgraph_vault.history import VaultHistory
-    from cortexgraph_vault.history.recording import identity_config
+    from cortexgraph_vault.history.git_settings import identity_config
 
     history = VaultHistory(root, lock_wait_seconds=config.git_lock_wait)
     if not history.available:

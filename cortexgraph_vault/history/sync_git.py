@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cortexgraph_vault.errors import SyncError
-from cortexgraph_vault.history.recording import identity_config
+from cortexgraph_vault.history.git_settings import identity_config
 from cortexgraph_vault.history.runner import GitResult, GitRunner, nul_join, split_nul
 from cortexgraph_vault.history.transfer import run_with_progress
 from cortexgraph_vault.progress import TransferLine
