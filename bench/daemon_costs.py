@@ -15,8 +15,6 @@ import argparse
 import asyncio
 import json
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,6 +30,7 @@ from bench.daemon_load import (
     _warm_up,
     _words,
     sample_vault,
+    stop,
 )
 from bench.load_clients import Connection, request_bytes
 
@@ -116,12 +115,7 @@ def daemon_costs(
                 }
             return out
         finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -97,6 +97,16 @@ def _start(vault: Path, home: Path) -> tuple[subprocess.Popen[bytes], int, str, 
     raise SystemExit("the daemon did not start in 120 s")
 
 
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """The daemon stopped as a service manager stops it (SIGTERM), killed if it hangs."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def _wait_idle(pid: int, timeout: float = 180.0) -> None:
     """Until the daemon's start-up work behind its first answers is done (a big vault's
     vectors and cache are made in the background): the figures are of a daemon at work, not
@@ -284,12 +294,7 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
             rss = (_rss_mb(proc.pid), sum(_rss_mb(c) for c in _children(proc.pid)))
             service_ms = _service_timings(port, token)
         finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     answers = [a for part in parts for a in part]

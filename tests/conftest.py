@@ -95,6 +95,26 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield home
 
 
+def git_as_a_person(
+    home: Path, monkeypatch: pytest.MonkeyPatch, name: str = "Test Person",
+    email: str = "person@example.org",
+) -> None:  # fmt: skip
+    """Git as a person's machine has it, with nothing of the real one: a global config of
+    `name` and `email` (branch `main`) in `home`, no system config, no identity or repository
+    from the environment (so a test can drop the identity from the file)."""
+    home.mkdir(parents=True, exist_ok=True)
+    config = home / "gitconfig"
+    config.write_text(
+        f"[user]\n\tname = {name}\n\temail = {email}\n[init]\n\tdefaultBranch = main\n"
+    )
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for variable in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "EMAIL",
+                     "GIT_COMMITTER_EMAIL", "GIT_DIR", "GIT_INDEX_FILE"):  # fmt: skip
+        monkeypatch.delenv(variable, raising=False)
+
+
 @pytest.fixture(autouse=True)
 def isolated_user_dirs(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch

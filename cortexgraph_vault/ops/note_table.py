@@ -155,12 +155,17 @@ def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> No
         if table.row_of.get(old.path) == i:
             del table.row_of[old.path]
     for note in fresh:
-        i = len(table.paths)
-        table.paths.append(note.path)
-        table.notes.append(note)
-        table.row_of[note.path] = i
-        _fill(table, codes, i, note)
+        _append(table, codes, note)
     return table
+
+
+def _append(table: NoteTable, codes: dict[str, int], note: IndexedNote) -> None:
+    """A note given the next row of the table."""
+    row = len(table.paths)
+    table.paths.append(note.path)
+    table.notes.append(note)
+    table.row_of[note.path] = row
+    _fill(table, codes, row, note)
 
 
 def _compared(notes: list[IndexedNote], before: NoteTable) -> tuple[list[IndexedNote], list[int]]:
@@ -275,11 +280,7 @@ def updated_table(before: NoteTable, changes: Changes) -> NoteTable | None:
         table.notes[row] = note
         _fill(table, codes, row, note)
     for note in new:
-        row = len(table.paths)
-        table.paths.append(note.path)
-        table.notes.append(note)
-        table.row_of[note.path] = row
-        _fill(table, codes, row, note)
+        _append(table, codes, note)
     return table
 
 

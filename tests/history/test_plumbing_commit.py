@@ -17,26 +17,14 @@ from cortexgraph_vault.history import VaultHistory
 from cortexgraph_vault.history.plumbing import clean_message
 from cortexgraph_vault.history.runner import GitRunner
 from tests.builders import write_note
+from tests.conftest import git_as_a_person
 
 ID_A = "3f1c9a0e-0000-4000-8000-00000000000a"
 
 
 @pytest.fixture(autouse=True)
 def isolated_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    home = tmp_path / "home"
-    home.mkdir()
-    config = home / "gitconfig"
-    config.write_text(
-        "[user]\n\tname = Test Person\n\temail = person@example.org\n"
-        "[init]\n\tdefaultBranch = main\n"
-    )
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "EMAIL"):
-        monkeypatch.delenv(name, raising=False)
-    for name in ("GIT_COMMITTER_EMAIL", "GIT_DIR", "GIT_INDEX_FILE"):
-        monkeypatch.delenv(name, raising=False)
+    git_as_a_person(tmp_path / "home", monkeypatch)
 
 
 def git(repo: Path, *args: str, input: bytes | None = None) -> str:

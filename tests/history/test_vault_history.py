@@ -13,6 +13,7 @@ from cortexgraph_vault.errors import GitError, NotFound, UnsafePath
 from cortexgraph_vault.history import GITIGNORE, VaultHistory, VersionNotFound
 from cortexgraph_vault.history.tracing import frontmatter_id
 from tests.builders import write_note
+from tests.conftest import git_as_a_person
 
 ID_A = "3f1c9a0e-0000-4000-8000-00000000000a"
 ID_B = "3f1c9a0e-0000-4000-8000-00000000000b"
@@ -20,20 +21,7 @@ ID_B = "3f1c9a0e-0000-4000-8000-00000000000b"
 
 @pytest.fixture(autouse=True)
 def isolated_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No person's or machine's git settings leak in; a test identity unless a test drops it."""
-    home = tmp_path / "home"
-    home.mkdir()
-    config = home / "gitconfig"
-    config.write_text("[user]\n\tname = Test Person\n\temail = person@example.org\n")
-    config.write_text(config.read_text() + "[init]\n\tdefaultBranch = main\n")
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "EMAIL"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.delenv("GIT_COMMITTER_EMAIL", raising=False)
-    monkeypatch.delenv("GIT_DIR", raising=False)
-    monkeypatch.delenv("GIT_INDEX_FILE", raising=False)
+    git_as_a_person(tmp_path / "home", monkeypatch)
 
 
 def git(repo: Path, *args: str) -> str:

@@ -14,19 +14,12 @@ import pytest
 from cortexgraph_vault.errors import GitError
 from cortexgraph_vault.history import VaultHistory
 from cortexgraph_vault.history.runner import GitRunner
+from tests.conftest import git_as_a_person
 
 
 @pytest.fixture(autouse=True)
 def isolated_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    home = tmp_path / "home"
-    home.mkdir()
-    config = home / "gitconfig"
-    config.write_text(
-        "[user]\n\tname = T\n\temail = t@example.org\n[init]\n\tdefaultBranch = main\n"
-    )
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    git_as_a_person(tmp_path / "home", monkeypatch, "T", "t@example.org")
 
 
 def git(repo: Path, *args: str) -> str:
