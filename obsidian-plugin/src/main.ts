@@ -104,7 +104,7 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
       new Notice(`The memory backend stopped (exit code ${code ?? "none"}).${lastOutput ? `\n${lastOutput}` : ""}`);
       void this.backend.probe();
     });
-    this.register(() => process.stop());
+    this.register(() => void process.stop());
     const adapter = this.app.vault.adapter;
     await autostart({
       backend: this.backend,

@@ -43,11 +43,15 @@ export class BackendProcess {
     child.on("exit", (code) => ended(code));
   }
 
-  /** Stop the backend this plugin started (and only that one). */
-  stop(): void {
+  /** Stop the backend this plugin started (and only that one); resolves once it has exited
+   *  (it finishes its last writes first: whoever removes its folders waits for this). */
+  stop(): Promise<void> {
     const child = this.child;
     this.child = null;
-    if (child && child.exitCode === null) child.kill("SIGTERM");
+    if (!child || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGTERM");
+    return exited;
   }
 
   private remember(text: string): void {

@@ -9,11 +9,12 @@ const fakeServe = fileURLToPath(new URL("../support/fake-serve.mjs", import.meta
 const started: BackendProcess[] = [];
 const folders: string[] = [];
 
-afterEach(() => {
-  for (const p of started.splice(0)) p.stop();
+afterEach(async () => {
+  for (const p of started.splice(0)) await p.stop();
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
   delete process.env.FAKE_SERVE_ARGS;
   delete process.env.FAKE_SERVE_FAIL;
+  delete process.env.FAKE_SERVE_STOPPED;
 });
 
 describe("serveArguments", () => {
@@ -34,10 +35,27 @@ describe("BackendProcess", () => {
     proc.start(fakeServe, "/vault path", 47000);
     expect(proc.running).toBe(true);
     await expect.poll(() => existsSync(argsFile) && readFileSync(argsFile, "utf8")).toBe(JSON.stringify(["serve", "--vault", "/vault path", "--port", "47000"]));
-    proc.stop();
+    const stopping = proc.stop();
     expect(proc.running).toBe(false);
+    await stopping;
     await new Promise((r) => setTimeout(r, 100));
     expect(exits).toEqual([]);
+  });
+
+  it("stopping resolves once the backend has exited, after its last writes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cg-serve-"));
+    folders.push(dir);
+    const argsFile = join(dir, "args.json");
+    const stoppedFile = join(dir, "stopped");
+    process.env.FAKE_SERVE_ARGS = argsFile;
+    process.env.FAKE_SERVE_STOPPED = stoppedFile;
+    const proc = new BackendProcess(() => undefined);
+    started.push(proc);
+    proc.start(fakeServe, "/v", 47000);
+    await expect.poll(() => existsSync(argsFile)).toBe(true); // up, its SIGTERM handler set
+    await proc.stop();
+    expect(existsSync(stoppedFile)).toBe(true);
+    await proc.stop(); // nothing left to stop: at once
   });
 
   it("reports an unexpected exit with the last lines the backend wrote", async () => {

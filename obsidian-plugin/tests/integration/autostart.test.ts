@@ -10,8 +10,11 @@ import { fetchTransport } from "../support/fetch-transport";
 import { nodeTimers } from "../support/fake-transport";
 import { backendProgram, freePort, makeSampleVault } from "./daemon";
 
-const cleanups: (() => void)[] = [];
-afterAll(() => cleanups.forEach((c) => c()));
+// last made, first undone: the backend is stopped (and has exited) before its folder goes
+const cleanups: (() => void | Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
 
 describe("autostart with the real backend", () => {
   it("starts cortexgraph-vault serve for the vault, connects, and stops it on unload", async () => {
@@ -34,8 +37,8 @@ describe("autostart with the real backend", () => {
     expect(proc.running).toBe(true);
     expect(backend.state.kind).toBe("online");
 
-    proc.stop();
-    await expect.poll(async () => (await backend.probe()).kind, { timeout: 15_000 }).toBe("offline");
+    await proc.stop(); // resolves once it has exited: its last writes done, nothing left running
+    expect((await backend.probe()).kind).toBe("offline");
     expect(exits).toEqual([]);
   });
 });
