@@ -8,6 +8,12 @@ requests get their answer in a few milliseconds and the searches wait longer. So
 waits behind cheaper ones for ever, a read that has waited `AGE` seconds is answered before
 any cheaper one, oldest first.
 
+The bound is a trade (50 clients that never pause, RELIABILITY.md scenario 6): longer, more
+answers come in milliseconds and the searches' slowest wait longer. 0.15 s kept the sample
+vault's slowest answers under 0.2 s; 0.25 s suited a vault of 10k notes better (median 47 ms,
+slowest 0.29 s) but not the small one, and a bound in multiples of each read's own cost fitted
+neither.
+
 Pure: the time is passed in, the cost of each answer is told after it.
 """
 
