@@ -38,7 +38,7 @@ def identity_config(runner: GitRunner) -> list[str]:
 def settings(runner: GitRunner) -> dict[str, str | None]:
     """The settings above as git reports them (lower-case names; None: a bare boolean key)."""
     key = (
-        *(_stat_key(f) for f in _config_files(runner)),
+        *(file_key(f) for f in _config_files(runner)),
         *sorted((k, v) for k, v in os.environ.items() if k.startswith("GIT_CONFIG")),
     )
     known = _KNOWN.get(str(runner.git_dir))
@@ -83,7 +83,8 @@ def _config_files(runner: GitRunner) -> list[str]:
     ]
 
 
-def _stat_key(path: str) -> tuple[int, int, int] | None:
+def file_key(path: str | os.PathLike[str]) -> tuple[int, int, int] | None:
+    """What changes when a file is written or replaced (None: there is none)."""
     try:
         st = os.stat(path)
     except OSError:

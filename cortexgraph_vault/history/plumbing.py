@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cortexgraph_vault.errors import GitError
-from cortexgraph_vault.history.git_settings import common_dir, is_true, settings
+from cortexgraph_vault.history.git_settings import common_dir, file_key, is_true, settings
 from cortexgraph_vault.history.runner import GitRunner, chunks, nul_join, split_nul
 
 if TYPE_CHECKING:
@@ -162,14 +162,6 @@ def _must(runner: GitRunner, *args: str, index: Path, input: bytes | None = None
     return result.out
 
 
-def _index_key(path: Path) -> tuple[int, int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
-
-
 @contextlib.contextmanager
 def _aside(runner: GitRunner) -> Iterator[tuple[Path, tuple[int, int, int] | None]]:
     """A copy of the index in `.git/` (a hard link: git replaces an index, never writes one in
@@ -178,7 +170,7 @@ def _aside(runner: GitRunner) -> Iterator[tuple[Path, tuple[int, int, int] | Non
     index = runner.git_dir / "index"
     temp = runner.git_dir / TEMP_INDEX
     _remove(temp)
-    seen = _index_key(index)
+    seen = file_key(index)
     try:
         os.link(index, temp)
     except OSError:  # a file system without hard links
@@ -220,7 +212,7 @@ def _keep_in_step(
     """The index holds our entries as committed, unless another git wrote it since we linked
     it (a write-back of an index it read before our `add`): then they are put back."""
     index = runner.git_dir / "index"
-    if _index_key(index) == seen:
+    if file_key(index) == seen:
         return
     try:
         differ = sorted(
