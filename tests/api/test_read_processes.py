@@ -158,8 +158,12 @@ def _alive(pid: int, *, wait: float) -> bool:
             os.kill(pid, 0)
         except ProcessLookupError:
             return False
-        if Path(f"/proc/{pid}/stat").is_file() and ") Z" in Path(f"/proc/{pid}/stat").read_text():
-            return False  # a zombie: it ended, its parent (killed too) never reaped it
+        if Path("/proc/self/stat").is_file():  # Linux: a zombie has ended too
+            try:
+                if ") Z" in Path(f"/proc/{pid}/stat").read_text():
+                    return False  # its parent (killed too) never reaped it
+            except (FileNotFoundError, ProcessLookupError):
+                return False  # reaped between the two looks
         time.sleep(0.05)
     return True
 
