@@ -2,78 +2,139 @@
 
 from __future__ import annotations
 
+import functools
 import weakref
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from cortexgraph_vault.core.decay import DAY, DecayConfig, age_days, seconds_until_score
 from cortexgraph_vault.core.memory import Memory
-from cortexgraph_vault.core.rules import RuleConfig, promote_reason, review_priority
+from cortexgraph_vault.core.rules import DecayFields, RuleConfig, promote_reason, review_priority
 from cortexgraph_vault.core.times import format_time
 
 if TYPE_CHECKING:  # pydantic models are imported where a view is made, not at every start
+    from pydantic import BaseModel
+
     from cortexgraph_vault.models import MemoryView
 
+M = TypeVar("M", bound="BaseModel")
 
-# id of a memory (and the preview's length) → (a weak reference to it, the fields of its view
-# that do not move with the clock). A memory is immutable (a change makes a new one), and a
-# list page or a search shows the same memories call after call: 50 views a page, ~2/5 of
+_new = object.__new__
+_put = object.__setattr__
+
+
+def unchecked(cls: type[M], values: dict[str, Any], given: frozenset[str]) -> M:
+    """An instance of `cls` holding `values` as they are, as `model_construct` makes one but
+    at a quarter of the cost of validating them (a list page makes 50 views, a search ten
+    hits). Only for values already of their fields' types (a float field given a float, a
+    list field a list of its own), every field present, in the model's order: the encoders
+    write the fields in the order they are held. `given`: the fields counted as set, those
+    the validation would have been given."""
+    made = _new(cls)
+    _put(made, "__dict__", values)
+    _put(made, "__pydantic_fields_set__", set(given))  # its own: setting a field adds to it
+    _put(made, "__pydantic_extra__", None)
+    _put(made, "__pydantic_private__", None)
+    return made
+
+
+class _Still(NamedTuple):
+    """What a memory's view holds that does not move with the clock, in MemoryView's order:
+    the fields before its score, and those after what the rules make of it now."""
+
+    head: dict[str, Any]
+    tail: dict[str, Any]
+    decay: DecayConfig  # the settings `forget_after` was worked out with
+    rules: RuleConfig
+    forget_after: float  # seconds from its last use until the score falls below forgetting
+    fields: DecayFields  # the memory's, made once
+
+
+# id of a memory (and the preview's length) → (a weak reference to it, what its view holds
+# that does not move with the clock). A memory is immutable (a change makes a new one), and
+# a list page or a search shows the same memories call after call: 50 views a page, ~2/5 of
 # each view's work. Bounded: emptied when it grows past KEPT_MAX (old memories' entries).
 KEPT_MAX = 4096
-_kept: dict[tuple[int, int], tuple[weakref.ref[Memory], dict[str, Any]]] = {}
+_kept: dict[tuple[int, int], tuple[weakref.ref[Memory], _Still]] = {}
+
+_GIVEN = frozenset(
+    {"id", "title", "path", "status", "content", "tags", "entities", "source", "context",
+     "created", "last_used", "use_count", "use_days", "strength", "score", "age_days",
+     "review_priority", "days_until_forgotten", "promotable", "promote_reason", "content_hash",
+     "promoted_at", "review_count", "problems"}
+)  # fmt: skip
 
 
-def _fields(m: Memory, preview: int) -> dict[str, Any]:
+def _still(m: Memory, preview: int, decay: DecayConfig, rules: RuleConfig) -> _Still:
     key = (id(m), preview)
     found = _kept.get(key)
     if found is not None and found[0]() is m:
-        return found[1]
+        still = found[1]
+        if still.decay is decay and still.rules is rules:
+            return still
     content = m.content
     if preview and len(content) > preview:
         content = content[:preview].rstrip() + "…"
-    fields = {
+    head = {
         "id": m.id, "title": m.title, "path": m.path, "status": m.status, "content": content,
         "tags": m.tags, "entities": m.entities, "source": m.source, "context": m.context,
         "created": format_time(m.created), "last_used": format_time(m.last_used),
-        "use_count": m.use_count, "use_days": m.use_days, "strength": round(m.strength, 4),
+        "use_count": m.use_count, "use_days": m.use_days, "strength": float(round(m.strength, 4)),
+    }  # fmt: skip
+    tail = {
         "content_hash": m.content_hash,
         "promoted_at": format_time(m.promoted_at) if m.promoted_at else None,
-        "review_count": m.review_count, "problems": m.problems,
+        "review_count": m.review_count, "problems": m.problems, "relations": None,
     }  # fmt: skip
+    # at its last use: what is left at a later time is this less the time since
+    after = seconds_until_score(rules.forget_threshold, use_count=m.use_count,
+                                last_used=m.last_used, strength=m.strength, now=m.last_used,
+                                cfg=decay)  # fmt: skip
+    still = _Still(head, tail, decay, rules, after, m.decay)
     if len(_kept) >= KEPT_MAX:
         _kept.clear()
-    _kept[key] = (weakref.ref(m), fields)
-    return fields
+    _kept[key] = (weakref.ref(m), still)
+    return still
+
+
+def shown_fields(m: Memory, preview: int, decay: DecayConfig, rules: RuleConfig) -> dict[str, Any]:
+    """The fields of `m`'s view before its score (id … strength), that do not move with the
+    clock; kept per memory: not to be changed. Its tags and entities are tuples here."""
+    return _still(m, preview, decay, rules).head
+
+
+@functools.cache
+def _view_model() -> type[MemoryView]:
+    from cortexgraph_vault.models import MemoryView
+
+    return MemoryView
 
 
 def memory_view(m: Memory, now: datetime, score: float, decay: DecayConfig, rules: RuleConfig,
                 *, preview: int = 0, include_score: bool = True) -> MemoryView:  # fmt: skip
-    from cortexgraph_vault.models import MemoryView
-
+    still = _still(m, preview, decay, rules)
     active = m.status == "active"
-    reason = until = None
+    reason = None
+    until = 0.0
     if active:  # what the rules make of a memory in use; none of it for the others
-        reason = promote_reason(m.decay, score, now, rules)
-        until = seconds_until_score(
-            rules.forget_threshold,
-            use_count=m.use_count,
-            last_used=m.last_used,
-            strength=m.strength,
-            now=now,
-            cfg=decay,
-        )
-    # validated from one dict: keywords took 1.6 times as long (a list page makes 50 views);
-    # the tuples of tags, entities and problems are made lists by the validation
-    return MemoryView.model_validate(
-        {
-            **_fields(m, preview),
-            "score": round(score, 6) if include_score else None,
-            "age_days": age_days(m.created, now),
-            "review_priority": round(review_priority(score, rules), 4) if active else 0.0,
-            "days_until_forgotten": (
-                None if until is None or until == float("inf") else round(until / DAY, 3)
-            ),
-            "promotable": reason is not None,
-            "promote_reason": reason,
-        }
-    )
+        if m.use_days >= rules.promote_use_days:  # the first thing promote_reason asks
+            reason = promote_reason(still.fields, score, now, rules)
+        # seconds_until_score, the part that moves with the clock
+        until = max(0.0, still.forget_after - max(0.0, (now - m.last_used).total_seconds()))
+    values = {
+        **still.head,
+        "score": float(round(score, 6)) if include_score else None,
+        "age_days": age_days(m.created, now),
+        "review_priority": float(round(review_priority(score, rules), 4)) if active else 0.0,
+        "days_until_forgotten": (
+            None if not active or until == float("inf") else round(until / DAY, 3)
+        ),
+        "promotable": reason is not None,
+        "promote_reason": reason,
+        **still.tail,
+    }
+    # lists of their own, as validating the tuples would make them
+    values["tags"] = list(m.tags)
+    values["entities"] = list(m.entities)
+    values["problems"] = list(m.problems)
+    return unchecked(_view_model(), values, _GIVEN)

@@ -20,13 +20,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cortexgraph_vault.core.decay import age_days, decay_factor
+from cortexgraph_vault.core.decay import age_days, decay_factor, score_at
 from cortexgraph_vault.core.decay_arrays import scores_of
 from cortexgraph_vault.core.ranking import Relevance, prior
 from cortexgraph_vault.core.rules import review_priority
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.core.times import format_time, from_epoch, parse_time
 from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.engine.memory_views import shown_fields, unchecked
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
@@ -48,6 +49,13 @@ UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
 SOURCE_STATUS = {"stm": "active", "ltm": "promoted", "archive": "archived", "note": "note"}
 
 __all__ = ["rank", "search_terms", "search_unified"]
+
+# the fields a memory's hit is given (all but `explain`, which a page asking for it sets)
+_HIT_GIVEN = frozenset(
+    {"id", "memory_id", "title", "path", "source", "status", "content", "tags", "score",
+     "similarity", "memory_score", "use_count", "last_used", "created_at", "age_days",
+     "review_priority", "review_candidate", "matched"}
+)  # fmt: skip
 
 
 class Ranked(NamedTuple):
@@ -241,15 +249,22 @@ def hit(
     if matched is None:
         matched = matched_fields(note, expansions, by_words=by_words)
     if m is not None:
-        view = engine.view(m, now=now, preview=preview_length)
-        # validated from a dict: keywords took 1.6 times as long
-        return SearchHit.model_validate(dict(
-            id=m.id, memory_id=m.id, title=m.title, path=m.path, source=note.kind,
-            status=m.status, content=view.content, tags=list(note.tags), score=round(r.score, 6),
-            similarity=round(min(1.0, r.similarity), 6), memory_score=view.score, use_count=m.use_count,
-            last_used=view.last_used, created_at=view.created, age_days=view.age_days,
-            review_priority=view.review_priority, review_candidate=r.review, matched=matched,
-        ))  # fmt: skip
+        decay, rules = engine.decay, engine.rules
+        shown = shown_fields(m, preview_length, decay, rules)
+        # the memory's score as its view gives it (engine.view)
+        score = score_at(m.use_count, m.last_used.timestamp(), m.strength, now.timestamp(), decay)
+        active = m.status == "active"
+        # made unchecked (engine/memory_views.py): each value is of its field's type already
+        return unchecked(SearchHit, {
+            "id": m.id, "memory_id": m.id, "title": m.title, "path": m.path, "source": note.kind,
+            "status": m.status, "content": shown["content"], "tags": list(note.tags),
+            "score": float(round(r.score, 6)), "similarity": float(round(min(1.0, r.similarity), 6)),
+            "memory_score": float(round(score, 6)), "use_count": m.use_count,
+            "last_used": shown["last_used"], "created_at": shown["created"],
+            "age_days": age_days(m.created, now),
+            "review_priority": float(round(review_priority(score, rules), 4)) if active else 0.0,
+            "review_candidate": bool(r.review), "matched": matched, "explain": None,
+        }, _HIT_GIVEN)  # fmt: skip
     created = parse_time(note.frontmatter.get("created"))
     modified = from_epoch(note.mtime_ns / 1e9)
     return SearchHit.model_validate(dict(

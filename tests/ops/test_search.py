@@ -6,12 +6,14 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from pydantic_core import to_json
 
 from cortexgraph_vault import engine as engine_module
 from cortexgraph_vault.config import load_config
 from cortexgraph_vault.core.ranking import prior
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.models import SearchHit
 from cortexgraph_vault.service import MemoryService
 from tests.builders import memory_text, write_note
 from tests.conftest import NOW, NOW_ISO
@@ -152,6 +154,25 @@ def test_preview_length(sample_vault: Path) -> None:
     assert short and all(len(h.content) <= 21 for h in short)
     full = service.search_unified("atlas", preview_length=0, limit=1).results[0]
     assert len(full.content) > 20
+
+
+def test_hits_are_what_validating_their_fields_makes(tmp_path: Path) -> None:
+    """Memories' hits are made without validation: each field already holds what validation
+    gives, a review candidate's and an explained one's too."""
+    vault = tmp_path / "vault"
+    for i in range(6):
+        memory_note(vault / "_stm", f"Fresh {i}", f"Espresso note {i}", days_ago=0.01 * i,
+                    uses=1 + i)  # fmt: skip
+    memory_note(vault / "_stm", "Fading", "Espresso memory fading", days_ago=8)
+    write_note(vault, "Espresso.md", "# Espresso\n\nA plain note on espresso.\n")
+    service = service_for(vault)
+    for explain in (False, True):
+        hits = service.search_unified("espresso", limit=10, explain=explain).results
+        assert any(h.review_candidate for h in hits) and any(h.source == "note" for h in hits)
+        for h in hits:
+            checked = SearchHit.model_validate(h.model_dump(exclude_unset=True))
+            assert h == checked and h.model_fields_set == checked.model_fields_set
+            assert to_json(h) == to_json(checked)
 
 
 def test_search_memory_runs_on_the_index(sample_vault: Path) -> None:
