@@ -22,6 +22,50 @@ from cortexgraph_vault.index.text_index import FIELD_WEIGHTS, FIELDS, echoes_con
 MATCH_SCAN_CHARS = 20_000  # of a note's text, looked through to say what matched
 
 
+KEPT_MAX = 4096  # notes whose split fields are kept (those of the hits of recent searches)
+
+
+class _Split:
+    """What `matched_in` looks through in one version of a note, split once: a search shows
+    the same notes call after call, and splitting their short fields (and the start of their
+    text, to see whether the title repeats it) was two thirds of the work per hit."""
+
+    __slots__ = ("content", "counted", "long_text", "note", "sets", "tokens")
+
+    def __init__(self, note: IndexedNote) -> None:
+        self.note = note  # held, so its id stays its own while the entry is kept
+        *short, content = note.document().field_texts()
+        self.long_text = len(content) > MATCH_SCAN_CHARS
+        self.content = content[:MATCH_SCAN_CHARS] if self.long_text else content
+        self.tokens = [document_tokens(text) if text else [] for text in short]
+        self.sets = [frozenset(tokens) for tokens in self.tokens]
+        self.counted: list[list[str]] | None = None  # the short fields as term_stats counts them
+
+    def as_counted(self) -> list[list[str]]:
+        """The short fields' terms as `term_stats` counts them: a title or alias made of the
+        text's first words is not counted."""
+        if self.counted is None:
+            fields = list(self.tokens)
+            first = _first_tokens(self.content, max(len(fields[0]), len(fields[1])))
+            fields[:2] = [[] if echoes_content(f, first) else f for f in fields[:2]]
+            self.counted = fields
+        return self.counted
+
+
+_split: dict[int, _Split] = {}
+
+
+def _split_of(note: IndexedNote) -> _Split:
+    found = _split.get(id(note))
+    if found is not None and found.note is note:
+        return found
+    made = _Split(note)
+    if len(_split) >= KEPT_MAX:
+        _split.clear()
+    _split[id(note)] = made
+    return made
+
+
 def matched_fields(
     note: IndexedNote, expansions: dict[str, list[str]], *, by_words: bool = True
 ) -> list[str]:
@@ -37,16 +81,11 @@ def _held(catalog: VaultCatalog, note: IndexedNote, wanted: set[str]) -> dict[st
         return catalog.text.terms_held(note.path, wanted)
 
 
-def _held_in_text(
-    held: dict[str, float], short: list[list[str]], found: list[set[str]], text: str
-) -> set[str]:
+def _held_in_text(held: dict[str, float], split: _Split, found: list[set[str]]) -> set[str]:
     """The held terms the text holds: each one's weighted frequency in the index, less what
-    the short fields add to it (`short`: their terms, `found`: the held ones among them), as
-    `term_stats` counts them: whole numbers, so the difference is exact."""
-    fields = list(short)
-    if found[0] or found[1]:  # a title or alias made of the text's first words is not counted
-        first = _first_tokens(text, max(len(short[0]), len(short[1])))
-        fields[:2] = [[] if echoes_content(f, first) else f for f in short[:2]]
+    the short fields add to it (`found`: the held terms among each), as `term_stats` counts
+    them: whole numbers, so the difference is exact."""
+    fields = split.as_counted() if found[0] or found[1] else split.tokens
     weighted = list(zip(FIELD_WEIGHTS[:-1], fields, found, strict=True))
     return {
         term
@@ -86,22 +125,18 @@ def matched_in(
     wanted = {w for found in expansions.values() for w in found}
     if not wanted:
         return [], []
-    *short, content = note.document().field_texts()
-    long_text = len(content) > MATCH_SCAN_CHARS
-    if long_text:
-        content = content[:MATCH_SCAN_CHARS]
+    split = _split_of(note)
     names, terms = [], set()
-    tokens = [document_tokens(text) if text else [] for text in short]
-    found = [wanted.intersection(toks) for toks in tokens]
-    held = _held(catalog, note, wanted) if catalog is not None and not long_text else None
+    found = [wanted.intersection(here) for here in split.sets]
+    held = _held(catalog, note, wanted) if catalog is not None and not split.long_text else None
     if held is not None:
-        found.append(_held_in_text(held, tokens, found, content))
+        found.append(_held_in_text(held, split, found))
     else:
-        found.append(wanted.intersection(content_stems.of(content)))
+        found.append(wanted.intersection(content_stems.of(split.content)))
     for name, here in zip(FIELDS, found, strict=True):
         if here:
             names.append(name)
             terms |= here
-    if long_text and by_words and "content" not in names:
+    if split.long_text and by_words and "content" not in names:
         names.append("content")
     return names, sorted(terms)

@@ -5,13 +5,19 @@ left out and where the rest is."""
 from __future__ import annotations
 
 import json
+import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from pydantic import BaseModel
 
 from cortexgraph_vault.models import GcResult
-from cortexgraph_vault.ops.size_budget import json_size, lists_within
+from cortexgraph_vault.ops.size_budget import (
+    fill_within,
+    json_size,
+    json_size_at_most,
+    lists_within,
+)
 from tests.builders import a_vault, memory_text, service_for
 
 
@@ -109,3 +115,46 @@ def test_an_old_version_too_long_for_the_answer_ends_with_the_git_command_that_s
     assert size(old) <= 4_000
     assert old.text.endswith(f"more characters; `git show {sha}:_stm/long story.md` in the vault]")
     assert "The long story of the harbour." in old.text
+
+
+def test_the_cheap_size_is_never_below_the_exact_one() -> None:
+    """`json_size_at_most` bounds `json_size` whatever the floats and texts: exponents that
+    pydantic writes shorter, infinities it writes as null, texts of every width."""
+    rng = random.Random(3)
+    floats = [0.0, -0.0, 1.0, 1e-05, 1.5e-07, 2.5e-05, 1e-100, 1e16, 1.2345678901234567e19,
+              float("inf"), float("-inf"), float("nan"), 0.123456]  # fmt: skip
+    texts = ["", "plain", 'quo"te\\', "\x00\x1f\n\t\u2028\x7f", "é中😀", "e-null" * 3]
+    for _ in range(300):
+        item = {
+            "f": [rng.choice(floats) * rng.choice([1, 3.7]) for _ in range(rng.randint(0, 6))],
+            "s": rng.choice(texts) * rng.randint(0, 3), "n": rng.randint(-(10**20), 10**20),
+            "b": rng.random() < 0.5, "none": None,
+        }  # fmt: skip
+        assert json_size_at_most(item) >= json_size(item)
+    assert json_size_at_most({"lone": "a\udc80b"}) == json_size({"lone": "a\udc80b"})
+
+
+class Scored(BaseModel):
+    text: str
+    score: float
+
+
+def test_filling_by_bounds_cuts_where_exact_sizes_cut() -> None:
+    """Items are added by their bound while it fits; near the budget by their exact size: the
+    same items come as when every size is exact."""
+    items = [Scored(text="x" * (i % 7) * 40, score=1.5e-07 * i) for i in range(40)]
+
+    def exactly(room: int) -> tuple[list[Scored], int]:
+        kept: list[Scored] = []
+        used = 0
+        for place, item in enumerate(items):
+            cost = json_size(item) + 1
+            if used + cost > room:
+                return kept, place
+            kept.append(item)
+            used += cost
+        return kept, len(items)
+
+    for room in range(200, sum(json_size(item) + 1 for item in items) + 50, 37):
+        got = fill_within(len(items), lambda place: items[place], room, lambda item, _: item)
+        assert got == exactly(room), room

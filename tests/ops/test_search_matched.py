@@ -8,9 +8,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from cortexgraph_vault.config import load_config
 from cortexgraph_vault.index.content_stems import ContentStems
 from cortexgraph_vault.index.text_index import FIELDS, DocumentText, text_tokens
+from cortexgraph_vault.ops import matched_terms
 from cortexgraph_vault.ops.matched_terms import MATCH_SCAN_CHARS, matched_in
 from cortexgraph_vault.service import MemoryService
 from tests.builders import a_vault, memory_text
@@ -169,3 +172,18 @@ def test_the_memory_of_texts_is_bounded_least_recently_used_first_out() -> None:
     assert stems._chars <= 60 and "x" * 50 in stems._held
     assert stems.of("y" * 61) == {"y" * 61}  # longer than all it may hold: not kept
     assert "y" * 61 not in stems._held
+
+
+def test_the_split_fields_kept_are_bounded_and_each_version_has_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(matched_terms, "KEPT_MAX", 2)
+    docs = [DocumentText(f"Tea {i}", [], [], [], f"garden number {i}") for i in range(5)]
+    for doc in docs * 2:
+        assert matched_in(_Note(doc), {"q": ["tea", "garden"]}) == (["title", "content"],  # type: ignore[arg-type]
+                                                                     ["garden", "tea"])  # fmt: skip
+    assert len(matched_terms._split) <= 2
+    kept = _Note(DocumentText("Tea", [], [], [], "garden"))
+    assert matched_in(kept, {"q": ["garden"]}) == (["content"], ["garden"])  # type: ignore[arg-type]
+    newer = _Note(DocumentText("Piano", [], [], [], "harbour"))  # a new version: split anew
+    assert matched_in(newer, {"q": ["garden"]}) == ([], [])  # type: ignore[arg-type]
