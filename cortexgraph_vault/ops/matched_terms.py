@@ -85,6 +85,8 @@ def _held_in_text(held: dict[str, float], split: _Split, found: list[set[str]]) 
     """The held terms the text holds: each one's weighted frequency in the index, less what
     the short fields add to it (`found`: the held terms among each), as `term_stats` counts
     them: whole numbers, so the difference is exact."""
+    if not any(found):  # the short fields add nothing: every term held is in the text
+        return {term for term, tf in held.items() if tf > 0}
     fields = split.as_counted() if found[0] or found[1] else split.tokens
     weighted = list(zip(FIELD_WEIGHTS[:-1], fields, found, strict=True))
     return {

@@ -235,6 +235,24 @@ def explain_hit(
     )  # fmt: skip
 
 
+# id of a note → (the note, its `created` time): a note's frontmatter is decoded anew at
+# each look (its cold fields keep only the body), a third of a note's hit. A version of a
+# note is immutable; bounded as engine/memory_views.py's kept fields are.
+KEPT_MAX = 4096
+_created: dict[int, tuple[IndexedNote, datetime | None]] = {}
+
+
+def _created_of(note: IndexedNote) -> datetime | None:
+    found = _created.get(id(note))
+    if found is not None and found[0] is note:
+        return found[1]
+    created = parse_time(note.frontmatter.get("created"))
+    if len(_created) >= KEPT_MAX:
+        _created.clear()
+    _created[id(note)] = (note, created)
+    return created
+
+
 def hit(
     engine: VaultEngine,
     r: Ranked,
@@ -265,7 +283,7 @@ def hit(
             "review_priority": float(round(review_priority(score, rules), 4)) if active else 0.0,
             "review_candidate": bool(r.review), "matched": matched, "explain": None,
         }, _HIT_GIVEN)  # fmt: skip
-    created = parse_time(note.frontmatter.get("created"))
+    created = _created_of(note)
     modified = from_epoch(note.mtime_ns / 1e9)
     return SearchHit.model_validate(dict(
         id=None, memory_id=None, title=note.title, path=note.path, source="note", status=None,

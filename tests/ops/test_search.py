@@ -175,6 +175,19 @@ def test_hits_are_what_validating_their_fields_makes(tmp_path: Path) -> None:
             assert to_json(h) == to_json(checked)
 
 
+def test_a_note_hit_says_the_created_time_of_its_version(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    write_note(
+        vault, "Kiln.md", "---\ncreated: 2026-01-02T03:04:05Z\n---\nThe kiln fires at dawn.\n"
+    )
+    service = service_for(vault)
+    first = service.search_unified("kiln").results[0]
+    assert first.created_at == "2026-01-02T03:04:05Z"
+    assert service.search_unified("kiln").results[0].created_at == "2026-01-02T03:04:05Z"
+    write_note(vault, "Kiln.md", "---\ncreated: 2025-05-06T07:08:09Z\n---\nThe kiln fires late.\n")
+    assert service.search_unified("kiln").results[0].created_at == "2025-05-06T07:08:09Z"
+
+
 def test_search_memory_runs_on_the_index(sample_vault: Path) -> None:
     service = service_for(sample_vault)
     hits = service.search("atlas", top_k=20).results
