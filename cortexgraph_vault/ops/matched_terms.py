@@ -36,7 +36,7 @@ class _Split:
         self.note = note  # held, so its id stays its own while the entry is kept
         *short, content = note.document().field_texts()
         self.long_text = len(content) > MATCH_SCAN_CHARS
-        self.content = content[:MATCH_SCAN_CHARS] if self.long_text else content
+        self.content = content  # the note's own text, not a copy (a long one is cut at use)
         self.tokens = [document_tokens(text) if text else [] for text in short]
         self.sets = [frozenset(tokens) for tokens in self.tokens]
         self.counted: list[list[str]] | None = None  # the short fields as term_stats counts them
@@ -46,7 +46,8 @@ class _Split:
         text's first words is not counted."""
         if self.counted is None:
             fields = list(self.tokens)
-            first = _first_tokens(self.content, max(len(fields[0]), len(fields[1])))
+            text = self.content[:MATCH_SCAN_CHARS]
+            first = _first_tokens(text, max(len(fields[0]), len(fields[1])))
             fields[:2] = [[] if echoes_content(f, first) else f for f in fields[:2]]
             self.counted = fields
         return self.counted
@@ -134,7 +135,7 @@ def matched_in(
     if held is not None:
         found.append(_held_in_text(held, split, found))
     else:
-        found.append(wanted.intersection(content_stems.of(split.content)))
+        found.append(wanted.intersection(content_stems.of(split.content[:MATCH_SCAN_CHARS])))
     for name, here in zip(FIELDS, found, strict=True):
         if here:
             names.append(name)
