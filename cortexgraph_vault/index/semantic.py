@@ -34,6 +34,9 @@ from cortexgraph_vault.index.query_vectors import QueryVectors
 log = logging.getLogger(__name__)
 
 EMBED_SLICE = 4096  # notes embedded at once by `sync`
+# names whose row changed, kept for `rows_of` to bring its rows up to date from; past this
+# many since its rows were made (or older than the journal holds), they are made again
+RENAMED_MAX = 256
 
 
 def note_text(title: str, aliases: Iterable[str], body: str) -> str:
@@ -73,6 +76,10 @@ class _Rows:
         self.free: list[int] = []
         self.shared = False
         self.named = 0  # bumped when a name gets or loses its row (rows of names kept)
+        # the name of each of the last bumps of `named`: `renamed[i]` is bump
+        # `renamed_base + i + 1` (trimmed by half past 2 * RENAMED_MAX)
+        self.renamed: list[str] = []
+        self.renamed_base = 0
 
     def __len__(self) -> int:
         return len(self.row_of)
@@ -116,9 +123,23 @@ class _Rows:
                 row = self.free.pop() if self.free else self._grow()
                 self.row_of[name] = row
                 self.names[row] = name
-                self.named += 1
+                self._renamed(name)
             self.matrix[row] = vec
             self.keys[row] = np.frombuffer(key.ljust(KEY_BYTES, b"\0")[:KEY_BYTES], np.uint8)
+
+    def _renamed(self, name: str) -> None:
+        self.named += 1
+        self.renamed.append(name)
+        if len(self.renamed) > 2 * RENAMED_MAX:
+            del self.renamed[:RENAMED_MAX]
+            self.renamed_base += RENAMED_MAX
+
+    def renamed_since(self, named: int) -> list[str] | None:
+        """The names that got or lost a row since `named` was the count, or None when the
+        journal no longer reaches back that far."""
+        if named < self.renamed_base:
+            return None
+        return self.renamed[named - self.renamed_base :]
 
     def _grow(self) -> int:
         n = len(self.names)
@@ -131,7 +152,7 @@ class _Rows:
     def remove(self, name: str) -> None:
         row = self.row_of.pop(name, None)
         if row is not None:
-            self.named += 1
+            self._renamed(name)
             self._own()
             self.names[row] = None
             self.matrix[row] = 0.0
@@ -162,7 +183,10 @@ class SemanticIndex:
         # waits for nothing, and a `sync` (before a search) waits for the embedding in flight.
         self.embedding = threading.RLock()
         self._notes: _Rows | None = None
-        self._rows_of: tuple[Callable[[], object], _Rows | None, int, np.ndarray] | None = None
+        # (version, rows' index, its `named` then, the list of paths, their rows)
+        self._rows_of: (
+            tuple[Callable[[], object], _Rows | None, int, Sequence[str], np.ndarray] | None
+        ) = None
         self._stale: set[str] = set()
         self._queries = QueryVectors()
 
@@ -295,29 +319,65 @@ class SemanticIndex:
             out.update(zip(compress(wanted, known.tolist()), values, strict=True))
             return out
 
-    def rows_of(self, paths: Sequence[str], version: object) -> np.ndarray:
+    def rows_of(
+        self, paths: Sequence[str], version: object, index: Mapping[str, int] | None = None
+    ) -> np.ndarray:
         """The vector row of each of `paths` (-1 for none), kept while neither `version`
         (whoever asks names the list's state) nor the rows' names change: a table of every
-        note asks once per change, not once per search. Call holding `lock`."""
+        note asks once per change, not once per search. Call holding `lock`.
+
+        `index`: the position in `paths` of each path the caller will read the row of (a
+        note table's lookup). With it, rows are brought up to date from the last ones when
+        `paths` is the last list or that list with paths added at its end (a save): only the
+        added paths and the names that got or lost a row since are looked up, where every
+        path was (10k notes: ~0.7 ms after each save). A position `index` does not name (a
+        removed note's row, unreachable) may then keep an older row."""
         notes = self._notes
         named = notes.named if notes is not None else 0
         cached = self._rows_of
-        if (
-            cached is not None
-            and cached[0]() is version
-            and cached[1] is notes
-            and cached[2] == named
-        ):
-            return cached[3]
-        row_of: dict[str, int] = notes.row_of if notes is not None else {}
-        rows = np.fromiter(map(row_of.get, paths, repeat(-1)), dtype=np.int64, count=len(paths))
+        if cached is not None and cached[1] is notes:
+            if cached[0]() is version and cached[2] == named:
+                return cached[4]
+            rows = self._rows_after(cached, paths, index) if index is not None else None
+        else:
+            rows = None
+        if rows is None:
+            row_of: dict[str, int] = notes.row_of if notes is not None else {}
+            rows = np.fromiter(map(row_of.get, paths, repeat(-1)), dtype=np.int64, count=len(paths))
         # The version by a weak reference: a table of every note (100k notes: ~16 MB) is not
         # kept alive here after its owner has replaced it.
         try:
             held: Callable[[], object] = weakref.ref(version)
         except TypeError:  # a version that takes no weak reference is held
             held = partial(_same, version)
-        self._rows_of = (held, notes, named, rows)
+        self._rows_of = (held, notes, named, paths, rows)
+        return rows
+
+    def _rows_after(
+        self,
+        cached: tuple[Callable[[], object], _Rows | None, int, Sequence[str], np.ndarray],
+        paths: Sequence[str],
+        index: Mapping[str, int],
+    ) -> np.ndarray | None:
+        """`rows_of` from the rows made for an earlier list (`cached`), or None."""
+        notes, named, before, rows = cached[1], cached[2], cached[3], cached[4]
+        if notes is None:
+            return None
+        renamed = notes.renamed_since(named)
+        if renamed is None or len(renamed) > RENAMED_MAX:
+            return None
+        k = len(before)
+        if paths is not before and (len(paths) < k or paths[:k] != before):
+            return None  # (the items are compared by identity first: one pass in C)
+        row_of = notes.row_of
+        added = paths[k:]
+        rows = np.concatenate(
+            [rows, np.fromiter(map(row_of.get, added, repeat(-1)), np.int64, len(added))]
+        )
+        for name in renamed:
+            at = index.get(name)
+            if at is not None and at < len(rows) and paths[at] == name:
+                rows[at] = row_of.get(name, -1)
         return rows
 
     def nearest_arrays(

@@ -142,6 +142,26 @@ def _check(world: World) -> None:
     links, whole = links_of(engine), episode_links(fresh, cfg.context_reach, cfg.context_gap)
     assert links.index == whole.index and links.distance == whole.distance
     assert np.array_equal(links.times, whole.times) and np.array_equal(links.near, whole.near)
+    _same_rows(world)
+
+
+def _same_rows(world: World) -> None:
+    """The rows a search reads, kept from one table to the next (the episode position and the
+    vector row of each note), are those looked up afresh at every row a path reaches."""
+    from cortexgraph_vault.ops.relevance_arrays import _episode_rows
+
+    engine = world.engine
+    table, links = note_table(engine), links_of(engine)
+    by_row = _episode_rows(table, links)
+    sem = engine.catalog.semantic
+    engine.catalog.sync_vectors()
+    with sem.lock:
+        vector_rows = sem.rows_of(table.paths, table.paths, table.row_of)
+        held = sem._notes.row_of if sem._notes is not None else {}
+    for path, row in table.row_of.items():
+        memory = not math.isnan(table.created[row])
+        assert by_row[row] == (links.index.get(path, -1) if memory else -1), path
+        assert vector_rows[row] == held.get(path, -1), path
 
 
 OPS = ["touch", "save", "delete", "rename", "relate", "retag", "new", "link", "restamp", "archive",
