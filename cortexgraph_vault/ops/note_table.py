@@ -198,9 +198,28 @@ def _without(notes: list[IndexedNote] | None, before: NoteTable, gone: list[int]
         old = before.notes[i]
         if row_of.get(old.path) == i:
             del row_of[old.path]
-    return NoteTable(before.paths, row_of, before.notes, before.status, before.status_names,
-                     before.use_base, before.last_used, before.strength, before.created,
-                     before.dead.union(gone), None if notes is None else list(notes))  # fmt: skip
+    table = NoteTable(before.paths, row_of, before.notes, before.status, before.status_names,
+                      before.use_base, before.last_used, before.strength, before.created,
+                      before.dead.union(gone), None if notes is None else list(notes))  # fmt: skip
+    _live_after(before, table, gone, 0)
+    return table
+
+
+def _live_after(before: NoteTable, table: NoteTable, gone: list[int], added: int) -> None:
+    """`table.live` from `before.live` when that was worked out: the rows of `gone` left out
+    and the `added` last rows put at the end, as the lookups of `table` hold them (a save
+    made every row's lookup be read again: 10k notes, ~0.15 ms)."""
+    if "live" not in before.__dict__:
+        return
+    live = before.live
+    if gone:
+        kept = np.ones(len(before.paths), dtype=bool)
+        kept[gone] = False
+        live = live[kept[live]]
+    if added:
+        end = len(table.paths)
+        live = np.concatenate([live, np.arange(end - added, end, dtype=np.int64)])
+    table.__dict__["live"] = live
 
 
 def _in_place(notes: list[IndexedNote], before: NoteTable) -> NoteTable | None:
@@ -281,6 +300,7 @@ def updated_table(before: NoteTable, changes: Changes) -> NoteTable | None:
         _fill(table, codes, row, note)
     for note in new:
         _append(table, codes, note)
+    _live_after(before, table, gone, len(new))
     return table
 
 

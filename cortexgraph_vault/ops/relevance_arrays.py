@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 from bisect import bisect_left
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -125,18 +125,30 @@ def links_after(before: EpisodeLinks, episodes: Episodes, reach: int, gap: float
     lands at the end (the newest save time; or among the last, saved the same second)."""
     old = before.episodes
     n_old, n = len(old.paths), len(episodes.paths)
-    times = np.asarray(episodes.times, dtype=np.float64)
     if len(before.distance) != 2 * reach:
         return episode_links(episodes, reach, gap)
     both = min(n_old, n)
-    differ = np.flatnonzero(times[:both] != before.times[:both])
-    first = int(differ[0]) if len(differ) else both
+    if n >= n_old and _starts_with(episodes.times, old.times):
+        # saves at the end (the most common): the times held already are not converted again
+        # (the lists' items compared by identity first: one pass in C)
+        added = np.asarray(episodes.times[n_old:], dtype=np.float64)
+        times = np.concatenate([before.times, added])
+        first = both
+    else:
+        times = np.asarray(episodes.times, dtype=np.float64)
+        differ = np.flatnonzero(times[:both] != before.times[:both])
+        first = int(differ[0]) if len(differ) else both
     if first:  # paths may differ from where the run of equal times before `first` starts
         first = bisect_left(episodes.times, episodes.times[first - 1], 0, first)
-    if list(episodes.paths[:first]) != list(old.paths[:first]):
+    if not _starts_with(episodes.paths[:first], old.paths[:first]) and list(
+        episodes.paths[:first]
+    ) != list(old.paths[:first]):
         return episode_links(episodes, reach, gap)
     start = max(0, first - reach)  # earlier rows' neighbours are all before `first`: kept
-    tail, distance = _near(times, np.arange(start, n), reach, gap)
+    if n - start <= FEW_ROWS:
+        tail, distance = _near_few(times, start, n, reach, gap)
+    else:
+        tail, distance = _near(times, np.arange(start, n), reach, gap)
     near = np.concatenate([before.near[:start], tail])
     index = dict(before.index)
     gone, came = old.paths[first:], episodes.paths[first:]
@@ -145,6 +157,38 @@ def links_after(before: EpisodeLinks, episodes: Episodes, reach: int, gap: float
     for i in range(first, n):
         index[came[i - first]] = i
     return EpisodeLinks(episodes, index, times, near, distance, weakref.ref(before), (*gone, *came))
+
+
+def _starts_with(seq: Sequence[object], head: Sequence[object]) -> bool:
+    """Whether `seq` begins with every item of `head` (lists compared in C; other sequences
+    are not: the caller works it out with arrays)."""
+    if not isinstance(seq, list) or not isinstance(head, list):
+        return False
+    return seq[: len(head)] == head
+
+
+FEW_ROWS = 32  # rows whose neighbours are worked out one by one: fewer steps than in arrays
+
+
+def _near_few(
+    times: np.ndarray, start: int, end: int, reach: int, gap: float
+) -> tuple[np.ndarray, list[int]]:
+    """`_near` of the rows from `start` to `end`, row by row: after a save, a few rows at the
+    end, where each array step of `_near` cost more than its work. The same values: a
+    neighbour is kept while every step to it stays within `gap` (float64 differences)."""
+    n = len(times)
+    found: list[int] = []
+    for i in range(start, end):
+        for step in (-1, 1):
+            ok, prev = True, i
+            for k in range(1, reach + 1):
+                nxt = i + step * k
+                ok = ok and 0 <= nxt < n and not abs(float(times[nxt]) - float(times[prev])) > gap
+                found.append(nxt if ok else -1)
+                prev = nxt
+    distance = [*range(1, reach + 1), *range(1, reach + 1)]
+    near = np.array(found, dtype=np.int64).reshape(end - start, 2 * reach)
+    return near, distance
 
 
 def _near(

@@ -104,6 +104,8 @@ def _same_table(table: NoteTable, notes: list[Any]) -> None:
     whole = build_table(notes)
     # every note held, in the catalogue's order, as a table built afresh holds them
     assert [table.paths[r] for r in table.live.tolist()] == [n.path for n in notes]
+    # kept from the last table's: the rows its lookups hold, in their order
+    assert table.live.tolist() == list(table.row_of.values())
     for path, row in whole.row_of.items():
         mine = table.row_of[path]
         # the same note (a restamp, which does not move the counters, may leave an older
@@ -267,3 +269,24 @@ def test_links_of_changed_episodes_are_those_made_afresh(
     whole = episode_links(after, reach, gap)
     assert mine.index == whole.index and mine.distance == whole.distance
     assert np.array_equal(mine.times, whole.times) and np.array_equal(mine.near, whole.near)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    times=st.lists(st.integers(0, 30), min_size=0, max_size=20),
+    start=st.integers(0, 20),
+    reach=st.integers(0, 3),
+    gap=st.sampled_from([0.0, 1.0, 5.0, 100.0]),
+)
+def test_neighbours_of_a_few_rows_are_those_worked_out_in_arrays(
+    times: list[int], start: int, reach: int, gap: float
+) -> None:
+    from cortexgraph_vault.ops.relevance_arrays import _near, _near_few
+
+    at = np.array(sorted(float(t) / 2 for t in times), dtype=np.float64)
+    start = min(start, len(at))
+    few, few_distance = _near_few(at, start, len(at), reach, gap)
+    whole, distance = _near(at, np.arange(start, len(at)), reach, gap)
+    assert few_distance == distance
+    assert few.dtype == whole.dtype and few.shape == whole.shape
+    assert np.array_equal(few, whole)
