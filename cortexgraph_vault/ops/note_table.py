@@ -318,9 +318,10 @@ def _replaced(before: NoteTable, replaced: list[tuple[int, IndexedNote]]) -> Not
     columns = []
     for k, name in enumerate(COLUMNS):
         column: np.ndarray = getattr(before, name)
-        wanted = np.array([v[k] for v in values], dtype=column.dtype)
-        held = column[rows]
-        if not np.array_equal(held, wanted, equal_nan=name != "status"):
+        wanted = [v[k] for v in values]
+        # compared as Python numbers (a few rows: array steps cost more than the work);
+        # a float64 and an int16 of a status code are exactly the Python values they hold
+        if not _same_values(column[rows].tolist(), wanted):
             column = column.copy()
             column[rows] = wanted
         columns.append(column)
@@ -333,6 +334,13 @@ def _replaced(before: NoteTable, replaced: list[tuple[int, IndexedNote]]) -> Not
     if "live" in before.__dict__:  # the same lookups: the same live rows
         table.__dict__["live"] = before.live
     return table
+
+
+def _same_values(held: list[float], wanted: list[float]) -> bool:
+    """Whether the values are equal, NaN equal to NaN (`np.array_equal(equal_nan=True)`)."""
+    return all(
+        a == b or (a != a and b != b) for a, b in zip(held, wanted, strict=True)
+    )  # fmt: skip
 
 
 def _values(
