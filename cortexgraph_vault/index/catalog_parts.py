@@ -246,6 +246,8 @@ def same_words(old: IndexedNote, new: IndexedNote) -> bool:
 def same_bytes(old: IndexedNote, data: bytes, max_bytes: int) -> bool:
     if len(data) > max_bytes or old.sha256.startswith("partial:"):
         return False
-    if old.memory is not None and not {"created", "last_used"} <= old.frontmatter.keys():
-        return False  # its times default from the file's stamp, which just changed
-    return old.size == len(data) and old.sha256 == hashlib.sha256(data).hexdigest()
+    # the bytes first: a touch's are new, and the note's fields are then not decoded
+    if old.size != len(data) or old.sha256 != hashlib.sha256(data).hexdigest():
+        return False
+    # its times default from the file's stamp, which just changed
+    return old.memory is None or {"created", "last_used"} <= old.frontmatter.keys()

@@ -97,6 +97,16 @@ class LinkGraph:
             return
         if old is None:
             old = self._notes.get(path)
+        if (
+            old is not None
+            and old.path == path
+            and old.links == note.links
+            and old.aliases == note.aliases
+        ):
+            # the same links and names (a touch, an edit of other fields): its edges and
+            # every other note's stand as they are, not resolved again at the next read
+            self._notes[path] = note
+            return
         if old is not None:
             self._forget_keys(old)
         self._notes[path] = note

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 from bisect import bisect_left
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -97,13 +97,17 @@ def fuse_arrays(
 @dataclass(frozen=True)
 class EpisodeLinks:
     """Episodes with each memory's neighbours worked out once: `near[i, slot]` is the
-    position of the neighbour at `distance[slot]` (before, then after) or -1."""
+    position of the neighbour at `distance[slot]` (before, then after) or -1. Links made
+    from earlier ones (`links_after`) name them (`prior`, weakly) and the paths whose
+    position may differ (`moved`): what is derived from their positions follows them."""
 
     episodes: Episodes
     index: dict[str, int]
     times: np.ndarray
     near: np.ndarray
     distance: list[int]
+    prior: weakref.ref[EpisodeLinks] | None = None
+    moved: tuple[str, ...] = ()
 
 
 def episode_links(episodes: Episodes, reach: int, gap: float) -> EpisodeLinks:
@@ -121,25 +125,70 @@ def links_after(before: EpisodeLinks, episodes: Episodes, reach: int, gap: float
     lands at the end (the newest save time; or among the last, saved the same second)."""
     old = before.episodes
     n_old, n = len(old.paths), len(episodes.paths)
-    times = np.asarray(episodes.times, dtype=np.float64)
     if len(before.distance) != 2 * reach:
         return episode_links(episodes, reach, gap)
     both = min(n_old, n)
-    differ = np.flatnonzero(times[:both] != before.times[:both])
-    first = int(differ[0]) if len(differ) else both
+    if n >= n_old and _starts_with(episodes.times, old.times):
+        # saves at the end (the most common): the times held already are not converted again
+        # (the lists' items compared by identity first: one pass in C)
+        added = np.asarray(episodes.times[n_old:], dtype=np.float64)
+        times = np.concatenate([before.times, added])
+        first = both
+    else:
+        times = np.asarray(episodes.times, dtype=np.float64)
+        differ = np.flatnonzero(times[:both] != before.times[:both])
+        first = int(differ[0]) if len(differ) else both
     if first:  # paths may differ from where the run of equal times before `first` starts
         first = bisect_left(episodes.times, episodes.times[first - 1], 0, first)
-    if list(episodes.paths[:first]) != list(old.paths[:first]):
+    if not _starts_with(episodes.paths[:first], old.paths[:first]) and list(
+        episodes.paths[:first]
+    ) != list(old.paths[:first]):
         return episode_links(episodes, reach, gap)
     start = max(0, first - reach)  # earlier rows' neighbours are all before `first`: kept
-    tail, distance = _near(times, np.arange(start, n), reach, gap)
+    if n - start <= FEW_ROWS:
+        tail, distance = _near_few(times, start, n, reach, gap)
+    else:
+        tail, distance = _near(times, np.arange(start, n), reach, gap)
     near = np.concatenate([before.near[:start], tail])
     index = dict(before.index)
-    for path in old.paths[first:]:
+    gone, came = old.paths[first:], episodes.paths[first:]
+    for path in gone:
         del index[path]
     for i in range(first, n):
-        index[episodes.paths[i]] = i
-    return EpisodeLinks(episodes, index, times, near, distance)
+        index[came[i - first]] = i
+    return EpisodeLinks(episodes, index, times, near, distance, weakref.ref(before), (*gone, *came))
+
+
+def _starts_with(seq: Sequence[object], head: Sequence[object]) -> bool:
+    """Whether `seq` begins with every item of `head` (lists compared in C; other sequences
+    are not: the caller works it out with arrays)."""
+    if not isinstance(seq, list) or not isinstance(head, list):
+        return False
+    return seq[: len(head)] == head
+
+
+FEW_ROWS = 32  # rows whose neighbours are worked out one by one: fewer steps than in arrays
+
+
+def _near_few(
+    times: np.ndarray, start: int, end: int, reach: int, gap: float
+) -> tuple[np.ndarray, list[int]]:
+    """`_near` of the rows from `start` to `end`, row by row: after a save, a few rows at the
+    end, where each array step of `_near` cost more than its work. The same values: a
+    neighbour is kept while every step to it stays within `gap` (float64 differences)."""
+    n = len(times)
+    found: list[int] = []
+    for i in range(start, end):
+        for step in (-1, 1):
+            ok, prev = True, i
+            for k in range(1, reach + 1):
+                nxt = i + step * k
+                ok = ok and 0 <= nxt < n and not abs(float(times[nxt]) - float(times[prev])) > gap
+                found.append(nxt if ok else -1)
+                prev = nxt
+    distance = [*range(1, reach + 1), *range(1, reach + 1)]
+    near = np.array(found, dtype=np.int64).reshape(end - start, 2 * reach)
+    return near, distance
 
 
 def _near(
@@ -206,14 +255,17 @@ def lend_context_arrays(
 
 # (the table's paths, the episodes, which rows are memories, the episode row of each)
 _last_rows: tuple[list[str], EpisodeLinks, np.ndarray, np.ndarray] | None = None
+MOVED_MAX = 256  # rows looked up again from the last ones: past this, all of them
 
 
 def _episode_rows(table: NoteTable, links: EpisodeLinks) -> np.ndarray:
     """The episode position of each table row's note (-1: none), once per list of paths,
     episodes and memory rows. Episodes hold memories only (with their save times): plain
     notes are not looked up. The tables that follow touches share their list of paths (a
-    touch made a new table, and this cost 0.15 ms at 10k notes). The list is held (it takes
-    no weak reference): one at a time, most often the newest table's own."""
+    touch made a new table, and this cost 0.15 ms at 10k notes); after a save (a list with
+    one path more, links made from the last ones) only the rows that may differ are looked
+    up (`_rows_after`). The list is held (it takes no weak reference): one at a time, most
+    often the newest table's own."""
     global _last_rows
     is_memory = ~np.isnan(table.created)
     cached = _last_rows
@@ -224,14 +276,50 @@ def _episode_rows(table: NoteTable, links: EpisodeLinks) -> np.ndarray:
         and np.array_equal(cached[2], is_memory)
     ):
         return cached[3]
-    memories = np.flatnonzero(is_memory)
-    paths = table.paths
-    by_row = np.full(len(paths), -1, dtype=np.int64)
-    by_row[memories] = np.fromiter(
-        map(links.index.get, [paths[i] for i in memories.tolist()], repeat(-1)),
-        np.int64, len(memories),
-    )  # fmt: skip
-    _last_rows = (paths, links, is_memory, by_row)
+    by_row = _rows_after(cached, table, links, is_memory) if cached is not None else None
+    if by_row is None:
+        memories = np.flatnonzero(is_memory)
+        paths = table.paths
+        by_row = np.full(len(paths), -1, dtype=np.int64)
+        by_row[memories] = np.fromiter(
+            map(links.index.get, [paths[i] for i in memories.tolist()], repeat(-1)),
+            np.int64, len(memories),
+        )  # fmt: skip
+    _last_rows = (table.paths, links, is_memory, by_row)
+    return by_row
+
+
+def _rows_after(
+    cached: tuple[list[str], EpisodeLinks, np.ndarray, np.ndarray],
+    table: NoteTable,
+    links: EpisodeLinks,
+    is_memory: np.ndarray,
+) -> np.ndarray | None:
+    """`_episode_rows` from the last ones, when the table's paths are the last list or it
+    with paths added at its end and `links` are the last links or made from them; else None.
+    Looked up again: the rows added, those whose note became or stopped being a memory, and
+    those of the paths whose episode position may have moved. A removed note's row (no
+    search reaches it) may keep an older value."""
+    before, before_links, was_memory, rows = cached
+    if links is before_links:
+        moved: tuple[str, ...] = ()
+    elif links.prior is not None and links.prior() is before_links:
+        moved = links.moved
+    else:
+        return None
+    k, paths = len(before), table.paths
+    if paths is not before and (len(paths) < k or paths[:k] != before):
+        return None  # (the items are compared by identity first: one pass in C)
+    changed = np.flatnonzero(was_memory != is_memory[:k])
+    if len(moved) + len(changed) > MOVED_MAX:
+        return None
+    by_row = np.concatenate([rows, np.full(len(paths) - k, -1, dtype=np.int64)])
+    again = [*changed.tolist(), *(np.flatnonzero(is_memory[k:]) + k).tolist()]
+    row_of = table.row_of
+    again += [row for path in moved if (row := row_of.get(path)) is not None]
+    get = links.index.get
+    for row in again:
+        by_row[row] = get(paths[row], -1) if is_memory[row] else -1
     return by_row
 
 

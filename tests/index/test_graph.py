@@ -207,6 +207,33 @@ def test_a_deleted_notes_incoming_links_become_unresolved_not_lost(link_vault: P
     assert signature(catalog) == fresh_signature(link_vault)
 
 
+def test_a_note_whose_links_and_names_stay_keeps_its_edges_as_a_fresh_graph(
+    link_vault: Path,
+) -> None:
+    """A change of other fields (a touch, a new line of text without links) leaves the
+    note's edges standing; changes of its links or aliases after it are followed."""
+    import os
+
+    catalog = catalog_of(link_vault)
+    catalog.graph.signature()  # built: later changes are applied to it
+    home, atlas = link_vault / "Home.md", link_vault / "Projects" / "Project Atlas.md"
+
+    def edit(path: Path, text: str) -> None:
+        path.write_text(text)
+        stamp = path.stat().st_mtime_ns + 1_000_000_000
+        os.utime(path, ns=(stamp, stamp))
+        catalog.refresh()
+
+    edit(home, home.read_text() + "\nA line with no link at all.\n")
+    edit(atlas, atlas.read_text().replace("---\n", "---\nstatus_note: touched\n", 1))
+    assert signature(catalog) == fresh_signature(link_vault)
+    edit(home, home.read_text() + "\nNow [[Missing Later]].\n")
+    assert catalog.graph.unresolved()["Missing Later"] == ["Home.md"]
+    edit(atlas, atlas.read_text().replace('aliases: [Atlas, "Project A"]', "aliases: [PA]"))
+    assert catalog.graph.unresolved()["Atlas"] == ["Daily/2026-01-05.md", "Home.md"]
+    assert signature(catalog) == fresh_signature(link_vault)
+
+
 def test_a_nearer_note_takes_over_an_ambiguous_name(link_vault: Path) -> None:
     catalog = catalog_of(link_vault)
     assert dict(catalog.graph.signature()["Home.md"])["Note"] == "Areas/Note.md"

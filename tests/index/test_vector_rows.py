@@ -115,3 +115,63 @@ def test_rows_of_a_list_do_not_keep_its_version_alive() -> None:
     with index.lock:
         assert index.rows_of(paths, plain).tolist() == rows.tolist()
         assert index.rows_of(paths, plain) is index.rows_of(paths, plain)
+
+
+def test_rows_of_a_list_grown_at_its_end_are_the_rows_looked_up_afresh() -> None:
+    """Saves (paths added at the end), removals (a path's row no longer named), a path put
+    back (a second place in the list), vectors made or dropped while the list stays: rows
+    brought up to date from the last ones are those of every path looked up again, at each
+    place the lookup (`index`) names."""
+    import random
+
+    rng = random.Random(3)
+    texts = dict(TEXTS)
+    index = index_of(texts)
+    paths = list(texts)
+    places = {p: i for i, p in enumerate(paths)}
+    pool = [f"n{i}.md" for i in range(40)]
+    for step in range(120):
+        kind = rng.choice(["save", "remove", "back", "embed", "drop", "same"])
+        if kind == "save":  # a new note: a new list, the path at its end, its vector made
+            name = rng.choice(pool)
+            texts[name] = f"Note {step}\nabout {rng.choice(QUERIES)}"
+            paths = [*paths, name]
+            places[name] = len(paths) - 1
+            index.mark(name)
+            index.sync(texts.get)
+        elif kind == "remove" and places:  # its place left in the list, unreachable
+            name = rng.choice(sorted(places))
+            del places[name]
+            texts.pop(name, None)
+            index.drop(name)
+        elif kind == "back":  # a removed path saved again: its new place at the end
+            name = rng.choice([p for p in paths if p not in places] or pool)
+            texts[name] = f"Back {step}"
+            paths = [*paths, name]
+            places[name] = len(paths) - 1
+            index.mark(name)
+            index.sync(texts.get)
+        elif kind == "embed" and places:  # the same list; a vector made (or made again)
+            name = rng.choice(sorted(places))
+            texts[name] = f"Edited {step}"
+            index.mark(name)
+            index.sync(texts.get)
+        elif kind == "drop" and places:  # the same list; a vector dropped
+            index.drop(rng.choice(sorted(places)))
+        with index.lock:
+            rows = index.rows_of(paths, paths, places)
+            row_of = index._notes.row_of if index._notes is not None else {}
+        assert len(rows) == len(paths)
+        for path, at in places.items():
+            assert rows[at] == row_of.get(path, -1), (step, kind, path)
+
+
+def test_rows_of_are_looked_up_afresh_when_the_list_is_not_the_last_one_grown() -> None:
+    index = index_of(TEXTS)
+    paths = list(TEXTS)
+    places = {p: i for i, p in enumerate(paths)}
+    with index.lock:
+        first = index.rows_of(paths, paths, places)
+        other = paths[::-1]  # another order: not the last list with paths added
+        again = index.rows_of(other, other, {p: i for i, p in enumerate(other)})
+    assert again.tolist() == first.tolist()[::-1]

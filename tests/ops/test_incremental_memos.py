@@ -104,6 +104,8 @@ def _same_table(table: NoteTable, notes: list[Any]) -> None:
     whole = build_table(notes)
     # every note held, in the catalogue's order, as a table built afresh holds them
     assert [table.paths[r] for r in table.live.tolist()] == [n.path for n in notes]
+    # kept from the last table's: the rows its lookups hold, in their order
+    assert table.live.tolist() == list(table.row_of.values())
     for path, row in whole.row_of.items():
         mine = table.row_of[path]
         # the same note (a restamp, which does not move the counters, may leave an older
@@ -142,6 +144,26 @@ def _check(world: World) -> None:
     links, whole = links_of(engine), episode_links(fresh, cfg.context_reach, cfg.context_gap)
     assert links.index == whole.index and links.distance == whole.distance
     assert np.array_equal(links.times, whole.times) and np.array_equal(links.near, whole.near)
+    _same_rows(world)
+
+
+def _same_rows(world: World) -> None:
+    """The rows a search reads, kept from one table to the next (the episode position and the
+    vector row of each note), are those looked up afresh at every row a path reaches."""
+    from cortexgraph_vault.ops.relevance_arrays import _episode_rows
+
+    engine = world.engine
+    table, links = note_table(engine), links_of(engine)
+    by_row = _episode_rows(table, links)
+    sem = engine.catalog.semantic
+    engine.catalog.sync_vectors()
+    with sem.lock:
+        vector_rows = sem.rows_of(table.paths, table.paths, table.row_of)
+        held = sem._notes.row_of if sem._notes is not None else {}
+    for path, row in table.row_of.items():
+        memory = not math.isnan(table.created[row])
+        assert by_row[row] == (links.index.get(path, -1) if memory else -1), path
+        assert vector_rows[row] == held.get(path, -1), path
 
 
 OPS = ["touch", "save", "delete", "rename", "relate", "retag", "new", "link", "restamp", "archive",
@@ -247,3 +269,24 @@ def test_links_of_changed_episodes_are_those_made_afresh(
     whole = episode_links(after, reach, gap)
     assert mine.index == whole.index and mine.distance == whole.distance
     assert np.array_equal(mine.times, whole.times) and np.array_equal(mine.near, whole.near)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    times=st.lists(st.integers(0, 30), min_size=0, max_size=20),
+    start=st.integers(0, 20),
+    reach=st.integers(0, 3),
+    gap=st.sampled_from([0.0, 1.0, 5.0, 100.0]),
+)
+def test_neighbours_of_a_few_rows_are_those_worked_out_in_arrays(
+    times: list[int], start: int, reach: int, gap: float
+) -> None:
+    from cortexgraph_vault.ops.relevance_arrays import _near, _near_few
+
+    at = np.array(sorted(float(t) / 2 for t in times), dtype=np.float64)
+    start = min(start, len(at))
+    few, few_distance = _near_few(at, start, len(at), reach, gap)
+    whole, distance = _near(at, np.arange(start, len(at)), reach, gap)
+    assert few_distance == distance
+    assert few.dtype == whole.dtype and few.shape == whole.shape
+    assert np.array_equal(few, whole)
