@@ -19,7 +19,6 @@ import pickle
 import struct
 from array import array
 from collections.abc import Callable
-from sys import intern
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:  # numpy: loaded with the word index, when first needed
@@ -254,7 +253,7 @@ def read_postings(stream: BinaryIO, parts: int) -> dict[str, list[Any]]:
 
 
 def read_stored_postings(stream: BinaryIO, parts: int, documents: int) -> dict[str, Postings]:
-    """term (interned) → its list (of the terms some document holds), as `write_postings` wrote them,
+    """term → its list (of the terms some document holds), as `write_postings` wrote them,
     each list's arrays made when first used (index/posting_lists.py `StoredPostings`).
     Checked as `TextIndex.restore` checks made ones: the typecodes, and that the last (the
     largest) document number of a list is one of the `documents`."""
@@ -286,6 +285,6 @@ def read_stored_postings(stream: BinaryIO, parts: int, documents: int) -> dict[s
             if n and last(data, at + (n - 1) * width)[0] >= documents:
                 raise ValueError(f"posting list of {term!r} names an unknown document")
             if df > 0:
-                found[intern(term)] = StoredPostings((data, at, n, docs_code, tfs_code), df, dead)
+                found[term] = StoredPostings((data, at, n, docs_code, tfs_code), df, dead)
             at += n * (width + sizes[tfs_code])
     return found

@@ -390,7 +390,7 @@ class TextIndex(Vocabulary):
     @classmethod
     def restore(cls, data: Mapping[str, Any]) -> TextIndex:
         """The index `export` gave; with "stored": its "postings" are lists already, checked
-        and their terms interned (cache_records.py `read_stored_postings`)."""
+        (cache_records.py `read_stored_postings`; a one-call process: terms not interned)."""
         index = cls()
         index._paths = list(data["paths"])
         index._doc_of = {p: i for i, p in enumerate(index._paths) if p is not None}
