@@ -92,7 +92,7 @@ class TextIndex(Vocabulary):
     def __init__(self) -> None:
         self._postings: dict[str, Postings] = {}  # only terms some document holds
         self._vocab: list[str] = []  # sorted
-        self._by_length: dict[int, dict[str, None]] = {}  # ordered sets, for typo matching
+        self._by_length: dict[int, dict[str, None]] | None = {}  # for typo matching
         self._doc_of: dict[str, int] = {}
         self._paths: list[str | None] = []
         self._norms = array("d")  # each document's length norm, by document number
