@@ -169,7 +169,9 @@ def load_cache(
                 for chunk in records
                 for hot, at, length in chunk
             }
-            if set(notes) != {p for p in header["paths"] if p is not None}:
+            indexed = set(header["paths"])  # the word index's: None for a removed note
+            indexed.discard(None)
+            if notes.keys() != indexed:
                 raise ValueError("notes and word index disagree")
     except FileNotFoundError:
         return None
