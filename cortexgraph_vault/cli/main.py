@@ -231,6 +231,22 @@ def main(argv: Sequence[str] | None = None, *, exits: bool = False) -> int:
             freeze_on_resume(False)  # what the exit itself makes is not frozen
 
 
+PLUGIN_LOADER = "pydantic.plugin._loader"
+
+
+def without_plugin_search() -> None:
+    """With every pydantic plugin disabled, pydantic's plugin loader is one that finds none:
+    the real one imports importlib.metadata to look among the entry points first (a twentieth
+    of a search command), then answers none as well. A loader already imported is kept."""
+    if os.environ.get("PYDANTIC_DISABLE_PLUGINS") != "__all__" or PLUGIN_LOADER in sys.modules:
+        return
+    import types
+
+    loader = types.ModuleType(PLUGIN_LOADER, "pydantic's plugin loader, all plugins disabled")
+    loader.get_plugins = tuple  # type: ignore[attr-defined]  # what the real one returns then
+    sys.modules[PLUGIN_LOADER] = loader
+
+
 def entry() -> NoReturn:
     """The `cortexgraph-vault` program: `main`, then out without taking the interpreter apart.
 
@@ -245,6 +261,7 @@ def entry() -> NoReturn:
     PYDANTIC_DISABLE_PLUGINS is set otherwise (empty: look for them).
     """
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    without_plugin_search()
     code = main(exits=True)
     for thread in threading.enumerate():
         if thread is not threading.main_thread() and not thread.daemon:

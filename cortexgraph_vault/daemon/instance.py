@@ -12,14 +12,16 @@ import errno
 import fcntl
 import json
 import os
-import socket
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.config import user_cache_dir
 from cortexgraph_vault.errors import ConfigError, VaultError
 from cortexgraph_vault.vault.lock import held_elsewhere, vault_key
+
+if TYPE_CHECKING:  # imported by `bind`: a CLI command only asks whether a daemon serves
+    import socket
 
 
 class AlreadyServed(VaultError):
@@ -129,6 +131,8 @@ def check_host(host: str, unsafe_bind: bool) -> str:
 
 def bind(host: str, port: int) -> socket.socket:
     """A listening-ready socket on host:port (port 0: any free port), or a clear error."""
+    import socket
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # proto given explicitly: asyncio sets TCP_NODELAY only on sockets that say they are TCP,
     # and without it every keep-alive response waits ~40 ms for a delayed ACK (Nagle).

@@ -119,7 +119,10 @@ class VaultEngine:
             self.repair_interrupted(lock_timeout=REPAIR_LOCK_WAIT)
         # Every process starts from the persistent cache and re-parses only what changed.
         self.index_cache = IndexCache(
-            cache_path(user_cache_dir(), self.root), self.layout, config.max_note_bytes
+            cache_path(user_cache_dir(), self.root),
+            self.layout,
+            config.max_note_bytes,
+            one_call=one_call,
         )
         self._copies_tried: dict[str, str] = {}
         # The collector stays off while the index is loaded and brought up to date: it would

@@ -28,6 +28,7 @@ from cortexgraph_vault.index.cache_records import (
     CacheRecords,
     posting_parts,
     read_postings,
+    read_stored_postings,
     vectors_in,
     write_postings,
     write_vectors,
@@ -69,21 +70,27 @@ class CachedIndex:
 
 
 def _words_loader(
-    store: CacheRecords, start: int, end: int, header: dict[str, Any]
+    store: CacheRecords, start: int, end: int, header: dict[str, Any], stored: bool
 ) -> Callable[[], TextIndex]:
-    """The word index held in [start, end) of the file, restored when called."""
+    """The word index held in [start, end) of the file, restored when called; `stored`: its
+    lists' arrays made when each is first used (a one-call process: a search reads a few)."""
 
     def restore() -> TextIndex:
         from cortexgraph_vault.index.text_index import TextIndex
 
         raw = store.stream(start)
         with gc_paused():
-            postings = read_postings(raw, header["term_chunks"])
+            chunks = header["term_chunks"]
+            postings: dict[str, Any] = (
+                read_stored_postings(raw, chunks, len(header["paths"]))
+                if stored
+                else read_postings(raw, chunks)
+            )
             if raw.tell() != end:
                 raise ValueError("the word index does not end where the end marker begins")
             return TextIndex.restore(
                 {"paths": header["paths"], "norms": header["norms"], "postings": postings,
-                 "terms_of": header["terms_of"]}
+                 "terms_of": header["terms_of"], "stored": stored}
             )  # fmt: skip
 
     return restore
@@ -124,8 +131,12 @@ def _tail(fh: BinaryIO, size: int) -> bytes:
     return found
 
 
-def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIndex | None:
-    """The cached index, or None when there is none or it cannot be trusted.
+def load_cache(
+    path: Path, layout: VaultLayout, max_note_bytes: int, *, stored_words: bool = False
+) -> CachedIndex | None:
+    """The cached index, or None when there is none or it cannot be trusted. `stored_words`:
+    the word index's lists are made from the file's bytes when each is first used, not all
+    when it is restored (a one-call process; a long-lived one would hold both).
 
     The file: the stamp, a header, the vectors, each note's cold fields (cold_fields.py),
     the notes' records, the word index, an end marker, and where the parts begin."""
@@ -158,14 +169,16 @@ def load_cache(path: Path, layout: VaultLayout, max_note_bytes: int) -> CachedIn
                 for chunk in records
                 for hot, at, length in chunk
             }
-            if set(notes) != {p for p in header["paths"] if p is not None}:
+            indexed = set(header["paths"])  # the word index's: None for a removed note
+            indexed.discard(None)
+            if notes.keys() != indexed:
                 raise ValueError("notes and word index disagree")
     except FileNotFoundError:
         return None
     except Exception as exc:  # a corrupt or foreign cache is rebuilt, never fatal
         log.warning("%s: index cache unreadable (%s); rebuilding it", path, exc)
         return None
-    text = _words_loader(store, terms_at, end_at, header)
+    text = _words_loader(store, terms_at, end_at, header, stored_words)
     return CachedIndex(notes, text, vectors)
 
 
@@ -272,8 +285,11 @@ def save_cache(
 class IndexCache:
     """The cache file of one vault, and when it is worth writing again."""
 
-    def __init__(self, path: Path, layout: VaultLayout, max_note_bytes: int) -> None:
+    def __init__(
+        self, path: Path, layout: VaultLayout, max_note_bytes: int, *, one_call: bool = False
+    ) -> None:
         self.path = path
+        self.one_call = one_call  # the process makes one call: the word index read as used
         self.layout = layout
         self.max_note_bytes = max_note_bytes
         self.loaded_at_start = False
@@ -287,7 +303,7 @@ class IndexCache:
 
     def load_into(self, catalog: VaultCatalog) -> bool:
         started = time.perf_counter()
-        cached = load_cache(self.path, self.layout, self.max_note_bytes)
+        cached = load_cache(self.path, self.layout, self.max_note_bytes, stored_words=self.one_call)
         if cached is not None:
             catalog.adopt(cached.notes, cached.text, cached.vectors)
         else:  # notes parsed in workers wait beside the cache for it (index/cold_spool.py)

@@ -16,14 +16,20 @@ from __future__ import annotations
 import io
 import os
 import pickle
+import struct
 from array import array
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+if TYPE_CHECKING:  # numpy: loaded with the word index, when first needed
+    from cortexgraph_vault.index.posting_lists import Postings
 
 CHUNK = 1 << 20
+_UINT = struct.Struct("=I")  # a document number as array("I") holds it
 # Windows has no positional read, and a file held open there cannot be replaced by the
 # next cache: the file is read whole instead.
 _POSITIONAL = hasattr(os, "pread") and os.name != "nt"
+_PREADV = hasattr(os, "preadv")
 
 
 class CacheRecords:
@@ -68,6 +74,13 @@ class CacheRecords:
         """Fill `buffer` from the file at `start` (no intermediate copy of it all)."""
         view = buffer
         done = 0
+        if self._data is None and _PREADV:  # straight into the buffer, no copy of each chunk
+            while done < len(view):
+                got = os.preadv(self._fd, [view[done : done + CHUNK]], start + done)
+                if not got:
+                    raise ValueError("the index cache ends before its parts do")
+                done += got
+            return
         while done < len(view):
             part = self.read(start + done, min(CHUNK, len(view) - done))
             view[done : done + len(part)] = part
@@ -236,4 +249,42 @@ def read_postings(stream: BinaryIO, parts: int) -> dict[str, list[Any]]:
             tfs.frombytes(data[at : at + n * tfs.itemsize])
             at += n * tfs.itemsize
             found[term] = [docs, tfs, df, dead]
+    return found
+
+
+def read_stored_postings(stream: BinaryIO, parts: int, documents: int) -> dict[str, Postings]:
+    """term → its list (of the terms some document holds), as `write_postings` wrote them,
+    each list's arrays made when first used (index/posting_lists.py `StoredPostings`).
+    Checked as `TextIndex.restore` checks made ones: the typecodes, and that the last (the
+    largest) document number of a list is one of the `documents`."""
+    from cortexgraph_vault.index.posting_lists import _WIDTH, StoredPostings
+
+    found: dict[str, Postings] = {}
+    sizes: dict[str, int] = {}
+    for _ in range(parts):
+        meta: list[TermMeta] = pickle.load(stream)
+        size = 0
+        for _, docs_code, tfs_code, n, _, _ in meta:
+            if docs_code not in sizes or tfs_code not in sizes:
+                if tfs_code not in _WIDTH or docs_code != "I":
+                    raise ValueError("a posting list of the word index is damaged")
+                sizes[docs_code], sizes[tfs_code] = (
+                    array(docs_code).itemsize,
+                    array(tfs_code).itemsize,
+                )
+            size += n * (sizes[docs_code] + sizes[tfs_code])
+        data = memoryview(stream.read(size))
+        if len(data) != size:
+            raise ValueError("the word index ends before its postings do")
+        at = 0
+        width = sizes.get("I", 0)
+        last = _UINT.unpack_from
+        for term, docs_code, tfs_code, n, df, dead in meta:
+            if n < df + dead:
+                raise ValueError(f"posting list of {term!r} is damaged")
+            if n and last(data, at + (n - 1) * width)[0] >= documents:
+                raise ValueError(f"posting list of {term!r} names an unknown document")
+            if df > 0:
+                found[term] = StoredPostings((data, at, n, docs_code, tfs_code), df, dead)
+            at += n * (width + sizes[tfs_code])
     return found

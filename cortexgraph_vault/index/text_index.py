@@ -92,7 +92,7 @@ class TextIndex(Vocabulary):
     def __init__(self) -> None:
         self._postings: dict[str, Postings] = {}  # only terms some document holds
         self._vocab: list[str] = []  # sorted
-        self._by_length: dict[int, dict[str, None]] = {}  # ordered sets, for typo matching
+        self._by_length: dict[int, dict[str, None]] | None = {}  # for typo matching
         self._doc_of: dict[str, int] = {}
         self._paths: list[str | None] = []
         self._norms = array("d")  # each document's length norm, by document number
@@ -389,13 +389,17 @@ class TextIndex(Vocabulary):
 
     @classmethod
     def restore(cls, data: Mapping[str, Any]) -> TextIndex:
+        """The index `export` gave; with "stored": its "postings" are lists already, checked
+        (cache_records.py `read_stored_postings`; a one-call process: terms not interned)."""
         index = cls()
         index._paths = list(data["paths"])
         index._doc_of = {p: i for i, p in enumerate(index._paths) if p is not None}
         index._norms = array("d", data["norms"])
         if len(index._norms) != len(index._paths):
             raise ValueError("document norms and paths disagree")
-        for term, (docs, tfs, df, dead) in data["postings"].items():
+        if data.get("stored"):
+            index._postings = data["postings"]
+        for term, (docs, tfs, df, dead) in () if data.get("stored") else data["postings"].items():
             if len(docs) != len(tfs) or len(docs) < df + dead or tfs.typecode not in _WIDTH:
                 raise ValueError(f"posting list of {term!r} is damaged")
             if docs and docs[-1] >= len(index._paths):  # ascending: the last is the largest

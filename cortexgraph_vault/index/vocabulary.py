@@ -26,24 +26,33 @@ class Vocabulary:
 
     _postings: dict[str, Postings]  # only terms some document holds
     _vocab: list[str]  # sorted
-    _by_length: dict[int, dict[str, None]]  # ordered sets, for typo matching
+    # ordered sets, for typo matching; None: made from the vocabulary when first needed (a
+    # typo, a change), a restored index's terms in its order (a search rarely needs them)
+    _by_length: dict[int, dict[str, None]] | None
 
     def _vocab_from_postings(self) -> None:
         self._vocab = sorted(self._postings)
-        for term in self._vocab:
-            self._by_length.setdefault(len(term), {})[term] = None
+        self._by_length = None
+
+    def _lengths(self) -> dict[int, dict[str, None]]:
+        by_length = self._by_length
+        if by_length is None:
+            by_length = self._by_length = {}
+            for term in self._vocab:
+                by_length.setdefault(len(term), {})[term] = None
+        return by_length
 
     def _add_terms(self, new: list[str]) -> None:
         """New terms join the sorted vocabulary: a few by bisection, many in one merge."""
         if not new:
             return
+        by_length = self._lengths()  # before the vocabulary changes
         if len(new) <= SMALL_VOCAB_CHANGE:
             for term in new:
                 insort(self._vocab, term)
         else:
             # two sorted runs: the sort merges them in C (heapq.merge steps in Python)
             self._vocab = sorted(self._vocab + new)
-        by_length = self._by_length
         for term in new:
             by_length.setdefault(len(term), {})[term] = None
 
@@ -51,6 +60,7 @@ class Vocabulary:
         """Terms no document holds any more leave the vocabulary."""
         if not gone:
             return
+        by_length = self._lengths()  # before the vocabulary changes
         vocab = self._vocab
         if len(gone) <= SMALL_VOCAB_CHANGE:
             for term in gone:
@@ -60,7 +70,6 @@ class Vocabulary:
         else:
             postings = self._postings
             self._vocab = [t for t in vocab if t in postings]
-        by_length = self._by_length
         for term in gone:
             bucket = by_length.get(len(term))
             if bucket is not None:
@@ -95,7 +104,7 @@ class Vocabulary:
 
         near: list[str] = []
         for size in range(len(term) - 2, len(term) + 3):
-            near.extend(self._by_length.get(size, {}))
+            near.extend(self._lengths().get(size, {}))
         found = process.extract(
             term, near, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF, limit=MAX_EXPANSIONS * 4
         )

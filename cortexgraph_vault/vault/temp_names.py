@@ -12,16 +12,27 @@ import hashlib
 import os
 import random
 import re
-import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from cortexgraph_vault.vault import this_process
 
 TEMP_MARK = ".cgv-tmp-"
 ASIDE_MARK = ".cgv-aside-"
+
+
+def _host_name() -> str:
+    """What `socket.gethostname()` answers (the node name), without importing socket."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket
+
+    return socket.gethostname()
+
+
 # This machine, in temp file names (a pid means nothing on another device of a synced vault).
-_WRITER = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
+_WRITER = hashlib.sha256(_host_name().encode()).hexdigest()[:6]
 _OWNER = re.compile(re.escape(TEMP_MARK) + r"([0-9a-f]{6})-(\d+)-[0-9a-f]+$")
 
 
@@ -86,14 +97,31 @@ def sweep_temp_files(root: Path, folders: list[str], older_than_seconds: float =
     removed = 0
     limit = time.time() - older_than_seconds
     for folder in folders:
-        base = root / folder
-        if not base.is_dir():
-            continue
-        for entry in base.rglob(f".*{TEMP_MARK}*"):
+        for entry in _hidden_temp_entries(os.path.join(root, folder)):
             with contextlib.suppress(OSError):
                 if entry.is_file() and (
                     _writer_is_dead(entry.name) or entry.stat().st_mtime < limit
                 ):
-                    entry.unlink()
+                    os.unlink(entry.path)
                     removed += 1
     return removed
+
+
+def _hidden_temp_entries(base: str) -> Iterator[os.DirEntry[str]]:
+    """What `Path(base).rglob(f".*{TEMP_MARK}*")` finds (symlinked folders not entered), by
+    comparing names: the glob matched every name of the folder (3,000 in a 10k vault's
+    short-term folder) against a pattern at every start, a sixtieth of a `show`."""
+    folders = [base]
+    while folders:
+        try:
+            listing = os.scandir(folders.pop())
+        except OSError:
+            continue
+        with listing:
+            for entry in listing:
+                name = entry.name
+                if name[:1] == "." and TEMP_MARK in name[1:]:
+                    yield entry
+                with contextlib.suppress(OSError):
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append(entry.path)

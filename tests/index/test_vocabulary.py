@@ -122,3 +122,24 @@ def test_a_note_past_the_cap_says_so_among_its_problems(tmp_path: Path) -> None:
     (vault / "Word list.md").write_text(" ".join(words[:100]))
     catalog.reload("Word list.md")
     assert "Word list.md" not in dict(catalog.problems())
+
+
+def test_a_restored_index_matches_typos_as_one_whose_lengths_were_made_at_once() -> None:
+    # the terms by length are made when first needed: in the order they would have had
+    def doc(text: str):  # type: ignore[no-untyped-def]
+        return term_stats(DocumentText("", content=text))
+
+    index = TextIndex()
+    index.put("a.md", doc("postgres postmark postage"))
+    index.put("b.md", doc("postgrad poster zebra"))
+    restored = TextIndex.restore(index.export())
+    eager = TextIndex.restore(index.export())
+    eager._lengths()  # made now, as a restore once made them
+    for each in (restored, eager):
+        each.put("c.md", doc("postgrex postgris"))
+        each.remove("b.md", lambda: terms_of("postgrad poster zebra"))
+    assert restored._by_length == eager._by_length
+    assert [list(b) for b in restored._lengths().values()] == [
+        list(b) for b in eager._lengths().values()
+    ]
+    assert restored.expand("postgers") == eager.expand("postgers")

@@ -120,3 +120,21 @@ def test_the_program_runs_without_pydantic_plugins_unless_told() -> None:
     env["PYDANTIC_DISABLE_PLUGINS"] = ""  # a person's own setting wins
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0 and out.stdout == "\n"
+
+
+def test_with_plugins_disabled_pydantic_never_looks_for_them() -> None:
+    # the loader that finds none: models build and validate, importlib.metadata never loads
+    code = (
+        "import os, sys\n"
+        "os.environ['PYDANTIC_DISABLE_PLUGINS'] = '__all__'\n"
+        "from cortexgraph_vault.cli.main import without_plugin_search\n"
+        "without_plugin_search()\n"
+        "from pydantic import BaseModel\n"
+        "class A(BaseModel):\n"
+        "    x: int\n"
+        "assert A.model_validate({'x': '3'}).x == 3\n"
+        "print('importlib.metadata' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
