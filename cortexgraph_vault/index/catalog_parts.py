@@ -8,6 +8,7 @@ import hashlib
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -157,7 +158,7 @@ class LazyParts:
         if made > SMALL_BATCH:  # the tokenizer (and past TABLE_MIN the float32 table) made
             model = self.semantic.embedder()
             if model is not None:
-                model.let_go()
+                model.let_go(time.monotonic())
             # the parsed tokenizer's heap and each note's decoded text, handed back: a daemon
             # that embeds the memories saved since its last search keeps none of it
             give_back_freed_memory()

@@ -3,7 +3,7 @@ query tables' ids: neither the whole float32 table (33 MB) nor the parsed tokeni
 kept for them, and their vectors are those the whole table gives, bit for bit. Up to TABLE_MIN
 texts (the memories saved since a daemon's last search) are tokenized by the tokenizer but still
 gathered from the mapped rows: no table. After embedding many notes a catalogue lets go of
-both."""
+both, unless it needed the tokenizer again soon after letting it go: it then keeps that."""
 
 from __future__ import annotations
 
@@ -11,7 +11,12 @@ from pathlib import Path
 
 import numpy as np
 
-from cortexgraph_vault.index.embedder import SMALL_BATCH, TABLE_MIN, load_embedder
+from cortexgraph_vault.index.embedder import (
+    REUSED_WITHIN,
+    SMALL_BATCH,
+    TABLE_MIN,
+    load_embedder,
+)
 from cortexgraph_vault.index.semantic import note_text
 from tests.index.index_helpers import catalog_of, engine_for
 
@@ -42,10 +47,30 @@ def test_a_few_texts_are_embedded_without_the_table_or_the_tokenizer_and_equal_i
     assert np.array_equal(few, many)
     assert np.array_equal(some, many)
     assert np.array_equal(model.embed(texts[:2]), many[:2])  # the table kept: used as is
-    model.let_go()
+    model.let_go(0.0)
     assert "table" not in model.__dict__ and "tokenizer" not in model.__dict__
     assert np.array_equal(model.embed(texts[5:9]), many[5:9])
     assert few[0].any() and not few[len(texts) - 5].any()  # a vector; the empty text zero
+
+
+def test_a_tokenizer_needed_again_soon_after_it_was_let_go_is_kept(
+    sample_vault: Path, tmp_path: Path
+) -> None:
+    texts = _texts(sample_vault)
+    model = load_embedder(tables=tmp_path / "tables")
+    first = model.embed(texts)
+    model.let_go(100.0)  # a big embedding, then none for a while: let go
+    assert "tokenizer" not in model.__dict__
+    model.embed(texts)
+    model.let_go(100.0 + REUSED_WITHIN + 1)  # needed again, but a long while later
+    assert "tokenizer" not in model.__dict__
+    model.embed(texts)
+    model.let_go(100.0 + REUSED_WITHIN + 2)  # needed again at once: batches keep coming
+    assert "tokenizer" in model.__dict__
+    kept = model.__dict__["tokenizer"]
+    assert np.array_equal(model.embed(texts), first)
+    model.let_go(100.0 + 10 * REUSED_WITHIN)  # kept from then on, whenever let go
+    assert model.__dict__["tokenizer"] is kept and "table" not in model.__dict__
 
 
 def test_a_text_the_query_tables_leave_to_the_tokenizer_is_embedded_by_it(

@@ -84,8 +84,8 @@ def test_a_note_dropped_while_notes_are_embedded_stays_dropped(tmp_path: Path) -
             catalog.reload(edited)
             return model.embed(texts)
 
-        def let_go(self) -> None:
-            model.let_go()
+        def let_go(self, now: float) -> None:
+            model.let_go(now)
 
     for note in catalog.notes():
         sem.mark(note.path)
