@@ -105,6 +105,9 @@ class InotifyWatch:
         self._wake: tuple[int, int] = (-1, -1)
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        # One batch's changes to the watch table are seen whole by another thread: a folder
+        # moved out was seen gone while its subfolders were still being dropped.
+        self._table = threading.Lock()
         self._stopping = threading.Event()
 
     # lifecycle -------------------------------------------------------------------------
@@ -147,7 +150,8 @@ class InotifyWatch:
             self._fd, self._wake, self._thread = -1, (-1, -1), None
 
     def watched_folders(self) -> list[str]:
-        return sorted(self.by_folder)
+        with self._table:
+            return sorted(self.by_folder)
 
     # the thread ------------------------------------------------------------------------
     def _run(self) -> None:
@@ -179,15 +183,17 @@ class InotifyWatch:
 
     def _handle(self, buf: bytes) -> None:
         batch = parse_events(buf, self.folders)
-        for wd in batch.ignored:
-            self._forget(wd)
-        for came, rel in batch.folder_moves:
-            if came:
-                self._watch_tree(rel)
-            else:
-                self._drop_tree(rel)
+        with self._table:
+            for wd in batch.ignored:
+                self._forget(wd)
+            for came, rel in batch.folder_moves:
+                if came:
+                    self._watch_tree(rel)
+                else:
+                    self._drop_tree(rel)
+            if batch.overflow:
+                self._rewatch()
         if batch.overflow:
-            self._rewatch()
             self.sink.note_overflow()
         if batch.dirs:
             self.sink.note_event(sorted(batch.dirs), is_dir=True, count=len(batch.dirs))

@@ -288,3 +288,25 @@ class _Refusing:
 
     def inotify_rm_watch(self, fd: int, wd: int) -> int:
         return self.real.inotify_rm_watch(fd, wd)
+
+
+def test_a_big_folder_moved_out_is_never_seen_half_dropped(
+    reading: tuple[InotifyWatch, Recorder], link_vault: Path, tmp_path: Path
+) -> None:
+    reader, _ = reading
+    for i in range(300):
+        (link_vault / "Big" / f"Sub{i:03}").mkdir(parents=True)
+    wait_until(lambda: len([f for f in reader.watched_folders() if f.startswith("Big")]) == 301)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.rename(link_vault / "Big", outside / "Big")
+    torn = 0
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        seen = [f for f in reader.watched_folders() if f.startswith("Big")]
+        if "Big" not in seen:
+            torn += len(seen)  # the top gone while folders below it are still watched
+            break
+        torn += 0 < len(seen) < 301
+    assert torn == 0
+    assert not [f for f in reader.watched_folders() if f.startswith("Big")]
