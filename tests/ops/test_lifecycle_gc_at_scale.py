@@ -54,7 +54,7 @@ def test_a_gc_whose_commit_fails_leaves_every_memory_in_its_file_and_in_the_inde
     with pytest.raises(GitError, match="nothing was forgotten"):
         service.gc(dry_run=False, limit=1000)
     assert {p: p.read_bytes() for p in (vault / "_stm").glob("*.md")} == files
-    # the index took each memory out as it left its path: each came back with its file
+    # the index took each memory out as it left its path: each is in it again
     found = service.search_unified("tangerine").results
     assert sorted(r.title for r in found) == [f"Faded {i}" for i in range(5)]
     (vault / ".git" / "index.lock").unlink()
