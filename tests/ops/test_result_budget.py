@@ -4,6 +4,7 @@ gives the rest of the page, each hit exactly once."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.models import OpenResult, SearchResult
 from cortexgraph_vault.service import MemoryService
 from tests.builders import service_for
+from tests.conftest import NOW
 
 LONG_MEMORIES = 60
 WORDS = [
@@ -40,12 +42,14 @@ def long_text(i: int, chars: int) -> str:
 
 
 def a_vault_of_long_memories(root: Path, count: int = LONG_MEMORIES, chars: int = 3_000) -> Path:
+    """Memories used a few days before the test's clock: they carry their own times, so no
+    file's modification time (the real date) stands in for them."""
     (root / "_stm").mkdir(parents=True)
     for i in range(count):
+        used = (NOW - timedelta(days=1 + i % 5)).strftime("%Y-%m-%dT%H:%M:%SZ")
         (root / "_stm" / f"harbour {i:03d}.md").write_text(
-            f"---\nid: harbour-{i:03d}\nuse_count: {1 + i % 4}\ntags: [harbour]\n---\n"
-            + long_text(i, chars)
-            + "\n"
+            f"---\nid: harbour-{i:03d}\ncreated: {used}\nlast_used: {used}\n"
+            f"use_count: {1 + i % 4}\ntags: [harbour]\n---\n" + long_text(i, chars) + "\n"
         )
     return root
 
@@ -218,9 +222,7 @@ def test_a_continuation_ranks_at_the_instant_of_the_first_call_while_the_clock_r
     tmp_path: Path,
 ) -> None:
     import base64
-    from datetime import datetime, timedelta
-
-    from tests.conftest import NOW
+    from datetime import datetime
 
     vault = a_vault_of_long_memories(tmp_path / "vault")
     ticks = iter(range(1_000))
