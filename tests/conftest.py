@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -11,15 +12,22 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from cortexgraph_vault.vault.sample import copy_sample_vault
 
-NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-NOW_ISO = "2026-12-01T12:00:00Z"
+# The tests' clock. `./scripts/test` runs the suite with it moved years away from the real
+# date, both ways (TESTS_CLOCK_SHIFT_DAYS): a test that lets today's date or a file's mtime
+# stand in for a time of its own then fails on the day it is written, not weeks later when
+# the calendar passes its fixed date. Whole weeks, so the weekday stays.
+CLOCK_SHIFT = timedelta(days=int(os.environ.get("TESTS_CLOCK_SHIFT_DAYS", "0") or 0))
+if CLOCK_SHIFT.days % 7:
+    raise pytest.UsageError(f"TESTS_CLOCK_SHIFT_DAYS={CLOCK_SHIFT.days}: give whole weeks")
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC) + CLOCK_SHIFT
+NOW_ISO = NOW.strftime("%Y-%m-%dT%H:%M:%SZ")
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test Person",
     "GIT_AUTHOR_EMAIL": "test@example.org",
@@ -53,10 +61,54 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     session.config.stash[RUN_FAILED] = session.testsfailed > 0
 
 
+def _reads_the_clock(names: object) -> bool:
+    return isinstance(names, tuple) and ("NOW" in names or "NOW_ISO" in names)
+
+
+def _module_uses_the_clock(module: object) -> bool:
+    values = vars(module).values()
+    return any(v is NOW or v is NOW_ISO for v in values) or any(
+        getattr(v, "__module__", None) == "tests.builders" for v in values
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark `uses_the_clock` every test whose module takes the tests' clock (NOW, NOW_ISO, or
+    the builders, which default to it) or which asks for a fixture that does (the sample
+    vault, the CLI): the part `./scripts/test` runs again with the clock moved the other way."""
+    for item in items:
+        module = getattr(item, "module", None)
+        info = getattr(item, "_fixtureinfo", None)
+        defs = [d for ds in (info.name2fixturedefs.values() if info else ()) for d in ds]
+        if (module is not None and _module_uses_the_clock(module)) or any(
+            _reads_the_clock(getattr(getattr(d.func, "__code__", None), "co_names", None))
+            for d in defs
+        ):
+            item.add_marker("uses_the_clock")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    shift = f" (moved {CLOCK_SHIFT.days:+,} days)" if CLOCK_SHIFT else ""
+    return f"tests' clock: {NOW_ISO}{shift}"
+
+
+def _size_of(folder: Path) -> int:
+    total = 0
+    for root, _dirs, files in os.walk(folder, onerror=lambda _error: None):
+        for name in files:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(root, name)).st_size
+    return total
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     own = terminalreporter.config.stash.get(OWN_BASETEMP, None)
     if own is not None and terminalreporter.config.stash.get(RUN_FAILED, False):
-        terminalreporter.write_line(f"temp folders of this run kept for a look: {own}")
+        size = _size_of(own)
+        terminalreporter.write_line(
+            f"temp folders of the failed tests kept for a look: {own} ({size / 1e6:,.1f} MB);"
+            " remove them when done"
+        )
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -72,3 +72,36 @@ def test_with_every_prerequisite_the_check_passes_and_says_what_it_found(tmp_pat
     assert result.stdout.startswith("==> prerequisites\nprerequisites: Python 3.")
     assert str(fake_chromium) in result.stdout
     assert re.search(r"^<== prerequisites: \d+\.\d s$", result.stdout, re.M)
+
+
+def run_phases(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
+    """A script of the test command's shape: `scripts/phases.sh` sourced, then `body`."""
+    script = tmp_path / "phases"
+    script.write_text(
+        "set -euo pipefail\n"
+        'planned_phases=("install" "unit tests" "plugin tests" "browser test")\n'
+        f"source {REPO / 'scripts' / 'phases.sh'}\n{body}"
+    )
+    return subprocess.run(
+        [shutil.which("bash") or "/bin/bash", str(script)],
+        capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+
+
+def test_a_failed_phase_is_named_with_every_phase_that_did_not_run(tmp_path: Path) -> None:
+    result = run_phases(tmp_path, 'phase "install"\ntrue\nphase "unit tests"\nexit 3\n')
+    assert result.returncode == 3
+    assert "==> install\n<== install: " in result.stdout
+    assert "all test phases passed" not in result.stdout
+    assert re.search(r"^<== unit tests: FAILED \(exit 3\) after \d+\.\d s$", result.stderr, re.M)
+    assert result.stderr.endswith(
+        "not run, because 'unit tests' failed: plugin tests; browser test\n"
+    )
+
+
+def test_a_run_whose_phases_all_pass_says_so_and_names_none_as_skipped(tmp_path: Path) -> None:
+    body = "".join(f'phase "{p}"\ntrue\n' for p in ("install", "unit tests", "plugin tests"))
+    result = run_phases(tmp_path, body + 'phase "browser test"\nphases_done\n')
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^all test phases passed in \d+\.\d s$", result.stdout, re.M)
+    assert "not run" not in result.stdout + result.stderr

@@ -49,6 +49,6 @@ def test_every_kept_type_ignore_names_its_error_and_why() -> None:
 def test_the_test_command_runs_mypy_before_pytest() -> None:
     script = (REPO / "scripts" / "test").read_text(encoding="utf-8")
     mypy = script.index('phase "mypy"\n')
-    assert script.index("\n.venv/bin/mypy\n", mypy) < script.index('phase "pytest"')
+    assert script.index("\n.venv/bin/mypy\n", mypy) < script.index('phase "pytest')
     dev = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert any(dep.startswith("mypy") for dep in dev["optional-dependencies"]["dev"])
