@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.errors import GitError
-from cortexgraph_vault.history import VaultHistory
+from cortexgraph_vault.history import VaultHistory, recording
 from cortexgraph_vault.history.runner import GitRunner
 from tests.conftest import git_as_a_person
 
@@ -68,15 +68,36 @@ def release_after(lock: Path, seconds: float) -> threading.Thread:
     return thread
 
 
-def test_lock_held_forever_gives_up_in_time_and_changes_nothing(vault: Path) -> None:
+class WaitClock:
+    """The lock wait's clock: `sleep` moves it on instead of waiting."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+        self.slept: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+def test_lock_held_forever_gives_up_in_time_and_changes_nothing(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = snapshot(vault)
     (vault / ".git/index.lock").write_text("")
     history = VaultHistory(vault, lock_wait_seconds=0.5)
-    started = time.monotonic()
+    clock = WaitClock()
+    monkeypatch.setattr(recording, "time", clock)
     with pytest.raises(GitError) as caught:
         history.commit_paths(["_stm/m.md", "a.md"], "blocked")
-    elapsed = time.monotonic() - started
-    assert 0.45 <= elapsed < 1.5
+    monkeypatch.undo()
+    # it waited out the whole half second in growing polls, then stopped
+    assert sum(clock.slept) == pytest.approx(0.5)
+    assert clock.slept[:-1] == sorted(clock.slept[:-1])  # the last one is what was left
+    assert 3 <= len(clock.slept) <= 6
     message = str(caught.value)
     assert "git is busy" in message and ".git/index.lock held for more than 0.5 s" in message
     assert message.endswith("nothing was committed")
@@ -89,10 +110,9 @@ def test_lock_released_midway_succeeds(vault: Path) -> None:
     lock = vault / ".git/index.lock"
     lock.write_text("")
     releaser = release_after(lock, 0.3)
-    started = time.monotonic()
     sha = VaultHistory(vault, lock_wait_seconds=5).commit_paths(["_stm/m.md", "a.md"], "waited")
     releaser.join()
-    assert sha is not None and time.monotonic() - started >= 0.3
+    assert sha is not None  # a commit can only be made once the lock is gone: it waited for it
     assert status(vault) == {"A  staged.md"}
 
 
