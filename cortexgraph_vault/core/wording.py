@@ -92,6 +92,18 @@ def snapshot_recorded(n: int) -> str:
     return f"recorded {count(n, 'memory')}"
 
 
+def commit_not_made(reason: str) -> str:
+    """A save's warning when git did not record it: why, and that the file is kept and committed
+    later (a held commit says when itself)."""
+    reason = reason.strip().rstrip(".")
+    if reason.startswith("not committed yet"):
+        return f"saved, but {reason}"
+    return (
+        f"saved, but not committed to git: {reason}. The memory is in its file; its commit is "
+        "kept and made at the next start"
+    )
+
+
 def forget_recovered(n: int, error: str | None) -> str:
     if error is not None:
         return f"forget of {count(n, 'memory')} undone, git could not record it ({error})"

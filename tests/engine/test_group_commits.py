@@ -43,18 +43,18 @@ class HeldCommits:
 
     def __init__(self, service: MemoryService) -> None:
         self.engine = service.engine
-        self.inner = service.engine.commit
+        self.inner = service.engine.make_commit
         self.first_started = threading.Event()
         self.release = threading.Event()
         self.calls: list[list[str]] = []
         service.engine.group_commits._commit = self
 
-    def __call__(self, paths: list[str], message: str) -> str | None:
+    def __call__(self, paths: list[str], message: str, kept: list[str]) -> str | None:
         self.calls.append(sorted(paths))
         if len(self.calls) == 1:
             self.first_started.set()
             assert self.release.wait(WAIT)
-        return self.inner(paths, message)
+        return self.inner(paths, message, kept)
 
 
 def save_through_a_call(service: MemoryService, words: str, out: list[SaveResult]) -> None:
