@@ -376,31 +376,39 @@ class VaultEngine:
         except GitOperationInProgress:
             with self._held_lock:
                 self._held.update(kept)
+            self._release(kept)
             raise
-        except (OSError, UnicodeError, ValueError) as exc:
+        except (GitError, OSError, UnicodeError, ValueError) as exc:
+            self._release(kept)
+            if isinstance(exc, GitError):
+                raise
             raise GitError(f"{self.root}: git commit failed ({exc})") from exc
         for name in kept:
             self.outbox.done(name)
         return sha
 
+    def _release(self, kept: list[str]) -> None:
+        for name in kept:
+            self.outbox.release(name)
+
     def commit_held(self, *, left_by_others: bool = False) -> list[str]:
-        """Make the commits this process held while git was busy (and, `left_by_others`, those
-        kept by processes that ended before making them), each with its own message, oldest
-        first; one that cannot be made yet stays kept. Returns their subjects. Looks at nothing
-        when nothing is held."""
+        """Make the commits this engine held while git was busy (and, `left_by_others`, every
+        kept one not under way: those of processes that ended before making them), each with
+        its own message, oldest first; one that cannot be made yet stays kept. Returns their
+        subjects. Looks at nothing when nothing is held."""
         with self._held_lock:
             names, self._held = self._held, set()
             left_by_others, self._others_held = left_by_others or self._others_held, False
         if not names and not left_by_others:
             return []
         made: list[str] = []
-        entries = [e for e in self.outbox.pending() if e.name in names or not e.mine]
+        entries = [e for e in self.outbox.pending() if left_by_others or e.name in names]
         for index, entry in enumerate(entries):
             try:
                 self.history.commit_paths(list(entry.paths), entry.message)
             except GitOperationInProgress:
                 with self._held_lock:  # still busy: all that is left waits again
-                    self._held.update(e.name for e in entries[index:] if e.mine)
+                    self._held.update(e.name for e in entries[index:] if e.name in names)
                     self._others_held = self._others_held or left_by_others
                 break
             except (GitError, OSError, UnicodeError, ValueError) as exc:

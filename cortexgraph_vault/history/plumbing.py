@@ -139,6 +139,9 @@ def commit(
             by_git_commit=by_git_commit, exclusive=exclusive, holding=hold_index,
         )  # fmt: skip
     if sha is None:
+        # Nothing to commit; an index that lags behind HEAD for our paths (a process of ours
+        # killed between its commit and its write of the index) is brought up to it.
+        _keep_in_step(runner, temp_entries, ours, "HEAD", waiter)
         return [], None
     _keep_in_step(runner, temp_entries, changed, sha, waiter)
     if not by_git_commit:
@@ -175,7 +178,7 @@ def _commit_copy(
         wanted = set(ours)
         changed = sorted(staged & wanted)
         if not changed:
-            return [], None, []
+            return [], None, _entries(runner, temp, ours) if parent is not None else []
         others = sorted(staged - wanted)
         if others:  # a person's staged work stays staged and out of our commit
             _set_to(runner, temp, parent, others)
@@ -185,11 +188,16 @@ def _commit_copy(
         else:
             assert parent is not None
             sha = _plumbed_commit(runner, temp, parent, text, waiter, config, holding=holding)
-        entries: list[str] = []
-        for chunk in chunks(changed):
-            listed = _must(runner, "ls-files", "--stage", "-z", "--", *chunk, index=temp)
-            entries.extend(split_nul(listed))
-    return changed, sha, entries
+        return changed, sha, _entries(runner, temp, changed)
+
+
+def _entries(runner: GitRunner, index: Path, paths: Sequence[str]) -> list[str]:
+    """The stage lines of `paths` in `index` (as `update-index --index-info` takes them)."""
+    entries: list[str] = []
+    for chunk in chunks(paths):
+        listed = _must(runner, "ls-files", "--stage", "-z", "--", *chunk, index=index)
+        entries.extend(split_nul(listed))
+    return entries
 
 
 def _plumbed_commit(

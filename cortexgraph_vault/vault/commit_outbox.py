@@ -20,6 +20,7 @@ import itertools
 import json
 import logging
 import os
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,9 @@ from cortexgraph_vault.vault.lock import vault_key
 
 log = logging.getLogger(__name__)
 _counter = itertools.count()
+# This process's entries whose commit is under way (not held, not failed): never taken over.
+_in_flight: set[str] = set()
+_in_flight_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,6 @@ class OutboxEntry:
     message: str
     pid: int
     started: str  # the process's start time (a pid used again is another process)
-    mine: bool = False  # written by this process
 
     @property
     def subject(self) -> str:
@@ -102,12 +105,21 @@ class CommitOutbox:
         except OSError as exc:
             log.warning("%s: commit not kept for a restart (%s)", self.folder, exc)
             return ""
+        with _in_flight_lock:
+            _in_flight.add(name)
         return name
 
     def done(self, name: str) -> None:
+        """The commit is made (or has nothing left to make): the entry goes."""
         if name:
+            self.release(name)
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.folder / name)
+
+    def release(self, name: str) -> None:
+        """The commit was not made (held, or failed): the entry stays, for whoever makes it."""
+        with _in_flight_lock:
+            _in_flight.discard(name)
 
     def any_left(self) -> bool:
         """Whether any entry is kept (one look at the folder, for every start)."""
@@ -117,13 +129,15 @@ class CommitOutbox:
             return False
 
     def pending(self) -> list[OutboxEntry]:
-        """Entries left by this process and by processes that have ended, oldest first. An
-        entry that cannot be read is set aside with a warning."""
+        """Entries waiting to be made, oldest first: those of processes that have ended, and
+        this process's that are not under way. One that cannot be read is set aside."""
         try:
             names = sorted(n for n in os.listdir(self.folder) if n.endswith(".json"))
         except FileNotFoundError:
             return []
         me = this_process.pid()
+        with _in_flight_lock:
+            names = [n for n in names if n not in _in_flight]
         found: list[OutboxEntry] = []
         for name in names:
             try:
@@ -132,7 +146,7 @@ class CommitOutbox:
                 pid, started = int(data["pid"]), str(data.get("started", ""))
                 mine = pid == me and started == _started_here()
                 entry = OutboxEntry(name, tuple(data["paths"]), str(data["message"]), pid,
-                                    started, mine)  # fmt: skip
+                                    started)  # fmt: skip
             except FileNotFoundError:
                 continue  # committed meanwhile by its process
             except (OSError, ValueError, KeyError, TypeError) as exc:
