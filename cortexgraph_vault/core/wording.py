@@ -179,13 +179,6 @@ def index_kept_busy(root: str, seconds: float, n: int) -> str:
     )
 
 
-def index_still_staged(n: int) -> str:
-    return (
-        f"; the index still holds our staged version of {count(n, 'path')} "
-        f"(`git reset -- <path>` unstages {'it' if n == 1 else 'them'})"
-    )
-
-
 def unknown_settings(path: str, names: list[str]) -> str:
     return f"{path}: {count(len(names), 'unknown setting')}: {', '.join(names)}"
 
@@ -289,7 +282,6 @@ TEMPLATES: dict[str, Callable[[int], str]] = {
     "partly read notes": lambda n: partly_read_notes(n, "a.md", "bad YAML"),
     "notes parse cleanly": notes_parse_cleanly,
     "index kept busy": lambda n: index_kept_busy("/v", 5, n),
-    "index still staged": index_still_staged,
     "unknown settings": lambda n: unknown_settings("c.toml", [f"s{i}" for i in range(n)]),
     "exported": lambda n: exported(n, n, "out"),
     "exported links": lambda n: exported(n, n, "out", "link"),

@@ -139,9 +139,11 @@ def commit(
             by_git_commit=by_git_commit, exclusive=exclusive, holding=hold_index,
         )  # fmt: skip
     if sha is None:
-        # Nothing to commit; an index that lags behind HEAD for our paths (a process of ours
-        # killed between its commit and its write of the index) is brought up to it.
-        _keep_in_step(runner, temp_entries, ours, "HEAD", waiter)
+        # Nothing to commit; an index left behind HEAD for our paths (a process of ours killed
+        # between its commit and its write of the index) is brought up to it.
+        lagging = _lagging(runner, ours)
+        if lagging:
+            _keep_in_step(runner, temp_entries, lagging, "HEAD", waiter)
         return [], None
     _keep_in_step(runner, temp_entries, changed, sha, waiter)
     if not by_git_commit:
@@ -277,7 +279,9 @@ def _remove(temp: Path) -> None:
 def _set_to(runner: GitRunner, temp: Path, parent: str | None, paths: Sequence[str]) -> None:
     """Set `paths` in the index copy to what `parent` holds (gone when it holds nothing)."""
     lines = [f"0 {runner.zero_sha()}\t{path}" for path in paths]  # mode 0 removes every stage
-    for chunk in chunks(paths) if parent is not None else ():
+    for chunk in chunks(paths):
+        if parent is None:
+            break
         listed = _must(
             runner, "ls-tree", "-r", "-z", "--full-tree", parent, "--", *chunk, index=temp
         )
@@ -312,6 +316,31 @@ def _keep_in_step(
         # The commit is made; an index that lags behind it shows our paths as changes to be
         # committed, which `git status` makes plain, and our next commit of them fixes.
         log.warning("committed %s, but the index could not be brought up to date", sha[:12])
+
+
+def _lagging(runner: GitRunner, paths: Sequence[str]) -> list[str]:
+    """Those of `paths` whose index entry is what HEAD's parent holds and not what HEAD holds:
+    the index as it was before a commit of ours that a kill kept from writing it. An entry a
+    person staged (neither version) is theirs, and left alone."""
+    parent = runner.run("rev-parse", "-q", "--verify", "HEAD~1^{commit}")
+    if not parent.ok:
+        return []
+    index: dict[str, tuple[str, str]] = {}
+    for line in runner.list_paths("ls-files", "--stage", paths=paths):
+        meta, _, path = line.partition("\t")
+        mode, sha, stage = meta.split(" ")
+        index[path] = (mode, sha) if stage == "0" else ("conflict", "")
+    head, before = _tree(runner, "HEAD", paths), _tree(runner, parent.out.decode().strip(), paths)
+    return [p for p in paths if index.get(p) != head.get(p) and index.get(p) == before.get(p)]
+
+
+def _tree(runner: GitRunner, commit: str, paths: Sequence[str]) -> dict[str, tuple[str, str]]:
+    found: dict[str, tuple[str, str]] = {}
+    for line in runner.list_paths("ls-tree", "-r", "--full-tree", commit, paths=paths):
+        meta, _, path = line.partition("\t")
+        mode, _, sha = meta.split(" ")
+        found[path] = (mode, sha)
+    return found
 
 
 _OWNER = "cortexgraph-vault-index-lock"
