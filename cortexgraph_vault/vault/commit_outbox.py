@@ -70,8 +70,16 @@ def _started_here() -> str:
     return _this_started[pid]
 
 
-def alive(pid: int, started: str) -> bool:
+# Where a process cannot be asked after (Windows: signal 0 is CTRL_C_EVENT there), an entry
+# this old is taken for one whose process ended: a live process makes its commit in moments,
+# and one it held is made again harmlessly (the second finds nothing new).
+_TAKEN_OVER_AFTER = 60.0
+
+
+def alive(pid: int, started: str, *, written_ns: int | None = None) -> bool:
     """Whether the process that wrote an entry still runs."""
+    if os.name == "nt":
+        return written_ns is not None and time.time_ns() - written_ns < _TAKEN_OVER_AFTER * 1e9
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -79,6 +87,13 @@ def alive(pid: int, started: str) -> bool:
     except PermissionError:
         pass  # another user's process: alive
     return not started or process_started(pid) in ("", started)
+
+
+def _written(name: str) -> int | None:
+    try:
+        return int(name.partition("-")[0])
+    except ValueError:
+        return None
 
 
 class CommitOutbox:
@@ -154,6 +169,6 @@ class CommitOutbox:
                 with contextlib.suppress(OSError):
                     os.replace(self.folder / name, self.folder / f"{name}.unreadable")
                 continue
-            if mine or not alive(pid, started):
+            if mine or not alive(pid, started, written_ns=_written(name)):
                 found.append(entry)
         return found
