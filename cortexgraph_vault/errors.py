@@ -99,6 +99,15 @@ class GitError(VaultError):
     http_status = 503
 
 
+class GitOperationInProgress(GitError):
+    """Git is in the middle of a rebase, merge, cherry-pick, revert or bisect: a change to a
+    note git tracks waits until it is over (nothing was changed), and a new memory's commit is
+    held until then. The message names the operation and how to end it."""
+
+    exit_code = 5
+    http_status = 409
+
+
 class WriteFailed(VaultError, OSError):
     """The file system refused a write (disk full, permission denied, read-only); the note was
     left as it was. The message names the file and the system's reason. Still an OSError, so

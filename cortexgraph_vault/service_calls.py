@@ -126,7 +126,9 @@ class ServiceCalls:
             try:
                 for sync in syncs:
                     sync.wait()
-                return _with_commit(result, [t.wait() for t in tickets])
+                for ticket in tickets:
+                    ticket.wait()
+                return _with_commit(result, tickets)
             finally:
                 self.metrics.record(name, self.metrics.clock() - started)
 
@@ -149,15 +151,28 @@ class ServiceCalls:
         )
 
 
-def _with_commit(result: T, shas: list[str | None]) -> T:
+def _with_commit(result: T, tickets: Sequence[CommitTicket]) -> T:
     """The result of a call whose one commit was made after it: with that commit in its
-    `commit` field (a save's result; a call that asked for several reports none of them)."""
-    if len(shas) != 1:
+    `commit` field (a save's result; a call that asked for several reports none of them), and
+    in its `warning`, when the commit was not made, why."""
+    if len(tickets) != 1:
         return result
     from pydantic import BaseModel  # a call with a commit returns a model: pydantic is loaded
 
     if not isinstance(result, BaseModel) or "commit" not in type(result).model_fields:
         return result
-    if getattr(result, "commit", None) is not None:
-        return result
-    return cast("T", result.model_copy(update={"commit": shas[0]}))
+    ticket = tickets[0]
+    update: dict[str, object] = {}
+    if getattr(result, "commit", None) is None:
+        update["commit"] = ticket.sha
+    if ticket.failure is not None and "warning" in type(result).model_fields:
+        update["warning"] = commit_warning(ticket.failure, getattr(result, "warning", None))
+    return cast("T", result.model_copy(update=update)) if update else result
+
+
+def commit_warning(failure: str, other: str | None) -> str:
+    """A save's warning when its commit was not made: the reason, and when it will be."""
+    from cortexgraph_vault.core import wording
+
+    said = wording.commit_not_made(failure)
+    return f"{said}; {other}" if other else said

@@ -2,7 +2,7 @@
 
 - Syncthing: `Name.sync-conflict-20261201-101500-ABCDEF1.md`
 - Dropbox: `Name (Maya's conflicted copy 2026-12-01).md` (maybe with ` (1)` inside the brackets)
-- Nextcloud: `Name (conflicted copy 2026-12-01 101500).md`
+- Nextcloud: `Name (conflicted copy 2026-12-01 101500).md`, and bare `Name (conflicted copy).md`
 - iCloud / Google Drive: `Name 2.md` — also how we name a second memory with the same title,
   so such a file is a copy only when it holds the same memory `id` as `Name.md` (the caller
   checks); the other patterns are copies by name alone.
@@ -19,7 +19,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("dropbox", re.compile(
         r"^(?P<stem>.+) \([^()]*'s conflicted copy \d{4}-\d{2}-\d{2}(?: \(\d+\))?\)(?P<ext>\.md)$")),
     ("nextcloud", re.compile(
-        r"^(?P<stem>.+) \(conflicted copy \d{4}-\d{2}-\d{2} \d{6}\)(?P<ext>\.md)$")),
+        r"^(?P<stem>.+) \(conflicted copy(?: \d{4}-\d{2}-\d{2} \d{6})?\)(?P<ext>\.md)$")),
     ("numbered", re.compile(r"^(?P<stem>.+) \d{1,3}(?P<ext>\.md)$")),
 )  # fmt: skip
 

@@ -92,6 +92,18 @@ def snapshot_recorded(n: int) -> str:
     return f"recorded {count(n, 'memory')}"
 
 
+def commit_not_made(reason: str) -> str:
+    """A save's warning when git did not record it: why, and that the file is kept and committed
+    later (a held commit says when itself)."""
+    reason = reason.strip().rstrip(".")
+    if reason.startswith("not committed yet"):
+        return f"saved, but {reason}"
+    return (
+        f"saved, but not committed to git: {reason}. The memory is in its file; its commit is "
+        "kept and made at the next start"
+    )
+
+
 def forget_recovered(n: int, error: str | None) -> str:
     if error is not None:
         return f"forget of {count(n, 'memory')} undone, git could not record it ({error})"
@@ -164,13 +176,6 @@ def index_kept_busy(root: str, seconds: float, n: int) -> str:
     return (
         f"{root}: other git commits kept writing over the index for {seconds:g} s while we "
         f"committed {count(n, 'path')}; nothing was committed"
-    )
-
-
-def index_still_staged(n: int) -> str:
-    return (
-        f"; the index still holds our staged version of {count(n, 'path')} "
-        f"(`git reset -- <path>` unstages {'it' if n == 1 else 'them'})"
     )
 
 
@@ -277,7 +282,6 @@ TEMPLATES: dict[str, Callable[[int], str]] = {
     "partly read notes": lambda n: partly_read_notes(n, "a.md", "bad YAML"),
     "notes parse cleanly": notes_parse_cleanly,
     "index kept busy": lambda n: index_kept_busy("/v", 5, n),
-    "index still staged": index_still_staged,
     "unknown settings": lambda n: unknown_settings("c.toml", [f"s{i}" for i in range(n)]),
     "exported": lambda n: exported(n, n, "out"),
     "exported links": lambda n: exported(n, n, "out", "link"),

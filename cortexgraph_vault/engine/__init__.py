@@ -9,6 +9,7 @@ import contextlib
 import functools
 import gc
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -23,7 +24,8 @@ from cortexgraph_vault.engine.commits import CommitTicket, GroupCommitter
 from cortexgraph_vault.engine.memory_lookup import find_memory
 from cortexgraph_vault.engine.memory_views import memory_view
 from cortexgraph_vault.engine.start_writes import vectors_and_cache_at_start
-from cortexgraph_vault.errors import GitError, LockTimeout
+from cortexgraph_vault.errors import GitError, GitOperationInProgress, LockTimeout
+from cortexgraph_vault.history.git_states import GitStateWatch, held
 from cortexgraph_vault.history.locate import locate
 from cortexgraph_vault.index.cache import IndexCache, cache_path
 from cortexgraph_vault.index.catalog import VaultCatalog
@@ -31,6 +33,7 @@ from cortexgraph_vault.index.embedder import shared_embedder
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.heap_trim import one_heap
 from cortexgraph_vault.progress import ProgressFactory, no_progress
+from cortexgraph_vault.vault.commit_outbox import CommitOutbox
 from cortexgraph_vault.vault.files import sweep_temp_files
 from cortexgraph_vault.vault.journal import WriteJournal
 from cortexgraph_vault.vault.layout import VaultLayout
@@ -107,7 +110,13 @@ class VaultEngine:
         if on_catalog is not None:
             on_catalog(self.catalog)
         self._history: VaultHistory | None = None  # made when first needed (`history`)
-        self.group_commits = GroupCommitter(lambda paths, message: self.commit(paths, message))
+        # Commits about to be made, kept outside the vault until made (vault/commit_outbox.py)
+        self.outbox = CommitOutbox(self.root, user_cache_dir() / "outbox")
+        self._held: set[str] = set()  # our outbox entries held while git was busy
+        self._others_held = False  # entries of ended processes found while git was busy
+        self._held_lock = threading.Lock()
+        self.git_state = GitStateWatch(self.git_dir)
+        self.group_commits = GroupCommitter(self.make_commit, self.outbox.put)
         self._device_mark: str | None = None
         self.watching = False  # set by the watcher once it keeps the catalogue current
         self.warned_no_history = False  # the "not a git repository" warning is given once
@@ -157,9 +166,11 @@ class VaultEngine:
         and YAML, which a read answered from the index never uses."""
         from cortexgraph_vault.vault.store import NoteStore
 
-        return NoteStore(
+        store = NoteStore(
             self.layout, self.lock, self.journal, max_note_bytes=self.config.max_note_bytes
         )
+        store.before_change = self.git_state.refuse_change
+        return store
 
     @functools.cached_property
     def device_name(self) -> str:
@@ -195,6 +206,8 @@ class VaultEngine:
         paths = list(paths)
         if not paths:  # most starts and refreshes: nothing new, nothing to import
             return
+        if self.git_state.state() is not None:
+            return  # mid-rebase the original may be reset by an abort: merged once it is over
         from cortexgraph_vault.core.conflict_names import looks_like_copy
 
         wanted = []
@@ -329,19 +342,81 @@ class VaultEngine:
                 raise GitError(self.history.why_unavailable())
             return None
         try:
-            return self.history.commit_paths(list(paths), message)
+            return self.record(list(paths), message, required=required)
         except GitError as exc:
             if required:
                 raise
             log.warning("%s", exc)
             return None
-        except (OSError, UnicodeError, ValueError) as exc:
-            # The write has happened: answering an error now would have a client that retries
-            # do it twice. The next start records what is left uncommitted.
+
+    def record(self, paths: list[str], message: str, *, required: bool = False) -> str | None:
+        """Commit `paths`, kept in the outbox until git holds them. Raises GitError saying why
+        not: GitOperationInProgress when git is in the middle of a rebase or merge (the commit
+        is then held, and made by the next commit or start once it is over). `required`: the
+        caller undoes its change when this fails, so nothing is kept for later."""
+        name = self.outbox.put(paths, message)
+        try:
+            return self.make_commit(paths, message, [name])
+        except GitError:
             if required:
-                raise GitError(f"git commit failed ({exc})") from exc
-            log.warning("git commit of %s failed (%s); left for the next start", paths, exc)
-            return None
+                self.outbox.done(name)
+                with self._held_lock:
+                    self._held.discard(name)
+            raise
+
+    def make_commit(self, paths: list[str], message: str, kept: list[str]) -> str | None:
+        """Commit `paths`, then let go of the `kept` outbox entries it holds. A failure leaves
+        them kept (held, when git is busy with a rebase or merge) and raises GitError."""
+        try:
+            state = self.git_state.state()
+            if state is not None:
+                raise held(state)
+            self.commit_held()
+            sha = self.history.commit_paths(paths, message)
+        except GitOperationInProgress:
+            with self._held_lock:
+                self._held.update(kept)
+            self._release(kept)
+            raise
+        except (GitError, OSError, UnicodeError, ValueError) as exc:
+            self._release(kept)
+            if isinstance(exc, GitError):
+                raise
+            raise GitError(f"{self.root}: git commit failed ({exc})") from exc
+        for name in kept:
+            self.outbox.done(name)
+        return sha
+
+    def _release(self, kept: list[str]) -> None:
+        for name in kept:
+            self.outbox.release(name)
+
+    def commit_held(self, *, left_by_others: bool = False) -> list[str]:
+        """Make the commits this engine held while git was busy (and, `left_by_others`, every
+        kept one not under way: those of processes that ended before making them), each with
+        its own message, oldest first; one that cannot be made yet stays kept. Returns their
+        subjects. Looks at nothing when nothing is held."""
+        with self._held_lock:
+            names, self._held = self._held, set()
+            left_by_others, self._others_held = left_by_others or self._others_held, False
+        if not names and not left_by_others:
+            return []
+        made: list[str] = []
+        entries = [e for e in self.outbox.pending() if left_by_others or e.name in names]
+        for index, entry in enumerate(entries):
+            try:
+                self.history.commit_paths(list(entry.paths), entry.message)
+            except GitOperationInProgress:
+                with self._held_lock:  # still busy: all that is left waits again
+                    self._held.update(e.name for e in entries[index:] if e.name in names)
+                    self._others_held = self._others_held or left_by_others
+                break
+            except (GitError, OSError, UnicodeError, ValueError) as exc:
+                log.warning("%s: kept commit %r not made yet: %s", self.root, entry.subject, exc)
+                continue
+            self.outbox.done(entry.name)
+            made.append(entry.subject)
+        return made
 
     def commit_soon(
         self, paths: Iterable[str], subject: str, operation: str, ids: Iterable[str]

@@ -14,8 +14,10 @@ under 50 clients saving 40 times a second the commits, one or two saves each, to
 of the daemon's CPU. A lone save is committed at once.
 
 Only a call that can wait after its lock (a door's call through `ServiceCalls`) defers its
-commit; anything else commits at once, as before. A process killed between a save and its
-commit leaves a new file that the next start commits (`ops/uncommitted.py`).
+commit; anything else commits at once. Each save's own commit is kept outside the vault as soon
+as it is asked for (`vault/commit_outbox.py`): a process killed before the group's commit leaves
+each to the next start, made under its own subject. When a group's commit fails, each save is
+committed alone, so one that git refuses keeps no other out of history and is told why.
 """
 
 from __future__ import annotations
@@ -27,22 +29,31 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from cortexgraph_vault.errors import GitOperationInProgress
 from cortexgraph_vault.history.trailers import trailers
 
 log = logging.getLogger("cortexgraph_vault")
 
-CommitFn = Callable[[list[str], str], str | None]
+# Keeps a commit about to be made outside the vault (vault/commit_outbox.py): its name.
+KeepFn = Callable[[list[str], str], str]
+# Makes one commit of paths with a message, and lets go of the kept entries it makes; raises
+# (GitError) with the reason when it cannot.
+CommitFn = Callable[[list[str], str, list[str]], str | None]
 GATHER = 0.1  # seconds a busy committer waits for more saves after the first one queued
 GATHER_MOST = 64  # entries that are enough to commit without waiting longer
 BUSY = 0.5  # a commit that ended this many seconds ago or less: saves keep coming
 
 
 class CommitTicket:
-    """A commit asked for: `wait()` gives its sha (None when nothing was recorded)."""
+    """A commit asked for: `wait()` gives its sha (None when nothing was recorded); `failure`
+    then says why it was not made, when it was not."""
 
-    def __init__(self, sha: str | None = None, *, done: bool = False) -> None:
+    def __init__(
+        self, sha: str | None = None, *, done: bool = False, failure: str | None = None
+    ) -> None:
         self._done = threading.Event()
         self.sha = sha
+        self.failure = failure
         if done:
             self._done.set()
 
@@ -50,8 +61,9 @@ class CommitTicket:
     def done(self) -> bool:
         return self._done.is_set()
 
-    def resolve(self, sha: str | None) -> None:
+    def resolve(self, sha: str | None, failure: str | None = None) -> None:
         self.sha = sha
+        self.failure = failure
         self._done.set()
 
     def wait(self) -> str | None:
@@ -59,13 +71,14 @@ class CommitTicket:
         return self.sha
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Entry:
     paths: tuple[str, ...]
     subject: str
     operation: str
     ids: tuple[str, ...]
     ticket: CommitTicket = field(default_factory=CommitTicket)
+    kept: str = ""  # its own commit, kept until made, for a restart after a kill
 
 
 def group_message(entries: Iterable[_Entry]) -> str:
@@ -83,8 +96,9 @@ def group_message(entries: Iterable[_Entry]) -> str:
 class GroupCommitter:
     """Commits queued entries on a thread of its own, all that queued meanwhile at a time."""
 
-    def __init__(self, commit: CommitFn) -> None:
+    def __init__(self, commit: CommitFn, keep: KeepFn) -> None:
         self._commit = commit
+        self._keep = keep
         self._cond = threading.Condition()
         self._queue: list[_Entry] = []
         self._thread: threading.Thread | None = None
@@ -111,9 +125,13 @@ class GroupCommitter:
     ) -> CommitTicket:
         """Queue a commit when the calling thread can wait for it later; else make it now."""
         entry = _Entry(tuple(paths), subject, operation, tuple(ids))
+        # Kept with its own message as soon as asked for: a process killed while the save waits
+        # for company leaves it to the next start, committed under its own subject.
+        entry.kept = self._keep(list(entry.paths), group_message([entry]))
         waiting: list[CommitTicket] | None = getattr(self._local, "tickets", None)
         if waiting is None:
-            return CommitTicket(self._commit(list(entry.paths), group_message([entry])), done=True)
+            self._record([entry])
+            return entry.ticket
         with self._cond:
             if not self._queue:
                 self._first_queued = time.monotonic()
@@ -139,20 +157,29 @@ class GroupCommitter:
                         self._cond.wait(left)
                 batch, self._queue = self._queue, []
             for group in _by_operation(batch):
-                self._record(group)
+                self.commits += self._record(group)
             self._last_commit_end = time.monotonic()
 
-    def _record(self, group: list[_Entry]) -> None:
+    def _record(self, group: list[_Entry]) -> int:
+        """One commit for the group (returns the commits made); when it fails, one for each entry, so that one entry git
+        refuses (a hook's rule, a file it cannot read) keeps no other out of history, and
+        each entry is told why its own commit was not made."""
         paths = list(dict.fromkeys(p for e in group for p in e.paths))
-        sha: str | None = None
         try:
-            sha = self._commit(paths, group_message(group))
-            self.commits += 1
-        except Exception:  # a commit is never an answer's error: the file is the truth
-            log.exception("group commit of %s failed; left for the next start", paths)
-        finally:
+            sha = self._commit(paths, group_message(group), [e.kept for e in group])
+        except Exception as exc:  # a commit is never an answer's error: the file is the truth
+            if len(group) > 1 and not isinstance(exc, GitOperationInProgress):
+                log.warning("group commit of %d saves failed (%s); each committed alone",
+                            len(group), exc)  # fmt: skip
+                return sum(self._record([entry]) for entry in group)
+            if not isinstance(exc, GitOperationInProgress):
+                log.warning("commit of %s failed: %s", paths, exc)
             for entry in group:
-                entry.ticket.resolve(sha)
+                entry.ticket.resolve(None, str(exc))
+            return 0
+        for entry in group:
+            entry.ticket.resolve(sha)
+        return 1
 
 
 def _by_operation(batch: list[_Entry]) -> list[list[_Entry]]:

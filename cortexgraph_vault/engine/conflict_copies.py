@@ -8,7 +8,8 @@ core/note_merge.py, record both paths in one commit and remove the copy.
 The base of the merge: in a git vault, the newest committed version of the original that both
 versions descend from (its use_count and last_used no greater than either's) and that is
 neither of them (a service makes a copy only when both devices changed the file) — usually the
-last version both devices had. Outside git, or when no such version is found, the two-way rule of
+last version both devices had — or a merge commit's version, which both sides held once they
+synced, even when one of them is still exactly it. Outside git, or when no such version is found, the two-way rule of
 note_merge applies. A copy that cannot be merged (not a memory note, broken frontmatter, binary,
 text changed on both sides that even a conflict-marked merge cannot hold) is left in place and
 reported; the catalogue reports it too (two notes with one id).
@@ -106,26 +107,31 @@ def _base(
     theirs: dict[str, Any],
     versions: set[str],
 ) -> bytes | None:
-    # A file-sync service makes a copy only when both devices changed the file, so the base is
-    # neither version: a version equal to one (this device's snapshot of its own uses) is not it.
+    """The newest committed version of `original` both versions grew from. A merge commit's
+    version was held by both sides of that merge once synced: it is the base even when one
+    version is still exactly it (a copy of the merged note made on another device). Any other
+    commit equal to one version is this device's snapshot of its own uses, not the base: a
+    file-sync service makes a copy only when both devices changed the file."""
     if not engine.history.available:
         return None
     runner = engine.history.runner
-    commits = runner.log("-n", str(BASE_SEARCH_COMMITS), paths=[original])
-    blobs = [
-        c.new_blob
-        for commit in commits
-        for c in commit.changes
-        if c.path == original and c.new_blob
-    ]
-    texts = runner.read_blobs(blobs)
-    for blob in blobs:  # newest first
-        data = texts.get(blob)
+    repo_path = runner.to_repo(original)
+    listed = runner.run("rev-list", "--full-history", "--parents", "-n",
+                        str(BASE_SEARCH_COMMITS), "HEAD", "--", repo_path)  # fmt: skip
+    if not listed.ok:
+        return None
+    commits = [line.split() for line in listed.out.decode().splitlines() if line.strip()]
+    names = [f"{c[0]}:{repo_path}" for c in commits]
+    texts = runner.read_blobs(names)
+    for commit, name in zip(commits, names, strict=True):  # newest first
+        data = texts.get(name)
         if data is None:
             continue
-        if data.decode("utf-8", "replace") in versions:
+        text = data.decode("utf-8", "replace")
+        merged = len(commit) > 2  # the commit and two or more parents
+        if text in versions and not merged:
             continue
-        fields = parse_note(data.decode("utf-8", "replace")).frontmatter
+        fields = parse_note(text).frontmatter
         if _descends(fields, ours) and _descends(fields, theirs):
             return data
     return None

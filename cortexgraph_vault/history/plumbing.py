@@ -25,12 +25,15 @@ import contextlib
 import logging
 import os
 import shutil
+import tempfile
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cortexgraph_vault.errors import GitError
-from cortexgraph_vault.history.git_settings import common_dir, file_key, is_true, settings
+from cortexgraph_vault.history.git_settings import common_dir, is_true, settings
 from cortexgraph_vault.history.runner import GitRunner, chunks, nul_join, split_nul
 
 if TYPE_CHECKING:
@@ -50,6 +53,8 @@ _IN_PROGRESS = (
     "sequencer",
 )
 _GC_AUTO = 6700  # git's default for gc.auto
+# Stages exactly the paths given: in the index or new, deletions too, no look for new files.
+_STAGE = ("update-index", "--add", "--remove", "--replace", "-z", "--stdin")
 _SPACES = " \t\r\n"  # what git's stripspace takes for trailing white space
 
 
@@ -111,45 +116,125 @@ def clean_message(message: str) -> str:
 
 def commit(
     runner: GitRunner,
+    stageable: Sequence[str],
     ours: Sequence[str],
     message: str,
     waiter: LockWait,
     config: Sequence[str],
+    *,
+    by_git_commit: bool,
+    exclusive: bool,
+    hold_index: bool = False,
 ) -> tuple[list[str], str | None]:
-    """Commit the index's entries of `ours` on top of HEAD: (those that differ from HEAD, the
-    new commit), or ([], None) when none does. Raises HeadMoved when another commit came first."""
+    """Commit the working files of `ours` on top of HEAD from a copy of the index, never from
+    the index itself: (those that differ from HEAD, the new commit), or ([], None) when none
+    does. `stageable` are those `update-index` may stage (in the index, or new and not
+    ignored). `by_git_commit`: `git commit` makes the commit from the copy (hooks, signing),
+    else the plumbing. `hold_index`: the index's lock is taken for the commit's time, so that a
+    tool committing again and again (which needs that lock) waits its turn once. Raises
+    HeadMoved when another commit came first."""
+    with index_held(runner, waiter) if hold_index else contextlib.nullcontext():
+        changed, sha, temp_entries = _commit_copy(
+            runner, stageable, ours, message, waiter, config,
+            by_git_commit=by_git_commit, exclusive=exclusive, holding=hold_index,
+        )  # fmt: skip
+    if sha is None:
+        # Nothing to commit; an index left behind HEAD for our paths (a process of ours killed
+        # between its commit and its write of the index) is brought up to it.
+        lagging = _lagging(runner, ours)
+        if lagging:
+            _keep_in_step(runner, temp_entries, lagging, "HEAD", waiter)
+        return [], None
+    _keep_in_step(runner, temp_entries, changed, sha, waiter)
+    if not by_git_commit:
+        _maintain(runner)
+    return changed, sha
+
+
+def _commit_copy(
+    runner: GitRunner,
+    stageable: Sequence[str],
+    ours: Sequence[str],
+    message: str,
+    waiter: LockWait,
+    config: Sequence[str],
+    *,
+    by_git_commit: bool,
+    exclusive: bool,
+    holding: bool,
+) -> tuple[list[str], str | None, list[str]]:
+    """The commit from a copy of the index: (paths changed, sha, their entries in the copy)."""
     parent = runner.head_from_files() or runner.head_or_none()
-    if parent is None:
+    if parent is None and not by_git_commit:
         raise GitError(f"{runner.vault_root}: git could not read HEAD; nothing was committed")
-    with _aside(runner) as (temp, seen):
-        # Every entry not as the parent has it, a submodule's too, whatever .gitmodules says.
-        diff = ("diff-index", "--cached", "--name-only", "--no-renames", "-z",
-                "--ignore-submodules=none", parent)  # fmt: skip
-        staged = set(split_nul(_must(runner, *diff, index=temp)))
+    with _aside(runner, exclusive=exclusive) as temp:
+        if stageable:
+            _must(runner, *_STAGE, input=nul_join(stageable), index=temp)
+        if parent is None:
+            staged = set(split_nul(_must(runner, "ls-files", "-z", "--cached", index=temp)))
+        else:
+            # Every entry not as the parent has it, a submodule's too, whatever .gitmodules says.
+            diff = ("diff-index", "--cached", "--name-only", "--no-renames", "-z",
+                    "--ignore-submodules=none", parent)  # fmt: skip
+            staged = set(split_nul(_must(runner, *diff, index=temp)))
         wanted = set(ours)
         changed = sorted(staged & wanted)
         if not changed:
-            return [], None
+            return [], None, _entries(runner, temp, ours) if parent is not None else []
         others = sorted(staged - wanted)
         if others:  # a person's staged work stays staged and out of our commit
             _set_to(runner, temp, parent, others)
-        tree = _must(runner, "write-tree", "--missing-ok", index=temp).decode().strip()
         text = clean_message(message)
-        made = runner.run("commit-tree", tree, "-p", parent, input=text.encode(), config=config)
-        if not made.ok:
-            raise GitError(f"{runner.vault_root}: git could not commit ({made.reason}); {_LEFT}")
-        sha = made.out.decode().strip()
-        subject = text.partition("\n")[0]
-        if runner.index_lock.exists():
-            # Moving HEAD now would make that git's commit fail: `git commit` waits for it.
-            raise HeadMoved(f"{runner.vault_root}: another git is committing")
+        if by_git_commit:
+            sha = _git_commit(runner, temp, text, waiter, config)
+        else:
+            assert parent is not None
+            sha = _plumbed_commit(runner, temp, parent, text, waiter, config, holding=holding)
+        return changed, sha, _entries(runner, temp, changed)
+
+
+def _entries(runner: GitRunner, index: Path, paths: Sequence[str]) -> list[str]:
+    """The stage lines of `paths` in `index` (as `update-index --index-info` takes them)."""
+    entries: list[str] = []
+    for chunk in chunks(paths):
+        listed = _must(runner, "ls-files", "--stage", "-z", "--", *chunk, index=index)
+        entries.extend(split_nul(listed))
+    return entries
+
+
+def _plumbed_commit(
+    runner: GitRunner, temp: Path, parent: str, text: str, waiter: LockWait,
+    config: Sequence[str], *, holding: bool,
+) -> str:  # fmt: skip
+    tree = _must(runner, "write-tree", "--missing-ok", index=temp).decode().strip()
+    made = runner.run("commit-tree", tree, "-p", parent, input=text.encode(), config=config)
+    if not made.ok:
+        raise GitError(f"{runner.vault_root}: git could not commit ({made.reason}); {_LEFT}")
+    sha = made.out.decode().strip()
+    subject = text.partition("\n")[0]
+    if not holding and runner.index_lock.exists():
+        # Moving HEAD now would make that git's commit fail: ours is made again after it.
+        raise HeadMoved(f"{runner.vault_root}: another git is committing")
+    waiter.run(
+        "update-ref", "-m", f"commit: {subject}", "HEAD", sha, parent,
+        config=config, doing="move HEAD to the new commit", cas=True,
+    )  # fmt: skip
+    return sha
+
+
+def _git_commit(
+    runner: GitRunner, temp: Path, text: str, waiter: LockWait, config: Sequence[str]
+) -> str:
+    """`git commit` of the index copy: its hooks run and see the copy (GIT_INDEX_FILE), it
+    signs and cleans up the message as the person set it up."""
+    with tempfile.TemporaryDirectory(prefix="cgv-commit-") as folder:
+        message_file = Path(folder) / "message"
+        message_file.write_text(text, encoding="utf-8")
         waiter.run(
-            "update-ref", "-m", f"commit: {subject}", "HEAD", sha, parent,
-            config=config, doing="move HEAD to the new commit", cas=True,
+            "commit", "--quiet", "-F", str(message_file), config=config, index=temp,
+            doing="commit", cas=True,
         )  # fmt: skip
-        _keep_in_step(runner, temp, seen, changed, sha, waiter)
-    _maintain(runner)
-    return changed, sha
+    return runner.head_sha()
 
 
 _LEFT = "nothing was committed, and the files and the index were left as they were"
@@ -163,20 +248,24 @@ def _must(runner: GitRunner, *args: str, index: Path, input: bytes | None = None
 
 
 @contextlib.contextmanager
-def _aside(runner: GitRunner) -> Iterator[tuple[Path, tuple[int, int, int] | None]]:
+def _aside(runner: GitRunner, *, exclusive: bool) -> Iterator[Path]:
     """A copy of the index in `.git/` (a hard link: git replaces an index, never writes one in
-    place), with the real index's identity when linked. The caller holds the commit file lock,
-    so the name is ours; one left by a killed process is replaced."""
+    place; its files' stat data spares hashing them again), or an index of HEAD made afresh
+    when there is no index to copy. Under the commit file lock (`exclusive`) the name is ours
+    and one left by a killed process is replaced; else it is this thread's own."""
     index = runner.git_dir / "index"
-    temp = runner.git_dir / TEMP_INDEX
+    name = TEMP_INDEX if exclusive else f"{TEMP_INDEX}-{os.getpid()}-{threading.get_ident()}"
+    temp = runner.git_dir / name
     _remove(temp)
-    seen = file_key(index)
     try:
-        os.link(index, temp)
-    except OSError:  # a file system without hard links
-        shutil.copyfile(index, temp)
-    try:
-        yield temp, seen
+        try:
+            os.link(index, temp)
+        except FileNotFoundError:  # no index yet: HEAD's tree, or nothing on an unborn branch
+            if runner.has_head():
+                _must(runner, "read-tree", "HEAD", index=temp)
+        except OSError:  # a file system without hard links
+            shutil.copyfile(index, temp)
+        yield temp
     finally:
         _remove(temp)
 
@@ -187,10 +276,12 @@ def _remove(temp: Path) -> None:
             path.unlink()
 
 
-def _set_to(runner: GitRunner, temp: Path, parent: str, paths: Sequence[str]) -> None:
+def _set_to(runner: GitRunner, temp: Path, parent: str | None, paths: Sequence[str]) -> None:
     """Set `paths` in the index copy to what `parent` holds (gone when it holds nothing)."""
     lines = [f"0 {runner.zero_sha()}\t{path}" for path in paths]  # mode 0 removes every stage
     for chunk in chunks(paths):
+        if parent is None:
+            break
         listed = _must(
             runner, "ls-tree", "-r", "-z", "--full-tree", parent, "--", *chunk, index=temp
         )
@@ -202,28 +293,21 @@ def _set_to(runner: GitRunner, temp: Path, parent: str, paths: Sequence[str]) ->
 
 
 def _keep_in_step(
-    runner: GitRunner,
-    temp: Path,
-    seen: tuple[int, int, int] | None,
-    changed: Sequence[str],
-    sha: str,
+    runner: GitRunner, entries: Sequence[str], changed: Sequence[str], sha: str,
     waiter: LockWait,
-) -> None:
-    """The index holds our entries as committed, unless another git wrote it since we linked
-    it (a write-back of an index it read before our `add`): then they are put back."""
-    index = runner.git_dir / "index"
-    if file_key(index) == seen:
-        return
+) -> None:  # fmt: skip
+    """The index holds our paths as committed (`entries`, from the copy the commit was made
+    of), so `git status` shows nothing of ours: the only write of ours to it, made once the
+    commit is, so a process killed before it leaves nothing of ours staged there."""
     try:
         differ = sorted(
             runner.list_paths("diff-index", "--cached", "--name-only", sha, paths=changed)
         )
         if not differ:
             return
+        wanted = set(differ)
         lines = [f"0 {runner.zero_sha()}\t{path}" for path in differ]
-        for chunk in chunks(differ):
-            listed = _must(runner, "ls-files", "--stage", "-z", "--", *chunk, index=temp)
-            lines.extend(split_nul(listed))
+        lines += [line for line in entries if line.partition("\t")[2] in wanted]
         waiter.run(
             "update-index", "-z", "--index-info", input=nul_join(lines),
             doing="stage what was committed",
@@ -232,6 +316,92 @@ def _keep_in_step(
         # The commit is made; an index that lags behind it shows our paths as changes to be
         # committed, which `git status` makes plain, and our next commit of them fixes.
         log.warning("committed %s, but the index could not be brought up to date", sha[:12])
+
+
+def _lagging(runner: GitRunner, paths: Sequence[str]) -> list[str]:
+    """Those of `paths` whose index entry is what HEAD's parent holds and not what HEAD holds:
+    the index as it was before a commit of ours that a kill kept from writing it. An entry a
+    person staged (neither version) is theirs, and left alone."""
+    parent = runner.run("rev-parse", "-q", "--verify", "HEAD~1^{commit}")
+    if not parent.ok:
+        return []
+    index: dict[str, tuple[str, str]] = {}
+    for line in runner.list_paths("ls-files", "--stage", paths=paths):
+        meta, _, path = line.partition("\t")
+        mode, sha, stage = meta.split(" ")
+        index[path] = (mode, sha) if stage == "0" else ("conflict", "")
+    head, before = _tree(runner, "HEAD", paths), _tree(runner, parent.out.decode().strip(), paths)
+    return [p for p in paths if index.get(p) != head.get(p) and index.get(p) == before.get(p)]
+
+
+def _tree(runner: GitRunner, commit: str, paths: Sequence[str]) -> dict[str, tuple[str, str]]:
+    found: dict[str, tuple[str, str]] = {}
+    for line in runner.list_paths("ls-tree", "-r", "--full-tree", commit, paths=paths):
+        meta, _, path = line.partition("\t")
+        mode, _, sha = meta.split(" ")
+        found[path] = (mode, sha)
+    return found
+
+
+_OWNER = "cortexgraph-vault-index-lock"
+
+
+@contextlib.contextmanager
+def index_held(runner: GitRunner, waiter: LockWait) -> Iterator[None]:
+    """Hold `.git/index.lock` as git's own commands do (made exclusively, waited for while
+    another git holds it), as a turn only: nothing is written into it, and it is removed, not
+    renamed over the index. A note beside it names this process, so that a lock left by a
+    process killed while holding it is removed by the next (`clear_left_lock`)."""
+    lock, owner = runner.index_lock, runner.git_dir / _OWNER
+    while True:
+        try:
+            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            break
+        except FileExistsError:
+            if not waiter.time_left():
+                raise waiter.lock_held() from None
+            time.sleep(0.02)
+    try:
+        os.close(fd)
+        st = os.stat(lock)
+        owner.write_text(f"{os.getpid()} {_started(os.getpid())} {st.st_ino}\n", "ascii")
+        yield
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(lock)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(owner)
+
+
+def clear_left_lock(runner: GitRunner) -> bool:
+    """Remove an index lock a process of ours was killed holding (its note names a process
+    that has ended, and the lock is still that one). True when one was removed."""
+    owner = runner.git_dir / _OWNER
+    try:
+        pid, started, inode = owner.read_text("ascii").split()
+        st = os.stat(runner.index_lock)
+    except (OSError, ValueError):
+        return False
+    if _alive(int(pid), started) or str(st.st_ino) != inode:
+        return False
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(runner.index_lock)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(owner)
+    log.warning("%s: removed .git/index.lock left by a killed commit of ours", runner.vault_root)
+    return True
+
+
+def _started(pid: int) -> str:
+    from cortexgraph_vault.vault.commit_outbox import process_started
+
+    return process_started(pid) or "-"
+
+
+def _alive(pid: int, started: str) -> bool:
+    from cortexgraph_vault.vault.commit_outbox import alive
+
+    return alive(pid, "" if started == "-" else started)
 
 
 def _hooks_folder(runner: GitRunner, configured: str | None) -> Path:

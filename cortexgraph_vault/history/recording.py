@@ -1,10 +1,11 @@
 """Recording operations as commits: exactly the paths an operation touched, nothing else.
 
 A person (or the obsidian-git plugin) may have their own work staged or unstaged in the same
-repository, and may be committing at this very moment. So we stage only our paths, commit them
-from HEAD plus our paths, leaving the rest of the index alone (git's plumbing, `plumbing.py`; or
-`git commit --only` when hooks, signing or a merge in progress need `git commit`), wait while
-another git holds a lock, and put the index back if we fail.
+repository, and may be committing at this very moment. So our paths are staged in a copy of the
+index, never in the index itself, and committed from HEAD plus our paths (git's plumbing, or
+`git commit` of that copy when hooks or signing need it: `plumbing.py`); the index is written
+once the commit is made, to hold our paths as committed. A failure, or a process killed at any
+moment, leaves nothing of ours staged in the person's index.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import tempfile
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -28,7 +28,6 @@ from cortexgraph_vault.history.runner import (
     clean_vault_path,
     git_works,
     load_gitpython,
-    nul_join,
 )
 from cortexgraph_vault.vault.lock import flock_within
 
@@ -44,7 +43,6 @@ GITIGNORE = """\
 _NEVER_COMMIT = re.compile(
     r"^\.obsidian/plugins/[^/]+/data\.json$|^(.*/)?\.[^/]*\.cgv-(tmp|aside)-[^/]*$"
 )
-_UPDATE_INDEX = ("update-index", "--add", "--remove", "--replace", "-z", "--stdin")
 _FIRST_DELAY = 0.05
 _MAX_DELAY = 0.5
 
@@ -64,14 +62,16 @@ class LockWait:
         input: bytes | None = None,
         config: Sequence[str] = (),
         cas: bool = False,
+        index: Path | None = None,
     ) -> GitResult:
-        """`cas`: a ref update from an old value, which another commit makes HeadMoved."""
+        """`cas`: a ref update from an old value, which another commit makes HeadMoved;
+        `index`: a copy of the index the command works on (it needs no wait for the lock)."""
         delay = _FIRST_DELAY
         while True:
             # Checking first spares a doomed process per poll while obsidian-git commits (a
             # ref update takes no index lock: waiting for it would let that commit go first).
-            if cas or not self.runner.index_lock.exists():
-                result = self.runner.run(*args, input=input, config=config)
+            if cas or index is not None or not self.runner.index_lock.exists():
+                result = self.runner.run(*args, input=input, config=config, index=index)
                 if result.ok:
                     return result
                 if cas and "but expected" in result.err:
@@ -83,13 +83,16 @@ class LockWait:
                     )
             remaining = self.deadline - time.monotonic()
             if remaining <= 0:
-                raise GitError(
-                    f"{self.runner.vault_root}: git is busy (.git/index.lock held for more than "
-                    f"{self.seconds:g} s; another git process may be running, or it was left by a "
-                    "crash — remove it if no git is running); nothing was committed"
-                )
+                raise self.lock_held()
             time.sleep(min(delay, remaining))
             delay = min(delay * 2, _MAX_DELAY)
+
+    def lock_held(self) -> GitError:
+        return GitError(
+            f"{self.runner.vault_root}: git is busy (.git/index.lock held for more than "
+            f"{self.seconds:g} s; another git process may be running, or it was left by a "
+            "crash — remove it if no git is running); nothing was committed"
+        )
 
     def time_left(self) -> bool:
         return time.monotonic() < self.deadline
@@ -152,125 +155,61 @@ def record(
     if not wanted:
         return None
     waiter = LockWait(runner, lock_wait)
-    # HEAD before the index's snapshot: another tool's commit between the two then shows as a
-    # moved HEAD, and a failure leaves the index alone rather than staging entries of the
-    # HEAD before it (a revert of that commit).
     start = runner.head_from_files() or runner.head_or_none()
-    stageable, ours, snapshot = _committable(runner, wanted, has_head=start is not None)
+    stageable, ours = _committable(runner, wanted, has_head=start is not None)
     if not ours:
         return None
-    pathspec = ("--pathspec-from-file=-", "--pathspec-file-nul")
     # `git commit` refreshes the whole index (a stat of every file); the plumbing does not,
-    # and is used whenever it makes the same commit (history/plumbing.py).
-    plumbed = exclusive and start is not None and plumbing.refusal(runner) is None
-    # `update-index` stages the same entries as `add -A` for paths that are in the index or
-    # new and not ignored (`_committable`), without looking for new files in their folders
-    # (~3 ms at 10,000 notes), and stages a deletion again without complaint (`add` refuses a
-    # path it already removed, when a plumbing commit is made again by `git commit`).
-    stage = _UPDATE_INDEX if plumbed else ("add", "-A", *pathspec)
-    staged = False  # once staged, a later failure puts the index back
-    # The message goes in a file: a gc of 1,000 memories lists each one, longer than one
-    # argument may be (128 KiB on Linux), and stdin carries the paths. Written before staging,
-    # so the moment between `add` and `commit` stays as short as it was.
-    with tempfile.TemporaryDirectory(prefix="cgv-commit-") as folder:
-        message_file = Path(folder) / "message"
-        message_file.write_text(message, encoding="utf-8")
-        while True:
-            if stageable:
-                try:
-                    waiter.run(*stage, input=nul_join(stageable), doing="stage the changed files")
-                except GitError as exc:
-                    if not staged:
-                        raise
-                    left = _restore_index(runner, ours, snapshot, start, lock_wait)
-                    raise GitError(f"{exc}{left}") from exc
-                staged = True
-            changed: list[str] = []
-            try:
-                if plumbed:
-                    config = identity_config(runner)
-                    made, sha = plumbing.commit(runner, ours, message, waiter, config)
-                    if made:
-                        return sha
-                else:
-                    changed = _staged_changes(runner, ours, has_head=True if start else None)
-                if changed:
-                    waiter.run(
-                        "commit", "--only", "--quiet", "-F", str(message_file), *pathspec,
-                        input=nul_join(changed), config=identity_config(runner), doing="commit",
-                    )  # fmt: skip
-                    return runner.head_sha()
-            except plumbing.HeadMoved:
-                # Another tool committed between our reading HEAD and moving it. Again with
-                # `git commit`, which holds the index lock throughout: the plumbing holds none,
-                # and a tool that commits again and again would win every race with it.
-                plumbed = False
-                if waiter.time_left():
-                    continue
-                _restore_index(runner, ours, snapshot, start, lock_wait)
+    # and is used whenever it makes the same commit (history/plumbing.py). Both commit from a
+    # copy of the index: the person's index is written once, after the commit, to hold our
+    # paths as committed, so a process killed at any moment leaves nothing of ours staged.
+    by_git_commit = start is None or not exclusive or plumbing.refusal(runner) is not None
+    config = identity_config(runner)
+    hold_index = False
+    if exclusive:
+        plumbing.clear_left_lock(runner)
+    while True:
+        try:
+            made, sha = plumbing.commit(
+                runner, stageable, ours, message, waiter, config,
+                by_git_commit=by_git_commit, exclusive=exclusive, hold_index=hold_index,
+            )  # fmt: skip
+        except plumbing.HeadMoved:
+            # Another tool committed between our reading HEAD and moving it: made again on
+            # the new HEAD, from a new copy of the index, holding the index's lock as that
+            # tool does, so that one committing again and again waits its turn.
+            hold_index = exclusive
+            if not waiter.time_left():
+                if runner.index_lock.exists():
+                    raise waiter.lock_held() from None
                 raise GitError(
                     wording.index_kept_busy(str(runner.vault_root), lock_wait, len(ours))
                 ) from None
-            except GitError as exc:
-                if changed and not _staged_changes(runner, ours):
-                    if not _differs_from_head(runner, ours):
-                        return None  # another tool (obsidian-git) committed our paths meanwhile
-                    if waiter.time_left():
-                        continue  # another tool's commit wrote over the index: stage again
-                left = _restore_index(runner, ours, snapshot, start, lock_wait)
-                raise GitError(f"{exc}{left}") from exc
-            if not _differs_from_head(runner, ours):
-                break  # nothing new to record
-            # Staged, then unstaged before we looked: another tool's `git commit -- <its
-            # paths>` read the index before our `add` and wrote it back after. Stage again.
-            if not waiter.time_left():
-                _restore_index(runner, ours, snapshot, start, lock_wait)
-                raise GitError(
-                    wording.index_kept_busy(str(runner.vault_root), lock_wait, len(ours))
-                )
-    _restore_index(runner, ours, snapshot, start, lock_wait)  # no trace of a non-commit
-    return None
-
-
-def _differs_from_head(runner: GitRunner, paths: Sequence[str]) -> bool:
-    """Whether a working file among `paths` is not what HEAD holds (new, edited, deleted)."""
-    if not runner.has_head():
-        return any(os.path.lexists(runner.work_tree / path) for path in paths)
-    # `git diff HEAD` skips a file the index does not hold: our new file, when another tool's
-    # write-back of the index dropped our `add`, would pass for already recorded.
-    if runner.list_paths("ls-files", "--others", "--exclude-standard", paths=paths):
-        return True
-    diff = ("diff", "--name-only", "--no-renames", "--no-ext-diff", "--no-textconv", "HEAD")
-    return bool(runner.list_paths(*diff, paths=paths))
+            time.sleep(_FIRST_DELAY)
+            continue
+        return sha if made else None
 
 
 def _committable(
     runner: GitRunner, wanted: Sequence[str], *, has_head: bool
-) -> tuple[list[str], list[str], dict[str, list[str]]]:
-    """Files among `wanted` git can record, as (to stage, all, their index entries): to stage
-    are those in the index or new and not ignored; all adds those only HEAD still knows (`git
-    add` would refuse them, `git commit --only` records their deletion). A path that exists
-    nowhere is dropped. One `ls-files` answers for the index and the new files together (the
-    index's entries with their stage lines, a new file by its bare name)."""
+) -> tuple[list[str], list[str]]:
+    """Files among `wanted` git can record, as (to stage, all): to stage are those in the index
+    or new and not ignored; all adds those only HEAD still knows (their deletion is recorded).
+    A path that exists nowhere is dropped. One `ls-files` answers for the index and the new
+    files together (the index's entries with their stage lines, a new file by its bare name)."""
     asked = set(wanted)
     stageable: set[str] = set()
-    entries: dict[str, list[str]] = {}
     listing = ("ls-files", "--stage", "--cached", "--others", "--exclude-standard")
     for item in runner.list_paths(*listing, paths=wanted):
         if item in asked:  # a bare name: a new file (an entry's line is never a path asked)
             stageable.add(item)
             continue
-        meta, _, path = item.partition("\t")
-        stageable.add(path)
-        entries.setdefault(path, []).append(meta)
-    for lines in entries.values():
-        lines.sort()
+        stageable.add(item.partition("\t")[2])
     known = set(stageable)
     # Only a path neither in the index nor new can be one that only HEAD still knows.
     if has_head and not asked <= known:
         known |= runner.list_paths("ls-tree", "-r", "--name-only", "HEAD", paths=wanted)
-    ours = _ours(runner, known)
-    return _ours(runner, stageable), ours, {p: entries[p] for p in ours if p in entries}
+    return _ours(runner, stageable), _ours(runner, known)
 
 
 def _ours(runner: GitRunner, paths: set[str]) -> list[str]:
@@ -280,51 +219,6 @@ def _ours(runner: GitRunner, paths: set[str]) -> list[str]:
         if vault_path is not None and not _NEVER_COMMIT.match(vault_path):
             keep.append(path)
     return keep
-
-
-def _staged_changes(
-    runner: GitRunner, paths: Sequence[str], *, has_head: bool | None = None
-) -> list[str]:
-    if not (runner.has_head() if has_head is None else has_head):
-        return sorted(runner.list_paths("ls-files", "--cached", paths=paths))
-    diff = ("diff-index", "--cached", "--name-only", "--no-renames", "HEAD")
-    return sorted(runner.list_paths(*diff, paths=paths))
-
-
-def _index_entries(runner: GitRunner, paths: Sequence[str]) -> dict[str, list[str]]:
-    """path -> its index lines ("mode sha stage"), several when a merge conflict is staged."""
-    entries: dict[str, list[str]] = {}
-    for line in runner.list_paths("ls-files", "--stage", paths=paths):
-        meta, _, path = line.partition("\t")
-        entries.setdefault(path, []).append(meta)
-    for lines in entries.values():
-        lines.sort()
-    return entries
-
-
-def _restore_index(
-    runner: GitRunner,
-    paths: Sequence[str],
-    snapshot: dict[str, list[str]],
-    start: str | None,
-    lock_wait: float,
-) -> str:
-    """Put our paths' index entries back as they were; '' on success, else what is left."""
-    try:
-        # Once another tool has committed, the old entries describe a past HEAD: putting them
-        # back would stage a revert of that commit.
-        if runner.head_or_none() != start or _index_entries(runner, paths) == snapshot:
-            return ""
-        lines = []
-        for path in paths:
-            lines.append(f"0 {runner.zero_sha()}\t{path}")  # mode 0 removes the entry
-            lines.extend(f"{meta}\t{path}" for meta in snapshot.get(path, []))
-        LockWait(runner, min(lock_wait, 2.0)).run(
-            "update-index", "-z", "--index-info", input=nul_join(lines), doing="restore the index"
-        )
-        return ""
-    except GitError:
-        return wording.index_still_staged(len(paths))
 
 
 def init_repo(vault_root: Path, lock_wait: float) -> None:

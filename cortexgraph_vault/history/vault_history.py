@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from cortexgraph_vault.errors import GitError, InvalidArgument
+from cortexgraph_vault.history.git_states import held, operation_in_progress
 from cortexgraph_vault.history.locate import locate
 from cortexgraph_vault.history.merge_setup import DriverState, driver_state, install_driver
 from cortexgraph_vault.history.raw_log import LoggedCommit
@@ -120,6 +121,9 @@ class VaultHistory:
         """Commit exactly `paths` (adds, edits, deletions; a move is its two paths) and nothing
         else. Returns the new commit's sha, or None when those paths hold nothing new."""
         runner = self._require("nothing was committed")
+        state = operation_in_progress(runner.git_dir)
+        if state is not None:  # HEAD is the operation's: a commit there would be lost to it
+            raise held(state)
         if self.device and "Cortexgraph-Operation:" in message:
             message = f"{message.rstrip()}\n{DEVICE_TRAILER}: {self.device}"
         with self._commit_lock, commit_file_lock(runner, self.lock_wait_seconds) as exclusive:

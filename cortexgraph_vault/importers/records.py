@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeGuard
 
+from cortexgraph_vault.core.control_chars import refuse_control_characters as check_controls
 from cortexgraph_vault.core.memory import RELATION_TYPES
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.core.times import parse_time
 from cortexgraph_vault.core.yaml_values import as_loaded
+from cortexgraph_vault.errors import InvalidArgument
 
 # Fields a note's frontmatter already uses: a relation named like one gets a `rel_` prefix.
 RESERVED_FIELDS = frozenset(
@@ -169,3 +171,27 @@ def relation_meta_entry(raw: object) -> dict[str, Any]:
     if extra:
         out["metadata"] = extra
     return out
+
+
+def refuse_control_characters(plan: ImportPlan) -> ImportPlan:
+    """Drop (and report) every draft whose title, tags, entities, source or relation targets
+    hold a control character: those reach a file name, a commit message or one line of
+    frontmatter. The body, context and metadata may hold any text; a title made from the body
+    is cleaned when made."""
+    kept: list[NoteDraft] = []
+    for draft in plan.drafts:
+        fields = {k: draft.fields.get(k) for k in ("tags", "entities", "source")}
+        relations = [
+            {"target": r.fallback_title or "", "target_id": r.target_id, "metadata": r.meta or {}}
+            for r in draft.relations
+        ]
+        try:
+            check_controls({"title": draft.title, **fields, "relations": relations})
+        except InvalidArgument as exc:
+            plan.problems.append(
+                Problem(draft.file, draft.line, f"memory {draft.id!r}: {exc}; not imported")
+            )
+            continue
+        kept.append(draft)
+    plan.drafts = kept
+    return plan

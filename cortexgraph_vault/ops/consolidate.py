@@ -288,6 +288,7 @@ def act_on(
             )
         return view
     view.preview = preview_of(target.members, target.cohesion)
+    engine.git_state.refuse_change("consolidation")
     done = apply_merge(engine, target.members, target.cohesion, pinned=target.pinned)
     view.action, view.new_memory_id, view.new_path = "merged", done.memory_id, done.path
     view.archived = done.archived

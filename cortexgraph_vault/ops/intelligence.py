@@ -143,6 +143,8 @@ def auto_recall(engine: VaultEngine, message: str, *, mode: str | None = None) -
         engine, found, cfg.auto_recall_relevance_threshold, cfg.auto_recall_max_results
     )
     reinforce = mode != "interactive" and cfg.auto_reinforce and bool(chosen)
+    # While git is mid-rebase a use is refused (git_states.py): recalled, not reinforced.
+    reinforce = reinforce and engine.git_state.state() is None
     cooling: set[str] = set()
     reinforced: list[str] = []
     reinforced_paths: set[str] = set()

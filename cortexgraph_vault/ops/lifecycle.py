@@ -50,6 +50,7 @@ def forget_paths(
     fails, the files are put back exactly as they were.
     """
     engine.ensure_git()
+    engine.git_state.refuse_change(operation)
     history = engine.history
     with engine.lock.held():
         engine.repair_interrupted()
@@ -182,6 +183,7 @@ def gc(
             memory_ids=ids, total_affected=len(found), candidates=candidates, skipped=skipped,
             message=(wording.gc_preview(len(found), verb) if dry_run else "nothing to forget"),
         )  # fmt: skip
+    engine.git_state.refuse_change("gc")
     lines = [f"- {m.title} ({m.id or 'no id'}) score {s:.4f}" for m, s in found]
     if archive_instead:
         moved: list[str] = []
@@ -272,6 +274,7 @@ def promote(
             message=wording.promote_preview(len(chosen), engine.layout.ltm)
             if dry_run else "no memory qualifies for promotion",
         )  # fmt: skip
+    engine.git_state.refuse_change("promote")
     moved: dict[str, str] = {}
     ids: list[str] = []
     moves: list[tuple[str, Written]] = []
@@ -313,8 +316,11 @@ def promote(
 
 
 def snapshot(engine: VaultEngine) -> SnapshotResult:
-    """Commit the frontmatter changes of touches and observes gathered since the last one."""
+    """Commit the frontmatter changes of touches and observes gathered since the last one;
+    the commits held while git was busy first, each under its own subject."""
     engine.ensure_git()
+    engine.git_state.refuse_change("a snapshot")
+    engine.commit_held()
     folders = [engine.layout.stm, engine.layout.ltm, engine.layout.archive]
     paths = engine.history.changed_paths(folders)
     if not paths:

@@ -8,6 +8,7 @@ from cortexgraph_vault.engine import CACHE_SAVE_AT_START, VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, NotFound
 from cortexgraph_vault.importers import cortexgraph as cortexgraph_format
 from cortexgraph_vault.importers import memory_json
+from cortexgraph_vault.importers.records import refuse_control_characters
 from cortexgraph_vault.importers.writer import apply_plan
 from cortexgraph_vault.models import ImportResult
 from cortexgraph_vault.ops.secret_check import screen_import
@@ -64,7 +65,7 @@ def import_cortexgraph(
             f"{cortexgraph_format.RELATIONS_FILE}; is this CortexGraph's storage folder?"
         )
     plan = screen_import(
-        cortexgraph_format.plan_import(memories, relations, str(folder)),
+        refuse_control_characters(cortexgraph_format.plan_import(memories, relations, str(folder))),
         allow_secrets=allow_secrets,
     )
     progress = progress or engine.progress("importing")
@@ -90,7 +91,9 @@ def import_memory_json(
     if data is None:
         raise NotFound(f"{source}: no such file (the MCP memory server's memory.json)")
     plan = screen_import(
-        memory_json.plan_import(data, str(source), source.name, engine.now(), status=status),
+        refuse_control_characters(
+            memory_json.plan_import(data, str(source), source.name, engine.now(), status=status)
+        ),
         allow_secrets=allow_secrets,
     )
     progress = progress or engine.progress("importing")

@@ -1,4 +1,9 @@
-"""At start: commit the memories a killed process wrote but never committed.
+"""At start: commit what a killed process wrote but never committed.
+
+First the commits it had kept before making them (vault/commit_outbox.py): each operation's own
+paths under its own message, as it would have made them. Then any new memory file git does not
+track, older than a minute, under one message that counts them (a file written by a process
+killed before it could keep its commit, or by a version that kept none).
 
 Asking git which memory files are untracked costs every start (a read command too) GitPython's
 import and two git processes. So once git has found none, a stamp outside the vault records
@@ -36,6 +41,15 @@ def record_uncommitted(engine: VaultEngine) -> str | None:
     git does not track. Never fails the start."""
     if not engine.config.git_commit_writes:
         return None
+    if engine.outbox.any_left() and not engine.history_located():
+        try:
+            made = engine.commit_held(left_by_others=True)
+        except (VaultError, OSError) as exc:
+            log.warning("kept commits not made: %s", exc)
+        else:
+            if made:
+                log.warning("%s: %s left by a process that stopped committed: %s", engine.root,
+                            wording.count(len(made), "commit"), "; ".join(made))  # fmt: skip
     stamp_file = user_cache_dir() / "uncommitted" / f"{vault_key(engine.root)}.stamp"
     stamp = _stamp(engine)
     if stamp is not None and _read(stamp_file) == stamp:

@@ -25,7 +25,7 @@ def commit_or_undo(
     if not engine.history.available:
         return None, f"not recorded in git: {engine.history.why_unavailable()}"
     try:
-        return engine.history.commit_paths(list(paths), message), ""
+        return engine.record(list(paths), message, required=True), ""
     except GitError as exc:
         undo()
         raise GitError(f"{exc}; {undone}") from exc

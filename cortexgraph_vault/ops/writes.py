@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from cortexgraph_vault.core import wording
+from cortexgraph_vault.core.control_chars import refuse_control_characters
 from cortexgraph_vault.core.link_values import link_for, link_target, points_to
 from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
 from cortexgraph_vault.core.note import REMOVE, ParsedNote, render_note
@@ -87,6 +89,9 @@ def save(
     force: bool = False,
 ) -> SaveResult:
     body = check_content(content)
+    refuse_control_characters(
+        {"title": title, "tags": tags, "entities": entities, "source": source}
+    )
     if source is not None and len(source) > 500:
         raise InvalidArgument("source: at most 500 characters")
     if context is not None and len(context) > 1000:
@@ -152,7 +157,9 @@ def save(
         enrichment_applied=enriched is not None,
         auto_entities=enriched.entity_names if enriched is not None and entities is None else [],
         commit=ticket.sha,
-        warning=engine.history_warning(),
+        warning=(
+            wording.commit_not_made(ticket.failure) if ticket.failure else engine.history_warning()
+        ),
     )
 
 
@@ -257,6 +264,7 @@ def update(
 ) -> UpdateResult:
     if content is not None:
         check_content(content)
+    refuse_control_characters({"tags": tags, "entities": entities})
     refuse_secrets({"content": content, "tags": tags, "entities": entities}, force=force)
     seen = engine.resolve(ref, statuses=("active", "promoted"))
     changes: dict[str, object] = {}
@@ -349,6 +357,8 @@ def relate(
         raise InvalidArgument(f"relation_type: must be one of {', '.join(RELATION_TYPES)}")
     if not 0.0 <= strength <= 1.0:
         raise InvalidArgument(f"strength: must be from 0 to 1, got {strength}")
+    refuse_control_characters({"from_memory_id": from_ref, "to_memory_id": to_ref,
+                               "metadata": metadata})  # fmt: skip
     refuse_secrets({"metadata": metadata}, force=force)
     source = engine.resolve(from_ref)
     target = engine.resolve(to_ref)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from cortexgraph_vault.core.control_chars import without_control_characters
 from cortexgraph_vault.core.resolve import name_key
 
 # Characters Obsidian refuses in file names or that break links.
@@ -43,7 +44,9 @@ class VaultLayout:
 
 
 def title_from_content(content: str, max_words: int = 8) -> str:
-    """A file title from the first words of the content."""
+    """A file title from the first words of the content, without its control characters (they
+    would reach a commit message)."""
+    content = without_control_characters(content)
     first_line = next((ln for ln in content.strip().splitlines() if ln.strip()), "memory")
     words = re.sub(r"^[#>\-*\s]+", "", first_line).split()
     title = " ".join(words[:max_words])

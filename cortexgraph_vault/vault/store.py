@@ -15,7 +15,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,6 +85,13 @@ class NoteStore:
         # several times over: they are refused, and left exactly as they are.
         self.max_note_bytes = max_note_bytes
         self._writing: dict[str, threading.Event] = {}  # notes mid-rewrite (`_turn`)
+        # Asked before a note that may be tracked is changed (not before a new one is made):
+        # raises to refuse, naming what it is (the engine: while git is mid-rebase).
+        self.before_change: Callable[[str], None] | None = None
+
+    def _may_change(self, doing: str) -> None:
+        if self.before_change is not None:
+            self.before_change(doing)
 
     def path(self, rel: str) -> Path:
         return safe_path(self.root, rel)
@@ -132,6 +139,7 @@ class NoteStore:
     ) -> Written:
         """`edit` gives the new text, and the new text parsed when it parsed it."""
         path = self.path(rel)
+        self._may_change(f"changing {rel}")
         with self.lock.held(), self._turn(rel):
             for _ in range(MAX_ATTEMPTS):
                 # The descriptor the note was read from is the one the write checks again
@@ -333,6 +341,7 @@ class NoteStore:
         Returns the new file and the old path. The old file is removed only if it is still
         what we read, so an edit made meanwhile is never lost (we stop with a Conflict).
         """
+        self._may_change(f"moving {rel}")
         with self.lock.held():
             text, stamp = self.read(rel)
             editable(rel, text)
@@ -365,6 +374,7 @@ class NoteStore:
 
     def delete(self, rel: str, *, expected_sha256: str | None = None) -> str:
         """Remove a note; returns the text removed (for the caller to restore on failure)."""
+        self._may_change(f"removing {rel}")
         with self.lock.held():
             text, stamp = self.read(rel)
             if expected_sha256 is not None and stamp.sha256 != expected_sha256:
@@ -376,6 +386,7 @@ class NoteStore:
         """Take a note out of the vault by renaming it to the hidden `aside` beside it (needs no
         free space). `put_back` undoes it, `discard` finishes it. Refused with a Conflict if
         the note is not (or, by the rename, no longer) the version the caller recorded."""
+        self._may_change(f"forgetting {rel}")
         with self.lock.held():
             text, stamp = self.read(rel)
             if stamp.sha256 != expected_sha256:

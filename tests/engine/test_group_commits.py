@@ -43,18 +43,18 @@ class HeldCommits:
 
     def __init__(self, service: MemoryService) -> None:
         self.engine = service.engine
-        self.inner = service.engine.commit
+        self.inner = service.engine.make_commit
         self.first_started = threading.Event()
         self.release = threading.Event()
         self.calls: list[list[str]] = []
         service.engine.group_commits._commit = self
 
-    def __call__(self, paths: list[str], message: str) -> str | None:
+    def __call__(self, paths: list[str], message: str, kept: list[str]) -> str | None:
         self.calls.append(sorted(paths))
         if len(self.calls) == 1:
             self.first_started.set()
             assert self.release.wait(WAIT)
-        return self.inner(paths, message)
+        return self.inner(paths, message, kept)
 
 
 def save_through_a_call(service: MemoryService, words: str, out: list[SaveResult]) -> None:
@@ -159,3 +159,43 @@ def test_a_save_after_a_quiet_spell_is_not_held_for_company(
         t.start()
         t.join(WAIT)
         assert out and out[0].commit, "the save waited for others to commit with"
+
+
+def test_a_group_git_refuses_is_committed_save_by_save_and_only_the_refused_one_says_so(
+    git_vault: Path,
+) -> None:
+    """Git refuses the group's commit because of one save (a person's commit-msg hook here):
+    every other save of the group is committed alone, and the refused one answers why."""
+    hook = git_vault / ".git" / "hooks" / "commit-msg"
+    hook.parent.mkdir(exist_ok=True)
+    hook.write_text('#!/bin/sh\nif grep -q POISON "$1"; then echo "no poison" >&2; exit 1; fi\n')
+    hook.chmod(0o755)
+    service = service_for(git_vault)
+    held = HeldCommits(service)
+    results: list[SaveResult] = []
+    first = threading.Thread(target=save_through_a_call, args=(service, "alpha", results))
+    first.start()
+    assert held.first_started.wait(WAIT)
+    others = [
+        threading.Thread(target=save_through_a_call, args=(service, w, results))
+        for w in ("bravo", "POISON charlie", "delta")
+    ]
+    for t in others:
+        t.start()
+    while len(service.engine.group_commits._queue) < len(others):
+        threading.Event().wait(0.01)
+    held.release.set()
+    for t in [first, *others]:
+        t.join(WAIT)
+    # the first save; the group of three, refused; then each of the three alone
+    assert [len(c) for c in held.calls] == [1, 3, 1, 1, 1]
+    by_words = {r.title.removeprefix("Group commit "): r for r in results}
+    for words in ("alpha", "bravo", "delta"):
+        result = by_words[words]
+        assert result.commit is not None and result.warning is None, result
+        assert files_in(git_vault, result.commit) == [result.path]
+    refused = by_words["POISON charlie"]
+    assert refused.commit is None
+    assert refused.warning is not None and "not committed to git" in refused.warning
+    assert (git_vault / refused.path).is_file()
+    assert commit_count(git_vault) == 1 + 3

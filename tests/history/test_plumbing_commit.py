@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from cortexgraph_vault.errors import GitOperationInProgress
 from cortexgraph_vault.history import VaultHistory
 from cortexgraph_vault.history.plumbing import clean_message
 from cortexgraph_vault.history.runner import GitRunner
@@ -284,7 +285,7 @@ def test_signed_commits_are_still_signed(
     assert "\ngpgsig -----BEGIN PGP SIGNATURE-----" in git(vault, "cat-file", "commit", "HEAD")
 
 
-def test_during_a_merge_git_commit_answers_as_before(
+def test_during_a_merge_nothing_is_committed_onto_it(
     vault: Path, git_commands: list[tuple[str, ...]]
 ) -> None:
     git(vault, "switch", "-q", "-c", "side")
@@ -296,10 +297,12 @@ def test_during_a_merge_git_commit_answers_as_before(
     subprocess.run(["git", "-C", str(vault), "merge", "-q", "side"], capture_output=True)
     assert (vault / ".git" / "MERGE_HEAD").exists()
     write_note(vault, "_stm/m.md", a_memory("saved"))
-    with pytest.raises(Exception, match="git could not commit"):
+    head = git(vault, "rev-parse", "HEAD")
+    with pytest.raises(GitOperationInProgress, match="a merge is in progress"):
         VaultHistory(vault).commit_paths(["_stm/m.md"], "save: m")
-    assert made_by(git_commands) == "git commit"
+    assert made_by(git_commands) == ""
     assert (vault / ".git" / "MERGE_HEAD").exists()
+    assert git(vault, "rev-parse", "HEAD") == head
 
 
 def test_loose_objects_piling_up_start_the_automatic_gc(vault: Path) -> None:

@@ -117,3 +117,22 @@ def test_a_dry_run_writes_nothing(vault: Path) -> None:
     result = service(vault).import_memory_json(str(MEMORY_JSON), dry_run=True)
     assert result.dry_run and result.created == 3
     assert snapshot(vault) == {}
+
+
+def test_an_entity_named_with_a_control_character_is_reported_and_the_rest_imported(
+    vault: Path, tmp_path: Path
+) -> None:
+    source = tmp_path / "memory.json"
+    lines = [
+        {"type": "entity", "name": "Lund", "entityType": "city", "observations": ["In Skåne"]},
+        {"type": "entity", "name": "Mal\u0000mö", "entityType": "city", "observations": ["x"]},
+        {"type": "entity", "name": "Ystad", "entityType": "city", "observations": ["By the sea"]},
+        {"type": "relation", "from": "Ystad", "to": "Simris\u001bhamn", "relationType": "near"},
+    ]
+    source.write_text("\n".join(json.dumps(line) for line in lines))
+    result = service(vault).import_memory_json(str(source), status="active")
+    reasons = [p.reason for p in result.problems]
+    assert any("title: holds the control character U+0000 (NUL)" in r for r in reasons), reasons
+    assert any("relations[0].target: holds the control character U+001B" in r for r in reasons)
+    assert result.created == 1
+    assert sorted(p.name for p in (vault / "_stm").iterdir()) == ["Lund.md"]

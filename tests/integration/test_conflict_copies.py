@@ -17,6 +17,7 @@ COPIES = {
     "syncthing": "_stm/Tea.sync-conflict-20261201-101500-ABCDEF1.md",
     "dropbox": "_stm/Tea (Maya's conflicted copy 2026-12-01).md",
     "nextcloud": "_stm/Tea (conflicted copy 2026-12-01 101500).md",
+    "nextcloud, no date": "_stm/Tea (conflicted copy).md",
     "icloud": "_stm/Tea 2.md",
 }
 
@@ -63,6 +64,50 @@ def test_the_base_is_the_version_both_grew_from_even_after_a_snapshot(vault: Pat
     assert fields(vault / NOTE)["use_count"] == 11
     changed = git(vault, "show", "--name-status", "--format=", "HEAD").stdout.splitlines()
     assert sorted(changed) == sorted([f"M\t{NOTE}", f"D\t{COPIES['syncthing']}"])
+
+
+def test_a_copy_of_the_merged_note_counts_from_the_merge_commit(vault: Path) -> None:
+    """A used it 3 times, B twice; a git sync merged them (5 + 5 = 10, the merge commit's
+    version); then a Syncthing copy of that merged note, used 3 more times elsewhere, arrives.
+    The base is the merge commit's version, not one side's: 13 uses, not 13 + a side's own."""
+    git(vault, "switch", "-q", "-c", "b")
+    (vault / NOTE).write_text(used(7, "2026-12-01T08:00:00Z"))
+    git(vault, "commit", "-qam", "B used it twice")
+    git(vault, "switch", "-q", "main")
+    (vault / NOTE).write_text(used(8, "2026-12-01T09:00:00Z"))
+    git(vault, "commit", "-qam", "A used it 3 times")
+    git(vault, "-c", "merge.cortexgraph.driver=false", "merge", "-q", "--no-commit", "b",
+        check=False)  # fmt: skip
+    (vault / NOTE).write_text(used(10, "2026-12-01T09:00:00Z"))  # as our merge driver makes it
+    git(vault, "add", NOTE)
+    git(vault, "commit", "-qm", "sync: merged B")
+    assert len(git(vault, "rev-list", "--parents", "-n", "1", "HEAD").stdout.split()) == 3
+    (vault / COPIES["syncthing"]).write_text(used(13, "2026-12-01T11:00:00Z"))
+    service(vault, NOW).open([TEA])
+    assert fields(vault / NOTE)["use_count"] == 13
+    assert str(fields(vault / NOTE)["last_used"]).startswith("2026-12-01 11:00")
+    assert not (vault / COPIES["syncthing"]).exists()
+
+
+def test_after_the_merge_this_devices_own_snapshot_is_not_the_base(vault: Path) -> None:
+    """After the merge (10) this device used it once more and committed that (11); the copy
+    grew from the merge commit (10 → 13): 10 + 1 + 3 = 14."""
+    git(vault, "switch", "-q", "-c", "b")
+    (vault / NOTE).write_text(used(7, "2026-12-01T08:00:00Z"))
+    git(vault, "commit", "-qam", "B used it twice")
+    git(vault, "switch", "-q", "main")
+    (vault / NOTE).write_text(used(8, "2026-12-01T09:00:00Z"))
+    git(vault, "commit", "-qam", "A used it 3 times")
+    git(vault, "-c", "merge.cortexgraph.driver=false", "merge", "-q", "--no-commit", "b",
+        check=False)  # fmt: skip
+    (vault / NOTE).write_text(used(10, "2026-12-01T09:00:00Z"))
+    git(vault, "add", NOTE)
+    git(vault, "commit", "-qm", "sync: merged B")
+    (vault / NOTE).write_text(used(11, "2026-12-01T10:00:00Z"))
+    git(vault, "commit", "-qam", "snapshot: this device used it once more")
+    (vault / COPIES["syncthing"]).write_text(used(13, "2026-12-01T11:00:00Z"))
+    service(vault, NOW).open([TEA])
+    assert fields(vault / NOTE)["use_count"] == 14
 
 
 def test_a_numbered_note_of_another_memory_is_not_a_copy(vault: Path) -> None:

@@ -7,6 +7,11 @@ With CRASH_AT it kills itself at one exact point of a two-step write instead:
   gc-mid-delete     forget: the first file deleted, the others not
   move-after-copy   promote: the new note written, the old one not removed
   before-rename     any write: the temp file complete, not yet renamed over the note
+  save-before-commit         save: the note written, its commit not begun
+  promote-before-commit      promote: every note moved, the commit not begun
+  consolidate-before-commit  consolidate: merged note written, originals archived, no commit
+  save-mid-commit            save: its path staged in git's index copy, HEAD not moved
+  save-before-index          save: HEAD moved to its commit, git's index not yet brought up
 """
 
 from __future__ import annotations
@@ -64,6 +69,29 @@ def arm(crash_at: str) -> None:
             real_replace(src, dst)
 
         files.os.replace = replace  # type: ignore[assignment]
+    elif crash_at.endswith("-before-commit"):
+        subject = {"save": "save:", "promote": "promote:", "consolidate": "consolidate:"}
+        wanted = subject[crash_at.partition("-")[0]]
+        real_commit = vault_history.VaultHistory.commit_paths
+
+        def commit(self, paths, message):  # type: ignore[no-untyped-def]
+            if message.startswith(wanted):
+                die()
+            return real_commit(self, paths, message)
+
+        vault_history.VaultHistory.commit_paths = commit  # type: ignore[method-assign]
+    elif crash_at in ("save-mid-commit", "save-before-index"):
+        from cortexgraph_vault.history import plumbing
+
+        name = "_plumbed_commit" if crash_at == "save-mid-commit" else "_keep_in_step"
+        real = getattr(plumbing, name)
+
+        def step(*args, **kwargs):  # type: ignore[no-untyped-def]
+            if name == "_keep_in_step" and args[3] == "HEAD":
+                return real(*args, **kwargs)  # not the commit's own step
+            die()
+
+        setattr(plumbing, name, step)
     else:
         raise SystemExit(f"unknown crash point {crash_at}")
 
@@ -83,8 +111,13 @@ def main() -> None:
         arm(crash_at)
         if crash_at.startswith("gc"):
             service.gc(dry_run=False)
-        elif crash_at == "move-after-copy":
+        elif crash_at in ("move-after-copy", "promote-before-commit"):
             service.promote(auto_detect=True)
+        elif crash_at.startswith("save"):
+            service.save("Maya's passport expires in March, renew it in January.")
+        elif crash_at.startswith("consolidate"):
+            [cluster] = [c for c in service.cluster().clusters if c.suggested_action == "merge"]
+            service.consolidate(cluster_id=cluster.id, mode="apply")
         else:
             ids = [m.id for m in service.engine.fresh().memories() if m.id]
             service.touch(ids[0])
