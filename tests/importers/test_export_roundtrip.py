@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.errors import InvalidArgument
+from tests.conftest import NOW_ISO
 from tests.importers.helpers import (
     CORTEXGRAPH,
     MEMORY_JSON,
@@ -116,7 +117,7 @@ def test_the_json_export_is_one_file_with_every_memory_and_link(
     result = svc.export_json(str(tmp_path / "all.json"))
     document = json.loads((tmp_path / "all.json").read_text(encoding="utf-8"))
     assert document["format"] == "cortexgraph-vault-export" and document["version"] == 1
-    assert document["exported_at"] == "2026-12-01T12:00:00Z"
+    assert document["exported_at"] == NOW_ISO
     assert len(document["memories"]) == result.memories == 29
     unicode = next(m for m in document["memories"] if m["id"] == "m-unicode")
     assert unicode["content"].startswith("Café Crème")

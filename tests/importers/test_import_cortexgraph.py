@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from cortexgraph_vault.errors import NotFound
-from tests.conftest import NOW, git
+from tests.conftest import git
 from tests.importers.helpers import (
     CORTEXGRAPH,
     append,
@@ -107,10 +108,11 @@ def test_bad_lines_are_reported_with_their_numbers_and_stop_nothing(vault: Path)
 def test_scores_equal_cortexgraphs_formula_for_the_same_records(vault: Path) -> None:
     """Theirs: (use_count+1)^0.6 · strength · e^(−λΔt) with use_count 0 at save; ours counts the
     save as a use. With the same λ (exponential model), the numbers must agree."""
-    svc = service(vault, decay_model="exponential")
+    # the records' own era (their times are fixed Unix seconds), not the tests' moving clock
+    now = datetime(2026, 12, 1, 12, tzinfo=UTC).timestamp()
+    svc = service(vault, now="2026-12-01T12:00:00Z", decay_model="exponential")
     svc.import_cortexgraph(str(CORTEXGRAPH))
     lam = math.log(2) / (3 * 86400)
-    now = NOW.timestamp()
     records = fixture_records()
     views = svc.open(sorted(records)).memories
     assert len(views) == 5

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -19,6 +19,7 @@ from cortexgraph_vault.ops.size_budget import (
     lists_within,
 )
 from tests.builders import a_vault, memory_text, service_for
+from tests.conftest import NOW
 
 
 def size(result: BaseModel) -> int:
@@ -27,7 +28,7 @@ def size(result: BaseModel) -> int:
 
 
 def faded_memories(root: Path, count: int) -> Path:
-    created = datetime(2020, 1, 1, tzinfo=UTC)
+    created = NOW - timedelta(days=400)
     notes = {
         f"_stm/faded thought number {i:03d}.md": memory_text(
             f"faded-{i:03d}",

@@ -26,7 +26,8 @@ from cortexgraph_vault.config import load_config
 from cortexgraph_vault.service import MemoryService
 from cortexgraph_vault.vault import files, store
 
-NOW = "2026-12-01T12:00:00Z"
+# the tests' clock, from the test that runs this writer (tests/conftest.py NOW_ISO)
+NOW = os.environ["TESTS_NOW"]
 
 
 def die() -> None:

@@ -38,7 +38,7 @@ ROUNDS, SOAK_ROUNDS = 10, 60
 
 def run_writer(vault: Path, log: Path, crash_at: str | None = None) -> subprocess.Popen[bytes]:
     argv = [sys.executable, str(WRITER), str(vault), str(log), *([crash_at] if crash_at else [])]
-    return subprocess.Popen(argv, env=child_env(), stderr=subprocess.PIPE)
+    return subprocess.Popen(argv, env={**child_env(), "TESTS_NOW": NOW_ISO}, stderr=subprocess.PIPE)
 
 
 def next_start(vault: Path) -> MemoryService:
