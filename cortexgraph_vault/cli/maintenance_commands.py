@@ -47,7 +47,7 @@ COMMANDS = (
         "the MCP memory server's memory.json",
         calls("import_memory_json"),
         args=(
-            Arg("path", param="file", metavar="FILE"),
+            Arg("path", param="file", metavar="FILE", help="the memory.json file to read"),
             DRY_RUN,
             Arg(
                 "--status",
@@ -64,7 +64,7 @@ COMMANDS = (
         "memories.jsonl + relations.jsonl in a folder",
         calls("export_cortexgraph"),
         args=(
-            Arg("path", param="folder", metavar="DIR"),
+            Arg("path", param="folder", metavar="DIR", help="the folder to write them into"),
             Arg("--force", flag=True, help="replace files already there"),
         ),
     ),
@@ -73,7 +73,7 @@ COMMANDS = (
         "one JSON file with every memory and link",
         calls("export_json"),
         args=(
-            Arg("path", param="file", metavar="FILE"),
+            Arg("path", param="file", metavar="FILE", help="the JSON file to write"),
             Arg("--force", flag=True, help="replace the file if it exists"),
         ),
     ),
