@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # imported where used: `--version` answers before anything lo
     from cortexgraph_vault.cli.command import Command, Group
 
 PROG = "cortexgraph-vault"
+MERGE_DRIVER = "merge-driver"
 ONE_CALL_GC_THRESHOLD = 20_000  # new objects between young collections (Python's: 700)
 
 # Each area declares its commands in a COMMANDS tuple; add a module here to add commands.
@@ -217,6 +218,11 @@ def main(argv: Sequence[str] | None = None, *, exits: bool = False) -> int:
         # what argparse's version action prints, without building three dozen subparsers
         print(f"{PROG} {__version__}")
         return 0
+    if given[:1] == [MERGE_DRIVER] and not {"-h", "--help"} & set(given):
+        # git runs it once per note of a merge: the driver alone, no parser, no settings
+        from cortexgraph_vault.merge_driver import main as merge
+
+        return merge(given[1:])
     parser = build_parser(given_command(given))
     args = parser.parse_args(given)
     import logging
