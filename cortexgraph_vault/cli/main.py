@@ -172,7 +172,8 @@ def _service(config: Any, args: argparse.Namespace) -> Any:
     # when numpy loads, later in this call; a person's own setting is kept.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     # one command per process: it reads the vault as the start's walk found it
-    return MemoryService(config, progress=terminal_progress(args.json), one_call=True)
+    progress = terminal_progress(args.json, min_items=config.progress_min_items)
+    return MemoryService(config, progress=progress, one_call=True)
 
 
 def run(command: Command, args: argparse.Namespace) -> int:
