@@ -220,6 +220,7 @@ class Config:
     max_note_bytes: int = _setting("int", 5_000_000, "notes larger than this are indexed only in part", 1024, 1_000_000_000)
     port: int = _setting("int", DEFAULT_PORT, "daemon port on 127.0.0.1", 1, 65535)
     read_processes: int = _setting("int", 1, "processes beside the daemon that answer its searches and listings (0: the daemon answers them itself)", 0, 8)
+    progress_min_items: int = _setting("int", 200, "a CLI step over at least this many notes draws a progress bar on a terminal", 1, 1_000_000_000)
     now: str | None = _setting("str", None, "fixed clock (ISO-8601) for previews and tests")
     # fmt: on
     origins: Mapping[str, str] = field(default_factory=dict)

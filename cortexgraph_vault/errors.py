@@ -89,6 +89,7 @@ class Conflict(VaultError):
 class SecretRefused(VaultError):
     """Content looks like a credential; the vault is committed to git, so it is refused."""
 
+    exit_code = 8  # its own: a script can tell "needs --force" from any other failure
     http_status = 422
 
 

@@ -1,4 +1,5 @@
-"""The git merge driver for memory notes: `python -m cortexgraph_vault.merge_driver %O %A %B %L %P`.
+"""The git merge driver for memory notes: `cortexgraph-vault merge-driver %O %A %B %L %P` (or
+`python -m cortexgraph_vault.merge_driver ...`); history/merge_setup.py says how git finds it.
 
 Git runs it once per memory note that changed on both sides of a merge, from the top of the
 work tree, with the base (%O), ours (%A, where the result goes) and theirs (%B) in temporary

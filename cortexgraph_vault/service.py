@@ -17,7 +17,7 @@ from cortexgraph_vault.config import Config, describe
 from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.engine import Clock, VaultEngine
 from cortexgraph_vault.models.limits import GRAPH_MAX_CHARS
-from cortexgraph_vault.progress import ProgressFactory
+from cortexgraph_vault.progress import ProgressFactory, no_progress
 from cortexgraph_vault.service_upkeep import ServiceUpkeep
 
 if TYPE_CHECKING:
@@ -93,12 +93,10 @@ class MemoryService(ServiceUpkeep):
         super().__init__()  # the change lock and the timing of each call (service_calls)
         self.engine = VaultEngine(
             config, clock=clock, on_catalog=on_catalog, one_call=one_call,
-            before_vectors=uncommitted.record_uncommitted,
+            before_vectors=uncommitted.record_uncommitted, progress=progress or no_progress,
         )  # fmt: skip
         if one_call:
             self.engine.trust_start_walk()
-        if progress is not None:  # long operations report how far they got (the CLI's bars)
-            self.engine.report_progress(progress)
 
     @property
     def config(self) -> Config:

@@ -65,3 +65,18 @@ def test_config_shows_the_user_config_file_before_it_exists(cli, tmp_path: Path)
         {"scope": "user", "path": str(user_file), "exists": False},
         {"scope": "vault", "path": str(tmp_path / ".cortexgraph" / "config.toml"), "exists": False},
     ]
+
+
+def test_readme_lists_every_exit_code() -> None:
+    from cortexgraph_vault import errors
+    from cortexgraph_vault.daemon import instance
+
+    text = README.read_text(encoding="utf-8")
+    listed = {int(code) for code in re.findall(r"^\| (\d+) \| ", text, re.M)}
+    codes = {1, 120, 130}  # unexpected errors, a failed flush, Ctrl-C (cli/main.py)
+    for module in (errors, instance):
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, errors.VaultError):
+                codes.add(value.exit_code)
+    assert codes <= listed, f"exit codes the README does not list: {sorted(codes - listed)}"
+    assert 8 in listed and errors.SecretRefused.exit_code == 8

@@ -105,3 +105,49 @@ def test_a_run_whose_phases_all_pass_says_so_and_names_none_as_skipped(tmp_path:
     assert result.returncode == 0, result.stderr
     assert re.search(r"^all test phases passed in \d+\.\d s$", result.stdout, re.M)
     assert "not run" not in result.stdout + result.stderr
+
+
+def demo_checkout(tmp_path: Path) -> Path:
+    """scripts/demo and pyproject.toml in a folder whose .venv records what it is asked: its
+    python runs this one, but writes `pip ...` to a log instead of installing; its
+    cortexgraph-vault prints its arguments."""
+    root = tmp_path / "checkout"
+    (root / "scripts").mkdir(parents=True)
+    shutil.copy2(REPO / "scripts" / "demo", root / "scripts" / "demo")
+    shutil.copy2(REPO / "pyproject.toml", root / "pyproject.toml")
+    bin_dir = root / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    python = bin_dir / "python"
+    python.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1 $2" = "-m pip" ]; then echo "pip $*" >>"$(dirname "$0")/../pip.log"; exit 0; fi\n'
+        f'exec {sys.executable} "$@"\n'
+    )
+    program = bin_dir / "cortexgraph-vault"
+    program.write_text('#!/bin/sh\necho "cortexgraph-vault $*"\n')
+    for script in (python, program):
+        script.chmod(0o755)
+    return root
+
+
+def test_demo_installs_once_then_only_when_pyproject_changes(tmp_path: Path) -> None:
+    root = demo_checkout(tmp_path)
+    log = root / ".venv" / "pip.log"
+
+    def demo() -> str:
+        ran = subprocess.run(["bash", str(root / "scripts" / "demo"), "--port", "0"],
+                             capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert ran.returncode == 0, ran.stderr
+        return ran.stdout
+
+    first = demo()
+    assert "installing cortexgraph-vault into .venv" in first
+    assert first.rstrip().endswith("cortexgraph-vault serve --demo --port 0")
+    assert log.read_text().count("pip install") == 1
+    second = demo()
+    assert "already installed in .venv (pyproject.toml unchanged)" in second
+    assert log.read_text().count("pip install") == 1
+    with (root / "pyproject.toml").open("a") as pyproject:
+        pyproject.write("\n# a new dependency, say\n")
+    assert "installing cortexgraph-vault" in demo()
+    assert log.read_text().count("pip install") == 2

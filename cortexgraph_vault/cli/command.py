@@ -33,6 +33,9 @@ class Arg:
     many: bool = False  # a list: `--tags a b`, `--tags a,b` and `--tags a --tags b` alike
     split_commas: bool = True  # with `many`: False where a comma belongs to a value (paths)
     optional: bool = False  # a positional that may be left out
+    # A positional of free text that takes every word given (`search deploy staging`, no
+    # quotes needed), joined by single spaces.
+    words: bool = False
     stdin_dash: bool = False  # "-" means: read the value from stdin
     # The command's own switch (which operation it runs, how it shows the answer), no
     # parameter of an operation: `restore --list`, `analyze --for-recall`.
@@ -62,7 +65,9 @@ class Arg:
             # named as the person types it (`--limit LIMIT`), not as the parameter (TOP_K)
             if self.metavar or not self.choices:  # choices show themselves: {active,promoted}
                 kw["metavar"] = self.metavar or self.name.lstrip("-").replace("-", "_").upper()
-            if self.many:
+            if self.words:
+                kw["nargs"] = "*" if self.optional else "+"
+            elif self.many:
                 kw["nargs"] = "+"
                 if not self.positional:
                     kw.update(action=ListOption, split_commas=self.split_commas)
@@ -78,6 +83,8 @@ class Arg:
 
     def value(self, namespace: argparse.Namespace) -> Any:
         value = getattr(namespace, self.dest, None)
+        if self.words and isinstance(value, list):
+            value = " ".join(value) or None
         if self.stdin_dash and value == "-":
             return sys.stdin.read()
         return value

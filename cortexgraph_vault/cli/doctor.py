@@ -334,23 +334,34 @@ def _folders(root: Path) -> Any:
 
 def check_merge_driver(config: Config, history: Any, f: Findings, *, fix: bool) -> None:
     folders = [config.stm_folder, config.ltm_folder, config.archive_folder]
+    fixed = ""
     try:
-        if fix and not history.merge_driver_state(folders).installed:
-            done = history.install_merge_driver(folders)
-            f.add("sync", "ok", f"installed the merge driver for memory notes: {'; '.join(done)}")
-            return
-        state = history.merge_driver_state(folders)
+        state = history.merge_driver_state(folders, probe=True)
+        if fix and (not state.installed or state.fails):
+            fixed = "; ".join(history.install_merge_driver(folders))
+            state = history.merge_driver_state(folders, probe=True)
     except VaultError as exc:
         f.add("sync", "warning", f"could not check or install the merge driver: {exc}")
         return
-    if state.installed:
-        f.add("sync", "ok", "memory notes merge field by field (merge driver installed)")
-        return
-    missing = "the .gitattributes lines" if state.missing_lines else "the command in .git/config"
-    if state.config_command and not state.missing_lines:
-        missing = f"the command in .git/config ({state.config_command!r} is not this install)"
-    f.add("sync", "warning", f"the merge driver for memory notes lacks {missing}: a memory used "
-          "on two devices would be a git conflict", "cortexgraph-vault doctor --fix")  # fmt: skip
+    done = f" (after installing: {fixed})" if fixed else ""
+    fix_it = "cortexgraph-vault doctor --fix"
+    if state.config_command and state.fails:
+        f.add("sync", "warning", f"the merge driver for memory notes does not run "
+              f"({state.fails}): every merge of a memory used on two devices fails{done}",
+              fix_it)  # fmt: skip
+    elif state.missing_lines or not state.config_command:
+        missing = (
+            "the .gitattributes lines" if state.missing_lines else "the command in .git/config"
+        )
+        f.add("sync", "warning", f"the merge driver for memory notes lacks {missing}: a memory "
+              "used on two devices would be a git conflict", fix_it)  # fmt: skip
+    elif not state.survives_upgrades:
+        f.add("sync", "warning", "the merge driver for memory notes runs, but by a path that a "
+              "reinstall or upgrade would break", fix_it)  # fmt: skip
+    elif fixed:
+        f.add("sync", "ok", f"installed the merge driver for memory notes ({fixed}); it runs")
+    else:
+        f.add("sync", "ok", "memory notes merge field by field (the merge driver runs)")
 
 
 def check_index(engine: VaultEngine, f: Findings) -> None:

@@ -7,7 +7,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
-from cortexgraph_vault.cli.memory_commands import CURSOR, TAGS
+from cortexgraph_vault.cli.memory_commands import (
+    CURSOR,
+    MIN_SCORE,
+    PAGE,
+    PREVIEW,
+    SEARCH_LIMIT,
+    TAGS,
+    WINDOW_DAYS,
+)
 
 if TYPE_CHECKING:
     from cortexgraph_vault.cli.operation_calls import Operations
@@ -30,19 +38,19 @@ COMMANDS = (
         "search memories and every other note together (search_unified)",
         "search_unified",
         args=(
-            Arg("query"),
+            Arg("query", words=True, help="the words to look for (quotes optional)"),
             Arg(
                 "--tags", many=True, metavar="TAG", help=f"{TAGS.help}; a parent tag finds children"
             ),
-            Arg("--status", choices=STATUSES),
+            Arg("--status", choices=STATUSES, help="which memories and notes (default: all)"),
             Arg("--folder", help="only notes under this folder"),
-            Arg("--limit", type=int, default=10),
+            Arg("--limit", type=int, default=10, metavar="N", help=SEARCH_LIMIT.help),
             Arg("--stm-weight", type=float, help="weight of short-term memories (0..2)"),
             Arg("--ltm-weight", type=float, help="weight of promoted memories and notes (0..2)"),
-            Arg("--window-days", type=float),
-            Arg("--min-score", type=float),
-            Arg("--page", type=int),
-            Arg("--preview", param="preview_length", type=int, default=300),
+            WINDOW_DAYS,
+            MIN_SCORE,
+            PAGE,
+            PREVIEW,
             Arg("--explain", flag=True, help="show why each result ranks where it does"),
             CURSOR,
         ),
@@ -55,18 +63,41 @@ COMMANDS = (
         operation="read_graph",
         also=("graph_neighbourhood",),
         args=(
-            Arg("--status", default="active", choices=STATUSES),
-            Arg("--limit", type=int, default=100),
-            Arg("--page", type=int),
-            Arg("--page-size", type=int),
+            Arg(
+                "--status",
+                default="active",
+                choices=STATUSES,
+                help="which notes (default: active memories)",
+            ),
+            Arg(
+                "--limit",
+                type=int,
+                default=100,
+                metavar="N",
+                help="how many notes at most (default 100)",
+            ),
+            PAGE,
+            Arg("--page-size", type=int, metavar="N", help="notes per page (default: the limit)"),
             Arg(
                 "--around",
                 param="path",
                 metavar="NOTE",
                 help="a note's neighbourhood (path, title or id)",
             ),
-            Arg("--hops", type=int, default=1),
-            Arg("--no-scores", param="include_scores", flag=True, negate=True),
+            Arg(
+                "--hops",
+                type=int,
+                default=1,
+                metavar="N",
+                help="with --around: links to follow out from the note (default 1)",
+            ),
+            Arg(
+                "--no-scores",
+                param="include_scores",
+                flag=True,
+                negate=True,
+                help="leave out the memories' live scores",
+            ),
             Arg("--cursor", help="continue after a page (its next_cursor)"),
             Arg(
                 "--max-chars",

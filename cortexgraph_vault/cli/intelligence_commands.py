@@ -9,7 +9,10 @@ from cortexgraph_vault.cli.command import Arg, Command, Request, operation_comma
 if TYPE_CHECKING:
     from cortexgraph_vault.cli.operation_calls import Operations
 
-MESSAGE = Arg("message", stdin_dash=True, help="the message, or - to read it from stdin")
+MESSAGE = Arg(
+    "message", words=True, stdin_dash=True,
+    help="the message (every word; quotes optional), or - to read it from stdin",
+)  # fmt: skip
 
 
 def _analyze(ops: Operations, r: Request) -> Any:
@@ -48,6 +51,14 @@ COMMANDS = (
         "review",
         "fading memories worth revisiting, most urgent first",
         "review_memories",
-        args=(Arg("--limit", type=int, default=20),),
+        args=(
+            Arg(
+                "--limit",
+                type=int,
+                default=20,
+                metavar="N",
+                help="how many memories at most (default 20)",
+            ),
+        ),
     ),
 )

@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # imported where used: `--version` answers before anything lo
     from cortexgraph_vault.cli.command import Command, Group
 
 PROG = "cortexgraph-vault"
+MERGE_DRIVER = "merge-driver"
 ONE_CALL_GC_THRESHOLD = 20_000  # new objects between young collections (Python's: 700)
 
 # Each area declares its commands in a COMMANDS tuple; add a module here to add commands.
@@ -70,16 +71,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         description="A memory for AI assistants that forgets like a person does, kept in an Obsidian vault.",
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    p.add_argument("--vault", help="the Obsidian vault (default: $CORTEXGRAPH_VAULT)")
-    p.add_argument("--json", action="store_true", help="print JSON with the MCP tools' field names")
-    p.add_argument(
-        "--now", help="pretend it is this ISO-8601 time (previews, tests); also CORTEXGRAPH_NOW"
-    )
-    p.add_argument(
-        "--set", action="append", default=[], metavar="NAME=VALUE",
-        help="override a setting, e.g. --set decay_model=exponential",
-    )  # fmt: skip
-    p.add_argument("-v", "--verbose", action="store_true", help="log to stderr")
+    add_global_options(p)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     groups: dict[str, Any] = {}
     for entry in registry():
@@ -97,8 +89,35 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         )
         for arg in entry.args:
             arg.add_to(c)
+        add_global_options(c.add_argument_group("options of every command"), after=True)
         c.set_defaults(command_record=entry)
     return p
+
+
+def add_global_options(parser: Any, *, after: bool = False) -> None:
+    """The options every command takes, before its name or `after` it (`show 614b --json`).
+    After it they are set only when given (SUPPRESS), so they never undo those given before;
+    `--set` after the command goes to its own list, added to the first."""
+    unset: dict[str, Any] = {"default": argparse.SUPPRESS} if after else {}
+    parser.add_argument("--vault", help="the Obsidian vault (default: $CORTEXGRAPH_VAULT)", **unset)
+    parser.add_argument(
+        "--json", action="store_true", help="print JSON with the MCP tools' field names", **unset
+    )
+    parser.add_argument(
+        "--now",
+        metavar="TIME",
+        help="pretend it is this ISO-8601 time (previews, tests; also CORTEXGRAPH_NOW); a "
+        "command that uses or saves a memory writes this time into its note",
+        **unset,
+    )
+    parser.add_argument(
+        "--set", action="append", metavar="NAME=VALUE", dest="set_after" if after else "set",
+        help="override a setting, e.g. --set decay_model=exponential",
+        **({} if after else {"default": []}),
+    )  # fmt: skip
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="log to stderr; say who answered", **unset
+    )
 
 
 # The options before the command, as build_parser declares them: those that take a value
@@ -126,14 +145,17 @@ def given_command(argv: Sequence[str]) -> str | None:
     return None
 
 
+def settings_given(args: argparse.Namespace) -> list[str]:
+    """Every `--set`, before the command and after it."""
+    return [*args.set, *(getattr(args, "set_after", None) or [])]
+
+
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     from cortexgraph_vault.config import BY_NAME
     from cortexgraph_vault.errors import VaultError
 
-    # a --vault after the command (`serve --vault V`, `mcp --vault V`) is the nearer one
-    vault = getattr(args, "sub_vault", None) or args.vault
-    cli: dict[str, Any] = {"vault": vault, "now": args.now}
-    for item in args.set:
+    cli: dict[str, Any] = {"vault": args.vault, "now": args.now}
+    for item in settings_given(args):
         name, sep, value = item.partition("=")
         if not sep or name not in BY_NAME:
             raise VaultError(f"--set {item}: expected NAME=VALUE with a known setting name")
@@ -150,7 +172,8 @@ def _service(config: Any, args: argparse.Namespace) -> Any:
     # when numpy loads, later in this call; a person's own setting is kept.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     # one command per process: it reads the vault as the start's walk found it
-    return MemoryService(config, progress=terminal_progress(args.json), one_call=True)
+    progress = terminal_progress(args.json, min_items=config.progress_min_items)
+    return MemoryService(config, progress=progress, one_call=True)
 
 
 def run(command: Command, args: argparse.Namespace) -> int:
@@ -169,7 +192,11 @@ def run(command: Command, args: argparse.Namespace) -> int:
 
         alone = InProcess(lambda: _service(config, args))
         ops: Operations = alone
-        daemon = daemon_for(config, overridden=bool(args.set)) if command.through_daemon else None
+        daemon = (
+            daemon_for(config, overridden=bool(settings_given(args)))
+            if command.through_daemon
+            else None
+        )
         if daemon is not None:  # the daemon serving this vault answers from its warm index
             ops = ThroughDaemon(*daemon, local=alone)
         result = command.handler(ops, request)
@@ -192,6 +219,11 @@ def main(argv: Sequence[str] | None = None, *, exits: bool = False) -> int:
         # what argparse's version action prints, without building three dozen subparsers
         print(f"{PROG} {__version__}")
         return 0
+    if given[:1] == [MERGE_DRIVER] and not {"-h", "--help"} & set(given):
+        # git runs it once per note of a merge: the driver alone, no parser, no settings
+        from cortexgraph_vault.merge_driver import main as merge
+
+        return merge(given[1:])
     parser = build_parser(given_command(given))
     args = parser.parse_args(given)
     import logging

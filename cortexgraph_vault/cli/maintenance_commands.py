@@ -21,6 +21,17 @@ def _doctor(config: Config, r: Request) -> Any:
     return diagnose(config, fix=r.params["fix"])
 
 
+def _merge_driver(config: Config, r: Request) -> None:
+    """Reached only with options before the command (`main` runs the driver at once
+    otherwise): the same driver, its exit status kept for git."""
+    from cortexgraph_vault.merge_driver import main as merge
+
+    p = r.params
+    code = merge([p["base"], p["ours"], p["theirs"], p["marker_size"], p["path"]])
+    if code:
+        raise SystemExit(code)
+
+
 COMMANDS = (
     Group("import", "bring memories in from CortexGraph or the MCP memory server", "SOURCE"),
     Command(
@@ -47,7 +58,7 @@ COMMANDS = (
         "the MCP memory server's memory.json",
         calls("import_memory_json"),
         args=(
-            Arg("path", param="file", metavar="FILE"),
+            Arg("path", param="file", metavar="FILE", help="the memory.json file to read"),
             DRY_RUN,
             Arg(
                 "--status",
@@ -64,7 +75,7 @@ COMMANDS = (
         "memories.jsonl + relations.jsonl in a folder",
         calls("export_cortexgraph"),
         args=(
-            Arg("path", param="folder", metavar="DIR"),
+            Arg("path", param="folder", metavar="DIR", help="the folder to write them into"),
             Arg("--force", flag=True, help="replace files already there"),
         ),
     ),
@@ -73,11 +84,27 @@ COMMANDS = (
         "one JSON file with every memory and link",
         calls("export_json"),
         args=(
-            Arg("path", param="file", metavar="FILE"),
+            Arg("path", param="file", metavar="FILE", help="the JSON file to write"),
             Arg("--force", flag=True, help="replace the file if it exists"),
         ),
     ),
     Command("reindex", "throw the index cache away and parse every note again", calls("reindex")),
+    Command(
+        "merge-driver",
+        "merge two versions of a memory note field by field (git runs it; see doctor --fix)",
+        _merge_driver,
+        needs="config",
+        description="The git merge driver for memory notes, as `.git/config` names it: "
+        "`cortexgraph-vault merge-driver %O %A %B %L %P`. Writes the merge into OURS; exit "
+        "status 0 when merged, 1 when git must keep the note in conflict.",
+        args=(
+            Arg("base", metavar="BASE", help="the common version (a temporary file)"),
+            Arg("ours", metavar="OURS", help="this side's version; the merge is written here"),
+            Arg("theirs", metavar="THEIRS", help="the other side's version"),
+            Arg("marker_size", metavar="MARKER_SIZE", help="the length of conflict markers"),
+            Arg("path", metavar="PATH", help="the note's path in the vault"),
+        ),
+    ),
     Command(
         "doctor",
         "check the vault, git, lock, daemon, token and settings; say how to fix",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.cli.command import Arg, Command, Request
+from cortexgraph_vault.cli.command import Command, Request
 
 if TYPE_CHECKING:
     from cortexgraph_vault.config import Config
@@ -29,11 +29,5 @@ COMMANDS = (
         needs="config",
         description="Serve the memory tools over stdin/stdout until the client disconnects. "
         "Logs go to stderr (-v for more).",
-        # Client configs often put options after the command: `mcp --vault PATH`.
-        args=(
-            Arg(
-                "--vault", param="sub_vault", help="the Obsidian vault (same as the global --vault)"
-            ),
-        ),
     ),
 )

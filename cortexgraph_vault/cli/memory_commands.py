@@ -35,6 +35,16 @@ RELATION_TYPES = [
     "consolidated_from",
 ]
 CURSOR = Arg("--cursor", help="continue an answer cut to its size (the --cursor it printed)")
+# The filters and paging `search` and `search-all` share.
+WINDOW_DAYS = Arg("--window-days", type=float, metavar="DAYS",
+                  help="only memories used within this many days")  # fmt: skip
+MIN_SCORE = Arg("--min-score", type=float, metavar="SCORE",
+                help="only memories whose score is at least this (0..1)")  # fmt: skip
+PAGE = Arg("--page", type=int, metavar="N", help="page N of the results, from 1 (--limit a page)")
+PREVIEW = Arg("--preview", param="preview_length", type=int, default=300, metavar="CHARS",
+              help="characters of each result's text to show (0: all; default 300)")  # fmt: skip
+SEARCH_LIMIT = Arg("--limit", param="top_k", type=int, default=10, metavar="N",
+                   help="how many results at most (1..100, default 10)")  # fmt: skip
 
 
 def _gc(ops: Operations, r: Request) -> Any:
@@ -84,12 +94,17 @@ COMMANDS = (
         "save a new memory",
         "save_memory",
         args=(
-            Arg("content", stdin_dash=True, help="the memory's text, or - to read it from stdin"),
-            Arg("--title"),
+            Arg(
+                "content",
+                words=True,
+                stdin_dash=True,
+                help="the memory's text (every word; quotes optional), or - to read stdin",
+            ),
+            Arg("--title", help="the note's title (default: its first words)"),
             TAGS,
             ENTITIES,
-            Arg("--source"),
-            Arg("--context"),
+            Arg("--source", help="where it came from (chat, email, ...)"),
+            Arg("--context", help="what was going on when it was learned"),
             Arg("--strength", type=float, help="importance 0..2 (default 1)"),
             Arg("--force", flag=True, help="save even if it looks like a secret"),
         ),
@@ -105,14 +120,23 @@ COMMANDS = (
         "search memories (a query filters and ranks)",
         "search_memory",
         args=(
-            Arg("query", optional=True),
+            Arg(
+                "query",
+                optional=True,
+                words=True,
+                help="the words to look for (quotes optional; none: list by score)",
+            ),
             TAGS,
-            Arg("--status", choices=["active", "promoted", "archived", "all"]),
-            Arg("--limit", param="top_k", type=int, default=10),
-            Arg("--window-days", type=float),
-            Arg("--min-score", type=float),
-            Arg("--page", type=int),
-            Arg("--preview", param="preview_length", type=int, default=300),
+            Arg(
+                "--status",
+                choices=["active", "promoted", "archived", "all"],
+                help="which memories (default: active and promoted)",
+            ),
+            SEARCH_LIMIT,
+            WINDOW_DAYS,
+            MIN_SCORE,
+            PAGE,
+            PREVIEW,
             Arg("--explain", flag=True, help="show why each memory ranks where it does"),
             CURSOR,
         ),
@@ -132,7 +156,15 @@ COMMANDS = (
         "observe",
         "record that memories were used in a conversation",
         "observe_memory_usage",
-        args=(MEMORY_IDS, Arg("--context-tags", many=True, metavar="TAG")),
+        args=(
+            MEMORY_IDS,
+            Arg(
+                "--context-tags",
+                many=True,
+                metavar="TAG",
+                help="tags of the conversation (a use outside a memory's own tags strengthens it)",
+            ),
+        ),
     ),
     operation_command(
         "update",
@@ -143,7 +175,7 @@ COMMANDS = (
             Arg("--content", stdin_dash=True, help="new text, or - for stdin"),
             TAGS,
             ENTITIES,
-            Arg("--strength", type=float),
+            Arg("--strength", type=float, help="importance 0..2"),
             EXPECTED_HASH,
             Arg("--force", flag=True, help="update even if it looks like a secret"),
         ),
@@ -169,10 +201,26 @@ COMMANDS = (
         "link two memories with a typed relation",
         "create_relation",
         args=(
-            Arg("from_id", param="from_memory_id", metavar="FROM_ID"),
-            Arg("to_id", param="to_memory_id", metavar="TO_ID"),
-            Arg("--type", param="relation_type", default="related", choices=RELATION_TYPES),
-            Arg("--strength", type=float, default=1.0),
+            Arg(
+                "from_id",
+                param="from_memory_id",
+                metavar="FROM_ID",
+                help="the memory the relation goes from (id, prefix, path or title)",
+            ),
+            Arg("to_id", param="to_memory_id", metavar="TO_ID", help="the memory it goes to"),
+            Arg(
+                "--type",
+                param="relation_type",
+                default="related",
+                choices=RELATION_TYPES,
+                help="the relation's type (default: related)",
+            ),
+            Arg(
+                "--strength",
+                type=float,
+                default=1.0,
+                help="how strong the relation is, 0..1 (default 1)",
+            ),
         ),
     ),
     Command(
@@ -195,7 +243,7 @@ COMMANDS = (
                 flag=True,
                 help="move them to the archive instead",
             ),
-            Arg("--limit", type=int),
+            Arg("--limit", type=int, metavar="N", help="forget at most N memories (the faintest)"),
             # a path may hold a comma: only repeats and words make the list
             Arg(
                 "--skip",
@@ -240,7 +288,13 @@ COMMANDS = (
                 metavar="COMMIT",
                 help="print the memory as it was at this commit",
             ),
-            Arg("--limit", type=int, default=50),
+            Arg(
+                "--limit",
+                type=int,
+                default=50,
+                metavar="N",
+                help="the N most recent commits (default 50)",
+            ),
         ),
     ),
     Command(
@@ -256,7 +310,13 @@ COMMANDS = (
                 "--at", param="commit", metavar="COMMIT", help="restore the version at this commit"
             ),
             Arg("--list", flag=True, local=True, help="list forgotten and archived memories"),
-            Arg("--limit", type=int, default=100),
+            Arg(
+                "--limit",
+                type=int,
+                default=100,
+                metavar="N",
+                help="with --list: at most N memories (default 100)",
+            ),
         ),
     ),
     Command("stats", "counts, score histogram and notes with problems", calls("stats")),

@@ -16,21 +16,23 @@ from cortexgraph_vault.progress import Progress, ProgressFactory
 if TYPE_CHECKING:  # imported when a bar is first drawn: most commands draw none
     from tqdm import tqdm
 
-# Below this many items an operation is quick enough to need no bar.
+# Below this many items an operation is quick enough to need no bar (setting
+# progress_min_items: a test draws bars on a few notes instead of waiting on thousands).
 PROGRESS_FROM = 200
 
 
 class TerminalBar:
     """One phase's bar, opened on the first report large enough to need one."""
 
-    def __init__(self, label: str, stream: TextIO) -> None:
+    def __init__(self, label: str, stream: TextIO, min_items: int = PROGRESS_FROM) -> None:
         self.label = label
         self.stream = stream
+        self.min_items = min_items
         self.bar: tqdm[NoReturn] | None = None  # a bar with no iterable (tqdm(total=...))
 
     def __call__(self, done: int, total: int) -> None:
         if self.bar is None:
-            if total < PROGRESS_FROM:
+            if total < self.min_items:
                 return
             from tqdm import tqdm
 
@@ -54,12 +56,14 @@ def _columns(stream: TextIO) -> int:
         return 0
 
 
-def terminal_progress(as_json: bool, stream: TextIO | None = None) -> ProgressFactory | None:
+def terminal_progress(
+    as_json: bool, stream: TextIO | None = None, min_items: int = PROGRESS_FROM
+) -> ProgressFactory | None:
     out = stream if stream is not None else sys.stderr
     if as_json or not out.isatty():
         return None
 
     def factory(label: str) -> Progress:
-        return TerminalBar(label, out)
+        return TerminalBar(label, out, min_items)
 
     return factory

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.text_layout import short, table
+from cortexgraph_vault.core import wording
 
 if TYPE_CHECKING:
     from cortexgraph_vault.models import (
@@ -21,7 +22,7 @@ def _message_analysis(result: MessageAnalysis) -> str:
         f"save: {'yes' if result.should_save else 'no'} ({result.decision}, "
         f"confidence {result.confidence:.2f})",
         f"why: {result.reasoning}",
-        f"strength {result.suggested_strength:g}",
+        f"strength {wording.decimal(result.suggested_strength)}",
     ]
     if result.suggested_entities:
         lines.append(f"entities: {', '.join(result.suggested_entities)}")
@@ -50,9 +51,11 @@ def _auto_recall_result(result: AutoRecallResult) -> str:
     if result.topics_found:
         lines.append(f"topics: {', '.join(result.topics_found)}")
     if result.memories:
-        rows = [(f"{m.relevance:.2f}", "yes" if m.reinforced else "cooling" if m.cooling_down
-                 else "no", short(m.title, 40), (m.memory_id or "")[:8]) for m in result.memories]  # fmt: skip
-        lines.append(table(rows, ["relevance", "reinforced", "title", "id"]))
+        # what happened to each memory: reinforced, or why not (used too recently)
+        rows = [(f"{m.relevance:.2f}", "reinforced" if m.reinforced else
+                 "not again yet (used recently)" if m.cooling_down else "not reinforced",
+                 short(m.title, 40), (m.memory_id or "")[:8]) for m in result.memories]  # fmt: skip
+        lines.append(table(rows, ["relevance", "use", "title", "id"]))
     elif result.reinforced_ids:
         lines.append("reinforced: " + ", ".join(i[:8] for i in result.reinforced_ids))
     if result.suggestion:
@@ -63,7 +66,7 @@ def _auto_recall_result(result: AutoRecallResult) -> str:
 def _review_result(result: ReviewResult) -> str:
     lines = [result.message]
     if result.memories:
-        rows = [(f"{m.review_priority:.2f}", f"{m.score:.3f}", m.days_until_forgotten,
+        rows = [(f"{m.review_priority:.2f}", wording.decimal(m.score), m.days_until_forgotten,
                  short(m.title, 40), (m.memory_id or "")[:8]) for m in result.memories]  # fmt: skip
         lines.append(table(rows, ["priority", "score", "days left", "title", "id"]))
     return "\n".join(lines)

@@ -74,7 +74,9 @@ def _doctor(r: DoctorResult) -> str:
         if f.fix and f.level != "ok":
             lines.append(f"       fix: {f.fix}")
     verdict = (
-        "all good" if r.ok and not r.warnings else (f"{r.problems} problems, {r.warnings} warnings")
+        "all good"
+        if r.ok and not r.warnings
+        else f"{wording.count(r.problems, 'problem')}, {wording.count(r.warnings, 'warning')}"
     )
     lines.append(verdict)
     return "\n".join(lines)

@@ -37,7 +37,9 @@ if TYPE_CHECKING:
 def memory(v: MemoryView) -> str:
     lines = [
         f"{v.title}  ({v.path})",
-        f"  id {v.id or '(none yet)'}  status {v.status}  score {v.score}  uses {v.use_count}  strength {v.strength}",
+        f"  id {v.id or '(none yet)'}  status {v.status}  score "
+        f"{'-' if v.score is None else wording.decimal(v.score)}  uses {v.use_count}  "
+        f"strength {wording.decimal(v.strength)}",
         f"  created {v.created}  last used {v.last_used}",
     ]
     if v.days_until_forgotten is not None:
@@ -86,7 +88,7 @@ def explain_table(result: SearchResult) -> str:
 def _search(result: SearchResult) -> str:
     if not result.results:
         return "no matching memories" + (f" ({result.notice})" if result.notice else "")
-    rows = [(h.score, h.source, short(h.title, 40), h.use_count, short_id(h.id),
+    rows = [(wording.decimal(h.score), h.source, short(h.title, 40), h.use_count, short_id(h.id),
              short(h.content, 50)) for h in result.results]  # fmt: skip
     text = table(rows, ["score", "where", "title", "uses", "id", "content"])
     page = result.pagination
@@ -102,7 +104,7 @@ def _search(result: SearchResult) -> str:
 
 
 def _save(r: SaveResult) -> str:
-    lines = [f"{r.message} (id {r.id}); score {r.score:g}"]
+    lines = [f"{r.message} (id {r.id}); score {wording.decimal(r.score)}"]
     if r.auto_entities:
         lines.append(f"about: {', '.join(r.auto_entities)} (found in the text)")
     return "\n".join(lines + commit_line(r.commit))
@@ -110,15 +112,15 @@ def _save(r: SaveResult) -> str:
 
 def _touch(r: TouchResult) -> str:
     return (
-        f"{r.path}: used {wording.count(r.use_count, 'time')}; score {r.old_score:g} → "
-        f"{r.new_score:g}; strength {r.strength:g}"
+        f"{r.path}: used {wording.count(r.use_count, 'time')}; score {wording.decimal(r.old_score)} → "
+        f"{wording.decimal(r.new_score)}; strength {wording.decimal(r.strength)}"
     )
 
 
 def _observe(r: ObserveResult) -> str:
     lines = [f"reinforced {wording.count(r.reinforced, 'memory')}"]
     if r.memories:
-        rows = [(m.path, m.use_count, m.review_count, f"{m.strength:g}", m.cross_domain)
+        rows = [(m.path, m.use_count, m.review_count, wording.decimal(m.strength), m.cross_domain)
                 for m in r.memories]  # fmt: skip
         lines.append(table(rows, ["path", "uses", "reviews", "strength", "new context"]))
     return "\n".join(lines)
@@ -143,7 +145,7 @@ def _delete(r: DeleteResult) -> str:
 def _relate(r: RelationResult) -> str:
     v = r.relation
     said = "linked" if r.created else "already linked"
-    head = f"{said}: {short_id(v.from_memory_id)} {v.relation_type} {v.target} (strength {v.strength:g})"
+    head = f"{said}: {short_id(v.from_memory_id)} {v.relation_type} {v.target} (strength {wording.decimal(v.strength)})"
     if v.metadata:
         head += f"; {cell(v.metadata)}"
     return "\n".join([head, *commit_line(r.commit)])
@@ -152,7 +154,7 @@ def _relate(r: RelationResult) -> str:
 def _gc(result: GcResult) -> str:
     head = result.message
     if result.candidates:
-        rows = [(c.score, c.use_count, f"{c.age_days:.1f}", short(c.title, 40), short_id(c.id))
+        rows = [(wording.decimal(c.score), c.use_count, f"{c.age_days:.1f}", short(c.title, 40), short_id(c.id))
                 for c in result.candidates]  # fmt: skip
         head += "\n" + table(rows, ["score", "uses", "age d", "title", "id"])
     for s in result.skipped:
@@ -165,7 +167,10 @@ def _gc(result: GcResult) -> str:
 def _promote(result: PromoteResult) -> str:
     head = result.message
     if result.candidates:
-        rows = [(c.score, c.use_count, short(c.title, 40), c.reason) for c in result.candidates]
+        rows = [
+            (wording.decimal(c.score), c.use_count, short(c.title, 40), c.reason)
+            for c in result.candidates
+        ]
         head += "\n" + table(rows, ["score", "uses", "title", "reason"])
     if result.dry_run and result.candidates:
         head += "\n" + wording.run_with_yes("promote", len(result.candidates))

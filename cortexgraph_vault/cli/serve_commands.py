@@ -67,8 +67,6 @@ COMMANDS = (
         description="Serve the vault until Ctrl-C or SIGTERM: REST under /api/v1, MCP at /mcp, "
         "bearer token on every route (`cortexgraph-vault token`). One daemon per vault.",
         args=(
-            # Also accepted after `serve` (the Obsidian plugin starts `serve --vault <vault>`).
-            Arg("--vault", param="sub_vault", help="the Obsidian vault to serve"),
             Arg("--port", type=_port, help="port on 127.0.0.1 (default 47613 or CORTEXGRAPH_PORT)"),
             Arg(
                 "--host",

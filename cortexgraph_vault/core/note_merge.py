@@ -40,6 +40,7 @@ from typing import Any
 from cortexgraph_vault.core.note import REMOVE, minimal_update, parse_note
 from cortexgraph_vault.core.text_merge import merge_text
 from cortexgraph_vault.core.times import parse_time
+from cortexgraph_vault.core.wording import count
 from cortexgraph_vault.errors import NoteFormatError
 
 CONFLICT_KEY = "merge_conflict"
@@ -227,7 +228,7 @@ def merge_note(base: str | None, ours: str, theirs: str) -> NoteMerge:
     fields, conflicts = merge_fields(base_fields, parsed_o.frontmatter, parsed_t.frontmatter)
     body = merge_text(parsed_b.body if parsed_b is not None else "", parsed_o.body, parsed_t.body)
     if body.conflicts:
-        conflicts.insert(0, f"{body.conflicts} part(s) of the text were changed on both devices "
+        conflicts.insert(0, f"{count(body.conflicts, 'part')} of the text {'was' if body.conflicts == 1 else 'were'} changed on both devices "
                             "(both versions kept in the text, between conflict markers)")  # fmt: skip
     if conflicts:
         note = "; ".join(conflicts) + f"; resolve and delete {CONFLICT_KEY}"
@@ -286,5 +287,5 @@ def merge_versions(base: bytes | None, ours: bytes, theirs: bytes) -> VersionMer
     text = merge_text(b or "", o, t)
     report = f"{merged.fallback}; merged as plain text"
     if text.conflicts:
-        report += f" with {text.conflicts} conflicting part(s) left for a person"
+        report += f" with {count(text.conflicts, 'conflicting part')} left for a person"
     return VersionMerge(text.text.encode("utf-8"), text.conflicts == 0, report)

@@ -23,6 +23,13 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun if n == 1 else plural(noun)}"
 
 
+def decimal(x: float) -> str:
+    """A score or strength as a person reads it: three decimals at most, no trailing zeros,
+    so one value has one spelling everywhere ("1" for a fresh save's 0.9999996, "0.734",
+    "1.1")."""
+    return f"{round(x, 3) + 0.0:g}"  # + 0.0: never "-0"
+
+
 def days(x: float) -> str:
     """A span of days as a person writes it: "1 day", "0.5 days", "3 days"."""
     return f"{x:g} {'day' if x == 1 else 'days'}"

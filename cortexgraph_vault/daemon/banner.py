@@ -32,6 +32,22 @@ def executable() -> list[str]:
     return [str(Path(sys.executable).absolute()), "-m", "cortexgraph_vault.cli.main"]
 
 
+def command_line_steps(vault: Path) -> list[str]:
+    """The shell lines that make the bare `cortexgraph-vault` this one, aimed at `vault`: a
+    PATH line only when the program on PATH is another one (or none), as after
+    `./scripts/demo`, which installs into the checkout's .venv."""
+    command = executable()
+    lines = []
+    on_path = shutil.which("cortexgraph-vault")
+    mine = Path(command[0]).resolve()
+    if len(command) > 1:  # no script of ours: the module, through this Python
+        lines.append(f"alias cortexgraph-vault={shlex.quote(shlex.join(command))}")
+    elif on_path is None or Path(on_path).resolve() != mine:
+        lines.append(f'export PATH={shlex.quote(str(Path(command[0]).parent))}:"$PATH"')
+    lines.append(f"export CORTEXGRAPH_VAULT={shlex.quote(str(vault))}")
+    return lines
+
+
 def plugin_folder() -> Path | None:
     checkout = Path(__file__).resolve().parents[2] / "obsidian-plugin"
     return checkout if (checkout / "package.json").is_file() else None
@@ -60,6 +76,7 @@ def demo_banner(serving: Serving, demo: DemoVault) -> str:
         else f"from a cortexgraph-vault checkout: cd obsidian-plugin && npm ci && "
         f"npm run build && npm run install-plugin -- {q(str(vault))}"
     )
+    shell = "\n  ".join(command_line_steps(vault))
     return f"""\
 cortexgraph-vault demo: serving a copy of the sample vault ({made})
 
@@ -67,6 +84,10 @@ cortexgraph-vault demo: serving a copy of the sample vault ({made})
   REST     {serving.url}/api/v1   (spec: /api/v1/openapi.json)
   MCP      {serving.url}/mcp
   token    {serving.token_path}   (print it: {cmd} token)
+
+Command line, in another terminal:
+  {shell}
+  cortexgraph-vault search typescript      # then: show, touch, gc, promote --auto, --help
 
 Claude Desktop: add this to claude_desktop_config.json and restart it
   {desktop}

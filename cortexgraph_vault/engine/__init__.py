@@ -83,8 +83,10 @@ class VaultEngine:
         on_catalog: Callable[[VaultCatalog], None] | None = None,
         one_call: bool = False,
         before_vectors: Callable[[VaultEngine], object] | None = None,
+        progress: ProgressFactory = no_progress,
     ) -> None:
         """`on_catalog` is handed the catalogue before it is filled (progress while loading);
+        `progress`: how long work reports how far it got, the first index of the vault too;
         `one_call`: the process makes one call and ends (engine/start_writes.py);
         `before_vectors`: the start's last step, run before vectors are made behind it."""
         self.root = vault_root(config)
@@ -107,6 +109,7 @@ class VaultEngine:
             if config.semantic_search
             else None,
         )
+        self.report_progress(progress)
         if on_catalog is not None:
             on_catalog(self.catalog)
         self._history: VaultHistory | None = None  # made when first needed (`history`)
@@ -120,7 +123,6 @@ class VaultEngine:
         self._device_mark: str | None = None
         self.watching = False  # set by the watcher once it keeps the catalogue current
         self.warned_no_history = False  # the "not a git repository" warning is given once
-        self.progress: ProgressFactory = no_progress  # the CLI draws bars; other doors do not
         self.watcher: VaultWatcher | None = None
         sweep_temp_files(self.root, [self.layout.stm, self.layout.ltm, self.layout.archive])
         # A live holder of the lock is finishing its own write; a dead one left it to us.
@@ -428,8 +430,9 @@ class VaultEngine:
         return self.group_commits.submit(paths, subject, operation, ids)
 
     def report_progress(self, factory: ProgressFactory) -> None:
-        self.progress = factory
+        self.progress: ProgressFactory = factory  # the CLI draws bars; other doors do not
         self.catalog.progress = factory("indexing")
+        self.catalog.vector_progress = factory("embedding")
 
     def history_warning(self) -> str | None:
         """Once per process: a save outside a git repository works, but nothing it wrote can

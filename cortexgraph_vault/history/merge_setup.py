@@ -3,16 +3,32 @@
 Two halves, because git versions one and not the other: the `.gitattributes` line that routes
 memory notes to the driver is committed (every clone gets it), while the `[merge "cortexgraph"]`
 section naming the command lives in `.git/config`, which every clone must get from `init` or
-`doctor --fix`. The command is this Python running `cortexgraph_vault.merge_driver`: an absolute
-path, so git finds it whatever PATH the process that merges (obsidian-git, a terminal) has.
+`doctor --fix`.
+
+The command must outlive the install that wrote it: a person upgrades with `uv tool`, moves to
+a new venv, deletes a checkout's .venv, and every merge of a memory would then fail. So it is
+a short shell chain, tried in order, the first program found running `merge-driver`:
+
+1. `cortexgraph-vault` on the PATH of the process that merges (a terminal, obsidian-git);
+2. `~/.local/bin/cortexgraph-vault`, where `uv tool install` and `pipx install` put it (a
+   desktop app's PATH often lacks that folder);
+3. the `cortexgraph-vault` that wrote the chain, by its absolute path (a checkout's .venv);
+4. the Python that wrote it, running `-m cortexgraph_vault.merge_driver`.
+
+None found: one line on stderr naming `doctor --fix`, and git keeps the note in conflict.
+`doctor` runs the configured command on a probe note to see that it merges.
 """
 
 from __future__ import annotations
 
 import shlex
+import shutil
+import subprocess
 import sys
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from cortexgraph_vault.history.recording import record
 from cortexgraph_vault.history.runner import GitRunner
@@ -24,8 +40,63 @@ ATTRIBUTES_HEADER = (
 )
 
 
+PROGRAM = "cortexgraph-vault"
+SUBCOMMAND = "merge-driver"
+PLACEHOLDERS = "%O %A %B %L %P"  # base, ours (the result goes there), theirs, marker size, path
+CHAIN_NAME = "cortexgraph-vault-merge"  # $0 of the chain's shell, named in its messages
+
+
+def this_program() -> Path | None:
+    """The `cortexgraph-vault` program of this install, if there is one."""
+    script = Path(sys.argv[0])
+    if script.name == PROGRAM and script.is_file():
+        return script.absolute()
+    beside = Path(sys.executable).absolute().parent / PROGRAM
+    return beside if beside.is_file() else None
+
+
 def driver_command() -> str:
-    return f"{shlex.join([sys.executable, '-m', 'cortexgraph_vault.merge_driver'])} %O %A %B %L %P"
+    """The chain of the module's docstring, as this install writes it."""
+    programs = [PROGRAM, f'"$HOME"/.local/bin/{PROGRAM}']
+    mine = this_program()
+    if mine is not None:
+        programs.append(shlex.quote(str(mine)))
+    python = shlex.quote(str(Path(sys.executable).absolute()))
+    script = (
+        f"for p in {' '.join(programs)}; do "
+        f'if command -v "$p" >/dev/null 2>&1; then exec "$p" {SUBCOMMAND} "$@"; fi; done; '
+        f'if [ -x {python} ]; then exec {python} -m cortexgraph_vault.merge_driver "$@"; fi; '
+        f'echo "$0: no {PROGRAM} program found (PATH, ~/.local/bin, where it was installed); '
+        f'run: {PROGRAM} doctor --fix" >&2; exit 1'
+    )
+    return f"sh -c {shlex.quote(script)} {CHAIN_NAME} {PLACEHOLDERS}"
+
+
+def probe_driver(command: str, cwd: Path) -> str | None:
+    """Run `command` as git runs a merge driver, on one small memory note changed alike on
+    both sides; None when it merged, else why not (its exit status and last words)."""
+    with tempfile.TemporaryDirectory(prefix="cortexgraph-merge-probe-") as folder:
+        note = b"---\nid: merge-driver-probe\nuse_count: 1\n---\nA probe of the merge driver.\n"
+        files = {}
+        for name in ("base", "ours", "theirs"):
+            files[name] = Path(folder) / name
+            files[name].write_bytes(note)
+        line = (
+            command.replace("%O", shlex.quote(str(files["base"])))
+            .replace("%A", shlex.quote(str(files["ours"])))
+            .replace("%B", shlex.quote(str(files["theirs"])))
+            .replace("%L", "7")
+            .replace("%P", shlex.quote("_stm/merge-driver-probe.md"))
+        )
+        shell = shutil.which("sh") or "/bin/sh"
+        try:
+            ran = subprocess.run([shell, "-c", line], cwd=cwd, capture_output=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"could not run it: {exc}"
+        if ran.returncode == 0 and files["ours"].read_bytes() == note:
+            return None
+        said = ran.stderr.decode(errors="replace").strip().splitlines()
+        return f"exit status {ran.returncode}" + (f": {said[-1]}" if said else "")
 
 
 def attribute_lines(folders: Iterable[str]) -> list[str]:
@@ -40,13 +111,22 @@ def attribute_lines(folders: Iterable[str]) -> list[str]:
 class DriverState:
     config_command: str | None  # what .git/config says, if anything
     missing_lines: tuple[str, ...]  # .gitattributes lines the vault lacks
+    # with `probe`: why the configured command did not merge a probe note (None: it did)
+    fails: str | None = None
 
     @property
     def installed(self) -> bool:
         return self.config_command == driver_command() and not self.missing_lines
 
+    @property
+    def survives_upgrades(self) -> bool:
+        """The command is a chain that finds `cortexgraph-vault` anew at each merge (not an
+        older single absolute path)."""
+        return self.config_command is not None and f'"$p" {SUBCOMMAND}' in self.config_command
 
-def driver_state(runner: GitRunner, folders: Iterable[str]) -> DriverState:
+
+def driver_state(runner: GitRunner, folders: Iterable[str], *, probe: bool = False) -> DriverState:
+    """What the clone has of the driver; `probe`: also run its command on a probe note."""
     found = runner.run("config", "--local", "--get", f"merge.{DRIVER}.driver")
     command = found.out.decode().strip() if found.ok else None
     path = runner.vault_root / ".gitattributes"
@@ -55,7 +135,8 @@ def driver_state(runner: GitRunner, folders: Iterable[str]) -> DriverState:
     except (FileNotFoundError, UnicodeDecodeError):
         present = set()
     missing = tuple(line for line in attribute_lines(folders) if line not in present)
-    return DriverState(command, missing)
+    fails = probe_driver(command, runner.vault_root) if probe and command else None
+    return DriverState(command, missing, fails)
 
 
 def install_driver(runner: GitRunner, folders: Iterable[str], lock_wait: float) -> list[str]:
@@ -85,5 +166,6 @@ def install_driver(runner: GitRunner, folders: Iterable[str], lock_wait: float) 
                 "cortexgraph-vault: merge memory notes field by field",
                 lock_wait,
             )
-        done.append(f"{len(state.missing_lines)} line(s) in {path}")
+        lines = len(state.missing_lines)
+        done.append(f"{lines} {'line' if lines == 1 else 'lines'} in {path}")
     return done

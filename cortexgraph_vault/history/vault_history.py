@@ -176,8 +176,9 @@ class VaultHistory:
 
     # The merge driver for memory notes (one memory on several devices).
 
-    def merge_driver_state(self, folders: Iterable[str]) -> DriverState:
-        return driver_state(self._require("could not check the merge driver"), folders)
+    def merge_driver_state(self, folders: Iterable[str], *, probe: bool = False) -> DriverState:
+        runner = self._require("could not check the merge driver")
+        return driver_state(runner, folders, probe=probe)
 
     def install_merge_driver(self, folders: Iterable[str]) -> list[str]:
         runner = self._require("the merge driver was not installed")

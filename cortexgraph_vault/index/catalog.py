@@ -103,6 +103,7 @@ class VaultCatalog(CatalogEntries):
         self.graph = LinkGraph()
         self.parsed = 0  # notes parsed since start (a warm start parses only what changed)
         self.progress: Progress = no_progress("indexing")  # (parsed, to parse) on a cold start
+        self.vector_progress: Progress = no_progress("embedding")  # (embedded, to embed)
         self.removed = 0
         # Bumped on every change of what notes say (a restamp is not one); note_generation
         # only when a note that is not a memory changes: memories come and go with each save.

@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a searc
     from cortexgraph_vault.index.parallel_parse import EarlyWorkers
     from cortexgraph_vault.index.semantic import SemanticIndex
     from cortexgraph_vault.index.text_index import TextIndex
+    from cortexgraph_vault.progress import Progress
 
 log = logging.getLogger("cortexgraph_vault.index.catalog")
 
@@ -74,6 +75,7 @@ class LazyParts:
     _vectors: tuple[PickledVectors | None, set[str]] | None
     # told how many notes `sync_vectors` embedded (a one-call process writes them to the cache)
     vectors_made: Callable[[int], None] | None = None
+    vector_progress: Progress  # told (embedded, to embed) as `sync_vectors` embeds
 
     # words -------------------------------------------------------------------
     @property
@@ -154,7 +156,7 @@ class LazyParts:
         """Embed the notes changed since the last call (the search calls it before it looks)."""
         if self._semantic is None and not self.vectors_waiting():
             return 0  # nothing changed since the cached vectors (or there are none to make)
-        made = self.semantic.sync(self.vector_text)
+        made = self.semantic.sync(self.vector_text, self.vector_progress)
         if made > SMALL_BATCH:  # the tokenizer (and past TABLE_MIN the float32 table) made
             model = self.semantic.embedder()
             if model is not None:

@@ -62,7 +62,8 @@ def _strings(value: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(str(v).strip() for v in value if v is not None and str(v).strip()))
 
 
-def _aliases(frontmatter: Mapping[str, Any]) -> tuple[str, ...]:
+def aliases_of(frontmatter: Mapping[str, Any]) -> tuple[str, ...]:
+    """A note's aliases as Obsidian reads them (`aliases`, `alias`, or a comma-separated string)."""
     raw = frontmatter.get("aliases", frontmatter.get("alias"))
     if isinstance(raw, str):
         # Obsidian's older comma-separated form
@@ -110,7 +111,7 @@ def parse_note_bytes(
     if parsed.problem:
         problems.append(parsed.problem)
     fm = shared_strings(parsed.frontmatter)
-    aliases = _aliases(fm)
+    aliases = aliases_of(fm)
     title = title_as_written(rel.rsplit("/", 1)[-1][:-3], aliases)
     memory = None
     kind = layout.folder_of(rel) or "note"

@@ -23,13 +23,16 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from itertools import compress, repeat
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from cortexgraph_vault.index.embedder import Embedder, ModelUnavailable
 from cortexgraph_vault.index.query_vectors import QueryVectors
 from cortexgraph_vault.index.vector_rows import KEY_BYTES, RENAMED_MAX, VectorRows
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.progress import Progress
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +112,9 @@ class SemanticIndex:
     def pending(self) -> int:
         return len(self._stale)
 
-    def sync(self, text_of: Callable[[str], str | None]) -> int:
-        """Embed every note marked as changed whose text is new; the number embedded."""
+    def sync(self, text_of: Callable[[str], str | None], progress: Progress | None = None) -> int:
+        """Embed every note marked as changed whose text is new; the number embedded.
+        `progress`: told (embedded, to embed) after each slice."""
         with self.embedding:
             with self.lock:
                 if not self._stale:
@@ -136,6 +140,8 @@ class SemanticIndex:
             assert model is not None
             # A slice at a time: the texts and vectors of 100k notes at once would be
             # hundreds of megabytes held only to be copied into the matrix.
+            if progress is not None:
+                progress(0, len(todo))
             for start in range(0, len(todo), EMBED_SLICE):
                 found = [(path, text_of(path)) for path in todo[start : start + EMBED_SLICE]]
                 texts = {path: text for path, text in found if text is not None}
@@ -152,6 +158,8 @@ class SemanticIndex:
                         vectors[kept],
                         [text_key(texts[paths[i]]) for i in kept],
                     )
+                if progress is not None:
+                    progress(min(start + EMBED_SLICE, len(todo)), len(todo))
             return len(todo)
 
     # queries ------------------------------------------------------------------------

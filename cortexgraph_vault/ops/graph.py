@@ -381,6 +381,7 @@ def reindex(engine: VaultEngine) -> ReindexResult:
         embedder=engine.catalog.semantic.loader,
     )
     fresh.progress = engine.progress("indexing")
+    fresh.vector_progress = engine.progress("embedding")
     fresh.refresh()
     engine.catalog.replace_with(fresh)
     cache.save(engine.catalog)

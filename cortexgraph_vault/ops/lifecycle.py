@@ -93,7 +93,11 @@ def forget_paths(
                 # of the interpreter (10k notes: up to 90–150 ms; 13–38 ms dropped here).
                 engine.catalog.drop(path)
                 progress(len(removed), len(texts))
+            # one git commit of every deletion: a long step of its own on a big gc
+            committing = engine.progress("committing")
+            committing(0, len(removed))
             sha = history.commit_paths(removed, message)
+            committing(len(removed), len(removed))
         except (GitError, OSError, VaultError) as exc:
             for path in removed:
                 engine.store.put_back(asides[path], path)

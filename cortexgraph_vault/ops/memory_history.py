@@ -11,6 +11,7 @@ from cortexgraph_vault.core.times import format_time, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import Ambiguous, GitError, InvalidArgument, NotFound
 from cortexgraph_vault.history.trailers import trailers
+from cortexgraph_vault.index.records import aliases_of
 from cortexgraph_vault.models import (
     CommitView,
     ForgottenList,
@@ -21,6 +22,7 @@ from cortexgraph_vault.models import (
 )
 from cortexgraph_vault.ops.size_budget import answer_within, shrink_text
 from cortexgraph_vault.ops.undo import commit_or_undo, undo_create, undo_moves
+from cortexgraph_vault.vault.layout import title_as_written
 
 
 def _require_git(engine: VaultEngine) -> None:
@@ -192,10 +194,14 @@ def forgotten(engine: VaultEngine, *, limit: int = 100) -> ForgottenList:
     note = ""
     if engine.history.available:
         for f in engine.history.forgotten(limit=limit):
-            body = parse_note(f.last_text).body.strip()
+            last = parse_note(f.last_text)
+            body = last.body.strip()
+            # the title the memory had, not its file name ("weekly 1:1 on ..." saved as
+            # `weekly 1 1 on ....md`): what search and show call it
+            title = title_as_written(f.title, aliases_of(last.frontmatter))
             found.append(
                 ForgottenView(
-                    id=f.id, title=f.title, path=f.path, kind="deleted",
+                    id=f.id, title=title, path=f.path, kind="deleted",
                     deleted_in=f.deleted_in.sha, deleted_at=format_time(f.deleted_in.time),
                     preview=body[:200],
                 )

@@ -269,9 +269,12 @@ def _joined(said: str, cut: str) -> str:
 
 def _left_out(max_chars: int, shown: dict[str, tuple[int, int]], every: bool = False) -> str:
     parts = [
-        f"{n}: {kept} of {total}" for n, (kept, total) in shown.items() if every or kept < total
+        f"{kept} of {total} {n.replace('_', ' ')}"
+        for n, (kept, total) in shown.items()
+        if every or kept < total
     ]
-    return f"cut to fit {max_chars} characters, showing {', '.join(parts)}; the counts are whole"
+    listed = " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
+    return f"cut to fit {max_chars} characters: {listed} shown; the counts are whole"
 
 
 class _Configured(Protocol):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,28 @@ def test_fresh_without_demo_is_refused(tmp_path: Path, git_vault: Path) -> None:
     d = launch(tmp_path / "home", "serve", "--fresh", vault=git_vault)
     assert d.proc.wait(timeout=60) == 2
     assert "--fresh only applies with --demo" in d.err
+
+
+def test_the_banner_says_how_to_run_the_cli_against_the_demo_vault(tmp_path: Path) -> None:
+    """Started with a PATH that lacks the program (as after ./scripts/demo, which installs into
+    .venv), the banner's lines make the bare `cortexgraph-vault` work on the demo vault."""
+    home = tmp_path / "home"
+    plain_path = "/usr/local/bin:/usr/bin:/bin"
+    d = wait_ready(launch(home, "serve", "--demo", "--port", "0",
+                          env=isolated_env(home, PATH=plain_path)))  # fmt: skip
+    try:
+        vault = (home / "data" / "demo-vault").resolve()
+        block = d.out.split("Command line, in another terminal:\n", 1)[1].split("\n\n", 1)[0]
+        lines = [line.strip() for line in block.splitlines()]
+        assert lines[-1].startswith("cortexgraph-vault search typescript")
+        assert f"export CORTEXGRAPH_VAULT={vault}" in lines
+        assert lines[0].startswith("export PATH=")
+        script = "\n".join([*lines[:-1], "cortexgraph-vault --json search typescript"])
+        env = isolated_env(home, PATH=plain_path, CORTEXGRAPH_NOW="2026-12-01T12:00:00Z",
+                           CORTEXGRAPH_NO_DAEMON="1")  # fmt: skip
+        ran = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env,
+                             timeout=120)  # fmt: skip
+        assert ran.returncode == 0, ran.stderr
+        assert TYPESCRIPT in [hit["path"] for hit in json.loads(ran.stdout)["results"]]
+    finally:
+        assert d.stop() == 0

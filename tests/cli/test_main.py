@@ -41,7 +41,7 @@ def test_bad_arguments_fail_with_one_line_naming_the_flag(git_vault: Path, cli) 
 
 def test_a_refused_secret_says_which_flag_forces_it(git_vault: Path, cli) -> None:  # type: ignore[no-untyped-def]
     refused = cli("save", "the router password is hunter2hunter2", vault=git_vault)
-    assert refused.code != 0 and refused.err.count("\n") == 1
+    assert refused.code == 8 and refused.err.count("\n") == 1
     assert "pass --force to save it anyway" in refused.err
     forced = cli("save", "the router password is hunter2hunter2", "--force", vault=git_vault)
     assert forced.code == 0, forced.err

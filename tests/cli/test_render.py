@@ -22,7 +22,7 @@ MCP_TOOLS = [
     c.operation for c in registry() if isinstance(c, Command) and c.operation and "_" in c.operation
 ]
 # Commands that serve until stopped, or print only their one value.
-NOT_RENDERED = {"serve", "mcp", "token"}
+NOT_RENDERED = {"serve", "mcp", "token", "merge-driver"}  # merge-driver: for git, stdout unused
 
 
 def run(capsys: pytest.CaptureFixture[str], vault: Path, *argv: str) -> tuple[int, str, str]:

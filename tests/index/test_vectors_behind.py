@@ -39,11 +39,11 @@ def test_vectors_made_behind_find_what_vectors_made_first_find(
     release = threading.Event()
     real_sync = SemanticIndex.sync
 
-    def slow_sync(self: SemanticIndex, text_of):  # type: ignore[no-untyped-def]
+    def slow_sync(self: SemanticIndex, text_of, progress=None):  # type: ignore[no-untyped-def]
         if threading.current_thread().name == "cgv-vectors":
             embedding.set()
             release.wait(30)  # held until a search has started waiting for it
-        return real_sync(self, text_of)
+        return real_sync(self, text_of, progress)
 
     monkeypatch.setattr(SemanticIndex, "sync", slow_sync)
     behind = MemoryService(config)

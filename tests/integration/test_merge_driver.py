@@ -36,7 +36,7 @@ def test_init_installs_the_driver_in_config_and_gitattributes(tmp_path: Path) ->
     d = devices(tmp_path)
     laptop = d.clone("laptop")
     command = git(laptop, "config", "--get", "merge.cortexgraph.driver").stdout
-    assert "cortexgraph_vault.merge_driver" in command and "%O %A %B %L %P" in command
+    assert '"$p" merge-driver "$@"' in command and command.endswith(" %O %A %B %L %P\n")
     attributes = (laptop / ".gitattributes").read_text()
     assert "_stm/**/*.md merge=cortexgraph" in attributes
     assert "memories/**/*.md merge=cortexgraph" in attributes
@@ -179,9 +179,7 @@ def test_doctor_finds_a_missing_driver_and_fix_installs_it(tmp_path: Path, cli) 
     assert any(
         f["check"] == "sync" and f["message"].startswith("installed") for f in fixed["findings"]
     )
-    assert (
-        "cortexgraph_vault.merge_driver" in git(phone, "config", "merge.cortexgraph.driver").stdout
-    )
+    assert "merge-driver" in git(phone, "config", "merge.cortexgraph.driver").stdout
     after = cli("--json", "doctor", vault=phone).json()
     assert [f["level"] for f in after["findings"] if f["check"] == "sync"] == ["ok"]
 

@@ -9,6 +9,7 @@ import json
 import os
 import pty
 import select
+import shutil
 import struct
 import subprocess
 import sys
@@ -20,14 +21,17 @@ from cortexgraph_vault.cli.progress import PROGRESS_FROM, TerminalBar, terminal_
 from tests.conftest import NOW_ISO, git
 
 
-def run_on_a_terminal(*args: str, vault: Path) -> tuple[int, str, str]:
+def run_on_a_terminal(
+    *args: str, vault: Path, env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
     """The real CLI with its stderr on a pseudo-terminal, as a person at a shell has it."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))  # 100 columns
     proc = subprocess.Popen(
         [sys.executable, "-m", "cortexgraph_vault.cli.main", "--vault", str(vault), "--now",
          NOW_ISO, *args],
-        stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, env=dict(os.environ),
+        stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL,
+        env={**os.environ, **(env or {})},
     )  # fmt: skip
     os.close(slave)
     chunks: list[bytes] = []
@@ -105,3 +109,48 @@ def test_small_operations_draw_nothing_and_a_pipe_gets_no_bars() -> None:
     for done in range(1, 301):
         big(done, 300)
     assert "forgetting: 100%" in screen.getvalue() and "300/300" in screen.getvalue()
+
+
+# Every long step draws its bar from this many notes up (the setting progress_min_items): a
+# few notes stand in for the thousands that take seconds.
+FEW = {"CORTEXGRAPH_PROGRESS_MIN_ITEMS": "1"}
+
+
+def a_vault_of_faded_memories(tmp_path: Path, notes: int) -> Path:
+    vault = tmp_path / "faded"
+    (vault / "_stm").mkdir(parents=True)
+    for i in range(notes):
+        (vault / "_stm" / f"old fact {i}.md").write_text(
+            f"---\nid: 00000000-0000-4000-8000-00000000000{i}\ncreated: 2026-01-01T00:00:00Z\n"
+            f"last_used: 2026-01-01T00:00:00Z\nuse_count: 1\n---\nAn old fact {i} about the shed.\n"
+        )
+    git(vault, "init", "-q", "-b", "main")
+    git(vault, "add", "-A")
+    git(vault, "commit", "-q", "-m", "faded memories")
+    return vault
+
+
+def test_every_long_step_draws_its_bar_on_a_terminal_and_none_with_json(tmp_path: Path) -> None:
+    vault = a_vault_of_faded_memories(tmp_path, 3)
+    steps = [
+        (("search", "shed"), ("indexing", "embedding")),  # the first index of the vault
+        (("reindex",), ("indexing",)),
+        (("export", "json", str(tmp_path / "all.json"), "--force"), ("exporting",)),
+        (("gc", "--yes"), ("forgetting", "committing")),
+        (("import", "memory-json", str(tmp_path / "memory.json")), ("importing",)),
+    ]
+    (tmp_path / "memory.json").write_text(json.dumps(
+        {"type": "entity", "name": "Shed", "entityType": "place", "observations": ["It leaks"]}
+    ) + "\n")  # fmt: skip
+    for args, bars in steps:
+        quiet_code, _, quiet = run_on_a_terminal("--json", *args, vault=vault, env=FEW)
+        assert quiet_code == 0, quiet
+        assert not [bar for bar in bars if f"{bar}:" in quiet], (args, quiet)
+        if args[0] in ("gc", "import"):  # done by the --json run: the same again, anew
+            git(vault, "reset", "-q", "--hard", "HEAD~1")
+        if args[0] == "search":
+            shutil.rmtree(os.environ["CORTEXGRAPH_CACHE_DIR"], ignore_errors=True)
+        code, _, terminal = run_on_a_terminal(*args, vault=vault, env=FEW)
+        assert code == 0, terminal
+        for bar in bars:
+            assert f"{bar}: 100%" in terminal, (args, bar, terminal)

@@ -114,7 +114,7 @@ async def test_answers_that_are_not_paged_keep_within_the_budget_and_say_what_th
         assert len(text_of(preview)) <= 40_000
         body = preview.structured_content
         assert body["total_affected"] == 400 and 0 < len(body["candidates"]) < 400
-        assert f"showing candidates: {len(body['candidates'])} of 400" in body["message"]
+        assert f"{len(body['candidates'])} of 400 candidates" in body["message"]
         status = await client.call_tool("vault_status", {})
         assert len(text_of(status)) <= 40_000
         last = status.structured_content["unparseable"][-1]

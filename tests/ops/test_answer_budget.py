@@ -55,7 +55,7 @@ def test_a_gc_preview_of_many_memories_lists_the_first_and_says_how_many_it_left
     assert cut.message.startswith(whole.message)
     ids = len(cut.memory_ids)
     assert cut.memory_ids == whole.memory_ids[:ids]
-    shown = f"cut to fit 5000 characters, showing candidates: {kept} of 80, memory_ids: {ids} of 80"
+    shown = f"cut to fit 5000 characters: {kept} of 80 candidates and {ids} of 80 memory ids shown"
     assert shown in cut.message
 
 
@@ -71,7 +71,7 @@ def test_lists_within_leaves_a_fitting_answer_as_it_is_and_cuts_dicts_by_pairs()
     cut = lists_within(big, 3_000, ["candidates", "promoted_ids", "moved"])
     assert json_size(cut) <= 3_000 and 0 < len(cut.moved) < 200
     assert list(cut.moved.items()) == list(moved.items())[: len(cut.moved)]
-    assert f"moved: {len(cut.moved)} of 200" in cut.message
+    assert f"{len(cut.moved)} of 200 moved shown" in cut.message
 
 
 def test_vault_status_lists_the_first_problems_and_says_where_every_one_is(tmp_path: Path) -> None:
