@@ -14,7 +14,7 @@ import numpy as np
 
 from cortexgraph_vault.config import Config
 from cortexgraph_vault.core.ranking import Episodes, RankingConfig
-from cortexgraph_vault.core.relevance import STOP_WORDS
+from cortexgraph_vault.core.relevance import QUERY_STOP_WORDS
 from cortexgraph_vault.core.synonyms import synonym_map
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
@@ -56,17 +56,31 @@ def check_query(query: str | None) -> None:
         )
 
 
+# Stop words that are their own stem stand for their inflections too: "thinking", "things"
+# and "mentioned" are dropped as "think", "thing" and "mention" are. (A stop word whose stem
+# is another word is not: "lately" is filler, "late" is not.)
+STOP_STEMS = frozenset(w for w in QUERY_STOP_WORDS if stems([w]) == [w])
+
+
+def _meaningful(found: list[str]) -> list[tuple[str, str]]:
+    """(word, stem) of the words that carry meaning."""
+    return [
+        (w, s) for w, s in zip(found, stems(found), strict=True)
+        if w not in QUERY_STOP_WORDS and s not in STOP_STEMS
+    ]  # fmt: skip
+
+
 def only_common_words(query: str) -> bool:
     found = words(query)
-    return bool(found) and all(w in STOP_WORDS for w in found)
+    return bool(found) and not _meaningful(found)
 
 
 def search_terms(query: str | None) -> list[str]:
     """The stems of the query words that carry meaning (of all of them if every word is a
     stop word)."""
     found = words(query or "")
-    meaningful = [w for w in found if w not in STOP_WORDS]
-    return list(dict.fromkeys(stems(meaningful or found)))
+    meaningful = [s for _, s in _meaningful(found)]
+    return list(dict.fromkeys(meaningful or stems(found)))
 
 
 def _episodes(engine: VaultEngine) -> Episodes:

@@ -1,0 +1,40 @@
+"""Which words of a query are searched for: the words that name a topic, not the phrasing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cortexgraph_vault.index.text_index import text_tokens
+from cortexgraph_vault.ops.relevance import only_common_words, search_terms
+from tests.ops.test_search import memory_note, service_for
+
+SNEEZING = "I've been sneezing quite a bit lately. Do you think it might be my living room?"
+
+
+def test_filler_words_and_the_pieces_of_contractions_are_not_searched_for() -> None:
+    assert search_terms(SNEEZING) == text_tokens("sneezing living room")
+    # "any" stems to "ani", "really" to "realli": dropped as words, before stemming
+    assert search_terms("did she really say anything about any allergies") == text_tokens(
+        "allergies"
+    )
+    # inflections of a filler verb go with it; a word that only shares a stem with filler stays
+    assert search_terms("thinking of the things I mentioned about sailing") == ["sail"]
+    assert search_terms("we're running late") == text_tokens("running late")
+
+
+def test_a_query_of_filler_alone_is_refused_as_common_words() -> None:
+    assert only_common_words("what do you think it might be, really?")
+    assert not only_common_words("what do you think of the sauna")
+
+
+def test_a_match_on_filler_alone_is_no_match(tmp_path: Path) -> None:
+    stm = tmp_path / "vault" / "_stm"
+    memory_note(stm, "Scheduling", "I've been thinking it might be a bit late for the meeting; "
+                "any chance we move it? I've been quite busy lately.", days_ago=1)  # fmt: skip
+    memory_note(stm, "Dust", "Maya's dust allergy flares up when the living room carpet has not "
+                "been vacuumed.", days_ago=40)  # fmt: skip
+    memory_note(stm, "Sneezing", "Pollen season: sneezing every morning in May.", days_ago=90)
+    hits = service_for(tmp_path / "vault").search(SNEEZING).results
+    paths = [h.path for h in hits]
+    assert paths[:2] in (["_stm/Dust.md", "_stm/Sneezing.md"], ["_stm/Sneezing.md", "_stm/Dust.md"])
+    assert "_stm/Scheduling.md" not in paths
