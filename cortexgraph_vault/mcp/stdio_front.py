@@ -157,6 +157,8 @@ class PendingService:
     ) -> None:
         self._wait_seconds = wait_seconds
         self._on_loaded = on_loaded
+        self._watch_lock = threading.Lock()
+        self._watch_wanted = False
         self._vault = vault
         self._loaded = threading.Event()
         self._service: MemoryService | None = None
@@ -180,7 +182,10 @@ class PendingService:
             self._error = exc
             log.error("the vault could not be indexed: %s", exc)
         finally:
-            self._loaded.set()
+            with self._watch_lock:
+                self._loaded.set()
+                if self._watch_wanted and self._service is not None:
+                    self._service.engine.start_watcher()
             if self._on_loaded is not None:
                 self._on_loaded()
 
@@ -213,6 +218,14 @@ class PendingService:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.wait(), name)
 
+    def watch(self) -> None:
+        """Keep the catalogue current from file events: now if the vault is open, else as
+        soon as it is (without waiting for it here)."""
+        with self._watch_lock:
+            self._watch_wanted = True
+            if self._service is not None:
+                self._service.engine.start_watcher()
+
     def close(self) -> None:
         if self._service is not None:
             self._service.engine.stop_watcher()
@@ -230,10 +243,12 @@ def _count_notes(vault: str) -> int | None:
 
 
 def _open_service(config: Config, on_catalog: Callable[[VaultCatalog], None]) -> MemoryService:
+    """The service, its catalogue current as of the walk that opened it: a search sent while
+    the SDK loads reads what that walk found; the watcher starts after it (`watch`)."""
     from cortexgraph_vault.service import MemoryService
 
     service = MemoryService(config, on_catalog=on_catalog)
-    service.engine.start_watcher()
+    service.engine.trust_start_walk()
     return service
 
 
@@ -255,6 +270,7 @@ def serve(config: Config) -> None:
     try:
         # The SDK loads once the first searches no longer need the CPU (mcp/quick_calls.py).
         quick.sdk_may_load.wait()
+        service.watch()  # its first walk waited too: the CPU was the first search's
         from cortexgraph_vault.mcp.server import serve_lines  # the SDK: the slow import
 
         quick.serving()
