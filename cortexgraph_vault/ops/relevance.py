@@ -39,6 +39,7 @@ def ranking_config(config: Config) -> RankingConfig:
     return RankingConfig(
         prior_floor=config.search_prior_floor,
         vector_weight=config.search_vector_weight if config.semantic_search else 0.0,
+        long_vector_weight=config.search_long_note_vector_weight if config.semantic_search else 0.0,
         context_weight=config.search_context_weight,
     )
 
@@ -157,7 +158,11 @@ def match(
     if use_vectors:
         catalog.sync_vectors()
         qvec = query_vector if query_vector is not None else sem.query_vector(query)
-    lexical, expansions = catalog.search_text(list(terms), related)
+    sized = qvec is not None and cfg.long_vector_weight != cfg.vector_weight
+    if sized:  # the share of a note's vector depends on its length
+        lexical, expansions, lengths = catalog.search_text_sized(list(terms), related)
+    else:
+        (lexical, expansions), lengths = catalog.search_text(list(terms), related), None
     nearest: list[tuple[str, float]] = []
     cosines = None
     if table is None:
@@ -170,7 +175,8 @@ def match(
             vector_rows = sem.rows_of(table.paths, table.paths, table.row_of)
             also = np.where(rows >= 0, vector_rows[np.maximum(rows, 0)], -1)
             nearest, cosines = sem.nearest_arrays(qvec, cfg.vector_candidates, cfg.vector_min, also)
-    found = fuse_arrays(lexical, rows, nearest, cosines, cfg, table)
+    found = fuse_arrays(lexical, rows, nearest, cosines, cfg, table, lengths,
+                        catalog.text_lengths if sized else None)  # fmt: skip
     if len(found) and cfg.context_weight > 0:
         lend_context_arrays(found, links_of(engine), table, cfg)
     return Matches(
