@@ -35,7 +35,7 @@ class RankingConfig:
     long_vector_weight: float = 0.5  # of a long one
     short_text: float = 60.0  # indexed (field-weighted) words up to which a text is short
     long_text: float = 240.0  # and from which it is long; the share is linear between
-    vector_min: float = 0.4  # least cosine for a note found by meaning alone
+    vector_min: float = 0.3  # least cosine for a note found by meaning alone
     vector_candidates: int = 50
     context_weight: float = 0.3
     context_reach: int = 2

@@ -38,3 +38,18 @@ def test_a_match_on_filler_alone_is_no_match(tmp_path: Path) -> None:
     paths = [h.path for h in hits]
     assert paths[:2] in (["_stm/Dust.md", "_stm/Sneezing.md"], ["_stm/Sneezing.md", "_stm/Dust.md"])
     assert "_stm/Scheduling.md" not in paths
+
+
+def test_a_question_naming_a_kind_finds_the_memory_naming_the_thing(tmp_path: Path) -> None:
+    stm = tmp_path / "vault" / "_stm"
+    memory_note(stm, "Guitar", "Maya takes guitar lessons on Thursday evenings.", days_ago=30)
+    memory_note(stm, "Coffee", "Maya takes her coffee with oat milk.", days_ago=30)
+    memory_note(stm, "Tea", "In the afternoon Maya switches to green tea.", days_ago=30)
+    memory_note(stm, "Run", "I run every Saturday morning.", days_ago=30)
+    service = service_for(tmp_path / "vault")
+    assert service.search("does she play an instrument").results[0].path == "_stm/Guitar.md"
+    assert service.search("what does the user do on weekends").results[0].path == "_stm/Run.md"
+    drinks = {h.path for h in service.search("what does she drink").results}
+    assert {"_stm/Coffee.md", "_stm/Tea.md"} <= drinks
+    # one way only: asking about coffee is not asking about tea
+    assert "_stm/Tea.md" not in {h.path for h in service.search("coffee").results}
