@@ -40,6 +40,9 @@ class RankingConfig:
     context_weight: float = 0.3
     context_reach: int = 2
     context_gap: float = 1800.0  # seconds between two saves of one episode
+    # each better hit of a memory's episode multiplies its rank score by (1 − this)
+    episode_discount: float = 0.0
+    episode_discount_top: int = 200  # the best hits the discount looks at
 
 
 def vector_share(length: float, cfg: RankingConfig) -> float:
@@ -160,3 +163,28 @@ def lend_context(
                 lent[other] = lent.get(other, 0.0) + cfg.context_weight * 0.5 ** (k - 1) * gain
     for path, amount in lent.items():
         found[path].context = amount
+
+
+def discount_episodes(
+    score: Sequence[float], episode: Sequence[int], discount: float
+) -> list[float]:
+    """Rank scores with each hit discounted by `(1 − discount)^k`, k being the number of
+    hits of its episode that score higher (ties: the earlier one): the best hit of an
+    episode keeps its score, and the turns said around it no longer fill the first places
+    that a match from another conversation should have. An episode of -1 is none (a plain
+    note): never discounted."""
+    if discount <= 0:
+        return list(score)
+    keep = 1.0 - discount
+    order = sorted(range(len(score)), key=lambda i: -score[i])
+    seen: dict[int, int] = {}
+    out = list(score)
+    for i in order:
+        ep = episode[i]
+        if ep < 0:
+            continue
+        k = seen.get(ep, 0)
+        if k:
+            out[i] = score[i] * keep**k
+        seen[ep] = k + 1
+    return out

@@ -41,6 +41,7 @@ def ranking_config(config: Config) -> RankingConfig:
         vector_weight=config.search_vector_weight if config.semantic_search else 0.0,
         long_vector_weight=config.search_long_note_vector_weight if config.semantic_search else 0.0,
         context_weight=config.search_context_weight,
+        episode_discount=config.search_episode_discount,
     )
 
 

@@ -345,6 +345,29 @@ def _rows_after(
     return by_row
 
 
+_last_numbers: tuple[EpisodeLinks, float, np.ndarray] | None = None
+
+
+def episode_numbers(table: NoteTable, links: EpisodeLinks, gap: float) -> np.ndarray:
+    """The episode each table row's memory belongs to (-1: a plain note): consecutive saves
+    less than `gap` apart share one, as they share neighbours."""
+    global _last_numbers
+    cached = _last_numbers
+    if cached is not None and cached[0] is links and cached[1] == gap:
+        numbers = cached[2]
+    else:
+        times = links.times
+        numbers = np.zeros(len(times), dtype=np.int64)
+        if len(times) > 1:
+            numbers[1:] = np.cumsum(np.diff(times) > gap)
+        _last_numbers = (links, gap, numbers)
+    at = _episode_rows(table, links)
+    if not len(numbers):
+        return np.full(len(at), -1, dtype=np.int64)
+    out: np.ndarray = np.where(at >= 0, numbers[np.maximum(at, 0)], -1)
+    return out
+
+
 # the last links made for each engine (reach, gap, links): the next are made from them
 _last_links: weakref.WeakKeyDictionary[VaultEngine, tuple[int, float, EpisodeLinks]] = (
     weakref.WeakKeyDictionary()

@@ -8,6 +8,7 @@ from cortexgraph_vault.core.ranking import (
     Episodes,
     RankingConfig,
     Relevance,
+    discount_episodes,
     fuse,
     lend_context,
     prior,
@@ -91,3 +92,11 @@ def test_a_long_notes_vector_counts_for_more_than_a_short_memorys() -> None:
     assert Relevance(lexical=0.5, vector=0.1).own(cfg) > Relevance(lexical=0.3, vector=0.5).own(cfg)
     off = RankingConfig(vector_weight=0.0, long_vector_weight=0.0)  # semantic search off
     assert about_it.own(off) == 0.3
+
+
+def test_an_episodes_later_hits_are_discounted_by_how_many_of_it_score_higher() -> None:
+    score = [0.9, 0.8, 0.7, 0.6, 0.5]
+    episode = [1, 1, 2, 1, -1]  # -1: a plain note, in no episode
+    assert discount_episodes(score, episode, 0.0) == score
+    out = discount_episodes(score, episode, 0.5)
+    assert out == [0.9, 0.4, 0.7, 0.15, 0.5]  # 0.8 · 0.5, 0.6 · 0.5²; the best of each kept

@@ -53,3 +53,23 @@ def test_a_question_naming_a_kind_finds_the_memory_naming_the_thing(tmp_path: Pa
     assert {"_stm/Coffee.md", "_stm/Tea.md"} <= drinks
     # one way only: asking about coffee is not asking about tea
     assert "_stm/Tea.md" not in {h.path for h in service.search("coffee").results}
+
+
+def test_the_episode_discount_keeps_one_conversation_from_filling_the_results(
+    tmp_path: Path,
+) -> None:
+    """Twelve turns of one talk about the garden, saved a minute apart, and three memories
+    from other days that mention it once: with the discount, those make the first ten."""
+    stm = tmp_path / "vault" / "_stm"
+    for i in range(12):
+        memory_note(stm, f"Talk {i}", f"The garden: tomatoes, garden beds and garden hoses ({i}).",
+                    days_ago=10 - i / 1440)  # fmt: skip
+    for i, day in enumerate((40, 60, 80)):
+        memory_note(stm, f"Other {i}", f"Visited a friend's garden on day {day}.", days_ago=day)
+    plain = [h.path for h in service_for(tmp_path / "vault").search("garden", top_k=10).results]
+    diverse = service_for(tmp_path / "vault", search_episode_discount="0.3")
+    spread = [h.path for h in diverse.search("garden", top_k=10).results]
+    others = {f"_stm/Other {i}.md" for i in range(3)}
+    assert not others & set(plain)  # the talk's turns fill the first ten
+    assert others <= set(spread)
+    assert spread[0] == plain[0]  # the best hit of the talk keeps its place
