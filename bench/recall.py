@@ -10,6 +10,13 @@ holds on a noisy machine (a fourth, BM25 with stop words dropped, costs nothing)
 - bm25: a plain BM25 over the same turn texts (bench/bm25.py), and bm25+stop the same without
   the product's query stop words (the usual set-up; what the issue's BM25 figure was near).
 
+Then two sets of notes: note search on Obsidian's help vault
+(bench/note_search.py: its path given with --help-vault, never stored here; skipped, saying how
+to get it, when absent) and paraphrases on the sample vault (bench/paraphrase.py). LoCoMo's
+figures include the distinct sessions among the top 10 (how diverse the results are).
+
+    python -m bench recall --help-vault DIR/en   # every set, every variant, through MCP
+    python -m bench recall --sets notes,paraphrase --help-vault DIR/en
     python -m bench recall                       # the dev split, every variant, through MCP
     python -m bench recall --in-process          # service.search called directly (fast)
     python -m bench recall --limit-conversations 1 --questions 50 --json
