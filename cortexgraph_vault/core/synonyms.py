@@ -55,6 +55,22 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("buy", "purchase", "bought"),
     ("move", "relocate", "moved"),
     ("deadline", "due"),
+    # the words of the tools people keep their notes in
+    ("picture", "image", "photo", "screenshot"),
+    ("website", "site", "webpage"),
+    ("settings", "preferences", "configuration", "config", "options"),
+    ("math", "mathematical", "equation", "latex"),
+    ("delete", "remove", "erase"),
+    ("restore", "recover", "undelete"),
+    ("shortcut", "hotkey", "keybinding"),
+    ("merge", "combine"),
+    ("template", "boilerplate"),
+    ("domain", "url"),
+    ("alias", "nickname"),
+    ("folder", "directory"),
+    ("embed", "transclude", "transclusion"),
+    ("revision", "version"),
+    ("plugin", "extension", "addon"),
 )
 
 

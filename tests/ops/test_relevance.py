@@ -73,3 +73,16 @@ def test_the_episode_discount_keeps_one_conversation_from_filling_the_results(
     assert not others & set(plain)  # the talk's turns fill the first ten
     assert others <= set(spread)
     assert spread[0] == plain[0]  # the best hit of the talk keeps its place
+
+
+def test_the_words_of_note_taking_tools_find_their_synonyms(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    (vault / "Help").mkdir(parents=True)
+    (vault / "Help" / "Embed files.md").write_text("Show an image or another note inline.\n")
+    (vault / "Help" / "Hotkeys.md").write_text("Assign a hotkey to any command.\n")
+    (vault / "Help" / "Sync.md").write_text("Keep your vault the same on every device.\n")
+    service = service_for(vault)
+    assert (
+        service.search_unified("put a picture in a page").results[0].path == "Help/Embed files.md"
+    )
+    assert service.search_unified("keyboard shortcut").results[0].path == "Help/Hotkeys.md"
