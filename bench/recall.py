@@ -10,6 +10,13 @@ holds on a noisy machine (a fourth, BM25 with stop words dropped, costs nothing)
 - bm25: a plain BM25 over the same turn texts (bench/bm25.py), and bm25+stop the same without
   the product's query stop words (the usual set-up; what the issue's BM25 figure was near).
 
+Then two sets of notes: note search on Obsidian's help vault
+(bench/note_search.py: its path given with --help-vault, never stored here; skipped, saying how
+to get it, when absent) and paraphrases on the sample vault (bench/paraphrase.py). LoCoMo's
+figures include the distinct sessions among the top 10 (how diverse the results are).
+
+    python -m bench recall --help-vault DIR/en   # every set, every variant, through MCP
+    python -m bench recall --sets notes,paraphrase --help-vault DIR/en
     python -m bench recall                       # the dev split, every variant, through MCP
     python -m bench recall --in-process          # service.search called directly (fast)
     python -m bench recall --limit-conversations 1 --questions 50 --json
@@ -77,14 +84,17 @@ class Metrics:
     hits10: int = 0
     reciprocal: float = 0.0
     latencies_ms: list[float] = field(default_factory=list)
+    sessions: int = 0  # distinct sessions in the top 10, summed over questions
     by_category: dict[int, list[int]] = field(default_factory=dict)  # category → [n, hits@5]
     # One row per question (conversation, question, category, evidence, rank, top 10), for
     # looking at what a ranking misses: `--dump`.
     rows: list[dict[str, Any]] = field(default_factory=list)
 
-    def add(self, rank: int | None, category: int, ms: float) -> None:
-        """`rank`: 1-based rank of the first evidence turn in the top 10, None when absent."""
+    def add(self, rank: int | None, category: int, ms: float, top: Sequence[str] = ()) -> None:
+        """`rank`: 1-based rank of the first evidence turn in the top 10, None when absent;
+        `top`: the dia_ids of the top 10."""
         self.questions += 1
+        self.sessions += len({session_of(dia) for dia in top[:TOP_K]})
         self.hits5 += rank is not None and rank <= 5
         self.hits10 += rank is not None and rank <= 10
         self.reciprocal += 1 / rank if rank is not None and rank <= 10 else 0.0
@@ -100,6 +110,7 @@ class Metrics:
             "recall@5": self.hits5 / n,
             "recall@10": self.hits10 / n,
             "mrr@10": self.reciprocal / n,
+            "sessions@10": self.sessions / n,
             "p50_ms": percentile(self.latencies_ms, 50),
             "p95_ms": percentile(self.latencies_ms, 95),
             "recall@5_by_category": {
@@ -114,6 +125,11 @@ def percentile(values: Sequence[float], q: float) -> float:
     if not ordered:
         return float("nan")
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def session_of(dia_id: str) -> str:
+    """`D3:14` → `D3`: the session a turn was said in."""
+    return dia_id.partition(":")[0]
 
 
 def first_hit(ranked: Sequence[str], evidence: frozenset[str]) -> int | None:
@@ -227,7 +243,7 @@ async def evaluate_all_async(
                         ranked = await search(question.text)
                         ms = (time.perf_counter() - start) * 1000
                         rank = first_hit(ranked[:TOP_K], question.evidence)
-                        results[name].add(rank, question.category, ms)
+                        results[name].add(rank, question.category, ms, ranked)
                         results[name].rows.append(
                             {"conversation": conversation.name, "question": question.text,
                              "category": question.category, "evidence": sorted(question.evidence),
@@ -283,13 +299,13 @@ def _isolated_dirs() -> Iterator[None]:
 # output --------------------------------------------------------------------------------
 def table(summaries: Mapping[str, dict[str, Any]]) -> str:
     lines = [
-        "| variant | recall@5 | recall@10 | MRR@10 | p50 ms | p95 ms |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| variant | recall@5 | recall@10 | MRR@10 | sessions in top 10 | p50 ms | p95 ms |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for name, s in summaries.items():
         lines.append(
             f"| {name} | {s['recall@5']:.3f} | {s['recall@10']:.3f} | {s['mrr@10']:.3f} "
-            f"| {s['p50_ms']:.2f} | {s['p95_ms']:.2f} |"
+            f"| {s['sessions@10']:.2f} | {s['p50_ms']:.2f} | {s['p95_ms']:.2f} |"
         )
     first = next(iter(summaries.values()))["recall@5_by_category"]
     header = " | ".join(f"{c} (n={v['questions']})" for c, v in first.items())
@@ -320,7 +336,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--dump", type=Path, metavar="PATH",
                    help="write every question's rank and top 10 per variant (JSON lines)")  # fmt: skip
+    p.add_argument("--help-vault", type=Path, metavar="DIR",
+                   help="the `en/` folder of Obsidian's help vault, for the note-search set "
+                        "(default: $CGV_HELP_VAULT; skipped when neither is given)")  # fmt: skip
+    p.add_argument("--sets", default="locomo,notes,paraphrase",
+                   help="comma-separated, among the default's")  # fmt: skip
     args = p.parse_args(argv)
+    sets = [v.strip() for v in args.sets.split(",") if v.strip()]
+    if not sets or any(v not in ("locomo", "notes", "paraphrase") for v in sets):
+        p.error("--sets: choose among locomo, notes, paraphrase")
     for flag in ("limit_conversations", "questions"):
         if getattr(args, flag) is not None and getattr(args, flag) < 1:
             p.error(f"--{flag.replace('_', '-')}: must be at least 1")
@@ -345,6 +369,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     chosen = [v.strip() for v in args.variants.split(",") if v.strip()]
     if not chosen or any(v not in known for v in chosen):
         p.error(f"--variants: choose among {', '.join(known)}")
+    from bench.note_search import HOW_TO_GET, evaluate_notes, help_vault
+
+    vault = help_vault(args.help_vault) if "notes" in sets else None
+    extra: dict[str, Any] = {}
+    if "notes" in sets and vault is None:
+        extra["notes"] = {"skipped": HOW_TO_GET}
+    elif vault is not None:
+        notes = evaluate_notes(vault, settings=settings)
+        extra["notes"] = {"vault": str(vault), **notes.summary(), "rows": notes.rows}
+    if "paraphrase" in sets:
+        from bench.paraphrase import evaluate_paraphrases
+
+        extra["paraphrase"] = evaluate_paraphrases(settings)
+    if "locomo" not in sets:
+        _print_extra(extra, as_json=args.json)
+        return 0
     conversations = load_conversations(args.data)[: args.limit_conversations]
     load = os.getloadavg()[0]  # latency depends on what else the machine runs
     started = time.perf_counter()
@@ -364,7 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         out = {"data": str(args.data), "conversations": len(conversations),
                "door": "in-process" if args.in_process else "mcp", "seconds": elapsed, "load": load,
-               "variants": summaries}  # fmt: skip
+               "variants": summaries, **extra}  # fmt: skip
         print(json.dumps(out, indent=2))
         return 0
     questions = next(iter(summaries.values()))["questions"]
@@ -376,7 +416,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print()
     print(table(summaries))
+    _print_extra(extra, as_json=False)
     return 0
+
+
+def _print_extra(extra: Mapping[str, Any], *, as_json: bool) -> None:
+    """The note-search and paraphrase sets' figures (bench/note_search.py, bench/paraphrase.py)."""
+    if as_json:
+        print(json.dumps(extra, indent=2))
+        return
+    notes = extra.get("notes")
+    if notes is not None:
+        print()
+        if "skipped" in notes:
+            print(f"Note search on Obsidian's help vault: skipped; {notes['skipped']}")
+        else:
+            print(
+                f"Note search on Obsidian's help vault ({notes['vault']}), {notes['questions']} "
+                f"questions through MCP search_unified: hit@3 {notes['hit@3']}/"
+                f"{notes['questions']}, hit@10 {notes['hit@10']}/{notes['questions']}, "
+                f"MRR {notes['mrr@10']:.3f}"
+            )
+    para = extra.get("paraphrase")
+    if para is not None:
+        print()
+        print(
+            f"Paraphrases on the sample vault, {para['questions']} questions through MCP "
+            f"search_memory: hit@1 {para['hit@1']:.3f}, hit@3 {para['hit@3']:.3f}, "
+            f"hit@10 {para['hit@10']:.3f}"
+        )
 
 
 if __name__ == "__main__":

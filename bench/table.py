@@ -25,6 +25,8 @@ def _f(fmt: str, *keys: str) -> Callable[[Row], str]:
 # (what, cell of one size, target, the floor row under it)
 ROWS: list[tuple[str, Callable[[Row], str], str, str | None]] = [
     ("MCP stdio: spawn → initialize s", _f("{:.2f}", "mcp_init_s"), "≤ 0.4", "spawn"),
+    ("MCP stdio: spawn → first search_memory s", _f("{:.2f}", "mcp_first_search_s"), "≤ 0.5 (10k)",
+     "spawn"),
     ("tools/list bytes", _f("{:,}", "tools_list_bytes"), "≤ 32,000", None),
     ("--version s", _f("{:.2f}", "version_s"), "≤ 0.15", "spawn"),
     ("`search` / `show` / `stats` process s (warm)",

@@ -2,6 +2,8 @@
 memories that match about equally well.
 
     relevance  = (1 − w_v) · lexical + w_v · max(0, cosine)            (each in [0, 1])
+                 (w_v from vector_weight for a short text to long_vector_weight for a
+                 long one, by the note's indexed length)
     context    = c · Σ_k 0.5^(k−1) · max(0, relevance(neighbour at k) − relevance)
                  (k = 1..reach; between notes that both match, lent by those matched by
                  words: a better-matching neighbour pulls a memory up, equals do not)
@@ -9,7 +11,9 @@ memories that match about equally well.
     rank score = (relevance + context) · prior · folder weight
 
 `lexical` is the word index's BM25F similarity, `cosine` the vector similarity of query and
-note. Neighbours are the memories saved just before and after a memory within one episode
+note. A memory says one thing in a sentence or two: the question's words in it are a precise
+cue. A page of notes speaks of many things, and a few of the question's words somewhere in
+it say little of what it is about; its vector (its title and opening) says more. Neighbours are the memories saved just before and after a memory within one episode
 (consecutive saves less than `context_gap` apart): what was said around a fact helps find
 it, as a person recalls the conversation where they heard it. With the default floor
 f = 0.8, a memory that has faded to nothing keeps 80 % of its relevance: a memory that
@@ -27,12 +31,25 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class RankingConfig:
     prior_floor: float = 0.8
-    vector_weight: float = 0.3
-    vector_min: float = 0.4  # least cosine for a note found by meaning alone
+    vector_weight: float = 0.3  # of a short text
+    long_vector_weight: float = 0.5  # of a long one
+    short_text: float = 60.0  # indexed (field-weighted) words up to which a text is short
+    long_text: float = 240.0  # and from which it is long; the share is linear between
+    vector_min: float = 0.3  # least cosine for a note found by meaning alone
     vector_candidates: int = 50
     context_weight: float = 0.3
     context_reach: int = 2
     context_gap: float = 1800.0  # seconds between two saves of one episode
+    # each better hit of a memory's episode multiplies its rank score by (1 − this)
+    episode_discount: float = 0.0
+    episode_discount_top: int = 200  # the best hits the discount looks at
+
+
+def vector_share(length: float, cfg: RankingConfig) -> float:
+    """The share of relevance a note's vector has, by the note's indexed length."""
+    span = cfg.long_text - cfg.short_text
+    t = min(1.0, max(0.0, (length - cfg.short_text) / span)) if span > 0 else 1.0
+    return cfg.vector_weight + t * (cfg.long_vector_weight - cfg.vector_weight)
 
 
 @dataclass
@@ -40,9 +57,10 @@ class Relevance:
     lexical: float = 0.0
     vector: float = 0.0  # cosine; counts only when positive
     context: float = 0.0
+    length: float = 0.0  # the note's indexed (field-weighted) words
 
     def own(self, cfg: RankingConfig) -> float:
-        w = cfg.vector_weight
+        w = vector_share(self.length, cfg)
         return (1 - w) * self.lexical + w * max(0.0, self.vector)
 
     def total(self, cfg: RankingConfig) -> float:
@@ -55,16 +73,21 @@ def prior(memory_score: float, floor: float) -> float:
 
 
 def fuse(
-    lexical: Mapping[str, float], vector: Mapping[str, float], cfg: RankingConfig
+    lexical: Mapping[str, float],
+    vector: Mapping[str, float],
+    cfg: RankingConfig,
+    lengths: Mapping[str, float] | None = None,
 ) -> dict[str, Relevance]:
-    """Every note matched by words, and every note near enough in meaning."""
-    out = {path: Relevance(lexical=sim) for path, sim in lexical.items()}
+    """Every note matched by words, and every note near enough in meaning; `lengths`: each
+    note's indexed length (none: every note is short)."""
+    size = (lengths or {}).get
+    out = {path: Relevance(lexical=sim, length=size(path, 0.0)) for path, sim in lexical.items()}
     for path, cos in vector.items():
         found = out.get(path)
         if found is not None:
             found.vector = cos
         elif cos >= cfg.vector_min:
-            out[path] = Relevance(vector=cos)
+            out[path] = Relevance(vector=cos, length=size(path, 0.0))
     return out
 
 
@@ -140,3 +163,28 @@ def lend_context(
                 lent[other] = lent.get(other, 0.0) + cfg.context_weight * 0.5 ** (k - 1) * gain
     for path, amount in lent.items():
         found[path].context = amount
+
+
+def discount_episodes(
+    score: Sequence[float], episode: Sequence[int], discount: float
+) -> list[float]:
+    """Rank scores with each hit discounted by `(1 − discount)^k`, k being the number of
+    hits of its episode that score higher (ties: the earlier one): the best hit of an
+    episode keeps its score, and the turns said around it no longer fill the first places
+    that a match from another conversation should have. An episode of -1 is none (a plain
+    note): never discounted."""
+    if discount <= 0:
+        return list(score)
+    keep = 1.0 - discount
+    order = sorted(range(len(score)), key=lambda i: -score[i])
+    seen: dict[int, int] = {}
+    out = list(score)
+    for i in order:
+        ep = episode[i]
+        if ep < 0:
+            continue
+        k = seen.get(ep, 0)
+        if k:
+            out[i] = score[i] * keep**k
+        seen[ep] = k + 1
+    return out

@@ -11,3 +11,23 @@ _WORDS = (
     "when where which who why will with you your about did say said"
 )
 STOP_WORDS = frozenset(_WORDS.split())
+
+# What else a question says that names no topic: the pieces of contractions ("I've" is "i"
+# and "ve"), pronouns, auxiliaries, hedges and fillers, quantities and the verbs of asking.
+# A note matched on them alone ("been", "think", "bit") is matched on how the question was
+# phrased. Inflected forms are dropped by their stems (ops/relevance.py: "thinking").
+_QUERY_FILLER = (
+    "s t d m ve ll re don doesn didn isn aren wasn weren won wouldn couldn shouldn haven hasn "
+    "hadn ain can cannot he she her hers him his herself himself us ours ourselves yours "
+    "yourself mine myself itself theirs themselves whom whose am been being doing done could "
+    "would should shall may might must ought just really quite very rather pretty also too "
+    "even still yet already ever never always often sometimes usually lately recently maybe "
+    "perhaps probably actually anyway though although however else any anything anyone "
+    "anybody some something someone somebody every everything everyone each both either "
+    "neither few many much more most lot lots bit other another such same own only think "
+    "thought know knew guess suppose seem get got go went gone tell told mention into onto "
+    "out over up down off above below under again against between through during before "
+    "after within without upon via here if because while since until whether kind sort "
+    "thing stuff let please"
+)
+QUERY_STOP_WORDS = STOP_WORDS | frozenset(_QUERY_FILLER.split())

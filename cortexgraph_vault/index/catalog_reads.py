@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.index.catalog_parts import LazyParts
 from cortexgraph_vault.index.records import IndexedNote
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class CatalogReads(LazyParts):
@@ -81,6 +85,18 @@ class CatalogReads(LazyParts):
         """Path → similarity of every note matching the terms, and what each term matched."""
         with self.lock:
             return self.text.search_expanded(terms, related)
+
+    def search_text_sized(
+        self, terms: list[str], related: Mapping[str, Sequence[tuple[str, float]]] | None = None
+    ) -> tuple[dict[str, float], dict[str, list[str]], np.ndarray]:
+        """`search_text`, and each match's indexed length (field-weighted words), in order."""
+        with self.lock:
+            return self.text.search_sized(terms, related)
+
+    def text_lengths(self, paths: Sequence[str]) -> np.ndarray:
+        """Each note's indexed length (0 for a note the word index does not hold)."""
+        with self.lock:
+            return self.text.lengths(paths)
 
     def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
         """How many notes the word index holds, and in how many of them each term occurs."""

@@ -41,6 +41,8 @@ from cortexgraph_vault.index.document_terms import (
     K1,
     KEEP_TERMS_FROM,
     MAX_TERMS_PER_NOTE,
+    PIVOT_LENGTH,
+    B,
     DocumentText,
     TermStats,
     _part,
@@ -295,6 +297,32 @@ class TextIndex(Vocabulary):
         (docs, sims), used = self.search_docs(terms, related)
         paths = self._paths
         return dict(zip([paths[d] for d in docs.tolist()], sims.tolist(), strict=True)), used
+
+    def search_sized(
+        self,
+        terms: Sequence[str],
+        related: Mapping[str, Sequence[tuple[str, float]]] | None = None,
+    ) -> tuple[dict[str, float], dict[str, list[str]], np.ndarray]:
+        """`search_expanded`, and each match's indexed length (`lengths`), in its order."""
+        (docs, sims), used = self.search_docs(terms, related)
+        paths = self._paths
+        found = dict(zip([paths[d] for d in docs.tolist()], sims.tolist(), strict=True))
+        return found, used, self._doc_lengths(docs)
+
+    def lengths(self, paths: Sequence[str]) -> np.ndarray:
+        """Each note's indexed length: its field-weighted words (0 for a path not indexed)."""
+        doc_of = self._doc_of
+        docs = np.fromiter((doc_of.get(p, -1) for p in paths), np.int64, len(paths))
+        out = np.zeros(len(paths))
+        known = docs >= 0
+        out[known] = self._doc_lengths(docs[known])
+        return out
+
+    def _doc_lengths(self, docs: np.ndarray) -> np.ndarray:
+        # the length norm is K1 · (1 − B + B · length / PIVOT_LENGTH) (document_terms.py)
+        norms = np.frombuffer(self._norms, dtype=np.float64)[docs]
+        out: np.ndarray = np.maximum(0.0, (norms / K1 - (1 - B)) * (PIVOT_LENGTH / B))
+        return out
 
     def path_of(self, doc: int) -> str | None:
         return self._paths[doc]

@@ -78,12 +78,17 @@ class Vocabulary:
                     del by_length[len(term)]
 
     def expand(self, term: str) -> list[tuple[str, float]]:
-        """The vocabulary terms a query term stands for, each with its weight."""
+        """The vocabulary terms a query term stands for, each with its weight: itself when
+        some note holds it, else the terms it is the start of ("kube" → "kubernetes") or,
+        failing those, a typo of."""
         postings = self._postings
         out: list[tuple[str, float]] = []
         exact = postings.get(term)
         if exact is not None and exact.df:
-            out.append((term, 1.0))
+            # A word the vault holds means itself: its longer relatives ("note" →
+            # "notebook", "onenote"'s stem aside) are other words, often rarer, and would
+            # outscore the notes that say it. Prefixes and typos serve words it lacks.
+            return [(term, 1.0)]
         if len(term) < MIN_EXPAND_LEN:
             return out
         # prefix: "deploy" finds "deployment"

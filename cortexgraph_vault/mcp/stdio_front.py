@@ -4,7 +4,8 @@ Importing the MCP SDK takes a second or two, and reading a large vault longer. A
 spawns the server waits for its `initialize` answer, so that answer comes from
 `handshake.quick_answer` before either has loaded. Every message, that `initialize` too, is
 queued for the SDK, which serves the session once loaded; its own answer to the repeated
-`initialize` is dropped. Tool calls wait for the index (`PendingService`) and, past a bound,
+`initialize` is dropped. A search sent while the SDK loads is answered without it
+(mcp/quick_calls.py). Tool calls wait for the index (`PendingService`) and, past a bound,
 answer that it is still indexing.
 
 Only protocol reaches the client: the wire is kept on private descriptors, and fd 1 points at
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.errors import StillIndexing, VaultError
 from cortexgraph_vault.mcp.handshake import quick_answer
+from cortexgraph_vault.mcp.quick_calls import QuickCalls
 
 if TYPE_CHECKING:
     from cortexgraph_vault.config import Config
@@ -81,22 +83,27 @@ class Wire:
         while view:
             view = view[os.write(self.fd_out, view) :]
 
-    def read_into(self, lines: queue.Queue[str | None]) -> None:
-        """Queue every line from the client; answer its first `initialize` on the spot."""
+    def read_into(self, lines: queue.Queue[str | None], quick: QuickCalls | None = None) -> None:
+        """Queue every line from the client; answer its first `initialize` on the spot, and
+        the searches `quick` takes while the SDK loads."""
         answered = False
         try:
             with os.fdopen(self.fd_in, "rb", closefd=False) as stream:
                 for raw in stream:
                     if not answered:
-                        quick = quick_answer(raw)
-                        if quick is not None:
-                            self.answer_first(*quick)
+                        first = quick_answer(raw)
+                        if first is not None:
+                            self.answer_first(*first)
                             answered = True
-                    lines.put(raw.decode("utf-8", errors="replace"))
+                    line = raw.decode("utf-8", errors="replace")
+                    if quick is None or not quick.take(line):
+                        lines.put(line)
         except OSError as exc:
             log.warning("reading from the client failed: %s", exc)
         finally:
             lines.put(None)
+            if quick is not None:
+                quick.closed()
 
     def restore(self) -> None:
         os.dup2(self.fd_in, 0)
@@ -146,8 +153,12 @@ class PendingService:
         *,
         wait_seconds: float = INDEX_WAIT_SECONDS,
         vault: str | None = None,
+        on_loaded: Callable[[], None] | None = None,
     ) -> None:
         self._wait_seconds = wait_seconds
+        self._on_loaded = on_loaded
+        self._watch_lock = threading.Lock()
+        self._watch_wanted = False
         self._vault = vault
         self._loaded = threading.Event()
         self._service: MemoryService | None = None
@@ -171,7 +182,12 @@ class PendingService:
             self._error = exc
             log.error("the vault could not be indexed: %s", exc)
         finally:
-            self._loaded.set()
+            with self._watch_lock:
+                self._loaded.set()
+                if self._watch_wanted and self._service is not None:
+                    self._service.engine.start_watcher()
+            if self._on_loaded is not None:
+                self._on_loaded()
 
     def _see_catalog(self, catalog: VaultCatalog) -> None:
         self._catalog = catalog
@@ -202,6 +218,14 @@ class PendingService:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.wait(), name)
 
+    def watch(self) -> None:
+        """Keep the catalogue current from file events: now if the vault is open, else as
+        soon as it is (without waiting for it here)."""
+        with self._watch_lock:
+            self._watch_wanted = True
+            if self._service is not None:
+                self._service.engine.start_watcher()
+
     def close(self) -> None:
         if self._service is not None:
             self._service.engine.stop_watcher()
@@ -219,10 +243,12 @@ def _count_notes(vault: str) -> int | None:
 
 
 def _open_service(config: Config, on_catalog: Callable[[VaultCatalog], None]) -> MemoryService:
+    """The service, its catalogue current as of the walk that opened it: a search sent while
+    the SDK loads reads what that walk found; the watcher starts after it (`watch`)."""
     from cortexgraph_vault.service import MemoryService
 
     service = MemoryService(config, on_catalog=on_catalog)
-    service.engine.start_watcher()
+    service.engine.trust_start_walk()
     return service
 
 
@@ -233,11 +259,22 @@ def serve(config: Config) -> None:
     root = vault_root(config)  # a missing vault fails now, not at the first call
     wire = Wire()
     lines: queue.Queue[str | None] = queue.Queue()
-    reader = threading.Thread(target=wire.read_into, args=(lines,), name="mcp-stdin", daemon=True)
+    quick = QuickCalls(lambda: service.wait(), wire.send, lines.put)
+    service = PendingService(
+        lambda seen: _open_service(config, seen), vault=str(root), on_loaded=quick.vault_opened
+    )
+    reader = threading.Thread(
+        target=wire.read_into, args=(lines, quick), name="mcp-stdin", daemon=True
+    )
     reader.start()
-    service = PendingService(lambda seen: _open_service(config, seen), vault=str(root))
     try:
+        # The SDK loads once the first searches no longer need the CPU (mcp/quick_calls.py).
+        quick.sdk_may_load.wait()
+        service.watch()  # its first walk waited too: the CPU was the first search's
         from cortexgraph_vault.mcp.server import serve_lines  # the SDK: the slow import
+
+        quick.serving()
+        log.info("the MCP SDK serves the session")
 
         # PendingService stands in for the MemoryService (each attribute waits for the real one,
         # __getattr__), which a type cannot say without copying the service's whole interface.

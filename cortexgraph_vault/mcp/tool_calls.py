@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 import typing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -22,6 +21,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
 from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError, error_code
+from cortexgraph_vault.mcp.quick_calls import result_text
 from cortexgraph_vault.operations import REQUIRED, AnyOperation, Effect, params_of
 
 if TYPE_CHECKING:
@@ -93,8 +93,7 @@ def compact(result: Any) -> Any:
     pretty-print it, a third more characters of the model's context for nothing)."""
     if not isinstance(result, BaseModel):
         return result
-    data = result.model_dump(mode="json", by_alias=True)
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text, data = result_text(result)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from cortexgraph_vault.config import Config
 from cortexgraph_vault.core.ranking import Episodes, RankingConfig
-from cortexgraph_vault.core.relevance import STOP_WORDS
+from cortexgraph_vault.core.relevance import QUERY_STOP_WORDS
 from cortexgraph_vault.core.synonyms import synonym_map
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
@@ -39,7 +39,9 @@ def ranking_config(config: Config) -> RankingConfig:
     return RankingConfig(
         prior_floor=config.search_prior_floor,
         vector_weight=config.search_vector_weight if config.semantic_search else 0.0,
+        long_vector_weight=config.search_long_note_vector_weight if config.semantic_search else 0.0,
         context_weight=config.search_context_weight,
+        episode_discount=config.search_episode_discount,
     )
 
 
@@ -56,17 +58,31 @@ def check_query(query: str | None) -> None:
         )
 
 
+# Stop words that are their own stem stand for their inflections too: "thinking", "things"
+# and "mentioned" are dropped as "think", "thing" and "mention" are. (A stop word whose stem
+# is another word is not: "lately" is filler, "late" is not.)
+STOP_STEMS = frozenset(w for w in QUERY_STOP_WORDS if stems([w]) == [w])
+
+
+def _meaningful(found: list[str]) -> list[tuple[str, str]]:
+    """(word, stem) of the words that carry meaning."""
+    return [
+        (w, s) for w, s in zip(found, stems(found), strict=True)
+        if w not in QUERY_STOP_WORDS and s not in STOP_STEMS
+    ]  # fmt: skip
+
+
 def only_common_words(query: str) -> bool:
     found = words(query)
-    return bool(found) and all(w in STOP_WORDS for w in found)
+    return bool(found) and not _meaningful(found)
 
 
 def search_terms(query: str | None) -> list[str]:
     """The stems of the query words that carry meaning (of all of them if every word is a
     stop word)."""
     found = words(query or "")
-    meaningful = [w for w in found if w not in STOP_WORDS]
-    return list(dict.fromkeys(stems(meaningful or found)))
+    meaningful = [s for _, s in _meaningful(found)]
+    return list(dict.fromkeys(meaningful or stems(found)))
 
 
 def _episodes(engine: VaultEngine) -> Episodes:
@@ -143,7 +159,11 @@ def match(
     if use_vectors:
         catalog.sync_vectors()
         qvec = query_vector if query_vector is not None else sem.query_vector(query)
-    lexical, expansions = catalog.search_text(list(terms), related)
+    sized = qvec is not None and cfg.long_vector_weight != cfg.vector_weight
+    if sized:  # the share of a note's vector depends on its length
+        lexical, expansions, lengths = catalog.search_text_sized(list(terms), related)
+    else:
+        (lexical, expansions), lengths = catalog.search_text(list(terms), related), None
     nearest: list[tuple[str, float]] = []
     cosines = None
     if table is None:
@@ -156,7 +176,8 @@ def match(
             vector_rows = sem.rows_of(table.paths, table.paths, table.row_of)
             also = np.where(rows >= 0, vector_rows[np.maximum(rows, 0)], -1)
             nearest, cosines = sem.nearest_arrays(qvec, cfg.vector_candidates, cfg.vector_min, also)
-    found = fuse_arrays(lexical, rows, nearest, cosines, cfg, table)
+    found = fuse_arrays(lexical, rows, nearest, cosines, cfg, table, lengths,
+                        catalog.text_lengths if sized else None)  # fmt: skip
     if len(found) and cfg.context_weight > 0:
         lend_context_arrays(found, links_of(engine), table, cfg)
     return Matches(

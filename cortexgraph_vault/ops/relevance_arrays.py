@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 from bisect import bisect_left
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -33,11 +33,12 @@ class FoundArrays(Mapping[str, Relevance]):
     lexical: np.ndarray
     vector: np.ndarray
     context: np.ndarray
+    lengths: np.ndarray  # each note's indexed length (core/ranking.py `vector_share`)
     row_of: dict[str, int] | None = None  # the note table's
     _index: dict[str, int] | None = None
 
     def own(self, cfg: RankingConfig) -> np.ndarray:
-        w = cfg.vector_weight
+        w = vector_shares(self.lengths, cfg)
         own: np.ndarray = (1 - w) * self.lexical + w * np.maximum(0.0, self.vector)
         return own
 
@@ -60,13 +61,26 @@ class FoundArrays(Mapping[str, Relevance]):
             else:
                 raise KeyError(path)
             self._index[path] = i
-        return Relevance(float(self.lexical[i]), float(self.vector[i]), float(self.context[i]))
+        return Relevance(float(self.lexical[i]), float(self.vector[i]), float(self.context[i]),
+                         float(self.lengths[i]))  # fmt: skip
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.paths)
 
     def __len__(self) -> int:
         return len(self.paths)
+
+
+def vector_shares(lengths: np.ndarray, cfg: RankingConfig) -> np.ndarray | float:
+    """`vector_share` of each length (one float when every text gets the same)."""
+    if cfg.long_vector_weight == cfg.vector_weight:
+        return cfg.vector_weight
+    span = cfg.long_text - cfg.short_text
+    if span <= 0:
+        return cfg.long_vector_weight
+    t = np.clip((lengths - cfg.short_text) / span, 0.0, 1.0)
+    shares: np.ndarray = cfg.vector_weight + t * (cfg.long_vector_weight - cfg.vector_weight)
+    return shares
 
 
 def fuse_arrays(
@@ -76,10 +90,13 @@ def fuse_arrays(
     cosines: np.ndarray | None,
     cfg: RankingConfig,
     table: NoteTable,
+    lengths: np.ndarray | None = None,
+    length_of: Callable[[list[str]], np.ndarray] | None = None,
 ) -> FoundArrays:
     """`fuse`: every note matched by words (in their order, with its note table row in
-    `rows` and its cosine in `cosines`, None when vectors took no part), then every note of `nearest` near enough in
-    meaning alone, in its order."""
+    `rows`, its cosine in `cosines`, None when vectors took no part, and its indexed length
+    in `lengths`), then every note of `nearest` near enough in meaning alone, in its order
+    (its length from `length_of`). No lengths: every note counts as short."""
     paths = list(lexical)
     extra = [(p, cos) for p, cos in nearest if cos >= cfg.vector_min and p not in lexical]
     n, m = len(paths), len(extra)
@@ -90,8 +107,13 @@ def fuse_arrays(
         vec[:n] = cosines
     vec[n:] = [cos for _, cos in extra]
     paths.extend(p for p, _ in extra)
+    size = np.zeros(n + m)
+    if lengths is not None:
+        size[:n] = lengths
+    if m and length_of is not None:
+        size[n:] = length_of(paths[n:])
     rows = np.concatenate([rows, table.rows(paths[n:])])
-    return FoundArrays(paths, rows, lex, vec, np.zeros(n + m), table.row_of)
+    return FoundArrays(paths, rows, lex, vec, np.zeros(n + m), size, table.row_of)
 
 
 @dataclass(frozen=True)
@@ -321,6 +343,29 @@ def _rows_after(
     for row in again:
         by_row[row] = get(paths[row], -1) if is_memory[row] else -1
     return by_row
+
+
+_last_numbers: tuple[EpisodeLinks, float, np.ndarray] | None = None
+
+
+def episode_numbers(table: NoteTable, links: EpisodeLinks, gap: float) -> np.ndarray:
+    """The episode each table row's memory belongs to (-1: a plain note): consecutive saves
+    less than `gap` apart share one, as they share neighbours."""
+    global _last_numbers
+    cached = _last_numbers
+    if cached is not None and cached[0] is links and cached[1] == gap:
+        numbers = cached[2]
+    else:
+        times = links.times
+        numbers = np.zeros(len(times), dtype=np.int64)
+        if len(times) > 1:
+            numbers[1:] = np.cumsum(np.diff(times) > gap)
+        _last_numbers = (links, gap, numbers)
+    at = _episode_rows(table, links)
+    if not len(numbers):
+        return np.full(len(at), -1, dtype=np.int64)
+    out: np.ndarray = np.where(at >= 0, numbers[np.maximum(at, 0)], -1)
+    return out
 
 
 # the last links made for each engine (reach, gap, links): the next are made from them

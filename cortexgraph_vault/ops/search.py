@@ -22,7 +22,7 @@ import numpy as np
 
 from cortexgraph_vault.core.decay import age_days, decay_factor, score_at
 from cortexgraph_vault.core.decay_arrays import scores_of
-from cortexgraph_vault.core.ranking import Relevance, prior
+from cortexgraph_vault.core.ranking import RankingConfig, Relevance, discount_episodes, prior
 from cortexgraph_vault.core.rules import review_priority
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.core.times import format_time, from_epoch, parse_time
@@ -33,7 +33,7 @@ from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
 from cortexgraph_vault.ops.candidates import Candidate, CandidatePool, first_of, review_of
 from cortexgraph_vault.ops.matched_terms import matched_fields
-from cortexgraph_vault.ops.note_table import NOTE, note_table
+from cortexgraph_vault.ops.note_table import NOTE, NoteTable, note_table
 from cortexgraph_vault.ops.relevance import (
     ONLY_COMMON_WORDS,
     Matches,
@@ -161,7 +161,25 @@ def rank(
         score = np.where(is_memory, weighted if matches is not None else s, rel * ltm_weight)
     else:
         score = np.where(active, weighted * stm_weight, rel * ltm_weight)
+    if cfg is not None and cfg.episode_discount > 0 and len(score) > 1:
+        score = _discounted(engine, table, rows, score, cfg)
     return CandidatePool(paths, at, score, rel, s, priority), matches
+
+
+def _discounted(
+    engine: VaultEngine, table: NoteTable, rows: np.ndarray, score: np.ndarray,
+    cfg: RankingConfig,
+) -> np.ndarray:  # fmt: skip
+    """`discount_episodes` over the best `episode_discount_top` hits: the rest are below any
+    page a person reads, and stay as they are."""
+    from cortexgraph_vault.ops.relevance_arrays import episode_numbers, links_of
+
+    top = cfg.episode_discount_top
+    best = np.argpartition(-score, top - 1)[:top] if len(score) > top else np.arange(len(score))
+    numbers = episode_numbers(table, links_of(engine), cfg.context_gap)[rows[best]]
+    out = score.copy()
+    out[best] = discount_episodes(score[best].tolist(), numbers.tolist(), cfg.episode_discount)
+    return out
 
 
 def blend(

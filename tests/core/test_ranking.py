@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cortexgraph_vault.core.ranking import (
     Episodes,
     RankingConfig,
     Relevance,
+    discount_episodes,
     fuse,
     lend_context,
     prior,
+    vector_share,
 )
 
 CFG = RankingConfig()
@@ -72,3 +76,27 @@ def test_episode_neighbours_stop_at_a_gap() -> None:
     assert episodes.neighbours(2, 2, 1800) == [("b", 1), ("a", 2)]
     assert episodes.neighbours(3, 2, 1800) == [("e", 1)]
     assert episodes.position("c", 20.0) == 2 and episodes.position("x", 20.0) is None
+
+
+def test_a_long_notes_vector_counts_for_more_than_a_short_memorys() -> None:
+    """A memory is a sentence or two: the question's words in it are a precise cue. A page
+    that has a few of them somewhere says less by them than by what it is about."""
+    cfg = RankingConfig(vector_weight=0.3, long_vector_weight=0.5, short_text=60, long_text=240)
+    assert vector_share(0, cfg) == vector_share(60, cfg) == 0.3
+    assert vector_share(150, cfg) == pytest.approx(0.4)
+    assert vector_share(240, cfg) == vector_share(5000, cfg) == 0.5
+    words_only = Relevance(lexical=0.5, vector=0.1, length=2000)
+    about_it = Relevance(lexical=0.3, vector=0.5, length=2000)
+    assert about_it.own(cfg) > words_only.own(cfg)
+    # the same two as short memories: the words decide
+    assert Relevance(lexical=0.5, vector=0.1).own(cfg) > Relevance(lexical=0.3, vector=0.5).own(cfg)
+    off = RankingConfig(vector_weight=0.0, long_vector_weight=0.0)  # semantic search off
+    assert about_it.own(off) == 0.3
+
+
+def test_an_episodes_later_hits_are_discounted_by_how_many_of_it_score_higher() -> None:
+    score = [0.9, 0.8, 0.7, 0.6, 0.5]
+    episode = [1, 1, 2, 1, -1]  # -1: a plain note, in no episode
+    assert discount_episodes(score, episode, 0.0) == score
+    out = discount_episodes(score, episode, 0.5)
+    assert out == [0.9, 0.4, 0.7, 0.15, 0.5]  # 0.8 · 0.5, 0.6 · 0.5²; the best of each kept

@@ -143,3 +143,36 @@ def test_a_restored_index_matches_typos_as_one_whose_lengths_were_made_at_once()
         list(b) for b in eager._lengths().values()
     ]
     assert restored.expand("postgers") == eager.expand("postgers")
+
+
+def _ranked(index: TextIndex, terms: list[str]) -> list[str]:
+    found = index.search(terms)
+    return sorted(found, key=lambda path: -found[path])
+
+
+def test_a_prefix_expansion_never_ranks_above_a_whole_word_match() -> None:
+    """ "note" is a word of its own: the rarer, longer words it starts ("notebook",
+    "noteworthy") are other words, and a note full of them must not outrank the notes that
+    say "note", even once in a long text."""
+    filler = " ".join(["text"] * 120)
+    index = TextIndex()
+    for i in range(12):  # "note" is common here: its weight is low
+        index.put(f"says{i}.md", term_stats(DocumentText(f"Page {i}", content=f"{filler} note")))
+    index.put("onenote.md", term_stats(DocumentText(
+        "Import from OneNote", content="notebook notebooks noteworthy notebook sections",
+    )))  # fmt: skip
+    for word in ("note", "notes"):
+        ranked = _ranked(index, terms_of(word))
+        assert set(ranked) == {f"says{i}.md" for i in range(12)}, (word, ranked)
+    # a word the vault does not hold still finds the longer ones it starts
+    assert _ranked(index, ["notebo"]) == ["onenote.md"]
+
+
+def test_prefixes_and_typos_serve_words_the_vault_lacks() -> None:
+    index = TextIndex()
+    index.put("k8s.md", term_stats(DocumentText("Cluster", content="kubernetes deployment")))
+    index.put("pg.md", term_stats(DocumentText("Database", content="postgres tuning")))
+    assert [t for t, _ in index.expand("kube")] == terms_of("kubernetes")  # a partial word
+    assert [t for t, _ in index.expand("postgers")] == terms_of("postgres")  # a typo
+    # a word the vault holds stands for itself alone, at full weight
+    assert index.expand(terms_of("postgres")[0]) == [(terms_of("postgres")[0], 1.0)]

@@ -42,7 +42,9 @@ def reference_match(
     lexical, expansions = catalog.search_text(list(terms), related)
     if qvec is not None:
         vector = sem.nearest(qvec, cfg.vector_candidates, cfg.vector_min, also=lexical)
-    found = fuse(lexical, vector, cfg)
+    found = fuse(lexical, vector, cfg, dict(zip(all_paths := [*lexical, *vector],
+                                                catalog.text_lengths(all_paths).tolist(),
+                                                strict=True)))  # fmt: skip
     if found and cfg.context_weight > 0:
         created = {}
         for path in found:

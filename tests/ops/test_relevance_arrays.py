@@ -48,10 +48,15 @@ def test_fused_and_lent_relevance_equal_the_plain_functions(seed: int) -> None:
     vector.update((p, cosine[p]) for p in lexical if p in cosine)
     cosines = np.array([cosine.get(p, 0.0) for p in lexical])
 
-    plain = fuse(lexical, vector, cfg)
+    # short memories and notes of every length: the share of their vectors differs
+    length = {p: rng.choice([0.0, 12.0, 60.0, 150.0, 240.0, 900.0]) for p in paths}
+
+    plain = fuse(lexical, vector, cfg, length)
     lend_context(plain, episodes, created, cfg)
     table = _table(paths, created)
-    found = fuse_arrays(lexical, table.rows(list(lexical)), nearest, cosines, cfg, table)
+    found = fuse_arrays(lexical, table.rows(list(lexical)), nearest, cosines, cfg, table,
+                        np.array([length[p] for p in lexical]),
+                        lambda some: np.array([length[p] for p in some]))  # fmt: skip
     lend_context_arrays(found, episode_links(episodes, cfg.context_reach, cfg.context_gap),
                         table, cfg)  # fmt: skip
 

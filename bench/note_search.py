@@ -1,0 +1,139 @@
+"""Note search on a real vault nobody here wrote: Obsidian's own help (its English notes).
+
+The vault is not in this repository: fetch it and give its `en/` folder to the bench.
+
+    git clone --depth 1 https://github.com/obsidianmd/obsidian-help /tmp/obsidian-help
+    python -m bench recall --help-vault /tmp/obsidian-help/en
+
+(or set CGV_HELP_VAULT). Protocol: the folder's Markdown notes are copied into a temporary
+vault (nothing else: attachments do not take part); each question of bench/help_questions.json
+— written in other words than its note — goes through MCP `search_unified` (the real server,
+the SDK's in-memory client, limit 10); hit@3 and hit@10 count the questions whose note (any of
+the accepted ones) is among the first 3 and 10 results. The questions are a dev set; a hidden
+set of other questions on the same vault checks the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+QUESTIONS = Path(__file__).resolve().parent / "help_questions.json"
+ENV = "CGV_HELP_VAULT"
+HOW_TO_GET = (
+    "the help vault is not here: `git clone --depth 1 https://github.com/obsidianmd/obsidian-help "
+    "DIR` and pass `--help-vault DIR/en` (or set CGV_HELP_VAULT)"
+)
+LIMIT = 10
+
+
+@dataclass(frozen=True)
+class NoteQuestion:
+    text: str
+    notes: frozenset[str]  # vault-relative paths, any of which answers it
+
+
+@dataclass
+class NoteMetrics:
+    questions: int = 0
+    hits3: int = 0
+    hits10: int = 0
+    reciprocal: float = 0.0
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, question: NoteQuestion, ranked: Sequence[str]) -> None:
+        rank = next((i for i, p in enumerate(ranked[:LIMIT], 1) if p in question.notes), None)
+        self.questions += 1
+        self.hits3 += rank is not None and rank <= 3
+        self.hits10 += rank is not None
+        self.reciprocal += 1 / rank if rank else 0.0
+        self.rows.append({"question": question.text, "notes": sorted(question.notes),
+                          "rank": rank, "top": list(ranked[:LIMIT])})  # fmt: skip
+
+    def summary(self) -> dict[str, Any]:
+        n = max(1, self.questions)
+        return {"questions": self.questions, "hit@3": self.hits3, "hit@10": self.hits10,
+                "mrr@10": self.reciprocal / n}  # fmt: skip
+
+
+def load_questions(path: Path = QUESTIONS) -> list[NoteQuestion]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [NoteQuestion(q["q"], frozenset(q["notes"])) for q in data["questions"]]
+
+
+def help_vault(given: Path | None) -> Path | None:
+    """The help vault's folder from the flag or CGV_HELP_VAULT; None when neither names one."""
+    found = given or (Path(os.environ[ENV]) if os.environ.get(ENV) else None)
+    if found is None:
+        return None
+    if not found.is_dir() or not any(found.rglob("*.md")):
+        raise SystemExit(f"{found}: not a folder of Markdown notes; {HOW_TO_GET}")
+    return found
+
+
+def copy_notes(source: Path, target: Path) -> int:
+    count = 0
+    for path in sorted(source.rglob("*.md")):
+        rel = path.relative_to(source)
+        if any(part.startswith(".") for part in rel.parts):
+            continue
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target / rel)
+        count += 1
+    return count
+
+
+async def _ask(
+    root: Path, questions: Sequence[NoteQuestion], settings: Mapping[str, object]
+) -> NoteMetrics:
+    from mcp import Client
+
+    from bench.recall import BASE_SETTINGS
+    from cortexgraph_vault.config import load_config
+    from cortexgraph_vault.mcp import build_server
+    from cortexgraph_vault.service import MemoryService
+
+    values = {**BASE_SETTINGS, **settings, "vault": str(root), "now": "2026-12-01T12:00:00Z"}
+    config = load_config(values, env={}, user_file=root.parent / "no-user-config.toml")
+    service = MemoryService(config)
+    metrics = NoteMetrics()
+    async with Client(build_server(service)) as client:
+        for question in questions:
+            result = await client.call_tool(
+                "search_unified", {"query": question.text, "limit": LIMIT}
+            )
+            if result.is_error or result.structured_content is None:
+                text = " ".join(getattr(b, "text", "") for b in result.content)
+                raise RuntimeError(f"search_unified failed for {question.text!r}: {text}")
+            metrics.add(question, [h["path"] for h in result.structured_content["results"]])
+    return metrics
+
+
+def evaluate_notes(
+    source: Path,
+    questions: Sequence[NoteQuestion] | None = None,
+    settings: Mapping[str, object] | None = None,
+) -> NoteMetrics:
+    """Every question through MCP `search_unified` on a copy of `source`'s notes."""
+    from bench.recall import _isolated_dirs
+
+    asked = questions if questions is not None else load_questions()
+    with tempfile.TemporaryDirectory(prefix="cgv-notes-") as tmp, _isolated_dirs():
+        root = Path(tmp) / "vault"
+        copy_notes(source, root)
+        missing = sorted({n for q in asked for n in q.notes if not (root / n).is_file()})
+        if missing:
+            raise SystemExit(f"{source}: the questions name notes it lacks: {missing[:3]}")
+
+        async def run() -> NoteMetrics:
+            return await _ask(root, asked, settings or {})
+
+        return anyio.run(run)
