@@ -21,7 +21,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
-from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError, error_code
+from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError
 from cortexgraph_vault.operations import REQUIRED, AnyOperation, Effect, params_of
 
 if TYPE_CHECKING:
@@ -47,8 +47,9 @@ DESTRUCTIVE = annotations_for(Effect.DESTRUCTIVE)
 
 
 def explain(exc: VaultError) -> str:
-    """The error as the model should read it: the reason and the next step."""
-    text = f"{type(exc).__name__}: {exc}"
+    """The error as the model should read it: the reason and the next step (its kind is the
+    `error` code of the structured content, not a class name in the text)."""
+    text = str(exc)
     if isinstance(exc, Ambiguous) and exc.candidates:
         shown = exc.candidates[:20]
         more = len(exc.candidates) - len(shown)
@@ -58,17 +59,6 @@ def explain(exc: VaultError) -> str:
     elif isinstance(exc, Conflict):
         text += f". The file's content_hash is now {exc.actual_hash}."
     return text
-
-
-def error_body(exc: VaultError) -> dict[str, Any]:
-    """The error for clients, as the REST API gives it: `error` code, `detail`, and the
-    candidates of an ambiguous reference or the hashes of a conflict."""
-    body: dict[str, Any] = {"error": error_code(exc), "detail": str(exc)}
-    if isinstance(exc, Ambiguous):
-        body["candidates"] = list(exc.candidates)
-    elif isinstance(exc, Conflict):
-        body |= {"expected_hash": exc.expected_hash, "actual_hash": exc.actual_hash}
-    return body
 
 
 # Keys whose values are data, not schemas: a "title" inside them is not a schema title.
@@ -164,7 +154,7 @@ class ToolRegistry:
 
         def run(**kwargs: Any) -> Any:
             try:
-                return compact(answer(service.run(op, op.request.model_validate(kwargs))))
+                return compact(answer(service.run(op, op.parse(kwargs))))
             except VaultError as exc:
                 raise ToolError(explain(exc)) from exc
 

@@ -117,16 +117,21 @@ async def test_a_cursor_given_before_an_edit_is_refused(git_vault: Path) -> None
 
 
 BAD_REFS = [
-    ({"ref": "No such note anywhere"}, "NotFound", "search_unified"),
-    ({"ref": "../outside.md"}, "UnsafePath", "leave the vault"),
-    ({"ref": "/etc/passwd"}, "UnsafePath", "absolute"),
-    ({"ref": ".obsidian/app.json"}, "UnsafePath", "belongs to another tool"),
-    ({"ref": "atlas-architecture.png"}, "InvalidArgument", "attachment (.png)"),
-    ({"ref": "Projects/assets/atlas-architecture.png"}, "InvalidArgument", "not a Markdown note"),
-    ({"ref": "Projects"}, "InvalidArgument", "is a folder"),
-    ({"ref": "Home", "cursor": "page-two"}, "InvalidArgument", "not a cursor from read_note"),
-    ({"ref": "Home", "max_chars": 10}, "max_chars: 10 is less than 200", "max_chars takes"),
-    ({"ref": ""}, "ref: 0 characters", "ref takes"),
+    ({"ref": "No such note anywhere"}, "not_found", "search_unified"),
+    ({"ref": "../outside.md"}, "unsafe_path", "leave the vault"),
+    ({"ref": "/etc/passwd"}, "unsafe_path", "absolute"),
+    ({"ref": ".obsidian/app.json"}, "unsafe_path", "belongs to another tool"),
+    ({"ref": "atlas-architecture.png"}, "invalid_argument", "attachment (.png)"),
+    ({"ref": "Projects/assets/atlas-architecture.png"}, "invalid_argument", "not a Markdown note"),
+    ({"ref": "Projects"}, "invalid_argument", "is a folder"),
+    ({"ref": "Home", "cursor": "page-two"}, "invalid_argument", "not a cursor from read_note"),
+    (
+        {"ref": "Home", "max_chars": 10},
+        "invalid_argument",
+        "max_chars: must be from 200 to 100000, got 10",
+    ),
+    ({"ref": ""}, "invalid_argument", "ref: must not be empty"),
+    ({"path": "Home"}, "invalid_argument", "path: unknown argument (did you mean ref?)"),
 ]
 
 
@@ -139,7 +144,8 @@ async def test_bad_references_are_refused_naming_the_reason(
         result = await client.call_tool("read_note", arguments)
     message = text_of(result)
     assert result.is_error, result.structured_content
-    assert kind in message and words in message, message
+    assert result.structured_content is not None
+    assert result.structured_content["error"] == kind and words in message, message
     assert vault_fingerprint(git_vault) == before
 
 
@@ -155,7 +161,7 @@ async def test_an_alias_that_looks_like_a_drive_letter_is_a_name_not_a_path(
         refused = await client.call_tool("read_note", {"ref": "C:/Windows/win.ini"})
     assert note["path"] == "Reading/Questions.md"
     assert note["body"] == "Because the monolith is slow.\n"
-    assert refused.is_error and "UnsafePath" in text_of(refused)
+    assert refused.is_error and "absolute paths are refused" in text_of(refused)
 
 
 async def test_frontmatter_comes_as_json_whatever_yaml_it_holds(git_vault: Path) -> None:
