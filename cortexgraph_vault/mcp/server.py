@@ -30,6 +30,7 @@ from cortexgraph_vault.mcp.instructions import INSTRUCTIONS
 from cortexgraph_vault.mcp.tool_calls import (
     ToolRegistry,
     explain,
+    optional_as_absent,
     result_shape,
     without_titles,
 )
@@ -58,7 +59,7 @@ class VaultMCPServer(MCPServer):
         return [
             tool.model_copy(
                 update={
-                    "input_schema": without_titles(tool.input_schema),
+                    "input_schema": optional_as_absent(without_titles(tool.input_schema)),
                     "output_schema": result_shape(tool.output_schema)
                     if tool.output_schema is not None
                     else None,
@@ -83,7 +84,7 @@ class VaultMCPServer(MCPServer):
         super().add_tool(fn, name, title, description, annotations, icons, meta, structured_output)
         tool = self._tool_manager.get_tool(name or fn.__name__)
         if tool is not None:
-            _refuse_unknown_arguments(tool)
+            _strict_arguments_lean_results(tool)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Any = None
@@ -95,7 +96,8 @@ class VaultMCPServer(MCPServer):
         except ToolError as exc:
             cause = _root_cause(exc)
             tool = self._tool_manager.get_tool(name)
-            if isinstance(cause, ValidationError) and tool is not None:
+            # the SDK's own check of the arguments (a result it refused is our bug, not theirs)
+            if type(exc) is ToolError and isinstance(exc.__cause__, ValidationError) and tool:
                 refused = refusal(tool.fn_metadata.arg_model, cause)
                 # Argument names only: the rejected values are the caller's data.
                 log.info("Tool %r refused arguments: %r", name, list(refused.params))
@@ -110,7 +112,12 @@ class VaultMCPServer(MCPServer):
             raise
 
 
-def _refuse_unknown_arguments(tool: RegisteredTool) -> None:
+def _strict_arguments_lean_results(tool: RegisteredTool) -> None:
+    """Arguments the tool does not have are refused; its results leave out the fields that
+    have no value (`compact`), so the SDK checks them no more against the result model, whose
+    nullable fields it would require: the results are that model's instances already, and
+    the output schema stays as published."""
+    tool.fn_metadata.output_model = None
     loose = tool.fn_metadata.arg_model
     strict: type[ArgModelBase] = type(loose.__name__, (loose,), {"model_config": ConfigDict(extra="forbid"),
                                              "__module__": loose.__module__})  # fmt: skip

@@ -30,12 +30,12 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def annotations_for(effect: Effect) -> ToolAnnotations:
+def annotations_for(effect: Effect, open_world: bool = False) -> ToolAnnotations:
     return ToolAnnotations(
         read_only_hint=effect.read_only,
         destructive_hint=effect.destructive,
         idempotent_hint=effect.idempotent,
-        open_world_hint=False,
+        open_world_hint=open_world,
     )
 
 
@@ -78,12 +78,33 @@ def without_titles(schema: Any) -> Any:
     return schema
 
 
+def optional_as_absent(schema: dict[str, Any]) -> dict[str, Any]:
+    """An input schema whose optional arguments say their type without `null`: an argument
+    that may be null and is null by default is one to leave out, and `{"anyOf": [X, {"type":
+    "null"}], "default": null}` said so in forty characters more, for each of a hundred
+    arguments in every session's context. A null sent anyway is still taken."""
+    properties = {}
+    for name, prop in schema.get("properties", {}).items():
+        branches = prop.get("anyOf") if isinstance(prop, dict) else None
+        if isinstance(branches, list) and "default" in prop and prop["default"] is None:
+            kept = [b for b in branches if b != {"type": "null"}]
+            rest = {k: v for k, v in prop.items() if k not in ("anyOf", "default")}
+            if len(kept) == 1 and isinstance(kept[0], dict):
+                prop = {**kept[0], **rest}
+            elif kept:
+                prop = {"anyOf": kept, **rest}
+        properties[name] = prop
+    return {**schema, "properties": properties} if "properties" in schema else schema
+
+
 def compact(result: Any) -> Any:
     """A model result as compact JSON text beside its structured content (the SDK would
-    pretty-print it, a third more characters of the model's context for nothing)."""
+    pretty-print it, a third more characters of the model's context for nothing). A field
+    with no value is left out rather than sent as null: a search hit had ten of them, paid for
+    in context on every result (values inside a note's frontmatter are data, and kept)."""
     if not isinstance(result, BaseModel):
         return result
-    data = result.model_dump(mode="json", by_alias=True)
+    data = result.model_dump(mode="json", by_alias=True, exclude_none=True)
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
@@ -96,6 +117,7 @@ def result_shape(schema: dict[str, Any]) -> dict[str, Any]:
     which every session pays for in context, while clients use an output schema only to
     validate `structuredContent`; the model reads the result itself. Fields stay open to
     additions, so a client that cached this list accepts a newer server's results.
+    A field whose model allows null is typed without it: such a field is left out instead.
     """
     defs = schema.get("$defs", {})
 
@@ -120,7 +142,8 @@ def result_shape(schema: dict[str, Any]) -> dict[str, Any]:
 
     fields: dict[str, Any] = {}
     for name, field in schema.get("properties", {}).items():
-        kinds = types(field)
+        # a field with no value is left out of the result (`compact`), never sent as null
+        kinds = [k for k in types(field) if k != "null"]
         if "integer" in kinds and "number" in kinds:
             kinds.remove("integer")
         fields[name] = {"type": kinds[0] if len(kinds) == 1 else kinds} if kinds else {}
@@ -180,7 +203,7 @@ class ToolRegistry:
             name=op.name,
             title=op.title,
             description=op.description,
-            annotations=annotations_for(op.effect),
+            annotations=annotations_for(op.effect, op.open_world),
         )
 
     def __call__(
