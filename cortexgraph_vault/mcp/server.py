@@ -97,8 +97,9 @@ class VaultMCPServer(MCPServer):
             cause = _root_cause(exc)
             tool = self._tool_manager.get_tool(name)
             # the SDK's own check of the arguments (a result it refused is our bug, not theirs)
-            if type(exc) is ToolError and isinstance(exc.__cause__, ValidationError) and tool:
-                refused = refusal(tool.fn_metadata.arg_model, cause)
+            invalid = exc.__cause__ if type(exc) is ToolError else None
+            if isinstance(invalid, ValidationError) and tool is not None:
+                refused = refusal(tool.fn_metadata.arg_model, invalid)
                 # Argument names only: the rejected values are the caller's data.
                 log.info("Tool %r refused arguments: %r", name, list(refused.params))
                 return _error_result(str(refused), error_body(refused))
