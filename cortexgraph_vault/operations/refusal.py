@@ -64,6 +64,16 @@ def _shown(value: Any) -> str:
     return text if len(text) <= _LONG_INPUT else text[: _LONG_INPUT - 1] + "…"
 
 
+def _as_number(text: str) -> Any:
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return text
+
+
 def _kind_of(error_type: str) -> str | None:
     for suffix in ("_type", "_parsing"):
         if error_type.endswith(suffix):
@@ -99,6 +109,8 @@ def _reason(model: type[BaseModel], field: str, nested: bool, error: Mapping[str
     if kind == "missing":
         described = _description(model, field)
         return f"required ({described})" if described else "required"
+    if isinstance(given, str) and kind.startswith(("greater_than", "less_than")):
+        given = _as_number(given)  # a query string's `500` is the number 500, as JSON's is
     if kind in ("greater_than_equal", "less_than_equal"):
         low, high = (None, None) if nested else _bounds(model, field)
         if low is not None and high is not None:

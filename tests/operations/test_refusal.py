@@ -46,6 +46,8 @@ def test_each_bad_argument_says_what_it_takes() -> None:
         ({"query": ""}, "query: must not be empty"),
         ({"query": "x" * 5000}, "query: at most 20 characters, got 5000"),
         ({"query": "x", "top_k": "lots"}, "top_k: must be an integer, got 'lots'"),
+        # a query string's number is said as JSON's is: REST and MCP, one sentence
+        ({"query": "x", "top_k": "500"}, "top_k: must be from 1 to 100, got 500"),
         ({"query": "x", "weight": 0}, "weight: must be more than 0, got 0"),
         ({"query": "x", "tags": ["a", "b", "c"]}, "tags: at most 2 values, got 3"),
         ({"query": "x", "ids": 5}, "ids: must be a text or a list, got 5"),
