@@ -168,6 +168,8 @@ def suggestion(name: str, known: Mapping[str, str]) -> str | None:
     begun = [k for b, k in bare.items() if b.startswith(word) or word.startswith(b)]
     if len(begun) == 1:
         return begun[0]
+    if len(word) < 3:  # "a" or "id" named in a description says nothing
+        return None
     pattern = re.compile(rf"(?<![\w-]){re.escape(word)}s?(?![\w-])")
     named = [k for k, text in known.items() if pattern.search(text.lower())]
     return named[0] if len(named) == 1 else None
