@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 
 class VaultError(Exception):
@@ -158,3 +159,19 @@ class StillIndexing(VaultError):
 def error_code(exc: VaultError) -> str:
     """The machine-readable code of an error: its class name in snake case (`not_found`)."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()
+
+
+def error_body(exc: VaultError) -> dict[str, Any]:
+    """The one error body every door gives (REST's JSON, MCP's structured content): its
+    `error` code and `detail`; the candidates of an ambiguous reference, the hashes of a
+    conflict; which words of the detail are parameter (`params`) and operation names."""
+    body: dict[str, Any] = {"error": error_code(exc), "detail": str(exc)}
+    if isinstance(exc, Ambiguous):
+        body["candidates"] = list(exc.candidates)
+    elif isinstance(exc, Conflict):
+        body |= {"expected_hash": exc.expected_hash, "actual_hash": exc.actual_hash}
+    if exc.params:
+        body["params"] = list(exc.params)
+    if exc.operations:
+        body["operations"] = list(exc.operations)
+    return body

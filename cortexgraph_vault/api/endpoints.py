@@ -31,7 +31,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from cortexgraph_vault.api.admission import ChangeFirstGate, ChangeLane
-from cortexgraph_vault.api.errors import error_response, validation_response
+from cortexgraph_vault.api.errors import validation_response, vault_error_response
+from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.service_calls import CallEnd
 
 if TYPE_CHECKING:
@@ -227,18 +228,18 @@ def starlette_route(
                     _query_input(endpoint.query, request.query_params)
                 )
             except ValidationError as exc:
-                return validation_response(exc, "query")
+                return validation_response(exc, endpoint.query)
         if endpoint.body is not None:
             try:
                 data = await _body_input(request)
             except _BadJson as exc:
-                return error_response(422, "invalid_request", str(exc))
+                return vault_error_response(InvalidArgument(str(exc)))
             if not isinstance(data, dict):
-                return error_response(422, "invalid_request", "body: must be a JSON object")
+                return vault_error_response(InvalidArgument("body: must be a JSON object"))
             try:
                 kwargs["body"] = endpoint.body.model_validate(data)
             except ValidationError as exc:
-                return validation_response(exc, "body")
+                return validation_response(exc, endpoint.body)
 
         if not endpoint.uses_service:
             # Answers at once, even while a long gc holds the service.

@@ -9,12 +9,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from cortexgraph_vault.api.security import BodyTooLarge
-from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError, error_code
+from cortexgraph_vault.errors import Conflict, VaultError, error_body
+from cortexgraph_vault.operations.refusal import refusal
 
 log = logging.getLogger("cortexgraph_vault.api")
 
@@ -24,51 +25,15 @@ def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONRes
 
 
 def vault_error_response(exc: VaultError) -> JSONResponse:
-    extra: dict[str, Any] = {}
+    body = error_body(exc)
     if isinstance(exc, Conflict):
-        extra = {
-            "expected_hash": exc.expected_hash,
-            "actual_hash": exc.actual_hash,
-            "current_text": exc.current_text,
-        }
-    elif isinstance(exc, Ambiguous):
-        extra = {"candidates": list(exc.candidates)}
-    # which words of the detail are a parameter's or an operation's name, so a client that
-    # calls them otherwise (the CLI: `--limit`, `cortexgraph-vault search`) can say so
-    if exc.params:
-        extra["params"] = list(exc.params)
-    if exc.operations:
-        extra["operations"] = list(exc.operations)
-    return error_response(exc.http_status, error_code(exc), str(exc), **extra)
+        body["current_text"] = exc.current_text  # the plugin shows both versions
+    return JSONResponse(body, status_code=exc.http_status)
 
 
-def _location(loc: tuple[Any, ...]) -> str:
-    return ".".join(str(part) for part in loc) or "body"
-
-
-def validation_response(exc: ValidationError, where: str) -> JSONResponse:
-    """422 naming each bad field (`body.content`, `query.page`) and what is wrong with it."""
-    errors = exc.errors(include_url=False)
-    problems = [
-        _shortened(
-            f"{where}.{_location(err['loc'])}: {err['msg']}"
-            if err["loc"]
-            else f"{where}: {err['msg']}"
-        )
-        for err in errors[:MAX_PROBLEMS]
-    ]
-    if len(errors) > MAX_PROBLEMS:
-        # A body of a million unknown keys must not earn a reply four times its size.
-        problems.append(f"and {len(errors) - MAX_PROBLEMS} more")
-    return error_response(422, "invalid_request", "; ".join(problems))
-
-
-MAX_PROBLEMS = 10
-MAX_PROBLEM_CHARS = 200
-
-
-def _shortened(text: str) -> str:
-    return text if len(text) <= MAX_PROBLEM_CHARS else text[: MAX_PROBLEM_CHARS - 1] + "…"
+def validation_response(exc: ValidationError, model: type[BaseModel]) -> JSONResponse:
+    """422 naming each bad field and what it takes, in the words of every door."""
+    return vault_error_response(refusal(model, exc))
 
 
 async def on_vault_error(request: Request, exc: Exception) -> JSONResponse:

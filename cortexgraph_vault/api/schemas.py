@@ -146,7 +146,7 @@ class PromoteOne(
     OperationInput,
     operation=PROMOTE_MEMORY,
     in_path=("memory_id",),
-    fixed={"auto_detect": False, "target": "obsidian"},
+    fixed={"auto_detect": False},
 ):
     pass
 
@@ -154,7 +154,7 @@ class PromoteOne(
 class PromoteAll(
     OperationInput,
     operation=PROMOTE_MEMORY,
-    fixed={"memory_id": None, "auto_detect": True, "target": "obsidian", "force": False},
+    fixed={"memory_id": None, "auto_detect": True, "force": False},
 ):
     pass
 

@@ -40,6 +40,9 @@ class Arg:
     # The command's own switch (which operation it runs, how it shows the answer), no
     # parameter of an operation: `restore --list`, `analyze --for-recall`.
     local: bool = False
+    # With `local`: the operation this switch runs instead (`restore --list` runs
+    # forgotten_memories), so a message naming that tool can name this command line.
+    runs: str | None = None
 
     @property
     def positional(self) -> bool:

@@ -60,7 +60,12 @@ def commands_for_tools(
     """`text` (our own words, never a note's) with MCP tool names as the commands that run
     them: "restore_memory brings one back" → "`cortexgraph-vault restore` brings one back".
     `tools`: only these (an error's `operations`); None: every tool a command serves."""
-    by_operation = {e.operation: e.name for e in entries if isinstance(e, Command) and e.operation}
+    by_operation: dict[str, str] = {}
+    for e in entries:
+        if isinstance(e, Command):
+            by_operation |= {a.runs: f"{e.name} {a.name}" for a in e.args if a.runs}
+            if e.operation:
+                by_operation[e.operation] = e.name
     for operation in by_operation if tools is None else tools:
         if operation in by_operation and "_" in operation:
             # every mention: a tool's snake_case name is no word of a sentence

@@ -60,6 +60,23 @@ class Parser(argparse.ArgumentParser):
         print(f"{self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
         sys.exit(2)
 
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """An option the command does not have is named in the words every door uses for an
+        unknown argument, with the one probably meant (`--tagz`: did you mean --tags?)."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        options = [token.partition("=")[0] for token in extras if token.startswith("-")]
+        command: Command | None = getattr(parsed, "command_record", None)
+        if not extras:
+            return parsed
+        if not options or command is None:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        from cortexgraph_vault.operations.refusal import sentence, unknown_argument
+
+        known = {a.usage_name: a.help or "" for a in command.args}
+        problems = [unknown_argument(option, known) for option in dict.fromkeys(options)]
+        print(f"{self.prog} {command.name}: {sentence(problems, list(known))}", file=sys.stderr)
+        sys.exit(2)
+
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole parser; `only`: with just that command's (or command group's) subparser, all

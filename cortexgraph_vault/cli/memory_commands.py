@@ -309,7 +309,13 @@ COMMANDS = (
             Arg(
                 "--at", param="commit", metavar="COMMIT", help="restore the version at this commit"
             ),
-            Arg("--list", flag=True, local=True, help="list forgotten and archived memories"),
+            Arg(
+                "--list",
+                flag=True,
+                local=True,
+                runs="forgotten_memories",
+                help="list forgotten and archived memories",
+            ),
             Arg(
                 "--limit",
                 type=int,

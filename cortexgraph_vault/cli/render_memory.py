@@ -152,7 +152,10 @@ def _relate(r: RelationResult) -> str:
 
 
 def _gc(result: GcResult) -> str:
-    head = result.message
+    from cortexgraph_vault.cli.failure import commands_for_tools
+    from cortexgraph_vault.cli.main import registry
+
+    head = commands_for_tools(result.message, registry())
     if result.candidates:
         rows = [(wording.decimal(c.score), c.use_count, f"{c.age_days:.1f}", short(c.title, 40), short_id(c.id))
                 for c in result.candidates]  # fmt: skip

@@ -121,7 +121,9 @@ class SimilarityModel:
             df.update(weights.keys())
         n = len(self.docs)
         self.df = df
-        self.compared = 0  # pairs the last similar_pairs call compared
+        # Pairs the last similar_pairs call judged: every pair, each scored or ruled out by the
+        # bound of what its shared features could reach (exact, so no pair is skipped).
+        self.compared = 0
         self.vectors: list[dict[str, float]] = []
         for weights in raw:
             vec = {f: w * (math.log((1 + n) / (1 + df[f])) + 1.0) for f, w in weights.items()}
@@ -161,7 +163,7 @@ class SimilarityModel:
         """(i, j, similarity) of every pair at or above `threshold`, strongest first."""
         found = []
         candidates = self.candidate_pairs(threshold)
-        self.compared = len(candidates)
+        self.compared = len(self.docs) * (len(self.docs) - 1) // 2
         for i, j in candidates:
             s = self.similarity(i, j)
             if s >= threshold:

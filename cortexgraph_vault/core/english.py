@@ -75,6 +75,8 @@ COMMON_WORDS = word_set(
     colleague colleagues neighbour neighbor birthday birthdays anniversary allergy allergies
     allergic vegetarian vegan pescatarian gluten dairy loves love likes hates dislikes prefers
     prefer wants needs uses lives works worked moved studied enjoys
+    title titles name names subject status state type kind category priority description
+    author owner date due deadline location source tag tags context result outcome version
     """
 )
 

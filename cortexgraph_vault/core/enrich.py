@@ -157,6 +157,8 @@ def _capitalised_phrases(text: str, tokens: Sequence[Token],
             runs.append([i])
     out: list[tuple[int, str]] = []
     for run in runs:
+        if len(run) == 1 and _names_no_one(text, tokens, run[0]):
+            continue
         if tokens[run[0]].initial:
             while len(run) > 1 and tokens[run[0]].key in COMMON_WORDS:
                 run = run[1:]
@@ -168,6 +170,19 @@ def _capitalised_phrases(text: str, tokens: Sequence[Token],
         phrase = " ".join(text[start:end].split())
         out.append((start, re.sub(r"['’]s$", "", phrase)))  # "Priya's" → "Priya"
     return out
+
+
+_DETERMINERS = frozenset(["the", "a", "an", "this", "that", "my", "our", "your", "his", "her",
+                          "their", "its", "every", "each", "no"])  # fmt: skip
+
+
+def _names_no_one(text: str, tokens: Sequence[Token], i: int) -> bool:
+    """A lone capitalised common word that is a field's name (`Title: …`, `Status: done`) or
+    a noun (`The Title says it all`), not the name of someone or something (`Lena: …` is)."""
+    tok = tokens[i]
+    if text[tok.end : tok.end + 1] == ":" and tok.key in COMMON_WORDS:
+        return True
+    return tok.key in COMMON_WORDS and i > 0 and tokens[i - 1].key in _DETERMINERS
 
 
 # After an imperative ("Ask Priya", "Bought a bike", "Reread DDIA") comes its object.

@@ -17,11 +17,15 @@ def link_target(value: str) -> str:
 
 
 def link_for(memory: Memory) -> str:
-    return f"[[{memory.title}]]"
+    """A link Obsidian resolves: by the file name, the title shown when it differs
+    (`[[The standup is at 9 30|The standup is at 9:30]]`: a link never resolves by alias)."""
+    stem = memory.path.rsplit("/", 1)[-1].removesuffix(".md")
+    return f"[[{stem}]]" if stem == memory.title else f"[[{stem}|{memory.title}]]"
 
 
 def points_to(value: str, memory: Memory) -> bool:
     target = link_target(value).lower().removesuffix(".md")
-    return target in (memory.title.lower(), memory.path.lower().removesuffix(".md")) or (
+    bare = memory.path.lower().removesuffix(".md")
+    return target in (memory.title.lower(), bare, bare.rsplit("/", 1)[-1]) or (
         memory.id is not None and target == memory.id.lower()
     )

@@ -9,7 +9,10 @@ note whose name has a dot), then with `.md`; a target without one means `<target
 2. a path ending in the target (`[[Note]]` matches any `…/Note.md`, `[[folder/Note]]` any
    `…/folder/Note.md`); of several, the one in the linking note's folder, then the shallowest,
    then the shortest, then alphabetical;
-3. a note with the target among its aliases, ordered the same way.
+3. for our own tools only (`read_note("Start here")`, `aliases=True`): a note with the target
+   among its aliases, ordered the same way. A link in a note never resolves by alias: Obsidian
+   shows `[[Start here]]` unresolved even when a note has that alias (picking the alias in its
+   link suggestions writes `[[Home|Start here]]`), and the graph must match what it shows.
 
 Names are compared by `name_key`: case-folded and in Unicode NFC, because macOS file names
 arrive decomposed (NFD) while typed links and most aliases are composed (NFC).
@@ -78,8 +81,9 @@ class LinkResolver:
         for alias in kept:
             _discard(self._by_alias, name_key(alias), path)
 
-    def resolve(self, target: str, source_path: str) -> str | None:
-        """The vault-relative path `target` links to from `source_path`, or None.
+    def resolve(self, target: str, source_path: str, *, aliases: bool = False) -> str | None:
+        """The vault-relative path `target` links to from `source_path`, or None; with
+        `aliases`, a note with that alias when no file has that name.
 
         An empty target (`[[#Heading]]`) is a link to the source note itself.
         """
@@ -103,7 +107,7 @@ class LinkResolver:
                 ]
                 if matches:
                     return _preferred(matches, folder)
-        found = self._by_alias.get(name_key(target))
+        found = self._by_alias.get(name_key(target)) if aliases else None
         return _preferred(found, folder) if found else None
 
 

@@ -72,7 +72,7 @@ def gc_archive_subject(n: int) -> str:
 
 
 def gc_forgot(n: int) -> str:
-    return f"forgot {count(n, 'memory')}; `cortexgraph-vault restore ID` brings one back"
+    return f"forgot {count(n, 'memory')}; restore_memory brings one back"
 
 
 def gc_archived(n: int, folder: str) -> str:

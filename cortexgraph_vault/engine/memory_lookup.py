@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
-from cortexgraph_vault.errors import Ambiguous, NotFound
+from cortexgraph_vault.errors import Ambiguous, InvalidArgument, NotFound
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.vault.paths import vault_relative
+
+MIN_PREFIX = 4  # shorter, a prefix matches a sixteenth of the memories or more
+_HEX = re.compile(r"[0-9a-fA-F-]+")
 
 
 def find_memory(catalog: VaultCatalog, root: Path, stm: str, ref: str,
@@ -60,7 +64,7 @@ def find_memory(catalog: VaultCatalog, root: Path, stm: str, ref: str,
     )
     if found is not None:
         return found
-    if len(ref) >= 4:
+    if len(ref) >= MIN_PREFIX:
         by_prefix = memories_where(lambda n: bool(n.memory_id and n.memory_id.startswith(ref)))
         found = _the_one(
             by_prefix,
@@ -68,6 +72,12 @@ def find_memory(catalog: VaultCatalog, root: Path, stm: str, ref: str,
         )
         if found is not None:
             return found
+    elif _HEX.fullmatch(ref):
+        raise InvalidArgument(
+            f"{ref!r}: an id prefix needs at least {MIN_PREFIX} characters (no memory is titled "
+            f"{ref!r} either); search with search_memory to find its id",
+            operations=("search_memory",),
+        )
     raise NotFound(
         f"no memory matches {ref!r} (by id, id prefix, path or title); "
         "search with search_memory to find its id",

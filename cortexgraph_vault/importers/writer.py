@@ -133,7 +133,9 @@ class _Importer:
             note = self.catalog.note(m.path) if m else None
             if note is not None:
                 existing[d.id] = note
-                self.titles[d.id] = note.title
+                # links name the file, as Obsidian resolves them (a title kept in `aliases`
+                # because the file name cannot hold it, "9:30", would leave them unresolved)
+                self.titles[d.id] = note.path.rsplit("/", 1)[-1][:-3]
         planned: dict[str, str] = {}
         for d in self.plan.drafts:
             if d.id not in existing:

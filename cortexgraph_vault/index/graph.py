@@ -55,8 +55,9 @@ def _shown(target: str) -> str:
 
 
 def names_of(note: IndexedNote) -> set[str]:
-    """The link names a note answers to: its file name and its aliases."""
-    return {link_key(note.path), *(link_key(a) for a in note.aliases)}
+    """The link names a note answers to: its file name (a link never resolves by alias, as in
+    Obsidian)."""
+    return {link_key(note.path)}
 
 
 class LinkGraph:
@@ -116,8 +117,9 @@ class LinkGraph:
         self._dirty.add(path)
         before = names_of(old) if old is not None else set()
         after = names_of(note)
+        if old is None or before != after or old.aliases != note.aliases:
+            self._resolver.add(path, note.aliases)  # aliases: for the tools' own lookups
         if old is None or before != after:
-            self._resolver.add(path, note.aliases)
             self._names_changed(before ^ after if old is not None else after)
 
     def remove(self, old: IndexedNote) -> None:
@@ -202,10 +204,11 @@ class LinkGraph:
 
     # queries -----------------------------------------------------------------------------------
     def resolve(self, target: str, source_path: str = "") -> str | None:
-        """The file `[[target]]` written in `source_path` (default: a note at the vault root)
-        opens in Obsidian: a note or an attachment, or None."""
+        """The note a tool's reference names, as `[[target]]` written in `source_path` (default:
+        a note at the vault root) opens in Obsidian, or else the note with that alias; an
+        attachment; or None."""
         self._ensure()
-        return self._resolver.resolve(target, source_path)
+        return self._resolver.resolve(target, source_path, aliases=True)
 
     def outgoing(self, path: str) -> tuple[Edge, ...]:
         self._ensure()

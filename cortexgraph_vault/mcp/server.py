@@ -11,28 +11,31 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool as RegisteredTool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.types import CallToolResult, InputRequiredResult, TextContent, Tool
-from pydantic import ValidationError
+from mcp.types import CallToolResult, Icon, InputRequiredResult, TextContent, Tool, ToolAnnotations
+from pydantic import ConfigDict, ValidationError
 
 from cortexgraph_vault import __version__
-from cortexgraph_vault.errors import VaultError
+from cortexgraph_vault.errors import VaultError, error_body
 from cortexgraph_vault.mcp import prompts, resources
-from cortexgraph_vault.mcp.arguments import explain_arguments
 from cortexgraph_vault.mcp.handshake import SERVER_DESCRIPTION, SERVER_NAME, SERVER_TITLE
 from cortexgraph_vault.mcp.instructions import INSTRUCTIONS
 from cortexgraph_vault.mcp.tool_calls import (
     ToolRegistry,
-    error_body,
+    explain,
+    optional_as_absent,
     result_shape,
     without_titles,
 )
 from cortexgraph_vault.mcp.tools import register_all
+from cortexgraph_vault.operations.refusal import refusal
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -56,7 +59,7 @@ class VaultMCPServer(MCPServer):
         return [
             tool.model_copy(
                 update={
-                    "input_schema": without_titles(tool.input_schema),
+                    "input_schema": optional_as_absent(without_titles(tool.input_schema)),
                     "output_schema": result_shape(tool.output_schema)
                     if tool.output_schema is not None
                     else None,
@@ -65,31 +68,62 @@ class VaultMCPServer(MCPServer):
             for tool in await super().list_tools()
         ]
 
+    def add_tool(
+        self,
+        fn: Callable[..., Any],
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: ToolAnnotations | None = None,
+        icons: list[Icon] | None = None,
+        meta: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+    ) -> None:
+        """A tool whose arguments are checked strictly: one it does not have is refused (the
+        SDK's argument model would drop it, and a misspelt `tagz` would save no tags)."""
+        super().add_tool(fn, name, title, description, annotations, icons, meta, structured_output)
+        tool = self._tool_manager.get_tool(name or fn.__name__)
+        if tool is not None:
+            _strict_arguments_lean_results(tool)
+
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Any = None
     ) -> CallToolResult | InputRequiredResult:
-        """A rejected call answers with one readable sentence per bad argument, and the same
-        as structured content (`error`, `problems`) for clients; a VaultError with its code."""
+        """A refused call answers in the words every door uses (operations/refusal.py), with
+        the error body REST gives (`error`, `detail`, `params`) as structured content."""
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             cause = _root_cause(exc)
-            if isinstance(cause, ValidationError):
-                listed = {t.name: t for t in await super().list_tools()}
-                schema = listed[name].input_schema if name in listed else {}
-                text, problems = explain_arguments(name, cause, schema)
-                structured = {"error": "invalid_arguments", "tool": name, "problems": problems}
+            tool = self._tool_manager.get_tool(name)
+            # the SDK's own check of the arguments (a result it refused is our bug, not theirs)
+            invalid = exc.__cause__ if type(exc) is ToolError else None
+            if isinstance(invalid, ValidationError) and tool is not None:
+                refused = refusal(tool.fn_metadata.arg_model, invalid)
                 # Argument names only: the rejected values are the caller's data.
-                log.info("Tool %r rejected arguments: %r", name, [p["argument"] for p in problems])
-                return _error_result(text, structured)
+                log.info("Tool %r refused arguments: %r", name, list(refused.params))
+                return _error_result(str(refused), error_body(refused))
             if isinstance(cause, VaultError):
-                log.info("Tool %r failed: %r", name, str(exc))
-                return _error_result(str(exc), error_body(cause))
+                log.info("Tool %r failed: %r", name, str(cause))
+                return _error_result(explain(cause), error_body(cause))
             if cause is exc and str(exc).startswith("Unknown tool"):
                 names = sorted(t.name for t in await super().list_tools())
                 text = f"Unknown tool: {name}. The tools are {', '.join(names)}."
                 return _error_result(text, {"error": "unknown_tool", "detail": text})
             raise
+
+
+def _strict_arguments_lean_results(tool: RegisteredTool) -> None:
+    """Arguments the tool does not have are refused; its results leave out the fields that
+    have no value (`compact`), so the SDK checks them no more against the result model, whose
+    nullable fields it would require: the results are that model's instances already, and
+    the output schema stays as published."""
+    tool.fn_metadata.output_model = None
+    loose = tool.fn_metadata.arg_model
+    strict: type[ArgModelBase] = type(loose.__name__, (loose,), {"model_config": ConfigDict(extra="forbid"),
+                                             "__module__": loose.__module__})  # fmt: skip
+    tool.fn_metadata.arg_model = strict
+    tool.parameters = strict.model_json_schema(by_alias=True)
 
 
 def _root_cause(exc: BaseException) -> BaseException:

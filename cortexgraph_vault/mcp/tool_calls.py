@@ -20,7 +20,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
-from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError, error_code
+from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError
 from cortexgraph_vault.mcp.quick_calls import result_text
 from cortexgraph_vault.operations import REQUIRED, AnyOperation, Effect, params_of
 
@@ -30,12 +30,12 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def annotations_for(effect: Effect) -> ToolAnnotations:
+def annotations_for(effect: Effect, open_world: bool = False) -> ToolAnnotations:
     return ToolAnnotations(
         read_only_hint=effect.read_only,
         destructive_hint=effect.destructive,
         idempotent_hint=effect.idempotent,
-        open_world_hint=False,
+        open_world_hint=open_world,
     )
 
 
@@ -47,8 +47,9 @@ DESTRUCTIVE = annotations_for(Effect.DESTRUCTIVE)
 
 
 def explain(exc: VaultError) -> str:
-    """The error as the model should read it: the reason and the next step."""
-    text = f"{type(exc).__name__}: {exc}"
+    """The error as the model should read it: the reason and the next step (its kind is the
+    `error` code of the structured content, not a class name in the text)."""
+    text = str(exc)
     if isinstance(exc, Ambiguous) and exc.candidates:
         shown = exc.candidates[:20]
         more = len(exc.candidates) - len(shown)
@@ -58,17 +59,6 @@ def explain(exc: VaultError) -> str:
     elif isinstance(exc, Conflict):
         text += f". The file's content_hash is now {exc.actual_hash}."
     return text
-
-
-def error_body(exc: VaultError) -> dict[str, Any]:
-    """The error for clients, as the REST API gives it: `error` code, `detail`, and the
-    candidates of an ambiguous reference or the hashes of a conflict."""
-    body: dict[str, Any] = {"error": error_code(exc), "detail": str(exc)}
-    if isinstance(exc, Ambiguous):
-        body["candidates"] = list(exc.candidates)
-    elif isinstance(exc, Conflict):
-        body |= {"expected_hash": exc.expected_hash, "actual_hash": exc.actual_hash}
-    return body
 
 
 # Keys whose values are data, not schemas: a "title" inside them is not a schema title.
@@ -88,9 +78,29 @@ def without_titles(schema: Any) -> Any:
     return schema
 
 
+def optional_as_absent(schema: dict[str, Any]) -> dict[str, Any]:
+    """An input schema whose optional arguments say their type without `null`: an argument
+    that may be null and is null by default is one to leave out, and `{"anyOf": [X, {"type":
+    "null"}], "default": null}` said so in forty characters more, for each of a hundred
+    arguments in every session's context. A null sent anyway is still taken."""
+    properties = {}
+    for name, prop in schema.get("properties", {}).items():
+        branches = prop.get("anyOf") if isinstance(prop, dict) else None
+        if isinstance(branches, list) and "default" in prop and prop["default"] is None:
+            kept = [b for b in branches if b != {"type": "null"}]
+            rest = {k: v for k, v in prop.items() if k not in ("anyOf", "default")}
+            if len(kept) == 1 and isinstance(kept[0], dict):
+                prop = {**kept[0], **rest}
+            elif kept:
+                prop = {"anyOf": kept, **rest}
+        properties[name] = prop
+    return {**schema, "properties": properties} if "properties" in schema else schema
+
+
 def compact(result: Any) -> Any:
     """A model result as compact JSON text beside its structured content (the SDK would
-    pretty-print it, a third more characters of the model's context for nothing)."""
+    pretty-print it, a third more characters of the model's context for nothing; nulls left
+    out: `quick_calls.result_text`)."""
     if not isinstance(result, BaseModel):
         return result
     text, data = result_text(result)
@@ -105,6 +115,7 @@ def result_shape(schema: dict[str, Any]) -> dict[str, Any]:
     which every session pays for in context, while clients use an output schema only to
     validate `structuredContent`; the model reads the result itself. Fields stay open to
     additions, so a client that cached this list accepts a newer server's results.
+    A field whose model allows null is typed without it: such a field is left out instead.
     """
     defs = schema.get("$defs", {})
 
@@ -129,7 +140,8 @@ def result_shape(schema: dict[str, Any]) -> dict[str, Any]:
 
     fields: dict[str, Any] = {}
     for name, field in schema.get("properties", {}).items():
-        kinds = types(field)
+        # a field with no value is left out of the result (`compact`), never sent as null
+        kinds = [k for k in types(field) if k != "null"]
         if "integer" in kinds and "number" in kinds:
             kinds.remove("integer")
         fields[name] = {"type": kinds[0] if len(kinds) == 1 else kinds} if kinds else {}
@@ -163,7 +175,7 @@ class ToolRegistry:
 
         def run(**kwargs: Any) -> Any:
             try:
-                return compact(answer(service.run(op, op.request.model_validate(kwargs))))
+                return compact(answer(service.run(op, op.parse(kwargs))))
             except VaultError as exc:
                 raise ToolError(explain(exc)) from exc
 
@@ -189,7 +201,7 @@ class ToolRegistry:
             name=op.name,
             title=op.title,
             description=op.description,
-            annotations=annotations_for(op.effect),
+            annotations=annotations_for(op.effect, op.open_world),
         )
 
     def __call__(

@@ -43,7 +43,10 @@ class ClusterResult(Model):
     find_duplicates: bool
     duplicate_threshold: float | None = None
     memories_considered: int = Field(description="active short-term memories looked at")
-    pairs_compared: int = Field(description="pairs sharing a rare word, entity or tag")
+    pairs_compared: int = Field(
+        description="pairs of memories compared (every pair: those sharing too little to reach "
+        "the threshold are ruled out without a full score)"
+    )
     clusters: list[ClusterView] = Field(default_factory=list)
     duplicate_pairs: list[DuplicatePair] = Field(default_factory=list)
     message: str

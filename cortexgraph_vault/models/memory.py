@@ -160,8 +160,7 @@ class RankExplain(Model):
 
 
 class SearchHit(Model):
-    id: str | None
-    memory_id: str | None
+    id: str | None = Field(description="the memory's id; null for a note that is no memory")
     title: str
     path: str
     source: str = Field(description="stm (short-term memory), ltm (promoted memory) or note")

@@ -26,12 +26,19 @@ class NoteRead(Model):
     content_hash: str = Field(description="sha256 of the file as read")
     size_bytes: int
     body_chars: int = Field(description="length of the whole body")
-    offset: int = Field(description="where this page starts in the body")
-    body: str = Field(description="this page of the body (Markdown after the frontmatter)")
-    next_cursor: str | None = Field(description="pass as cursor for the next page; null at end")
+    offset: int = Field(description="where this page starts in the body (or links, backlinks)")
+    body: str | None = Field(
+        description="this page of the body (Markdown after the frontmatter); null on a page of "
+        "links or backlinks"
+    )
+    next_cursor: str | None = Field(description="pass as cursor for the next page of the body")
     frontmatter: dict[str, Any] | None = Field(description="first page only")
-    links: list[NoteLinkView] | None = Field(description="outgoing links; first page only")
+    links: list[NoteLinkView] | None = Field(description="outgoing links, as many as fit")
     link_count: int | None = None
-    backlinks: list[Backlink] | None = Field(description="notes linking here; first page only")
+    links_cursor: str | None = Field(default=None, description="pass as cursor for more links")
+    backlinks: list[Backlink] | None = Field(description="notes linking here, as many as fit")
     backlink_count: int | None = None
+    backlinks_cursor: str | None = Field(
+        default=None, description="pass as cursor for more backlinks"
+    )
     problems: list[str] = Field(default_factory=list)

@@ -62,9 +62,6 @@ class PromoteMemoryRequest(Request):
     ] = None
     auto_detect: Annotated[bool, Field(description="promote every memory that qualifies")] = False
     dry_run: Annotated[bool, Field(description="only list what would be promoted")] = False
-    target: Annotated[
-        Literal["obsidian"], Field(description="where to: the vault's long-term folder")
-    ] = "obsidian"
     force: Annotated[
         bool, Field(description="promote memory_id even though it does not qualify yet")
     ] = False
@@ -89,9 +86,6 @@ PROMOTE_MEMORY = Operation(
 
 
 class ClusterMemoriesRequest(Request):
-    strategy: Annotated[Literal["similarity"], Field(description="how to group memories")] = (
-        "similarity"
-    )
     threshold: Annotated[
         Similarity | None,
         Field(description="similarity that links two memories (default 0.83)"),
@@ -108,7 +102,7 @@ class ClusterMemoriesRequest(Request):
 
 def _cluster_memories(service: MemoryService, r: ClusterMemoriesRequest) -> ClusterResult:
     return service.cluster(
-        strategy=r.strategy, threshold=r.threshold, max_cluster_size=r.max_cluster_size,
+        threshold=r.threshold, max_cluster_size=r.max_cluster_size,
         find_duplicates=r.find_duplicates, duplicate_threshold=r.duplicate_threshold,
     )  # fmt: skip
 

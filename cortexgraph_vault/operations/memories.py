@@ -101,10 +101,6 @@ class SearchMemoryRequest(Request):
     top_k: TopK = 10
     window_days: WindowDays = None
     min_score: MinScore = None
-    use_embeddings: Annotated[
-        bool,
-        Field(description="ignored: vectors are always used"),
-    ] = False
     include_review_candidates: ReviewCandidates = True
     page: Page = None
     page_size: PageSize = None

@@ -72,6 +72,8 @@ class Operation(Generic[Req, Res]):
     # What the MCP tool answers instead of the result, when the model needs less than REST
     # (sync_vault: a summary); its type is the tool's output schema.
     mcp_answer: Callable[[Res], BaseModel] | None = None
+    # It reaches beyond this machine (sync_vault fetches from and pushes to a git remote).
+    open_world: bool = False
 
     def parse(self, data: Mapping[str, Any]) -> Req:
         """The request from a door's arguments by name; `InvalidArgument` naming the first

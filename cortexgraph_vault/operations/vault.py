@@ -100,15 +100,16 @@ class ReadNoteRequest(Request):
         Field(
             min_length=1,
             max_length=1000,
-            description="path, title, alias, [[link]] or memory id ",
+            description="path, title, alias, [[link]] or memory id",
         ),
     ]
     cursor: Annotated[
-        str | None, Field(max_length=64, description="next_cursor of the previous page")
+        str | None,
+        Field(max_length=64, description="next_cursor, links_cursor or backlinks_cursor"),
     ] = None
-    max_chars: Annotated[int, Field(ge=200, le=100_000, description="body characters per page")] = (
-        10_000
-    )
+    max_chars: Annotated[
+        int, Field(ge=1_000, le=100_000, description="answer size in characters (default 10000)")
+    ] = 10_000
 
 
 def _read_note(service: MemoryService, r: ReadNoteRequest) -> NoteRead:
@@ -120,7 +121,7 @@ READ_NOTE = Operation(
     title="Read a note",
     description=cleandoc("""
         Read any vault note (a path from search_unified, a title, alias or [[link]]):
-        frontmatter, body a page at a time (pass next_cursor), links and backlinks.
+        frontmatter, body, links and backlinks within max_chars; more: pass the cursor given.
     """),
     request=ReadNoteRequest,
     result=NoteRead,
@@ -216,6 +217,7 @@ SYNC_VAULT = Operation(
     result=SyncResult,
     effect=Effect.WRITE,
     invoke=_sync_vault,
+    open_world=True,
     # a model needs the outcome in words; REST and the CLI get every field
     mcp_answer=_sync_summary,
 )

@@ -153,14 +153,14 @@ def auto_recall(engine: VaultEngine, message: str, *, mode: str | None = None) -
         with engine.lock.held():
             now = engine.now()
             cooling = _cooling(engine, chosen, now)
-            refs = [c.hit.memory_id or c.hit.path for c in chosen if c.hit.path not in cooling]
+            refs = [c.hit.id or c.hit.path for c in chosen if c.hit.path not in cooling]
             if refs:
                 observed = writes.observe(engine, refs, found).memories
                 reinforced = [o.memory_id for o in observed]
                 reinforced_paths = {o.path for o in observed}
     recalled = [
         RecalledMemory(
-            memory_id=c.hit.memory_id, title=c.hit.title, path=c.hit.path,
+            memory_id=c.hit.id, title=c.hit.title, path=c.hit.path,
             content=c.hit.content if mode != "silent" else None,
             relevance=c.relevance, score=c.hit.memory_score or 0.0, matched_topics=c.topics,
             reinforced=c.hit.path in reinforced_paths, cooling_down=c.hit.path in cooling,

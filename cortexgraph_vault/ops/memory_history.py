@@ -54,8 +54,9 @@ def _live_or_id(engine: VaultEngine, ref: str) -> tuple[str, str | None]:
     if ids:
         return ids[0], None
     raise NotFound(
-        f"no memory, live or forgotten, matches {ref!r}; list forgotten ones with "
-        "`cortexgraph-vault restore --list` (or the forgotten_memories tool)"
+        f"no memory, live or forgotten, matches {ref!r}; forgotten_memories lists the "
+        "forgotten ones",
+        operations=("forgotten_memories",),
     )
 
 

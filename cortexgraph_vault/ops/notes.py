@@ -1,10 +1,13 @@
 """Reading any note of the vault, a page at a time, found the way Obsidian opens a link.
 
 search_unified finds notes outside the memory folders and shows a preview of each; this reads
-one in full: frontmatter and body apart, its links and backlinks. A page is bounded by
-characters and ends on a line break when one is near; its cursor names the body offset and the
-file's content, so a cursor used after the note changed is refused rather than continuing
-in the middle of a different text.
+one in full: frontmatter and body apart, its links and backlinks. Every answer fits `max_chars`
+characters of compact JSON, as the model receives it: the first page holds the frontmatter,
+as much of the body as fits (ending on a line break when one is near), then as many links and
+backlinks as fit in what is left, with their counts. What did not fit has a cursor of its own:
+`next_cursor` reads on in the body, `links_cursor` and `backlinks_cursor` page through the
+links and backlinks. A cursor names its offset and the file's content, so one used after the
+note changed is refused rather than continuing in the middle of a different text.
 """
 
 from __future__ import annotations
@@ -26,35 +29,38 @@ from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.records import NoteLink, decode_note_bytes
 from cortexgraph_vault.models import Backlink, NoteLinkView, NoteRead
 from cortexgraph_vault.ops.request_checks import check_range
+from cortexgraph_vault.ops.size_budget import fitting, json_size
 from cortexgraph_vault.vault.files import read_bytes
 
 DEFAULT_CHARS = 10_000
-MIN_CHARS = 200
+MIN_CHARS = 1_000  # a page's own fields (path, hash, counts, cursors) take a few hundred
 MAX_CHARS = 100_000
-MAX_LISTED = 200  # links and backlinks shown on the first page; the counts say how many in all
 # Whole files are read to check a cursor against the content; a note this large is no note.
 MAX_READ_BYTES = 64 * 1024 * 1024
 _PATHLIKE = re.compile(r"[/\\]|^\.\.?$|^[A-Za-z]:$")
-_CURSOR = re.compile(r"^(\d{1,12})\.([0-9a-f]{16})$")
+_CURSOR = re.compile(r"^([LB]?)(\d{1,12})\.([0-9a-f]{16})$")
+_BODY, _LINKS, _BACKLINKS = "", "L", "B"  # what a cursor pages through
 
 
 def _cursor_token(rel: str, sha256: str) -> str:
     return hashlib.sha256(f"{rel}\0{sha256}".encode()).hexdigest()[:16]
 
 
-def note_cursor(offset: int, rel: str, sha256: str) -> str:
-    """The read_note cursor that reads `rel` (whose file has this sha256) from body `offset`."""
-    return f"{offset}.{_cursor_token(rel, sha256)}"
+def note_cursor(offset: int, rel: str, sha256: str, section: str = _BODY) -> str:
+    """The read_note cursor that reads `rel` (whose file has this sha256) from body `offset`
+    (or from that link or backlink, `section` L or B)."""
+    return f"{section}{offset}.{_cursor_token(rel, sha256)}"
 
 
-def _parse_cursor(cursor: str) -> tuple[int, str]:
+def _parse_cursor(cursor: str) -> tuple[str, int, str]:
     match = _CURSOR.match(cursor.strip())
     if match is None:
         raise InvalidArgument(
-            f"cursor: {cursor[:40]!r} is not a cursor from read_note; pass next_cursor from the "
-            "previous page unchanged, or leave it out to start at the beginning"
+            f"cursor: {cursor[:40]!r} is not a cursor from read_note; pass next_cursor, "
+            "links_cursor or backlinks_cursor from the previous page unchanged, or leave it out "
+            "to start at the beginning"
         )
-    return int(match.group(1)), match.group(2)
+    return match.group(1), int(match.group(2)), match.group(3)
 
 
 def _attachment(rel: str) -> InvalidArgument:
@@ -136,11 +142,19 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def _page_end(body: str, start: int, max_chars: int) -> int:
-    end = min(len(body), start + max_chars)
+def _text_size(text: str) -> int:
+    """Characters `text` takes inside a JSON string (quotes, line breaks escaped)."""
+    return len(json.dumps(text, ensure_ascii=False)) - 2
+
+
+def _page_end(body: str, start: int, room: int) -> int:
+    """Where a page of the body that takes at most `room` characters of JSON ends."""
+    end = min(len(body), start + max(room, 0))
+    # An escaped character takes two or more: cutting the overshoot in characters is enough.
+    end -= max(0, _text_size(body[start:end]) - room)
     if end < len(body):
         # End on a line break in the last fifth of the page, so no line is cut when avoidable.
-        cut = body.rfind("\n", start + max_chars * 4 // 5, end)
+        cut = body.rfind("\n", start + (end - start) * 4 // 5, end)
         if cut >= 0:
             end = cut + 1
     return end
@@ -152,28 +166,38 @@ def _link_kind(link: NoteLink) -> str:
     return "embed" if link.embed else "link"
 
 
-def _links(catalog: VaultCatalog, rel: str) -> tuple[list[NoteLinkView], int, list[Backlink], int]:
+def _links(catalog: VaultCatalog, rel: str) -> tuple[list[NoteLinkView], list[str]]:
+    """The note's links in the order written, and the paths of the notes linking to it."""
     with catalog.lock:
-        edges = catalog.graph.outgoing(rel)
         links = [
             NoteLinkView(target=e.link.target, path=e.target, kind=_link_kind(e.link))
-            for e in edges[:MAX_LISTED]
+            for e in catalog.graph.outgoing(rel)
         ]
-        sources = catalog.graph.backlinks(rel)
-        backlinks = []
-        for source in sources[:MAX_LISTED]:
-            note = catalog.note(source)
-            if note is not None:
-                memory_id = note.memory.id if note.memory else None
-                backlinks.append(Backlink(path=source, title=note.title, memory_id=memory_id))
-    return links, len(edges), backlinks, len(sources)
+        return links, list(catalog.graph.backlinks(rel))
+
+
+def _backlinks(catalog: VaultCatalog, sources: list[str], room: int) -> tuple[list[Backlink], int]:
+    """The leading backlinks that fit in `room` (each note looked up only when it may fit),
+    and how many of `sources` they cover."""
+    kept: list[Backlink] = []
+    used = 0
+    for n, source in enumerate(sources):
+        note = catalog.note(source)
+        title = note.title if note is not None else posixpath.basename(source)[:-3]
+        memory_id = note.memory.id if note is not None and note.memory else None
+        link = Backlink(path=source, title=title, memory_id=memory_id)
+        used += json_size(link) + 1
+        if used > room:
+            return kept, n
+        kept.append(link)
+    return kept, len(sources)
 
 
 def read_note(
     engine: VaultEngine, ref: str, *, cursor: str | None = None, max_chars: int = DEFAULT_CHARS
 ) -> NoteRead:
     check_range("max_chars", max_chars, MIN_CHARS, MAX_CHARS)
-    start, token = _parse_cursor(cursor) if cursor else (0, None)
+    section, start, token = _parse_cursor(cursor) if cursor else (_BODY, 0, None)
     rel = find_note(engine, ref)
     path = engine.store.path(rel)
     try:
@@ -196,31 +220,74 @@ def read_note(
 
     parsed = parse_note(text)
     body = parsed.body
-    if start > len(body):
+    if section == _BODY and start > len(body):
         raise InvalidArgument(f"cursor: offset {start} is past the end of {rel}")
-    end = _page_end(body, start, max_chars)
     catalog = engine.catalog
     indexed = catalog.reload(rel)  # its links as the file has them now, watcher or not
     if parsed.problem:
         problems.append(f"frontmatter: {parsed.problem}")
     if indexed is not None:
         problems += [p for p in indexed.problems if p not in problems]
-    first = start == 0
-    frontmatter: dict[str, Any] | None = None
-    links = backlinks = None
-    link_count = backlink_count = None
-    if first:
-        frontmatter = _plain(parsed.frontmatter)
-        if len(json.dumps(frontmatter, ensure_ascii=False)) > max_chars:
-            problems.append("frontmatter is longer than max_chars: not shown; raise max_chars")
-            frontmatter = None
-        links, link_count, backlinks, backlink_count = _links(catalog, rel)
     memory = indexed.memory if indexed is not None else None
-    return NoteRead(
+    page = NoteRead(
         path=rel, title=posixpath.basename(rel)[:-3], source=indexed.kind if indexed else "note",
         memory_id=memory.id if memory else None, content_hash=stamp.sha256, size_bytes=len(data),
-        body_chars=len(body), offset=start, body=body[start:end],
-        next_cursor=note_cursor(end, rel, stamp.sha256) if end < len(body) else None,
-        frontmatter=frontmatter, links=links, link_count=link_count, backlinks=backlinks,
-        backlink_count=backlink_count, problems=problems,
+        body_chars=len(body), offset=start, body=None,
+        next_cursor=None, frontmatter=None, links=None, backlinks=None, problems=problems,
     )  # fmt: skip
+    links, sources = _links(catalog, rel) if section != _BODY or start == 0 else ([], [])
+    if (section == _LINKS and start > len(links)) or (
+        section == _BACKLINKS and start > len(sources)
+    ):
+        raise InvalidArgument(f"cursor: offset {start} is past the end of {rel}'s links")
+
+    def cursor_at(offset: int, kind: str) -> str:
+        return note_cursor(offset, rel, stamp.sha256, kind)
+
+    # What every page of its kind holds besides the text and lists: counts and cursors at
+    # their longest, so what is added next is measured against what is really left.
+    longest = cursor_at(10**12 - 1, _LINKS)
+    listed = section != _BODY or start == 0
+    page.link_count = len(links) if listed and section != _BACKLINKS else None
+    page.backlink_count = len(sources) if listed and section != _LINKS else None
+    if section == _BODY:
+        page.body, page.next_cursor = "", longest if start > 0 or body else None
+        if start == 0:
+            page.links_cursor = page.backlinks_cursor = longest
+            page.frontmatter = _plain(parsed.frontmatter)
+            if json_size(page) > max_chars:
+                problems.append("frontmatter is longer than max_chars: not shown; raise max_chars")
+                page.frontmatter = None
+    else:
+        page.links_cursor = longest if section == _LINKS else None
+        page.backlinks_cursor = longest if section == _BACKLINKS else None
+    room = max_chars - json_size(page)
+    if room <= 0:
+        raise InvalidArgument(
+            f"max_chars: {rel}'s fields alone take {max_chars - room} characters; give at least "
+            f"{max_chars - room + 200}",
+            params=("max_chars",),
+        )
+    if section == _BODY:
+        end = _page_end(body, start, room)
+        if end == start and start < len(body):
+            end = start + 1  # a cursor always moves on
+        page.body = body[start:end]
+        page.next_cursor = cursor_at(end, _BODY) if end < len(body) else None
+        room -= _text_size(page.body)
+        if start > 0:
+            return page
+    links_from = start if section == _LINKS else 0
+    if section != _BACKLINKS:
+        shown, used = fitting(links[links_from:], room + 2)  # `[]` was counted as null
+        page.links = shown
+        more = links_from + len(shown)
+        page.links_cursor = cursor_at(more, _LINKS) if more < len(links) else None
+        room -= used
+    if section != _LINKS:
+        backlinks_from = start if section == _BACKLINKS else 0
+        shown_back, covered = _backlinks(catalog, sources[backlinks_from:], room + 2)
+        page.backlinks = shown_back
+        more = backlinks_from + covered
+        page.backlinks_cursor = cursor_at(more, _BACKLINKS) if more < len(sources) else None
+    return page

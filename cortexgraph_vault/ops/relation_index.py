@@ -28,7 +28,9 @@ def memory_keys(m: Memory) -> list[str]:
 
 
 def note_keys(title: str, path: str, memory_id: str | None) -> list[str]:
-    keys = [title.lower(), path.lower().removesuffix(".md")]
+    # the file name too: a link names it (`link_for`), where the title may be an alias
+    bare = path.lower().removesuffix(".md")
+    keys = [title.lower(), bare, bare.rsplit("/", 1)[-1]]
     if memory_id is not None:
         keys.append(memory_id.lower())
     return keys

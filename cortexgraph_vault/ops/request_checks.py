@@ -3,10 +3,11 @@ folder filter that stays inside the vault. Each error names the argument."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.errors import InvalidArgument, UnsafePath
+from cortexgraph_vault.errors import InvalidArgument, NotFound, UnsafePath
 
 
 def check_range(name: str, value: float | None, low: float, high: float) -> None:
@@ -35,6 +36,14 @@ def vault_folder(engine: VaultEngine, name: str, folder: str | None) -> str | No
     if folder is None or not folder.strip("/ "):
         return None
     try:
-        return engine.safe_rel(folder.strip().rstrip("/"))
+        rel = engine.safe_rel(folder.strip().rstrip("/"))
     except UnsafePath as exc:
         raise UnsafePath(f"{name}: {exc}") from None
+    if not (engine.root / rel).is_dir():
+        folders = {
+            p.rsplit("/", 1)[0] for p in (n.path for n in engine.catalog.notes()) if "/" in p
+        }
+        meant = difflib.get_close_matches(rel, sorted(folders), n=1, cutoff=0.6)
+        hint = f"; did you mean {meant[0]!r}?" if meant else "; leave it out to search everywhere"
+        raise NotFound(f"{name}: {rel!r}: no such folder in the vault{hint}", params=(name,))
+    return rel

@@ -52,7 +52,7 @@ __all__ = ["rank", "search_terms", "search_unified"]
 
 # the fields a memory's hit is given (all but `explain`, which a page asking for it sets)
 _HIT_GIVEN = frozenset(
-    {"id", "memory_id", "title", "path", "source", "status", "content", "tags", "score",
+    {"id", "title", "path", "source", "status", "content", "tags", "score",
      "similarity", "memory_score", "use_count", "last_used", "created_at", "age_days",
      "review_priority", "review_candidate", "matched"}
 )  # fmt: skip
@@ -292,7 +292,7 @@ def hit(
         active = m.status == "active"
         # made unchecked (engine/memory_views.py): each value is of its field's type already
         return unchecked(SearchHit, {
-            "id": m.id, "memory_id": m.id, "title": m.title, "path": m.path, "source": note.kind,
+            "id": m.id, "title": m.title, "path": m.path, "source": note.kind,
             "status": m.status, "content": shown["content"], "tags": list(note.tags),
             "score": float(round(r.score, 6)), "similarity": float(round(min(1.0, r.similarity), 6)),
             "memory_score": float(round(score, 6)), "use_count": m.use_count,
@@ -304,7 +304,7 @@ def hit(
     created = _created_of(note)
     modified = from_epoch(note.mtime_ns / 1e9)
     return SearchHit.model_validate(dict(
-        id=None, memory_id=None, title=note.title, path=note.path, source="note", status=None,
+        id=None, title=note.title, path=note.path, source="note", status=None,
         content=preview(note.body, preview_length), tags=list(note.tags),
         score=round(r.score, 6), similarity=round(min(1.0, r.similarity), 6), last_used=format_time(modified),
         created_at=format_time(created) if created else None,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from cortexgraph_vault.core.control_chars import without_control_characters
 from cortexgraph_vault.core.resolve import name_key
+from cortexgraph_vault.core.titles import title_from_text
 
 # Characters Obsidian refuses in file names or that break links.
 _BAD_NAME = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
@@ -43,14 +44,10 @@ class VaultLayout:
         return {"active": self.stm, "promoted": self.ltm, "archived": self.archive}[status]
 
 
-def title_from_content(content: str, max_words: int = 8) -> str:
-    """A file title from the first words of the content, without its control characters (they
-    would reach a commit message)."""
-    content = without_control_characters(content)
-    first_line = next((ln for ln in content.strip().splitlines() if ln.strip()), "memory")
-    words = re.sub(r"^[#>\-*\s]+", "", first_line).split()
-    title = " ".join(words[:max_words])
-    return title.rstrip(".,;:!?") or "memory"
+def title_from_content(content: str) -> str:
+    """A file title from the content: its first sentence, or first clause (core/titles.py),
+    without control characters (they would reach a commit message)."""
+    return title_from_text(without_control_characters(content))
 
 
 # Names Windows keeps for devices, with or without an extension ("con.md" cannot be made).

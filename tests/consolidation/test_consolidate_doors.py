@@ -97,8 +97,8 @@ async def test_mcp_cluster_id_works_in_the_next_consolidate_call(vault: Path) ->
         again = await client.call_tool(
             "consolidate_memories", {"cluster_id": cluster["id"], "mode": "apply"}
         )
-        assert (
-            again.is_error and "Stale" in text_of(again) and "Linear for issues" in text_of(again)
-        )
+        assert again.is_error and again.structured_content is not None
+        assert again.structured_content["error"] == "stale"
+        assert "is stale" in text_of(again) and "Linear for issues" in text_of(again)
     assert not (vault / "_stm" / "Issue tracker.md").exists()
     assert json.loads(json.dumps(done))["results"][0]["archived"]

@@ -109,3 +109,13 @@ def test_candidates_are_far_fewer_than_all_pairs() -> None:
     model = SimilarityModel(docs(*texts))
     all_pairs = 1500 * 1499 // 2
     assert len(model.candidate_pairs(0.83)) < all_pairs // 50
+
+
+def test_every_pair_counts_as_compared_even_when_the_bound_rules_it_out() -> None:
+    # ten memories with little in common: no pair can reach 0.83, and none is scored in full,
+    # yet each of the 45 was compared (a model read `pairs_compared: 0` as "nothing looked at")
+    model = SimilarityModel(docs(*(f"memory {word} about its own topic" for word in
+                                   ("tea", "rust", "bike", "lena", "atlas", "ramen", "oslo",
+                                    "chess", "piano", "garden"))))  # fmt: skip
+    assert model.similar_pairs(0.83) == []
+    assert model.compared == 45

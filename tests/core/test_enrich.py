@@ -130,3 +130,20 @@ def test_sentence_starters_and_lowercase_short_terms_are_not_entities(
     text: str, expected: list[str]
 ) -> None:
     assert names(text, None) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Title: Q3 plan. Jonas agrees.", ["Jonas", "Q3"]),
+        ("Title of the book is Dune.", ["Dune"]),
+        ("The Title says it all.", []),
+        ("Status: done. Priya signs off.", ["Priya"]),
+        ("Lena: she starts at the clinic on Monday.", ["Lena"]),  # a speaker, not a field
+        ("I work at Apple in Cupertino.", ["Cupertino", "Apple"]),
+    ],
+)
+def test_field_names_sentence_starts_and_common_nouns_are_no_entities(
+    text: str, names: list[str]
+) -> None:
+    assert [e.name for e in extract_entities(text)] == names

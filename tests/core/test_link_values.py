@@ -45,3 +45,12 @@ def test_a_relation_keeps_its_id_and_differs_by_end_and_type() -> None:
     )
     # To a note that is no memory: the target's name decides, in any case.
     assert relation_id("a", None, "related", "Home") == relation_id("a", None, "related", "HOME")
+
+
+def test_a_relation_links_to_the_file_name_as_obsidian_resolves_it() -> None:
+    # a title the file name cannot hold is an alias, and a link never resolves by alias
+    standup = a_memory("The standup is at 9:30", path="_stm/The standup is at 9 30.md")
+    assert link_for(standup) == "[[The standup is at 9 30|The standup is at 9:30]]"
+    assert link_for(COFFEE) == "[[Coffee black]]"
+    assert points_to(link_for(standup), standup)
+    assert points_to("[[The standup is at 9 30]]", standup)

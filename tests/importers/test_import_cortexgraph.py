@@ -31,8 +31,8 @@ status: active
 tags: [preferences, food]
 entities: [Maya]
 source: chat
-related: ["[[Jonas works from Berlin (CET) and prefers meetings]]"]
-related_meta: {Jonas works from Berlin (CET) and prefers meetings: {id: r-1, strength: 0.9, created: 2026-11-20T18:45:00Z, metadata: {why: both about Maya's team}}}
+related: ["[[Jonas works from Berlin (CET) and prefers meetings after 10 00]]"]
+related_meta: {Jonas works from Berlin (CET) and prefers meetings after 10 00: {id: r-1, strength: 0.9, created: 2026-11-20T18:45:00Z, metadata: {why: both about Maya's team}}}
 ---
 Maya drinks her coffee black, no sugar.
 """
@@ -48,8 +48,8 @@ def test_each_surviving_memory_becomes_a_note_in_the_folder_of_its_status(vault:
     assert (result.created, result.updated, result.skipped) == (5, 0, 0)
     assert sorted(snapshot(vault)) == [
         "_archive/Project Falcon ran on Python 3.8.md",
-        "_stm/Café Crème im Büro Jürgen trinkt 🍵 grünen.md",
-        "_stm/Jonas works from Berlin (CET) and prefers meetings.md",
+        "_stm/Café Crème im Büro Jürgen trinkt 🍵 grünen Tee.md",
+        "_stm/Jonas works from Berlin (CET) and prefers meetings after 10 00.md",
         "_stm/Maya drinks her coffee black, no sugar.md",
         "memories/Commit style.md",
     ]
@@ -175,8 +175,12 @@ def test_a_newer_source_record_updates_the_note_and_moves_it_when_promoted(
     assert "use_count: 6" in text and "last_used: 2026-11-30T10:00:00Z" in text
     assert "mood: cosy" in text
     moved = next(i for i in result.items if i.id == "m-tz")
-    assert moved.moved_from == "_stm/Jonas works from Berlin (CET) and prefers meetings.md"
-    assert moved.path == "memories/Jonas works from Berlin (CET) and prefers meetings.md"
+    assert (
+        moved.moved_from == "_stm/Jonas works from Berlin (CET) and prefers meetings after 10 00.md"
+    )
+    assert (
+        moved.path == "memories/Jonas works from Berlin (CET) and prefers meetings after 10 00.md"
+    )
     assert not (vault / moved.moved_from).exists() and (vault / moved.path).exists()
     assert git(vault, "status", "--porcelain") == ""
 
@@ -245,7 +249,7 @@ def test_a_file_that_appears_under_a_planned_name_is_left_alone_and_links_follow
     from cortexgraph_vault.importers import writer
 
     real = writer.write_new_file
-    theirs = "Jonas works from Berlin (CET) and prefers meetings.md"
+    theirs = "Jonas works from Berlin (CET) and prefers meetings after 10 00.md"
 
     def person_types_first(path: Path, data: bytes) -> bool:
         if path.name == theirs and not path.exists():
@@ -256,10 +260,16 @@ def test_a_file_that_appears_under_a_planned_name_is_left_alone_and_links_follow
     result = service(vault).import_cortexgraph(str(CORTEXGRAPH))
     assert (vault / "_stm" / theirs).read_text() == "a person's own note\n"
     moved = next(i for i in result.items if i.id == "m-tz")
-    assert moved.path == "_stm/Jonas works from Berlin (CET) and prefers meetings 2.md"
+    assert moved.path == "_stm/Jonas works from Berlin (CET) and prefers meetings after 10 00 2.md"
     coffee = (vault / "_stm/Maya drinks her coffee black, no sugar.md").read_text()
-    assert 'related: ["[[Jonas works from Berlin (CET) and prefers meetings 2]]"]' in coffee
-    assert "related_meta: {Jonas works from Berlin (CET) and prefers meetings 2: {id: r-1" in coffee
+    assert (
+        'related: ["[[Jonas works from Berlin (CET) and prefers meetings after 10 00 2]]"]'
+        in coffee
+    )
+    assert (
+        "related_meta: {Jonas works from Berlin (CET) and prefers meetings after 10 00 2: {id: r-1"
+        in coffee
+    )
     [view] = service(vault).open(["m-coffee"]).memories
     assert [r.to_memory_id for r in view.relations.outgoing] == ["m-tz"]
 

@@ -47,7 +47,7 @@ EXPECTED_LINKS: dict[str, list[tuple[str, str | None]]] = {
     ],
     "Daily/2026-01-05.md": [
         ("Project Atlas", "Projects/Project Atlas.md"),
-        ("Atlas", "Projects/Project Atlas.md"),  # by alias
+        ("Atlas", None),  # an alias of Project Atlas: no link, as Obsidian shows it
         ("../Projects/Status.md", "Projects/Status.md"),  # relative Markdown link
         ("../Home.md", "Home.md"),
         ("Areas/Note", "Areas/Note.md"),  # an embed
@@ -62,7 +62,7 @@ EXPECTED_LINKS: dict[str, list[tuple[str, str | None]]] = {
         ("Note", "Areas/Note.md"),  # ambiguous from the root: shallowest, then shortest
         ("Projects/Note", "Projects/Note.md"),
         ("Areas/Note", "Areas/Note.md"),
-        ("Atlas", "Projects/Project Atlas.md"),
+        ("Atlas", None),  # an alias, not a name
         ("Missing Note", None),
         ("diagram.png", "assets/diagram.png"),
         ("Alpha", "Alpha.md"),  # ![[Alpha]]
@@ -100,13 +100,14 @@ EXPECTED_BACKLINKS = {
     "Lonely.md": [],
     "Projects/My Plan.md": ["Alpha.md", "Projects/Status.md"],
     "Projects/Note.md": ["Areas/Note.md", "Home.md", "Projects/My Plan.md", "Projects/Status.md"],
-    "Projects/Project Atlas.md": ["Alpha.md", "Daily/2026-01-05.md", "Home.md"],
+    "Projects/Project Atlas.md": ["Alpha.md", "Daily/2026-01-05.md"],
     "Projects/Status.md": ["Daily/2026-01-05.md", "Projects/Note.md"],
     "_stm/Prefers spaces.md": [],
 }  # fmt: skip
 
 EXPECTED_UNRESOLVED = {
     "AfterCode": ["Beta.md"],
+    "Atlas": ["Daily/2026-01-05.md", "Home.md"],
     "AfterDollars": ["Beta.md"],
     "Gamma": ["Beta.md"],
     "InHtml": ["Areas/Lists.md"],
@@ -152,7 +153,7 @@ def test_backlinks_unresolved_links_and_orphans(link_vault: Path) -> None:
     assert graph.unresolved() == EXPECTED_UNRESOLVED
     assert graph.orphans() == ["Lonely.md"]
     links = [target for found in EXPECTED_LINKS.values() for _, target in found]
-    assert graph.link_counts() == (46, 8) == (len([t for t in links if t]), links.count(None))
+    assert graph.link_counts() == (44, 10) == (len([t for t in links if t]), links.count(None))
 
 
 def test_tags_with_nesting_and_entities(link_vault: Path) -> None:
@@ -231,6 +232,8 @@ def test_a_note_whose_links_and_names_stay_keeps_its_edges_as_a_fresh_graph(
     assert catalog.graph.unresolved()["Missing Later"] == ["Home.md"]
     edit(atlas, atlas.read_text().replace('aliases: [Atlas, "Project A"]', "aliases: [PA]"))
     assert catalog.graph.unresolved()["Atlas"] == ["Daily/2026-01-05.md", "Home.md"]
+    assert catalog.graph.resolve("PA") == "Projects/Project Atlas.md", "a tool finds the alias"
+    assert catalog.graph.resolve("Atlas") is None
     assert signature(catalog) == fresh_signature(link_vault)
 
 
@@ -243,6 +246,19 @@ def test_a_nearer_note_takes_over_an_ambiguous_name(link_vault: Path) -> None:
     (link_vault / "Note.md").unlink()
     catalog.refresh()
     assert dict(catalog.graph.signature()["Home.md"])["Note"] == "Areas/Note.md"
+
+
+def test_a_link_to_an_alias_is_unresolved_as_obsidian_shows_it(link_vault: Path) -> None:
+    # Obsidian resolves `[[Atlas]]` by file name only; picking the alias in its suggestions
+    # writes `[[Project Atlas|Atlas]]`, which the graph follows
+    catalog = catalog_of(link_vault)
+    assert catalog.graph.unresolved()["Atlas"] == ["Daily/2026-01-05.md", "Home.md"]
+    assert "Home.md" not in catalog.graph.backlinks("Projects/Project Atlas.md")
+    (link_vault / "Linker.md").write_text("[[Project Atlas|Atlas]] and [[Start]]\n")
+    catalog.refresh()
+    assert "Linker.md" in catalog.graph.backlinks("Projects/Project Atlas.md")
+    assert catalog.graph.unresolved()["Start"] == ["Linker.md"]  # Home's alias
+    assert catalog.graph.resolve("Start") == "Home.md", "read_note still finds a note by alias"
 
 
 def test_aliases_and_renames_re_resolve(link_vault: Path) -> None:
@@ -278,9 +294,7 @@ def test_names_are_compared_in_nfc_as_the_resolver_compares_them(tmp_path: Path)
     assert set(catalog.graph.unresolved()) == {"Café", "Crème"}
     decomposed = "Cafe\u0301"  # how macOS spells a file name
     (vault / f"{decomposed}.md").write_text("the café\n", encoding="utf-8")
-    (vault / "Other.md").write_text(
-        "---\naliases: [Cre\u0300me]\n---\nby alias\n", encoding="utf-8"
-    )
+    (vault / "Cre\u0300me.md").write_text("by name\n", encoding="utf-8")
     catalog.refresh()
     assert catalog.graph.unresolved() == {}
     assert signature(catalog) == fresh_signature(vault)
@@ -336,13 +350,13 @@ def test_decomposed_links_find_composed_names_and_case_does_not_matter(tmp_path:
     vault = tmp_path / "v"
     vault.mkdir()
     (vault / "Café.md").write_text("composed file name\n", encoding="utf-8")
-    (vault / "Other.md").write_text("---\naliases: [Crème]\n---\nby alias\n", encoding="utf-8")
+    (vault / "Crème.md").write_text("composed name\n", encoding="utf-8")
     (vault / "Links.md").write_text(
         "[[Cafe\u0301]] [[CAFE\u0301]] [[CRE\u0300ME]] [[cre\u0300me]]\n", encoding="utf-8"
     )
     catalog = catalog_of(vault)
     assert [target for _, target in outgoing_of(catalog, "Links.md")] == [
-        "Café.md", "Café.md", "Other.md", "Other.md",
+        "Café.md", "Café.md", "Crème.md", "Crème.md",
     ]  # fmt: skip
     assert catalog.graph.backlinks("Café.md") == ["Links.md"]
     assert catalog.graph.unresolved() == {}

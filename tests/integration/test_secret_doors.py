@@ -170,7 +170,11 @@ def test_the_mcp_tools_refuse_a_secret_in_every_field(vault: Path, secret: str, 
             return await client.call_tool(tool, args)
 
     result = anyio.run(call)
-    assert result.is_error and "SecretRefused" in text_of(result) and "force" in text_of(result)
+    assert (
+        result.is_error
+        and result.structured_content["error"] == "secret_refused"
+        and "force" in text_of(result)
+    )
     unchanged(vault, before, secret)
 
 

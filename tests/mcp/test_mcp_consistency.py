@@ -28,7 +28,7 @@ async def test_auto_recall_lists_as_many_memories_as_it_says_match(
     reinforced = [m["memory_id"] for m in recalled["memories"] if m["reinforced"]]
     assert reinforced == recalled["reinforced_ids"]
     assert len(reinforced) == recalled["memories_reinforced"]
-    with_text = [m for m in recalled["memories"] if m["content"]]
+    with_text = [m for m in recalled["memories"] if m.get("content")]
     assert len(with_text) == (0 if mode == "silent" else recalled["memories_found"])
 
 
@@ -48,7 +48,7 @@ async def test_forgotten_memories_answers_when_empty_and_lists_archived_ones(
         after = await s.call("forgotten_memories")
     assert listed["count"] == len(listed["forgotten"]) == 1
     gone = listed["forgotten"][0]
-    assert (gone["kind"], gone["deleted_in"], gone["title"]) == (
+    assert (gone["kind"], gone.get("deleted_in"), gone["title"]) == (
         "archived",
         None,
         "Curious about Rust",
@@ -74,6 +74,7 @@ async def test_search_unified_refuses_a_folder_outside_the_vault(git_vault: Path
     )
     for folder, result in refused.items():
         assert result.is_error, folder
-        assert "UnsafePath: folder:" in text_of(result), text_of(result)
+        assert text_of(result).startswith("folder: "), text_of(result)
+        assert "refused" in text_of(result) or "leave the vault" in text_of(result)
         assert result.structured_content and result.structured_content["error"] == "unsafe_path"
     assert vault_fingerprint(git_vault) == before

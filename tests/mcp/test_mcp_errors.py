@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -11,62 +12,73 @@ from tests.mcp.mcp_session import connected, service_for, text_of, vault_fingerp
 
 pytestmark = pytest.mark.anyio
 
-# (tool, arguments, words the error must contain)
+# (tool, arguments, the error's code, words its text must contain)
 BAD_CALLS = [
-    ("save_memory", {"content": 123}, ["content: 123 is not a string", "content takes a text of 1 to 50000 characters"]),
-    ("save_memory", {"content": ""}, ["content: 0 characters, fewer than 1"]),
-    ("save_memory", {"content": "x" * 50_001}, ["content: 50001 characters, more than 50000"]),
-    ("save_memory", {"content": "ok", "strength": 5}, ["strength: 5 is more than 2", "strength takes a number from 0 to 2"]),
-    ("save_memory", {"content": "ok", "tags": "not a list"}, ["tags: 'not a list' is not a list", "tags takes a list of at most 50 items"]),
-    ("save_memory", {"content": "ok", "tags": [f"t{i}" for i in range(51)]}, ["tags: 51 items, more than 50"]),
+    ("save_memory", {"content": 123}, "invalid_argument", ["content: must be a text, got 123"]),
+    ("save_memory", {"content": ""}, "invalid_argument", ["content: must not be empty"]),
+    ("save_memory", {"content": "x" * 50_001}, "invalid_argument", ["content: at most 50000 characters, got 50001"]),
+    ("save_memory", {"content": "ok", "strength": 5}, "invalid_argument", ["strength: must be from 0 to 2, got 5"]),
+    ("save_memory", {"content": "ok", "tags": "not a list"}, "invalid_argument", ["tags: must be a list, got 'not a list'"]),
+    ("save_memory", {"content": "ok", "tags": [f"t{i}" for i in range(51)]}, "invalid_argument", ["tags: at most 50 values, got 51"]),
     ("save_memory", {"content": "my key is AKIAIOSFODNN7EXAMPLE and sk-proj-abcdefghijklmnopqrstuvwx1234"},
-     ["SecretRefused", "force"]),
-    ("save_memory", {"tags": ["x"]}, ["content: missing", "content takes a text"]),
-    ("save_memory", {"content": "ok", "title": "Tea\u0000time"}, ["title: holds the control character U+0000 (NUL) at character 4"]),
-    ("save_memory", {"content": "ok", "tags": ["ok", "bad\u001b[31m"]}, ["tags[1]: holds the control character U+001B (ESC)"]),
-    ("save_memory", {"content": "ok", "entities": ["Maya\u0008"]}, ["entities[0]: holds the control character U+0008 (backspace)"]),
-    ("save_memory", {"content": "ok", "source": "chat\u0007"}, ["source: holds the control character U+0007 (bell)"]),
-    ("update_memory", {"memory_id": "Prefers TypeScript", "tags": ["a\u0000"]}, ["tags[0]: holds the control character U+0000"]),
+     "secret_refused", ["committed to git", "force"]),
+    ("save_memory", {"tags": ["x"]}, "invalid_argument", ["content: required (the memory, in plain words or Markdown)"]),
+    ("save_memory", {"content": "ok", "title": "Tea\u0000time"}, "invalid_argument", ["title: holds the control character U+0000 (NUL) at character 4"]),
+    ("save_memory", {"content": "ok", "tags": ["ok", "bad\u001b[31m"]}, "invalid_argument", ["tags[1]: holds the control character U+001B (ESC)"]),
+    ("save_memory", {"content": "ok", "entities": ["Maya\u0008"]}, "invalid_argument", ["entities[0]: holds the control character U+0008 (backspace)"]),
+    ("save_memory", {"content": "ok", "source": "chat\u0007"}, "invalid_argument", ["source: holds the control character U+0007 (bell)"]),
+    ("update_memory", {"memory_id": "Prefers TypeScript", "tags": ["a\u0000"]}, "invalid_argument", ["tags[0]: holds the control character U+0000"]),
     ("create_relation", {"from_memory_id": "Prefers TypeScript", "to_memory_id": "Uses Neovim",
-                         "relation_type": "related", "metadata": {"why\u0000": "x"}}, ["metadata: holds the control character U+0000"]),
-    ("search_memory", {"top_k": 0}, ["top_k: 0 is less than 1", "top_k takes an integer from 1 to 100"]),
-    ("search_memory", {"top_k": 1000}, ["top_k: 1000 is more than 100"]),
-    ("search_memory", {"top_k": "many"}, ["top_k: 'many' is not an integer"]),
-    ("search_memory", {"status": "deleted"}, ["status: 'deleted' is not one of 'active', 'promoted', 'archived' or 'all'"]),
-    ("search_memory", {"preview_length": -1}, ["preview_length: -1 is less than 0"]),
-    ("gc", {"dry_run": False, "limit": 0}, ["limit: 0 is less than 1", "limit takes an integer from 1 to 10000"]),
-    ("touch_memory", {"memory_id": "no-such-memory"}, ["NotFound", "search_memory"]),
-    ("touch_memory", {"memory_id": "../../etc/passwd"}, ["UnsafePath", "leave the vault"]),
-    ("touch_memory", {"memory_id": "/etc/passwd"}, ["UnsafePath", "absolute"]),
-    ("open_memories", {"memory_ids": ["../outside.md"]}, ["UnsafePath", "leave the vault"]),
-    ("open_memories", {"memory_ids": [f"id{i}" for i in range(101)]}, ["memory_ids: 101 items, more than 100"]),
-    ("delete_memory", {"memory_id": "../Home.md"}, ["UnsafePath"]),
-    ("delete_memory", {"memory_id": "Prefers TypeScript", "mode": "shred"}, ["mode: 'shred' is not one of 'archive' or 'remove'", "mode takes one of archive, remove"]),
-    ("delete_memory", {"memory_id": "Home.md"}, ["NotFound", "not a memory"]),
-    ("update_memory", {"memory_id": "Prefers TypeScript"}, ["InvalidArgument", "nothing to update"]),
-    ("update_memory", {"memory_id": "Prefers TypeScript", "content": "new", "expected_hash": "abc"},
-     ["expected_hash: 'abc' does not have the expected form", "the content_hash you last read"]),
+                         "relation_type": "related", "metadata": {"why\u0000": "x"}}, "invalid_argument", ["metadata: holds the control character U+0000"]),
+    ("save_memory", {"content": "ok", "tagz": ["x"]}, "invalid_argument",
+     ["tagz: unknown argument (did you mean tags?). The arguments are: content, tags, entities,"]),
+    ("save_memory", {"content": "ok", "tag": ["x"], "entity": ["Lena"]}, "invalid_argument",
+     ["tag: unknown argument (did you mean tags?); entity: unknown argument (did you mean entities?)"]),
+    ("search_memory", {"q": "coffee"}, "invalid_argument", ["q: unknown argument (did you mean query?)", "query, tags, status, top_k"]),
+    ("search_memory", {"top_k": 0}, "invalid_argument", ["top_k: must be from 1 to 100, got 0"]),
+    ("search_memory", {"top_k": 1000}, "invalid_argument", ["top_k: must be from 1 to 100, got 1000"]),
+    ("search_memory", {"top_k": "many"}, "invalid_argument", ["top_k: must be an integer, got 'many'"]),
+    ("search_memory", {"status": "deleted"}, "invalid_argument", ["status: must be 'active', 'promoted', 'archived' or 'all', got 'deleted'"]),
+    ("search_memory", {"preview_length": -1}, "invalid_argument", ["preview_length: must be from 0 to 5000, got -1"]),
+    ("gc", {"dry_run": False, "limit": 0}, "invalid_argument", ["limit: must be from 1 to 10000, got 0"]),
+    ("touch_memory", {"memory_id": "no-such-memory"}, "not_found", ["no memory matches", "search_memory"]),
+    ("touch_memory", {"memory_id": "d4"}, "invalid_argument", ["an id prefix needs at least 4 characters"]),
+    ("touch_memory", {"memory_id": "../../etc/passwd"}, "unsafe_path", ["leave the vault"]),
+    ("touch_memory", {"memory_id": "/etc/passwd"}, "unsafe_path", ["absolute"]),
+    ("open_memories", {"memory_ids": ["../outside.md"]}, "unsafe_path", ["leave the vault"]),
+    ("open_memories", {"memory_ids": [f"id{i}" for i in range(101)]}, "invalid_argument", ["memory_ids: at most 100 values, got 101"]),
+    ("delete_memory", {"memory_id": "../Home.md"}, "unsafe_path", ["leave the vault"]),
+    ("delete_memory", {"memory_id": "Prefers TypeScript", "mode": "shred"}, "invalid_argument", ["mode: must be 'archive' or 'remove', got 'shred'"]),
+    ("delete_memory", {"memory_id": "Home.md"}, "not_found", ["not a memory"]),
+    ("update_memory", {"memory_id": "Prefers TypeScript"}, "invalid_argument", ["nothing to update"]),
+    ("update_memory", {"memory_id": "Prefers TypeScript", "content": "new", "expected_hash": "abc"}, "invalid_argument",
+     ["expected_hash: 'abc' does not have the expected form: the content_hash you last read"]),
     ("update_memory", {"memory_id": "Prefers TypeScript", "content": "new", "expected_hash": "0" * 64},
-     ["Conflict", "re-read", "content_hash is now"]),
+     "conflict", ["re-read", "content_hash is now"]),
     ("create_relation", {"from_memory_id": "Prefers TypeScript", "to_memory_id": "Uses Neovim",
-                         "relation_type": "likes"}, ["relation_type: 'likes' is not one of", "relation_type takes one of related, causes"]),
+                         "relation_type": "likes"}, "invalid_argument", ["relation_type: must be 'related', 'causes',"]),
     ("create_relation", {"from_memory_id": "Prefers TypeScript", "to_memory_id": "Prefers TypeScript",
-                         "relation_type": "related"}, ["InvalidArgument", "itself"]),
-    ("promote_memory", {}, ["InvalidArgument", "auto_detect"]),
-    ("promote_memory", {"memory_id": "Curious about Rust"}, ["not a promotion candidate", "force"]),
-    ("memory_version", {"memory_id": "Prefers TypeScript", "commit": "zzzz"}, ["commit: 'zzzz' does not have the expected form", "a commit sha or its prefix"]),
-    ("memory_history", {"memory_id": "never-existed-anywhere"}, ["NotFound", "forgotten"]),
-    ("restore_memory", {"memory_id": "Prefers TypeScript"}, ["InvalidArgument", "not forgotten"]),
-    ("observe_memory_usage", {"memory_ids": []}, ["memory_ids: 0 items, fewer than 1"]),
-    ("no_such_tool", {}, ["Unknown tool: no_such_tool. The tools are ", "search_memory"]),
+                         "relation_type": "related"}, "invalid_argument", ["itself"]),
+    ("promote_memory", {}, "invalid_argument", ["auto_detect"]),
+    ("promote_memory", {"memory_id": "Curious about Rust"}, "invalid_argument", ["not a promotion candidate", "force"]),
+    ("memory_version", {"memory_id": "Prefers TypeScript", "commit": "zzzz"}, "invalid_argument",
+     ["commit: 'zzzz' does not have the expected form: a commit sha or its prefix"]),
+    ("memory_history", {"memory_id": "never-existed-anywhere"}, "not_found", ["forgotten_memories"]),
+    ("restore_memory", {"memory_id": "Prefers TypeScript"}, "invalid_argument", ["not forgotten"]),
+    ("observe_memory_usage", {"memory_ids": []}, "invalid_argument", ["memory_ids: at least 1 values, got 0"]),
+    ("read_note", {"path": "Home.md"}, "invalid_argument",
+     ["path: unknown argument (did you mean ref?). The arguments are: ref, cursor, max_chars"]),
+    ("read_note", {"ref": "../x.md"}, "unsafe_path", ["'..' would leave the vault"]),
+    ("search_unified", {"query": "coffee", "folder": "No such folder"}, "not_found", ["No such folder", "no such folder in the vault"]),
+    ("no_such_tool", {}, "unknown_tool", ["Unknown tool: no_such_tool. The tools are ", "search_memory"]),
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize(
-    ("tool", "arguments", "words"), BAD_CALLS, ids=lambda v: v if isinstance(v, str) else ""
+    ("tool", "arguments", "code", "words"), BAD_CALLS, ids=lambda v: v if isinstance(v, str) else ""
 )
 async def test_bad_call_is_a_readable_error_and_changes_nothing(
-    tool: str, arguments: dict, words: list[str], git_vault: Path
+    tool: str, arguments: dict, code: str, words: list[str], git_vault: Path
 ) -> None:
     before = vault_fingerprint(git_vault)
     async with connected(service_for(git_vault)) as client:
@@ -75,8 +87,15 @@ async def test_bad_call_is_a_readable_error_and_changes_nothing(
     assert result.is_error, f"{tool} {arguments}: {result.structured_content}"
     for word in words:
         assert word in message, f"{word!r} not in: {message}"
+    assert result.structured_content is not None
+    assert result.structured_content["error"] == code
+    assert message.startswith(result.structured_content["detail"])
+    # the reason only: no SDK prefix, no class name, no pydantic text
+    assert not message.startswith("Error executing tool"), message
+    assert not re.search(r"\b[A-Z][a-z]+[A-Z]\w*:", message), message
     assert "Traceback" not in message
     assert "pydantic" not in message and "validation error" not in message, message
+    assert "cortexgraph-vault" not in message, message  # the CLI's words stay in the CLI
     assert vault_fingerprint(git_vault) == before
 
 
@@ -85,15 +104,12 @@ async def test_argument_errors_keep_a_structured_error_for_clients(git_vault: Pa
         bad = await client.call_tool("search_memory", {"top_k": 1000, "status": "deleted"})
         missing = await client.call_tool("touch_memory", {"memory_id": "no-such-memory"})
     assert bad.is_error
-    text = text_of(bad)
-    assert text.startswith("Invalid arguments for search_memory: status: 'deleted' is not one of")
-    assert "top_k: 1000 is more than 100. top_k takes an integer from 1 to 100" in text
-    assert bad.structured_content is not None
-    assert bad.structured_content["error"] == "invalid_arguments"
-    assert [(p["argument"], p["type"]) for p in bad.structured_content["problems"]] == [
-        ("status", "literal_error"),
-        ("top_k", "less_than_equal"),
-    ]
+    assert bad.structured_content == {
+        "error": "invalid_argument",
+        "detail": "status: must be 'active', 'promoted', 'archived' or 'all', got 'deleted'; "
+        "top_k: must be from 1 to 100, got 1000",
+        "params": ["status", "top_k"],
+    }
     assert missing.is_error and missing.structured_content is not None
     assert missing.structured_content["error"] == "not_found"
     assert "search_memory" in missing.structured_content["detail"]
@@ -111,7 +127,9 @@ async def test_ambiguous_prefix_lists_the_candidates(git_vault: Path) -> None:
         result = await client.call_tool("touch_memory", {"memory_id": "abcd"})
     message = text_of(result)
     assert result.is_error
-    assert "Ambiguous" in message and "Call again with one of these ids" in message
+    assert result.structured_content is not None
+    assert result.structured_content["error"] == "ambiguous"
+    assert "Call again with one of these ids" in message
     assert "abcd0000-0000-4000-8000-000000000000 _stm/First twin.md" in message
     assert "abcd1000-0000-4000-8000-000000000000 _stm/Second twin.md" in message
     assert vault_fingerprint(git_vault) == before

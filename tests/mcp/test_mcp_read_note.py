@@ -48,7 +48,7 @@ async def test_frontmatter_body_links_and_backlinks_come_apart(git_vault: Path) 
     assert note["frontmatter"]["tags"] == ["project", "work"]
     assert note["body"].startswith("# Project Atlas\n") and "tags:" not in note["body"]
     assert text.endswith(note["body"]) and note["body_chars"] == len(note["body"])
-    assert note["next_cursor"] is None and note["offset"] == 0
+    assert "next_cursor" not in note and note["offset"] == 0
     by_target = {link["target"]: link for link in note["links"]}
     assert by_target["Jonas Berg"]["path"] == "People/Jonas Berg.md"
     assert by_target["atlas-architecture.png"]["kind"] == "embed"
@@ -63,21 +63,71 @@ async def test_pages_join_into_the_whole_body_and_each_is_bounded(git_vault: Pat
     body = "".join(f"Line {n}: the shipment events of carrier {n % 7}.\n" for n in range(300))
     (git_vault / "Projects" / "Carrier log.md").write_text(f"---\ntags: [log]\n---\n{body}")
     async with connected(service_for(git_vault)) as client:
-        s = await session_for(client)
-        pages = [await s.call("read_note", ref="Carrier log", max_chars=1000)]
-        while pages[-1]["next_cursor"]:
-            pages.append(
-                await s.call(
-                    "read_note", ref="Carrier log", max_chars=1000, cursor=pages[-1]["next_cursor"]
+        answers = [await client.call_tool("read_note", {"ref": "Carrier log", "max_chars": 1000})]
+        while "next_cursor" in answers[-1].structured_content:
+            cursor = answers[-1].structured_content["next_cursor"]
+            answers.append(
+                await client.call_tool(
+                    "read_note", {"ref": "Carrier log", "max_chars": 1000, "cursor": cursor}
                 )
             )
+    pages = [a.structured_content for a in answers]
     assert "".join(p["body"] for p in pages) == body
+    assert all(len(text_of(a)) <= 1000 for a in answers), "the whole answer, not its body"
     assert len(pages) >= len(body) // 1000
-    assert all(0 < len(p["body"]) <= 1000 for p in pages)
-    assert all(p["body"].endswith("\n") for p in pages), "pages end on a line break"
+    assert all(p["body"] and p["body"].endswith("\n") for p in pages), "pages end on a line break"
     assert [p["offset"] for p in pages[1:]] == [p["offset"] + len(p["body"]) for p in pages[:-1]]
     assert pages[0]["frontmatter"] == {"tags": ["log"]}
-    assert all(p["frontmatter"] is None and p["links"] is None for p in pages[1:])
+    assert all("frontmatter" not in p and "links" not in p for p in pages[1:])
+
+
+async def test_a_note_with_3000_backlinks_keeps_its_budget_and_pages_the_rest(
+    git_vault: Path,
+) -> None:
+    sources = git_vault / "Daily"
+    sources.mkdir(exist_ok=True)
+    for n in range(3000):
+        (sources / f"Day {n:04d} of the shipment log.md").write_text(
+            f"Shipped. See [[Hub]] ({n}).\n"
+        )
+    hub = "".join(
+        f"Line {n} of the hub links [[Day {n:04d} of the shipment log]].\n" for n in range(300)
+    )
+    (git_vault / "Hub.md").write_text(f"---\ntags: [hub]\n---\n{hub}")
+    async with connected(service_for(git_vault)) as client:
+        small = await client.call_tool("read_note", {"ref": "Hub", "max_chars": 1000})
+        first = await client.call_tool("read_note", {"ref": "Hub", "max_chars": 10_000})
+        page = first.structured_content
+
+        async def every(kind: str, max_chars: int) -> tuple[list[dict], list[int]]:
+            items, sizes, cursor = [], [], page[f"{kind}_cursor"]
+            while cursor:
+                answer = await client.call_tool(
+                    "read_note", {"ref": "Hub", "max_chars": max_chars, "cursor": cursor}
+                )
+                assert not answer.is_error, text_of(answer)
+                sizes.append(len(text_of(answer)))
+                items += answer.structured_content[kind]
+                cursor = answer.structured_content.get(f"{kind}_cursor")
+            return items, sizes
+
+        backlinks, back_sizes = await every("backlinks", 10_000)
+        links, link_sizes = await every("links", 4_000)
+    assert not small.is_error and len(text_of(small)) <= 1000, len(text_of(small))
+    assert small.structured_content["backlink_count"] == 3000
+    assert len(text_of(first)) <= 10_000
+    assert page["link_count"] == 300 and page["backlink_count"] == 3000
+    assert page["body"] and page["next_cursor"], "the body comes first, its rest by cursor"
+    # every backlink, once, in order, over pages that each keep their budget
+    listed = page.get("backlinks", []) + backlinks
+    assert [b["path"] for b in listed] == [
+        f"Daily/Day {n:04d} of the shipment log.md" for n in range(3000)
+    ]
+    assert max(back_sizes) <= 10_000 and len(back_sizes) < 60, "pages are filled"
+    assert [link["target"] for link in page.get("links", []) + links] == [
+        f"Day {n:04d} of the shipment log" for n in range(300)
+    ]
+    assert max(link_sizes) <= 4_000
 
 
 async def test_a_5_mb_note_comes_a_bounded_page_at_a_time(git_vault: Path) -> None:
@@ -99,16 +149,17 @@ async def test_a_5_mb_note_comes_a_bounded_page_at_a_time(git_vault: Path) -> No
 
 async def test_a_cursor_given_before_an_edit_is_refused(git_vault: Path) -> None:
     path = git_vault / "Reading" / "Reading List.md"
+    path.write_text(path.read_text(encoding="utf-8") + "- one more book\n" * 200, encoding="utf-8")
     async with connected(service_for(git_vault)) as client:
         s = await session_for(client)
-        first = await s.call("read_note", ref="Reading List", max_chars=200)
+        first = await s.call("read_note", ref="Reading List", max_chars=1000)
         assert first["next_cursor"]
         path.write_text("A new list.\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
         stale = await client.call_tool(
             "read_note", {"ref": "Reading List", "cursor": first["next_cursor"]}
         )
         other = await client.call_tool("read_note", {"ref": "Home", "cursor": first["next_cursor"]})
-        again = await s.call("read_note", ref="Reading List", max_chars=200)
+        again = await s.call("read_note", ref="Reading List", max_chars=1000)
     for result in (stale, other):
         assert result.is_error
         assert "cursor:" in text_of(result) and "without cursor" in text_of(result)
@@ -117,16 +168,21 @@ async def test_a_cursor_given_before_an_edit_is_refused(git_vault: Path) -> None
 
 
 BAD_REFS = [
-    ({"ref": "No such note anywhere"}, "NotFound", "search_unified"),
-    ({"ref": "../outside.md"}, "UnsafePath", "leave the vault"),
-    ({"ref": "/etc/passwd"}, "UnsafePath", "absolute"),
-    ({"ref": ".obsidian/app.json"}, "UnsafePath", "belongs to another tool"),
-    ({"ref": "atlas-architecture.png"}, "InvalidArgument", "attachment (.png)"),
-    ({"ref": "Projects/assets/atlas-architecture.png"}, "InvalidArgument", "not a Markdown note"),
-    ({"ref": "Projects"}, "InvalidArgument", "is a folder"),
-    ({"ref": "Home", "cursor": "page-two"}, "InvalidArgument", "not a cursor from read_note"),
-    ({"ref": "Home", "max_chars": 10}, "max_chars: 10 is less than 200", "max_chars takes"),
-    ({"ref": ""}, "ref: 0 characters", "ref takes"),
+    ({"ref": "No such note anywhere"}, "not_found", "search_unified"),
+    ({"ref": "../outside.md"}, "unsafe_path", "leave the vault"),
+    ({"ref": "/etc/passwd"}, "unsafe_path", "absolute"),
+    ({"ref": ".obsidian/app.json"}, "unsafe_path", "belongs to another tool"),
+    ({"ref": "atlas-architecture.png"}, "invalid_argument", "attachment (.png)"),
+    ({"ref": "Projects/assets/atlas-architecture.png"}, "invalid_argument", "not a Markdown note"),
+    ({"ref": "Projects"}, "invalid_argument", "is a folder"),
+    ({"ref": "Home", "cursor": "page-two"}, "invalid_argument", "not a cursor from read_note"),
+    (
+        {"ref": "Home", "max_chars": 10},
+        "invalid_argument",
+        "max_chars: must be from 1000 to 100000, got 10",
+    ),
+    ({"ref": ""}, "invalid_argument", "ref: must not be empty"),
+    ({"path": "Home"}, "invalid_argument", "path: unknown argument (did you mean ref?)"),
 ]
 
 
@@ -139,7 +195,8 @@ async def test_bad_references_are_refused_naming_the_reason(
         result = await client.call_tool("read_note", arguments)
     message = text_of(result)
     assert result.is_error, result.structured_content
-    assert kind in message and words in message, message
+    assert result.structured_content is not None
+    assert result.structured_content["error"] == kind and words in message, message
     assert vault_fingerprint(git_vault) == before
 
 
@@ -155,7 +212,7 @@ async def test_an_alias_that_looks_like_a_drive_letter_is_a_name_not_a_path(
         refused = await client.call_tool("read_note", {"ref": "C:/Windows/win.ini"})
     assert note["path"] == "Reading/Questions.md"
     assert note["body"] == "Because the monolith is slow.\n"
-    assert refused.is_error and "UnsafePath" in text_of(refused)
+    assert refused.is_error and "absolute paths are refused" in text_of(refused)
 
 
 async def test_frontmatter_comes_as_json_whatever_yaml_it_holds(git_vault: Path) -> None:
@@ -182,8 +239,8 @@ async def test_binary_bytes_in_a_note_are_read_with_replacements_and_reported(
     before = vault_fingerprint(git_vault)
     async with connected(service_for(git_vault)) as client:
         s = await session_for(client)
-        note = await s.call("read_note", ref="Reading/Blob.md", max_chars=500)
-    assert len(note["body"]) <= 500 and note["next_cursor"]
+        note = await s.call("read_note", ref="Reading/Blob.md", max_chars=1000)
+    assert len(note["body"]) <= 1000 and note["next_cursor"]
     assert "\ufffd" in note["body"]
     assert any("not UTF-8" in p for p in note["problems"]), note["problems"]
     assert vault_fingerprint(git_vault) == before, "never rewritten"

@@ -51,7 +51,7 @@ def test_the_page_holds_the_memory_graph_and_needs_no_network(
     assert nodes["_archive/Project Falcon ran on Python 3.8.md"]["kind"] == "archived"
     assert any(n["kind"] == "note" for n in nodes.values())  # People/..., linked from memories
     assert {"from": "_stm/Maya drinks her coffee black, no sugar.md", "type": "related",
-            "to": "_stm/Jonas works from Berlin (CET) and prefers meetings.md"} in data["edges"]  # type: ignore[operator]  # fmt: skip
+            "to": "_stm/Jonas works from Berlin (CET) and prefers meetings after 10 00.md"} in data["edges"]  # type: ignore[operator]  # fmt: skip
     assert data["statusColours"] == STATUS_COLOURS
     assert data["relationColours"]["contradicts"] == RELATION_COLOURS["contradicts"]  # type: ignore[index]
 

@@ -23,7 +23,7 @@ def test_a_memory_finds_the_note_on_its_topic_first_and_never_itself(sample_vaul
     assert paths[0] == "Areas/Running.md"
     assert "_stm/Half marathon goal.md" not in paths
     assert result.count == len(result.results) == 5
-    assert result.results[0].source == "note" and result.results[0].memory_id is None
+    assert result.results[0].source == "note" and result.results[0].id is None
     scores = [hit.score for hit in result.results]
     assert scores == sorted(scores, reverse=True)
 
@@ -38,7 +38,7 @@ def test_a_note_finds_memories_and_notes_in_the_search_result_shape(sample_vault
         "Projects/Ledger Migration.md",
         "Reading/Designing Data-Intensive Applications.md",
     } <= set(by_path)
-    memories = [hit for hit in result.results if hit.memory_id]
+    memories = [hit for hit in result.results if hit.id]
     assert memories and all(hit.source in {"stm", "ltm"} and hit.status for hit in memories)
     assert all(hit.similarity > 0 for hit in result.results)  # by words or by meaning
     assert any(hit.matched for hit in result.results)

@@ -34,10 +34,10 @@ def test_results_say_where_they_live_and_what_matched(sample_vault: Path) -> Non
     result = service_for(sample_vault).search_unified("atlas launch", limit=20)
     by_path = {h.path: h for h in result.results}
     stm = by_path["_stm/Atlas launch date.md"]
-    assert stm.source == "stm" and stm.memory_id and stm.status == "active"
+    assert stm.source == "stm" and stm.id and stm.status == "active"
     assert set(stm.matched) >= {"title", "content"} and stm.memory_score is not None
     note = by_path["Projects/Project Atlas.md"]
-    assert note.source == "note" and note.memory_id is None and note.status is None
+    assert note.source == "note" and note.id is None and note.status is None
     assert note.matched and "content" in note.matched
     assert note.last_used is not None and note.score > 0
     assert result.results[0].path == "_stm/Atlas launch date.md"

@@ -81,10 +81,10 @@ def test_search_finds_a_touched_memory_by_its_words_and_an_updated_one_by_its_ne
     for _ in range(3):
         service.touch(saved.memory_id)
     found = service.search_unified("saffron risotto")
-    assert saved.memory_id in [r.memory_id for r in found.results]
+    assert saved.memory_id in [r.id for r in found.results]
     assert saved.path in service.engine.catalog.text.search(["saffron"])
     service.update(saved.memory_id, content="Paella wants a wide pan and no stirring.")
-    assert saved.memory_id in [r.memory_id for r in service.search_unified("paella").results]
+    assert saved.memory_id in [r.id for r in service.search_unified("paella").results]
     words, path = service.engine.catalog.text, saved.path
     assert path in words.search(["paella"]) and path not in words.search(["stock"])
     assert len(words) == len(service.engine.catalog.notes())  # each note once

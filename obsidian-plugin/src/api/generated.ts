@@ -350,20 +350,24 @@ export interface NoteRead {
   size_bytes: number;
   /** length of the whole body */
   body_chars: number;
-  /** where this page starts in the body */
+  /** where this page starts in the body (or links, backlinks) */
   offset: number;
-  /** this page of the body (Markdown after the frontmatter) */
-  body: string;
-  /** pass as cursor for the next page; null at end */
+  /** this page of the body (Markdown after the frontmatter); null on a page of links or backlinks */
+  body: string | null;
+  /** pass as cursor for the next page of the body */
   next_cursor: string | null;
   /** first page only */
   frontmatter: Record<string, unknown> | null;
-  /** outgoing links; first page only */
+  /** outgoing links, as many as fit */
   links: NoteLinkView[] | null;
   link_count: number | null;
-  /** notes linking here; first page only */
+  /** pass as cursor for more links */
+  links_cursor: string | null;
+  /** notes linking here, as many as fit */
   backlinks: Backlink[] | null;
   backlink_count: number | null;
+  /** pass as cursor for more backlinks */
+  backlinks_cursor: string | null;
   problems: string[];
 }
 
@@ -591,8 +595,8 @@ export interface SaveResult {
 }
 
 export interface SearchHit {
+  /** the memory's id; null for a note that is no memory */
   id: string | null;
-  memory_id: string | null;
   title: string;
   path: string;
   /** stm (short-term memory), ltm (promoted memory) or note */
@@ -869,10 +873,10 @@ export interface NeighbourhoodQuery {
 export interface ReadNoteQuery {
   /** path, title, alias, [[link]] or memory id */
   ref: string;
-  /** next_cursor of the previous page */
+  /** next_cursor, links_cursor or backlinks_cursor */
   cursor?: string;
   /**
-   * body characters per page
+   * answer size in characters (default 10000)
    * @default 10000
    */
   max_chars?: number;

@@ -50,7 +50,7 @@ export function resultRows(hits: SearchHit[], memories: MemoryView[]): ResultRow
   const byId = new Map(memories.filter((m) => m.id).map((m) => [m.id, m]));
   const byPath = new Map(memories.map((m) => [m.path, m]));
   return hits.map((hit) => {
-    const memory = (hit.memory_id ? byId.get(hit.memory_id) : undefined) ?? byPath.get(hit.path);
+    const memory = (hit.id ? byId.get(hit.id) : undefined) ?? byPath.get(hit.path);
     return memory ? { kind: "memory", memory } : { kind: "note", hit };
   });
 }

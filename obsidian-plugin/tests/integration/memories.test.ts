@@ -75,7 +75,7 @@ describe("related to a note", () => {
     expect(paths).not.toContain("Areas/Running.md");
     const memory = fromNote.results.find((h) => h.path === "_stm/Half marathon goal.md")!;
     expect(memory).toMatchObject({ source: "stm", status: "active", title: "Half marathon goal" });
-    expect(memory.memory_id).toBe((await client.lookup(memory.path))?.id);
+    expect(memory.id).toBe((await client.lookup(memory.path))?.id);
   });
 
   it("answers NotFound for a note the backend does not hold and refuses paths out of the vault", async () => {

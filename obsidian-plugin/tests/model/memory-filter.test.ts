@@ -55,7 +55,7 @@ describe("resultRows", () => {
   it("shows listed memories as full rows and everything else as hits", () => {
     const listed = aMemory({ title: "Listed" });
     const rows = resultRows(
-      [aHit({ memory_id: listed.id, path: listed.path, source: "stm" }), aHit({ title: "Home", path: "Home.md" })],
+      [aHit({ id: listed.id, path: listed.path, source: "stm" }), aHit({ title: "Home", path: "Home.md" })],
       [listed],
     );
     expect(rows[0]).toEqual({ kind: "memory", memory: listed });

@@ -40,7 +40,6 @@ export function aMemory(over: Partial<MemoryView> = {}): MemoryView {
 export function aHit(over: Partial<SearchHit> = {}): SearchHit {
   return {
     id: null,
-    memory_id: null,
     title: "A note",
     path: "Notes/A note.md",
     source: "note",

@@ -186,7 +186,7 @@ describe("MemoriesPanel search", () => {
   it("uses the backend's unified search and shows memories and notes it finds", async () => {
     const transport = servingMemories(() => [oat, ts]).on("GET /api/v1/search", (_r, url) => {
       expect(url.searchParams.get("q")).toBe("coffee");
-      return json(200, { success: true, count: 2, results: [aHit({ memory_id: "oat", path: oat.path, source: "stm" }), aHit({ title: "Cafés I like", path: "Places/Cafés.md" })] });
+      return json(200, { success: true, count: 2, results: [aHit({ id: "oat", path: oat.path, source: "stm" }), aHit({ title: "Cafés I like", path: "Places/Cafés.md" })] });
     });
     const { root, panel } = mount(backendOver(transport));
     await panel.refresh();
@@ -224,7 +224,7 @@ describe("MemoriesPanel lifecycle", () => {
 
 describe("MemoriesPanel related to this note", () => {
   const running = aHit({ title: "Running", path: "Areas/Running.md", content: "Goal for spring: a half marathon" });
-  const goal = aHit({ title: "Half marathon goal", path: "_stm/Half marathon goal.md", source: "stm", memory_id: "goal" });
+  const goal = aHit({ title: "Half marathon goal", path: "_stm/Half marathon goal.md", source: "stm", id: "goal" });
   const relatedTo: Record<string, unknown[]> = { "_stm/Half marathon goal.md": [running], "Areas/Running.md": [goal] };
 
   function serving() {
