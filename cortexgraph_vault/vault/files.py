@@ -15,11 +15,12 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cortexgraph_vault.errors import NoteFormatError, VaultError, WriteFailed
+from cortexgraph_vault.errors import BeingWritten, NoteFormatError, VaultError, WriteFailed
 from cortexgraph_vault.vault import disk_wait, durability
 from cortexgraph_vault.vault.durability import DURABILITY
 from cortexgraph_vault.vault.fd_reads import read_fd as read_fd
 from cortexgraph_vault.vault.late_writes import KeepLateWords, last_look
+from cortexgraph_vault.vault.other_writers import read_alone
 from cortexgraph_vault.vault.temp_names import TEMP_MARK as TEMP_MARK
 from cortexgraph_vault.vault.temp_names import aside_path_for as aside_path_for
 from cortexgraph_vault.vault.temp_names import sweep_temp_files as sweep_temp_files
@@ -158,14 +159,20 @@ def decode_note(data: bytes, rel: str) -> str:
         ) from None
 
 
-def read_bytes_up_to(path: Path, rel: str, max_bytes: int | None) -> tuple[bytes, FileStamp]:
-    """`read_bytes`, refusing (NoteFormatError) a file larger than `max_bytes` unread."""
-    data, stamp, fd = _read_kept_open(path, rel, max_bytes)
+def read_bytes_up_to(
+    path: Path, rel: str, max_bytes: int | None, *, whole: bool = False
+) -> tuple[bytes, FileStamp]:
+    """`read_bytes`, refusing (NoteFormatError) a file larger than `max_bytes` unread.
+    `whole`: BeingWritten rather than a version another program is in the middle of writing
+    (other_writers.py), for a read whose bytes may be written back."""
+    data, stamp, fd = _read_kept_open(path, rel, max_bytes, whole=whole)
     os.close(fd)
     return data, stamp
 
 
-def _read_kept_open(path: Path, rel: str, max_bytes: int | None) -> tuple[bytes, FileStamp, int]:
+def _read_kept_open(
+    path: Path, rel: str, max_bytes: int | None, *, whole: bool
+) -> tuple[bytes, FileStamp, int]:
     fd, st = open_stat(path)
     try:
         if max_bytes is not None and st.st_size > max_bytes:
@@ -173,7 +180,13 @@ def _read_kept_open(path: Path, rel: str, max_bytes: int | None) -> tuple[bytes,
                 f"{rel}: {st.st_size} bytes, larger than max_note_bytes ({max_bytes}); "
                 "too large to rewrite safely, left untouched"
             )
-        data = read_fd(fd, size=st.st_size)
+        if whole:
+            read = read_alone(fd, size=st.st_size)
+            if read is None:
+                raise BeingWritten(rel or path.name)
+            data = read
+        else:
+            data = read_fd(fd, size=st.st_size)
     except BaseException:
         os.close(fd)
         raise
@@ -188,9 +201,10 @@ def read_note(path: Path, rel: str, max_bytes: int | None = None) -> NoteFile:
 
 def read_note_open(path: Path, rel: str, max_bytes: int | None = None) -> tuple[NoteFile, int]:
     """`read_note`, and the note's descriptor, left open for the caller (to close, or to
-    give to `atomic_write` as `held_open`)."""
+    give to `atomic_write` as `held_open`). A read to be written back: BeingWritten while
+    another program is writing the note."""
     try:
-        data, stamp, fd = _read_kept_open(path, rel, max_bytes)
+        data, stamp, fd = _read_kept_open(path, rel, max_bytes, whole=True)
     except IsADirectoryError:
         raise NoteFormatError(f"{rel}: is a folder, not a note") from None
     except NotRegularFile as exc:
@@ -246,12 +260,18 @@ def atomic_write(
     (`read_note_open`), kept open since, and closed here whatever happens: the check reads
     it again instead of opening the path anew (two system calls fewer on the writer's turn:
     an open and a close); a file put at the path since is a different one (`_same_file`).
+
+    Every read of the note here is whole (other_writers.py): a note another program is
+    writing at the check is ChangedUnderUs (read again once it is written); the note we
+    replaced, found being written or emptied after our rename, is not a version of theirs
+    but the start of a save into it: it is looked at again once the writer lets go.
     """
     tmp = temp_path_for(path)
     # The note we replace, held open from the check on: whatever an editor writes into it in
     # the instant before our rename lands in this file, not in ours, and we read it back.
     held: int | None = held_open
     held_size = 0
+    checked = b""  # what the note held at the check: what we replaced, unless written since
     try:
         ours = _write_new(tmp, data)
         # Check as late as possible: the window between this check and the rename is what
@@ -259,18 +279,20 @@ def atomic_write(
         if must_not_exist and os.path.lexists(path):
             raise ChangedUnderUs(path, "a file with this name appeared")
         if expected is not None:
+            now = None
             if held is None:
                 opened = _open_existing(path)
                 if opened is not None:
                     held, held_st = opened
-                    held_size = held_st.st_size
-                    now = stamp_of(read_fd(held, size=held_size), held_st)
-                else:
-                    now = None
             else:
                 held_st = os.fstat(held)
+            if held is not None:
                 held_size = held_st.st_size
-                now = stamp_of(read_fd(held, size=held_size, offset=0), held_st)
+                read = read_alone(held, size=held_size, offset=0)
+                if read is None:
+                    raise ChangedUnderUs(path, "another program is writing it")
+                checked = read
+                now = stamp_of(checked, held_st)
             if now != expected and (now is None or now.sha256 != expected.sha256):
                 raise ChangedUnderUs(path, "the file changed since it was read")
             if held is not None and not _same_file(held_st, path):
@@ -295,10 +317,14 @@ def atomic_write(
     written = stamp_of(data, ours, keep_st=True)
     if held is not None:
         look = None
+        late = False
         try:
-            replaced = read_fd(held, size=held_size, offset=0)
-            late = expected is not None and hashlib.sha256(replaced).hexdigest() != expected.sha256
-            if on_late is not None and not late:
+            replaced = read_alone(held, size=held_size, offset=0)
+            if replaced is None or not replaced.strip():
+                replaced = checked  # theirs is still to come: the looks will find it
+            elif expected is not None:
+                late = hashlib.sha256(replaced).hexdigest() != expected.sha256
+            if on_late is not None:
                 look = last_look(held, replaced, on_late)
         finally:
             DURABILITY.close_later(held, look)
