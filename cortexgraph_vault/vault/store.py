@@ -32,6 +32,7 @@ from cortexgraph_vault.core.note import (
 )
 from cortexgraph_vault.errors import BeingWritten, Conflict, NoteFormatError, NotFound, VaultError
 from cortexgraph_vault.vault import disk_wait
+from cortexgraph_vault.vault.anchored import register
 from cortexgraph_vault.vault.edit_steps import (
     ComputeChanges,
     Edit,
@@ -47,6 +48,7 @@ from cortexgraph_vault.vault.files import (
     atomic_write,
     current_stamp,
     decode_note,
+    lexists,
     read_bytes,
     read_bytes_up_to,
     read_note_open,
@@ -91,6 +93,7 @@ class NoteStore:
     ) -> None:
         self.layout = layout
         self.root = layout.root
+        register(self.root)  # every file below it reached from it (vault/anchored.py)
         self.lock = lock
         self.journal = journal
         # Larger notes are indexed only in part, and rewriting one would hold it in memory
@@ -315,7 +318,7 @@ class NoteStore:
             def taken(name: str) -> bool:
                 return (
                     name.lower() in tried
-                    or os.path.lexists(base / name)
+                    or lexists(base / name)
                     or (in_use is not None and in_use(name))
                 )
 
@@ -413,7 +416,7 @@ class NoteStore:
 
     def put_back(self, aside: str, rel: str) -> None:
         with self.lock.held():
-            if os.path.lexists(self.path(rel)):
+            if lexists(self.path(rel)):
                 raise ChangedUnderUs(self.path(rel), "a new file took the name meanwhile")
             rename_file(self.path(aside), self.path(rel))
 
@@ -427,7 +430,7 @@ class NoteStore:
             atomic_write(path, text.encode("utf-8"))
 
     def exists(self, rel: str) -> bool:
-        return os.path.lexists(self.path(rel))
+        return lexists(self.path(rel))
 
 
 def _when_written(read: Callable[[], T]) -> T:

@@ -22,6 +22,7 @@ from cortexgraph_vault.vault.late_writes import LATE_LOOK_SECONDS
 from cortexgraph_vault.vault.layout import VaultLayout
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.store import NoteStore
+from tests.builders import path_at
 
 NOTE = "---\nid: abc\nuse_count: 1\nmood: calm  # mine\n---\nBody line.\n"
 REL = "_stm/m.md"
@@ -55,10 +56,10 @@ def opened_at_our_rename(
         opened: list[int] = []
         real_replace = os.replace
 
-        def replace(src, dst):  # type: ignore[no-untyped-def]
-            if Path(dst) == store.path(REL) and not opened:
+        def replace(src, dst, **fds):  # type: ignore[no-untyped-def]
+            if path_at(dst, fds.get("dst_dir_fd")) == store.path(REL) and not opened:
                 opened.append(_opened_before(store, flags))
-            return real_replace(src, dst)
+            return real_replace(src, dst, **fds)
 
         monkeypatch.setattr(files_module.os, "replace", replace)
         return opened

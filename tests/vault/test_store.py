@@ -21,6 +21,7 @@ from cortexgraph_vault.vault.layout import VaultLayout, among, safe_title, uniqu
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.paths import safe_path
 from cortexgraph_vault.vault.store import NoteStore
+from tests.builders import path_at
 
 NOTE = "---\nid: abc\nuse_count: 1\nmood: calm  # mine\n---\nBody line.\n"
 
@@ -159,12 +160,12 @@ def _append_just_before_our_rename(
     real_replace = os.replace
     done: list[int] = []
 
-    def replace(src, dst):  # type: ignore[no-untyped-def]
-        if Path(dst) == path and len(done) < times:
+    def replace(src, dst, **fds):  # type: ignore[no-untyped-def]
+        if path_at(dst, fds.get("dst_dir_fd")) == path and len(done) < times:
             with open(path, "ab") as fh:
                 fh.write(extra)
             done.append(1)
-        return real_replace(src, dst)
+        return real_replace(src, dst, **fds)
 
     monkeypatch.setattr(files_module.os, "replace", replace)
     return done
@@ -218,12 +219,12 @@ def _save_in_place_across_our_rename(
         os.write(fd, buffer)
         os.close(fd)
 
-    def replace(src, dst):  # type: ignore[no-untyped-def]
-        if Path(dst) == path and not editor:
+    def replace(src, dst, **fds):  # type: ignore[no-untyped-def]
+        if path_at(dst, fds.get("dst_dir_fd")) == path and not editor:
             fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
             editor.append(threading.Thread(target=write_later, args=(fd,)))
             editor[0].start()
-        return real_replace(src, dst)
+        return real_replace(src, dst, **fds)
 
     monkeypatch.setattr(files_module.os, "replace", replace)
     return editor
