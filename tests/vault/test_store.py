@@ -274,3 +274,14 @@ def test_a_note_held_open_for_writing_past_the_wait_is_refused_untouched(
     finally:
         os.close(fd)
     assert path.read_text() == NOTE
+
+
+def test_a_cr_only_note_is_refused_untouched_never_given_a_second_block(
+    store: NoteStore,
+) -> None:
+    path = store.root / "_stm" / "m.md"
+    cr_only = NOTE.replace("\n", "\r").encode()
+    path.write_bytes(cr_only)
+    with pytest.raises(NoteFormatError, match=r"_stm/m.md: .*bare carriage return.*LF or CRLF"):
+        store.update_fields("_stm/m.md", bump)
+    assert path.read_bytes() == cr_only
