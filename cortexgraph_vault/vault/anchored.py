@@ -52,6 +52,8 @@ class SymlinkedFolder(OSError):
 def register(root: Path) -> None:
     """Make `root` a vault root: every path below it is reached from its descriptor."""
     global _roots
+    if os.fspath(root) in _roots:  # asked again by every read of a parsing worker
+        return
     names = {os.path.abspath(root), os.path.realpath(root)}
     with _lock:
         if names <= set(_roots):
