@@ -45,6 +45,7 @@ from cortexgraph_vault.vault.files import (
     ChangedUnderUs,
     FileStamp,
     LateWrite,
+    NotRegularFile,
     atomic_write,
     current_stamp,
     decode_note,
@@ -220,7 +221,7 @@ class NoteStore:
                 current, stamp = _when_written(
                     lambda: read_bytes_up_to(path, rel, None, whole=True)
                 )
-            except FileNotFoundError:
+            except (FileNotFoundError, NotRegularFile, IsADirectoryError):
                 log.warning("%s: moved or removed before words typed into it late could be "
                             "kept", rel)  # fmt: skip
                 return None

@@ -156,10 +156,12 @@ def test_a_folder_swapped_with_a_symlink_leaks_nothing_over_rest(
         while not stop.is_set():
             n += 1
             try:
-                if n % 2:
+                if n % 3 == 0:
                     answer = client.post(f"/api/v1/memories/{MEMORY_ID}/touch")
-                else:
+                elif n % 3 == 1:
                     answer = client.get(f"/api/v1/memories/{MEMORY_ID}")
+                else:
+                    answer = client.get("/api/v1/notes/read", params={"ref": MEMORY_ID})
             except httpx.TransportError as exc:
                 failures.append(f"connection: {exc}")
                 continue
