@@ -87,6 +87,21 @@ class Conflict(VaultError):
         self.current_text = current_text
 
 
+class BeingWritten(VaultError):
+    """Another program (an editor saving in place) was writing the note all the while we
+    waited for it; nothing was changed. The message names the note."""
+
+    exit_code = 3
+    http_status = 409
+
+    def __init__(self, path: str) -> None:
+        super().__init__(
+            f"{path}: another program is writing it right now (an editor saving it in place?) "
+            "and did not let go in time; left untouched, try again in a moment"
+        )
+        self.path = path
+
+
 class SecretRefused(VaultError):
     """Content looks like a credential; the vault is committed to git, so it is refused."""
 

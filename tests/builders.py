@@ -16,6 +16,7 @@ runs with `pythonpath = ["."]` and importlib mode, so `tests` is a namespace pac
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -156,3 +157,11 @@ def body_of(path: Path) -> str:
 def service_for(vault: Path, now: datetime = NOW, **settings: object) -> MemoryService:
     """A service on `vault` whose clock stands at `now`."""
     return MemoryService(load_config({"vault": str(vault), **settings}), clock=lambda: now)
+
+
+def path_at(name: str | os.PathLike[str], dir_fd: int | None = None) -> Path:
+    """The path an `os` call names with `name` relative to the folder descriptor `dir_fd`
+    (as the vault's files are reached: vault/anchored.py), for a test that intercepts it."""
+    if dir_fd is None:
+        return Path(name)
+    return Path(os.readlink(f"/proc/self/fd/{dir_fd}")) / name

@@ -11,6 +11,8 @@ Decisions callers rely on:
 - A closing `---` without a final newline stays without one; a note without frontmatter gets a
   block in front of its unchanged text, which keeps whatever ending that text had.
 - An unclosed block is reported as a problem and its whole text is the body.
+- Frontmatter whose lines end in a bare CR is reported as a problem (`CR_ONLY`): such a note
+  is refused, never given a second block.
 """
 
 from __future__ import annotations
@@ -74,6 +76,8 @@ class _Split:
 
 def parse_note(text: str) -> ParsedNote:
     """Split `text` into frontmatter and body; never raises, reports what is wrong instead."""
+    if _cr_only(text):
+        return ParsedNote({}, text, True, CR_ONLY, "\r")
     split = _split(text)
     if split is None:
         return ParsedNote({}, text, False, None, _newline_of(text, text.find("\n")))
@@ -161,6 +165,23 @@ def _split(text: str) -> _Split | None:
             break
         pos = end + 1
     return _Split(text[:head_start], text[head_start:], "", "", False, newline)
+
+
+# Lines ended by a carriage return alone (classic Mac OS): a reader that splits lines on \n
+# alone sees one line and no block, and an edit would put a second block in front of it.
+CR_ONLY = (
+    "frontmatter lines end in a bare carriage return (CR, no line feed); not read or "
+    "changed: save the note with LF or CRLF line endings"
+)
+
+
+def _cr_only(text: str) -> bool:
+    """The opening fence ends in a CR that no LF follows."""
+    start = 1 if text.startswith(_BOM) else 0
+    if not text.startswith("---", start):
+        return False
+    rest = text[start + 3 :].lstrip(" \t")
+    return rest.startswith("\r") and not rest.startswith("\r\n")
 
 
 def _newline_of(text: str, first_newline: int) -> str:

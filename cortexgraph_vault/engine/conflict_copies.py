@@ -83,7 +83,8 @@ def _merge_one(
         if not outcome.clean or outcome.other is not None:
             return CopyOutcome(rel, original, False, outcome.report or "not the same memory")
         try:
-            atomic_write(store.path(original), outcome.result, expected=stamp)
+            atomic_write(store.path(original), outcome.result, expected=stamp,
+                         on_late=store.late_keeper(original))  # fmt: skip
         except ChangedUnderUs:
             return CopyOutcome(rel, original, False, "the original changed meanwhile; next time")
         if store.read(rel)[1].sha256 != copy_stamp.sha256:

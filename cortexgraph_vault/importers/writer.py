@@ -11,7 +11,6 @@ newer copy wins: the source replaces the vault's fields only when it records a l
 
 from __future__ import annotations
 
-import contextlib
 import os
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -40,9 +39,9 @@ from cortexgraph_vault.importers.records import (
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models.maintenance import ImportItem, ImportResult, SourceProblem
 from cortexgraph_vault.progress import Progress
+from cortexgraph_vault.vault.files import make_folder, write_new_unsynced
 from cortexgraph_vault.vault.layout import among, unique_name
 from cortexgraph_vault.vault.store import set_fields
-from cortexgraph_vault.vault.temp_names import temp_path_for
 
 # From this many new notes one walk of the vault indexes them faster than one at a time.
 INDEX_BY_WALK = 200
@@ -69,31 +68,6 @@ def _as_list(value: object) -> list[str]:
     if isinstance(value, str):
         return [value]
     return [str(v) for v in value] if isinstance(value, list) else []
-
-
-def write_new_file(path: Path, data: bytes) -> bool:
-    """Write a note that must not exist yet, atomically: False if the name is taken.
-
-    A hard link of a complete temp file cannot replace anything, so even an editor that does
-    not take our lock cannot lose a file to us. Where links are not supported, a check just
-    before the rename is the fallback. Not fsynced: the caller syncs a whole batch once.
-    """
-    tmp = temp_path_for(path)
-    try:
-        with open(tmp, "xb") as fh:
-            fh.write(data)
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            return False
-        except OSError:
-            if os.path.lexists(path):
-                return False
-            os.replace(tmp, path)
-        return True
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
 
 
 def _meta_differs(new: dict[str, Any], old: object) -> bool:
@@ -249,7 +223,7 @@ class _Importer:
         base = self._folder(folder)
         data = render_note(step.changes, step.body).encode("utf-8")
         for _ in range(8):
-            if write_new_file(base / name, data):
+            if write_new_unsynced(base / name, data):
                 step.path = f"{folder}/{name}"
                 return step.path, data
             # A file with that name appeared meanwhile (not one of ours): take the next name.
@@ -262,7 +236,7 @@ class _Importer:
         if folder not in self.folders:
             # Checked once per folder: the names inside come from unique_name (no separators).
             base = self.engine.store.path(f"{folder}/x.md").parent
-            base.mkdir(parents=True, exist_ok=True)
+            make_folder(base)
             self.folders[folder] = base
         return self.folders[folder]
 

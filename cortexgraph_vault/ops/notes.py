@@ -30,7 +30,8 @@ from cortexgraph_vault.index.records import NoteLink, decode_note_bytes
 from cortexgraph_vault.models import Backlink, NoteLinkView, NoteRead
 from cortexgraph_vault.ops.request_checks import check_range
 from cortexgraph_vault.ops.size_budget import fitting, json_size
-from cortexgraph_vault.vault.files import read_bytes
+from cortexgraph_vault.vault.anchored import SymlinkedFolder
+from cortexgraph_vault.vault.files import NotRegularFile, lstat_of, read_bytes
 
 DEFAULT_CHARS = 10_000
 MIN_CHARS = 1_000  # a page's own fields (path, hash, counts, cursors) take a few hundred
@@ -201,15 +202,19 @@ def read_note(
     rel = find_note(engine, ref)
     path = engine.store.path(rel)
     try:
-        size = path.stat().st_size
+        size = lstat_of(path).st_size
         if size > MAX_READ_BYTES:
             raise NoteFormatError(
                 f"{rel}: {size} bytes, more than read_note reads ({MAX_READ_BYTES}); open it in "
                 "Obsidian"
             )
         data, stamp = read_bytes(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         raise NotFound(f"ref: {rel} was removed just now; search again") from None
+    except IsADirectoryError:
+        raise NoteFormatError(f"{rel}: is a folder, not a note") from None
+    except (NotRegularFile, SymlinkedFolder) as exc:  # replaced since it was indexed
+        raise NoteFormatError(f"{rel}: {exc.reason}") from None
     if token is not None and token != _cursor_token(rel, stamp.sha256):
         raise Stale(
             f"cursor: {rel} changed since that cursor was given (or it belongs to another "

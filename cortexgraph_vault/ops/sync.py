@@ -34,6 +34,7 @@ from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.history.vault_history import DEVICE_TRAILER
 from cortexgraph_vault.models import SyncDecision, SyncResult
 from cortexgraph_vault.ops import lifecycle, sync_ids, sync_record
+from cortexgraph_vault.vault.files import remove_if_present
 
 Progress = Callable[[str], object]
 PUSH_ATTEMPTS = 3
@@ -166,7 +167,7 @@ def _bring_in(
     if merge.unresolved:
         sync_git.abort_merge(runner)
         for rel in merge.written:
-            (runner.work_tree / rel).unlink(missing_ok=True)
+            remove_if_present(runner.work_tree / rel)
         raise SyncError(f"could not merge {', '.join(merge.unresolved)} with {remote!r}; the "
                         "merge was undone and nothing was changed; merge them by hand "
                         f"(git pull {remote})")  # fmt: skip
@@ -182,7 +183,7 @@ def _bring_in(
 def _forget_what_stood(engine: VaultEngine, runner: GitRunner, forget: dict[str, str]) -> None:
     paths = []
     for repo_path in sorted(forget):
-        (runner.work_tree / repo_path).unlink(missing_ok=True)
+        remove_if_present(runner.work_tree / repo_path)
         paths.append(runner.from_repo(repo_path) or repo_path)
     ids = [i for i in forget.values() if i]
     engine.history.commit_paths(

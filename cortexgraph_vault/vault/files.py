@@ -2,7 +2,10 @@
 
 A write goes to a hidden temp file in the same folder (Obsidian and our watcher ignore dot
 files), is fsynced, and replaces the note with one rename, so a reader sees the old note or
-the new one, never half of either.
+the new one, never half of either. Every file below a vault root is opened, created, renamed
+and removed relative to a descriptor of its folder, reached from the root without following
+a symlink (vault/anchored.py): a folder swapped for a symlink is refused, never written
+through.
 """
 
 from __future__ import annotations
@@ -15,11 +18,19 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cortexgraph_vault.errors import NoteFormatError, VaultError, WriteFailed
+from cortexgraph_vault.errors import (
+    BeingWritten,
+    NoteFormatError,
+    UnsafePath,
+    VaultError,
+    WriteFailed,
+)
 from cortexgraph_vault.vault import disk_wait, durability
+from cortexgraph_vault.vault.anchored import SymlinkedFolder, folder_of, register
 from cortexgraph_vault.vault.durability import DURABILITY
 from cortexgraph_vault.vault.fd_reads import read_fd as read_fd
 from cortexgraph_vault.vault.late_writes import KeepLateWords, last_look
+from cortexgraph_vault.vault.other_writers import read_alone
 from cortexgraph_vault.vault.temp_names import TEMP_MARK as TEMP_MARK
 from cortexgraph_vault.vault.temp_names import aside_path_for as aside_path_for
 from cortexgraph_vault.vault.temp_names import sweep_temp_files as sweep_temp_files
@@ -78,32 +89,7 @@ def not_regular(kind: str) -> str:
     return f"{kind}, not a regular file{NEVER_READ}"
 
 
-OUTSIDE = f"in a folder that leads outside the vault (a symbolic link){NEVER_READ}"
-
-
-def is_inside(real_root: str, path: Path) -> bool:
-    """The folder holding `path` is the vault's own, once every symlink is resolved."""
-    folder = os.fspath(path.parent)
-    if folder == real_root:
-        return True
-    if folder.startswith(real_root.rstrip(os.sep) + os.sep) and not _link_below(real_root, folder):
-        return True  # no symlink below the root: inside, without resolving the whole path
-    real = os.path.realpath(folder)
-    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
-
-
-def _link_below(root: str, folder: str) -> bool:
-    """Whether a folder between `root` (excluded) and `folder` (included) is a symlink (or
-    cannot be looked at): one lstat per folder, where resolving the path takes one per part."""
-    walked = root.rstrip(os.sep)
-    for part in folder[len(walked) + 1 :].split(os.sep):
-        walked = os.path.join(walked, part)
-        try:
-            if stat.S_ISLNK(os.lstat(walked).st_mode):
-                return True
-        except OSError:
-            return True
-    return False
+OUTSIDE = f"in a symlinked folder (it could lead outside the vault){NEVER_READ}"
 
 
 def open_regular(path: Path, real_root: str | None = None) -> int:
@@ -115,18 +101,25 @@ def open_stat(path: Path, real_root: str | None = None) -> tuple[int, os.stat_re
     """A read-only descriptor of the regular file at `path`, or NotRegularFile.
 
     O_NOFOLLOW: a symlink named like a note is never followed (it could lead anywhere on the
-    machine). O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer
-    forever. `real_root`: the vault's real path; a file in a folder that resolves outside it
-    (a symlinked folder) is refused too.
+    machine), nor is a symlinked folder on the way to it (anchored.py). O_NONBLOCK: opening a
+    FIFO returns at once instead of waiting for a writer forever. `real_root`: the vault's
+    real path, for a process that has not opened the vault (a parsing worker).
     """
-    if real_root is not None and not is_inside(real_root, path):
-        raise NotRegularFile(OUTSIDE)
+    if real_root is not None:
+        register(Path(real_root))
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        with folder_of(path) as (folder, name):
+            fd = os.open(name, _READ, dir_fd=folder)
+    except SymlinkedFolder:
+        raise NotRegularFile(OUTSIDE) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise NotRegularFile(not_regular("a symbolic link")) from None
         raise
+    return _opened_regular(fd, path)
+
+
+def _opened_regular(fd: int, path: Path) -> tuple[int, os.stat_result]:
     st = os.fstat(fd)  # handed on: each further fstat is one more system call on a turn
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
@@ -136,12 +129,36 @@ def open_stat(path: Path, real_root: str | None = None) -> tuple[int, os.stat_re
     return fd, st
 
 
+_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+
+def lstat_of(path: Path) -> os.stat_result:
+    """The lstat of `path`, reached without following a symlinked folder (SymlinkedFolder)."""
+    with folder_of(path) as (folder, name):
+        return os.stat(name, dir_fd=folder, follow_symlinks=False)
+
+
+def lexists(path: Path) -> bool:
+    """Anything (a symlink too) is at `path`; a path through a symlinked folder is refused."""
+    try:
+        lstat_of(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except SymlinkedFolder as exc:
+        raise refused(path, exc) from None
+    return True
+
+
 def regular_file_exists(path: Path) -> bool:
     """A regular file (not a symlink to one) is at `path`: lstat, never opening it."""
     try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
+        return stat.S_ISREG(lstat_of(path).st_mode)
     except OSError:
         return False
+
+
+def refused(path: Path, exc: SymlinkedFolder) -> UnsafePath:
+    return UnsafePath(f"{path}: {exc.reason}; refused")
 
 
 def read_bytes(path: Path) -> tuple[bytes, FileStamp]:
@@ -158,14 +175,20 @@ def decode_note(data: bytes, rel: str) -> str:
         ) from None
 
 
-def read_bytes_up_to(path: Path, rel: str, max_bytes: int | None) -> tuple[bytes, FileStamp]:
-    """`read_bytes`, refusing (NoteFormatError) a file larger than `max_bytes` unread."""
-    data, stamp, fd = _read_kept_open(path, rel, max_bytes)
+def read_bytes_up_to(
+    path: Path, rel: str, max_bytes: int | None, *, whole: bool = False
+) -> tuple[bytes, FileStamp]:
+    """`read_bytes`, refusing (NoteFormatError) a file larger than `max_bytes` unread.
+    `whole`: BeingWritten rather than a version another program is in the middle of writing
+    (other_writers.py), for a read whose bytes may be written back."""
+    data, stamp, fd = _read_kept_open(path, rel, max_bytes, whole=whole)
     os.close(fd)
     return data, stamp
 
 
-def _read_kept_open(path: Path, rel: str, max_bytes: int | None) -> tuple[bytes, FileStamp, int]:
+def _read_kept_open(
+    path: Path, rel: str, max_bytes: int | None, *, whole: bool
+) -> tuple[bytes, FileStamp, int]:
     fd, st = open_stat(path)
     try:
         if max_bytes is not None and st.st_size > max_bytes:
@@ -173,7 +196,13 @@ def _read_kept_open(path: Path, rel: str, max_bytes: int | None) -> tuple[bytes,
                 f"{rel}: {st.st_size} bytes, larger than max_note_bytes ({max_bytes}); "
                 "too large to rewrite safely, left untouched"
             )
-        data = read_fd(fd, size=st.st_size)
+        if whole:
+            read = read_alone(fd, size=st.st_size)
+            if read is None:
+                raise BeingWritten(rel or path.name)
+            data = read
+        else:
+            data = read_fd(fd, size=st.st_size)
     except BaseException:
         os.close(fd)
         raise
@@ -188,9 +217,10 @@ def read_note(path: Path, rel: str, max_bytes: int | None = None) -> NoteFile:
 
 def read_note_open(path: Path, rel: str, max_bytes: int | None = None) -> tuple[NoteFile, int]:
     """`read_note`, and the note's descriptor, left open for the caller (to close, or to
-    give to `atomic_write` as `held_open`)."""
+    give to `atomic_write` as `held_open`). A read to be written back: BeingWritten while
+    another program is writing the note."""
     try:
-        data, stamp, fd = _read_kept_open(path, rel, max_bytes)
+        data, stamp, fd = _read_kept_open(path, rel, max_bytes, whole=True)
     except IsADirectoryError:
         raise NoteFormatError(f"{rel}: is a folder, not a note") from None
     except NotRegularFile as exc:
@@ -218,7 +248,10 @@ def _fsync_dir(folder: Path) -> None:
 
 def rename_file(src: Path, dst: Path) -> None:
     try:
-        os.rename(src, dst)
+        with folder_of(src) as (src_folder, src_name), folder_of(dst) as (dst_folder, dst_name):
+            os.rename(src_name, dst_name, src_dir_fd=src_folder, dst_dir_fd=dst_folder)
+    except SymlinkedFolder as exc:
+        raise refused(src, exc) from None
     except OSError as exc:
         raise write_failed(src, exc) from exc
     _fsync_dir(dst.parent)
@@ -246,41 +279,55 @@ def atomic_write(
     (`read_note_open`), kept open since, and closed here whatever happens: the check reads
     it again instead of opening the path anew (two system calls fewer on the writer's turn:
     an open and a close); a file put at the path since is a different one (`_same_file`).
+
+    Every read of the note here is whole (other_writers.py): a note another program is
+    writing at the check is ChangedUnderUs (read again once it is written); the note we
+    replaced, found being written or emptied after our rename, is not a version of theirs
+    but the start of a save into it: it is looked at again once the writer lets go.
     """
-    tmp = temp_path_for(path)
+    tmp = temp_path_for(path).name
     # The note we replace, held open from the check on: whatever an editor writes into it in
     # the instant before our rename lands in this file, not in ours, and we read it back.
     held: int | None = held_open
     held_size = 0
+    checked = b""  # what the note held at the check: what we replaced, unless written since
     try:
-        ours = _write_new(tmp, data)
-        # Check as late as possible: the window between this check and the rename is what
-        # remains of the race with an editor that does not take our lock.
-        if must_not_exist and os.path.lexists(path):
-            raise ChangedUnderUs(path, "a file with this name appeared")
-        if expected is not None:
-            if held is None:
-                opened = _open_existing(path)
-                if opened is not None:
-                    held, held_st = opened
-                    held_size = held_st.st_size
-                    now = stamp_of(read_fd(held, size=held_size), held_st)
-                else:
+        with folder_of(path, create=True) as (folder, name):
+            try:
+                ours = _write_new(folder, tmp, data)
+                # Check as late as possible: the window between this check and the rename is
+                # what remains of the race with an editor that does not take our lock.
+                if must_not_exist and _lexists_in(folder, name):
+                    raise ChangedUnderUs(path, "a file with this name appeared")
+                if expected is not None:
                     now = None
-            else:
-                held_st = os.fstat(held)
-                held_size = held_st.st_size
-                now = stamp_of(read_fd(held, size=held_size, offset=0), held_st)
-            if now != expected and (now is None or now.sha256 != expected.sha256):
-                raise ChangedUnderUs(path, "the file changed since it was read")
-            if held is not None and not _same_file(held_st, path):
-                raise ChangedUnderUs(path, "the file was replaced since it was read")
-        os.replace(tmp, path)
+                    if held is None:
+                        opened = _open_existing(folder, name, path)
+                        if opened is not None:
+                            held, held_st = opened
+                    else:
+                        held_st = os.fstat(held)
+                    if held is not None:
+                        held_size = held_st.st_size
+                        read = read_alone(held, size=held_size, offset=0)
+                        if read is None:
+                            raise ChangedUnderUs(path, "another program is writing it")
+                        checked = read
+                        now = stamp_of(checked, held_st)
+                    if now != expected and (now is None or now.sha256 != expected.sha256):
+                        raise ChangedUnderUs(path, "the file changed since it was read")
+                    if held is not None and not _same_file(held_st, folder, name):
+                        raise ChangedUnderUs(path, "the file was replaced since it was read")
+                os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp, dir_fd=folder)
+                raise
     except BaseException as exc:
         if held is not None:
             os.close(held)
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        if isinstance(exc, SymlinkedFolder):
+            raise refused(path, exc) from None
         if isinstance(exc, OSError):
             raise write_failed(path, exc) from exc
         raise
@@ -295,10 +342,14 @@ def atomic_write(
     written = stamp_of(data, ours, keep_st=True)
     if held is not None:
         look = None
+        late = False
         try:
-            replaced = read_fd(held, size=held_size, offset=0)
-            late = expected is not None and hashlib.sha256(replaced).hexdigest() != expected.sha256
-            if on_late is not None and not late:
+            replaced = read_alone(held, size=held_size, offset=0)
+            if replaced is None or not replaced.strip():
+                replaced = checked  # theirs is still to come: the looks will find it
+            elif expected is not None:
+                late = hashlib.sha256(replaced).hexdigest() != expected.sha256
+            if on_late is not None:
                 look = last_look(held, replaced, on_late)
         finally:
             DURABILITY.close_later(held, look)
@@ -310,10 +361,10 @@ def atomic_write(
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
 
 
-def _write_new(tmp: Path, data: bytes) -> os.stat_result:
-    """Write `data` to the new file `tmp`, fsynced; its stat once written. A plain descriptor:
-    a buffered file object costs three system calls more (fstat, ioctl, lseek) to make."""
-    fd = _create(tmp)
+def _write_new(folder: int, tmp: str, data: bytes) -> os.stat_result:
+    """Write `data` to the new file `tmp` in `folder`, fsynced; its stat once written. A plain
+    descriptor: a buffered file object costs three system calls more (fstat, ioctl, lseek)."""
+    fd = os.open(tmp, _NEW_FILE, 0o666, dir_fd=folder)
     try:
         view = memoryview(data)
         while view:
@@ -326,32 +377,31 @@ def _write_new(tmp: Path, data: bytes) -> os.stat_result:
         os.close(fd)
 
 
-def _create(tmp: Path) -> int:
-    """The new temp file; its folder is made only when missing (a mkdir per write is two
-    system calls more on the writer's turn)."""
+def _lexists_in(folder: int, name: str) -> bool:
     try:
-        return os.open(tmp, _NEW_FILE, 0o666)
+        os.stat(name, dir_fd=folder, follow_symlinks=False)
     except FileNotFoundError:
-        try:
-            tmp.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise write_failed(tmp.parent, exc) from exc
-        return os.open(tmp, _NEW_FILE, 0o666)
+        return False
+    return True
 
 
-def _open_existing(path: Path) -> tuple[int, os.stat_result] | None:
+def _open_existing(folder: int, name: str, path: Path) -> tuple[int, os.stat_result] | None:
     try:
-        return open_stat(path)
+        return _opened_regular(os.open(name, _READ, dir_fd=folder), path)
     except FileNotFoundError:
         return None
     except (NotRegularFile, IsADirectoryError):
         # It was a regular file when read: something replaced it since (re-read, refused).
         raise ChangedUnderUs(path, "the file was replaced since it was read") from None
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:  # a symlink now
+            raise
+        raise ChangedUnderUs(path, "the file was replaced since it was read") from None
 
 
-def _same_file(held: os.stat_result, path: Path) -> bool:
+def _same_file(held: os.stat_result, folder: int, name: str) -> bool:
     try:
-        now = os.stat(path)
+        now = os.stat(name, dir_fd=folder, follow_symlinks=False)
     except FileNotFoundError:
         return False  # removed since: read again (and found gone)
     return (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino)
@@ -359,12 +409,81 @@ def _same_file(held: os.stat_result, path: Path) -> bool:
 
 def remove_file(path: Path) -> None:
     try:
-        path.unlink()
+        with folder_of(path) as (folder, name):
+            os.unlink(name, dir_fd=folder)
     except FileNotFoundError:
         raise
+    except SymlinkedFolder as exc:
+        raise refused(path, exc) from None
     except OSError as exc:
         raise write_failed(path, exc) from exc
     _fsync_dir(path.parent)
+
+
+def remove_if_present(path: Path) -> None:
+    """`remove_file` of a file that may be gone already, its folder not fsynced."""
+    try:
+        with folder_of(path) as (folder, name):
+            os.unlink(name, dir_fd=folder)
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    except SymlinkedFolder as exc:
+        raise refused(path, exc) from None
+
+
+def make_folder(path: Path) -> None:
+    """The folder `path`, made with its missing parents (none through a symlink)."""
+    try:
+        with folder_of(path / "x", create=True):
+            pass
+    except SymlinkedFolder as exc:
+        raise refused(path, exc) from None
+    except OSError as exc:
+        raise write_failed(path, exc) from exc
+
+
+def write_new_unsynced(path: Path, data: bytes) -> bool:
+    """Write a file that must not exist yet, atomically and not fsynced (the caller syncs a
+    batch once): False if the name is taken.
+
+    A hard link of a complete temp file cannot replace anything, so even an editor that does
+    not take our lock cannot lose a file to us. Where links are not supported, a check just
+    before the rename is the fallback.
+    """
+    tmp = temp_path_for(path).name
+    try:
+        with folder_of(path, create=True) as (folder, name):
+            try:
+                fd = os.open(tmp, _NEW_FILE, 0o666, dir_fd=folder)
+                try:
+                    view = memoryview(data)
+                    while view:
+                        view = view[os.write(fd, view) :]
+                finally:
+                    os.close(fd)
+                try:
+                    os.link(tmp, name, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False)
+                except FileExistsError:
+                    return False
+                except OSError:
+                    if _lexists_in(folder, name):
+                        return False
+                    os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+                return True
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp, dir_fd=folder)
+    except SymlinkedFolder as exc:
+        raise refused(path, exc) from None
+
+
+def read_file_bytes(path: Path) -> bytes:
+    """The bytes of the regular file at `path`, opened without following a symlink."""
+    fd, st = open_stat(path)
+    try:
+        return read_fd(fd, size=st.st_size)
+    finally:
+        os.close(fd)
 
 
 def write_failed(path: Path, exc: OSError) -> WriteFailed:

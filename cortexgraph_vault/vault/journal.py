@@ -25,7 +25,14 @@ from typing import Any
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.errors import VaultError
-from cortexgraph_vault.vault.files import atomic_write, remove_file, rename_file
+from cortexgraph_vault.vault.files import (
+    NotRegularFile,
+    atomic_write,
+    lexists,
+    read_file_bytes,
+    remove_file,
+    rename_file,
+)
 from cortexgraph_vault.vault.lock import vault_key
 
 log = logging.getLogger(__name__)
@@ -35,9 +42,8 @@ Commit = Callable[[list[str], str], object]
 
 def file_sha(path: Path) -> str | None:
     try:
-        with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return hashlib.sha256(read_file_bytes(path)).hexdigest()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, NotRegularFile):
         return None
 
 
@@ -48,7 +54,7 @@ def _same_id(a: Path, b: Path) -> bool:
     ids = []
     for path in (a, b):
         try:
-            ids.append(parse_note(path.read_text(encoding="utf-8")).frontmatter.get("id"))
+            ids.append(parse_note(read_file_bytes(path).decode("utf-8")).frontmatter.get("id"))
         except (OSError, UnicodeDecodeError):
             return False
     return bool(ids[0]) and ids[0] == ids[1]
@@ -114,8 +120,8 @@ class WriteJournal:
         out: list[str] = []  # taken out of the vault, waiting for the commit
         for rel, entry in files.items():
             note, aside = self.root / rel, self.root / entry["aside"]
-            if os.path.lexists(aside):
-                if not os.path.lexists(note):
+            if lexists(aside):
+                if not lexists(note):
                     out.append(rel)
             elif file_sha(note) == entry["sha"]:
                 rename_file(note, aside)  # what the forget chose, unchanged: finish it

@@ -5,29 +5,32 @@ replaced, not into ours (fix 16 of RELIABILITY.md reads that file back just afte
 which catches a write made up to then). The descriptor we hold on the replaced file stays open
 (on the durability thread, never on a writer's turn) and is looked at again every
 `LATE_LOOK_SECONDS` for as long as someone still has the file open for writing — which Linux
-tells us: a read lease is refused then (fcntl F_SETLEASE, EAGAIN) — up to `LATE_LOOK_LIMIT`.
-Words found are handed, with what we saw before them, to the note's owner to merge into the
-note as it is now (vault/store.py). Where leases are not to be had (another file system, a
-file of another user), one look is made after the delay.
+tells us: a read lease is refused then (other_writers.py) — up to `LATE_LOOK_LIMIT`. A version
+is read only once nobody writes it: an editor saving in place has truncated the file and not
+yet written its buffer meanwhile, and that empty or partial file is not what it saved. Words
+found are handed, with what we saw before them, to the note's owner to merge into the note as
+it is now (vault/store.py). Where leases are not to be had (another file system, a file of
+another user), one look is made after the delay. An empty version is never handed on: it
+holds no words to keep, and it is what an in-place save looks like before its write.
 """
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import logging
 import threading
 import time
 from collections.abc import Callable
 
 from cortexgraph_vault.vault.fd_reads import read_fd
+from cortexgraph_vault.vault.other_writers import read_alone
 
 log = logging.getLogger(__name__)
 
 LATE_LOOK_SECONDS = 0.25
 LATE_LOOK_LIMIT = 60.0
-# (what we saw in the replaced note before, what it holds now)
-KeepLateWords = Callable[[bytes, bytes], None]
+# (what we saw in the replaced note before, what it holds now, whether that was read with no
+# writer left: False when one still held it open at LATE_LOOK_LIMIT)
+KeepLateWords = Callable[[bytes, bytes, bool], None]
 # Run before the descriptor is closed; True: look again later, someone may still write.
 LastLook = Callable[[], bool]
 
@@ -45,20 +48,6 @@ def merged_late(replaced: bytes, current: bytes, late: bytes) -> tuple[bytes, st
     return merged.result, merged.report
 
 
-def open_for_writing(fd: int) -> bool | None:
-    """Whether any process has the file of `fd` (read-only) open for writing; None when the
-    system will not say (no leases here)."""
-    lease = getattr(fcntl, "F_SETLEASE", None)  # Linux only
-    if lease is None:
-        return None
-    try:
-        fcntl.fcntl(fd, lease, fcntl.F_RDLCK)
-    except OSError as exc:
-        return True if exc.errno == errno.EAGAIN else None
-    fcntl.fcntl(fd, lease, fcntl.F_UNLCK)
-    return False
-
-
 def last_look(fd: int, replaced: bytes, keep: KeepLateWords) -> LastLook:
     """What to run before `fd` is closed: hand late words to `keep`, on a thread of its own
     (it takes the vault lock, which a writer waiting for the durability thread may hold)."""
@@ -67,21 +56,26 @@ def last_look(fd: int, replaced: bytes, keep: KeepLateWords) -> LastLook:
     merging: list[threading.Thread] = []
 
     def look() -> bool:
-        # Asked first: a writer that lets go after the question wrote before it, so the read
-        # below holds everything it wrote.
-        writing = open_for_writing(fd)
+        # Read under a lease: nobody writes while it is held, and nobody can once it was
+        # granted (the file is no longer at any path). Refused, someone still writes.
+        last = time.monotonic() >= ends
         try:
-            now = read_fd(fd, offset=0)
+            now = read_alone(fd, offset=0)
+            settled = now is not None
+            if now is None:
+                if not last:
+                    return True
+                now = read_fd(fd, offset=0)
         except OSError as exc:
             log.warning("could not look again at a replaced note: %s", exc)
             return False
-        if now != seen[0]:
+        if now != seen[0] and now.strip():
             before = merging[-1] if merging else None
 
             def merge(old: bytes = seen[0], new: bytes = now) -> None:
                 if before is not None:
                     before.join()  # one file's late words merged in the order written
-                keep(old, new)
+                keep(old, new, settled)
 
             # Not a daemon thread: a one-call process waits for it before it exits.
             keeper = threading.Thread(target=merge, name="cgv-late-words")
@@ -89,7 +83,7 @@ def last_look(fd: int, replaced: bytes, keep: KeepLateWords) -> LastLook:
             merging[:] = [keeper]
             keeper.start()
             seen[0] = now
-        return bool(writing) and time.monotonic() < ends
+        return False
 
     return look
 

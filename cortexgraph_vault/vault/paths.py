@@ -1,4 +1,8 @@
-"""Every path we touch is resolved and must stay inside the vault root, symlinks included."""
+"""Every path we touch is resolved and must stay inside the vault root, symlinks included.
+
+These checks name a bad path early and plainly; what keeps a swapped folder from leading out
+between a check and a use is that every file is then reached from the root without
+following a symlink (vault/anchored.py)."""
 
 from __future__ import annotations
 
@@ -52,7 +56,10 @@ def safe_path(root: Path, rel: str) -> Path:
             return Path(target)
     else:
         return Path(target)
-    real = Path(os.path.realpath(target))
+    try:
+        real = Path(os.path.realpath(target))
+    except OSError:  # the link changed while it was resolved (a folder swapped in a loop)
+        raise UnsafePath(f"{rel}: passes through a symlinked folder; refused") from None
     if real != Path(root_real) and Path(root_real) not in real.parents:
         raise UnsafePath(f"{rel}: resolves outside the vault (symlink?); refused")
     return Path(target)

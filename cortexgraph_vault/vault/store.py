@@ -4,12 +4,17 @@ Every write re-reads the file under the lock, computes the change from what is o
 and replaces the file only if nobody wrote it since that read. If someone did (a person
 typing in Obsidian does not take our lock), we read again and re-apply the field change, so
 their edit and ours both survive.
+
+A note another program is writing (an editor saving in place: truncated, its buffer not yet
+written back) is never read to be written back (vault/other_writers.py): we wait for the
+writer to let go, up to `WRITER_WAIT`, and then refuse (BeingWritten) rather than guess.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import logging
 import os
@@ -18,14 +23,16 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from cortexgraph_vault.core.note import (
     ParsedNote,
     minimal_update,
     minimal_update_parsed,
 )
-from cortexgraph_vault.errors import Conflict, NoteFormatError, NotFound, VaultError
+from cortexgraph_vault.errors import BeingWritten, Conflict, NoteFormatError, NotFound, VaultError
 from cortexgraph_vault.vault import disk_wait
+from cortexgraph_vault.vault.anchored import register
 from cortexgraph_vault.vault.edit_steps import (
     ComputeChanges,
     Edit,
@@ -38,10 +45,13 @@ from cortexgraph_vault.vault.files import (
     ChangedUnderUs,
     FileStamp,
     LateWrite,
+    NotRegularFile,
     atomic_write,
     current_stamp,
     decode_note,
+    lexists,
     read_bytes,
+    read_bytes_up_to,
     read_note_open,
     remove_file,
     rename_file,
@@ -55,7 +65,12 @@ from cortexgraph_vault.vault.paths import safe_path
 MAX_ATTEMPTS = 8
 # Words typed late exist nowhere but in memory: try harder before keeping them in a copy.
 LATE_ATTEMPTS = 32
+# How long a change waits for another program to finish writing the note (an editor's save
+# takes milliseconds), looking again every `WRITER_POLL` at first, less often later.
+WRITER_WAIT = 1.0
+WRITER_POLL = 0.005
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -79,6 +94,7 @@ class NoteStore:
     ) -> None:
         self.layout = layout
         self.root = layout.root
+        register(self.root)  # every file below it reached from it (vault/anchored.py)
         self.lock = lock
         self.journal = journal
         # Larger notes are indexed only in part, and rewriting one would hold it in memory
@@ -106,7 +122,7 @@ class NoteStore:
         try:
             # A symlink is never opened (O_NOFOLLOW); the size is the opened file's, looked
             # at before a byte of it is read.
-            note, fd = read_note_open(path, rel, self.max_note_bytes)
+            note, fd = _when_written(lambda: read_note_open(path, rel, self.max_note_bytes))
         except FileNotFoundError:
             raise NotFound(f"{rel}: no such note") from None
         return note.text, note.stamp, fd
@@ -156,7 +172,7 @@ class NoteStore:
                 data = new_text.encode("utf-8")
                 try:
                     new_stamp = atomic_write(
-                        path, data, expected=stamp, sync_later=True, on_late=self._keeper(rel),
+                        path, data, expected=stamp, sync_later=True, on_late=self.late_keeper(rel),
                         held_open=held,
                     )  # fmt: skip
                 except LateWrite as exc:
@@ -176,14 +192,22 @@ class NoteStore:
                 return Written(rel, new_text, data, new_stamp, text, new_parsed)
         raise VaultError(f"{rel}: kept changing while we tried to update it; try again")
 
-    def _keeper(self, rel: str) -> KeepLateWords:
-        return lambda replaced, late: self.keep_late_words(rel, replaced, late)
+    def late_keeper(self, rel: str) -> KeepLateWords:
+        """What a write of `rel` hands words written late into the note it replaced to."""
+        return lambda replaced, late, settled: self.keep_late_words(rel, replaced, late, settled)
 
-    def keep_late_words(self, rel: str, replaced: bytes, late: bytes) -> None:
+    def keep_late_words(self, rel: str, replaced: bytes, late: bytes, settled: bool) -> None:
         """Words an editor wrote into the version of `rel` we had replaced, found by the last
-        look at it (vault/late_writes.py), merged into the note as it is now."""
+        look at it (vault/late_writes.py), merged into the note as it is now. Not `settled`
+        (still being written when the looks ended), only an append is merged; anything else
+        is kept beside the note, as a conflict copy."""
         try:
             with self.lock.held():
+                if not settled and not late.startswith(replaced):
+                    copy = self._late_copy(rel, late)
+                    log.warning("%s: words written into it while we replaced it, still being "
+                                "written after a minute, are in %s", rel, copy)  # fmt: skip
+                    return
                 kept = self._merge_late_words(rel, replaced, late)
         except (VaultError, OSError) as exc:
             log.error("%s: words written into it while we replaced it not kept: %s", rel, exc)
@@ -202,16 +226,21 @@ class NoteStore:
         path = self.path(rel)
         for _ in range(LATE_ATTEMPTS):
             try:
-                current, stamp = read_bytes(path)
-            except FileNotFoundError:
+                current, stamp = _when_written(
+                    lambda: read_bytes_up_to(path, rel, None, whole=True)
+                )
+            except (FileNotFoundError, NotRegularFile, IsADirectoryError):
                 log.warning("%s: moved or removed before words typed into it late could be "
                             "kept", rel)  # fmt: skip
                 return None
+            except BeingWritten:
+                break
             merged, report = merged_late(replaced, current, late)
             if merged == current:
                 return current, stamp
             try:
-                new_stamp = atomic_write(path, merged, expected=stamp, on_late=self._keeper(rel))
+                new_stamp = atomic_write(path, merged, expected=stamp,
+                                         on_late=self.late_keeper(rel))  # fmt: skip
             except ChangedUnderUs:
                 continue
             except LateWrite as exc:
@@ -268,7 +297,7 @@ class NoteStore:
                 raise Conflict(rel, pinned, sha, text)
             editable(rel, text)
         except (NoteFormatError, Conflict):
-            atomic_write(late.path, late.data, expected=late.written)
+            atomic_write(late.path, late.data, expected=late.written, on_late=self.late_keeper(rel))
             raise
 
     def create(
@@ -298,7 +327,7 @@ class NoteStore:
             def taken(name: str) -> bool:
                 return (
                     name.lower() in tried
-                    or os.path.lexists(base / name)
+                    or lexists(base / name)
                     or (in_use is not None and in_use(name))
                 )
 
@@ -399,7 +428,7 @@ class NoteStore:
 
     def put_back(self, aside: str, rel: str) -> None:
         with self.lock.held():
-            if os.path.lexists(self.path(rel)):
+            if lexists(self.path(rel)):
                 raise ChangedUnderUs(self.path(rel), "a new file took the name meanwhile")
             rename_file(self.path(aside), self.path(rel))
 
@@ -413,4 +442,19 @@ class NoteStore:
             atomic_write(path, text.encode("utf-8"))
 
     def exists(self, rel: str) -> bool:
-        return os.path.lexists(self.path(rel))
+        return lexists(self.path(rel))
+
+
+def _when_written(read: Callable[[], T]) -> T:
+    """`read()` once no other program is writing the note (BeingWritten meanwhile), waiting
+    up to WRITER_WAIT, with this thread's locks let go where its caller allows it."""
+    ends = time.monotonic() + WRITER_WAIT
+    pause = WRITER_POLL
+    while True:
+        try:
+            return read()
+        except BeingWritten:
+            if time.monotonic() >= ends:
+                raise
+        disk_wait.wait_for_disk(functools.partial(time.sleep, pause))
+        pause = min(pause * 2, 0.05)

@@ -13,10 +13,10 @@ import os
 import random
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 from cortexgraph_vault.vault import this_process
+from cortexgraph_vault.vault.anchored import folder_of
 
 TEMP_MARK = ".cgv-tmp-"
 ASIDE_MARK = ".cgv-aside-"
@@ -93,35 +93,49 @@ def _writer_is_dead(name: str) -> bool:
 
 def sweep_temp_files(root: Path, folders: list[str], older_than_seconds: float = 60.0) -> int:
     """Remove temp files a crashed writer left behind (they are hidden, but they are litter):
-    at once when their writer is known dead, otherwise once they are old."""
+    at once when their writer is known dead, otherwise once they are old. The folders are
+    walked from the vault root without following a symlink (anchored.py): a folder swapped
+    for a link to elsewhere is not entered, and nothing outside is removed."""
     removed = 0
     limit = time.time() - older_than_seconds
     for folder in folders:
-        for entry in _hidden_temp_entries(os.path.join(root, folder)):
-            with contextlib.suppress(OSError):
-                if entry.is_file() and (
-                    _writer_is_dead(entry.name) or entry.stat().st_mtime < limit
-                ):
-                    os.unlink(entry.path)
-                    removed += 1
+        try:
+            with folder_of(root / folder / "x") as (fd, _):
+                removed += _sweep(fd, limit)
+        except OSError:  # not there, or refused: nothing of ours to sweep
+            continue
     return removed
 
 
-def _hidden_temp_entries(base: str) -> Iterator[os.DirEntry[str]]:
+def _sweep(top: int, limit: float) -> int:
     """What `Path(base).rglob(f".*{TEMP_MARK}*")` finds (symlinked folders not entered), by
     comparing names: the glob matched every name of the folder (3,000 in a 10k vault's
     short-term folder) against a pattern at every start, a sixtieth of a `show`."""
-    folders = [base]
+    removed = 0
+    folders = [os.dup(top)]
     while folders:
+        fd = folders.pop()
         try:
-            listing = os.scandir(folders.pop())
-        except OSError:
-            continue
-        with listing:
-            for entry in listing:
-                name = entry.name
-                if name[:1] == "." and TEMP_MARK in name[1:]:
-                    yield entry
-                with contextlib.suppress(OSError):
-                    if entry.is_dir(follow_symlinks=False):
-                        folders.append(entry.path)
+            with contextlib.suppress(OSError), os.scandir(fd) as listing:
+                for entry in listing:
+                    name = entry.name
+                    with contextlib.suppress(OSError):
+                        if (
+                            name[:1] == "."
+                            and TEMP_MARK in name[1:]
+                            and entry.is_file(follow_symlinks=False)
+                        ):
+                            if (
+                                _writer_is_dead(name)
+                                or entry.stat(follow_symlinks=False).st_mtime < limit
+                            ):
+                                os.unlink(name, dir_fd=fd)
+                                removed += 1
+                        elif entry.is_dir(follow_symlinks=False):
+                            folders.append(os.open(name, _FOLDER, dir_fd=fd))
+        finally:
+            os.close(fd)
+    return removed
+
+
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC

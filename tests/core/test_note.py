@@ -392,3 +392,18 @@ def test_frontmatter_nested_past_the_cap_is_reported_not_read() -> None:
     assert "nested more than" in (parse_note(chained).problem or "")
     shared = "---\na: &x [1]\nb: [*x, *x, {k: *x}]\n---\n"
     assert parse_note(shared).frontmatter == {"a": [1], "b": [[1], [1], {"k": [1]}]}
+
+
+@pytest.mark.parametrize("bom", ["", "\ufeff"])
+def test_cr_only_frontmatter_is_a_problem_and_never_gets_a_second_block(bom: str) -> None:
+    text = f"{bom}---\rid: abc\ruse_count: 1\r---\rBody line.\r"
+    parsed = parse_note(text)
+    assert parsed.has_frontmatter and parsed.problem is not None
+    assert "bare carriage return" in parsed.problem
+    with pytest.raises(NoteFormatError, match="bare carriage return"):
+        minimal_update(text, {"use_count": 2})
+
+
+def test_crlf_and_a_cr_in_the_body_are_not_cr_only() -> None:
+    assert parse_note("---\r\nid: abc\r\n---\r\nBody.\r\n").problem is None
+    assert parse_note("---\nid: abc\n---\nBody\rmore.\n").problem is None

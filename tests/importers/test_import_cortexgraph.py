@@ -248,7 +248,7 @@ def test_a_file_that_appears_under_a_planned_name_is_left_alone_and_links_follow
 ) -> None:
     from cortexgraph_vault.importers import writer
 
-    real = writer.write_new_file
+    real = writer.write_new_unsynced
     theirs = "Jonas works from Berlin (CET) and prefers meetings after 10 00.md"
 
     def person_types_first(path: Path, data: bytes) -> bool:
@@ -256,7 +256,7 @@ def test_a_file_that_appears_under_a_planned_name_is_left_alone_and_links_follow
             path.write_text("a person's own note\n")  # made in Obsidian, between plan and write
         return real(path, data)
 
-    monkeypatch.setattr(writer, "write_new_file", person_types_first)
+    monkeypatch.setattr(writer, "write_new_unsynced", person_types_first)
     result = service(vault).import_cortexgraph(str(CORTEXGRAPH))
     assert (vault / "_stm" / theirs).read_text() == "a person's own note\n"
     moved = next(i for i in result.items if i.id == "m-tz")

@@ -64,10 +64,10 @@ def arm(crash_at: str) -> None:
     elif crash_at == "before-rename":
         real_replace = files.os.replace
 
-        def replace(src, dst):  # type: ignore[no-untyped-def]
+        def replace(src, dst, **fds):  # type: ignore[no-untyped-def]
             if files.TEMP_MARK in str(src) and str(dst).endswith(".md"):
                 die()
-            real_replace(src, dst)
+            real_replace(src, dst, **fds)
 
         files.os.replace = replace  # type: ignore[assignment]
     elif crash_at.endswith("-before-commit"):

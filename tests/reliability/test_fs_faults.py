@@ -23,6 +23,7 @@ from cortexgraph_vault.config import load_config
 from cortexgraph_vault.errors import GitError, WriteFailed
 from cortexgraph_vault.service import MemoryService
 from cortexgraph_vault.vault import files
+from tests.builders import path_at
 from tests.conftest import NOW_ISO
 from tests.reliability.vault_audit import (
     fingerprint,
@@ -125,7 +126,8 @@ def test_a_refused_rename_or_delete_changes_nothing(
     def refused(real, *, spare_temp: bool = False):  # type: ignore[no-untyped-def]
         def call(src, *args, **kwargs):  # type: ignore[no-untyped-def]
             spared = spare_temp and files.TEMP_MARK in str(src)  # our own cleanup may go on
-            if str(src).startswith(str(vault)) and not spared:
+            named = path_at(src, kwargs.get("dir_fd", kwargs.get("src_dir_fd")))
+            if str(named).startswith(str(vault)) and not spared:
                 raise OSError(reason, os.strerror(reason))
             return real(src, *args, **kwargs)
 

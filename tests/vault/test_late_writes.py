@@ -15,12 +15,14 @@ import pytest
 
 from cortexgraph_vault.core.conflict_names import conflict_copy
 from cortexgraph_vault.core.note import parse_note
+from cortexgraph_vault.vault import files as files_module
 from cortexgraph_vault.vault import store as store_module
 from cortexgraph_vault.vault.durability import DURABILITY
 from cortexgraph_vault.vault.late_writes import LATE_LOOK_SECONDS
 from cortexgraph_vault.vault.layout import VaultLayout
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.store import NoteStore
+from tests.builders import path_at
 
 NOTE = "---\nid: abc\nuse_count: 1\nmood: calm  # mine\n---\nBody line.\n"
 REL = "_stm/m.md"
@@ -42,19 +44,44 @@ def _opened_before(store: NoteStore, flags: int) -> int:
     return os.open(store.path(REL), os.O_WRONLY | flags)
 
 
+@pytest.fixture
+def opened_at_our_rename(
+    store: NoteStore, monkeypatch: pytest.MonkeyPatch
+) -> Callable[[int], list[int]]:
+    """Given open flags: the list that will hold the descriptor an editor opens on the note in
+    the instant before our next rename (after our read and our check: a note open for writing
+    is never read to be written back)."""
+
+    def arm(flags: int) -> list[int]:
+        opened: list[int] = []
+        real_replace = os.replace
+
+        def replace(src, dst, **fds):  # type: ignore[no-untyped-def]
+            if path_at(dst, fds.get("dst_dir_fd")) == store.path(REL) and not opened:
+                opened.append(_opened_before(store, flags))
+            return real_replace(src, dst, **fds)
+
+        monkeypatch.setattr(files_module.os, "replace", replace)
+        return opened
+
+    return arm
+
+
 def _written_late(
     store: NoteStore,
+    opened_at_our_rename: Callable[[int], list[int]],
     data: bytes,
     *,
     flags: int = os.O_APPEND,
     meanwhile: Callable[[int], object] = lambda editor: None,
 ) -> str:
-    """An editor opens the note; we use the memory, then `meanwhile` runs (given the editor's
-    descriptor); then the editor writes `data` into what it opened. The note once every late
-    look and merge is done."""
-    editor = _opened_before(store, flags)
+    """An editor opens the note while we use the memory, just before our rename; then
+    `meanwhile` runs (given the editor's descriptor); then the editor writes `data` into what
+    it opened. The note once every late look and merge is done."""
+    opened = opened_at_our_rename(flags)
+    store.update_fields(REL, bump)
+    (editor,) = opened
     try:
-        store.update_fields(REL, bump)
         meanwhile(editor)
         os.write(editor, data)
     finally:
@@ -63,8 +90,10 @@ def _written_late(
     return store.path(REL).read_text() if store.path(REL).exists() else ""
 
 
-def test_a_line_appended_after_our_read_back_is_merged_into_the_note(store: NoteStore) -> None:
-    text = _written_late(store, b"Typed a moment too late.\n")
+def test_a_line_appended_after_our_read_back_is_merged_into_the_note(
+    store: NoteStore, opened_at_our_rename: Callable[[int], list[int]]
+) -> None:
+    text = _written_late(store, opened_at_our_rename, b"Typed a moment too late.\n")
     assert text.endswith("Body line.\nTyped a moment too late.\n")
     assert parse_note(text).frontmatter["use_count"] == 2  # our use, counted once
     assert "mood: calm  # mine" in text
@@ -72,10 +101,12 @@ def test_a_line_appended_after_our_read_back_is_merged_into_the_note(store: Note
 
 def test_an_editor_saving_its_whole_buffer_late_keeps_its_text_and_our_count(
     store: NoteStore,
+    opened_at_our_rename: Callable[[int], list[int]],
 ) -> None:
     # An editor's save: truncate and write the buffer it loaded before our change.
     text = _written_late(
         store,
+        opened_at_our_rename,
         NOTE.replace("Body line.", "Body line, reworded.").encode(),
         flags=0,
         meanwhile=lambda fd: os.ftruncate(fd, 0),
@@ -84,11 +115,13 @@ def test_an_editor_saving_its_whole_buffer_late_keeps_its_text_and_our_count(
     assert parse_note(text).frontmatter["use_count"] == 2
 
 
-def test_late_words_join_a_note_we_changed_again_meanwhile(store: NoteStore) -> None:
+def test_late_words_join_a_note_we_changed_again_meanwhile(
+    store: NoteStore, opened_at_our_rename: Callable[[int], list[int]]
+) -> None:
     def second_use(editor: int) -> None:  # before the last look at the first
         store.update_fields(REL, bump)
 
-    text = _written_late(store, b"Late line.\n", meanwhile=second_use)
+    text = _written_late(store, opened_at_our_rename, b"Late line.\n", meanwhile=second_use)
     assert text.endswith("Body line.\nLate line.\n")
     assert parse_note(text).frontmatter["use_count"] == 3
 
@@ -102,9 +135,16 @@ def test_a_note_nobody_wrote_late_is_not_written_again(store: NoteStore) -> None
 
 
 def test_late_words_to_a_note_removed_meanwhile_leave_the_vault_alone(
-    store: NoteStore, caplog: pytest.LogCaptureFixture
+    store: NoteStore,
+    opened_at_our_rename: Callable[[int], list[int]],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    _written_late(store, b"Late line.\n", meanwhile=lambda fd: os.unlink(store.path(REL)))
+    _written_late(
+        store,
+        opened_at_our_rename,
+        b"Late line.\n",
+        meanwhile=lambda fd: os.unlink(store.path(REL)),
+    )
     assert not store.path(REL).exists()
     assert "moved or removed before words typed into it late" in caplog.text
 
@@ -153,10 +193,12 @@ def _found_elsewhere(note: Path, missing: list[str]) -> str:
 
 
 def test_late_words_that_cannot_be_merged_in_time_are_kept_in_a_conflict_copy(
-    store: NoteStore, monkeypatch: pytest.MonkeyPatch
+    store: NoteStore,
+    opened_at_our_rename: Callable[[int], list[int]],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(store_module, "LATE_ATTEMPTS", 0)  # the note "kept changing" every try
-    _written_late(store, b"Late line.\n")
+    _written_late(store, opened_at_our_rename, b"Late line.\n")
     copies = [p for p in store.path(REL).parent.iterdir() if p.name != "m.md"]
     assert [conflict_copy(f"_stm/{p.name}").original for p in copies] == [REL]  # type: ignore[union-attr]
     assert copies[0].read_text() == NOTE + "Late line.\n"
@@ -165,10 +207,12 @@ def test_late_words_that_cannot_be_merged_in_time_are_kept_in_a_conflict_copy(
 
 def test_an_editor_that_keeps_the_note_open_is_looked_at_until_it_lets_go(
     store: NoteStore,
+    opened_at_our_rename: Callable[[int], list[int]],
 ) -> None:
     # several looks while it still holds the note
     _written_late(
         store,
+        opened_at_our_rename,
         b"Written after a long pause.\n",
         meanwhile=lambda fd: time.sleep(LATE_LOOK_SECONDS * 3),
     )

@@ -5,19 +5,23 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from cortexgraph_vault.core.note import parse_note
-from cortexgraph_vault.errors import Conflict, NoteFormatError, UnsafePath
+from cortexgraph_vault.errors import BeingWritten, Conflict, NoteFormatError, UnsafePath
 from cortexgraph_vault.vault import files as files_module
 from cortexgraph_vault.vault import store as store_module
+from cortexgraph_vault.vault.durability import DURABILITY
 from cortexgraph_vault.vault.files import TEMP_MARK, atomic_write, sweep_temp_files
 from cortexgraph_vault.vault.layout import VaultLayout, among, safe_title, unique_name
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.paths import safe_path
 from cortexgraph_vault.vault.store import NoteStore
+from tests.builders import path_at
 
 NOTE = "---\nid: abc\nuse_count: 1\nmood: calm  # mine\n---\nBody line.\n"
 
@@ -156,12 +160,12 @@ def _append_just_before_our_rename(
     real_replace = os.replace
     done: list[int] = []
 
-    def replace(src, dst):  # type: ignore[no-untyped-def]
-        if Path(dst) == path and len(done) < times:
+    def replace(src, dst, **fds):  # type: ignore[no-untyped-def]
+        if path_at(dst, fds.get("dst_dir_fd")) == path and len(done) < times:
             with open(path, "ab") as fh:
                 fh.write(extra)
             done.append(1)
-        return real_replace(src, dst)
+        return real_replace(src, dst, **fds)
 
     monkeypatch.setattr(files_module.os, "replace", replace)
     return done
@@ -200,3 +204,84 @@ def test_a_late_write_to_a_pinned_version_is_a_conflict_with_their_text(
         store.update_fields("_stm/m.md", bump, expected_sha256=pinned)
     assert path.read_text() == NOTE + "Theirs.\n"
     assert info.value.current_text.endswith("Theirs.\n")  # type: ignore[attr-defined]
+
+
+def _save_in_place_across_our_rename(
+    monkeypatch: pytest.MonkeyPatch, path: Path, buffer: bytes
+) -> threading.Thread:
+    """An editor saving in place whose truncate lands in the instant before our rename and
+    whose write comes 50 ms later: meanwhile the note we replace is empty."""
+    real_replace = os.replace
+    editor: list[threading.Thread] = []
+
+    def write_later(fd: int) -> None:
+        time.sleep(0.05)
+        os.write(fd, buffer)
+        os.close(fd)
+
+    def replace(src, dst, **fds):  # type: ignore[no-untyped-def]
+        if path_at(dst, fds.get("dst_dir_fd")) == path and not editor:
+            fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+            editor.append(threading.Thread(target=write_later, args=(fd,)))
+            editor[0].start()
+        return real_replace(src, dst, **fds)
+
+    monkeypatch.setattr(files_module.os, "replace", replace)
+    return editor
+
+
+def test_an_editor_truncating_the_note_just_before_our_rename_never_empties_it(
+    store: NoteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = store.root / "_stm" / "m.md"
+    editor = _save_in_place_across_our_rename(monkeypatch, path, NOTE.encode() + b"Saved.\n")
+    store.update_fields("_stm/m.md", bump)
+    assert path.read_text().strip(), "the note was emptied"
+    editor[0].join()
+    assert DURABILITY.settle()
+    text = path.read_text()
+    assert text.endswith("Body line.\nSaved.\n")  # the editor's save, merged in
+    assert parse_note(text).frontmatter["use_count"] == 2 and "mood: calm  # mine" in text
+
+
+def test_a_note_an_editor_is_saving_is_read_once_it_is_written(store: NoteStore) -> None:
+    path = store.root / "_stm" / "m.md"
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC)  # the editor's save has begun
+
+    def finish() -> None:
+        time.sleep(0.1)
+        os.write(fd, NOTE.encode() + b"Saved.\n")
+        os.close(fd)
+
+    editor = threading.Thread(target=finish)
+    editor.start()
+    store.update_fields("_stm/m.md", bump)
+    editor.join()
+    text = path.read_text()
+    assert text.endswith("Body line.\nSaved.\n")
+    assert parse_note(text).frontmatter["use_count"] == 2
+
+
+def test_a_note_held_open_for_writing_past_the_wait_is_refused_untouched(
+    store: NoteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "WRITER_WAIT", 0.05)
+    path = store.root / "_stm" / "m.md"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    try:
+        with pytest.raises(BeingWritten, match=r"_stm/m.md: another program is writing it"):
+            store.update_fields("_stm/m.md", bump)
+    finally:
+        os.close(fd)
+    assert path.read_text() == NOTE
+
+
+def test_a_cr_only_note_is_refused_untouched_never_given_a_second_block(
+    store: NoteStore,
+) -> None:
+    path = store.root / "_stm" / "m.md"
+    cr_only = NOTE.replace("\n", "\r").encode()
+    path.write_bytes(cr_only)
+    with pytest.raises(NoteFormatError, match=r"_stm/m.md: .*bare carriage return.*LF or CRLF"):
+        store.update_fields("_stm/m.md", bump)
+    assert path.read_bytes() == cr_only
