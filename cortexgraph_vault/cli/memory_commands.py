@@ -33,7 +33,11 @@ RELATION_TYPES = [
     "contradicts",
     "has_decision",
     "consolidated_from",
+    "supersedes",
 ]
+SUPERSEDES = Arg(
+    "--supersedes", many=True, metavar="ID", help="memories this one replaces (no longer true)"
+)
 CURSOR = Arg("--cursor", help="continue an answer cut to its size (the --cursor it printed)")
 
 
@@ -92,6 +96,7 @@ COMMANDS = (
             Arg("--context"),
             Arg("--strength", type=float, help="importance 0..2 (default 1)"),
             Arg("--force", flag=True, help="save even if it looks like a secret"),
+            SUPERSEDES,
         ),
     ),
     operation_command(
@@ -146,6 +151,7 @@ COMMANDS = (
             Arg("--strength", type=float),
             EXPECTED_HASH,
             Arg("--force", flag=True, help="update even if it looks like a secret"),
+            SUPERSEDES,
         ),
     ),
     operation_command(

@@ -35,6 +35,14 @@ MemoryIds = Annotated[
         description="memory ids (or unique prefixes, paths, titles)",
     ),
 ]
+Supersedes = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=500)]] | None,
+    Field(
+        max_length=MAX_MEMORY_IDS,
+        description="ids of memories this one replaces (no longer true): search then answers "
+        "with this one; history keeps the old",
+    ),
+]
 Tags = Annotated[
     list[Text] | None,
     Field(max_length=MAX_TAGS, description="tags, made lower case (`DB Prefs` → `db_prefs`)"),
@@ -111,7 +119,8 @@ Force = Annotated[
     ),
 ]
 RelationType = Literal[
-    "related", "causes", "supports", "contradicts", "has_decision", "consolidated_from"
+    "related", "causes", "supports", "contradicts", "has_decision", "consolidated_from",
+    "supersedes",
 ]
 MetaValue = str | int | float | bool
 # The service refuses a longer query itself (ops.relevance.check_query): one limit, every door.
