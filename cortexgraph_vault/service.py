@@ -220,12 +220,14 @@ class MemoryService(ServiceUpkeep):
         explain: bool = False,
         cursor: str | None = None,
         max_chars: int | None = None,
+        include_superseded: bool = False,
     ) -> SearchResult:
         return reads.search_memory(
             self.engine, query, tags=tags, status=status, top_k=top_k,
             window_days=window_days, min_score=min_score, page=page, page_size=page_size,
             preview_length=preview_length, include_review_candidates=include_review_candidates,
             explain=explain, cursor=cursor, max_chars=max_chars,
+            include_superseded=include_superseded,
         )  # fmt: skip
 
     def stats(self) -> StatsResult:
@@ -326,13 +328,14 @@ class MemoryService(ServiceUpkeep):
         explain: bool = False,
         cursor: str | None = None,
         max_chars: int | None = None,
+        include_superseded: bool = False,
     ) -> SearchResult:
         return search.search_unified(
             self.engine, query, tags=tags, status=status, folder=folder, limit=limit,
             stm_weight=stm_weight, ltm_weight=ltm_weight, window_days=window_days,
             min_score=min_score, page=page, page_size=page_size, preview_length=preview_length,
             include_review_candidates=include_review_candidates, explain=explain,
-            cursor=cursor, max_chars=max_chars,
+            cursor=cursor, max_chars=max_chars, include_superseded=include_superseded,
         )  # fmt: skip
 
     def related_to_note(self, path: str, limit: int = 10) -> SearchResult:

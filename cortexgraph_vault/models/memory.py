@@ -245,6 +245,10 @@ class ForgetCandidate(Model):
     score: float
     use_count: int
     age_days: float
+    superseded_by: list[str] = Field(
+        default_factory=list,
+        description="set when it is archived because newer memories replaced it (their titles)",
+    )
 
 
 class Skipped(Model):

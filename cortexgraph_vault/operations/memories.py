@@ -29,6 +29,7 @@ from cortexgraph_vault.operations.params import (
     ExpectedHash,
     Explain,
     Force,
+    IncludeSuperseded,
     MemoryId,
     MemoryIds,
     MetaValue,
@@ -111,6 +112,7 @@ class SearchMemoryRequest(Request):
         Field(description="ignored: vectors are always used"),
     ] = False
     include_review_candidates: ReviewCandidates = True
+    include_superseded: IncludeSuperseded = False
     page: Page = None
     page_size: PageSize = None
     preview_length: PreviewLength = 300
@@ -124,7 +126,7 @@ def _search_memory(service: MemoryService, r: SearchMemoryRequest) -> SearchResu
         min_score=r.min_score, page=r.page, page_size=r.page_size,
         preview_length=r.preview_length,
         include_review_candidates=r.include_review_candidates, explain=r.explain,
-        cursor=r.cursor,
+        cursor=r.cursor, include_superseded=r.include_superseded,
     )  # fmt: skip
 
 
@@ -133,7 +135,8 @@ SEARCH_MEMORY = Operation(
     title="Search memories",
     description=cleandoc("""
         Search memories by words, tags and recency, best first (however old; no match, no
-        results). Before answering about the user and before save_memory. Full text: open_memories;
+        results); what is no longer true (superseded) only with include_superseded. Before
+        answering about the user and before save_memory. Full text: open_memories;
         after a result shaped your answer: observe_memory_usage.
     """),
     request=SearchMemoryRequest,

@@ -94,6 +94,13 @@ ReviewCandidates = Annotated[
     bool,
     Field(description="blend in fading memories to review"),
 ]
+IncludeSuperseded = Annotated[
+    bool,
+    Field(
+        description="also memories replaced by newer ones (history), each below what replaced "
+        "it and marked superseded_by; status all or archived includes them too"
+    ),
+]
 Explain = Annotated[
     bool,
     Field(description="per hit: why it ranks there (words, vector, prior)"),
