@@ -57,58 +57,54 @@ def current_first(
     include_superseded: bool,
     allowed: Callable[[int], bool],
     memory_score: Callable[[int], float],
+    score_for: Callable[[int, float], float],
 ) -> CandidatePool:
-    """`pool` (whose table rows are `rows`; `superseded` a mask of the superseded among them)
-    with each superseded match's score given to its current replacements — added to the pool
-    when they did not match, if `allowed` (the search's filters) lets their row in — and the
-    superseded matches left out, or with `include_superseded` placed just below them."""
+    """`pool` (whose table rows are `rows`; `superseded` masks the superseded among them,
+    matched whatever their status: gc archives them) with each superseded match's
+    relevance lent to its current replacements — added to the pool when they did not match,
+    if `allowed` (the search's filters) lets their row in, and scored by `score_for` as the
+    search scores a row — and the superseded matches left out, or with `include_superseded`
+    placed just below what replaced them."""
     picked = np.nonzero(superseded)[0].tolist()
-    lifts: dict[int, tuple[float, float]] = {}  # row of a current memory → (score, relevance)
+    lent: dict[int, float] = {}  # row of a current memory → the relevance lent to it
     below: list[tuple[int, list[int]]] = []  # pool place of an old match → rows above it
     for k in picked:
         currents = [table.row_of[p] for p in current_of(relations, table.paths[rows[k]])
                     if p in table.row_of]  # fmt: skip
         currents = [r for r in currents if allowed(r)]
-        score, rel = float(pool.score[k]), float(pool.relevance[k])
         for r in currents:
-            held = lifts.get(r, (0.0, 0.0))
-            lifts[r] = (max(held[0], score), max(held[1], rel))
+            lent[r] = max(lent.get(r, 0.0), float(pool.relevance[k]))
         below.append((k, currents))
-    at_row = {int(r): k for k, r in zip(np.nonzero(np.isin(rows, list(lifts)))[0].tolist(),
-                                           rows[np.isin(rows, list(lifts))].tolist(), strict=True)}  # fmt: skip
-    score = pool.score.copy()
-    relevance = pool.relevance.copy()
-    priority = pool.priority.copy()
-    added: list[int] = []
-    for r, (lift, rel) in lifts.items():
-        k = at_row.get(r)
-        if k is None:
-            added.append(r)
-        else:
-            score[k] = max(score[k], lift)
-            relevance[k] = max(relevance[k], rel)
-    paths, at, memory = pool.paths, pool.at, pool.memory_score
+    found = np.nonzero(np.isin(rows, list(lent)))[0] if lent else np.zeros(0, np.int64)
+    place: dict[int, int] = {int(rows[k]): int(k) for k in found.tolist()}
+    score, relevance = pool.score.copy(), pool.relevance.copy()
+    memory, priority = pool.memory_score, pool.priority.copy()
+    added = [r for r in lent if r not in place]
+    for r, rel in lent.items():
+        k = place.get(r)
+        if k is not None and rel > relevance[k]:
+            relevance[k] = rel
+            score[k] = max(score[k], score_for(r, rel))
+    paths, at = pool.paths, pool.at
     if added:
+        start = len(paths)
         paths = [*paths, *(table.paths[r] for r in added)]
-        start = len(pool.paths)
         at = np.concatenate([at, np.arange(start, start + len(added), dtype=at.dtype)])
-        score = np.concatenate([score, [lifts[r][0] for r in added]])
-        relevance = np.concatenate([relevance, [lifts[r][1] for r in added]])
+        score = np.concatenate([score, [score_for(r, lent[r]) for r in added]])
+        relevance = np.concatenate([relevance, [lent[r] for r in added]])
         memory = np.concatenate([memory, [memory_score(r) for r in added]])
         priority = np.concatenate([priority, np.zeros(len(added))])
-    lifted = CandidatePool(paths, at, score, relevance, memory, priority)
+        for i, r in enumerate(added):
+            place[r] = len(pool.at) + i
     keep = np.ones(len(at), dtype=bool)
-    if not include_superseded:
-        keep[picked] = False
-        return lifted.where(keep)
-    priority[picked] = 0.0
-    place = {r: at_row.get(r) for r in lifts}
-    for i, r in enumerate(added):
-        place[r] = len(pool.at) + i
     for k, currents in below:
-        tops = [score[place[r]] for r in currents if place.get(r) is not None]
+        if not include_superseded:
+            keep[k] = False
+            continue
+        priority[k] = 0.0
+        tops = [score[place[r]] for r in currents]
         score[k] = min(score[k], min(tops) * 0.999) if tops else score[k] * ALONE
-    return lifted
+    return CandidatePool(paths, at, score, relevance, memory, priority).where(keep)
 
 
 __all__ = ["current_first", "current_of", "replaced_rows"]

@@ -139,7 +139,13 @@ def rank(
     keep = rows >= 0
     safe = np.maximum(rows, 0)
     code = table.status[safe]
-    keep &= table.status_mask(statuses)[code + 1]
+    status_ok = table.status_mask(statuses)[code + 1]
+    # A superseded memory that matches lends its place to what replaced it, whatever its
+    # status (gc archives it): kept until then, dropped after unless history is asked for.
+    relations = relation_index(engine)
+    replaced = replaced_rows(relations, table)
+    lenders = (rows >= 0) & np.isin(safe, replaced) if len(replaced) else None
+    keep &= status_ok if lenders is None else status_ok | lenders
     is_memory = code != NOTE
     if folder and folder.strip("/ "):
         prefix = folder.strip().strip("/") + "/"
@@ -178,25 +184,32 @@ def rank(
     else:
         score = np.where(active, weighted * stm_weight, rel * ltm_weight)
     pool = CandidatePool(paths, at, score, rel, s, priority)
-    relations = relation_index(engine)
-    replaced = replaced_rows(relations, table)
-    superseded = np.isin(rows, replaced) if len(replaced) else None
-    if superseded is not None and superseded.any():
+    if lenders is not None and lenders[at].any():
         wanted = table.status_mask(statuses)
+        prefix = folder.strip().strip("/") + "/" if folder and folder.strip("/ ") else None
 
         def allowed(row: int) -> bool:
             note = table.notes[row]
-            return bool(wanted[table.status[row] + 1]) and (has_tag is None or has_tag(note)) and (
-                not folder or note.path.startswith(folder.strip().strip("/") + "/")
-            ) and (window_days is None or table.last_used[row] >= since)
+            return (
+                bool(wanted[table.status[row] + 1]) and (has_tag is None or has_tag(note))
+                and (prefix is None or note.path.startswith(prefix))
+                and (window_days is None or table.last_used[row] >= since)
+            )  # fmt: skip
 
-        def row_score(row: int) -> float:
+        def memory_score(row: int) -> float:
             return float(scores_of(table.use_base[[row]], table.last_used[[row]],
                                    table.strength[[row]], now.timestamp(), engine.decay)[0])  # fmt: skip
 
-        pool = current_first(pool, rows, superseded, table, relations,
+        def score_for(row: int, relevance: float) -> float:
+            """`score` above for one memory row at the given relevance."""
+            weighted = relevance * (floor + (1.0 - floor) * min(1.0, max(0.0, memory_score(row))))
+            if by_memory_score:
+                return weighted if matches is not None else memory_score(row)
+            return weighted * stm_weight if table.status[row] == active_code else relevance * ltm_weight
+
+        pool = current_first(pool, rows, lenders[at], table, relations,
                              include_superseded=include_superseded, allowed=allowed,
-                             memory_score=row_score)  # fmt: skip
+                             memory_score=memory_score, score_for=score_for)  # fmt: skip
     return pool, matches
 
 
