@@ -168,7 +168,7 @@ class Vault:
                     result = await session.call_tool(
                         "search_memory", {"query": query, "top_k": TOP_K}
                     )
-                    content = result.structuredContent or {}
+                    content = result.structured_content or {}
                     answers.append(list(content.get("results", [])))
         return answers
 
@@ -330,11 +330,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--before", type=Path, help="a checkout of the version to compare with (its package)"
     )
+    parser.add_argument(
+        "--scenarios", type=int, help="only the first N scenarios (a quick look; not the protocol)"
+    )
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args(argv)
     if not options.data.is_file():
         parser.error(f"{options.data}: no such file (the bench data lives in ../shared/bench-data)")
     data = json.loads(options.data.read_text(encoding="utf-8"))
+    if options.scenarios:
+        data = {**data, "scenarios": data["scenarios"][: options.scenarios]}
     columns: list[tuple[str, Outcome]] = []
     with tempfile.TemporaryDirectory(prefix="bench-facts-") as tmp:
         work = Path(tmp)
