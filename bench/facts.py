@@ -270,7 +270,9 @@ def run_variant(data: dict[str, Any], variant: str, package: Path, work: Path) -
                 confirm = [ids[("old", event.index)]]
             for old in confirm:
                 try:
-                    vault.cli(day + 0.001, "relate", saved["memory_id"], old, "--type", "supersedes")
+                    vault.cli(
+                        day + 0.001, "relate", saved["memory_id"], old, "--type", "supersedes"
+                    )
                 except RuntimeError as exc:
                     out.failures.append(str(exc))
         elif event.kind in ("touch_old", "touch_noise"):

@@ -164,9 +164,7 @@ def memory_from_fields(
         # Set by the merge of two devices' versions (core/note_merge.py) until a person resolves it.
         problems.append(f"merged with conflicting edits: {fm['merge_conflict']}")
     raw_id = fm.get("id")
-    relations = {
-        kind: _links(fm.get(kind)) for kind in LINK_PROPERTIES if fm.get(kind) is not None
-    }
+    relations = {kind: _links(fm.get(kind)) for kind in LINK_PROPERTIES if fm.get(kind) is not None}
     use_count = _int(fm.get("use_count"), 1, "use_count", problems, 1)
     derived_days = default_use_days(created, last_used, use_count)
     return Memory(

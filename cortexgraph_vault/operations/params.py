@@ -126,7 +126,12 @@ Force = Annotated[
     ),
 ]
 RelationType = Literal[
-    "related", "causes", "supports", "contradicts", "has_decision", "consolidated_from",
+    "related",
+    "causes",
+    "supports",
+    "contradicts",
+    "has_decision",
+    "consolidated_from",
     "supersedes",
 ]
 MetaValue = str | int | float | bool

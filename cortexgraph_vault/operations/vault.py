@@ -23,9 +23,9 @@ from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operati
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
 from cortexgraph_vault.operations.params import (
-    IncludeSuperseded,
     Cursor,
     Explain,
+    IncludeSuperseded,
     MinScore,
     Page,
     PageSize,

@@ -81,10 +81,10 @@ def current_first(
     memory, priority = pool.memory_score, pool.priority.copy()
     added = [r for r in lent if r not in place]
     for r, rel in lent.items():
-        k = place.get(r)
-        if k is not None and rel > relevance[k]:
-            relevance[k] = rel
-            score[k] = max(score[k], score_for(r, rel))
+        at_place = place.get(r)
+        if at_place is not None and rel > relevance[at_place]:
+            relevance[at_place] = rel
+            score[at_place] = max(score[at_place], score_for(r, rel))
     paths, at = pool.paths, pool.at
     if added:
         start = len(paths)

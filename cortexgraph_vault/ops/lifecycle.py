@@ -42,7 +42,11 @@ def content_sha(text: str) -> str:
 
 
 def forget_paths(
-    engine: VaultEngine, memories: Sequence[Memory], message: str, *, operation: str,
+    engine: VaultEngine,
+    memories: Sequence[Memory],
+    message: str,
+    *,
+    operation: str,
     also: Sequence[str] = (),
 ) -> str | None:
     """Delete memories with git recording them, all or nothing; `also`: paths the caller
@@ -185,7 +189,9 @@ def superseded_candidates(
     return chosen, skipped
 
 
-def _archive(engine: VaultEngine, memories: Sequence[Memory], now: object) -> list[tuple[str, Written]]:
+def _archive(
+    engine: VaultEngine, memories: Sequence[Memory], now: object
+) -> list[tuple[str, Written]]:
     """Move memories into the archive (the caller holds the lock and commits)."""
     moves: list[tuple[str, Written]] = []
     progress = engine.progress("archiving")

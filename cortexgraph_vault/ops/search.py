@@ -21,8 +21,8 @@ from typing import NamedTuple
 import numpy as np
 
 from cortexgraph_vault.core.decay import age_days, decay_factor, score_at
-from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.decay_arrays import scores_of
+from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.ranking import Relevance, prior
 from cortexgraph_vault.core.rules import review_priority
 from cortexgraph_vault.core.tags import normalize_tag
@@ -31,11 +31,10 @@ from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.engine.memory_views import shown_fields, unchecked
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.records import IndexedNote
-from cortexgraph_vault.ops.supersession import SUPERSEDES
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
 from cortexgraph_vault.ops.candidates import Candidate, CandidatePool, first_of, review_of
-from cortexgraph_vault.ops.matched_terms import matched_fields
 from cortexgraph_vault.ops.current_facts import current_first, replaced_rows
+from cortexgraph_vault.ops.matched_terms import matched_fields
 from cortexgraph_vault.ops.note_table import NOTE, note_table
 from cortexgraph_vault.ops.relation_index import relation_index
 from cortexgraph_vault.ops.relevance import (
@@ -52,6 +51,7 @@ from cortexgraph_vault.ops.request_checks import (
     vault_folder,
     wanted_statuses,
 )
+from cortexgraph_vault.ops.supersession import SUPERSEDES
 
 REVIEW_NEAR = 0.9
 UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
@@ -186,13 +186,13 @@ def rank(
     pool = CandidatePool(paths, at, score, rel, s, priority)
     if lenders is not None and lenders[at].any():
         wanted = table.status_mask(statuses)
-        prefix = folder.strip().strip("/") + "/" if folder and folder.strip("/ ") else None
+        inside = folder.strip().strip("/") + "/" if folder and folder.strip("/ ") else None
 
         def allowed(row: int) -> bool:
             note = table.notes[row]
             return (
                 bool(wanted[table.status[row] + 1]) and (has_tag is None or has_tag(note))
-                and (prefix is None or note.path.startswith(prefix))
+                and (inside is None or note.path.startswith(inside))
                 and (window_days is None or table.last_used[row] >= since)
             )  # fmt: skip
 
@@ -205,7 +205,11 @@ def rank(
             weighted = relevance * (floor + (1.0 - floor) * min(1.0, max(0.0, memory_score(row))))
             if by_memory_score:
                 return weighted if matches is not None else memory_score(row)
-            return weighted * stm_weight if table.status[row] == active_code else relevance * ltm_weight
+            return (
+                weighted * stm_weight
+                if table.status[row] == active_code
+                else relevance * ltm_weight
+            )
 
         pool = current_first(pool, rows, lenders[at], table, relations,
                              include_superseded=include_superseded, allowed=allowed,

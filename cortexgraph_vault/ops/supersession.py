@@ -74,7 +74,9 @@ def record_supersession(engine: VaultEngine, new: Memory, olds: Sequence[Memory]
     check_pairs(new, olds)
     now = engine.now()
     done = Recorded(new)
-    fresh_olds = [o for o in olds if not any(points_to(v, o) for v in new.relations.get(SUPERSEDES, ()))]
+    fresh_olds = [
+        o for o in olds if not any(points_to(v, o) for v in new.relations.get(SUPERSEDES, ()))
+    ]
     done.already = [o for o in olds if o not in fresh_olds]
     with engine.lock.held():
         # the olds as their files say now: their standing is what the new one takes
@@ -87,14 +89,18 @@ def record_supersession(engine: VaultEngine, new: Memory, olds: Sequence[Memory]
             changes: dict[str, object] = {}
             if links:
                 changes[SUPERSEDES] = [*values, *links]
-            changes.update(standing_changes(me.decay, taken_over(me.decay, [o.decay for o in current])))
+            changes.update(
+                standing_changes(me.decay, taken_over(me.decay, [o.decay for o in current]))
+            )
             if not parsed.frontmatter.get("id"):
                 changes["id"] = me.id or new_id()
             return changes
 
         if current:
             written = engine.store.update_fields(new.path, compute)
-            note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
+            note = engine.catalog.record(
+                written.path, written.data, written.stamp.st, written.parsed
+            )
             assert note.memory is not None
             done.new = note.memory
             done.paths.append(written.path)
@@ -113,7 +119,9 @@ def record_supersession(engine: VaultEngine, new: Memory, olds: Sequence[Memory]
             done.paths += [old_path, moved.path]
         link = link_for(done.new)
         for old in [*current, *done.already]:
-            written = engine.store.update_fields(old.path, partial(_replaced_by, link, done.new, now))
+            written = engine.store.update_fields(
+                old.path, partial(_replaced_by, link, done.new, now)
+            )
             if written.before != written.text:
                 engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
                 done.paths.append(written.path)
@@ -150,7 +158,11 @@ def result_of(done: Recorded, commit: str | None) -> SupersedeResult:
     def view(m: Memory) -> SupersededMemory:
         return SupersededMemory(memory_id=m.id, title=m.title, path=m.path)
 
-    said = [f"{done.new.title} supersedes {', '.join(o.title for o in done.superseded)}"] if done.superseded else []
+    said = (
+        [f"{done.new.title} supersedes {', '.join(o.title for o in done.superseded)}"]
+        if done.superseded
+        else []
+    )
     if done.already:
         said.append(f"already recorded: {', '.join(o.title for o in done.already)}")
     if done.promoted:

@@ -19,12 +19,12 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.models import (
     DeleteResult,
-    SupersededMemory,
     ObservedMemory,
     ObserveResult,
     RelationResult,
     RelationView,
     SaveResult,
+    SupersededMemory,
     TouchResult,
     UpdateResult,
 )
@@ -529,7 +529,9 @@ def _supersede_relation(
     """`supersedes` is a supersession (ops/supersession.py): both notes say it, and the
     newer memory takes over the older one's standing."""
     if source.status not in supersession.CURRENT:
-        raise InvalidArgument(f"{source.path}: is {source.status}; only a current memory supersedes")
+        raise InvalidArgument(
+            f"{source.path}: is {source.status}; only a current memory supersedes"
+        )
     done = supersession.record_supersession(engine, source, [target])
     commit = (
         engine.commit(done.paths, supersession.commit_message(done))

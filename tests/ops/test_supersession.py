@@ -149,10 +149,14 @@ def test_a_memory_cannot_supersede_what_replaced_it(vault: Path) -> None:
 
 
 def test_removing_the_property_by_hand_undoes_it(vault: Path) -> None:
-    paris, berlin = paris_used_then_berlin(vault)
-    path = vault / next(p for p in (vault / "_stm").iterdir() if "Paris" in p.name).relative_to(vault)
+    paris, _ = paris_used_then_berlin(vault)
+    path = vault / next(p for p in (vault / "_stm").iterdir() if "Paris" in p.name).relative_to(
+        vault
+    )
     text = path.read_text()
-    path.write_text("\n".join(ln for ln in text.splitlines() if not ln.startswith("superseded_by")) + "\n")
+    path.write_text(
+        "\n".join(ln for ln in text.splitlines() if not ln.startswith("superseded_by")) + "\n"
+    )
     found = at(vault, 60).search(QUESTION, top_k=5).results
     assert paris in [h.id for h in found]
     assert all(not h.superseded_by for h in found)
@@ -170,7 +174,9 @@ def test_a_string_of_links_written_by_hand_is_read_whole(vault: Path) -> None:
     (vault / "_stm" / "Old job.md").write_text(
         memory_text("old-job", "I work at Acme.\n", superseded_by="[[I work at Globex now]]")
     )
-    (vault / "_stm" / "I work at Globex now.md").write_text(memory_text("new-job", "I work at Globex now.\n"))
+    (vault / "_stm" / "I work at Globex now.md").write_text(
+        memory_text("new-job", "I work at Globex now.\n")
+    )
     found = service_for(vault).search("work", top_k=5, include_superseded=True).results
     old = next(h for h in found if h.id == "old-job")
     assert old.superseded_by == ["I work at Globex now"]
