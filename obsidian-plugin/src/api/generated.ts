@@ -72,6 +72,8 @@ export interface CreateMemory {
    * @default false
    */
   force?: boolean;
+  /** ids of memories this one replaces (no longer true): search then answers with this one; history keeps the old */
+  supersedes?: string[] | null;
 }
 
 export interface DeleteResult {
@@ -109,6 +111,8 @@ export interface ForgetCandidate {
   score: number;
   use_count: number;
   age_days: number;
+  /** set when it is archived because newer memories replaced it (their titles) */
+  superseded_by: string[];
 }
 
 export interface ForgottenList {
@@ -586,6 +590,8 @@ export interface SaveResult {
   auto_entities: string[];
   calculated_strength: number | null;
   commit: string | null;
+  /** the memories this one replaces (given in `supersedes`): search answers with this one from now on */
+  superseded: SupersededMemory[];
   /** set once per session when the vault is not a git repository: forgetting and restore need `cortexgraph-vault init` */
   warning: string | null;
 }
@@ -612,6 +618,12 @@ export interface SearchHit {
   review_priority: number;
   review_candidate: boolean;
   matched: string[];
+  /** no longer current: the titles of the memories that replaced it (listed only when history is asked for, below what replaced it) */
+  superseded_by: string[];
+  /** when it stopped being current */
+  valid_until: string | null;
+  /** the titles of the older memories this one replaced */
+  supersedes: string[];
   explain: RankExplain | null;
 }
 
@@ -660,6 +672,12 @@ export interface SettingsList {
 export interface Skipped {
   path: string;
   reason: string;
+}
+
+export interface SupersededMemory {
+  memory_id: string | null;
+  title: string;
+  path: string;
 }
 
 export interface Sync {
@@ -746,6 +764,8 @@ export interface UpdateMemory {
    * @default false
    */
   force?: boolean;
+  /** ids of memories this one replaces (no longer true): search then answers with this one; history keeps the old */
+  supersedes?: string[] | null;
 }
 
 export interface UpdateResult {
@@ -755,6 +775,10 @@ export interface UpdateResult {
   content_hash: string;
   changed: string[];
   commit: string | null;
+  /** its title now (it follows the content when it was made from it) */
+  title: string | null;
+  /** the memories it replaces from now on (`supersedes`) */
+  superseded: SupersededMemory[];
 }
 
 export interface VaultStatus {
@@ -835,6 +859,11 @@ export interface SearchQuery {
    * @default true
    */
   include_review_candidates?: boolean;
+  /**
+   * also memories replaced by newer ones (history), each below what replaced it and marked superseded_by; status all or archived includes them too
+   * @default false
+   */
+  include_superseded?: boolean;
   /**
    * per hit: why it ranks there (words, vector, prior)
    * @default false
