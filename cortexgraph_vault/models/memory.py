@@ -101,11 +101,7 @@ class SaveResult(Model):
     auto_entities: list[str] = Field(default_factory=list)
     calculated_strength: float | None = None
     commit: str | None = None
-    superseded: list[SupersededMemory] = Field(
-        default_factory=list,
-        description="the memories this one replaces (given in `supersedes`): search answers "
-        "with this one from now on",
-    )
+    superseded: list[str] = Field(default_factory=list, description="ids it replaces")
     warning: str | None = Field(
         default=None,
         description="set once per session when the vault is not a git repository: forgetting "
@@ -211,14 +207,10 @@ class SearchHit(Model):
     review_candidate: bool = False
     matched: list[str] = Field(default_factory=list)
     superseded_by: list[str] = Field(
-        default_factory=list,
-        description="no longer current: the titles of the memories that replaced it (listed "
-        "only when history is asked for, below what replaced it)",
+        default_factory=list, description="no longer true: what replaced it"
     )
-    valid_until: str | None = Field(default=None, description="when it stopped being current")
-    supersedes: list[str] = Field(
-        default_factory=list, description="the titles of the older memories this one replaced"
-    )
+    valid_until: str | None = None
+    supersedes: list[str] = Field(default_factory=list)
     explain: RankExplain | None = None
 
 
@@ -245,10 +237,7 @@ class ForgetCandidate(Model):
     score: float
     use_count: int
     age_days: float
-    superseded_by: list[str] = Field(
-        default_factory=list,
-        description="set when it is archived because newer memories replaced it (their titles)",
-    )
+    superseded_by: list[str] = Field(default_factory=list)
 
 
 class Skipped(Model):
@@ -300,12 +289,7 @@ class UpdateResult(Model):
     content_hash: str
     changed: list[str]
     commit: str | None = None
-    title: str | None = Field(
-        default=None, description="its title now (it follows the content when it was made from it)"
-    )
-    superseded: list[SupersededMemory] = Field(
-        default_factory=list, description="the memories it replaces from now on (`supersedes`)"
-    )
+    superseded: list[str] = Field(default_factory=list, description="ids it replaces")
 
 
 class DeleteResult(Model):

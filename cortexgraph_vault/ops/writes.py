@@ -24,7 +24,6 @@ from cortexgraph_vault.models import (
     RelationResult,
     RelationView,
     SaveResult,
-    SupersededMemory,
     TouchResult,
     UpdateResult,
 )
@@ -145,15 +144,15 @@ def save(
     note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
     assert note.memory is not None
     saved, paths, subject = note.memory, [written.path], f"save: {note.title}"
-    replaced: list[SupersededMemory] = []
+    replaced: list[str] = []
     if olds:
         done = supersession.record_supersession(engine, saved, olds)
         saved, paths = done.new, list(dict.fromkeys([written.path, *done.paths]))
-        replaced = supersession.result_of(done, None).superseded
+        replaced = [o.id or "" for o in done.superseded]
         subject += f" (replaces {', '.join(o.title for o in done.superseded)})"
     # Recorded with the saves around it, once the call lets go of the change lock; the call
     # fills in `commit` then (ServiceCalls). A save outside such a call commits at once.
-    ids = [memory_id, *(o.memory_id or "" for o in replaced)]
+    ids = [memory_id, *replaced]
     ticket = engine.commit_soon(paths, subject, "save", ids)
     return SaveResult(
         success=True,
@@ -329,11 +328,11 @@ def update(
                 current, moved = _renamed(engine, current, title)
                 paths += moved
                 renamed_from = seen.title
-        replaced: list[SupersededMemory] = []
+        replaced: list[str] = []
         if olds:
             done = supersession.record_supersession(engine, current, olds)
             current, paths = done.new, [*paths, *done.paths]
-            replaced = supersession.result_of(done, None).superseded
+            replaced = [o.id or "" for o in done.superseded]
     changed = [
         *(["content"] if content is not None else []),
         *(["title"] if renamed_from is not None else []),
@@ -345,7 +344,7 @@ def update(
         subject += f"\n\nRenamed from {renamed_from}"
     commit = engine.commit(
         list(dict.fromkeys(paths)),
-        f"{subject}\n\n{trailers('update', [current.id or '', *(o.memory_id or '' for o in replaced)])}",
+        f"{subject}\n\n{trailers('update', [current.id or '', *replaced])}",
     )
     return UpdateResult(
         memory_id=current.id or "",
@@ -353,7 +352,6 @@ def update(
         content_hash=current.content_hash,
         changed=changed,
         commit=commit,
-        title=current.title,
         superseded=replaced,
     )
 
