@@ -33,7 +33,11 @@ RELATION_TYPES = [
     "contradicts",
     "has_decision",
     "consolidated_from",
+    "supersedes",
 ]
+SUPERSEDES = Arg(
+    "--supersedes", many=True, metavar="ID", help="memories this one replaces (no longer true)"
+)
 CURSOR = Arg("--cursor", help="continue an answer cut to its size (the --cursor it printed)")
 # The filters and paging `search` and `search-all` share.
 WINDOW_DAYS = Arg("--window-days", type=float, metavar="DAYS",
@@ -107,6 +111,7 @@ COMMANDS = (
             Arg("--context", help="what was going on when it was learned"),
             Arg("--strength", type=float, help="importance 0..2 (default 1)"),
             Arg("--force", flag=True, help="save even if it looks like a secret"),
+            SUPERSEDES,
         ),
     ),
     operation_command(
@@ -178,6 +183,7 @@ COMMANDS = (
             Arg("--strength", type=float, help="importance 0..2"),
             EXPECTED_HASH,
             Arg("--force", flag=True, help="update even if it looks like a secret"),
+            SUPERSEDES,
         ),
     ),
     operation_command(

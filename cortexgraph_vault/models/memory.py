@@ -64,6 +64,31 @@ class MemoryView(Model):
     relations: Relations | None = None
 
 
+class SupersededMemory(Model):
+    memory_id: str | None
+    title: str
+    path: str
+
+
+class SupersedeResult(Model):
+    success: bool = True
+    memory_id: str = Field(description="the memory that is current now")
+    title: str
+    path: str = Field(description="where it is now (moved to the long-term folder when promoted)")
+    superseded: list[SupersededMemory] = Field(
+        default_factory=list, description="the memories it replaces from now on"
+    )
+    already: list[SupersededMemory] = Field(
+        default_factory=list, description="memories it was recorded as replacing before"
+    )
+    promoted: bool = Field(
+        default=False, description="it took the promoted place of a memory it replaces"
+    )
+    use_count: int = Field(description="its uses, now counting those of the memories it replaces")
+    commit: str | None = None
+    message: str
+
+
 class SaveResult(Model):
     success: bool
     memory_id: str
@@ -76,6 +101,7 @@ class SaveResult(Model):
     auto_entities: list[str] = Field(default_factory=list)
     calculated_strength: float | None = None
     commit: str | None = None
+    superseded: list[str] = Field(default_factory=list, description="ids it replaces")
     warning: str | None = Field(
         default=None,
         description="set once per session when the vault is not a git repository: forgetting "
@@ -179,6 +205,11 @@ class SearchHit(Model):
     review_priority: float = 0.0
     review_candidate: bool = False
     matched: list[str] = Field(default_factory=list)
+    superseded_by: list[str] = Field(
+        default_factory=list, description="no longer true: what replaced it"
+    )
+    valid_until: str | None = None
+    supersedes: list[str] = Field(default_factory=list)
     explain: RankExplain | None = None
 
 
@@ -205,6 +236,7 @@ class ForgetCandidate(Model):
     score: float
     use_count: int
     age_days: float
+    superseded_by: list[str] = Field(default_factory=list)
 
 
 class Skipped(Model):
@@ -256,6 +288,7 @@ class UpdateResult(Model):
     content_hash: str
     changed: list[str]
     commit: str | None = None
+    superseded: list[str] = Field(default_factory=list, description="ids it replaces")
 
 
 class DeleteResult(Model):

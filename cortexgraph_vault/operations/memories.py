@@ -40,6 +40,7 @@ from cortexgraph_vault.operations.params import (
     ReviewCandidates,
     Status,
     Strength,
+    Supersedes,
     TagFilter,
     Tags,
     TopK,
@@ -67,12 +68,14 @@ class SaveMemoryRequest(Request):
         str | None, Field(max_length=200, description="note title (default: first words)")
     ] = None
     force: Force = False
+    supersedes: Supersedes = None
 
 
 def _save_memory(service: MemoryService, r: SaveMemoryRequest) -> SaveResult:
     return service.save(
         r.content, title=r.title, tags=r.tags, entities=r.entities, source=r.source,
         context=r.context, meta=r.meta, strength=r.strength, force=r.force,
+        supersedes=r.supersedes,
     )  # fmt: skip
 
 
@@ -80,9 +83,10 @@ SAVE_MEMORY = Operation(
     name="save_memory",
     title="Save a memory",
     description=cleandoc("""
-        Save a new memory (a note in _stm/): a preference, decision or fact about the user,
+        Save a new memory: a preference, decision or fact about the user,
         their people or projects. One idea, in their words. Search first: if it is already
-        remembered, touch_memory or update_memory instead of a duplicate. It fades unless used.
+        remembered, touch_memory or update_memory instead of a duplicate; if it corrects one,
+        pass its id in supersedes. It fades unless used.
     """),
     request=SaveMemoryRequest,
     result=SaveResult,
@@ -230,12 +234,13 @@ class UpdateMemoryRequest(Request):
     strength: Strength = None
     expected_hash: ExpectedHash = None
     force: Force = False
+    supersedes: Supersedes = None
 
 
 def _update_memory(service: MemoryService, r: UpdateMemoryRequest) -> UpdateResult:
     return service.update(
         r.memory_id, content=r.content, tags=r.tags, entities=r.entities, strength=r.strength,
-        expected_hash=r.expected_hash, force=r.force,
+        expected_hash=r.expected_hash, force=r.force, supersedes=r.supersedes,
     )  # fmt: skip
 
 

@@ -134,7 +134,9 @@ async def test_save_search_open_touch_observe_update_relate(git_vault: Path) -> 
             "update_memory", memory_id=mid, content="Maya now takes her espresso black.",
             expected_hash=current["content_hash"],
         )  # fmt: skip
-        assert updated["changed"] == ["content"]
+        # its title came from its words: it follows them
+        assert updated["changed"] == ["content", "title"]
+        assert updated["path"] == "_stm/Maya now takes her espresso black.md"
         assert "espresso black" in (git_vault / updated["path"]).read_text()
 
         related = await s.call(

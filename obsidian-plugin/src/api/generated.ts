@@ -2,7 +2,7 @@
 // Do not edit: change the Python models, regenerate the spec, then run `npm run gen:types`.
 
 export interface Analyze {
-  /** the user's message, as written */
+  /** the user's message */
   message: string;
 }
 
@@ -53,9 +53,9 @@ export interface CommitView {
 export interface CreateMemory {
   /** the memory, in plain words or Markdown */
   content: string;
-  /** tags, made lower case (`DB Prefs` → `db_prefs`) */
+  /** tags (made lower case) */
   tags?: string[] | null;
-  /** people, projects, tools or places the memory is about */
+  /** people, projects, tools or places it is about */
   entities?: string[] | null;
   /** where it came from, e.g. chat */
   source?: string | null;
@@ -63,15 +63,17 @@ export interface CreateMemory {
   context?: string | null;
   /** extra key/value pairs */
   meta?: Record<string, string | number | boolean> | null;
-  /** importance multiplier: 1 normal, up to 2 for what must last */
+  /** importance: 1 normal, up to 2 for what must last */
   strength?: number | null;
   /** note title (default: first words) */
   title?: string | null;
   /**
-   * save despite a credential (password, PIN, card, key) — it stays in git; only if the user asks
+   * save a credential (password, PIN, key) anyway, kept in git; only if the user asks
    * @default false
    */
   force?: boolean;
+  /** ids it replaces */
+  supersedes?: string[] | null;
 }
 
 export interface DeleteResult {
@@ -109,6 +111,7 @@ export interface ForgetCandidate {
   score: number;
   use_count: number;
   age_days: number;
+  superseded_by: string[];
 }
 
 export interface ForgottenList {
@@ -489,7 +492,7 @@ export interface RankExplain {
 }
 
 export interface Recall {
-  /** the user's message, as written */
+  /** the user's message */
   message: string;
   /** silent: reinforce, list without text; subtle: with text; interactive: ask before reinforcing (default: configured) */
   mode?: "silent" | "subtle" | "interactive" | null;
@@ -590,6 +593,8 @@ export interface SaveResult {
   auto_entities: string[];
   calculated_strength: number | null;
   commit: string | null;
+  /** ids it replaces */
+  superseded: string[];
   /** set once per session when the vault is not a git repository: forgetting and restore need `cortexgraph-vault init` */
   warning: string | null;
 }
@@ -616,6 +621,10 @@ export interface SearchHit {
   review_priority: number;
   review_candidate: boolean;
   matched: string[];
+  /** no longer true: what replaced it */
+  superseded_by: string[];
+  valid_until: string | null;
+  supersedes: string[];
   explain: RankExplain | null;
 }
 
@@ -737,19 +746,21 @@ export interface TouchResult {
 export interface UpdateMemory {
   /** new content (replaces the body) */
   content?: string | null;
-  /** tags, made lower case (`DB Prefs` → `db_prefs`) */
+  /** tags (made lower case) */
   tags?: string[] | null;
-  /** people, projects, tools or places the memory is about */
+  /** people, projects, tools or places it is about */
   entities?: string[] | null;
-  /** importance multiplier: 1 normal, up to 2 for what must last */
+  /** importance: 1 normal, up to 2 for what must last */
   strength?: number | null;
   /** the content_hash you last read (open_memories); refused if the file changed since */
   expected_hash?: string | null;
   /**
-   * save despite a credential (password, PIN, card, key) — it stays in git; only if the user asks
+   * save a credential (password, PIN, key) anyway, kept in git; only if the user asks
    * @default false
    */
   force?: boolean;
+  /** ids it replaces */
+  supersedes?: string[] | null;
 }
 
 export interface UpdateResult {
@@ -759,6 +770,8 @@ export interface UpdateResult {
   content_hash: string;
   changed: string[];
   commit: string | null;
+  /** ids it replaces */
+  superseded: string[];
 }
 
 export interface VaultStatus {
@@ -806,7 +819,7 @@ export interface WatcherStatus {
 export interface SearchQuery {
   /** words to look for */
   q: string;
-  /** only results with any of these tags */
+  /** only with any of these tags */
   tags?: string[];
   /** memories (active, promoted, archived), other notes (note) or all; default: all but archived */
   status?: "active" | "promoted" | "archived" | "note" | "all" | ("active" | "promoted" | "archived" | "note" | "all")[] | null;
@@ -821,7 +834,7 @@ export interface SearchQuery {
   stm_weight?: number;
   /** weight of promoted memories and notes (default 0.7) */
   ltm_weight?: number;
-  /** only memories used within this many days */
+  /** only those used within this many days */
   window_days?: number;
   /** only memories whose decay score is at least this */
   min_score?: number;
@@ -830,7 +843,7 @@ export interface SearchQuery {
   /** results per page (default: the limit) */
   page_size?: number;
   /**
-   * characters of content per result (0 = full content)
+   * characters of content per result (0: all)
    * @default 300
    */
   preview_length?: number;
@@ -844,7 +857,7 @@ export interface SearchQuery {
    * @default false
    */
   explain?: boolean;
-  /** next_cursor of an answer cut to size */
+  /** next_cursor of a cut answer */
   cursor?: string;
 }
 
