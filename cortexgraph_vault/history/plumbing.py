@@ -27,7 +27,6 @@ import os
 import shutil
 import tempfile
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -360,7 +359,7 @@ def index_held(runner: GitRunner, waiter: LockWait) -> Iterator[None]:
         except FileExistsError:
             if not waiter.time_left():
                 raise waiter.lock_held() from None
-            time.sleep(0.02)
+            waiter.pause(0.02)
     try:
         os.close(fd)
         st = os.stat(lock)

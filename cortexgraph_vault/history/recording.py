@@ -97,6 +97,11 @@ class LockWait:
     def time_left(self) -> bool:
         return time.monotonic() < self.deadline
 
+    def pause(self, seconds: float) -> None:
+        """Wait before the next try, never past the deadline (every wait of a commit goes
+        through here, so one clock decides when it gives up)."""
+        time.sleep(max(0.0, min(seconds, self.deadline - time.monotonic())))
+
     def _busy(self, result: GitResult) -> bool:
         # A lock someone holds says "File exists" (GitPython runs git with LC_ALL=C); a lock we
         # may not create (read-only .git) says "Permission denied" and is a real failure.
@@ -185,7 +190,7 @@ def record(
                 raise GitError(
                     wording.index_kept_busy(str(runner.vault_root), lock_wait, len(ours))
                 ) from None
-            time.sleep(_FIRST_DELAY)
+            waiter.pause(_FIRST_DELAY)
             continue
         return sha if made else None
 

@@ -48,7 +48,11 @@ def vault_folder(engine: VaultEngine, name: str, folder: str | None) -> str | No
         rel = engine.safe_rel(folder.strip().rstrip("/"))
     except UnsafePath as exc:
         raise UnsafePath(f"{name}: {exc}") from None
-    if not (engine.root / rel).is_dir():
+    try:
+        is_folder = (engine.root / rel).is_dir()
+    except OSError:  # a name too long for the file system is no folder of the vault
+        is_folder = False
+    if not is_folder:
         folders = {
             p.rsplit("/", 1)[0] for p in (n.path for n in engine.catalog.notes()) if "/" in p
         }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from datetime import timedelta
 
 import pytest
 
@@ -14,6 +15,7 @@ from cortexgraph_vault.core.wording import (
     gc_record_subject,
     run_with_yes,
 )
+from tests.conftest import NOW
 
 SINGULAR_PLURAL = {
     "memory": "memories", "note": "notes", "cluster": "clusters", "link": "links",
@@ -70,7 +72,7 @@ def test_gc_of_one_memory_reads_right_on_the_cli_and_in_git(cli, tmp_path) -> No
     vault.mkdir()
     assert cli("init", vault=vault).code == 0
     assert cli("save", "Maya prefers oat milk", vault=vault).code == 0
-    later = "2027-06-01T00:00:00Z"
+    later = (NOW + timedelta(days=182)).strftime("%Y-%m-%dT%H:%M:%SZ")
     preview = cli("gc", vault=vault, now=later)
     assert "1 memory would be forgotten" in preview.out, preview.out + preview.err
     done = cli("gc", "--yes", vault=vault, now=later)

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import NOW_ISO
 from tests.importers.helpers import MEMORY_JSON, commits, empty_git_vault, service, snapshot
 
 MAYA = """---
 id: {id}
-created: 2026-12-01T12:00:00Z
-last_used: 2026-12-01T12:00:00Z
+created: {now}
+last_used: {now}
 use_count: 1
 strength: 1.0
 status: promoted
@@ -45,7 +46,9 @@ def test_each_entity_becomes_one_note_with_its_observations_as_list_items(vault:
     ]
     maya_id = svc.open(["Maya Lindqvist"]).memories[0].id
     # The entity appears twice in the file: its observations are merged, none twice.
-    assert (vault / "memories/Maya Lindqvist.md").read_text() == MAYA.format(id=maya_id)
+    assert (vault / "memories/Maya Lindqvist.md").read_text() == MAYA.format(
+        id=maya_id, now=NOW_ISO
+    )
     assert result.commit is not None and commits(vault) == 1
 
 

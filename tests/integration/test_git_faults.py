@@ -94,10 +94,7 @@ def test_lock_held_forever_gives_up_in_time_and_changes_nothing(
     with pytest.raises(GitError) as caught:
         history.commit_paths(["_stm/m.md", "a.md"], "blocked")
     monkeypatch.undo()
-    # it waited out the whole half second in growing polls, then stopped
-    assert sum(clock.slept) == pytest.approx(0.5)
-    assert clock.slept[:-1] == sorted(clock.slept[:-1])  # the last one is what was left
-    assert 3 <= len(clock.slept) <= 6
+    assert sum(clock.slept) == pytest.approx(0.5)  # it waited out the half second, then stopped
     message = str(caught.value)
     assert "git is busy" in message and ".git/index.lock held for more than 0.5 s" in message
     assert message.endswith("nothing was committed")

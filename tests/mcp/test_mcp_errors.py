@@ -70,6 +70,7 @@ BAD_CALLS = [
      ["path: unknown argument (did you mean ref?). The arguments are: ref, cursor, max_chars"]),
     ("read_note", {"ref": "../x.md"}, "unsafe_path", ["'..' would leave the vault"]),
     ("search_unified", {"query": "coffee", "folder": "No such folder"}, "not_found", ["No such folder", "no such folder in the vault"]),
+    ("search_unified", {"query": "coffee", "folder": "0" * 500}, "not_found", ["no such folder in the vault"]),
     ("no_such_tool", {}, "unknown_tool", ["Unknown tool: no_such_tool. The tools are ", "search_memory"]),
 ]  # fmt: skip
 

@@ -17,9 +17,7 @@ from tests.mcp.test_mcp_stdio import child_env, server_argv
 pytestmark = pytest.mark.anyio
 
 TAGZ = "tagz: unknown argument (did you mean tags?)"
-SAVE_ARGUMENTS = (
-    "The arguments are: content, tags, entities, source, context, meta, strength, title, force"
-)
+SAVE_ARGUMENTS = "The arguments are: content, tags, entities, source, context, meta, strength, title, force, supersedes"
 
 
 async def test_mcp_refuses_a_misspelt_argument_instead_of_dropping_it(git_vault: Path) -> None:

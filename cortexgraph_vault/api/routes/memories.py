@@ -52,7 +52,7 @@ def get_memory(service: MemoryService, ref: str) -> MemoryDetail:
     return service.run(MEMORY_DETAIL, MemoryDetailRequest.model_construct(memory_id=ref))
 
 
-@ROUTES.post("/api/v1/memories", "Save a new memory", status=201, errors=(400, 422, 503))
+@ROUTES.post("/api/v1/memories", "Save a new memory", status=201, errors=(400, 404, 409, 422, 503))
 def create_memory(service: MemoryService, body: s.CreateMemory) -> SaveResult:
     """Written to the short-term folder and committed; a credential in any field (a password,
     PIN, card number, API key) is refused (422) unless `force` is set."""

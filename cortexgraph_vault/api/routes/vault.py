@@ -42,7 +42,7 @@ def health(service: MemoryService) -> s.Health:
 @ROUTES.get(
     "/api/v1/search",
     "Unified search over memories and notes",
-    errors=(400, 422),
+    errors=(400, 404, 422),
     read_process=True,
 )
 def search(service: MemoryService, query: s.SearchQuery) -> SearchResult:
