@@ -81,17 +81,16 @@ _NAME = re.compile(
 )  # fmt: skip
 
 
-def _hints(*lists: tuple[str, ...]) -> tuple[str, ...]:
-    """The first four letters of each phrase's first word: any text holding a phrase holds
-    one of these, and most text holds none, so the patterns are not run over it at all."""
-    return tuple(sorted({p.lower().split()[0][:4] for names in lists for p in names}))
+def _hints(*lists: tuple[str, ...]) -> re.Pattern[str]:
+    """The first four letters of each phrase's first word, found in lower-cased text: any
+    text holding a phrase holds one of these, and most text holds none, so the patterns are
+    not run over it at all."""
+    starts = {p.lower().split()[0][:4] for names in lists for p in names}
+    return re.compile("|".join(re.escape(s) for s in sorted(starts, key=len, reverse=True)))
 
 
-_NAME_HINTS = (
-    _hints(ANSWER_NAMES, GUARDED_NAMES, NUMBER_NAMES, PASSWORD_NAMES, PASSWORD_COMPOUND_ENDS,
-           CODE_QUALIFIERS, CODE_WORDS)
-    + PASSWORD_SHORTHANDS
-)  # fmt: skip
+_NAME_HINTS = _hints(ANSWER_NAMES, GUARDED_NAMES, NUMBER_NAMES, PASSWORD_NAMES,
+                     PASSWORD_COMPOUND_ENDS, CODE_QUALIFIERS, CODE_WORDS, PASSWORD_SHORTHANDS)  # fmt: skip
 _THING_HINTS = _hints(LOCKED_THINGS)
 _USE_HINTS = _hints(USE_WORDS)
 
@@ -125,11 +124,13 @@ _OPENS_WITH = re.compile(
     r"(?i)\s+" + alternation(OPENS_WITH) + r"\s+(?:" + _SPELLED + "|" + _DIGITS + ")"
 )
 # The value before the name: "hunter4 is the wifi password", "4921 est mon code PIN".
+_JOINS_BEFORE = ("is", "was", "ist", "war", "est", "c'est", "c’est", "es", "era", "è", "é")
 _BEFORE_NAME = re.compile(
-    r"(?i)(?:^|(?<=\s)|(?<=[(\[\"“]))" + _VALUE + r"\s+(?:is|was|ist|war|est|c['’]est|es|era|è|é)"
-    r"\s+(?P<the>" + alternation(THE_WORDS) + r")\s+(?P<between>(?:[\w-]+\s+|\w+['’]){0,2})$"
+    r"(?i)(?:^|(?<=\s)|(?<=[(\[\"“]))" + _VALUE + r"\s+" + alternation(_JOINS_BEFORE)
+    + r"\s+(?P<the>" + alternation(THE_WORDS) + r")\s+(?P<between>(?:[\w-]+\s+|\w+['’]){0,2})$"
 )  # fmt: skip
 # "use hunter4 for the wifi", "utilise 8842 pour l'alarme".
+_USE_AS = frozenset(USE_AS_WORDS)
 _USE_FOR = re.compile(
     r"(?i)" + _START + alternation(USE_WORDS) + r"\s+" + _VALUE + r"\s+" + alternation(USE_AS_WORDS)
     + r"\s+(?:(?P<the>" + alternation(THE_WORDS) + r")\s+|(?:l|dell|all)['’])?"
@@ -330,18 +331,6 @@ def _code_of_a_thing(text: str, start: int, end: int) -> bool:
     return not _looks_like_a_time(text[start:end]) or _OPENS_NEXT.match(text, end) is not None
 
 
-def _words_back(text: str, at: int, count: int, most: int = 160) -> int:
-    """Where the `count`-th word before `at` starts (at most `most` characters back)."""
-    floor = max(0, at - most)
-    start = at
-    for _ in range(count):
-        space = text.rfind(" ", floor, max(floor, start - 1))
-        if space < 0:
-            return floor
-        start = space
-    return start
-
-
 def _before_name(
     text: str, kind: str, group: str, name_start: int, name_end: int
 ) -> Iterator[tuple[int, int]]:
@@ -353,10 +342,15 @@ def _before_name(
     if group == "code" and not (ends.group("of") and _opens_something(text, *ends.span("of"))):
         return
     # the value and a few words: "use | hunter4 | for | the | home | wifi"; a number spelled
-    # out is a few words itself
-    window_start = _words_back(text, name_start, 10)
+    # out is a few words itself. Read only when a word that joins them is there.
+    window_start = max(0, name_start - 90)
     window = text[window_start:name_start]
-    patterns = (_USE_FOR,) if group in ("thing", "target") else (_BEFORE_NAME, _USE_FOR)
+    tail = window.lower().split()[-6:]
+    patterns = []
+    if group not in ("thing", "target") and any(w in _JOINS_BEFORE for w in tail):
+        patterns.append(_BEFORE_NAME)
+    if any(w in _USE_AS for w in tail):
+        patterns.append(_USE_FOR)
     for pattern in patterns:
         m = pattern.search(window)
         if m is None or _general(m.group("between")):
@@ -374,9 +368,11 @@ def _general(between: str) -> bool:
 
 def phrase_spans(text: str, low: str, digits: int) -> Iterator[Span]:
     """`low` is `text.lower()`; `digits` how many digits the text holds."""
-    named = any(h in low for h in _NAME_HINTS)
-    things = digits >= 3 and any(h in low for h in _THING_HINTS)
-    if not (named or things or any(h in low for h in _USE_HINTS)):
+    if not (
+        _NAME_HINTS.search(low)
+        or (digits >= 3 and _THING_HINTS.search(low))
+        or _USE_HINTS.search(low)
+    ):
         return
     for m in _NAME.finditer(text):
         group = m.lastgroup
