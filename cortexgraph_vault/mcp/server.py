@@ -25,6 +25,7 @@ from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.mcp import prompts, resources
 from cortexgraph_vault.mcp.arguments import explain_arguments
 from cortexgraph_vault.mcp.handshake import SERVER_DESCRIPTION, SERVER_NAME, SERVER_TITLE
+from cortexgraph_vault.mcp.http_sessions import SessionRoom
 from cortexgraph_vault.mcp.instructions import INSTRUCTIONS
 from cortexgraph_vault.mcp.tool_calls import (
     ToolRegistry,
@@ -35,8 +36,6 @@ from cortexgraph_vault.mcp.tool_calls import (
 from cortexgraph_vault.mcp.tools import register_all
 
 if TYPE_CHECKING:
-    from starlette.applications import Starlette
-
     from cortexgraph_vault.service import MemoryService
 
 log = logging.getLogger("cortexgraph_vault.mcp")
@@ -143,16 +142,18 @@ def http_app(
     allowed_origins: Sequence[str] = (),
     max_sessions: int = MAX_SESSIONS,
     session_idle_seconds: float = SESSION_IDLE_SECONDS,
-) -> Starlette:
+) -> SessionRoom:
     """The streamable-HTTP app serving `server` at `path`, for 127.0.0.1 only; at most
-    `max_sessions` open at once (more: 503), each closed after `session_idle_seconds` idle."""
-    return server.streamable_http_app(
+    `max_sessions` open at once, each closed after `session_idle_seconds` idle, and the least
+    recently used one ended when a new client needs the room (`http_sessions.py`)."""
+    app = server.streamable_http_app(
         streamable_http_path=path,
         transport_security=transport_security(port, allowed_origins),
         host="127.0.0.1",
         max_sessions=max_sessions,
         session_idle_timeout=session_idle_seconds,
     )
+    return SessionRoom(app, max_sessions=max_sessions, idle_seconds=session_idle_seconds)
 
 
 def serve_lines(service: MemoryService, lines: Any, out: Any) -> None:
