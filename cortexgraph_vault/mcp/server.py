@@ -31,6 +31,7 @@ from cortexgraph_vault.mcp.tool_calls import (
     ToolRegistry,
     error_body,
     result_shape,
+    without_arguments,
     without_titles,
 )
 from cortexgraph_vault.mcp.tools import register_all
@@ -49,13 +50,21 @@ SESSION_IDLE_SECONDS = 600.0
 class VaultMCPServer(MCPServer):
     """The SDK's server, with errors written for the model and a leaner tool list."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.unlisted: dict[str, frozenset[str]] = {}  # each tool's arguments kept off the list
+
     async def list_tools(self) -> list[Tool]:
         # Schema titles repeat the property names ("top_k" → "Top K"): bytes every session
         # pays for in context and no model needs.
         return [
             tool.model_copy(
                 update={
-                    "input_schema": without_titles(tool.input_schema),
+                    "input_schema": without_titles(
+                        without_arguments(
+                            tool.input_schema, self.unlisted.get(tool.name, frozenset())
+                        )
+                    ),
                     "output_schema": result_shape(tool.output_schema)
                     if tool.output_schema is not None
                     else None,
@@ -107,7 +116,7 @@ def _error_result(text: str, structured: dict[str, Any]) -> CallToolResult:
 
 
 def build_server(service: MemoryService) -> MCPServer:
-    server: MCPServer = VaultMCPServer(
+    server = VaultMCPServer(
         name=SERVER_NAME,
         title=SERVER_TITLE,
         description=SERVER_DESCRIPTION,
@@ -115,7 +124,9 @@ def build_server(service: MemoryService) -> MCPServer:
         version=__version__,
         log_level="WARNING",
     )
-    register_all(ToolRegistry(server, service))
+    registry = ToolRegistry(server, service)
+    register_all(registry)
+    server.unlisted.update(registry.unlisted)
     prompts.register(server)
     resources.register(server, service)
     return server
