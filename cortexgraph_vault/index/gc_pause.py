@@ -56,7 +56,7 @@ def settle() -> None:
     """After the watcher took in many notes: collect their garbage once while it is young
     (one short walk of what was made), then freeze what survived, as a big vault's index is
     frozen at start. Otherwise the collector walks those objects again in each full
-    collection for as long as the process lives, a second at a time at 40k notes. Frozen
+    collection for as long as the process lives, stalling every thread each time. Frozen
     objects are still freed when nothing refers to them; only a cycle among them, once
     dropped, stays. Done even while another thread pauses the collector: one young walk
     costs that thread nothing but the time of it."""
