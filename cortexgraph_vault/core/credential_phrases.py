@@ -121,7 +121,14 @@ _RIGHT_AFTER = re.compile(r"(?i)\s+" + _VALUE)
 # opens may follow it without a preposition.
 _BRAND_THEN_JOIN = re.compile(r"\s+[A-Z][\w.&-]{1,30}" + _JOIN + _VALUE)
 _OPENS_WITH = re.compile(
-    r"(?i)\s+" + alternation(OPENS_WITH) + r"\s+(?:" + _SPELLED + "|" + _DIGITS + ")"
+    r"(?i)\s+"
+    + alternation(OPENS_WITH)
+    + r"\s+(?:(?:the\s+)?(?:code|pin|combination)\s+)?"
+    + "(?:"
+    + _SPELLED
+    + "|"
+    + _DIGITS
+    + ")"
 )
 # The value before the name: "hunter4 is the wifi password", "4921 est mon code PIN".
 _JOINS_BEFORE = ("is", "was", "ist", "war", "est", "c'est", "c’est", "es", "era", "è", "é")
@@ -145,7 +152,7 @@ _CLAUSE_END = (
 _ENDS_CLAUSE = re.compile(r"(?i)" + _OF + _CLAUSE_END)
 # After digits that a thing opens with: the end of the clause or what to do next.
 _THING_CODE_END = re.compile(
-    r"(?i)\s*(?:$|[.,;:!?)\]\n]|[-–—+#*]|\s+(?:to|then|and|press|plus|followed|um|zum|pour|para|"
+    r"(?i)\s*(?:$|[.,;:!?)\]\n]|[-–—+#*]|\s+(?-i:[A-ZÀ-Þ])|\s+(?:to|then|and|press|plus|followed|um|zum|pour|para|"
     r"per|om|dann|puis|luego|poi|depois|dan|und|et|y|e|en)\b)"
 )
 _OPEN_THEN_KEY_IN = re.compile(

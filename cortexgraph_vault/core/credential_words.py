@@ -177,6 +177,9 @@ CODE_QUALIFIERS = words(
     secret
     apartment
     house
+    buzzer
+    intercom
+    entry phone
     wifi
     wi-fi
     sim
@@ -444,6 +447,12 @@ OF_WORDS = words(
     in
     from
     für
+    fürs
+    au
+    aux
+    al
+    ao
+    à
     vom
     von
     zum
