@@ -223,6 +223,8 @@ class Config:
     port: int = _setting("int", DEFAULT_PORT, "daemon port on 127.0.0.1", 1, 65535)
     read_processes: int = _setting("int", 1, "processes beside the daemon that answer its searches and listings (0: the daemon answers them itself)", 0, 8)
     progress_min_items: int = _setting("int", 200, "a CLI step over at least this many notes draws a progress bar on a terminal", 1, 1_000_000_000)
+    daemon_idle_seconds: float = _setting("float", 15.0, "seconds a daemon connection may stay silent, no request of it being answered, before it is closed", 0.1, 3600.0)
+    daemon_max_connections: int = _setting("int", 512, "connections the daemon holds at once (fewer if the open-file limit is lower); the longest idle one is closed to make room", 8, 100_000)
     now: str | None = _setting("str", None, "fixed clock (ISO-8601) for previews and tests")
     # fmt: on
     origins: Mapping[str, str] = field(default_factory=dict)

@@ -1,9 +1,10 @@
 """Credentials said in plain words, and numbers that carry their own check digits.
 
 "The wifi password at home is hunter2-Garden!", "My bank PIN is 4921", a card number, an
-IBAN or a social security number: no token format gives these away, so each is recognised by
-its label and the shape of the value after it, and numbers by their checksum (Luhn for cards,
-mod 97 for IBANs) so that an order number or a phone number is not taken for one.
+IBAN or a social security number: no token format gives these away. Words are read by
+`core/credential_phrases.py`; numbers are recognised by their label, their shape and their
+checksum (Luhn for cards, mod 97 and the country's length for IBANs), so that an order
+number, a phone number, a record id or a hash is not taken for one.
 
 Each finder yields (kind, start, end) spans of the value alone, so a redacted text keeps its
 words ("The wifi password at home is [redacted]").
@@ -14,47 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from cortexgraph_vault.core.english import STOP_WORDS, word_set
+from cortexgraph_vault.core.credential_phrases import phrase_spans
+from cortexgraph_vault.core.credential_words import ID_LABELS
 
 Span = tuple[str, int, int]
 
-# A label may be followed by one short phrase before its value: "password *at home* is",
-# "PIN *for the garage door*:". Only prepositional phrases, so "password manager is ..."
-# (a different thing) is not read as a password.
-_PHRASE = (
-    r"(?:\s+(?:for|of|to|at|on|in|from)(?:\s+(?:the|my|our|his|her|their|a))?(?:\s+[\w'-]+){1,2})?"
-)
 _IS = r"(?:\s*(?::|=|-)\s*|\s+(?:is|was|are)\s*:?\s*)"
-_QUOTED = r"(?P<quoted>\"[^\"\n]{2,80}\"|'[^'\n]{2,80}'|“[^”\n]{2,80}”)"
-_WORD = r"(?P<word>[^\s\"'“”]{3,200})"
-
-# Words that follow "password is" without being one: "is on the sticker", "is too long".
-_NOT_A_VALUE = STOP_WORDS | word_set(
-    """
-    expired expiring changed reset rotated stored saved kept written wrong correct incorrect
-    required needed mandatory optional invalid valid weak strong long short easy hard simple
-    new old same different unknown blank empty missing lost forgotten secret private shared
-    case-sensitive sensitive hidden visible set unset enabled disabled locked unlocked stuck
-    redacted
-    """
-)
-
-_PASSWORD = re.compile(
-    r"(?i)(?<![\w-])(?:wi-?fi\s+)?(?:password|passwd|passcode|passphrase|pass\s+phrase|pwd)"
-    + _PHRASE + _IS + r"(?:" + _QUOTED + "|" + _WORD + ")"
-)  # fmt: skip
-_SECURITY_ANSWER = re.compile(
-    r"(?i)(?<![\w-])(?:security\s+answer|answer\s+to\s+(?:my|the|her|his)\s+security\s+question|"
-    r"security\s+question(?:'s)?\s+answer|mother'?s\s+maiden\s+name)"
-    + _IS + r"(?:" + _QUOTED + "|" + _WORD + ")"
-)  # fmt: skip
-_DIGITS = r"(?P<digits>\d(?:[ -]?\d){2,15})(?![\d])"
-_PIN = re.compile(
-    r"(?i)(?<![\w-])(?:pin(?:\s+(?:code|number))?|cvv2?|cvc|card\s+security\s+code|"
-    r"(?:alarm|door|gate|garage|safe|lock|locker|entry|keypad|unlock|building|"
-    r"verification|2fa|otp)\s+code|combination)"
-    + _PHRASE + r"(?:" + _IS + r"|\s+)" + _DIGITS
-)  # fmt: skip
 _NATIONAL_ID = re.compile(
     r"(?i)(?<![\w-])(?:ssn|social\s+security\s+(?:number|no\.?|#)|social\s+insurance\s+number|"
     r"national\s+(?:id|identity|insurance)\s+(?:number|no\.?|card)|passport\s+(?:number|no\.?)|"
@@ -64,15 +30,38 @@ _NATIONAL_ID = re.compile(
 )  # fmt: skip
 _ID_WORDS = ("ssn", "social", "national", "passport", "tax", "licen", "id card")
 # US social security numbers as written (never 000/666/9xx, never a 00 group or 0000 serial).
-_SSN = re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")
+_SSN = re.compile(r"(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")
 # UK national insurance numbers: two letters (from the allowed set), six digits, A–D.
 _NINO = re.compile(
     r"(?<![A-Za-z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D](?![A-Za-z0-9])"
 )
-# A run of digits in groups; a run after "+" or inside a longer run is a phone number or an id.
-# Not glued to a word or a decimal point: "word0.4242…" (a float's digits) is no card.
-_NUMBER_RUN = re.compile(r"(?<![\w+.])(?<!\d[ -])\d(?:[ -]?\d){12,18}(?!\d|\.\d)(?![ -]\d)")
+# A card number as people write it: one run of 13–19 digits, or groups of four (Amex and
+# Diners 4-6-5 and 4-6-4) split by one kind of separator. Never part of a longer token: digits
+# glued to letters, or joined by a dash or a dot to more of the token ("5297-9123-723605" in
+# the record id d6755870-be0a-5297-9123-723605b93ccf), are an id or a hash; a run after "+",
+# "#" or another group of digits is a phone or an order number; "0.4242…" is a float.
+_NUMBER_RUN = re.compile(
+    r"(?<![\w+.#/])(?<![\w][-.:])(?<!\d[ -])"
+    r"(?:\d{13,19}|\d{4}(?P<s>[ -])\d{4}(?P=s)\d{4}(?P=s)\d{1,4}(?:(?P=s)\d{1,3})?"
+    r"|\d{4}(?P<a>[ -])\d{6}(?P=a)\d{4,5})"
+    r"(?![\w])(?![-.:/]\w)(?![ -]\d)"
+)
+_CARD_WORDS = ("card", "visa", "mastercard", "amex", "discover", "karte", "carte", "tarjeta",
+               "carta", "cartão", "kaart")  # fmt: skip
 _IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![a-z0-9])")
+# ISO 13616's registry: each country's IBANs have one length, so an upper-case hash that
+# happens to pass mod 97 (one in 97 do) is not taken for an account.
+IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22,
+    "BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28,
+    "EE": 20, "EG": 29, "ES": 24, "FI": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23,
+    "GL": 18, "GR": 27, "GT": 28, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26,
+    "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20,
+    "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30, "NL": 18,
+    "NO": 15, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24,
+    "SC": 31, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "ST": 25, "SV": 28, "TL": 23, "TN": 24,
+    "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
+}  # fmt: skip
 
 
 def luhn_valid(digits: str) -> bool:
@@ -87,26 +76,10 @@ def luhn_valid(digits: str) -> bool:
 
 def iban_valid(compact: str) -> bool:
     """ISO 13616: move the country and check digits to the end, letters to numbers, mod 97."""
-    if not 15 <= len(compact) <= 34 or not compact[2:4].isdigit():
+    if IBAN_LENGTHS.get(compact[:2]) != len(compact) or not compact[2:4].isdigit():
         return False
     moved = compact[4:] + compact[:4]
     return int("".join(str(int(ch, 36)) for ch in moved)) % 97 == 1
-
-
-def _value_span(match: re.Match[str], *groups: str) -> tuple[int, int] | None:
-    for name in groups:
-        value = match.group(name)
-        if value is not None:
-            start, end = match.span(name)
-            # The sentence's own punctuation is not part of the value ("is 7733, press").
-            return start, end - (len(value) - len(value.rstrip(".,;:")))
-    return None
-
-
-def _plain_word_is_value(word: str) -> bool:
-    """After "password is": a word is a value unless it is ordinary talk ("is on", "is too")."""
-    bare = word.strip(".,;:!?)([]").lower()
-    return len(bare) >= 3 and bare not in _NOT_A_VALUE
 
 
 _NO_DIGITS = str.maketrans("", "", "0123456789")
@@ -117,22 +90,9 @@ def credential_spans(text: str, low: str | None = None) -> Iterator[Span]:
     holds the word or the digits it needs (most text holds neither)."""
     low = text.lower() if low is None else low
     digits = len(text) - len(text.translate(_NO_DIGITS))
-    if "pass" in low or "pwd" in low:
-        for m in _PASSWORD.finditer(text):
-            if m.group("quoted") or _plain_word_is_value(m.group("word")):
-                start, end = _value_span(m, "quoted", "word") or m.span()
-                yield "a password or passcode", start, end
-    if "answer" in low or "maiden" in low:
-        for m in _SECURITY_ANSWER.finditer(text):
-            if m.group("quoted") or _plain_word_is_value(m.group("word")):
-                start, end = _value_span(m, "quoted", "word") or m.span()
-                yield "a security answer", start, end
+    yield from phrase_spans(text, low, digits)
     if digits < 3:
         return
-    if any(w in low for w in ("pin", "cvv", "cvc", "code", "combination")):
-        for m in _PIN.finditer(text):
-            if sum(ch.isdigit() for ch in m.group("digits")) >= 3:
-                yield "a PIN or access code", *m.span("digits")
     if any(w in low for w in _ID_WORDS) and digits >= 4:
         for m in _NATIONAL_ID.finditer(text):
             if sum(ch.isdigit() for ch in m.group("id")) >= 4:
@@ -152,8 +112,17 @@ def _card_spans(text: str) -> Iterator[Span]:
     for m in _NUMBER_RUN.finditer(text):
         digits = re.sub(r"[ -]", "", m.group(0))
         # Card networks issue numbers starting 2–6 (Mastercard, Amex, Visa, Discover, ...).
-        if 13 <= len(digits) <= 19 and digits[0] in "23456" and luhn_valid(digits):
+        if digits[0] in "23456" and luhn_valid(digits) and not _labelled_an_id(text, m.start()):
             yield "a payment card number", *m.span()
+
+
+def _labelled_an_id(text: str, start: int) -> bool:
+    """ "order number 4012…", "IMEI 4901…", "the serial number is 4111…": the words just
+    before a number say it is an id, and none of them says card."""
+    before = re.findall(r"[^\W\d_][\w-]*", text[max(0, start - 40) : start].lower())[-4:]
+    if any(w.startswith(_CARD_WORDS) for w in before):
+        return False
+    return any(w in ID_LABELS for w in before)
 
 
 def _iban_spans(text: str) -> Iterator[Span]:

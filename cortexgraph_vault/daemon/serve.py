@@ -8,6 +8,7 @@ vault is indexed), then the service, the watcher and uvicorn.
 from __future__ import annotations
 
 import logging
+import math
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -15,9 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import uvicorn
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from cortexgraph_vault.api.token import TokenSource
 from cortexgraph_vault.config import Config
+from cortexgraph_vault.daemon.connections import (
+    ConnectionBook,
+    ConnectionLimits,
+    connection_room,
+    guarded,
+)
 from cortexgraph_vault.daemon.instance import DaemonClaim, bind, check_host
 from cortexgraph_vault.errors import ConfigError
 
@@ -57,6 +65,17 @@ def _graceful_signals() -> Iterator[list[int]]:
             signal.signal(sig, handler)
 
 
+def connection_book(config: Config) -> ConnectionBook:
+    """The daemon's connections, within its settings and the process's open-file limit."""
+    total = connection_room(config.daemon_max_connections)
+    limits = ConnectionLimits(
+        idle_seconds=config.daemon_idle_seconds,
+        max_total=total,
+        max_per_client=max(4, total // 4),
+    )
+    return ConnectionBook(limits)
+
+
 def serve(
     config: Config,
     *,
@@ -92,9 +111,13 @@ def serve(
                 service, port=actual, token=token, extra_hosts=extra,
                 read_processes=config.read_processes,
             )  # fmt: skip
+            book = connection_book(config)
             server = uvicorn.Server(
                 uvicorn.Config(
-                    app,
+                    book.watch(app),
+                    http=guarded(AutoHTTPProtocol, book),
+                    # after an answer too, silence ends a connection when it would otherwise
+                    timeout_keep_alive=max(1, math.ceil(config.daemon_idle_seconds)),
                     lifespan="on",
                     log_config=None,
                     access_log=False,

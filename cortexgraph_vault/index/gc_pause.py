@@ -1,4 +1,5 @@
-"""Pausing Python's cyclic garbage collector while the index builds millions of objects.
+"""Pausing Python's cyclic garbage collector while the index builds millions of objects,
+and settling what a long-lived process built (`settle`).
 
 Loading or building a 10k-note index creates objects faster than they die; the collector
 would walk the growing heap again and again (three times slower, measured). Nothing built
@@ -44,3 +45,20 @@ def gc_paused() -> Iterator[None]:
                 if _freeze_on_resume:
                     gc.freeze()
                 gc.enable()
+
+
+# After this many changed paths taken in, what they built is worth settling: the collector's
+# full walks of it stall every thread (the daemon's event loop answers nothing meanwhile).
+SETTLE_AFTER = 1000
+
+
+def settle() -> None:
+    """After the watcher took in many notes: collect their garbage once while it is young
+    (one short walk of what was made), then freeze what survived, as a big vault's index is
+    frozen at start. Otherwise the collector walks those objects again in each full
+    collection for as long as the process lives, stalling every thread each time. Frozen
+    objects are still freed when nothing refers to them; only a cycle among them, once
+    dropped, stays. Done even while another thread pauses the collector: one young walk
+    costs that thread nothing but the time of it."""
+    gc.collect(1)
+    gc.freeze()

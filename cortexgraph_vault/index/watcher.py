@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol
 
 from cortexgraph_vault.index.catalog import VaultCatalog, ignored_name
+from cortexgraph_vault.index.gc_pause import SETTLE_AFTER, settle
 from cortexgraph_vault.index.inotify_watch import InotifyWatch, inotify_available
 
 if TYPE_CHECKING:
@@ -90,6 +91,7 @@ class VaultWatcher:
         self.backend: InotifyWatch | FolderWatches | None = None
         self._worker: threading.Thread | None = None
         self._next_reconcile = 0.0
+        self._unsettled = 0  # paths taken in since the heap was last settled (gc_pause.settle)
 
     # events ------------------------------------------------------------------------------
     def relative(self, path: bytes | str) -> str | None:
@@ -246,14 +248,17 @@ class VaultWatcher:
     def _take_in(self, files: set[str], dirs: set[str]) -> None:
         started = time.perf_counter()
         catalog = self.catalog
+        taken = len(files)  # and the notes a folder's walk found
         if len(files) + len(dirs) > FULL_WALK_AFTER:
-            catalog.refresh()
+            report = catalog.refresh()
+            taken = len(report.added) + len(report.changed)
         else:
             # Outermost folders first; a file inside a re-scanned folder is already current.
             scanned: list[str] = []
             for folder in sorted(dirs, key=lambda d: (d.count("/"), d)):
                 if not any(folder.startswith(s + "/") for s in scanned):
-                    catalog.refresh(start=folder)
+                    report = catalog.refresh(start=folder)
+                    taken += len(report.added) + len(report.changed)
                     scanned.append(folder)
             for rel in sorted(files):
                 if any(rel.startswith(s + "/") for s in scanned):
@@ -263,10 +268,19 @@ class VaultWatcher:
                 else:
                     catalog.attachment_changed(rel)
         catalog.sync_vectors()  # edited notes are searchable by meaning as soon as by words
+        self._settle_after(taken)
         self.state.batches += 1
         self.state.paths_checked += len(files) + len(dirs)
         self.state.last_batch_at = datetime.now(UTC)
         self.state.last_batch_seconds = time.perf_counter() - started
+
+    def _settle_after(self, notes: int) -> None:
+        """Once many notes were taken in, settle the heap (`gc_pause.settle`) before the
+        next batch: the collector's full walks of them would stall every thread."""
+        self._unsettled += notes
+        if self._unsettled >= SETTLE_AFTER:
+            self._unsettled = 0
+            settle()
 
     def _reconcile(self) -> None:
         with self.catalog.noticing():

@@ -26,20 +26,20 @@ from cortexgraph_vault import __version__
 from cortexgraph_vault.errors import VaultError, error_body
 from cortexgraph_vault.mcp import prompts, resources
 from cortexgraph_vault.mcp.handshake import SERVER_DESCRIPTION, SERVER_NAME, SERVER_TITLE
+from cortexgraph_vault.mcp.http_sessions import SessionRoom
 from cortexgraph_vault.mcp.instructions import INSTRUCTIONS
 from cortexgraph_vault.mcp.tool_calls import (
     ToolRegistry,
     explain,
     optional_as_absent,
     result_shape,
+    without_arguments,
     without_titles,
 )
 from cortexgraph_vault.mcp.tools import register_all
 from cortexgraph_vault.operations.refusal import refusal
 
 if TYPE_CHECKING:
-    from starlette.applications import Starlette
-
     from cortexgraph_vault.service import MemoryService
 
 log = logging.getLogger("cortexgraph_vault.mcp")
@@ -53,13 +53,23 @@ SESSION_IDLE_SECONDS = 600.0
 class VaultMCPServer(MCPServer):
     """The SDK's server, with errors written for the model and a leaner tool list."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.unlisted: dict[str, frozenset[str]] = {}  # each tool's arguments kept off the list
+
     async def list_tools(self) -> list[Tool]:
         # Schema titles repeat the property names ("top_k" → "Top K"): bytes every session
         # pays for in context and no model needs.
         return [
             tool.model_copy(
                 update={
-                    "input_schema": optional_as_absent(without_titles(tool.input_schema)),
+                    "input_schema": optional_as_absent(
+                        without_titles(
+                            without_arguments(
+                                tool.input_schema, self.unlisted.get(tool.name, frozenset())
+                            )
+                        )
+                    ),
                     "output_schema": result_shape(tool.output_schema)
                     if tool.output_schema is not None
                     else None,
@@ -142,7 +152,7 @@ def _error_result(text: str, structured: dict[str, Any]) -> CallToolResult:
 
 
 def build_server(service: MemoryService) -> MCPServer:
-    server: MCPServer = VaultMCPServer(
+    server = VaultMCPServer(
         name=SERVER_NAME,
         title=SERVER_TITLE,
         description=SERVER_DESCRIPTION,
@@ -150,7 +160,9 @@ def build_server(service: MemoryService) -> MCPServer:
         version=__version__,
         log_level="WARNING",
     )
-    register_all(ToolRegistry(server, service))
+    registry = ToolRegistry(server, service)
+    register_all(registry)
+    server.unlisted.update(registry.unlisted)
     prompts.register(server)
     resources.register(server, service)
     return server
@@ -177,16 +189,18 @@ def http_app(
     allowed_origins: Sequence[str] = (),
     max_sessions: int = MAX_SESSIONS,
     session_idle_seconds: float = SESSION_IDLE_SECONDS,
-) -> Starlette:
+) -> SessionRoom:
     """The streamable-HTTP app serving `server` at `path`, for 127.0.0.1 only; at most
-    `max_sessions` open at once (more: 503), each closed after `session_idle_seconds` idle."""
-    return server.streamable_http_app(
+    `max_sessions` open at once, each closed after `session_idle_seconds` idle, and the least
+    recently used one ended when a new client needs the room (`http_sessions.py`)."""
+    app = server.streamable_http_app(
         streamable_http_path=path,
         transport_security=transport_security(port, allowed_origins),
         host="127.0.0.1",
         max_sessions=max_sessions,
         session_idle_timeout=session_idle_seconds,
     )
+    return SessionRoom(app, max_sessions=max_sessions, idle_seconds=session_idle_seconds)
 
 
 def serve_lines(service: MemoryService, lines: Any, out: Any) -> None:

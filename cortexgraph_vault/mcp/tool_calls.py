@@ -65,6 +65,17 @@ def explain(exc: VaultError) -> str:
 _DATA_KEYS = frozenset({"default", "const", "enum", "examples"})
 
 
+def without_arguments(schema: Any, names: frozenset[str]) -> Any:
+    """A tool's input schema without the named arguments (taken, not listed)."""
+    if not names or not isinstance(schema, dict):
+        return schema
+    kept = {k: v for k, v in schema.get("properties", {}).items() if k not in names}
+    trimmed = {**schema, "properties": kept}
+    if "required" in schema:
+        trimmed["required"] = [r for r in schema["required"] if r not in names]
+    return trimmed
+
+
 def without_titles(schema: Any) -> Any:
     """A JSON schema without its `title` annotations (a property named title is kept)."""
     if isinstance(schema, dict):
@@ -163,6 +174,7 @@ class ToolRegistry:
     def __init__(self, server: MCPServer, service: MemoryService) -> None:
         self.server = server
         self.service = service
+        self.unlisted: dict[str, frozenset[str]] = {}  # each tool's arguments kept off tools/list
 
     def operation(self, op: AnyOperation) -> None:
         """The tool serving an operation of the catalogue: its parameters are the request's
@@ -170,6 +182,8 @@ class ToolRegistry:
         if not op.mcp_tool:
             raise ValueError(f"{op.name} is not an MCP tool (mcp_tool=False)")
         service = self.service
+        if op.unlisted:
+            self.unlisted[op.name] = op.unlisted
 
         answer = op.mcp_answer or (lambda result: result)
 
@@ -190,7 +204,6 @@ class ToolRegistry:
                     annotation=p.annotation,
                 )
                 for p in params_of(op.request)
-                if p.name not in op.rest_only
             ],
             return_annotation=typing.get_type_hints(op.mcp_answer)["return"]
             if op.mcp_answer

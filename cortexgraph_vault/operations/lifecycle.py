@@ -51,7 +51,7 @@ GC = Operation(
     result=GcResult,
     effect=Effect.DESTRUCTIVE,
     invoke=_gc,
-    rest_only=frozenset({"skip_paths"}),
+    unlisted=frozenset({"skip_paths"}),
 )
 
 

@@ -63,9 +63,10 @@ class Operation(Generic[Req, Res]):
     result: type[Res]
     effect: Effect
     invoke: Callable[[MemoryService, Req], Res]  # the service method, called with the request
-    # Fields only REST shows (what the plugin alone can give, like the files open in its
-    # tabs); the MCP tool leaves them at their default: tools/list is read in every session.
-    rest_only: frozenset[str] = frozenset()
+    # Fields the MCP tool takes without listing them (what the plugin alone gives, like the
+    # files open in its tabs): tools/list is read in every session. A client that sends one
+    # anyway has it checked and used as REST does, never silently dropped.
+    unlisted: frozenset[str] = frozenset()
     # False for what only the plugin and the CLI ask (a page of the memory list, the note
     # open in Obsidian): not listed as an MCP tool.
     mcp_tool: bool = True

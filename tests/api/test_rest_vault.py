@@ -211,3 +211,37 @@ def test_an_edit_made_outside_is_served_without_a_restart(shared_daemon: Daemon)
             return
         time.sleep(0.05)
     raise AssertionError("the daemon never saw the edit")
+
+
+def test_health_answers_while_the_index_and_the_change_lock_are_held(git_vault: Path) -> None:
+    """/health is answered before and apart from indexing and changes: with the catalogue's
+    lock (the watcher taking in a batch) and the change lock (a gc) held by other threads."""
+    import threading
+
+    import anyio
+
+    from tests.api.asgi_client import asgi_client
+    from tests.mcp.mcp_session import service_for
+
+    service = service_for(git_vault)
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with service.engine.catalog.lock, service.change_lock:
+            held.set()
+            release.wait(60)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(30)
+
+        async def ask() -> int:
+            async with asgi_client(service, 8765) as client:
+                with anyio.fail_after(30):
+                    return (await client.get("/health")).status_code
+
+        assert anyio.run(ask) == 200
+    finally:
+        release.set()
+        holder.join()

@@ -63,3 +63,12 @@ def test_main_freezes_during_a_command_only_when_the_process_exits_after_it(
     assert cli_main.main(argv, exits=True) == 0
     assert told == [True, False]  # on for the command, off for what the exit does
     capsys.readouterr()
+
+
+def test_settling_freezes_what_survived(unfrozen: None) -> None:
+    """What the daemon's watcher does after many notes: their survivors frozen, so the
+    collector's full walks (which stall every thread, /health's event loop too) skip them."""
+    kept = [[i] for i in range(5000)]
+    before = gc.get_freeze_count()
+    gc_pause.settle()
+    assert gc.get_freeze_count() - before >= len(kept)

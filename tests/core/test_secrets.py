@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+import random
+import uuid
 from pathlib import Path
 
 import pytest
@@ -55,17 +57,20 @@ LABELLED = [
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
 
 
-def test_the_labelled_sentences_are_at_least_forty_of_each_kind_mixed() -> None:
-    assert len(LABELLED) >= 40
-    assert sum(r["secret"] for r in LABELLED) >= 20
-    assert sum(not r["secret"] for r in LABELLED) >= 20
+def test_the_labelled_sentences_cover_both_kinds_in_seven_languages() -> None:
+    assert sum(r["secret"] for r in LABELLED) >= 200
+    assert sum(not r["secret"] for r in LABELLED) >= 200
+    for lang in ("en", "de", "fr", "es", "it", "pt", "nl"):
+        of_lang = [r for r in LABELLED if r["lang"] == lang]
+        assert sum(r["secret"] for r in of_lang) >= 8, lang
+        assert sum(not r["secret"] for r in of_lang) >= 5, lang
 
 
 def test_everyday_credentials_are_found_and_ordinary_sentences_pass() -> None:
     missed = [r["text"] for r in LABELLED if r["secret"] and not find_secrets(r["text"])]
     refused = [r["text"] for r in LABELLED if not r["secret"] and find_secrets(r["text"])]
     assert missed == []
-    assert len(refused) <= 1, refused
+    assert refused == []
 
 
 def test_analyze_save_never_recommends_saving_a_credential() -> None:
@@ -182,3 +187,149 @@ def test_the_digits_of_a_decimal_number_are_no_card() -> None:
     assert not list(credentials._card_spans("score 0.4111111111111111 today"))
     assert not list(credentials._card_spans("word0.4111111111111111"))
     assert list(credentials._card_spans("card: 4111 1111 1111 1111"))
+
+
+# Credentials in everyday phrasing ---------------------------------------------------------------
+VALUES = st.sampled_from(["hunter4", "Kettle-Drum-88", "s0mmer!Wind", "Tr0ub4dor", "q7x9k2pz"])
+CODES = st.integers(1000, 999999).map(str)
+SPELLED = st.lists(
+    st.sampled_from(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]),
+    min_size=4, max_size=6,
+).map(" ".join)  # fmt: skip
+PASSWORD_PHRASINGS = [
+    "{name} {v}", "my {name} is {v}", "{name}: {v}", "{name} → {v}", "{name} = {v}",
+    "{v} is my {name}", "{v} is the {name}", "use {v} for the {name}", "use {v} as the {name}",
+    "the {name} for the NAS is {v}", "{name} changed to {v} yesterday",
+]  # fmt: skip
+PASSWORD_NAMES = ["password", "wifi password", "email password", "passcode", "passphrase"]
+CODE_PHRASINGS = [
+    "{name} {v}", "my {name} is {v}", "{name}: {v}", "{name} → {v}", "{v} is my {name}",
+    "{v} is the {name}", "the {name} is {v}, press enter after", "use {v} for the {name}",
+]  # fmt: skip
+CODE_NAMES = ["PIN", "bank PIN", "door code", "alarm code", "gate code", "locker combination",
+              "safe combination", "garage door code", "keypad code"]  # fmt: skip
+
+
+@settings(max_examples=200)
+@given(st.sampled_from(PASSWORD_PHRASINGS), st.sampled_from(PASSWORD_NAMES), VALUES)
+def test_a_password_is_found_in_every_phrasing(phrasing: str, name: str, value: str) -> None:
+    text = phrasing.format(name=name, v=value)
+    assert find_secrets(text), text
+    assert value not in redact(text), text
+
+
+@settings(max_examples=200)
+@given(st.sampled_from(CODE_PHRASINGS), st.sampled_from(CODE_NAMES), st.one_of(CODES, SPELLED))
+def test_a_pin_or_code_is_found_in_every_phrasing_digits_or_words(
+    phrasing: str, name: str, value: str
+) -> None:
+    text = phrasing.format(name=name, v=value)
+    assert find_secrets(text), text
+    assert value not in redact(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "alarm is 8842 to disarm",
+        "the front door is 2580 then the hash key",
+        "To disarm the alarm, enter 8842.",
+        "Punch in 5521 to open the gate.",
+        "the safe opens with 36-24-36",
+        "use 8842 for the alarm",
+        "Meine PIN ist vier neun zwei zwei",
+        "Le code de la porte est 5521",
+        "El código de la alarma es 8842",
+        "Il codice dell'allarme è 8842",
+        "O código do portão é 1470",
+        "De deurcode is 5521",
+    ],
+)
+def test_a_code_is_found_by_what_it_opens(text: str) -> None:
+    assert [f.kind for f in find_secrets(text)] == ["a PIN or access code"], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The alarm is set for 6:30 tomorrow.",
+        "My alarm is 0630 on weekdays.",
+        "The gate is B12 for the Lisbon flight.",
+        "The door is 2 meters wide.",
+        "The safe is 1990 vintage.",
+        "Use 2 eggs for the cake.",
+        "Use port 8080 for the dev server.",
+        "1234 is a terrible PIN.",
+        "123456 is the most common password.",
+        "The PIN must be 6 digits.",
+        "The password is 16 characters long.",
+        "Boarding pass: AB1234",
+        "Error code 404 means not found.",
+        "Zip code 94103 is where the office is.",
+    ],
+)
+def test_numbers_near_a_credential_word_that_are_no_credential_pass(text: str) -> None:
+    assert find_secrets(text) == [], text
+
+
+# Ids are never card numbers ----------------------------------------------------------------------
+@settings(max_examples=500)
+@given(st.uuids())
+def test_a_uuid_is_never_a_card_number(value: uuid.UUID) -> None:
+    for text in (str(value), str(value).upper(), f"id: {value}", f"memory {value} was saved"):
+        assert find_secrets(text) == [], text
+
+
+@settings(max_examples=300)
+@given(st.binary(min_size=16, max_size=32))
+def test_a_hash_is_never_a_card_number_or_an_iban(raw: bytes) -> None:
+    for text in (raw.hex(), raw.hex().upper(), f"commit {raw.hex()[:40]}", f"sha256:{raw.hex()}"):
+        assert find_secrets(text) == [], text
+
+
+def test_uuids_of_a_large_seeded_import_are_no_card_numbers() -> None:
+    """The ids that a CortexGraph import lost (11 of 29,450) and many more like them."""
+    rng = random.Random(33)
+    ids = [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(30_000)]
+    ids.append("d6755870-be0a-5297-9123-723605b93ccf")
+    assert [i for i in ids if find_secrets(f"id: {i}")] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "card 4111 1111 1111 1111",
+        "card 4111-1111-1111-1111 expires soon",
+        "Visa 4012888888881881 for the hotel",
+        "Amex 3782 822463 10005",
+        "pay with 5555555555554444",
+        "card: 4111111111111111.",
+    ],
+)
+def test_a_card_number_written_as_people_write_it_is_found(text: str) -> None:
+    assert [f.kind for f in find_secrets(text)] == ["a payment card number"], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "build 4012888888881881-rc2",
+        "digest 4111111111111111a9c3",
+        "record 5297-9123-723605b93ccf",
+        "Order #4111111111111111 shipped",
+        "order number 4012888888881881",
+        "IMEI 490154203237518",
+        "the serial number is 4111111111111111",
+        "4111 1111 111 11111",
+        "v4111111111111111",
+    ],
+)
+def test_a_luhn_valid_number_that_is_an_id_is_no_card(text: str) -> None:
+    assert find_secrets(text) == [], text
+
+
+def test_an_iban_has_its_countrys_length() -> None:
+    assert find_secrets("IBAN DE89370400440532013000")
+    # the same check digits, a length no German IBAN has
+    assert not iban_valid("DE8937040044053201300")
+    assert not iban_valid("ZZ89370400440532013000")  # no such country

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import math
+import random
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from cortexgraph_vault.errors import NotFound
-from tests.conftest import git
+from tests.conftest import NOW, git
 from tests.importers.helpers import (
     CORTEXGRAPH,
     append,
@@ -291,3 +294,43 @@ def test_a_title_a_file_name_cannot_hold_is_kept_as_an_alias(vault: Path, tmp_pa
     before = snapshot(vault)
     again = service(vault).import_cortexgraph(str(store))
     assert again.unchanged == 1 and snapshot(vault) == before
+
+
+def _uuid_store(folder: Path, count: int, seed: int) -> list[str]:
+    """A CortexGraph store whose every id is a random UUID (seeded), as real stores have;
+    each memory names the next one by id in its text and links to it by a relation."""
+    rng = random.Random(seed)
+    ids = [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(count)]
+    ids[0] = "d6755870-be0a-5297-9123-723605b93ccf"  # an id an import once refused as a card
+    folder.mkdir()
+    created = int(NOW.timestamp()) - 86_400
+    memories = [
+        {"id": mid, "content": f"Memory {i} of the import; see {ids[(i + 1) % count]}.",
+         "meta": {"tags": ["imported"], "source": f"session {mid}", "extra": {"ref": mid}},
+         "created_at": created, "last_used": created, "use_count": 1}
+        for i, mid in enumerate(ids)
+    ]  # fmt: skip
+    relations = [
+        {"id": str(uuid.UUID(int=rng.getrandbits(128), version=4)), "from_memory_id": mid,
+         "to_memory_id": ids[(i + 1) % count], "relation_type": "related",
+         "metadata": {"via": ids[(i + 2) % count]}}
+        for i, mid in enumerate(ids)
+    ]  # fmt: skip
+    (folder / "memories.jsonl").write_text("".join(json.dumps(m) + "\n" for m in memories))
+    (folder / "relations.jsonl").write_text("".join(json.dumps(r) + "\n" for r in relations))
+    return ids
+
+
+def test_no_memory_of_a_large_import_is_refused_for_its_uuids(vault: Path, tmp_path: Path) -> None:
+    ids = _uuid_store(tmp_path / "store", 3_000, seed=33)
+    planned = service(vault).import_cortexgraph(str(tmp_path / "store"), dry_run=True)
+    assert planned.problems == []
+    assert planned.created == len(ids)
+
+
+def test_every_memory_with_uuids_everywhere_is_imported(vault: Path, tmp_path: Path) -> None:
+    ids = _uuid_store(tmp_path / "store", 300, seed=7)
+    result = service(vault).import_cortexgraph(str(tmp_path / "store"))
+    assert (result.created, result.problems) == (len(ids), [])
+    texts = "".join(p.read_text() for p in (vault / "_stm").glob("*.md"))
+    assert all(f"id: {mid}\n" in texts for mid in ids)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -232,3 +233,27 @@ def test_where_file_events_are_refused_the_walk_alone_keeps_up(
         settles(catalog, link_vault)
     finally:
         watcher.stop()
+
+
+def test_a_big_batch_leaves_what_it_built_frozen(
+    watched: tuple[VaultCatalog, VaultWatcher], link_vault: Path
+) -> None:
+    import gc
+
+    from cortexgraph_vault.index.gc_pause import SETTLE_AFTER
+
+    catalog, _ = watched
+    before = gc.get_freeze_count()
+    try:
+        bulk = link_vault / "Bulk"
+        bulk.mkdir()
+        for i in range(SETTLE_AFTER + 200):
+            (bulk / f"Note {i}.md").write_text(f"# Note {i}\n\nword{i}\n")
+        settles(catalog, link_vault, timeout=120)
+        assert catalog.note(f"Bulk/Note {SETTLE_AFTER + 199}.md") is not None
+        deadline = time.monotonic() + 60  # settled just after the batch is searchable
+        while gc.get_freeze_count() <= before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert gc.get_freeze_count() > before
+    finally:
+        gc.unfreeze()

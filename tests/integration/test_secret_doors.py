@@ -46,6 +46,16 @@ MEMORY = "Uses Neovim"
 OTHER = "Prefers TypeScript"
 
 
+# Credentials as people write them: `v` a password, `d` a code in digits, `w` one spelled out.
+EVERYDAY_PHRASINGS = [
+    "wifi password {v}", "my PIN is {w}", "alarm is {d} to disarm", "{v} is the wifi password",
+    "use {d} for the alarm", "gate code: {d}", "Das WLAN-Passwort ist {v}",
+    "Le code de la porte est {d}", "La contraseña del wifi es {v}", "Il mio PIN è {d}",
+    "A senha do wifi é {v}", "Mijn pincode is {d}",
+]  # fmt: skip
+SPELLED = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+
+
 # Secret-shaped values -------------------------------------------------------------------------
 def _card(body: str) -> str:
     digits = "4" + body
@@ -86,6 +96,15 @@ SECRETS = st.one_of(
     st.tuples(st.integers(1, 665), st.integers(1, 99), st.integers(1, 9999))
     .filter(lambda t: t[0] != 666)
     .map(lambda t: f"my SSN is {t[0]:03d}-{t[1]:02d}-{t[2]:04d}"),
+    st.builds(
+        lambda phrasing, word, number, code: phrasing.format(
+            v=f"{word}{number}", d=code, w=" ".join(SPELLED[int(c)] for c in code)
+        ),
+        st.sampled_from(EVERYDAY_PHRASINGS),
+        st.text("abcdefghijkmnpqrstuvwxyz", min_size=4, max_size=8),
+        st.integers(0, 99),
+        st.text("0123456789", min_size=4, max_size=6).map(lambda d: "8" + d[1:]),
+    ),
 )
 
 
@@ -298,7 +317,7 @@ def test_a_memory_json_entity_with_a_secret_is_not_imported(vault: Path, tmp_pat
 
 
 # Everyday sentences ------------------------------------------------------------------------------
-def test_everyday_sentences_no_secret_saved_at_most_one_false_refusal(vault: Path) -> None:
+def test_everyday_sentences_no_secret_saved_no_false_refusal(vault: Path) -> None:
     s = service_for(vault)
     false_refusals: list[str] = []
     for r in LABELLED:
@@ -311,7 +330,7 @@ def test_everyday_sentences_no_secret_saved_at_most_one_false_refusal(vault: Pat
             assert not r["secret"], f"saved a credential: {r['text']}"
         if r["secret"]:
             assert not s.analyze_message(r["text"]).should_save, r["text"]
-    assert len(false_refusals) <= 1, false_refusals
+    assert false_refusals == []
     for r in LABELLED:
         if r["secret"]:
             assert leaks(vault, r["text"]) == [], r["text"]

@@ -28,6 +28,9 @@ BAD_CALLS = [
     ("save_memory", {"content": "ok", "entities": ["Maya\u0008"]}, "invalid_argument", ["entities[0]: holds the control character U+0008 (backspace)"]),
     ("save_memory", {"content": "ok", "source": "chat\u0007"}, "invalid_argument", ["source: holds the control character U+0007 (bell)"]),
     ("update_memory", {"memory_id": "Prefers TypeScript", "tags": ["a\u0000"]}, "invalid_argument", ["tags[0]: holds the control character U+0000"]),
+    ("gc", {"dry_run": False, "skip_paths": ["../outside.md"]}, "unsafe_path", ["leave the vault"]),
+    ("gc", {"dry_run": True, "skip_paths": ["_stm/ok.md", "_stm/../../x.md"]}, "unsafe_path", ["leave the vault"]),
+    ("gc", {"dry_run": True, "skip_paths": ["/etc/passwd"]}, "unsafe_path", ["absolute"]),
     ("create_relation", {"from_memory_id": "Prefers TypeScript", "to_memory_id": "Uses Neovim",
                          "relation_type": "related", "metadata": {"why\u0000": "x"}}, "invalid_argument", ["metadata: holds the control character U+0000"]),
     ("save_memory", {"content": "ok", "tagz": ["x"]}, "invalid_argument",
@@ -164,3 +167,32 @@ async def test_prompts_teach_the_patterns(git_vault: Path) -> None:
         recall = await client.get_prompt("recall_before_answering", {"topic": "my coffee"})
         text = recall.messages[0].content.text
         assert "search_memory" in text and "'my coffee'" in text and "observe_memory_usage" in text
+
+
+SKIP_PATHS_OUTSIDE = ["../outside.md", "_stm/../../x.md", "/etc/passwd", ".git/config"]
+
+
+@pytest.mark.parametrize("path", SKIP_PATHS_OUTSIDE)
+async def test_gc_refuses_a_skip_path_outside_the_vault_as_the_service_does(
+    path: str, git_vault: Path
+) -> None:
+    """One check, in the service: MCP says what REST (400 unsafe_path) and the CLI say."""
+    from cortexgraph_vault.errors import UnsafePath
+
+    with pytest.raises(UnsafePath) as refused:
+        service_for(git_vault).gc(dry_run=True, skip_paths=[path])
+    async with connected(service_for(git_vault)) as client:
+        result = await client.call_tool("gc", {"dry_run": True, "skip_paths": [path]})
+    assert result.is_error and str(refused.value) in text_of(result)
+
+
+async def test_gc_over_mcp_leaves_a_skip_path_alone_as_rest_does(git_vault: Path) -> None:
+    """skip_paths is not listed (tools/list is read every session) but is taken, not dropped."""
+    lowest = service_for(git_vault).gc().candidates[0]
+    async with connected(service_for(git_vault)) as client:
+        listed = next(t for t in (await client.list_tools()).tools if t.name == "gc")
+        result = await client.call_tool("gc", {"dry_run": False, "skip_paths": [lowest.path]})
+    assert "skip_paths" not in listed.input_schema["properties"]
+    assert not result.is_error, text_of(result)
+    assert [s["path"] for s in result.structured_content["skipped"]] == [lowest.path]
+    assert (git_vault / lowest.path).exists()

@@ -87,19 +87,51 @@ def test_a_bare_loopback_host_is_served_as_rest_serves_it(git_vault: Path) -> No
         assert wrong_port.status_code == 421
 
 
+def _session(url: str) -> str:
+    opened = httpx.post(url, json=INITIALIZE, headers=ACCEPT)
+    assert opened.status_code == 200, opened.text
+    return opened.headers["mcp-session-id"]
+
+
+def _ping(url: str, session: str) -> int:
+    ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+    return httpx.post(url, json=ping, headers={**ACCEPT, "mcp-session-id": session}).status_code
+
+
 def test_sessions_are_bounded_and_expire_when_idle(git_vault: Path) -> None:
     port = free_port()
     app = http_app(
         build_server(service_for(git_vault)), port=port, max_sessions=3, session_idle_seconds=1.0
     )
     with serving(app, port) as url:
-        opened = [httpx.post(url, json=INITIALIZE, headers=ACCEPT) for _ in range(3)]
-        assert [a.status_code for a in opened] == [200, 200, 200]
-        refused = httpx.post(url, json=INITIALIZE, headers=ACCEPT)
-        assert refused.status_code == 503 and "Too many open sessions" in refused.text
+        opened = [_session(url) for _ in range(3)]
         time.sleep(2.5)  # idle past the timeout: every session is closed and its room given back
-        old = opened[0].headers["mcp-session-id"]
-        ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
-        gone = httpx.post(url, json=ping, headers={**ACCEPT, "mcp-session-id": old})
-        assert gone.status_code == 404
-        assert httpx.post(url, json=INITIALIZE, headers=ACCEPT).status_code == 200
+        assert [_ping(url, s) for s in opened] == [404, 404, 404]
+        assert [_session(url) for _ in range(3)]
+
+
+def test_a_new_client_gets_in_when_sessions_are_all_taken(git_vault: Path) -> None:
+    """The least recently used session makes room; the others, and the newcomer, work."""
+    port = free_port()
+    app = http_app(build_server(service_for(git_vault)), port=port, max_sessions=3)
+    with serving(app, port) as url:
+        first, second, third = (_session(url) for _ in range(3))
+        assert _ping(url, first) == 200  # used again: now `second` is the least recently used
+        newcomer = _session(url)
+        assert _ping(url, second) == 404
+        assert [_ping(url, s) for s in (first, third, newcomer)] == [200, 200, 200]
+
+
+def test_a_session_holding_its_event_stream_is_ended_only_after_the_quiet_ones(
+    git_vault: Path,
+) -> None:
+    port = free_port()
+    app = http_app(build_server(service_for(git_vault)), port=port, max_sessions=2)
+    with serving(app, port) as url:
+        waiting, quiet = _session(url), _session(url)
+        stream = {**ACCEPT, "Accept": "text/event-stream", "mcp-session-id": waiting}
+        with httpx.stream("GET", url, headers=stream, timeout=30) as events:
+            assert events.status_code == 200
+            newcomer = _session(url)
+            assert _ping(url, quiet) == 404
+            assert [_ping(url, s) for s in (waiting, newcomer)] == [200, 200]

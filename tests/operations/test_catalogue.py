@@ -97,7 +97,7 @@ async def test_the_mcp_tool_is_the_operation(name: str, sample_vault: Path) -> N
     async with connected(service_for(sample_vault)) as client:
         tool = next(t for t in (await client.list_tools()).tools if t.name == name)
     assert tool.description == op.description and tool.title == op.title
-    shown = [f for f in op.request.model_fields if f not in op.rest_only]
+    shown = [f for f in op.request.model_fields if f not in op.unlisted]
     assert list(tool.input_schema.get("properties", {})) == shown
     hints = tool.annotations
     assert hints is not None
@@ -129,10 +129,10 @@ async def test_rest_takes_the_same_fields_with_the_same_limits(
         field: limits(prop, declared.get("$defs", {}))
         for field, prop in declared.get("properties", {}).items()
     }
-    assert set(want) == set(op.request.model_fields) - op.rest_only
+    assert set(want) == set(op.request.model_fields) - op.unlisted
     for endpoint, model in rest_requests()[name]:
         rest = rest_properties(endpoint, model)
-        assert set(rest) - set(want) == op.rest_only, endpoint.path
+        assert set(rest) - set(want) == op.unlisted, endpoint.path
         # what REST leaves out: the memory the URL names (/api/v1/memories/{ref}) and what
         # the route sets itself (/api/v1/promote: every candidate)
         in_path = {"memory_id"} if "ref" in endpoint.path_params else set()
