@@ -142,7 +142,7 @@ class QuickCalls:
         from cortexgraph_vault.operations import operation_named, params_of
 
         op = operation_named(name)
-        taken = {p.name for p in params_of(op.request) if p.name not in op.rest_only}
+        taken = {p.name for p in params_of(op.request)}  # unlisted ones are taken too
         if not taken.issuperset(arguments):
             return None  # the SDK says what it makes of an argument the tool does not take
         request = op.request.model_validate(arguments)
