@@ -109,5 +109,6 @@ EVERYDAY_WORDS = word_set(
     again still already also just even ever never always often sometimes usually
     these those this that here there where when what which who how why
     one two three four five six seven eight nine ten once twice
+    team teams euro euros pound pounds dollar dollars percent cent cents km miles kg
     """
 )

@@ -4,7 +4,7 @@ A *slot* is a kind of fact a person holds one value of at a time — where they 
 employs them, which phone they carry. Statements name a slot by their phrasing ("I live in",
 "moved to Berlin", "my manager is"), questions by the words that ask for it ("which city",
 "who is the boss"). The lists below are kinds of phrasing, not particular sentences; a slot
-not listed is still found by the words two sentences share (core/supersession.py).
+not listed is still found by the words two sentences share (core/replacement.py).
 
 The *holder* is whose fact it is: the person speaking (I, my, we, our, the user), a named
 person ("Sam", "Mia"), or a relative ("my sister", "Maya's sister"): "Maya likes hiking" and
@@ -35,8 +35,8 @@ def _cased(*alternatives: str) -> re.Pattern[str]:
 _CAP = r"[A-Z][\w\-]+"
 _CAR_MAKES = (
     "volkswagen|vw|toyota|honda|ford|tesla|kia|hyundai|bmw|audi|mercedes|volvo|skoda|renault|"
-    "peugeot|citroen|citroën|fiat|nissan|mazda|subaru|polestar|opel|seat|cupra|dacia|lexus|"
-    "mini cooper|jeep|chevrolet|chevy|porsche|suzuki|mitsubishi|byd|rivian"
+    "peugeot|citroen|citroën|fiat|nissan|mazda|subaru|polestar|opel|cupra|dacia|lexus|"
+    "jeep|chevrolet|chevy|porsche|suzuki|mitsubishi|byd|rivian"
 )
 _TRADES = (
     "engineer|developer|programmer|designer|manager|analyst|consultant|nurse|teacher|doctor|"
@@ -66,13 +66,15 @@ SLOTS: tuple[Slot, ...] = (
                 r"\b(?:live|lives|living|lived|reside|resides|residing)\s+(?:now\s+)?(?:in|at|near|outside)\b",
                 r"\b(?:new|our|my)\s+(?:flat|apartment|house|place|home|address)\b",
                 r"\b(?:moved|moving|move|relocated|relocating)\s+(?:house|flats?|apartments?|cities|countries|abroad|back home)\b",
-                r"\b(?:rent|rents|own|owns|bought|buy|share|shares)\s+an?\s+(?:\w+\s+){0,2}(?:flat|apartment|house|home|place)\b",
+                r"\b(?:rent|rents|own|owns|bought|buy|share|shares)\s+an?\s+(?:\w+\s+){0,2}(?:flat|apartment|house|home|place|studio|condo|cottage|bungalow|room)\b",
+                r"\bhome is\b",
                 r"\bbased\s+in\b",
                 r"\bhome\s*town\b",
                 r"\bneighbou?rhood\b",
             ),
             _cased(
-                rf"\b(?:[Mm]oved|[Mm]oving|[Rr]elocated|[Rr]elocating)\s+(?:back\s+)?(?:to|into)\s+(?:the\s+)?{_CAP}"
+                rf"\b(?:[Mm]oved|[Mm]oving|[Rr]elocated|[Rr]elocating)\s+(?:back\s+)?(?:to|into)\s+(?:the\s+)?{_CAP}",
+                rf"\b(?:flat|apartment|house|studio|condo)\s+in\s+{_CAP}",
             ),
         ],
         _rx(
@@ -91,7 +93,9 @@ SLOTS: tuple[Slot, ...] = (
                 rf"\b(?:{_TRADES})\s+(?:at|for|with)\s+(?:the\s+)?{_CAP}",
             ),
             _rx(
-                r"\b(?:employer|new job|my job|left the company|quit my job|changed jobs|laid off)\b"
+                r"\b(?:employer|new job|my job|left the company|changed jobs|laid off)\b",
+                r"\bquit\s+(?:my|the|\w+)\s+(?:\w+\s+)?job\b",
+                r"\bwork\w*\s+(?:for|at)\s+(?:the|a|an)\s+(?:[\w']+\s+){0,2}(?:council|department|ministry|agency|university|hospital|company|firm|startup|bank|school|charity|clinic|studio|agency)\b",
             ),
         ],
         _rx(r"\b(?:employ\w*|employer|company|firm|works?\s+(?:at|for)|job)\b"),
@@ -184,7 +188,7 @@ SLOTS: tuple[Slot, ...] = (
         "gym",
         [
             _rx(
-                r"\b(?:gym|gyms|work\s*out|workouts?|working out|exercise|fitness class|personal trainer|yoga class|crossfit)\b"
+                r"\b(?:\w*gym|gyms|work\s*out|workouts?|working out|exercise|fitness class|personal trainer|yoga class|crossfit)\b"
             ),
         ],
         _rx(r"\b(?:gym|work\s*out|workouts?|exercise|train|training|fitness)\b"),
@@ -193,7 +197,7 @@ SLOTS: tuple[Slot, ...] = (
         "sport",
         [
             _rx(
-                r"\b(?:play|plays|playing|played)\s+(?:in\s+)?(?:\w+\s+){0,3}(?:football|soccer|tennis|basketball|volleyball|badminton|squash|hockey|rugby|cricket|golf|padel|league)\b",
+                r"\b(?:play|plays|playing|played)\s+(?:in\s+)?(?:[\w\-]+\s+){0,3}(?:football|soccer|tennis|basketball|volleyball|badminton|squash|hockey|rugby|cricket|golf|padel|league)\b",
                 r"\b(?:took up|taking up|take up|stopped|quit|gave up)\s+(?:\w+\s+){0,2}(?:football|soccer|tennis|swimming|running|cycling|climbing|bouldering|rowing|yoga|boxing|skiing|golf|padel)\b",
                 r"\b(?:hobby|hobbies|sport)\b",
             ),
@@ -293,7 +297,18 @@ SLOTS: tuple[Slot, ...] = (
         ],
         _rx(r"\b(?:medication|medicine|pill|pills|take for|prescri\w+)\b"),
     ),
-    _slot("timezone", [_rx(r"\btime\s*zone\b", r"\butc\s*[+-]\s*\d+\b")], _rx(r"\btime\s*zone\b")),
+    _slot(
+        "timezone",
+        [
+            _rx(
+                r"\btime\s*zone\b",
+                r"\butc\s*[+-]\s*\d+\b",
+                r"\b(?:cet|cest|pst|pdt|est|edt|gmt|bst)\b",
+                r"\b(?:central|eastern|western|pacific|mountain|greenwich|british summer)\s+(?:european\s+|standard\s+)?time\b",
+            ),
+        ],
+        _rx(r"\btime\s*zone\b"),
+    ),
 )
 SLOT_NAMES = tuple(s.name for s in SLOTS)
 
@@ -333,11 +348,87 @@ SLOT_SEEDS: dict[str, str] = {
 _FAVOURITE = re.compile(r"\b(?:favou?rite|go-to)\s+((?:[a-z]+\s+)?[a-z]+)", re.IGNORECASE)
 
 
+# Nouns that turn a slot word before them into a modifier: a "phone plan", a "dentist
+# appointment" or a "coffee grinder" is not the phone, the dentist or the coffee.
+_HEADS = frozenset(
+    [
+        "plan",
+        "plans",
+        "bill",
+        "bills",
+        "case",
+        "cover",
+        "call",
+        "calls",
+        "number",
+        "charger",
+        "contract",
+        "appointment",
+        "appointments",
+        "bag",
+        "grinder",
+        "machine",
+        "maker",
+        "notes",
+        "review",
+        "kit",
+        "card",
+        "app",
+        "screen",
+        "battery",
+        "insurance",
+        "repair",
+        "repairs",
+        "membership",
+        "fee",
+        "fees",
+        "clinic",
+        "practice",
+        "visit",
+        "check-up",
+        "checkup",
+        "cup",
+        "mug",
+        "order",
+        "mode",
+        "settings",
+        "key",
+        "keys",
+        "seat",
+        "seats",
+        "park",
+        "parking",
+        "wash",
+    ]
+)
+_NEXT_WORD = re.compile(r"(?:['’]s)?\s+([\w\-]+)")
+
+
+def _states(pattern: re.Pattern[str], text: str) -> int | None:
+    """Where `pattern` first states its slot in `text` (not as a modifier), if it does."""
+    for m in pattern.finditer(text):
+        following = _NEXT_WORD.match(text, m.end())
+        if following is None or following.group(1).lower() not in _HEADS:
+            return m.start()
+    return None
+
+
+def slot_starts(text: str) -> dict[str, int]:
+    """Each slot a statement gives a value of, and where it first does."""
+    starts: dict[str, int] = {}
+    for slot in SLOTS:
+        for pattern in slot.states:
+            at = _states(pattern, text)
+            if at is not None:
+                starts[slot.name] = min(starts.get(slot.name, at), at)
+    for m in _FAVOURITE.finditer(text):
+        starts.setdefault(f"favourite {_favourite_key(m.group(1))}", m.start())
+    return starts
+
+
 def slots_stated(text: str) -> frozenset[str]:
     """The slots a statement gives a value of (a favourite thing counts as its own slot)."""
-    found = {s.name for s in SLOTS if any(p.search(text) for p in s.states)}
-    found |= {f"favourite {_favourite_key(m.group(1))}" for m in _FAVOURITE.finditer(text)}
-    return frozenset(found)
+    return frozenset(slot_starts(text))
 
 
 def slots_asked(text: str) -> frozenset[str]:
@@ -382,7 +473,8 @@ RELATIVES = (
     "aunt|uncle|cousin|niece|nephew|friend|colleague|neighbou?r|roommate|flatmate|boss|manager"
 )
 _RELATIVE = re.compile(
-    rf"\b(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[A-Z]\w+['’]s)\s+)((?:\w+\s+)?(?:{RELATIVES}))\b"
+    rf"\b(?:(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|(?P<owner>[A-Z]\w+)['’]s)\s+)"
+    rf"(?P<rel>(?:\w+\s+)?(?:{RELATIVES}))\b"
 )
 
 
@@ -396,47 +488,64 @@ class Holder:
 
 
 def holder_of(text: str, *, question: bool = False) -> Holder:
-    """Names count as holders where they lead a sentence ("Mia moved school", "our daughter
-    Mia attends…"), not where a place or a product sits later on; in a question, wherever."""
-    names = frozenset(
-        e.name.casefold() for e in extract_entities(text)
-        if e.source == "name" and (question or _leads(text, text.find(e.text)))
-    )  # fmt: skip
-    relatives = frozenset(
-        m.group(1).split()[-1].lower() for m in _RELATIVE.finditer(text) if _leads(text, m.start())
-    )
-    return Holder(bool(_SELF.search(text)), names, relatives)
+    """Whose fact a text states. Names count where they are a sentence's subject ("Mia moved
+    school", "our daughter Mia attends…"), not a place or product met later, nor the owner of
+    a relative ("Maya's sister": the sister holds it); in a question, wherever they are. A
+    sentence with no subject at all ("Moved back to Denver.") is the speaker's own."""
+    entities = [e for e in extract_entities(text) if e.source == "name"]
+    relatives = {m.group("rel").split()[-1].lower(): m for m in _RELATIVE.finditer(text)
+                 if _leads(text, m.start(), 2)}  # fmt: skip
+    for m in _PLURAL_OWNERS.finditer(text):
+        if _leads(text, m.start(), 1):
+            relatives.setdefault(m.group("rel").lower(), m)
+    owners = {m.group("owner").casefold() for m in relatives.values()
+              if "owner" in m.groupdict() and m.group("owner")}  # fmt: skip
+    apposed = {m.end() for m in relatives.values()}
+    names = set()
+    for e in entities:
+        at = text.find(e.text)
+        key = e.name.casefold()
+        if key in owners:
+            continue
+        if question or _leads(text, at, 1) or any(0 < at - end <= 2 for end in apposed):
+            names.add(key)
+    self_ = bool(_SELF.search(text)) or not (names or relatives or _THIRD.search(text))
+    return Holder(self_, frozenset(names), frozenset(relatives))
 
 
-_SENTENCE_START = re.compile(r"(?:^|[.!?;:]\s+)")
+# a full stop after a title ("Dr. Moreau") ends no sentence
+# "the kids' pediatrician": the kids hold it
+_PLURAL_OWNERS = re.compile(
+    r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<rel>kids|children|parents|boys|girls|twins)['’]\s",
+)
+_SENTENCE_START = re.compile(
+    r"(?:^|(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bMrs)(?<!\bProf)[.!?;]\s+)"
+)
+_THIRD = re.compile(r"^\W*(?:he|she|they|his|her|their|it|its)\b", re.IGNORECASE)
 
 
-def _leads(text: str, at: int) -> bool:
-    """Whether a relative named at `at` is a sentence's subject ("My sister lives in Lyon"),
-    not a person mentioned on the way ("we share the car with my brother-in-law")."""
+def _leads(text: str, at: int, words: int) -> bool:
+    """Whether what starts at `at` opens its sentence, after at most `words` words."""
     start = max((m.end() for m in _SENTENCE_START.finditer(text, 0, at + 1)), default=0)
-    return len(text[start:at].split()) <= 2
+    return len(text[start:at].split()) <= words
 
 
-def same_holder(a: Holder, b: Holder, a_slots: frozenset[str] = frozenset()) -> bool:
-    """Whether two sentences can be about one person's one fact.
+def same_holder(a: Holder, b: Holder, slots: frozenset[str] = frozenset()) -> bool:
+    """Whether two texts can be about one person's one fact.
 
-    A shared name joins them; a relative named on one side only ("Maya's sister") parts them
-    unless a shared name says who that relative is ("our daughter Mia" / "Mia").
+    A shared name joins them; a relative holding the fact on one side only ("Maya's sister")
+    parts them unless a shared name says who that relative is ("our daughter Mia" / "Mia").
+    A relation that is itself the slot ("my manager is…") is no other holder.
     """
     shared_names = bool(_people(a.names) & _people(b.names))
-    if a.relatives != b.relatives and not shared_names:
-        # "my partner Sam" beside "my manager": the relation words are slot words of their
-        # own slot, not other people, when the slot is the relation itself
-        rel_a = a.relatives - _slot_relatives(a_slots)
-        rel_b = b.relatives - _slot_relatives(a_slots)
-        if rel_a != rel_b:
+    if not shared_names:
+        own = _slot_relatives(slots)
+        if a.relatives - own != b.relatives - own:
             return False
     if shared_names:
         return True
     if a.self_ and b.self_:
         return True
-    # one speaks of themselves, the other of a named person only: not one holder
     return not (a.names or b.names) and not (a.relatives or b.relatives)
 
 
@@ -462,26 +571,43 @@ CHANGE_CUES = _rx(
     r"\b(?:not|n't)\s+(?:\w+\s+){0,4}any\s*more\b",
     r"\binstead\b",
     r"\bchang(?:ed|ing)\b",
-    r"\b(?:left|quit|stopped|gave up|dropped|sold|replaced|upgraded|downgraded)\b",
-    r"\bnew\b",
-    r"\bnow\b",
-    r"\bthese days\b",
-    r"\bnowadays\b",
-    r"\bfrom now on\b",
+    r"\b(?:left|quit|stopped|gave up|dropped|sold|replaced|upgraded|downgraded|traded)\b",
     r"\bused to\b",
     r"\b(?:transferred|rebooked|rescheduled|postponed|pushed|slipped|delayed|brought forward)\b",
     r"\b(?:raised|lowered|increased|decreased|went up|went down|cut)\s+(?:\w+\s+){0,3}to\b",
     r"\b(?:took|taken|taking)\s+(?:up|over)\b",
     r"\bhanded\s+(?:\w+\s+){0,4}over\b",
-    r"\b(?:started|starting|joined|adopted|became|registered with|went fully|turned)\b",
+    r"\b(?:promoted|demoted|laid off|retired|broke up|divorced|went fully|registered with)\b",
     r"\bany\s*more\b",
     r"\bafter the move\b",
-    r"\bnot\s+\w+\s+but\b",
 )
+# Words that say a value is current without saying the old one went: enough beside a slot,
+# never alone beside shared words ("the release notes need a new screenshot").
+WEAK_CUES = _rx(
+    r"\bnew\b",
+    r"\bnow\b",
+    r"\bthese days\b",
+    r"\bnowadays\b",
+    r"\bfrom now on\b",
+    r"\b(?:started|starting|joined|adopted|became|turned|got)\b",
+    r"\bsince\b",
+)
+# Words that add to a fact rather than replace it.
+ADDING = _rx(r"\bas well\b", r"\balso\b", r"\btoo\b", r"\bin addition\b", r"\bbesides\b")
 
 
 def change_cues(text: str) -> list[str]:
-    return [m.group(0).lower() for m in CHANGE_CUES.finditer(text)]
+    """The phrases that say something changed, the clear ones first."""
+    clear = [m.group(0).lower() for m in CHANGE_CUES.finditer(text)]
+    return clear + [m.group(0).lower() for m in WEAK_CUES.finditer(text)]
+
+
+def clear_change(text: str) -> bool:
+    return bool(CHANGE_CUES.search(text))
+
+
+def adds(text: str) -> bool:
+    return bool(ADDING.search(text))
 
 
 # Values ------------------------------------------------------------------------------------

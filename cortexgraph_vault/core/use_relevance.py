@@ -68,7 +68,7 @@ def content_words(text: str) -> list[str]:
     """The words of a text that can name a topic, lower-cased, in order (repeats dropped)."""
     out: list[str] = []
     for m in _WORD.finditer(text):
-        w = m.group(0).lower().replace("’", "'").removesuffix("'s")
+        w = m.group(0).lower().replace("’", "'").removesuffix("'s").replace("'", "")
         if len(w) < 2 or w in STOP_WORDS or w in EVERYDAY_WORDS or w in _ASKER or w.isdigit():
             continue
         out.append(w)

@@ -64,6 +64,18 @@ class MemoryView(Model):
     relations: Relations | None = None
 
 
+class LikelyReplacement(Model):
+    memory_id: str | None
+    title: str
+    path: str
+    why: str = Field(description="what the two memories share and what changed")
+    strong: bool = Field(
+        False,
+        description="the evidence is strong (same slot and holder, a new value, a change "
+        "cue): the one replacement a save may record without asking",
+    )
+
+
 class SaveResult(Model):
     success: bool
     memory_id: str
@@ -76,6 +88,12 @@ class SaveResult(Model):
     auto_entities: list[str] = Field(default_factory=list)
     calculated_strength: float | None = None
     commit: str | None = None
+    may_supersede: list[LikelyReplacement] = Field(
+        default_factory=list,
+        description="memories this one likely replaces (same subject and slot, a different "
+        "value): if it does, record it with create_relation(new, old, relation_type="
+        "'supersedes')",
+    )
     warning: str | None = Field(
         default=None,
         description="set once per session when the vault is not a git repository: forgetting "

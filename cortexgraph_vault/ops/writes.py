@@ -18,6 +18,7 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.models import (
     DeleteResult,
+    LikelyReplacement,
     ObservedMemory,
     ObserveResult,
     RelationResult,
@@ -28,6 +29,7 @@ from cortexgraph_vault.models import (
 )
 from cortexgraph_vault.ops.limits import MAX_CONTENT, MAX_ENTITIES, MAX_MEMORY_IDS, MAX_TAGS
 from cortexgraph_vault.ops.note_fields import fresh_memory, id_changes, use_days_change
+from cortexgraph_vault.ops.replacements import likely_replacements
 from cortexgraph_vault.ops.secret_check import refuse_secrets, safe_name
 from cortexgraph_vault.ops.vocabulary import enrichment_for
 from cortexgraph_vault.vault.layout import needs_alias, title_from_content
@@ -137,6 +139,11 @@ def save(
     )
     note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
     assert note.memory is not None
+    may_supersede = [
+        LikelyReplacement(memory_id=r.key if r.key != path else None, title=r.title, path=path,
+                          why=r.why, strong=r.strong)
+        for r, path in likely_replacements(engine, body, besides={written.path})
+    ]  # fmt: skip
     # Recorded with the saves around it, once the call lets go of the change lock; the call
     # fills in `commit` then (ServiceCalls). A save outside such a call commits at once.
     ticket = engine.commit_soon([written.path], f"save: {note.title}", "save", [memory_id])
@@ -152,6 +159,7 @@ def save(
         enrichment_applied=enriched is not None,
         auto_entities=enriched.entity_names if enriched is not None and entities is None else [],
         commit=ticket.sha,
+        may_supersede=may_supersede,
         warning=engine.history_warning(),
     )
 
