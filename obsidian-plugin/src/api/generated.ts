@@ -208,6 +208,16 @@ export interface LastSync {
   error: string | null;
 }
 
+export interface LikelyReplacement {
+  memory_id: string | null;
+  title: string;
+  path: string;
+  /** what the two memories share and what changed */
+  why: string;
+  /** the evidence is strong (same slot and holder, a new value, a change cue): the one replacement a save may record without asking */
+  strong: boolean;
+}
+
 export interface MemoryDetail {
   id: string | null;
   title: string;
@@ -514,6 +524,8 @@ export interface RecalledMemory {
   /** the memory's decay score before this recall */
   score: number;
   matched_topics: string[];
+  /** what makes it relevant to the message */
+  why: string;
   reinforced: boolean;
   /** used too recently to be reinforced again (auto_recall_min_interval) */
   cooling_down: boolean;
@@ -586,6 +598,8 @@ export interface SaveResult {
   auto_entities: string[];
   calculated_strength: number | null;
   commit: string | null;
+  /** memories this one likely replaces (same subject and slot, a different value): if it does, record it with create_relation(new, old, relation_type='supersedes') */
+  may_supersede: LikelyReplacement[];
   /** set once per session when the vault is not a git repository: forgetting and restore need `cortexgraph-vault init` */
   warning: string | null;
 }
