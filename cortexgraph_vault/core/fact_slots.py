@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from cortexgraph_vault.core.english import STOP_WORDS
 from cortexgraph_vault.core.enrich import extract_entities
@@ -413,22 +414,26 @@ def _states(pattern: re.Pattern[str], text: str) -> int | None:
     return None
 
 
-def slot_starts(text: str) -> dict[str, int]:
-    """Each slot a statement gives a value of, and where it first does."""
+def slot_starts(text: str, among: frozenset[str] | None = None) -> dict[str, int]:
+    """Each slot a statement gives a value of (of `among`, if given), and where it first does."""
     starts: dict[str, int] = {}
     for slot in SLOTS:
+        if among is not None and slot.name not in among:
+            continue
         for pattern in slot.states:
             at = _states(pattern, text)
             if at is not None:
                 starts[slot.name] = min(starts.get(slot.name, at), at)
     for m in _FAVOURITE.finditer(text):
-        starts.setdefault(f"favourite {_favourite_key(m.group(1))}", m.start())
+        key = f"favourite {_favourite_key(m.group(1))}"
+        if among is None or key in among:
+            starts.setdefault(key, m.start())
     return starts
 
 
-def slots_stated(text: str) -> frozenset[str]:
+def slots_stated(text: str, among: frozenset[str] | None = None) -> frozenset[str]:
     """The slots a statement gives a value of (a favourite thing counts as its own slot)."""
-    return frozenset(slot_starts(text))
+    return frozenset(slot_starts(text, among))
 
 
 def slots_asked(text: str) -> frozenset[str]:
@@ -487,12 +492,19 @@ class Holder:
     relatives: frozenset[str]  # "sister", "daughter": the people named only by a relation
 
 
+@lru_cache(maxsize=2048)
+def entities_of(text: str) -> tuple[tuple[str, str, int], ...]:
+    """(name, source, where) of the names in a text (core/enrich.py), kept for texts met
+    again: a save weighs each candidate's text against the new one several times."""
+    return tuple((e.name, e.source, text.find(e.text)) for e in extract_entities(text))
+
+
 def holder_of(text: str, *, question: bool = False) -> Holder:
     """Whose fact a text states. Names count where they are a sentence's subject ("Mia moved
     school", "our daughter Mia attends…"), not a place or product met later, nor the owner of
     a relative ("Maya's sister": the sister holds it); in a question, wherever they are. A
     sentence with no subject at all ("Moved back to Denver.") is the speaker's own."""
-    entities = [e for e in extract_entities(text) if e.source == "name"]
+    entities = [(name, at) for name, source, at in entities_of(text) if source == "name"]
     relatives = {m.group("rel").split()[-1].lower(): m for m in _RELATIVE.finditer(text)
                  if _leads(text, m.start(), 2)}  # fmt: skip
     for m in _PLURAL_OWNERS.finditer(text):
@@ -502,9 +514,8 @@ def holder_of(text: str, *, question: bool = False) -> Holder:
               if "owner" in m.groupdict() and m.group("owner")}  # fmt: skip
     apposed = {m.end() for m in relatives.values()}
     names = set()
-    for e in entities:
-        at = text.find(e.text)
-        key = e.name.casefold()
+    for name, at in entities:
+        key = name.casefold()
         if key in owners:
             continue
         if question or _leads(text, at, 1) or any(0 < at - end <= 2 for end in apposed):

@@ -29,12 +29,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cortexgraph_vault.core.enrich import extract_entities
 from cortexgraph_vault.core.fact_slots import (
     Holder,
     adds,
     change_cues,
     clear_change,
+    entities_of,
     holder_of,
     same_holder,
     single_valued,
@@ -116,7 +116,11 @@ def _compare(
     overlap = sum(rarity[s] for s in shared) / total
     distinctive = [s for s in shared if rarity[s] >= RARE]
     fresh = [s for s in new_stems if s not in old_stems]
-    slots = new_slots & slots_stated(old_text)
+    slots = slots_stated(old_text, new_slots) if new_slots else frozenset()
+    old_when = when_values(old_text)
+    rescheduled = bool(new_when and old_when and new_when != old_when and distinctive)
+    if not (slots or rescheduled or (overlap >= SHARED_LISTED and distinctive)):
+        return None  # neither one slot nor one subject: the cheap test, before the names
     holder = holder_of(old_text)
     # a capitalised first word the other text writes in lower case ("Standup moved…" /
     # "team standup is…") is a thing, not a person holding the fact
@@ -124,8 +128,6 @@ def _compare(
         _as_things(new_holder, _lower_words(old_text)), _as_things(holder, _lower_words(new)), slots
     ):
         return None
-    old_when = when_values(old_text)
-    rescheduled = bool(new_when and old_when and new_when != old_when and distinctive)
     differs = bool(fresh) or rescheduled
     if not differs:
         return None  # the same thing said again: a duplicate, not a replacement
@@ -135,8 +137,8 @@ def _compare(
     if slots:
         reasons.append(f"same {', '.join(sorted(slots))}, a different value")
         weight += 1.0
-    named = _names(new) & _names(old_text)
-    if named:
+    new_names, old_names = _names(new), _names(old_text)
+    if new_names & old_names:
         weight += 0.3  # one name on both sides: likelier about the same thing
     if overlap >= SHARED_LISTED and distinctive:
         reasons.append("shares " + ", ".join(distinctive[:4]))
@@ -149,7 +151,6 @@ def _compare(
     if cues:
         reasons.append("says it changed (“" + "”, “".join(dict.fromkeys(cues[:3])) + "”)")
         weight += 0.5
-    new_names, old_names = _names(new), _names(old_text)
     new_value = bool(new_names - old_names) or rescheduled
     # names, and none new: something about the old value ("a new colour scheme in Neovim"),
     # not a new value
@@ -195,4 +196,4 @@ def _as_things(holder: Holder, lower: frozenset[str]) -> Holder:
 
 
 def _names(text: str) -> frozenset[str]:
-    return frozenset(e.name.casefold() for e in extract_entities(text) if e.source != "vault")
+    return frozenset(name.casefold() for name, source, _ in entities_of(text) if source != "vault")

@@ -32,9 +32,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from cortexgraph_vault.core.english import EVERYDAY_WORDS, STOP_WORDS
-from cortexgraph_vault.core.enrich import extract_entities
 from cortexgraph_vault.core.fact_slots import (
     Holder,
+    entities_of,
     holder_of,
     same_holder,
     single_valued,
@@ -122,7 +122,7 @@ class MessageView:
 
 def _names(text: str) -> frozenset[str]:
     return frozenset(
-        e.name.casefold() for e in extract_entities(text) if e.name.casefold() not in EVERYDAY_WORDS
+        key for name, _, _ in entities_of(text) if (key := name.casefold()) not in EVERYDAY_WORDS
     )
 
 
