@@ -293,7 +293,7 @@ SLOTS: tuple[Slot, ...] = (
             _rx(
                 r"\b(?:take|takes|taking|prescribed|switched)\s+(?:\w+\s+){0,3}(?:pill|pills|tablets?|medication|medicine|inhaler)\b",
                 r"\bfor\s+(?:my\s+)?(?:hay fever|allergies|migraines?|asthma|blood pressure)\s+i\s+take\b",
-                r"\b\w+(?:zine|dine|pril|olol|statin|mab|prazole|tadine|izine)\b",
+                r"\b\w{3,}(?:zine|dine|pril|olol|statin|mab|prazole|tadine|izine)\b",
             ),
         ],
         _rx(r"\b(?:medication|medicine|pill|pills|take for|prescri\w+)\b"),

@@ -12,10 +12,11 @@ from cortexgraph_vault.core.use_relevance import WordWeights, content_words, idf
 from cortexgraph_vault.index.text_index import stems
 
 PAIRS = Path(__file__).with_name("replacement_pairs.jsonl")
+HELD_OUT = Path(__file__).with_name("replacement_pairs_heldout.jsonl")
 
 
-def pairs() -> list[dict[str, object]]:
-    return [json.loads(line) for line in PAIRS.read_text("utf-8").splitlines() if line.strip()]
+def pairs(source: Path = PAIRS) -> list[dict[str, object]]:
+    return [json.loads(line) for line in source.read_text("utf-8").splitlines() if line.strip()]
 
 
 def set_weights(texts: list[str]) -> WordWeights:
@@ -51,8 +52,8 @@ class Figures:
     total: int = 0
 
 
-def measure() -> Figures:
-    data = pairs()
+def measure(source: Path = PAIRS) -> Figures:
+    data = pairs(source)
     weights = set_weights([str(p["old"]) for p in data] + [str(p["new"]) for p in data])
     f = Figures()
     for p in data:

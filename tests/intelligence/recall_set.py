@@ -14,6 +14,7 @@ from tests.conftest import NOW
 from tests.intelligence.vaults import service_for
 
 SET = Path(__file__).with_name("recall_memories.json")
+HELD_OUT = Path(__file__).with_name("recall_memories_heldout.json")
 START = NOW - timedelta(days=120)
 
 
@@ -36,9 +37,9 @@ class Figures:
         return self.right / self.relevant if self.relevant else 1.0
 
 
-def saved_vault(root: Path) -> dict[str, str]:
+def saved_vault(root: Path, source: Path = SET) -> dict[str, str]:
     """The set's memories saved into a new vault at `root`: memory id → key."""
-    data = json.loads(SET.read_text("utf-8"))
+    data = json.loads(source.read_text("utf-8"))
     (root / "_stm").mkdir(parents=True)
     keys: dict[str, str] = {}
     for m in data["memories"]:
@@ -48,9 +49,9 @@ def saved_vault(root: Path) -> dict[str, str]:
     return keys
 
 
-def measure(root: Path, *, analysis: bool = True) -> Figures:
-    data = json.loads(SET.read_text("utf-8"))
-    keys = saved_vault(root)
+def measure(root: Path, *, analysis: bool = True, source: Path = SET) -> Figures:
+    data = json.loads(source.read_text("utf-8"))
+    keys = saved_vault(root, source)
     figures = Figures()
     for i, msg in enumerate(data["messages"]):
         when = format_time(START + timedelta(days=60, hours=i))
