@@ -207,6 +207,7 @@ class Config:
     relation_min_confidence: float = _setting("float", 0.5, "least confidence for a discovered relation", 0.0, 1.0)
     semantic_hi: float = _setting("float", 0.88, "similarity from which memories are duplicates", 0.0, 1.0)
     semantic_lo: float = _setting("float", 0.78, "similarity below which memories are distinct", 0.0, 1.0)
+    auto_supersede: bool = _setting("bool", True, "a save records the one memory it surely replaces (same subject and slot, a new value, a change cue) without asking; the rest it lists under may_supersede")
     auto_recall_enabled: bool = _setting("bool", True, "recall memories automatically in conversation")
     auto_recall_mode: AutoRecallMode = _setting("choice", "silent", "auto-recall mode", choices=AUTO_RECALL_MODES)
     auto_recall_relevance_threshold: float = _setting("float", RECALL_THRESHOLD, "least relevance for a memory to count as used by a message (auto-recall reinforces it; the recall analysis says to search)", 0.0, 1.0)

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         SearchResult,
         SnapshotResult,
         StatsResult,
+        SupersedeResult,
         TouchResult,
         UpdateResult,
         VersionResult,
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
         notes,
         reads,
         search,
+        supersession,
         uncommitted,
         writes,
     )
@@ -75,6 +77,7 @@ else:  # a call imports the module it runs (and its result models), not every ot
     notes = deferred("cortexgraph_vault.ops.notes")
     reads = deferred("cortexgraph_vault.ops.reads")
     search = deferred("cortexgraph_vault.ops.search")
+    supersession = deferred("cortexgraph_vault.ops.supersession")
     uncommitted = deferred("cortexgraph_vault.ops.uncommitted")
     writes = deferred("cortexgraph_vault.ops.writes")
 
@@ -117,10 +120,11 @@ class MemoryService(ServiceUpkeep):
         meta: Mapping[str, Any] | None = None,
         strength: float | None = None,
         force: bool = False,
+        supersedes: Sequence[str] | None = None,
     ) -> SaveResult:
         return writes.save(
             self.engine, content, title=title, tags=tags, entities=entities, source=source,
-            context=context, meta=meta, strength=strength, force=force,
+            context=context, meta=meta, strength=strength, force=force, supersedes=supersedes,
         )  # fmt: skip
 
     def touch(self, memory_id: str, *, boost: bool = False) -> TouchResult:
@@ -147,11 +151,18 @@ class MemoryService(ServiceUpkeep):
         strength: float | None = None,
         expected_hash: str | None = None,
         force: bool = False,
+        supersedes: Sequence[str] | None = None,
     ) -> UpdateResult:
         return writes.update(
             self.engine, memory_id, content=content, tags=tags, entities=entities,
-            strength=strength, expected_hash=expected_hash, force=force,
+            strength=strength, expected_hash=expected_hash, force=force, supersedes=supersedes,
         )  # fmt: skip
+
+    def supersede(self, new_id: str, old_ids: Sequence[str]) -> SupersedeResult:
+        """`new_id` replaces the memories `old_ids` name: recorded in both notes
+        (`supersedes`, `superseded_by`, `valid_until`), the new one taking over their standing;
+        one commit. The same as `relate(new_id, old_id, "supersedes")` for each old one."""
+        return supersession.supersede(self.engine, new_id, old_ids)
 
     def delete(
         self, memory_id: str, *, mode: str = "archive", expected_hash: str | None = None
@@ -209,12 +220,14 @@ class MemoryService(ServiceUpkeep):
         explain: bool = False,
         cursor: str | None = None,
         max_chars: int | None = None,
+        include_superseded: bool = False,
     ) -> SearchResult:
         return reads.search_memory(
             self.engine, query, tags=tags, status=status, top_k=top_k,
             window_days=window_days, min_score=min_score, page=page, page_size=page_size,
             preview_length=preview_length, include_review_candidates=include_review_candidates,
             explain=explain, cursor=cursor, max_chars=max_chars,
+            include_superseded=include_superseded,
         )  # fmt: skip
 
     def stats(self) -> StatsResult:
@@ -315,13 +328,14 @@ class MemoryService(ServiceUpkeep):
         explain: bool = False,
         cursor: str | None = None,
         max_chars: int | None = None,
+        include_superseded: bool = False,
     ) -> SearchResult:
         return search.search_unified(
             self.engine, query, tags=tags, status=status, folder=folder, limit=limit,
             stm_weight=stm_weight, ltm_weight=ltm_weight, window_days=window_days,
             min_score=min_score, page=page, page_size=page_size, preview_length=preview_length,
             include_review_candidates=include_review_candidates, explain=explain,
-            cursor=cursor, max_chars=max_chars,
+            cursor=cursor, max_chars=max_chars, include_superseded=include_superseded,
         )  # fmt: skip
 
     def related_to_note(self, path: str, limit: int = 10) -> SearchResult:

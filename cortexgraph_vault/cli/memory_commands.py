@@ -33,7 +33,17 @@ RELATION_TYPES = [
     "contradicts",
     "has_decision",
     "consolidated_from",
+    "supersedes",
 ]
+SUPERSEDES = Arg(
+    "--supersedes", many=True, metavar="ID", help="memories this one replaces (no longer true)"
+)
+HISTORY = Arg(
+    "--history",
+    param="include_superseded",
+    flag=True,
+    help="also memories replaced by newer ones, marked and below what replaced them",
+)
 CURSOR = Arg("--cursor", help="continue an answer cut to its size (the --cursor it printed)")
 
 
@@ -92,6 +102,7 @@ COMMANDS = (
             Arg("--context"),
             Arg("--strength", type=float, help="importance 0..2 (default 1)"),
             Arg("--force", flag=True, help="save even if it looks like a secret"),
+            SUPERSEDES,
         ),
     ),
     operation_command(
@@ -114,6 +125,7 @@ COMMANDS = (
             Arg("--page", type=int),
             Arg("--preview", param="preview_length", type=int, default=300),
             Arg("--explain", flag=True, help="show why each memory ranks where it does"),
+            HISTORY,
             CURSOR,
         ),
     ),
@@ -146,6 +158,7 @@ COMMANDS = (
             Arg("--strength", type=float),
             EXPECTED_HASH,
             Arg("--force", flag=True, help="update even if it looks like a secret"),
+            SUPERSEDES,
         ),
     ),
     operation_command(

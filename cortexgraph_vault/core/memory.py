@@ -7,6 +7,7 @@ Missing decay fields default from the file's own times (a note a person writes b
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -22,7 +23,14 @@ RELATION_TYPES = (
     "contradicts",
     "has_decision",
     "consolidated_from",
+    "supersedes",
 )
+# The other side of `supersedes`, written on the memory that was replaced: not a relation one
+# creates (`supersedes` on the new memory writes it), but a link property read like one.
+SUPERSEDED_BY = "superseded_by"
+# When a superseded memory stopped being current.
+VALID_UNTIL = "valid_until"
+LINK_PROPERTIES = (*RELATION_TYPES, SUPERSEDED_BY)
 STATUSES = ("active", "promoted", "archived")
 
 
@@ -49,6 +57,16 @@ class Memory:
     use_days: int = 1
     relations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     problems: tuple[str, ...] = ()
+    valid_until: datetime | None = None
+
+    @property
+    def superseded_by(self) -> tuple[str, ...]:
+        """The link values naming the memories that replaced this one (empty: it is current)."""
+        return self.relations.get(SUPERSEDED_BY, ())
+
+    @property
+    def superseded(self) -> bool:
+        return bool(self.superseded_by)
 
     @property
     def decay(self) -> DecayFields:
@@ -69,6 +87,14 @@ def _strings(value: Any) -> tuple[str, ...]:
     if isinstance(value, list | tuple):
         return tuple(str(v).strip() for v in value if v is not None and str(v).strip())
     return (str(value),)
+
+
+def _links(value: Any) -> tuple[str, ...]:
+    """A link property's values; one written by hand as a plain string of wikilinks keeps each
+    link whole (`"[[Moved to Berlin]]"` is one value, not two words)."""
+    if isinstance(value, str) and "[[" in value:
+        return tuple(re.findall(r"!?\[\[[^\]]*\]\]", value))
+    return _strings(value)
 
 
 def _int(value: Any, default: int, name: str, problems: list[str], low: int) -> int:
@@ -138,9 +164,7 @@ def memory_from_fields(
         # Set by the merge of two devices' versions (core/note_merge.py) until a person resolves it.
         problems.append(f"merged with conflicting edits: {fm['merge_conflict']}")
     raw_id = fm.get("id")
-    relations = {
-        kind: _strings(fm.get(kind)) for kind in RELATION_TYPES if fm.get(kind) is not None
-    }
+    relations = {kind: _links(fm.get(kind)) for kind in LINK_PROPERTIES if fm.get(kind) is not None}
     use_count = _int(fm.get("use_count"), 1, "use_count", problems, 1)
     derived_days = default_use_days(created, last_used, use_count)
     return Memory(
@@ -167,5 +191,6 @@ def memory_from_fields(
         # Never more days than uses: a hand edit cannot make one use look spread out.
         use_days=min(use_count, _int(fm.get("use_days"), derived_days, "use_days", problems, 1)),
         relations=relations,
+        valid_until=time_field(VALID_UNTIL, None),
         problems=tuple(problems),
     )

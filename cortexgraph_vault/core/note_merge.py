@@ -5,7 +5,7 @@ The rules (README, "One memory on several devices"):
   use made on either device counted once; `use_days` (days with a use) the same way, so a day
   on which both devices used the memory counts twice (never more than its uses);
 - `strength`: base + both changes, clamped to 0..2 (a boost on each device counts);
-- `last_used`, `last_review_at`: the later; `created`, `promoted_at`: the earlier;
+- `last_used`, `last_review_at`: the later; `created`, `promoted_at`, `valid_until`: the earlier;
 - `last_used_on` (the device of the last use, its name and its clone's id, written by every use
   so that two devices' uses in one second never make one identical file that git would merge
   without us): the value of the side with the later `last_used`; at the same second the
@@ -46,7 +46,7 @@ CONFLICT_KEY = "merge_conflict"
 COUNTERS = ("use_count", "review_count", "cross_domain_count", "use_days")
 LATER = ("last_used", "last_review_at")
 LAST_USED_ON = "last_used_on"
-EARLIER = ("created", "promoted_at")
+EARLIER = ("created", "promoted_at", "valid_until")
 STATUS_ORDER = {"active": 0, "promoted": 1, "archived": 2}
 _MISSING: Any = object()
 

@@ -46,6 +46,10 @@ def gc_preview(n: int, verb: str) -> str:
     return would_be(n, "memory", verb)
 
 
+def gc_superseded_preview(n: int) -> str:
+    return f"{would_be(n, 'superseded memory', 'archive')} (replaced by newer ones)"
+
+
 def run_with_yes(verb: str, n: int) -> str:
     return f"(preview: run with --yes to {verb} {'it' if n == 1 else 'them'})"
 

@@ -117,7 +117,8 @@ def memory_view(m: Memory, now: datetime, score: float, decay: DecayConfig, rule
     reason = None
     until = 0.0
     if active:  # what the rules make of a memory in use; none of it for the others
-        if m.use_days >= rules.promote_use_days:  # the first thing promote_reason asks
+        # the first thing promote_reason asks; what is no longer true is never promoted
+        if m.use_days >= rules.promote_use_days and not m.superseded:
             reason = promote_reason(still.fields, score, now, rules)
         # seconds_until_score, the part that moves with the clock
         until = max(0.0, still.forget_after - max(0.0, (now - m.last_used).total_seconds()))

@@ -23,7 +23,7 @@ RESERVED_FIELDS = frozenset(
         "id", "created", "last_used", "use_count", "strength", "status", "tags", "tag",
         "entities", "source", "context", "meta", "promoted_at", "promoted_to", "review_count",
         "last_review_at", "cross_domain_count", "archived_at", "aliases", "alias", "cssclasses",
-        "title", "publish", "permalink",
+        "title", "publish", "permalink", "superseded_by", "valid_until",
     }
 )  # fmt: skip
 # Optional fields an import owns: an update removes them when the source no longer has them.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.memory import SUPERSEDED_BY, Memory
 from cortexgraph_vault.core.rules import DecayFields
 from cortexgraph_vault.index import cold_fields
 from cortexgraph_vault.index.cold_fields import Cold
@@ -52,6 +52,11 @@ class MemoryState(NamedTuple):
         relations = tuple((kind, tuple(values)) for kind, values in memory.relations.items())
         return cls(memory.status, memory.created, memory.last_used, memory.use_count,
                    memory.strength, memory.use_days, relations)  # fmt: skip
+
+    @property
+    def superseded(self) -> bool:
+        """As `Memory.superseded` gives it."""
+        return any(kind == SUPERSEDED_BY and values for kind, values in self.relations)
 
     @property
     def decay(self) -> DecayFields:

@@ -106,6 +106,8 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "Skipped",
         "SnapshotResult",
         "StatsResult",
+        "SupersedeResult",
+        "SupersededMemory",
         "TouchResult",
         "UpdateResult",
         "VersionResult",

@@ -76,6 +76,36 @@ class LikelyReplacement(Model):
     )
 
 
+class SupersededMemory(Model):
+    memory_id: str | None
+    title: str
+    path: str
+    noticed: str | None = Field(
+        None,
+        description="set when the save noticed it replaces this memory and recorded it "
+        "unasked: why (undo by deleting `superseded_by` in that note's properties)",
+    )
+
+
+class SupersedeResult(Model):
+    success: bool = True
+    memory_id: str = Field(description="the memory that is current now")
+    title: str
+    path: str = Field(description="where it is now (moved to the long-term folder when promoted)")
+    superseded: list[SupersededMemory] = Field(
+        default_factory=list, description="the memories it replaces from now on"
+    )
+    already: list[SupersededMemory] = Field(
+        default_factory=list, description="memories it was recorded as replacing before"
+    )
+    promoted: bool = Field(
+        default=False, description="it took the promoted place of a memory it replaces"
+    )
+    use_count: int = Field(description="its uses, now counting those of the memories it replaces")
+    commit: str | None = None
+    message: str
+
+
 class SaveResult(Model):
     success: bool
     memory_id: str
@@ -93,6 +123,12 @@ class SaveResult(Model):
         description="memories this one likely replaces (same subject and slot, a different "
         "value): if it does, record it with create_relation(new, old, relation_type="
         "'supersedes')",
+    )
+    superseded: list[SupersededMemory] = Field(
+        default_factory=list,
+        description="the memories this one replaces (given in `supersedes`, or noticed by the "
+        "save itself on strong evidence: `noticed` says why): search answers with this one "
+        "from now on",
     )
     warning: str | None = Field(
         default=None,
@@ -198,6 +234,15 @@ class SearchHit(Model):
     review_priority: float = 0.0
     review_candidate: bool = False
     matched: list[str] = Field(default_factory=list)
+    superseded_by: list[str] = Field(
+        default_factory=list,
+        description="no longer current: the titles of the memories that replaced it (listed "
+        "only when history is asked for, below what replaced it)",
+    )
+    valid_until: str | None = Field(default=None, description="when it stopped being current")
+    supersedes: list[str] = Field(
+        default_factory=list, description="the titles of the older memories this one replaced"
+    )
     explain: RankExplain | None = None
 
 
@@ -224,6 +269,10 @@ class ForgetCandidate(Model):
     score: float
     use_count: int
     age_days: float
+    superseded_by: list[str] = Field(
+        default_factory=list,
+        description="set when it is archived because newer memories replaced it (their titles)",
+    )
 
 
 class Skipped(Model):
@@ -275,6 +324,12 @@ class UpdateResult(Model):
     content_hash: str
     changed: list[str]
     commit: str | None = None
+    title: str | None = Field(
+        default=None, description="its title now (it follows the content when it was made from it)"
+    )
+    superseded: list[SupersededMemory] = Field(
+        default_factory=list, description="the memories it replaces from now on (`supersedes`)"
+    )
 
 
 class DeleteResult(Model):

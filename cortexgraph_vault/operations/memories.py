@@ -29,6 +29,7 @@ from cortexgraph_vault.operations.params import (
     ExpectedHash,
     Explain,
     Force,
+    IncludeSuperseded,
     MemoryId,
     MemoryIds,
     MetaValue,
@@ -40,6 +41,7 @@ from cortexgraph_vault.operations.params import (
     ReviewCandidates,
     Status,
     Strength,
+    Supersedes,
     TagFilter,
     Tags,
     TopK,
@@ -67,12 +69,14 @@ class SaveMemoryRequest(Request):
         str | None, Field(max_length=200, description="note title (default: first words)")
     ] = None
     force: Force = False
+    supersedes: Supersedes = None
 
 
 def _save_memory(service: MemoryService, r: SaveMemoryRequest) -> SaveResult:
     return service.save(
         r.content, title=r.title, tags=r.tags, entities=r.entities, source=r.source,
         context=r.context, meta=r.meta, strength=r.strength, force=r.force,
+        supersedes=r.supersedes,
     )  # fmt: skip
 
 
@@ -82,7 +86,9 @@ SAVE_MEMORY = Operation(
     description=cleandoc("""
         Save a new memory (a note in _stm/): a preference, decision or fact about the user,
         their people or projects. One idea, in their words. Search first: if it is already
-        remembered, touch_memory or update_memory instead of a duplicate. It fades unless used.
+        remembered, touch_memory or update_memory instead of a duplicate; if it replaces what
+        was true before (moved, changed job), pass that memory's id in supersedes. It fades
+        unless used.
     """),
     request=SaveMemoryRequest,
     result=SaveResult,
@@ -106,6 +112,7 @@ class SearchMemoryRequest(Request):
         Field(description="ignored: vectors are always used"),
     ] = False
     include_review_candidates: ReviewCandidates = True
+    include_superseded: IncludeSuperseded = False
     page: Page = None
     page_size: PageSize = None
     preview_length: PreviewLength = 300
@@ -119,7 +126,7 @@ def _search_memory(service: MemoryService, r: SearchMemoryRequest) -> SearchResu
         min_score=r.min_score, page=r.page, page_size=r.page_size,
         preview_length=r.preview_length,
         include_review_candidates=r.include_review_candidates, explain=r.explain,
-        cursor=r.cursor,
+        cursor=r.cursor, include_superseded=r.include_superseded,
     )  # fmt: skip
 
 
@@ -128,7 +135,8 @@ SEARCH_MEMORY = Operation(
     title="Search memories",
     description=cleandoc("""
         Search memories by words, tags and recency, best first (however old; no match, no
-        results). Before answering about the user and before save_memory. Full text: open_memories;
+        results); what is no longer true (superseded) only with include_superseded. Before
+        answering about the user and before save_memory. Full text: open_memories;
         after a result shaped your answer: observe_memory_usage.
     """),
     request=SearchMemoryRequest,
@@ -234,12 +242,13 @@ class UpdateMemoryRequest(Request):
     strength: Strength = None
     expected_hash: ExpectedHash = None
     force: Force = False
+    supersedes: Supersedes = None
 
 
 def _update_memory(service: MemoryService, r: UpdateMemoryRequest) -> UpdateResult:
     return service.update(
         r.memory_id, content=r.content, tags=r.tags, entities=r.entities, strength=r.strength,
-        expected_hash=r.expected_hash, force=r.force,
+        expected_hash=r.expected_hash, force=r.force, supersedes=r.supersedes,
     )  # fmt: skip
 
 
@@ -309,7 +318,8 @@ CREATE_RELATION = Operation(
     title="Relate two memories",
     description=cleandoc("""
         Link two memories with a typed relation (an Obsidian link property); an existing one
-        is left as it is (created: false).
+        is left as it is (created: false). supersedes: the first replaces the second, which
+        search then leaves out (history keeps it).
     """),
     request=CreateRelationRequest,
     result=RelationResult,

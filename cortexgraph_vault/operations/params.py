@@ -35,6 +35,14 @@ MemoryIds = Annotated[
         description="memory ids (or unique prefixes, paths, titles)",
     ),
 ]
+Supersedes = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=500)]] | None,
+    Field(
+        max_length=MAX_MEMORY_IDS,
+        description="ids of memories this one replaces (no longer true): search then answers "
+        "with this one; history keeps the old",
+    ),
+]
 Tags = Annotated[
     list[Text] | None,
     Field(max_length=MAX_TAGS, description="tags, made lower case (`DB Prefs` → `db_prefs`)"),
@@ -86,6 +94,13 @@ ReviewCandidates = Annotated[
     bool,
     Field(description="blend in fading memories to review"),
 ]
+IncludeSuperseded = Annotated[
+    bool,
+    Field(
+        description="also memories replaced by newer ones (history), each below what replaced "
+        "it and marked superseded_by; status all or archived includes them too"
+    ),
+]
 Explain = Annotated[
     bool,
     Field(description="per hit: why it ranks there (words, vector, prior)"),
@@ -111,7 +126,13 @@ Force = Annotated[
     ),
 ]
 RelationType = Literal[
-    "related", "causes", "supports", "contradicts", "has_decision", "consolidated_from"
+    "related",
+    "causes",
+    "supports",
+    "contradicts",
+    "has_decision",
+    "consolidated_from",
+    "supersedes",
 ]
 MetaValue = str | int | float | bool
 # The service refuses a longer query itself (ops.relevance.check_query): one limit, every door.

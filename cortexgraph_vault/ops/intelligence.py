@@ -255,7 +255,7 @@ def review(engine: VaultEngine, limit: int = 20) -> ReviewResult:
     rules = engine.rules
     due = []
     for m in engine.fresh().memories():
-        if m.status != "active":
+        if m.status != "active" or m.superseded:  # done, not fading: gc archives it
             continue
         view = engine.view(m, now=now, preview=PREVIEW)
         if view.review_priority > 0:

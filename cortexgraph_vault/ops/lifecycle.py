@@ -11,6 +11,7 @@ from pathlib import PurePosixPath
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.decay import age_days
+from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.rules import promote_reason, should_forget
@@ -41,9 +42,15 @@ def content_sha(text: str) -> str:
 
 
 def forget_paths(
-    engine: VaultEngine, memories: Sequence[Memory], message: str, *, operation: str
+    engine: VaultEngine,
+    memories: Sequence[Memory],
+    message: str,
+    *,
+    operation: str,
+    also: Sequence[str] = (),
 ) -> str | None:
-    """Delete memories with git recording them, all or nothing.
+    """Delete memories with git recording them, all or nothing; `also`: paths the caller
+    changed under the lock that the same commit records (gc's archived memories).
 
     First every note whose current text git has not seen is committed, so restore always
     finds the last version. Then the files go and one commit records it. If that commit
@@ -92,7 +99,7 @@ def forget_paths(
                 # of the interpreter (10k notes: up to 90–150 ms; 13–38 ms dropped here).
                 engine.catalog.drop(path)
                 progress(len(removed), len(texts))
-            sha = history.commit_paths(removed, message)
+            sha = history.commit_paths([*removed, *also], message)
         except (GitError, OSError, VaultError) as exc:
             for path in removed:
                 engine.store.put_back(asides[path], path)
@@ -132,6 +139,8 @@ def forget_candidates(
         state = note.memory_state
         if state is None or state.status != "active" or engine.layout.folder_of(note.path) != "stm":
             continue
+        if state.superseded:  # done, not faded: `superseded_candidates` takes it
+            continue
         s = engine.score_of(state.decay, now)
         if not should_forget(s, engine.rules):
             continue
@@ -153,6 +162,57 @@ def forget_candidates(
     return chosen, skipped
 
 
+def superseded_candidates(
+    engine: VaultEngine, skip_paths: Iterable[str]
+) -> tuple[list[tuple[Memory, float]], list[Skipped]]:
+    """Memories replaced by newer ones (`superseded_by`), short-term or promoted: done, so gc
+    archives them whatever their score — out of search and review, still in the vault (the
+    chain of links resolves) and in its history. By path."""
+    now = engine.now()
+    skip = {engine.safe_rel(p) for p in skip_paths}
+    chosen: list[tuple[Memory, float]] = []
+    skipped: list[Skipped] = []
+    for note in engine.catalog.notes():
+        state = note.memory_state
+        if state is None or not state.superseded or state.status not in ("active", "promoted"):
+            continue
+        if note.path in skip:
+            skipped.append(Skipped(path=note.path, reason="open in an editor; left alone"))
+            continue
+        if note.problems:
+            skipped.append(Skipped(path=note.path, reason=f"{note.problems[0]}; left alone"))
+            continue
+        m = note.memory_unkept()
+        if m is not None:
+            chosen.append((m, engine.score_of(state.decay, now)))
+    chosen.sort(key=lambda entry: entry[0].path)
+    return chosen, skipped
+
+
+def _archive(
+    engine: VaultEngine, memories: Sequence[Memory], now: object
+) -> list[tuple[str, Written]]:
+    """Move memories into the archive (the caller holds the lock and commits)."""
+    moves: list[tuple[str, Written]] = []
+    progress = engine.progress("archiving")
+    try:
+        for done, m in enumerate(memories, 1):
+            progress(done, len(memories))
+            written, old = engine.store.move(
+                m.path, engine.layout.archive,
+                {"status": "archived", "archived_at": now, **({} if m.id else {"id": new_id()})},
+                in_use=partial(engine.catalog.name_in_use, besides=m.path),
+                title=m.title,
+            )  # fmt: skip
+            engine.catalog.drop(old)
+            engine.catalog.record(written.path, written.data)
+            moves.append((old, written))
+    except (VaultError, OSError):
+        undo_moves(engine, moves)
+        raise
+    return moves
+
+
 @answer_within("candidates", "memory_ids", "skipped")
 def gc(
     engine: VaultEngine,
@@ -166,56 +226,76 @@ def gc(
         raise InvalidArgument(f"limit: must be from 1 to 10000, got {limit}")
     now = engine.now()
     found, skipped = forget_candidates(engine, skip_paths, limit)
+    done, left = superseded_candidates(engine, skip_paths)
+    skipped += left
+    replaced_by = {m.path: [link_target(v) for v in m.superseded_by] for m, _ in done}
+    both = [*done, *found]
     candidates = [
         ForgetCandidate(
             id=m.id, title=m.title, path=m.path, score=round(s, 6), use_count=m.use_count,
-            age_days=age_days(m.created, now),
+            age_days=age_days(m.created, now), superseded_by=replaced_by.get(m.path, []),
         )
-        for m, s in found
+        for m, s in both
     ]  # fmt: skip
-    ids = [m.id or "" for m, _ in found]
-    freed = round(sum(s for _, s in found), 6)
+    ids = [m.id or "" for m, _ in both]
+    freed = round(sum(s for _, s in both), 6)
     verb = "archive" if archive_instead else "forget"
-    if dry_run or not found:
+    if dry_run or not both:
+        parts = [wording.gc_preview(len(found), verb) if dry_run else "nothing to forget"]
+        if dry_run and done:
+            parts.append(wording.gc_superseded_preview(len(done)))
+        said = "; ".join(parts)
         return GcResult(
             dry_run=dry_run, removed_count=0, archived_count=0, freed_score_sum=freed,
-            memory_ids=ids, total_affected=len(found), candidates=candidates, skipped=skipped,
-            message=(wording.gc_preview(len(found), verb) if dry_run else "nothing to forget"),
+            memory_ids=ids, total_affected=len(both), candidates=candidates, skipped=skipped,
+            message=said,
         )  # fmt: skip
+    forgotten = [] if archive_instead else found
+    archived = both if archive_instead else done
     lines = [f"- {m.title} ({m.id or 'no id'}) score {s:.4f}" for m, s in found]
-    if archive_instead:
-        moved: list[str] = []
-        progress = engine.progress("archiving")
-        with engine.lock.held():
-            for done, (m, _) in enumerate(found, 1):
-                progress(done, len(found))
-                written, old = engine.store.move(
-                    m.path, engine.layout.archive,
-                    {"status": "archived", "archived_at": now, **({} if m.id else {"id": new_id()})},
-                    in_use=partial(engine.catalog.name_in_use, besides=m.path),
-                    title=m.title,
-                )  # fmt: skip
-                engine.catalog.drop(old)
-                engine.catalog.record(written.path, written.data)
-                moved += [old, written.path]
-        message = wording.gc_archive_subject(len(found)) + "\n\n" + "\n".join(lines)
-        commit = engine.commit(moved, message + "\n\n" + trailers("gc", ids, "Archived"))
-        return GcResult(
-            dry_run=False, removed_count=0, archived_count=len(found), freed_score_sum=freed,
-            memory_ids=ids, total_affected=len(found), candidates=candidates, skipped=skipped,
-            commit=commit, message=wording.gc_archived(len(found), engine.layout.archive),
-        )  # fmt: skip
-    message = wording.gc_forget_subject(len(found)) + "\n\n" + "\n".join(lines)
-    commit = forget_paths(
-        engine, [m for m, _ in found], message + "\n\n" + trailers("gc", ids, "Forgotten"),
-        operation="gc",
+    lines += [
+        f"- {m.title} ({m.id or 'no id'}) superseded by {', '.join(replaced_by[m.path])}"
+        for m, _ in done
+    ]
+    subject = (
+        wording.gc_archive_subject(len(archived)) if not forgotten
+        else wording.gc_forget_subject(len(forgotten))
+        + (f", archive {wording.count(len(done), 'superseded memory')}" if done else "")
     )  # fmt: skip
+    message = subject + "\n\n" + "\n".join(lines)
+    with engine.lock.held():
+        moves = _archive(engine, [m for m, _ in archived], now)
+        moved = [p for old, written in moves for p in (old, written.path)]
+        if not forgotten:
+            key = "Archived"
+            commit, unrecorded = commit_or_undo(
+                engine, moved, message + "\n\n" + trailers("gc", ids, key),
+                lambda: undo_moves(engine, moves),
+                "nothing was archived: every memory is back where it was",
+            )  # fmt: skip
+            return GcResult(
+                dry_run=False, removed_count=0, archived_count=len(archived), freed_score_sum=freed,
+                memory_ids=ids, total_affected=len(both), candidates=candidates, skipped=skipped,
+                commit=commit,
+                message=wording.gc_archived(len(archived), engine.layout.archive)
+                + (f"; {unrecorded}" if unrecorded else ""),
+            )  # fmt: skip
+        try:
+            commit = forget_paths(
+                engine, [m for m, _ in forgotten],
+                message + "\n\n" + trailers("gc", ids, "Forgotten"), operation="gc", also=moved,
+            )  # fmt: skip
+        except (GitError, VaultError, OSError):
+            undo_moves(engine, moves)
+            raise
     give_back_freed_memory()  # the texts, postings and parses of every memory forgotten
+    said = wording.gc_forgot(len(forgotten))
+    if done:
+        said += "; " + wording.gc_archived(len(done), engine.layout.archive)
     return GcResult(
-        dry_run=False, removed_count=len(found), archived_count=0, freed_score_sum=freed,
-        memory_ids=ids, total_affected=len(found), candidates=candidates, skipped=skipped,
-        commit=commit,
-        message=wording.gc_forgot(len(found)),
+        dry_run=False, removed_count=len(forgotten), archived_count=len(done),
+        freed_score_sum=freed, memory_ids=ids, total_affected=len(both), candidates=candidates,
+        skipped=skipped, commit=commit, message=said,
     )  # fmt: skip
 
 
@@ -238,6 +318,12 @@ def promote(
             raise InvalidArgument(
                 f"{m.path}: already {m.status}; only active memories are promoted"
             )
+        if m.superseded and not force:
+            raise InvalidArgument(
+                f"{m.path}: superseded by {', '.join(m.superseded_by)}; what is no longer true "
+                "is not promoted (pass force to promote it anyway)",
+                params=("force",),
+            )
         s = engine.score(m, now)
         reason = promote_reason(m.decay, s, now, engine.rules)
         if reason is None and not force:
@@ -249,7 +335,7 @@ def promote(
         chosen.append((m, s, reason or "forced"))
     elif auto_detect:
         for m in engine.fresh().memories():
-            if m.status != "active" or engine.layout.folder_of(m.path) != "stm":
+            if m.status != "active" or engine.layout.folder_of(m.path) != "stm" or m.superseded:
                 continue
             s = engine.score(m, now)
             reason = promote_reason(m.decay, s, now, engine.rules)

@@ -26,7 +26,7 @@ from cortexgraph_vault.models import (
 from cortexgraph_vault.ops.limits import MAX_MEMORY_IDS
 from cortexgraph_vault.ops.notes import note_cursor
 from cortexgraph_vault.ops.relation_index import relation_index
-from cortexgraph_vault.ops.request_checks import check_range, wanted_statuses
+from cortexgraph_vault.ops.request_checks import asks_for_history, check_range, wanted_statuses
 from cortexgraph_vault.ops.size_budget import (
     Continuation,
     continuation_cursor,
@@ -162,6 +162,7 @@ def search_memory(
     explain: bool = False,
     cursor: str | None = None,
     max_chars: int | None = None,
+    include_superseded: bool = False,
 ) -> SearchResult:
     """Every memory is considered (not only the recently used); a query filters and ranks.
     The answer stays within `max_chars` (default: the result_max_chars setting); when it is
@@ -185,6 +186,7 @@ def search_memory(
     budget = PageBudget.of(
         engine, "search_memory", cursor, max_chars, query, tags, status, top_k, window_days,
         min_score, page, page_size, preview_length, include_review_candidates, explain,
+        include_superseded,
     )  # fmt: skip
     if query and only_common_words(query):
         return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
@@ -194,7 +196,7 @@ def search_memory(
     now = budget.now(engine)
     ranked, matches = rank(
         engine, query or "", terms, statuses=wanted, tags=tags, window_days=window_days, now=now,
-        by_memory_score=True,
+        by_memory_score=True, include_superseded=asks_for_history(status, include_superseded),
     )  # fmt: skip
     if min_score is not None:
         ranked = ranked.where(ranked.memory_scores_or_zero() >= min_score)
@@ -223,7 +225,7 @@ def stats(engine: VaultEngine) -> StatsResult:
         histogram[f"{bucket:.1f}" if bucket < 1 else "≥1.0"] += 1
         forgettable += should_forget(s, engine.rules)
         danger += in_danger_zone(s, engine.rules)
-        promotable += promote_reason(m.decay, s, now, engine.rules) is not None
+        promotable += not m.superseded and promote_reason(m.decay, s, now, engine.rules) is not None
     git = engine.history_located() or "a git repository"
     return StatsResult(
         total_notes=len(catalog), memories=dict(by_status), by_folder=dict(sorted(by_folder.items())),

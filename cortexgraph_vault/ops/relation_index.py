@@ -8,10 +8,10 @@ title or path change (the catalogue counts those changes; a touch is not one).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cortexgraph_vault.core.link_values import link_target
-from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.memory import SUPERSEDED_BY, Memory
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.index.change_log import ADDED, RELATIONS, Changes
 from cortexgraph_vault.index.records import IndexedNote
@@ -51,6 +51,14 @@ class RelationIndex:
     # key → (order, note, kind, value) of every memory's relation values naming that key
     incoming: dict[str, list[tuple[int, IndexedNote, str, str]]]
     orders: int = 0  # orders given so far (the next relation value's)
+    # path → the `superseded_by` values of each memory replaced by another (a few, where
+    # every note is many): what search leaves out or marks
+    superseded: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def replacements(self, path: str) -> list[str]:
+        """The paths of the memories that replaced the one at `path` (those that exist)."""
+        found = (self.target_of(v) for v in self.superseded.get(path, ()))
+        return [m.path for m in found if m is not None and m.path != path]
 
     def target_of(self, value: str) -> Memory | None:
         note = self.by_key.get(target_key(value))
@@ -86,6 +94,7 @@ def _added(before: RelationIndex, notes: list[IndexedNote]) -> RelationIndex:
     ones: saves). Its lookups are copied, never changed: a reader may hold it still."""
     by_key = dict(before.by_key)
     incoming = dict(before.incoming)
+    superseded = dict(before.superseded)
     order = before.orders
     mine: set[str] = set()  # keys whose list is this index's own copy
     for note in notes:
@@ -95,6 +104,8 @@ def _added(before: RelationIndex, notes: list[IndexedNote]) -> RelationIndex:
         for key in note_keys(note.title, note.path, note.memory_id):
             by_key.setdefault(key, note)
         for kind, values in state.relations:
+            if kind == SUPERSEDED_BY and values:
+                superseded[note.path] = values
             for value in values:
                 key = target_key(value)
                 if key not in mine:
@@ -102,7 +113,7 @@ def _added(before: RelationIndex, notes: list[IndexedNote]) -> RelationIndex:
                     mine.add(key)
                 incoming[key].append((order, note, kind, value))
                 order += 1
-    return RelationIndex(by_key, incoming, order)
+    return RelationIndex(by_key, incoming, order, superseded)
 
 
 def updated_relation_index(before: RelationIndex, changes: Changes) -> RelationIndex | None:

@@ -29,6 +29,15 @@ def wanted_statuses(
     return wanted
 
 
+def asks_for_history(status: str | Sequence[str] | None, include_superseded: bool) -> bool:
+    """Whether a search wants memories that are no longer current: asked for, or implied by
+    asking for every status or for the archive (where gc puts superseded memories)."""
+    if include_superseded:
+        return True
+    wanted = {status} if isinstance(status, str) else set(status or ())
+    return bool(wanted & {"all", "archived"})
+
+
 def vault_folder(engine: VaultEngine, name: str, folder: str | None) -> str | None:
     """A folder filter as a clean vault path (None or `/`: the whole vault). A path leaving
     the vault is refused, as every path argument is, rather than quietly matching nothing."""

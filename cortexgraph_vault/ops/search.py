@@ -22,6 +22,7 @@ import numpy as np
 
 from cortexgraph_vault.core.decay import age_days, decay_factor, score_at
 from cortexgraph_vault.core.decay_arrays import scores_of
+from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.ranking import Relevance, prior
 from cortexgraph_vault.core.rules import review_priority
 from cortexgraph_vault.core.tags import normalize_tag
@@ -32,8 +33,10 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.records import IndexedNote
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
 from cortexgraph_vault.ops.candidates import Candidate, CandidatePool, first_of, review_of
+from cortexgraph_vault.ops.current_facts import current_first, replaced_rows
 from cortexgraph_vault.ops.matched_terms import matched_fields
 from cortexgraph_vault.ops.note_table import NOTE, note_table
+from cortexgraph_vault.ops.relation_index import relation_index
 from cortexgraph_vault.ops.relevance import (
     ONLY_COMMON_WORDS,
     Matches,
@@ -42,7 +45,13 @@ from cortexgraph_vault.ops.relevance import (
     only_common_words,
     search_terms,
 )
-from cortexgraph_vault.ops.request_checks import check_range, vault_folder, wanted_statuses
+from cortexgraph_vault.ops.request_checks import (
+    asks_for_history,
+    check_range,
+    vault_folder,
+    wanted_statuses,
+)
+from cortexgraph_vault.ops.supersession import SUPERSEDES
 
 REVIEW_NEAR = 0.9
 UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
@@ -54,7 +63,8 @@ __all__ = ["rank", "search_terms", "search_unified"]
 _HIT_GIVEN = frozenset(
     {"id", "memory_id", "title", "path", "source", "status", "content", "tags", "score",
      "similarity", "memory_score", "use_count", "last_used", "created_at", "age_days",
-     "review_priority", "review_candidate", "matched"}
+     "review_priority", "review_candidate", "matched", "superseded_by", "valid_until",
+     "supersedes"}
 )  # fmt: skip
 
 
@@ -95,9 +105,14 @@ def rank(
     ltm_weight: float = 1.0,
     by_memory_score: bool = False,
     query_vector: np.ndarray | None = None,
+    include_superseded: bool = False,
 ) -> tuple[CandidatePool, Matches | None]:
     """Every note that matches and passes the filters, with its score; with no terms, every
     note passing the filters (relevance 1).
+
+    A superseded memory (one whose note says `superseded_by`) is left out — it is no longer
+    true — unless `include_superseded` (history asked for): then it ranks below the memory
+    that replaced it, or at half its score when that one is not among the matches.
 
     Score: relevance × prior(memory score) × stm_weight for active memories, relevance ×
     ltm_weight for the rest — or relevance × prior for every memory when `by_memory_score`
@@ -124,7 +139,13 @@ def rank(
     keep = rows >= 0
     safe = np.maximum(rows, 0)
     code = table.status[safe]
-    keep &= table.status_mask(statuses)[code + 1]
+    status_ok = table.status_mask(statuses)[code + 1]
+    # A superseded memory that matches lends its place to what replaced it, whatever its
+    # status (gc archives it): kept until then, dropped after unless history is asked for.
+    relations = relation_index(engine)
+    replaced = replaced_rows(relations, table)
+    lenders = (rows >= 0) & np.isin(safe, replaced) if len(replaced) else None
+    keep &= status_ok if lenders is None else status_ok | lenders
     is_memory = code != NOTE
     if folder and folder.strip("/ "):
         prefix = folder.strip().strip("/") + "/"
@@ -132,6 +153,7 @@ def rank(
     has_tag = _tag_filter(tags)
     if has_tag is not None:
         keep[keep] = [has_tag(table.notes[r]) for r in rows[keep].tolist()]
+    since = 0.0
     if window_days is not None:
         since = (now - timedelta(days=window_days)).timestamp()
         keep &= ~(is_memory & (table.last_used[safe] < since))
@@ -161,7 +183,38 @@ def rank(
         score = np.where(is_memory, weighted if matches is not None else s, rel * ltm_weight)
     else:
         score = np.where(active, weighted * stm_weight, rel * ltm_weight)
-    return CandidatePool(paths, at, score, rel, s, priority), matches
+    pool = CandidatePool(paths, at, score, rel, s, priority)
+    if lenders is not None and lenders[at].any():
+        wanted = table.status_mask(statuses)
+        inside = folder.strip().strip("/") + "/" if folder and folder.strip("/ ") else None
+
+        def allowed(row: int) -> bool:
+            note = table.notes[row]
+            return (
+                bool(wanted[table.status[row] + 1]) and (has_tag is None or has_tag(note))
+                and (inside is None or note.path.startswith(inside))
+                and (window_days is None or table.last_used[row] >= since)
+            )  # fmt: skip
+
+        def memory_score(row: int) -> float:
+            return float(scores_of(table.use_base[[row]], table.last_used[[row]],
+                                   table.strength[[row]], now.timestamp(), engine.decay)[0])  # fmt: skip
+
+        def score_for(row: int, relevance: float) -> float:
+            """`score` above for one memory row at the given relevance."""
+            weighted = relevance * (floor + (1.0 - floor) * min(1.0, max(0.0, memory_score(row))))
+            if by_memory_score:
+                return weighted if matches is not None else memory_score(row)
+            return (
+                weighted * stm_weight
+                if table.status[row] == active_code
+                else relevance * ltm_weight
+            )
+
+        pool = current_first(pool, rows, lenders[at], table, relations,
+                             include_superseded=include_superseded, allowed=allowed,
+                             memory_score=memory_score, score_for=score_for)  # fmt: skip
+    return pool, matches
 
 
 def blend(
@@ -281,7 +334,11 @@ def hit(
             "last_used": shown["last_used"], "created_at": shown["created"],
             "age_days": age_days(m.created, now),
             "review_priority": float(round(review_priority(score, rules), 4)) if active else 0.0,
-            "review_candidate": bool(r.review), "matched": matched, "explain": None,
+            "review_candidate": bool(r.review), "matched": matched,
+            "superseded_by": [link_target(v) for v in m.superseded_by],
+            "valid_until": format_time(m.valid_until) if m.valid_until else None,
+            "supersedes": [link_target(v) for v in m.relations.get(SUPERSEDES, ())],
+            "explain": None,
         }, _HIT_GIVEN)  # fmt: skip
     created = _created_of(note)
     modified = from_epoch(note.mtime_ns / 1e9)
@@ -314,6 +371,7 @@ def search_unified(
     explain: bool = False,
     cursor: str | None = None,
     max_chars: int | None = None,
+    include_superseded: bool = False,
 ) -> SearchResult:
     """Short-term memories, promoted memories and ordinary notes, ranked together; the
     answer within `max_chars` (default: the result_max_chars setting), `cursor` continuing."""
@@ -338,7 +396,7 @@ def search_unified(
     budget = PageBudget.of(
         engine, "search_unified", cursor, max_chars, query, tags, status, folder, limit,
         stm_weight, ltm_weight, window_days, min_score, page, page_size, preview_length,
-        include_review_candidates, explain,
+        include_review_candidates, explain, include_superseded,
     )  # fmt: skip
     terms = search_terms(query)
     if not terms:
@@ -348,6 +406,7 @@ def search_unified(
     ranked, matches = rank(
         engine, query, terms, statuses=wanted, tags=tags,
         folder=folder, window_days=window_days, now=now, stm_weight=stm_w, ltm_weight=ltm_w,
+        include_superseded=asks_for_history(status, include_superseded),
     )  # fmt: skip
     if min_score is not None:
         ranked = ranked.where(ranked.score >= min_score)

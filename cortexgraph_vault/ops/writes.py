@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -24,15 +25,17 @@ from cortexgraph_vault.models import (
     RelationResult,
     RelationView,
     SaveResult,
+    SupersededMemory,
     TouchResult,
     UpdateResult,
 )
+from cortexgraph_vault.ops import supersession
 from cortexgraph_vault.ops.limits import MAX_CONTENT, MAX_ENTITIES, MAX_MEMORY_IDS, MAX_TAGS
 from cortexgraph_vault.ops.note_fields import fresh_memory, id_changes, use_days_change
 from cortexgraph_vault.ops.replacements import likely_replacements
 from cortexgraph_vault.ops.secret_check import refuse_secrets, safe_name
 from cortexgraph_vault.ops.vocabulary import enrichment_for
-from cortexgraph_vault.vault.layout import needs_alias, title_from_content
+from cortexgraph_vault.vault.layout import needs_alias, safe_title, title_from_content
 
 
 def clean_tags(tags: Sequence[str] | None) -> list[str]:
@@ -87,7 +90,10 @@ def save(
     meta: Mapping[str, Any] | None = None,
     strength: float | None = None,
     force: bool = False,
+    supersedes: Sequence[str] | None = None,
 ) -> SaveResult:
+    """`supersedes`: ids of memories this one replaces (ops/supersession.py), checked before
+    anything is written and recorded in the save's commit."""
     body = check_content(content)
     if source is not None and len(source) > 500:
         raise InvalidArgument("source: at most 500 characters")
@@ -124,6 +130,7 @@ def save(
             str(k): v for k, v in meta.items() if isinstance(v, str | int | float | bool)
         }
     engine.fresh()
+    olds = supersession.olds_of(engine, None, supersedes) if supersedes else []
     # Auto-enrichment from the (now current) vault; explicit entities and strength always win.
     enriched = enrichment_for(engine, body) if entities is None or strength is None else None
     if enriched is not None and entities is None:
@@ -139,29 +146,63 @@ def save(
     )
     note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
     assert note.memory is not None
+    # What the save likely replaces, noticed from the vault as it was: one sure replacement
+    # (core/replacement.py's strong verdict) is recorded with the save unless the caller named
+    # its own or the setting says to ask; the others are listed for the model to confirm.
+    named = {o.path for o in olds}
+    noticed = likely_replacements(engine, body, besides={written.path, *named})
+    sure = (
+        [(r, path) for r, path in noticed if r.strong]
+        if engine.config.auto_supersede and not olds
+        else []
+    )
+    if sure:
+        olds = supersession.olds_of(engine, None, [sure[0][0].key])
+    why = {sure[0][1]: sure[0][0].why} if sure else {}
     may_supersede = [
         LikelyReplacement(memory_id=r.key if r.key != path else None, title=r.title, path=path,
                           why=r.why, strong=r.strong)
-        for r, path in likely_replacements(engine, body, besides={written.path})
+        for r, path in noticed if path not in why
     ]  # fmt: skip
+    saved, paths, subject = note.memory, [written.path], f"save: {note.title}"
+    replaced: list[SupersededMemory] = []
+    if olds:
+        done = supersession.record_supersession(engine, saved, olds)
+        saved, paths = done.new, list(dict.fromkeys([written.path, *done.paths]))
+        replaced = [
+            r.model_copy(update={"noticed": why.get(r.path)}) if r.path in why else r
+            for r in supersession.result_of(done, None).superseded
+        ]
+        subject += f" (replaces {', '.join(o.title for o in done.superseded)})"
     # Recorded with the saves around it, once the call lets go of the change lock; the call
     # fills in `commit` then (ServiceCalls). A save outside such a call commits at once.
-    ticket = engine.commit_soon([written.path], f"save: {note.title}", "save", [memory_id])
+    ids = [memory_id, *(o.memory_id or "" for o in replaced)]
+    ticket = engine.commit_soon(paths, subject, "save", ids)
     return SaveResult(
         success=True,
         memory_id=memory_id,
         id=memory_id,
-        path=written.path,
-        title=note.title,
-        score=round(engine.score(note.memory, now), 6),
-        message=f"Saved to {written.path}",
+        path=saved.path,
+        title=saved.title,
+        score=round(engine.score(saved, now), 6),
+        message=f"Saved to {saved.path}" + _noticed(replaced),
         calculated_strength=float(chosen_strength),
         enrichment_applied=enriched is not None,
         auto_entities=enriched.entity_names if enriched is not None and entities is None else [],
         commit=ticket.sha,
+        superseded=replaced,
         may_supersede=may_supersede,
         warning=engine.history_warning(),
     )
+
+
+def _noticed(replaced: Sequence[SupersededMemory]) -> str:
+    sure = [r for r in replaced if r.noticed]
+    if not sure:
+        return ""
+    titles = ", ".join(f"“{r.title}”" for r in sure)
+    return (f"; noticed it replaces {titles} and recorded it (undo: delete `superseded_by` "
+            "in that note's properties, or restore it from history)")  # fmt: skip
 
 
 def _reinforce(engine: VaultEngine, ref: str, changes_for: Any, now: Any) -> tuple[Memory, ...]:
@@ -252,6 +293,20 @@ def observe(
     return ObserveResult(reinforced=len(observed), memories=observed, not_found=not_found)
 
 
+def derived_title(body: str) -> str:
+    """The title a save gives a memory of this text when none is given."""
+    return title_from_content(safe_name(body))
+
+
+def title_was_derived(m: Memory) -> bool:
+    """Whether `m`'s title is the one its text gave it (a person's title, or a file they
+    renamed, is theirs): the derived title itself, or with the number a taken name got."""
+    derived = derived_title(m.body)
+    if m.title == derived:
+        return True
+    return re.fullmatch(re.escape(safe_title(derived)) + r" \d+", m.title) is not None
+
+
 def update(
     engine: VaultEngine,
     ref: str,
@@ -262,11 +317,16 @@ def update(
     strength: float | None = None,
     expected_hash: str | None = None,
     force: bool = False,
+    supersedes: Sequence[str] | None = None,
 ) -> UpdateResult:
+    """New content renames a memory whose title came from its old content (file name, title
+    and alias follow; the id, and so its history, stays); a title a person chose stays."""
     if content is not None:
         check_content(content)
     refuse_secrets({"content": content, "tags": tags, "entities": entities}, force=force)
     seen = engine.resolve(ref, statuses=("active", "promoted"))
+    olds = supersession.olds_of(engine, None, supersedes) if supersedes else []
+    supersession.check_pairs(seen, olds)
     changes: dict[str, object] = {}
     if tags is not None:
         changes["tags"] = clean_tags(tags)
@@ -274,34 +334,120 @@ def update(
         changes["entities"] = clean_entities(entities)
     if strength is not None:
         changes["strength"] = check_strength(strength)
-    if content is None and not changes:
+    if content is None and not changes and not olds:
         raise InvalidArgument(
-            "nothing to update: give content, tags, entities or strength",
-            params=("content", "tags", "entities", "strength"),
+            "nothing to update: give content, tags, entities, strength or supersedes",
+            params=("content", "tags", "entities", "strength", "supersedes"),
         )
     if not seen.id:
         changes["id"] = new_id()
-    if content is not None:
-        body = check_content(content)
-        written = engine.store.replace_body(seen.path, body, changes, expected_sha256=expected_hash)
-    else:
-        written = engine.store.update_fields(
-            seen.path, lambda _p: changes, expected_sha256=expected_hash
-        )
-    note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
-    assert note.memory is not None
-    changed = [*(["content"] if content is not None else []), *[k for k in changes if k != "id"]]
+    paths: list[str] = []
+    with engine.lock.held():
+        if content is not None:
+            body = check_content(content)
+            written = engine.store.replace_body(
+                seen.path, body, changes, expected_sha256=expected_hash
+            )
+        else:
+            written = engine.store.update_fields(
+                seen.path, lambda _p: changes, expected_sha256=expected_hash
+            )
+        note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
+        assert note.memory is not None
+        current, paths = note.memory, [written.path]
+        renamed_from = None
+        if content is not None and title_was_derived(seen):
+            title = derived_title(current.body)
+            if title != derived_title(seen.body):
+                current, moved = _renamed(engine, current, title)
+                paths += moved
+                renamed_from = seen.title
+        replaced: list[SupersededMemory] = []
+        if olds:
+            done = supersession.record_supersession(engine, current, olds)
+            current, paths = done.new, [*paths, *done.paths]
+            replaced = supersession.result_of(done, None).superseded
+    changed = [
+        *(["content"] if content is not None else []),
+        *(["title"] if renamed_from is not None else []),
+        *[k for k in changes if k != "id"],
+        *(["supersedes"] if replaced else []),
+    ]
+    subject = f"update: {current.title} ({', '.join(changed) or 'nothing new'})"
+    if renamed_from is not None:
+        subject += f"\n\nRenamed from {renamed_from}"
     commit = engine.commit(
-        [written.path],
-        f"update: {note.title} ({', '.join(changed)})\n\n{trailers('update', [note.memory.id or ''])}",
+        list(dict.fromkeys(paths)),
+        f"{subject}\n\n{trailers('update', [current.id or '', *(o.memory_id or '' for o in replaced)])}",
     )
     return UpdateResult(
-        memory_id=note.memory.id or "",
-        path=written.path,
-        content_hash=note.sha256,
+        memory_id=current.id or "",
+        path=current.path,
+        content_hash=current.content_hash,
         changed=changed,
         commit=commit,
+        title=current.title,
+        superseded=replaced,
     )
+
+
+def _renamed(engine: VaultEngine, m: Memory, title: str) -> tuple[Memory, list[str]]:
+    """`m` under a new title in its folder; an alias holding its old title now holds the new
+    one (or goes, when the file name can hold the title), and typed relations of other
+    memories that named it by its old title name it by the new one. The paths it wrote."""
+    note = engine.catalog.note(m.path)
+    aliases = list(note.aliases) if note is not None else []
+    kept = [a for a in aliases if a != m.title]
+    if needs_alias(title):
+        kept = [title, *kept]
+    changes: dict[str, object] = {}
+    if kept != aliases:
+        changes["aliases"] = kept if kept else REMOVE
+    written, old = engine.store.move(
+        m.path, m.path.rsplit("/", 1)[0], changes,
+        in_use=partial(engine.catalog.name_in_use, besides=m.path), title=title,
+    )  # fmt: skip
+    engine.catalog.drop(old)
+    note = engine.catalog.record(written.path, written.data)
+    assert note.memory is not None
+    renamed = note.memory
+    paths = [old, written.path, *_relinked(engine, m, renamed)]
+    return renamed, paths
+
+
+def _relinked(engine: VaultEngine, before: Memory, after: Memory) -> list[str]:
+    """Typed relations (frontmatter link properties) naming `before` by its title, made to
+    name `after`: a supersession chain and other relations survive the rename. Links in a
+    note's text are the person's, left as they are."""
+    from cortexgraph_vault.ops.relation_index import relation_index
+
+    old_key = before.title.lower()
+    touched: list[str] = []
+    by_memory: dict[str, set[str]] = {}
+    for rel in relation_index(engine).pointing_at(before):
+        if link_target(rel.value).lower().removesuffix(".md") == old_key:
+            by_memory.setdefault(rel.from_memory.path, set()).add(rel.kind)
+    new_link = link_for(after)
+    for path, kinds in by_memory.items():
+
+        def compute(parsed: ParsedNote, kinds: set[str] = kinds) -> Mapping[str, object]:
+            out: dict[str, object] = {}
+            for kind in kinds:
+                value = parsed.frontmatter.get(kind)
+                values = [value] if isinstance(value, str) else list(value or [])
+                renamed = [
+                    new_link if link_target(str(v)).lower().removesuffix(".md") == old_key else v
+                    for v in values
+                ]
+                if renamed != values:
+                    out[kind] = renamed
+            return out
+
+        written = engine.store.update_fields(path, compute)
+        if written.before != written.text:
+            engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
+            touched.append(written.path)
+    return touched
 
 
 def delete(
@@ -362,6 +508,8 @@ def relate(
     target = engine.resolve(to_ref)
     if source.path == target.path:
         raise InvalidArgument("a memory cannot be related to itself")
+    if relation_type == supersession.SUPERSEDES:
+        return _supersede_relation(engine, source, target, record=record)
     meta = {str(k): str(v) for k, v in (metadata or {}).items()}
     existing = [v for v in source.relations.get(relation_type, ()) if points_to(v, target)]
     if existing:
@@ -406,6 +554,29 @@ def relate(
         metadata=meta,
     )
     return RelationResult(created=True, relation=view, commit=commit)
+
+
+def _supersede_relation(
+    engine: VaultEngine, source: Memory, target: Memory, *, record: bool
+) -> RelationResult:
+    """`supersedes` is a supersession (ops/supersession.py): both notes say it, and the
+    newer memory takes over the older one's standing."""
+    if source.status not in supersession.CURRENT:
+        raise InvalidArgument(
+            f"{source.path}: is {source.status}; only a current memory supersedes"
+        )
+    done = supersession.record_supersession(engine, source, [target])
+    commit = (
+        engine.commit(done.paths, supersession.commit_message(done))
+        if record and done.paths else None
+    )  # fmt: skip
+    new = done.new
+    view = RelationView(
+        id=relation_id(new.id, target.id, supersession.SUPERSEDES, target.title),
+        from_memory_id=new.id, to_memory_id=target.id, relation_type=supersession.SUPERSEDES,
+        target=target.title,
+    )  # fmt: skip
+    return RelationResult(created=bool(done.superseded), relation=view, commit=commit)
 
 
 __all__ = ["REMOVE", "delete", "observe", "relate", "save", "touch", "update"]

@@ -188,7 +188,7 @@ class LTMPromoter(Stage):
     def plan(self, ctx: PlanContext) -> list[PlanItem]:
         items = []
         for m in ctx.stm:
-            if member_key(m) in ctx.claimed:
+            if member_key(m) in ctx.claimed or m.superseded:
                 continue
             s = ctx.engine.score(m, ctx.now)
             reason = promote_reason(m.decay, s, ctx.now, ctx.engine.rules)

@@ -44,6 +44,7 @@ export default class CortexMemoriesPlugin extends Plugin implements SettingsHost
           now: () => new Date(),
           showHistory: (memory) => void flows.showHistory(memory),
           promote: (memory) => flows.promoteMemory(memory),
+          supersede: (memory) => flows.pickSuperseded(memory),
           openSettings: () => this.openSettings(),
           activeNote: active,
         }),

@@ -10,10 +10,11 @@ import type {
   PromoteResult,
   RestoreResult,
   TouchResult,
+  UpdateResult,
   VersionResult,
 } from "../api/types";
 import type { Backend } from "../backend/backend";
-import { describeError, gcMessage, promotedMessage, reinforcedMessage } from "../model/messages";
+import { describeError, gcMessage, promotedMessage, reinforcedMessage, supersededMessage } from "../model/messages";
 import type { OpenNotes } from "./open-notes";
 
 export interface MemoryRef {
@@ -57,6 +58,19 @@ export class MemoryActions {
       // The note moved out of the short-term folder: follow it if the person had it open.
       const movedTo = result.moved[memory.path];
       if (wasOpen && movedTo) await this.notes.open(movedTo);
+      return result;
+    });
+  }
+
+  /** Mark `memory` as replacing `old` (which is no longer true): search answers with `memory`
+   * from now on, and `memory` takes over the old one's uses (and its promoted place). */
+  async supersede(memory: MemoryRef, old: MemoryRef): Promise<UpdateResult | null> {
+    return this.attempt(async () => {
+      await this.notes.saveOpenViews(memory.path);
+      await this.notes.saveOpenViews(old.path);
+      const result = await this.backend.run((c) => c.supersede(refOf(memory), [refOf(old)]));
+      this.notify(supersededMessage(memory.title, old.title, result));
+      this.backend.notifyChanged();
       return result;
     });
   }

@@ -42,6 +42,8 @@ import type {
   LastSync,
   Touch,
   TouchResult,
+  UpdateMemory,
+  UpdateResult,
   VersionResult,
 } from "./types";
 
@@ -129,6 +131,14 @@ export class CortexClient {
 
   touch(ref: string, boost = false): Promise<TouchResult> {
     return this.call("POST", `/api/v1/memories/${segment(ref)}/touch`, { body: { boost } satisfies Touch });
+  }
+
+  /** Record that the memory `ref` replaces the memories `olds` (no longer true). */
+  supersede(ref: string, olds: string[]): Promise<UpdateResult> {
+    return this.call("PATCH", `/api/v1/memories/${segment(ref)}`, {
+      body: { supersedes: olds } satisfies UpdateMemory,
+      timeoutMs: WRITE_TIMEOUT_MS,
+    });
   }
 
   promote(ref: string, options: { dryRun?: boolean; force?: boolean } = {}): Promise<PromoteResult> {

@@ -72,6 +72,8 @@ export interface CreateMemory {
    * @default false
    */
   force?: boolean;
+  /** ids of memories this one replaces (no longer true): search then answers with this one; history keeps the old */
+  supersedes?: string[] | null;
 }
 
 export interface DeleteResult {
@@ -109,6 +111,8 @@ export interface ForgetCandidate {
   score: number;
   use_count: number;
   age_days: number;
+  /** set when it is archived because newer memories replaced it (their titles) */
+  superseded_by: string[];
 }
 
 export interface ForgottenList {
@@ -600,6 +604,8 @@ export interface SaveResult {
   commit: string | null;
   /** memories this one likely replaces (same subject and slot, a different value): if it does, record it with create_relation(new, old, relation_type='supersedes') */
   may_supersede: LikelyReplacement[];
+  /** the memories this one replaces (given in `supersedes`, or noticed by the save itself on strong evidence: `noticed` says why): search answers with this one from now on */
+  superseded: SupersededMemory[];
   /** set once per session when the vault is not a git repository: forgetting and restore need `cortexgraph-vault init` */
   warning: string | null;
 }
@@ -626,6 +632,12 @@ export interface SearchHit {
   review_priority: number;
   review_candidate: boolean;
   matched: string[];
+  /** no longer current: the titles of the memories that replaced it (listed only when history is asked for, below what replaced it) */
+  superseded_by: string[];
+  /** when it stopped being current */
+  valid_until: string | null;
+  /** the titles of the older memories this one replaced */
+  supersedes: string[];
   explain: RankExplain | null;
 }
 
@@ -674,6 +686,14 @@ export interface SettingsList {
 export interface Skipped {
   path: string;
   reason: string;
+}
+
+export interface SupersededMemory {
+  memory_id: string | null;
+  title: string;
+  path: string;
+  /** set when the save noticed it replaces this memory and recorded it unasked: why (undo by deleting `superseded_by` in that note's properties) */
+  noticed: string | null;
 }
 
 export interface Sync {
@@ -760,6 +780,8 @@ export interface UpdateMemory {
    * @default false
    */
   force?: boolean;
+  /** ids of memories this one replaces (no longer true): search then answers with this one; history keeps the old */
+  supersedes?: string[] | null;
 }
 
 export interface UpdateResult {
@@ -769,6 +791,10 @@ export interface UpdateResult {
   content_hash: string;
   changed: string[];
   commit: string | null;
+  /** its title now (it follows the content when it was made from it) */
+  title: string | null;
+  /** the memories it replaces from now on (`supersedes`) */
+  superseded: SupersededMemory[];
 }
 
 export interface VaultStatus {
@@ -849,6 +875,11 @@ export interface SearchQuery {
    * @default true
    */
   include_review_candidates?: boolean;
+  /**
+   * also memories replaced by newer ones (history), each below what replaced it and marked superseded_by; status all or archived includes them too
+   * @default false
+   */
+  include_superseded?: boolean;
   /**
    * per hit: why it ranks there (words, vector, prior)
    * @default false

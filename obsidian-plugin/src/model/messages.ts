@@ -1,7 +1,7 @@
 // Sentences for notices: what happened, in words a person can act on.
 
 import { BackendError } from "../api/errors";
-import type { GcResult, PromoteResult, TouchResult } from "../api/types";
+import type { GcResult, PromoteResult, TouchResult, UpdateResult } from "../api/types";
 import { formatScore, plural } from "./format";
 
 export function describeError(error: unknown): string {
@@ -12,6 +12,12 @@ export function describeError(error: unknown): string {
 
 export function reinforcedMessage(title: string, result: TouchResult): string {
   return `Reinforced "${title}": score ${formatScore(result.old_score)} → ${formatScore(result.new_score)}, used ${plural(result.use_count, "time")}`;
+}
+
+export function supersededMessage(title: string, oldTitle: string, result: UpdateResult): string {
+  if (result.superseded.length === 0) return `"${title}" already replaces "${oldTitle}"`;
+  const moved = result.path.startsWith("_stm/") ? "" : ` (promoted to ${result.path}, where "${oldTitle}" was)`;
+  return `"${result.title ?? title}" replaces "${oldTitle}"${moved}`;
 }
 
 export function promotedMessage(title: string, result: PromoteResult): string {

@@ -11,7 +11,7 @@ import { describeError } from "../model/messages";
 import { confirm } from "./confirm-modal";
 import { GcConfirmModal, GcPreviewModal } from "./gc-modals";
 import { HistoryModal } from "./history-modal";
-import { ForgottenModal, MemorySearchModal } from "./suggest-modals";
+import { ForgottenModal, MemorySearchModal, SupersededPickModal } from "./suggest-modals";
 
 export class MemoryFlows {
   constructor(
@@ -65,6 +65,11 @@ export class MemoryFlows {
     }
     await this.actions.promote(memory, force);
     await this.active.lookup();
+  }
+
+  /** Ask which memory `memory` replaces, then record it. */
+  pickSuperseded(memory: MemoryView): void {
+    new SupersededPickModal(this.app, this.backend, memory, (old) => void this.actions.supersede(memory, old)).open();
   }
 
   async historyOf(path: string): Promise<void> {

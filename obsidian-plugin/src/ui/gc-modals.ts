@@ -17,7 +17,10 @@ export function renderForgetList(parent: HTMLElement, result: GcResult, threshol
       item.setAttr("data-path", c.path);
       item.createSpan({ cls: "cg-gc-title", text: c.title });
       item.createSpan({ cls: "cg-gc-path", text: c.path });
-      item.createDiv({ cls: "cg-gc-reason", text: forgetReason(c.score, thresholds.forget, c.use_count, c.age_days) });
+      const reason = c.superseded_by.length
+        ? `Replaced by ${c.superseded_by.map((t) => `"${t}"`).join(", ")}: archived, kept in history`
+        : forgetReason(c.score, thresholds.forget, c.use_count, c.age_days);
+      item.createDiv({ cls: "cg-gc-reason", text: reason });
     }
   }
   if (result.skipped.length) {

@@ -29,6 +29,8 @@ export interface PanelDeps {
   showHistory: (memory: MemoryView) => void;
   /** Promote, asking first when the rules do not ask for it yet. */
   promote: (memory: MemoryView) => Promise<unknown>;
+  /** Pick the memory `memory` replaces and record it. */
+  supersede?: (memory: MemoryView) => void;
   openSettings?: () => void;
   /** The active file: with it, the view shows what is related to that note. */
   activeNote?: ActiveNote;
@@ -277,12 +279,13 @@ export class MemoriesPanel extends Component {
   }
 
   private handlers(): RowHandlers {
-    const { actions, showHistory, promote } = this.deps;
+    const { actions, showHistory, promote, supersede } = this.deps;
     return {
       open: (path) => void actions.open(path),
       reinforce: (memory, button) => void busy(button, () => actions.reinforce(memory)),
       promote: (memory, button) => void busy(button, () => promote(memory)),
       history: (memory) => showHistory(memory),
+      ...(supersede ? { supersede } : {}),
     };
   }
 }

@@ -11,6 +11,8 @@ export interface RowHandlers {
   reinforce(memory: MemoryView, button: HTMLButtonElement): void;
   promote(memory: MemoryView, button: HTMLButtonElement): void;
   history(memory: MemoryView): void;
+  /** Pick the memory this one replaces (no longer true). */
+  supersede?: (memory: MemoryView) => void;
 }
 
 export interface RowContext {
@@ -65,6 +67,11 @@ export function renderMemoryRow(parent: HTMLElement, memory: MemoryView, ctx: Ro
     const promote = button(actions, "Promote", "promote", () => ctx.handlers.promote(memory, promote));
     promote.setAttr("title", memory.promotable ? "Ready: move it into the vault for good" : "Not due yet: asks before promoting it anyway");
     if (memory.promotable) promote.addClass("mod-cta");
+  }
+  const supersede = ctx.handlers.supersede;
+  if (supersede && memory.id && memory.status !== "archived") {
+    const replaces = button(actions, "Replaces…", "supersede", () => supersede(memory));
+    replaces.setAttr("title", "Pick the memory this one corrects: search answers with this one from now on");
   }
   if (memory.id) button(actions, "History", "history", () => ctx.handlers.history(memory));
   return row;

@@ -79,6 +79,46 @@ export class MemorySearchModal extends SuggestModal<Found> {
   }
 }
 
+/** Pick the memory that `current` replaces: memories matching the words typed, itself left out. */
+export class SupersededPickModal extends SuggestModal<MemoryView> {
+  private memories: MemoryView[] | null = null;
+
+  constructor(
+    app: App,
+    private readonly backend: Backend,
+    private readonly current: MemoryView,
+    private readonly chosen: (old: MemoryView) => void,
+  ) {
+    super(app);
+    this.setPlaceholder(`Which memory does "${current.title}" replace?`);
+    this.emptyStateText = "No memory matches";
+  }
+
+  async getSuggestions(query: string): Promise<MemoryView[]> {
+    try {
+      this.memories ??= await this.backend.run((c) => c.allMemories("all"));
+      return this.memories
+        .filter((m) => m.path !== this.current.path && m.status !== "archived" && matchesText(m, query.trim()))
+        .sort(byScore)
+        .slice(0, 50);
+    } catch (error) {
+      this.emptyStateText = describeError(error);
+      return [];
+    }
+  }
+
+  renderSuggestion(m: MemoryView, el: HTMLElement): void {
+    el.addClass("cg-suggestion");
+    el.createDiv({ cls: "cg-suggestion-title", text: m.title });
+    el.createDiv({ cls: "cg-suggestion-detail", text: m.path });
+    if (m.content) el.createDiv({ cls: "cg-suggestion-preview", text: m.content.slice(0, 160) });
+  }
+
+  onChooseSuggestion(m: MemoryView): void {
+    this.chosen(m);
+  }
+}
+
 export class ForgottenModal extends SuggestModal<ForgottenView> {
   constructor(
     app: App,

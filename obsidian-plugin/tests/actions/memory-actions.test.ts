@@ -38,6 +38,25 @@ describe("MemoryActions", () => {
     expect(changed()).toBe(1);
   });
 
+  it("records that a memory replaces another, saving both open notes first", async () => {
+    const paris = { id: "paris-id", path: "_stm/Paris.md", title: "I live in Paris" };
+    const berlin = { id: "berlin-id", path: "_stm/Berlin.md", title: "I moved to Berlin" };
+    const t = new FakeTransport().on("PATCH /api/v1/memories/berlin-id", (r) => {
+      expect(JSON.parse(r.body!)).toEqual({ supersedes: ["paris-id"] });
+      return json(200, {
+        success: true, memory_id: "berlin-id", path: "memories/I moved to Berlin.md", content_hash: "h",
+        changed: ["supersedes"], commit: "c", title: "I moved to Berlin",
+        superseded: [{ memory_id: "paris-id", title: "I live in Paris", path: "memories/I live in Paris.md" }],
+      });
+    });
+    const { actions, notes, notified, changed } = setup(t, ["_stm/Berlin.md", "_stm/Paris.md"]);
+    const result = await actions.supersede(berlin, paris);
+    expect(result?.superseded.map((m) => m.memory_id)).toEqual(["paris-id"]);
+    expect(notes.saved).toEqual(["_stm/Berlin.md", "_stm/Paris.md"]);
+    expect(notified).toEqual(['"I moved to Berlin" replaces "I live in Paris" (promoted to memories/I moved to Berlin.md, where "I live in Paris" was)']);
+    expect(changed()).toBe(1);
+  });
+
   it("passes every note open in a tab to gc as a path to skip, for the preview and the run", async () => {
     const bodies: unknown[] = [];
     const t = new FakeTransport().on("POST /api/v1/gc", (r) => {

@@ -57,6 +57,9 @@ export function aHit(over: Partial<SearchHit> = {}): SearchHit {
     review_priority: 0,
     review_candidate: false,
     matched: [],
+    superseded_by: [],
+    valid_until: null,
+    supersedes: [],
     explain: null,
     ...over,
   };

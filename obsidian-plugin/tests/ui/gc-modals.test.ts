@@ -10,7 +10,7 @@ describe("renderForgetList", () => {
     renderForgetList(
       el,
       aGcResult({
-        candidates: [{ id: "1", title: "Dentist moved", path: "_stm/Dentist moved.md", score: 0.012, use_count: 1, age_days: 31.2 }],
+        candidates: [{ id: "1", title: "Dentist moved", path: "_stm/Dentist moved.md", score: 0.012, use_count: 1, age_days: 31.2, superseded_by: [] }],
         skipped: [{ path: "_stm/Open.md", reason: "open in an editor; left alone" }],
       }),
       DEFAULT_CONFIG.thresholds,
@@ -20,6 +20,18 @@ describe("renderForgetList", () => {
     expect(item.querySelector(".cg-gc-title")?.textContent).toBe("Dentist moved");
     expect(item.querySelector(".cg-gc-reason")?.textContent).toBe("Score 0.01 is below 0.05; used 1 time in 31 days");
     expect(el.querySelector(".cg-gc-skipped")?.textContent).toBe("_stm/Open.md: open in an editor; left alone");
+  });
+
+  it("says a replaced memory is archived because a newer one replaced it", () => {
+    const el = document.createElement("div");
+    renderForgetList(
+      el,
+      aGcResult({
+        candidates: [{ id: "2", title: "I live in Paris", path: "_stm/I live in Paris.md", score: 0.4, use_count: 4, age_days: 60, superseded_by: ["I moved to Berlin"] }],
+      }),
+      DEFAULT_CONFIG.thresholds,
+    );
+    expect(el.querySelector(".cg-gc-reason")?.textContent).toBe('Replaced by "I moved to Berlin": archived, kept in history');
   });
 
   it("says plainly when nothing would be forgotten", () => {
@@ -34,7 +46,7 @@ describe("GcConfirmModal", () => {
   it("runs gc only on confirmation, with the archive choice", async () => {
     const runs: boolean[] = [];
     const preview = aGcResult({
-      candidates: [{ id: "1", title: "Dentist moved", path: "_stm/Dentist moved.md", score: 0.01, use_count: 1, age_days: 31 }],
+      candidates: [{ id: "1", title: "Dentist moved", path: "_stm/Dentist moved.md", score: 0.01, use_count: 1, age_days: 31, superseded_by: [] }],
     });
     const modal = new GcConfirmModal({} as never, preview, DEFAULT_CONFIG.thresholds, async (archive) => void runs.push(archive));
     modal.open();
