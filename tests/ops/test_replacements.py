@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.times import format_time
 from tests.conftest import NOW
 from tests.intelligence.vaults import service_for
@@ -56,7 +57,43 @@ def test_a_move_lists_the_old_home_with_why(tmp_path: Path) -> None:
     paris = service_for(vault, now=at(0)).save("I live in Paris, near the Canal Saint-Martin.")
     service_for(vault, now=at(1)).save("My sister lives in Lyon.")
     service_for(vault, now=at(2)).save("I'm learning Portuguese on Duolingo.")
-    berlin = service_for(vault, now=at(30)).save("I moved to Berlin (Kreuzberg) in early December.")
+    berlin = service_for(vault, now=at(30), auto_supersede="false").save(
+        "I moved to Berlin (Kreuzberg) in early December."
+    )
     assert [(m.memory_id, m.strong) for m in berlin.may_supersede] == [(paris.memory_id, True)]
     assert "home" in berlin.may_supersede[0].why and "moved to" in berlin.may_supersede[0].why
     assert berlin.may_supersede[0].path == paris.path
+
+
+def test_a_sure_replacement_is_recorded_by_the_save_and_said(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    (vault / "_stm").mkdir(parents=True)
+    paris = service_for(vault, now=at(0)).save("I live in Paris, near the Canal Saint-Martin.")
+    berlin = service_for(vault, now=at(30)).save("I moved to Berlin (Kreuzberg) in early December.")
+    assert [(s.memory_id, bool(s.noticed)) for s in berlin.superseded] == [(paris.memory_id, True)]
+    assert "home" in (berlin.superseded[0].noticed or "")
+    assert "replaces “I live in Paris" in berlin.message and "superseded_by" in berlin.message
+    assert berlin.may_supersede == []
+    old = parse_note((vault / paris.path).read_text("utf-8")).frontmatter
+    assert old["superseded_by"] == ["[[I moved to Berlin (Kreuzberg) in early December]]"]
+    found = service_for(vault, now=at(31)).search("where do I live", top_k=5)
+    assert [h.memory_id for h in found.results] == [berlin.memory_id]
+
+
+def test_asking_first_is_a_setting(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    (vault / "_stm").mkdir(parents=True)
+    paris = service_for(vault, now=at(0)).save("I live in Paris, near the Canal Saint-Martin.")
+    berlin = service_for(vault, now=at(30), auto_supersede="false").save(
+        "I moved to Berlin (Kreuzberg) in early December."
+    )
+    assert berlin.superseded == []
+    assert [(m.memory_id, m.strong) for m in berlin.may_supersede] == [(paris.memory_id, True)]
+
+
+def test_unrelated_saves_leave_every_memory_current(sample_vault: Path) -> None:
+    for i, text in enumerate(UNRELATED):
+        saved = service_for(sample_vault, now=at(i / 24)).save(text)
+        assert saved.superseded == [], text
+    for note in sample_vault.rglob("*.md"):
+        assert "superseded_by" not in note.read_text("utf-8"), note
