@@ -294,3 +294,17 @@ async def test_a_title_a_file_name_cannot_hold_is_kept_and_shown_as_written(
         found = await s.call("search_memory", query="standup")
         assert found["results"][0]["title"] == "The team standup is at 9:30"
     assert not (git_vault.parent / "tmp").exists()
+
+
+async def test_save_memory_lists_what_the_save_likely_replaces(git_vault: Path) -> None:
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        saved = await s.call(
+            "save_memory", content="Maya switched from Neovim to Helix for editing code."
+        )
+        listed = saved["may_supersede"]
+        assert [m["title"] for m in listed] == ["Uses Neovim"]
+        assert listed[0]["strong"] and "editor" in listed[0]["why"]
+        assert listed[0]["path"] == "_stm/Uses Neovim.md"
+        unrelated = await s.call("save_memory", content="Maya's sister Elin likes Helix too.")
+        assert unrelated["may_supersede"] == []

@@ -60,3 +60,15 @@ def test_a_move_lists_the_old_home_with_why(tmp_path: Path) -> None:
     assert [(m.memory_id, m.strong) for m in berlin.may_supersede] == [(paris.memory_id, True)]
     assert "home" in berlin.may_supersede[0].why and "moved to" in berlin.may_supersede[0].why
     assert berlin.may_supersede[0].path == paris.path
+
+
+def test_the_command_line_prints_what_a_save_may_replace(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vault = tmp_path / "vault"
+    (vault / "_stm").mkdir(parents=True)
+    cli("save", "I live in Paris, near the Canal Saint-Martin.", vault=vault, now=at(0))
+    out = cli("save", "We moved to Berlin; the new flat is in Kreuzberg.", vault=vault, now=at(9))
+    assert out.code == 0, out.err
+    lines = out.out.splitlines()
+    at_line = lines.index("may replace (confirm with `relate NEW OLD --type supersedes`):")
+    assert lines[at_line + 1].startswith("  I live in Paris, near the Canal Saint-Martin (id ")
+    assert "same home" in lines[at_line + 1]
