@@ -88,10 +88,12 @@ def likely_replaced(new: str, olds: Sequence[Statement], weights: WordWeights) -
     if len(strong) > 1 and strong[0].weight - strong[1].weight < 0.25:
         # two near-equal candidates: which one the save replaces is the model's call
         strong = []
-    keep = strong[0].key if strong else None
+    if strong:
+        # a save states one fact: beside a sure replacement, the rest are what it mentions
+        # on the way ("Priya left the company, so my new manager is…" replaces the manager)
+        return strong[:1]
     return [
-        r if r.key == keep or not r.strong else Replacement(r.key, r.title, r.why, False, r.weight)
-        for r in found
+        r if not r.strong else Replacement(r.key, r.title, r.why, False, r.weight) for r in found
     ]
 
 
@@ -134,11 +136,14 @@ def _compare(
     reasons: list[str] = []
     weight = 0.0
     one_value = [s for s in sorted(slots) if single_valued(s)]
+    lexical = overlap >= SHARED_LISTED and bool(distinctive)
+    if slots and not (lexical or rescheduled or _leading_slot(new, sorted(slots))):
+        return None  # a slot met on the way ("a new GP, closer to the new flat")
     if slots:
         reasons.append(f"same {', '.join(sorted(slots))}, a different value")
         weight += 1.0
     new_names, old_names = _names(new), _names(old_text)
-    if new_names & old_names:
+    if _tokens(new_names) & _tokens(old_names):
         weight += 0.3  # one name on both sides: likelier about the same thing
     if overlap >= SHARED_LISTED and distinctive:
         reasons.append("shares " + ", ".join(distinctive[:4]))
@@ -151,10 +156,11 @@ def _compare(
     if cues:
         reasons.append("says it changed (“" + "”, “".join(dict.fromkeys(cues[:3])) + "”)")
         weight += 0.5
-    new_value = bool(new_names - old_names) or rescheduled
+    values = new_names - new_holder.names  # "Sam changed careers": Sam holds, not a value
+    new_value = bool(values - old_names) or rescheduled
     # names, and none new: something about the old value ("a new colour scheme in Neovim"),
     # not a new value
-    same_value = bool(new_names) and not new_value
+    same_value = bool(values) and not new_value
     strong = (
         not adds(new)
         and not same_value
@@ -181,6 +187,10 @@ def _first_slots(text: str) -> frozenset[str]:
     first = min(starts.values())
     # clauses joined by "so", "and", commas: each within a few words of the first counts
     return frozenset(name for name, at in starts.items() if at - first <= 40)
+
+
+def _tokens(names: frozenset[str]) -> frozenset[str]:
+    return frozenset(w for name in names for w in name.split() if len(w) > 2)
 
 
 def _lower_words(text: str) -> frozenset[str]:

@@ -97,3 +97,16 @@ def test_unrelated_saves_leave_every_memory_current(sample_vault: Path) -> None:
         assert saved.superseded == [], text
     for note in sample_vault.rglob("*.md"):
         assert "superseded_by" not in note.read_text("utf-8"), note
+
+
+def test_the_command_line_prints_what_a_save_may_replace(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vault = tmp_path / "vault"
+    (vault / "_stm").mkdir(parents=True)
+    cli("save", "I live in Paris, near the Canal Saint-Martin.", vault=vault, now=at(0))
+    out = cli("--set", "auto_supersede=false", "save", "We moved to Berlin; the new flat is in Kreuzberg.",
+              vault=vault, now=at(9))  # fmt: skip
+    assert out.code == 0, out.err
+    lines = out.out.splitlines()
+    at_line = lines.index("may replace (confirm with `relate NEW OLD --type supersedes`):")
+    assert lines[at_line + 1].startswith("  I live in Paris, near the Canal Saint-Martin (id ")
+    assert "same home" in lines[at_line + 1]
