@@ -100,6 +100,7 @@ EVERYDAY_WORDS = word_set(
     know knows knew think thinks thought feel feels felt want wants wanted need needs needed
     like likes liked love loves loved hate try tries tried trying use uses used using
     work works worked working job stay keep keeps kept let lets put say says said tell told ask
+    left lose lost went wait waiting mind minds
     asked call called find found leave leaving start started stop stopped help helps helped
     talk talked mean means meant seem seems turn turns happen happens happened
     people person man woman guy guys everyone someone anyone nobody everybody somebody

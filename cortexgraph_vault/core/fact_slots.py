@@ -239,7 +239,13 @@ SLOTS: tuple[Slot, ...] = (
     _slot(
         "doctor",
         [
-            _rx(r"\b(?:gp|doctor|physician|dr\.?\s+[A-Z]\w+)\b", r"\bregistered with\b"),
+            # who the doctor is, not a doctor doing something ("the doctor switched my pill")
+            _rx(
+                r"\b(?:my|our|family|new|a|the kids'|the children's)\s+(?:gp|doctor|physician|pediatrician|paediatrician)\b",
+                r"\b(?:gp|doctor|physician|pediatrician|paediatrician)\s+is\b",
+                r"\bregistered with\b",
+            ),
+            _cased(r"\bD[Rr]\.?\s+[A-Z]\w+"),
         ],
         _rx(r"\b(?:gp|doctor|physician)\b"),
     ),
@@ -429,6 +435,20 @@ def slot_starts(text: str, among: frozenset[str] | None = None) -> dict[str, int
         if among is None or key in among:
             starts.setdefault(key, m.start())
     return starts
+
+
+LEADING_SPAN = 40  # characters from the first slot a statement states to another it leads with
+
+
+def leading_slots(text: str) -> frozenset[str]:
+    """The slots a statement is mainly about: the first it states, and those stated within a
+    few words of it (clauses joined by "so", "and", a comma) — "I registered with a new GP,
+    closer to the new flat" is about the doctor, not the home."""
+    starts = slot_starts(text)
+    if not starts:
+        return frozenset()
+    first = min(starts.values())
+    return frozenset(name for name, at in starts.items() if at - first <= LEADING_SPAN)
 
 
 def slots_stated(text: str, among: frozenset[str] | None = None) -> frozenset[str]:

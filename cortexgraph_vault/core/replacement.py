@@ -36,9 +36,9 @@ from cortexgraph_vault.core.fact_slots import (
     clear_change,
     entities_of,
     holder_of,
+    leading_slots,
     same_holder,
     single_valued,
-    slot_starts,
     slots_stated,
     when_values,
 )
@@ -176,17 +176,8 @@ def _compare(
 def _leading_slot(new: str, slots: Sequence[str]) -> bool:
     """Whether one of `slots` is what the new statement is mainly about: the first slot it
     states, so "a new GP, closer to the new flat" is about the doctor, not the home."""
-    first = _first_slots(new)
+    first = leading_slots(new)
     return any(s in first for s in slots)
-
-
-def _first_slots(text: str) -> frozenset[str]:
-    starts = slot_starts(text)
-    if not starts:
-        return frozenset()
-    first = min(starts.values())
-    # clauses joined by "so", "and", commas: each within a few words of the first counts
-    return frozenset(name for name, at in starts.items() if at - first <= 40)
 
 
 def _tokens(names: frozenset[str]) -> frozenset[str]:

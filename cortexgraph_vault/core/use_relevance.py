@@ -36,10 +36,10 @@ from cortexgraph_vault.core.fact_slots import (
     Holder,
     entities_of,
     holder_of,
+    leading_slots,
     same_holder,
     single_valued,
     slots_asked,
-    slots_stated,
 )
 from cortexgraph_vault.core.intent import is_question
 
@@ -61,7 +61,9 @@ MEANING_MARGIN = 0.2  # below the best cosine
 _ASKER = frozenset(["user", "users", "user's", "person", "assistant"])
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-_SELF_ASK = re.compile(r"\b(?:i|my|me|we|our|us|the user|user's|users)\b", re.IGNORECASE)
+_SELF_ASK = re.compile(
+    r"\b(?:i|my|me|we|our|us|the user|user's|users|the family|the household)\b", re.IGNORECASE
+)
 
 
 def content_words(text: str) -> list[str]:
@@ -150,7 +152,8 @@ def judge(message: MessageView, memory: str, weights: WordWeights,
     total = sum(rarity.values())
     coverage = shared_rarity / total if total > 0 else 0.0
     names = message.names & _names(memory)
-    slots = message.asked & slots_stated(memory)
+    # the slots the memory is about, not one it mentions on the way (core/fact_slots.py)
+    slots = message.asked & leading_slots(memory)
     if slots and not same_holder(message.holder, holder_of(memory), slots):
         slots = frozenset()  # "what's my job?" is not answered by my partner's job
     parts: list[tuple[float, str]] = []
