@@ -328,7 +328,13 @@ def table(columns: list[tuple[str, Outcome]]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench facts", description=__doc__)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS))
+    parser.add_argument(
+        "--variants",
+        nargs="*",
+        choices=VARIANTS,
+        default=list(VARIANTS),
+        help="this checkout's variants (none: only --before's column)",
+    )
     parser.add_argument(
         "--before", type=Path, help="a checkout of the version to compare with (its package)"
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
-from cortexgraph_vault.cli.memory_commands import CURSOR, HISTORY, TAGS
+from cortexgraph_vault.cli.memory_commands import CURSOR, TAGS
 
 if TYPE_CHECKING:
     from cortexgraph_vault.cli.operation_calls import Operations
@@ -44,7 +44,6 @@ COMMANDS = (
             Arg("--page", type=int),
             Arg("--preview", param="preview_length", type=int, default=300),
             Arg("--explain", flag=True, help="show why each result ranks where it does"),
-            HISTORY,
             CURSOR,
         ),
     ),

@@ -38,12 +38,6 @@ RELATION_TYPES = [
 SUPERSEDES = Arg(
     "--supersedes", many=True, metavar="ID", help="memories this one replaces (no longer true)"
 )
-HISTORY = Arg(
-    "--history",
-    param="include_superseded",
-    flag=True,
-    help="also memories replaced by newer ones, marked and below what replaced them",
-)
 CURSOR = Arg("--cursor", help="continue an answer cut to its size (the --cursor it printed)")
 
 
@@ -125,7 +119,6 @@ COMMANDS = (
             Arg("--page", type=int),
             Arg("--preview", param="preview_length", type=int, default=300),
             Arg("--explain", flag=True, help="show why each memory ranks where it does"),
-            HISTORY,
             CURSOR,
         ),
     ),

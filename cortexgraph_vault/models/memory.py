@@ -68,23 +68,14 @@ class LikelyReplacement(Model):
     memory_id: str | None
     title: str
     path: str
-    why: str = Field(description="what the two memories share and what changed")
-    strong: bool = Field(
-        False,
-        description="the evidence is strong (same slot and holder, a new value, a change "
-        "cue): the one replacement a save may record without asking",
-    )
+    why: str = Field(description="what changed")
+    strong: bool = Field(False, description="sure: recorded unasked")
 
 
 class SupersededMemory(Model):
     memory_id: str | None
     title: str
     path: str
-    noticed: str | None = Field(
-        None,
-        description="set when the save noticed it replaces this memory and recorded it "
-        "unasked: why (undo by deleting `superseded_by` in that note's properties)",
-    )
 
 
 class SupersedeResult(Model):
@@ -120,15 +111,10 @@ class SaveResult(Model):
     commit: str | None = None
     may_supersede: list[LikelyReplacement] = Field(
         default_factory=list,
-        description="memories this one likely replaces (same subject and slot, a different "
-        "value): if it does, record it with create_relation(new, old, relation_type="
-        "'supersedes')",
+        description="what it likely replaces (confirm: create_relation supersedes)",
     )
-    superseded: list[SupersededMemory] = Field(
-        default_factory=list,
-        description="the memories this one replaces (given in `supersedes`, or noticed by the "
-        "save itself on strong evidence: `noticed` says why): search answers with this one "
-        "from now on",
+    superseded: list[str] = Field(
+        default_factory=list, description="ids it replaces (if noticed by the save: why, in message)"
     )
     warning: str | None = Field(
         default=None,
@@ -235,14 +221,10 @@ class SearchHit(Model):
     review_candidate: bool = False
     matched: list[str] = Field(default_factory=list)
     superseded_by: list[str] = Field(
-        default_factory=list,
-        description="no longer current: the titles of the memories that replaced it (listed "
-        "only when history is asked for, below what replaced it)",
+        default_factory=list, description="no longer true: what replaced it"
     )
-    valid_until: str | None = Field(default=None, description="when it stopped being current")
-    supersedes: list[str] = Field(
-        default_factory=list, description="the titles of the older memories this one replaced"
-    )
+    valid_until: str | None = None
+    supersedes: list[str] = Field(default_factory=list)
     explain: RankExplain | None = None
 
 
@@ -269,10 +251,7 @@ class ForgetCandidate(Model):
     score: float
     use_count: int
     age_days: float
-    superseded_by: list[str] = Field(
-        default_factory=list,
-        description="set when it is archived because newer memories replaced it (their titles)",
-    )
+    superseded_by: list[str] = Field(default_factory=list)
 
 
 class Skipped(Model):
@@ -324,11 +303,8 @@ class UpdateResult(Model):
     content_hash: str
     changed: list[str]
     commit: str | None = None
-    title: str | None = Field(
-        default=None, description="its title now (it follows the content when it was made from it)"
-    )
-    superseded: list[SupersededMemory] = Field(
-        default_factory=list, description="the memories it replaces from now on (`supersedes`)"
+    superseded: list[str] = Field(
+        default_factory=list, description="ids it replaces (if noticed by the save: why, in message)"
     )
 
 

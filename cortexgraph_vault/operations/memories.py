@@ -29,7 +29,6 @@ from cortexgraph_vault.operations.params import (
     ExpectedHash,
     Explain,
     Force,
-    IncludeSuperseded,
     MemoryId,
     MemoryIds,
     MetaValue,
@@ -84,11 +83,10 @@ SAVE_MEMORY = Operation(
     name="save_memory",
     title="Save a memory",
     description=cleandoc("""
-        Save a new memory (a note in _stm/): a preference, decision or fact about the user,
+        Save a new memory: a preference, decision or fact about the user,
         their people or projects. One idea, in their words. Search first: if it is already
-        remembered, touch_memory or update_memory instead of a duplicate; if it replaces what
-        was true before (moved, changed job), pass that memory's id in supersedes. It fades
-        unless used.
+        remembered, touch_memory or update_memory instead of a duplicate; if it corrects one,
+        pass its id in supersedes. It fades unless used.
     """),
     request=SaveMemoryRequest,
     result=SaveResult,
@@ -109,10 +107,9 @@ class SearchMemoryRequest(Request):
     min_score: MinScore = None
     use_embeddings: Annotated[
         bool,
-        Field(description="ignored: vectors are always used"),
+        Field(description="ignored"),
     ] = False
     include_review_candidates: ReviewCandidates = True
-    include_superseded: IncludeSuperseded = False
     page: Page = None
     page_size: PageSize = None
     preview_length: PreviewLength = 300
@@ -126,7 +123,7 @@ def _search_memory(service: MemoryService, r: SearchMemoryRequest) -> SearchResu
         min_score=r.min_score, page=r.page, page_size=r.page_size,
         preview_length=r.preview_length,
         include_review_candidates=r.include_review_candidates, explain=r.explain,
-        cursor=r.cursor, include_superseded=r.include_superseded,
+        cursor=r.cursor,
     )  # fmt: skip
 
 
@@ -135,8 +132,7 @@ SEARCH_MEMORY = Operation(
     title="Search memories",
     description=cleandoc("""
         Search memories by words, tags and recency, best first (however old; no match, no
-        results); what is no longer true (superseded) only with include_superseded. Before
-        answering about the user and before save_memory. Full text: open_memories;
+        results). Before answering about the user and before save_memory. Full text: open_memories;
         after a result shaped your answer: observe_memory_usage.
     """),
     request=SearchMemoryRequest,
@@ -318,8 +314,7 @@ CREATE_RELATION = Operation(
     title="Relate two memories",
     description=cleandoc("""
         Link two memories with a typed relation (an Obsidian link property); an existing one
-        is left as it is (created: false). supersedes: the first replaces the second, which
-        search then leaves out (history keeps it).
+        is left as it is (created: false).
     """),
     request=CreateRelationRequest,
     result=RelationResult,

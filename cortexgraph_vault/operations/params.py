@@ -24,7 +24,7 @@ MemoryId = Annotated[
     Field(
         min_length=1,
         max_length=500,
-        description="id, id prefix (4+ chars), vault path or title",
+        description="id, id prefix (4+ chars), path or title",
     ),
 ]
 MemoryIds = Annotated[
@@ -35,38 +35,28 @@ MemoryIds = Annotated[
         description="memory ids (or unique prefixes, paths, titles)",
     ),
 ]
-Supersedes = Annotated[
-    list[Annotated[str, Field(min_length=1, max_length=500)]] | None,
-    Field(
-        max_length=MAX_MEMORY_IDS,
-        description="ids of memories this one replaces (no longer true): search then answers "
-        "with this one; history keeps the old",
-    ),
-]
+# how many is checked where they are resolved (ops/supersession.py)
+Supersedes = Annotated[list[str] | None, Field(description="ids it replaces")]
 Tags = Annotated[
     list[Text] | None,
-    Field(max_length=MAX_TAGS, description="tags, made lower case (`DB Prefs` → `db_prefs`)"),
+    Field(max_length=MAX_TAGS, description="tags (made lower case)"),
 ]
 TagFilter = Annotated[
     list[Text] | None,
-    Field(max_length=MAX_TAGS, description="only results with any of these tags"),
+    Field(max_length=MAX_TAGS, description="only with any of these tags"),
 ]
 Entities = Annotated[
     list[Text] | None,
-    Field(
-        max_length=MAX_ENTITIES, description="people, projects, tools or places the memory is about"
-    ),
+    Field(max_length=MAX_ENTITIES, description="people, projects, tools or places it is about"),
 ]
 StatusName = Literal["active", "promoted", "archived", "all"]
 Status = Annotated[
     StatusName | list[StatusName] | None,
-    Field(
-        description="which memories: active, promoted, archived or all (default: active and promoted)"
-    ),
+    Field(description="active, promoted, archived or all (default: active and promoted)"),
 ]
 TopK = Annotated[int, Field(ge=1, le=100, description="how many results at most")]
 WindowDays = Annotated[
-    float | None, Field(ge=1, le=3650, description="only memories used within this many days")
+    float | None, Field(ge=1, le=3650, description="only those used within this many days")
 ]
 MinScore = Annotated[
     float | None, Field(ge=0, le=1, description="only memories whose decay score is at least this")
@@ -76,10 +66,10 @@ PageSize = Annotated[
     int | None, Field(ge=1, le=100, description="results per page (default: the limit)")
 ]
 PreviewLength = Annotated[
-    int, Field(ge=0, le=5000, description="characters of content per result (0 = full content)")
+    int, Field(ge=0, le=5000, description="characters of content per result (0: all)")
 ]
 Message = Annotated[
-    str, Field(min_length=1, max_length=MAX_MESSAGE, description="the user's message, as written")
+    str, Field(min_length=1, max_length=MAX_MESSAGE, description="the user's message")
 ]
 ExpectedHash = Annotated[
     str | None,
@@ -94,20 +84,11 @@ ReviewCandidates = Annotated[
     bool,
     Field(description="blend in fading memories to review"),
 ]
-IncludeSuperseded = Annotated[
-    bool,
-    Field(
-        description="also memories replaced by newer ones (history), each below what replaced "
-        "it and marked superseded_by; status all or archived includes them too"
-    ),
-]
 Explain = Annotated[
     bool,
     Field(description="per hit: why it ranks there (words, vector, prior)"),
 ]
-Cursor = Annotated[
-    str | None, Field(max_length=2000, description="next_cursor of an answer cut to size")
-]
+Cursor = Annotated[str | None, Field(max_length=2000, description="next_cursor of a cut answer")]
 Content = Annotated[
     str,
     Field(
@@ -116,13 +97,13 @@ Content = Annotated[
 ]
 Strength = Annotated[
     float | None,
-    Field(ge=0, le=2, description="importance multiplier: 1 normal, up to 2 for what must last"),
+    Field(ge=0, le=2, description="importance: 1 normal, up to 2 for what must last"),
 ]
 Force = Annotated[
     bool,
     Field(
-        description="save despite a credential (password, PIN, card, key) — it stays in git; "
-        "only if the user asks"
+        description="save a credential (password, PIN, key) anyway, kept in git; only if the "
+        "user asks"
     ),
 ]
 RelationType = Literal[

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 from cortexgraph_vault.operations.params import (
     Cursor,
     Explain,
-    IncludeSuperseded,
     MinScore,
     Page,
     PageSize,
@@ -66,7 +65,6 @@ class SearchUnifiedRequest(Request):
     page_size: PageSize = None
     preview_length: PreviewLength = 300
     include_review_candidates: ReviewCandidates = True
-    include_superseded: IncludeSuperseded = False
     explain: Explain = False
     cursor: Cursor = None
 
@@ -78,7 +76,7 @@ def _search_unified(service: MemoryService, r: SearchUnifiedRequest) -> SearchRe
         min_score=r.min_score, page=r.page, page_size=r.page_size,
         preview_length=r.preview_length,
         include_review_candidates=r.include_review_candidates, explain=r.explain,
-        cursor=r.cursor, include_superseded=r.include_superseded,
+        cursor=r.cursor,
     )  # fmt: skip
 
 

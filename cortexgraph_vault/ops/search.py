@@ -26,6 +26,7 @@ from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.ranking import Relevance, prior
 from cortexgraph_vault.core.rules import review_priority
 from cortexgraph_vault.core.tags import normalize_tag
+from cortexgraph_vault.core.time_cues import TimeFocus, time_focus
 from cortexgraph_vault.core.times import format_time, from_epoch, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.engine.memory_views import shown_fields, unchecked
@@ -183,6 +184,7 @@ def rank(
         score = np.where(is_memory, weighted if matches is not None else s, rel * ltm_weight)
     else:
         score = np.where(active, weighted * stm_weight, rel * ltm_weight)
+    score = weigh_time(score, table.created[rows], is_memory, time_focus(query, now))
     pool = CandidatePool(paths, at, score, rel, s, priority)
     if lenders is not None and lenders[at].any():
         wanted = table.status_mask(statuses)
@@ -215,6 +217,34 @@ def rank(
                              include_superseded=include_superseded, allowed=allowed,
                              memory_score=memory_score, score_for=score_for)  # fmt: skip
     return pool, matches
+
+
+# A query about the present: of memories matching alike, the newer said is likelier true now;
+# the oldest keep 1 − PRESENT_WEIGHT of their score, over PRESENT_SCALE_DAYS of age apart.
+PRESENT_WEIGHT = 0.15
+PRESENT_SCALE_DAYS = 90.0
+# A query naming a time ("two weeks ago"): memories saved then keep their score, others this share.
+SPAN_OUTSIDE = 0.8
+
+
+def weigh_time(
+    score: np.ndarray, created: np.ndarray, is_memory: np.ndarray, focus: TimeFocus
+) -> np.ndarray:
+    """`score` weighed by what the query says about time (core/time_cues.py), for memories
+    only and relative to the matches: with no match in a named span, the order stays."""
+    mem = is_memory & ~np.isnan(created)
+    if not mem.any() or not (focus.present or focus.span):
+        return score
+    weight = np.ones(len(score))
+    if focus.span:
+        assert focus.since is not None and focus.until is not None
+        inside = mem & (created >= focus.since.timestamp()) & (created <= focus.until.timestamp())
+        if inside.any():
+            weight[mem & ~inside] = SPAN_OUTSIDE
+    else:
+        behind = (np.nanmax(created[mem]) - created[mem]) / (PRESENT_SCALE_DAYS * 86400)
+        weight[mem] = 1.0 - PRESENT_WEIGHT * np.minimum(1.0, behind)
+    return score * weight
 
 
 def blend(

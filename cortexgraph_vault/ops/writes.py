@@ -12,6 +12,7 @@ from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
 from cortexgraph_vault.core.note import REMOVE, ParsedNote, render_note
 from cortexgraph_vault.core.note_merge import LAST_USED_ON
 from cortexgraph_vault.core.relation_ids import relation_id
+from cortexgraph_vault.core.replacement import Replacement
 from cortexgraph_vault.core.rules import is_cross_domain
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine, new_id
@@ -25,7 +26,6 @@ from cortexgraph_vault.models import (
     RelationResult,
     RelationView,
     SaveResult,
-    SupersededMemory,
     TouchResult,
     UpdateResult,
 )
@@ -165,18 +165,15 @@ def save(
         for r, path in noticed if path not in why
     ]  # fmt: skip
     saved, paths, subject = note.memory, [written.path], f"save: {note.title}"
-    replaced: list[SupersededMemory] = []
+    replaced: list[str] = []
     if olds:
         done = supersession.record_supersession(engine, saved, olds)
         saved, paths = done.new, list(dict.fromkeys([written.path, *done.paths]))
-        replaced = [
-            r.model_copy(update={"noticed": why.get(r.path)}) if r.path in why else r
-            for r in supersession.result_of(done, None).superseded
-        ]
+        replaced = [o.id or "" for o in done.superseded]
         subject += f" (replaces {', '.join(o.title for o in done.superseded)})"
     # Recorded with the saves around it, once the call lets go of the change lock; the call
     # fills in `commit` then (ServiceCalls). A save outside such a call commits at once.
-    ids = [memory_id, *(o.memory_id or "" for o in replaced)]
+    ids = [memory_id, *replaced]
     ticket = engine.commit_soon(paths, subject, "save", ids)
     return SaveResult(
         success=True,
@@ -185,7 +182,7 @@ def save(
         path=saved.path,
         title=saved.title,
         score=round(engine.score(saved, now), 6),
-        message=f"Saved to {saved.path}" + _noticed(replaced),
+        message=f"Saved to {saved.path}" + _noticed(sure),
         calculated_strength=float(chosen_strength),
         enrichment_applied=enriched is not None,
         auto_entities=enriched.entity_names if enriched is not None and entities is None else [],
@@ -196,13 +193,12 @@ def save(
     )
 
 
-def _noticed(replaced: Sequence[SupersededMemory]) -> str:
-    sure = [r for r in replaced if r.noticed]
+def _noticed(sure: Sequence[tuple[Replacement, str]]) -> str:
     if not sure:
         return ""
-    titles = ", ".join(f"“{r.title}”" for r in sure)
-    return (f"; noticed it replaces {titles} and recorded it (undo: delete `superseded_by` "
-            "in that note's properties, or restore it from history)")  # fmt: skip
+    return (f"; noticed it replaces “{sure[0][0].title}” ({sure[0][0].why}) and recorded it "
+            "(undo: delete `superseded_by` in that note's properties, or restore it from "
+            "history)")  # fmt: skip
 
 
 def _reinforce(engine: VaultEngine, ref: str, changes_for: Any, now: Any) -> tuple[Memory, ...]:
@@ -362,11 +358,11 @@ def update(
                 current, moved = _renamed(engine, current, title)
                 paths += moved
                 renamed_from = seen.title
-        replaced: list[SupersededMemory] = []
+        replaced: list[str] = []
         if olds:
             done = supersession.record_supersession(engine, current, olds)
             current, paths = done.new, [*paths, *done.paths]
-            replaced = supersession.result_of(done, None).superseded
+            replaced = [o.id or "" for o in done.superseded]
     changed = [
         *(["content"] if content is not None else []),
         *(["title"] if renamed_from is not None else []),
@@ -378,7 +374,7 @@ def update(
         subject += f"\n\nRenamed from {renamed_from}"
     commit = engine.commit(
         list(dict.fromkeys(paths)),
-        f"{subject}\n\n{trailers('update', [current.id or '', *(o.memory_id or '' for o in replaced)])}",
+        f"{subject}\n\n{trailers('update', [current.id or '', *replaced])}",
     )
     return UpdateResult(
         memory_id=current.id or "",
@@ -386,7 +382,6 @@ def update(
         content_hash=current.content_hash,
         changed=changed,
         commit=commit,
-        title=current.title,
         superseded=replaced,
     )
 

@@ -281,3 +281,28 @@ def test_config_lists_every_setting_with_its_origin(shared_daemon: Daemon) -> No
     assert (
         rows["decay_model"]["value"] == "power_law" and rows["decay_model"]["origin"] == "default"
     )
+
+
+def test_a_memory_replacing_another_is_recorded_and_searched_as_current(
+    shared_daemon: Daemon,
+) -> None:
+    vault = shared_daemon.vault
+    assert vault is not None
+    c = shared_daemon.client()
+    old = c.post("/api/v1/memories", json={"content": "The team offsite is in Lisbon."}).json()
+    new = c.post("/api/v1/memories", json={"content": "We moved the offsite to Porto."}).json()
+    r = c.patch(f"/api/v1/memories/{new['memory_id']}", json={"supersedes": [old["memory_id"]]})
+    assert r.status_code == 200, r.text
+    assert r.json()["superseded"] == [old["memory_id"]]
+    assert frontmatter_of(vault / old["path"])["superseded_by"] == [f"[[{new['title']}]]"]
+    assert last_commit(vault).startswith("update: ")
+    hits = c.get("/api/v1/search", params={"q": "team offsite Lisbon"}).json()["results"]
+    ids = [h["id"] for h in hits]
+    assert new["memory_id"] in ids and old["memory_id"] not in ids
+    assert hits[ids.index(new["memory_id"])]["supersedes"] == [old["title"]]
+    history = c.get("/api/v1/search", params={"q": "team offsite Lisbon", "status": "all"}).json()[
+        "results"
+    ]
+    ids = [h["id"] for h in history]
+    assert ids.index(new["memory_id"]) < ids.index(old["memory_id"])
+    assert history[ids.index(old["memory_id"])]["superseded_by"] == [new["title"]]

@@ -31,7 +31,10 @@ def test_bad_arguments_fail_with_one_line_naming_the_flag(git_vault: Path, cli) 
         (("search", "milk", "--limit", "many"), "argument --limit: invalid int value: 'many'"),
         (("search", "milk", "--limit", "0"), "--limit: must be from 1 to 100, got 0"),
         (("touch",), "the following arguments are required: ID"),
-        (("update", "Curious about Rust"), "give --content, --tags, --entities or --strength"),
+        (
+            ("update", "Curious about Rust"),
+            "give --content, --tags, --entities, --strength or --supersedes",
+        ),
     ):
         result = cli(*args, vault=git_vault)
         assert result.code == 2, (args, result.err)

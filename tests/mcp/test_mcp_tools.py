@@ -130,7 +130,9 @@ async def test_save_search_open_touch_observe_update_relate(git_vault: Path) -> 
             "update_memory", memory_id=mid, content="Maya now takes her espresso black.",
             expected_hash=current["content_hash"],
         )  # fmt: skip
-        assert updated["changed"] == ["content"]
+        # its title came from its words: it follows them
+        assert updated["changed"] == ["content", "title"]
+        assert updated["path"] == "_stm/Maya now takes her espresso black.md"
         assert "espresso black" in (git_vault / updated["path"]).read_text()
 
         related = await s.call(
@@ -304,8 +306,7 @@ async def test_save_memory_lists_what_the_save_likely_replaces(git_vault: Path) 
         )
         # sure of it: recorded by the save, and said (auto_supersede)
         assert saved["may_supersede"] == []
-        replaced = saved["superseded"]
-        assert [m["title"] for m in replaced] == ["Uses Neovim"]
-        assert "editor" in replaced[0]["noticed"] and "superseded_by" in saved["message"]
+        assert len(saved["superseded"]) == 1 and "same editor" in saved["message"]
+        assert "“Uses Neovim”" in saved["message"] and "superseded_by" in saved["message"]
         unrelated = await s.call("save_memory", content="Maya's sister Elin likes Helix too.")
         assert unrelated["may_supersede"] == []

@@ -14,6 +14,7 @@ import numpy as np
 from cortexgraph_vault.core.decay import score_at
 from cortexgraph_vault.core.ranking import Relevance, fuse, lend_context, prior
 from cortexgraph_vault.core.rules import review_priority
+from cortexgraph_vault.core.time_cues import TimeFocus, time_focus
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.ops.candidates import Candidate, CandidatePool
 from cortexgraph_vault.ops.relevance import (
@@ -23,7 +24,13 @@ from cortexgraph_vault.ops.relevance import (
     episodes,
     ranking_config,
 )
-from cortexgraph_vault.ops.search import REVIEW_NEAR, _tag_filter
+from cortexgraph_vault.ops.search import (
+    PRESENT_SCALE_DAYS,
+    PRESENT_WEIGHT,
+    REVIEW_NEAR,
+    SPAN_OUTSIDE,
+    _tag_filter,
+)
 
 
 def reference_match(
@@ -63,8 +70,11 @@ def reference_rank(
     tags: Sequence[str] | None = None, folder: str | None = None,
     window_days: float | None = None, now: datetime, stm_weight: float = 1.0,
     ltm_weight: float = 1.0, by_memory_score: bool = False,
-    query_vector: np.ndarray | None = None,
+    query_vector: np.ndarray | None = None, include_superseded: bool = False,
 ) -> tuple[list[Candidate], Matches | None]:  # fmt: skip
+    """A superseded memory is left out (or, with `include_superseded`, kept as it is): the
+    vaults compared with this hold no supersession; lending a superseded match's place to
+    what replaced it is tested on its own (tests/ops/test_supersession.py)."""
     catalog = engine.fresh()
     if terms or query_vector is not None:
         found, matches = reference_match(engine, query, terms, query_vector)
@@ -79,6 +89,7 @@ def reference_rank(
     prefix = folder.strip().strip("/") + "/" if folder and folder.strip("/ ") else None
     since = (now - timedelta(days=window_days)).timestamp() if window_days is not None else None
     out: list[Candidate] = []
+    created: dict[str, float] = {}
     for path, rel in items:
         note = catalog.note(path)
         if note is None:
@@ -98,6 +109,9 @@ def reference_rank(
         last_used = m.last_used.timestamp()
         if since is not None and last_used < since:
             continue
+        if m.superseded and not include_superseded:
+            continue
+        created[path] = m.created.timestamp()
         s = score_at(m.use_count, last_used, m.strength, now.timestamp(), engine.decay)
         active = m.status == "active"
         priority = review_priority(s, engine.rules) if active else 0.0
@@ -108,7 +122,29 @@ def reference_rank(
             out.append((rel * prior(s, floor) * stm_weight, path, rel, s, priority))
         else:
             out.append((rel * ltm_weight, path, rel, s, priority))
-    return out, matches
+    return _weighed_by_time(out, created, time_focus(query, now)), matches
+
+
+def _weighed_by_time(
+    out: list[Candidate], created: dict[str, float], focus: TimeFocus
+) -> list[Candidate]:
+    """ops/search.py `weigh_time`, one candidate at a time."""
+    if not created or not (focus.present or focus.span):
+        return out
+    weight: dict[str, float] = {}
+    if focus.span:
+        assert focus.since is not None and focus.until is not None
+        low, high = focus.since.timestamp(), focus.until.timestamp()
+        inside = {p for p, t in created.items() if low <= t <= high}
+        if inside:
+            weight = {p: 1.0 if p in inside else SPAN_OUTSIDE for p in created}
+    else:
+        newest = max(created.values())
+        scale = PRESENT_SCALE_DAYS * 86400
+        weight = {
+            p: 1.0 - PRESENT_WEIGHT * min(1.0, (newest - t) / scale) for p, t in created.items()
+        }
+    return [(c[0] * weight.get(c[1], 1.0), *c[1:]) for c in out]  # type: ignore[misc]
 
 
 def _order(c: Candidate) -> tuple[float, float, str]:

@@ -70,8 +70,8 @@ def test_a_sure_replacement_is_recorded_by_the_save_and_said(tmp_path: Path) -> 
     (vault / "_stm").mkdir(parents=True)
     paris = service_for(vault, now=at(0)).save("I live in Paris, near the Canal Saint-Martin.")
     berlin = service_for(vault, now=at(30)).save("I moved to Berlin (Kreuzberg) in early December.")
-    assert [(s.memory_id, bool(s.noticed)) for s in berlin.superseded] == [(paris.memory_id, True)]
-    assert "home" in (berlin.superseded[0].noticed or "")
+    assert berlin.superseded == [paris.memory_id]
+    assert "same home" in berlin.message
     assert "replaces “I live in Paris" in berlin.message and "superseded_by" in berlin.message
     assert berlin.may_supersede == []
     old = parse_note((vault / paris.path).read_text("utf-8")).frontmatter

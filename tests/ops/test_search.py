@@ -15,7 +15,7 @@ from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.models import SearchHit
 from cortexgraph_vault.service import MemoryService
-from tests.builders import memory_text, write_note
+from tests.builders import a_vault, memory_text, write_note
 from tests.conftest import NOW, NOW_ISO
 
 
@@ -202,3 +202,35 @@ def test_search_memory_runs_on_the_index(sample_vault: Path) -> None:
     assert all(h.status == "promoted" for h in service.search(status="promoted").results)
     with pytest.raises(InvalidArgument):
         service.search("atlas", status="note")
+
+
+def test_a_question_about_now_prefers_the_newer_of_two_alike(tmp_path: Path) -> None:
+    vault = a_vault(tmp_path / "v", {
+        "_stm/Gym a.md": memory_text("gym-old", "My gym is the Fitbox on Main Street.\n",
+                                     created=NOW - timedelta(days=120), use_count=1),
+        "_stm/Gym b.md": memory_text("gym-new", "My gym is the Fitbox on Main Street.\n",
+                                     created=NOW - timedelta(days=10), use_count=1),
+    })  # fmt: skip
+    s = service_for(vault)
+    assert [h.id for h in s.search("which gym do I go to now", top_k=2).results] == [
+        "gym-new", "gym-old"
+    ]  # fmt: skip
+
+
+def test_a_question_naming_a_time_prefers_what_was_saved_then(tmp_path: Path) -> None:
+    from tests.builders import a_vault, memory_text
+
+    def note(mid: str, days: float, uses: int) -> str:
+        return memory_text(mid, "We chose Postgres for the billing service.\n", use_count=uses,
+                           created=NOW - timedelta(days=days), last_used=NOW - timedelta(days=1))  # fmt: skip
+
+    vault = a_vault(
+        tmp_path / "v", {"_stm/A.md": note("recent", 2, 3), "_stm/B.md": note("then", 14, 1)}
+    )
+    s = service_for(vault)
+    ids = [h.id for h in s.search("what did we choose for billing two weeks ago", top_k=2).results]
+    assert ids == ["then", "recent"]
+    ids = [
+        h.id for h in s.search("what did we choose for billing in the past 3 days", top_k=2).results
+    ]
+    assert ids == ["recent", "then"]

@@ -2,7 +2,7 @@
 // Do not edit: change the Python models, regenerate the spec, then run `npm run gen:types`.
 
 export interface Analyze {
-  /** the user's message, as written */
+  /** the user's message */
   message: string;
 }
 
@@ -53,9 +53,9 @@ export interface CommitView {
 export interface CreateMemory {
   /** the memory, in plain words or Markdown */
   content: string;
-  /** tags, made lower case (`DB Prefs` → `db_prefs`) */
+  /** tags (made lower case) */
   tags?: string[] | null;
-  /** people, projects, tools or places the memory is about */
+  /** people, projects, tools or places it is about */
   entities?: string[] | null;
   /** where it came from, e.g. chat */
   source?: string | null;
@@ -63,16 +63,16 @@ export interface CreateMemory {
   context?: string | null;
   /** extra key/value pairs */
   meta?: Record<string, string | number | boolean> | null;
-  /** importance multiplier: 1 normal, up to 2 for what must last */
+  /** importance: 1 normal, up to 2 for what must last */
   strength?: number | null;
   /** note title (default: first words) */
   title?: string | null;
   /**
-   * save despite a credential (password, PIN, card, key) — it stays in git; only if the user asks
+   * save a credential (password, PIN, key) anyway, kept in git; only if the user asks
    * @default false
    */
   force?: boolean;
-  /** ids of memories this one replaces (no longer true): search then answers with this one; history keeps the old */
+  /** ids it replaces */
   supersedes?: string[] | null;
 }
 
@@ -111,7 +111,6 @@ export interface ForgetCandidate {
   score: number;
   use_count: number;
   age_days: number;
-  /** set when it is archived because newer memories replaced it (their titles) */
   superseded_by: string[];
 }
 
@@ -216,9 +215,9 @@ export interface LikelyReplacement {
   memory_id: string | null;
   title: string;
   path: string;
-  /** what the two memories share and what changed */
+  /** what changed */
   why: string;
-  /** the evidence is strong (same slot and holder, a new value, a change cue): the one replacement a save may record without asking */
+  /** sure: recorded unasked */
   strong: boolean;
 }
 
@@ -499,7 +498,7 @@ export interface RankExplain {
 }
 
 export interface Recall {
-  /** the user's message, as written */
+  /** the user's message */
   message: string;
   /** silent: reinforce, list without text; subtle: with text; interactive: ask before reinforcing (default: configured) */
   mode?: "silent" | "subtle" | "interactive" | null;
@@ -528,7 +527,7 @@ export interface RecalledMemory {
   /** the memory's decay score before this recall */
   score: number;
   matched_topics: string[];
-  /** what makes it relevant to the message */
+  /** why relevant */
   why: string;
   reinforced: boolean;
   /** used too recently to be reinforced again (auto_recall_min_interval) */
@@ -602,10 +601,12 @@ export interface SaveResult {
   auto_entities: string[];
   calculated_strength: number | null;
   commit: string | null;
-  /** memories this one likely replaces (same subject and slot, a different value): if it does, record it with create_relation(new, old, relation_type='supersedes') */
+  /** what it likely replaces (confirm: create_relation supersedes) */
   may_supersede: LikelyReplacement[];
-  /** the memories this one replaces (given in `supersedes`, or noticed by the save itself on strong evidence: `noticed` says why): search answers with this one from now on */
-  superseded: SupersededMemory[];
+  /** ids it replaces */
+  superseded: string[];
+  /** why, if recorded unasked */
+  noticed: string | null;
   /** set once per session when the vault is not a git repository: forgetting and restore need `cortexgraph-vault init` */
   warning: string | null;
 }
@@ -632,11 +633,9 @@ export interface SearchHit {
   review_priority: number;
   review_candidate: boolean;
   matched: string[];
-  /** no longer current: the titles of the memories that replaced it (listed only when history is asked for, below what replaced it) */
+  /** no longer true: what replaced it */
   superseded_by: string[];
-  /** when it stopped being current */
   valid_until: string | null;
-  /** the titles of the older memories this one replaced */
   supersedes: string[];
   explain: RankExplain | null;
 }
@@ -686,14 +685,6 @@ export interface SettingsList {
 export interface Skipped {
   path: string;
   reason: string;
-}
-
-export interface SupersededMemory {
-  memory_id: string | null;
-  title: string;
-  path: string;
-  /** set when the save noticed it replaces this memory and recorded it unasked: why (undo by deleting `superseded_by` in that note's properties) */
-  noticed: string | null;
 }
 
 export interface Sync {
@@ -767,20 +758,20 @@ export interface TouchResult {
 export interface UpdateMemory {
   /** new content (replaces the body) */
   content?: string | null;
-  /** tags, made lower case (`DB Prefs` → `db_prefs`) */
+  /** tags (made lower case) */
   tags?: string[] | null;
-  /** people, projects, tools or places the memory is about */
+  /** people, projects, tools or places it is about */
   entities?: string[] | null;
-  /** importance multiplier: 1 normal, up to 2 for what must last */
+  /** importance: 1 normal, up to 2 for what must last */
   strength?: number | null;
   /** the content_hash you last read (open_memories); refused if the file changed since */
   expected_hash?: string | null;
   /**
-   * save despite a credential (password, PIN, card, key) — it stays in git; only if the user asks
+   * save a credential (password, PIN, key) anyway, kept in git; only if the user asks
    * @default false
    */
   force?: boolean;
-  /** ids of memories this one replaces (no longer true): search then answers with this one; history keeps the old */
+  /** ids it replaces */
   supersedes?: string[] | null;
 }
 
@@ -791,10 +782,8 @@ export interface UpdateResult {
   content_hash: string;
   changed: string[];
   commit: string | null;
-  /** its title now (it follows the content when it was made from it) */
-  title: string | null;
-  /** the memories it replaces from now on (`supersedes`) */
-  superseded: SupersededMemory[];
+  /** ids it replaces */
+  superseded: string[];
 }
 
 export interface VaultStatus {
@@ -842,7 +831,7 @@ export interface WatcherStatus {
 export interface SearchQuery {
   /** words to look for */
   q: string;
-  /** only results with any of these tags */
+  /** only with any of these tags */
   tags?: string[];
   /** memories (active, promoted, archived), other notes (note) or all; default: all but archived */
   status?: "active" | "promoted" | "archived" | "note" | "all" | ("active" | "promoted" | "archived" | "note" | "all")[] | null;
@@ -857,7 +846,7 @@ export interface SearchQuery {
   stm_weight?: number;
   /** weight of promoted memories and notes (default 0.7) */
   ltm_weight?: number;
-  /** only memories used within this many days */
+  /** only those used within this many days */
   window_days?: number;
   /** only memories whose decay score is at least this */
   min_score?: number;
@@ -866,7 +855,7 @@ export interface SearchQuery {
   /** results per page (default: the limit) */
   page_size?: number;
   /**
-   * characters of content per result (0 = full content)
+   * characters of content per result (0: all)
    * @default 300
    */
   preview_length?: number;
@@ -876,16 +865,11 @@ export interface SearchQuery {
    */
   include_review_candidates?: boolean;
   /**
-   * also memories replaced by newer ones (history), each below what replaced it and marked superseded_by; status all or archived includes them too
-   * @default false
-   */
-  include_superseded?: boolean;
-  /**
    * per hit: why it ranks there (words, vector, prior)
    * @default false
    */
   explain?: boolean;
-  /** next_cursor of an answer cut to size */
+  /** next_cursor of a cut answer */
   cursor?: string;
 }
 

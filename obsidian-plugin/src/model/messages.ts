@@ -17,7 +17,7 @@ export function reinforcedMessage(title: string, result: TouchResult): string {
 export function supersededMessage(title: string, oldTitle: string, result: UpdateResult): string {
   if (result.superseded.length === 0) return `"${title}" already replaces "${oldTitle}"`;
   const moved = result.path.startsWith("_stm/") ? "" : ` (promoted to ${result.path}, where "${oldTitle}" was)`;
-  return `"${result.title ?? title}" replaces "${oldTitle}"${moved}`;
+  return `"${title}" replaces "${oldTitle}"${moved}`;
 }
 
 export function promotedMessage(title: string, result: PromoteResult): string {

@@ -45,13 +45,12 @@ describe("MemoryActions", () => {
       expect(JSON.parse(r.body!)).toEqual({ supersedes: ["paris-id"] });
       return json(200, {
         success: true, memory_id: "berlin-id", path: "memories/I moved to Berlin.md", content_hash: "h",
-        changed: ["supersedes"], commit: "c", title: "I moved to Berlin",
-        superseded: [{ memory_id: "paris-id", title: "I live in Paris", path: "memories/I live in Paris.md" }],
+        changed: ["supersedes"], commit: "c", superseded: ["paris-id"],
       });
     });
     const { actions, notes, notified, changed } = setup(t, ["_stm/Berlin.md", "_stm/Paris.md"]);
     const result = await actions.supersede(berlin, paris);
-    expect(result?.superseded.map((m) => m.memory_id)).toEqual(["paris-id"]);
+    expect(result?.superseded).toEqual(["paris-id"]);
     expect(notes.saved).toEqual(["_stm/Berlin.md", "_stm/Paris.md"]);
     expect(notified).toEqual(['"I moved to Berlin" replaces "I live in Paris" (promoted to memories/I moved to Berlin.md, where "I live in Paris" was)']);
     expect(changed()).toBe(1);
