@@ -523,9 +523,8 @@ export interface RecalledMemory {
   relevance: number;
   /** the memory's decay score before this recall */
   score: number;
+  /** why it is relevant to the message */
   matched_topics: string[];
-  /** what makes it relevant to the message */
-  why: string;
   reinforced: boolean;
   /** used too recently to be reinforced again (auto_recall_min_interval) */
   cooling_down: boolean;
