@@ -114,7 +114,8 @@ class SaveResult(Model):
         description="what it likely replaces (confirm: create_relation supersedes)",
     )
     superseded: list[str] = Field(
-        default_factory=list, description="ids it replaces (if noticed by the save: why, in message)"
+        default_factory=list,
+        description="ids it replaces (if noticed by the save: why, in message)",
     )
     warning: str | None = Field(
         default=None,
@@ -304,7 +305,8 @@ class UpdateResult(Model):
     changed: list[str]
     commit: str | None = None
     superseded: list[str] = Field(
-        default_factory=list, description="ids it replaces (if noticed by the save: why, in message)"
+        default_factory=list,
+        description="ids it replaces (if noticed by the save: why, in message)",
     )
 
 

@@ -207,7 +207,6 @@ def auto_recall(engine: VaultEngine, message: str, *, mode: str | None = None) -
             memory_id=c.hit.memory_id, title=c.hit.title, path=c.hit.path,
             content=c.hit.content if mode != "silent" else None,
             relevance=c.relevance, score=c.hit.memory_score or 0.0, matched_topics=c.topics,
-            why=c.use.why,
             reinforced=c.hit.path in reinforced_paths, cooling_down=c.hit.path in cooling,
         )
         for c in chosen

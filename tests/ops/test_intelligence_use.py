@@ -69,7 +69,7 @@ def test_a_real_question_reinforces_the_memory_it_is_about(
     result = service.auto_recall("Where do I live these days?", mode="subtle")
     # the newest statement of where they live, not Paris, Duolingo's "a day" or the go-live
     assert result.reinforced_ids == [ids["We40"]]
-    assert "home" in result.memories[0].why
+    assert "home" in result.memories[0].matched_topics[0]  # why it is relevant
     heron = service_for(root, now=at(51)).auto_recall("When does the Heron portal launch?")
     assert heron.reinforced_ids == [ids["The3"]]
     after = uses(service_for(root, now=at(52)))

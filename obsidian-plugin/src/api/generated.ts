@@ -526,9 +526,8 @@ export interface RecalledMemory {
   relevance: number;
   /** the memory's decay score before this recall */
   score: number;
+  /** why it is relevant to the message */
   matched_topics: string[];
-  /** why relevant */
-  why: string;
   reinforced: boolean;
   /** used too recently to be reinforced again (auto_recall_min_interval) */
   cooling_down: boolean;
@@ -603,10 +602,8 @@ export interface SaveResult {
   commit: string | null;
   /** what it likely replaces (confirm: create_relation supersedes) */
   may_supersede: LikelyReplacement[];
-  /** ids it replaces */
+  /** ids it replaces (if noticed by the save: why, in message) */
   superseded: string[];
-  /** why, if recorded unasked */
-  noticed: string | null;
   /** set once per session when the vault is not a git repository: forgetting and restore need `cortexgraph-vault init` */
   warning: string | null;
 }
@@ -782,7 +779,7 @@ export interface UpdateResult {
   content_hash: string;
   changed: string[];
   commit: string | null;
-  /** ids it replaces */
+  /** ids it replaces (if noticed by the save: why, in message) */
   superseded: string[];
 }
 
