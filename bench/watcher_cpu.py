@@ -1,14 +1,18 @@
 """CPU the file watcher spends per write of ours and per edit of another program, in process.
 
 A service on a copy of the sample vault (in a git repository) with its watcher running makes
-N touches, one after another as the daemon's change lane does, then M edits of a note written
-in place as another editor saves it, each after the watcher's debounce (a batch each). The
-watcher's threads (watchdog's, which read and hand on the events; and the worker that checks
-the paths) are timed by their own CPU clocks (`time.pthread_getcpuclockid`), from before the
-first write until the watcher is quiet after the last. Printed: ms of watcher CPU per touch
-and per edit, split by thread kind, and the events the watcher was handed.
+touches one after another as the daemon's change lane does, then saves (a new note and a git
+commit each), then edits of a note written in place as another editor saves it, each after
+the watcher's debounce (a batch each). The watcher's threads (watchdog's, which read and hand
+on the events; and the worker that checks the paths) are timed by their own CPU clocks
+(`time.pthread_getcpuclockid`), from before the first write until the watcher is quiet after
+the last. Printed: ms of watcher CPU per touch, save and edit, split by thread kind, and the
+events the watcher was handed.
 
-    python -m bench.watcher_cpu [--touches 400] [--edits 100]
+    python -m bench.watcher_cpu [--touches 400] [--saves 100] [--edits 100] [--whole-root]
+
+`--whole-root` watches the root recursively, `.git/` included, as past `MAX_FOLDERS` folders
+at the top: what watching the vault's folders alone saves.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ def _thread_cpu() -> dict[str, float]:
     return out
 
 
-def watcher_cpu(vault: Path, touches: int, edits: int) -> dict[str, object]:
+def watcher_cpu(vault: Path, touches: int, edits: int, saves: int) -> dict[str, object]:
     from cortexgraph_vault.config import load_config
     from cortexgraph_vault.service import MemoryService
 
@@ -65,8 +69,13 @@ def watcher_cpu(vault: Path, touches: int, edits: int) -> dict[str, object]:
         for _ in range(20):  # warm: imports, first commit, first batch
             service.touch(saved.memory_id)
         _quiet(watcher)
-        out: dict[str, object] = {"touches": touches, "edits": edits}
+        out: dict[str, object] = {"touches": touches, "edits": edits, "saves": saves}
         out.update(_spent(watcher, "touch", touches, lambda _: service.touch(saved.memory_id)))
+
+        def save(i: int) -> None:  # a new note and its git commit
+            service.save(f"The watcher bench's memory {i} about kettles.", tags=["bench"])
+
+        out.update(_spent(watcher, "save", saves, save))
         note = sorted(p for p in vault.glob("Projects/*.md"))[0]
         text = note.read_text(encoding="utf-8")
 
@@ -118,7 +127,17 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.watcher_cpu")
     p.add_argument("--touches", type=int, default=400)
     p.add_argument("--edits", type=int, default=100)
+    p.add_argument("--saves", type=int, default=100)
+    p.add_argument(
+        "--whole-root",
+        action="store_true",
+        help="watch the vault's root recursively, .git/ too, instead of its folders",
+    )
     args = p.parse_args(argv)
+    if args.whole_root:
+        from cortexgraph_vault.index import folder_watches
+
+        folder_watches.MAX_FOLDERS = -1
     from bench.daemon_load import sample_vault
 
     work = Path(tempfile.mkdtemp(prefix="cgv-watcher-"))
@@ -129,7 +148,11 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.update({k: "bench" for k in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME")})
     os.environ.update({k: "bench@example.org" for k in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL")})
     try:
-        print(json.dumps(watcher_cpu(sample_vault(work / "vault"), args.touches, args.edits)))
+        print(
+            json.dumps(
+                watcher_cpu(sample_vault(work / "vault"), args.touches, args.edits, args.saves)
+            )
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

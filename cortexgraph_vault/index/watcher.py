@@ -90,13 +90,13 @@ class VaultWatcher:
             return None
         return rel
 
-    def note_event(self, rels: list[str], *, is_dir: bool, count: int = 1) -> None:
+    def note_event(self, rels: list[str], *, is_dir: bool) -> None:
         now = time.monotonic()
         with self._cond:
             target = self._dirs if is_dir else self._files
             target.update(rels)
             self._last_event = now
-            self.state.events += count
+            self.state.events += 1
             if not self._first_event:
                 self._first_event = now
                 # Only the first event of a batch wakes the worker: with a batch pending it

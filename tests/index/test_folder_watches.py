@@ -43,7 +43,7 @@ class Recorder:
 
     relative = VaultWatcher.relative
 
-    def note_event(self, rels: list[str], *, is_dir: bool, count: int = 1) -> None:
+    def note_event(self, rels: list[str], *, is_dir: bool) -> None:
         with self.lock:
             (self.dirs if is_dir else self.files).update(rels)
 
