@@ -33,8 +33,7 @@ from cortexgraph_vault.index.cache_records import (
     write_postings,
     write_vectors,
 )
-from cortexgraph_vault.index.catalog import PickledVectors, VaultCatalog
-from cortexgraph_vault.index.catalog_parts import complete
+from cortexgraph_vault.index.catalog import PickledVectors, VaultCatalog, complete
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.heap_trim import give_back_freed_memory
 from cortexgraph_vault.index.records import IndexedNote, parser_version

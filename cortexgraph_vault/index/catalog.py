@@ -6,31 +6,31 @@ next stat walk both recognise them and skip them.
 
 The watcher thread and request threads share it: every change and every multi-step read
 holds one lock, and readers get snapshots (lists), never live views of the dictionaries.
+Every note comes in through `_put` and goes through `drop`; the word index, the vectors and
+the link graph follow each, and so does `on_change` (a daemon's read processes, told which
+notes to read again). The word index and the note vectors are restored from the cache only
+when something first needs them (`stats` and `show` need neither, and neither loads numpy).
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import logging
 import os
 import stat
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from cortexgraph_vault.index.catalog_entries import CatalogEntries
-from cortexgraph_vault.index.catalog_parts import (
-    PickledVectors,
-    RefreshReport,
-    parallel_min,
-    same_bytes,
-    same_words,
-    workers_for_walk,
-)
-from cortexgraph_vault.index.change_log import ChangeLog
-from cortexgraph_vault.index.embedder import Embedder
+from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.resolve import name_key
+from cortexgraph_vault.index.change_log import ADDED, RELATIONS, REMOVED, ChangeLog, Changes
+from cortexgraph_vault.index.embedder import SMALL_BATCH, Embedder
 from cortexgraph_vault.index.file_reads import FileRead, is_refusal, read_note_file, stat_key
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.graph import LinkGraph
@@ -40,11 +40,13 @@ from cortexgraph_vault.index.records import (
     index_bytes,
     index_with_words,
     parse_note_bytes,
+    stats_of,
     with_stamp,
     with_words,
 )
 from cortexgraph_vault.index.vault_walk import (
     BAD_NAME,
+    Walked,
     ignored_name,
     shown_name,
     utf8_name,
@@ -55,8 +57,10 @@ from cortexgraph_vault.vault.files import kind_of, not_regular, regular_file_exi
 from cortexgraph_vault.vault.layout import VaultLayout
 
 if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a search, a change)
+    import numpy as np
+
     from cortexgraph_vault.core.note import ParsedNote
-    from cortexgraph_vault.index.parallel_parse import ParseWorkers
+    from cortexgraph_vault.index.parallel_parse import EarlyWorkers, ParseWorkers
     from cortexgraph_vault.index.semantic import SemanticIndex
     from cortexgraph_vault.index.text_index import TermStats, TextIndex
 
@@ -77,7 +81,42 @@ __all__ = [
 ]
 
 
-class VaultCatalog(CatalogEntries):
+@dataclass(frozen=True)
+class PickledVectors:
+    """Note vectors as the cache holds them (`SemanticIndex.export`), read only when something
+    needs them: `stats` or `show` never loads numpy. `complete`: every note has its vector
+    and none waits to be embedded again."""
+
+    load: Callable[[], dict[str, Any]]  # read from the cache file
+    copy_to: Callable[[BinaryIO], None]  # written as they are into a newer cache file
+    complete: bool
+
+
+def complete(exported: dict[str, Any], paths: Iterable[str]) -> bool:
+    """Exported vectors hold every note's, and none waits to be embedded again."""
+    return not exported["pending"] and set(exported["paths"]) >= set(paths)
+
+
+@dataclass
+class RefreshReport:
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+    @property
+    def any(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+    def merge(self, other: RefreshReport) -> None:
+        self.added += other.added
+        self.changed += other.changed
+        self.removed += other.removed
+
+
+class VaultCatalog:
+    """Every note of one vault as parsed, and what is derived from them: memories by id,
+    names and tags in use, the word index, the note vectors and the link graph."""
+
     def __init__(
         self,
         layout: VaultLayout,
@@ -91,15 +130,19 @@ class VaultCatalog(CatalogEntries):
         self.max_note_bytes = max_note_bytes
         self.lock = threading.RLock()
         self._notes: dict[str, IndexedNote] = {}
+        # memory id → the paths holding it (several: a problem)
         self._by_id: dict[str, list[str]] = {}
-        self._unreadable: dict[str, str] = {}
+        self._unreadable: dict[str, str] = {}  # path → why it could not be read
         # made when first used; until then `_text_loader` restores the cached one, if any
         self._text: TextIndex | None = None
         self._text_loader: Callable[[], TextIndex] | None = None
         self._embedder = embedder
-        # made when first used; until then `_vectors` holds the cached vectors, if any
+        # made when first used; until then `_vectors` holds the cached vectors, if any (None
+        # in it: the cache held none, a one-call process wrote it before making them)
         self._semantic: SemanticIndex | None = None
         self._vectors: tuple[PickledVectors | None, set[str]] | None = None
+        # told how many notes `sync_vectors` embedded (a one-call process writes them to the cache)
+        self.vectors_made: Callable[[int], None] | None = None
         self.graph = LinkGraph()
         self.parsed = 0  # notes parsed since start (a warm start parses only what changed)
         self.progress: Progress = no_progress("indexing")  # (parsed, to parse) on a cold start
@@ -112,14 +155,405 @@ class VaultCatalog(CatalogEntries):
         # Bumped only when what memories say of each other may have changed (their typed
         # relations, ids, titles, paths): a touch does not, so relation lookups stay cached.
         self.relation_generation = 0
-        self.change_log = ChangeLog()  # the path of each recent change (catalog_entries.py)
-        self._names: Counter[str] = Counter()
+        self.change_log = ChangeLog()  # the path of each recent change (`changes_since`)
+        self._names: Counter[str] = Counter()  # file names as Obsidian compares them → how many
         self._tags: Counter[str] = Counter()
         # where notes parsed in worker processes keep their fields until the cache holds
         # them (index/cold_spool.py); None: in memory
         self.spool_folder: Path | None = None
-        self.on_change: Callable[[str, str], None] | None = None  # catalog_entries.py
+        # told of each note ("note", path), other file ("file", path) or folder walked again
+        # ("walk", folder) whose state changed, under the catalogue's lock: it must not block
+        self.on_change: Callable[[str, str], None] | None = None
+        # set on a thread bringing the catalogue up to what it found on disk (the watcher),
+        # where no call waits for the change to answer: a read process may take it in behind
+        # its reads
         self._noticing = threading.local()
+
+    # reads -------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._notes)
+
+    def notes(self) -> list[IndexedNote]:
+        with self.lock:
+            return list(self._notes.values())
+
+    def note(self, rel: str) -> IndexedNote | None:
+        return self._notes.get(rel)
+
+    def memories(self) -> Iterator[Memory]:
+        for note in self.notes():
+            if note.memory is not None:
+                yield note.memory
+
+    def memory_by_id(self, memory_id: str) -> Memory | None:
+        with self.lock:
+            paths = self._by_id.get(memory_id)
+            note = self._notes.get(paths[0]) if paths else None
+            return note.memory if note else None
+
+    def paths_with_id(self, memory_id: str) -> list[str]:
+        with self.lock:
+            return list(self._by_id.get(memory_id, ()))
+
+    def problems(self) -> list[tuple[str, str]]:
+        with self.lock:
+            found = [(n.path, p) for n in self._notes.values() for p in n.problems]
+            found += list(self._unreadable.items())
+            found += [
+                (
+                    path,
+                    f"memory id {mid} is also used by {', '.join(p for p in paths if p != path)}",
+                )
+                for mid, paths in self._by_id.items()
+                if len(paths) > 1
+                for path in paths
+            ]
+        return sorted(found)
+
+    def name_in_use(self, name: str, *, besides: str | None = None) -> bool:
+        """A note anywhere in the vault has this file name, compared as Obsidian compares link
+        names (case-insensitively): a new note takes another, so a `[[link]]` to either stays
+        unambiguous. `besides`: a note that is moving and gives up its own name."""
+        key = name_key(name)
+        with self.lock:
+            count = self._names.get(key, 0)
+        if besides is not None and name_key(besides.rsplit("/", 1)[-1]) == key:
+            count -= 1
+        return count > 0
+
+    def tags_in_use(self) -> set[str]:
+        """Every tag some note carries, as written (kept as notes change: no walk)."""
+        with self.lock:
+            return set(self._tags)
+
+    def search_text(
+        self, terms: list[str], related: Mapping[str, Sequence[tuple[str, float]]] | None = None
+    ) -> tuple[dict[str, float], dict[str, list[str]]]:
+        """Path → similarity of every note matching the terms, and what each term matched."""
+        with self.lock:
+            return self.text.search_expanded(terms, related)
+
+    def search_text_sized(
+        self, terms: list[str], related: Mapping[str, Sequence[tuple[str, float]]] | None = None
+    ) -> tuple[dict[str, float], dict[str, list[str]], np.ndarray]:
+        """`search_text`, and each match's indexed length (field-weighted words), in order."""
+        with self.lock:
+            return self.text.search_sized(terms, related)
+
+    def text_lengths(self, paths: Sequence[str]) -> np.ndarray:
+        """Each note's indexed length (0 for a note the word index does not hold)."""
+        with self.lock:
+            return self.text.lengths(paths)
+
+    def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
+        """How many notes the word index holds, and in how many of them each term occurs."""
+        with self.lock:
+            text = self.text
+            return len(text), {term: text.document_frequency(term) for term in terms}
+
+    # words -------------------------------------------------------------------
+    @property
+    def text(self) -> TextIndex:
+        """The word index, unpickled from the cache (or made empty) when first asked for:
+        `stats` or `show` never loads it."""
+        text = self._text
+        if text is None:
+            with self.lock:
+                if self._text is None:
+                    self._text = self._restored_text()
+                text = self._text
+        return text
+
+    def _restored_text(self) -> TextIndex:
+        from cortexgraph_vault.index.text_index import TextIndex
+
+        loader, self._text_loader = self._text_loader, None
+        if loader is None:
+            return TextIndex()
+        try:
+            return loader()
+        except Exception as exc:  # a damaged cache costs tokenising the notes again
+            log.warning("cached word index unusable (%s); indexing the words again", exc)
+        index = TextIndex()
+        for note in self._notes.values():
+            index.put(note.path, stats_of(note), None)
+        return index
+
+    # vectors -----------------------------------------------------------------
+    @property
+    def semantic(self) -> SemanticIndex:
+        """The note vectors, unpickled from the cache (or made empty) when first asked for."""
+        index = self._semantic
+        if index is None:
+            with self.lock:
+                if self._semantic is None:
+                    self._semantic = self._unpickled_vectors()
+                index = self._semantic
+        return index
+
+    def _unpickled_vectors(self) -> SemanticIndex:
+        from cortexgraph_vault.index.semantic import SemanticIndex
+
+        index = SemanticIndex(self._embedder)
+        cached, self._vectors = self._vectors, None
+        if cached is None:
+            return index
+        vectors, known = cached
+        if vectors is not None:
+            try:
+                index.restore(vectors.load(), known)
+                return index
+            except Exception as exc:  # a damaged cache costs an embedding, never the index
+                log.warning("cached note vectors unusable (%s); embedding again", exc)
+                index = SemanticIndex(self._embedder)
+        for path in known:  # none cached, or unusable: every note waits for its own
+            index.mark(path)
+        return index
+
+    def vectors_waiting(self) -> bool:
+        """Some note waits for its vector: the cache held none or not all of them, or a note
+        changed since (any change to a note unpickles the cached vectors first)."""
+        if self._semantic is None:
+            cached = self._vectors
+            if cached is None or self._embedder is None:
+                return False
+            return cached[0] is None or not cached[0].complete
+        return self._semantic.pending > 0
+
+    def vector_text(self, rel: str) -> str | None:
+        from cortexgraph_vault.index.semantic import note_text
+
+        note = self._notes.get(rel)
+        return None if note is None else note_text(note.title, note.aliases, note.body_text())
+
+    def sync_vectors(self) -> int:
+        """Embed the notes changed since the last call (the search calls it before it looks)."""
+        if self._semantic is None and not self.vectors_waiting():
+            return 0  # nothing changed since the cached vectors (or there are none to make)
+        made = self.semantic.sync(self.vector_text, self.vector_progress)
+        if made > SMALL_BATCH:  # the tokenizer (and past TABLE_MIN the float32 table) made
+            model = self.semantic.embedder()
+            if model is not None:
+                model.let_go(time.monotonic())
+            # the parsed tokenizer's heap and each note's decoded text, handed back: a daemon
+            # that embeds the memories saved since its last search keeps none of it
+            give_back_freed_memory()
+        if made and self.vectors_made is not None:
+            self.vectors_made(made)
+        return made
+
+    def sync_vectors_behind(self) -> threading.Thread:
+        """Embed the changed notes on a thread of their own, so the index answers by words
+        meanwhile. Whatever needs the vectors calls `sync_vectors` first, which waits for
+        this one (the semantic index's lock) or does the work itself: what it sees is the
+        same as if the vectors had been made up front."""
+        started = threading.Event()
+
+        def embed() -> None:
+            with self.semantic.embedding:  # taken before the caller goes on: a sync waits
+                started.set()
+                try:
+                    self.sync_vectors()
+                except Exception:  # search by meaning reports its own problem; words go on
+                    log.exception("embedding notes in the background failed")
+
+        thread = threading.Thread(target=embed, name="cgv-vectors", daemon=True)
+        thread.start()
+        started.wait()
+        return thread
+
+    # the whole state at once: from the cache, from a re-index beside it, to the cache
+    def adopt(
+        self,
+        notes: dict[str, IndexedNote],
+        text: TextIndex | Callable[[], TextIndex],
+        vectors: PickledVectors | SemanticIndex | None = None,
+    ) -> None:
+        """Take over a state loaded from the persistent cache (before any other change):
+        its vectors too when it has them, or else every note is embedded again. Vectors
+        kept pickled, or none, are unpickled (or marked to be made) when first needed."""
+        with self.lock:
+            self._semantic, self._vectors = None, None
+            if vectors is None or isinstance(vectors, PickledVectors):
+                self._vectors = (vectors, set(notes))
+            else:
+                self._semantic = vectors
+            self._notes = dict(notes)
+            self._by_id = {}
+            for note in notes.values():
+                if note.memory_id:
+                    self._by_id.setdefault(note.memory_id, []).append(note.path)
+            if callable(text):  # as cached: unpickled when first needed
+                self._text, self._text_loader = None, text
+            else:
+                self._text, self._text_loader = text, None
+            self.graph.load(notes.values())
+            self._names = Counter(name_key(path.rsplit("/", 1)[-1]) for path in notes)
+            self._tags = Counter(tag for note in notes.values() for tag in note.tags)
+            self.generation += 1
+            self.note_generation += 1
+            self.relation_generation += 1
+            self.change_log.reset(self.generation)
+
+    def replace_with(self, other: VaultCatalog) -> None:
+        """Take over another catalogue's notes (a full re-index built beside this one)."""
+        with other.lock:
+            notes, text = dict(other._notes), other.text
+            unreadable = dict(other._unreadable)
+            attachments = set(other.graph._attachments)
+            semantic = other.semantic
+        self.adopt(notes, text, semantic)
+        with self.lock:
+            self._unreadable = unreadable
+            self.graph.set_attachments(attachments)
+            self.parsed += other.parsed
+            if self.on_change is not None:
+                self.on_change("walk", "")
+
+    def snapshot(
+        self,
+    ) -> tuple[dict[str, IndexedNote], dict[str, object], PickledVectors | dict[str, Any] | None]:
+        """Notes, words and vectors to save: the vectors as loaded if still untouched, else
+        exported (pickled by the writer, outside the lock)."""
+        with self.lock:
+            notes = dict(self._notes)
+            if self._semantic is None and self._vectors is not None:
+                vectors: PickledVectors | dict[str, Any] | None = self._vectors[0]
+            else:
+                vectors = self.semantic.export()
+            return notes, self.text.export(), vectors
+
+    # entries -----------------------------------------------------------------
+    @contextlib.contextmanager
+    def noticing(self) -> Iterator[None]:
+        self._noticing.on = True
+        try:
+            yield
+        finally:
+            self._noticing.on = False
+
+    @property
+    def noticed(self) -> bool:
+        """Whether the change being made now was found on disk (`noticing`), not made by a call."""
+        return getattr(self._noticing, "on", False)
+
+    def changes_since(self, generation: int) -> Changes | None:
+        """The changes after `generation` with each changed path's note now, or None when
+        they are no longer all known (a value made then is built again)."""
+        with self.lock:
+            found = self.change_log.since(generation)
+            if found is None:
+                return None
+            notes = self._notes
+            return Changes(self.generation, found, {path: notes.get(path) for path, _ in found})
+
+    def notes_now(self) -> tuple[int, list[IndexedNote]]:
+        """The notes in the catalogue's order, with the generation they are (`changes_since`
+        brings a value made from them up to date)."""
+        with self.lock:
+            return self.generation, list(self._notes.values())
+
+    def drop(self, rel: str) -> None:
+        with self.lock:
+            self._unreadable.pop(rel, None)
+            old = self._notes.pop(rel, None)
+            if old is None:
+                return
+            self._forget_id(old)
+            self.text.remove(rel, lambda: indexed_terms_of(old))
+            self.semantic.drop(rel)
+            self.graph.remove(old)
+            self.removed += 1
+            self._tagged(old, -1)
+            self._changed(old, None)
+            if self.on_change is not None:
+                self.on_change("note", rel)
+
+    def _put(
+        self,
+        note: IndexedNote,
+        *,
+        reindex: bool = True,
+        stats: TermStats | None = None,
+        words_later: bool = False,
+        same_words: bool = False,
+    ) -> IndexedNote:
+        """Index a note. `words_later`: its words come in a block of postings the caller adds
+        (`TextIndex.put_block`) before letting go of the lock. `same_words`: its searchable
+        text is the indexed note's (a touch changes fields only): the word index is left as it
+        is (taking the note's words out and putting them back costs two word counts)."""
+        reindex = reindex or words_later
+        if reindex and stats is None and not words_later and not same_words:
+            stats = stats_of(note)
+        with self.lock:
+            old = self._notes.get(note.path)
+            self._unreadable.pop(note.path, None)
+            if old is not None:
+                self._forget_id(old)
+            self._notes[note.path] = note
+            if note.memory_id:
+                paths = self._by_id.setdefault(note.memory_id, [])
+                if note.path not in paths:
+                    paths.append(note.path)
+            if old is None:
+                self._named(note.path, +1)
+            if reindex:
+                self._tagged(old, -1)
+                self._tagged(note, +1)
+                self._changed(old, note)
+                self.parsed += 1
+                self.semantic.mark(note.path)
+                old_terms = (lambda: indexed_terms_of(old)) if old else None
+                if same_words:
+                    pass
+                elif not words_later:
+                    assert stats is not None  # taken above, outside the lock
+                    self.text.put(note.path, stats, old_terms)
+                elif note.path in self.text:
+                    self.text.remove(note.path, old_terms)
+                self.graph.put(note, old)
+            else:  # a restamp: the generation stays; a value made from `old` is told later
+                self.change_log.record(self.generation + 1, note.path, ADDED if old is None else 0)
+            if self.on_change is not None:
+                self.on_change("note", note.path)
+        return note
+
+    def _changed(self, old: IndexedNote | None, new: IndexedNote | None) -> None:
+        self.generation += 1
+        # a memory's fields are not decoded to know it is one (100k notes: 30k memories)
+        if (old is not None and not old.has_memory) or (new is not None and not new.has_memory):
+            self.note_generation += 1
+        flags = (ADDED if old is None else 0) | (REMOVED if new is None else 0)
+        if relations_changed(old, new):
+            self.relation_generation += 1
+            flags |= RELATIONS
+        changed = new if new is not None else old
+        assert changed is not None
+        self.change_log.record(self.generation, changed.path, flags)
+        if new is None and old is not None:
+            self._named(old.path, -1)
+
+    def _named(self, path: str, delta: int) -> None:
+        name = name_key(path.rsplit("/", 1)[-1])
+        self._names[name] += delta
+        if self._names[name] <= 0:
+            del self._names[name]
+
+    def _tagged(self, note: IndexedNote | None, delta: int) -> None:
+        if note is None:
+            return
+        for tag in note.tags:
+            self._tags[tag] += delta
+            if self._tags[tag] <= 0:
+                del self._tags[tag]
+
+    def _forget_id(self, old: IndexedNote) -> None:
+        mid = old.memory_id
+        paths = self._by_id.get(mid) if mid else None
+        if mid and paths and old.path in paths:
+            paths.remove(old.path)
+            if not paths:
+                del self._by_id[mid]
 
     # updating ----------------------------------------------------------------
     def refresh(self, start: str = "") -> RefreshReport:
@@ -398,3 +832,70 @@ class VaultCatalog(CatalogEntries):
             self.graph.attachment(rel, regular_file_exists(self.root / rel))
             if self.on_change is not None:
                 self.on_change("file", rel)
+
+
+def parallel_min() -> int:
+    # the parse workers' module (and the subprocess machinery): only when there is a parse
+    from cortexgraph_vault.index.parallel_parse import PARALLEL_MIN
+
+    return PARALLEL_MIN
+
+
+class NoEarlyWorkers:
+    """A walk that starts no parse workers on its way (a warm start parses what changed)."""
+
+    def walk(self, walked: Iterator[Walked]) -> Iterator[Walked]:
+        return walked
+
+    def take(self) -> None:
+        return None
+
+    def stop(self) -> None:
+        return None
+
+
+def workers_for_walk(*, cold: bool) -> NoEarlyWorkers | EarlyWorkers:
+    if not cold:
+        return NoEarlyWorkers()
+    from cortexgraph_vault.index.parallel_parse import EarlyWorkers
+
+    return EarlyWorkers()
+
+
+def relation_key(note: IndexedNote | None) -> object:
+    m = note.memory if note is not None else None
+    if m is None:
+        return None
+    # the save time too: it places a memory in its episode (ops/relevance.py `episodes`)
+    return m.path, m.id, m.title, m.relations, m.created
+
+
+def relations_changed(old: IndexedNote | None, new: IndexedNote | None) -> bool:
+    if old is None or new is None:  # a memory came or went (no need to unpickle it to know)
+        either = old if old is not None else new
+        return either is not None and either.kind != "note"
+    return relation_key(old) != relation_key(new)
+
+
+def indexed_terms_of(old: IndexedNote) -> dict[str, float]:
+    from cortexgraph_vault.index.text_index import indexed_weights
+
+    return indexed_weights(stats_of(old))
+
+
+def same_words(old: IndexedNote, new: IndexedNote) -> bool:
+    """The new version of a note has the searchable text the indexed one has (`_put`'s
+    `same_words`), and the old one was indexed in full (not cut to the words one note holds)."""
+    if any(p.endswith(" are searchable") for p in old.problems):
+        return False
+    return old.document() == new.document()
+
+
+def same_bytes(old: IndexedNote, data: bytes, max_bytes: int) -> bool:
+    if len(data) > max_bytes or old.sha256.startswith("partial:"):
+        return False
+    # the bytes first: a touch's are new, and the note's fields are then not decoded
+    if old.size != len(data) or old.sha256 != hashlib.sha256(data).hexdigest():
+        return False
+    # its times default from the file's stamp, which just changed
+    return old.memory is None or {"created", "last_used"} <= old.frontmatter.keys()

@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING
 import cortexgraph_vault
 from cortexgraph_vault.index.file_reads import read_note_file
 from cortexgraph_vault.index.records import IndexedNote, index_with_words
+from cortexgraph_vault.index.vault_walk import Walked
 from cortexgraph_vault.vault.layout import VaultLayout
 
 if TYPE_CHECKING:  # the word index loads numpy: the workers need it first, not the caller
-    from cortexgraph_vault.index.catalog_parts import Walked
     from cortexgraph_vault.index.text_index import PostingBlock, TermStats
 
 log = logging.getLogger(__name__)

@@ -18,6 +18,7 @@ from cortexgraph_vault.vault.paths import IGNORED_DIRS
 log = logging.getLogger(__name__)
 
 BAD_NAME = "file name is not UTF-8 (rename it); never read"
+Walked = tuple[str, os.stat_result | None]  # what `walk_vault` yields: a note's lstat, or None
 
 
 def utf8_name(rel: str) -> bool:
@@ -42,7 +43,7 @@ def ignored_name(name: str) -> bool:
     return name.startswith(".") or TEMP_MARK in name or name in IGNORED_DIRS
 
 
-def walk_vault(root: Path, start: str = "") -> Iterator[tuple[str, os.stat_result | None]]:
+def walk_vault(root: Path, start: str = "") -> Iterator[Walked]:
     """(vault-relative path, lstat) of every note under `start`; attachments with stat None.
 
     A symlink, FIFO, socket or device named like a note comes with its lstat (not a regular
