@@ -37,7 +37,7 @@ from watchdog.events import (
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
 
-from cortexgraph_vault.index.vault_walk import ignored_name
+from cortexgraph_vault.index.catalog.vault_walk import ignored_name
 
 MAX_FOLDERS = 24
 EVENTS: list[type[FileSystemEvent]] = [

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from cortexgraph_vault.core.resolve import LinkResolver, name_key
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.index.records import IndexedNote, NoteLink
+    from cortexgraph_vault.index.notes.records import IndexedNote, NoteLink
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ import struct
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from cortexgraph_vault.index.vault_walk import ignored_name
+from cortexgraph_vault.index.catalog.vault_walk import ignored_name
 
 # <sys/inotify.h>
 IN_MODIFY = 0x00000002

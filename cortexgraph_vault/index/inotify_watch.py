@@ -35,8 +35,8 @@ import threading
 import time
 from typing import Protocol
 
+from cortexgraph_vault.index.catalog.vault_walk import ignored_name
 from cortexgraph_vault.index.inotify_events import IN_DONT_FOLLOW, WATCH_MASK, parse_events
-from cortexgraph_vault.index.vault_walk import ignored_name
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol
 
-from cortexgraph_vault.index.catalog import VaultCatalog, ignored_name
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog, ignored_name
 from cortexgraph_vault.index.gc_pause import SETTLE_AFTER, settle
 from cortexgraph_vault.index.inotify_watch import InotifyWatch, inotify_available
 

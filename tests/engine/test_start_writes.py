@@ -15,8 +15,8 @@ import pytest
 
 from cortexgraph_vault import engine as engine_module
 from cortexgraph_vault.config import load_config, user_cache_dir
-from cortexgraph_vault.index.cache import CachedIndex, cache_path, load_cache
-from cortexgraph_vault.index.embedder import Embedder
+from cortexgraph_vault.index.cache.index_cache import CachedIndex, cache_path, load_cache
+from cortexgraph_vault.index.vectors.embedder import Embedder
 from cortexgraph_vault.service import MemoryService
 from cortexgraph_vault.vault.layout import VaultLayout
 from tests.conftest import NOW_ISO
@@ -165,7 +165,7 @@ def test_a_one_call_process_after_a_few_edits_makes_no_vectors_and_leaves_the_ca
 # header, then the first records): the file is half written when the test kills it.
 HALTED_WRITER = """
 import pickle, sys, time
-from cortexgraph_vault.index import cache
+from cortexgraph_vault.index.cache import index_cache as cache
 
 class HaltedWrites:
     calls = 0

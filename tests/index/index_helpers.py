@@ -10,8 +10,8 @@ from typing import Any
 
 from cortexgraph_vault.config import load_config
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.index.catalog import VaultCatalog
-from cortexgraph_vault.index.records import IndexedNote
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
+from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.vault.layout import VaultLayout
 
 

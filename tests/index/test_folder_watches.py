@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.index import folder_watches, inotify_watch
-from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from cortexgraph_vault.index.inotify_events import records
 from cortexgraph_vault.index.watcher import VaultWatcher
 from tests.index.index_helpers import catalog_of, wait_until

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from tests.index.index_helpers import catalog_of, fresh_signature, signature
 
 # note → [(link target as written, the file it resolves to)], in reading order

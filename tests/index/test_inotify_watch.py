@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.index import inotify_watch
+from cortexgraph_vault.index.catalog.vault_walk import ignored_name
 from cortexgraph_vault.index.folder_watches import FolderWatches
 from cortexgraph_vault.index.inotify_watch import InotifyWatch
-from cortexgraph_vault.index.vault_walk import ignored_name
 from cortexgraph_vault.index.watcher import VaultWatcher
 from cortexgraph_vault.vault.temp_names import TEMP_MARK, temp_path_for
 from tests.index.index_helpers import catalog_of, wait_until

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from cortexgraph_vault.index.folder_watches import FolderWatches
 from cortexgraph_vault.index.inotify_watch import InotifyWatch
 from cortexgraph_vault.index.watcher import VaultWatcher
