@@ -324,9 +324,6 @@ class TextIndex(Vocabulary):
         out: np.ndarray = np.maximum(0.0, (norms / K1 - (1 - B)) * (PIVOT_LENGTH / B))
         return out
 
-    def path_of(self, doc: int) -> str | None:
-        return self._paths[doc]
-
     def search_docs(
         self,
         terms: Sequence[str],

@@ -22,7 +22,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
-from itertools import compress, repeat
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -174,35 +174,6 @@ class SemanticIndex:
             row = notes.row_of.get(path) if notes is not None else None
             return None if notes is None or row is None else notes.matrix[row].copy()
 
-    def nearest(
-        self, vec: np.ndarray, k: int, min_cos: float, also: Iterable[str] = ()
-    ) -> dict[str, float]:
-        """Cosine of the k notes nearest to `vec` (those at least `min_cos`), and of `also`."""
-        with self.lock:
-            notes = self._notes
-            if notes is None or not len(notes):
-                return {}
-            sims = notes.scores(vec)
-            out: dict[str, float] = {}
-            if k > 0:
-                k = min(k, sims.shape[0])
-                top = np.argpartition(-sims, k - 1)[:k] if k < sims.shape[0] else range(k)
-                for row in top:
-                    name = notes.names[row]
-                    if name is not None and sims[row] >= min_cos:
-                        out[name] = float(sims[row])
-            # `also` may be every note a broad query matched by words (60k at 100k notes):
-            # rows looked up and picked in C. One already among the nearest gets its own
-            # value again, in its place.
-            wanted = list(also)
-            rows = np.fromiter(
-                map(notes.row_of.get, wanted, repeat(-1)), dtype=np.int64, count=len(wanted)
-            )
-            known = rows >= 0
-            values = sims[rows[known]].tolist()
-            out.update(zip(compress(wanted, known.tolist()), values, strict=True))
-            return out
-
     def rows_of(
         self, paths: Sequence[str], version: object, index: Mapping[str, int] | None = None
     ) -> np.ndarray:
@@ -267,10 +238,9 @@ class SemanticIndex:
     def nearest_arrays(
         self, vec: np.ndarray, k: int, min_cos: float, also: np.ndarray
     ) -> tuple[list[tuple[str, float]], np.ndarray]:
-        """`nearest`, as ranking takes it: the k nearest notes (at least `min_cos`) in the
-        order `nearest` gives them, and the cosine at each row of `also` (0.0 for -1, a note
-        with no vector) as an array — no dict of every word match. `also`: rows from
-        `rows_of`, under the same hold of `lock`."""
+        """The k notes nearest to `vec` (those at least `min_cos`), and the cosine at each
+        row of `also` (0.0 for -1, a note with no vector) as an array — no dict of every word
+        match. `also`: rows from `rows_of`, under the same hold of `lock`."""
         with self.lock:
             notes = self._notes
             if notes is None or not len(notes):

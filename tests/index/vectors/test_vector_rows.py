@@ -11,6 +11,7 @@ import pytest
 from cortexgraph_vault.index.vectors import semantic
 from cortexgraph_vault.index.vectors.embedder import shared_embedder
 from cortexgraph_vault.index.vectors.semantic import SemanticIndex
+from tests.index.vectors.nearest_reference import nearest
 
 TEXTS = {
     "coffee.md": "Coffee\nI drink a flat white every morning before work.",
@@ -36,7 +37,7 @@ def answers(index: SemanticIndex) -> list[dict[str, float]]:
     for q in QUERIES:
         vec = index.query_vector(q)
         assert vec is not None
-        out.append(index.nearest(vec, 3, -1.0, also=["cat.md", "gone.md"]))
+        out.append(nearest(index, vec, 3, -1.0, also=["cat.md", "gone.md"]))
     return out
 
 
