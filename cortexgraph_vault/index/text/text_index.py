@@ -161,11 +161,6 @@ class TextIndex(Vocabulary):
         p = self._postings.get(term)
         return p.df if p is not None else 0
 
-    def signature(self) -> dict[str, dict[str, float]]:
-        """Every live term with its postings: equal for two indexes of the same notes."""
-        found = {term: self.postings_of(term) for term, p in self._postings.items() if p.df}
-        return {term: postings for term, postings in found.items() if postings}
-
     # changes ---------------------------------------------------------------------------
     def put(
         self, path: str, stats: TermStats, old_terms: Callable[[], Iterable[str]] | None = None
@@ -285,9 +280,6 @@ class TextIndex(Vocabulary):
         p.owned = self._era
 
     # queries ---------------------------------------------------------------------------
-    def search(self, terms: Sequence[str]) -> dict[str, float]:
-        return self.search_expanded(terms)[0]
-
     def search_expanded(
         self,
         terms: Sequence[str],

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tests.index.index_helpers import catalog_of, fresh_signature, signature
+from tests.index.index_helpers import catalog_of, fresh_signature, signature, words_found
 
 NOTE = "_stm/Atlas launch date.md"
 
@@ -15,7 +15,7 @@ NOTE = "_stm/Atlas launch date.md"
 def test_a_fields_only_edit_is_read_with_the_words_it_had(sample_vault: Path) -> None:
     catalog = catalog_of(sample_vault)
     path = sample_vault / NOTE
-    before_words = catalog.text.search(["atlas"])
+    before_words = words_found(catalog.text, ["atlas"])
     text = path.read_text(encoding="utf-8")
     assert "use_count: 1\n" in text
     path.write_text(text.replace("use_count: 1\n", "use_count: 7\n"), encoding="utf-8")
@@ -24,7 +24,7 @@ def test_a_fields_only_edit_is_read_with_the_words_it_had(sample_vault: Path) ->
     note = catalog.reload(NOTE)
     assert note is not None and note.memory_state is not None
     assert note.memory_state.use_count == 7
-    assert catalog.text.search(["atlas"]) == before_words
+    assert words_found(catalog.text, ["atlas"]) == before_words
     assert signature(catalog) == fresh_signature(sample_vault)
 
 
@@ -36,5 +36,5 @@ def test_an_edit_of_the_text_is_indexed_again(sample_vault: Path) -> None:
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10_000_000))
 
     catalog.reload(NOTE)
-    assert NOTE in catalog.text.search(["zeppelin"])
+    assert NOTE in words_found(catalog.text, ["zeppelin"])
     assert signature(catalog) == fresh_signature(sample_vault)

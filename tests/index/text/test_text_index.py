@@ -18,6 +18,7 @@ from cortexgraph_vault.index.text.text_index import (
     text_tokens,
     words,
 )
+from tests.index.index_helpers import words_found, words_signature
 
 
 def index_of(**docs: DocumentText) -> TextIndex:
@@ -49,9 +50,9 @@ def test_word_forms_share_a_stem_in_documents_and_queries() -> None:
         b=doc("Health", "allergies: peanuts, cats"),
         c=doc("Work", "my managers approved it"),
     )
-    assert set(index.search(text_tokens("hiked"))) == {"a"}
-    assert set(index.search(text_tokens("allergy"))) == {"b"}
-    assert set(index.search(text_tokens("manager"))) == {"c"}
+    assert set(words_found(index, text_tokens("hiked"))) == {"a"}
+    assert set(words_found(index, text_tokens("allergy"))) == {"b"}
+    assert set(words_found(index, text_tokens("manager"))) == {"c"}
 
 
 def test_a_title_match_outranks_the_same_word_in_the_text() -> None:
@@ -60,7 +61,7 @@ def test_a_title_match_outranks_the_same_word_in_the_text() -> None:
         b=doc("Weekly notes", "we talked about postgres for a minute"),
         c=doc("Groceries", "milk and bread"),
     )
-    found = index.search(["postgres"])
+    found = words_found(index, ["postgres"])
     assert set(found) == {"a", "b"}
     assert found["a"] > found["b"] > 0
     assert all(0 < s <= 1 for s in found.values())
@@ -72,9 +73,9 @@ def test_tags_aliases_and_entities_are_searchable_fields() -> None:
         a=doc("Two", aliases=["Kestrel"]),
         e=doc("Three", entities=["TypeScript"]),
     )
-    assert set(index.search(["atlas"])) == {"t"}
-    assert set(index.search(["kestrel"])) == {"a"}
-    assert set(index.search(["typescript"])) == {"e"}
+    assert set(words_found(index, ["atlas"])) == {"t"}
+    assert set(words_found(index, ["kestrel"])) == {"a"}
+    assert set(words_found(index, ["typescript"])) == {"e"}
 
 
 def test_a_document_matching_more_of_the_query_ranks_higher() -> None:
@@ -82,29 +83,29 @@ def test_a_document_matching_more_of_the_query_ranks_higher() -> None:
         both=doc("x", "coffee grinder burr"),
         one=doc("y", "coffee machine descaling"),
     )
-    found = index.search(["burr", "coffee"])
+    found = words_found(index, ["burr", "coffee"])
     assert found["both"] > found["one"]
 
 
 def test_a_query_that_matches_nothing_finds_nothing() -> None:
     index = index_of(a=doc("Postgres", "database"), b=doc("Tea", "green"))
-    assert index.search(["xylophone"]) == {}
-    assert index.search([]) == {}
+    assert words_found(index, ["xylophone"]) == {}
+    assert words_found(index, []) == {}
 
 
 def test_a_prefix_finds_longer_words() -> None:
     index = index_of(a=doc("x", "the deployment failed"), b=doc("y", "deploy often"))
-    assert set(index.search(["deploy"])) == {"a", "b"}
-    assert index.search(["deploy"])["b"] > index.search(["deploy"])["a"]
+    assert set(words_found(index, ["deploy"])) == {"a", "b"}
+    assert words_found(index, ["deploy"])["b"] > words_found(index, ["deploy"])["a"]
 
 
 def test_a_typo_finds_the_word_through_the_vocabulary() -> None:
     index = index_of(a=doc("x", "we moved to postgres last year"), b=doc("y", "tea"))
-    assert set(index.search(text_tokens("postgers"))) == {"a"}
+    assert set(words_found(index, text_tokens("postgers"))) == {"a"}
     # terms are stems: the typo is matched to the stem of "postgres"
     assert [t for t, _ in index.expand("postgers")] == text_tokens("postgres")
     # short words are not stretched to anything: "tae" is not "tea"
-    assert index.search(["tae"]) == {}
+    assert words_found(index, ["tae"]) == {}
 
 
 def test_removing_and_replacing_documents_keeps_postings_exact() -> None:
@@ -118,13 +119,13 @@ def test_removing_and_replacing_documents_keeps_postings_exact() -> None:
     edited = doc("note 1", "rewritten text")
     index.put("n1", term_stats(edited), lambda: term_stats(notes["n1"]).terms)
     assert set(index.postings_of("common")) == {f"n{i}" for i in range(3, 300, 2)}
-    assert index.search(["xylophone"]) == {}
-    assert set(index.search(["rewritten"])) == {"n1"}
+    assert words_found(index, ["xylophone"]) == {}
+    assert set(words_found(index, ["rewritten"])) == {"n1"}
     fresh = TextIndex()
     for i in range(3, 300, 2):
         fresh.put(f"n{i}", term_stats(notes[f"n{i}"]))
     fresh.put("n1", term_stats(edited))
-    assert index.signature() == fresh.signature()
+    assert words_signature(index) == words_signature(fresh)
 
 
 def test_an_exported_index_restores_to_the_same_answers() -> None:
@@ -132,10 +133,10 @@ def test_an_exported_index_restores_to_the_same_answers() -> None:
     index.remove("b", lambda: term_stats(doc("Tea", "green tea leaves")).terms)
     index.put("c", term_stats(doc("Coffee", "beans")))
     restored = TextIndex.restore(pickle.loads(pickle.dumps(index.export())))
-    assert restored.signature() == index.signature()
-    assert restored.search(["postgers", "beans"]) == index.search(["postgers", "beans"])
+    assert words_signature(restored) == words_signature(index)
+    assert words_found(restored, ["postgers", "beans"]) == words_found(index, ["postgers", "beans"])
     restored.remove("a", lambda: term_stats(doc("Postgres", "database tuning")).terms)
-    assert set(restored.search(["database"])) == set()
+    assert set(words_found(restored, ["database"])) == set()
 
 
 def test_an_export_being_written_does_not_change_as_the_index_changes() -> None:
@@ -152,9 +153,9 @@ def test_an_export_being_written_does_not_change_as_the_index_changes() -> None:
     for i in range(10, 150):  # tombstones, then a compaction of the long lists
         index.remove(f"n{i}", lambda i=i: term_stats(docs[f"n{i}"]).terms)  # type: ignore[misc]
     assert pickle.dumps(exported) == before
-    assert TextIndex.restore(exported).signature() == restored_before.signature()
-    assert set(index.search(["rewritten"])) == {"n5"}
-    assert "n3" not in index.search(["own3"]) and "n5" not in index.search(["own5"])
+    assert words_signature(TextIndex.restore(exported)) == words_signature(restored_before)
+    assert set(words_found(index, ["rewritten"])) == {"n5"}
+    assert "n3" not in words_found(index, ["own3"]) and "n5" not in words_found(index, ["own5"])
 
 
 def test_a_word_said_any_number_of_times_keeps_its_exact_weight() -> None:
@@ -183,7 +184,7 @@ def test_a_word_said_any_number_of_times_keeps_its_exact_weight() -> None:
         assert index.postings_of("echo") == expected
         restored = TextIndex.restore(pickle.loads(pickle.dumps(index.export())))
         assert restored.postings_of("echo") == expected
-        assert restored.search(["echo"]) == one_by_one.search(["echo"])
+        assert words_found(restored, ["echo"]) == words_found(one_by_one, ["echo"])
     growing.remove("lots", lambda: term_stats(docs["lots"]).terms)
     del expected["lots"]
     assert growing.postings_of("echo") == expected
@@ -208,10 +209,10 @@ def test_a_word_in_most_notes_is_left_out_beside_a_selective_one() -> None:
     docs = {f"n{i}": doc(f"note {i}", "common filler text") for i in range(100)}
     docs["rare"] = doc("rare", "common filler with a zeppelin")
     index = index_of(**docs)
-    assert set(index.search(["common", "zeppelin"])) == {"rare"}
-    assert len(index.search(["common"])) == 101  # alone, it still finds every note
+    assert set(words_found(index, ["common", "zeppelin"])) == {"rare"}
+    assert len(words_found(index, ["common"])) == 101  # alone, it still finds every note
     small = index_of(a=doc("a", "common zeppelin"), b=doc("b", "common"), c=doc("c", "common"))
-    assert set(small.search(["common", "zeppelin"])) == {"a", "b", "c"}  # a small vault: no
+    assert set(words_found(small, ["common", "zeppelin"])) == {"a", "b", "c"}  # a small vault: no
 
 
 def test_blocks_of_postings_join_an_index_as_documents_put_one_by_one_would() -> None:
@@ -232,11 +233,11 @@ def test_blocks_of_postings_join_an_index_as_documents_put_one_by_one_would() ->
         for name in chunk:
             if name not in left_out:
                 one_by_one.put(name, term_stats(docs[name]))
-    assert blocks.signature() == one_by_one.signature()
-    assert blocks.search(["tea1", "word3"]) == one_by_one.search(["tea1", "word3"])
+    assert words_signature(blocks) == words_signature(one_by_one)
+    assert words_found(blocks, ["tea1", "word3"]) == words_found(one_by_one, ["tea1", "word3"])
     assert "n3.md" not in blocks and len(blocks) == 29
     blocks.remove("n4.md", lambda: term_stats(docs["n4.md"]).terms)
-    assert "n4.md" not in blocks.search(["word4"])
+    assert "n4.md" not in words_found(blocks, ["word4"])
     with pytest.raises(ValueError, match="already indexed"):
         blocks.put_block(posting_block([("n5.md", term_stats(docs["n5.md"]))]))
 

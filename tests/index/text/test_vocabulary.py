@@ -17,7 +17,7 @@ from cortexgraph_vault.index.text.text_index import (
     term_stats,
 )
 from cortexgraph_vault.vault.layout import VaultLayout
-from tests.index.index_helpers import catalog_of
+from tests.index.index_helpers import catalog_of, words_found, words_signature
 
 SAMPLE = Path(__file__).resolve().parents[3] / "cortexgraph_vault" / "sample_vault"
 CONSONANTS = "bcdfghjklmnpqrtvwxz"  # made-up words no stemmer shortens
@@ -43,8 +43,8 @@ def test_removing_a_note_gives_back_the_terms_only_it_used() -> None:
     index.remove("big.md", lambda: term_stats(DocumentText("Big", content="")).weights)
     assert index.vocabulary_size == before
     assert index.expand(terms_of(words[0])[0][:5]) == []  # no prefix match lingers
-    assert set(index.search(terms_of("shared"))) == {"kept.md"}
-    assert set(index.export()["postings"]) == set(index.signature())  # type: ignore[arg-type]
+    assert set(words_found(index, terms_of("shared"))) == {"kept.md"}
+    assert set(index.export()["postings"]) == set(words_signature(index))  # type: ignore[arg-type]
 
 
 def test_a_note_of_more_distinct_words_than_the_cap_keeps_its_weightiest() -> None:
@@ -52,11 +52,11 @@ def test_a_note_of_more_distinct_words_than_the_cap_keeps_its_weightiest() -> No
     index = TextIndex()
     index.put("big.md", term_stats(DocumentText("Kingfisher", content=" ".join(words))))
     assert index.vocabulary_size == MAX_TERMS_PER_NOTE
-    assert "big.md" in index.search(terms_of("kingfisher"))  # the title outweighs the text
+    assert "big.md" in words_found(index, terms_of("kingfisher"))  # the title outweighs the text
     # the same note indexed again gives the same terms (the cap is deterministic)
     again = TextIndex()
     again.put("big.md", term_stats(DocumentText("Kingfisher", content=" ".join(words))))
-    assert again.signature() == index.signature()
+    assert words_signature(again) == words_signature(index)
 
 
 def test_new_terms_in_a_batch_equal_terms_added_one_at_a_time() -> None:
@@ -68,7 +68,7 @@ def test_new_terms_in_a_batch_equal_terms_added_one_at_a_time() -> None:
     batched.remove("all.md", lambda: [])  # a document of many terms keeps its list
     for i, word in enumerate(many):
         batched.put(f"n{i}.md", term_stats(DocumentText(f"N{i}", content=word)))
-    assert batched.signature() == one_by_one.signature()
+    assert words_signature(batched) == words_signature(one_by_one)
     prefix = terms_of(many[0])[0][:4]
     assert [t for t, _ in batched.expand(prefix)] == [t for t, _ in one_by_one.expand(prefix)]
 
@@ -100,7 +100,7 @@ def test_a_big_note_added_and_deleted_leaves_the_cache_as_small_as_before(
 def test_a_big_note_restored_from_the_cache_is_removed_without_its_text(tmp_path: Path) -> None:
     vault = tmp_path / "vault"
     shutil.copytree(SAMPLE, vault)
-    without = catalog_of(vault).text.signature()
+    without = words_signature(catalog_of(vault).text)
     (vault / "Big.md").write_text(" ".join(made_up_words(5000)))
     catalog = catalog_of(vault)
     cache = IndexCache(tmp_path / "index.pickle", catalog.layout, catalog.max_note_bytes)
@@ -108,7 +108,7 @@ def test_a_big_note_restored_from_the_cache_is_removed_without_its_text(tmp_path
     warm = VaultCatalog(VaultLayout(vault))
     assert cache.load_into(warm)
     warm.text.remove("Big.md", None)  # its terms came with the cache
-    assert warm.text.signature() == without
+    assert words_signature(warm.text) == without
 
 
 def test_a_note_past_the_cap_says_so_among_its_problems(tmp_path: Path) -> None:
@@ -146,7 +146,7 @@ def test_a_restored_index_matches_typos_as_one_whose_lengths_were_made_at_once()
 
 
 def _ranked(index: TextIndex, terms: list[str]) -> list[str]:
-    found = index.search(terms)
+    found = words_found(index, terms)
     return sorted(found, key=lambda path: -found[path])
 
 
