@@ -92,6 +92,7 @@ def child_cold(vault: Path) -> dict[str, float]:
         "load": load,
         "notes": len(service.engine.catalog),
         "rss_cold_mb": _rss_mb(),
+        "rss_cold_end_mb": _rss_now_mb(),
     }
 
 
