@@ -81,7 +81,7 @@ def measure(notes: int, source: Path | None, saves: int) -> dict[str, Any]:
         GitRunner.run = counted  # type: ignore[method-assign]
         service = MemoryService(load_config({"vault": str(vault)}))
         service.save("warm up: the first commit reads the config", tags=["bench"])
-        from cortexgraph_vault.index.cache import wait_for_writes
+        from cortexgraph_vault.index.cache.index_cache import wait_for_writes
 
         wait_for_writes(service.engine.index_cache.path)  # the first index cache is written
         per_command.clear()

@@ -82,7 +82,7 @@ def child_cold(vault: Path) -> dict[str, float]:
     vectors = time.perf_counter() - started
     workers = resource.getrusage(resource.RUSAGE_CHILDREN)
     # and its cache is written behind them: its peak memory is this process's too
-    from cortexgraph_vault.index.cache import wait_for_writes
+    from cortexgraph_vault.index.cache.index_cache import wait_for_writes
 
     wait_for_writes(service.engine.index_cache.path)
     return {
@@ -92,6 +92,7 @@ def child_cold(vault: Path) -> dict[str, float]:
         "load": load,
         "notes": len(service.engine.catalog),
         "rss_cold_mb": _rss_mb(),
+        "rss_cold_end_mb": _rss_now_mb(),
     }
 
 
@@ -251,7 +252,7 @@ def child_warm(vault: Path, rounds: int) -> dict[str, float]:
         assert result.removed_count == preview.total_affected and result.commit
     finally:
         service.engine.stop_watcher()
-    from cortexgraph_vault.index.cache import wait_for_writes
+    from cortexgraph_vault.index.cache.index_cache import wait_for_writes
 
     wait_for_writes(service.engine.index_cache.path)  # its peak is this process's too
     out["rss_warm_mb"] = _rss_mb()

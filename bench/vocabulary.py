@@ -43,8 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--words", type=int, default=200_000)
     args = parser.parse_args(argv)
 
-    from cortexgraph_vault.index.cache import IndexCache
-    from cortexgraph_vault.index.catalog import VaultCatalog
+    from cortexgraph_vault.index.cache.index_cache import IndexCache
+    from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
     from cortexgraph_vault.index.watcher import VaultWatcher
     from cortexgraph_vault.vault.layout import VaultLayout
 

@@ -21,7 +21,7 @@ from cortexgraph_vault.progress import ProgressFactory, no_progress
 from cortexgraph_vault.service_upkeep import ServiceUpkeep
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.index.catalog import VaultCatalog
+    from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
     from cortexgraph_vault.models import (
         AutoRecallResult,
         DeleteResult,

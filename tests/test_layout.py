@@ -25,7 +25,7 @@ EXCEPTIONS: dict[str, str] = {
     "core.block_scan": "the Markdown block scanner of core/code_ranges: tests/core/test_code_ranges.py",
     "core.english": "word lists of core/intent, enrich, gazetteer: tests/core/test_intent*.py ...",
     "core.relevance": "the stop-word set of ops/relevance: tests/ops/test_search.py",
-    "core.synonyms": "a word table of ops/relevance: tests/index/test_recall.py, tests/ops/test_search.py",
+    "core.synonyms": "a word table of ops/relevance: tests/index/vectors/test_recall.py, tests/ops/test_search.py",
     "core.yaml_values": "scalar formatting of core/note: tests/core/test_note*.py round-trips",
     "ops.catalog_memo": "a per-catalogue cache: tests/ops/test_relation_index.py (follows edits)",
     "ops.current_facts": "search's current fact first: tests/ops/test_supersession.py, test_search.py",

@@ -5,7 +5,7 @@ those two processes can write to it: pickle is as safe here as a function call, 
 the already-validated request models and the errors raised as they are.
 
 Daemon → read process: the `Config` first; then `("changed", [(kind, path, noticed), ...])`
-(what the daemon's catalogue took in, index/catalog_entries.py) and `("read", id, route, kwargs)`.
+(what the daemon's catalogue took in, index/catalog/vault_catalog.py) and `("read", id, route, kwargs)`.
 Read process → daemon: `("ready", pid)` once its index is loaded, then for each read
 `("ok", id, model name | None, JSON bytes, seconds)`, `("error", id, pickled VaultError)`
 or `("again", id)` (answer it yourself: the daemon does, with the same code).

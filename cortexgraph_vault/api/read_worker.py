@@ -35,7 +35,7 @@ from cortexgraph_vault.errors import VaultError
 
 if TYPE_CHECKING:
     from cortexgraph_vault.api.endpoints import Endpoint
-    from cortexgraph_vault.index.catalog import VaultCatalog
+    from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
     from cortexgraph_vault.service import MemoryService
 
 log = logging.getLogger("cortexgraph_vault.read_process")

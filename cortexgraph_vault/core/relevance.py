@@ -1,6 +1,6 @@
 """Words that carry no topic: dropped from search queries and from clustering features.
 
-Ranking itself lives in the index (`index/text_index.py`), which scores from inverted lists.
+Ranking itself lives in the index (`index/text/text_index.py`), which scores from inverted lists.
 """
 
 from __future__ import annotations

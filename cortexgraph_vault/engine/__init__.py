@@ -27,11 +27,11 @@ from cortexgraph_vault.engine.start_writes import vectors_and_cache_at_start
 from cortexgraph_vault.errors import GitError, GitOperationInProgress, LockTimeout
 from cortexgraph_vault.history.git_states import GitStateWatch, held
 from cortexgraph_vault.history.locate import locate
-from cortexgraph_vault.index.cache import IndexCache, cache_path
-from cortexgraph_vault.index.catalog import VaultCatalog
-from cortexgraph_vault.index.embedder import shared_embedder
+from cortexgraph_vault.index.cache.index_cache import IndexCache, cache_path
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.heap_trim import one_heap
+from cortexgraph_vault.index.vectors.embedder import shared_embedder
 from cortexgraph_vault.progress import ProgressFactory, no_progress
 from cortexgraph_vault.vault.commit_outbox import CommitOutbox
 from cortexgraph_vault.vault.files import sweep_temp_files
@@ -104,7 +104,7 @@ class VaultEngine:
             self.layout,
             max_note_bytes=config.max_note_bytes,
             # a query's tokens from tables derived once into the cache folder, not from
-            # the tokenizer parsed at every search command (index/query_tokens.py)
+            # the tokenizer parsed at every search command (index/vectors/query_tokens.py)
             embedder=functools.partial(shared_embedder, tables=user_cache_dir() / "models")
             if config.semantic_search
             else None,

@@ -9,8 +9,8 @@ from pathlib import Path
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.errors import Ambiguous, InvalidArgument, NotFound
-from cortexgraph_vault.index.catalog import VaultCatalog
-from cortexgraph_vault.index.records import IndexedNote
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
+from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.vault.paths import vault_relative
 
 MIN_PREFIX = 4  # shorter, a prefix matches a sixteenth of the memories or more

@@ -11,8 +11,8 @@ makes them, and whoever made many of them writes them to the cache.
 
 from __future__ import annotations
 
-from cortexgraph_vault.index.cache import IndexCache
-from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.cache.index_cache import IndexCache
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 
 
 def vectors_and_cache_at_start(

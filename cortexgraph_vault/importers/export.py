@@ -29,8 +29,8 @@ from cortexgraph_vault.importers.cortexgraph import (
     relation_record,
 )
 from cortexgraph_vault.importers.records import relation_meta_entry
-from cortexgraph_vault.index.catalog import VaultCatalog
-from cortexgraph_vault.index.records import IndexedNote
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
+from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models.maintenance import ExportResult, SourceProblem
 from cortexgraph_vault.progress import Progress
 from cortexgraph_vault.vault.temp_names import temp_path_for

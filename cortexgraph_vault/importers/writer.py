@@ -36,7 +36,7 @@ from cortexgraph_vault.importers.records import (
     relation_meta_entry,
     same_value,
 )
-from cortexgraph_vault.index.records import IndexedNote
+from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models.maintenance import ImportItem, ImportResult, SourceProblem
 from cortexgraph_vault.progress import Progress
 from cortexgraph_vault.vault.files import make_folder, write_new_unsynced

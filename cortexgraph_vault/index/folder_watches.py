@@ -42,7 +42,7 @@ from watchdog.events import (
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
 
-from cortexgraph_vault.index.vault_walk import ignored_name
+from cortexgraph_vault.index.catalog.vault_walk import ignored_name
 
 MAX_FOLDERS = 24
 # FileModifiedEvent asks for attribute changes too (a touched mtime, a changed mode).

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from cortexgraph_vault.core.resolve import LinkResolver, name_key
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.index.records import IndexedNote, NoteLink
+    from cortexgraph_vault.index.notes.records import IndexedNote, NoteLink
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,11 +308,3 @@ class LinkGraph:
                 else:
                     resolved += 1
         return resolved, unresolved
-
-    def signature(self) -> dict[str, tuple[tuple[str, str | None], ...]]:
-        """Every note's links with what they resolve to (tests compare live and fresh graphs)."""
-        self._ensure()
-        return {
-            path: tuple((e.link.target, e.target) for e in self._out.get(path, ()))
-            for path in sorted(self._notes)
-        }

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.index.catalog import VaultCatalog, ignored_name
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog, ignored_name
 from cortexgraph_vault.index.gc_pause import SETTLE_AFTER, settle
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ from cortexgraph_vault.mcp.quick_calls import QuickCalls
 
 if TYPE_CHECKING:
     from cortexgraph_vault.config import Config
-    from cortexgraph_vault.index.catalog import VaultCatalog
+    from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
     from cortexgraph_vault.service import MemoryService
 
 log = logging.getLogger("cortexgraph_vault.mcp")
@@ -234,7 +234,7 @@ class PendingService:
 def _count_notes(vault: str) -> int | None:
     from pathlib import Path
 
-    from cortexgraph_vault.index.catalog import walk_vault
+    from cortexgraph_vault.index.catalog.vault_catalog import walk_vault
 
     try:
         return sum(1 for _, st in walk_vault(Path(vault)) if st is not None)

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.index.catalog import VaultCatalog
-from cortexgraph_vault.index.change_log import Changes
+from cortexgraph_vault.index.catalog.change_log import Changes
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 
 T = TypeVar("T")
 

@@ -12,9 +12,9 @@ from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.core.times import format_time, from_epoch
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, NotFound
-from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from cortexgraph_vault.index.graph import Edge
-from cortexgraph_vault.index.records import IndexedNote
+from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models import Skipped
 from cortexgraph_vault.models.graph import (
     GRAPH_MAX_CHARS,

@@ -23,7 +23,7 @@ from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
-from cortexgraph_vault.index.records import IndexedNote
+from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models import GraphPictureResult
 from cortexgraph_vault.vault.temp_names import temp_path_for
 

@@ -31,7 +31,7 @@ from cortexgraph_vault.core.use_relevance import (
 )
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
-from cortexgraph_vault.index.text_index import stems
+from cortexgraph_vault.index.text.text_index import stems
 from cortexgraph_vault.models import (
     AutoRecallResult,
     MessageAnalysis,

@@ -19,7 +19,7 @@ from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import GitError, InvalidArgument, VaultError
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.index.heap_trim import give_back_freed_memory
-from cortexgraph_vault.index.records import IndexedNote
+from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models import (
     ForgetCandidate,
     GcResult,

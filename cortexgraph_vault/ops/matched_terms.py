@@ -2,22 +2,22 @@
 terms (a hit's `matched`, and `explain.matched_terms`).
 
 The word index already knows which terms each note holds and how often, weighted by field
-(index/document_terms.py `term_stats`); what the short fields (title, aliases, tags,
+(index/text/document_terms.py `term_stats`); what the short fields (title, aliases, tags,
 entities) do not account for is in the text. So a hit's text is not split and stemmed again
 for this — that was a fifth of a search at 10k notes, and more in a process that had not
 stemmed those words yet. The text is split only where the index cannot speak for the note
 (a long text, of which only the start is looked through; a note of very many terms; a
 newer version of the note than the one asked about), and its terms are then remembered by
-the text (index/content_stems.py).
+the text (index/text/content_stems.py).
 """
 
 from __future__ import annotations
 
-from cortexgraph_vault.index.catalog import VaultCatalog
-from cortexgraph_vault.index.content_stems import content_stems
-from cortexgraph_vault.index.document_terms import document_tokens
-from cortexgraph_vault.index.records import IndexedNote
-from cortexgraph_vault.index.text_index import FIELD_WEIGHTS, FIELDS, echoes_content
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
+from cortexgraph_vault.index.notes.records import IndexedNote
+from cortexgraph_vault.index.text.content_stems import content_stems
+from cortexgraph_vault.index.text.document_terms import document_tokens
+from cortexgraph_vault.index.text.text_index import FIELD_WEIGHTS, FIELDS, echoes_content
 
 MATCH_SCAN_CHARS = 20_000  # of a note's text, looked through to say what matched
 
@@ -75,7 +75,7 @@ def matched_fields(
 
 def _held(catalog: VaultCatalog, note: IndexedNote, wanted: set[str]) -> dict[str, float] | None:
     """The terms of `wanted` the word index holds for `note`, when it indexes that very note
-    (not a newer version of its path) and can say it (index/text_index.py `terms_held`)."""
+    (not a newer version of its path) and can say it (index/text/text_index.py `terms_held`)."""
     with catalog.lock:
         if catalog.note(note.path) is not note:
             return None
@@ -124,7 +124,7 @@ def matched_in(
     how often (weighted): what the short fields do not account for is in the text, so the
     text is not split again (a fifth of a search at 10k notes). Without one, or for a long
     text, or a note the index cannot speak for, the text's terms are split (and remembered:
-    index/content_stems.py)."""
+    index/text/content_stems.py)."""
     wanted = {w for found in expansions.values() for w in found}
     if not wanted:
         return [], []

@@ -11,7 +11,7 @@ from cortexgraph_vault.core.times import format_time, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import Ambiguous, GitError, InvalidArgument, NotFound
 from cortexgraph_vault.history.trailers import trailers
-from cortexgraph_vault.index.records import aliases_of
+from cortexgraph_vault.index.notes.records import aliases_of
 from cortexgraph_vault.models import (
     CommitView,
     ForgottenList,

@@ -22,7 +22,7 @@ from cortexgraph_vault.core.note import parse_note, render_note
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import NoteFormatError, Stale, VaultError
-from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from cortexgraph_vault.models import MergePreview
 from cortexgraph_vault.ops.note_fields import fresh_memory
 from cortexgraph_vault.ops.shown_clusters import member_key, pinned_hash

@@ -20,8 +20,8 @@ from operator import is_not
 import numpy as np
 
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.index.change_log import ADDED, Changes
-from cortexgraph_vault.index.records import IndexedNote, MemoryState
+from cortexgraph_vault.index.catalog.change_log import ADDED, Changes
+from cortexgraph_vault.index.notes.records import IndexedNote, MemoryState
 
 NOTE = -1  # status code of a note that is not a memory
 IN_PLACE_MAX = 256  # notes replaced at their place: past this, the general path

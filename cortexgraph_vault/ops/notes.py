@@ -25,8 +25,8 @@ from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, NoteFormatError, NotFound, Stale, UnsafePath
-from cortexgraph_vault.index.catalog import VaultCatalog
-from cortexgraph_vault.index.records import NoteLink, decode_note_bytes
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
+from cortexgraph_vault.index.notes.records import NoteLink, decode_note_bytes
 from cortexgraph_vault.models import Backlink, NoteLinkView, NoteRead
 from cortexgraph_vault.ops.request_checks import check_range
 from cortexgraph_vault.ops.size_budget import fitting, json_size

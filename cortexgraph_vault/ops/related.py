@@ -15,8 +15,8 @@ import math
 from cortexgraph_vault.core.relevance import STOP_WORDS
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import NotFound
-from cortexgraph_vault.index.records import IndexedNote
-from cortexgraph_vault.index.text_index import DocumentText, term_stats
+from cortexgraph_vault.index.notes.records import IndexedNote
+from cortexgraph_vault.index.text.text_index import DocumentText, term_stats
 from cortexgraph_vault.models import SearchResult
 from cortexgraph_vault.ops.request_checks import check_range
 from cortexgraph_vault.ops.search import rank

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import SUPERSEDED_BY, Memory
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.index.change_log import ADDED, RELATIONS, Changes
-from cortexgraph_vault.index.records import IndexedNote
+from cortexgraph_vault.index.catalog.change_log import ADDED, RELATIONS, Changes
+from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.ops.catalog_memo import ChangedMemo
 
 

@@ -14,8 +14,8 @@ from cortexgraph_vault.core.fact_slots import SLOT_SEEDS, slots_stated
 from cortexgraph_vault.core.replacement import Replacement, Statement, likely_replaced
 from cortexgraph_vault.core.use_relevance import WordWeights, content_words, idf_rarity
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.index.catalog import VaultCatalog
-from cortexgraph_vault.index.text_index import stems
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
+from cortexgraph_vault.index.text.text_index import stems
 
 CANDIDATES = 12  # memories taken from each look-up
 TERMS = 6  # the rarest words of a save (or of its slots) looked up

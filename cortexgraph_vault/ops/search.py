@@ -31,7 +31,7 @@ from cortexgraph_vault.core.times import format_time, from_epoch, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.engine.memory_views import shown_fields, unchecked
 from cortexgraph_vault.errors import InvalidArgument
-from cortexgraph_vault.index.records import IndexedNote
+from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
 from cortexgraph_vault.ops.candidates import Candidate, CandidatePool, first_of, review_of
 from cortexgraph_vault.ops.current_facts import current_first, replaced_rows

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cortexgraph_vault.core.replacement import Statement, likely_replaced
 from cortexgraph_vault.core.use_relevance import WordWeights, content_words, idf_rarity
-from cortexgraph_vault.index.text_index import stems
+from cortexgraph_vault.index.text.text_index import stems
 
 PAIRS = Path(__file__).with_name("replacement_pairs.jsonl")
 HELD_OUT = Path(__file__).with_name("replacement_pairs_heldout.jsonl")

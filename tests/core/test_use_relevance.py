@@ -13,7 +13,7 @@ from cortexgraph_vault.core.use_relevance import (
     judge,
     pick,
 )
-from cortexgraph_vault.index.text_index import stems
+from cortexgraph_vault.index.text.text_index import stems
 
 MEMORIES = [
     "I'm learning Portuguese on Duolingo, about 15 minutes a day.",

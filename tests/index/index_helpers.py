@@ -10,8 +10,9 @@ from typing import Any
 
 from cortexgraph_vault.config import load_config
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.index.catalog import VaultCatalog
-from cortexgraph_vault.index.records import IndexedNote
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
+from cortexgraph_vault.index.notes.records import IndexedNote
+from cortexgraph_vault.index.text.text_index import TextIndex
 from cortexgraph_vault.vault.layout import VaultLayout
 
 
@@ -31,10 +32,30 @@ def signature(catalog: VaultCatalog) -> dict[str, Any]:
         }  # fmt: skip
         return {
             "notes": notes,
-            "graph": catalog.graph.signature(),
+            "graph": graph_signature(catalog),
             "unresolved": catalog.graph.unresolved(),
-            "words": catalog.text.signature(),
+            "words": words_signature(catalog.text),
         }
+
+
+def words_signature(index: TextIndex) -> dict[str, dict[str, float]]:
+    """Every live term with its postings: equal for two word indexes of the same notes."""
+    found = {term: index.postings_of(term) for term, p in index._postings.items() if p.df}
+    return {term: postings for term, postings in found.items() if postings}
+
+
+def words_found(index: TextIndex, terms: list[str]) -> dict[str, float]:
+    """Path → similarity of every note matching `terms`."""
+    return index.search_expanded(terms)[0]
+
+
+def graph_signature(catalog: VaultCatalog) -> dict[str, tuple[tuple[str, str | None], ...]]:
+    """Every note's links with what they resolve to: equal for two graphs of the same notes."""
+    graph = catalog.graph
+    return {
+        path: tuple((e.link.target, e.target) for e in graph.outgoing(path))
+        for path in sorted(n.path for n in catalog.notes())
+    }
 
 
 def fresh_signature(root: Path) -> dict[str, Any]:

@@ -19,9 +19,9 @@ from watchdog.events import FileSystemEvent
 from watchdog.observers import inotify_c
 
 from cortexgraph_vault.index import folder_watches
-from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
+from cortexgraph_vault.index.catalog.vault_walk import ignored_name
 from cortexgraph_vault.index.folder_watches import FolderWatches, PathEvents
-from cortexgraph_vault.index.vault_walk import ignored_name
 from cortexgraph_vault.index.watcher import VaultWatcher
 from cortexgraph_vault.vault.temp_names import TEMP_MARK, temp_path_for
 from tests.index.index_helpers import catalog_of, wait_until

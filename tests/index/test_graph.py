@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cortexgraph_vault.index.catalog import VaultCatalog
-from tests.index.index_helpers import catalog_of, fresh_signature, signature
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
+from tests.index.index_helpers import catalog_of, fresh_signature, graph_signature, signature
 
 # note → [(link target as written, the file it resolves to)], in reading order
 # (frontmatter properties first)
@@ -139,7 +139,7 @@ EXPECTED_TAG_COUNTS = {
 
 
 def links_of(catalog: VaultCatalog) -> dict[str, list[tuple[str, str | None]]]:
-    return {path: list(links) for path, links in catalog.graph.signature().items()}
+    return {path: list(links) for path, links in graph_signature(catalog).items()}
 
 
 def test_every_link_resolves_as_obsidian_resolves_it(link_vault: Path) -> None:
@@ -216,7 +216,7 @@ def test_a_note_whose_links_and_names_stay_keeps_its_edges_as_a_fresh_graph(
     import os
 
     catalog = catalog_of(link_vault)
-    catalog.graph.signature()  # built: later changes are applied to it
+    graph_signature(catalog)  # built: later changes are applied to it
     home, atlas = link_vault / "Home.md", link_vault / "Projects" / "Project Atlas.md"
 
     def edit(path: Path, text: str) -> None:
@@ -239,13 +239,13 @@ def test_a_note_whose_links_and_names_stay_keeps_its_edges_as_a_fresh_graph(
 
 def test_a_nearer_note_takes_over_an_ambiguous_name(link_vault: Path) -> None:
     catalog = catalog_of(link_vault)
-    assert dict(catalog.graph.signature()["Home.md"])["Note"] == "Areas/Note.md"
+    assert dict(graph_signature(catalog)["Home.md"])["Note"] == "Areas/Note.md"
     (link_vault / "Note.md").write_text("a root note\n")  # same folder as Home: it wins
     catalog.refresh()
-    assert dict(catalog.graph.signature()["Home.md"])["Note"] == "Note.md"
+    assert dict(graph_signature(catalog)["Home.md"])["Note"] == "Note.md"
     (link_vault / "Note.md").unlink()
     catalog.refresh()
-    assert dict(catalog.graph.signature()["Home.md"])["Note"] == "Areas/Note.md"
+    assert dict(graph_signature(catalog)["Home.md"])["Note"] == "Areas/Note.md"
 
 
 def test_a_link_to_an_alias_is_unresolved_as_obsidian_shows_it(link_vault: Path) -> None:
@@ -283,7 +283,7 @@ def test_an_attachment_appearing_or_going_changes_what_links_to_it(link_vault: P
     (link_vault / "diagram.png").write_bytes(b"\x89PNG")
     catalog.attachment_changed("diagram.png")
     assert "diagram.png" not in catalog.graph.unresolved()
-    assert dict(catalog.graph.signature()["Home.md"])["diagram.png"] == "diagram.png"
+    assert dict(graph_signature(catalog)["Home.md"])["diagram.png"] == "diagram.png"
 
 
 def test_names_are_compared_in_nfc_as_the_resolver_compares_them(tmp_path: Path) -> None:

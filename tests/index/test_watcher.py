@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from watchdog.events import EventsLostEvent
 
-from cortexgraph_vault.index.catalog import VaultCatalog
+from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from cortexgraph_vault.index.folder_watches import FolderWatches
 from cortexgraph_vault.index.watcher import VaultWatcher
 from cortexgraph_vault.vault.files import TEMP_MARK

@@ -31,6 +31,7 @@ from cortexgraph_vault.ops.search import (
     SPAN_OUTSIDE,
     _tag_filter,
 )
+from tests.index.vectors.nearest_reference import nearest
 
 
 def reference_match(
@@ -48,7 +49,7 @@ def reference_match(
         qvec = query_vector if query_vector is not None else sem.query_vector(query)
     lexical, expansions = catalog.search_text(list(terms), related)
     if qvec is not None:
-        vector = sem.nearest(qvec, cfg.vector_candidates, cfg.vector_min, also=lexical)
+        vector = nearest(sem, qvec, cfg.vector_candidates, cfg.vector_min, also=lexical)
     found = fuse(lexical, vector, cfg, dict(zip(all_paths := [*lexical, *vector],
                                                 catalog.text_lengths(all_paths).tolist(),
                                                 strict=True)))  # fmt: skip

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.index.change_log import ADDED, LIMIT, REMOVED, ChangeLog
+from cortexgraph_vault.index.catalog.change_log import ADDED, LIMIT, REMOVED, ChangeLog
 from cortexgraph_vault.ops.note_table import NOTE, NoteTable, build_table, note_table
 from cortexgraph_vault.ops.relation_index import relation_index, relation_index_of
 from cortexgraph_vault.ops.relevance import _episodes, episodes, ranking_config

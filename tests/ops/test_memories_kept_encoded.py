@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from cortexgraph_vault.index import cold_fields
-from cortexgraph_vault.index.cache import wait_for_writes
+from cortexgraph_vault.index.cache.index_cache import wait_for_writes
+from cortexgraph_vault.index.notes import cold_fields
 from cortexgraph_vault.ops.relevance import episodes
 from cortexgraph_vault.service import MemoryService
 from tests.builders import a_vault, memory_text, service_for

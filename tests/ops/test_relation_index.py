@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cortexgraph_vault.core.link_values import points_to
 from cortexgraph_vault.core.memory import Memory
-from cortexgraph_vault.index.records import IndexedNote
+from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.ops.relation_index import relation_index_of
 from tests.builders import a_memory, service_for
 

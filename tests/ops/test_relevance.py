@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cortexgraph_vault.index.text_index import text_tokens
+from cortexgraph_vault.index.text.text_index import text_tokens
 from cortexgraph_vault.ops.relevance import only_common_words, search_terms
 from tests.ops.test_search import memory_note, service_for
 

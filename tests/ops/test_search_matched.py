@@ -1,5 +1,5 @@
 """What a search hit says matched (its fields and terms), worked out without splitting each
-hit's text again (index/content_stems.py): the same as splitting it, and never out of date."""
+hit's text again (index/text/content_stems.py): the same as splitting it, and never out of date."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.config import load_config
-from cortexgraph_vault.index.content_stems import ContentStems
-from cortexgraph_vault.index.text_index import FIELDS, DocumentText, text_tokens
+from cortexgraph_vault.index.text.content_stems import ContentStems
+from cortexgraph_vault.index.text.text_index import FIELDS, DocumentText, text_tokens
 from cortexgraph_vault.ops import matched_terms
 from cortexgraph_vault.ops.matched_terms import MATCH_SCAN_CHARS, matched_in
 from cortexgraph_vault.service import MemoryService

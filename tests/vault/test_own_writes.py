@@ -17,6 +17,7 @@ from cortexgraph_vault.service import MemoryService
 from cortexgraph_vault.vault.files import read_fd
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.temp_names import temp_path_for
+from tests.index.index_helpers import words_found
 from tests.reliability.vault_audit import memory_vault
 
 FIRST = "00000000-0000-4000-8000-000000000000"
@@ -82,11 +83,11 @@ def test_search_finds_a_touched_memory_by_its_words_and_an_updated_one_by_its_ne
         service.touch(saved.memory_id)
     found = service.search_unified("saffron risotto")
     assert saved.memory_id in [r.id for r in found.results]
-    assert saved.path in service.engine.catalog.text.search(["saffron"])
+    assert saved.path in words_found(service.engine.catalog.text, ["saffron"])
     service.update(saved.memory_id, content="Paella wants a wide pan and no stirring.")
     assert saved.memory_id in [r.id for r in service.search_unified("paella").results]
     words, path = service.engine.catalog.text, saved.path
-    assert path in words.search(["paella"]) and path not in words.search(["stock"])
+    assert path in words_found(words, ["paella"]) and path not in words_found(words, ["stock"])
     assert len(words) == len(service.engine.catalog.notes())  # each note once
 
 

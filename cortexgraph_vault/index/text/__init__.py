@@ -1,0 +1,1 @@
+"""Search by words: each note's terms by field, posting lists, the vocabulary, BM25F scoring."""

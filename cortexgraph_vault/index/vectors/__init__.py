@@ -1,0 +1,1 @@
+"""Search by meaning: the embedding model, note vectors, query vectors."""

@@ -1,0 +1,45 @@
+"""The vectors of the last few queries, remembered by their text.
+
+A query's vector is a pure function of its text and the model: a page asked again, its
+continuation (a cursor) or the same search from another door need not embed it again. Each
+vector is made read-only, so the one array can serve every caller.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from cortexgraph_vault.index.vectors.embedder import Embedder
+
+QUERIES_KEPT = 256  # ~1 KB each at 256 dimensions
+
+
+class QueryVectors:
+    def __init__(self, kept: int = QUERIES_KEPT) -> None:
+        self.kept = kept
+        self._held: OrderedDict[str, tuple[Embedder, np.ndarray]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def of(self, model: Embedder, text: str) -> np.ndarray:
+        """`model.embed_one(text)`, read-only."""
+        with self._lock:
+            found = self._held.get(text)
+            if found is not None and found[0] is model:  # another model: embedded anew
+                self._held.move_to_end(text)
+                return found[1]
+        vec = model.embed_one(text)  # outside the lock: the slow part
+        vec.flags.writeable = False
+        with self._lock:
+            self._held[text] = (model, vec)
+            self._held.move_to_end(text)
+            while len(self._held) > self.kept:
+                self._held.popitem(last=False)
+        return vec
