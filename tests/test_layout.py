@@ -26,7 +26,6 @@ EXCEPTIONS: dict[str, str] = {
     "core.synonyms": "a word table of ops/relevance: tests/index/test_recall.py, tests/ops/test_search.py",
     "core.yaml_values": "scalar formatting of core/note: tests/core/test_note*.py round-trips",
     "ops.catalog_memo": "a per-catalogue cache: tests/ops/test_relation_index.py (follows edits)",
-    "ops.limits": "request limits: tests/operations/test_catalogue.py (the doors' limits agree)",
     "ops.memory_export": "exports: tests/importers/test_export_roundtrip.py (import, export, import)",
     "ops.memory_history": "history/version/restore/forgotten: tests/test_service.py, tests/history/",
     "ops.memory_import": "imports: tests/importers/test_import_cortexgraph.py, test_memory_json_import.py",
