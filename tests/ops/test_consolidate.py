@@ -171,7 +171,9 @@ def test_an_unknown_cluster_id_is_a_clear_error(dup_vault: Path) -> None:
 
 def test_bad_arguments_are_named(dup_vault: Path) -> None:
     s = service_for(dup_vault)
-    with pytest.raises(InvalidArgument, match="mode: must be one of preview, apply, link"):
+    with pytest.raises(
+        InvalidArgument, match="mode: must be 'preview', 'apply' or 'link', got 'merge'"
+    ):
         s.consolidate(cluster_id="x", mode="merge")
     with pytest.raises(InvalidArgument, match="give a cluster_id"):
         s.consolidate()

@@ -178,7 +178,7 @@ def test_a_string_of_links_written_by_hand_is_read_whole(vault: Path) -> None:
     (vault / "_stm" / "I work at Globex now.md").write_text(
         memory_text("new-job", "I work at Globex now.\n")
     )
-    found = service_for(vault).search("work", top_k=5, include_superseded=True).results
+    found = service_for(vault).search("work", top_k=5, status="all").results
     old = next(h for h in found if h.id == "old-job")
     assert old.superseded_by == ["I work at Globex now"]
     assert [h.id for h in found][:2] == ["new-job", "old-job"]

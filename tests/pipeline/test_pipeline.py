@@ -279,7 +279,7 @@ def test_rate_limiter_window() -> None:
 
 def test_the_scheduler_runs_on_a_thread_and_stops(vault: Path) -> None:
     s = service(vault)
-    scheduler = Scheduler(s, interval_hours=24)
+    scheduler = Scheduler(s.engine, interval_hours=24)
     scheduler.start()
     deadline = time.monotonic() + 30
     while scheduler.runs == 0 and scheduler.last_error is None and time.monotonic() < deadline:
@@ -289,4 +289,4 @@ def test_the_scheduler_runs_on_a_thread_and_stops(vault: Path) -> None:
     assert scheduler.last_result is not None and not scheduler.last_result.dry_run
     assert (vault / "_archive" / "Staging DB host.md").exists()
     with pytest.raises(ValueError):
-        Scheduler(s, interval_hours=0)
+        Scheduler(s.engine, interval_hours=0)
