@@ -100,7 +100,7 @@ async def test_mcp_and_rest_say_what_the_service_says(
         for endpoint in routes:
             assert endpoint.binding is not None
             given = {**_required(op, field), field: value}
-            for segment, in_path in endpoint.binding.in_path.items():
+            for in_path in endpoint.binding.in_path.values():
                 given.pop(in_path, None)
             for fixed in endpoint.binding.fixed:
                 given.pop(fixed, None)

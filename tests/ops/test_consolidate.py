@@ -177,7 +177,7 @@ def test_bad_arguments_are_named(dup_vault: Path) -> None:
         s.consolidate(cluster_id="x", mode="merge")
     with pytest.raises(InvalidArgument, match="give a cluster_id"):
         s.consolidate()
-    with pytest.raises(InvalidArgument, match="threshold: must be from 0 to 1"):
+    with pytest.raises(InvalidArgument, match=r"threshold: must be at most 1, got 1\.5"):
         s.cluster(threshold=1.5)
     with pytest.raises(InvalidArgument, match="strategy"):
         s.cluster(strategy="kmeans")

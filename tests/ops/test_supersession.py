@@ -90,7 +90,7 @@ def test_search_answers_with_the_current_fact_even_in_the_old_facts_words(vault:
     assert [h.id for h in unified if h.id in (paris, berlin)] == [berlin]
 
 
-@pytest.mark.parametrize("history", [{"include_superseded": True}, {"status": "all"}])
+@pytest.mark.parametrize("history", [{"status": "all"}, {"status": ["active", "archived"]}])
 def test_asking_for_history_finds_the_old_fact_below_and_marked(
     vault: Path, history: dict[str, object]
 ) -> None:

@@ -13,6 +13,7 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.pipeline.rate import RateLimiter
 from cortexgraph_vault.pipeline.runner import RunControls, apply_plan_file
 from cortexgraph_vault.pipeline.scheduler import Scheduler
+from cortexgraph_vault.requests.lifecycle import ApplyPlanRequest
 from tests.conftest import NOW, git
 from tests.consolidation.builders import (
     a_memory,
@@ -257,7 +258,7 @@ def test_rate_limit_spaces_writes_within_a_minute(vault: Path, tmp_path: Path) -
         now[0] += seconds
 
     controls = RunControls(rate_limit=2, sleep=sleep, clock=lambda: now[0])
-    result = apply_plan_file(service(vault).engine, out, controls)
+    result = apply_plan_file(service(vault).engine, ApplyPlanRequest(plan_file=out), controls)
     writes = sum(o.outcome == "applied" for o in result.outcomes)
     assert writes == 4 and pauses == [60.0]  # the third write waits for the window
 
