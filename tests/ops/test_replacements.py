@@ -77,7 +77,7 @@ def test_a_sure_replacement_is_recorded_by_the_save_and_said(tmp_path: Path) -> 
     old = parse_note((vault / paris.path).read_text("utf-8")).frontmatter
     assert old["superseded_by"] == ["[[I moved to Berlin (Kreuzberg) in early December]]"]
     found = service_for(vault, now=at(31)).search("where do I live", top_k=5)
-    assert [h.memory_id for h in found.results] == [berlin.memory_id]
+    assert [h.id for h in found.results] == [berlin.memory_id]
 
 
 def test_asking_first_is_a_setting(tmp_path: Path) -> None:
