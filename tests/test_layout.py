@@ -41,7 +41,6 @@ EXCEPTIONS: dict[str, str] = {
     "ops.sync_record": "the last-sync record: tests/integration/test_sync.py",
     "ops.undo": "rolling back a failed commit: tests/integration/test_git_faults.py, reliability/",
     "ops.vault_setup": "init/config: tests/cli/test_main.py, integration/test_merge_driver.py, api/",
-    "ops.writes": "save/update/relate: tests/test_service.py, ops/test_supersession.py, operations/",
 }
 
 
