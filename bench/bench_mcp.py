@@ -28,8 +28,8 @@ from mcp.client.stdio import stdio_client
 
 from bench.vaultgen import generate_vault
 from cortexgraph_vault.config import load_config
+from cortexgraph_vault.engine.call_timing import percentile
 from cortexgraph_vault.mcp import build_server
-from cortexgraph_vault.ops.call_timing import percentile
 from cortexgraph_vault.service import MemoryService
 
 SETTINGS = {"git_commit_writes": "false"}

@@ -7,7 +7,9 @@ the MCP server and the daemon keep the silent default (stdout is the protocol th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 
 Progress = Callable[[int, int], None]
 ProgressFactory = Callable[[str], Progress]
@@ -19,6 +21,27 @@ def _ignore(done: int, total: int) -> None:
 
 def no_progress(label: str) -> Progress:
     return _ignore
+
+
+Steps = Callable[[str], object]
+_steps: ContextVar[Steps | None] = ContextVar("cortexgraph_steps", default=None)
+
+
+@contextlib.contextmanager
+def steps_to(listener: Steps | None) -> Iterator[None]:
+    """Within the block, an operation that goes in named steps (sync: recording, fetching,
+    merging, pushing) tells `listener` each one, and git's transfer lines (`TransferLine`);
+    the CLI prints them on a terminal. Outside, nobody hears them."""
+    token = _steps.set(listener)
+    try:
+        yield
+    finally:
+        _steps.reset(token)
+
+
+def step_listener() -> Steps | None:
+    """Who hears the steps of the operation running now (`steps_to`), if anyone."""
+    return _steps.get()
 
 
 class TransferLine(str):

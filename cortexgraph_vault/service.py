@@ -1,88 +1,123 @@
 """MemoryService: the one facade every door (MCP, REST, CLI) calls.
 
-It owns the engine (clock, config, vault, index, history). Each method is one operation;
-the logic lives in `ops/`, grouped by what it does to memories. A door runs an operation of
-the catalogue with `run(operation, request)` (or any call with `call(name, read_only, fn)`),
-which takes the lock the call needs (the change lock, or none for a read) and times it
-(service_calls.py). The calls that look after the vault as a whole (consolidation, imports and
-exports, the graph page, sync, git) are its base class `ServiceUpkeep` (service_upkeep.py).
+It owns the engine (clock, config, vault, index, history) and runs the operations of the
+catalogue (`operations/`): `run(operation, request)` takes the lock the call needs and times
+it, then the operation's logic (`ops/`) reads the request. Each operation is also an attribute
+named for what it does (`service.search("coffee", top_k=5)`), made from the catalogue: its
+arguments fill the operation's request, in the order the request declares them and by name.
+
+Doors run calls on worker threads (MCP, REST, the scheduler). Calls that change the vault
+hold the engine's change lock, one at a time. Reads need no lock while the watcher keeps the
+catalogue current (it already changes the catalogue beside every call, under the catalogue's
+own lock); without a watcher a read walks and refreshes the catalogue, so it holds the change
+lock too.
+
+Every call is timed under a name (get_performance_metrics). A call made while another is
+running on the same thread (a REST route calling an operation) is the same call: timed once.
+
+What a change leaves to be done after its lock (a save's git commit, made with the saves around
+it: engine/commits.py; the folder fsync after a write: vault/durability.py) is waited for once
+the lock is let go, before the call answers: `begin` runs the part under the lock and returns
+the rest, which the REST door runs on another thread while the next change goes ahead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+import contextlib
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, overload
 
-from cortexgraph_vault.config import Config, describe
+from cortexgraph_vault.config import Config
 from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.engine import Clock, VaultEngine
-from cortexgraph_vault.models.limits import GRAPH_MAX_CHARS
 from cortexgraph_vault.progress import ProgressFactory, no_progress
-from cortexgraph_vault.service_upkeep import ServiceUpkeep
+from cortexgraph_vault.vault import disk_wait
+from cortexgraph_vault.vault.durability import DURABILITY, Pending
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from cortexgraph_vault.engine.call_timing import CallRecorder
+    from cortexgraph_vault.engine.commits import CommitTicket
     from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
-    from cortexgraph_vault.models import (
-        AutoRecallResult,
-        DeleteResult,
-        ForgottenList,
-        GcResult,
-        HistoryResult,
-        MemoryDetail,
-        MemoryList,
-        MessageAnalysis,
-        NoteRead,
-        ObserveResult,
-        OpenResult,
-        PerformanceMetrics,
-        PromoteResult,
-        RecallAnalysis,
-        RelationResult,
-        RestoreResult,
-        ReviewResult,
-        SaveResult,
-        SearchResult,
-        SnapshotResult,
-        StatsResult,
-        SupersedeResult,
-        TouchResult,
-        UpdateResult,
-        VersionResult,
-    )
-    from cortexgraph_vault.models.graph import (
-        GraphResult,
-        NeighbourhoodResult,
-        ReindexResult,
-        VaultStatus,
-    )
-    from cortexgraph_vault.ops import (
+    from cortexgraph_vault.operations import (
         browse,
-        graph,
         intelligence,
         lifecycle,
+        maintenance,
+        memories,
         memory_history,
-        notes,
-        reads,
-        search,
-        supersession,
-        uncommitted,
-        writes,
+        vault,
     )
-else:  # a call imports the module it runs (and its result models), not every other one
-    browse = deferred("cortexgraph_vault.ops.browse")
-    graph = deferred("cortexgraph_vault.ops.graph")
-    intelligence = deferred("cortexgraph_vault.ops.intelligence")
-    lifecycle = deferred("cortexgraph_vault.ops.lifecycle")
-    memory_history = deferred("cortexgraph_vault.ops.memory_history")
-    notes = deferred("cortexgraph_vault.ops.notes")
-    reads = deferred("cortexgraph_vault.ops.reads")
-    search = deferred("cortexgraph_vault.ops.search")
-    supersession = deferred("cortexgraph_vault.ops.supersession")
+    from cortexgraph_vault.operations.operation import Operation
+    from cortexgraph_vault.ops import lifecycle as lifecycle_ops
+    from cortexgraph_vault.ops import uncommitted
+    from cortexgraph_vault.requests import Request
+else:  # a call imports its operation's area (and its models), not every other one
+    browse = deferred("cortexgraph_vault.operations.browse")
+    intelligence = deferred("cortexgraph_vault.operations.intelligence")
+    lifecycle = deferred("cortexgraph_vault.operations.lifecycle")
+    maintenance = deferred("cortexgraph_vault.operations.maintenance")
+    memories = deferred("cortexgraph_vault.operations.memories")
+    memory_history = deferred("cortexgraph_vault.operations.memory_history")
+    vault = deferred("cortexgraph_vault.operations.vault")
+    lifecycle_ops = deferred("cortexgraph_vault.ops.lifecycle")
     uncommitted = deferred("cortexgraph_vault.ops.uncommitted")
-    writes = deferred("cortexgraph_vault.ops.writes")
+
+T = TypeVar("T")
+Req = TypeVar("Req", bound="Request")
+Res = TypeVar("Res", bound="BaseModel")
 
 
-class MemoryService(ServiceUpkeep):
+class CallEnd(Generic[T]):
+    """The rest of a call begun under its lock: calling it gives the result."""
+
+    def __init__(
+        self, result: T, finish: Callable[[], T], tickets: Sequence[CommitTicket | Pending]
+    ) -> None:
+        self.unfinished = result  # as the call left its lock (a save's commit not in it yet)
+        self._finish = finish
+        self._tickets = tickets
+
+    @property
+    def waits(self) -> bool:
+        """Whether finishing waits for a commit still to be made."""
+        return any(not t.done for t in self._tickets)
+
+    def __call__(self) -> T:
+        return self._finish()
+
+
+class Entry(Generic[Res]):
+    """An operation of the catalogue as an attribute of the service: `service.search(...)`
+    fills the request of search_memory with its arguments and runs it (`run`)."""
+
+    def __init__(self, operation: Callable[[], Operation[Any, Res]]) -> None:
+        self._operation = operation  # looked up at the first call: its area loads then
+
+    @overload
+    def __get__(self, service: None, owner: type[MemoryService]) -> Entry[Res]: ...
+
+    @overload
+    def __get__(self, service: MemoryService, owner: type[MemoryService]) -> Callable[..., Res]: ...
+
+    def __get__(
+        self, service: MemoryService | None, owner: type[MemoryService]
+    ) -> Entry[Res] | Callable[..., Res]:
+        if service is None:
+            return self
+        operation = self._operation()
+
+        def call(*args: object, **fields: object) -> Res:
+            return service.run(operation, operation.request_of(args, fields))
+
+        call.__name__ = operation.name
+        call.__doc__ = operation.description
+        return call
+
+
+class MemoryService:
     def __init__(
         self,
         config: Config,
@@ -93,11 +128,11 @@ class MemoryService(ServiceUpkeep):
         one_call: bool = False,
     ) -> None:
         """`one_call`: the process makes one call now and ends (a CLI command)."""
-        super().__init__()  # the change lock and the timing of each call (service_calls)
         self.engine = VaultEngine(
             config, clock=clock, on_catalog=on_catalog, one_call=one_call,
             before_vectors=uncommitted.record_uncommitted, progress=progress or no_progress,
         )  # fmt: skip
+        self._depth = threading.local()
         if one_call:
             self.engine.trust_start_walk()
 
@@ -105,283 +140,186 @@ class MemoryService(ServiceUpkeep):
     def config(self) -> Config:
         return self.engine.config
 
-    # writes ----------------------------------------------------------------------
-    def save(
-        self,
-        content: str,
-        *,
-        title: str | None = None,
-        tags: Sequence[str] | None = None,
-        entities: Sequence[str] | None = None,
-        source: str | None = None,
-        context: str | None = None,
-        meta: Mapping[str, Any] | None = None,
-        strength: float | None = None,
-        force: bool = False,
-        supersedes: Sequence[str] | None = None,
-    ) -> SaveResult:
-        return writes.save(
-            self.engine, content, title=title, tags=tags, entities=entities, source=source,
-            context=context, meta=meta, strength=strength, force=force, supersedes=supersedes,
-        )  # fmt: skip
+    @property
+    def change_lock(self) -> threading.RLock:
+        return self.engine.change_lock
 
-    def touch(self, memory_id: str, *, boost: bool = False) -> TouchResult:
-        with self.disk_waits_let_go():
-            result = writes.touch(self.engine, memory_id, boost=boost)
-        lifecycle.maybe_snapshot(self.engine)
-        return result
+    @property
+    def metrics(self) -> CallRecorder:
+        return self.engine.metrics
 
-    def observe(
-        self, memory_ids: Sequence[str], context_tags: Sequence[str] | None = None
-    ) -> ObserveResult:
-        with self.disk_waits_let_go():
-            result = writes.observe(self.engine, memory_ids, context_tags)
-        lifecycle.maybe_snapshot(self.engine)
-        return result
+    # running operations ------------------------------------------------------------------
+    def run(self, operation: Operation[Req, Res], request: Req) -> Res:
+        """Run one operation of the catalogue with its (validated) request: under the lock it
+        needs, timed."""
+        engine = self.engine
+        if operation.locks_per_item:  # it takes the change lock for each item itself
+            return operation.invoke(engine, request)
 
-    def update(
-        self,
-        memory_id: str,
-        *,
-        content: str | None = None,
-        tags: Sequence[str] | None = None,
-        entities: Sequence[str] | None = None,
-        strength: float | None = None,
-        expected_hash: str | None = None,
-        force: bool = False,
-        supersedes: Sequence[str] | None = None,
-    ) -> UpdateResult:
-        return writes.update(
-            self.engine, memory_id, content=content, tags=tags, entities=entities,
-            strength=strength, expected_hash=expected_hash, force=force, supersedes=supersedes,
-        )  # fmt: skip
+        def invoke() -> Res:
+            if not operation.counts_uses:
+                return operation.invoke(engine, request)
+            with self.disk_waits_let_go():
+                result = operation.invoke(engine, request)
+            lifecycle_ops.maybe_snapshot(engine)
+            return result
 
-    def supersede(self, new_id: str, old_ids: Sequence[str]) -> SupersedeResult:
-        """`new_id` replaces the memories `old_ids` name: recorded in both notes
-        (`supersedes`, `superseded_by`, `valid_until`), the new one taking over their standing;
-        one commit. The same as `relate(new_id, old_id, "supersedes")` for each old one."""
-        return supersession.supersede(self.engine, new_id, old_ids)
+        return self.call(operation.name, operation.effect.read_only, invoke)
 
-    def delete(
-        self, memory_id: str, *, mode: str = "archive", expected_hash: str | None = None
-    ) -> DeleteResult:
-        return writes.delete(self.engine, memory_id, mode=mode, expected_hash=expected_hash)
+    def call_lock(self, read_only: bool) -> contextlib.AbstractContextManager[object]:
+        """What one call holds: nothing for a read on a watched vault, else the change lock."""
+        if read_only and self.engine.watching:
+            return contextlib.nullcontext()
+        return self.engine.change_lock
 
-    def relate(
-        self,
-        from_memory_id: str,
-        to_memory_id: str,
-        relation_type: str,
-        *,
-        strength: float = 1.0,
-        metadata: Mapping[str, Any] | None = None,
-        force: bool = False,
-    ) -> RelationResult:
-        return writes.relate(
-            self.engine,
-            from_memory_id,
-            to_memory_id,
-            relation_type,
-            strength=strength,
-            metadata=metadata,
-            force=force,
-        )
+    def call(self, name: str, read_only: bool, fn: Callable[[], T]) -> T:
+        """Run `fn` as the call `name`, under the lock it needs and timed (once, however nested)."""
+        outer = getattr(self._depth, "value", 0) == 0
+        end = self.begin(name, read_only, fn)
+        door: list[CallEnd[Any]] | None = getattr(self._depth, "door_finishes", None)
+        if outer and door is not None:
+            door.append(end)
+            return end.unfinished
+        return end()
 
-    # reads -----------------------------------------------------------------------
-    def open(
-        self,
-        memory_ids: Sequence[str],
-        *,
-        include_relations: bool = True,
-        include_scores: bool = True,
-        cursor: str | None = None,
-        max_chars: int | None = None,
-    ) -> OpenResult:
-        return reads.open_memories(
-            self.engine, memory_ids, include_relations=include_relations,
-            include_scores=include_scores, cursor=cursor, max_chars=max_chars,
-        )  # fmt: skip
+    @contextlib.contextmanager
+    def finished_by_door(self) -> Iterator[list[CallEnd[Any]]]:
+        """Calls made on this thread in the block return as they leave their lock; the door
+        finishes each (the list) elsewhere, as it does the calls it begins itself."""
+        ends: list[CallEnd[Any]] = []
+        self._depth.door_finishes = ends
+        try:
+            yield ends
+        finally:
+            self._depth.door_finishes = None
 
-    def search(
-        self,
-        query: str | None = None,
-        *,
-        tags: Sequence[str] | None = None,
-        status: str | Sequence[str] | None = None,
-        top_k: int = 10,
-        window_days: float | None = None,
-        min_score: float | None = None,
-        page: int | None = None,
-        page_size: int | None = None,
-        preview_length: int = 300,
-        include_review_candidates: bool = True,
-        explain: bool = False,
-        cursor: str | None = None,
-        max_chars: int | None = None,
-        include_superseded: bool = False,
-    ) -> SearchResult:
-        return reads.search_memory(
-            self.engine, query, tags=tags, status=status, top_k=top_k,
-            window_days=window_days, min_score=min_score, page=page, page_size=page_size,
-            preview_length=preview_length, include_review_candidates=include_review_candidates,
-            explain=explain, cursor=cursor, max_chars=max_chars,
-            include_superseded=include_superseded,
-        )  # fmt: skip
+    def begin(self, name: str, read_only: bool, fn: Callable[[], T]) -> CallEnd[T]:
+        """Run `fn` under the lock it needs; what it returns finishes the call: it waits,
+        without the lock, for the group commits `fn` asked for (engine/commits.py), puts the
+        commit in the result, and gives the result. A door may finish on another thread,
+        so the next change starts meanwhile. The call is timed from start to finish."""
+        metrics = self.engine.metrics
+        depth = getattr(self._depth, "value", 0)
+        if depth > 0:  # a call within a call: part of the outer one (its lock, its timing)
+            self._depth.value = depth + 1
+            try:
+                with self.call_lock(read_only):
+                    result = fn()
+            finally:
+                self._depth.value = depth
+            return CallEnd(result, lambda: result, [])
+        started = metrics.clock()
+        self._depth.value = 1
+        try:
+            lock = self.call_lock(read_only)
+            change_lock = self.engine.change_lock
+            with (
+                lock,
+                disk_wait.holding(lock) if lock is change_lock else contextlib.nullcontext(),
+                self.engine.group_commits.deferred() as tickets,
+                DURABILITY.deferred() as syncs,
+            ):
+                result = fn()
+        except BaseException:
+            metrics.record(name, metrics.clock() - started, ok=False)
+            raise
+        finally:
+            self._depth.value = 0
 
-    def stats(self) -> StatsResult:
-        from cortexgraph_vault.ops import vault_stats
+        def finish() -> T:
+            try:
+                for sync in syncs:
+                    sync.wait()
+                for ticket in tickets:
+                    ticket.wait()
+                return _with_commit(result, tickets)
+            finally:
+                metrics.record(name, metrics.clock() - started)
 
-        return vault_stats.stats(self.engine)
+        return CallEnd(result, finish, [*tickets, *syncs])
 
-    def list_memories(
-        self,
-        *,
-        status: str = "active",
-        sort: str = "score",
-        tag: str | None = None,
-        page: int = 1,
-        page_size: int = 50,
-    ) -> MemoryList:
-        return browse.list_memories(
-            self.engine, status=status, sort=sort, tag=tag, page=page, page_size=page_size
-        )
+    def disk_waits_let_go(self) -> contextlib.AbstractContextManager[object]:
+        """Around a rewrite of one note made as a call of its own (a touch): its wait for the
+        disk lets go of the change lock, so the next change runs meanwhile (vault/disk_wait.py).
+        Only when the call holds the change lock and no other lock of ours: a call made within
+        another (which may count on holding its locks throughout) keeps them."""
+        if getattr(self._depth, "value", 0) == 1 and disk_wait.registered() == [
+            self.engine.change_lock
+        ]:
+            return disk_wait.allowed()
+        return contextlib.nullcontext()
 
-    def memory_detail(self, ref: str) -> MemoryDetail:
-        return browse.memory_detail(self.engine, ref)
-
-    def memory_at_path(self, path: str) -> MemoryDetail:
-        return browse.memory_at_path(self.engine, path)
-
-    def read_note(
-        self, ref: str, *, cursor: str | None = None, max_chars: int = 10_000
-    ) -> NoteRead:
-        """Any note of the vault by path, title, alias or memory id, a page at a time."""
-        return notes.read_note(self.engine, ref, cursor=cursor, max_chars=max_chars)
-
-    def effective_config(self) -> list[dict[str, Any]]:
-        return describe(self.engine.config)
-
-    def performance_metrics(self) -> PerformanceMetrics:
-        return self.metrics.snapshot()
-
-    # lifecycle -------------------------------------------------------------------
-    def gc(
-        self,
-        *,
-        dry_run: bool = True,
-        archive_instead: bool = False,
-        limit: int | None = None,
-        skip_paths: Iterable[str] = (),
-    ) -> GcResult:
-        return lifecycle.gc(
-            self.engine, dry_run=dry_run, archive_instead=archive_instead, limit=limit,
-            skip_paths=skip_paths,
-        )  # fmt: skip
-
-    def promote(
-        self,
-        memory_id: str | None = None,
-        *,
-        auto_detect: bool = False,
-        dry_run: bool = False,
-        force: bool = False,
-    ) -> PromoteResult:
-        return lifecycle.promote(
-            self.engine, memory_id, auto_detect=auto_detect, dry_run=dry_run, force=force
-        )
-
-    def snapshot(self) -> SnapshotResult:
-        return lifecycle.snapshot(self.engine)
-
-    # memory history --------------------------------------------------------------
-    def history(self, memory_id: str, *, limit: int = 50) -> HistoryResult:
-        return memory_history.history(self.engine, memory_id, limit=limit)
-
-    def version(self, memory_id: str, commit: str) -> VersionResult:
-        return memory_history.version(self.engine, memory_id, commit)
-
-    def restore(self, memory_id: str, *, commit: str | None = None) -> RestoreResult:
-        return memory_history.restore(self.engine, memory_id, commit=commit)
-
-    def forgotten(self, *, limit: int = 100) -> ForgottenList:
-        return memory_history.forgotten(self.engine, limit=limit)
-
-    # index and graph ---------------------------------------------------------------
-    def search_unified(
-        self,
-        query: str,
-        *,
-        tags: Sequence[str] | None = None,
-        status: str | Sequence[str] | None = None,
-        folder: str | None = None,
-        limit: int = 10,
-        stm_weight: float | None = None,
-        ltm_weight: float | None = None,
-        window_days: float | None = None,
-        min_score: float | None = None,
-        page: int | None = None,
-        page_size: int | None = None,
-        preview_length: int = 300,
-        include_review_candidates: bool = True,
-        explain: bool = False,
-        cursor: str | None = None,
-        max_chars: int | None = None,
-        include_superseded: bool = False,
-    ) -> SearchResult:
-        return search.search_unified(
-            self.engine, query, tags=tags, status=status, folder=folder, limit=limit,
-            stm_weight=stm_weight, ltm_weight=ltm_weight, window_days=window_days,
-            min_score=min_score, page=page, page_size=page_size, preview_length=preview_length,
-            include_review_candidates=include_review_candidates, explain=explain,
-            cursor=cursor, max_chars=max_chars, include_superseded=include_superseded,
-        )  # fmt: skip
-
-    def related_to_note(self, path: str, limit: int = 10) -> SearchResult:
-        """The memories and notes most related to the note at `path` (not the note itself)."""
-        from cortexgraph_vault.ops import related
-
-        return related.related_to_note(self.engine, path, limit)
-
-    def read_graph(
-        self,
-        *,
-        status: str = "active",
-        include_scores: bool = True,
-        limit: int = 100,
-        page: int | None = None,
-        page_size: int | None = None,
-        cursor: str | None = None,
-        max_chars: int = GRAPH_MAX_CHARS,
-    ) -> GraphResult:
-        return graph.read_graph(
-            self.engine, status=status, include_scores=include_scores, limit=limit, page=page,
-            page_size=page_size, cursor=cursor, max_chars=max_chars,
-        )  # fmt: skip
-
-    def vault_status(self) -> VaultStatus:
-        return graph.vault_status(self.engine)
-
-    def graph_neighbourhood(
-        self, ref: str, *, hops: int = 1, max_nodes: int = 200, include_scores: bool = True
-    ) -> NeighbourhoodResult:
-        return graph.neighbourhood(
-            self.engine, ref, hops=hops, max_nodes=max_nodes, include_scores=include_scores
-        )
-
+    # each operation of the catalogue, by what it does ------------------------------------
+    save = Entry(lambda: memories.SAVE_MEMORY)
+    search = Entry(lambda: memories.SEARCH_MEMORY)
+    open = Entry(lambda: memories.OPEN_MEMORIES)
+    touch = Entry(lambda: memories.TOUCH_MEMORY)
+    observe = Entry(lambda: memories.OBSERVE_MEMORY_USAGE)
+    update = Entry(lambda: memories.UPDATE_MEMORY)
+    delete = Entry(lambda: memories.DELETE_MEMORY)
+    relate = Entry(lambda: memories.CREATE_RELATION)
+    supersede = Entry(lambda: memories.SUPERSEDE_MEMORIES)
+    gc = Entry(lambda: lifecycle.GC)
+    promote = Entry(lambda: lifecycle.PROMOTE_MEMORY)
+    cluster = Entry(lambda: lifecycle.CLUSTER_MEMORIES)
+    consolidate = Entry(lambda: lifecycle.CONSOLIDATE_MEMORIES)
+    run_pipeline = Entry(lambda: lifecycle.RUN_PIPELINE)
+    apply_plan = Entry(lambda: lifecycle.APPLY_PLAN)
+    snapshot = Entry(lambda: lifecycle.SNAPSHOT)
+    history = Entry(lambda: memory_history.MEMORY_HISTORY)
+    version = Entry(lambda: memory_history.MEMORY_VERSION)
+    forgotten = Entry(lambda: memory_history.FORGOTTEN_MEMORIES)
+    restore = Entry(lambda: memory_history.RESTORE_MEMORY)
+    search_unified = Entry(lambda: vault.SEARCH_UNIFIED)
+    read_note = Entry(lambda: vault.READ_NOTE)
+    read_graph = Entry(lambda: vault.READ_GRAPH)
+    vault_status = Entry(lambda: vault.VAULT_STATUS)
+    stats = Entry(lambda: vault.VAULT_STATS)
+    performance_metrics = Entry(lambda: vault.GET_PERFORMANCE_METRICS)
+    sync = Entry(lambda: vault.SYNC_VAULT)
+    last_sync = Entry(lambda: vault.LAST_SYNC)
+    analyze_message = Entry(lambda: intelligence.ANALYZE_MESSAGE)
+    analyze_for_recall = Entry(lambda: intelligence.ANALYZE_FOR_RECALL)
+    auto_recall = Entry(lambda: intelligence.AUTO_RECALL_PROCESS_MESSAGE)
+    review = Entry(lambda: intelligence.REVIEW_MEMORIES)
+    list_memories = Entry(lambda: browse.LIST_MEMORIES)
+    memory_detail = Entry(lambda: browse.MEMORY_DETAIL)
+    memory_at_path = Entry(lambda: browse.MEMORY_AT_PATH)
+    related_to_note = Entry(lambda: browse.RELATED_TO_NOTE)
+    graph_neighbourhood = Entry(lambda: browse.GRAPH_NEIGHBOURHOOD)
     neighbourhood = graph_neighbourhood
+    import_cortexgraph = Entry(lambda: maintenance.IMPORT_CORTEXGRAPH)
+    import_memory_json = Entry(lambda: maintenance.IMPORT_MEMORY_JSON)
+    export_cortexgraph = Entry(lambda: maintenance.EXPORT_CORTEXGRAPH)
+    export_json = Entry(lambda: maintenance.EXPORT_JSON)
+    graph_html = Entry(lambda: maintenance.GRAPH_HTML)
+    reindex = Entry(lambda: maintenance.REINDEX)
+    init_git = Entry(lambda: maintenance.INIT_GIT)
+    effective_config = Entry(lambda: maintenance.EFFECTIVE_CONFIG)
 
-    def reindex(self) -> ReindexResult:
-        return graph.reindex(self.engine)
 
-    # intelligence (issue 7) ----------------------------------------------------------
-    def analyze_message(self, message: str) -> MessageAnalysis:
-        return intelligence.analyze_message(self.engine, message)
+def _with_commit(result: T, tickets: Sequence[CommitTicket]) -> T:
+    """The result of a call whose one commit was made after it: with that commit in its
+    `commit` field (a save's result; a call that asked for several reports none of them), and
+    in its `warning`, when the commit was not made, why."""
+    if len(tickets) != 1:
+        return result
+    from pydantic import BaseModel  # a call with a commit returns a model: pydantic is loaded
 
-    def analyze_for_recall(self, message: str) -> RecallAnalysis:
-        return intelligence.analyze_for_recall(self.engine, message)
+    if not isinstance(result, BaseModel) or "commit" not in type(result).model_fields:
+        return result
+    ticket = tickets[0]
+    update: dict[str, object] = {}
+    if getattr(result, "commit", None) is None:
+        update["commit"] = ticket.sha
+    if ticket.failure is not None and "warning" in type(result).model_fields:
+        update["warning"] = commit_warning(ticket.failure, getattr(result, "warning", None))
+    return cast("T", result.model_copy(update=update)) if update else result
 
-    def auto_recall(self, message: str, *, mode: str | None = None) -> AutoRecallResult:
-        return intelligence.auto_recall(self.engine, message, mode=mode)
 
-    def review(self, limit: int = 20) -> ReviewResult:
-        return intelligence.review(self.engine, limit=limit)
+def commit_warning(failure: str, other: str | None) -> str:
+    """A save's warning when its commit was not made: the reason, and when it will be."""
+    from cortexgraph_vault.core import wording
+
+    said = wording.commit_not_made(failure)
+    return f"{said}; {other}" if other else said

@@ -19,7 +19,7 @@ IMPURE_MODULES = {
 }  # fmt: skip
 CLOCK_CALLS = re.compile(r"\b(?:datetime|date)\.(?:now|today|utcnow)\(|\btime\.time\(")
 # Modules of ours that every layer may use (they import nothing of ours but each other).
-SHARED = {"models", "errors", "progress", "deferred_import"}
+SHARED = {"models", "requests", "errors", "progress", "deferred_import"}
 
 
 def imports_of(path: Path, root: Path = ROOT) -> list[tuple[str, int, tuple[str, ...]]]:

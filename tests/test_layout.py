@@ -29,7 +29,6 @@ EXCEPTIONS: dict[str, str] = {
     "core.yaml_values": "scalar formatting of core/note: tests/core/test_note*.py round-trips",
     "ops.catalog_memo": "a per-catalogue cache: tests/ops/test_relation_index.py (follows edits)",
     "ops.current_facts": "search's current fact first: tests/ops/test_supersession.py, test_search.py",
-    "ops.limits": "request limits: tests/operations/test_catalogue.py (the doors' limits agree)",
     "ops.memory_export": "exports: tests/importers/test_export_roundtrip.py (import, export, import)",
     "ops.memory_history": "history/version/restore/forgotten: tests/test_service.py, tests/history/",
     "ops.memory_import": "imports: tests/importers/test_import_cortexgraph.py, test_memory_json_import.py",
@@ -41,6 +40,7 @@ EXCEPTIONS: dict[str, str] = {
     "ops.sync_ids": "id merging during sync: tests/integration/test_sync.py",
     "ops.sync_record": "the last-sync record: tests/integration/test_sync.py",
     "ops.undo": "rolling back a failed commit: tests/integration/test_git_faults.py, reliability/",
+    "ops.vault_setup": "init/config: tests/cli/test_main.py, integration/test_merge_driver.py, api/",
 }
 
 

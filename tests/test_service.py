@@ -66,7 +66,7 @@ def test_open_by_id_prefix_path_title_and_clear_misses(git_vault: Path) -> None:
 def test_touch_boost_and_observe_cross_domain(git_vault: Path) -> None:
     s = service_for(git_vault)
     before = frontmatter_of(git_vault / "_stm/Uses Neovim.md")
-    t = s.touch("Uses Neovim", boost=True)
+    t = s.touch("Uses Neovim", boost_strength=True)
     assert t.use_count == before["use_count"] + 1 and t.strength == pytest.approx(
         before["strength"] + 0.1
     )

@@ -19,7 +19,7 @@ from cortexgraph_vault.api.endpoints import RestThreads, starlette_route
 from cortexgraph_vault.api.errors import EXCEPTION_HANDLERS
 from cortexgraph_vault.api.read_processes import ReadProcesses
 from cortexgraph_vault.api.rest_router import RestRouter
-from cortexgraph_vault.api.routes import TABLES
+from cortexgraph_vault.api.routes import rest_endpoints
 from cortexgraph_vault.api.security import ALLOWED_ORIGINS, LocalOnly, allowed_hosts
 from cortexgraph_vault.api.token import TokenSource
 from cortexgraph_vault.mcp.server import build_server, http_app
@@ -47,7 +47,7 @@ def build_app(
     mcp_app = http_app(mcp_server, port=port, path=MCP_PATH, allowed_origins=ALLOWED_ORIGINS)
     elsewhere = ReadProcesses(service, read_processes) if read_processes else None
     threads = RestThreads(elsewhere)  # one pool of reads and one of changes for every route
-    routes = [starlette_route(e, service, threads) for table in TABLES for e in table.endpoints]
+    routes = [starlette_route(e, service, threads) for e in rest_endpoints()]
     # The MCP app routes by the full path itself; handing it /mcp keeps the URL clients are
     # told (no redirect to /mcp/ as a Mount would need).
     routes.append(Route(MCP_PATH, endpoint=mcp_app, name="mcp"))
@@ -84,6 +84,6 @@ def consolidation_scheduler(service: MemoryService) -> Scheduler | None:
         return None
     from cortexgraph_vault.pipeline.scheduler import Scheduler
 
-    scheduler = Scheduler(service, hours, run_at_start=False)
+    scheduler = Scheduler(service.engine, hours, run_at_start=False)
     scheduler.start()
     return scheduler

@@ -1,13 +1,16 @@
-"""A REST route is a plain function of the service; this module turns it into HTTP and back.
+"""REST routes, and how each becomes HTTP and back.
 
-    @routes.get("/api/v1/memories/{ref}", "One memory in detail")
-    def get_memory(service: MemoryService, ref: str) -> MemoryDetail:
-        return service.memory_detail(ref)
+Most routes serve an operation of the catalogue, made from its `Rest` bindings
+(`operation_endpoints`): the query or body model takes the request's fields (minus those the
+path carries and those the route sets itself, some under a REST name), validated with their
+declared limits (422 naming the field); the request is then made from them and the path, and
+checked again as every door checks it. The few routes that are no operation (health, the spec,
+any operation by name) are plain functions of the service on a `RouteTable`:
 
-Parameters named like a path segment get that segment; `query` and `body` (pydantic models)
-are parsed from the query string and the JSON body and validated (422 naming the field); the
-return annotation is the response schema. The same records produce the OpenAPI spec, so the
-spec cannot say something the routes do not do.
+    @routes.get("/health", "Is the daemon up", public=True, uses_service=False)
+    def health(service: MemoryService) -> Health: ...
+
+The same records produce the OpenAPI spec, so the spec cannot say something the routes do not do.
 """
 
 from __future__ import annotations
@@ -17,13 +20,13 @@ import json
 import re
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import anyio
 import anyio.to_thread
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_core import to_json
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
@@ -32,8 +35,10 @@ from starlette.routing import Route
 
 from cortexgraph_vault.api.admission import ChangeFirstGate, ChangeLane
 from cortexgraph_vault.api.errors import validation_response, vault_error_response
-from cortexgraph_vault.errors import InvalidArgument
-from cortexgraph_vault.service_calls import CallEnd
+from cortexgraph_vault.errors import InvalidArgument, VaultError
+from cortexgraph_vault.operations import REQUIRED, AnyOperation, Rest, params_of
+from cortexgraph_vault.requests import Request as OperationRequest
+from cortexgraph_vault.service import CallEnd
 
 if TYPE_CHECKING:
     from cortexgraph_vault.api.read_processes import ReadProcesses
@@ -50,7 +55,10 @@ class Endpoint:
     method: str
     path: str
     summary: str
-    fn: ServiceFn
+    name: str  # the published operationId
+    tag: str  # the published tag
+    description: str
+    fn: ServiceFn  # (service, **path segments, query or body) or, for an operation, (service, request)
     status: int
     response: Any  # a pydantic model class, or Any for a free-form object
     query: type[BaseModel] | None
@@ -64,14 +72,10 @@ class Endpoint:
     # answered by the daemon's read processes when it has them (api/read_processes.py): a
     # read that depends on nothing but the notes
     read_process: bool
-
-    @property
-    def name(self) -> str:
-        return self.fn.__name__
-
-    @property
-    def description(self) -> str:
-        return inspect.cleandoc(self.fn.__doc__ or "")
+    # The operation it serves and how, when it serves one: the query or body and the path
+    # give its request (`rest_request`), and `fn` runs it.
+    operation: AnyOperation | None = None
+    binding: Rest | None = None
 
 
 class RouteTable:
@@ -104,6 +108,9 @@ class RouteTable:
                     method=method,
                     path=path,
                     summary=summary,
+                    name=fn.__name__,
+                    tag=fn.__module__.rsplit(".", 1)[-1],
+                    description=inspect.cleandoc(fn.__doc__ or ""),
                     fn=fn,
                     status=status,
                     response=hints.get("return", Any),
@@ -122,17 +129,93 @@ class RouteTable:
 
         return register
 
-    def get(self, path: str, summary: str, **kw: Any) -> Callable[[ServiceFn], ServiceFn]:
-        return self.add("GET", path, summary, **kw)
 
-    def post(self, path: str, summary: str, **kw: Any) -> Callable[[ServiceFn], ServiceFn]:
-        return self.add("POST", path, summary, **kw)
+class RestInput(BaseModel):
+    """A query or body model with the fields of an operation's request (`rest_input`)."""
 
-    def patch(self, path: str, summary: str, **kw: Any) -> Callable[[ServiceFn], ServiceFn]:
-        return self.add("PATCH", path, summary, **kw)
+    model_config = ConfigDict(extra="forbid")
+    request_names: ClassVar[Mapping[str, str]]  # REST name -> request field name
 
-    def delete(self, path: str, summary: str, **kw: Any) -> Callable[[ServiceFn], ServiceFn]:
-        return self.add("DELETE", path, summary, **kw)
+
+_inputs: list[tuple[type[OperationRequest], Rest, type[RestInput]]] = []
+
+
+def rest_input(op: AnyOperation, binding: Rest) -> type[RestInput] | None:
+    """The query or body model of one route of `op`: the request's fields, each with its
+    annotation (limits and description) and default, but those the path carries and those the
+    route sets; None when no field is left. Routes alike share one model (`/analyze` and
+    `/analyze/recall` take the same message)."""
+    taken = {*binding.in_path.values(), *binding.fixed}
+    fields: dict[str, Any] = {
+        binding.rename.get(p.name, p.name): (
+            p.annotation,
+            ... if p.default is REQUIRED else p.default,
+        )
+        for p in params_of(op.request)
+        if p.name not in taken
+    }
+    if not fields:
+        return None
+    for request, other, made in _inputs:
+        if request is op.request and _same_shape(other, binding):
+            return made
+    name = binding.body or "".join(w.title() for w in binding.name.split("_")) + "Query"
+    model = create_model(name, __base__=RestInput, __module__=__name__, **fields)
+    model.request_names = {binding.rename.get(f, f): f for f in op.request.model_fields}
+    _inputs.append((op.request, binding, model))
+    return model
+
+
+def _same_shape(a: Rest, b: Rest) -> bool:
+    return (a.body, dict(a.in_path), dict(a.fixed), dict(a.rename), a.in_query) == (
+        b.body, dict(b.in_path), dict(b.fixed), dict(b.rename), b.in_query
+    )  # fmt: skip
+
+
+def rest_request(
+    endpoint: Endpoint, given: BaseModel | None, path: Mapping[str, str]
+) -> OperationRequest:
+    """The operation's request from a route's validated query or body, its path segments and
+    the fields it sets itself; checked as every door checks one (`InvalidArgument`)."""
+    assert endpoint.operation is not None and endpoint.binding is not None
+    binding = endpoint.binding
+    values: dict[str, object] = {}
+    if isinstance(given, RestInput):
+        names = type(given).request_names
+        values = {names[name]: getattr(given, name) for name in type(given).model_fields}
+    values |= {field: path[segment] for segment, field in binding.in_path.items()}
+    values |= binding.fixed
+    request: OperationRequest = endpoint.operation.parse(values)
+    return request
+
+
+def operation_endpoints(operations: Mapping[str, AnyOperation]) -> list[Endpoint]:
+    """Every route of every operation, as its `rest` bindings declare them."""
+    out = []
+    for op in operations.values():
+        for binding in op.rest:
+            model = rest_input(op, binding)
+            out.append(
+                Endpoint(
+                    method=binding.method, path=binding.path, summary=binding.summary,
+                    name=binding.name, tag=binding.tag, description=binding.description,
+                    fn=_runs(op), status=binding.status,
+                    response=op.result, query=model if binding.in_query else None,
+                    body=None if binding.in_query else model,
+                    path_params=tuple(_PATH_PARAM.findall(binding.path)), errors=binding.errors,
+                    public=False, uses_service=True, own_call=False, reads=None,
+                    read_process=binding.read_process, operation=op, binding=binding,
+                )
+            )  # fmt: skip
+    return out
+
+
+def _runs(op: AnyOperation) -> ServiceFn:
+    def run(service: MemoryService, request: OperationRequest) -> Any:
+        return service.run(op, request)
+
+    run.__name__ = op.name
+    return run
 
 
 def _query_input(model: type[BaseModel], params: QueryParams) -> dict[str, Any]:
@@ -222,7 +305,12 @@ def starlette_route(
 
     async def handle(request: Request) -> Response:
         kwargs: dict[str, Any] = {name: request.path_params[name] for name in endpoint.path_params}
-        if endpoint.query is not None:
+        if endpoint.operation is not None and endpoint.query is None and endpoint.body is None:
+            try:  # no query and no body: the path alone gives the request
+                kwargs = {"request": rest_request(endpoint, None, kwargs)}
+            except VaultError as exc:
+                return vault_error_response(exc)
+        elif endpoint.query is not None:
             try:
                 kwargs["query"] = endpoint.query.model_validate(
                     _query_input(endpoint.query, request.query_params)
@@ -240,6 +328,12 @@ def starlette_route(
                 kwargs["body"] = endpoint.body.model_validate(data)
             except ValidationError as exc:
                 return validation_response(exc, endpoint.body)
+        if endpoint.operation is not None and "request" not in kwargs:
+            given = kwargs.pop("query", None) or kwargs.pop("body", None)
+            try:
+                kwargs = {"request": rest_request(endpoint, given, kwargs)}
+            except VaultError as exc:
+                return vault_error_response(exc)
 
         if not endpoint.uses_service:
             # Answers at once, even while a long gc holds the service.

@@ -7,7 +7,6 @@ snake case, so a new error class needs nothing here.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
@@ -20,8 +19,8 @@ from cortexgraph_vault.operations.refusal import refusal
 log = logging.getLogger("cortexgraph_vault.api")
 
 
-def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": code, "detail": detail, **extra}, status_code=status)
+def error_response(status: int, code: str, detail: str) -> JSONResponse:
+    return JSONResponse({"error": code, "detail": detail}, status_code=status)
 
 
 def vault_error_response(exc: VaultError) -> JSONResponse:

@@ -44,16 +44,6 @@ DESCRIPTION = (
 )
 
 
-# The published tag of a route module where it differs from the module's name: the document's
-# tags are part of the published API, so a module rename does not change them.
-_TAGS = {"memory_history": "past"}
-
-
-def _tag(module: str) -> str:
-    name = module.rsplit(".", 1)[-1]
-    return _TAGS.get(name, name)
-
-
 def _is_model(t: Any) -> bool:
     return isinstance(t, type) and issubclass(t, BaseModel)
 
@@ -101,7 +91,7 @@ def _operation(e: Endpoint, names: dict[Any, str], defs: dict[str, Any]) -> dict
     op: dict[str, Any] = {
         "operationId": e.name,
         "summary": e.summary,
-        "tags": [_tag(e.fn.__module__)],
+        "tags": [e.tag],
     }
     if e.description:
         op["description"] = e.description
@@ -163,9 +153,9 @@ def build_openapi(endpoints: list[Endpoint]) -> dict[str, Any]:
 
 @functools.cache
 def openapi_spec() -> dict[str, Any]:
-    from cortexgraph_vault.api.routes import TABLES
+    from cortexgraph_vault.api.routes import rest_endpoints
 
-    return build_openapi([e for table in TABLES for e in table.endpoints])
+    return build_openapi(list(rest_endpoints()))
 
 
 def openapi_text() -> str:

@@ -106,13 +106,14 @@ def warm(service: MemoryService, routes: dict[str, Endpoint]) -> None:
     """One read of each kind, answers thrown away: what a first read builds (the word index
     and vectors loaded, the link graph, the note table, the query tokenizer) is built before
     the daemon sends reads here, not in a client's wait."""
-    from cortexgraph_vault.api import schemas
+    from cortexgraph_vault.requests.browse import ListMemoriesRequest, MemoryDetailRequest
+    from cortexgraph_vault.requests.vault import SearchUnifiedRequest
 
     first = next((n.memory_id for n in service.engine.catalog.notes() if n.memory_id), None)
     reads: list[tuple[str, dict[str, Any]]] = [
-        ("search", {"query": schemas.SearchQuery.model_validate({"q": "a memory"})}),
-        ("list_memories", {"query": schemas.ListQuery.model_validate({})}),
-        *([("get_memory", {"ref": first})] if first else []),
+        ("search", {"request": SearchUnifiedRequest(query="a memory")}),
+        ("list_memories", {"request": ListMemoriesRequest()}),
+        *([("get_memory", {"request": MemoryDetailRequest(memory_id=first)})] if first else []),
     ]
     for rid, (name, kwargs) in enumerate(reads):
         answer(service, routes, ("read", rid, name, kwargs))
@@ -123,14 +124,14 @@ def serve(sock: socket.socket) -> None:
     config = link.recv()
     if config is None:
         return
-    from cortexgraph_vault.api.routes import TABLES
+    from cortexgraph_vault.api.routes import rest_endpoints
     from cortexgraph_vault.config import Config
     from cortexgraph_vault.service import MemoryService
 
     assert isinstance(config, Config)  # the first message
     service = MemoryService(config)
     service.engine.follow_told_changes()
-    routes = {e.name: e for table in TABLES for e in table.endpoints if e.read_process}
+    routes = {e.name: e for e in rest_endpoints() if e.read_process}
     follow = Follower(service.engine.catalog)
     warm(service, routes)
     link.send(("ready", os.getpid()))

@@ -124,7 +124,7 @@ class Request:
     as_json: bool
 
 
-Needs = Literal["operations", "service", "config"]
+Needs = Literal["operations", "config"]
 Handler = Callable[[Any, Request], object]
 
 
@@ -133,9 +133,8 @@ class Command:
     """One CLI command: its name, help, arguments, and the one call it makes.
 
     `needs` is what the handler gets: a runner of the catalogue's operations (`ops.run(name,
-    params)`: checked by the operation's request model, then run), a `MemoryService` over the
-    vault, or only the `Config` (commands that must speak when the vault cannot be opened, or
-    make their own service). `operation` is the MCP tool it serves, so a message naming that
+    params)`: checked by the operation's request model, then run), or only the `Config`
+    (commands that must speak when the vault cannot be opened, or make their own service). `operation` is the MCP tool it serves, so a message naming that
     tool can name this command; `also` the other operations its handler may run (`history
     --at` shows memory_version). Each argument but a `local` one fills a parameter of one of
     them (tests/operations/test_catalogue.py checks the limits agree).
@@ -145,7 +144,7 @@ class Command:
     help: str
     handler: Handler
     args: tuple[Arg, ...] = ()
-    needs: Needs = "service"
+    needs: Needs = "operations"
     operation: str | None = None
     description: str | None = None
     also: tuple[str, ...] = ()
@@ -168,16 +167,6 @@ class Command:
         return None
 
 
-def calls(method: str) -> Handler:
-    """The handler of a command that is exactly one service call with its parameters."""
-
-    def handler(service: Any, request: Request) -> object:
-        return getattr(service, method)(**request.params)
-
-    handler.__name__ = f"calls_{method}"
-    return handler
-
-
 def runs(operation: str) -> Handler:
     """The handler of a command that is exactly one operation of the catalogue."""
 
@@ -189,18 +178,16 @@ def runs(operation: str) -> Handler:
 
 
 def operation_command(
-    name: str, help: str, operation: str, *, args: tuple[Arg, ...] = (), **kw: Any
+    name: str,
+    help: str,
+    operation: str,
+    *,
+    args: tuple[Arg, ...] = (),
+    through_daemon: bool = True,
 ) -> Command:
     """A command that is one operation, run with its arguments as the request."""
     return Command(name, help, runs(operation), args=args, needs="operations",
-                   operation=operation, **kw)  # fmt: skip
-
-
-@dataclass
-class Said:
-    """A result that is one sentence (`init`); `--json` prints it as {"message": ...}."""
-
-    message: str
+                   operation=operation, through_daemon=through_daemon)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
@@ -23,16 +24,16 @@ def _consolidate(ops: Operations, r: Request) -> Any:
             )
         return ops.run("consolidate_memories", {"cluster_id": p["cluster_id"], "mode": p["mode"]})
     # The pipeline reads and writes plan files: always in this process.
-    s = ops.service()
     if p["apply"]:
         if p["dry_run"] or p["scheduled"] or p["plan_out"] or p["agent"]:
             raise InvalidArgument(
                 "--apply FILE applies that plan as it stands: leave out the other options"
             )
-        return s.apply_plan(p["apply"])
+        return ops.run_here("apply_plan", {"plan_file": p["apply"]})
     if p["scheduled"]:
-        return _scheduled(s, r)
-    return s.run_pipeline(agent=p["agent"], dry_run=p["dry_run"], plan_out=p["plan_out"])
+        return _scheduled(ops.service(), r)
+    asked = {"agent": p["agent"], "dry_run": p["dry_run"], "plan_out": p["plan_out"]}
+    return ops.run_here("run_pipeline", asked)
 
 
 def _scheduled(s: MemoryService, r: Request) -> None:
@@ -49,7 +50,7 @@ def _scheduled(s: MemoryService, r: Request) -> None:
         print(text, flush=True)
 
     scheduler = Scheduler(
-        s, hours, dry_run=r.params["dry_run"], agent=r.params["agent"], on_result=report
+        s.engine, hours, dry_run=r.params["dry_run"], agent=r.params["agent"], on_result=report
     )
     print(f"consolidating every {hours:g} hours; Ctrl-C stops", file=sys.stderr)
     scheduler.start()
@@ -94,17 +95,14 @@ COMMANDS = (
         _consolidate,
         needs="operations",
         operation="consolidate_memories",
+        also=("run_pipeline", "apply_plan"),
         description="Plan and apply the five consolidation stages. --dry-run writes the plan "
         "(JSON and a readable summary) and changes nothing; --apply FILE applies a reviewed "
         "plan exactly as it stands (delete items you do not want first).",
         args=(
-            Arg(
-                "--agent",
-                local=True,
-                help="run one stage: decay, cluster, merge, promote or relations",
-            ),
-            Arg("--dry-run", flag=True, local=True, help="only write the plan"),
-            Arg("--plan-out", local=True, metavar="FILE", help="where to write the plan's JSON"),
+            Arg("--agent", help="run one stage: decay, cluster, merge, promote or relations"),
+            Arg("--dry-run", flag=True, help="only write the plan"),
+            Arg("--plan-out", type=Path, metavar="FILE", help="where to write the plan's JSON"),
             Arg("--apply", local=True, metavar="FILE", help="apply a plan written by --dry-run"),
             Arg(
                 "--scheduled", flag=True, local=True, help="run every --interval-hours until Ctrl-C"

@@ -72,6 +72,9 @@ class ThroughDaemon:
     def check(self, name: str, params: Mapping[str, Any]) -> Any:
         return self.local.check(name, params)
 
+    def run_here(self, name: str, params: Mapping[str, Any]) -> Any:
+        return self.local.run(name, params)
+
     def run(self, name: str, params: Mapping[str, Any]) -> Any:
         if not self.gone:
             try:

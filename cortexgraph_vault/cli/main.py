@@ -203,7 +203,7 @@ def run(command: Command, args: argparse.Namespace) -> int:
     if command.needs == "config":
         # Commands such as `serve --demo`, `mcp` or `doctor` make their own vault or service.
         result = command.handler(config, request)
-    elif command.needs == "operations":
+    else:
         from cortexgraph_vault.cli.daemon_calls import ThroughDaemon, daemon_for
         from cortexgraph_vault.cli.operation_calls import InProcess, Operations
 
@@ -217,8 +217,6 @@ def run(command: Command, args: argparse.Namespace) -> int:
         if daemon is not None:  # the daemon serving this vault answers from its warm index
             ops = ThroughDaemon(*daemon, local=alone)
         result = command.handler(ops, request)
-    else:
-        result = command.handler(_service(config, args), request)
     if result is None:
         return 0
     emit(result, args.json)

@@ -3,9 +3,10 @@ import, export, reindex, doctor, graph --html."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Group, Request, calls
+from cortexgraph_vault.cli.command import Arg, Command, Group, Request, operation_command
 
 if TYPE_CHECKING:
     from cortexgraph_vault.config import Config
@@ -34,13 +35,15 @@ def _merge_driver(config: Config, r: Request) -> None:
 
 COMMANDS = (
     Group("import", "bring memories in from CortexGraph or the MCP memory server", "SOURCE"),
-    Command(
+    operation_command(
         "import cortexgraph",
         "CortexGraph / mnemex JSONL (memories.jsonl + relations.jsonl)",
-        calls("import_cortexgraph"),
+        "import_cortexgraph",
+        through_daemon=False,
         args=(
             Arg(
                 "path",
+                type=Path,
                 optional=True,
                 help="their storage folder (default ~/.config/cortexgraph/jsonl)",
             ),
@@ -53,12 +56,15 @@ COMMANDS = (
             Arg("--allow-secrets", flag=True, help="import memories that look like credentials"),
         ),
     ),
-    Command(
+    operation_command(
         "import memory-json",
         "the MCP memory server's memory.json",
-        calls("import_memory_json"),
+        "import_memory_json",
+        through_daemon=False,
         args=(
-            Arg("path", param="file", metavar="FILE", help="the memory.json file to read"),
+            Arg(
+                "path", param="file", type=Path, metavar="FILE", help="the memory.json file to read"
+            ),
             DRY_RUN,
             Arg(
                 "--status",
@@ -70,25 +76,38 @@ COMMANDS = (
         ),
     ),
     Group("export", "write every memory out (to go back to CortexGraph, or as JSON)", "FORMAT"),
-    Command(
+    operation_command(
         "export cortexgraph",
         "memories.jsonl + relations.jsonl in a folder",
-        calls("export_cortexgraph"),
+        "export_cortexgraph",
+        through_daemon=False,
         args=(
-            Arg("path", param="folder", metavar="DIR", help="the folder to write them into"),
+            Arg(
+                "path",
+                param="folder",
+                type=Path,
+                metavar="DIR",
+                help="the folder to write them into",
+            ),
             Arg("--force", flag=True, help="replace files already there"),
         ),
     ),
-    Command(
+    operation_command(
         "export json",
         "one JSON file with every memory and link",
-        calls("export_json"),
+        "export_json",
+        through_daemon=False,
         args=(
-            Arg("path", param="file", metavar="FILE", help="the JSON file to write"),
+            Arg("path", param="file", type=Path, metavar="FILE", help="the JSON file to write"),
             Arg("--force", flag=True, help="replace the file if it exists"),
         ),
     ),
-    Command("reindex", "throw the index cache away and parse every note again", calls("reindex")),
+    operation_command(
+        "reindex",
+        "throw the index cache away and parse every note again",
+        "reindex",
+        through_daemon=False,
+    ),
     Command(
         "merge-driver",
         "merge two versions of a memory note field by field (git runs it; see doctor --fix)",
@@ -114,12 +133,20 @@ COMMANDS = (
             Arg("--fix", flag=True, help="install the merge driver for memory notes if missing"),
         ),
     ),
-    Command(
+    operation_command(
         "graph",
         "draw the memory graph as one offline HTML page",
-        calls("graph_html"),
+        "graph_html",
+        through_daemon=False,
         args=(
-            Arg("--html", param="file", required=True, metavar="FILE", help="the page to write"),
+            Arg(
+                "--html",
+                param="file",
+                type=Path,
+                required=True,
+                metavar="FILE",
+                help="the page to write",
+            ),
             Arg(
                 "--memories-only",
                 param="include_notes",

@@ -5,13 +5,12 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, Said, calls, operation_command
+from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
 from cortexgraph_vault.errors import InvalidArgument
 
 if TYPE_CHECKING:
     from cortexgraph_vault.cli.operation_calls import Operations
     from cortexgraph_vault.config import Config
-    from cortexgraph_vault.service import MemoryService
 
 # Parameters several commands share, declared once.
 MEMORY_ID = Arg("id", param="memory_id", help="id, id prefix, vault path or title")
@@ -81,18 +80,19 @@ def _restore(ops: Operations, r: Request) -> Any:
 def _config(config: Config, r: Request) -> Any:
     """Needs no vault: it also says where the user's config file goes before there is one."""
     from cortexgraph_vault.config import config_files, describe
-    from cortexgraph_vault.models import ConfigFile, ConfigReport
+    from cortexgraph_vault.models import ConfigFile, ConfigReport, SettingRow
 
     files = [ConfigFile(scope=k, path=str(p), exists=p.is_file()) for k, p in config_files(config)]
-    return ConfigReport(files=files, settings=describe(config))
-
-
-def _init(s: MemoryService, r: Request) -> Any:
-    return Said(s.init_git())
+    return ConfigReport(files=files, settings=[SettingRow(**row) for row in describe(config)])
 
 
 COMMANDS = (
-    Command("init", "make the vault a git repository (history and restore need it)", _init),
+    operation_command(
+        "init",
+        "make the vault a git repository (history and restore need it)",
+        "init_git",
+        through_daemon=False,
+    ),
     operation_command(
         "save",
         "save a new memory",
@@ -274,10 +274,11 @@ COMMANDS = (
             Arg("--force", flag=True, help="promote even if it does not qualify"),
         ),
     ),
-    Command(
+    operation_command(
         "snapshot",
         "commit the reinforcements gathered since the last snapshot",
-        calls("snapshot"),
+        "snapshot",
+        through_daemon=False,
     ),
     Command(
         "history",
@@ -331,7 +332,12 @@ COMMANDS = (
             ),
         ),
     ),
-    Command("stats", "counts, score histogram and notes with problems", calls("stats")),
+    operation_command(
+        "stats",
+        "counts, score histogram and notes with problems",
+        "vault_stats",
+        through_daemon=False,
+    ),
     Command(
         "config",
         "print the effective configuration and where each value came from",

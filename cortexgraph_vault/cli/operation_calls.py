@@ -25,6 +25,8 @@ class Operations(Protocol):
 
     def run(self, name: str, params: Mapping[str, Any]) -> Any: ...
 
+    def run_here(self, name: str, params: Mapping[str, Any]) -> Any: ...
+
 
 def given(params: Mapping[str, Any]) -> dict[str, Any]:
     """The parameters a person gave: an option left out is the operation's default."""
@@ -55,3 +57,7 @@ class InProcess:
 
         request = self.check(name, params)  # before the service: a refusal costs nothing
         return self.service().run(operation_named(name), request)
+
+    def run_here(self, name: str, params: Mapping[str, Any]) -> Any:
+        """`run`, always in this process (plan files, progress on this terminal)."""
+        return self.run(name, params)

@@ -235,7 +235,7 @@ def _sync(result: SyncResult) -> str:
 
 def _config(result: ConfigReport) -> str:
     keys = ["name", "env", "value", "origin"]
-    settings = table([[s.get(k) for k in keys] for s in result.settings], keys)
+    settings = table([[getattr(s, k) for k in keys] for s in result.settings], keys)
     files = [
         f"{f.scope} config file: {f.path}" + ("" if f.exists else " (not created yet)")
         for f in result.files
@@ -249,5 +249,5 @@ RENDERERS: dict[str, Callable[[Any], str]] = {
     "RelationResult": _relate, "GcResult": _gc, "PromoteResult": _promote, "SnapshotResult": _snapshot,
     "HistoryResult": _history, "VersionResult": _version, "RestoreResult": _restore,
     "ForgottenList": _forgotten, "StatsResult": _stats, "SyncResult": _sync, "ConfigReport": _config,
-    "Said": lambda r: r.message,
+    "InitResult": lambda r: r.message,
 }  # fmt: skip

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 def _sync(ops: Operations, r: Request) -> Any:
     # Steps go to stderr on a terminal (or with --progress): a script's --json stdout stays
     # one document. Git's transfer lines are drawn over one another on a terminal only.
-    from cortexgraph_vault.progress import TransferLine
+    from cortexgraph_vault.progress import TransferLine, steps_to
 
     terminal = sys.stderr.isatty()
     transfer = TransferShown(sys.stderr) if terminal and not r.as_json else None
@@ -30,10 +30,9 @@ def _sync(ops: Operations, r: Request) -> Any:
         print(f"{step}…", file=sys.stderr, flush=True)
 
     shown = terminal or r.params["progress"]
-    # Checked as the sync_vault operation's request; run here, where its steps can be shown.
-    request = ops.check("sync_vault", {"remote": r.params["remote"]})
-    try:
-        return ops.service().sync(remote=request.remote, progress=say if shown else None)
+    try:  # here, where its steps can be shown
+        with steps_to(say if shown else None):
+            return ops.run_here("sync_vault", {"remote": r.params["remote"]})
     finally:
         if transfer is not None:
             transfer.end()

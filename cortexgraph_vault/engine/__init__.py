@@ -20,6 +20,7 @@ from cortexgraph_vault.config import Config, user_cache_dir, vault_root
 from cortexgraph_vault.core.decay import score_at
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.rules import DecayFields, memory_score
+from cortexgraph_vault.engine.call_timing import CallRecorder
 from cortexgraph_vault.engine.commits import CommitTicket, GroupCommitter
 from cortexgraph_vault.engine.memory_lookup import find_memory
 from cortexgraph_vault.engine.memory_views import memory_view
@@ -99,6 +100,10 @@ class VaultEngine:
             self.root, config.stm_folder, config.ltm_folder, config.archive_folder
         )
         self.lock = VaultLock(self.root, user_cache_dir() / "locks")
+        # The change lock: a call that changes the vault holds it, so changes run one at a time
+        # in this process (the service takes it for each call; the pipeline for each item).
+        self.change_lock = threading.RLock()
+        self.metrics = CallRecorder()  # how long each call took (get_performance_metrics)
         self.journal = WriteJournal(self.root, user_cache_dir() / "journals")
         self.catalog = VaultCatalog(
             self.layout,

@@ -36,7 +36,7 @@ from cortexgraph_vault.mcp.tool_calls import (
     without_arguments,
     without_titles,
 )
-from cortexgraph_vault.mcp.tools import register_all
+from cortexgraph_vault.operations import OPERATIONS
 from cortexgraph_vault.operations.refusal import refusal
 
 if TYPE_CHECKING:
@@ -161,7 +161,9 @@ def build_server(service: MemoryService) -> MCPServer:
         log_level="WARNING",
     )
     registry = ToolRegistry(server, service)
-    register_all(registry)
+    for op in OPERATIONS.values():  # in the catalogue's order
+        if op.mcp_tool:
+            registry.operation(op)
     server.unlisted.update(registry.unlisted)
     prompts.register(server)
     resources.register(server, service)

@@ -1,6 +1,6 @@
-"""How a tool is registered: from an operation of the catalogue (or a hand-written function),
-with its annotations and errors the model can act on; the service times each call and takes
-its change lock (`MemoryService.call`, `MemoryService.run`).
+"""How a tool is registered: from an operation of the catalogue, with its annotations and
+errors the model can act on; the service times each call and takes its change lock
+(`MemoryService.run`).
 
 The SDK turns a raised `ToolError` into an `is_error` result carrying its message; any other
 exception reaches the model only as "Error executing tool X". So every `VaultError` (whose
@@ -9,11 +9,9 @@ message names the file or id, the reason and what to do next) is re-raised as a 
 
 from __future__ import annotations
 
-import functools
 import inspect
 import typing
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -27,8 +25,6 @@ from cortexgraph_vault.operations import REQUIRED, AnyOperation, Effect, params_
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
 
-F = TypeVar("F", bound=Callable[..., Any])
-
 
 def annotations_for(effect: Effect, open_world: bool = False) -> ToolAnnotations:
     return ToolAnnotations(
@@ -37,13 +33,6 @@ def annotations_for(effect: Effect, open_world: bool = False) -> ToolAnnotations
         idempotent_hint=effect.idempotent,
         open_world_hint=open_world,
     )
-
-
-# For a hand-written tool (`@tool(WRITES)`); a catalogue tool's come from its effect.
-READ_ONLY = annotations_for(Effect.READ)
-WRITES = annotations_for(Effect.WRITE)
-WRITES_IDEMPOTENT = annotations_for(Effect.WRITE_IDEMPOTENT)
-DESTRUCTIVE = annotations_for(Effect.DESTRUCTIVE)
 
 
 def explain(exc: VaultError) -> str:
@@ -159,15 +148,6 @@ def result_shape(schema: dict[str, Any]) -> dict[str, Any]:
     return {"type": "object", "properties": fields}
 
 
-def loose(result: Any) -> dict[str, Any]:
-    """A result for a tool whose model is still being built: keep it a plain object."""
-    if isinstance(result, BaseModel):
-        return result.model_dump(mode="json")
-    if isinstance(result, dict):
-        return result
-    return {"result": result}
-
-
 class ToolRegistry:
     """Registers tools on one server; the service times each call and takes its change lock."""
 
@@ -216,28 +196,3 @@ class ToolRegistry:
             description=op.description,
             annotations=annotations_for(op.effect, op.open_world),
         )
-
-    def __call__(
-        self, annotations: ToolAnnotations, *, title: str | None = None
-    ) -> Callable[[F], F]:
-        """A hand-written tool (one not in the catalogue yet)."""
-        read_only = bool(annotations.read_only_hint)
-
-        def register(fn: F) -> F:
-            name = fn.__name__
-
-            @functools.wraps(fn)
-            def run(**kwargs: Any) -> Any:
-                try:
-                    # a service still loading (stdio_front) may raise StillIndexing right here
-                    return self.service.call(name, read_only, lambda: compact(fn(**kwargs)))
-                except VaultError as exc:
-                    raise ToolError(explain(exc)) from exc
-
-            description = inspect.cleandoc(fn.__doc__ or "")
-            self.server.add_tool(
-                run, name=name, title=title, description=description, annotations=annotations
-            )
-            return fn
-
-        return register

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from cortexgraph_vault.models.memory import Model, StatsResult
 
 __all__ = [
     "ConfigFile", "ConfigReport", "DoctorFinding", "DoctorResult", "ExportResult", "GraphPictureResult", "ImportItem",
-    "ImportResult", "SourceProblem", "VaultStats",
+    "ImportResult", "InitResult", "SettingRow", "SettingsList", "SourceProblem", "VaultStats",
 ]  # fmt: skip
 
 
@@ -111,8 +111,26 @@ class ConfigFile(Model):
     exists: bool
 
 
+class SettingRow(BaseModel):
+    name: str
+    env: str
+    value: Any = Field(description="effective value (null when unset)")
+    origin: str = Field(description="default, environment, command line or a config file path")
+    help: str
+
+
+class SettingsList(BaseModel):
+    settings: list[SettingRow]
+
+
 class ConfigReport(Model):
     """`cortexgraph-vault config`: every setting with its origin, and where the files are."""
 
     files: list[ConfigFile]
-    settings: list[dict[str, Any]]
+    settings: list[SettingRow]
+
+
+class InitResult(Model):
+    """`init`: what was done to make the vault a git repository, in one sentence."""
+
+    message: str

@@ -4,39 +4,25 @@ None is an MCP tool: search_memory, open_memories and read_graph serve the model
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING
 
-from pydantic import Field
-
+from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.models import MemoryDetail, MemoryList, NeighbourhoodResult, SearchResult
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Request
-from cortexgraph_vault.operations.params import MemoryId
+from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.requests.browse import (
+    GraphNeighbourhoodRequest,
+    ListMemoriesRequest,
+    MemoryAtPathRequest,
+    MemoryDetailRequest,
+    RelatedToNoteRequest,
+)
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.service import MemoryService
-
-VaultPath = Annotated[str, Field(min_length=1, max_length=1000)]
-
-
-class ListMemoriesRequest(Request):
-    status: Literal["active", "promoted", "archived", "all"] = "active"
-    sort: Annotated[
-        Literal["score", "age", "last_used"],
-        Field(description="score: highest first; age: newest first; last_used: most recent first"),
-    ] = "score"
-    tag: Annotated[
-        Annotated[str, Field(max_length=200)] | None,
-        Field(description="only memories with this tag or a child tag"),
-    ] = None
-    page: Annotated[int, Field(ge=1, le=100_000)] = 1
-    page_size: Annotated[int, Field(ge=1, le=200)] = 50
-
-
-def _list_memories(service: MemoryService, r: ListMemoriesRequest) -> MemoryList:
-    return service.list_memories(
-        status=r.status, sort=r.sort, tag=r.tag, page=r.page, page_size=r.page_size
-    )
-
+    from cortexgraph_vault.ops import browse, graph, related
+else:  # a call imports the logic it runs, not the others' (deferred_import.py)
+    browse = deferred("cortexgraph_vault.ops.browse")
+    graph = deferred("cortexgraph_vault.ops.graph")
+    related = deferred("cortexgraph_vault.ops.related")
 
 LIST_MEMORIES = Operation(
     name="list_memories",
@@ -45,18 +31,17 @@ LIST_MEMORIES = Operation(
     request=ListMemoriesRequest,
     result=MemoryList,
     effect=Effect.READ,
-    invoke=_list_memories,
+    invoke=lambda engine, r: browse.list_memories(engine, r),
     mcp_tool=False,
-)
-
-
-class MemoryDetailRequest(Request):
-    memory_id: MemoryId
-
-
-def _memory_detail(service: MemoryService, r: MemoryDetailRequest) -> MemoryDetail:
-    return service.memory_detail(r.memory_id)
-
+    rest=(
+        Rest(
+            "GET", "/api/v1/memories", "List memories", name="list_memories", tag="memories",
+            errors=(422,), read_process=True,
+            description="Memories with live scores, filtered by status and tag, sorted, a page "
+            "at a time.",
+        ),
+    ),
+)  # fmt: skip
 
 MEMORY_DETAIL = Operation(
     name="memory_detail",
@@ -65,20 +50,18 @@ MEMORY_DETAIL = Operation(
     request=MemoryDetailRequest,
     result=MemoryDetail,
     effect=Effect.READ,
-    invoke=_memory_detail,
+    invoke=lambda engine, r: browse.memory_detail(engine, r),
     mcp_tool=False,
-)
-
-
-class MemoryAtPathRequest(Request):
-    path: Annotated[
-        VaultPath, Field(description="vault-relative path of a note, e.g. _stm/Coffee.md")
-    ]
-
-
-def _memory_at_path(service: MemoryService, r: MemoryAtPathRequest) -> MemoryDetail:
-    return service.memory_at_path(r.path)
-
+    rest=(
+        Rest(
+            "GET", "/api/v1/memories/{ref}", "One memory in detail", name="get_memory",
+            tag="memories", errors=(400, 404, 409), in_path={"ref": "memory_id"},
+            read_process=True,
+            description="`ref` is an id, a unique id prefix or a title. With relations, "
+            "backlinks and outlook.",
+        ),
+    ),
+)  # fmt: skip
 
 MEMORY_AT_PATH = Operation(
     name="memory_at_path",
@@ -87,21 +70,16 @@ MEMORY_AT_PATH = Operation(
     request=MemoryAtPathRequest,
     result=MemoryDetail,
     effect=Effect.READ,
-    invoke=_memory_at_path,
+    invoke=lambda engine, r: browse.memory_at_path(engine, r),
     mcp_tool=False,
-)
-
-
-class RelatedToNoteRequest(Request):
-    path: Annotated[
-        VaultPath, Field(description="vault-relative path of a note, e.g. Projects/Atlas.md")
-    ]
-    limit: Annotated[int, Field(ge=1, le=50)] = 10
-
-
-def _related_to_note(service: MemoryService, r: RelatedToNoteRequest) -> SearchResult:
-    return service.related_to_note(r.path, r.limit)
-
+    rest=(
+        Rest(
+            "GET", "/api/v1/memories/lookup", "The memory a vault file holds",
+            name="lookup_memory", tag="memories", errors=(400, 404, 422), read_process=True,
+            description="For the active file in Obsidian: 404 when that file is not a memory.",
+        ),
+    ),
+)  # fmt: skip
 
 RELATED_TO_NOTE = Operation(
     name="related_to_note",
@@ -110,24 +88,17 @@ RELATED_TO_NOTE = Operation(
     request=RelatedToNoteRequest,
     result=SearchResult,
     effect=Effect.READ,
-    invoke=_related_to_note,
+    invoke=lambda engine, r: related.related_to_note(engine, r),
     mcp_tool=False,
-)
-
-
-class GraphNeighbourhoodRequest(Request):
-    path: Annotated[
-        VaultPath, Field(description="vault path of a note, or a memory id / prefix / title")
-    ]
-    hops: Annotated[int, Field(ge=1, le=5)] = 1
-    include_scores: Annotated[bool, Field(description="live decay scores")] = True
-
-
-def _graph_neighbourhood(
-    service: MemoryService, r: GraphNeighbourhoodRequest
-) -> NeighbourhoodResult:
-    return service.graph_neighbourhood(r.path, hops=r.hops, include_scores=r.include_scores)
-
+    rest=(
+        Rest(
+            "GET", "/api/v1/related", "Memories and notes related to a note", name="related",
+            tag="vault", errors=(400, 404, 422), read_process=True,
+            description="Best first, in the shape of /api/v1/search's answer, without the note "
+            "itself; 404 when\nno Markdown note is at `path`.",
+        ),
+    ),
+)  # fmt: skip
 
 GRAPH_NEIGHBOURHOOD = Operation(
     name="graph_neighbourhood",
@@ -136,9 +107,15 @@ GRAPH_NEIGHBOURHOOD = Operation(
     request=GraphNeighbourhoodRequest,
     result=NeighbourhoodResult,
     effect=Effect.READ,
-    invoke=_graph_neighbourhood,
+    invoke=lambda engine, r: graph.neighbourhood(engine, r),
     mcp_tool=False,
-)
+    rest=(
+        Rest(
+            "GET", "/api/v1/graph/neighbourhood", "Notes and memories around a note",
+            name="neighbourhood", tag="vault", errors=(400, 404, 409, 422), read_process=True,
+        ),
+    ),
+)  # fmt: skip
 
 BROWSE_OPERATIONS: tuple[AnyOperation, ...] = (
     LIST_MEMORIES,

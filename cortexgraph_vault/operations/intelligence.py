@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING
 
-from pydantic import Field
-
+from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.models import AutoRecallResult, MessageAnalysis, RecallAnalysis, ReviewResult
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Request
-from cortexgraph_vault.operations.params import Message
+from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.requests.intelligence import (
+    AutoRecallRequest,
+    MessageRequest,
+    ReviewMemoriesRequest,
+)
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.service import MemoryService
-
-
-class MessageRequest(Request):
-    message: Message
-
-
-def _analyze_message(service: MemoryService, r: MessageRequest) -> MessageAnalysis:
-    return service.analyze_message(r.message)
-
+    from cortexgraph_vault.ops import intelligence
+else:  # a call imports the logic it runs, not the others' (deferred_import.py)
+    intelligence = deferred("cortexgraph_vault.ops.intelligence")
 
 ANALYZE_MESSAGE = Operation(
     name="analyze_message",
@@ -29,13 +25,14 @@ ANALYZE_MESSAGE = Operation(
     request=MessageRequest,
     result=MessageAnalysis,
     effect=Effect.READ,
-    invoke=_analyze_message,
-)
-
-
-def _analyze_for_recall(service: MemoryService, r: MessageRequest) -> RecallAnalysis:
-    return service.analyze_for_recall(r.message)
-
+    invoke=lambda engine, r: intelligence.analyze_message(engine, r),
+    rest=(
+        Rest(
+            "POST", "/api/v1/analyze", "Should this message be remembered", name="analyze",
+            tag="vault", errors=(400, 422), body="Analyze",
+        ),
+    ),
+)  # fmt: skip
 
 ANALYZE_FOR_RECALL = Operation(
     name="analyze_for_recall",
@@ -44,23 +41,14 @@ ANALYZE_FOR_RECALL = Operation(
     request=MessageRequest,
     result=RecallAnalysis,
     effect=Effect.READ,
-    invoke=_analyze_for_recall,
-)
-
-
-class AutoRecallRequest(Request):
-    message: Message
-    mode: Annotated[
-        Literal["silent", "subtle", "interactive"] | None,
-        Field(
-            description="silent: reinforce, list without text; subtle: with text; interactive: ask before reinforcing (default: configured)"
+    invoke=lambda engine, r: intelligence.analyze_for_recall(engine, r),
+    rest=(
+        Rest(
+            "POST", "/api/v1/analyze/recall", "Should memory be searched for this message",
+            name="analyze_recall", tag="vault", errors=(400, 422), body="Analyze",
         ),
-    ] = None
-
-
-def _auto_recall(service: MemoryService, r: AutoRecallRequest) -> AutoRecallResult:
-    return service.auto_recall(r.message, mode=r.mode)
-
+    ),
+)  # fmt: skip
 
 AUTO_RECALL_PROCESS_MESSAGE = Operation(
     name="auto_recall_process_message",
@@ -69,17 +57,14 @@ AUTO_RECALL_PROCESS_MESSAGE = Operation(
     request=AutoRecallRequest,
     result=AutoRecallResult,
     effect=Effect.WRITE,
-    invoke=_auto_recall,
-)
-
-
-class ReviewMemoriesRequest(Request):
-    limit: Annotated[int, Field(ge=1, le=100, description="how many memories to list")] = 20
-
-
-def _review_memories(service: MemoryService, r: ReviewMemoriesRequest) -> ReviewResult:
-    return service.review(r.limit)
-
+    invoke=lambda engine, r: intelligence.auto_recall(engine, r),
+    rest=(
+        Rest(
+            "POST", "/api/v1/recall", "Recall and reinforce the memories a message is about",
+            name="recall", tag="vault", errors=(400, 422), body="Recall",
+        ),
+    ),
+)  # fmt: skip
 
 REVIEW_MEMORIES = Operation(
     name="review_memories",
@@ -88,8 +73,14 @@ REVIEW_MEMORIES = Operation(
     request=ReviewMemoriesRequest,
     result=ReviewResult,
     effect=Effect.READ,
-    invoke=_review_memories,
-)
+    invoke=lambda engine, r: intelligence.review(engine, r),
+    rest=(
+        Rest(
+            "GET", "/api/v1/review", "Memories due for review, most urgent first",
+            name="review", tag="vault", errors=(400, 422),
+        ),
+    ),
+)  # fmt: skip
 
 INTELLIGENCE_OPERATIONS: tuple[AnyOperation, ...] = (
     ANALYZE_MESSAGE,

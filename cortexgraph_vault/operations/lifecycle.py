@@ -1,44 +1,38 @@
-"""Operations that end a memory's short-term life: forget (gc), promote, cluster, consolidate."""
+"""Operations that end a memory's short-term life: forget (gc), promote, cluster, consolidate,
+the consolidation pipeline, and the snapshot of uses."""
 
 from __future__ import annotations
 
 from inspect import cleandoc
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING
 
-from pydantic import Field
-
-from cortexgraph_vault.models import ClusterResult, ConsolidateResult, GcResult, PromoteResult
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Request
+from cortexgraph_vault.deferred_import import deferred
+from cortexgraph_vault.models import (
+    ClusterResult,
+    ConsolidateResult,
+    GcResult,
+    PipelineResult,
+    PromoteResult,
+    SnapshotResult,
+)
+from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.requests import NoArguments
+from cortexgraph_vault.requests.lifecycle import (
+    ApplyPlanRequest,
+    ClusterMemoriesRequest,
+    ConsolidateMemoriesRequest,
+    GcRequest,
+    PromoteMemoryRequest,
+    RunPipelineRequest,
+)
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.service import MemoryService
-
-Similarity = Annotated[float, Field(ge=0, le=1)]
-
-
-class GcRequest(Request):
-    dry_run: Annotated[bool, Field(description="only list what would be forgotten (default)")] = (
-        True
-    )
-    archive_instead: Annotated[
-        bool, Field(description="move them to the archive folder instead of deleting")
-    ] = False
-    limit: Annotated[
-        int | None,
-        Field(ge=1, le=10_000, description="forget at most this many, lowest score first"),
-    ] = None
-    skip_paths: Annotated[
-        list[Annotated[str, Field(min_length=1, max_length=1000)]] | None,
-        Field(max_length=1000, description="vault paths open in editor tabs, left alone"),
-    ] = None
-
-
-def _gc(service: MemoryService, r: GcRequest) -> GcResult:
-    return service.gc(
-        dry_run=r.dry_run, archive_instead=r.archive_instead, limit=r.limit,
-        skip_paths=r.skip_paths or (),
-    )  # fmt: skip
-
+    from cortexgraph_vault.ops import consolidate, lifecycle
+    from cortexgraph_vault.pipeline import runner
+else:  # a call imports the logic it runs, not the others' (deferred_import.py)
+    consolidate = deferred("cortexgraph_vault.ops.consolidate")
+    lifecycle = deferred("cortexgraph_vault.ops.lifecycle")
+    runner = deferred("cortexgraph_vault.pipeline.runner")
 
 GC = Operation(
     name="gc",
@@ -50,26 +44,17 @@ GC = Operation(
     request=GcRequest,
     result=GcResult,
     effect=Effect.DESTRUCTIVE,
-    invoke=_gc,
+    invoke=lambda engine, r: lifecycle.gc(engine, r),
     unlisted=frozenset({"skip_paths"}),
-)
-
-
-class PromoteMemoryRequest(Request):
-    memory_id: Annotated[
-        str | None,
-        Field(max_length=500, description="the memory to promote; omit with auto_detect"),
-    ] = None
-    auto_detect: Annotated[bool, Field(description="promote every memory that qualifies")] = False
-    dry_run: Annotated[bool, Field(description="only list what would be promoted")] = False
-    force: Annotated[
-        bool, Field(description="promote memory_id even though it does not qualify yet")
-    ] = False
-
-
-def _promote_memory(service: MemoryService, r: PromoteMemoryRequest) -> PromoteResult:
-    return service.promote(r.memory_id, auto_detect=r.auto_detect, dry_run=r.dry_run, force=r.force)
-
+    rest=(
+        Rest(
+            "POST", "/api/v1/gc", "Forget faded memories (preview by default)", name="gc",
+            tag="lifecycle", errors=(400, 422, 503), body="Gc",
+            description="`dry_run` (default true) lists what would be forgotten and why. A run "
+            "is one git\ncommit; `skip_paths` (files open in editor tabs) are left alone.",
+        ),
+    ),
+)  # fmt: skip
 
 PROMOTE_MEMORY = Operation(
     name="promote_memory",
@@ -81,31 +66,22 @@ PROMOTE_MEMORY = Operation(
     request=PromoteMemoryRequest,
     result=PromoteResult,
     effect=Effect.WRITE,
-    invoke=_promote_memory,
-)
-
-
-class ClusterMemoriesRequest(Request):
-    threshold: Annotated[
-        Similarity | None,
-        Field(description="similarity that links two memories (default 0.83)"),
-    ] = None
-    max_cluster_size: Annotated[
-        int | None, Field(ge=2, le=100, description="largest cluster (default 12)")
-    ] = None
-    find_duplicates: Annotated[bool, Field(description="list near-duplicate pairs instead")] = False
-    duplicate_threshold: Annotated[
-        Similarity | None,
-        Field(description="similarity from which two memories are duplicates (default 0.88)"),
-    ] = None
-
-
-def _cluster_memories(service: MemoryService, r: ClusterMemoriesRequest) -> ClusterResult:
-    return service.cluster(
-        threshold=r.threshold, max_cluster_size=r.max_cluster_size,
-        find_duplicates=r.find_duplicates, duplicate_threshold=r.duplicate_threshold,
-    )  # fmt: skip
-
+    invoke=lambda engine, r: lifecycle.promote(engine, r),
+    rest=(
+        Rest(
+            "POST", "/api/v1/memories/{ref}/promote", "Promote one memory",
+            name="promote_memory", tag="lifecycle", errors=(400, 404, 409, 422, 503),
+            in_path={"ref": "memory_id"}, fixed={"auto_detect": False}, body="PromoteOne",
+            description="Moves it to the long-term folder if the rules ask for it (or `force`); "
+            "`dry_run`\nonly says what would happen.",
+        ),
+        Rest(
+            "POST", "/api/v1/promote", "Promote every candidate", name="promote_all",
+            tag="lifecycle", errors=(422, 503), body="PromoteAll",
+            fixed={"memory_id": None, "auto_detect": True, "force": False},
+        ),
+    ),
+)  # fmt: skip
 
 CLUSTER_MEMORIES = Operation(
     name="cluster_memories",
@@ -117,36 +93,8 @@ CLUSTER_MEMORIES = Operation(
     request=ClusterMemoriesRequest,
     result=ClusterResult,
     effect=Effect.READ,
-    invoke=_cluster_memories,
+    invoke=lambda engine, r: consolidate.cluster_memories(engine, r),
 )
-
-
-class ConsolidateMemoriesRequest(Request):
-    cluster_id: Annotated[
-        str | None, Field(max_length=200, description="a cluster id from cluster_memories")
-    ] = None
-    mode: Annotated[
-        Literal["preview", "apply", "link"],
-        Field(
-            description="preview the merge, apply it (originals archived, linked from the merged note), or only link the members"
-        ),
-    ] = "preview"
-    auto_detect: Annotated[
-        bool, Field(description="consolidate every cluster above cohesion_threshold")
-    ] = False
-    cohesion_threshold: Annotated[
-        Similarity, Field(description="least cohesion for auto_detect")
-    ] = 0.75
-
-
-def _consolidate_memories(
-    service: MemoryService, r: ConsolidateMemoriesRequest
-) -> ConsolidateResult:
-    return service.consolidate(
-        cluster_id=r.cluster_id, mode=r.mode, auto_detect=r.auto_detect,
-        cohesion_threshold=r.cohesion_threshold,
-    )  # fmt: skip
-
 
 CONSOLIDATE_MEMORIES = Operation(
     name="consolidate_memories",
@@ -155,7 +103,45 @@ CONSOLIDATE_MEMORIES = Operation(
     request=ConsolidateMemoriesRequest,
     result=ConsolidateResult,
     effect=Effect.DESTRUCTIVE,
-    invoke=_consolidate_memories,
+    invoke=lambda engine, r: consolidate.consolidate(engine, r),
+)
+
+RUN_PIPELINE = Operation(
+    name="run_pipeline",
+    title="Run the consolidation pipeline",
+    description=cleandoc("""
+        Plan the five consolidation stages (or one) and write the plan (JSON and a readable
+        summary); unless dry_run, apply it, an item at a time.
+    """),
+    request=RunPipelineRequest,
+    result=PipelineResult,
+    effect=Effect.DESTRUCTIVE,
+    invoke=lambda engine, r: runner.run_pipeline(engine, r),
+    mcp_tool=False,
+    locks_per_item=True,
+)
+
+APPLY_PLAN = Operation(
+    name="apply_plan",
+    title="Apply a consolidation plan",
+    description="Apply a reviewed plan file exactly as it stands; memories changed since are refused.",
+    request=ApplyPlanRequest,
+    result=PipelineResult,
+    effect=Effect.DESTRUCTIVE,
+    invoke=lambda engine, r: runner.apply_plan_file(engine, r),
+    mcp_tool=False,
+    locks_per_item=True,
+)
+
+SNAPSHOT = Operation(
+    name="snapshot",
+    title="Commit the uses gathered",
+    description="Commit the reinforcements (touches, observes) gathered since the last snapshot.",
+    request=NoArguments,
+    result=SnapshotResult,
+    effect=Effect.WRITE_IDEMPOTENT,
+    invoke=lambda engine, _: lifecycle.snapshot(engine),
+    mcp_tool=False,
 )
 
 LIFECYCLE_OPERATIONS: tuple[AnyOperation, ...] = (
@@ -163,4 +149,7 @@ LIFECYCLE_OPERATIONS: tuple[AnyOperation, ...] = (
     PROMOTE_MEMORY,
     CLUSTER_MEMORIES,
     CONSOLIDATE_MEMORIES,
+    RUN_PIPELINE,
+    APPLY_PLAN,
+    SNAPSHOT,
 )

@@ -1,12 +1,12 @@
-"""Operations on memories one at a time: save, search, open, reinforce, change, delete, relate."""
+"""Operations on memories one at a time: save, search, open, reinforce, change, delete, relate,
+supersede."""
 
 from __future__ import annotations
 
 from inspect import cleandoc
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING
 
-from pydantic import Field
-
+from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.models import (
     DeleteResult,
     ObserveResult,
@@ -14,70 +14,32 @@ from cortexgraph_vault.models import (
     RelationResult,
     SaveResult,
     SearchResult,
+    SupersedeResult,
     TouchResult,
     UpdateResult,
 )
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Request
-from cortexgraph_vault.ops.limits import MAX_CONTENT, MAX_MEMORY_IDS, MAX_QUERY_CHARS
-
-if TYPE_CHECKING:
-    from cortexgraph_vault.service import MemoryService
-from cortexgraph_vault.operations.params import (
-    Content,
-    Cursor,
-    Entities,
-    ExpectedHash,
-    Explain,
-    Force,
-    MemoryId,
-    MemoryIds,
-    MetaValue,
-    MinScore,
-    Page,
-    PageSize,
-    PreviewLength,
-    RelationType,
-    ReviewCandidates,
-    Status,
-    Strength,
-    Supersedes,
-    TagFilter,
-    Tags,
-    TopK,
-    WindowDays,
+from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.requests.memories import (
+    CreateRelationRequest,
+    DeleteMemoryRequest,
+    ObserveMemoryUsageRequest,
+    OpenMemoriesRequest,
+    SaveMemoryRequest,
+    SearchMemoryRequest,
+    SupersedeRequest,
+    TouchMemoryRequest,
+    UpdateMemoryRequest,
 )
 
-OneId = Annotated[str, Field(min_length=1, max_length=500)]
+if TYPE_CHECKING:
+    from cortexgraph_vault.ops import reads, supersession, writes
+else:  # a call imports the logic it runs, not the others' (deferred_import.py)
+    reads = deferred("cortexgraph_vault.ops.reads")
+    supersession = deferred("cortexgraph_vault.ops.supersession")
+    writes = deferred("cortexgraph_vault.ops.writes")
 
-
-class SaveMemoryRequest(Request):
-    content: Content
-    tags: Tags = None
-    entities: Entities = None
-    source: Annotated[
-        str | None, Field(max_length=500, description="where it came from, e.g. chat")
-    ] = None
-    context: Annotated[
-        str | None, Field(max_length=1000, description="the situation it was said in")
-    ] = None
-    meta: Annotated[
-        dict[str, MetaValue] | None, Field(max_length=50, description="extra key/value pairs")
-    ] = None
-    strength: Strength = None
-    title: Annotated[
-        str | None, Field(max_length=200, description="note title (default: first words)")
-    ] = None
-    force: Force = False
-    supersedes: Supersedes = None
-
-
-def _save_memory(service: MemoryService, r: SaveMemoryRequest) -> SaveResult:
-    return service.save(
-        r.content, title=r.title, tags=r.tags, entities=r.entities, source=r.source,
-        context=r.context, meta=r.meta, strength=r.strength, force=r.force,
-        supersedes=r.supersedes,
-    )  # fmt: skip
-
+ONE = "/api/v1/memories/{ref}"
+CHANGES = (400, 404, 409, 422, 503)
 
 SAVE_MEMORY = Operation(
     name="save_memory",
@@ -91,37 +53,17 @@ SAVE_MEMORY = Operation(
     request=SaveMemoryRequest,
     result=SaveResult,
     effect=Effect.WRITE,
-    invoke=_save_memory,
-)
-
-
-class SearchMemoryRequest(Request):
-    query: Annotated[
-        str | None,
-        Field(max_length=MAX_QUERY_CHARS, description="words to look for; empty lists by score"),
-    ] = None
-    tags: TagFilter = None
-    status: Status = None
-    top_k: TopK = 10
-    window_days: WindowDays = None
-    min_score: MinScore = None
-    include_review_candidates: ReviewCandidates = True
-    page: Page = None
-    page_size: PageSize = None
-    preview_length: PreviewLength = 300
-    explain: Explain = False
-    cursor: Cursor = None
-
-
-def _search_memory(service: MemoryService, r: SearchMemoryRequest) -> SearchResult:
-    return service.search(
-        r.query, tags=r.tags, status=r.status, top_k=r.top_k, window_days=r.window_days,
-        min_score=r.min_score, page=r.page, page_size=r.page_size,
-        preview_length=r.preview_length,
-        include_review_candidates=r.include_review_candidates, explain=r.explain,
-        cursor=r.cursor,
-    )  # fmt: skip
-
+    invoke=lambda engine, r: writes.save(engine, r),
+    rest=(
+        Rest(
+            "POST", "/api/v1/memories", "Save a new memory", name="create_memory",
+            tag="memories", status=201, errors=CHANGES, body="CreateMemory",
+            description="Written to the short-term folder and committed; a credential in any "
+            "field (a password,\nPIN, card number, API key) is refused (422) unless `force` is "
+            "set.",
+        ),
+    ),
+)  # fmt: skip
 
 SEARCH_MEMORY = Operation(
     name="search_memory",
@@ -134,32 +76,8 @@ SEARCH_MEMORY = Operation(
     request=SearchMemoryRequest,
     result=SearchResult,
     effect=Effect.READ,
-    invoke=_search_memory,
+    invoke=lambda engine, r: reads.search_memory(engine, r),
 )
-
-
-class OpenMemoriesRequest(Request):
-    memory_ids: Annotated[
-        OneId | Annotated[list[OneId], Field(min_length=1, max_length=MAX_MEMORY_IDS)],
-        Field(description="one memory id or a list (ids, unique id prefixes, paths or titles)"),
-    ]
-    include_relations: Annotated[
-        bool, Field(description="relations to and from other memories")
-    ] = True
-    include_scores: Annotated[bool, Field(description="live decay scores")] = True
-    cursor: Cursor = None
-
-    @property
-    def ids(self) -> list[str]:
-        return [self.memory_ids] if isinstance(self.memory_ids, str) else self.memory_ids
-
-
-def _open_memories(service: MemoryService, r: OpenMemoriesRequest) -> OpenResult:
-    return service.open(
-        r.ids, include_relations=r.include_relations, include_scores=r.include_scores,
-        cursor=r.cursor,
-    )  # fmt: skip
-
 
 OPEN_MEMORIES = Operation(
     name="open_memories",
@@ -171,20 +89,8 @@ OPEN_MEMORIES = Operation(
     request=OpenMemoriesRequest,
     result=OpenResult,
     effect=Effect.READ,
-    invoke=_open_memories,
+    invoke=lambda engine, r: reads.open_memories(engine, r),
 )
-
-
-class TouchMemoryRequest(Request):
-    memory_id: MemoryId
-    boost_strength: Annotated[
-        bool, Field(description="also raise its strength by 0.1 (up to 2)")
-    ] = False
-
-
-def _touch_memory(service: MemoryService, r: TouchMemoryRequest) -> TouchResult:
-    return service.touch(r.memory_id, boost=r.boost_strength)
-
 
 TOUCH_MEMORY = Operation(
     name="touch_memory",
@@ -193,21 +99,16 @@ TOUCH_MEMORY = Operation(
     request=TouchMemoryRequest,
     result=TouchResult,
     effect=Effect.WRITE,
-    invoke=_touch_memory,
-)
-
-
-class ObserveMemoryUsageRequest(Request):
-    memory_ids: MemoryIds
-    context_tags: Annotated[
-        list[Annotated[str, Field(max_length=200)]] | None,
-        Field(max_length=50, description="tags of the current conversation's topic"),
-    ] = None
-
-
-def _observe_memory_usage(service: MemoryService, r: ObserveMemoryUsageRequest) -> ObserveResult:
-    return service.observe(r.memory_ids, r.context_tags)
-
+    invoke=lambda engine, r: writes.touch(engine, r),
+    counts_uses=True,
+    rest=(
+        Rest(
+            "POST", ONE + "/touch", "Reinforce a memory (a use)", name="touch_memory",
+            tag="memories", errors=CHANGES, in_path={"ref": "memory_id"},
+            rename={"boost_strength": "boost"}, body="Touch",
+        ),
+    ),
+)  # fmt: skip
 
 OBSERVE_MEMORY_USAGE = Operation(
     name="observe_memory_usage",
@@ -219,30 +120,15 @@ OBSERVE_MEMORY_USAGE = Operation(
     request=ObserveMemoryUsageRequest,
     result=ObserveResult,
     effect=Effect.WRITE,
-    invoke=_observe_memory_usage,
-)
-
-
-class UpdateMemoryRequest(Request):
-    memory_id: MemoryId
-    content: Annotated[
-        str | None,
-        Field(min_length=1, max_length=MAX_CONTENT, description="new content (replaces the body)"),
-    ] = None
-    tags: Tags = None
-    entities: Entities = None
-    strength: Strength = None
-    expected_hash: ExpectedHash = None
-    force: Force = False
-    supersedes: Supersedes = None
-
-
-def _update_memory(service: MemoryService, r: UpdateMemoryRequest) -> UpdateResult:
-    return service.update(
-        r.memory_id, content=r.content, tags=r.tags, entities=r.entities, strength=r.strength,
-        expected_hash=r.expected_hash, force=r.force, supersedes=r.supersedes,
-    )  # fmt: skip
-
+    invoke=lambda engine, r: writes.observe(engine, r),
+    counts_uses=True,
+    rest=(
+        Rest(
+            "POST", "/api/v1/observe", "Record that memories were used", name="observe",
+            tag="lifecycle", errors=(400, 409, 422, 503), body="Observe",
+        ),
+    ),
+)  # fmt: skip
 
 UPDATE_MEMORY = Operation(
     name="update_memory",
@@ -254,24 +140,17 @@ UPDATE_MEMORY = Operation(
     request=UpdateMemoryRequest,
     result=UpdateResult,
     effect=Effect.DESTRUCTIVE,
-    invoke=_update_memory,
-)
-
-
-class DeleteMemoryRequest(Request):
-    memory_id: MemoryId
-    mode: Annotated[
-        Literal["archive", "remove"],
-        Field(
-            description="archive: move to the archive folder (default); remove: delete the file, kept in git"
+    invoke=lambda engine, r: writes.update(engine, r),
+    rest=(
+        Rest(
+            "PATCH", ONE, "Change a memory", name="update_memory", tag="memories",
+            errors=CHANGES, in_path={"ref": "memory_id"}, body="UpdateMemory",
+            description="Give `expected_hash` (the `content_hash` you read): if the note changed "
+            "since, nothing\nis written and 409 returns both hashes and the current text. A "
+            "credential in any field is\nrefused (422) unless `force` is set.",
         ),
-    ] = "archive"
-    expected_hash: ExpectedHash = None
-
-
-def _delete_memory(service: MemoryService, r: DeleteMemoryRequest) -> DeleteResult:
-    return service.delete(r.memory_id, mode=r.mode, expected_hash=r.expected_hash)
-
+    ),
+)  # fmt: skip
 
 DELETE_MEMORY = Operation(
     name="delete_memory",
@@ -280,30 +159,16 @@ DELETE_MEMORY = Operation(
     request=DeleteMemoryRequest,
     result=DeleteResult,
     effect=Effect.DESTRUCTIVE,
-    invoke=_delete_memory,
-)
-
-
-class CreateRelationRequest(Request):
-    from_memory_id: MemoryId
-    to_memory_id: MemoryId
-    relation_type: Annotated[
-        RelationType, Field(description="how the first memory relates to the second")
-    ]
-    strength: Annotated[float, Field(ge=0, le=1, description="how strong the relation is")] = 1.0
-    metadata: Annotated[
-        dict[str, MetaValue] | None,
-        Field(max_length=20, description="notes about the relation"),
-    ] = None
-    force: Force = False
-
-
-def _create_relation(service: MemoryService, r: CreateRelationRequest) -> RelationResult:
-    return service.relate(
-        r.from_memory_id, r.to_memory_id, r.relation_type, strength=r.strength,
-        metadata=r.metadata, force=r.force,
-    )  # fmt: skip
-
+    invoke=lambda engine, r: writes.delete(engine, r),
+    rest=(
+        Rest(
+            "DELETE", ONE, "Archive or remove a memory", name="delete_memory", tag="memories",
+            errors=CHANGES, in_path={"ref": "memory_id"},
+            description="`archive` moves it to the archive folder; `remove` deletes it (git "
+            "keeps it, restore\nbrings it back).",
+        ),
+    ),
+)  # fmt: skip
 
 CREATE_RELATION = Operation(
     name="create_relation",
@@ -315,7 +180,21 @@ CREATE_RELATION = Operation(
     request=CreateRelationRequest,
     result=RelationResult,
     effect=Effect.WRITE_IDEMPOTENT,
-    invoke=_create_relation,
+    invoke=lambda engine, r: writes.relate(engine, r),
+)
+
+SUPERSEDE_MEMORIES = Operation(
+    name="supersede_memories",
+    title="Record that a memory replaces others",
+    description=cleandoc("""
+        A memory replaces others that are no longer true: both notes say so (supersedes,
+        superseded_by, valid_until) and the new one takes over their standing; one commit.
+    """),
+    request=SupersedeRequest,
+    result=SupersedeResult,
+    effect=Effect.WRITE_IDEMPOTENT,
+    invoke=lambda engine, r: supersession.supersede(engine, r),
+    mcp_tool=False,  # create_relation with "supersedes" serves the model
 )
 
 # In the order the MCP server lists them.
@@ -328,4 +207,5 @@ MEMORY_OPERATIONS: tuple[AnyOperation, ...] = (
     UPDATE_MEMORY,
     DELETE_MEMORY,
     CREATE_RELATION,
+    SUPERSEDE_MEMORIES,
 )

@@ -2,38 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
-from pydantic import Field
-
+from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.models import ForgottenList, HistoryResult, RestoreResult, VersionResult
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Request
-from cortexgraph_vault.operations.params import MemoryId
+from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.requests.memory_history import (
+    ForgottenMemoriesRequest,
+    MemoryHistoryRequest,
+    MemoryVersionRequest,
+    RestoreMemoryRequest,
+)
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.service import MemoryService
+    from cortexgraph_vault.ops import memory_history
+else:  # a call imports the logic it runs, not the others' (deferred_import.py)
+    memory_history = deferred("cortexgraph_vault.ops.memory_history")
 
-Commit = Annotated[
-    str,
-    Field(
-        min_length=4,
-        max_length=64,
-        pattern="^[0-9a-fA-F]+$",
-        description="a commit sha or its prefix",
-    ),
-]
-
-
-class MemoryHistoryRequest(Request):
-    memory_id: MemoryId
-    limit: Annotated[
-        int, Field(ge=1, le=500, description="newest commits first, at most this many")
-    ] = 50
-
-
-def _memory_history(service: MemoryService, r: MemoryHistoryRequest) -> HistoryResult:
-    return service.history(r.memory_id, limit=r.limit)
-
+ONE = "/api/v1/memories/{ref}"
+GIT = (400, 404, 409, 422, 503)
+PAST = "past"  # the published OpenAPI tag of these routes
 
 MEMORY_HISTORY = Operation(
     name="memory_history",
@@ -42,18 +30,16 @@ MEMORY_HISTORY = Operation(
     request=MemoryHistoryRequest,
     result=HistoryResult,
     effect=Effect.READ,
-    invoke=_memory_history,
-)
-
-
-class MemoryVersionRequest(Request):
-    memory_id: MemoryId
-    commit: Commit
-
-
-def _memory_version(service: MemoryService, r: MemoryVersionRequest) -> VersionResult:
-    return service.version(r.memory_id, r.commit)
-
+    invoke=lambda engine, r: memory_history.history(engine, r),
+    rest=(
+        Rest(
+            "GET", ONE + "/history", "Commits that changed a memory", name="memory_history",
+            tag=PAST, errors=GIT, in_path={"ref": "memory_id"},
+            description="Followed across renames and moves by its id; works for forgotten "
+            "memories too.",
+        ),
+    ),
+)  # fmt: skip
 
 MEMORY_VERSION = Operation(
     name="memory_version",
@@ -62,17 +48,15 @@ MEMORY_VERSION = Operation(
     request=MemoryVersionRequest,
     result=VersionResult,
     effect=Effect.READ,
-    invoke=_memory_version,
-)
-
-
-class ForgottenMemoriesRequest(Request):
-    limit: Annotated[int, Field(ge=1, le=500, description="most recently forgotten first")] = 50
-
-
-def _forgotten_memories(service: MemoryService, r: ForgottenMemoriesRequest) -> ForgottenList:
-    return service.forgotten(limit=r.limit)
-
+    invoke=lambda engine, r: memory_history.version(engine, r),
+    rest=(
+        Rest(
+            "GET", ONE + "/versions/{commit}", "A memory as it was at a commit",
+            name="memory_version", tag=PAST, errors=GIT,
+            in_path={"ref": "memory_id", "commit": "commit"},
+        ),
+    ),
+)  # fmt: skip
 
 FORGOTTEN_MEMORIES = Operation(
     name="forgotten_memories",
@@ -81,26 +65,16 @@ FORGOTTEN_MEMORIES = Operation(
     request=ForgottenMemoriesRequest,
     result=ForgottenList,
     effect=Effect.READ,
-    invoke=_forgotten_memories,
-)
-
-
-class RestoreMemoryRequest(Request):
-    memory_id: MemoryId
-    commit: Annotated[
-        str | None,
-        Field(
-            min_length=4,
-            max_length=64,
-            pattern="^[0-9a-fA-F]+$",
-            description="restore the version at this commit (default: the last one before it was forgotten)",
+    invoke=lambda engine, r: memory_history.forgotten(engine, r),
+    rest=(
+        Rest(
+            "GET", "/api/v1/forgotten", "Memories gc or delete removed", name="forgotten",
+            tag=PAST, errors=(422, 503),
+            description="Archived ones (still in the archive folder) and deleted ones (found in "
+            "git history),\nnewest first, to pick one to restore.",
         ),
-    ] = None
-
-
-def _restore_memory(service: MemoryService, r: RestoreMemoryRequest) -> RestoreResult:
-    return service.restore(r.memory_id, commit=r.commit)
-
+    ),
+)  # fmt: skip
 
 RESTORE_MEMORY = Operation(
     name="restore_memory",
@@ -109,8 +83,16 @@ RESTORE_MEMORY = Operation(
     request=RestoreMemoryRequest,
     result=RestoreResult,
     effect=Effect.WRITE,
-    invoke=_restore_memory,
-)
+    invoke=lambda engine, r: memory_history.restore(engine, r),
+    rest=(
+        Rest(
+            "POST", ONE + "/restore", "Bring a memory back", name="restore_memory", tag=PAST,
+            errors=GIT, in_path={"ref": "memory_id"}, body="Restore",
+            description="From the given commit, or (default) from the last version before it "
+            "was deleted.",
+        ),
+    ),
+)  # fmt: skip
 
 HISTORY_OPERATIONS: tuple[AnyOperation, ...] = (
     MEMORY_HISTORY,

@@ -1,32 +1,27 @@
-"""What an operation is: its name, what it does, its typed request and result, its effect.
+"""What an operation is: its name, what it does, its typed request and result, its effect, and
+how each door serves it.
 
 Each door serves an `Operation` from this one record: the MCP tool's input schema is built
-from the request model's fields, the REST query or body model is derived from the same
-fields (tests/operations/test_catalogue.py checks the limits agree), and the service runs it
-under its change lock and timed (`MemoryService.run`).
+from the request model's fields, the REST routes are generated from its `rest` bindings (query
+or body model derived from the same fields), the CLI command fills the same request, and the
+service runs `invoke(engine, request)` under its change lock and timed (`MemoryService.run`).
 """
 
 from __future__ import annotations
 
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from cortexgraph_vault.operations.refusal import refusal
+from cortexgraph_vault.requests import Request
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.service import MemoryService
-
-
-class Request(BaseModel):
-    """An operation's arguments; an unknown one is refused (a typo never silently does nothing)."""
-
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-
+    from cortexgraph_vault.engine import VaultEngine
 
 Req = TypeVar("Req", bound=Request)
 Res = TypeVar("Res", bound=BaseModel)
@@ -34,7 +29,7 @@ Res = TypeVar("Res", bound=BaseModel)
 
 class Effect(Enum):
     """What a call does to the vault. MCP shows it as tool annotations; a call that changes
-    the vault holds the service's change lock."""
+    the vault holds the change lock."""
 
     READ = "read"  # changes nothing; repeating it is harmless
     WRITE = "write"  # adds or changes; repeating it adds again (a second use, a second note)
@@ -55,6 +50,33 @@ class Effect(Enum):
 
 
 @dataclass(frozen=True)
+class Rest:
+    """One REST route serving an operation. A GET or DELETE takes the request's fields in the
+    query string, a POST or PATCH in a JSON body (the model `body` names in the published
+    spec); `{segments}` of the path fill the fields `in_path` names, and `fixed` the fields the
+    route sets itself. `name` and `tag` are the published operationId and tag."""
+
+    method: Literal["GET", "POST", "PATCH", "DELETE"]
+    path: str
+    summary: str
+    name: str
+    tag: str
+    description: str = ""
+    status: int = 200
+    errors: tuple[int, ...] = ()
+    in_path: Mapping[str, str] = field(default_factory=dict)  # path segment -> request field
+    rename: Mapping[str, str] = field(default_factory=dict)  # request field -> REST name
+    fixed: Mapping[str, object] = field(default_factory=dict)  # request field -> its value
+    body: str | None = None  # the body model's name in the spec (POST and PATCH)
+    # answered by the daemon's read processes when it has them: a read of the notes alone
+    read_process: bool = False
+
+    @property
+    def in_query(self) -> bool:
+        return self.method in ("GET", "DELETE")
+
+
+@dataclass(frozen=True)
 class Operation(Generic[Req, Res]):
     name: str  # the MCP tool name (CortexGraph's where it has one)
     title: str  # a few words for a listing
@@ -62,19 +84,26 @@ class Operation(Generic[Req, Res]):
     request: type[Req]
     result: type[Res]
     effect: Effect
-    invoke: Callable[[MemoryService, Req], Res]  # the service method, called with the request
+    invoke: Callable[[VaultEngine, Req], Res]  # the logic in ops/, given the request
     # Fields the MCP tool takes without listing them (what the plugin alone gives, like the
     # files open in its tabs): tools/list is read in every session. A client that sends one
     # anyway has it checked and used as REST does, never silently dropped.
     unlisted: frozenset[str] = frozenset()
     # False for what only the plugin and the CLI ask (a page of the memory list, the note
-    # open in Obsidian): not listed as an MCP tool.
+    # open in Obsidian, an import from a file): not listed as an MCP tool.
     mcp_tool: bool = True
     # What the MCP tool answers instead of the result, when the model needs less than REST
     # (sync_vault: a summary); its type is the tool's output schema.
     mcp_answer: Callable[[Res], BaseModel] | None = None
     # It reaches beyond this machine (sync_vault fetches from and pushes to a git remote).
     open_world: bool = False
+    rest: tuple[Rest, ...] = ()
+    # A use of memories (touch, observe): its wait for the disk lets go of the change lock,
+    # and the uses gathered are committed in a snapshot when one is due.
+    counts_uses: bool = False
+    # It takes the change lock per item itself (the pipeline), so other calls interleave with
+    # a long run: the service runs it without holding the lock throughout.
+    locks_per_item: bool = False
 
     def parse(self, data: Mapping[str, Any]) -> Req:
         """The request from a door's arguments by name; `InvalidArgument` naming the first
@@ -83,6 +112,18 @@ class Operation(Generic[Req, Res]):
             return self.request.model_validate(dict(data))
         except ValidationError as exc:
             raise refusal(self.request, exc) from None
+
+    def request_of(self, args: tuple[object, ...], fields: Mapping[str, object]) -> Req:
+        """The request from arguments given in the order the request declares its fields,
+        then by name (`service.search("coffee", top_k=5)`), checked as `parse` checks them."""
+        names = list(self.request.model_fields)
+        if len(args) > len(names):
+            raise TypeError(f"{self.name} takes at most {len(names)} arguments in order")
+        given = dict(zip(names, args, strict=False))
+        twice = given.keys() & fields.keys()
+        if twice:
+            raise TypeError(f"{self.name}: {sorted(twice)} given in order and by name")
+        return self.parse({**given, **fields})
 
 
 AnyOperation = Operation[Any, Any]  # a catalogue entry, whatever its request and result
@@ -106,13 +147,13 @@ def params_of(model: type[BaseModel]) -> list[Param]:
     (`Annotated[str, Field(max_length=...)]`) so a door can copy it unchanged."""
     hints = typing.get_type_hints(model, include_extras=True)
     out = []
-    for name, field in model.model_fields.items():
-        if field.default_factory is not None:
+    for name, info in model.model_fields.items():
+        if info.default_factory is not None:
             raise TypeError(f"{model.__name__}.{name}: use a plain default, not a factory")
         if typing.get_origin(hints[name]) is not typing.Annotated and (
-            field.metadata or field.description
+            info.metadata or info.description
         ):
             raise TypeError(f"{model.__name__}.{name}: write its limits in Annotated[...]")
-        default = REQUIRED if field.is_required() else field.default
+        default = REQUIRED if info.is_required() else info.default
         out.append(Param(name, hints[name], default))
     return out

@@ -1,84 +1,40 @@
 """Operations over the whole vault: unified search over memories and notes, reading a note, the
-graph, the index's status, the timings of calls."""
+graph, the index's status and statistics, the timings of calls, sync."""
 
 from __future__ import annotations
 
 from inspect import cleandoc
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING
 
-from pydantic import Field
-
+from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.models import (
-    GraphResult,
+    LastSync,
     NoteRead,
     PerformanceMetrics,
     SearchResult,
     SyncResult,
     SyncSummary,
-    VaultStatus,
+    VaultStats,
 )
-from cortexgraph_vault.models.graph import GRAPH_MAX_CHARS
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Request
+from cortexgraph_vault.models.graph import GraphResult, VaultStatus
+from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.requests import NoArguments
+from cortexgraph_vault.requests.vault import (
+    ReadGraphRequest,
+    ReadNoteRequest,
+    SearchUnifiedRequest,
+    SyncVaultRequest,
+)
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.service import MemoryService
-from cortexgraph_vault.operations.params import (
-    Cursor,
-    Explain,
-    MinScore,
-    Page,
-    PageSize,
-    PreviewLength,
-    Query,
-    ReviewCandidates,
-    TagFilter,
-    WindowDays,
-)
-
-NoteStatus = Literal["active", "promoted", "archived", "note", "all"]
-Weight = Annotated[float | None, Field(ge=0, le=2)]
-
-
-class SearchUnifiedRequest(Request):
-    query: Query
-    tags: TagFilter = None
-    status: Annotated[
-        NoteStatus | list[NoteStatus] | None,
-        Field(
-            description="memories (active, promoted, archived), other notes (note) or all; default: all but archived"
-        ),
-    ] = None
-    folder: Annotated[
-        str | None, Field(max_length=500, description="only notes inside this vault folder")
-    ] = None
-    limit: Annotated[int, Field(ge=1, le=100, description="how many results at most")] = 10
-    stm_weight: Annotated[
-        Weight, Field(description="weight of short-term memories (default 1.0)")
-    ] = None
-    ltm_weight: Annotated[
-        Weight,
-        Field(description="weight of promoted memories and notes (default 0.7)"),
-    ] = None
-    window_days: WindowDays = None
-    min_score: MinScore = None
-    page: Page = None
-    page_size: PageSize = None
-    preview_length: PreviewLength = 300
-    include_review_candidates: ReviewCandidates = True
-    explain: Explain = False
-    cursor: Cursor = None
-
-
-def _search_unified(service: MemoryService, r: SearchUnifiedRequest) -> SearchResult:
-    return service.search_unified(
-        r.query, tags=r.tags, status=r.status, folder=r.folder, limit=r.limit,
-        stm_weight=r.stm_weight, ltm_weight=r.ltm_weight, window_days=r.window_days,
-        min_score=r.min_score, page=r.page, page_size=r.page_size,
-        preview_length=r.preview_length,
-        include_review_candidates=r.include_review_candidates, explain=r.explain,
-        cursor=r.cursor,
-    )  # fmt: skip
-
+    from cortexgraph_vault.ops import graph, notes, search, sync, sync_record, vault_stats
+else:  # a call imports the logic it runs, not the others' (deferred_import.py)
+    graph = deferred("cortexgraph_vault.ops.graph")
+    notes = deferred("cortexgraph_vault.ops.notes")
+    search = deferred("cortexgraph_vault.ops.search")
+    sync = deferred("cortexgraph_vault.ops.sync")
+    sync_record = deferred("cortexgraph_vault.ops.sync_record")
+    vault_stats = deferred("cortexgraph_vault.ops.vault_stats")
 
 SEARCH_UNIFIED = Operation(
     name="search_unified",
@@ -90,31 +46,14 @@ SEARCH_UNIFIED = Operation(
     request=SearchUnifiedRequest,
     result=SearchResult,
     effect=Effect.READ,
-    invoke=_search_unified,
-)
-
-
-class ReadNoteRequest(Request):
-    ref: Annotated[
-        str,
-        Field(
-            min_length=1,
-            max_length=1000,
-            description="path, title, alias, [[link]] or memory id",
+    invoke=lambda engine, r: search.search_unified(engine, r),
+    rest=(
+        Rest(
+            "GET", "/api/v1/search", "Unified search over memories and notes", name="search",
+            tag="vault", errors=(400, 404, 422), rename={"query": "q"}, read_process=True,
         ),
-    ]
-    cursor: Annotated[
-        str | None,
-        Field(max_length=64, description="next_cursor, links_cursor or backlinks_cursor"),
-    ] = None
-    max_chars: Annotated[
-        int, Field(ge=1_000, le=100_000, description="answer size in characters (default 10000)")
-    ] = 10_000
-
-
-def _read_note(service: MemoryService, r: ReadNoteRequest) -> NoteRead:
-    return service.read_note(r.ref, cursor=r.cursor, max_chars=r.max_chars)
-
+    ),
+)  # fmt: skip
 
 READ_NOTE = Operation(
     name="read_note",
@@ -126,36 +65,17 @@ READ_NOTE = Operation(
     request=ReadNoteRequest,
     result=NoteRead,
     effect=Effect.READ,
-    invoke=_read_note,
-)
-
-
-class ReadGraphRequest(Request):
-    status: Annotated[
-        NoteStatus,
-        Field(description="which notes: active, promoted, archived memories, other notes, or all"),
-    ] = "active"
-    include_scores: Annotated[bool, Field(description="live decay scores")] = True
-    limit: Annotated[int, Field(ge=1, le=1000, description="notes at most")] = 100
-    page: Page = None
-    page_size: Annotated[int | None, Field(ge=1, le=1000, description="notes per page")] = None
-    cursor: Cursor = None
-    max_chars: Annotated[
-        int,
-        Field(
-            ge=2_000,
-            le=1_000_000,
-            description="answer size in characters (default 40000)",
+    invoke=lambda engine, r: notes.read_note(engine, r),
+    rest=(
+        Rest(
+            "GET", "/api/v1/notes/read", "Any note of the vault, a page at a time",
+            name="read_note", tag="vault", errors=(400, 404, 409, 422), read_process=True,
+            description="Found by path, title or alias as Obsidian resolves a link, or by memory "
+            "id: frontmatter,\na page of the body with a cursor for the next, links and "
+            "backlinks. A cursor given before\nthe note changed is refused (409).",
         ),
-    ] = GRAPH_MAX_CHARS
-
-
-def _read_graph(service: MemoryService, r: ReadGraphRequest) -> GraphResult:
-    return service.read_graph(
-        status=r.status, include_scores=r.include_scores, limit=r.limit, page=r.page,
-        page_size=r.page_size, cursor=r.cursor, max_chars=r.max_chars,
-    )  # fmt: skip
-
+    ),
+)  # fmt: skip
 
 READ_GRAPH = Operation(
     name="read_graph",
@@ -167,13 +87,8 @@ READ_GRAPH = Operation(
     request=ReadGraphRequest,
     result=GraphResult,
     effect=Effect.READ,
-    invoke=_read_graph,
+    invoke=lambda engine, r: graph.read_graph(engine, r),
 )
-
-
-class NoArguments(Request):
-    pass
-
 
 VAULT_STATUS = Operation(
     name="vault_status",
@@ -182,7 +97,24 @@ VAULT_STATUS = Operation(
     request=NoArguments,
     result=VaultStatus,
     effect=Effect.READ,
-    invoke=lambda service, _: service.vault_status(),
+    invoke=lambda engine, _: graph.vault_status(engine),
+    rest=(
+        Rest(
+            "GET", "/api/v1/status", "Watcher heartbeat, counts, unparseable files",
+            name="status", tag="vault",
+        ),
+    ),
+)  # fmt: skip
+
+VAULT_STATS = Operation(
+    name="vault_stats",
+    title="Vault statistics",
+    description="Counts by status and folder, the score histogram, and notes with problems.",
+    request=NoArguments,
+    result=VaultStats,
+    effect=Effect.READ,
+    invoke=lambda engine, _: vault_stats.stats(engine),
+    mcp_tool=False,
 )
 
 GET_PERFORMANCE_METRICS = Operation(
@@ -192,20 +124,12 @@ GET_PERFORMANCE_METRICS = Operation(
     request=NoArguments,
     result=PerformanceMetrics,
     effect=Effect.READ,
-    invoke=lambda service, _: service.performance_metrics(),
+    invoke=lambda engine, _: engine.metrics.snapshot(),
 )
 
 
-class SyncVaultRequest(Request):
-    # "remote": tools/list is read in every session; the REST spec says the same in few words
-    remote: Annotated[str | None, Field(max_length=200, description="remote")] = None
-
-
-def _sync_vault(service: MemoryService, r: SyncVaultRequest) -> SyncResult:
-    return service.sync(remote=r.remote)
-
-
-def _sync_summary(done: SyncResult) -> SyncSummary:
+def sync_summary(done: SyncResult) -> SyncSummary:
+    """What the model is told of a sync (the MCP tool's output schema is this type)."""
     return SyncSummary(message=done.message, merged=done.merged_count)
 
 
@@ -216,11 +140,40 @@ SYNC_VAULT = Operation(
     request=SyncVaultRequest,
     result=SyncResult,
     effect=Effect.WRITE,
-    invoke=_sync_vault,
+    invoke=lambda engine, r: sync.sync(engine, r),
     open_world=True,
     # a model needs the outcome in words; REST and the CLI get every field
-    mcp_answer=_sync_summary,
-)
+    mcp_answer=sync_summary,
+    rest=(
+        Rest(
+            "POST", "/api/v1/sync", "Sync memories with the git remote", name="sync",
+            tag="lifecycle", errors=(409, 422, 503), body="Sync",
+            description="Records pending reinforcements, fetches, merges memory notes field by "
+            "field and pushes.\n409 when it cannot (no remote, refused credentials, an "
+            "unmergeable history, your own\nuncommitted notes), with the reason; nothing is "
+            "changed then.",
+        ),
+    ),
+)  # fmt: skip
+
+LAST_SYNC = Operation(
+    name="last_sync",
+    title="The last sync",
+    description="The last sync of this vault on this device, by any door or process.",
+    request=NoArguments,
+    result=LastSync,
+    effect=Effect.READ,
+    invoke=lambda engine, _: sync_record.last_sync(engine),
+    mcp_tool=False,
+    rest=(
+        Rest(
+            "GET", "/api/v1/sync", "The last sync of this vault on this device",
+            name="last_sync", tag="lifecycle",
+            description="Whatever ran it (the plugin, the CLI, an MCP client): when it ended, "
+            "what it did or why\nit failed; `at` is null when this vault was never synced here.",
+        ),
+    ),
+)  # fmt: skip
 
 VAULT_OPERATIONS: tuple[AnyOperation, ...] = (
     SEARCH_UNIFIED,
@@ -229,4 +182,6 @@ VAULT_OPERATIONS: tuple[AnyOperation, ...] = (
     VAULT_STATUS,
     GET_PERFORMANCE_METRICS,
     SYNC_VAULT,
+    VAULT_STATS,
+    LAST_SYNC,
 )

@@ -10,14 +10,16 @@ from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.outlook import promote_window_days_left, uses_to_promote
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.errors import InvalidArgument, NotFound
+from cortexgraph_vault.errors import NotFound
 from cortexgraph_vault.models import Backlink, MemoryDetail, MemoryList
 from cortexgraph_vault.ops import browse_order
 from cortexgraph_vault.ops.paging import paginate
 from cortexgraph_vault.ops.reads import ALL_STATUSES, relations_of
-
-SORTS = ("score", "age", "last_used")
-MAX_PAGE_SIZE = 200
+from cortexgraph_vault.requests.browse import (
+    ListMemoriesRequest,
+    MemoryAtPathRequest,
+    MemoryDetailRequest,
+)
 
 
 def _first(
@@ -47,23 +49,10 @@ def _has_tag(m: Memory, tag: str) -> bool:
     return any(t == tag or t.startswith(tag + "/") for t in (normalize_tag(x) for x in m.tags))
 
 
-def list_memories(
-    engine: VaultEngine,
-    *,
-    status: str = "active",
-    sort: str = "score",
-    tag: str | None = None,
-    page: int = 1,
-    page_size: int = 50,
-) -> MemoryList:
-    if status != "all" and status not in ALL_STATUSES:
-        raise InvalidArgument(f"status: must be one of {', '.join(ALL_STATUSES)} or all")
-    if sort not in SORTS:
-        raise InvalidArgument(f"sort: must be one of {', '.join(SORTS)}")
-    if not 1 <= page_size <= MAX_PAGE_SIZE:
-        raise InvalidArgument(f"page_size: must be from 1 to {MAX_PAGE_SIZE}, got {page_size}")
+def list_memories(engine: VaultEngine, req: ListMemoriesRequest) -> MemoryList:
+    status, sort, tag, page, page_size = req.status, req.sort, req.tag, req.page, req.page_size
     now = engine.now()
-    wanted = set(ALL_STATUSES) if status == "all" else {status}
+    wanted: set[str] = set(ALL_STATUSES) if status == "all" else {status}
     tagged = tag is not None and bool(tag.strip())
     found = browse_order.memory_rows(engine, wanted) if sort == "score" and not tagged else None
     if found is not None:  # a long list by score: from the note table's arrays
@@ -115,13 +104,13 @@ def detail(engine: VaultEngine, m: Memory) -> MemoryDetail:
     )
 
 
-def memory_detail(engine: VaultEngine, ref: str) -> MemoryDetail:
-    return detail(engine, engine.resolve(ref))
+def memory_detail(engine: VaultEngine, req: MemoryDetailRequest) -> MemoryDetail:
+    return detail(engine, engine.resolve(req.memory_id))
 
 
-def memory_at_path(engine: VaultEngine, path: str) -> MemoryDetail:
+def memory_at_path(engine: VaultEngine, req: MemoryAtPathRequest) -> MemoryDetail:
     """The memory a vault file holds; NotFound when the file is missing or is not a memory."""
-    rel = engine.safe_rel(path)
+    rel = engine.safe_rel(req.path)
     note = engine.fresh().note(rel)
     if note is None:
         raise NotFound(f"{rel}: no such note in the vault")

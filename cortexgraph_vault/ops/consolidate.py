@@ -13,7 +13,6 @@ from typing import TypedDict
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.cluster import (
-    MERGE_COHESION,
     ClusterDoc,
     SimilarityModel,
     cluster_id,
@@ -35,9 +34,10 @@ from cortexgraph_vault.ops import writes
 from cortexgraph_vault.ops.merging import apply_merge, preview_of
 from cortexgraph_vault.ops.shown_clusters import ClusterBook, PinnedCluster, member_key, pin
 from cortexgraph_vault.ops.size_budget import answer_within, json_size, shrink_text
+from cortexgraph_vault.requests.lifecycle import ClusterMemoriesRequest, ConsolidateMemoriesRequest
+from cortexgraph_vault.requests.memories import CreateRelationRequest
 
-STRATEGIES = ("similarity",)
-MODES = ("preview", "apply", "link")
+STRATEGY = "similarity"  # how clusters are found (the result says so)
 PREVIEW_CHARS = 200
 MAX_CLUSTER_SIZE = 100
 
@@ -82,12 +82,6 @@ def similarity_model(memories: Sequence[Memory]) -> SimilarityModel:
     )
 
 
-def _unit(name: str, value: float) -> float:
-    if not 0.0 <= float(value) <= 1.0:
-        raise InvalidArgument(f"{name}: must be from 0 to 1, got {value}")
-    return float(value)
-
-
 def _size(value: int) -> int:
     if not 2 <= int(value) <= MAX_CLUSTER_SIZE:
         raise InvalidArgument(
@@ -102,29 +96,19 @@ def _preview(m: Memory) -> str:
 
 
 @answer_within("clusters", "duplicate_pairs")
-def cluster_memories(
-    engine: VaultEngine,
-    *,
-    strategy: str = "similarity",
-    threshold: float | None = None,
-    max_cluster_size: int | None = None,
-    find_duplicates: bool = False,
-    duplicate_threshold: float | None = None,
-) -> ClusterResult:
-    if strategy not in STRATEGIES:
-        raise InvalidArgument(f"strategy: must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+def cluster_memories(engine: VaultEngine, req: ClusterMemoriesRequest) -> ClusterResult:
+    """threshold, max_cluster_size and duplicate_threshold default to the settings
+    (cluster_link_threshold, cluster_max_size, semantic_hi)."""
     cfg = engine.config
-    link_at = _unit("threshold", cfg.cluster_link_threshold if threshold is None else threshold)
-    size = _size(cfg.cluster_max_size if max_cluster_size is None else max_cluster_size)
-    dup_at = _unit(
-        "duplicate_threshold",
-        cfg.semantic_hi if duplicate_threshold is None else duplicate_threshold,
-    )
+    find_duplicates = req.find_duplicates
+    link_at = cfg.cluster_link_threshold if req.threshold is None else req.threshold
+    size = _size(cfg.cluster_max_size if req.max_cluster_size is None else req.max_cluster_size)
+    dup_at = cfg.semantic_hi if req.duplicate_threshold is None else req.duplicate_threshold
     memories = candidates(engine)
     by_key = {member_key(m): m for m in memories}
     model = similarity_model(memories)
     book = ClusterBook(engine.root)
-    base = _Asked(strategy=strategy, threshold=link_at, max_cluster_size=size,
+    base = _Asked(strategy=STRATEGY, threshold=link_at, max_cluster_size=size,
                   find_duplicates=find_duplicates, memories_considered=len(memories))  # fmt: skip
     if find_duplicates:
         pairs = duplicate_pairs(model, dup_at)
@@ -242,11 +226,12 @@ def link_members(engine: VaultEngine, target: Target) -> tuple[int, list[str]]:
     reason = f"same cluster {target.id} (cohesion {target.cohesion:.2f})"
     for i, older in enumerate(ordered):
         for newer in ordered[i + 1 :]:
-            result = writes.relate(
-                engine, member_key(newer), member_key(older), "related",
-                strength=round(min(1.0, target.cohesion), 2), metadata={"reason": reason},
-                record=False,
+            link = CreateRelationRequest(
+                from_memory_id=member_key(newer), to_memory_id=member_key(older),
+                relation_type="related", strength=round(min(1.0, target.cohesion), 2),
+                metadata={"reason": reason},
             )  # fmt: skip
+            result = writes.relate(engine, link, record=False)
             if result.created:
                 created += 1
                 touched.append(engine.resolve(result.relation.from_memory_id or newer.path).path)
@@ -298,21 +283,12 @@ def act_on(
 
 
 @answer_within("results")
-def consolidate(
-    engine: VaultEngine,
-    *,
-    cluster_id: str | None = None,
-    mode: str = "preview",
-    auto_detect: bool = False,
-    cohesion_threshold: float = MERGE_COHESION,
-) -> ConsolidateResult:
-    if mode not in MODES:
-        raise InvalidArgument(f"mode: must be one of {', '.join(MODES)}, got {mode!r}")
-    threshold = _unit("cohesion_threshold", cohesion_threshold)
-    if cluster_id:
-        targets = [locate(engine, cluster_id)]
-    elif auto_detect:
-        targets = auto_targets(engine, threshold)
+def consolidate(engine: VaultEngine, req: ConsolidateMemoriesRequest) -> ConsolidateResult:
+    mode = req.mode
+    if req.cluster_id:
+        targets = [locate(engine, req.cluster_id)]
+    elif req.auto_detect:
+        targets = auto_targets(engine, req.cohesion_threshold)
     else:
         raise InvalidArgument("give a cluster_id from cluster_memories, or auto_detect")
     progress = engine.progress("consolidating")
@@ -331,9 +307,10 @@ def consolidate(
     else:
         message = wording.consolidate_linked(linked)
     if not results:
-        message = f"no cluster reaches cohesion {threshold:g}"
+        message = f"no cluster reaches cohesion {req.cohesion_threshold:g}"
     return ConsolidateResult(
-        success=True, mode=mode, cluster_id=cluster_id, auto_detect=auto_detect, results=results,
+        success=True, mode=mode, cluster_id=req.cluster_id, auto_detect=req.auto_detect,
+        results=results,
         merged_count=merged, linked_count=linked, message=message,
     )  # fmt: skip
 

@@ -17,7 +17,6 @@ from cortexgraph_vault.index.graph import Edge
 from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models import Skipped
 from cortexgraph_vault.models.graph import (
-    GRAPH_MAX_CHARS,
     CacheStatus,
     GraphNode,
     GraphRelation,
@@ -34,17 +33,16 @@ from cortexgraph_vault.models.graph import (
 from cortexgraph_vault.ops.paging import paginate
 from cortexgraph_vault.ops.search import UNIFIED_STATUSES, note_status
 from cortexgraph_vault.ops.size_budget import (
-    check_max_chars,
     cursor_after,
     fitting,
     json_size,
     lists_within,
     path_of_cursor,
 )
+from cortexgraph_vault.requests.browse import GraphNeighbourhoodRequest
+from cortexgraph_vault.requests.vault import ReadGraphRequest
 
-MAX_LIMIT = 1000
 MAX_RELATIONS = 2000
-MAX_HOPS = 5
 TOP_TAGS = 30
 
 
@@ -138,32 +136,19 @@ def _stats(engine: VaultEngine) -> GraphStats:
     )  # fmt: skip
 
 
-def read_graph(
-    engine: VaultEngine,
-    *,
-    status: str = "active",
-    include_scores: bool = True,
-    limit: int = 100,
-    page: int | None = None,
-    page_size: int | None = None,
-    cursor: str | None = None,
-    max_chars: int = GRAPH_MAX_CHARS,
-) -> GraphResult:
+def read_graph(engine: VaultEngine, req: ReadGraphRequest) -> GraphResult:
     """A bounded page of the graph: notes, the links from them, and whole-vault stats.
 
     Bounded by count (`limit` / `page_size`) and by size: the answer, as compact JSON, stays
     within `max_chars`; `next_cursor` continues after the last note it holds. The whole-vault
     lists (unresolved targets, orphans) come with the first call, not with continuations.
     """
-    if not 1 <= limit <= MAX_LIMIT:
-        raise InvalidArgument(f"limit: must be from 1 to {MAX_LIMIT}, got {limit}")
-    if page_size is not None and not 1 <= page_size <= MAX_LIMIT:
-        raise InvalidArgument(f"page_size: must be from 1 to {MAX_LIMIT}, got {page_size}")
-    check_max_chars(max_chars)
-    if cursor is not None and page is not None:
+    limit, page, page_size, max_chars = req.limit, req.page, req.page_size, req.max_chars
+    include_scores = req.include_scores
+    if req.cursor is not None and page is not None:
         raise InvalidArgument("give page or cursor, not both", params=("page", "cursor"))
-    after = path_of_cursor(cursor) if cursor is not None else None
-    wanted = _wanted(status)
+    after = path_of_cursor(req.cursor) if req.cursor is not None else None
+    wanted = _wanted(req.status)
     now = engine.now()
     catalog = engine.fresh()
     with catalog.lock:
@@ -255,24 +240,14 @@ def _find_note(engine: VaultEngine, ref: str) -> IndexedNote:
     return resolved
 
 
-def neighbourhood(
-    engine: VaultEngine,
-    ref: str,
-    *,
-    hops: int = 1,
-    max_nodes: int = 200,
-    include_scores: bool = True,
-) -> NeighbourhoodResult:
+def neighbourhood(engine: VaultEngine, req: GraphNeighbourhoodRequest) -> NeighbourhoodResult:
     """The notes within `hops` links of one note, in either direction, and the links among them."""
-    if not 1 <= hops <= MAX_HOPS:
-        raise InvalidArgument(f"hops: must be from 1 to {MAX_HOPS}, got {hops}")
-    if not 1 <= max_nodes <= MAX_LIMIT:
-        raise InvalidArgument(f"max_nodes: must be from 1 to {MAX_LIMIT}, got {max_nodes}")
-    center = _find_note(engine, ref)
+    hops, include_scores = req.hops, req.include_scores
+    center = _find_note(engine, req.path)
     now = engine.now()
     catalog = engine.catalog
     with catalog.lock:
-        found, truncated = catalog.graph.neighbourhood(center.path, hops, max_nodes)
+        found, truncated = catalog.graph.neighbourhood(center.path, hops, req.max_nodes)
         nodes = []
         for path, distance in sorted(found.items(), key=lambda kv: (kv[1], kv[0])):
             note = catalog.note(path)

@@ -25,6 +25,7 @@ from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models import GraphPictureResult
+from cortexgraph_vault.requests.maintenance import GraphHtmlRequest
 from cortexgraph_vault.vault.temp_names import temp_path_for
 
 STATUS_COLOURS = {
@@ -152,13 +153,11 @@ def write_graph_page(
     return len(data["nodes"]), len(data["edges"]), len(text)
 
 
-def graph_html(
-    engine: VaultEngine, file: str | Path, *, include_notes: bool = True
-) -> GraphPictureResult:
-    out = Path(file).expanduser()
+def graph_html(engine: VaultEngine, req: GraphHtmlRequest) -> GraphPictureResult:
+    out = Path(req.file).expanduser()
     if out.is_dir():
         raise InvalidArgument(f"{out}: is a folder; give a file name such as graph.html")
-    nodes, edges, size = write_graph_page(engine, out, include_notes=include_notes)
+    nodes, edges, size = write_graph_page(engine, out, include_notes=req.include_notes)
     return GraphPictureResult(
         path=str(out), nodes=nodes, edges=edges, bytes=size,
         message=wording.graph_page_written(str(out), nodes, edges),

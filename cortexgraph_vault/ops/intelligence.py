@@ -43,19 +43,21 @@ from cortexgraph_vault.models import (
     SearchHit,
 )
 from cortexgraph_vault.ops import reads, writes
-from cortexgraph_vault.ops.limits import MAX_MESSAGE
 from cortexgraph_vault.ops.size_budget import answer_within
 from cortexgraph_vault.ops.vocabulary import enrichment_for, vocabulary
+from cortexgraph_vault.requests.intelligence import (
+    AutoRecallRequest,
+    MessageRequest,
+    ReviewMemoriesRequest,
+)
+from cortexgraph_vault.requests.memories import SearchMemoryRequest
 
-RECALL_MODES = ("silent", "subtle", "interactive")
 PREVIEW = 200
 
 
-def check_message(message: object) -> str:
-    if not isinstance(message, str) or not message.strip():
+def check_message(message: str) -> str:
+    if not message.strip():
         raise InvalidArgument("message: give the text of a message")
-    if len(message) > MAX_MESSAGE:
-        raise InvalidArgument(f"message: at most {MAX_MESSAGE} characters, got {len(message)}")
     return message
 
 
@@ -64,8 +66,8 @@ def _signals(intent: Intent) -> list[PhraseSignal]:
             for s in intent.signals]  # fmt: skip
 
 
-def analyze_message(engine: VaultEngine, message: str) -> MessageAnalysis:
-    text = check_message(message)
+def analyze_message(engine: VaultEngine, req: MessageRequest) -> MessageAnalysis:
+    text = check_message(req.message)
     engine.fresh()
     intent = analyze_save(text)
     enriched = enrichment_for(engine, text)
@@ -77,8 +79,8 @@ def analyze_message(engine: VaultEngine, message: str) -> MessageAnalysis:
     )  # fmt: skip
 
 
-def analyze_for_recall(engine: VaultEngine, message: str) -> RecallAnalysis:
-    text = check_message(message)
+def analyze_for_recall(engine: VaultEngine, req: MessageRequest) -> RecallAnalysis:
+    text = check_message(req.message)
     engine.fresh()
     entities = extract_entities(text, vocabulary(engine).names)
     mentions = [e.name for e in entities if e.source == "vault"]
@@ -133,9 +135,10 @@ def relevant_memories(engine: VaultEngine, text: str, limit: int) -> list[_Candi
     queries += [SLOT_SEEDS[s] for s in sorted(view.asked) if s in SLOT_SEEDS]
     hits: dict[str, SearchHit] = {}
     for query in queries:
-        for hit in reads.search_memory(
-            engine, query, top_k=10, preview_length=PREVIEW, include_review_candidates=False
-        ).results:
+        asked = SearchMemoryRequest(
+            query=query, top_k=10, preview_length=PREVIEW, include_review_candidates=False
+        )
+        for hit in reads.search_memory(engine, asked).results:
             hits.setdefault(hit.path, hit)
     judged: dict[str, _Candidate] = {}
     for path, hit in hits.items():
@@ -173,12 +176,10 @@ def _cooling(engine: VaultEngine, chosen: Sequence[_Candidate], now: datetime) -
 
 
 @answer_within("memories", "reinforced_ids")
-def auto_recall(engine: VaultEngine, message: str, *, mode: str | None = None) -> AutoRecallResult:
-    text = check_message(message)
+def auto_recall(engine: VaultEngine, req: AutoRecallRequest) -> AutoRecallResult:
+    text = check_message(req.message)
     cfg = engine.config
-    mode = mode or cfg.auto_recall_mode
-    if mode not in RECALL_MODES:
-        raise InvalidArgument(f"mode: must be one of {', '.join(RECALL_MODES)}, got {mode!r}")
+    mode = req.mode or cfg.auto_recall_mode
     if not cfg.auto_recall_enabled:
         return AutoRecallResult(
             enabled=False, mode=mode, topics_found=[], memories_found=0, memories_reinforced=0,
@@ -201,7 +202,7 @@ def auto_recall(engine: VaultEngine, message: str, *, mode: str | None = None) -
             cooling = _cooling(engine, chosen, now)
             refs = [c.hit.id or c.hit.path for c in chosen if c.hit.path not in cooling]
             if refs:
-                observed = writes.observe(engine, refs, found).memories
+                observed = writes.reinforce_uses(engine, refs, found).memories
                 reinforced = [o.memory_id for o in observed]
                 reinforced_paths = {o.path for o in observed}
     recalled = [
@@ -248,10 +249,9 @@ def _summary(found: Sequence[str], recalled: Sequence[RecalledMemory], reinforce
 
 
 @answer_within("memories")
-def review(engine: VaultEngine, limit: int = 20) -> ReviewResult:
+def review(engine: VaultEngine, req: ReviewMemoriesRequest) -> ReviewResult:
     """Active memories in the danger zone, the most urgent (mid-zone) first: what to revisit."""
-    if not 1 <= limit <= 1000:
-        raise InvalidArgument(f"limit: must be from 1 to 1000, got {limit}")
+    limit = req.limit
     now = engine.now()
     rules = engine.rules
     due = []

@@ -31,6 +31,7 @@ from cortexgraph_vault.models import (
 from cortexgraph_vault.ops import snapshot_due
 from cortexgraph_vault.ops.size_budget import answer_within
 from cortexgraph_vault.ops.undo import commit_or_undo, undo_moves
+from cortexgraph_vault.requests.lifecycle import GcRequest, PromoteMemoryRequest
 from cortexgraph_vault.vault import files
 from cortexgraph_vault.vault.store import Written, set_fields
 
@@ -219,18 +220,10 @@ def _archive(
 
 
 @answer_within("candidates", "memory_ids", "skipped")
-def gc(
-    engine: VaultEngine,
-    *,
-    dry_run: bool = True,
-    archive_instead: bool = False,
-    limit: int | None = None,
-    skip_paths: Iterable[str] = (),
-) -> GcResult:
-    if limit is not None and not 1 <= limit <= 10_000:
-        raise InvalidArgument(f"limit: must be from 1 to 10000, got {limit}")
+def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
+    dry_run, archive_instead, skip_paths = req.dry_run, req.archive_instead, req.skip_paths or ()
     now = engine.now()
-    found, skipped = forget_candidates(engine, skip_paths, limit)
+    found, skipped = forget_candidates(engine, skip_paths, req.limit)
     done, left = superseded_candidates(engine, skip_paths)
     skipped += left
     replaced_by = {m.path: [link_target(v) for v in m.superseded_by] for m, _ in done}
@@ -307,15 +300,10 @@ def gc(
 
 @answer_within("candidates", "promoted_ids", "moved")
 def promote(
-    engine: VaultEngine,
-    memory_id: str | None = None,
-    *,
-    auto_detect: bool = False,
-    dry_run: bool = False,
-    force: bool = False,
-    record: bool = True,
+    engine: VaultEngine, req: PromoteMemoryRequest, *, record: bool = True
 ) -> PromoteResult:
     """`record` False leaves the commit to the caller (consolidation commits once per stage)."""
+    memory_id, auto_detect, dry_run, force = req.memory_id, req.auto_detect, req.dry_run, req.force
     now = engine.now()
     chosen: list[tuple[Memory, float, str]] = []
     if memory_id:

@@ -22,6 +22,12 @@ from cortexgraph_vault.models import (
 )
 from cortexgraph_vault.ops.size_budget import answer_within, shrink_text
 from cortexgraph_vault.ops.undo import commit_or_undo, undo_create, undo_moves
+from cortexgraph_vault.requests.memory_history import (
+    ForgottenMemoriesRequest,
+    MemoryHistoryRequest,
+    MemoryVersionRequest,
+    RestoreMemoryRequest,
+)
 from cortexgraph_vault.vault.layout import title_as_written
 
 
@@ -61,10 +67,10 @@ def _live_or_id(engine: VaultEngine, ref: str) -> tuple[str, str | None]:
 
 
 @answer_within("commits", say="notice")
-def history(engine: VaultEngine, ref: str, *, limit: int = 50) -> HistoryResult:
+def history(engine: VaultEngine, req: MemoryHistoryRequest) -> HistoryResult:
     _require_git(engine)
-    memory_id, path = _live_or_id(engine, ref)
-    commits = engine.history.memory_log(memory_id, path_hint=path, limit=limit)
+    memory_id, path = _live_or_id(engine, req.memory_id)
+    commits = engine.history.memory_log(memory_id, path_hint=path, limit=req.limit)
     return HistoryResult(
         memory_id=memory_id,
         path=path,
@@ -79,7 +85,11 @@ def history(engine: VaultEngine, ref: str, *, limit: int = 50) -> HistoryResult:
     )  # fmt: skip
 
 
-def version(engine: VaultEngine, ref: str, commit: str) -> VersionResult:
+def version(engine: VaultEngine, req: MemoryVersionRequest) -> VersionResult:
+    return version_at(engine, req.memory_id, req.commit)
+
+
+def version_at(engine: VaultEngine, ref: str, commit: str) -> VersionResult:
     _require_git(engine)
     memory_id, _ = _live_or_id(engine, ref)
     for v in engine.history.memory_versions(memory_id, limit=500):
@@ -118,8 +128,9 @@ def restored_fields(m: Memory, now: datetime) -> dict[str, object]:
     return {"status": "active", "last_used": now, "use_days": m.use_days}
 
 
-def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> RestoreResult:
+def restore(engine: VaultEngine, req: RestoreMemoryRequest) -> RestoreResult:
     """Bring a forgotten or archived memory back into short-term memory, fresh but not used."""
+    ref, commit = req.memory_id, req.commit
     now = engine.now()
     try:
         live = engine.resolve(ref)
@@ -153,7 +164,7 @@ def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> Rest
     if live is not None:
         raise InvalidArgument(f"{live.path}: exists; restoring an old version over it is refused")
     if commit:
-        found = version(engine, memory_id, commit)
+        found = version_at(engine, memory_id, commit)
         text, path, sha_from = found.text, found.path, found.commit
     else:
         last = engine.history.last_version_before_deletion(memory_id)
@@ -188,13 +199,13 @@ def restore(engine: VaultEngine, ref: str, *, commit: str | None = None) -> Rest
 
 
 @answer_within("forgotten")
-def forgotten(engine: VaultEngine, *, limit: int = 100) -> ForgottenList:
+def forgotten(engine: VaultEngine, req: ForgottenMemoriesRequest) -> ForgottenList:
     """Memories restore_memory can bring back, newest first: those archived (still in the
     archive folder) and those deleted (in git only). Without git, the archived ones."""
     found = _archived(engine)
     note = ""
     if engine.history.available:
-        for f in engine.history.forgotten(limit=limit):
+        for f in engine.history.forgotten(limit=req.limit):
             last = parse_note(f.last_text)
             body = last.body.strip()
             # the title the memory had, not its file name ("weekly 1:1 on ..." saved as
@@ -210,7 +221,7 @@ def forgotten(engine: VaultEngine, *, limit: int = 100) -> ForgottenList:
     else:
         note = f"; deleted memories are not listed: {engine.history.why_unavailable()}"
     found.sort(key=lambda f: f.deleted_at, reverse=True)
-    shown = found[:limit]
+    shown = found[: req.limit]
     archived = sum(1 for f in shown if f.kind == "archived")
     message = (
         f"{len(shown)} forgotten ({archived} archived, {len(shown) - archived} deleted); "

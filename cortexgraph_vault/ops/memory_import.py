@@ -12,7 +12,7 @@ from cortexgraph_vault.importers.records import refuse_control_characters
 from cortexgraph_vault.importers.writer import apply_plan
 from cortexgraph_vault.models import ImportResult
 from cortexgraph_vault.ops.secret_check import screen_import
-from cortexgraph_vault.progress import Progress
+from cortexgraph_vault.requests.maintenance import ImportCortexgraphRequest, ImportMemoryJsonRequest
 
 
 def default_cortexgraph_store() -> Path:
@@ -40,16 +40,8 @@ def _saving_cache(engine: VaultEngine, result: ImportResult) -> ImportResult:
     return result
 
 
-def import_cortexgraph(
-    engine: VaultEngine,
-    path: str | Path | None = None,
-    *,
-    dry_run: bool = False,
-    overwrite: bool = False,
-    allow_secrets: bool = False,
-    progress: Progress | None = None,
-) -> ImportResult:
-    folder = Path(path).expanduser() if path else default_cortexgraph_store()
+def import_cortexgraph(engine: VaultEngine, req: ImportCortexgraphRequest) -> ImportResult:
+    folder = Path(req.path).expanduser() if req.path else default_cortexgraph_store()
     if folder.is_file():
         folder = folder.parent
     if not folder.is_dir():
@@ -66,25 +58,18 @@ def import_cortexgraph(
         )
     plan = screen_import(
         refuse_control_characters(cortexgraph_format.plan_import(memories, relations, str(folder))),
-        allow_secrets=allow_secrets,
+        allow_secrets=req.allow_secrets,
     )
-    progress = progress or engine.progress("importing")
-    applied = apply_plan(engine, plan, dry_run=dry_run, overwrite=overwrite, progress=progress)
+    progress = engine.progress("importing")
+    applied = apply_plan(
+        engine, plan, dry_run=req.dry_run, overwrite=req.overwrite, progress=progress
+    )
     return _saving_cache(engine, applied)
 
 
-def import_memory_json(
-    engine: VaultEngine,
-    file: str | Path,
-    *,
-    dry_run: bool = False,
-    status: str = "promoted",
-    allow_secrets: bool = False,
-    progress: Progress | None = None,
-) -> ImportResult:
-    if status not in ("active", "promoted"):
-        raise InvalidArgument(f"status: must be active or promoted, got {status!r}")
-    source = Path(file).expanduser()
+def import_memory_json(engine: VaultEngine, req: ImportMemoryJsonRequest) -> ImportResult:
+    status = req.status
+    source = Path(req.file).expanduser()
     if source.is_dir():
         source = source / "memory.json"
     data = _read(source)
@@ -94,7 +79,7 @@ def import_memory_json(
         refuse_control_characters(
             memory_json.plan_import(data, str(source), source.name, engine.now(), status=status)
         ),
-        allow_secrets=allow_secrets,
+        allow_secrets=req.allow_secrets,
     )
-    progress = progress or engine.progress("importing")
-    return _saving_cache(engine, apply_plan(engine, plan, dry_run=dry_run, progress=progress))
+    progress = engine.progress("importing")
+    return _saving_cache(engine, apply_plan(engine, plan, dry_run=req.dry_run, progress=progress))

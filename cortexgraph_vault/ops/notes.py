@@ -28,14 +28,11 @@ from cortexgraph_vault.errors import InvalidArgument, NoteFormatError, NotFound,
 from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from cortexgraph_vault.index.notes.records import NoteLink, decode_note_bytes
 from cortexgraph_vault.models import Backlink, NoteLinkView, NoteRead
-from cortexgraph_vault.ops.request_checks import check_range
 from cortexgraph_vault.ops.size_budget import fitting, json_size
+from cortexgraph_vault.requests.vault import ReadNoteRequest
 from cortexgraph_vault.vault.anchored import SymlinkedFolder
 from cortexgraph_vault.vault.files import NotRegularFile, lstat_of, read_bytes
 
-DEFAULT_CHARS = 10_000
-MIN_CHARS = 1_000  # a page's own fields (path, hash, counts, cursors) take a few hundred
-MAX_CHARS = 100_000
 # Whole files are read to check a cursor against the content; a note this large is no note.
 MAX_READ_BYTES = 64 * 1024 * 1024
 _PATHLIKE = re.compile(r"[/\\]|^\.\.?$|^[A-Za-z]:$")
@@ -194,12 +191,10 @@ def _backlinks(catalog: VaultCatalog, sources: list[str], room: int) -> tuple[li
     return kept, len(sources)
 
 
-def read_note(
-    engine: VaultEngine, ref: str, *, cursor: str | None = None, max_chars: int = DEFAULT_CHARS
-) -> NoteRead:
-    check_range("max_chars", max_chars, MIN_CHARS, MAX_CHARS)
-    section, start, token = _parse_cursor(cursor) if cursor else (_BODY, 0, None)
-    rel = find_note(engine, ref)
+def read_note(engine: VaultEngine, req: ReadNoteRequest) -> NoteRead:
+    max_chars = req.max_chars
+    section, start, token = _parse_cursor(req.cursor) if req.cursor else (_BODY, 0, None)
+    rel = find_note(engine, req.ref)
     path = engine.store.path(rel)
     try:
         size = lstat_of(path).st_size

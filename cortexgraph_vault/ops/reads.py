@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Sequence
 from datetime import datetime
 
 from cortexgraph_vault.core.link_values import link_target
@@ -13,7 +12,7 @@ from cortexgraph_vault.core.relation_ids import relation_id
 from cortexgraph_vault.core.rules import in_danger_zone, promote_reason, should_forget
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.errors import InvalidArgument, NotFound
+from cortexgraph_vault.errors import NotFound
 from cortexgraph_vault.models import (
     MemoryView,
     OpenResult,
@@ -23,10 +22,9 @@ from cortexgraph_vault.models import (
     Skipped,
     StatsResult,
 )
-from cortexgraph_vault.ops.limits import MAX_MEMORY_IDS
 from cortexgraph_vault.ops.notes import note_cursor
 from cortexgraph_vault.ops.relation_index import relation_index
-from cortexgraph_vault.ops.request_checks import asks_for_history, check_range, wanted_statuses
+from cortexgraph_vault.ops.request_checks import asks_for_history, wanted_statuses
 from cortexgraph_vault.ops.size_budget import (
     Continuation,
     continuation_cursor,
@@ -39,6 +37,7 @@ from cortexgraph_vault.ops.size_budget import (
     result_budget,
     shrink_text,
 )
+from cortexgraph_vault.requests.memories import OpenMemoriesRequest, SearchMemoryRequest
 
 ALL_STATUSES = ("active", "promoted", "archived")
 
@@ -67,27 +66,16 @@ def relations_of(engine: VaultEngine, m: Memory) -> Relations:
     return Relations(outgoing=out, incoming=incoming)
 
 
-def open_memories(
-    engine: VaultEngine,
-    refs: Sequence[str],
-    *,
-    include_relations: bool = True,
-    include_scores: bool = True,
-    cursor: str | None = None,
-    max_chars: int | None = None,
-) -> OpenResult:
-    """The memories `refs` name, in order, as many whole ones as fit in `max_chars` (default:
-    the result_max_chars setting); `next_cursor` continues with the next. One too big alone
-    has its content cut, ending with the read_note cursor that reads on from there."""
-    if not refs:
-        raise InvalidArgument("memory_ids: give at least one memory id")
-    if len(refs) > MAX_MEMORY_IDS:
-        raise InvalidArgument(f"memory_ids: at most {MAX_MEMORY_IDS} per call")
-    digest = request_digest("open_memories", tuple(refs), include_relations, include_scores)
-    place = read_continuation(cursor, digest, "open_memories") if cursor is not None else None
+def open_memories(engine: VaultEngine, req: OpenMemoriesRequest) -> OpenResult:
+    """The memories the request names, in order, as many whole ones as fit in the
+    result_max_chars setting; `next_cursor` continues with the next. One too big alone has its
+    content cut, ending with the read_note cursor that reads on from there."""
+    refs, include_relations, include_scores = req.ids, req.include_relations, req.include_scores
+    digest = request_digest("open_memories", req)
+    place = read_continuation(req.cursor, digest, "open_memories") if req.cursor else None
     start = min(place.offset, len(refs)) if place is not None else 0
     now = datetime.fromisoformat(place.instant) if place and place.instant else engine.now()
-    budget = result_budget(engine.config.result_max_chars, max_chars)
+    budget = result_budget(engine.config.result_max_chars)
     not_found: list[str] = []
     opened: dict[str, Memory] = {}
 
@@ -146,27 +134,10 @@ def _read_on(m: Memory, kept: int, total: int) -> str:
     )
 
 
-def search_memory(
-    engine: VaultEngine,
-    query: str | None = None,
-    *,
-    tags: Sequence[str] | None = None,
-    status: str | Sequence[str] | None = None,
-    top_k: int = 10,
-    window_days: float | None = None,
-    min_score: float | None = None,
-    page: int | None = None,
-    page_size: int | None = None,
-    preview_length: int = 300,
-    include_review_candidates: bool = True,
-    explain: bool = False,
-    cursor: str | None = None,
-    max_chars: int | None = None,
-    include_superseded: bool = False,
-) -> SearchResult:
+def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult:
     """Every memory is considered (not only the recently used); a query filters and ranks.
-    The answer stays within `max_chars` (default: the result_max_chars setting); when it is
-    cut, `next_cursor` (passed back as `cursor`) continues the same page.
+    The answer stays within the result_max_chars setting; when it is cut, `next_cursor`
+    (passed back as `cursor`) continues the same page.
 
     Runs on the live index (ops/search.py): relevance first, the memory score as a bounded
     prior; review candidates blended in without dropping a result.
@@ -175,19 +146,10 @@ def search_memory(
     from cortexgraph_vault.ops.search import rank, search_terms
     from cortexgraph_vault.ops.search_page import PageBudget, PageRequest, page_of
 
-    check_range("top_k", top_k, 1, 100)
-    check_range("page_size", page_size, 1, 100)
-    check_range("preview_length", preview_length, 0, 5000)
-    if window_days is not None and not 0 < window_days <= 3650:
-        raise InvalidArgument(f"window_days: must be from 1 to 3650, got {window_days}")
-    check_range("min_score", min_score, 0, 1)
-    wanted = wanted_statuses(status, known=ALL_STATUSES, default=("active", "promoted"))
+    query = req.query
+    wanted = wanted_statuses(req.status, known=ALL_STATUSES, default=("active", "promoted"))
     check_query(query)
-    budget = PageBudget.of(
-        engine, "search_memory", cursor, max_chars, query, tags, status, top_k, window_days,
-        min_score, page, page_size, preview_length, include_review_candidates, explain,
-        include_superseded,
-    )  # fmt: skip
+    budget = PageBudget.of(engine, "search_memory", req)
     if query and only_common_words(query):
         return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
     terms = search_terms(query) if query and query.strip() else []
@@ -195,14 +157,15 @@ def search_memory(
         return SearchResult(count=0, results=[])
     now = budget.now(engine)
     ranked, matches = rank(
-        engine, query or "", terms, statuses=wanted, tags=tags, window_days=window_days, now=now,
-        by_memory_score=True, include_superseded=asks_for_history(status, include_superseded),
+        engine, query or "", terms, statuses=wanted, tags=req.tags, window_days=req.window_days,
+        now=now, by_memory_score=True, include_superseded=asks_for_history(req.status),
     )  # fmt: skip
-    if min_score is not None:
-        ranked = ranked.where(ranked.memory_scores_or_zero() >= min_score)
-    req = PageRequest(page, page_size or top_k, preview_length, include_review_candidates,
-                      explain, by_memory_score=True, budget=budget)  # fmt: skip
-    return page_of(engine, ranked, matches, req, now=now)
+    if req.min_score is not None:
+        ranked = ranked.where(ranked.memory_scores_or_zero() >= req.min_score)
+    shown = PageRequest(req.page, req.page_size or req.top_k, req.preview_length,
+                        req.include_review_candidates, req.explain, by_memory_score=True,
+                        budget=budget)  # fmt: skip
+    return page_of(engine, ranked, matches, shown, now=now)
 
 
 def stats(engine: VaultEngine) -> StatsResult:

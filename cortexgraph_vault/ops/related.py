@@ -18,11 +18,10 @@ from cortexgraph_vault.errors import NotFound
 from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.index.text.text_index import DocumentText, term_stats
 from cortexgraph_vault.models import SearchResult
-from cortexgraph_vault.ops.request_checks import check_range
 from cortexgraph_vault.ops.search import rank
 from cortexgraph_vault.ops.search_page import PageRequest, page_of
+from cortexgraph_vault.requests.browse import RelatedToNoteRequest
 
-MAX_LIMIT = 50
 QUERY_TERMS = 16
 # Enough of a long note to know what it is about; tokenising megabytes per request is not.
 BODY_CHARS = 20_000
@@ -38,11 +37,10 @@ _FUNCTION_WORDS = (
 FUNCTION_WORDS = STOP_WORDS | frozenset(_FUNCTION_WORDS.split())
 
 
-def related_to_note(engine: VaultEngine, path: str, limit: int = 10) -> SearchResult:
+def related_to_note(engine: VaultEngine, req: RelatedToNoteRequest) -> SearchResult:
     """The memories and notes most related to the note at vault path `path`, best first,
     without the note itself (as search_unified ranks them: active, promoted and notes)."""
-    check_range("limit", limit, 1, MAX_LIMIT)
-    rel = engine.safe_rel(path)
+    rel = engine.safe_rel(req.path)
     catalog = engine.fresh()
     note = catalog.note(rel)
     if note is None:
@@ -59,9 +57,9 @@ def related_to_note(engine: VaultEngine, path: str, limit: int = 10) -> SearchRe
         stm_weight=cfg.search_stm_weight, ltm_weight=cfg.search_ltm_weight, query_vector=vector,
     )  # fmt: skip
     ranked = ranked.without(rel)
-    req = PageRequest(None, limit, 300, review=False, explain=False,
-                      stm_weight=cfg.search_stm_weight, ltm_weight=cfg.search_ltm_weight)  # fmt: skip
-    found = page_of(engine, ranked, matches, req, now=now)
+    shown = PageRequest(None, req.limit, 300, review=False, explain=False,
+                        stm_weight=cfg.search_stm_weight, ltm_weight=cfg.search_ltm_weight)  # fmt: skip
+    found = page_of(engine, ranked, matches, shown, now=now)
     return SearchResult(count=found.count, results=found.results, semantic=found.semantic)
 
 

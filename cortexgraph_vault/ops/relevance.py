@@ -21,8 +21,8 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.index.catalog.change_log import ADDED, RELATIONS, Changes
 from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from cortexgraph_vault.index.text.text_index import stems, words
+from cortexgraph_vault.models.limits import MAX_QUERY_CHARS
 from cortexgraph_vault.ops.catalog_memo import ChangedMemo
-from cortexgraph_vault.ops.limits import MAX_QUERY_CHARS
 from cortexgraph_vault.ops.note_table import NoteTable, note_table, note_table_at
 from cortexgraph_vault.ops.relevance_arrays import (
     FoundArrays,

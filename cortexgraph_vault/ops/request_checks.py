@@ -30,11 +30,9 @@ def wanted_statuses(
     return wanted
 
 
-def asks_for_history(status: str | Sequence[str] | None, include_superseded: bool) -> bool:
-    """Whether a search wants memories that are no longer current: asked for, or implied by
-    asking for every status or for the archive (where gc puts superseded memories)."""
-    if include_superseded:
-        return True
+def asks_for_history(status: str | Sequence[str] | None) -> bool:
+    """Whether a search wants memories that are no longer current: asking for every status or
+    for the archive (where gc puts superseded memories) asks for them."""
     wanted = {status} if isinstance(status, str) else set(status or ())
     return bool(wanted & {"all", "archived"})
 

@@ -46,13 +46,9 @@ from cortexgraph_vault.ops.relevance import (
     only_common_words,
     search_terms,
 )
-from cortexgraph_vault.ops.request_checks import (
-    asks_for_history,
-    check_range,
-    vault_folder,
-    wanted_statuses,
-)
+from cortexgraph_vault.ops.request_checks import asks_for_history, vault_folder, wanted_statuses
 from cortexgraph_vault.ops.supersession import SUPERSEDES
+from cortexgraph_vault.requests.vault import SearchUnifiedRequest
 
 REVIEW_NEAR = 0.9
 UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
@@ -400,64 +396,37 @@ def hit(
     ))  # fmt: skip
 
 
-def search_unified(
-    engine: VaultEngine,
-    query: str,
-    *,
-    tags: Sequence[str] | None = None,
-    status: str | Sequence[str] | None = None,
-    folder: str | None = None,
-    limit: int = 10,
-    stm_weight: float | None = None,
-    ltm_weight: float | None = None,
-    window_days: float | None = None,
-    min_score: float | None = None,
-    page: int | None = None,
-    page_size: int | None = None,
-    preview_length: int = 300,
-    include_review_candidates: bool = True,
-    explain: bool = False,
-    cursor: str | None = None,
-    max_chars: int | None = None,
-    include_superseded: bool = False,
-) -> SearchResult:
+def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResult:
     """Short-term memories, promoted memories and ordinary notes, ranked together; the
-    answer within `max_chars` (default: the result_max_chars setting), `cursor` continuing."""
-    if not isinstance(query, str) or not query.strip():
+    answer within the result_max_chars setting, `cursor` continuing."""
+    query = req.query
+    if not query.strip():
         raise InvalidArgument("query: give some words to search for")
-    check_range("limit", limit, 1, 100)
-    check_range("page_size", page_size, 1, 100)
-    check_range("stm_weight", stm_weight, 0, 2)
-    check_range("ltm_weight", ltm_weight, 0, 2)
-    check_range("window_days", window_days, 1, 3650)
-    check_range("min_score", min_score, 0, 1)
-    check_range("preview_length", preview_length, 0, 5000)
-    wanted = wanted_statuses(status, known=UNIFIED_STATUSES, default=("active", "promoted", "note"))
-    folder = vault_folder(engine, "folder", folder)
-    stm_w = engine.config.search_stm_weight if stm_weight is None else stm_weight
-    ltm_w = engine.config.search_ltm_weight if ltm_weight is None else ltm_weight
+    wanted = wanted_statuses(
+        req.status, known=UNIFIED_STATUSES, default=("active", "promoted", "note")
+    )
+    folder = vault_folder(engine, "folder", req.folder)
+    stm_w = engine.config.search_stm_weight if req.stm_weight is None else req.stm_weight
+    ltm_w = engine.config.search_ltm_weight if req.ltm_weight is None else req.ltm_weight
     check_query(query)
     if only_common_words(query):
         return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
     from cortexgraph_vault.ops.search_page import PageBudget, PageRequest, page_of
 
-    budget = PageBudget.of(
-        engine, "search_unified", cursor, max_chars, query, tags, status, folder, limit,
-        stm_weight, ltm_weight, window_days, min_score, page, page_size, preview_length,
-        include_review_candidates, explain, include_superseded,
-    )  # fmt: skip
+    budget = PageBudget.of(engine, "search_unified", req)
     terms = search_terms(query)
     if not terms:
         return SearchResult(count=0, results=[])
     now = budget.now(engine)
 
     ranked, matches = rank(
-        engine, query, terms, statuses=wanted, tags=tags,
-        folder=folder, window_days=window_days, now=now, stm_weight=stm_w, ltm_weight=ltm_w,
-        include_superseded=asks_for_history(status, include_superseded),
+        engine, query, terms, statuses=wanted, tags=req.tags, folder=folder,
+        window_days=req.window_days, now=now, stm_weight=stm_w, ltm_weight=ltm_w,
+        include_superseded=asks_for_history(req.status),
     )  # fmt: skip
-    if min_score is not None:
-        ranked = ranked.where(ranked.score >= min_score)
-    shown = PageRequest(page, page_size or limit, preview_length, include_review_candidates,
-                        explain, stm_w, ltm_w, by_memory_score=False, budget=budget)  # fmt: skip
+    if req.min_score is not None:
+        ranked = ranked.where(ranked.score >= req.min_score)
+    shown = PageRequest(req.page, req.page_size or req.limit, req.preview_length,
+                        req.include_review_candidates, req.explain, stm_w, ltm_w,
+                        by_memory_score=False, budget=budget)  # fmt: skip
     return page_of(engine, ranked, matches, shown, now=now)

@@ -32,6 +32,10 @@ from cortexgraph_vault.ops.size_budget import (
     result_budget,
     shrink_text,
 )
+from cortexgraph_vault.requests.memories import SearchMemoryRequest
+from cortexgraph_vault.requests.vault import SearchUnifiedRequest
+
+SearchRequest = SearchMemoryRequest | SearchUnifiedRequest
 
 
 class PageRequest(NamedTuple):
@@ -55,13 +59,11 @@ class PageBudget(NamedTuple):
     place: Continuation | None = None
 
     @staticmethod
-    def of(
-        engine: VaultEngine, tool: str, cursor: str | None, max_chars: int | None, *args: object
-    ) -> PageBudget:
-        digest = request_digest(tool, *args)
+    def of(engine: VaultEngine, tool: str, request: SearchRequest) -> PageBudget:
+        digest = request_digest(tool, request)
+        cursor = request.cursor
         place = read_continuation(cursor, digest, tool) if cursor is not None else None
-        return PageBudget(result_budget(engine.config.result_max_chars, max_chars), digest, tool,
-                          place)  # fmt: skip
+        return PageBudget(result_budget(engine.config.result_max_chars), digest, tool, place)
 
     def now(self, engine: VaultEngine) -> datetime:
         """The instant to rank at: a continuation ranks as the call it continues did."""

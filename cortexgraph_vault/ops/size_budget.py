@@ -105,8 +105,11 @@ class Continuation(NamedTuple):
     instant: str  # when the list was ranked (ISO time); "" when it does not matter
 
 
-def request_digest(*parts: object) -> str:
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:12]
+def request_digest(tool: str, request: BaseModel) -> str:
+    """The fingerprint of a request's arguments but its cursor: a cursor continues only the
+    answer to the same request."""
+    fields = request.model_dump(mode="json", exclude={"cursor"})
+    return hashlib.sha256(json.dumps([tool, fields], sort_keys=True).encode()).hexdigest()[:12]
 
 
 def continuation_cursor(place: Continuation, digest: str) -> str:
@@ -136,9 +139,9 @@ def read_continuation(cursor: str, digest: str, tool: str) -> Continuation:
     return place
 
 
-def result_budget(setting: int, max_chars: int | None) -> int:
-    """The budget of one answer: the call's own, else the vault's `result_max_chars`."""
-    return check_max_chars(setting if max_chars is None else max_chars)
+def result_budget(setting: int) -> int:
+    """The budget of one answer: the vault's `result_max_chars`."""
+    return check_max_chars(setting)
 
 
 def _quoted_size(text: str) -> int:

@@ -21,8 +21,9 @@ from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.models import SupersededMemory, SupersedeResult
-from cortexgraph_vault.ops.limits import MAX_MEMORY_IDS
+from cortexgraph_vault.models.limits import MAX_MEMORY_IDS
 from cortexgraph_vault.ops.note_fields import fresh_memory
+from cortexgraph_vault.requests.memories import SupersedeRequest
 
 SUPERSEDES = "supersedes"
 CURRENT = ("active", "promoted")
@@ -175,10 +176,12 @@ def result_of(done: Recorded, commit: str | None) -> SupersedeResult:
     )  # fmt: skip
 
 
-def supersede(engine: VaultEngine, new_ref: str, old_refs: Sequence[str]) -> SupersedeResult:
-    """`new_ref` replaces the memories `old_refs` name: recorded in the notes, one commit."""
-    olds = olds_of(engine, new_ref, old_refs)
-    new = engine.resolve(new_ref, statuses=CURRENT)
+def supersede(engine: VaultEngine, req: SupersedeRequest) -> SupersedeResult:
+    """The new memory replaces the old ones: recorded in both notes (`supersedes`,
+    `superseded_by`, `valid_until`), the new one taking over their standing; one commit. The
+    same as `create_relation(new, old, "supersedes")` for each old one."""
+    olds = olds_of(engine, req.new_id, req.old_ids)
+    new = engine.resolve(req.new_id, statuses=CURRENT)
     done = record_supersession(engine, new, olds)
     commit = engine.commit(done.paths, commit_message(done)) if done.paths else None
     return result_of(done, commit)

@@ -12,8 +12,9 @@ on several devices"):
 - promoted or archived (moved) on one device and touched on the other: git follows the move and
   the fields merge at the new path, so the touch lands on the promoted or archived note.
 A person's own uncommitted notes are never committed: sync refuses and names them.
-`progress` hears each step and, during a fetch or push, git's transfer lines (`TransferLine`,
-a str with its numbers); the result names the devices what came in was made on.
+The caller's step listener (progress.py `steps_to`) hears each step and, during a fetch or
+push, git's transfer lines (`TransferLine`, a str with its numbers); the result names the
+devices what came in was made on.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.history.vault_history import DEVICE_TRAILER
 from cortexgraph_vault.models import SyncDecision, SyncResult
 from cortexgraph_vault.ops import lifecycle, sync_ids, sync_record
+from cortexgraph_vault.progress import step_listener
+from cortexgraph_vault.requests.vault import SyncVaultRequest
 from cortexgraph_vault.vault.files import remove_if_present
 
 Progress = Callable[[str], object]
@@ -65,12 +68,10 @@ class _Merge:
         self.sources: list[str] = []  # devices named in the commits brought in
 
 
-def sync(
-    engine: VaultEngine, remote: str | None = None, progress: Progress | None = None
-) -> SyncResult:
+def sync(engine: VaultEngine, req: SyncVaultRequest) -> SyncResult:
     """One sync; its outcome (or why it failed) is kept for `last_sync` (ops/sync_record.py)."""
     try:
-        result = _sync(engine, remote, progress)
+        result = _sync(engine, req.remote, step_listener())
     except VaultError as exc:
         sync_record.remember(engine, None, str(exc))
         raise

@@ -10,7 +10,7 @@ from typing import Any
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.control_chars import refuse_control_characters
 from cortexgraph_vault.core.link_values import link_for, link_target, points_to
-from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
+from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.note import REMOVE, ParsedNote, render_note
 from cortexgraph_vault.core.note_merge import LAST_USED_ON
 from cortexgraph_vault.core.relation_ids import relation_id
@@ -32,20 +32,24 @@ from cortexgraph_vault.models import (
     UpdateResult,
 )
 from cortexgraph_vault.ops import supersession
-from cortexgraph_vault.ops.limits import MAX_CONTENT, MAX_ENTITIES, MAX_MEMORY_IDS, MAX_TAGS
 from cortexgraph_vault.ops.note_fields import fresh_memory, id_changes, use_days_change
 from cortexgraph_vault.ops.replacements import likely_replacements
 from cortexgraph_vault.ops.secret_check import refuse_secrets, safe_name
 from cortexgraph_vault.ops.vocabulary import enrichment_for
+from cortexgraph_vault.requests.memories import (
+    CreateRelationRequest,
+    DeleteMemoryRequest,
+    ObserveMemoryUsageRequest,
+    SaveMemoryRequest,
+    TouchMemoryRequest,
+    UpdateMemoryRequest,
+)
 from cortexgraph_vault.vault.layout import needs_alias, safe_title, title_from_content
 
 
 def clean_tags(tags: Sequence[str] | None) -> list[str]:
-    tags = list(tags or [])
-    if len(tags) > MAX_TAGS:
-        raise InvalidArgument(f"tags: at most {MAX_TAGS} tags, got {len(tags)}")
     out: list[str] = []
-    for tag in tags:
+    for tag in tags or ():
         norm = normalize_tag(str(tag))
         if norm and norm not in out:
             out.append(norm)
@@ -53,11 +57,8 @@ def clean_tags(tags: Sequence[str] | None) -> list[str]:
 
 
 def clean_entities(entities: Sequence[str] | None) -> list[str]:
-    entities = list(entities or [])
-    if len(entities) > MAX_ENTITIES:
-        raise InvalidArgument(f"entities: at most {MAX_ENTITIES}, got {len(entities)}")
     out: list[str] = []
-    for e in entities:
+    for e in entities or ():
         text = " ".join(str(e).split())
         if text and text.lower() not in {o.lower() for o in out}:
             out.append(text)
@@ -67,51 +68,25 @@ def clean_entities(entities: Sequence[str] | None) -> list[str]:
 def check_content(content: str) -> str:
     if not isinstance(content, str) or not content.strip():
         raise InvalidArgument("content: a memory needs some text")
-    if len(content) > MAX_CONTENT:
-        raise InvalidArgument(f"content: at most {MAX_CONTENT} characters, got {len(content)}")
     if "\x00" in content:
         raise InvalidArgument("content: contains a NUL character")
     return content.strip() + "\n"
 
 
-def check_strength(strength: float) -> float:
-    if not 0.0 <= float(strength) <= 2.0:
-        raise InvalidArgument(f"strength: must be from 0 to 2, got {strength}")
-    return round(float(strength), 4)
-
-
-def save(
-    engine: VaultEngine,
-    content: str,
-    *,
-    title: str | None = None,
-    tags: Sequence[str] | None = None,
-    entities: Sequence[str] | None = None,
-    source: str | None = None,
-    context: str | None = None,
-    meta: Mapping[str, Any] | None = None,
-    strength: float | None = None,
-    force: bool = False,
-    supersedes: Sequence[str] | None = None,
-) -> SaveResult:
-    """`supersedes`: ids of memories this one replaces (ops/supersession.py), checked before
+def save(engine: VaultEngine, req: SaveMemoryRequest) -> SaveResult:
+    """`req.supersedes`: ids of memories this one replaces (ops/supersession.py), checked before
     anything is written and recorded in the save's commit."""
-    body = check_content(content)
-    refuse_control_characters(
-        {"title": title, "tags": tags, "entities": entities, "source": source}
-    )
-    if source is not None and len(source) > 500:
-        raise InvalidArgument("source: at most 500 characters")
-    if context is not None and len(context) > 1000:
-        raise InvalidArgument("context: at most 1000 characters")
+    body = check_content(req.content)
+    refuse_control_characters(req.model_dump(include={"title", "tags", "entities", "source"}))
     refuse_secrets(
-        {"content": content, "title": title, "source": source, "context": context,
-         "tags": tags, "entities": entities, "meta": meta},
-        force=force,
-    )  # fmt: skip
+        req.model_dump(
+            include={"content", "title", "source", "context", "tags", "entities", "meta"}
+        ),
+        force=req.force,
+    )
     now = engine.now()
     memory_id = new_id()
-    chosen_strength = check_strength(strength) if strength is not None else 1.0
+    chosen_strength = round(req.strength, 4) if req.strength is not None else 1.0
     fields: dict[str, object] = {
         "id": memory_id,
         "created": now,
@@ -119,30 +94,29 @@ def save(
         "use_count": 1,
         "strength": chosen_strength,
         "status": "active",
-        "tags": clean_tags(tags),
-        "entities": clean_entities(entities),
+        "tags": clean_tags(req.tags),
+        "entities": clean_entities(req.entities),
     }
-    title = " ".join((title or "").split()) or title_from_content(safe_name(body))
+    title = " ".join((req.title or "").split()) or title_from_content(safe_name(body))
     if needs_alias(title):
         # The file name cannot hold it as written; Obsidian and our index read aliases.
         fields["aliases"] = [title]
-    if source:
-        fields["source"] = source
-    if context:
-        fields["context"] = context
-    if meta:
-        fields["meta"] = {
-            str(k): v for k, v in meta.items() if isinstance(v, str | int | float | bool)
-        }
+    if req.source:
+        fields["source"] = req.source
+    if req.context:
+        fields["context"] = req.context
+    if req.meta:
+        fields["meta"] = dict(req.meta)
     engine.fresh()
-    olds = supersession.olds_of(engine, None, supersedes) if supersedes else []
+    olds = supersession.olds_of(engine, None, req.supersedes) if req.supersedes else []
     # Auto-enrichment from the (now current) vault; explicit entities and strength always win.
-    enriched = enrichment_for(engine, body) if entities is None or strength is None else None
-    if enriched is not None and entities is None:
+    given_entities, given_strength = req.entities is not None, req.strength is not None
+    enriched = enrichment_for(engine, body) if not (given_entities and given_strength) else None
+    if enriched is not None and not given_entities:
         fields["entities"] = clean_entities(enriched.entity_names)
         if enriched.links:
             fields["related"] = enriched.links
-    if enriched is not None and strength is None:
+    if enriched is not None and not given_strength:
         chosen_strength = fields["strength"] = enriched.strength
     text = render_note(fields, body)
     # Named from the redacted text: a forced secret never names a file or a commit.
@@ -190,7 +164,7 @@ def save(
         message=f"Saved to {saved.path}" + _noticed(sure),
         calculated_strength=float(chosen_strength),
         enrichment_applied=enriched is not None,
-        auto_entities=enriched.entity_names if enriched is not None and entities is None else [],
+        auto_entities=enriched.entity_names if enriched is not None and not given_entities else [],
         commit=ticket.sha,
         superseded=replaced,
         may_supersede=may_supersede,
@@ -226,16 +200,16 @@ def _reinforce(engine: VaultEngine, ref: str, changes_for: Any, now: Any) -> tup
     return seen, captured["fresh"], note.memory
 
 
-def touch(engine: VaultEngine, ref: str, *, boost: bool = False) -> TouchResult:
+def touch(engine: VaultEngine, req: TouchMemoryRequest) -> TouchResult:
     now = engine.now()
 
     def changes(m: Memory) -> dict[str, object]:
         out: dict[str, object] = {"use_count": m.use_count + 1, "last_used": now}
-        if boost:
+        if req.boost_strength:
             out["strength"] = round(min(2.0, m.strength + 0.1), 4)
         return out
 
-    _, before, after = _reinforce(engine, ref, changes, now)
+    _, before, after = _reinforce(engine, req.memory_id, changes, now)
     return TouchResult(
         memory_id=after.id or "",
         id=after.id or "",
@@ -247,13 +221,15 @@ def touch(engine: VaultEngine, ref: str, *, boost: bool = False) -> TouchResult:
     )
 
 
-def observe(
+def observe(engine: VaultEngine, req: ObserveMemoryUsageRequest) -> ObserveResult:
+    return reinforce_uses(engine, req.memory_ids, req.context_tags)
+
+
+def reinforce_uses(
     engine: VaultEngine, refs: Sequence[str], context_tags: Sequence[str] | None
 ) -> ObserveResult:
-    if not refs:
-        raise InvalidArgument("memory_ids: give at least one memory id")
-    if len(refs) > MAX_MEMORY_IDS:
-        raise InvalidArgument(f"memory_ids: at most {MAX_MEMORY_IDS} per call")
+    """A use of each memory `refs` name, in a conversation about `context_tags` (a use
+    outside a memory's own tags strengthens it); unknown ones in not_found."""
     now = engine.now()
     context = set(clean_tags(context_tags))
     observed: list[ObservedMemory] = []
@@ -310,34 +286,24 @@ def title_was_derived(m: Memory) -> bool:
     return re.fullmatch(re.escape(safe_title(derived)) + r" \d+", m.title) is not None
 
 
-def update(
-    engine: VaultEngine,
-    ref: str,
-    *,
-    content: str | None = None,
-    tags: Sequence[str] | None = None,
-    entities: Sequence[str] | None = None,
-    strength: float | None = None,
-    expected_hash: str | None = None,
-    force: bool = False,
-    supersedes: Sequence[str] | None = None,
-) -> UpdateResult:
+def update(engine: VaultEngine, req: UpdateMemoryRequest) -> UpdateResult:
     """New content renames a memory whose title came from its old content (file name, title
     and alias follow; the id, and so its history, stays); a title a person chose stays."""
+    content = req.content
     if content is not None:
         check_content(content)
-    refuse_control_characters({"tags": tags, "entities": entities})
-    refuse_secrets({"content": content, "tags": tags, "entities": entities}, force=force)
-    seen = engine.resolve(ref, statuses=("active", "promoted"))
-    olds = supersession.olds_of(engine, None, supersedes) if supersedes else []
+    refuse_control_characters(req.model_dump(include={"tags", "entities"}))
+    refuse_secrets(req.model_dump(include={"content", "tags", "entities"}), force=req.force)
+    seen = engine.resolve(req.memory_id, statuses=("active", "promoted"))
+    olds = supersession.olds_of(engine, None, req.supersedes) if req.supersedes else []
     supersession.check_pairs(seen, olds)
     changes: dict[str, object] = {}
-    if tags is not None:
-        changes["tags"] = clean_tags(tags)
-    if entities is not None:
-        changes["entities"] = clean_entities(entities)
-    if strength is not None:
-        changes["strength"] = check_strength(strength)
+    if req.tags is not None:
+        changes["tags"] = clean_tags(req.tags)
+    if req.entities is not None:
+        changes["entities"] = clean_entities(req.entities)
+    if req.strength is not None:
+        changes["strength"] = round(req.strength, 4)
     if content is None and not changes and not olds:
         raise InvalidArgument(
             "nothing to update: give content, tags, entities, strength or supersedes",
@@ -350,11 +316,11 @@ def update(
         if content is not None:
             body = check_content(content)
             written = engine.store.replace_body(
-                seen.path, body, changes, expected_sha256=expected_hash
+                seen.path, body, changes, expected_sha256=req.expected_hash
             )
         else:
             written = engine.store.update_fields(
-                seen.path, lambda _p: changes, expected_sha256=expected_hash
+                seen.path, lambda _p: changes, expected_sha256=req.expected_hash
             )
         note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
         assert note.memory is not None
@@ -453,12 +419,9 @@ def _relinked(engine: VaultEngine, before: Memory, after: Memory) -> list[str]:
     return touched
 
 
-def delete(
-    engine: VaultEngine, ref: str, *, mode: str = "archive", expected_hash: str | None = None
-) -> DeleteResult:
-    if mode not in ("archive", "remove"):
-        raise InvalidArgument("mode: must be 'archive' or 'remove'")
-    seen = engine.resolve(ref, statuses=("active", "promoted", "archived"))
+def delete(engine: VaultEngine, req: DeleteMemoryRequest) -> DeleteResult:
+    mode, expected_hash = req.mode, req.expected_hash
+    seen = engine.resolve(req.memory_id, statuses=("active", "promoted", "archived"))
     memory_id = seen.id or new_id()
     if expected_hash is not None and expected_hash != seen.content_hash:
         text, stamp = engine.store.read(seen.path)
@@ -491,31 +454,21 @@ def delete(
 
 
 def relate(
-    engine: VaultEngine,
-    from_ref: str,
-    to_ref: str,
-    relation_type: str,
-    *,
-    strength: float = 1.0,
-    metadata: Mapping[str, Any] | None = None,
-    record: bool = True,
-    force: bool = False,
+    engine: VaultEngine, req: CreateRelationRequest, *, record: bool = True
 ) -> RelationResult:
     """`record` False leaves the commit to the caller (consolidation commits once per run)."""
-    if relation_type not in RELATION_TYPES:
-        raise InvalidArgument(f"relation_type: must be one of {', '.join(RELATION_TYPES)}")
-    if not 0.0 <= strength <= 1.0:
-        raise InvalidArgument(f"strength: must be from 0 to 1, got {strength}")
-    refuse_control_characters({"from_memory_id": from_ref, "to_memory_id": to_ref,
-                               "metadata": metadata})  # fmt: skip
-    refuse_secrets({"metadata": metadata}, force=force)
-    source = engine.resolve(from_ref)
-    target = engine.resolve(to_ref)
+    relation_type, strength = req.relation_type, req.strength
+    refuse_control_characters(
+        req.model_dump(include={"from_memory_id", "to_memory_id", "metadata"})
+    )
+    refuse_secrets(req.model_dump(include={"metadata"}), force=req.force)
+    source = engine.resolve(req.from_memory_id)
+    target = engine.resolve(req.to_memory_id)
     if source.path == target.path:
         raise InvalidArgument("a memory cannot be related to itself")
     if relation_type == supersession.SUPERSEDES:
         return _supersede_relation(engine, source, target, record=record)
-    meta = {str(k): str(v) for k, v in (metadata or {}).items()}
+    meta = {str(k): str(v) for k, v in (req.metadata or {}).items()}
     existing = [v for v in source.relations.get(relation_type, ()) if points_to(v, target)]
     if existing:
         view = RelationView(

@@ -43,6 +43,7 @@ from cortexgraph_vault.pipeline.plan import (
 )
 from cortexgraph_vault.pipeline.rate import RateLimiter
 from cortexgraph_vault.pipeline.stages import STAGES, PlanContext
+from cortexgraph_vault.requests.lifecycle import ApplyPlanRequest, RunPipelineRequest
 from cortexgraph_vault.vault.lock import vault_key
 
 log = logging.getLogger(__name__)
@@ -256,16 +257,23 @@ def applied_summary(
     return "\n".join(lines) + "\n"
 
 
-def run_pipeline(engine: VaultEngine, *, agent: str | None = None, dry_run: bool = True,
-                 plan_out: str | Path | None = None, controls: RunControls | None = None,
-                 cohesion_threshold: float = 0.75) -> PipelineResult:  # fmt: skip
-    """Make a plan and write it (JSON and summary); unless dry_run, apply it at once."""
-    controls = controls or RunControls()
+def controls_of(engine: VaultEngine, rate_limit: int | None = None) -> RunControls:
+    """An apply that takes the engine's change lock per item, paced at `rate_limit`."""
+    return RunControls(change_lock=lambda: engine.change_lock, rate_limit=rate_limit)
+
+
+def run_pipeline(
+    engine: VaultEngine, req: RunPipelineRequest, controls: RunControls | None = None
+) -> PipelineResult:
+    """Make a plan and write it (JSON and summary); unless dry_run, apply it at once.
+    `controls`: how the caller paces and stops it (the scheduler's); by default the engine's
+    change lock per item and the request's rate limit."""
+    controls = controls or controls_of(engine, req.rate_limit)
     with controls.change_lock():
-        plan = make_plan(engine, chosen_stages(agent), cohesion_threshold=cohesion_threshold)
-    path = Path(plan_out).expanduser() if plan_out else default_plan_path(engine, plan.plan_id)
+        plan = make_plan(engine, chosen_stages(req.agent))
+    path = req.plan_out.expanduser() if req.plan_out else default_plan_path(engine, plan.plan_id)
     summary = write_plan(plan, path)
-    if dry_run:
+    if req.dry_run:
         return dry_run_result(plan, path, summary)
     result = apply_plan(engine, plan, controls, plan_path=str(path))
     result.summary_path = str(summary)
@@ -273,7 +281,9 @@ def run_pipeline(engine: VaultEngine, *, agent: str | None = None, dry_run: bool
 
 
 def apply_plan_file(
-    engine: VaultEngine, path: str | Path, controls: RunControls | None = None
+    engine: VaultEngine, req: ApplyPlanRequest, controls: RunControls | None = None
 ) -> PipelineResult:
-    plan = read_plan(Path(path).expanduser())
-    return apply_plan(engine, plan, controls, plan_path=str(path))
+    """Apply a reviewed plan file: exactly its items; changed memories are refused."""
+    plan = read_plan(req.plan_file.expanduser())
+    controls = controls or controls_of(engine, req.rate_limit)
+    return apply_plan(engine, plan, controls, plan_path=str(req.plan_file))

@@ -1,10 +1,11 @@
 """Run the consolidation pipeline every N hours on a background thread.
 
-The daemon (or `consolidate --scheduled`) makes one: `Scheduler(service, interval_hours)`,
-then `start()` and, on shutdown, `stop()`. Each run plans, writes the plan to the user's cache
-folder (the audit copy), and applies it (unless dry_run). A run holds the service's change lock
-one item at a time, so MCP and REST calls interleave with it; `stop()` ends a rate-limit wait at
-once and leaves the rest of the plan deferred to the next run.
+The daemon (or `consolidate --scheduled`) makes one over the service's engine:
+`Scheduler(engine, interval_hours)`, then `start()` and, on shutdown, `stop()`. Each run plans,
+writes the plan to the user's cache folder (the audit copy), and applies it (unless dry_run). A
+run holds the engine's change lock one item at a time, so MCP and REST calls interleave with
+it; `stop()` ends a rate-limit wait at once and leaves the rest of the plan deferred to the next
+run.
 """
 
 from __future__ import annotations
@@ -12,32 +13,20 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Protocol
 
+from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.models import PipelineResult
+from cortexgraph_vault.pipeline.runner import RunControls, run_pipeline
+from cortexgraph_vault.requests.lifecycle import RunPipelineRequest
 
 log = logging.getLogger(__name__)
 HOUR = 3600.0
 
 
-class RunsPipeline(Protocol):
-    """What the scheduler needs of the service (MemoryService is one); the pipeline sits below
-    the service, so it names the one method it calls instead of importing the facade."""
-
-    def run_pipeline(
-        self,
-        *,
-        agent: str | None = None,
-        dry_run: bool = True,
-        stopped: Callable[[], bool] | None = None,
-        sleep: Callable[[float], object] | None = None,
-    ) -> PipelineResult: ...
-
-
 class Scheduler:
     def __init__(
         self,
-        service: RunsPipeline,
+        engine: VaultEngine,
         interval_hours: float,
         *,
         dry_run: bool = False,
@@ -47,7 +36,7 @@ class Scheduler:
     ) -> None:
         if not interval_hours > 0:
             raise ValueError("interval_hours must be more than 0")
-        self.service = service
+        self.engine = engine
         self.interval = interval_hours * HOUR
         self.dry_run = dry_run
         self.agent = agent
@@ -84,10 +73,13 @@ class Scheduler:
 
     def run_once(self) -> PipelineResult | None:
         try:
-            result = self.service.run_pipeline(
-                agent=self.agent, dry_run=self.dry_run,
-                stopped=self._stop.is_set, sleep=self._stop.wait,
+            engine = self.engine
+            controls = RunControls(
+                change_lock=lambda: engine.change_lock, sleep=self._stop.wait,
+                stopped=self._stop.is_set,
             )  # fmt: skip
+            asked = RunPipelineRequest(agent=self.agent, dry_run=self.dry_run)
+            result = run_pipeline(engine, asked, controls)
         except Exception as exc:  # a failed run must not end the schedule
             self.last_error = f"{type(exc).__name__}: {exc}"
             log.warning("scheduled consolidation failed: %s", self.last_error)

@@ -32,6 +32,8 @@ from cortexgraph_vault.ops.consolidate import Target, candidates, link_members, 
 from cortexgraph_vault.ops.merging import apply_merge, merged_title
 from cortexgraph_vault.ops.shown_clusters import member_key
 from cortexgraph_vault.pipeline.plan import new_item
+from cortexgraph_vault.requests.lifecycle import PromoteMemoryRequest
+from cortexgraph_vault.requests.memories import CreateRelationRequest
 
 
 @dataclass
@@ -198,7 +200,8 @@ class LTMPromoter(Stage):
 
     def apply(self, engine: VaultEngine, item: PlanItem, members: list[Memory]) -> Applied:
         m = members[0]
-        result = lifecycle.promote(engine, member_key(m), force=True, record=False)
+        asked = PromoteMemoryRequest(memory_id=member_key(m), force=True)
+        result = lifecycle.promote(engine, asked, record=False)
         moved = result.moved
         return Applied(
             touched=[p for pair in moved.items() for p in pair], follow=dict(moved),
@@ -260,10 +263,12 @@ class RelationshipDiscovery(Stage):
     def apply(self, engine: VaultEngine, item: PlanItem, members: list[Memory]) -> Applied:
         source, target = members[0], members[1]
         strength = float(item.details.get("strength", item.confidence or 1.0))
-        result = writes.relate(
-            engine, member_key(source), member_key(target), "related",
-            strength=min(1.0, max(0.0, strength)), metadata={"reason": item.reason}, record=False,
+        link = CreateRelationRequest(
+            from_memory_id=member_key(source), to_memory_id=member_key(target),
+            relation_type="related", strength=min(1.0, max(0.0, strength)),
+            metadata={"reason": item.reason},
         )  # fmt: skip
+        result = writes.relate(engine, link, record=False)
         if not result.created:
             return Applied(note="already related; nothing added")
         path = engine.resolve(result.relation.from_memory_id or source.path).path

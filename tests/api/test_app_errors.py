@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -16,6 +17,8 @@ from cortexgraph_vault.errors import (
     SecretRefused,
     error_code,
 )
+from cortexgraph_vault.operations.operation import AnyOperation
+from cortexgraph_vault.requests import Request
 from cortexgraph_vault.service import MemoryService
 from tests.api.asgi_client import asgi_client
 from tests.conftest import NOW_ISO
@@ -33,13 +36,26 @@ def client(service: MemoryService) -> httpx.AsyncClient:
     return asgi_client(service, PORT)
 
 
+def fails_on(
+    service: MemoryService, monkeypatch: pytest.MonkeyPatch, name: str, error: Exception
+) -> None:
+    """The operation `name` raises `error` when the service runs it; the others run."""
+    real = service.run
+
+    def run(operation: AnyOperation, request: Request) -> Any:
+        if operation.name == name:
+            raise error
+        return real(operation, request)
+
+    monkeypatch.setattr(service, "run", run)
+
+
 async def test_an_unexpected_failure_is_a_500_sentence_and_a_logged_trace(
     service: MemoryService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def broken(**kwargs: object) -> None:
-        raise RuntimeError("secret internals /home/someone/.ssh")
-
-    monkeypatch.setattr(service, "list_memories", broken)
+    fails_on(
+        service, monkeypatch, "list_memories", RuntimeError("secret internals /home/someone/.ssh")
+    )
     with caplog.at_level(logging.ERROR, logger="cortexgraph_vault.api"):
         async with client(service) as c:
             r = await c.get("/api/v1/memories")
@@ -55,10 +71,12 @@ async def test_an_unexpected_failure_is_a_500_sentence_and_a_logged_trace(
 async def test_a_service_error_keeps_its_status_and_message(
     service: MemoryService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def conflicted(ref: str, **kwargs: object) -> None:
-        raise Conflict("_stm/x.md", "a" * 64, "b" * 64, "the text now")
-
-    monkeypatch.setattr(service, "update", conflicted)
+    fails_on(
+        service,
+        monkeypatch,
+        "update_memory",
+        Conflict("_stm/x.md", "a" * 64, "b" * 64, "the text now"),
+    )
     async with client(service) as c:
         r = await c.patch("/api/v1/memories/x", json={"content": "new"})
     assert r.status_code == 409

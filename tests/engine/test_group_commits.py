@@ -12,6 +12,8 @@ import pytest
 
 from cortexgraph_vault.engine import commits
 from cortexgraph_vault.models import SaveResult
+from cortexgraph_vault.ops import writes
+from cortexgraph_vault.requests.memories import SaveMemoryRequest
 from cortexgraph_vault.service import MemoryService
 from tests.mcp.mcp_session import service_for
 
@@ -112,8 +114,8 @@ def test_a_touch_is_answered_while_a_save_waits_for_git(git_vault: Path) -> None
 
 
 def test_a_save_outside_a_call_commits_at_once(git_vault: Path) -> None:
-    service = service_for(git_vault)
-    result = service.save("Committed straight away")
+    service = service_for(git_vault)  # the operation run by itself, as no door runs it
+    result = writes.save(service.engine, SaveMemoryRequest(content="Committed straight away"))
     assert result.commit is not None
     assert result.path in files_in(git_vault, result.commit)
     assert service.engine.group_commits.commits == 0  # nothing went through the committer

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.errors import SyncError
-from cortexgraph_vault.progress import TransferLine
+from cortexgraph_vault.progress import TransferLine, steps_to
 from tests.integration.clones import Devices, a_memory, fields, git, service
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -48,7 +48,8 @@ def test_two_devices_sync_their_uses_exactly_and_end_in_step(d: Devices) -> None
     first = s_laptop.sync()
     assert first.recorded == 1 and first.sent == 1 and first.received == 0
     steps: list[str] = []
-    second = s_desktop.sync(progress=steps.append)
+    with steps_to(steps.append):
+        second = s_desktop.sync()
     assert second.received == 1 and second.sent == 2  # its snapshot and the merge
     assert [s for s in steps if not isinstance(s, TransferLine)] == [
         "recorded 1 memories used here", "fetching from origin",
@@ -280,11 +281,13 @@ def test_a_long_fetch_reports_git_transfer_progress(d: Devices) -> None:
     git(laptop, "add", "_stm")
     git(laptop, "commit", "-qm", "many memories")
     pushed: list[str] = []
-    assert d.service(laptop).sync(progress=pushed.append).sent == 1
+    with steps_to(pushed.append):
+        assert d.service(laptop).sync().sent == 1
     writing = [x for x in pushed if isinstance(x, TransferLine) and x.phase == "Writing objects"]
     assert writing and writing[-1].percent == 100 and writing[-1].total >= 400
     heard: list[str] = []
-    result = d.service(desktop).sync(progress=heard.append)
+    with steps_to(heard.append):
+        result = d.service(desktop).sync()
     assert result.received == 1 and (desktop / "_stm/Note 399.md").exists()
     transfer = [line for line in heard if isinstance(line, TransferLine)]
     objects = [line for line in transfer if line.phase.endswith("objects")]

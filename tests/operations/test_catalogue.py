@@ -8,15 +8,20 @@ from typing import Any
 
 import pytest
 
+from cortexgraph_vault.api.endpoints import RestInput
 from cortexgraph_vault.api.openapi import openapi_spec
-from cortexgraph_vault.api.operation_input import OperationInput
-from cortexgraph_vault.api.routes import TABLES
+from cortexgraph_vault.api.routes import rest_endpoints
 from cortexgraph_vault.core.memory import RELATION_TYPES
 from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.models.limits import (
+    MAX_CONTENT,
+    MAX_ENTITIES,
+    MAX_MEMORY_IDS,
+    MAX_MESSAGE,
+    MAX_QUERY_CHARS,
+    MAX_TAGS,
+)
 from cortexgraph_vault.operations import OPERATIONS, Operation
-from cortexgraph_vault.ops.intelligence import MAX_MESSAGE
-from cortexgraph_vault.ops.relevance import MAX_QUERY_CHARS
-from cortexgraph_vault.ops.writes import MAX_CONTENT, MAX_ENTITIES, MAX_MEMORY_IDS, MAX_TAGS
 from tests.mcp.mcp_session import connected, service_for
 
 # What a client is told about a parameter's values; descriptions may differ by door.
@@ -24,13 +29,14 @@ LIMITS = {
     "type", "minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems",
     "maxProperties", "pattern", "enum", "const", "default",
 }  # fmt: skip
-# The operations a REST route serves (the others are MCP-only so far).
+# The operations a REST route serves with fields in its query or body (those served by the
+# path alone, like memory_detail, have none to compare).
 SERVED_OVER_REST = {
     "save_memory", "update_memory", "delete_memory", "touch_memory", "observe_memory_usage",
     "search_unified", "read_note", "gc", "promote_memory", "memory_history",
-    "forgotten_memories", "restore_memory", "analyze_message", "auto_recall_process_message",
-    "review_memories", "list_memories", "memory_at_path", "related_to_note",
-    "graph_neighbourhood", "sync_vault",
+    "forgotten_memories", "restore_memory", "analyze_message", "analyze_for_recall",
+    "auto_recall_process_message", "review_memories", "list_memories", "memory_at_path",
+    "related_to_note", "graph_neighbourhood", "sync_vault",
 }  # fmt: skip
 
 
@@ -57,18 +63,17 @@ def limits(schema: Any, defs: dict[str, Any]) -> Any:
     return out
 
 
-def rest_requests() -> dict[str, list[tuple[Any, type[OperationInput]]]]:
+def rest_requests() -> dict[str, list[tuple[Any, type[RestInput]]]]:
     """Operation name -> the REST routes serving it, with their query or body model."""
-    found: dict[str, list[tuple[Any, type[OperationInput]]]] = {}
-    for table in TABLES:
-        for endpoint in table.endpoints:
-            for model in (endpoint.query, endpoint.body):
-                if isinstance(model, type) and issubclass(model, OperationInput):
-                    found.setdefault(model.operation.name, []).append((endpoint, model))
+    found: dict[str, list[tuple[Any, type[RestInput]]]] = {}
+    for endpoint in rest_endpoints():
+        for model in (endpoint.query, endpoint.body):
+            if isinstance(model, type) and issubclass(model, RestInput):
+                found.setdefault(endpoint.operation.name, []).append((endpoint, model))
     return found
 
 
-def rest_properties(endpoint: Any, model: type[OperationInput]) -> dict[str, Any]:
+def rest_properties(endpoint: Any, model: type[RestInput]) -> dict[str, Any]:
     """The REST request's fields as the OpenAPI spec gives them, by the operation's names."""
     spec = openapi_spec()
     defs = spec["components"]["schemas"]
@@ -135,8 +140,8 @@ async def test_rest_takes_the_same_fields_with_the_same_limits(
         assert set(rest) - set(want) == op.unlisted, endpoint.path
         # what REST leaves out: the memory the URL names (/api/v1/memories/{ref}) and what
         # the route sets itself (/api/v1/promote: every candidate)
-        in_path = {"memory_id"} if "ref" in endpoint.path_params else set()
-        assert set(want) - set(rest) == in_path | set(model.fixed), endpoint.path
+        in_path = set(endpoint.binding.in_path.values())
+        assert set(want) - set(rest) == in_path | set(endpoint.binding.fixed), endpoint.path
         shared = set(rest) & set(want)
         assert {f: rest[f] for f in shared} == {f: want[f] for f in shared}, endpoint.path
 

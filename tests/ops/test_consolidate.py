@@ -171,11 +171,13 @@ def test_an_unknown_cluster_id_is_a_clear_error(dup_vault: Path) -> None:
 
 def test_bad_arguments_are_named(dup_vault: Path) -> None:
     s = service_for(dup_vault)
-    with pytest.raises(InvalidArgument, match="mode: must be one of preview, apply, link"):
+    with pytest.raises(
+        InvalidArgument, match="mode: must be 'preview', 'apply' or 'link', got 'merge'"
+    ):
         s.consolidate(cluster_id="x", mode="merge")
     with pytest.raises(InvalidArgument, match="give a cluster_id"):
         s.consolidate()
-    with pytest.raises(InvalidArgument, match="threshold: must be from 0 to 1"):
+    with pytest.raises(InvalidArgument, match=r"threshold: must be at most 1, got 1\.5"):
         s.cluster(threshold=1.5)
     with pytest.raises(InvalidArgument, match="strategy"):
         s.cluster(strategy="kmeans")

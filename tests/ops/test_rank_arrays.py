@@ -59,7 +59,8 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[MemoryService, 
         text = note.read_text(encoding="utf-8")
         status = "promoted" if i % 2 else "archived"
         note.write_text(text.replace("status: active", f"status: {status}"), encoding="utf-8")
-    service = service_for(root)
+    # a small answer budget: cursors are followed
+    service = service_for(root, result_max_chars=3000)
     queries = [" ".join(rng.sample(words[:80], rng.randint(1, 3))) for _ in range(30)]
     queries += [" ".join(t.split()[: rng.randint(1, 2)]) for t in rng.sample(made.titles, 15)]
     queries += [w[:-2] + w[-1] + w[-2] for w in rng.sample(words[:200], 5)]  # typos
@@ -142,12 +143,12 @@ def test_whole_answers_equal_those_of_the_straightforward_ranking(
             "query": query, "limit": rng.choice([5, 10, 40]), "explain": rng.random() < 0.5,
             "status": rng.choice([None, ["active", "archived"], "note"]),
             "min_score": rng.choice([None, 0.2]), "window_days": rng.choice([None, 30]),
-            "page": rng.choice([None, 2]), "max_chars": rng.choice([None, 3000]),
+            "page": rng.choice([None, 2]),
             "tags": rng.choice([None, ["meeting"]]),
         }))  # fmt: skip
         calls.append((service.search, {
             "query": rng.choice([query, None]), "top_k": rng.choice([5, 20]),
-            "min_score": rng.choice([None, 0.3]), "explain": True, "max_chars": 4000,
+            "min_score": rng.choice([None, 0.3]), "explain": True,
         }))  # fmt: skip
     calls.append((service.related_to_note, {"path": "Copies/" + sorted(
         p.name for p in (service.engine.root / "Copies").glob("*.md"))[0]}))  # fmt: skip

@@ -67,6 +67,11 @@ def every_page(call, **args: object) -> list[SearchResult]:  # type: ignore[no-u
     return pages
 
 
+def with_budget(service: MemoryService, chars: int, **settings: object) -> MemoryService:
+    """A service over the same vault whose answers may hold `chars` characters."""
+    return service_for(service.engine.root, result_max_chars=chars, **settings)
+
+
 @pytest.fixture
 def service(tmp_path: Path) -> MemoryService:
     return service_for(a_vault_of_long_memories(tmp_path / "vault"), result_max_chars=20_000)
@@ -78,7 +83,7 @@ def test_a_full_page_of_long_hits_comes_within_the_budget_and_the_cursor_gives_t
 ) -> None:
     call = getattr(service, tool)
     count = {"top_k": 50} if tool == "search" else {"limit": 50}
-    whole = call("harbour", **count, preview_length=5000, max_chars=1_000_000)
+    whole = getattr(with_budget(service, 1_000_000), tool)("harbour", **count, preview_length=5000)
     assert whole.count == 50 and whole.next_cursor is None and whole.notice is None
     pages = every_page(call, query="harbour", **count, preview_length=5000)
     assert len(pages) > 2
@@ -128,7 +133,7 @@ def test_open_memories_gives_whole_memories_within_the_budget_and_the_rest_by_cu
     service: MemoryService,
 ) -> None:
     refs = [f"harbour-{i:03d}" for i in range(LONG_MEMORIES)] + ["no-such-memory"]
-    whole = service.open(refs, max_chars=1_000_000)
+    whole = with_budget(service, 1_000_000).open(refs)
     assert len(whole.memories) == LONG_MEMORIES and whole.next_cursor is None
     pages = every_page(service.open, memory_ids=refs)
     assert len(pages) > 2
@@ -209,10 +214,10 @@ def test_the_cli_prints_the_cursor_of_a_cut_search_and_continues_with_it(
 def test_at_any_budget_the_pages_hold_every_hit_once_in_order(
     service: MemoryService, budget: int
 ) -> None:
-    whole = service.search_unified("harbour ferry", limit=40, preview_length=2_500,
-                                   max_chars=1_000_000)  # fmt: skip
-    pages = every_page(service.search_unified, query="harbour ferry", limit=40,
-                       preview_length=2_500, max_chars=budget)  # fmt: skip
+    whole = with_budget(service, 1_000_000).search_unified("harbour ferry", limit=40,
+                                                           preview_length=2_500)  # fmt: skip
+    pages = every_page(with_budget(service, budget).search_unified, query="harbour ferry",
+                       limit=40, preview_length=2_500)  # fmt: skip
     assert all(size(p) <= budget for p in pages)
     assert [h.path for p in pages for h in p.results] == [h.path for h in whole.results]
     assert [h.score for p in pages for h in p.results] == [h.score for h in whole.results]
@@ -237,13 +242,14 @@ def test_a_continuation_ranks_at_the_instant_of_the_first_call_while_the_clock_r
     cursor = base64.urlsafe_b64decode(pages[0].next_cursor or "").decode()
     ranked_at = datetime.fromisoformat(cursor.split(":", 3)[3].split("|")[0])
     assert s.engine.now() > ranked_at  # the clock has moved on since the first call
-    whole = service_for(vault, now=ranked_at).search("harbour", top_k=50, preview_length=5000,
-                                                     max_chars=1_000_000)  # fmt: skip
+    whole = service_for(vault, now=ranked_at, result_max_chars=1_000_000).search(
+        "harbour", top_k=50, preview_length=5000
+    )
     assert [h.path for p in pages for h in p.results] == [h.path for h in whole.results]
     assert [h.memory_score for p in pages for h in p.results] == [
         h.memory_score for h in whole.results
     ]
-    later = service_for(vault, now=ranked_at + timedelta(days=3)).search(
-        "harbour", top_k=50, preview_length=5000, max_chars=1_000_000
-    )
+    later = service_for(
+        vault, now=ranked_at + timedelta(days=3), result_max_chars=1_000_000
+    ).search("harbour", top_k=50, preview_length=5000)
     assert [h.memory_score for h in later.results] != [h.memory_score for h in whole.results]

@@ -91,7 +91,7 @@ def test_search_answers_with_the_current_fact_even_in_the_old_facts_words(vault:
     assert [h.id for h in unified if h.id in (paris, berlin)] == [berlin]
 
 
-@pytest.mark.parametrize("history", [{"include_superseded": True}, {"status": "all"}])
+@pytest.mark.parametrize("history", [{"status": "all"}, {"status": ["active", "archived"]}])
 def test_asking_for_history_finds_the_old_fact_below_and_marked(
     vault: Path, history: dict[str, object]
 ) -> None:
@@ -179,7 +179,7 @@ def test_a_string_of_links_written_by_hand_is_read_whole(vault: Path) -> None:
     (vault / "_stm" / "I work at Globex now.md").write_text(
         memory_text("new-job", "I work at Globex now.\n")
     )
-    found = service_for(vault).search("work", top_k=5, include_superseded=True).results
+    found = service_for(vault).search("work", top_k=5, status="all").results
     old = next(h for h in found if h.id == "old-job")
     assert old.superseded_by == ["I work at Globex now"]
     assert [h.id for h in found][:2] == ["new-job", "old-job"]

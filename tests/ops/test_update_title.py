@@ -75,5 +75,5 @@ def test_relations_naming_the_old_title_follow_the_rename(vault: Path) -> None:
     result = s.update(priya.memory_id, content=TOM + ".")
     assert frontmatter_of(vault / older.path)["superseded_by"] == [f"[[{TOM}]]"]
     assert git(vault, "status", "--porcelain") == ""
-    found = s.search("manager Jo Smith", top_k=5, include_superseded=True).results
+    found = s.search("manager Jo Smith", top_k=5, status="all").results
     assert [h.id for h in found][:2] == [result.memory_id, older.memory_id]

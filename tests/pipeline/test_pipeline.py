@@ -13,6 +13,7 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.pipeline.rate import RateLimiter
 from cortexgraph_vault.pipeline.runner import RunControls, apply_plan_file
 from cortexgraph_vault.pipeline.scheduler import Scheduler
+from cortexgraph_vault.requests.lifecycle import ApplyPlanRequest
 from tests.conftest import NOW, git
 from tests.consolidation.builders import (
     a_memory,
@@ -257,7 +258,7 @@ def test_rate_limit_spaces_writes_within_a_minute(vault: Path, tmp_path: Path) -
         now[0] += seconds
 
     controls = RunControls(rate_limit=2, sleep=sleep, clock=lambda: now[0])
-    result = apply_plan_file(service(vault).engine, out, controls)
+    result = apply_plan_file(service(vault).engine, ApplyPlanRequest(plan_file=out), controls)
     writes = sum(o.outcome == "applied" for o in result.outcomes)
     assert writes == 4 and pauses == [60.0]  # the third write waits for the window
 
@@ -279,7 +280,7 @@ def test_rate_limiter_window() -> None:
 
 def test_the_scheduler_runs_on_a_thread_and_stops(vault: Path) -> None:
     s = service(vault)
-    scheduler = Scheduler(s, interval_hours=24)
+    scheduler = Scheduler(s.engine, interval_hours=24)
     scheduler.start()
     deadline = time.monotonic() + 30
     while scheduler.runs == 0 and scheduler.last_error is None and time.monotonic() < deadline:
@@ -289,4 +290,4 @@ def test_the_scheduler_runs_on_a_thread_and_stops(vault: Path) -> None:
     assert scheduler.last_result is not None and not scheduler.last_result.dry_run
     assert (vault / "_archive" / "Staging DB host.md").exists()
     with pytest.raises(ValueError):
-        Scheduler(s, interval_hours=0)
+        Scheduler(s.engine, interval_hours=0)

@@ -10,6 +10,8 @@ import pytest
 
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.models import TouchResult
+from cortexgraph_vault.ops import writes
+from cortexgraph_vault.requests.memories import TouchMemoryRequest
 from cortexgraph_vault.vault import durability
 from tests.mcp.mcp_session import service_for
 
@@ -65,7 +67,7 @@ def test_a_write_outside_a_call_fsyncs_its_folder_before_it_returns(
     synced: list[Path] = []
     monkeypatch.setattr(durability, "fsync_folder", synced.append)
     before = durability.DURABILITY.folder_syncs
-    service.touch(memory.id or "")
+    writes.touch(service.engine, TouchMemoryRequest(memory_id=memory.id or ""))  # no call runs it
     assert synced == [(sample_vault / memory.path).parent.resolve()]
     assert durability.DURABILITY.folder_syncs == before  # not through the thread
 

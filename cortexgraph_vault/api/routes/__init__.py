@@ -1,5 +1,18 @@
-"""The REST routes, one module per area; `TABLES` in matching order (fixed paths first)."""
+"""Every REST route: those of the catalogue's operations (their `rest` bindings), the health
+check and the spec, and any operation by its name."""
 
-from cortexgraph_vault.api.routes import lifecycle, memories, memory_history, operations, vault
+from __future__ import annotations
 
-TABLES = (vault.ROUTES, memories.ROUTES, lifecycle.ROUTES, memory_history.ROUTES, operations.ROUTES)
+import functools
+
+from cortexgraph_vault.api.endpoints import Endpoint, operation_endpoints
+from cortexgraph_vault.api.routes import operations, vault
+from cortexgraph_vault.operations import OPERATIONS
+
+
+@functools.cache
+def rest_endpoints() -> tuple[Endpoint, ...]:
+    """In matching order: a fixed path before one with a `{segment}` that would take it
+    (`/api/v1/memories/lookup` before `/api/v1/memories/{ref}`)."""
+    made = [*vault.ROUTES.endpoints, *operation_endpoints(OPERATIONS), *operations.ROUTES.endpoints]
+    return tuple(sorted(made, key=lambda e: e.path.count("{")))

@@ -19,7 +19,8 @@ from cortexgraph_vault.service import MemoryService
 ROUTES = RouteTable()
 
 
-@ROUTES.post(
+@ROUTES.add(
+    "POST",
     "/api/v1/operations/{name}",
     "Run any operation of the catalogue",
     errors=(400, 404, 409, 422, 501, 503),

@@ -828,6 +828,32 @@ export interface WatcherStatus {
   errors: string[];
 }
 
+/** The query of GET /api/v1/memories. */
+export interface ListMemoriesQuery {
+  /** @default "active" */
+  status?: "active" | "promoted" | "archived" | "all";
+  /**
+   * score: highest first; age: newest first; last_used: most recent first
+   * @default "score"
+   */
+  sort?: "score" | "age" | "last_used";
+  /** only memories with this tag or a child tag */
+  tag?: string;
+  /** @default 1 */
+  page?: number;
+  /** @default 50 */
+  page_size?: number;
+}
+
+/** The query of GET /api/v1/forgotten. */
+export interface ForgottenQuery {
+  /**
+   * most recently forgotten first
+   * @default 50
+   */
+  limit?: number;
+}
+
 /** The query of GET /api/v1/search. */
 export interface SearchQuery {
   /** words to look for */
@@ -874,27 +900,6 @@ export interface SearchQuery {
   cursor?: string;
 }
 
-/** The query of GET /api/v1/related. */
-export interface RelatedQuery {
-  /** vault-relative path of a note, e.g. Projects/Atlas.md */
-  path: string;
-  /** @default 10 */
-  limit?: number;
-}
-
-/** The query of GET /api/v1/graph/neighbourhood. */
-export interface NeighbourhoodQuery {
-  /** vault path of a note, or a memory id / prefix / title */
-  path: string;
-  /** @default 1 */
-  hops?: number;
-  /**
-   * live decay scores
-   * @default true
-   */
-  include_scores?: boolean;
-}
-
 /** The query of GET /api/v1/notes/read. */
 export interface ReadNoteQuery {
   /** path, title, alias, [[link]] or memory id */
@@ -917,27 +922,36 @@ export interface ReviewQuery {
   limit?: number;
 }
 
-/** The query of GET /api/v1/memories. */
-export interface ListMemoriesQuery {
-  /** @default "active" */
-  status?: "active" | "promoted" | "archived" | "all";
-  /**
-   * score: highest first; age: newest first; last_used: most recent first
-   * @default "score"
-   */
-  sort?: "score" | "age" | "last_used";
-  /** only memories with this tag or a child tag */
-  tag?: string;
-  /** @default 1 */
-  page?: number;
-  /** @default 50 */
-  page_size?: number;
-}
-
 /** The query of GET /api/v1/memories/lookup. */
 export interface LookupMemoryQuery {
   /** vault-relative path of a note, e.g. _stm/Coffee.md */
   path: string;
+}
+
+/** The query of GET /api/v1/related. */
+export interface RelatedQuery {
+  /** vault-relative path of a note, e.g. Projects/Atlas.md */
+  path: string;
+  /** @default 10 */
+  limit?: number;
+}
+
+/** The query of GET /api/v1/graph/neighbourhood. */
+export interface NeighbourhoodQuery {
+  /** vault path of a note, or a memory id / prefix / title */
+  path: string;
+  /** @default 1 */
+  hops?: number;
+  /**
+   * notes at most
+   * @default 200
+   */
+  max_nodes?: number;
+  /**
+   * live decay scores
+   * @default true
+   */
+  include_scores?: boolean;
 }
 
 /** The query of DELETE /api/v1/memories/{ref}. */
@@ -955,15 +969,6 @@ export interface DeleteMemoryQuery {
 export interface MemoryHistoryQuery {
   /**
    * newest commits first, at most this many
-   * @default 50
-   */
-  limit?: number;
-}
-
-/** The query of GET /api/v1/forgotten. */
-export interface ForgottenQuery {
-  /**
-   * most recently forgotten first
    * @default 50
    */
   limit?: number;

@@ -99,6 +99,7 @@ def test_opening_a_memory_decodes_only_it_and_the_memories_relating_to_it(
 ) -> None:
     from cortexgraph_vault.core.link_values import points_to
     from cortexgraph_vault.ops.reads import open_memories
+    from cortexgraph_vault.requests.memories import OpenMemoriesRequest
     from tests.builders import service_for
 
     s = service_for(git_vault)
@@ -108,7 +109,7 @@ def test_opening_a_memory_decodes_only_it_and_the_memories_relating_to_it(
     assert warm.index_cache.loaded_at_start
     decoded.clear()
     target = warm.resolve("Curious about Rust")
-    opened = open_memories(warm, [target.path]).memories[0]
+    opened = open_memories(warm, OpenMemoriesRequest(memory_ids=[target.path])).memories[0]
     decoded_by_opening = len(decoded)
     relations = opened.relations
     assert relations is not None

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field
 
 # The service checks these limits itself (a CLI or a test calling it directly gets the same
 # answer); the doors refuse beyond them before any work.
-from cortexgraph_vault.ops.limits import (
+from cortexgraph_vault.models.limits import (
     MAX_CONTENT,
     MAX_ENTITIES,
     MAX_MEMORY_IDS,
@@ -120,3 +121,5 @@ MetaValue = str | int | float | bool
 Query = Annotated[
     str, Field(min_length=1, max_length=MAX_QUERY_CHARS, description="words to look for")
 ]
+# A file or folder of this machine (imports, exports, plans): a `~` is the user's home.
+FilePath = Path

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cortexgraph_vault.ops.call_timing import CallRecorder, percentile
+from cortexgraph_vault.engine.call_timing import CallRecorder, percentile
 
 
 def test_percentile_is_nearest_rank() -> None:
