@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from cortexgraph_vault.vault.sample import copy_sample_vault
 
@@ -28,6 +29,25 @@ if CLOCK_SHIFT.days % 7:
     raise pytest.UsageError(f"TESTS_CLOCK_SHIFT_DAYS={CLOCK_SHIFT.days}: give whole weeks")
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC) + CLOCK_SHIFT
 NOW_ISO = NOW.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+# Hypothesis: CI tries every property with its full number of examples (.ci/run sets
+# HYPOTHESIS_PROFILE=ci); a person's run tries a tenth of them, enough to catch a change that
+# breaks a property outright. No deadline in either: a slow example on a busy machine is not a
+# failure (no test asserts elapsed time).
+CI_EXAMPLES = 100
+settings.register_profile("ci", max_examples=CI_EXAMPLES, deadline=None, print_blob=True)
+settings.register_profile("dev", max_examples=CI_EXAMPLES // 10, deadline=None)
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "") or "dev"
+if HYPOTHESIS_PROFILE not in ("ci", "dev"):
+    raise pytest.UsageError(f"HYPOTHESIS_PROFILE={HYPOTHESIS_PROFILE}: give ci or dev")
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def examples(in_ci: int) -> int:
+    """A property's number of examples: `in_ci` under the CI profile, its share locally."""
+    return max(1, in_ci * settings.default.max_examples // CI_EXAMPLES)
+
+
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test Person",
     "GIT_AUTHOR_EMAIL": "test@example.org",
@@ -87,9 +107,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker("uses_the_clock")
 
 
-def pytest_report_header(config: pytest.Config) -> str:
+def pytest_report_header(config: pytest.Config) -> list[str]:
     shift = f" (moved {CLOCK_SHIFT.days:+,} days)" if CLOCK_SHIFT else ""
-    return f"tests' clock: {NOW_ISO}{shift}"
+    return [f"tests' clock: {NOW_ISO}{shift}", f"hypothesis profile: {HYPOTHESIS_PROFILE}"]
 
 
 def _size_of(folder: Path) -> int:

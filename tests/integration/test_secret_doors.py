@@ -25,7 +25,7 @@ from cortexgraph_vault.core.credentials import luhn_valid
 from cortexgraph_vault.core.secrets import visible
 from cortexgraph_vault.errors import SecretRefused
 from tests.api.daemon_process import Daemon, start_daemon
-from tests.conftest import NOW_ISO, git
+from tests.conftest import NOW_ISO, examples, git
 from tests.mcp.mcp_session import connected, service_for, text_of, vault_fingerprint
 
 LABELLED = [
@@ -36,7 +36,7 @@ LABELLED = [
     if line.strip()
 ]
 DOOR_SETTINGS = settings(
-    max_examples=20,
+    max_examples=examples(20),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
