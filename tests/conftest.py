@@ -187,6 +187,12 @@ def git_as_a_person(
         monkeypatch.delenv(variable, raising=False)
 
 
+@pytest.fixture
+def git_of_a_person(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`git_as_a_person` for a test or module that asks for it (`usefixtures`)."""
+    git_as_a_person(tmp_path / "home", monkeypatch)
+
+
 @pytest.fixture(autouse=True)
 def isolated_user_dirs(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
@@ -209,10 +215,13 @@ def isolated_user_dirs(
             monkeypatch.delenv(key)
 
 
-def git(vault: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(vault), *args], check=True, capture_output=True, text=True
-    ).stdout
+def git(repo: Path, *args: str, check: bool = True, input: str | None = None) -> str:
+    """What `git -C repo ARGS` prints, as git wrote it: paths unquoted, line ends kept."""
+    done = subprocess.run(
+        ["git", "-C", str(repo), "-c", "core.quotepath=false", *args],
+        input=None if input is None else input.encode(), capture_output=True, check=check,
+    )  # fmt: skip
+    return done.stdout.decode()
 
 
 @pytest.fixture

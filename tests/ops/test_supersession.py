@@ -10,17 +10,12 @@ import pytest
 
 from cortexgraph_vault.errors import InvalidArgument, NotFound
 from cortexgraph_vault.service import MemoryService
-from tests.builders import a_vault, frontmatter_of, memory_text, service_for
+from tests.builders import frontmatter_of, memory_text, service_for
 from tests.conftest import NOW, git
 
 PARIS = "I live in Paris, near the Canal Saint-Martin."
 BERLIN = "We moved to Berlin last month; the new flat is in Kreuzberg."
 QUESTION = "which city does the user live in"
-
-
-@pytest.fixture
-def vault(tmp_path: Path) -> Path:
-    return a_vault(tmp_path / "vault", folders=["_stm"], git_init=True)
 
 
 def at(vault: Path, days: float) -> MemoryService:
