@@ -17,9 +17,8 @@ import pytest
 
 from tests.api.conftest import git_sample_vault
 from tests.api.daemon_process import start_daemon
-from tests.conftest import examples
 
-EXAMPLES_PER_OPERATION = examples(20)
+EXAMPLES_PER_OPERATION = 20
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance"
 
 

@@ -5,12 +5,14 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from cortexgraph_vault.cli.command import Command
 from cortexgraph_vault.cli.main import build_parser, registry
+from tests.conftest import NOW, NOW_ISO
 
 COMMANDS = [e for e in registry() if isinstance(e, Command)]
 
@@ -21,11 +23,12 @@ def test_options_after_the_command_mean_what_they_mean_before_it(git_vault: Path
     memory_id = saved.json()["memory_id"]  # type: ignore[attr-defined]
     before = cli("--json", "show", memory_id[:8], vault=git_vault)
     after = cli("show", memory_id[:8], "--json", "--vault", str(git_vault),
-                "--now", "2026-12-01T12:00:00Z", now=None)  # fmt: skip
+                "--now", NOW_ISO, now=None)  # fmt: skip
     assert after.code == 0, after.err
     assert json.loads(after.out) == json.loads(before.out)
     assert json.loads(after.out)["memories"][0]["id"] == memory_id
-    found = cli("search", "brompton", "--vault", str(git_vault), "--json", "--now", "2026-12-02T00:00:00Z",
+    later = (NOW + timedelta(hours=12)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    found = cli("search", "brompton", "--vault", str(git_vault), "--json", "--now", later,
                 now=None)  # fmt: skip
     assert found.code == 0, found.err
     assert json.loads(found.out)["results"][0]["id"] == memory_id

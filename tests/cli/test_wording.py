@@ -3,11 +3,13 @@ their values, the titles search uses."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from cortexgraph_vault.cli.render import render
 from cortexgraph_vault.core.wording import decimal
 from cortexgraph_vault.models.intelligence import AutoRecallResult, RecalledMemory
+from tests.conftest import NOW
 
 
 def test_a_number_has_one_spelling() -> None:
@@ -44,7 +46,12 @@ def test_restore_list_names_a_forgotten_memory_as_search_did(git_vault: Path, cl
     assert saved.json()["path"] == "_stm/weekly 1 1 on Mondays with Sam.md"  # type: ignore[attr-defined]
     found = cli("search", "weekly", "Sam", vault=git_vault)
     assert "weekly 1:1 on Mondays with Sam" in found.out
-    gone = cli("gc", "--yes", vault=git_vault, now="2027-06-01T00:00:00Z")
+    gone = cli(
+        "gc",
+        "--yes",
+        vault=git_vault,
+        now=(NOW + timedelta(days=182)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    )
     assert gone.code == 0, gone.err
     listed = cli("restore", "--list", vault=git_vault)
     assert "weekly 1:1 on Mondays with Sam" in listed.out, listed.out
