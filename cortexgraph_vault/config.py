@@ -23,6 +23,7 @@ from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.decay import DECAY_MODELS, DecayConfig, DecayModelName
 from cortexgraph_vault.core.rules import RuleConfig
 from cortexgraph_vault.core.times import parse_time
+from cortexgraph_vault.core.use_relevance import THRESHOLD as RECALL_THRESHOLD
 from cortexgraph_vault.errors import ConfigError
 
 ENV_PREFIX = "CORTEXGRAPH_"
@@ -208,9 +209,10 @@ class Config:
     relation_min_confidence: float = _setting("float", 0.5, "least confidence for a discovered relation", 0.0, 1.0)
     semantic_hi: float = _setting("float", 0.88, "similarity from which memories are duplicates", 0.0, 1.0)
     semantic_lo: float = _setting("float", 0.78, "similarity below which memories are distinct", 0.0, 1.0)
+    auto_supersede: bool = _setting("bool", True, "a save records the one memory it surely replaces (same subject and slot, a new value, a change cue) without asking; the rest it lists under may_supersede")
     auto_recall_enabled: bool = _setting("bool", True, "recall memories automatically in conversation")
     auto_recall_mode: AutoRecallMode = _setting("choice", "silent", "auto-recall mode", choices=AUTO_RECALL_MODES)
-    auto_recall_relevance_threshold: float = _setting("float", 0.3, "least relevance for auto-recall", 0.0, 1.0)
+    auto_recall_relevance_threshold: float = _setting("float", RECALL_THRESHOLD, "least relevance for a memory to count as used by a message (auto-recall reinforces it; the recall analysis says to search)", 0.0, 1.0)
     auto_recall_max_results: int = _setting("int", 3, "memories recalled per message", 1, 10)
     auto_recall_min_interval: float = _setting("float", 300.0, "seconds before a memory is auto-reinforced again", 0.0, 86400.0)
     git_auto_commit: bool = _setting("bool", True, "gather touches and observes into periodic snapshot commits")

@@ -107,6 +107,9 @@ def _save(r: SaveResult) -> str:
     lines = [f"{r.message} (id {r.id}); score {wording.decimal(r.score)}"]
     if r.auto_entities:
         lines.append(f"about: {', '.join(r.auto_entities)} (found in the text)")
+    if r.may_supersede:
+        lines.append("may replace (confirm with `relate NEW OLD --type supersedes`):")
+        lines += [f"  {m.title} (id {m.memory_id or m.path}): {m.why}" for m in r.may_supersede]
     return "\n".join(lines + commit_line(r.commit))
 
 

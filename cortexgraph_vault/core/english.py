@@ -84,3 +84,34 @@ COMMON_WORDS = word_set(
 NOISE_ACRONYMS = word_set(
     "OK FYI TBH LOL IMO IMHO ASAP AM PM TL DR BTW IDK PLS OMG AFAIK IIRC ETA IT TV"
 )
+
+# Words of everyday talk that name no topic on their own: two sentences sharing "live",
+# "days" or "plan" are not about the same thing. Recall and the supersession check weigh
+# only the other words (and names) two texts share.
+EVERYDAY_WORDS = word_set(
+    """
+    live lives lived living life day days daily time times week weeks weekly weekend weekends
+    month months year years hour hours minute minutes moment today tonight morning mornings
+    evening evenings night nights afternoon ahead ago past future soon lately recently later
+    plan plans planning planned idea ideas thing things stuff lot lots bit kind sort way ways
+    good great nice fine bad better best worse worst big small little long short high low
+    new old first last next early late real true right wrong sure whole full half same other
+    own different important hard easy free busy quick slow fun happy sad tired glad
+    make makes made making get gets got getting go goes going went gone come comes came coming
+    take takes took taking give gives gave given see sees saw seen look looks looked looking
+    know knows knew think thinks thought feel feels felt want wants wanted need needs needed
+    like likes liked love loves loved hate try tries tried trying use uses used using
+    work works worked working job stay keep keeps kept let lets put say says said tell told ask
+    left lose lost went wait waiting mind minds
+    asked call called find found leave leaving start started stop stopped help helps helped
+    talk talked mean means meant seem seems turn turns happen happens happened
+    people person man woman guy guys everyone someone anyone nobody everybody somebody
+    place places part parts point points end side area home world
+    thanks thank please maybe really actually basically literally probably definitely
+    something anything everything nothing much many more most few less least enough
+    again still already also just even ever never always often sometimes usually
+    these those this that here there where when what which who how why
+    one two three four five six seven eight nine ten once twice
+    team teams euro euros pound pounds dollar dollars percent cent cents km miles kg
+    """
+)

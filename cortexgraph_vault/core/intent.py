@@ -264,8 +264,11 @@ def analyze_save(text: str) -> Intent:
     return _decide(-1.5, signals, ("save it", "ask before saving", "not worth saving"))
 
 
-def analyze_recall(text: str, mentions: Sequence[str] = ()) -> Intent:
-    """`mentions`: names of the person's own notes found in the message (vault entities)."""
+def analyze_recall(text: str, mentions: Sequence[str] = (), relevant: Sequence[str] = ()) -> Intent:
+    """`mentions`: names of the person's own notes found in the message (vault entities).
+    `relevant`: titles of the memories the message is about (core/use_relevance.py): the
+    decision auto-recall reinforces by, so the two never disagree — a message with such a
+    memory is worth a search, and one without is not, whatever its phrasing hints."""
     text = " ".join(text.split())
     signals: list[Signal] = []
 
@@ -298,6 +301,9 @@ def analyze_recall(text: str, mentions: Sequence[str] = ()) -> Intent:
         add("request", "", -2.0, "asks for something to be done")
     if is_small_talk(text):
         add("small_talk", "", -2.0, "is small talk")
+    if relevant:
+        add("memory", ", ".join(f"“{t}”" for t in relevant[:3]), 4.0,
+            "a memory is about this")  # fmt: skip
     return _decide(-1.0, signals, ("search memory", "maybe search memory", "no need to search"))
 
 

@@ -145,9 +145,31 @@ def commit(
             _keep_in_step(runner, temp_entries, lagging, "HEAD", waiter)
         return [], None
     _keep_in_step(runner, temp_entries, changed, sha, waiter)
+    if _another_git_may_write_back(runner, waiter, contended=hold_index):
+        _keep_in_step(runner, temp_entries, changed, sha, waiter)
     if not by_git_commit:
         _maintain(runner)
     return changed, sha
+
+
+_GRACE = 0.05  # longer than a `git commit --only` takes from reading the index to locking it
+
+
+def _another_git_may_write_back(runner: GitRunner, waiter: LockWait, *, contended: bool) -> bool:
+    """Whether another git may have written back an index it read before our write of it,
+    and has now finished. `git commit --only` reads the index before it locks it (see
+    `commit_file_lock`): a tool committing again and again whose read fell before our write and
+    its lock after it writes our paths back as they were, and `git status` shows them as
+    staged changes. Such a tool is seen holding the lock now, or (`contended`: one already
+    kept us waiting) may take it within a moment; once it is done, our entries are checked
+    again. A quiet repository costs one stat."""
+    if contended:
+        waiter.pause(_GRACE)
+    elif not runner.index_lock.exists():
+        return False
+    while runner.index_lock.exists() and waiter.time_left():
+        waiter.pause(0.02)
+    return True
 
 
 def _commit_copy(

@@ -8,15 +8,11 @@ are coalesced per path and debounced: a batch is handled once the vault has been
 
 A stat walk at start and every `reconcile_every` seconds catches anything the events missed
 (a network drive without notifications); an overflowing kernel queue asks for one at once.
-
-On Linux the events come from our own inotify reader (`inotify_watch`: one thread, events
-parsed in bulk, our temp files' dropped before any object is made); elsewhere, where inotify
-is refused, or with CORTEXGRAPH_WATCHER=watchdog, from watchdog (`folder_watches`).
+The events come from watchdog (`folder_watches`), on every platform.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import threading
@@ -24,11 +20,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from cortexgraph_vault.index.catalog import VaultCatalog, ignored_name
 from cortexgraph_vault.index.gc_pause import SETTLE_AFTER, settle
-from cortexgraph_vault.index.inotify_watch import InotifyWatch, inotify_available
 
 if TYPE_CHECKING:
     from cortexgraph_vault.index.folder_watches import FolderWatches
@@ -55,13 +50,6 @@ class WatcherState:
     errors: list[str] = field(default_factory=list)
 
 
-class _EventSource(Protocol):
-    """Our inotify reader or watchdog's observer."""
-
-    def stop(self) -> None: ...
-    def join(self, timeout: float | None = None) -> None: ...
-
-
 class VaultWatcher:
     def __init__(
         self,
@@ -86,9 +74,7 @@ class VaultWatcher:
         self._first_event = 0.0
         self._last_event = 0.0
         self._stopping = False
-        self._observer: _EventSource | None = None
-        self.watches: FolderWatches | None = None  # watchdog's watches, when it is used
-        self.backend: InotifyWatch | FolderWatches | None = None
+        self.watches: FolderWatches | None = None  # None: file events refused, the walk alone
         self._worker: threading.Thread | None = None
         self._next_reconcile = 0.0
         self._unsettled = 0  # paths taken in since the heap was last settled (gc_pause.settle)
@@ -104,13 +90,13 @@ class VaultWatcher:
             return None
         return rel
 
-    def note_event(self, rels: list[str], *, is_dir: bool, count: int = 1) -> None:
+    def note_event(self, rels: list[str], *, is_dir: bool) -> None:
         now = time.monotonic()
         with self._cond:
             target = self._dirs if is_dir else self._files
             target.update(rels)
             self._last_event = now
-            self.state.events += count
+            self.state.events += 1
             if not self._first_event:
                 self._first_event = now
                 # Only the first event of a batch wakes the worker: with a batch pending it
@@ -118,10 +104,11 @@ class VaultWatcher:
                 self._cond.notify()
 
     def note_overflow(self) -> None:
-        """The kernel dropped events: one walk of the vault finds what they said."""
-        log.warning("watcher: the kernel's event queue overflowed; walking the vault")
+        """Events were lost (the kernel's queue overflowed): one walk finds what they said."""
         now = time.monotonic()
         with self._cond:
+            if not self._full:  # each watch says so
+                log.warning("watcher: file events were lost; walking the vault")
             self._full = True
             if not self._first_event:
                 self._first_event = now
@@ -137,54 +124,34 @@ class VaultWatcher:
         if self._worker is not None:
             return
         self.state = WatcherState(running=True, started_at=datetime.now(UTC), heartbeat=time.time())
-        self._observer = self._own_reader() or self._watchdog()
+        self.watches = self._watch_events()
         # Whatever changed before the observer was listening is found by one walk now.
         self._reconcile()
         self._worker = threading.Thread(target=self._run, name="cgv-watcher", daemon=True)
         self._worker.start()
 
-    def _own_reader(self) -> InotifyWatch | None:
-        if os.environ.get("CORTEXGRAPH_WATCHER") == "watchdog" or not inotify_available():
-            return None
-        reader = InotifyWatch(self.root, self)
-        try:
-            reader.start()
-        except OSError as exc:  # e.g. the watch limit: watchdog may still get what it can
-            log.warning("watcher: inotify refused (%s); using watchdog", exc)
-            return None
-        self.backend = reader
-        return reader
+    def _watch_events(self) -> FolderWatches | None:
+        # watchdog imported only once a watcher starts: a one-call CLI process needs none of it
+        from cortexgraph_vault.index.folder_watches import FolderWatches
 
-    def _watchdog(self) -> _EventSource | None:
-        # watchdog imported only here: on Linux our reader needs none of it (~17 ms at start)
-        from cortexgraph_vault.index.folder_watches import FolderWatches, PathEvents, new_observer
-
-        observer = new_observer()
-        watches = FolderWatches(observer, PathEvents(self), self.root)
+        watches = FolderWatches(self, self.root)
         try:
             watches.start()
-            observer.daemon = True
-            observer.start()
-        except OSError as exc:  # refused too (the watch limit): the walk alone keeps up
-            with contextlib.suppress(Exception):
-                observer.stop()
+        except OSError as exc:  # refused (no inotify, the watch limit): the walk alone keeps up
             self.note_error(
                 f"file events refused ({exc}): changes are found by the walk every "
                 f"{self.reconcile_every:g} s"
             )
             return None
-        self.watches = self.backend = watches
-        return observer
+        return watches
 
     def stop(self) -> None:
         with self._cond:
             self._stopping = True
             self._cond.notify()
-        if self._observer is not None:
-            self._observer.stop()
-            self._observer.join(timeout=5)
-            self._observer = None
-            self.watches = self.backend = None
+        if self.watches is not None:
+            self.watches.stop()
+            self.watches = None
         if self._worker is not None:
             self._worker.join(timeout=10)
             self._worker = None

@@ -87,6 +87,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "GcResult",
         "HistoryResult",
         "MemoryView",
+        "LikelyReplacement",
         "Model",
         "ObserveResult",
         "ObservedMemory",

@@ -51,7 +51,7 @@ class RecalledMemory(_Model):
     content: str | None = Field(description="a preview of its text; null in silent mode")
     relevance: float = Field(description="how well it matches the message's topics, 0..1")
     score: float = Field(description="the memory's decay score before this recall")
-    matched_topics: list[str]
+    matched_topics: list[str] = Field(description="why it is relevant to the message")
     reinforced: bool
     cooling_down: bool = Field(
         description="used too recently to be reinforced again (auto_recall_min_interval)"

@@ -64,6 +64,14 @@ class MemoryView(Model):
     relations: Relations | None = None
 
 
+class LikelyReplacement(Model):
+    memory_id: str | None
+    title: str
+    path: str
+    why: str = Field(description="what changed")
+    strong: bool = Field(False, description="sure: recorded unasked")
+
+
 class SupersededMemory(Model):
     memory_id: str | None
     title: str
@@ -101,7 +109,14 @@ class SaveResult(Model):
     auto_entities: list[str] = Field(default_factory=list)
     calculated_strength: float | None = None
     commit: str | None = None
-    superseded: list[str] = Field(default_factory=list, description="ids it replaces")
+    may_supersede: list[LikelyReplacement] = Field(
+        default_factory=list,
+        description="what it likely replaces (confirm: create_relation supersedes)",
+    )
+    superseded: list[str] = Field(
+        default_factory=list,
+        description="ids it replaces (if noticed by the save: why, in message)",
+    )
     warning: str | None = Field(
         default=None,
         description="set once per session when the vault is not a git repository: forgetting "
@@ -288,7 +303,10 @@ class UpdateResult(Model):
     content_hash: str
     changed: list[str]
     commit: str | None = None
-    superseded: list[str] = Field(default_factory=list, description="ids it replaces")
+    superseded: list[str] = Field(
+        default_factory=list,
+        description="ids it replaces (if noticed by the save: why, in message)",
+    )
 
 
 class DeleteResult(Model):

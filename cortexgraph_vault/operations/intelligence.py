@@ -40,7 +40,7 @@ def _analyze_for_recall(service: MemoryService, r: MessageRequest) -> RecallAnal
 ANALYZE_FOR_RECALL = Operation(
     name="analyze_for_recall",
     title="Should memory be searched?",
-    description="Judge whether answering a message needs the user's memories, with a suggested query.",
+    description="Judge whether a message needs the user's memories, with a suggested query.",
     request=MessageRequest,
     result=RecallAnalysis,
     effect=Effect.READ,
@@ -65,7 +65,7 @@ def _auto_recall(service: MemoryService, r: AutoRecallRequest) -> AutoRecallResu
 AUTO_RECALL_PROCESS_MESSAGE = Operation(
     name="auto_recall_process_message",
     title="Recall and reinforce",
-    description="Find the memories a message's topics touch, and reinforce them so they do not fade.",
+    description="Reinforce the memories a message is about, so they do not fade.",
     request=AutoRecallRequest,
     result=AutoRecallResult,
     effect=Effect.WRITE,

@@ -12,12 +12,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+import numpy as np
+
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.enrich import extract_entities
+from cortexgraph_vault.core.fact_slots import SLOT_SEEDS
 from cortexgraph_vault.core.intent import Intent, analyze_recall, analyze_save, recall_query, topics
 from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.use_relevance import (
+    Judged,
+    MessageView,
+    Use,
+    WordWeights,
+    content_words,
+    idf_rarity,
+    judge,
+    pick,
+)
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.index.text_index import stems
 from cortexgraph_vault.models import (
     AutoRecallResult,
     MessageAnalysis,
@@ -35,8 +49,6 @@ from cortexgraph_vault.ops.vocabulary import enrichment_for, vocabulary
 
 RECALL_MODES = ("silent", "subtle", "interactive")
 PREVIEW = 200
-# A memory matching several of a message's topics is likelier the one meant.
-EXTRA_TOPIC_BONUS = 0.15
 
 
 def check_message(message: object) -> str:
@@ -70,7 +82,8 @@ def analyze_for_recall(engine: VaultEngine, message: str) -> RecallAnalysis:
     engine.fresh()
     entities = extract_entities(text, vocabulary(engine).names)
     mentions = [e.name for e in entities if e.source == "vault"]
-    intent = analyze_recall(text, mentions)
+    found = relevant_memories(engine, text, engine.config.auto_recall_max_results)
+    intent = analyze_recall(text, mentions, [c.hit.title for c in found])
     return RecallAnalysis(
         should_search=intent.should, confidence=intent.confidence, decision=intent.decision,
         suggested_query=recall_query(text), suggested_entities=[e.name for e in entities],
@@ -81,31 +94,66 @@ def analyze_for_recall(engine: VaultEngine, message: str) -> RecallAnalysis:
 @dataclass
 class _Candidate:
     hit: SearchHit
+    use: Use
+    created: datetime | None
     topics: list[str] = field(default_factory=list)
-    best: float = 0.0
 
     @property
     def relevance(self) -> float:
-        return round(min(1.0, self.best + EXTRA_TOPIC_BONUS * (len(self.topics) - 1)), 4)
+        return self.use.relevance
 
 
-def _matches(engine: VaultEngine, found: Sequence[str], threshold: float,
-             limit: int) -> list[_Candidate]:  # fmt: skip
-    """Every memory (through the index's search), matched topic by topic."""
-    candidates: dict[str, _Candidate] = {}
-    for topic in found:
-        found_hits = reads.search_memory(
-            engine, topic, top_k=10, preview_length=PREVIEW, include_review_candidates=False
-        ).results
-        for hit in found_hits:
-            if hit.review_candidate or hit.similarity <= 0:
-                continue
-            c = candidates.setdefault(hit.path, _Candidate(hit))
-            c.topics.append(topic)
-            c.best = max(c.best, hit.similarity)
-    good = [c for c in candidates.values() if c.relevance >= threshold]
-    good.sort(key=lambda c: (-c.relevance, -(c.hit.memory_score or 0.0), c.hit.path))
-    return good[:limit]
+def _word_weights(engine: VaultEngine, view_text: str) -> WordWeights:
+    """Stems as the search index makes them; rarity from the vault's document frequencies."""
+    found = stems(content_words(view_text))
+    documents, frequencies = engine.catalog.document_frequencies(found)
+    return WordWeights(stems, idf_rarity(documents, frequencies))
+
+
+def _cosine(engine: VaultEngine, text: str, path: str) -> float | None:
+    if not engine.config.semantic_search:
+        return None
+    sem = engine.catalog.semantic
+    query = sem.query_vector(text)
+    own = sem.vector_of(path) if query is not None else None
+    return None if query is None or own is None else float(np.dot(query, own))
+
+
+def relevant_memories(engine: VaultEngine, text: str, limit: int) -> list[_Candidate]:
+    """The memories a message is really about (core/use_relevance.py decides), best first.
+
+    Found through the search index — by the message's own words, and for a question about
+    the person's own facts by the words that state the slot it asks for — then judged one
+    by one. A question about a slot holding one value at a time ("where do I live?") is
+    answered by the newest memory stating it, not by every memory that ever did.
+    """
+    weights = _word_weights(engine, text)
+    view = MessageView.of(text, weights)
+    queries = [q for q in [recall_query(text)] if q]
+    queries += [SLOT_SEEDS[s] for s in sorted(view.asked) if s in SLOT_SEEDS]
+    hits: dict[str, SearchHit] = {}
+    for query in queries:
+        for hit in reads.search_memory(
+            engine, query, top_k=10, preview_length=PREVIEW, include_review_candidates=False
+        ).results:
+            hits.setdefault(hit.path, hit)
+    judged: dict[str, _Candidate] = {}
+    for path, hit in hits.items():
+        note = engine.catalog.note(path)
+        m = note.memory if note is not None else None
+        if m is None:
+            continue
+        use = judge(view, f"{m.title}\n{m.body}", weights, _cosine(engine, text, path))
+        judged[path] = _Candidate(hit, use, m.created, [use.why])
+    chosen = pick(
+        [Judged(path, c.use, _saved(c)) for path, c in judged.items()],
+        engine.config.auto_recall_relevance_threshold,
+    )
+    return [judged[j.key] for j in chosen[:limit]]
+
+
+def _saved(c: _Candidate) -> float:
+    return c.created.timestamp() if c.created is not None else 0.0
 
 
 def last_use(m: Memory) -> datetime:
@@ -139,9 +187,7 @@ def auto_recall(engine: VaultEngine, message: str, *, mode: str | None = None) -
     engine.fresh()
     entities = extract_entities(text, vocabulary(engine).names)
     found = topics(text, [e.name for e in entities])
-    chosen = _matches(
-        engine, found, cfg.auto_recall_relevance_threshold, cfg.auto_recall_max_results
-    )
+    chosen = relevant_memories(engine, text, cfg.auto_recall_max_results)
     reinforce = mode != "interactive" and cfg.auto_reinforce and bool(chosen)
     # While git is mid-rebase a use is refused (git_states.py): recalled, not reinforced.
     reinforce = reinforce and engine.git_state.state() is None

@@ -14,6 +14,7 @@ from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
 from cortexgraph_vault.core.note import REMOVE, ParsedNote, render_note
 from cortexgraph_vault.core.note_merge import LAST_USED_ON
 from cortexgraph_vault.core.relation_ids import relation_id
+from cortexgraph_vault.core.replacement import Replacement
 from cortexgraph_vault.core.rules import is_cross_domain
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine, new_id
@@ -21,6 +22,7 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.models import (
     DeleteResult,
+    LikelyReplacement,
     ObservedMemory,
     ObserveResult,
     RelationResult,
@@ -32,6 +34,7 @@ from cortexgraph_vault.models import (
 from cortexgraph_vault.ops import supersession
 from cortexgraph_vault.ops.limits import MAX_CONTENT, MAX_ENTITIES, MAX_MEMORY_IDS, MAX_TAGS
 from cortexgraph_vault.ops.note_fields import fresh_memory, id_changes, use_days_change
+from cortexgraph_vault.ops.replacements import likely_replacements
 from cortexgraph_vault.ops.secret_check import refuse_secrets, safe_name
 from cortexgraph_vault.ops.vocabulary import enrichment_for
 from cortexgraph_vault.vault.layout import needs_alias, safe_title, title_from_content
@@ -148,6 +151,24 @@ def save(
     )
     note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
     assert note.memory is not None
+    # What the save likely replaces, noticed from the vault as it was: one sure replacement
+    # (core/replacement.py's strong verdict) is recorded with the save unless the caller named
+    # its own or the setting says to ask; the others are listed for the model to confirm.
+    named = {o.path for o in olds}
+    noticed = likely_replacements(engine, body, besides={written.path, *named})
+    sure = (
+        [(r, path) for r, path in noticed if r.strong]
+        if engine.config.auto_supersede and not olds
+        else []
+    )
+    if sure:
+        olds = supersession.olds_of(engine, None, [sure[0][0].key])
+    why = {sure[0][1]: sure[0][0].why} if sure else {}
+    may_supersede = [
+        LikelyReplacement(memory_id=r.key if r.key != path else None, title=r.title, path=path,
+                          why=r.why, strong=r.strong)
+        for r, path in noticed if path not in why
+    ]  # fmt: skip
     saved, paths, subject = note.memory, [written.path], f"save: {note.title}"
     replaced: list[str] = []
     if olds:
@@ -166,16 +187,25 @@ def save(
         path=saved.path,
         title=saved.title,
         score=round(engine.score(saved, now), 6),
-        message=f"Saved to {saved.path}",
+        message=f"Saved to {saved.path}" + _noticed(sure),
         calculated_strength=float(chosen_strength),
         enrichment_applied=enriched is not None,
         auto_entities=enriched.entity_names if enriched is not None and entities is None else [],
         commit=ticket.sha,
         superseded=replaced,
+        may_supersede=may_supersede,
         warning=(
             wording.commit_not_made(ticket.failure) if ticket.failure else engine.history_warning()
         ),
     )
+
+
+def _noticed(sure: Sequence[tuple[Replacement, str]]) -> str:
+    if not sure:
+        return ""
+    return (f"; noticed it replaces “{sure[0][0].title}” ({sure[0][0].why}) and recorded it "
+            "(undo: delete `superseded_by` in that note's properties, or restore it from "
+            "history)")  # fmt: skip
 
 
 def _reinforce(engine: VaultEngine, ref: str, changes_for: Any, now: Any) -> tuple[Memory, ...]:

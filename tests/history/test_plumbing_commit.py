@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -204,6 +205,36 @@ def test_an_index_written_back_after_our_snapshot_is_set_to_the_commit(
     assert done == ["write-tree"]
     assert sha == git(vault, "rev-parse", "HEAD").strip()
     assert name_status(vault) == {"A\t_stm/m.md", "M\t_stm/old.md"}
+    assert git(vault, "diff", "--cached", "--name-only") == ""
+    assert status(vault) == set()
+
+
+def test_a_tool_that_read_the_index_before_our_write_and_writes_it_after_is_caught_up(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`git commit --only` reads the index, then locks it: a tool committing again and again
+    whose read falls before our write of the index and whose lock falls after it writes our
+    paths back as they were. Seen holding the lock, it is waited for, and the index set again."""
+    index = vault / ".git" / "index"
+    lock = index.with_name("index.lock")
+    before = index.read_bytes()
+    done: list[str] = []
+    run = GitRunner.run
+
+    def their_commit_under_way(self: GitRunner, *args: str, **kwargs: Any) -> Any:
+        result = run(self, *args, **kwargs)
+        if args[:2] == ("update-index", "-z") and "--index-info" in args and not done:
+            done.append("written back")  # just after our write of the index: their lock...
+            lock.write_bytes(before)
+            threading.Timer(0.2, os.replace, (lock, index)).start()  # ...and what they read
+        return result
+
+    monkeypatch.setattr(GitRunner, "run", their_commit_under_way)
+    write_note(vault, "_stm/m.md", a_memory("saved"))
+    write_note(vault, "_stm/old.md", "edited by us\n")
+    sha = VaultHistory(vault).commit_paths(["_stm/m.md", "_stm/old.md"], "save: m")
+    assert done == ["written back"] and not lock.exists()
+    assert sha == git(vault, "rev-parse", "HEAD").strip()
     assert git(vault, "diff", "--cached", "--name-only") == ""
     assert status(vault) == set()
 

@@ -1,5 +1,5 @@
-"""The real watcher (our inotify reader on Linux, watchdog elsewhere: both here) keeps the
-index equal to a fresh full index of the vault."""
+"""The real watcher (watchdog's events, debounced batches, the walk) keeps the index equal to a
+fresh full index of the vault."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from watchdog.events import EventsLostEvent
 
 from cortexgraph_vault.index.catalog import VaultCatalog
 from cortexgraph_vault.index.folder_watches import FolderWatches
-from cortexgraph_vault.index.inotify_watch import InotifyWatch
 from cortexgraph_vault.index.watcher import VaultWatcher
 from cortexgraph_vault.vault.files import TEMP_MARK
 from tests.index.index_helpers import (
@@ -24,8 +24,6 @@ from tests.index.index_helpers import (
     signature,
     wait_until,
 )
-
-pytestmark = pytest.mark.usefixtures("watcher_backend")
 
 MEMORY_ID = "0b6a1f2e-5c3d-4e8f-9a7b-1c2d3e4f5a6b"
 
@@ -205,7 +203,7 @@ def test_a_missed_change_is_found_by_reconciliation(link_vault: Path) -> None:
     try:
         assert catalog.note("Before.md") is not None
         # simulate lost events: the observer is stopped, files change, the timer walks
-        watcher._observer.stop()  # type: ignore[union-attr]
+        watcher.watches.observer.stop()  # type: ignore[union-attr]
         (link_vault / "Unseen.md").write_text("nobody told the watcher\n")
         shutil.rmtree(link_vault / "Areas")
         settles(catalog, link_vault)
@@ -220,17 +218,36 @@ def test_where_file_events_are_refused_the_walk_alone_keeps_up(
     def refused(self: object) -> None:
         raise OSError(errno.ENOSPC, "inotify watch limit reached")
 
-    monkeypatch.setattr(InotifyWatch, "start", refused)
     monkeypatch.setattr(FolderWatches, "start", refused)
     catalog = catalog_of(link_vault)
     watcher = VaultWatcher(catalog, debounce=0.03, reconcile_every=0.3)
     watcher.start()
     try:
-        assert watcher.running and watcher.backend is None
+        assert watcher.running and watcher.watches is None
         assert "file events refused" in watcher.state.errors[0]
         assert "inotify watch limit reached" in watcher.state.errors[0]
         (link_vault / "Walked.md").write_text("# W\n\nfound by the walk\n")
         settles(catalog, link_vault)
+    finally:
+        watcher.stop()
+
+
+def test_lost_events_make_the_watcher_walk_the_vault(link_vault: Path) -> None:
+    catalog = catalog_of(link_vault)
+    watcher = VaultWatcher(catalog, debounce=0.03, max_delay=0.2, reconcile_every=1000.0)
+    watcher.start()
+    try:
+        assert watcher.watches is not None
+        walks = watcher.state.reconciliations
+        watcher.watches.observer.stop()  # events no longer come: this one is lost
+        watcher.watches.observer.join(timeout=5)
+        (link_vault / "Unreported.md").write_text("# U\n\nnumbat\n")
+        # what watchdog says of the root's watch once the kernel's queue overflowed
+        watcher.watches.handler.dispatch(EventsLostEvent(str(link_vault), is_directory=True))
+        wait_until(lambda: watcher.state.reconciliations == walks + 1, what="the full walk")
+        assert catalog.note("Unreported.md") is not None
+        assert bool(catalog.search_text(["numbat"])[0])
+        wait_until(lambda: watcher.pending() == 0)
     finally:
         watcher.stop()
 

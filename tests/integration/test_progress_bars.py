@@ -16,10 +16,11 @@ import sys
 import tempfile
 import termios
 import time
+from datetime import timedelta
 from pathlib import Path
 
 from cortexgraph_vault.cli.progress import PROGRESS_FROM, TerminalBar, terminal_progress
-from tests.conftest import NOW_ISO, git
+from tests.conftest import NOW, NOW_ISO, git
 
 
 def run_on_a_terminal(
@@ -121,13 +122,17 @@ def test_small_operations_draw_nothing_and_a_pipe_gets_no_bars() -> None:
 FEW = {"CORTEXGRAPH_PROGRESS_MIN_ITEMS": "1"}
 
 
+# Eleven months before the tests' clock: long faded, whichever way the clock is shifted.
+LONG_AGO = (NOW - timedelta(days=334)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def a_vault_of_faded_memories(tmp_path: Path, notes: int) -> Path:
     vault = tmp_path / "faded"
     (vault / "_stm").mkdir(parents=True)
     for i in range(notes):
         (vault / "_stm" / f"old fact {i}.md").write_text(
-            f"---\nid: 00000000-0000-4000-8000-00000000000{i}\ncreated: 2026-01-01T00:00:00Z\n"
-            f"last_used: 2026-01-01T00:00:00Z\nuse_count: 1\n---\nAn old fact {i} about the shed.\n"
+            f"---\nid: 00000000-0000-4000-8000-00000000000{i}\ncreated: {LONG_AGO}\n"
+            f"last_used: {LONG_AGO}\nuse_count: 1\n---\nAn old fact {i} about the shed.\n"
         )
     git(vault, "init", "-q", "-b", "main")
     git(vault, "add", "-A")

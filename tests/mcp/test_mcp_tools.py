@@ -300,3 +300,17 @@ async def test_a_title_a_file_name_cannot_hold_is_kept_and_shown_as_written(
         found = await s.call("search_memory", query="standup")
         assert found["results"][0]["title"] == "The team standup is at 9:30"
     assert not (git_vault.parent / "tmp").exists()
+
+
+async def test_save_memory_lists_what_the_save_likely_replaces(git_vault: Path) -> None:
+    async with connected(service_for(git_vault)) as client:
+        s = await session_for(client)
+        saved = await s.call(
+            "save_memory", content="Maya switched from Neovim to Helix for editing code."
+        )
+        # sure of it: recorded by the save, and said (auto_supersede)
+        assert saved["may_supersede"] == []
+        assert len(saved["superseded"]) == 1 and "same editor" in saved["message"]
+        assert "“Uses Neovim”" in saved["message"] and "superseded_by" in saved["message"]
+        unrelated = await s.call("save_memory", content="Maya's sister Elin likes Helix too.")
+        assert unrelated["may_supersede"] == []

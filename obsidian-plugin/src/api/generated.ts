@@ -211,6 +211,16 @@ export interface LastSync {
   error: string | null;
 }
 
+export interface LikelyReplacement {
+  memory_id: string | null;
+  title: string;
+  path: string;
+  /** what changed */
+  why: string;
+  /** sure: recorded unasked */
+  strong: boolean;
+}
+
 export interface MemoryDetail {
   id: string | null;
   title: string;
@@ -520,6 +530,7 @@ export interface RecalledMemory {
   relevance: number;
   /** the memory's decay score before this recall */
   score: number;
+  /** why it is relevant to the message */
   matched_topics: string[];
   reinforced: boolean;
   /** used too recently to be reinforced again (auto_recall_min_interval) */
@@ -593,7 +604,9 @@ export interface SaveResult {
   auto_entities: string[];
   calculated_strength: number | null;
   commit: string | null;
-  /** ids it replaces */
+  /** what it likely replaces (confirm: create_relation supersedes) */
+  may_supersede: LikelyReplacement[];
+  /** ids it replaces (if noticed by the save: why, in message) */
   superseded: string[];
   /** set once per session when the vault is not a git repository: forgetting and restore need `cortexgraph-vault init` */
   warning: string | null;
@@ -770,7 +783,7 @@ export interface UpdateResult {
   content_hash: string;
   changed: string[];
   commit: string | null;
-  /** ids it replaces */
+  /** ids it replaces (if noticed by the save: why, in message) */
   superseded: string[];
 }
 
