@@ -26,6 +26,7 @@ import pytest
 from cortexgraph_vault.errors import VaultError
 from tests.api.daemon_process import start_daemon
 from tests.builders import a_vault, memory_text, service_for
+from tests.index.index_helpers import wait_until
 
 SWAP_SECONDS, SOAK_SWAP_SECONDS = 3.0, 20.0
 MEMORY_ID = "00000000-0000-4000-8000-00000000race"
@@ -174,7 +175,15 @@ def test_a_folder_swapped_with_a_symlink_leaks_nothing_over_rest(
 
     try:
         swaps = swap_while(vault, SOAK_SWAP_SECONDS if soak else SWAP_SECONDS, work)
-        final = daemon.client().get(f"/api/v1/memories/{MEMORY_ID}")
+        # The last swap put the folder back; the daemon's watcher takes it in a moment later
+        # (on a busy machine, later still): the memory is found again once it has.
+        client = daemon.client()
+
+        def found_again() -> bool:
+            return client.get(f"/api/v1/memories/{MEMORY_ID}").status_code == 200
+
+        wait_until(found_again, timeout=60, what="the memory found again after the swaps")
+        final = client.get(f"/api/v1/memories/{MEMORY_ID}")
     finally:
         daemon.stop()
     figures.update(swaps=swaps, answers=dict(answers), leaks=len(leaks), failures=len(failures))
