@@ -107,6 +107,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker("uses_the_clock")
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Under `--dist loadgroup`, the tests of one `xdist_group` must reach one worker: they build
+    in the checkout or share a file. A pytest whose node ids drop the group xdist adds spreads
+    them over the workers without a word (pytest-xdist#1386): each such test fails instead."""
+    grouped = getattr(item.config.option, "loadgroup", False) and item.get_closest_marker(
+        "xdist_group"
+    )
+    if grouped and "@" not in item.nodeid:
+        pytest.fail(
+            f"pytest-xdist could not keep this test's xdist_group on one worker with pytest "
+            f"{pytest.__version__}: install the versions pyproject.toml asks for",
+            pytrace=False,
+        )
+
+
 def pytest_report_header(config: pytest.Config) -> list[str]:
     shift = f" (moved {CLOCK_SHIFT.days:+,} days)" if CLOCK_SHIFT else ""
     return [f"tests' clock: {NOW_ISO}{shift}", f"hypothesis profile: {HYPOTHESIS_PROFILE}"]
