@@ -238,7 +238,7 @@ def run_variant(data: dict[str, Any], variant: str, package: Path, work: Path) -
         answers = anyio.run(vault.search_all, day, [s["query"] for s in scenarios])
         current = stale = 0
         for i, hits in enumerate(answers):
-            order = [identity.get(str(h.get("memory_id")), ("?", -1)) for h in hits]
+            order = [identity.get(str(h.get("id") or h.get("memory_id")), ("?", -1)) for h in hits]
             new_at = order.index(("new", i)) if ("new", i) in order else None
             old_at = order.index(("old", i)) if ("old", i) in order else None
             if new_at is not None and new_at < 3 and (old_at is None or new_at < old_at):
