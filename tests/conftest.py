@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from cortexgraph_vault.vault.sample import copy_sample_vault
 
@@ -28,6 +29,25 @@ if CLOCK_SHIFT.days % 7:
     raise pytest.UsageError(f"TESTS_CLOCK_SHIFT_DAYS={CLOCK_SHIFT.days}: give whole weeks")
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC) + CLOCK_SHIFT
 NOW_ISO = NOW.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+# Hypothesis: CI tries every property with its full number of examples (.ci/run sets
+# HYPOTHESIS_PROFILE=ci); a person's run tries a tenth of them, enough to catch a change that
+# breaks a property outright. No deadline in either: a slow example on a busy machine is not a
+# failure (no test asserts elapsed time).
+CI_EXAMPLES = 100
+settings.register_profile("ci", max_examples=CI_EXAMPLES, deadline=None, print_blob=True)
+settings.register_profile("dev", max_examples=CI_EXAMPLES // 10, deadline=None)
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "") or "dev"
+if HYPOTHESIS_PROFILE not in ("ci", "dev"):
+    raise pytest.UsageError(f"HYPOTHESIS_PROFILE={HYPOTHESIS_PROFILE}: give ci or dev")
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def examples(in_ci: int) -> int:
+    """A property's number of examples: `in_ci` under the CI profile, its share locally."""
+    return max(1, in_ci * settings.default.max_examples // CI_EXAMPLES)
+
+
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test Person",
     "GIT_AUTHOR_EMAIL": "test@example.org",
@@ -87,9 +107,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker("uses_the_clock")
 
 
-def pytest_report_header(config: pytest.Config) -> str:
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Under `--dist loadgroup`, the tests of one `xdist_group` must reach one worker: they build
+    in the checkout or share a file. A pytest whose node ids drop the group xdist adds spreads
+    them over the workers without a word (pytest-xdist#1386): each such test fails instead."""
+    grouped = getattr(item.config.option, "loadgroup", False) and item.get_closest_marker(
+        "xdist_group"
+    )
+    if grouped and "@" not in item.nodeid:
+        pytest.fail(
+            f"pytest-xdist could not keep this test's xdist_group on one worker with pytest "
+            f"{pytest.__version__}: install the versions pyproject.toml asks for",
+            pytrace=False,
+        )
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
     shift = f" (moved {CLOCK_SHIFT.days:+,} days)" if CLOCK_SHIFT else ""
-    return f"tests' clock: {NOW_ISO}{shift}"
+    return [f"tests' clock: {NOW_ISO}{shift}", f"hypothesis profile: {HYPOTHESIS_PROFILE}"]
 
 
 def _size_of(folder: Path) -> int:
@@ -167,6 +202,12 @@ def git_as_a_person(
         monkeypatch.delenv(variable, raising=False)
 
 
+@pytest.fixture
+def git_of_a_person(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`git_as_a_person` for a test or module that asks for it (`usefixtures`)."""
+    git_as_a_person(tmp_path / "home", monkeypatch)
+
+
 @pytest.fixture(autouse=True)
 def isolated_user_dirs(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
@@ -189,10 +230,13 @@ def isolated_user_dirs(
             monkeypatch.delenv(key)
 
 
-def git(vault: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(vault), *args], check=True, capture_output=True, text=True
-    ).stdout
+def git(repo: Path, *args: str, check: bool = True, input: str | None = None) -> str:
+    """What `git -C repo ARGS` prints, as git wrote it: paths unquoted, line ends kept."""
+    done = subprocess.run(
+        ["git", "-C", str(repo), "-c", "core.quotepath=false", *args],
+        input=None if input is None else input.encode(), capture_output=True, check=check,
+    )  # fmt: skip
+    return done.stdout.decode()
 
 
 @pytest.fixture

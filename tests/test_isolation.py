@@ -58,6 +58,11 @@ def test_temp_files_of_this_process_and_its_children_lie_in_the_runs_folder(
 def test_the_runs_temp_folders_are_its_own(
     tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
 ) -> None:
-    if "--basetemp" in " ".join(pytestconfig.invocation_params.args):
+    # A worker of pytest-xdist (-n) works in a folder of its own inside the run's.
+    worker = getattr(pytestconfig, "workerinput", None)
+    args = worker["mainargv"] if worker else pytestconfig.invocation_params.args
+    if "--basetemp" in " ".join(args):
         pytest.skip("a --basetemp given on the command line is the caller's to keep")
-    assert tmp_path_factory.getbasetemp().name.startswith("cortexgraph-vault-tests-")
+    base = tmp_path_factory.getbasetemp()
+    run = base.parent if worker else base
+    assert run.name.startswith("cortexgraph-vault-tests-")

@@ -1,4 +1,5 @@
-"""Daemon fixtures: a real `serve` subprocess on a free port over a git copy of the sample vault."""
+"""The API tests' fixtures: a real `serve` subprocess on a free port over a git copy of the sample
+vault, or the service the app is tested on in process."""
 
 from __future__ import annotations
 
@@ -7,14 +8,22 @@ from pathlib import Path
 
 import pytest
 
+from cortexgraph_vault.config import load_config
+from cortexgraph_vault.service import MemoryService
 from cortexgraph_vault.vault.sample import copy_sample_vault
 from tests.api.daemon_process import Daemon, start_daemon
 from tests.builders import a_vault
-from tests.conftest import NOW
+from tests.conftest import NOW, NOW_ISO
 
 
 def git_sample_vault(dest: Path) -> Path:
     return a_vault(copy_sample_vault(dest, NOW), git_init=True, message="sample vault")
+
+
+@pytest.fixture
+def service(git_vault: Path) -> MemoryService:
+    """A service over `git_vault`, for the app tested in process."""
+    return MemoryService(load_config({"vault": str(git_vault), "now": NOW_ISO}))
 
 
 @pytest.fixture

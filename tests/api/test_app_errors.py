@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from cortexgraph_vault.config import load_config
 from cortexgraph_vault.errors import (
     Conflict,
     NotAvailableYet,
@@ -21,15 +19,9 @@ from cortexgraph_vault.operations.operation import AnyOperation
 from cortexgraph_vault.requests import Request
 from cortexgraph_vault.service import MemoryService
 from tests.api.asgi_client import asgi_client
-from tests.conftest import NOW_ISO
 
 pytestmark = pytest.mark.anyio
 PORT = 47613
-
-
-@pytest.fixture
-def service(git_vault: Path) -> MemoryService:
-    return MemoryService(load_config({"vault": str(git_vault), "now": NOW_ISO}))
 
 
 def client(service: MemoryService) -> httpx.AsyncClient:

@@ -15,7 +15,7 @@ from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.times import parse_time
 from cortexgraph_vault.vault.sample import authored_at, sample_vault_source
 from tests.api.daemon_process import Daemon, isolated_env, launch, wait_ready
-from tests.conftest import NOW, git
+from tests.conftest import NOW, NOW_ISO, git
 
 TYPESCRIPT = "_stm/Prefers TypeScript.md"
 
@@ -145,7 +145,7 @@ def test_the_banner_says_how_to_run_the_cli_against_the_demo_vault(tmp_path: Pat
         assert f"export CORTEXGRAPH_VAULT={vault}" in lines
         assert lines[0].startswith("export PATH=")
         script = "\n".join([*lines[:-1], "cortexgraph-vault --json search typescript"])
-        env = isolated_env(home, PATH=plain_path, CORTEXGRAPH_NOW="2026-12-01T12:00:00Z",
+        env = isolated_env(home, PATH=plain_path, CORTEXGRAPH_NOW=NOW_ISO,
                            CORTEXGRAPH_NO_DAEMON="1")  # fmt: skip
         ran = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env,
                              timeout=120)  # fmt: skip

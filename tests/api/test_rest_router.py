@@ -3,24 +3,15 @@ is answered by the Starlette app as before: a wrong method, an unknown path, HEA
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import httpx
 import pytest
 
 from cortexgraph_vault.api import rest_router
-from cortexgraph_vault.config import load_config
 from cortexgraph_vault.service import MemoryService
 from tests.api.asgi_client import asgi_client
-from tests.conftest import NOW_ISO
 
 pytestmark = pytest.mark.anyio
 PORT = 47614
-
-
-@pytest.fixture
-def service(git_vault: Path) -> MemoryService:
-    return MemoryService(load_config({"vault": str(git_vault), "now": NOW_ISO}))
 
 
 def client(service: MemoryService) -> httpx.AsyncClient:

@@ -27,8 +27,8 @@ def test_options_after_the_command_mean_what_they_mean_before_it(git_vault: Path
     assert after.code == 0, after.err
     assert json.loads(after.out) == json.loads(before.out)
     assert json.loads(after.out)["memories"][0]["id"] == memory_id
-    day_after = (NOW + timedelta(hours=12)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    found = cli("search", "brompton", "--vault", str(git_vault), "--json", "--now", day_after,
+    later = (NOW + timedelta(hours=12)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    found = cli("search", "brompton", "--vault", str(git_vault), "--json", "--now", later,
                 now=None)  # fmt: skip
     assert found.code == 0, found.err
     assert json.loads(found.out)["results"][0]["id"] == memory_id

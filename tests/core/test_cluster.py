@@ -17,6 +17,7 @@ from cortexgraph_vault.core.cluster import (
     stem,
     suggested_action,
 )
+from tests.conftest import examples
 
 COFFEE = "Maya takes oat milk in her coffee, never cow's milk."
 COFFEE_AGAIN = "Maya takes oat milk in coffee, never cow's milk."
@@ -88,7 +89,7 @@ def test_clusters_report_cohesion_and_action() -> None:
 WORDS = [f"w{i}" for i in range(40)] + ["maya", "coffee", "postgres", "standup", "desk"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=8), min_size=2, max_size=30),
        st.sampled_from([0.3, 0.5, 0.7, 0.83, 0.88]))  # fmt: skip
 def test_candidate_generation_never_misses_a_pair_above_the_threshold(

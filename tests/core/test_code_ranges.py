@@ -18,6 +18,7 @@ from cortexgraph_vault.core.code_ranges import (
     prose_view,
 )
 from cortexgraph_vault.core.links import extract_links
+from tests.conftest import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 VAULT = ROOT / "tests" / "fixtures" / "link-vault"
@@ -103,7 +104,7 @@ def assert_same_as_markdown_it(text: str, fast: list[tuple[int, int]] | None) ->
     assert fast == expected
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=list(HealthCheck))
 @given(MARKDOWN)
 def test_scanner_matches_markdown_it_on_generated_markdown(text: str) -> None:
     assert_same_as_markdown_it(text, _code_ranges_scanned(text))
@@ -120,7 +121,7 @@ _PROSE_LINE = st.builds(
 )  # fmt: skip
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(_PROSE_LINE, max_size=12).map("\n".join))
 def test_line_local_path_matches_markdown_it(text: str) -> None:
     assert_same_as_markdown_it(text, _line_local_code_spans(text))
@@ -141,7 +142,7 @@ def test_nesting_deeper_than_markdown_it_goes_to_markdown_it(prefix: str) -> Non
     assert_same_as_markdown_it(body, _code_ranges_fast(body))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("`~ \t\n>-*+1.)#<![]()a\\$%")), max_size=80))
 def test_scanner_matches_markdown_it_on_markdown_characters(text: str) -> None:
     assert_same_as_markdown_it(text, _code_ranges_scanned(text))

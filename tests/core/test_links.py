@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from cortexgraph_vault.core.links import LinkRef, extract_links
 from tests.builders import note_parts
+from tests.conftest import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 VAULT = ROOT / "tests" / "fixtures" / "link-vault"
@@ -275,7 +276,7 @@ def test_fixture_link_details() -> None:
     assert links[8] == md("assets/diagram.png", 6, embed=True)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.text(),
     st.dictionaries(

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from cortexgraph_vault.core.note import REMOVE, format_yaml_value, minimal_update, parse_note
 from cortexgraph_vault.core.times import parse_time
+from tests.conftest import examples
 
-MODERATE = settings(max_examples=200, deadline=None)
+MODERATE = settings(max_examples=examples(200), deadline=None)
 TARGETS = ("use_count", "last_used", "tags")
 
 # Comment text: anything a YAML reader accepts inside one line.

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from cortexgraph_vault.core.note import _load_yaml, parse_note
 from cortexgraph_vault.core.plain_frontmatter import plain_frontmatter
+from tests.conftest import examples
 
 
 def typed(value: Any) -> Any:
@@ -146,13 +147,13 @@ def line() -> st.SearchStrategy[str]:
     return st.one_of(key_line, key_line, item, st.sampled_from(["", "# c", "  # c", "   "]))
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(2000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(line(), min_size=1, max_size=6), st.sampled_from(["\n", "\r\n"]))
 def test_random_frontmatter_reads_as_the_loader_reads_it(lines: list[str], newline: str) -> None:
     same_as_loader(newline.join(lines) + newline)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(KEYS[:4]), value_text()), min_size=1, max_size=5))
 def test_random_key_value_pairs_read_as_the_loader_reads_them(
     pairs: list[tuple[str, str]],

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from cortexgraph_vault.core.links import extract_links
 from cortexgraph_vault.core.resolve import LinkResolver, name_key
 from tests.builders import note_parts
+from tests.conftest import examples
 
 VAULT = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "link-vault"
 
@@ -177,7 +178,7 @@ _PATH = st.lists(_NAMES, min_size=1, max_size=3).map(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(st.tuples(st.booleans(), _PATH, st.lists(_NAMES, max_size=2)), max_size=25),
     st.lists(st.tuples(st.sampled_from(["Note", "a/Note", "x.png", "b", "../Note", "A"]), _PATH)),

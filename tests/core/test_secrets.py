@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from cortexgraph_vault.core.credentials import iban_valid, luhn_valid
 from cortexgraph_vault.core.intent import analyze_save
 from cortexgraph_vault.core.secrets import find_secrets, find_secrets_in_fields, redact, visible
+from tests.conftest import examples
 
 
 @pytest.mark.parametrize(
@@ -138,7 +139,7 @@ TOKENS = st.one_of(
 )
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(
     token=TOKENS,
     cuts=st.lists(st.tuples(st.integers(1, 60), st.sampled_from(ZERO_WIDTH)), max_size=4),
@@ -210,7 +211,7 @@ CODE_NAMES = ["PIN", "bank PIN", "door code", "alarm code", "gate code", "locker
               "safe combination", "garage door code", "keypad code"]  # fmt: skip
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.sampled_from(PASSWORD_PHRASINGS), st.sampled_from(PASSWORD_NAMES), VALUES)
 def test_a_password_is_found_in_every_phrasing(phrasing: str, name: str, value: str) -> None:
     text = phrasing.format(name=name, v=value)
@@ -218,7 +219,7 @@ def test_a_password_is_found_in_every_phrasing(phrasing: str, name: str, value: 
     assert value not in redact(text), text
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.sampled_from(CODE_PHRASINGS), st.sampled_from(CODE_NAMES), st.one_of(CODES, SPELLED))
 def test_a_pin_or_code_is_found_in_every_phrasing_digits_or_words(
     phrasing: str, name: str, value: str
@@ -273,14 +274,14 @@ def test_numbers_near_a_credential_word_that_are_no_credential_pass(text: str) -
 
 
 # Ids are never card numbers ----------------------------------------------------------------------
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(st.uuids())
 def test_a_uuid_is_never_a_card_number(value: uuid.UUID) -> None:
     for text in (str(value), str(value).upper(), f"id: {value}", f"memory {value} was saved"):
         assert find_secrets(text) == [], text
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.binary(min_size=16, max_size=32))
 def test_a_hash_is_never_a_card_number_or_an_iban(raw: bytes) -> None:
     for text in (raw.hex(), raw.hex().upper(), f"commit {raw.hex()[:40]}", f"sha256:{raw.hex()}"):

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from cortexgraph_vault.core.tags import extract_tags, normalize_tag, tag_ancestors
 from tests.builders import note_parts
+from tests.conftest import examples
 
 VAULT = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "link-vault"
 
@@ -112,7 +113,7 @@ def test_normalize_tag(raw: str, normalized: str) -> None:
     assert normalize_tag(raw) == normalized
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text())
 def test_normalize_tag_is_idempotent_and_clean(raw: str) -> None:
     tag = normalize_tag(raw)
@@ -155,7 +156,7 @@ def test_every_fixture_note_has_expected_tags() -> None:
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.text(),
     st.dictionaries(

@@ -19,24 +19,12 @@ from cortexgraph_vault.history import VaultHistory
 from cortexgraph_vault.history.plumbing import clean_message
 from cortexgraph_vault.history.runner import GitRunner
 from tests.builders import write_note
-from tests.conftest import git_as_a_person
+from tests.conftest import git
 
 ID_A = "3f1c9a0e-0000-4000-8000-00000000000a"
 
 
-@pytest.fixture(autouse=True)
-def isolated_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    git_as_a_person(tmp_path / "home", monkeypatch)
-
-
-def git(repo: Path, *args: str, input: bytes | None = None) -> str:
-    done = subprocess.run(
-        ["git", "-C", str(repo), "-c", "core.quotepath=false", *args],
-        capture_output=True,
-        check=True,
-        input=input,
-    )
-    return done.stdout.decode()
+pytestmark = pytest.mark.usefixtures("git_of_a_person")
 
 
 def status(repo: Path) -> set[str]:
@@ -135,7 +123,7 @@ def test_the_commit_is_the_one_git_commit_makes(
     assert made_by(git_commands) == "plumbing"
     ours = git(vault, "cat-file", "commit", "HEAD").partition("\n\n")[2]
     write_note(vault, "_stm/m.md", a_memory("coffee"))
-    git(vault, "commit", "-q", "-F", "-", "--", "_stm/m.md", input=message.encode())
+    git(vault, "commit", "-q", "-F", "-", "--", "_stm/m.md", input=message)
     theirs = git(vault, "cat-file", "commit", "HEAD").partition("\n\n")[2]
     assert ours == theirs == clean_message(message)
     people = git(vault, "log", "-2", "--format=%an <%ae>|%cn <%ce>").splitlines()
@@ -160,7 +148,7 @@ def test_the_commit_is_the_one_git_commit_makes(
     ],
 )
 def test_the_message_is_cleaned_as_git_cleans_it(vault: Path, message: str) -> None:
-    assert clean_message(message) == git(vault, "stripspace", input=message.encode())
+    assert clean_message(message) == git(vault, "stripspace", input=message)
 
 
 def test_another_tools_commit_between_our_steps_is_kept(

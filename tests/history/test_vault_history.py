@@ -12,20 +12,13 @@ from cortexgraph_vault.errors import GitError, NotFound, UnsafePath
 from cortexgraph_vault.history import GITIGNORE, VaultHistory, VersionNotFound
 from cortexgraph_vault.history.tracing import frontmatter_id
 from tests.builders import write_note
-from tests.conftest import git_as_a_person
+from tests.conftest import git
 
 ID_A = "3f1c9a0e-0000-4000-8000-00000000000a"
 ID_B = "3f1c9a0e-0000-4000-8000-00000000000b"
 
 
-@pytest.fixture(autouse=True)
-def isolated_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    git_as_a_person(tmp_path / "home", monkeypatch)
-
-
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=True)
-    return done.stdout.decode()
+pytestmark = pytest.mark.usefixtures("git_of_a_person")
 
 
 def a_memory(memory_id: str, body: str = "I prefer tea.", *, quote: str = "") -> str:
@@ -33,12 +26,12 @@ def a_memory(memory_id: str, body: str = "I prefer tea.", *, quote: str = "") ->
 
 
 def name_status(repo: Path, rev: str = "HEAD") -> set[str]:
-    out = git(repo, "-c", "core.quotepath=false", "show", "--name-status", "--format=", "-M", rev)
+    out = git(repo, "show", "--name-status", "--format=", "-M", rev)
     return {line for line in out.splitlines() if line}
 
 
 def status(repo: Path) -> set[str]:
-    out = git(repo, "-c", "core.quotepath=false", "status", "--porcelain", "--untracked-files=all")
+    out = git(repo, "status", "--porcelain", "--untracked-files=all")
     return {line for line in out.splitlines() if line}
 
 

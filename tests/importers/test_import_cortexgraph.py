@@ -18,7 +18,6 @@ from tests.importers.helpers import (
     append,
     commits,
     copy_store,
-    empty_git_vault,
     fixture_records,
     service,
     snapshot,
@@ -39,11 +38,6 @@ related_meta: {Jonas works from Berlin (CET) and prefers meetings after 10 00: {
 ---
 Maya drinks her coffee black, no sugar.
 """
-
-
-@pytest.fixture
-def vault(tmp_path: Path) -> Path:
-    return empty_git_vault(tmp_path / "vault")
 
 
 def test_each_surviving_memory_becomes_a_note_in_the_folder_of_its_status(vault: Path) -> None:

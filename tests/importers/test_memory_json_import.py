@@ -6,10 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import NOW_ISO
-from tests.importers.helpers import MEMORY_JSON, commits, empty_git_vault, service, snapshot
+from tests.importers.helpers import MEMORY_JSON, commits, service, snapshot
 
 MAYA = """---
 id: {id}
@@ -28,11 +26,6 @@ works_at: ["[[Kestrel Labs]]"]
 - Allergic to peanuts
 - Lives in Lund
 """
-
-
-@pytest.fixture
-def vault(tmp_path: Path) -> Path:
-    return empty_git_vault(tmp_path / "vault")
 
 
 def test_each_entity_becomes_one_note_with_its_observations_as_list_items(vault: Path) -> None:

@@ -14,18 +14,9 @@ import pytest
 from cortexgraph_vault.errors import GitError
 from cortexgraph_vault.history import VaultHistory, recording
 from cortexgraph_vault.history.runner import GitRunner
-from tests.conftest import git_as_a_person
+from tests.conftest import git
 
-
-@pytest.fixture(autouse=True)
-def isolated_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    git_as_a_person(tmp_path / "home", monkeypatch, "T", "t@example.org")
-
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(repo), *args], capture_output=True, check=True, text=True
-    ).stdout
+pytestmark = pytest.mark.usefixtures("git_of_a_person")
 
 
 def status(repo: Path) -> set[str]:

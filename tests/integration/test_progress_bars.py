@@ -13,6 +13,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 import time
 from datetime import timedelta
@@ -28,28 +29,32 @@ def run_on_a_terminal(
     """The real CLI with its stderr on a pseudo-terminal, as a person at a shell has it."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))  # 100 columns
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "cortexgraph_vault.cli.main", "--vault", str(vault), "--now",
-         NOW_ISO, *args],
-        stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL,
-        env={**os.environ, **(env or {})},
-    )  # fmt: skip
-    os.close(slave)
-    chunks: list[bytes] = []
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([master], [], [], 0.2)
-        if ready:
-            try:
-                data = os.read(master, 65536)
-            except OSError:  # every writer closed the terminal
+    # stdout to a file, not a pipe read at the end: an answer past the pipe's 64 KiB would
+    # block the CLI until the loop below gave up
+    with tempfile.TemporaryFile() as stdout:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cortexgraph_vault.cli.main", "--vault", str(vault), "--now",
+             NOW_ISO, *args],
+            stdout=stdout, stderr=slave, stdin=subprocess.DEVNULL,
+            env={**os.environ, **(env or {})},
+        )  # fmt: skip
+        os.close(slave)
+        chunks: list[bytes] = []
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:  # every writer closed the terminal
+                    break
+                chunks.append(data)
+            elif proc.poll() is not None:
                 break
-            chunks.append(data)
-        elif proc.poll() is not None:
-            break
-    out = proc.stdout.read().decode() if proc.stdout else ""
-    code = proc.wait(timeout=120)
-    os.close(master)
+        code = proc.wait(timeout=120)
+        os.close(master)
+        stdout.seek(0)
+        out = stdout.read().decode()
     return code, out, b"".join(chunks).decode(errors="replace")
 
 

@@ -25,7 +25,7 @@ from cortexgraph_vault.core.credentials import luhn_valid
 from cortexgraph_vault.core.secrets import visible
 from cortexgraph_vault.errors import SecretRefused
 from tests.api.daemon_process import Daemon, start_daemon
-from tests.conftest import NOW_ISO, git
+from tests.conftest import NOW_ISO, examples, git
 from tests.mcp.mcp_session import connected, service_for, text_of, vault_fingerprint
 
 LABELLED = [
@@ -36,7 +36,7 @@ LABELLED = [
     if line.strip()
 ]
 DOOR_SETTINGS = settings(
-    max_examples=20,
+    max_examples=examples(20),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -114,18 +114,21 @@ def squash(text: str) -> str:
     return re.sub(r"[^0-9a-z]", "", visible(text).lower())
 
 
-def leaks(vault: Path, secret: str) -> list[str]:
-    """Where the secret's characters occur: vault files (outside .git) and all of git."""
-    needle = squash(secret)
-    found = [
-        str(p.relative_to(vault))
+def squashed_places(vault: Path) -> dict[str, str]:
+    """Every place a secret could land, squashed: vault files (outside .git) and all of git."""
+    places = {
+        str(p.relative_to(vault)): squash(p.read_text(errors="replace"))
         for p in vault.rglob("*")
-        if p.is_file()
-        and ".git" not in p.relative_to(vault).parts
-        and needle in squash(p.read_text(errors="replace"))
-    ]
-    history = git(vault, "log", "--all", "-p", "--format=%H%n%B")
-    return found + (["git history"] if needle in squash(history) else [])
+        if p.is_file() and ".git" not in p.relative_to(vault).parts
+    }
+    places["git history"] = squash(git(vault, "log", "--all", "-p", "--format=%H%n%B"))
+    return places
+
+
+def leaks(vault: Path, secret: str, places: dict[str, str] | None = None) -> list[str]:
+    """Where the secret's characters occur (in `places`, read from the vault when not given)."""
+    needle = squash(secret)
+    return [name for name, text in (places or squashed_places(vault)).items() if needle in text]
 
 
 def place(field: str, secret: str) -> dict[str, Any]:
@@ -331,8 +334,9 @@ def test_everyday_sentences_no_secret_saved_no_false_refusal(vault: Path) -> Non
         if r["secret"]:
             assert not s.analyze_message(r["text"]).should_save, r["text"]
     assert false_refusals == []
+    places = squashed_places(vault)
     for r in LABELLED:
         if r["secret"]:
-            assert leaks(vault, r["text"]) == [], r["text"]
+            assert leaks(vault, r["text"], places) == [], r["text"]
     assert subprocess.run(["git", "-C", str(vault), "status", "--porcelain"],
                           capture_output=True, text=True).stdout == ""  # fmt: skip

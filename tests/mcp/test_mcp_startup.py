@@ -109,6 +109,7 @@ async def test_a_call_past_the_wait_bound_says_still_indexing_then_works(
         assert f"still indexing the vault: 2 of {notes} notes" in text_of(early)
         assert early.structured_content["error"] == "still_indexing"
         go.set()
+        pending.wait(60)  # built: how long that takes on a busy machine is no part of the test
         later = await client.call_tool("search_memory", {"query": "coffee"})
         assert not later.is_error, text_of(later)
         assert later.structured_content["results"]

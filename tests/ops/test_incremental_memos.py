@@ -23,6 +23,7 @@ from cortexgraph_vault.ops.relevance import _episodes, episodes, ranking_config
 from cortexgraph_vault.ops.relevance_arrays import episode_links, links_of
 from cortexgraph_vault.service import MemoryService
 from tests.builders import a_vault, service_for
+from tests.conftest import examples
 
 TITLES = ["Tea", "Coffee", "Walks", "Rain", "Books", "Music"]
 
@@ -171,7 +172,7 @@ OPS = ["touch", "save", "delete", "rename", "relate", "retag", "new", "link", "r
 
 
 @settings(
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -241,7 +242,7 @@ def test_a_bounded_log_forgets_the_oldest_changes() -> None:
     assert log.since(3 * LIMIT + 1) == [("after a gap.md", 0)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     times=st.lists(st.integers(0, 40), max_size=12),
     more=st.lists(st.integers(0, 50), max_size=4),
@@ -271,7 +272,7 @@ def test_links_of_changed_episodes_are_those_made_afresh(
     assert np.array_equal(mine.times, whole.times) and np.array_equal(mine.near, whole.near)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     times=st.lists(st.integers(0, 30), min_size=0, max_size=20),
     start=st.integers(0, 20),

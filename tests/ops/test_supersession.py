@@ -10,17 +10,12 @@ import pytest
 
 from cortexgraph_vault.errors import InvalidArgument, NotFound
 from cortexgraph_vault.service import MemoryService
-from tests.builders import a_vault, frontmatter_of, memory_text, service_for
+from tests.builders import frontmatter_of, memory_text, service_for
 from tests.conftest import NOW, git
 
 PARIS = "I live in Paris, near the Canal Saint-Martin."
 BERLIN = "We moved to Berlin last month; the new flat is in Kreuzberg."
 QUESTION = "which city does the user live in"
-
-
-@pytest.fixture
-def vault(tmp_path: Path) -> Path:
-    return a_vault(tmp_path / "vault", folders=["_stm"], git_init=True)
 
 
 def at(vault: Path, days: float) -> MemoryService:
@@ -60,9 +55,9 @@ def test_both_notes_say_it_and_only_those_lines_change(vault: Path) -> None:
     # one commit holds both notes; the old note gained exactly two lines
     committed = git(vault, "show", "--name-only", "--format=", result.commit or "").splitlines()
     assert set(committed) == {paris.path, berlin.path}
+    until = (NOW + timedelta(days=30)).strftime("%Y-%m-%dT%H:%M:%SZ")
     assert changed_lines(vault, paris.path, result.commit or "") == [
-        f'+superseded_by: ["[[{berlin.title}]]"]',
-        f"+valid_until: {(NOW + timedelta(days=30)).strftime('%Y-%m-%dT%H:%M:%SZ')}",
+        f'+superseded_by: ["[[{berlin.title}]]"]', f"+valid_until: {until}",
     ]  # fmt: skip
     assert (vault / paris.path).read_text().endswith(PARIS + "\n"), "the text is untouched"
 

@@ -5,18 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from tests.builders import a_vault, frontmatter_of, service_for
+from tests.builders import frontmatter_of, service_for
 from tests.conftest import git
 
 PRIYA = "My manager is Priya Natarajan"
 TOM = "My manager is Tom Becker"
-
-
-@pytest.fixture
-def vault(tmp_path: Path) -> Path:
-    return a_vault(tmp_path / "vault", folders=["_stm"], git_init=True)
 
 
 def test_new_content_renames_a_memory_named_from_its_old_content(vault: Path) -> None:

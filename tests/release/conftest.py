@@ -18,6 +18,10 @@ from release.versions import version
 
 REPO = Path(__file__).resolve().parents[2]
 NO_NETWORK_LOG = "CORTEXGRAPH_TEST_NETWORK_LOG"
+# `./scripts/package` builds in the checkout (the plugin's main.js, build/, the egg-info the
+# package's metadata is read from): the tests that run it and the one that reads that metadata
+# share one worker when the suite runs in parallel, one after the other.
+IN_THE_CHECKOUT = pytest.mark.xdist_group("release-checkout")
 
 # Imported first by every Python process of the clean venv (PYTHONPATH): any attempt to reach
 # a host other than this machine is written down and refused.

@@ -15,7 +15,9 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from cortexgraph_vault.core.note import parse_note
-from tests.release.conftest import Dist, Installed, offline
+from tests.release.conftest import IN_THE_CHECKOUT, Dist, Installed, offline
+
+pytestmark = IN_THE_CHECKOUT
 
 # Run inside the offline sandbox (no route out, so the test asks from within): start the
 # demo, wait for its banner's URL, ask /health, stop it, print what /health said.

@@ -11,7 +11,9 @@ from pathlib import Path
 
 from release.bundle import manifest
 from release.server_json import REGISTRY_NAME, server_json
-from tests.release.conftest import REPO, Dist
+from tests.release.conftest import IN_THE_CHECKOUT, REPO, Dist
+
+pytestmark = IN_THE_CHECKOUT
 
 MCPB = REPO / "tools" / "mcpb" / "node_modules" / ".bin" / "mcpb"
 

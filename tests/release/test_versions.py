@@ -10,6 +10,9 @@ from pathlib import Path
 
 from cortexgraph_vault import __version__
 from release.versions import REPO, places, stamp, version
+from tests.release.conftest import IN_THE_CHECKOUT
+
+pytestmark = IN_THE_CHECKOUT
 
 
 def test_every_place_names_the_packages_version() -> None:

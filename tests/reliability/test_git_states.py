@@ -10,7 +10,6 @@ save under its own subject, and every write works again; restore finds what gc f
 from __future__ import annotations
 
 import hashlib
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,14 +17,9 @@ import pytest
 
 from cortexgraph_vault.errors import GitOperationInProgress
 from cortexgraph_vault.service import MemoryService
+from tests.conftest import git
 from tests.reliability.test_crashes import next_start
 from tests.reliability.vault_audit import memory_vault
-
-
-def git(vault: Path, *args: str, check: bool = True) -> str:
-    done = subprocess.run(["git", "-C", str(vault), *args], capture_output=True, text=True,
-                          check=check)  # fmt: skip
-    return done.stdout
 
 
 def home_commit(vault: Path, text: str, message: str) -> None:

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from cortexgraph_vault.config import load_config
 from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.service import MemoryService
-from tests.conftest import NOW_ISO
+from tests.conftest import NOW_ISO, examples
 
 TARGET = re.compile(r"^\ufeff?\s*[\"']?(use_count|last_used|last_used_on|id)[\"']?\s*:")
 
@@ -137,10 +137,10 @@ COUNTS: dict[str, int] = {"written": 0, "refused": 0}
 def test_hostile_notes_are_indexed_and_touched_safely(
     service: MemoryService, soak: bool, figures: dict[str, object]
 ) -> None:
-    examples = 3000 if soak else 1000
+    count = 3000 if soak else examples(1000)
     slowest = [0.0]
 
-    @settings(max_examples=examples, deadline=None, derandomize=not soak,
+    @settings(max_examples=count, deadline=None, derandomize=not soak,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
     @given(hostile_notes())
     def check(data: bytes) -> None:

@@ -26,6 +26,7 @@ from mcp import Client
 from cortexgraph_vault.mcp import build_server
 from tests.api.conftest import git_sample_vault
 from tests.api.daemon_process import Daemon, start_daemon
+from tests.conftest import examples
 from tests.mcp.mcp_session import service_for, text_of
 from tests.reliability.vault_audit import fingerprint
 
@@ -44,7 +45,7 @@ values = st.recursive(scalars, lambda inner: st.one_of(
 
 def settings_for(soak: bool) -> settings:
     return settings(
-        max_examples=3000 if soak else 300, deadline=None, derandomize=not soak,
+        max_examples=3000 if soak else examples(300), deadline=None, derandomize=not soak,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     )  # fmt: skip
 

@@ -9,13 +9,12 @@ person's git index: their own staged work stays exactly as it was.
 from __future__ import annotations
 
 import signal
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from cortexgraph_vault.config import user_cache_dir
-from tests.conftest import NOW
+from tests.conftest import NOW, git
 from tests.consolidation.builders import a_memory, days
 from tests.reliability.test_crashes import next_start, run_writer
 from tests.reliability.vault_audit import memory_vault, unreadable_notes
@@ -27,12 +26,6 @@ SUBJECTS = {
     "promote-before-commit": "promote: 2 memories",
     "consolidate-before-commit": "consolidate: merge 2 memories",
 }
-
-
-def git(vault: Path, *args: str) -> str:
-    done = subprocess.run(["git", "-C", str(vault), *args], capture_output=True, text=True,
-                          check=True)  # fmt: skip
-    return done.stdout
 
 
 def staged(vault: Path) -> list[str]:

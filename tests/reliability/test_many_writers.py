@@ -185,7 +185,7 @@ async def mcp_views(session: ClientSession, ids: list[str]) -> dict[str, tuple[i
             result = await session.call_tool("open_memories", {**args, "cursor": cursor})
             assert not result.is_error, result.content
             found += result.structured_content["memories"]
-            cursor = result.structured_content.get("next_cursor")  # left out when there is none
+            cursor = result.structured_content.get("next_cursor")  # left out when none
             if cursor is None:
                 break
     return views(found)
