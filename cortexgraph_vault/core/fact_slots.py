@@ -81,7 +81,7 @@ SLOTS: tuple[Slot, ...] = (
         ],
         _rx(
             r"\b(?:live|lives|living|reside|resides|based|address|hometown)\b",
-            r"\bwhich\s+(?:city|town|country|neighbou?rhood)\b",
+            r"\b(?:which|what)\s+(?:city|town|country|neighbou?rhood|district|part of town)\b",
             r"\bwhere\b.*\b(?:home|house|flat|apartment)\b",
         ),
     ),
@@ -100,7 +100,11 @@ SLOTS: tuple[Slot, ...] = (
                 r"\bwork\w*\s+(?:for|at)\s+(?:the|a|an)\s+(?:[\w']+\s+){0,2}(?:council|department|ministry|agency|university|hospital|company|firm|startup|bank|school|charity|clinic|studio|agency)\b",
             ),
         ],
-        _rx(r"\b(?:employ\w*|employer|company|firm|works?\s+(?:at|for)|job)\b"),
+        _rx(
+            r"\b(?:employ\w*|employer|company|firm|works?\s+(?:at|for)|job)\b",
+            # "where do I work?", not "where do I work out?"
+            r"\bwhere\s+(?:do|does|did)\s+(?:\w+\s+){1,2}work(?!\s+out)\b",
+        ),
     ),
     _slot(
         "job_title",
@@ -290,7 +294,7 @@ SLOTS: tuple[Slot, ...] = (
     ),
     _slot(
         "coffee",
-        [_rx(r"\b(?:coffee|espresso|latte|cappuccino|flat white)\b")],
+        [_rx(r"\b(?:coffees?|espressos?|lattes?|cappuccinos?|flat whites?|americanos?|cortados?|macchiatos?|mochas?)\b")],
         _rx(r"\b(?:coffee)\b"),
     ),
     _slot("tea", [_rx(r"\btea\b")], _rx(r"\btea\b")),
@@ -347,7 +351,7 @@ SLOT_SEEDS: dict[str, str] = {
     "commute": "commute bike train cycle office",
     "remote_work": "remote home office hybrid",
     "theme": "theme dark light mode",
-    "coffee": "coffee espresso latte",
+    "coffee": "coffee espresso latte cappuccino flat white americano cortado macchiato",
     "tea": "tea",
     "medication": "take pill medication tablets",
     "timezone": "time zone timezone",
