@@ -294,7 +294,11 @@ SLOTS: tuple[Slot, ...] = (
     ),
     _slot(
         "coffee",
-        [_rx(r"\b(?:coffees?|espressos?|lattes?|cappuccinos?|flat whites?|americanos?|cortados?|macchiatos?|mochas?)\b")],
+        [
+            _rx(
+                r"\b(?:coffees?|espressos?|lattes?|cappuccinos?|flat whites?|americanos?|cortados?|macchiatos?|mochas?)\b"
+            )
+        ],
         _rx(r"\b(?:coffee)\b"),
     ),
     _slot("tea", [_rx(r"\btea\b")], _rx(r"\btea\b")),

@@ -112,7 +112,7 @@ def test_pick_keeps_two_memories_each_about_part_of_the_message() -> None:
 
 
 def test_the_person_a_word_names_is_not_the_thing_they_do() -> None:
-    """"What do I photograph with?" is about the camera the person uses, not about their job
+    """Asking "what do I photograph with?" is about the camera the person uses, not about their job
     as a photographer (one stem, two words)."""
     asked = "What do I photograph with?"
     assert relevance(asked, "I photograph with an old Leica M6.").relevant
