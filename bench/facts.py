@@ -259,6 +259,14 @@ def explain_text(outcome: Outcome, data: dict[str, Any]) -> str:
         if entry.get("kind") == "false":
             lines.append(f"day {entry['day']:g} false supersession: {entry['pair']}")
             continue
+        if entry.get("kind") == "recall":
+            i = entry["scenario"]
+            lines.append(f"recall #{i} {data['scenarios'][i]['query']!r} reinforced "
+                         f"{entry['reinforced']} (its current fact: new{i})")  # fmt: skip
+            continue
+        if entry.get("kind") == "chit-chat":
+            lines.append(f"recall {entry['message']!r} reinforced {entry['reinforced']}")
+            continue
         if entry["current"] and not entry["stale"]:
             continue
         i = entry["scenario"]
@@ -376,16 +384,26 @@ def run_variant(
         measure(day)
     # auto-recall after day 200: chit-chat reinforces nothing; each question its current fact
     clock = 200.1
+    chatter: list[tuple[str, list[tuple[str, int]]]] = []
     for message in CHIT_CHAT:
         clock += 0.01
         recalled = vault.cli(clock, "recall", message, "--mode", "silent")
         out.chit_chat_reinforced += len(recalled.get("reinforced_ids") or [])
+        if recalled.get("reinforced_ids"):
+            chatter.append((message, [identity.get(str(x), ("?", -1))
+                                      for x in recalled["reinforced_ids"]]))  # fmt: skip
     for i, scenario in enumerate(scenarios):
         clock += 0.01
         recalled = vault.cli(clock, "recall", scenario["query"], "--mode", "silent")
         reinforced = [str(x) for x in recalled.get("reinforced_ids") or []]
         out.recall_current += ids.get(("new", i)) in reinforced
         out.recall_others += sum(1 for x in reinforced if x != ids.get(("new", i)))
+        if explain and reinforced != [ids.get(("new", i))]:
+            named = [identity.get(x, ("?", -1)) for x in reinforced]
+            out.explain.append({"kind": "recall", "scenario": i, "reinforced": named})
+    if explain:
+        for message, named in chatter:
+            out.explain.append({"kind": "chit-chat", "message": message, "reinforced": named})
     return out
 
 
