@@ -39,6 +39,7 @@ from cortexgraph_vault.core.fact_slots import (
     leading_slots,
     same_holder,
     single_valued,
+    slot_holders,
     slots_asked,
 )
 from cortexgraph_vault.core.intent import is_question
@@ -202,12 +203,25 @@ def judge(message: MessageView, memory: str, weights: WordWeights,
     total = sum(rarity.values())
     coverage = shared_rarity / total if total > 0 else 0.0
     names = message.names & _names(memory)
-    # the slots the memory is about, not one it mentions on the way (core/fact_slots.py)
-    slots = message.asked & leading_slots(memory)
-    if slots and not same_holder(message.holder, holder_of(memory), slots):
-        slots = frozenset()  # "what's my job?" is not answered by my partner's job
+    # the slots the memory is about, not one it mentions on the way (core/fact_slots.py): its
+    # title's and its text's own, each led by the first it states
+    title, _, body = memory.partition("\n")
+    slots = message.asked & (leading_slots(title) | leading_slots(body))
+    holder = holder_of(memory)
+    if slots:
+        # "what's my job?" is not answered by my partner's job, nor "who is my boss?" by
+        # the clause saying someone left the company
+        clauses = {**slot_holders(title, slots), **slot_holders(body, slots)}
+        slots = frozenset(
+            s for s in slots
+            if same_holder(message.holder, holder, slots)
+            and same_holder(message.holder, clauses.get(s, holder), frozenset([s]))
+        )  # fmt: skip
+    # a question about a named person ("which school does Mia go to?") is not about what
+    # another named person holds ("Sam teaches at a high school") for a shared word
+    elsewhere = bool(message.holder.names and holder.names and not names)
     parts: list[tuple[float, str]] = []
-    if shared:
+    if shared and not elsewhere:
         parts.append((RARE_WORD * shared_rarity, "shares " + ", ".join(shared[:4])))
         parts.append((COVERAGE * coverage, f"covers {coverage:.0%} of the message's topic words"))
     if names:
@@ -215,7 +229,11 @@ def judge(message: MessageView, memory: str, weights: WordWeights,
     slot = min(slots) if slots else None
     if slot is not None:
         parts.append((SLOT, f"states the {slot} asked about"))
-    if cosine is not None and cosine > MEANING_FROM and (shared or slots or names):
+    if (
+        cosine is not None
+        and cosine > MEANING_FROM
+        and ((shared and not elsewhere) or slots or names)
+    ):
         parts.append((MEANING * (cosine - MEANING_FROM), f"close in meaning ({cosine:.2f})"))
     z = sum(p for p, _ in parts)
     relevance = round(min(1.0, z), 4)
