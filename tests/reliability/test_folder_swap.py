@@ -16,6 +16,7 @@ import hashlib
 import subprocess
 import sys
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -139,6 +140,17 @@ def test_a_folder_swapped_with_a_symlink_leaks_nothing_through_the_service(
     assert outcomes["touched"] > 0  # the memory was used while the folder was its own
 
 
+def found_again(client: httpx.Client) -> tuple[httpx.Response, int]:
+    """The memory asked for until the daemon's watcher has taken in the folder's last swap back
+    (its events come after the swapper ends, later on a busy machine): (last answer, asks)."""
+    for asked in range(1, 301):
+        answer = client.get(f"/api/v1/memories/{MEMORY_ID}")
+        if answer.status_code != 404:
+            return answer, asked
+        time.sleep(0.1)
+    return answer, asked
+
+
 def test_a_folder_swapped_with_a_symlink_leaks_nothing_over_rest(
     tmp_path: Path, soak: bool, figures: dict[str, object]
 ) -> None:
@@ -174,10 +186,13 @@ def test_a_folder_swapped_with_a_symlink_leaks_nothing_over_rest(
 
     try:
         swaps = swap_while(vault, SOAK_SWAP_SECONDS if soak else SWAP_SECONDS, work)
-        final = daemon.client().get(f"/api/v1/memories/{MEMORY_ID}")
+        final, asked = found_again(daemon.client())
     finally:
         daemon.stop()
-    figures.update(swaps=swaps, answers=dict(answers), leaks=len(leaks), failures=len(failures))
+    figures.update(
+        swaps=swaps, answers=dict(answers), leaks=len(leaks), failures=len(failures),
+        asked_until_found=asked,
+    )  # fmt: skip
     assert failures == [], failures[:5]
     assert leaks == [], leaks[:3]
     assert final.status_code == 200 and "OUTSIDE-SECRET" not in final.text
