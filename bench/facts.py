@@ -24,6 +24,7 @@ current fact and nothing else.
     python -m bench facts                                # this checkout, every variant
     python -m bench facts --before /path/to/checkout     # adds a column for that checkout
     python -m bench facts --variants oracle --json
+    python -m bench facts --variants oracle --explain --keep /tmp/facts  # why each miss
 
 `--before` runs the same protocol against another checkout's package (a `git worktree` of
 the version before the change): its CLI and MCP server, not this one's.
@@ -115,6 +116,8 @@ class Outcome:
     recall_others: int = 0
     suggested: int = 0  # may_supersede entries seen
     failures: list[str] = field(default_factory=list)
+    # --explain: per checkpoint, per scenario, what search answered and where both notes stood
+    explain: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Vault:
@@ -215,7 +218,73 @@ def _pairs_in_notes(root: Path, identity: dict[str, tuple[str, int]]) -> list[tu
     return pairs
 
 
-def run_variant(data: dict[str, Any], variant: str, package: Path, work: Path) -> Outcome:
+def _notes_by_id(root: Path) -> dict[str, dict[str, Any]]:
+    """Every memory note's id → its folder and standing fields (for --explain)."""
+    import yaml
+
+    out: dict[str, dict[str, Any]] = {}
+    for path in root.rglob("*.md"):
+        if ".git" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        if not text.startswith("---"):
+            continue
+        try:
+            fm = yaml.safe_load(text.split("---", 2)[1]) or {}
+        except yaml.YAMLError:
+            continue
+        if fm.get("id"):
+            out[str(fm["id"])] = {
+                "path": str(path.relative_to(root)),
+                **{k: fm.get(k) for k in _STANDING if fm.get(k) is not None},
+            }
+    return out
+
+
+_STANDING = ("status", "use_count", "use_days", "strength", "last_used", "superseded_by")
+
+
+def _hit_view(hit: dict[str, Any], identity: dict[str, tuple[str, int]]) -> dict[str, Any]:
+    key = identity.get(str(hit.get("id") or hit.get("memory_id")), ("?", -1))
+    view = {"is": f"{key[0]}{key[1]}", "title": hit.get("title")}
+    view.update({k: hit[k] for k in ("score", "status", "superseded_by") if hit.get(k)})
+    return view
+
+
+def explain_text(outcome: Outcome, data: dict[str, Any]) -> str:
+    """The scenarios a column missed (current@1 not met, or stale), with what search answered
+    and where both notes stood; then the pairs recorded that are no scenario's."""
+    lines = [f"== {outcome.variant}"]
+    for entry in outcome.explain:
+        if entry.get("kind") == "false":
+            lines.append(f"day {entry['day']:g} false supersession: {entry['pair']}")
+            continue
+        if entry.get("kind") == "recall":
+            i = entry["scenario"]
+            lines.append(f"recall #{i} {data['scenarios'][i]['query']!r} reinforced "
+                         f"{entry['reinforced']} (its current fact: new{i})")  # fmt: skip
+            continue
+        if entry.get("kind") == "chit-chat":
+            lines.append(f"recall {entry['message']!r} reinforced {entry['reinforced']}")
+            continue
+        if entry["current"] and not entry["stale"]:
+            continue
+        i = entry["scenario"]
+        scenario = data["scenarios"][i]
+        lines.append(
+            f"day {entry['day']:g} #{i} {scenario['slot']}: current={entry['current']} "
+            f"stale={entry['stale']}  q: {scenario['query']}"
+        )
+        for side in ("old", "new"):
+            lines.append(f"    {side}: {entry[side]}")
+        for rank, hit in enumerate(entry["hits"], 1):
+            lines.append(f"    {rank}. {hit}")
+    return "\n".join(lines)
+
+
+def run_variant(
+    data: dict[str, Any], variant: str, package: Path, work: Path, explain: bool = False
+) -> Outcome:
     scenarios, noise = data["scenarios"], data["noise"]
     home = work / f"{variant}-home"
     home.mkdir(parents=True)
@@ -241,12 +310,30 @@ def run_variant(data: dict[str, Any], variant: str, package: Path, work: Path) -
             order = [identity.get(str(h.get("id") or h.get("memory_id")), ("?", -1)) for h in hits]
             new_at = order.index(("new", i)) if ("new", i) in order else None
             old_at = order.index(("old", i)) if ("old", i) in order else None
-            if new_at is not None and new_at < 3 and (old_at is None or new_at < old_at):
-                current += 1
-            if old_at is not None and old_at < 3 and (new_at is None or old_at < new_at):
-                stale += not hits[old_at].get("superseded_by")
+            is_current = new_at is not None and new_at < 3 and (old_at is None or new_at < old_at)
+            is_stale = (
+                old_at is not None
+                and old_at < 3
+                and (new_at is None or old_at < new_at)
+                and not hits[old_at].get("superseded_by")
+            )
+            current += is_current
+            stale += is_stale
+            if explain:
+                notes = _notes_by_id(vault.root)
+                out.explain.append({
+                    "day": day, "scenario": i, "current": is_current, "stale": is_stale,
+                    "old": notes.get(ids.get(("old", i), ""), "forgotten"),
+                    "new": notes.get(ids.get(("new", i), ""), "forgotten"),
+                    "hits": [_hit_view(h, identity) for h in hits],
+                })  # fmt: skip
         true_pairs = {(ids.get(("new", i)), ids.get(("old", i))) for i in range(len(scenarios))}
         recorded = _pairs_in_notes(vault.root, identity)
+        if explain:
+            for pair in recorded:
+                if pair not in true_pairs:
+                    named = [identity.get(p, ("?", -1)) for p in pair]
+                    out.explain.append({"kind": "false", "day": day, "pair": named})
         out.current_at_1[day] = current
         out.stale_at_3[day] = stale
         out.false_supersessions[day] = sum(1 for p in recorded if p not in true_pairs)
@@ -263,6 +350,15 @@ def run_variant(data: dict[str, Any], variant: str, package: Path, work: Path) -
             saved = save(day, scenarios[event.index]["new"], ("new", event.index))
             suggested = _suggestions(saved)
             out.suggested += len(suggested)
+            if explain:
+                for item in saved.get("may_supersede") or []:
+                    ref = str(item.get("memory_id") or item.get("id") or "")
+                    if ref != ids.get(("old", event.index)):
+                        out.explain.append({
+                            "kind": "false", "day": day,
+                            "pair": f"listed for new{event.index}: "
+                                    f"{identity.get(ref, ('?', -1))} {item}",
+                        })  # fmt: skip
             confirm = []
             if variant == "assisted":
                 confirm = suggested
@@ -288,16 +384,26 @@ def run_variant(data: dict[str, Any], variant: str, package: Path, work: Path) -
         measure(day)
     # auto-recall after day 200: chit-chat reinforces nothing; each question its current fact
     clock = 200.1
+    chatter: list[tuple[str, list[tuple[str, int]]]] = []
     for message in CHIT_CHAT:
         clock += 0.01
         recalled = vault.cli(clock, "recall", message, "--mode", "silent")
         out.chit_chat_reinforced += len(recalled.get("reinforced_ids") or [])
+        if recalled.get("reinforced_ids"):
+            chatter.append((message, [identity.get(str(x), ("?", -1))
+                                      for x in recalled["reinforced_ids"]]))  # fmt: skip
     for i, scenario in enumerate(scenarios):
         clock += 0.01
         recalled = vault.cli(clock, "recall", scenario["query"], "--mode", "silent")
         reinforced = [str(x) for x in recalled.get("reinforced_ids") or []]
         out.recall_current += ids.get(("new", i)) in reinforced
         out.recall_others += sum(1 for x in reinforced if x != ids.get(("new", i)))
+        if explain and reinforced != [ids.get(("new", i))]:
+            named = [identity.get(x, ("?", -1)) for x in reinforced]
+            out.explain.append({"kind": "recall", "scenario": i, "reinforced": named})
+    if explain:
+        for message, named in chatter:
+            out.explain.append({"kind": "chit-chat", "message": message, "reinforced": named})
     return out
 
 
@@ -342,6 +448,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--scenarios", type=int, help="only the first N scenarios (a quick look; not the protocol)"
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="after the table, each missed scenario: what search answered, where both notes "
+        "stood; and the supersessions recorded that are no scenario's",
+    )
+    parser.add_argument(
+        "--keep", type=Path, help="run in this (new) folder and keep the vaults to look at"
+    )
     options = parser.parse_args(argv)
     if not options.data.is_file():
         parser.error(f"{options.data}: no such file (the bench data lives in ../shared/bench-data)")
@@ -349,17 +464,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.scenarios:
         data = {**data, "scenarios": data["scenarios"][: options.scenarios]}
     columns: list[tuple[str, Outcome]] = []
+    explain = options.explain
     with tempfile.TemporaryDirectory(prefix="bench-facts-") as tmp:
-        work = Path(tmp)
+        work = Path(tmp) if options.keep is None else options.keep.resolve()
         if options.before is not None:
-            before = run_variant(data, "unassisted", options.before.resolve(), work / "before")
+            before = run_variant(
+                data, "unassisted", options.before.resolve(), work / "before", explain
+            )
             columns.append(("before", before))
         for variant in options.variants:
-            columns.append((variant, run_variant(data, variant, _REPO, work / "now")))
+            columns.append((variant, run_variant(data, variant, _REPO, work / "now", explain)))
     if options.json:
         print(json.dumps([{"column": name, **vars(o)} for name, o in columns], default=str))
     else:
         print(table(columns))
+        if explain:
+            for _, o in columns:
+                print(explain_text(o, data))
         for name, o in columns:
             for failure in o.failures[:5]:
                 print(f"{name}: {failure}", file=sys.stderr)

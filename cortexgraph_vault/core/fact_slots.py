@@ -16,6 +16,7 @@ Pure: no files, no clock.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -80,7 +81,7 @@ SLOTS: tuple[Slot, ...] = (
         ],
         _rx(
             r"\b(?:live|lives|living|reside|resides|based|address|hometown)\b",
-            r"\bwhich\s+(?:city|town|country|neighbou?rhood)\b",
+            r"\b(?:which|what)\s+(?:city|town|country|neighbou?rhood|district|part of town)\b",
             r"\bwhere\b.*\b(?:home|house|flat|apartment)\b",
         ),
     ),
@@ -99,7 +100,11 @@ SLOTS: tuple[Slot, ...] = (
                 r"\bwork\w*\s+(?:for|at)\s+(?:the|a|an)\s+(?:[\w']+\s+){0,2}(?:council|department|ministry|agency|university|hospital|company|firm|startup|bank|school|charity|clinic|studio|agency)\b",
             ),
         ],
-        _rx(r"\b(?:employ\w*|employer|company|firm|works?\s+(?:at|for)|job)\b"),
+        _rx(
+            r"\b(?:employ\w*|employer|company|firm|works?\s+(?:at|for)|job)\b",
+            # "where do I work?", not "where do I work out?"
+            r"\bwhere\s+(?:do|does|did)\s+(?:\w+\s+){1,2}work(?!\s+out)\b",
+        ),
     ),
     _slot(
         "job_title",
@@ -289,7 +294,11 @@ SLOTS: tuple[Slot, ...] = (
     ),
     _slot(
         "coffee",
-        [_rx(r"\b(?:coffee|espresso|latte|cappuccino|flat white)\b")],
+        [
+            _rx(
+                r"\b(?:coffees?|espressos?|lattes?|cappuccinos?|flat whites?|americanos?|cortados?|macchiatos?|mochas?)\b"
+            )
+        ],
         _rx(r"\b(?:coffee)\b"),
     ),
     _slot("tea", [_rx(r"\btea\b")], _rx(r"\btea\b")),
@@ -346,7 +355,7 @@ SLOT_SEEDS: dict[str, str] = {
     "commute": "commute bike train cycle office",
     "remote_work": "remote home office hybrid",
     "theme": "theme dark light mode",
-    "coffee": "coffee espresso latte",
+    "coffee": "coffee espresso latte cappuccino flat white americano cortado macchiato",
     "tea": "tea",
     "medication": "take pill medication tablets",
     "timezone": "time zone timezone",
@@ -578,6 +587,44 @@ def same_holder(a: Holder, b: Holder, slots: frozenset[str] = frozenset()) -> bo
     if a.self_ and b.self_:
         return True
     return not (a.names or b.names) and not (a.relatives or b.relatives)
+
+
+# Where one clause ends and the next, which may have another subject, begins: a sentence's
+# end, a semicolon, or a comma before a joining word ("Priya left the company, so my new
+# manager is Tom": Priya left, the manager is mine).
+_CLAUSE_JOIN = re.compile(
+    r";\s*|,\s+(?=(?:so|and|but|because|while|whereas|although|though|then)\b)", re.IGNORECASE
+)
+
+
+# "…; it's Dr. Haddad now": the clause goes on about the thing before, for the same holder
+_THING_SUBJECT = re.compile(r"\W*(?:it|it's|it’s|its|this|that|there|there's)\b", re.IGNORECASE)
+
+
+def _clause_starts(text: str) -> list[int]:
+    cuts = {m.end() for m in _SENTENCE_START.finditer(text)}
+    cuts |= {m.end() for m in _CLAUSE_JOIN.finditer(text)}
+    return sorted(cuts | {0})
+
+
+def slot_holders(text: str, among: frozenset[str] | None = None) -> dict[str, Holder]:
+    """Each slot a statement gives a value of (of `among`, if given), with whose it is: the
+    holder of the clause that states it, so "Priya left the company, so my new manager is Tom"
+    states Priya's employer and the speaker's manager. A clause with no subject of its own
+    ("…and now teaches biology") has the one before it."""
+    starts = slot_starts(text, among)
+    if not starts:
+        return {}
+    cuts = _clause_starts(text)
+    holders: list[Holder] = []
+    for k, start in enumerate(cuts):
+        clause = text[start : cuts[k + 1] if k + 1 < len(cuts) else len(text)]
+        holder = holder_of(clause)
+        has_subject = not _THING_SUBJECT.match(clause) and bool(
+            holder.names or holder.relatives or _SELF.search(clause) or _THIRD.search(clause)
+        )
+        holders.append(holder if has_subject or not holders else holders[-1])
+    return {slot: holders[bisect_right(cuts, at) - 1] for slot, at in starts.items()}
 
 
 def _people(names: frozenset[str]) -> frozenset[str]:

@@ -39,6 +39,7 @@ from cortexgraph_vault.core.fact_slots import (
     leading_slots,
     same_holder,
     single_valued,
+    slot_holders,
     slots_stated,
     when_values,
 )
@@ -126,10 +127,22 @@ def _compare(
     holder = holder_of(old_text)
     # a capitalised first word the other text writes in lower case ("Standup moved…" /
     # "team standup is…") is a thing, not a person holding the fact
-    if not same_holder(
-        _as_things(new_holder, _lower_words(old_text)), _as_things(holder, _lower_words(new)), slots
-    ):
+    old_lower, new_lower = _lower_words(old_text), _lower_words(new)
+    if not same_holder(_as_things(new_holder, old_lower), _as_things(holder, new_lower), slots):
         return None
+    if slots:
+        # a slot is one fact only when both clauses stating it have one holder: "Priya left
+        # the company, so my new manager is…" says nothing of my employer
+        olds_by, news_by = slot_holders(old_text, slots), slot_holders(new, slots)
+        slots = frozenset(
+            s for s in slots
+            if s not in olds_by or s not in news_by or same_holder(
+                _as_things(news_by[s], old_lower), _as_things(olds_by[s], new_lower),
+                frozenset([s]),
+            )
+        )  # fmt: skip
+        if not (slots or rescheduled or (overlap >= SHARED_LISTED and distinctive)):
+            return None
     differs = bool(fresh) or rescheduled
     if not differs:
         return None  # the same thing said again: a duplicate, not a replacement
@@ -137,8 +150,12 @@ def _compare(
     weight = 0.0
     one_value = [s for s in sorted(slots) if single_valued(s)]
     lexical = overlap >= SHARED_LISTED and bool(distinctive)
-    if slots and not (lexical or rescheduled or _leading_slot(new, sorted(slots))):
-        return None  # a slot met on the way ("a new GP, closer to the new flat")
+    if slots and not (
+        lexical
+        or rescheduled
+        or (_leading_slot(new, sorted(slots)) and _leading_slot(old_text, sorted(slots)))
+    ):
+        return None  # a slot met on the way ("a new GP, closer to the new flat"), either side
     if slots:
         reasons.append(f"same {', '.join(sorted(slots))}, a different value")
         weight += 1.0

@@ -39,6 +39,7 @@ from cortexgraph_vault.core.fact_slots import (
     leading_slots,
     same_holder,
     single_valued,
+    slot_holders,
     slots_asked,
 )
 from cortexgraph_vault.core.intent import is_question
@@ -57,6 +58,11 @@ MEANING_FROM = 0.45
 # go to?" is not about Tijn's swimming lessons).
 COVERAGE_MARGIN = 0.6  # of the best coverage
 MEANING_MARGIN = 0.2  # below the best cosine
+# A shared stem counts this much when the two words differ by a suffix that makes another
+# word of it: "designer" is a person, "design" what they do ("what do I design in?" is not
+# about my job as a designer); "flat whites" and "flat white" are one word.
+DERIVED = 0.5
+_DERIVING = ("er", "ers", "or", "ors", "ist", "ists", "ion", "ions", "ment", "ments", "ness")
 # words that only stand for the person asking, in questions a model writes about them
 _ASKER = frozenset(["user", "users", "user's", "person", "assistant"])
 
@@ -89,6 +95,32 @@ class WordWeights:
         found = content_words(text)
         return dict(zip(self.stem(found), (1.0 for _ in found), strict=False))
 
+    def forms(self, text: str) -> dict[str, frozenset[str]]:
+        """Each stem of the text's topic words with the words that gave it."""
+        found = content_words(text)
+        out: dict[str, set[str]] = {}
+        for stem, word in zip(self.stem(found), found, strict=False):
+            out.setdefault(stem, set()).add(word)
+        return {k: frozenset(v) for k, v in out.items()}
+
+
+def derived(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two sets of words of one stem hold no common word, only one word made from
+    the other by a deriving suffix ("design" / "designer")."""
+    if a & b:
+        return False
+    return any(
+        long.startswith(short) and long[len(short) :] in _DERIVING
+        for x in a
+        for y in b
+        for short, long in ((x, y) if len(x) <= len(y) else (y, x),)
+    ) and not any(_inflected(x, y) for x in a for y in b)
+
+
+def _inflected(x: str, y: str) -> bool:
+    short, long = (x, y) if len(x) <= len(y) else (y, x)
+    return long.startswith(short) and long[len(short) :] in ("", "s", "es", "d", "ed", "ing")
+
 
 def idf_rarity(documents: int, frequencies: Mapping[str, int]) -> Callable[[str], float]:
     """Rarity from document frequencies: a word's IDF over that of a word in one note."""
@@ -112,6 +144,10 @@ class MessageView:
     names: frozenset[str]
     asked: frozenset[str]  # slots a question about the person (or a named one) asks for
     holder: Holder
+    forms: dict[str, frozenset[str]]  # the words behind each stem
+    # "how do I make a flat white?": asks how a thing is done in general; a memory it brings
+    # to mind is background, not what was asked, so it is no use of that memory
+    procedure: bool = False
 
     @classmethod
     def of(cls, text: str, weights: WordWeights) -> MessageView:
@@ -119,7 +155,18 @@ class MessageView:
         about_someone = bool(_SELF_ASK.search(text) or names)
         asked = slots_asked(text) if is_question(text) and about_someone else frozenset()
         holder = holder_of(text, question=True)
-        return cls(text, tuple(weights.stems(text)), names, asked, holder)
+        procedure = bool(_PROCEDURE.search(text))
+        forms = weights.forms(text)
+        return cls(text, tuple(weights.stems(text)), names, asked, holder, forms, procedure)
+
+
+# "how do I reverse a list…", "how can I make an omelette…", "how to fix a…": a general
+# how-to about some thing (not "how do I take my coffee?", "how do I usually get there?")
+_PROCEDURE = re.compile(
+    r"^\W*how\s+(?:(?:do|can|should|could|would)\s+(?:i|we|you|one)\s+|to\s+)"
+    r"(?!usually|normally|always|often|still|currently|now\b)\w+\s+(?:a|an|some)\b",
+    re.IGNORECASE,
+)
 
 
 def _names(text: str) -> frozenset[str]:
@@ -145,19 +192,36 @@ class Use:
 def judge(message: MessageView, memory: str, weights: WordWeights,
           cosine: float | None = None) -> Use:  # fmt: skip
     """How relevant `memory` (its title and text) is to the message, and why."""
-    own = set(weights.stems(memory))
+    own = weights.forms(memory)
     rarity = {s: weights.rarity(s) for s in message.stems}
     shared = [s for s in message.stems if s in own]
-    shared_rarity = sum(rarity[s] for s in shared)
+    share = {
+        s: rarity[s] * (DERIVED if derived(message.forms.get(s, frozenset()), own[s]) else 1.0)
+        for s in shared
+    }
+    shared_rarity = sum(share.values())
     total = sum(rarity.values())
     coverage = shared_rarity / total if total > 0 else 0.0
     names = message.names & _names(memory)
-    # the slots the memory is about, not one it mentions on the way (core/fact_slots.py)
-    slots = message.asked & leading_slots(memory)
-    if slots and not same_holder(message.holder, holder_of(memory), slots):
-        slots = frozenset()  # "what's my job?" is not answered by my partner's job
+    # the slots the memory is about, not one it mentions on the way (core/fact_slots.py): its
+    # title's and its text's own, each led by the first it states
+    title, _, body = memory.partition("\n")
+    slots = message.asked & (leading_slots(title) | leading_slots(body))
+    holder = holder_of(memory)
+    if slots:
+        # "what's my job?" is not answered by my partner's job, nor "who is my boss?" by
+        # the clause saying someone left the company
+        clauses = {**slot_holders(title, slots), **slot_holders(body, slots)}
+        slots = frozenset(
+            s for s in slots
+            if same_holder(message.holder, holder, slots)
+            and same_holder(message.holder, clauses.get(s, holder), frozenset([s]))
+        )  # fmt: skip
+    # a question about a named person ("which school does Mia go to?") is not about what
+    # another named person holds ("Sam teaches at a high school") for a shared word
+    elsewhere = bool(message.holder.names and holder.names and not names)
     parts: list[tuple[float, str]] = []
-    if shared:
+    if shared and not elsewhere:
         parts.append((RARE_WORD * shared_rarity, "shares " + ", ".join(shared[:4])))
         parts.append((COVERAGE * coverage, f"covers {coverage:.0%} of the message's topic words"))
     if names:
@@ -165,11 +229,18 @@ def judge(message: MessageView, memory: str, weights: WordWeights,
     slot = min(slots) if slots else None
     if slot is not None:
         parts.append((SLOT, f"states the {slot} asked about"))
-    if cosine is not None and cosine > MEANING_FROM and (shared or slots or names):
+    if (
+        cosine is not None
+        and cosine > MEANING_FROM
+        and ((shared and not elsewhere) or slots or names)
+    ):
         parts.append((MEANING * (cosine - MEANING_FROM), f"close in meaning ({cosine:.2f})"))
     z = sum(p for p, _ in parts)
     relevance = round(min(1.0, z), 4)
     why = "; ".join(w for p, w in parts if p > 0) or "nothing in common but everyday words"
+    if message.procedure and slot is None:
+        relevance = 0.0
+        why = f"asks how something is done in general ({why})"
     return Use(relevance, why, slot, coverage, cosine, frozenset(shared))
 
 

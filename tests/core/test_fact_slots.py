@@ -6,6 +6,7 @@ from cortexgraph_vault.core.fact_slots import (
     change_cues,
     holder_of,
     same_holder,
+    slot_holders,
     slots_asked,
     slots_stated,
     when_values,
@@ -48,3 +49,14 @@ def test_change_cues_and_values() -> None:
     ]
     assert change_cues("I like green tea.") == []
     assert when_values("The launch slipped to April 2, at 9:30.") == {"april", "2", "9:30"}
+
+
+def test_each_slot_is_held_by_the_subject_of_its_own_clause() -> None:
+    holders = slot_holders("Jonas left the company, so my new manager is Elif Demir.")
+    assert holders["employer"].names == {"jonas"} and not holders["employer"].self_
+    assert holders["manager"].self_
+    # a clause with no subject of its own, or about the thing before, has the one before it
+    assert slot_holders("Sam changed careers and now teaches biology.")["job_title"].names == {
+        "sam"
+    }
+    assert slot_holders("I changed GP; it's Dr. Haddad now.")["doctor"].self_

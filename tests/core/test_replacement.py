@@ -64,3 +64,29 @@ def test_held_out_pairs() -> None:
     assert f.ratio(f.strong_right, f.strong) == 1.0, f.wrong
     assert f.ratio(f.strong_right, f.replacements) >= 0.75, f.missed
     assert f.ratio(f.listed_right, f.listed) >= 0.7, f.wrong
+
+
+def test_a_slot_another_person_holds_in_an_older_correction_is_not_listed() -> None:
+    """An older save that corrected one fact mentions someone else's job on the way ("Jonas
+    left the company, so my new manager is…"): a later change of my own employer is not about
+    it, and with the memory it does replace, it is recorded alone."""
+    olds = [
+        Statement("manager", "Manager", "Jonas left the company, so my new manager is Elif Demir."),
+        Statement("job", "Job", "I work as a data engineer at Quarry Labs."),
+    ]
+    new = "Started my new job at Harbor Analytics this week, same data work."
+    weights = set_weights([new, *(o.text for o in olds)])
+    found = likely_replaced(new, olds, weights)
+    assert [(r.key, r.strong) for r in found] == [("job", True)]
+
+
+def test_a_slot_an_older_memory_mentions_on_the_way_is_not_what_a_move_replaces() -> None:
+    """ "A new dentist, closer to the new flat" is about the dentist: a later move replaces the
+    home it states, not that memory."""
+    olds = [
+        Statement("home", "Home", "I live in Ghent, two streets from the Vrijdagmarkt."),
+        Statement("gp", "GP", "I registered with a new GP, Dr. Yusuf, closer to the new flat."),
+    ]
+    new = "We moved to Antwerp in September; the new flat is near the zoo."
+    weights = set_weights([new, *(o.text for o in olds)])
+    assert [(r.key, r.strong) for r in likely_replaced(new, olds, weights)] == [("home", True)]

@@ -109,3 +109,34 @@ def test_pick_keeps_two_memories_each_about_part_of_the_message() -> None:
     db = judge(view, "Maya reaches for Postgres first.", w)
     picked = pick([_judged("milk", milk), _judged("db", db)])
     assert {j.key for j in picked} == {"milk", "db"}
+
+
+def test_the_person_a_word_names_is_not_the_thing_they_do() -> None:
+    """Asking "what do I photograph with?" is about the camera the person uses, not about their job
+    as a photographer (one stem, two words)."""
+    asked = "What do I photograph with?"
+    assert relevance(asked, "I photograph with an old Leica M6.").relevant
+    assert not relevance(asked, "I work as a photographer at a local newspaper.").relevant
+
+
+def test_a_general_how_to_is_no_use_of_a_memory_it_brings_to_mind() -> None:
+    """Asking how a thing is done in general uses no memory, even one about that thing; asking
+    how the person does it does."""
+    memory = "I drink cortados, always with oat milk."
+    assert not relevance("How do I make a cortado at home?", memory).relevant
+    assert not relevance("How can I clean an espresso machine?", memory).relevant
+    assert relevance("How do I take my coffee?", memory).relevant
+
+
+def test_a_slot_answered_by_a_correction_that_names_someone_leaving() -> None:
+    """The manager question is answered by the clause that gives my manager, even when the
+    note opens with someone else leaving, and its title repeats that opening."""
+    memory = "Jonas left the company\nJonas left the company, so my new manager is Elif Demir."
+    use = relevance("Who is my boss right now?", memory)
+    assert use.relevant and use.slot == "manager"
+
+
+def test_a_question_about_one_person_is_not_about_another_for_a_shared_word() -> None:
+    asked = "Which secondary school does Noor go to?"
+    assert relevance(asked, "Noor moved to Hillside Academy in the spring.").relevant
+    assert not relevance(asked, "Ruben now teaches chemistry at a secondary school.").relevant

@@ -110,3 +110,27 @@ def test_the_command_line_prints_what_a_save_may_replace(cli, tmp_path: Path) ->
     at_line = lines.index("may replace (confirm with `relate NEW OLD --type supersedes`):")
     assert lines[at_line + 1].startswith("  I live in Paris, near the Canal Saint-Martin (id ")
     assert "same home" in lines[at_line + 1]
+
+
+def test_a_new_job_replaces_the_old_job_not_a_correction_that_named_a_colleague_leaving(
+    tmp_path: Path,
+) -> None:
+    """The manager's correction says someone else left the company; the person's own new job,
+    saved later, replaces their old job only: recorded, with nothing else listed, and the
+    question about the manager still answered by the correction."""
+    vault = tmp_path / "vault"
+    (vault / "_stm").mkdir(parents=True)
+    job = service_for(vault, now=at(0)).save("I work as a data engineer at Quarry Labs.")
+    service_for(vault, now=at(1)).save("My manager is Jonas Berg; we meet on Tuesdays.")
+    manager = service_for(vault, now=at(20)).save(
+        "Jonas left the company, so my new manager is Elif Demir."
+    )
+    new_job = service_for(vault, now=at(40)).save(
+        "Started my new job at Harbor Analytics this week, same data work."
+    )
+    assert new_job.superseded == [job.memory_id]
+    assert new_job.may_supersede == []
+    note = parse_note((vault / manager.path).read_text("utf-8")).frontmatter
+    assert "superseded_by" not in note
+    found = service_for(vault, now=at(41)).search("who is my manager now", top_k=3)
+    assert found.results[0].id == manager.memory_id
