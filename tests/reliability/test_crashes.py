@@ -53,7 +53,7 @@ def lock_is_free(vault: Path) -> bool:
 
 def check_nothing_lost(vault: Path, service: MemoryService, ids: set[str]) -> dict[str, list[str]]:
     on_disk = memories_on_disk(vault)
-    forgotten = {f.id for f in service.forgotten(limit=10_000).forgotten}
+    forgotten = {f.id for f in service.forgotten(limit=500).forgotten}
     return {
         "missing": sorted(ids - set(on_disk) - forgotten),
         "twice": sorted(
@@ -137,7 +137,7 @@ def test_a_writer_killed_again_and_again_loses_no_memory(
     assert extra <= rounds
     figures.update(
         kills=rounds, operations_logged=len(entries), by_kind=dict(ops),
-        memories=len(set(id_paths) | saved), forgotten=service.forgotten(limit=10_000).count,
+        memories=len(set(id_paths) | saved), forgotten=service.forgotten(limit=500).count,
         lost=0,
     )  # fmt: skip
 

@@ -251,7 +251,7 @@ def check(ledger: Ledger, vaults: list[Path], s: MemoryService) -> dict[str, obj
         for line in ledger.hand_lines.get(mid, []) if mid not in ledger.uncounted else []:
             assert line in parsed.body, (path, line)
     assert all(count == 1 for count in seen.values()), [m for m, c in seen.items() if c > 1]
-    forgotten = {f.id for f in s.forgotten(limit=10_000).forgotten}
+    forgotten = {f.id for f in s.forgotten(limit=500).forgotten}
     missing = [m for m in ledger.ids if m not in seen and m not in forgotten]
     assert not missing, f"memories neither in the vault nor forgotten in a commit: {missing}"
     return {"memories_present": len(seen), "uses_checked_exactly": counted,
