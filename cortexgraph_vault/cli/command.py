@@ -186,8 +186,15 @@ def operation_command(
     through_daemon: bool = True,
 ) -> Command:
     """A command that is one operation, run with its arguments as the request."""
-    return Command(name, help, runs(operation), args=args, needs="operations",
-                   operation=operation, through_daemon=through_daemon)  # fmt: skip
+    return Command(
+        name,
+        help,
+        runs(operation),
+        args=args,
+        needs="operations",
+        operation=operation,
+        through_daemon=through_daemon,
+    )
 
 
 @dataclass(frozen=True)

@@ -130,8 +130,11 @@ def _strict_arguments_lean_results(tool: RegisteredTool) -> None:
     the output schema stays as published."""
     tool.fn_metadata.output_model = None
     loose = tool.fn_metadata.arg_model
-    strict: type[ArgModelBase] = type(loose.__name__, (loose,), {"model_config": ConfigDict(extra="forbid"),
-                                             "__module__": loose.__module__})  # fmt: skip
+    strict: type[ArgModelBase] = type(
+        loose.__name__,
+        (loose,),
+        {"model_config": ConfigDict(extra="forbid"), "__module__": loose.__module__},
+    )
     tool.fn_metadata.arg_model = strict
     tool.parameters = strict.model_json_schema(by_alias=True)
 
