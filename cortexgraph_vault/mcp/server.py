@@ -11,7 +11,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from mcp.server import MCPServer
@@ -53,9 +54,8 @@ SESSION_IDLE_SECONDS = 600.0
 class VaultMCPServer(MCPServer):
     """The SDK's server, with errors written for the model and a leaner tool list."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.unlisted: dict[str, frozenset[str]] = {}  # each tool's arguments kept off the list
+    # each tool's arguments kept off the list (set by build_server from the catalogue)
+    unlisted: Mapping[str, frozenset[str]] = MappingProxyType({})
 
     async def list_tools(self) -> list[Tool]:
         # Schema titles repeat the property names ("top_k" → "Top K"): bytes every session
@@ -167,7 +167,7 @@ def build_server(service: MemoryService) -> MCPServer:
     for op in OPERATIONS.values():  # in the catalogue's order
         if op.mcp_tool:
             registry.operation(op)
-    server.unlisted.update(registry.unlisted)
+    server.unlisted = dict(registry.unlisted)
     prompts.register(server)
     resources.register(server, service)
     return server
