@@ -60,8 +60,14 @@ class Setting:
         return "text"
 
 
-def _setting(kind: str, default: object, help: str, lo: float | None = None, hi: float | None = None,
-             choices: tuple[str, ...] = ()) -> Any:  # fmt: skip
+def _setting(
+    kind: str,
+    default: object,
+    help: str,
+    lo: float | None = None,
+    hi: float | None = None,
+    choices: tuple[str, ...] = (),
+) -> Any:
     """A Config field that is a setting: its default, and how it is checked and explained.
     Typed Any as `dataclasses.field` is: the field's annotation gives the type."""
     return field(default=default, metadata={_SETTING: (kind, help, lo, hi, choices)})

@@ -64,8 +64,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if outcome.report:
         print(f"cortexgraph-vault merge: {note}: {outcome.report}", file=sys.stderr)
     if kept:
-        print(f"cortexgraph-vault merge: {note}: a second memory with this name kept as {kept}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"cortexgraph-vault merge: {note}: a second memory with this name kept as {kept}",
+            file=sys.stderr,
+        )
     return 0 if outcome.clean else 1
 
 

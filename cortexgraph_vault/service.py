@@ -129,9 +129,13 @@ class MemoryService:
     ) -> None:
         """`one_call`: the process makes one call now and ends (a CLI command)."""
         self.engine = VaultEngine(
-            config, clock=clock, on_catalog=on_catalog, one_call=one_call,
-            before_vectors=uncommitted.record_uncommitted, progress=progress or no_progress,
-        )  # fmt: skip
+            config,
+            clock=clock,
+            on_catalog=on_catalog,
+            one_call=one_call,
+            before_vectors=uncommitted.record_uncommitted,
+            progress=progress or no_progress,
+        )
         self._depth = threading.local()
         if one_call:
             self.engine.trust_start_walk()

@@ -168,8 +168,12 @@ def rest_input(op: AnyOperation, binding: Rest) -> type[RestInput] | None:
 
 def _same_shape(a: Rest, b: Rest) -> bool:
     return (a.body, dict(a.in_path), dict(a.fixed), dict(a.rename), a.in_query) == (
-        b.body, dict(b.in_path), dict(b.fixed), dict(b.rename), b.in_query
-    )  # fmt: skip
+        b.body,
+        dict(b.in_path),
+        dict(b.fixed),
+        dict(b.rename),
+        b.in_query,
+    )
 
 
 def rest_request(
@@ -197,16 +201,28 @@ def operation_endpoints(operations: Mapping[str, AnyOperation]) -> list[Endpoint
             model = rest_input(op, binding)
             out.append(
                 Endpoint(
-                    method=binding.method, path=binding.path, summary=binding.summary,
-                    name=binding.name, tag=binding.tag, description=binding.description,
-                    fn=_runs(op), status=binding.status,
-                    response=op.result, query=model if binding.in_query else None,
+                    method=binding.method,
+                    path=binding.path,
+                    summary=binding.summary,
+                    name=binding.name,
+                    tag=binding.tag,
+                    description=binding.description,
+                    fn=_runs(op),
+                    status=binding.status,
+                    response=op.result,
+                    query=model if binding.in_query else None,
                     body=None if binding.in_query else model,
-                    path_params=tuple(_PATH_PARAM.findall(binding.path)), errors=binding.errors,
-                    public=False, uses_service=True, own_call=False, reads=None,
-                    read_process=binding.read_process, operation=op, binding=binding,
+                    path_params=tuple(_PATH_PARAM.findall(binding.path)),
+                    errors=binding.errors,
+                    public=False,
+                    uses_service=True,
+                    own_call=False,
+                    reads=None,
+                    read_process=binding.read_process,
+                    operation=op,
+                    binding=binding,
                 )
-            )  # fmt: skip
+            )
     return out
 
 

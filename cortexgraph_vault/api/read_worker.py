@@ -162,9 +162,10 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     logging.basicConfig(
-        level=logging.WARNING, stream=sys.stderr,
+        level=logging.WARNING,
+        stream=sys.stderr,
         format="cortexgraph-vault read process %(process)d: %(message)s",
-    )  # fmt: skip
+    )
     sock = socket.socket(fileno=int(argv[1]))
     try:
         serve(sock)

@@ -73,7 +73,7 @@ class Arg:
             elif self.many:
                 kw["nargs"] = "+"
                 if not self.positional:
-                    kw.update(action=ListOption, split_commas=self.split_commas)
+                    kw["action"] = ListOption if self.split_commas else WholeValuesOption
             elif self.optional:
                 kw["nargs"] = "?"
         if self.positional:
@@ -96,9 +96,7 @@ class Arg:
 class ListOption(argparse.Action):
     """Collects a list option's values over repeats, words and commas."""
 
-    def __init__(self, *args: Any, split_commas: bool = True, **kwargs: Any) -> None:
-        self.split_commas = split_commas
-        super().__init__(*args, **kwargs)
+    split_commas = True
 
     def __call__(
         self,
@@ -114,6 +112,12 @@ class ListOption(argparse.Action):
             else:
                 items.append(value)
         setattr(namespace, self.dest, items)
+
+
+class WholeValuesOption(ListOption):
+    """A list option whose values may hold commas (each value is one item)."""
+
+    split_commas = False
 
 
 @dataclass(frozen=True)
@@ -186,8 +190,15 @@ def operation_command(
     through_daemon: bool = True,
 ) -> Command:
     """A command that is one operation, run with its arguments as the request."""
-    return Command(name, help, runs(operation), args=args, needs="operations",
-                   operation=operation, through_daemon=through_daemon)  # fmt: skip
+    return Command(
+        name,
+        help,
+        runs(operation),
+        args=args,
+        needs="operations",
+        operation=operation,
+        through_daemon=through_daemon,
+    )
 
 
 @dataclass(frozen=True)

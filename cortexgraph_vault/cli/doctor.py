@@ -53,13 +53,21 @@ class Findings:
 
 def check_vault(config: Config, f: Findings) -> Path | None:
     if config.vault is None:
-        f.add("vault", "problem", "no vault configured",
-              "pass --vault PATH or set CORTEXGRAPH_VAULT to your Obsidian vault folder")  # fmt: skip
+        f.add(
+            "vault",
+            "problem",
+            "no vault configured",
+            "pass --vault PATH or set CORTEXGRAPH_VAULT to your Obsidian vault folder",
+        )
         return None
     root = Path(config.vault).expanduser()
     if not root.exists():
-        f.add("vault", "problem", f"{root}: does not exist",
-              f"check the path, or create it: mkdir -p {root}")  # fmt: skip
+        f.add(
+            "vault",
+            "problem",
+            f"{root}: does not exist",
+            f"check the path, or create it: mkdir -p {root}",
+        )
         return None
     if not root.is_dir():
         f.add(
@@ -77,8 +85,12 @@ def check_vault(config: Config, f: Findings) -> Path | None:
         return root
     f.add("vault", "ok", f"{root}: readable and writable")
     if not (root / ".obsidian").is_dir():
-        f.add("vault", "info", "no .obsidian folder: Obsidian has not opened this folder as a vault",
-              "open it in Obsidian (Open folder as vault) to browse your memories there")  # fmt: skip
+        f.add(
+            "vault",
+            "info",
+            "no .obsidian folder: Obsidian has not opened this folder as a vault",
+            "open it in Obsidian (Open folder as vault) to browse your memories there",
+        )
     for name in (config.stm_folder, config.ltm_folder, config.archive_folder):
         folder = root / name
         if not folder.exists():
@@ -94,24 +106,40 @@ def check_git(config: Config, root: Path, f: Findings, *, fix: bool = False) -> 
 
     history = VaultHistory(root, lock_wait_seconds=config.git_lock_wait)
     if not history.available:
-        f.add("git", "warning", history.why_unavailable() + " (history, gc and restore need it)",
-              "cortexgraph-vault init")  # fmt: skip
+        f.add(
+            "git",
+            "warning",
+            history.why_unavailable() + " (history, gc and restore need it)",
+            "cortexgraph-vault init",
+        )
         return
     runner = history._find_repo()
     assert runner is not None
     head = runner.head_or_none()
-    f.add("git", "ok", f"a git repository at {runner.work_tree}"
-          + (f", HEAD {head[:7]}" if head else ", no commit yet"))  # fmt: skip
+    f.add(
+        "git",
+        "ok",
+        f"a git repository at {runner.work_tree}"
+        + (f", HEAD {head[:7]}" if head else ", no commit yet"),
+    )
     if identity_config(runner):
-        f.add("git", "warning", "no git identity (user.name / user.email) for this repository; "
-              "commits are made as 'cortexgraph-vault'",
-              f'git -C {root} config user.name "Your Name" && git -C {root} config user.email you@example.org')  # fmt: skip
+        f.add(
+            "git",
+            "warning",
+            "no git identity (user.name / user.email) for this repository; "
+            "commits are made as 'cortexgraph-vault'",
+            f'git -C {root} config user.name "Your Name" && git -C {root} config user.email you@example.org',
+        )
     else:
         f.add("git", "ok", "git knows who commits")
     check_merge_driver(config, history, f, fix=fix)
     if runner.index_lock.exists():
-        f.add("git", "warning", f"{runner.index_lock} exists: a git command is running or crashed",
-              f"if no git command is running, remove it: rm {runner.index_lock}")  # fmt: skip
+        f.add(
+            "git",
+            "warning",
+            f"{runner.index_lock} exists: a git command is running or crashed",
+            f"if no git command is running, remove it: rm {runner.index_lock}",
+        )
     try:
         pending = history.changed_paths(
             [config.stm_folder, config.ltm_folder, config.archive_folder]
@@ -120,23 +148,39 @@ def check_git(config: Config, root: Path, f: Findings, *, fix: bool = False) -> 
         f.add("git", "warning", f"could not compare the memory folders with HEAD: {exc}")
         return
     if pending:
-        f.add("git", "info", wording.uncommitted_memory_files(len(pending)),
-              "cortexgraph-vault snapshot")  # fmt: skip
+        f.add(
+            "git",
+            "info",
+            wording.uncommitted_memory_files(len(pending)),
+            "cortexgraph-vault snapshot",
+        )
     if not config.git_commit_writes:
-        f.add("git", "warning", "CORTEXGRAPH_GIT_COMMIT_WRITES is off: saves and updates are not committed",
-              "set CORTEXGRAPH_GIT_COMMIT_WRITES=true")  # fmt: skip
+        f.add(
+            "git",
+            "warning",
+            "CORTEXGRAPH_GIT_COMMIT_WRITES is off: saves and updates are not committed",
+            "set CORTEXGRAPH_GIT_COMMIT_WRITES=true",
+        )
 
 
 def check_lock(root: Path, f: Findings) -> None:
     lock_dir = user_cache_dir() / "locks"
     path = lock_dir / f"{vault_key(root)}.lock"
     if lock_dir.exists() and not os.access(lock_dir, os.W_OK | os.X_OK):
-        f.add("lock", "problem", f"{lock_dir}: not writable, so no write can take the vault lock",
-              f"chmod u+rwx {lock_dir}")  # fmt: skip
+        f.add(
+            "lock",
+            "problem",
+            f"{lock_dir}: not writable, so no write can take the vault lock",
+            f"chmod u+rwx {lock_dir}",
+        )
         return
     if held_elsewhere(path):
-        f.add("lock", "warning", f"the vault lock ({path}) is held by another process right now",
-              "if this lasts, find the process: fuser " + str(path))  # fmt: skip
+        f.add(
+            "lock",
+            "warning",
+            f"the vault lock ({path}) is held by another process right now",
+            "if this lasts, find the process: fuser " + str(path),
+        )
     else:
         f.add("lock", "ok", "the vault lock is free")
 
@@ -170,12 +214,20 @@ def check_daemon(config: Config, root: Path, f: Findings) -> dict[str, Any] | No
     claim = claims_dir() / f"{vault_key(root)}.json"
     info = read_claim(claim) if claim.exists() else {}
     if not held_elsewhere(claim):
-        f.add("daemon", "info", "no daemon is serving this vault (the Obsidian plugin needs one)",
-              f"cortexgraph-vault --vault {root} serve")  # fmt: skip
+        f.add(
+            "daemon",
+            "info",
+            "no daemon is serving this vault (the Obsidian plugin needs one)",
+            f"cortexgraph-vault --vault {root} serve",
+        )
         wanted = int(config.port)
         if _port_taken(wanted):
-            f.add("port", "warning", f"127.0.0.1:{wanted} is in use by another program; `serve` would fail",
-                  "serve --port N, or set CORTEXGRAPH_PORT to a free port")  # fmt: skip
+            f.add(
+                "port",
+                "warning",
+                f"127.0.0.1:{wanted} is in use by another program; `serve` would fail",
+                "serve --port N, or set CORTEXGRAPH_PORT to a free port",
+            )
         else:
             f.add("port", "ok", f"127.0.0.1:{wanted} is free for the daemon")
         return None
@@ -190,8 +242,13 @@ def check_daemon(config: Config, root: Path, f: Findings) -> dict[str, Any] | No
     try:
         code, _ = _get(int(port), "/health")
     except OSError as exc:
-        f.add("daemon", "problem", f"the daemon (pid {pid}) holds the vault but does not answer on "
-              f"127.0.0.1:{port} ({exc})", f"stop it (kill {pid}) and start it again: cortexgraph-vault serve")  # fmt: skip
+        f.add(
+            "daemon",
+            "problem",
+            f"the daemon (pid {pid}) holds the vault but does not answer on "
+            f"127.0.0.1:{port} ({exc})",
+            f"stop it (kill {pid}) and start it again: cortexgraph-vault serve",
+        )
         return None
     if code != 200:
         f.add(
@@ -208,8 +265,12 @@ def check_daemon(config: Config, root: Path, f: Findings) -> dict[str, Any] | No
     except (OSError, UnicodeDecodeError):
         return None
     if code != 200 or not isinstance(status, dict):
-        f.add("daemon", "warning", f"the daemon refused /api/v1/status ({code}) with the token in {token_path()}",
-              "cortexgraph-vault token --rotate, then restart the daemon")  # fmt: skip
+        f.add(
+            "daemon",
+            "warning",
+            f"the daemon refused /api/v1/status ({code}) with the token in {token_path()}",
+            "cortexgraph-vault token --rotate, then restart the daemon",
+        )
         return None
     return status
 
@@ -253,8 +314,12 @@ def check_config(config: Config, f: Findings) -> None:
             continue
         close = difflib.get_close_matches(key, names, n=1, cutoff=0.85)
         if close:
-            f.add("config", "warning", f"{key} is not a setting and is ignored; did you mean {close[0]}?",
-                  f"rename it to {close[0]}")  # fmt: skip
+            f.add(
+                "config",
+                "warning",
+                f"{key} is not a setting and is ignored; did you mean {close[0]}?",
+                f"rename it to {close[0]}",
+            )
         else:
             f.add(
                 "config",
@@ -263,12 +328,20 @@ def check_config(config: Config, f: Findings) -> None:
             )
     rules = config.rules
     if rules.forget_threshold >= rules.danger_zone_min:
-        f.add("config", "warning", "the forget threshold is not below the review danger zone: memories "
-              "are forgotten before they are offered for review",
-              "lower CORTEXGRAPH_FORGET_THRESHOLD or raise CORTEXGRAPH_REVIEW_DANGER_ZONE_MIN")  # fmt: skip
+        f.add(
+            "config",
+            "warning",
+            "the forget threshold is not below the review danger zone: memories "
+            "are forgotten before they are offered for review",
+            "lower CORTEXGRAPH_FORGET_THRESHOLD or raise CORTEXGRAPH_REVIEW_DANGER_ZONE_MIN",
+        )
     if rules.promote_threshold <= rules.forget_threshold:
-        f.add("config", "warning", "the promote threshold is not above the forget threshold",
-              "raise CORTEXGRAPH_PROMOTE_THRESHOLD")  # fmt: skip
+        f.add(
+            "config",
+            "warning",
+            "the promote threshold is not above the forget threshold",
+            "raise CORTEXGRAPH_PROMOTE_THRESHOLD",
+        )
     changed = [
         f"{n}={config.values[n]} ({o})"
         for n, o in sorted(config.origins.items())
@@ -292,8 +365,13 @@ def check_watcher(
         watcher = vault_status(engine).watcher.model_dump()
     if watcher is not None:
         if not watcher.get("running"):
-            f.add("watcher", "problem", "the daemon's file watcher is not running: edits in Obsidian "
-                  "are only seen at the next full scan", "restart the daemon")  # fmt: skip
+            f.add(
+                "watcher",
+                "problem",
+                "the daemon's file watcher is not running: edits in Obsidian "
+                "are only seen at the next full scan",
+                "restart the daemon",
+            )
         else:
             age = watcher.get("heartbeat_age_seconds")
             if age is not None and age > HEARTBEAT_STALE_SECONDS:
@@ -322,8 +400,12 @@ def _check_inotify(root: Path, f: Findings) -> None:
         return
     folders = sum(1 for _ in _folders(root))
     if folders > limit * 0.8:
-        f.add("watcher", "warning", f"the vault has {folders} folders and inotify allows {limit} watches",
-              "sudo sysctl fs.inotify.max_user_watches=524288")  # fmt: skip
+        f.add(
+            "watcher",
+            "warning",
+            f"the vault has {folders} folders and inotify allows {limit} watches",
+            "sudo sysctl fs.inotify.max_user_watches=524288",
+        )
 
 
 def _folders(root: Path) -> Any:
@@ -346,18 +428,32 @@ def check_merge_driver(config: Config, history: Any, f: Findings, *, fix: bool) 
     done = f" (after installing: {fixed})" if fixed else ""
     fix_it = "cortexgraph-vault doctor --fix"
     if state.config_command and state.fails:
-        f.add("sync", "warning", f"the merge driver for memory notes does not run "
-              f"({state.fails}): every merge of a memory used on two devices fails{done}",
-              fix_it)  # fmt: skip
+        f.add(
+            "sync",
+            "warning",
+            f"the merge driver for memory notes does not run "
+            f"({state.fails}): every merge of a memory used on two devices fails{done}",
+            fix_it,
+        )
     elif state.missing_lines or not state.config_command:
         missing = (
             "the .gitattributes lines" if state.missing_lines else "the command in .git/config"
         )
-        f.add("sync", "warning", f"the merge driver for memory notes lacks {missing}: a memory "
-              "used on two devices would be a git conflict", fix_it)  # fmt: skip
+        f.add(
+            "sync",
+            "warning",
+            f"the merge driver for memory notes lacks {missing}: a memory "
+            "used on two devices would be a git conflict",
+            fix_it,
+        )
     elif not state.survives_upgrades:
-        f.add("sync", "warning", "the merge driver for memory notes runs, but by a path that a "
-              "reinstall or upgrade would break", fix_it)  # fmt: skip
+        f.add(
+            "sync",
+            "warning",
+            "the merge driver for memory notes runs, but by a path that a "
+            "reinstall or upgrade would break",
+            fix_it,
+        )
     elif fixed:
         f.add("sync", "ok", f"installed the merge driver for memory notes ({fixed}); it runs")
     else:
@@ -369,19 +465,31 @@ def check_index(engine: VaultEngine, f: Findings) -> None:
     if cache.exists():
         f.add("index", "ok", f"index cache {cache} ({cache.stat().st_size} bytes)")
     else:
-        f.add("index", "info", f"no index cache yet at {cache}; the next command writes one",
-              "cortexgraph-vault reindex")  # fmt: skip
+        f.add(
+            "index",
+            "info",
+            f"no index cache yet at {cache}; the next command writes one",
+            "cortexgraph-vault reindex",
+        )
     problems = engine.catalog.problems()
     conflicted = sorted({p for p, r in problems if r.startswith("merged with conflicting edits")})
     if conflicted:
-        f.add("sync", "warning", f"{len(conflicted)} memory notes hold edits from two devices to "
-              f"the same lines, e.g. {conflicted[0]}",
-              "open each, keep the words you want between the <<<<<<< and >>>>>>> lines, and "
-              "delete its merge_conflict property")  # fmt: skip
+        f.add(
+            "sync",
+            "warning",
+            f"{len(conflicted)} memory notes hold edits from two devices to "
+            f"the same lines, e.g. {conflicted[0]}",
+            "open each, keep the words you want between the <<<<<<< and >>>>>>> lines, and "
+            "delete its merge_conflict property",
+        )
     if problems:
         paths = sorted({p for p, _ in problems})
-        f.add("notes", "warning", wording.partly_read_notes(len(paths), paths[0], problems[0][1]),
-              "cortexgraph-vault stats lists them all; fix them in Obsidian")  # fmt: skip
+        f.add(
+            "notes",
+            "warning",
+            wording.partly_read_notes(len(paths), paths[0], problems[0][1]),
+            "cortexgraph-vault stats lists them all; fix them in Obsidian",
+        )
     else:
         f.add("notes", "ok", wording.notes_parse_cleanly(len(engine.catalog)))
 

@@ -10,9 +10,11 @@ if TYPE_CHECKING:
     from cortexgraph_vault.cli.operation_calls import Operations
 
 MESSAGE = Arg(
-    "message", words=True, stdin_dash=True,
+    "message",
+    words=True,
+    stdin_dash=True,
     help="the message (every word; quotes optional), or - to read it from stdin",
-)  # fmt: skip
+)
 
 
 def _analyze(ops: Operations, r: Request) -> Any:

@@ -128,10 +128,13 @@ def add_global_options(parser: Any, *, after: bool = False) -> None:
         **unset,
     )
     parser.add_argument(
-        "--set", action="append", metavar="NAME=VALUE", dest="set_after" if after else "set",
+        "--set",
+        action="append",
+        metavar="NAME=VALUE",
+        dest="set_after" if after else "set",
         help="override a setting, e.g. --set decay_model=exponential",
         **({} if after else {"default": []}),
-    )  # fmt: skip
+    )
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="log to stderr; say who answered", **unset
     )

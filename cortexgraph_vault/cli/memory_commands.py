@@ -39,15 +39,32 @@ SUPERSEDES = Arg(
 )
 CURSOR = Arg("--cursor", help="continue an answer cut to its size (the --cursor it printed)")
 # The filters and paging `search` and `search-all` share.
-WINDOW_DAYS = Arg("--window-days", type=float, metavar="DAYS",
-                  help="only memories used within this many days")  # fmt: skip
-MIN_SCORE = Arg("--min-score", type=float, metavar="SCORE",
-                help="only memories whose score is at least this (0..1)")  # fmt: skip
+WINDOW_DAYS = Arg(
+    "--window-days", type=float, metavar="DAYS", help="only memories used within this many days"
+)
+MIN_SCORE = Arg(
+    "--min-score",
+    type=float,
+    metavar="SCORE",
+    help="only memories whose score is at least this (0..1)",
+)
 PAGE = Arg("--page", type=int, metavar="N", help="page N of the results, from 1 (--limit a page)")
-PREVIEW = Arg("--preview", param="preview_length", type=int, default=300, metavar="CHARS",
-              help="characters of each result's text to show (0: all; default 300)")  # fmt: skip
-SEARCH_LIMIT = Arg("--limit", param="top_k", type=int, default=10, metavar="N",
-                   help="how many results at most (1..100, default 10)")  # fmt: skip
+PREVIEW = Arg(
+    "--preview",
+    param="preview_length",
+    type=int,
+    default=300,
+    metavar="CHARS",
+    help="characters of each result's text to show (0: all; default 300)",
+)
+SEARCH_LIMIT = Arg(
+    "--limit",
+    param="top_k",
+    type=int,
+    default=10,
+    metavar="N",
+    help="how many results at most (1..100, default 10)",
+)
 
 
 def _gc(ops: Operations, r: Request) -> Any:

@@ -39,9 +39,13 @@ class TerminalBar:
             # A terminal that reports no size (some CI shells, `script`) gets 80 columns.
             sized = _columns(self.stream) > 0
             self.bar = tqdm(
-                total=total, desc=self.label, unit="note", file=self.stream,
-                dynamic_ncols=sized, ncols=None if sized else 80,
-            )  # fmt: skip
+                total=total,
+                desc=self.label,
+                unit="note",
+                file=self.stream,
+                dynamic_ncols=sized,
+                ncols=None if sized else 80,
+            )
         self.bar.total = total
         self.bar.update(max(0, done - self.bar.n))
         if done >= total:

@@ -18,9 +18,11 @@ ACT_ON_ONE = "`cortexgraph-vault consolidate --cluster-id ID` previews merging o
 def _cluster_result(result: ClusterResult) -> str:
     if result.find_duplicates:
         head = wording.duplicate_pairs(
-            len(result.duplicate_pairs), result.memories_considered,
-            result.duplicate_threshold or 0.0, then=ACT_ON_ONE,
-        )  # fmt: skip
+            len(result.duplicate_pairs),
+            result.memories_considered,
+            result.duplicate_threshold or 0.0,
+            then=ACT_ON_ONE,
+        )
     else:
         merges = sum(1 for c in result.clusters if c.suggested_action == "merge")
         head = wording.clusters_found(
@@ -28,12 +30,16 @@ def _cluster_result(result: ClusterResult) -> str:
         )
     lines = [head]
     if result.clusters:
-        rows = [(c.id, c.size, f"{c.cohesion:.2f}", c.suggested_action,
-                 short(" | ".join(c.titles), 60)) for c in result.clusters]  # fmt: skip
+        rows = [
+            (c.id, c.size, f"{c.cohesion:.2f}", c.suggested_action, short(" | ".join(c.titles), 60))
+            for c in result.clusters
+        ]
         lines.append(table(rows, ["cluster id", "size", "cohesion", "action", "members"]))
     if result.duplicate_pairs:
-        pairs = [(p.cluster_id, f"{p.similarity:.2f}", short(" | ".join(p.titles), 60))
-                 for p in result.duplicate_pairs]  # fmt: skip
+        pairs = [
+            (p.cluster_id, f"{p.similarity:.2f}", short(" | ".join(p.titles), 60))
+            for p in result.duplicate_pairs
+        ]
         lines.append(table(pairs, ["cluster id", "similarity", "pair"]))
     return "\n".join(lines)
 
@@ -49,9 +55,13 @@ def _consolidate_result(result: ConsolidateResult) -> str:
             f"{r.action} {r.cluster_id} (cohesion {r.cohesion:.2f}): {', '.join(r.titles)}"
         )
         if r.preview and r.action == "previewed":
-            lines += [f"  → {r.preview.title}: strength {r.preview.strength:g}, uses "
-                      f"{r.preview.use_count}, tags {', '.join(r.preview.tags) or '-'}",
-                      "", r.preview.content, ""]  # fmt: skip
+            lines += [
+                f"  → {r.preview.title}: strength {r.preview.strength:g}, uses "
+                f"{r.preview.use_count}, tags {', '.join(r.preview.tags) or '-'}",
+                "",
+                r.preview.content,
+                "",
+            ]
         if r.new_path:
             lines.append(f"  → {r.new_path}; originals: {', '.join(r.archived.values())}")
         if r.commit:

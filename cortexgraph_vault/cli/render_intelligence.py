@@ -52,9 +52,19 @@ def _auto_recall_result(result: AutoRecallResult) -> str:
         lines.append(f"topics: {', '.join(result.topics_found)}")
     if result.memories:
         # what happened to each memory: reinforced, or why not (used too recently)
-        rows = [(f"{m.relevance:.2f}", "reinforced" if m.reinforced else
-                 "not again yet (used recently)" if m.cooling_down else "not reinforced",
-                 short(m.title, 40), (m.memory_id or "")[:8]) for m in result.memories]  # fmt: skip
+        rows = [
+            (
+                f"{m.relevance:.2f}",
+                "reinforced"
+                if m.reinforced
+                else "not again yet (used recently)"
+                if m.cooling_down
+                else "not reinforced",
+                short(m.title, 40),
+                (m.memory_id or "")[:8],
+            )
+            for m in result.memories
+        ]
         lines.append(table(rows, ["relevance", "use", "title", "id"]))
     elif result.reinforced_ids:
         lines.append("reinforced: " + ", ".join(i[:8] for i in result.reinforced_ids))
@@ -66,8 +76,16 @@ def _auto_recall_result(result: AutoRecallResult) -> str:
 def _review_result(result: ReviewResult) -> str:
     lines = [result.message]
     if result.memories:
-        rows = [(f"{m.review_priority:.2f}", wording.decimal(m.score), m.days_until_forgotten,
-                 short(m.title, 40), (m.memory_id or "")[:8]) for m in result.memories]  # fmt: skip
+        rows = [
+            (
+                f"{m.review_priority:.2f}",
+                wording.decimal(m.score),
+                m.days_until_forgotten,
+                short(m.title, 40),
+                (m.memory_id or "")[:8],
+            )
+            for m in result.memories
+        ]
         lines.append(table(rows, ["priority", "score", "days left", "title", "id"]))
     return "\n".join(lines)
 

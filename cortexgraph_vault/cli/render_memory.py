@@ -78,9 +78,21 @@ def explain_table(result: SearchResult) -> str:
             continue
         vector = "-" if e.vector is None else f"{e.vector:.3f}"
         memory = "-" if e.memory_score is None else f"{e.memory_score:.3f}"
-        rows.append((e.rank, f"{e.lexical:.3f}", vector, f"{e.context:.3f}", f"{e.relevance:.3f}",
-                     memory, f"{e.prior:.3f}", f"{e.weight:.2f}", f"{e.final:.3f}",
-                     short(h.title, 30), " ".join(e.matched_terms)[:30]))  # fmt: skip
+        rows.append(
+            (
+                e.rank,
+                f"{e.lexical:.3f}",
+                vector,
+                f"{e.context:.3f}",
+                f"{e.relevance:.3f}",
+                memory,
+                f"{e.prior:.3f}",
+                f"{e.weight:.2f}",
+                f"{e.final:.3f}",
+                short(h.title, 30),
+                " ".join(e.matched_terms)[:30],
+            )
+        )
     head = ["rank", "words", "vector", "context", "relevance", "memory", "prior", "weight"]
     return table(rows, [*head, "final", "title", "matched"])
 
@@ -88,8 +100,17 @@ def explain_table(result: SearchResult) -> str:
 def _search(result: SearchResult) -> str:
     if not result.results:
         return "no matching memories" + (f" ({result.notice})" if result.notice else "")
-    rows = [(wording.decimal(h.score), h.source, short(h.title, 40), h.use_count, short_id(h.id),
-             short(h.content, 50)) for h in result.results]  # fmt: skip
+    rows = [
+        (
+            wording.decimal(h.score),
+            h.source,
+            short(h.title, 40),
+            h.use_count,
+            short_id(h.id),
+            short(h.content, 50),
+        )
+        for h in result.results
+    ]
     text = table(rows, ["score", "where", "title", "uses", "id", "content"])
     page = result.pagination
     if page and page.total_pages > 1:
@@ -123,8 +144,10 @@ def _touch(r: TouchResult) -> str:
 def _observe(r: ObserveResult) -> str:
     lines = [f"reinforced {wording.count(r.reinforced, 'memory')}"]
     if r.memories:
-        rows = [(m.path, m.use_count, m.review_count, wording.decimal(m.strength), m.cross_domain)
-                for m in r.memories]  # fmt: skip
+        rows = [
+            (m.path, m.use_count, m.review_count, wording.decimal(m.strength), m.cross_domain)
+            for m in r.memories
+        ]
         lines.append(table(rows, ["path", "uses", "reviews", "strength", "new context"]))
     return "\n".join(lines)
 
@@ -160,8 +183,16 @@ def _gc(result: GcResult) -> str:
 
     head = commands_for_tools(result.message, registry())
     if result.candidates:
-        rows = [(wording.decimal(c.score), c.use_count, f"{c.age_days:.1f}", short(c.title, 40), short_id(c.id))
-                for c in result.candidates]  # fmt: skip
+        rows = [
+            (
+                wording.decimal(c.score),
+                c.use_count,
+                f"{c.age_days:.1f}",
+                short(c.title, 40),
+                short_id(c.id),
+            )
+            for c in result.candidates
+        ]
         head += "\n" + table(rows, ["score", "uses", "age d", "title", "id"])
     for s in result.skipped:
         head += f"\nskipped {s.path}: {s.reason}"
@@ -209,8 +240,10 @@ def _forgotten(r: ForgottenList) -> str:
     message = commands_for_tools(r.message, registry())
     if not r.forgotten:
         return message
-    rows = [(short_id(f.id), f.kind, f.deleted_at, short(f.title, 40), short(f.preview, 40))
-            for f in r.forgotten]  # fmt: skip
+    rows = [
+        (short_id(f.id), f.kind, f.deleted_at, short(f.title, 40), short(f.preview, 40))
+        for f in r.forgotten
+    ]
     return message + "\n" + table(rows, ["id", "kind", "when", "title", "text"])
 
 
@@ -244,10 +277,23 @@ def _config(result: ConfigReport) -> str:
 
 
 RENDERERS: dict[str, Callable[[Any], str]] = {
-    "OpenResult": _open, "SearchResult": _search, "SaveResult": _save, "TouchResult": _touch,
-    "ObserveResult": _observe, "UpdateResult": _update, "DeleteResult": _delete,
-    "RelationResult": _relate, "GcResult": _gc, "PromoteResult": _promote, "SnapshotResult": _snapshot,
-    "HistoryResult": _history, "VersionResult": _version, "RestoreResult": _restore,
-    "ForgottenList": _forgotten, "StatsResult": _stats, "SyncResult": _sync, "ConfigReport": _config,
+    "OpenResult": _open,
+    "SearchResult": _search,
+    "SaveResult": _save,
+    "TouchResult": _touch,
+    "ObserveResult": _observe,
+    "UpdateResult": _update,
+    "DeleteResult": _delete,
+    "RelationResult": _relate,
+    "GcResult": _gc,
+    "PromoteResult": _promote,
+    "SnapshotResult": _snapshot,
+    "HistoryResult": _history,
+    "VersionResult": _version,
+    "RestoreResult": _restore,
+    "ForgottenList": _forgotten,
+    "StatsResult": _stats,
+    "SyncResult": _sync,
+    "ConfigReport": _config,
     "InitResult": lambda r: r.message,
-}  # fmt: skip
+}

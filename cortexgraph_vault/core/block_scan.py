@@ -39,8 +39,22 @@ class Blocks:
     heading that holds a backtick).
     """
 
-    __slots__ = ("b", "blk", "bs", "code", "e", "inlines", "level", "line", "line_max",
-                 "list_indent", "parent", "s", "src", "t")  # fmt: skip
+    __slots__ = (
+        "b",
+        "blk",
+        "bs",
+        "code",
+        "e",
+        "inlines",
+        "level",
+        "line",
+        "line_max",
+        "list_indent",
+        "parent",
+        "s",
+        "src",
+        "t",
+    )
 
     def __init__(self, src: str) -> None:
         self.src = src

@@ -39,9 +39,38 @@ LINK_COHESION = 0.4  # below this its members are too loosely tied to be worth a
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Kept although short or common: they change what a memory says.
 _MEANINGFUL = frozenset({"not", "no", "never", "without", "before", "after", "only"})
-_STOP = frozenset(STOP_WORDS | {"she", "he", "her", "his", "him", "us", "am", "been", "being",
-                                "would", "should", "could", "can", "also", "just", "all", "any",
-                                "s", "t", "into", "over", "very", "up", "out"}) - _MEANINGFUL  # fmt: skip
+_STOP = (
+    frozenset(
+        STOP_WORDS
+        | {
+            "she",
+            "he",
+            "her",
+            "his",
+            "him",
+            "us",
+            "am",
+            "been",
+            "being",
+            "would",
+            "should",
+            "could",
+            "can",
+            "also",
+            "just",
+            "all",
+            "any",
+            "s",
+            "t",
+            "into",
+            "over",
+            "very",
+            "up",
+            "out",
+        }
+    )
+    - _MEANINGFUL
+)
 
 
 @dataclass(frozen=True)

@@ -191,8 +191,11 @@ def _recording_rows(rule: Any) -> Any:
     return wrapped
 
 
-for _name, _rule in (("paragraph", rules_block.paragraph), ("lheading", rules_block.lheading),
-                     ("heading", rules_block.heading)):  # fmt: skip
+for _name, _rule in (
+    ("paragraph", rules_block.paragraph),
+    ("lheading", rules_block.lheading),
+    ("heading", rules_block.heading),
+):
     _alt = next(r.alt for r in _MD.block.ruler.__rules__ if r.name == _name)
     _MD.block.ruler.at(_name, _recording_rows(_rule), {"alt": _alt})
 

@@ -15,13 +15,22 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("syncthing", re.compile(r"^(?P<stem>.+)\.sync-conflict-\d{8}-\d{6}-[A-Z0-9]{7}(?P<ext>\.md)$")),
-    ("dropbox", re.compile(
-        r"^(?P<stem>.+) \([^()]*'s conflicted copy \d{4}-\d{2}-\d{2}(?: \(\d+\))?\)(?P<ext>\.md)$")),
-    ("nextcloud", re.compile(
-        r"^(?P<stem>.+) \(conflicted copy(?: \d{4}-\d{2}-\d{2} \d{6})?\)(?P<ext>\.md)$")),
+    (
+        "syncthing",
+        re.compile(r"^(?P<stem>.+)\.sync-conflict-\d{8}-\d{6}-[A-Z0-9]{7}(?P<ext>\.md)$"),
+    ),
+    (
+        "dropbox",
+        re.compile(
+            r"^(?P<stem>.+) \([^()]*'s conflicted copy \d{4}-\d{2}-\d{2}(?: \(\d+\))?\)(?P<ext>\.md)$"
+        ),
+    ),
+    (
+        "nextcloud",
+        re.compile(r"^(?P<stem>.+) \(conflicted copy(?: \d{4}-\d{2}-\d{2} \d{6})?\)(?P<ext>\.md)$"),
+    ),
     ("numbered", re.compile(r"^(?P<stem>.+) \d{1,3}(?P<ext>\.md)$")),
-)  # fmt: skip
+)
 
 
 @dataclass(frozen=True)

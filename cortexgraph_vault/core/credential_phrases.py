@@ -66,19 +66,41 @@ _WORD = r"[^\W\d_][\w'’-]*"
 # Every name, by how sure it is. A compound ending in a password name is one ("WLAN-Passwort",
 # "Routerpasswort"); "code" alone is a name only with what it opens (checked after).
 _NAME = re.compile(
-    r"(?i)" + _START + "(?:"
-    + "(?P<answer>" + alternation(ANSWER_NAMES) + ")"
-    + "|(?P<guarded>" + alternation(GUARDED_NAMES) + ")"
-    + "|(?P<number>" + alternation(CODE_QUALIFIERS) + r"(?:[\s-]+(?:panel|system|keypad|box|lock))?"
-    + r"[\s-]?codes?|" + alternation(NUMBER_NAMES) + ")"
-    + r"|(?P<password>(?:[^\W\d_]{2,20}-?)?" + alternation(PASSWORD_COMPOUND_ENDS) + "|"
-    + alternation(PASSWORD_NAMES) + ")"
-    + "|(?P<short>" + alternation(PASSWORD_SHORTHANDS) + ")"
-    + "|(?P<code>" + alternation(CODE_WORDS) + ")"
-    + "|(?P<thing>" + alternation(LOCKED_THINGS) + ")"
-    + "|(?P<target>" + alternation(PASSWORD_THINGS) + ")"
-    + ")" + _END
-)  # fmt: skip
+    r"(?i)"
+    + _START
+    + "(?:"
+    + "(?P<answer>"
+    + alternation(ANSWER_NAMES)
+    + ")"
+    + "|(?P<guarded>"
+    + alternation(GUARDED_NAMES)
+    + ")"
+    + "|(?P<number>"
+    + alternation(CODE_QUALIFIERS)
+    + r"(?:[\s-]+(?:panel|system|keypad|box|lock))?"
+    + r"[\s-]?codes?|"
+    + alternation(NUMBER_NAMES)
+    + ")"
+    + r"|(?P<password>(?:[^\W\d_]{2,20}-?)?"
+    + alternation(PASSWORD_COMPOUND_ENDS)
+    + "|"
+    + alternation(PASSWORD_NAMES)
+    + ")"
+    + "|(?P<short>"
+    + alternation(PASSWORD_SHORTHANDS)
+    + ")"
+    + "|(?P<code>"
+    + alternation(CODE_WORDS)
+    + ")"
+    + "|(?P<thing>"
+    + alternation(LOCKED_THINGS)
+    + ")"
+    + "|(?P<target>"
+    + alternation(PASSWORD_THINGS)
+    + ")"
+    + ")"
+    + _END
+)
 
 
 def _hints(*lists: tuple[str, ...]) -> re.Pattern[str]:
@@ -89,8 +111,16 @@ def _hints(*lists: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(re.escape(s) for s in sorted(starts, key=len, reverse=True)))
 
 
-_NAME_HINTS = _hints(ANSWER_NAMES, GUARDED_NAMES, NUMBER_NAMES, PASSWORD_NAMES,
-                     PASSWORD_COMPOUND_ENDS, CODE_QUALIFIERS, CODE_WORDS, PASSWORD_SHORTHANDS)  # fmt: skip
+_NAME_HINTS = _hints(
+    ANSWER_NAMES,
+    GUARDED_NAMES,
+    NUMBER_NAMES,
+    PASSWORD_NAMES,
+    PASSWORD_COMPOUND_ENDS,
+    CODE_QUALIFIERS,
+    CODE_WORDS,
+    PASSWORD_SHORTHANDS,
+)
 _THING_HINTS = _hints(LOCKED_THINGS)
 _USE_HINTS = _hints(USE_WORDS)
 
@@ -133,16 +163,29 @@ _OPENS_WITH = re.compile(
 # The value before the name: "hunter4 is the wifi password", "4921 est mon code PIN".
 _JOINS_BEFORE = ("is", "was", "ist", "war", "est", "c'est", "c’est", "es", "era", "è", "é")
 _BEFORE_NAME = re.compile(
-    r"(?i)(?:^|(?<=\s)|(?<=[(\[\"“]))" + _VALUE + r"\s+" + alternation(_JOINS_BEFORE)
-    + r"\s+(?P<the>" + alternation(THE_WORDS) + r")\s+(?P<between>(?:[\w-]+\s+|\w+['’]){0,2})$"
-)  # fmt: skip
+    r"(?i)(?:^|(?<=\s)|(?<=[(\[\"“]))"
+    + _VALUE
+    + r"\s+"
+    + alternation(_JOINS_BEFORE)
+    + r"\s+(?P<the>"
+    + alternation(THE_WORDS)
+    + r")\s+(?P<between>(?:[\w-]+\s+|\w+['’]){0,2})$"
+)
 # "use hunter4 for the wifi", "utilise 8842 pour l'alarme".
 _USE_AS = frozenset(USE_AS_WORDS)
 _USE_FOR = re.compile(
-    r"(?i)" + _START + alternation(USE_WORDS) + r"\s+" + _VALUE + r"\s+" + alternation(USE_AS_WORDS)
-    + r"\s+(?:(?P<the>" + alternation(THE_WORDS) + r")\s+|(?:l|dell|all)['’])?"
+    r"(?i)"
+    + _START
+    + alternation(USE_WORDS)
+    + r"\s+"
+    + _VALUE
+    + r"\s+"
+    + alternation(USE_AS_WORDS)
+    + r"\s+(?:(?P<the>"
+    + alternation(THE_WORDS)
+    + r")\s+|(?:l|dell|all)['’])?"
     r"(?P<between>(?:[\w-]+\s+|\w+['’]){0,2})$"
-)  # fmt: skip
+)
 # The name ends its clause: punctuation, a joining word, or a capital starting a sentence.
 _CLAUSE_END = (
     r"\s*(?:$|[.,;:!?)\]\n\"'»”]|[-–—]\s|\s+(?-i:[A-ZÀ-Þ])|(?i:\s+(?:and|but|so|or|which|that|because|und|aber|"
@@ -156,25 +199,49 @@ _THING_CODE_END = re.compile(
     r"per|om|dann|puis|luego|poi|depois|dan|und|et|y|e|en)\b)"
 )
 _OPEN_THEN_KEY_IN = re.compile(
-    r"(?i)" + _START + r"(?:to|in\s+order\s+to|zum|um|pour|para|per|om)\s+"
-    + alternation(OPEN_VERBS) + _END + r"[^.;\n]{0,60}?" + _START + alternation(KEY_IN_VERBS)
-    + r"\s+(?:" + _SPELLED + "|" + _DIGITS + ")"
-)  # fmt: skip
+    r"(?i)"
+    + _START
+    + r"(?:to|in\s+order\s+to|zum|um|pour|para|per|om)\s+"
+    + alternation(OPEN_VERBS)
+    + _END
+    + r"[^.;\n]{0,60}?"
+    + _START
+    + alternation(KEY_IN_VERBS)
+    + r"\s+(?:"
+    + _SPELLED
+    + "|"
+    + _DIGITS
+    + ")"
+)
 _KEY_IN_TO_OPEN = re.compile(
     r"(?i)" + _START + alternation(KEY_IN_VERBS) + r"\s+(?:" + _SPELLED + "|" + _DIGITS + r")\s+"
     r"(?:to|on|at|into|in|for|um|zum|auf|pour|sur|para|en|per|su|om|op|voor)\s+"
-    r"(?:(?:" + alternation(THE_WORDS) + r")\s+|l['’])?(?:" + alternation(OPEN_VERBS) + "|"
-    + alternation(LOCKED_THINGS) + "|get)" + _END
-)  # fmt: skip
+    r"(?:(?:"
+    + alternation(THE_WORDS)
+    + r")\s+|l['’])?(?:"
+    + alternation(OPEN_VERBS)
+    + "|"
+    + alternation(LOCKED_THINGS)
+    + "|get)"
+    + _END
+)
 _YEAR_DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
 # Tokens with digits that are not made up: times, ordinals, versions, decades, quantities.
 _ORDINARY_TOKEN = re.compile(
     r"(?i)(?:\d{1,2}(?::\d{2})?(?:am|pm|h|hrs?|uhr)(?:\d{2})?|\d{1,2}[:h]\d{2}|\d+(?:st|nd|rd|th|e|er|ème|º|ª)"
     r"|v?\d+(?:\.\d+)+|\d+s|[$€£]?\d+(?:[.,]\d+)*[$€£%]?|\d+(?:k|m|g|kg|km|cm|mm|gb|mb|tb|ms|px|x|°c?)"
     r"|\d+-(?:character|char|digit|letter|day|hour|minute|year|week|month)s?)"
-)  # fmt: skip
-_NAME_KIND = {"password": PASSWORD, "short": PASSWORD, "number": NUMBER, "code": NUMBER,
-              "thing": NUMBER, "guarded": GUARDED, "answer": ANSWER, "target": PASSWORD}  # fmt: skip
+)
+_NAME_KIND = {
+    "password": PASSWORD,
+    "short": PASSWORD,
+    "number": NUMBER,
+    "code": NUMBER,
+    "thing": NUMBER,
+    "guarded": GUARDED,
+    "answer": ANSWER,
+    "target": PASSWORD,
+}
 _THE = frozenset(w for w in THE_WORDS if " " not in w)
 _OPENS_NEXT = re.compile(r"(?i)\s+(?:to|um|zum|pour|para|per|om)\s+" + alternation(OPEN_VERBS))
 _ENGLISH_JOINS = frozenset({"is", "was", "are", "changed", "set", "now", "has"})

@@ -25,9 +25,8 @@ _NATIONAL_ID = re.compile(
     r"(?i)(?<![\w-])(?:ssn|social\s+security\s+(?:number|no\.?|#)|social\s+insurance\s+number|"
     r"national\s+(?:id|identity|insurance)\s+(?:number|no\.?|card)|passport\s+(?:number|no\.?)|"
     r"tax\s+(?:id|identification)(?:\s+number)?|driver'?s\s+licen[cs]e\s+(?:number|no\.?)|"
-    r"id\s+card\s+number)"
-    + _IS + r"(?P<id>[A-Z0-9](?:[ -]?[A-Z0-9]){4,20})(?![\w])"
-)  # fmt: skip
+    r"id\s+card\s+number)" + _IS + r"(?P<id>[A-Z0-9](?:[ -]?[A-Z0-9]){4,20})(?![\w])"
+)
 _ID_WORDS = ("ssn", "social", "national", "passport", "tax", "licen", "id card")
 # US social security numbers as written (never 000/666/9xx, never a 00 group or 0000 serial).
 _SSN = re.compile(r"(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")
@@ -46,22 +45,101 @@ _NUMBER_RUN = re.compile(
     r"|\d{4}(?P<a>[ -])\d{6}(?P=a)\d{4,5})"
     r"(?![\w])(?![-.:/]\w)(?![ -]\d)"
 )
-_CARD_WORDS = ("card", "visa", "mastercard", "amex", "discover", "karte", "carte", "tarjeta",
-               "carta", "cartão", "kaart")  # fmt: skip
+_CARD_WORDS = (
+    "card",
+    "visa",
+    "mastercard",
+    "amex",
+    "discover",
+    "karte",
+    "carte",
+    "tarjeta",
+    "carta",
+    "cartão",
+    "kaart",
+)
 _IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![a-z0-9])")
 # ISO 13616's registry: each country's IBANs have one length, so an upper-case hash that
 # happens to pass mod 97 (one in 97 do) is not taken for an account.
 IBAN_LENGTHS = {
-    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22,
-    "BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28,
-    "EE": 20, "EG": 29, "ES": 24, "FI": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23,
-    "GL": 18, "GR": 27, "GT": 28, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26,
-    "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20,
-    "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30, "NL": 18,
-    "NO": 15, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24,
-    "SC": 31, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "ST": 25, "SV": 28, "TL": 23, "TN": 24,
-    "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
-}  # fmt: skip
+    "AD": 24,
+    "AE": 23,
+    "AL": 28,
+    "AT": 20,
+    "AZ": 28,
+    "BA": 20,
+    "BE": 16,
+    "BG": 22,
+    "BH": 22,
+    "BR": 29,
+    "BY": 28,
+    "CH": 21,
+    "CR": 22,
+    "CY": 28,
+    "CZ": 24,
+    "DE": 22,
+    "DK": 18,
+    "DO": 28,
+    "EE": 20,
+    "EG": 29,
+    "ES": 24,
+    "FI": 18,
+    "FO": 18,
+    "FR": 27,
+    "GB": 22,
+    "GE": 22,
+    "GI": 23,
+    "GL": 18,
+    "GR": 27,
+    "GT": 28,
+    "HR": 21,
+    "HU": 28,
+    "IE": 22,
+    "IL": 23,
+    "IQ": 23,
+    "IS": 26,
+    "IT": 27,
+    "JO": 30,
+    "KW": 30,
+    "KZ": 20,
+    "LB": 28,
+    "LC": 32,
+    "LI": 21,
+    "LT": 20,
+    "LU": 20,
+    "LV": 21,
+    "MC": 27,
+    "MD": 24,
+    "ME": 22,
+    "MK": 19,
+    "MR": 27,
+    "MT": 31,
+    "MU": 30,
+    "NL": 18,
+    "NO": 15,
+    "PK": 24,
+    "PL": 28,
+    "PS": 29,
+    "PT": 25,
+    "QA": 29,
+    "RO": 24,
+    "RS": 22,
+    "SA": 24,
+    "SC": 31,
+    "SE": 24,
+    "SI": 19,
+    "SK": 24,
+    "SM": 27,
+    "ST": 25,
+    "SV": 28,
+    "TL": 23,
+    "TN": 24,
+    "TR": 26,
+    "UA": 29,
+    "VA": 22,
+    "VG": 24,
+    "XK": 20,
+}
 
 
 def luhn_valid(digits: str) -> bool:

@@ -66,9 +66,12 @@ APPROX_MARGIN = 1e-9
 
 
 def _approx_scores(
-    use_bases: np.ndarray, last_used_ts: np.ndarray, strengths: np.ndarray, now_ts: float,
+    use_bases: np.ndarray,
+    last_used_ts: np.ndarray,
+    strengths: np.ndarray,
+    now_ts: float,
     cfg: DecayConfig,
-) -> np.ndarray:  # fmt: skip
+) -> np.ndarray:
     """`scores_of` with numpy's own `power` and `exp` (no Python call per row): not equal bit
     for bit, only within APPROX_MARGIN of it, to choose which rows to score exactly."""
     dt = np.maximum(0.0, now_ts - last_used_ts)
@@ -86,9 +89,13 @@ def _approx_scores(
 
 
 def highest(
-    use_bases: np.ndarray, last_used_ts: np.ndarray, strengths: np.ndarray, now_ts: float,
-    cfg: DecayConfig, end: int,
-) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    use_bases: np.ndarray,
+    last_used_ts: np.ndarray,
+    strengths: np.ndarray,
+    now_ts: float,
+    cfg: DecayConfig,
+    end: int,
+) -> tuple[np.ndarray, np.ndarray]:
     """The rows that may be among the `end` highest scores (every row scoring as high as the
     end-th, ties included, and maybe a few more), and their exact scores (`scores_of`).
 

@@ -31,18 +31,108 @@ MAX_ENTITIES = 10
 MAX_TAGS = 5
 
 TECH_TERMS = (
-    "Python", "TypeScript", "JavaScript", "Rust", "Go", "Java", "Kotlin", "Swift", "Ruby", "PHP",
-    "Haskell", "Elixir", "Erlang", "Scala", "Clojure", "Zig", "OCaml", "Lua", "Perl", "Dart",
-    "SQL", "Postgres", "PostgreSQL", "MySQL", "SQLite", "MongoDB", "Redis", "Cassandra",
-    "DynamoDB", "Elasticsearch", "ClickHouse", "Kafka", "RabbitMQ", "NATS", "Docker",
-    "Kubernetes", "Helm", "Terraform", "Ansible", "ArgoCD", "Proxmox", "AWS", "GCP", "Azure",
-    "RDS", "S3", "Lambda", "React", "Vue", "Svelte", "Angular", "Astro", "Next.js", "Node.js",
-    "Node", "Deno", "Bun", "Django", "Flask", "FastAPI", "Rails", "Spring", "GraphQL", "REST",
-    "gRPC", "HTTP", "WebSocket", "MCP", "Linux", "macOS", "Windows", "Git", "GitHub", "GitLab",
-    "Neovim", "Vim", "Emacs", "VS Code", "Obsidian", "Slack", "Jira", "Linear", "Notion",
-    "Grafana", "Prometheus", "PyTorch", "TensorFlow", "pytest", "Claude", "ChatGPT", "GPT-4",
-    "LLM", "CRDT", "OAuth", "JWT", "YAML", "JSON", "CSV", "Markdown", "Nginx", "Stripe",
-)  # fmt: skip
+    "Python",
+    "TypeScript",
+    "JavaScript",
+    "Rust",
+    "Go",
+    "Java",
+    "Kotlin",
+    "Swift",
+    "Ruby",
+    "PHP",
+    "Haskell",
+    "Elixir",
+    "Erlang",
+    "Scala",
+    "Clojure",
+    "Zig",
+    "OCaml",
+    "Lua",
+    "Perl",
+    "Dart",
+    "SQL",
+    "Postgres",
+    "PostgreSQL",
+    "MySQL",
+    "SQLite",
+    "MongoDB",
+    "Redis",
+    "Cassandra",
+    "DynamoDB",
+    "Elasticsearch",
+    "ClickHouse",
+    "Kafka",
+    "RabbitMQ",
+    "NATS",
+    "Docker",
+    "Kubernetes",
+    "Helm",
+    "Terraform",
+    "Ansible",
+    "ArgoCD",
+    "Proxmox",
+    "AWS",
+    "GCP",
+    "Azure",
+    "RDS",
+    "S3",
+    "Lambda",
+    "React",
+    "Vue",
+    "Svelte",
+    "Angular",
+    "Astro",
+    "Next.js",
+    "Node.js",
+    "Node",
+    "Deno",
+    "Bun",
+    "Django",
+    "Flask",
+    "FastAPI",
+    "Rails",
+    "Spring",
+    "GraphQL",
+    "REST",
+    "gRPC",
+    "HTTP",
+    "WebSocket",
+    "MCP",
+    "Linux",
+    "macOS",
+    "Windows",
+    "Git",
+    "GitHub",
+    "GitLab",
+    "Neovim",
+    "Vim",
+    "Emacs",
+    "VS Code",
+    "Obsidian",
+    "Slack",
+    "Jira",
+    "Linear",
+    "Notion",
+    "Grafana",
+    "Prometheus",
+    "PyTorch",
+    "TensorFlow",
+    "pytest",
+    "Claude",
+    "ChatGPT",
+    "GPT-4",
+    "LLM",
+    "CRDT",
+    "OAuth",
+    "JWT",
+    "YAML",
+    "JSON",
+    "CSV",
+    "Markdown",
+    "Nginx",
+    "Stripe",
+)
 _SYMBOL_TAGS = {"C++": "cpp", "C#": "csharp", "F#": "fsharp", ".NET": "dotnet"}
 _SYMBOL_TERMS = re.compile(r"(?<![\w+#])(C\+\+|C#|F#|\.NET)(?![\w+#])")
 
@@ -98,8 +188,9 @@ def tech_gazetteer() -> Gazetteer:
     return Gazetteer((Name(term, term) for term in TECH_TERMS), exact_case_up_to=3)
 
 
-def extract_entities(text: str, vault: Gazetteer | None = None,
-                     limit: int = MAX_ENTITIES) -> list[Entity]:  # fmt: skip
+def extract_entities(
+    text: str, vault: Gazetteer | None = None, limit: int = MAX_ENTITIES
+) -> list[Entity]:
     tokens = tokenize(text)
     taken: set[int] = set()
     found: list[tuple[int, Entity]] = []
@@ -134,8 +225,9 @@ def _shouting(text: str) -> bool:
     return len(letters) >= 12 and sum(c.isupper() for c in letters) > 0.6 * len(letters)
 
 
-def _capitalised_phrases(text: str, tokens: Sequence[Token],
-                         taken: set[int]) -> list[tuple[int, str]]:  # fmt: skip
+def _capitalised_phrases(
+    text: str, tokens: Sequence[Token], taken: set[int]
+) -> list[tuple[int, str]]:
     """Runs of capitalised words not already matched, minus sentence starters and noise."""
 
     def usable(i: int) -> bool:
@@ -172,8 +264,25 @@ def _capitalised_phrases(text: str, tokens: Sequence[Token],
     return out
 
 
-_DETERMINERS = frozenset(["the", "a", "an", "this", "that", "my", "our", "your", "his", "her",
-                          "their", "its", "every", "each", "no"])  # fmt: skip
+_DETERMINERS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "their",
+        "its",
+        "every",
+        "each",
+        "no",
+    ]
+)
 
 
 def _names_no_one(text: str, tokens: Sequence[Token], i: int) -> bool:
@@ -187,9 +296,35 @@ def _names_no_one(text: str, tokens: Sequence[Token], i: int) -> bool:
 
 # After an imperative ("Ask Priya", "Bought a bike", "Reread DDIA") comes its object.
 _OBJECT_STARTERS = frozenset(
-    ["the", "a", "an", "my", "our", "your", "this", "that", "these", "those", "it", "them", "him",
-     "her", "me", "us", "to", "up", "out", "off", "some", "all", "any", "every", "more", "back"]
-)  # fmt: skip
+    [
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+        "your",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "them",
+        "him",
+        "her",
+        "me",
+        "us",
+        "to",
+        "up",
+        "out",
+        "off",
+        "some",
+        "all",
+        "any",
+        "every",
+        "more",
+        "back",
+    ]
+)
 
 
 def _reads_as_verb(tokens: Sequence[Token], i: int, taken: set[int]) -> bool:
@@ -225,8 +360,9 @@ def importance(text: str, entity_count: int) -> Importance:
     return Importance(round(min(2.0, strength), 2), markers)
 
 
-def suggest_tags(text: str, entities: Sequence[Entity], vault_tags: Iterable[str],
-                 limit: int = MAX_TAGS) -> list[str]:  # fmt: skip
+def suggest_tags(
+    text: str, entities: Sequence[Entity], vault_tags: Iterable[str], limit: int = MAX_TAGS
+) -> list[str]:
     """The vault's own tags that the text or its entities name, then tags for technical terms."""
     words = {singular(word_key(t.text)) for t in tokenize(text)}
     entity_keys = {_tag_key(e.name) for e in entities}
@@ -261,8 +397,7 @@ def _tag_word(tag: str) -> str | None:
     return singular(parts[-1].replace("-", "").replace("_", "")) if parts else None
 
 
-def enrich(text: str, vault: Gazetteer | None = None,
-           vault_tags: Iterable[str] = ()) -> Enrichment:  # fmt: skip
+def enrich(text: str, vault: Gazetteer | None = None, vault_tags: Iterable[str] = ()) -> Enrichment:
     entities = extract_entities(text, vault)
     imp = importance(text, len(entities))
     tags = suggest_tags(text, entities, vault_tags)

@@ -55,8 +55,9 @@ class Slot:
     single: bool = True  # one value at a time: a new value replaces the old one
 
 
-def _slot(name: str, states: Sequence[re.Pattern[str]], asks: re.Pattern[str],
-          single: bool = True) -> Slot:  # fmt: skip
+def _slot(
+    name: str, states: Sequence[re.Pattern[str]], asks: re.Pattern[str], single: bool = True
+) -> Slot:
     return Slot(name, tuple(states), asks, single)
 
 
@@ -499,8 +500,10 @@ def single_valued(slot: str) -> bool:
 # Who holds a fact ------------------------------------------------------------------------
 
 SELF = "self"
-_SELF = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us|the user|user's)\b",
-                   re.IGNORECASE)  # fmt: skip
+_SELF = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us|the user|user's)\b",
+    re.IGNORECASE,
+)
 RELATIVES = (
     "sister|brother|mother|mom|mum|father|dad|parents?|son|daughter|kids?|children|child|"
     "wife|husband|partner|girlfriend|boyfriend|spouse|grandmother|grandfather|grandma|grandpa|"
@@ -534,13 +537,19 @@ def holder_of(text: str, *, question: bool = False) -> Holder:
     a relative ("Maya's sister": the sister holds it); in a question, wherever they are. A
     sentence with no subject at all ("Moved back to Denver.") is the speaker's own."""
     entities = [(name, at) for name, source, at in entities_of(text) if source == "name"]
-    relatives = {m.group("rel").split()[-1].lower(): m for m in _RELATIVE.finditer(text)
-                 if _leads(text, m.start(), 2)}  # fmt: skip
+    relatives = {
+        m.group("rel").split()[-1].lower(): m
+        for m in _RELATIVE.finditer(text)
+        if _leads(text, m.start(), 2)
+    }
     for m in _PLURAL_OWNERS.finditer(text):
         if _leads(text, m.start(), 1):
             relatives.setdefault(m.group("rel").lower(), m)
-    owners = {m.group("owner").casefold() for m in relatives.values()
-              if "owner" in m.groupdict() and m.group("owner")}  # fmt: skip
+    owners = {
+        m.group("owner").casefold()
+        for m in relatives.values()
+        if "owner" in m.groupdict() and m.group("owner")
+    }
     apposed = {m.end() for m in relatives.values()}
     names = set()
     for name, at in entities:
@@ -691,7 +700,31 @@ def adds(text: str) -> bool:
 # Values ------------------------------------------------------------------------------------
 
 _NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)*(?:\s*(?:am|pm|h))?\b", re.IGNORECASE)
-_MONTHS = ["january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]  # fmt: skip
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+]
 _DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _WHEN = re.compile(r"\b(?:" + "|".join(_MONTHS + [d + "s?" for d in _DAYS]) + r")\b", re.IGNORECASE)
 

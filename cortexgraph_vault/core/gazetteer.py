@@ -144,8 +144,9 @@ class Gazetteer:
     def __len__(self) -> int:
         return self.size
 
-    def find(self, text: str, tokens: Sequence[Token] | None = None,
-             taken: set[int] | None = None) -> list[NameMatch]:  # fmt: skip
+    def find(
+        self, text: str, tokens: Sequence[Token] | None = None, taken: set[int] | None = None
+    ) -> list[NameMatch]:
         """Matches left to right, longest first; `taken` token indexes are skipped and extended."""
         toks = list(tokens) if tokens is not None else tokenize(text)
         taken = taken if taken is not None else set()

@@ -59,66 +59,97 @@ _WH = r"\b(?:what|whats|what's|who|whom|which|when|where|how|why)\b"
 
 # Saving: what the message says about the person or their world.
 SAVE_TRIGGER = _rx(
-    r"(?<!do you )(?<!did you )(?<!do u )\bremember (?:that|this)\b", r"^\W*(?:please |pls )?remember\b(?!\s+(?:when|what|how|who|where|which|if|whether)\b)",
-    r"\bplease remember\b", r"\b(?:can|could|would|will) (?:you|u) (?:please )?remember that\b",
-    r"\b(?:don't|do not|never) forget\b", r"\bnote that\b", r"\bmake a note\b", r"\bkeep in mind\b",
-    r"\bfor (?:future reference|the record)\b", r"\bsave this\b", r"\bfyi\b", r"\bjust so you know\b",
-    r"\bheads up\b", r"\bfor your information\b",
-)  # fmt: skip
+    r"(?<!do you )(?<!did you )(?<!do u )\bremember (?:that|this)\b",
+    r"^\W*(?:please |pls )?remember\b(?!\s+(?:when|what|how|who|where|which|if|whether)\b)",
+    r"\bplease remember\b",
+    r"\b(?:can|could|would|will) (?:you|u) (?:please )?remember that\b",
+    r"\b(?:don't|do not|never) forget\b",
+    r"\bnote that\b",
+    r"\bmake a note\b",
+    r"\bkeep in mind\b",
+    r"\bfor (?:future reference|the record)\b",
+    r"\bsave this\b",
+    r"\bfyi\b",
+    r"\bjust so you know\b",
+    r"\bheads up\b",
+    r"\bfor your information\b",
+)
 IMPORTANCE = _rx(r"\b(?:critical|crucial|vital|essential|important|urgent)\b")
 PREFERENCE = _rx(
     r"\bi(?:'m| am)? (?:really |also |much |generally |do |truly |honestly |kind of |actually )?(?:prefer|like|love|enjoy|hate|dislike|loathe|adore|avoid|want|can't stand|cannot stand)\b",
-    r"\bi(?:'d| would) (?:rather|prefer)\b", r"\bmy (?:favou?rite|go-to)\b",
+    r"\bi(?:'d| would) (?:rather|prefer)\b",
+    r"\bmy (?:favou?rite|go-to)\b",
     r"\bi(?:'m| am) (?:not )?(?:a |a big |a huge |no )?fan of\b",
     r"\bi (?:always|never|usually|normally|typically|rarely|mostly|tend to)\b",
     r"\bi (?:don't|do not) (?:like|drink|eat|use|want|do|care for|enjoy)\b",
     r"\bi find (?:\w+ ){0,3}(?:overkill|annoying|useful|confusing|helpful|easier|harder|better|worse)\b",
     r"\bmy (?:rule|habit|routine|policy|preference)s?\b",
-)  # fmt: skip
+)
 INSTRUCTION = _rx(
     r"\b(?:please )?(?:don't|do not|never) (?:ever )?(?:use|add|write|suggest|include|give|send|call|put|recommend|mention|show)\b",
     r"\bkeep (?:your|the) (?:answers|replies|responses|explanations|messages|summaries|code)\b",
     r"\bwhen you (?:explain|write|answer|reply|respond|suggest|give|review|recommend|summari[sz]e)\b",
     r"\b(?:call me|address me as)\b",
     r"^\W*(?:please )?(?:always|never|only) (?:answer|reply|respond|write|use|speak|talk|explain|give|show|include|format|suggest)\b",
-)  # fmt: skip
+)
 DECISION = _rx(
     r"\b(?:decided|agreed|settled on|opted (?:for|to)|chose|chosen|picked|went with|going with|go with|signed up|booked|committed to)\b",
-    r"\b(?:will|'ll) (?:use|keep|switch|move|go|stick)\b", r"\bswitch(?:ing|ed)? (?:\S+ ){0,3}to\b",
+    r"\b(?:will|'ll) (?:use|keep|switch|move|go|stick)\b",
+    r"\bswitch(?:ing|ed)? (?:\S+ ){0,3}to\b",
     r"\b(?:going forward|from now on|the plan is|final decision|decision made)\b",
-    r"\bgoing to (?:stop|start|quit|switch|move|learn)\b", r"\bstarting (?:this|next|today|tomorrow|on)\b",
-)  # fmt: skip
+    r"\bgoing to (?:stop|start|quit|switch|move|learn)\b",
+    r"\bstarting (?:this|next|today|tomorrow|on)\b",
+)
 FACT = _rx(
     r"\bmy (?:[\w\-]+(?:'s)? ){0,2}(?:is|are|was|were|lives?|works?|runs?|owns?|has|starts?|ends?)\b",
     r"\bi(?:'m| am) (?:a|an|the|on|in|from|based|allergic|intolerant|lactose|gluten|diabetic|training|married|vegetarian|vegan|moving|only|currently|working|learning|responsible|\w+-\w+)\b",
-    r"\bi(?:'m| am) (?:trying|aiming|working|saving up|learning) (?:to|on|for)\b", r"\bmy (?:goal|plan|target)\b",
+    r"\bi(?:'m| am) (?:trying|aiming|working|saving up|learning) (?:to|on|for)\b",
+    r"\bmy (?:goal|plan|target)\b",
     r"\bi (?:live|work|moved|studied|speak|run|drive|have|own|take|teach|commute|grew up|was born|get|lead|manage|use|wear|play|practi[cs]e|started|quit|stopped|gave up)\b",
     r"\b\w+ (?:prefers|likes|loves|hates|dislikes|can't stand|is allergic|owns|leads|manages|runs)\b",
-    r"\bi go by\b", r"\bmy pronouns\b", r"\bi've been (?:using|working|living|doing|learning|running)\b",
+    r"\bi go by\b",
+    r"\bmy pronouns\b",
+    r"\bi've been (?:using|working|living|doing|learning|running)\b",
     r"\bour (?:[\w\-]+ ){0,2}(?:is|are|runs?|uses?|lives?|goes|go|starts?|has|have)\b",
-    r"\bwe (?:have|use|run|own|deploy|ship|release|meet)\b", r"\bi (?:already )?\w+ed (?:\S+ ){0,3}to (?:next |this )?\w+day\b",
-)  # fmt: skip
+    r"\bwe (?:have|use|run|own|deploy|ship|release|meet)\b",
+    r"\bi (?:already )?\w+ed (?:\S+ ){0,3}to (?:next |this )?\w+day\b",
+)
 SCHEDULE = _rx(
     r"\b(?:is|are) (?:coming|visiting|arriving|leaving|starting|due|scheduled|out|off|away|back)\b",
     r"\b(?:moved|rescheduled|postponed|cancelled|canceled|pushed) (?:\S+ ){0,3}to\b",
     rf"\b(?:is|are|was|'s) (?:on |due |at |in |by )?(?:the )?{_DATE}",
-    r"\b(?:gets?|got) (?:wiped|deleted|reset|rotated|renewed)\b", r"\buntil (?:the )?(?:\d|next |\w+day\b)",
+    r"\b(?:gets?|got) (?:wiped|deleted|reset|rotated|renewed)\b",
+    r"\buntil (?:the )?(?:\d|next |\w+day\b)",
     r"\b(?:every|each) (?:day|week|month|year|morning|evening|night|quarter|sprint|\w+day)\b",
     r"\b(?:is|are) (?:on|off) (?:holiday|vacation|leave|call|sick leave|parental leave)\b",
     r"^(?:the|our) [\w\- ]{2,40}? (?:is|are|runs?|lives?|sits?) (?:in|on|at|behind|under)\b",
-)  # fmt: skip
+)
 UNCERTAIN = _rx(
     r"\b(?:maybe|perhaps|possibly|probably|someday|idk|undecided|unsure|tempted|kinda thinking)\b",
-    r"\bnot sure\b", r"\bi wonder\b", r"\b(?:thinking|thought) (?:about|of)\b", r"\bi was thinking\b",
-    r"\bconsidering\b", r"\bi guess\b", r"\bwho knows\b(?=\W*(?:$|[,.;!?]))", r"\bhaven't decided\b", r"\bon the fence\b",
-    r"\bat some point\b", r"\bcould be\b", r"\bmay or may not\b", r"\bstill debating\b",
-    r"\b(?:don't|do not) know (?:if|whether)\b", r"\bpart of me\b", r"\bmight\b",
-)  # fmt: skip
+    r"\bnot sure\b",
+    r"\bi wonder\b",
+    r"\b(?:thinking|thought) (?:about|of)\b",
+    r"\bi was thinking\b",
+    r"\bconsidering\b",
+    r"\bi guess\b",
+    r"\bwho knows\b(?=\W*(?:$|[,.;!?]))",
+    r"\bhaven't decided\b",
+    r"\bon the fence\b",
+    r"\bat some point\b",
+    r"\bcould be\b",
+    r"\bmay or may not\b",
+    r"\bstill debating\b",
+    r"\b(?:don't|do not) know (?:if|whether)\b",
+    r"\bpart of me\b",
+    r"\bmight\b",
+)
 TROUBLE = _rx(
     r"\b(?:error|errors|exception|traceback|stack trace|failing|crash(?:es|ed|ing)?|broken|timing out|not working)\b",
     r"\b(?:doesn't|does not|won't|can't|cannot) (?:work|compile|start|build|run|load|connect)\b",
-    r"\b(?:a|one|quick) question\b", r"\b(?:a|an|some|this|the same) (?:problem|issue|bug)s?\b", r"\b(?:need|want) (?:some )?help\b",
-)  # fmt: skip
+    r"\b(?:a|one|quick) question\b",
+    r"\b(?:a|an|some|this|the same) (?:problem|issue|bug)s?\b",
+    r"\b(?:need|want) (?:some )?help\b",
+)
 _SMALL_TALK_WORDS = word_set(
     """hi hello hey morning good evening night afternoon bye goodbye later thanks thank you thx ty
     ok okay cool nice great perfect awesome lol haha hah yes yeah yep no nope sure got it np no
@@ -131,27 +162,33 @@ _SMALL_TALK_WORDS = word_set(
 RECALL_ASK = _rx(
     r"\b(?:do|did) (?:you|u) (?:still |even )?(?:remember|recall)\b",
     r"\b(?:can|could|would|will) (?:you|u) (?:still |even )?(?:remember|recall)\b(?! that)",
-    r"(?<!n't )(?<!not )\bremind me\b(?! to\b)", r"\bwhat do you know about\b",
+    r"(?<!n't )(?<!not )\bremind me\b(?! to\b)",
+    r"\bwhat do you know about\b",
     rf"{_WH}.*\b(?:did|have|had) (?:i|we) (?:ever )?{_PAST_VERBS}\b",
     r"\b(?:did|have) i (?:ever )?(?:tell|told|mention|mentioned|say|said|share|shared)\b",
     r"\bdo (?:you|u) (?:know|have) (?:my|our|where|what|when|who|which|how)\b",
-    r"\bwhat (?:you|u) (?:remember|recall|know) about\b", r"^\W*(?:please )?recall\b",
+    r"\bwhat (?:you|u) (?:remember|recall|know) about\b",
+    r"^\W*(?:please )?recall\b",
     rf"\b(?:did|have|had) (?:i|we) (?:ever |already )?{_PAST_VERBS}\b",
     r"^\W*remember when\b",
-)  # fmt: skip
+)
 PAST_REFERENCE = _rx(
     rf"\b(?:earlier|before|last time|previously|the other day|last week|yesterday),? (?:i|we) {_PAST_VERBS}\b",
     rf"{_I} (?:told you|mentioned|said|talked about|discussed|had|liked|loved|recommended|visited|went to|decided|agreed|chose|picked|settled on|concluded|planned)\b",
     r"\bdid \w+ (?:recommend|suggest|say|tell|mention|give|send)\b.*\bme\b",
-    r"\bwhat was (?:that|the name of that|it)\b", r"\bwhat was the \w+(?: \w+){0,3} (?:i|we)\b",
-)  # fmt: skip
+    r"\bwhat was (?:that|the name of that|it)\b",
+    r"\bwhat was the \w+(?: \w+){0,3} (?:i|we)\b",
+)
 PERSONAL_QUESTION = _rx(
     r"\b(?:what|when|where|who|which|how)(?:'s|s| is| are| was| were) (?:my|our)\b",
-    r"\bwhat (?:do|did|am) i\b", r"\bwhich \w+ (?:do|did|am) i\b", r"\bwho is my\b",
+    r"\bwhat (?:do|did|am) i\b",
+    r"\bwhich \w+ (?:do|did|am) i\b",
+    r"\bwho is my\b",
     r"\b(?:what|which)(?:'s|s| is| are| was| were) the (?:names?|age|date|address|number|time|day) of (?:my|our)\b",
-    r"\bhow old (?:is|are) (?:my|our)\b", r"\bwhat did (?:i|we)\b",
+    r"\bhow old (?:is|are) (?:my|our)\b",
+    r"\bwhat did (?:i|we)\b",
     r"\b(?:when|where|what time|how often) do (?:i|we) (?:usually|normally|always|typically)\b",
-)  # fmt: skip
+)
 HOW_TO = _rx(r"\bhow (?:do|can|should|would) i\b", r"\b(?:should|can) i\b")
 AGAIN = re.compile(r"\bagain\W*$", re.IGNORECASE)
 
@@ -175,9 +212,12 @@ _POLITE_REQUEST = re.compile(
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|we|we're|our|us)\b", re.IGNORECASE)
-_DETAIL = re.compile(r"\d|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-                     r"january|february|march|april|may|june|july|august|september|october|"
-                     r"november|december|tomorrow|next week|next month)\b", re.IGNORECASE)  # fmt: skip
+_DETAIL = re.compile(
+    r"\d|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"january|february|march|april|may|june|july|august|september|october|"
+    r"november|december|tomorrow|next week|next month)\b",
+    re.IGNORECASE,
+)
 
 
 def _first(pattern: re.Pattern[str], text: str) -> str | None:
@@ -205,8 +245,9 @@ def _concrete(text: str) -> bool:
     """Names, dates or numbers mid-sentence: the stuff facts are made of."""
     if _DETAIL.search(text):
         return True
-    return any(t.text[:1].isupper() and not t.initial and t.key not in STOP_WORDS
-               for t in tokenize(text))  # fmt: skip
+    return any(
+        t.text[:1].isupper() and not t.initial and t.key not in STOP_WORDS for t in tokenize(text)
+    )
 
 
 def _decide(bias: float, signals: list[Signal], verdicts: Sequence[str]) -> Intent:
@@ -302,8 +343,7 @@ def analyze_recall(text: str, mentions: Sequence[str] = (), relevant: Sequence[s
     if is_small_talk(text):
         add("small_talk", "", -2.0, "is small talk")
     if relevant:
-        add("memory", ", ".join(f"“{t}”" for t in relevant[:3]), 4.0,
-            "a memory is about this")  # fmt: skip
+        add("memory", ", ".join(f"“{t}”" for t in relevant[:3]), 4.0, "a memory is about this")
     return _decide(-1.0, signals, ("search memory", "maybe search memory", "no need to search"))
 
 

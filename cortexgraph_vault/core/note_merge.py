@@ -130,8 +130,13 @@ def _set_merge(base: Any, ours: list[Any], theirs: list[Any]) -> list[Any]:
 
 def _merge_key(key: str, base: Any, ours: Any, theirs: Any, conflicts: list[str]) -> Any:
     if key in COUNTERS:
-        return _counter(base, ours, theirs, low=1 if key == "use_count" else 0,
-                        default=1 if key == "use_count" else 0)  # fmt: skip
+        return _counter(
+            base,
+            ours,
+            theirs,
+            low=1 if key == "use_count" else 0,
+            default=1 if key == "use_count" else 0,
+        )
     if key == "strength":
         return _strength(base, ours, theirs)
     if key in LATER or key in EARLIER:
@@ -190,8 +195,9 @@ def merge_fields(
     ]
     for key in keys:
         if key == LAST_USED_ON:
-            value = _device_of_last_use(b.get(key, _MISSING) if base is not None else _MISSING,
-                                        ours, theirs)  # fmt: skip
+            value = _device_of_last_use(
+                b.get(key, _MISSING) if base is not None else _MISSING, ours, theirs
+            )
             if value is not _MISSING:
                 merged[key] = value
             continue
@@ -228,8 +234,11 @@ def merge_note(base: str | None, ours: str, theirs: str) -> NoteMerge:
     fields, conflicts = merge_fields(base_fields, parsed_o.frontmatter, parsed_t.frontmatter)
     body = merge_text(parsed_b.body if parsed_b is not None else "", parsed_o.body, parsed_t.body)
     if body.conflicts:
-        conflicts.insert(0, f"{count(body.conflicts, 'part')} of the text {'was' if body.conflicts == 1 else 'were'} changed on both devices "
-                            "(both versions kept in the text, between conflict markers)")  # fmt: skip
+        conflicts.insert(
+            0,
+            f"{count(body.conflicts, 'part')} of the text {'was' if body.conflicts == 1 else 'were'} changed on both devices "
+            "(both versions kept in the text, between conflict markers)",
+        )
     if conflicts:
         note = "; ".join(conflicts) + f"; resolve and delete {CONFLICT_KEY}"
         previous = fields.get(CONFLICT_KEY)

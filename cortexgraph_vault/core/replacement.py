@@ -135,12 +135,16 @@ def _compare(
         # the company, so my new manager is…" says nothing of my employer
         olds_by, news_by = slot_holders(old_text, slots), slot_holders(new, slots)
         slots = frozenset(
-            s for s in slots
-            if s not in olds_by or s not in news_by or same_holder(
-                _as_things(news_by[s], old_lower), _as_things(olds_by[s], new_lower),
+            s
+            for s in slots
+            if s not in olds_by
+            or s not in news_by
+            or same_holder(
+                _as_things(news_by[s], old_lower),
+                _as_things(olds_by[s], new_lower),
                 frozenset([s]),
             )
-        )  # fmt: skip
+        )
         if not (slots or rescheduled or (overlap >= SHARED_LISTED and distinctive)):
             return None
     differs = bool(fresh) or rescheduled

@@ -15,10 +15,25 @@ _PRESENT = re.compile(
     re.IGNORECASE,
 )
 _NUMBERS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a few": 3,
-    "a couple of": 2, "couple of": 2, "several": 4,
-}  # fmt: skip
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "a few": 3,
+    "a couple of": 2,
+    "couple of": 2,
+    "several": 4,
+}
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "fortnight": 14.0, "month": 30.44, "year": 365.25}
 _AGO = re.compile(
     r"\b(\d+|a couple of|couple of|a few|several|an?|one|two|three|four|five|six|seven|eight|"

@@ -189,8 +189,9 @@ class Use:
         return self.relevance >= THRESHOLD
 
 
-def judge(message: MessageView, memory: str, weights: WordWeights,
-          cosine: float | None = None) -> Use:  # fmt: skip
+def judge(
+    message: MessageView, memory: str, weights: WordWeights, cosine: float | None = None
+) -> Use:
     """How relevant `memory` (its title and text) is to the message, and why."""
     own = weights.forms(memory)
     rarity = {s: weights.rarity(s) for s in message.stems}
@@ -213,10 +214,11 @@ def judge(message: MessageView, memory: str, weights: WordWeights,
         # the clause saying someone left the company
         clauses = {**slot_holders(title, slots), **slot_holders(body, slots)}
         slots = frozenset(
-            s for s in slots
+            s
+            for s in slots
             if same_holder(message.holder, holder, slots)
             and same_holder(message.holder, clauses.get(s, holder), frozenset([s]))
-        )  # fmt: skip
+        )
     # a question about a named person ("which school does Mia go to?") is not about what
     # another named person holds ("Sam teaches at a high school") for a shared word
     elsewhere = bool(message.holder.names and holder.names and not names)

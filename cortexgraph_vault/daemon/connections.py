@@ -43,9 +43,11 @@ REFUSAL_BODY = (
 )
 REFUSAL = (
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\n"
-    b"connection: close\r\ncontent-length: " + str(len(REFUSAL_BODY)).encode() + b"\r\n\r\n"
+    b"connection: close\r\ncontent-length: "
+    + str(len(REFUSAL_BODY)).encode()
+    + b"\r\n\r\n"
     + REFUSAL_BODY
-)  # fmt: skip
+)
 
 
 def connection_room(wanted: int, file_limit: int | None = None) -> int:

@@ -108,9 +108,12 @@ def serve(
             token = TokenSource()
             extra = [] if address == "127.0.0.1" else [address]
             app = build_app(
-                service, port=actual, token=token, extra_hosts=extra,
+                service,
+                port=actual,
+                token=token,
+                extra_hosts=extra,
                 read_processes=config.read_processes,
-            )  # fmt: skip
+            )
             book = connection_book(config)
             server = uvicorn.Server(
                 uvicorn.Config(

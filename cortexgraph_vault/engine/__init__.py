@@ -161,9 +161,13 @@ class VaultEngine:
             # much of its start (a tenth of a second more of a 10k cold start)
             before_vectors(self)
         vectors_and_cache_at_start(
-            self.catalog, self.index_cache, big=big, one_call=one_call,
-            cached_vectors=cached_vectors, min_changes=CACHE_SAVE_AT_START,
-        )  # fmt: skip
+            self.catalog,
+            self.index_cache,
+            big=big,
+            one_call=one_call,
+            cached_vectors=cached_vectors,
+            min_changes=CACHE_SAVE_AT_START,
+        )
         if big:
             gc.freeze()  # what the start made since (vectors, the cache's snapshot) as well
 
@@ -284,14 +288,22 @@ class VaultEngine:
         decoding the memory)."""
         return memory_score(decay, now or self.now(), self.decay)
 
-    def view(self, m: Memory, *, now: datetime | None = None, preview: int = 0,
-             include_score: bool = True) -> MemoryView:  # fmt: skip
+    def view(
+        self,
+        m: Memory,
+        *,
+        now: datetime | None = None,
+        preview: int = 0,
+        include_score: bool = True,
+    ) -> MemoryView:
         now = now or self.now()
         # `memory_score(m.decay, ...)` without making the decay fields: the same formula
-        score = score_at(m.use_count, m.last_used.timestamp(), m.strength, now.timestamp(),
-                         self.decay)  # fmt: skip
-        return memory_view(m, now, score, self.decay, self.rules, preview=preview,
-                           include_score=include_score)  # fmt: skip
+        score = score_at(
+            m.use_count, m.last_used.timestamp(), m.strength, now.timestamp(), self.decay
+        )
+        return memory_view(
+            m, now, score, self.decay, self.rules, preview=preview, include_score=include_score
+        )
 
     # git ---------------------------------------------------------------------------
     @property

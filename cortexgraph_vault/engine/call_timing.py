@@ -68,16 +68,23 @@ class CallRecorder:
         from cortexgraph_vault.models.metrics import OperationTiming, PerformanceMetrics
 
         with self._lock:
-            rows = [(name, op.count, op.errors, op.total, sorted(op.durations))
-                    for name, op in self._ops.items()]  # fmt: skip
+            rows = [
+                (name, op.count, op.errors, op.total, sorted(op.durations))
+                for name, op in self._ops.items()
+            ]
         timings = [
             OperationTiming(
-                operation=name, count=count, errors=errors,
-                p50_ms=_ms(percentile(ordered, 50)), p95_ms=_ms(percentile(ordered, 95)),
-                max_ms=_ms(ordered[-1]), mean_ms=_ms(total / count), sampled=len(ordered),
+                operation=name,
+                count=count,
+                errors=errors,
+                p50_ms=_ms(percentile(ordered, 50)),
+                p95_ms=_ms(percentile(ordered, 95)),
+                max_ms=_ms(ordered[-1]),
+                mean_ms=_ms(total / count),
+                sampled=len(ordered),
             )
             for name, count, errors, total, ordered in rows
-        ]  # fmt: skip
+        ]
         timings.sort(key=lambda t: (-t.count, t.operation))
         return PerformanceMetrics(
             uptime_seconds=round(self.clock() - self.started, 3),

@@ -169,8 +169,9 @@ class GroupCommitter:
             sha = self._commit(paths, group_message(group), [e.kept for e in group])
         except Exception as exc:  # a commit is never an answer's error: the file is the truth
             if len(group) > 1 and not isinstance(exc, GitOperationInProgress):
-                log.warning("group commit of %d saves failed (%s); each committed alone",
-                            len(group), exc)  # fmt: skip
+                log.warning(
+                    "group commit of %d saves failed (%s); each committed alone", len(group), exc
+                )
                 return sum(self._record([entry]) for entry in group)
             if not isinstance(exc, GitOperationInProgress):
                 log.warning("commit of %s failed: %s", paths, exc)

@@ -60,8 +60,9 @@ def merge_copies(engine: VaultEngine, paths: Iterable[str]) -> list[CopyOutcome]
         if outcome is None:
             continue
         if not outcome.merged:
-            log.warning("%s: conflict copy of %s left in place: %s", rel, found.original,
-                        outcome.reason)  # fmt: skip
+            log.warning(
+                "%s: conflict copy of %s left in place: %s", rel, found.original, outcome.reason
+            )
         outcomes.append(outcome)
     return outcomes
 
@@ -78,13 +79,20 @@ def _merge_one(
         if needs_same_id and not same_id:
             return None  # `Title 2.md` of another memory: a name of our own, not a copy
         base = _base(engine, original, ours, theirs, {text, copy_text})
-        outcome = merge_versions(base, text.encode("utf-8", "surrogateescape"),
-                                 copy_text.encode("utf-8", "surrogateescape"))  # fmt: skip
+        outcome = merge_versions(
+            base,
+            text.encode("utf-8", "surrogateescape"),
+            copy_text.encode("utf-8", "surrogateescape"),
+        )
         if not outcome.clean or outcome.other is not None:
             return CopyOutcome(rel, original, False, outcome.report or "not the same memory")
         try:
-            atomic_write(store.path(original), outcome.result, expected=stamp,
-                         on_late=store.late_keeper(original))  # fmt: skip
+            atomic_write(
+                store.path(original),
+                outcome.result,
+                expected=stamp,
+                on_late=store.late_keeper(original),
+            )
         except ChangedUnderUs:
             return CopyOutcome(rel, original, False, "the original changed meanwhile; next time")
         if store.read(rel)[1].sha256 != copy_stamp.sha256:
@@ -94,9 +102,12 @@ def _merge_one(
     engine.catalog.reload(rel)
     how = "against the last common committed version" if base else "two-way (no common version)"
     memory_id = str(ours.get("id") or theirs.get("id") or "")
-    message = (f"merge conflict copy {rel} into {original}\n\nMerged field by field {how}"
-               + (f"; {outcome.report}" if outcome.report else "") + ".\n\n"
-               + trailers("merge-copy", [memory_id] if memory_id else []))  # fmt: skip
+    message = (
+        f"merge conflict copy {rel} into {original}\n\nMerged field by field {how}"
+        + (f"; {outcome.report}" if outcome.report else "")
+        + ".\n\n"
+        + trailers("merge-copy", [memory_id] if memory_id else [])
+    )
     commit = engine.commit([original, rel], message)
     return CopyOutcome(rel, original, True, how, commit)
 
@@ -117,8 +128,16 @@ def _base(
         return None
     runner = engine.history.runner
     repo_path = runner.to_repo(original)
-    listed = runner.run("rev-list", "--full-history", "--parents", "-n",
-                        str(BASE_SEARCH_COMMITS), "HEAD", "--", repo_path)  # fmt: skip
+    listed = runner.run(
+        "rev-list",
+        "--full-history",
+        "--parents",
+        "-n",
+        str(BASE_SEARCH_COMMITS),
+        "HEAD",
+        "--",
+        repo_path,
+    )
     if not listed.ok:
         return None
     commits = [line.split() for line in listed.out.decode().splitlines() if line.strip()]

@@ -17,8 +17,9 @@ MIN_PREFIX = 4  # shorter, a prefix matches a sixteenth of the memories or more
 _HEX = re.compile(r"[0-9a-fA-F-]+")
 
 
-def find_memory(catalog: VaultCatalog, root: Path, stm: str, ref: str,
-                statuses: Iterable[str] | None = None) -> Memory:  # fmt: skip
+def find_memory(
+    catalog: VaultCatalog, root: Path, stm: str, ref: str, statuses: Iterable[str] | None = None
+) -> Memory:
     """The memory `ref` names (among `statuses`, if given); a clear error naming what to do
     when none does, or when several do."""
     ref = (ref or "").strip()

@@ -58,11 +58,33 @@ KEPT_MAX = 4096
 _kept: dict[tuple[int, int], tuple[weakref.ref[Memory], _Still]] = {}
 
 _GIVEN = frozenset(
-    {"id", "title", "path", "status", "content", "tags", "entities", "source", "context",
-     "created", "last_used", "use_count", "use_days", "strength", "score", "age_days",
-     "review_priority", "days_until_forgotten", "promotable", "promote_reason", "content_hash",
-     "promoted_at", "review_count", "problems"}
-)  # fmt: skip
+    {
+        "id",
+        "title",
+        "path",
+        "status",
+        "content",
+        "tags",
+        "entities",
+        "source",
+        "context",
+        "created",
+        "last_used",
+        "use_count",
+        "use_days",
+        "strength",
+        "score",
+        "age_days",
+        "review_priority",
+        "days_until_forgotten",
+        "promotable",
+        "promote_reason",
+        "content_hash",
+        "promoted_at",
+        "review_count",
+        "problems",
+    }
+)
 
 
 def _still(m: Memory, preview: int, decay: DecayConfig, rules: RuleConfig) -> _Still:
@@ -76,20 +98,37 @@ def _still(m: Memory, preview: int, decay: DecayConfig, rules: RuleConfig) -> _S
     if preview and len(content) > preview:
         content = content[:preview].rstrip() + "…"
     head = {
-        "id": m.id, "title": m.title, "path": m.path, "status": m.status, "content": content,
-        "tags": m.tags, "entities": m.entities, "source": m.source, "context": m.context,
-        "created": format_time(m.created), "last_used": format_time(m.last_used),
-        "use_count": m.use_count, "use_days": m.use_days, "strength": float(round(m.strength, 4)),
-    }  # fmt: skip
+        "id": m.id,
+        "title": m.title,
+        "path": m.path,
+        "status": m.status,
+        "content": content,
+        "tags": m.tags,
+        "entities": m.entities,
+        "source": m.source,
+        "context": m.context,
+        "created": format_time(m.created),
+        "last_used": format_time(m.last_used),
+        "use_count": m.use_count,
+        "use_days": m.use_days,
+        "strength": float(round(m.strength, 4)),
+    }
     tail = {
         "content_hash": m.content_hash,
         "promoted_at": format_time(m.promoted_at) if m.promoted_at else None,
-        "review_count": m.review_count, "problems": m.problems, "relations": None,
-    }  # fmt: skip
+        "review_count": m.review_count,
+        "problems": m.problems,
+        "relations": None,
+    }
     # at its last use: what is left at a later time is this less the time since
-    after = seconds_until_score(rules.forget_threshold, use_count=m.use_count,
-                                last_used=m.last_used, strength=m.strength, now=m.last_used,
-                                cfg=decay)  # fmt: skip
+    after = seconds_until_score(
+        rules.forget_threshold,
+        use_count=m.use_count,
+        last_used=m.last_used,
+        strength=m.strength,
+        now=m.last_used,
+        cfg=decay,
+    )
     still = _Still(head, tail, decay, rules, after, m.decay)
     if len(_kept) >= KEPT_MAX:
         _kept.clear()
@@ -110,8 +149,16 @@ def _view_model() -> type[MemoryView]:
     return MemoryView
 
 
-def memory_view(m: Memory, now: datetime, score: float, decay: DecayConfig, rules: RuleConfig,
-                *, preview: int = 0, include_score: bool = True) -> MemoryView:  # fmt: skip
+def memory_view(
+    m: Memory,
+    now: datetime,
+    score: float,
+    decay: DecayConfig,
+    rules: RuleConfig,
+    *,
+    preview: int = 0,
+    include_score: bool = True,
+) -> MemoryView:
     still = _still(m, preview, decay, rules)
     active = m.status == "active"
     reason = None

@@ -134,9 +134,16 @@ def commit(
     HeadMoved when another commit came first."""
     with index_held(runner, waiter) if hold_index else contextlib.nullcontext():
         changed, sha, temp_entries = _commit_copy(
-            runner, stageable, ours, message, waiter, config,
-            by_git_commit=by_git_commit, exclusive=exclusive, holding=hold_index,
-        )  # fmt: skip
+            runner,
+            stageable,
+            ours,
+            message,
+            waiter,
+            config,
+            by_git_commit=by_git_commit,
+            exclusive=exclusive,
+            holding=hold_index,
+        )
     if sha is None:
         # Nothing to commit; an index left behind HEAD for our paths (a process of ours killed
         # between its commit and its write of the index) is brought up to it.
@@ -195,8 +202,15 @@ def _commit_copy(
             staged = set(split_nul(_must(runner, "ls-files", "-z", "--cached", index=temp)))
         else:
             # Every entry not as the parent has it, a submodule's too, whatever .gitmodules says.
-            diff = ("diff-index", "--cached", "--name-only", "--no-renames", "-z",
-                    "--ignore-submodules=none", parent)  # fmt: skip
+            diff = (
+                "diff-index",
+                "--cached",
+                "--name-only",
+                "--no-renames",
+                "-z",
+                "--ignore-submodules=none",
+                parent,
+            )
             staged = set(split_nul(_must(runner, *diff, index=temp)))
         wanted = set(ours)
         changed = sorted(staged & wanted)
@@ -224,9 +238,15 @@ def _entries(runner: GitRunner, index: Path, paths: Sequence[str]) -> list[str]:
 
 
 def _plumbed_commit(
-    runner: GitRunner, temp: Path, parent: str, text: str, waiter: LockWait,
-    config: Sequence[str], *, holding: bool,
-) -> str:  # fmt: skip
+    runner: GitRunner,
+    temp: Path,
+    parent: str,
+    text: str,
+    waiter: LockWait,
+    config: Sequence[str],
+    *,
+    holding: bool,
+) -> str:
     tree = _must(runner, "write-tree", "--missing-ok", index=temp).decode().strip()
     made = runner.run("commit-tree", tree, "-p", parent, input=text.encode(), config=config)
     if not made.ok:
@@ -237,9 +257,16 @@ def _plumbed_commit(
         # Moving HEAD now would make that git's commit fail: ours is made again after it.
         raise HeadMoved(f"{runner.vault_root}: another git is committing")
     waiter.run(
-        "update-ref", "-m", f"commit: {subject}", "HEAD", sha, parent,
-        config=config, doing="move HEAD to the new commit", cas=True,
-    )  # fmt: skip
+        "update-ref",
+        "-m",
+        f"commit: {subject}",
+        "HEAD",
+        sha,
+        parent,
+        config=config,
+        doing="move HEAD to the new commit",
+        cas=True,
+    )
     return sha
 
 
@@ -252,9 +279,15 @@ def _git_commit(
         message_file = Path(folder) / "message"
         message_file.write_text(text, encoding="utf-8")
         waiter.run(
-            "commit", "--quiet", "-F", str(message_file), config=config, index=temp,
-            doing="commit", cas=True,
-        )  # fmt: skip
+            "commit",
+            "--quiet",
+            "-F",
+            str(message_file),
+            config=config,
+            index=temp,
+            doing="commit",
+            cas=True,
+        )
     return runner.head_sha()
 
 
@@ -314,9 +347,12 @@ def _set_to(runner: GitRunner, temp: Path, parent: str | None, paths: Sequence[s
 
 
 def _keep_in_step(
-    runner: GitRunner, entries: Sequence[str], changed: Sequence[str], sha: str,
+    runner: GitRunner,
+    entries: Sequence[str],
+    changed: Sequence[str],
+    sha: str,
     waiter: LockWait,
-) -> None:  # fmt: skip
+) -> None:
     """The index holds our paths as committed (`entries`, from the copy the commit was made
     of), so `git status` shows nothing of ours: the only write of ours to it, made once the
     commit is, so a process killed before it leaves nothing of ours staged there."""
@@ -330,9 +366,12 @@ def _keep_in_step(
         lines = [f"0 {runner.zero_sha()}\t{path}" for path in differ]
         lines += [line for line in entries if line.partition("\t")[2] in wanted]
         waiter.run(
-            "update-index", "-z", "--index-info", input=nul_join(lines),
+            "update-index",
+            "-z",
+            "--index-info",
+            input=nul_join(lines),
             doing="stage what was committed",
-        )  # fmt: skip
+        )
     except GitError:
         # The commit is made; an index that lags behind it shows our paths as changes to be
         # committed, which `git status` makes plain, and our next commit of them fixes.

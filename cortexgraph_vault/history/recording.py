@@ -176,9 +176,16 @@ def record(
     while True:
         try:
             made, sha = plumbing.commit(
-                runner, stageable, ours, message, waiter, config,
-                by_git_commit=by_git_commit, exclusive=exclusive, hold_index=hold_index,
-            )  # fmt: skip
+                runner,
+                stageable,
+                ours,
+                message,
+                waiter,
+                config,
+                by_git_commit=by_git_commit,
+                exclusive=exclusive,
+                hold_index=hold_index,
+            )
         except plumbing.HeadMoved:
             # Another tool committed between our reading HEAD and moving it: made again on
             # the new HEAD, from a new copy of the index, holding the index's lock as that

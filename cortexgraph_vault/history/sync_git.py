@@ -19,11 +19,25 @@ from cortexgraph_vault.progress import TransferLine
 Hear = Callable[[TransferLine], object]
 
 # Git's words when a remote refuses who we are, and when it cannot be reached at all.
-_AUTH = ("authentication failed", "could not read username", "could not read password",
-         "permission denied", "terminal prompts disabled", "403", "401", "access denied")  # fmt: skip
-_UNREACHABLE = ("could not resolve host", "does not appear to be a git repository",
-                "connection refused", "connection timed out", "unable to access",
-                "repository not found", "no such file or directory")  # fmt: skip
+_AUTH = (
+    "authentication failed",
+    "could not read username",
+    "could not read password",
+    "permission denied",
+    "terminal prompts disabled",
+    "403",
+    "401",
+    "access denied",
+)
+_UNREACHABLE = (
+    "could not resolve host",
+    "does not appear to be a git repository",
+    "connection refused",
+    "connection timed out",
+    "unable to access",
+    "repository not found",
+    "no such file or directory",
+)
 _REJECTED = ("[rejected]", "non-fast-forward", "fetch first", "failed to push some refs")
 # During a merge we settle memory notes ourselves, in one process: git's driver would start
 # one process per note. `false` makes git leave each both-sides-changed note unmerged for us.
@@ -46,15 +60,18 @@ def explain_remote_failure(remote: str, doing: str, result: GitResult) -> SyncEr
         fix = f"check `git remote get-url {remote}` and the network, then sync again"
     else:
         why, fix = "git failed", "see git's message"
-    return SyncError(f"could not {doing} {remote!r}: {why} ({result.reason}); {fix}; "
-                     "nothing was changed here")  # fmt: skip
+    return SyncError(
+        f"could not {doing} {remote!r}: {why} ({result.reason}); {fix}; nothing was changed here"
+    )
 
 
 def current_branch(runner: GitRunner) -> str:
     found = runner.run("symbolic-ref", "--short", "-q", "HEAD")
     if not found.ok:
-        raise SyncError(f"{runner.work_tree}: HEAD is not on a branch (detached); check out a "
-                        "branch and sync again; nothing was changed")  # fmt: skip
+        raise SyncError(
+            f"{runner.work_tree}: HEAD is not on a branch (detached); check out a "
+            "branch and sync again; nothing was changed"
+        )
     return found.out.decode().strip()
 
 
@@ -63,8 +80,10 @@ def choose_remote(runner: GitRunner, branch: str, wanted: str | None) -> str:
     if wanted is not None:
         if wanted not in remotes:
             known = ", ".join(remotes) or "none"
-            raise SyncError(f"--remote {wanted}: no such remote in {runner.work_tree} (remotes: "
-                            f"{known}); nothing was changed")  # fmt: skip
+            raise SyncError(
+                f"--remote {wanted}: no such remote in {runner.work_tree} (remotes: "
+                f"{known}); nothing was changed"
+            )
         return wanted
     configured = runner.run("config", "--get", f"branch.{branch}.remote").out.decode().strip()
     if configured in remotes:
@@ -74,10 +93,14 @@ def choose_remote(runner: GitRunner, branch: str, wanted: str | None) -> str:
     if "origin" in remotes:
         return "origin"
     if not remotes:
-        raise SyncError(f"{runner.work_tree}: the vault's repository has no remote to sync with; "
-                        "add one: git remote add origin URL")  # fmt: skip
-    raise SyncError(f"several remotes ({', '.join(remotes)}) and none is this branch's; "
-                    "choose one with --remote NAME")  # fmt: skip
+        raise SyncError(
+            f"{runner.work_tree}: the vault's repository has no remote to sync with; "
+            "add one: git remote add origin URL"
+        )
+    raise SyncError(
+        f"several remotes ({', '.join(remotes)}) and none is this branch's; "
+        "choose one with --remote NAME"
+    )
 
 
 def foreign_changes(runner: GitRunner, is_ours: Callable[[str], bool]) -> list[str]:
@@ -117,8 +140,9 @@ def count(runner: GitRunner, revisions: str) -> int:
 
 def devices_in(runner: GitRunner, revisions: str, trailer: str) -> list[str]:
     """The device names our commits in `revisions` carry (their `trailer`), newest first."""
-    found = runner.run("log", f"--format=%(trailers:key={trailer},valueonly,separator=%x00)%x00",
-                       revisions)  # fmt: skip
+    found = runner.run(
+        "log", f"--format=%(trailers:key={trailer},valueonly,separator=%x00)%x00", revisions
+    )
     names = (name.strip() for name in found.out.decode("utf-8", "replace").split("\0"))
     return list(dict.fromkeys(name for name in names if name)) if found.ok else []
 
@@ -131,8 +155,9 @@ def merge_base(runner: GitRunner, a: str, b: str) -> str | None:
 def fast_forward(runner: GitRunner, upstream: str) -> None:
     result = runner.run("merge", "--ff-only", "--quiet", upstream)
     if not result.ok:
-        raise SyncError(f"could not bring in the remote's commits ({result.reason}); "
-                        "nothing was changed")  # fmt: skip
+        raise SyncError(
+            f"could not bring in the remote's commits ({result.reason}); nothing was changed"
+        )
 
 
 def start_merge(runner: GitRunner, upstream: str, folders: Sequence[str]) -> list[Unmerged]:
@@ -140,8 +165,16 @@ def start_merge(runner: GitRunner, upstream: str, folders: Sequence[str]) -> lis
     # Memories are followed by their ids (ops/sync_ids.py), not by git's guess from likeness,
     # which pairs two short memories that look alike: only near-identical files count as moved.
     with memory_notes_left_to_us(runner, folders):
-        result = runner.run("merge", "--no-ff", "--no-commit", "--quiet", "-X",
-                            "find-renames=90%", upstream, config=NO_DRIVER)  # fmt: skip
+        result = runner.run(
+            "merge",
+            "--no-ff",
+            "--no-commit",
+            "--quiet",
+            "-X",
+            "find-renames=90%",
+            upstream,
+            config=NO_DRIVER,
+        )
     if not result.ok and not merge_in_progress(runner):
         raise SyncError(f"git could not start the merge ({result.reason}); nothing was changed")
     return unmerged(runner)
@@ -289,8 +322,14 @@ def commit_merge(runner: GitRunner, message: str) -> str:
     with tempfile.TemporaryDirectory(prefix="cgv-sync-") as folder:
         message_file = Path(folder) / "message"
         message_file.write_text(message, encoding="utf-8")
-        result = runner.run("commit", "--quiet", "--no-verify", "-F", str(message_file),
-                            config=identity_config(runner))  # fmt: skip
+        result = runner.run(
+            "commit",
+            "--quiet",
+            "--no-verify",
+            "-F",
+            str(message_file),
+            config=identity_config(runner),
+        )
     if not result.ok:
         abort_merge(runner)
         raise SyncError(f"could not commit the merge ({result.reason}); the merge was undone")
@@ -305,8 +344,12 @@ def push(
     runner: GitRunner, remote: str, branch: str, *, set_upstream: bool, hear: Hear | None = None
 ) -> bool:
     """True when pushed; False when the remote moved on meanwhile (fetch and merge again)."""
-    args: Sequence[str] = ("push", *(("-u",) if set_upstream else ()), remote,
-                           f"HEAD:refs/heads/{branch}")  # fmt: skip
+    args: Sequence[str] = (
+        "push",
+        *(("-u",) if set_upstream else ()),
+        remote,
+        f"HEAD:refs/heads/{branch}",
+    )
     if hear is None:
         result = runner.run(args[0], "--quiet", *args[1:])
     else:

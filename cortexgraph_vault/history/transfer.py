@@ -28,8 +28,9 @@ def transfer_line(text: str) -> TransferLine | None:
     if found is None:
         return None
     shown = text.strip().removeprefix("remote: ").strip()
-    return TransferLine(shown, found["phase"], int(found["percent"]), int(found["done"]),
-                        int(found["total"]))  # fmt: skip
+    return TransferLine(
+        shown, found["phase"], int(found["percent"]), int(found["done"]), int(found["total"])
+    )
 
 
 @dataclass
@@ -52,9 +53,13 @@ def run_with_progress(
     command = ["git", *CONFIG_ARGS, *args[:1], "--progress", *args[1:]]
     try:
         process = subprocess.Popen(
-            command, cwd=runner.work_tree, env={**os.environ, **runner.environment()},
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        )  # fmt: skip
+            command,
+            cwd=runner.work_tree,
+            env={**os.environ, **runner.environment()},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
     except OSError as exc:
         raise GitError(f"{runner.vault_root}: git could not be run ({exc})") from exc
     assert process.stderr is not None

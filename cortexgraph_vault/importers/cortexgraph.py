@@ -195,7 +195,13 @@ def memory_draft(
     if cross:
         fields["cross_domain_count"] = cross
     if isinstance(obj.get("embed"), list):
-        warnings.append(Problem(file, number, f"memory {mid}: embedding vector not kept (the vault has no use for it)"))  # fmt: skip
+        warnings.append(
+            Problem(
+                file,
+                number,
+                f"memory {mid}: embedding vector not kept (the vault has no use for it)",
+            )
+        )
     title = (
         PurePosixPath(str(fields["promoted_to"])).stem
         if fields.get("promoted_to") and str(fields["promoted_to"]).endswith(".md")
@@ -204,8 +210,16 @@ def memory_draft(
     if needs_alias(title):  # kept as written where the file name cannot hold it ("9:30")
         fields["aliases"] = [title]
     body = content.strip() + "\n"
-    draft = NoteDraft(id=mid, title=title, status=str(status), fields=fields, body=body,
-                      line=number, file=file, given=obj)  # fmt: skip
+    draft = NoteDraft(
+        id=mid,
+        title=title,
+        status=str(status),
+        fields=fields,
+        body=body,
+        line=number,
+        file=file,
+        given=obj,
+    )
     return draft, warnings
 
 
@@ -274,11 +288,14 @@ def plan_import(memories: bytes | None, relations: bytes | None, path: str) -> I
                 continue
             source = by_id.get(str(obj["from_memory_id"]))
             if source is None:
-                plan.problems.append(Problem(
-                    RELATIONS_FILE, number,
-                    f"relation {obj['id']}: its source memory {obj['from_memory_id']} is not in "
-                    "the import (deleted or never saved); skipped",
-                ))  # fmt: skip
+                plan.problems.append(
+                    Problem(
+                        RELATIONS_FILE,
+                        number,
+                        f"relation {obj['id']}: its source memory {obj['from_memory_id']} is not in "
+                        "the import (deleted or never saved); skipped",
+                    )
+                )
                 continue
             source.relations.append(rel)
     # Names are given in a fixed order, so the same records always get the same file names.
@@ -339,9 +356,15 @@ def memory_record(
 
 
 def relation_record(
-    *, rid: str, from_id: str, to_id: str, kind: str, strength: float, created: datetime,
+    *,
+    rid: str,
+    from_id: str,
+    to_id: str,
+    kind: str,
+    strength: float,
+    created: datetime,
     metadata: Mapping[str, Any],
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     return {
         "id": rid,
         "from_memory_id": from_id,

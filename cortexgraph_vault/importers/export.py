@@ -72,9 +72,15 @@ def _links(catalog: VaultCatalog, note: IndexedNote) -> list[Link]:
             low = edge.link.target.lower()
             raw = next((v for k, v in entries.items() if str(k).lower() == low), None)
         out.append(
-            Link(note.memory, prop, edge.link.target, edge.target,
-                 target.memory if target is not None else None, relation_meta_entry(raw))
-        )  # fmt: skip
+            Link(
+                note.memory,
+                prop,
+                edge.link.target,
+                edge.target,
+                target.memory if target is not None else None,
+                relation_meta_entry(raw),
+            )
+        )
     return out
 
 
@@ -115,9 +121,13 @@ def _relation(link: Link) -> dict[str, Any]:
     metadata = meta.get("metadata")
     return relation_record(
         rid=str(rid) if rid else relation_id(src.id, dst.id, kind, link.target),
-        from_id=src.id or "", to_id=dst.id or "", kind=kind, strength=strength, created=created,
+        from_id=src.id or "",
+        to_id=dst.id or "",
+        kind=kind,
+        strength=strength,
+        created=created,
         metadata=metadata if isinstance(metadata, Mapping) else {},
-    )  # fmt: skip
+    )
 
 
 def export_cortexgraph(
@@ -145,18 +155,33 @@ def export_cortexgraph(
             m = note.memory
             assert m is not None
             if not m.id:
-                skipped.append(SourceProblem(file=note.path, line=0, reason=(
-                    "no id yet (a hand-written note); not exported. Any change through "
-                    "cortexgraph-vault (touch, update) gives it one")))  # fmt: skip
+                skipped.append(
+                    SourceProblem(
+                        file=note.path,
+                        line=0,
+                        reason=(
+                            "no id yet (a hand-written note); not exported. Any change through "
+                            "cortexgraph-vault (touch, update) gives it one"
+                        ),
+                    )
+                )
                 continue
             score = engine.score(m, now)
             record = memory_record(
-                fields=note.frontmatter, memory_id=m.id, content=m.content, tags=m.tags,
-                entities=m.entities, created=m.created, last_used=m.last_used,
-                use_count=m.use_count, strength=m.strength, status=m.status,
+                fields=note.frontmatter,
+                memory_id=m.id,
+                content=m.content,
+                tags=m.tags,
+                entities=m.entities,
+                created=m.created,
+                last_used=m.last_used,
+                use_count=m.use_count,
+                strength=m.strength,
+                status=m.status,
                 review_priority=round(review_priority(score, engine.rules), 4)
-                if m.status == "active" else 0.0,
-            )  # fmt: skip
+                if m.status == "active"
+                else 0.0,
+            )
             memories.append(json.dumps(record, ensure_ascii=False))
             seen: set[str] = set()
             for link in _links(catalog, note):
@@ -178,9 +203,14 @@ def export_cortexgraph(
     if skipped:
         message += wording.memories_without_id(len(skipped))
     return ExportResult(
-        format="cortexgraph", path=str(out), files=[str(f) for f in files],
-        memories=len(memories), relations=len(relations), skipped=skipped, message=message,
-    )  # fmt: skip
+        format="cortexgraph",
+        path=str(out),
+        files=[str(f) for f in files],
+        memories=len(memories),
+        relations=len(relations),
+        skipped=skipped,
+        message=message,
+    )
 
 
 def export_json(
@@ -204,25 +234,37 @@ def export_json(
             memories.append({**view, "frontmatter": json_safe(note.frontmatter)})
             for link in _links(catalog, note):
                 meta = link.meta
-                relations.append({
-                    "from_memory_id": m.id, "from_path": m.path, "relation_type": str(meta.get("type") or link.kind),
-                    "target": link.target, "to_path": link.to_path,
-                    "to_memory_id": link.to_memory.id if link.to_memory else None,
-                    "meta": json_safe(dict(meta)),
-                })  # fmt: skip
+                relations.append(
+                    {
+                        "from_memory_id": m.id,
+                        "from_path": m.path,
+                        "relation_type": str(meta.get("type") or link.kind),
+                        "target": link.target,
+                        "to_path": link.to_path,
+                        "to_memory_id": link.to_memory.id if link.to_memory else None,
+                        "meta": json_safe(dict(meta)),
+                    }
+                )
             if progress is not None:
                 progress(done, len(notes))
     document = {
-        "format": JSON_FORMAT, "version": 1, "exported_at": format_time(now),
-        "vault": str(engine.root), "memories": memories, "relations": relations,
-    }  # fmt: skip
+        "format": JSON_FORMAT,
+        "version": 1,
+        "exported_at": format_time(now),
+        "vault": str(engine.root),
+        "memories": memories,
+        "relations": relations,
+    }
     out.parent.mkdir(parents=True, exist_ok=True)
     _write(out, json.dumps(document, ensure_ascii=False, indent=2, default=_default) + "\n")
     return ExportResult(
-        format="json", path=str(out), files=[str(out)], memories=len(memories),
+        format="json",
+        path=str(out),
+        files=[str(out)],
+        memories=len(memories),
         relations=len(relations),
         message=wording.exported(len(memories), len(relations), str(out), "link"),
-    )  # fmt: skip
+    )
 
 
 def _default(value: object) -> str:

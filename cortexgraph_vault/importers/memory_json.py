@@ -183,8 +183,15 @@ def _draft(name: str, info: _Entity, file: str, now: datetime, status: str) -> N
     }
     body = observation_items(observations) if observations else f"{name}\n"
     return NoteDraft(
-        id=entity_id(name), title=name, status=status, fields=fields, body=body,
-        line=info.line, file=file, additive=True, observations=tuple(observations),
+        id=entity_id(name),
+        title=name,
+        status=status,
+        fields=fields,
+        body=body,
+        line=info.line,
+        file=file,
+        additive=True,
+        observations=tuple(observations),
         creation_only=frozenset({"created", "last_used", "use_count", "strength", "status"}),
         given={"name": name, "entityType": kind, "observations": observations},
-    )  # fmt: skip
+    )

@@ -22,17 +22,45 @@ from cortexgraph_vault.errors import InvalidArgument
 # Fields a note's frontmatter already uses: a relation named like one gets a `rel_` prefix.
 RESERVED_FIELDS = frozenset(
     {
-        "id", "created", "last_used", "use_count", "strength", "status", "tags", "tag",
-        "entities", "source", "context", "meta", "promoted_at", "promoted_to", "review_count",
-        "last_review_at", "cross_domain_count", "archived_at", "aliases", "alias", "cssclasses",
-        "title", "publish", "permalink", "superseded_by", "valid_until",
+        "id",
+        "created",
+        "last_used",
+        "use_count",
+        "strength",
+        "status",
+        "tags",
+        "tag",
+        "entities",
+        "source",
+        "context",
+        "meta",
+        "promoted_at",
+        "promoted_to",
+        "review_count",
+        "last_review_at",
+        "cross_domain_count",
+        "archived_at",
+        "aliases",
+        "alias",
+        "cssclasses",
+        "title",
+        "publish",
+        "permalink",
+        "superseded_by",
+        "valid_until",
     }
-)  # fmt: skip
+)
 # Optional fields an import owns: an update removes them when the source no longer has them.
 MANAGED_OPTIONAL = (
-    "source", "context", "meta", "promoted_at", "promoted_to", "review_count", "last_review_at",
+    "source",
+    "context",
+    "meta",
+    "promoted_at",
+    "promoted_to",
+    "review_count",
+    "last_review_at",
     "cross_domain_count",
-)  # fmt: skip
+)
 _NOT_NAME = re.compile(r"[^0-9a-z_]+")
 
 

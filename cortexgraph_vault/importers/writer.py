@@ -139,11 +139,14 @@ class _Importer:
                 m = self.catalog.memory_by_id(r.target_id)
                 title = m.title if m else r.fallback_title
             if title is None:
-                self.problems.append(Problem(
-                    self._relations_file(), r.line,
-                    f"relation from {d.id} to {r.target_id}: the target memory is neither in the "
-                    "import nor in the vault (deleted?); skipped",
-                ))  # fmt: skip
+                self.problems.append(
+                    Problem(
+                        self._relations_file(),
+                        r.line,
+                        f"relation from {d.id} to {r.target_id}: the target memory is neither in the "
+                        "import nor in the vault (deleted?); skipped",
+                    )
+                )
                 continue
             values = links.setdefault(r.kind, [])
             if link(title) not in values:
@@ -157,9 +160,12 @@ class _Importer:
         return "relations.jsonl" if self.plan.source == "cortexgraph" else self.plan.drafts[0].file
 
     def _compare(
-        self, d: NoteDraft, note: IndexedNote, links: dict[str, list[str]],
+        self,
+        d: NoteDraft,
+        note: IndexedNote,
+        links: dict[str, list[str]],
         metas: dict[str, dict[str, Any]],
-    ) -> _Step:  # fmt: skip
+    ) -> _Step:
         fm = note.frontmatter
         changes: dict[str, object] = {}
         body: str | None = None
@@ -260,9 +266,12 @@ class _Importer:
             return [rel]
         title = rel.rsplit("/", 1)[-1][:-3]
         moved, old = store.move(
-            rel, step.folder, {}, title=title,
+            rel,
+            step.folder,
+            {},
+            title=title,
             in_use=partial(self.catalog.name_in_use, besides=rel),
-        )  # fmt: skip
+        )
         self.catalog.drop(old)
         self.catalog.record(moved.path, moved.data)
         step.path = moved.path
@@ -369,25 +378,39 @@ def _result(
     }
     items = [
         ImportItem(
-            id=s.draft.id, title=importer.titles.get(s.draft.id, s.draft.title),
+            id=s.draft.id,
+            title=importer.titles.get(s.draft.id, s.draft.title),
             action={"create": "created", "update": "updated"}.get(s.action, s.action),
-            path=s.path, status=s.draft.status, line=s.draft.line, reason=s.reason,
+            path=s.path,
+            status=s.draft.status,
+            line=s.draft.line,
+            reason=s.reason,
             moved_from=s.note.path if s.folder and s.note else None,
         )
         for s in steps
-    ]  # fmt: skip
+    ]
     label = LABELS[plan.source]
     message = wording.import_summary(counts, dry_run, label, str(plan.path))
     if importer.problems:
         message += wording.source_lines_skipped(len(importer.problems))
     return ImportResult(
-        source=plan.source, path=plan.path, dry_run=dry_run, created=counts["create"],
-        updated=counts["update"], unchanged=counts["unchanged"], kept=counts["kept"],
-        skipped=counts["skipped"], relations=importer.relations, lines=plan.lines,
-        superseded=plan.superseded, tombstones=plan.tombstones,
-        problems=_listed(importer.problems), warnings=_listed(plan.warnings),
-        items=items, message=message,
-    )  # fmt: skip
+        source=plan.source,
+        path=plan.path,
+        dry_run=dry_run,
+        created=counts["create"],
+        updated=counts["update"],
+        unchanged=counts["unchanged"],
+        kept=counts["kept"],
+        skipped=counts["skipped"],
+        relations=importer.relations,
+        lines=plan.lines,
+        superseded=plan.superseded,
+        tombstones=plan.tombstones,
+        problems=_listed(importer.problems),
+        warnings=_listed(plan.warnings),
+        items=items,
+        message=message,
+    )
 
 
 def _listed(problems: list[Problem]) -> list[SourceProblem]:

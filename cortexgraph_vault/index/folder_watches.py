@@ -47,9 +47,15 @@ from cortexgraph_vault.index.catalog.vault_walk import ignored_name
 MAX_FOLDERS = 24
 # FileModifiedEvent asks for attribute changes too (a touched mtime, a changed mode).
 EVENTS: list[type[FileSystemEvent]] = [
-    FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileMovedEvent,
-    DirCreatedEvent, DirDeletedEvent, DirMovedEvent, EventsLostEvent,
-]  # fmt: skip
+    FileCreatedEvent,
+    FileModifiedEvent,
+    FileDeletedEvent,
+    FileMovedEvent,
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirMovedEvent,
+    EventsLostEvent,
+]
 # A folder gone again, or no longer a folder, before its watch was made: its event says so.
 _GONE = {errno.ENOENT, errno.ENOTDIR, errno.ELOOP}
 

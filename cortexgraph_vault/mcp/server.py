@@ -11,7 +11,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from mcp.server import MCPServer
@@ -53,9 +54,8 @@ SESSION_IDLE_SECONDS = 600.0
 class VaultMCPServer(MCPServer):
     """The SDK's server, with errors written for the model and a leaner tool list."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.unlisted: dict[str, frozenset[str]] = {}  # each tool's arguments kept off the list
+    # each tool's arguments kept off the list (set by build_server from the catalogue)
+    unlisted: Mapping[str, frozenset[str]] = MappingProxyType({})
 
     async def list_tools(self) -> list[Tool]:
         # Schema titles repeat the property names ("top_k" → "Top K"): bytes every session
@@ -130,8 +130,11 @@ def _strict_arguments_lean_results(tool: RegisteredTool) -> None:
     the output schema stays as published."""
     tool.fn_metadata.output_model = None
     loose = tool.fn_metadata.arg_model
-    strict: type[ArgModelBase] = type(loose.__name__, (loose,), {"model_config": ConfigDict(extra="forbid"),
-                                             "__module__": loose.__module__})  # fmt: skip
+    strict: type[ArgModelBase] = type(
+        loose.__name__,
+        (loose,),
+        {"model_config": ConfigDict(extra="forbid"), "__module__": loose.__module__},
+    )
     tool.fn_metadata.arg_model = strict
     tool.parameters = strict.model_json_schema(by_alias=True)
 
@@ -164,7 +167,7 @@ def build_server(service: MemoryService) -> MCPServer:
     for op in OPERATIONS.values():  # in the catalogue's order
         if op.mcp_tool:
             registry.operation(op)
-    server.unlisted.update(registry.unlisted)
+    server.unlisted = dict(registry.unlisted)
     prompts.register(server)
     resources.register(server, service)
     return server

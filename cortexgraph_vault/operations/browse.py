@@ -35,13 +35,18 @@ LIST_MEMORIES = Operation(
     mcp_tool=False,
     rest=(
         Rest(
-            "GET", "/api/v1/memories", "List memories", name="list_memories", tag="memories",
-            errors=(422,), read_process=True,
+            "GET",
+            "/api/v1/memories",
+            "List memories",
+            name="list_memories",
+            tag="memories",
+            errors=(422,),
+            read_process=True,
             description="Memories with live scores, filtered by status and tag, sorted, a page "
             "at a time.",
         ),
     ),
-)  # fmt: skip
+)
 
 MEMORY_DETAIL = Operation(
     name="memory_detail",
@@ -54,14 +59,19 @@ MEMORY_DETAIL = Operation(
     mcp_tool=False,
     rest=(
         Rest(
-            "GET", "/api/v1/memories/{ref}", "One memory in detail", name="get_memory",
-            tag="memories", errors=(400, 404, 409), in_path={"ref": "memory_id"},
+            "GET",
+            "/api/v1/memories/{ref}",
+            "One memory in detail",
+            name="get_memory",
+            tag="memories",
+            errors=(400, 404, 409),
+            in_path={"ref": "memory_id"},
             read_process=True,
             description="`ref` is an id, a unique id prefix or a title. With relations, "
             "backlinks and outlook.",
         ),
     ),
-)  # fmt: skip
+)
 
 MEMORY_AT_PATH = Operation(
     name="memory_at_path",
@@ -74,12 +84,17 @@ MEMORY_AT_PATH = Operation(
     mcp_tool=False,
     rest=(
         Rest(
-            "GET", "/api/v1/memories/lookup", "The memory a vault file holds",
-            name="lookup_memory", tag="memories", errors=(400, 404, 422), read_process=True,
+            "GET",
+            "/api/v1/memories/lookup",
+            "The memory a vault file holds",
+            name="lookup_memory",
+            tag="memories",
+            errors=(400, 404, 422),
+            read_process=True,
             description="For the active file in Obsidian: 404 when that file is not a memory.",
         ),
     ),
-)  # fmt: skip
+)
 
 RELATED_TO_NOTE = Operation(
     name="related_to_note",
@@ -92,13 +107,18 @@ RELATED_TO_NOTE = Operation(
     mcp_tool=False,
     rest=(
         Rest(
-            "GET", "/api/v1/related", "Memories and notes related to a note", name="related",
-            tag="vault", errors=(400, 404, 422), read_process=True,
+            "GET",
+            "/api/v1/related",
+            "Memories and notes related to a note",
+            name="related",
+            tag="vault",
+            errors=(400, 404, 422),
+            read_process=True,
             description="Best first, in the shape of /api/v1/search's answer, without the note "
             "itself; 404 when\nno Markdown note is at `path`.",
         ),
     ),
-)  # fmt: skip
+)
 
 GRAPH_NEIGHBOURHOOD = Operation(
     name="graph_neighbourhood",
@@ -111,11 +131,16 @@ GRAPH_NEIGHBOURHOOD = Operation(
     mcp_tool=False,
     rest=(
         Rest(
-            "GET", "/api/v1/graph/neighbourhood", "Notes and memories around a note",
-            name="neighbourhood", tag="vault", errors=(400, 404, 409, 422), read_process=True,
+            "GET",
+            "/api/v1/graph/neighbourhood",
+            "Notes and memories around a note",
+            name="neighbourhood",
+            tag="vault",
+            errors=(400, 404, 409, 422),
+            read_process=True,
         ),
     ),
-)  # fmt: skip
+)
 
 BROWSE_OPERATIONS: tuple[AnyOperation, ...] = (
     LIST_MEMORIES,

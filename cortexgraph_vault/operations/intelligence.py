@@ -28,11 +28,16 @@ ANALYZE_MESSAGE = Operation(
     invoke=lambda engine, r: intelligence.analyze_message(engine, r),
     rest=(
         Rest(
-            "POST", "/api/v1/analyze", "Should this message be remembered", name="analyze",
-            tag="vault", errors=(400, 422), body="Analyze",
+            "POST",
+            "/api/v1/analyze",
+            "Should this message be remembered",
+            name="analyze",
+            tag="vault",
+            errors=(400, 422),
+            body="Analyze",
         ),
     ),
-)  # fmt: skip
+)
 
 ANALYZE_FOR_RECALL = Operation(
     name="analyze_for_recall",
@@ -44,11 +49,16 @@ ANALYZE_FOR_RECALL = Operation(
     invoke=lambda engine, r: intelligence.analyze_for_recall(engine, r),
     rest=(
         Rest(
-            "POST", "/api/v1/analyze/recall", "Should memory be searched for this message",
-            name="analyze_recall", tag="vault", errors=(400, 422), body="Analyze",
+            "POST",
+            "/api/v1/analyze/recall",
+            "Should memory be searched for this message",
+            name="analyze_recall",
+            tag="vault",
+            errors=(400, 422),
+            body="Analyze",
         ),
     ),
-)  # fmt: skip
+)
 
 AUTO_RECALL_PROCESS_MESSAGE = Operation(
     name="auto_recall_process_message",
@@ -60,11 +70,16 @@ AUTO_RECALL_PROCESS_MESSAGE = Operation(
     invoke=lambda engine, r: intelligence.auto_recall(engine, r),
     rest=(
         Rest(
-            "POST", "/api/v1/recall", "Recall and reinforce the memories a message is about",
-            name="recall", tag="vault", errors=(400, 422), body="Recall",
+            "POST",
+            "/api/v1/recall",
+            "Recall and reinforce the memories a message is about",
+            name="recall",
+            tag="vault",
+            errors=(400, 422),
+            body="Recall",
         ),
     ),
-)  # fmt: skip
+)
 
 REVIEW_MEMORIES = Operation(
     name="review_memories",
@@ -76,11 +91,15 @@ REVIEW_MEMORIES = Operation(
     invoke=lambda engine, r: intelligence.review(engine, r),
     rest=(
         Rest(
-            "GET", "/api/v1/review", "Memories due for review, most urgent first",
-            name="review", tag="vault", errors=(400, 422),
+            "GET",
+            "/api/v1/review",
+            "Memories due for review, most urgent first",
+            name="review",
+            tag="vault",
+            errors=(400, 422),
         ),
     ),
-)  # fmt: skip
+)
 
 INTELLIGENCE_OPERATIONS: tuple[AnyOperation, ...] = (
     ANALYZE_MESSAGE,

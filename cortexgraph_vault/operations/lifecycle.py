@@ -48,13 +48,18 @@ GC = Operation(
     unlisted=frozenset({"skip_paths"}),
     rest=(
         Rest(
-            "POST", "/api/v1/gc", "Forget faded memories (preview by default)", name="gc",
-            tag="lifecycle", errors=(400, 422, 503), body="Gc",
+            "POST",
+            "/api/v1/gc",
+            "Forget faded memories (preview by default)",
+            name="gc",
+            tag="lifecycle",
+            errors=(400, 422, 503),
+            body="Gc",
             description="`dry_run` (default true) lists what would be forgotten and why. A run "
             "is one git\ncommit; `skip_paths` (files open in editor tabs) are left alone.",
         ),
     ),
-)  # fmt: skip
+)
 
 PROMOTE_MEMORY = Operation(
     name="promote_memory",
@@ -69,19 +74,30 @@ PROMOTE_MEMORY = Operation(
     invoke=lambda engine, r: lifecycle.promote(engine, r),
     rest=(
         Rest(
-            "POST", "/api/v1/memories/{ref}/promote", "Promote one memory",
-            name="promote_memory", tag="lifecycle", errors=(400, 404, 409, 422, 503),
-            in_path={"ref": "memory_id"}, fixed={"auto_detect": False}, body="PromoteOne",
+            "POST",
+            "/api/v1/memories/{ref}/promote",
+            "Promote one memory",
+            name="promote_memory",
+            tag="lifecycle",
+            errors=(400, 404, 409, 422, 503),
+            in_path={"ref": "memory_id"},
+            fixed={"auto_detect": False},
+            body="PromoteOne",
             description="Moves it to the long-term folder if the rules ask for it (or `force`); "
             "`dry_run`\nonly says what would happen.",
         ),
         Rest(
-            "POST", "/api/v1/promote", "Promote every candidate", name="promote_all",
-            tag="lifecycle", errors=(422, 503), body="PromoteAll",
+            "POST",
+            "/api/v1/promote",
+            "Promote every candidate",
+            name="promote_all",
+            tag="lifecycle",
+            errors=(422, 503),
+            body="PromoteAll",
             fixed={"memory_id": None, "auto_detect": True, "force": False},
         ),
     ),
-)  # fmt: skip
+)
 
 CLUSTER_MEMORIES = Operation(
     name="cluster_memories",

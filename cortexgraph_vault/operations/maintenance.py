@@ -122,12 +122,16 @@ EFFECTIVE_CONFIG = Operation(
     mcp_tool=False,
     rest=(
         Rest(
-            "GET", "/api/v1/config", "The effective configuration", name="config", tag="vault",
+            "GET",
+            "/api/v1/config",
+            "The effective configuration",
+            name="config",
+            tag="vault",
             description="Every setting with its environment variable, value and where the value "
             "came from.",
         ),
     ),
-)  # fmt: skip
+)
 
 MAINTENANCE_OPERATIONS: tuple[AnyOperation, ...] = (
     IMPORT_CORTEXGRAPH,

@@ -56,14 +56,20 @@ SAVE_MEMORY = Operation(
     invoke=lambda engine, r: writes.save(engine, r),
     rest=(
         Rest(
-            "POST", "/api/v1/memories", "Save a new memory", name="create_memory",
-            tag="memories", status=201, errors=CHANGES, body="CreateMemory",
+            "POST",
+            "/api/v1/memories",
+            "Save a new memory",
+            name="create_memory",
+            tag="memories",
+            status=201,
+            errors=CHANGES,
+            body="CreateMemory",
             description="Written to the short-term folder and committed; a credential in any "
             "field (a password,\nPIN, card number, API key) is refused (422) unless `force` is "
             "set.",
         ),
     ),
-)  # fmt: skip
+)
 
 SEARCH_MEMORY = Operation(
     name="search_memory",
@@ -103,12 +109,18 @@ TOUCH_MEMORY = Operation(
     counts_uses=True,
     rest=(
         Rest(
-            "POST", ONE + "/touch", "Reinforce a memory (a use)", name="touch_memory",
-            tag="memories", errors=CHANGES, in_path={"ref": "memory_id"},
-            rename={"boost_strength": "boost"}, body="Touch",
+            "POST",
+            ONE + "/touch",
+            "Reinforce a memory (a use)",
+            name="touch_memory",
+            tag="memories",
+            errors=CHANGES,
+            in_path={"ref": "memory_id"},
+            rename={"boost_strength": "boost"},
+            body="Touch",
         ),
     ),
-)  # fmt: skip
+)
 
 OBSERVE_MEMORY_USAGE = Operation(
     name="observe_memory_usage",
@@ -124,11 +136,16 @@ OBSERVE_MEMORY_USAGE = Operation(
     counts_uses=True,
     rest=(
         Rest(
-            "POST", "/api/v1/observe", "Record that memories were used", name="observe",
-            tag="lifecycle", errors=(400, 409, 422, 503), body="Observe",
+            "POST",
+            "/api/v1/observe",
+            "Record that memories were used",
+            name="observe",
+            tag="lifecycle",
+            errors=(400, 409, 422, 503),
+            body="Observe",
         ),
     ),
-)  # fmt: skip
+)
 
 UPDATE_MEMORY = Operation(
     name="update_memory",
@@ -143,14 +160,20 @@ UPDATE_MEMORY = Operation(
     invoke=lambda engine, r: writes.update(engine, r),
     rest=(
         Rest(
-            "PATCH", ONE, "Change a memory", name="update_memory", tag="memories",
-            errors=CHANGES, in_path={"ref": "memory_id"}, body="UpdateMemory",
+            "PATCH",
+            ONE,
+            "Change a memory",
+            name="update_memory",
+            tag="memories",
+            errors=CHANGES,
+            in_path={"ref": "memory_id"},
+            body="UpdateMemory",
             description="Give `expected_hash` (the `content_hash` you read): if the note changed "
             "since, nothing\nis written and 409 returns both hashes and the current text. A "
             "credential in any field is\nrefused (422) unless `force` is set.",
         ),
     ),
-)  # fmt: skip
+)
 
 DELETE_MEMORY = Operation(
     name="delete_memory",
@@ -162,13 +185,18 @@ DELETE_MEMORY = Operation(
     invoke=lambda engine, r: writes.delete(engine, r),
     rest=(
         Rest(
-            "DELETE", ONE, "Archive or remove a memory", name="delete_memory", tag="memories",
-            errors=CHANGES, in_path={"ref": "memory_id"},
+            "DELETE",
+            ONE,
+            "Archive or remove a memory",
+            name="delete_memory",
+            tag="memories",
+            errors=CHANGES,
+            in_path={"ref": "memory_id"},
             description="`archive` moves it to the archive folder; `remove` deletes it (git "
             "keeps it, restore\nbrings it back).",
         ),
     ),
-)  # fmt: skip
+)
 
 CREATE_RELATION = Operation(
     name="create_relation",

@@ -33,13 +33,18 @@ MEMORY_HISTORY = Operation(
     invoke=lambda engine, r: memory_history.history(engine, r),
     rest=(
         Rest(
-            "GET", ONE + "/history", "Commits that changed a memory", name="memory_history",
-            tag=PAST, errors=GIT, in_path={"ref": "memory_id"},
+            "GET",
+            ONE + "/history",
+            "Commits that changed a memory",
+            name="memory_history",
+            tag=PAST,
+            errors=GIT,
+            in_path={"ref": "memory_id"},
             description="Followed across renames and moves by its id; works for forgotten "
             "memories too.",
         ),
     ),
-)  # fmt: skip
+)
 
 MEMORY_VERSION = Operation(
     name="memory_version",
@@ -51,12 +56,16 @@ MEMORY_VERSION = Operation(
     invoke=lambda engine, r: memory_history.version(engine, r),
     rest=(
         Rest(
-            "GET", ONE + "/versions/{commit}", "A memory as it was at a commit",
-            name="memory_version", tag=PAST, errors=GIT,
+            "GET",
+            ONE + "/versions/{commit}",
+            "A memory as it was at a commit",
+            name="memory_version",
+            tag=PAST,
+            errors=GIT,
             in_path={"ref": "memory_id", "commit": "commit"},
         ),
     ),
-)  # fmt: skip
+)
 
 FORGOTTEN_MEMORIES = Operation(
     name="forgotten_memories",
@@ -68,13 +77,17 @@ FORGOTTEN_MEMORIES = Operation(
     invoke=lambda engine, r: memory_history.forgotten(engine, r),
     rest=(
         Rest(
-            "GET", "/api/v1/forgotten", "Memories gc or delete removed", name="forgotten",
-            tag=PAST, errors=(422, 503),
+            "GET",
+            "/api/v1/forgotten",
+            "Memories gc or delete removed",
+            name="forgotten",
+            tag=PAST,
+            errors=(422, 503),
             description="Archived ones (still in the archive folder) and deleted ones (found in "
             "git history),\nnewest first, to pick one to restore.",
         ),
     ),
-)  # fmt: skip
+)
 
 RESTORE_MEMORY = Operation(
     name="restore_memory",
@@ -86,13 +99,19 @@ RESTORE_MEMORY = Operation(
     invoke=lambda engine, r: memory_history.restore(engine, r),
     rest=(
         Rest(
-            "POST", ONE + "/restore", "Bring a memory back", name="restore_memory", tag=PAST,
-            errors=GIT, in_path={"ref": "memory_id"}, body="Restore",
+            "POST",
+            ONE + "/restore",
+            "Bring a memory back",
+            name="restore_memory",
+            tag=PAST,
+            errors=GIT,
+            in_path={"ref": "memory_id"},
+            body="Restore",
             description="From the given commit, or (default) from the last version before it "
             "was deleted.",
         ),
     ),
-)  # fmt: skip
+)
 
 HISTORY_OPERATIONS: tuple[AnyOperation, ...] = (
     MEMORY_HISTORY,

@@ -178,8 +178,11 @@ def suggestion(name: str, known: Mapping[str, str]) -> str | None:
 def unknown_argument(name: str, known: Mapping[str, str]) -> Problem:
     """An argument nobody declared; `known`: the arguments there are, with descriptions."""
     meant = suggestion(name, known)
-    return Problem(name, f"unknown argument (did you mean {meant}?)" if meant else "unknown argument",
-                   unknown=True)  # fmt: skip
+    return Problem(
+        name,
+        f"unknown argument (did you mean {meant}?)" if meant else "unknown argument",
+        unknown=True,
+    )
 
 
 MAX_PROBLEMS = 10  # a body of a million unknown keys must not earn a reply of a million lines

@@ -49,11 +49,17 @@ SEARCH_UNIFIED = Operation(
     invoke=lambda engine, r: search.search_unified(engine, r),
     rest=(
         Rest(
-            "GET", "/api/v1/search", "Unified search over memories and notes", name="search",
-            tag="vault", errors=(400, 404, 422), rename={"query": "q"}, read_process=True,
+            "GET",
+            "/api/v1/search",
+            "Unified search over memories and notes",
+            name="search",
+            tag="vault",
+            errors=(400, 404, 422),
+            rename={"query": "q"},
+            read_process=True,
         ),
     ),
-)  # fmt: skip
+)
 
 READ_NOTE = Operation(
     name="read_note",
@@ -68,14 +74,19 @@ READ_NOTE = Operation(
     invoke=lambda engine, r: notes.read_note(engine, r),
     rest=(
         Rest(
-            "GET", "/api/v1/notes/read", "Any note of the vault, a page at a time",
-            name="read_note", tag="vault", errors=(400, 404, 409, 422), read_process=True,
+            "GET",
+            "/api/v1/notes/read",
+            "Any note of the vault, a page at a time",
+            name="read_note",
+            tag="vault",
+            errors=(400, 404, 409, 422),
+            read_process=True,
             description="Found by path, title or alias as Obsidian resolves a link, or by memory "
             "id: frontmatter,\na page of the body with a cursor for the next, links and "
             "backlinks. A cursor given before\nthe note changed is refused (409).",
         ),
     ),
-)  # fmt: skip
+)
 
 READ_GRAPH = Operation(
     name="read_graph",
@@ -100,11 +111,14 @@ VAULT_STATUS = Operation(
     invoke=lambda engine, _: graph.vault_status(engine),
     rest=(
         Rest(
-            "GET", "/api/v1/status", "Watcher heartbeat, counts, unparseable files",
-            name="status", tag="vault",
+            "GET",
+            "/api/v1/status",
+            "Watcher heartbeat, counts, unparseable files",
+            name="status",
+            tag="vault",
         ),
     ),
-)  # fmt: skip
+)
 
 VAULT_STATS = Operation(
     name="vault_stats",
@@ -146,15 +160,20 @@ SYNC_VAULT = Operation(
     mcp_answer=sync_summary,
     rest=(
         Rest(
-            "POST", "/api/v1/sync", "Sync memories with the git remote", name="sync",
-            tag="lifecycle", errors=(409, 422, 503), body="Sync",
+            "POST",
+            "/api/v1/sync",
+            "Sync memories with the git remote",
+            name="sync",
+            tag="lifecycle",
+            errors=(409, 422, 503),
+            body="Sync",
             description="Records pending reinforcements, fetches, merges memory notes field by "
             "field and pushes.\n409 when it cannot (no remote, refused credentials, an "
             "unmergeable history, your own\nuncommitted notes), with the reason; nothing is "
             "changed then.",
         ),
     ),
-)  # fmt: skip
+)
 
 LAST_SYNC = Operation(
     name="last_sync",
@@ -167,13 +186,16 @@ LAST_SYNC = Operation(
     mcp_tool=False,
     rest=(
         Rest(
-            "GET", "/api/v1/sync", "The last sync of this vault on this device",
-            name="last_sync", tag="lifecycle",
+            "GET",
+            "/api/v1/sync",
+            "The last sync of this vault on this device",
+            name="last_sync",
+            tag="lifecycle",
             description="Whatever ran it (the plugin, the CLI, an MCP client): when it ended, "
             "what it did or why\nit failed; `at` is null when this vault was never synced here.",
         ),
     ),
-)  # fmt: skip
+)
 
 VAULT_OPERATIONS: tuple[AnyOperation, ...] = (
     SEARCH_UNIFIED,

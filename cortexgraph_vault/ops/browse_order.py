@@ -54,9 +54,10 @@ def first_by_score(
     # a few rows of another state: those are read from the memories listed, as the table
     # reads them (`_fill`), so the scores are the ones a table of this state would give.
     stale = [
-        i for i, (r, m) in enumerate(zip(row_list, chosen, strict=True))
+        i
+        for i, (r, m) in enumerate(zip(row_list, chosen, strict=True))
         if r < 0 or notes[r].memory is not m
-    ]  # fmt: skip
+    ]
     if len(stale) > MAX_STALE:
         return None
     at = np.maximum(rows, 0)
@@ -144,8 +145,13 @@ def _rows_of_statuses(table: NoteTable, wanted: frozenset[str]) -> np.ndarray:
         return cached[4]
     # status codes shifted by one (a plain note first): whether each row's is wanted
     rows: np.ndarray = live[table.status_mask(set(wanted))[table.status[live] + 1]]
-    _last_rows = (weakref.ref(table.status), weakref.ref(live), list(table.status_names),
-                  wanted, rows)  # fmt: skip
+    _last_rows = (
+        weakref.ref(table.status),
+        weakref.ref(live),
+        list(table.status_names),
+        wanted,
+        rows,
+    )
     return rows
 
 
@@ -159,9 +165,13 @@ def rows_by_score(
     if end <= 0:
         return []
     near, scores = highest(
-        table.use_base[rows], table.last_used[rows], table.strength[rows],
-        now.timestamp(), engine.decay, end,
-    )  # fmt: skip
+        table.use_base[rows],
+        table.last_used[rows],
+        table.strength[rows],
+        now.timestamp(),
+        engine.decay,
+        end,
+    )
     at, paths = rows[near].tolist(), table.paths
     places = _first_places(-scores, end, [paths[r] for r in at])
     shown = [table.notes[at[i]].memory for i in places[start:]]

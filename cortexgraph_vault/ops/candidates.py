@@ -40,8 +40,14 @@ class CandidatePool:
         return len(self.at)
 
     def where(self, keep: np.ndarray) -> CandidatePool:
-        return CandidatePool(self.paths, self.at[keep], self.score[keep], self.relevance[keep],
-                             self.memory_score[keep], self.priority[keep])  # fmt: skip
+        return CandidatePool(
+            self.paths,
+            self.at[keep],
+            self.score[keep],
+            self.relevance[keep],
+            self.memory_score[keep],
+            self.priority[keep],
+        )
 
     def without(self, path: str) -> CandidatePool:
         paths = self.paths
@@ -56,9 +62,16 @@ class CandidatePool:
         paths = self.paths
         memory = self.memory_score[sel]
         scores = [None if s != s else s for s in memory.tolist()]  # nan: not a memory
-        return list(zip(self.score[sel].tolist(), [paths[i] for i in self.at[sel].tolist()],
-                        self.relevance[sel].tolist(), scores, self.priority[sel].tolist(),
-                        strict=True))  # fmt: skip
+        return list(
+            zip(
+                self.score[sel].tolist(),
+                [paths[i] for i in self.at[sel].tolist()],
+                self.relevance[sel].tolist(),
+                scores,
+                self.priority[sel].tolist(),
+                strict=True,
+            )
+        )
 
     def __iter__(self) -> Iterator[Candidate]:
         return iter(self.tuples())

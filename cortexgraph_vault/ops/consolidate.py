@@ -108,8 +108,13 @@ def cluster_memories(engine: VaultEngine, req: ClusterMemoriesRequest) -> Cluste
     by_key = {member_key(m): m for m in memories}
     model = similarity_model(memories)
     book = ClusterBook(engine.root)
-    base = _Asked(strategy=STRATEGY, threshold=link_at, max_cluster_size=size,
-                  find_duplicates=find_duplicates, memories_considered=len(memories))  # fmt: skip
+    base = _Asked(
+        strategy=STRATEGY,
+        threshold=link_at,
+        max_cluster_size=size,
+        find_duplicates=find_duplicates,
+        memories_considered=len(memories),
+    )
     if find_duplicates:
         pairs = duplicate_pairs(model, dup_at)
         book.remember(
@@ -120,35 +125,45 @@ def cluster_memories(engine: VaultEngine, req: ClusterMemoriesRequest) -> Cluste
         )
         pair_views = [
             DuplicatePair(
-                cluster_id=cluster_id((p.a, p.b)), memory_ids=[p.a, p.b], similarity=p.similarity,
+                cluster_id=cluster_id((p.a, p.b)),
+                memory_ids=[p.a, p.b],
+                similarity=p.similarity,
                 titles=[by_key[p.a].title, by_key[p.b].title],
                 previews=[_preview(by_key[p.a]), _preview(by_key[p.b])],
             )
             for p in pairs
-        ]  # fmt: skip
+        ]
         return ClusterResult(
-            **base, duplicate_threshold=dup_at, pairs_compared=model.compared,
+            **base,
+            duplicate_threshold=dup_at,
+            pairs_compared=model.compared,
             duplicate_pairs=pair_views,
             message=wording.duplicate_pairs(len(pair_views), len(memories), dup_at),
-        )  # fmt: skip
+        )
     clusters = find_clusters(model, link_at, size)
     book.remember(
         PinnedCluster(c.id, tuple(pin(by_key[k]) for k in c.members), c.cohesion) for c in clusters
     )
     views = [
         ClusterView(
-            id=c.id, size=len(c.members), cohesion=c.cohesion, suggested_action=c.action,
-            memory_ids=list(c.members), titles=[by_key[k].title for k in c.members],
+            id=c.id,
+            size=len(c.members),
+            cohesion=c.cohesion,
+            suggested_action=c.action,
+            memory_ids=list(c.members),
+            titles=[by_key[k].title for k in c.members],
             paths=[by_key[k].path for k in c.members],
             previews=[_preview(by_key[k]) for k in c.members],
         )
         for c in clusters
-    ]  # fmt: skip
+    ]
     merges = sum(1 for c in clusters if c.action == "merge")
     return ClusterResult(
-        **base, pairs_compared=model.compared, clusters=views,
+        **base,
+        pairs_compared=model.compared,
+        clusters=views,
         message=wording.clusters_found(len(views), len(memories), merges),
-    )  # fmt: skip
+    )
 
 
 def _current(engine: VaultEngine, key: str) -> Memory | None:
@@ -167,8 +182,9 @@ def locate(engine: VaultEngine, wanted: str) -> Target:
     if pinned is None:
         clusters = find_clusters(
             similarity_model(candidates(engine)),
-            engine.config.cluster_link_threshold, engine.config.cluster_max_size,
-        )  # fmt: skip
+            engine.config.cluster_link_threshold,
+            engine.config.cluster_max_size,
+        )
         found = next((c for c in clusters if c.id == wanted), None)
         if found is None:
             raise NotFound(
@@ -208,14 +224,19 @@ def auto_targets(engine: VaultEngine, cohesion_threshold: float) -> list[Target]
     by_key = {member_key(m): m for m in memories}
     clusters = find_clusters(
         similarity_model(memories),
-        engine.config.cluster_link_threshold, engine.config.cluster_max_size,
-    )  # fmt: skip
+        engine.config.cluster_link_threshold,
+        engine.config.cluster_max_size,
+    )
     return [
-        Target(c.id, [by_key[k] for k in c.members], c.cohesion,
-               {k: pin(by_key[k]).hash for k in c.members})
+        Target(
+            c.id,
+            [by_key[k] for k in c.members],
+            c.cohesion,
+            {k: pin(by_key[k]).hash for k in c.members},
+        )
         for c in clusters
         if c.cohesion >= cohesion_threshold
-    ]  # fmt: skip
+    ]
 
 
 def link_members(engine: VaultEngine, target: Target) -> tuple[int, list[str]]:
@@ -227,10 +248,12 @@ def link_members(engine: VaultEngine, target: Target) -> tuple[int, list[str]]:
     for i, older in enumerate(ordered):
         for newer in ordered[i + 1 :]:
             link = CreateRelationRequest(
-                from_memory_id=member_key(newer), to_memory_id=member_key(older),
-                relation_type="related", strength=round(min(1.0, target.cohesion), 2),
+                from_memory_id=member_key(newer),
+                to_memory_id=member_key(older),
+                relation_type="related",
+                strength=round(min(1.0, target.cohesion), 2),
                 metadata={"reason": reason},
-            )  # fmt: skip
+            )
             result = writes.relate(engine, link, record=False)
             if result.created:
                 created += 1
@@ -244,19 +267,26 @@ def merge_message(target: Target, title: str, memory_id: str, stage: str | None 
     if stage:
         extra.append(f"Cortexgraph-Stage: {stage}")
     return (
-        wording.merge_subject(len(target.members), title) + "\n\n" + "\n".join(lines)
-        + "\n\n" + trailers("consolidate", [member_key(m) for m in target.members])
-        + "\n" + "\n".join(extra)
-    )  # fmt: skip
+        wording.merge_subject(len(target.members), title)
+        + "\n\n"
+        + "\n".join(lines)
+        + "\n\n"
+        + trailers("consolidate", [member_key(m) for m in target.members])
+        + "\n"
+        + "\n".join(extra)
+    )
 
 
 def act_on(
     engine: VaultEngine, target: Target, mode: str, *, record: bool = True
 ) -> ConsolidatedCluster:
     view = ConsolidatedCluster(
-        cluster_id=target.id, memory_ids=[member_key(m) for m in target.members],
-        titles=[m.title for m in target.members], cohesion=target.cohesion, action="previewed",
-    )  # fmt: skip
+        cluster_id=target.id,
+        memory_ids=[member_key(m) for m in target.members],
+        titles=[m.title for m in target.members],
+        cohesion=target.cohesion,
+        action="previewed",
+    )
     if mode == "preview":
         view.preview = preview_of(target.members, target.cohesion)
         return view
@@ -309,10 +339,15 @@ def consolidate(engine: VaultEngine, req: ConsolidateMemoriesRequest) -> Consoli
     if not results:
         message = f"no cluster reaches cohesion {req.cohesion_threshold:g}"
     return ConsolidateResult(
-        success=True, mode=mode, cluster_id=req.cluster_id, auto_detect=req.auto_detect,
+        success=True,
+        mode=mode,
+        cluster_id=req.cluster_id,
+        auto_detect=req.auto_detect,
         results=results,
-        merged_count=merged, linked_count=linked, message=message,
-    )  # fmt: skip
+        merged_count=merged,
+        linked_count=linked,
+        message=message,
+    )
 
 
 def _preview_within(done: ConsolidatedCluster, room: int) -> ConsolidatedCluster:

@@ -69,8 +69,11 @@ def current_first(
     lent: dict[int, float] = {}  # row of a current memory → the relevance lent to it
     below: list[tuple[int, list[int]]] = []  # pool place of an old match → rows above it
     for k in picked:
-        currents = [table.row_of[p] for p in current_of(relations, table.paths[rows[k]])
-                    if p in table.row_of]  # fmt: skip
+        currents = [
+            table.row_of[p]
+            for p in current_of(relations, table.paths[rows[k]])
+            if p in table.row_of
+        ]
         currents = [r for r in currents if allowed(r)]
         for r in currents:
             lent[r] = max(lent.get(r, 0.0), float(pool.relevance[k]))

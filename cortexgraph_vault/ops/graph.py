@@ -61,17 +61,23 @@ def _node(engine: VaultEngine, note: IndexedNote, include_scores: bool, now: dat
     edges = graph.outgoing(note.path)
     m = note.memory
     return GraphNode(
-        path=note.path, title=note.title, source=note.kind, id=m.id if m else None,
-        status=m.status if m else None, tags=list(note.tags), aliases=list(note.aliases),
+        path=note.path,
+        title=note.title,
+        source=note.kind,
+        id=m.id if m else None,
+        status=m.status if m else None,
+        tags=list(note.tags),
+        aliases=list(note.aliases),
         entities=list(note.entities),
         outgoing=sum(1 for e in edges if e.target is not None and e.target != note.path),
         backlinks=len(graph.backlinks(note.path)),
         unresolved=sum(1 for e in edges if e.target is None),
         created=format_time(m.created) if m else None,
         last_used=format_time(m.last_used) if m else None,
-        use_count=m.use_count if m else None, strength=m.strength if m else None,
+        use_count=m.use_count if m else None,
+        strength=m.strength if m else None,
         score=round(engine.score(m, now), 6) if m and include_scores else None,
-    )  # fmt: skip
+    )
 
 
 def _relation(engine: VaultEngine, edge: Edge) -> GraphRelation:
@@ -91,9 +97,14 @@ def _relation(engine: VaultEngine, edge: Edge) -> GraphRelation:
         from_memory_id=from_note.memory.id if from_note and from_note.memory else None,
         to_path=edge.target,
         to_memory_id=to_note.memory.id if to_note and to_note.memory else None,
-        relation_type=relation_type, target=link.target, heading=link.heading, block=link.block,
-        resolved=edge.target is not None, strength=strength, metadata=metadata,
-    )  # fmt: skip
+        relation_type=relation_type,
+        target=link.target,
+        heading=link.heading,
+        block=link.block,
+        resolved=edge.target is not None,
+        strength=strength,
+        metadata=metadata,
+    )
 
 
 def _relation_meta(
@@ -128,12 +139,18 @@ def _stats(engine: VaultEngine) -> GraphStats:
     tags = graph.tag_counts()
     top = sorted(tags.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_TAGS]
     return GraphStats(
-        notes=len(notes), memories=dict(sorted(memories.items())),
-        attachments=graph.attachment_count(), links=resolved + unresolved,
-        resolved_links=resolved, unresolved_links=unresolved,
-        unresolved_targets=len(graph.unresolved()), orphans=len(graph.orphans()),
-        tags=len(tags), entities=len(graph.entity_counts()), top_tags=dict(top),
-    )  # fmt: skip
+        notes=len(notes),
+        memories=dict(sorted(memories.items())),
+        attachments=graph.attachment_count(),
+        links=resolved + unresolved,
+        resolved_links=resolved,
+        unresolved_links=unresolved,
+        unresolved_targets=len(graph.unresolved()),
+        orphans=len(graph.orphans()),
+        tags=len(tags),
+        entities=len(graph.entity_counts()),
+        top_tags=dict(top),
+    )
 
 
 def read_graph(engine: VaultEngine, req: ReadGraphRequest) -> GraphResult:
@@ -160,11 +177,16 @@ def read_graph(engine: VaultEngine, req: ReadGraphRequest) -> GraphResult:
         if after is not None:
             start, end = 0, page_size or limit
         result = GraphResult(
-            memories=[], relations=[], stats=_stats(engine), count=0, total_count=len(chosen),
-            pagination=info, max_chars=max_chars,
+            memories=[],
+            relations=[],
+            stats=_stats(engine),
+            count=0,
+            total_count=len(chosen),
+            pagination=info,
+            max_chars=max_chars,
             # Room for the longest cursor this answer could carry.
             next_cursor=cursor_after(max((n.path for n in rest), key=len, default="")),
-        )  # fmt: skip
+        )
         room = max_chars - json_size(result)
         if after is None:
             room -= _summaries(result, catalog, wanted, limit, room // 4)
@@ -255,17 +277,24 @@ def neighbourhood(engine: VaultEngine, req: GraphNeighbourhoodRequest) -> Neighb
                 base = _node(engine, note, include_scores, now)
                 nodes.append(NeighbourNode(**base.model_dump(), distance=distance))
         edges = [
-            e for path in found for e in catalog.graph.outgoing(path)
+            e
+            for path in found
+            for e in catalog.graph.outgoing(path)
             if (e.target is None and path == center.path) or e.target in found
-        ]  # fmt: skip
+        ]
         relations = [_relation(engine, e) for e in edges[:MAX_RELATIONS]]
         backlinks = catalog.graph.backlinks(center.path)
     found_all = NeighbourhoodResult(
-        center=nodes[0], hops=hops, nodes=nodes[1:], relations=relations, backlinks=backlinks,
+        center=nodes[0],
+        hops=hops,
+        nodes=nodes[1:],
+        relations=relations,
+        backlinks=backlinks,
         truncated=truncated or len(edges) > MAX_RELATIONS,
-    )  # fmt: skip
-    shown = lists_within(found_all, engine.config.result_max_chars,
-                         ("nodes", "relations", "backlinks"), say=None)  # fmt: skip
+    )
+    shown = lists_within(
+        found_all, engine.config.result_max_chars, ("nodes", "relations", "backlinks"), say=None
+    )
     shown.truncated = shown.truncated or shown is not found_all
     return shown
 
@@ -279,9 +308,13 @@ def _semantic_status(engine: VaultEngine) -> SemanticStatus:
     enabled = bool(engine.config.semantic_search)
     model = sem.embedder() if enabled else None
     return SemanticStatus(
-        enabled=enabled, available=model is not None, vectors=sem.count, pending=sem.pending,
-        model=model.source if model else None, problem=sem.problem if enabled else None,
-    )  # fmt: skip
+        enabled=enabled,
+        available=model is not None,
+        vectors=sem.count,
+        pending=sem.pending,
+        model=model.source if model else None,
+        problem=sem.problem if enabled else None,
+    )
 
 
 def vault_status(engine: VaultEngine) -> VaultStatus:
@@ -292,15 +325,21 @@ def vault_status(engine: VaultEngine) -> VaultStatus:
         st = watcher.state
         age = max(0.0, time.time() - st.heartbeat) if st.heartbeat else None
         watch = WatcherStatus(
-            running=True, started_at=_iso(st.started_at),
+            running=True,
+            started_at=_iso(st.started_at),
             heartbeat_at=format_time(from_epoch(st.heartbeat)) if st.heartbeat else None,
             heartbeat_age_seconds=round(age, 3) if age is not None else None,
-            events=st.events, batches=st.batches, paths_checked=st.paths_checked,
-            pending=watcher.pending(), last_batch_at=_iso(st.last_batch_at),
+            events=st.events,
+            batches=st.batches,
+            paths_checked=st.paths_checked,
+            pending=watcher.pending(),
+            last_batch_at=_iso(st.last_batch_at),
             last_batch_ms=round(st.last_batch_seconds * 1000, 3) if st.batches else None,
-            reconciliations=st.reconciliations, last_reconcile_at=_iso(st.last_reconcile_at),
-            last_reconcile_changes=st.last_reconcile_changes, errors=list(st.errors),
-        )  # fmt: skip
+            reconciliations=st.reconciliations,
+            last_reconcile_at=_iso(st.last_reconcile_at),
+            last_reconcile_changes=st.last_reconcile_changes,
+            errors=list(st.errors),
+        )
     else:
         watch = WatcherStatus(running=False)
     cache = engine.index_cache
@@ -313,19 +352,29 @@ def vault_status(engine: VaultEngine) -> VaultStatus:
         vocabulary = catalog.text.vocabulary_size
         changes = cache.changes_since_save(catalog)
     status = VaultStatus(
-        vault=str(engine.root), notes=len(notes), memories=dict(sorted(memories.items())),
-        links=resolved + unresolved, unresolved_links=unresolved, orphans=orphans, tags=tags,
-        vocabulary=vocabulary, watcher=watch, semantic=_semantic_status(engine),
+        vault=str(engine.root),
+        notes=len(notes),
+        memories=dict(sorted(memories.items())),
+        links=resolved + unresolved,
+        unresolved_links=unresolved,
+        orphans=orphans,
+        tags=tags,
+        vocabulary=vocabulary,
+        watcher=watch,
+        semantic=_semantic_status(engine),
         cache=CacheStatus(
-            path=str(cache.path), loaded_at_start=cache.loaded_at_start,
+            path=str(cache.path),
+            loaded_at_start=cache.loaded_at_start,
             load_seconds=round(cache.load_seconds, 4),
             saved_at=format_time(datetime.fromtimestamp(cache.saved_at, UTC))
-            if cache.saved_at else None,
+            if cache.saved_at
+            else None,
             save_seconds=round(cache.save_seconds, 4) if cache.saved_at else None,
-            notes_parsed=catalog.parsed, changes_since_save=changes,
+            notes_parsed=catalog.parsed,
+            changes_since_save=changes,
         ),
         unparseable=[Skipped(path=p, reason=r) for p, r in catalog.problems()],
-    )  # fmt: skip
+    )
     return _problems_within(status, engine.config.result_max_chars)
 
 
@@ -335,8 +384,11 @@ def _problems_within(status: VaultStatus, max_chars: int) -> VaultStatus:
     total = len(status.unparseable)
 
     def more(n: int) -> Skipped:
-        return Skipped(path="…", reason=f"{n} more not listed here, to fit {max_chars} "
-                       "characters; `cortexgraph-vault stats --json` lists every one")  # fmt: skip
+        return Skipped(
+            path="…",
+            reason=f"{n} more not listed here, to fit {max_chars} "
+            "characters; `cortexgraph-vault stats --json` lists every one",
+        )
 
     room = max_chars - json_size(status.model_copy(update={"unparseable": [more(total)]}))
     if json_size(status) <= max_chars:
@@ -364,6 +416,9 @@ def reindex(engine: VaultEngine) -> ReindexResult:
     notes = len(engine.catalog)
     memories = sum(1 for _ in engine.catalog.memories())
     return ReindexResult(
-        notes=notes, memories=memories, seconds=round(seconds, 3), cache=str(cache.path),
+        notes=notes,
+        memories=memories,
+        seconds=round(seconds, 3),
+        cache=str(cache.path),
         message=wording.indexed(notes, memories, seconds),
-    )  # fmt: skip
+    )

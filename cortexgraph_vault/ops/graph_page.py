@@ -61,9 +61,12 @@ def _node(engine: VaultEngine, note: IndexedNote, now: datetime) -> dict[str, An
     }
     if m is not None:
         node.update(
-            memory_id=m.id, uses=m.use_count, strength=m.strength,
-            score=round(engine.score(m, now), 4), last_used=format_time(m.last_used),
-        )  # fmt: skip
+            memory_id=m.id,
+            uses=m.use_count,
+            strength=m.strength,
+            score=round(engine.score(m, now), 4),
+            last_used=format_time(m.last_used),
+        )
     return node
 
 
@@ -159,6 +162,9 @@ def graph_html(engine: VaultEngine, req: GraphHtmlRequest) -> GraphPictureResult
         raise InvalidArgument(f"{out}: is a folder; give a file name such as graph.html")
     nodes, edges, size = write_graph_page(engine, out, include_notes=req.include_notes)
     return GraphPictureResult(
-        path=str(out), nodes=nodes, edges=edges, bytes=size,
+        path=str(out),
+        nodes=nodes,
+        edges=edges,
+        bytes=size,
         message=wording.graph_page_written(str(out), nodes, edges),
-    )  # fmt: skip
+    )

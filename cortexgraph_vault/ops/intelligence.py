@@ -62,8 +62,10 @@ def check_message(message: str) -> str:
 
 
 def _signals(intent: Intent) -> list[PhraseSignal]:
-    return [PhraseSignal(kind=s.kind, phrase=s.phrase, weight=s.weight, meaning=s.meaning)
-            for s in intent.signals]  # fmt: skip
+    return [
+        PhraseSignal(kind=s.kind, phrase=s.phrase, weight=s.weight, meaning=s.meaning)
+        for s in intent.signals
+    ]
 
 
 def analyze_message(engine: VaultEngine, req: MessageRequest) -> MessageAnalysis:
@@ -72,11 +74,16 @@ def analyze_message(engine: VaultEngine, req: MessageRequest) -> MessageAnalysis
     intent = analyze_save(text)
     enriched = enrichment_for(engine, text)
     return MessageAnalysis(
-        should_save=intent.should, confidence=intent.confidence, decision=intent.decision,
-        suggested_entities=enriched.entity_names, suggested_tags=list(enriched.tags),
-        suggested_strength=enriched.strength, suggested_links=enriched.links,
-        reasoning=intent.reasoning, phrase_signals=_signals(intent),
-    )  # fmt: skip
+        should_save=intent.should,
+        confidence=intent.confidence,
+        decision=intent.decision,
+        suggested_entities=enriched.entity_names,
+        suggested_tags=list(enriched.tags),
+        suggested_strength=enriched.strength,
+        suggested_links=enriched.links,
+        reasoning=intent.reasoning,
+        phrase_signals=_signals(intent),
+    )
 
 
 def analyze_for_recall(engine: VaultEngine, req: MessageRequest) -> RecallAnalysis:
@@ -87,10 +94,14 @@ def analyze_for_recall(engine: VaultEngine, req: MessageRequest) -> RecallAnalys
     found = relevant_memories(engine, text, engine.config.auto_recall_max_results)
     intent = analyze_recall(text, mentions, [c.hit.title for c in found])
     return RecallAnalysis(
-        should_search=intent.should, confidence=intent.confidence, decision=intent.decision,
-        suggested_query=recall_query(text), suggested_entities=[e.name for e in entities],
-        reasoning=intent.reasoning, phrase_signals=_signals(intent),
-    )  # fmt: skip
+        should_search=intent.should,
+        confidence=intent.confidence,
+        decision=intent.decision,
+        suggested_query=recall_query(text),
+        suggested_entities=[e.name for e in entities],
+        reasoning=intent.reasoning,
+        phrase_signals=_signals(intent),
+    )
 
 
 @dataclass
@@ -182,9 +193,13 @@ def auto_recall(engine: VaultEngine, req: AutoRecallRequest) -> AutoRecallResult
     mode = req.mode or cfg.auto_recall_mode
     if not cfg.auto_recall_enabled:
         return AutoRecallResult(
-            enabled=False, mode=mode, topics_found=[], memories_found=0, memories_reinforced=0,
+            enabled=False,
+            mode=mode,
+            topics_found=[],
+            memories_found=0,
+            memories_reinforced=0,
             message="auto-recall is off (CORTEXGRAPH_AUTO_RECALL_ENABLED=false)",
-        )  # fmt: skip
+        )
     engine.fresh()
     entities = extract_entities(text, vocabulary(engine).names)
     found = topics(text, [e.name for e in entities])
@@ -207,20 +222,29 @@ def auto_recall(engine: VaultEngine, req: AutoRecallRequest) -> AutoRecallResult
                 reinforced_paths = {o.path for o in observed}
     recalled = [
         RecalledMemory(
-            memory_id=c.hit.id, title=c.hit.title, path=c.hit.path,
+            memory_id=c.hit.id,
+            title=c.hit.title,
+            path=c.hit.path,
             content=c.hit.content if mode != "silent" else None,
-            relevance=c.relevance, score=c.hit.memory_score or 0.0, matched_topics=c.topics,
-            reinforced=c.hit.path in reinforced_paths, cooling_down=c.hit.path in cooling,
+            relevance=c.relevance,
+            score=c.hit.memory_score or 0.0,
+            matched_topics=c.topics,
+            reinforced=c.hit.path in reinforced_paths,
+            cooling_down=c.hit.path in cooling,
         )
         for c in chosen
-    ]  # fmt: skip
+    ]
     return AutoRecallResult(
-        enabled=True, mode=mode, topics_found=found, memories_found=len(chosen),
-        memories_reinforced=len(reinforced), reinforced_ids=reinforced,
+        enabled=True,
+        mode=mode,
+        topics_found=found,
+        memories_found=len(chosen),
+        memories_reinforced=len(reinforced),
+        reinforced_ids=reinforced,
         memories=recalled,
         suggestion=_suggestion(recalled) if mode == "interactive" else None,
         message=_summary(found, recalled, reinforced, cooling, mode),
-    )  # fmt: skip
+    )
 
 
 def _suggestion(recalled: Sequence[RecalledMemory]) -> str | None:
@@ -228,12 +252,19 @@ def _suggestion(recalled: Sequence[RecalledMemory]) -> str | None:
         return None
     first = recalled[0]
     about = ", ".join(first.matched_topics[:3])
-    return (f"Ask the person whether to bring up what they said about {about} "
-            f"(“{first.title}”); if they agree, call observe_memory_usage with its id.")  # fmt: skip
+    return (
+        f"Ask the person whether to bring up what they said about {about} "
+        f"(“{first.title}”); if they agree, call observe_memory_usage with its id."
+    )
 
 
-def _summary(found: Sequence[str], recalled: Sequence[RecalledMemory], reinforced: Sequence[str],
-             cooling: set[str], mode: str) -> str:  # fmt: skip
+def _summary(
+    found: Sequence[str],
+    recalled: Sequence[RecalledMemory],
+    reinforced: Sequence[str],
+    cooling: set[str],
+    mode: str,
+) -> str:
     if not found:
         return "no topics in the message"
     if not recalled:
@@ -264,14 +295,24 @@ def review(engine: VaultEngine, req: ReviewMemoriesRequest) -> ReviewResult:
     due.sort(key=lambda v: (-v.review_priority, v.score or 0.0, v.path))
     items = [
         ReviewItem(
-            memory_id=v.id, title=v.title, path=v.path, preview=v.content, score=v.score or 0.0,
-            review_priority=v.review_priority, days_until_forgotten=v.days_until_forgotten,
-            use_count=v.use_count, review_count=v.review_count, last_used=v.last_used,
+            memory_id=v.id,
+            title=v.title,
+            path=v.path,
+            preview=v.content,
+            score=v.score or 0.0,
+            review_priority=v.review_priority,
+            days_until_forgotten=v.days_until_forgotten,
+            use_count=v.use_count,
+            review_count=v.review_count,
+            last_used=v.last_used,
         )
         for v in due[:limit]
-    ]  # fmt: skip
+    ]
     zone = [rules.danger_zone_min, rules.danger_zone_max]
-    message = (f"{len(due)} memor{'y is' if len(due) == 1 else 'ies are'} fading "
-               f"(score {zone[0]:g}–{zone[1]:g}); using one again keeps it")  # fmt: skip
-    return ReviewResult(count=len(items), total_due=len(due), danger_zone=zone, memories=items,
-                        message=message)  # fmt: skip
+    message = (
+        f"{len(due)} memor{'y is' if len(due) == 1 else 'ies are'} fading "
+        f"(score {zone[0]:g}–{zone[1]:g}); using one again keeps it"
+    )
+    return ReviewResult(
+        count=len(items), total_due=len(due), danger_zone=zone, memories=items, message=message
+    )

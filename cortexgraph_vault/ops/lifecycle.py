@@ -86,10 +86,13 @@ def forget_paths(
         # needs no free space, so even a full disk can put them back. A crash from here on is
         # finished or undone by the next holder of the lock, from the journal.
         asides = {p: _aside(engine, p) for p in texts}
-        engine.journal.begin({
-            "kind": "forget", "message": message,
-            "files": {p: {"sha": content_sha(t), "aside": asides[p]} for p, t in texts.items()},
-        })  # fmt: skip
+        engine.journal.begin(
+            {
+                "kind": "forget",
+                "message": message,
+                "files": {p: {"sha": content_sha(t), "aside": asides[p]} for p, t in texts.items()},
+            }
+        )
         removed: list[str] = []
         progress = engine.progress("forgetting")
         try:
@@ -205,11 +208,12 @@ def _archive(
         for done, m in enumerate(memories, 1):
             progress(done, len(memories))
             written, old = engine.store.move(
-                m.path, engine.layout.archive,
+                m.path,
+                engine.layout.archive,
                 {"status": "archived", "archived_at": now, **({} if m.id else {"id": new_id()})},
                 in_use=partial(engine.catalog.name_in_use, besides=m.path),
                 title=m.title,
-            )  # fmt: skip
+            )
             engine.catalog.drop(old)
             engine.catalog.record(written.path, written.data)
             moves.append((old, written))
@@ -230,11 +234,16 @@ def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
     both = [*done, *found]
     candidates = [
         ForgetCandidate(
-            id=m.id, title=m.title, path=m.path, score=round(s, 6), use_count=m.use_count,
-            age_days=age_days(m.created, now), superseded_by=replaced_by.get(m.path, []),
+            id=m.id,
+            title=m.title,
+            path=m.path,
+            score=round(s, 6),
+            use_count=m.use_count,
+            age_days=age_days(m.created, now),
+            superseded_by=replaced_by.get(m.path, []),
         )
         for m, s in both
-    ]  # fmt: skip
+    ]
     ids = [m.id or "" for m, _ in both]
     freed = round(sum(s for _, s in both), 6)
     verb = "archive" if archive_instead else "forget"
@@ -244,10 +253,16 @@ def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
             parts.append(wording.gc_superseded_preview(len(done)))
         said = "; ".join(parts)
         return GcResult(
-            dry_run=dry_run, removed_count=0, archived_count=0, freed_score_sum=freed,
-            memory_ids=ids, total_affected=len(both), candidates=candidates, skipped=skipped,
+            dry_run=dry_run,
+            removed_count=0,
+            archived_count=0,
+            freed_score_sum=freed,
+            memory_ids=ids,
+            total_affected=len(both),
+            candidates=candidates,
+            skipped=skipped,
             message=said,
-        )  # fmt: skip
+        )
     engine.git_state.refuse_change("gc")
     forgotten = [] if archive_instead else found
     archived = both if archive_instead else done
@@ -257,10 +272,11 @@ def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
         for m, _ in done
     ]
     subject = (
-        wording.gc_archive_subject(len(archived)) if not forgotten
+        wording.gc_archive_subject(len(archived))
+        if not forgotten
         else wording.gc_forget_subject(len(forgotten))
         + (f", archive {wording.count(len(done), 'superseded memory')}" if done else "")
-    )  # fmt: skip
+    )
     message = subject + "\n\n" + "\n".join(lines)
     with engine.lock.held():
         moves = _archive(engine, [m for m, _ in archived], now)
@@ -268,22 +284,33 @@ def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
         if not forgotten:
             key = "Archived"
             commit, unrecorded = commit_or_undo(
-                engine, moved, message + "\n\n" + trailers("gc", ids, key),
+                engine,
+                moved,
+                message + "\n\n" + trailers("gc", ids, key),
                 lambda: undo_moves(engine, moves),
                 "nothing was archived: every memory is back where it was",
-            )  # fmt: skip
+            )
             return GcResult(
-                dry_run=False, removed_count=0, archived_count=len(archived), freed_score_sum=freed,
-                memory_ids=ids, total_affected=len(both), candidates=candidates, skipped=skipped,
+                dry_run=False,
+                removed_count=0,
+                archived_count=len(archived),
+                freed_score_sum=freed,
+                memory_ids=ids,
+                total_affected=len(both),
+                candidates=candidates,
+                skipped=skipped,
                 commit=commit,
                 message=wording.gc_archived(len(archived), engine.layout.archive)
                 + (f"; {unrecorded}" if unrecorded else ""),
-            )  # fmt: skip
+            )
         try:
             commit = forget_paths(
-                engine, [m for m, _ in forgotten],
-                message + "\n\n" + trailers("gc", ids, "Forgotten"), operation="gc", also=moved,
-            )  # fmt: skip
+                engine,
+                [m for m, _ in forgotten],
+                message + "\n\n" + trailers("gc", ids, "Forgotten"),
+                operation="gc",
+                also=moved,
+            )
         except (GitError, VaultError, OSError):
             undo_moves(engine, moves)
             raise
@@ -292,10 +319,17 @@ def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
     if done:
         said += "; " + wording.gc_archived(len(done), engine.layout.archive)
     return GcResult(
-        dry_run=False, removed_count=len(forgotten), archived_count=len(done),
-        freed_score_sum=freed, memory_ids=ids, total_affected=len(both), candidates=candidates,
-        skipped=skipped, commit=commit, message=said,
-    )  # fmt: skip
+        dry_run=False,
+        removed_count=len(forgotten),
+        archived_count=len(done),
+        freed_score_sum=freed,
+        memory_ids=ids,
+        total_affected=len(both),
+        candidates=candidates,
+        skipped=skipped,
+        commit=commit,
+        message=said,
+    )
 
 
 @answer_within("candidates", "promoted_ids", "moved")
@@ -340,18 +374,28 @@ def promote(
         raise InvalidArgument("give a memory_id, or auto_detect to find candidates")
     candidates = [
         PromoteCandidate(
-            id=m.id, title=m.title, path=m.path, preview=m.content[:200], reason=reason,
-            score=round(s, 6), use_count=m.use_count, age_days=age_days(m.created, now),
+            id=m.id,
+            title=m.title,
+            path=m.path,
+            preview=m.content[:200],
+            reason=reason,
+            score=round(s, 6),
+            use_count=m.use_count,
+            age_days=age_days(m.created, now),
         )
         for m, s, reason in chosen
-    ]  # fmt: skip
+    ]
     if dry_run or not chosen:
         return PromoteResult(
-            dry_run=dry_run, candidates_found=len(chosen), promoted_count=0, promoted_ids=[],
+            dry_run=dry_run,
+            candidates_found=len(chosen),
+            promoted_count=0,
+            promoted_ids=[],
             candidates=candidates,
             message=wording.promote_preview(len(chosen), engine.layout.ltm)
-            if dry_run else "no memory qualifies for promotion",
-        )  # fmt: skip
+            if dry_run
+            else "no memory qualifies for promotion",
+        )
     engine.git_state.refuse_change("promote")
     moved: dict[str, str] = {}
     ids: list[str] = []
@@ -361,11 +405,12 @@ def promote(
             for m, _, _ in chosen:
                 mid = m.id or new_id()
                 written, old = engine.store.move(
-                    m.path, engine.layout.ltm,
+                    m.path,
+                    engine.layout.ltm,
                     {"status": "promoted", "promoted_at": now, "id": mid},
                     in_use=partial(engine.catalog.name_in_use, besides=m.path),
                     title=m.title,
-                )  # fmt: skip
+                )
                 moves.append((old, written))
                 engine.catalog.drop(old)
                 engine.catalog.record(written.path, written.data)
@@ -380,17 +425,26 @@ def promote(
         message += trailers("promote", ids, "Promoted")
         commit, unrecorded = (
             commit_or_undo(
-                engine, paths, message, lambda: undo_moves(engine, moves),
+                engine,
+                paths,
+                message,
+                lambda: undo_moves(engine, moves),
                 "nothing was promoted: every memory is back where it was",
             )
-            if record else (None, "")
-        )  # fmt: skip
+            if record
+            else (None, "")
+        )
     return PromoteResult(
-        dry_run=False, candidates_found=len(chosen), promoted_count=len(moved), promoted_ids=ids,
-        candidates=candidates, moved=moved, commit=commit,
+        dry_run=False,
+        candidates_found=len(chosen),
+        promoted_count=len(moved),
+        promoted_ids=ids,
+        candidates=candidates,
+        moved=moved,
+        commit=commit,
         message=wording.promoted(len(moved), engine.layout.ltm)
         + (f"; {unrecorded}" if unrecorded else ""),
-    )  # fmt: skip
+    )
 
 
 def snapshot(engine: VaultEngine) -> SnapshotResult:

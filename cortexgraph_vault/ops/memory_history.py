@@ -77,12 +77,17 @@ def history(engine: VaultEngine, req: MemoryHistoryRequest) -> HistoryResult:
         exists=path is not None,
         commits=[
             CommitView(
-                sha=c.sha, short=c.short, time=format_time(c.time), author=c.author,
-                summary=c.summary, change=c.change, path=c.paths[0] if c.paths else None,
+                sha=c.sha,
+                short=c.short,
+                time=format_time(c.time),
+                author=c.author,
+                summary=c.summary,
+                change=c.change,
+                path=c.paths[0] if c.paths else None,
             )
             for c in commits
         ],
-    )  # fmt: skip
+    )
 
 
 def version(engine: VaultEngine, req: MemoryVersionRequest) -> VersionResult:
@@ -142,23 +147,29 @@ def restore(engine: VaultEngine, req: RestoreMemoryRequest) -> RestoreResult:
         changes = restored_fields(live, now)
         with engine.lock.held():  # through the commit, so an undo cannot clobber anyone
             written, old = engine.store.move(
-                live.path, engine.layout.stm, changes,
+                live.path,
+                engine.layout.stm,
+                changes,
                 in_use=partial(engine.catalog.name_in_use, besides=live.path),
                 title=live.title,
-            )  # fmt: skip
+            )
             engine.catalog.drop(old)
             engine.catalog.record(written.path, written.data)
             sha, unrecorded = commit_or_undo(
-                engine, [old, written.path],
+                engine,
+                [old, written.path],
                 f"restore: {live.title} from {engine.layout.archive}/\n\n{trailers('restore', [live.id or ''])}",
                 lambda: undo_moves(engine, [(old, written)]),
                 "nothing was restored: the memory is still in the archive",
-            )  # fmt: skip
+            )
         return RestoreResult(
-            memory_id=live.id or "", path=written.path, restored_from=old, commit=sha,
+            memory_id=live.id or "",
+            path=written.path,
+            restored_from=old,
+            commit=sha,
             message=f"restored {live.title} from the archive"
             + (f"; {unrecorded}" if unrecorded else ""),
-        )  # fmt: skip
+        )
     _require_git(engine)
     memory_id, _ = _live_or_id(engine, ref)
     if live is not None:
@@ -174,9 +185,15 @@ def restore(engine: VaultEngine, req: RestoreMemoryRequest) -> RestoreResult:
     parsed = parse_note(text)
     title = path.rsplit("/", 1)[-1].removesuffix(".md")
     before = memory_from_fields(
-        path=path, title=title, frontmatter=parsed.frontmatter, body=parsed.body,
-        content_hash="", file_created=now, file_modified=now, folder_status="active",
-    )  # fmt: skip
+        path=path,
+        title=title,
+        frontmatter=parsed.frontmatter,
+        body=parsed.body,
+        content_hash="",
+        file_created=now,
+        file_modified=now,
+        folder_status="active",
+    )
     changes = restored_fields(before, now)
     if parsed.frontmatter.get("promoted_at") is not None:
         changes["promoted_at"] = REMOVE
@@ -186,16 +203,20 @@ def restore(engine: VaultEngine, req: RestoreMemoryRequest) -> RestoreResult:
         written = engine.store.create(engine.layout.stm, title, new_text, names)
         engine.catalog.record(written.path, written.data)
         sha, unrecorded = commit_or_undo(
-            engine, [written.path],
+            engine,
+            [written.path],
             f"restore: {title} from {sha_from[:10]}\n\n{trailers('restore', [memory_id])}",
             lambda: undo_create(engine, written),
             "nothing was restored: the memory stays in git only",
-        )  # fmt: skip
+        )
     return RestoreResult(
-        memory_id=memory_id, path=written.path, restored_from=sha_from, commit=sha,
+        memory_id=memory_id,
+        path=written.path,
+        restored_from=sha_from,
+        commit=sha,
         message=f"restored {title} from commit {sha_from[:10]}"
         + (f"; {unrecorded}" if unrecorded else ""),
-    )  # fmt: skip
+    )
 
 
 @answer_within("forgotten")
@@ -213,11 +234,15 @@ def forgotten(engine: VaultEngine, req: ForgottenMemoriesRequest) -> ForgottenLi
             title = title_as_written(f.title, aliases_of(last.frontmatter))
             found.append(
                 ForgottenView(
-                    id=f.id, title=title, path=f.path, kind="deleted",
-                    deleted_in=f.deleted_in.sha, deleted_at=format_time(f.deleted_in.time),
+                    id=f.id,
+                    title=title,
+                    path=f.path,
+                    kind="deleted",
+                    deleted_in=f.deleted_in.sha,
+                    deleted_at=format_time(f.deleted_in.time),
                     preview=body[:200],
                 )
-            )  # fmt: skip
+            )
     else:
         note = f"; deleted memories are not listed: {engine.history.why_unavailable()}"
     found.sort(key=lambda f: f.deleted_at, reverse=True)
@@ -242,8 +267,13 @@ def _archived(engine: VaultEngine) -> list[ForgottenView]:
         when = parse_time(note.frontmatter.get("archived_at")) if note is not None else None
         out.append(
             ForgottenView(
-                id=m.id or m.path, title=m.title, path=m.path, kind="archived", deleted_in=None,
-                deleted_at=format_time(when or m.last_used), preview=m.content[:200],
+                id=m.id or m.path,
+                title=m.title,
+                path=m.path,
+                kind="archived",
+                deleted_in=None,
+                deleted_at=format_time(when or m.last_used),
+                preview=m.content[:200],
             )
-        )  # fmt: skip
+        )
     return out

@@ -59,13 +59,18 @@ def merge_of(members: Sequence[Memory], cohesion: float) -> Merged:
 def preview_of(members: Sequence[Memory], cohesion: float) -> MergePreview:
     merged = merge_of(members, cohesion)
     return MergePreview(
-        title=merged_title(members), content=merged.content, tags=list(merged.tags),
-        entities=list(merged.entities), created=format_time(merged.created),
-        last_used=format_time(merged.last_used), use_count=merged.use_count,
-        strength=merged.strength, cohesion=round(cohesion, 4),
+        title=merged_title(members),
+        content=merged.content,
+        tags=list(merged.tags),
+        entities=list(merged.entities),
+        created=format_time(merged.created),
+        last_used=format_time(merged.last_used),
+        use_count=merged.use_count,
+        strength=merged.strength,
+        cohesion=round(cohesion, 4),
         source_ids=[member_key(m) for m in members],
         kept_texts_of=[member_key(members[i]) for i in merged.kept],
-    )  # fmt: skip
+    )
 
 
 def current_members(
@@ -169,9 +174,12 @@ def apply_merge(
                 if not m.id:
                     changes["id"] = new_id()
                 archived, old = store.move(
-                    m.path, layout.archive, changes, title=m.title,
+                    m.path,
+                    layout.archive,
+                    changes,
+                    title=m.title,
                     in_use=partial(_name_or_merged, catalog, name, m.path),
-                )  # fmt: skip
+                )
                 moved.append((old, archived.path))
                 as_moved = fresh_memory(engine, archived.path, parse_note(archived.text), m)
                 if pinned_hash(as_moved) != pinned_hash(m):

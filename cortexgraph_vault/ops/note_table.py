@@ -128,9 +128,19 @@ def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> No
         # one list for the rows' notes and the catalogue's order: they are the same here, and
         # neither is changed in place once the table is made (a later table copies its own)
         kept = list(notes)
-        table = NoteTable(paths, dict(zip(paths, rows, strict=True)), kept,
-                          np.full(n, NOTE, np.int16), [], np.ones(n), np.zeros(n), np.zeros(n),
-                          np.full(n, math.nan), frozenset(), kept)  # fmt: skip
+        table = NoteTable(
+            paths,
+            dict(zip(paths, rows, strict=True)),
+            kept,
+            np.full(n, NOTE, np.int16),
+            [],
+            np.ones(n),
+            np.zeros(n),
+            np.zeros(n),
+            np.full(n, math.nan),
+            frozenset(),
+            kept,
+        )
         _fill_memories(table, notes)
         return table
     same_places = _in_place(notes, before)
@@ -144,11 +154,19 @@ def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> No
     def more(a: np.ndarray, fill: float) -> np.ndarray:
         return np.concatenate([a, np.full(grow, fill, dtype=a.dtype)])
 
-    table = NoteTable(list(before.paths), dict(before.row_of), list(before.notes),
-                      more(before.status, NOTE), list(before.status_names),
-                      more(before.use_base, 1.0), more(before.last_used, 0.0),
-                      more(before.strength, 0.0), more(before.created, math.nan),
-                      before.dead.union(gone), list(notes))  # fmt: skip
+    table = NoteTable(
+        list(before.paths),
+        dict(before.row_of),
+        list(before.notes),
+        more(before.status, NOTE),
+        list(before.status_names),
+        more(before.use_base, 1.0),
+        more(before.last_used, 0.0),
+        more(before.strength, 0.0),
+        more(before.created, math.nan),
+        before.dead.union(gone),
+        list(notes),
+    )
     codes = {name: i for i, name in enumerate(table.status_names)}
     for i in gone:
         old = table.notes[i]
@@ -198,9 +216,19 @@ def _without(notes: list[IndexedNote] | None, before: NoteTable, gone: list[int]
         old = before.notes[i]
         if row_of.get(old.path) == i:
             del row_of[old.path]
-    table = NoteTable(before.paths, row_of, before.notes, before.status, before.status_names,
-                      before.use_base, before.last_used, before.strength, before.created,
-                      before.dead.union(gone), None if notes is None else list(notes))  # fmt: skip
+    table = NoteTable(
+        before.paths,
+        row_of,
+        before.notes,
+        before.status,
+        before.status_names,
+        before.use_base,
+        before.last_used,
+        before.strength,
+        before.created,
+        before.dead.union(gone),
+        None if notes is None else list(notes),
+    )
     _live_after(before, table, gone, 0)
     return table
 
@@ -234,10 +262,19 @@ def _in_place(notes: list[IndexedNote], before: NoteTable) -> NoteTable | None:
     changed = list(compress(range(len(notes)), map(is_not, notes, listed)))
     if len(changed) > IN_PLACE_MAX or any(notes[i].path != listed[i].path for i in changed):
         return None
-    table = NoteTable(before.paths, before.row_of, list(before.notes), before.status.copy(),
-                      list(before.status_names), before.use_base.copy(), before.last_used.copy(),
-                      before.strength.copy(), before.created.copy(), before.dead,
-                      list(notes))  # fmt: skip
+    table = NoteTable(
+        before.paths,
+        before.row_of,
+        list(before.notes),
+        before.status.copy(),
+        list(before.status_names),
+        before.use_base.copy(),
+        before.last_used.copy(),
+        before.strength.copy(),
+        before.created.copy(),
+        before.dead,
+        list(notes),
+    )
     if "live" in before.__dict__:  # the same lookups: the same live rows
         table.__dict__["live"] = before.live
     codes = {name: i for i, name in enumerate(table.status_names)}
@@ -273,9 +310,10 @@ def updated_table(before: NoteTable, changes: Changes) -> NoteTable | None:
         elif before.notes[row] is not note:
             replaced.append((row, note))
     new = [
-        note for path in sorted(last_added, key=last_added.__getitem__)
+        note
+        for path in sorted(last_added, key=last_added.__getitem__)
         if (note := changes.notes[path]) is not None
-    ]  # fmt: skip
+    ]
     if not replaced and not gone and not new:
         return before
     if not replaced and not new:  # notes only went away (a gc): the rows are shared
@@ -290,10 +328,18 @@ def updated_table(before: NoteTable, changes: Changes) -> NoteTable | None:
     paths, row_of = list(before.paths), dict(row_of)
     for row in gone:
         del row_of[before.paths[row]]
-    table = NoteTable(paths, row_of, list(before.notes), copied(before.status, NOTE),
-                      list(before.status_names), copied(before.use_base, 1.0),
-                      copied(before.last_used, 0.0), copied(before.strength, 0.0),
-                      copied(before.created, math.nan), before.dead.union(gone))  # fmt: skip
+    table = NoteTable(
+        paths,
+        row_of,
+        list(before.notes),
+        copied(before.status, NOTE),
+        list(before.status_names),
+        copied(before.use_base, 1.0),
+        copied(before.last_used, 0.0),
+        copied(before.strength, 0.0),
+        copied(before.created, math.nan),
+        before.dead.union(gone),
+    )
     codes = {name: i for i, name in enumerate(table.status_names)}
     for row, note in replaced:
         table.notes[row] = note
@@ -329,8 +375,18 @@ def _replaced(before: NoteTable, replaced: list[tuple[int, IndexedNote]]) -> Not
     for row, note in replaced:
         notes[row] = note
     status, use_base, last_used, strength, created = columns
-    table = NoteTable(before.paths, before.row_of, notes, status, names, use_base, last_used,
-                      strength, created, before.dead)  # fmt: skip
+    table = NoteTable(
+        before.paths,
+        before.row_of,
+        notes,
+        status,
+        names,
+        use_base,
+        last_used,
+        strength,
+        created,
+        before.dead,
+    )
     if "live" in before.__dict__:  # the same lookups: the same live rows
         table.__dict__["live"] = before.live
     return table
@@ -338,9 +394,7 @@ def _replaced(before: NoteTable, replaced: list[tuple[int, IndexedNote]]) -> Not
 
 def _same_values(held: list[float], wanted: list[float]) -> bool:
     """Whether the values are equal, NaN equal to NaN (`np.array_equal(equal_nan=True)`)."""
-    return all(
-        a == b or (a != a and b != b) for a, b in zip(held, wanted, strict=True)
-    )  # fmt: skip
+    return all(a == b or (a != a and b != b) for a, b in zip(held, wanted, strict=True))
 
 
 def _values(

@@ -230,11 +230,21 @@ def read_note(engine: VaultEngine, req: ReadNoteRequest) -> NoteRead:
         problems += [p for p in indexed.problems if p not in problems]
     memory = indexed.memory if indexed is not None else None
     page = NoteRead(
-        path=rel, title=posixpath.basename(rel)[:-3], source=indexed.kind if indexed else "note",
-        memory_id=memory.id if memory else None, content_hash=stamp.sha256, size_bytes=len(data),
-        body_chars=len(body), offset=start, body=None,
-        next_cursor=None, frontmatter=None, links=None, backlinks=None, problems=problems,
-    )  # fmt: skip
+        path=rel,
+        title=posixpath.basename(rel)[:-3],
+        source=indexed.kind if indexed else "note",
+        memory_id=memory.id if memory else None,
+        content_hash=stamp.sha256,
+        size_bytes=len(data),
+        body_chars=len(body),
+        offset=start,
+        body=None,
+        next_cursor=None,
+        frontmatter=None,
+        links=None,
+        backlinks=None,
+        problems=problems,
+    )
     links, sources = _links(catalog, rel) if section != _BODY or start == 0 else ([], [])
     if (section == _LINKS and start > len(links)) or (
         section == _BACKLINKS and start > len(sources)

@@ -18,7 +18,11 @@ def paginate(total: int, page: int | None, page_size: int) -> tuple[int, int, Pa
     pages = max(1, math.ceil(total / page_size))
     start = (page - 1) * page_size
     info = Pagination(
-        page=page, page_size=page_size, total_count=total, total_pages=pages,
-        has_more=page < pages, has_previous=page > 1,
-    )  # fmt: skip
+        page=page,
+        page_size=page_size,
+        total_count=total,
+        total_pages=pages,
+        has_more=page < pages,
+        has_previous=page > 1,
+    )
     return start, start + page_size, info

@@ -51,18 +51,22 @@ def relations_of(engine: VaultEngine, m: Memory) -> Relations:
             out.append(
                 RelationView(
                     id=relation_id(m.id, target.id if target else None, kind, link_target(value)),
-                    from_memory_id=m.id, to_memory_id=target.id if target else None,
-                    relation_type=kind, target=link_target(value),
+                    from_memory_id=m.id,
+                    to_memory_id=target.id if target else None,
+                    relation_type=kind,
+                    target=link_target(value),
                 )
-            )  # fmt: skip
+            )
     incoming = [
         RelationView(
             id=relation_id(rel.from_memory.id, m.id, rel.kind, link_target(rel.value)),
-            from_memory_id=rel.from_memory.id, to_memory_id=m.id, relation_type=rel.kind,
+            from_memory_id=rel.from_memory.id,
+            to_memory_id=m.id,
+            relation_type=rel.kind,
             target=link_target(rel.value),
         )
         for rel in index.pointing_at(m)
-    ]  # fmt: skip
+    ]
     return Relations(outgoing=out, incoming=incoming)
 
 
@@ -98,9 +102,11 @@ def open_memories(engine: VaultEngine, req: OpenMemoriesRequest) -> OpenResult:
 
     end_cursor = continuation_cursor(Continuation(len(refs), len(refs), now.isoformat()), digest)
     envelope = OpenResult(
-        memories=[], not_found=list(refs[start:]), next_cursor=end_cursor,
+        memories=[],
+        not_found=list(refs[start:]),
+        next_cursor=end_cursor,
         notice=page_notice(budget, len(refs), len(refs)),
-    )  # fmt: skip
+    )
     views, covered = fill_within(len(refs) - start, make, budget - json_size(envelope), shrink)
     result = OpenResult(memories=views, not_found=not_found)
     if start + covered < len(refs):
@@ -157,14 +163,27 @@ def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult
         return SearchResult(count=0, results=[])
     now = budget.now(engine)
     ranked, matches = rank(
-        engine, query or "", terms, statuses=wanted, tags=req.tags, window_days=req.window_days,
-        now=now, by_memory_score=True, include_superseded=asks_for_history(req.status),
-    )  # fmt: skip
+        engine,
+        query or "",
+        terms,
+        statuses=wanted,
+        tags=req.tags,
+        window_days=req.window_days,
+        now=now,
+        by_memory_score=True,
+        include_superseded=asks_for_history(req.status),
+    )
     if req.min_score is not None:
         ranked = ranked.where(ranked.memory_scores_or_zero() >= req.min_score)
-    shown = PageRequest(req.page, req.page_size or req.top_k, req.preview_length,
-                        req.include_review_candidates, req.explain, by_memory_score=True,
-                        budget=budget)  # fmt: skip
+    shown = PageRequest(
+        req.page,
+        req.page_size or req.top_k,
+        req.preview_length,
+        req.include_review_candidates,
+        req.explain,
+        by_memory_score=True,
+        budget=budget,
+    )
     return page_of(engine, ranked, matches, shown, now=now)
 
 
@@ -191,11 +210,16 @@ def stats(engine: VaultEngine) -> StatsResult:
         promotable += not m.superseded and promote_reason(m.decay, s, now, engine.rules) is not None
     git = engine.history_located() or "a git repository"
     return StatsResult(
-        total_notes=len(catalog), memories=dict(by_status), by_folder=dict(sorted(by_folder.items())),
-        histogram=dict(sorted(histogram.items())), forgettable=forgettable, danger_zone=danger,
+        total_notes=len(catalog),
+        memories=dict(by_status),
+        by_folder=dict(sorted(by_folder.items())),
+        histogram=dict(sorted(histogram.items())),
+        forgettable=forgettable,
+        danger_zone=danger,
         promotable=promotable,
-        problems=[Skipped(path=p, reason=r) for p, r in catalog.problems()], git=git,
-    )  # fmt: skip
+        problems=[Skipped(path=p, reason=r) for p, r in catalog.problems()],
+        git=git,
+    )
 
 
 __all__ = ["format_time", "open_memories", "search_memory", "stats"]

@@ -53,12 +53,25 @@ def related_to_note(engine: VaultEngine, req: RelatedToNoteRequest) -> SearchRes
     now = engine.now()
     cfg = engine.config
     ranked, matches = rank(
-        engine, "", terms, statuses={"active", "promoted", "note"}, now=now,
-        stm_weight=cfg.search_stm_weight, ltm_weight=cfg.search_ltm_weight, query_vector=vector,
-    )  # fmt: skip
+        engine,
+        "",
+        terms,
+        statuses={"active", "promoted", "note"},
+        now=now,
+        stm_weight=cfg.search_stm_weight,
+        ltm_weight=cfg.search_ltm_weight,
+        query_vector=vector,
+    )
     ranked = ranked.without(rel)
-    shown = PageRequest(None, req.limit, 300, review=False, explain=False,
-                        stm_weight=cfg.search_stm_weight, ltm_weight=cfg.search_ltm_weight)  # fmt: skip
+    shown = PageRequest(
+        None,
+        req.limit,
+        300,
+        review=False,
+        explain=False,
+        stm_weight=cfg.search_stm_weight,
+        ltm_weight=cfg.search_ltm_weight,
+    )
     found = page_of(engine, ranked, matches, shown, now=now)
     return SearchResult(count=found.count, results=found.results, semantic=found.semantic)
 

@@ -67,9 +67,10 @@ STOP_STEMS = frozenset(w for w in QUERY_STOP_WORDS if stems([w]) == [w])
 def _meaningful(found: list[str]) -> list[tuple[str, str]]:
     """(word, stem) of the words that carry meaning."""
     return [
-        (w, s) for w, s in zip(found, stems(found), strict=True)
+        (w, s)
+        for w, s in zip(found, stems(found), strict=True)
         if w not in QUERY_STOP_WORDS and s not in STOP_STEMS
-    ]  # fmt: skip
+    ]
 
 
 def only_common_words(query: str) -> bool:
@@ -176,11 +177,23 @@ def match(
             vector_rows = sem.rows_of(table.paths, table.paths, table.row_of)
             also = np.where(rows >= 0, vector_rows[np.maximum(rows, 0)], -1)
             nearest, cosines = sem.nearest_arrays(qvec, cfg.vector_candidates, cfg.vector_min, also)
-    found = fuse_arrays(lexical, rows, nearest, cosines, cfg, table, lengths,
-                        catalog.text_lengths if sized else None)  # fmt: skip
+    found = fuse_arrays(
+        lexical,
+        rows,
+        nearest,
+        cosines,
+        cfg,
+        table,
+        lengths,
+        catalog.text_lengths if sized else None,
+    )
     if len(found) and cfg.context_weight > 0:
         lend_context_arrays(found, links_of(engine), table, cfg)
     return Matches(
-        found, expansions, cfg, semantic=qvec is not None, problem=sem.problem if use_vectors else None,
+        found,
+        expansions,
+        cfg,
+        semantic=qvec is not None,
+        problem=sem.problem if use_vectors else None,
         related={t: [c for c, _ in r] for t, r in related.items()},
-    )  # fmt: skip
+    )

@@ -61,8 +61,12 @@ class FoundArrays(Mapping[str, Relevance]):
             else:
                 raise KeyError(path)
             self._index[path] = i
-        return Relevance(float(self.lexical[i]), float(self.vector[i]), float(self.context[i]),
-                         float(self.lengths[i]))  # fmt: skip
+        return Relevance(
+            float(self.lexical[i]),
+            float(self.vector[i]),
+            float(self.context[i]),
+            float(self.lengths[i]),
+        )
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.paths)
@@ -136,8 +140,9 @@ def episode_links(episodes: Episodes, reach: int, gap: float) -> EpisodeLinks:
     times = np.asarray(episodes.times, dtype=np.float64)
     near, distance = _near(times, np.arange(len(times)), reach, gap)
     paths = list(episodes.paths)
-    return EpisodeLinks(episodes, dict(zip(paths, range(len(times)), strict=True)), times, near,
-                        distance)  # fmt: skip
+    return EpisodeLinks(
+        episodes, dict(zip(paths, range(len(times)), strict=True)), times, near, distance
+    )
 
 
 def links_after(before: EpisodeLinks, episodes: Episodes, reach: int, gap: float) -> EpisodeLinks:
@@ -305,8 +310,9 @@ def _episode_rows(table: NoteTable, links: EpisodeLinks) -> np.ndarray:
         by_row = np.full(len(paths), -1, dtype=np.int64)
         by_row[memories] = np.fromiter(
             map(links.index.get, [paths[i] for i in memories.tolist()], repeat(-1)),
-            np.int64, len(memories),
-        )  # fmt: skip
+            np.int64,
+            len(memories),
+        )
     _last_rows = (table.paths, links, is_memory, by_row)
     return by_row
 

@@ -31,8 +31,12 @@ def likely_replacements(
     `besides`: paths not to weigh (the save itself)."""
     catalog = engine.catalog
     own = list(dict.fromkeys(stems(content_words(text))))
-    seeds = [t for slot in sorted(slots_stated(text)) if slot in SLOT_SEEDS
-             for t in stems(SLOT_SEEDS[slot].split())]  # fmt: skip
+    seeds = [
+        t
+        for slot in sorted(slots_stated(text))
+        if slot in SLOT_SEEDS
+        for t in stems(SLOT_SEEDS[slot].split())
+    ]
     documents, frequencies = catalog.document_frequencies({*own, *seeds})
     rarity = idf_rarity(documents, frequencies)
     paths = _holders(catalog, _selective(own, frequencies, documents), rarity)

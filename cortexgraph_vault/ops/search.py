@@ -58,11 +58,29 @@ __all__ = ["rank", "search_terms", "search_unified"]
 
 # the fields a memory's hit is given (all but `explain`, which a page asking for it sets)
 _HIT_GIVEN = frozenset(
-    {"id", "title", "path", "source", "status", "content", "tags", "score",
-     "similarity", "memory_score", "use_count", "last_used", "created_at", "age_days",
-     "review_priority", "review_candidate", "matched", "superseded_by", "valid_until",
-     "supersedes"}
-)  # fmt: skip
+    {
+        "id",
+        "title",
+        "path",
+        "source",
+        "status",
+        "content",
+        "tags",
+        "score",
+        "similarity",
+        "memory_score",
+        "use_count",
+        "last_used",
+        "created_at",
+        "age_days",
+        "review_priority",
+        "review_candidate",
+        "matched",
+        "superseded_by",
+        "valid_until",
+        "supersedes",
+    }
+)
 
 
 class Ranked(NamedTuple):
@@ -164,8 +182,9 @@ def rank(
     s = np.full(len(at), np.nan)
     mem = np.nonzero(is_memory)[0]
     r = rows[mem]
-    s[mem] = scores_of(table.use_base[r], table.last_used[r], table.strength[r],
-                       now.timestamp(), engine.decay)  # fmt: skip
+    s[mem] = scores_of(
+        table.use_base[r], table.last_used[r], table.strength[r], now.timestamp(), engine.decay
+    )
     active_code = table.status_names.index("active") if "active" in table.status_names else -2
     active = table.status[rows] == active_code
     priority = np.zeros(len(at))
@@ -191,14 +210,22 @@ def rank(
         def allowed(row: int) -> bool:
             note = table.notes[row]
             return (
-                bool(wanted[table.status[row] + 1]) and (has_tag is None or has_tag(note))
+                bool(wanted[table.status[row] + 1])
+                and (has_tag is None or has_tag(note))
                 and (inside is None or note.path.startswith(inside))
                 and (window_days is None or table.last_used[row] >= since)
-            )  # fmt: skip
+            )
 
         def memory_score(row: int) -> float:
-            return float(scores_of(table.use_base[[row]], table.last_used[[row]],
-                                   table.strength[[row]], now.timestamp(), engine.decay)[0])  # fmt: skip
+            return float(
+                scores_of(
+                    table.use_base[[row]],
+                    table.last_used[[row]],
+                    table.strength[[row]],
+                    now.timestamp(),
+                    engine.decay,
+                )[0]
+            )
 
         def score_for(row: int, relevance: float) -> float:
             """`score` above for one memory row at the given relevance."""
@@ -211,9 +238,17 @@ def rank(
                 else relevance * ltm_weight
             )
 
-        pool = current_first(pool, rows, lenders[at], table, relations,
-                             include_superseded=include_superseded, allowed=allowed,
-                             memory_score=memory_score, score_for=score_for)  # fmt: skip
+        pool = current_first(
+            pool,
+            rows,
+            lenders[at],
+            table,
+            relations,
+            include_superseded=include_superseded,
+            allowed=allowed,
+            memory_score=memory_score,
+            score_for=score_for,
+        )
     return pool, matches
 
 
@@ -246,9 +281,12 @@ def weigh_time(
 
 
 def _discounted(
-    engine: VaultEngine, table: NoteTable, rows: np.ndarray, score: np.ndarray,
+    engine: VaultEngine,
+    table: NoteTable,
+    rows: np.ndarray,
+    score: np.ndarray,
     cfg: RankingConfig,
-) -> np.ndarray:  # fmt: skip
+) -> np.ndarray:
     """`discount_episodes` over the best `episode_discount_top` hits: the rest are below any
     page a person reads, and stay as they are."""
     from cortexgraph_vault.ops.relevance_arrays import episode_numbers, links_of
@@ -306,9 +344,16 @@ def preview(text: str, length: int) -> str:
 
 
 def explain_hit(
-    engine: VaultEngine, r: Ranked, place: int, matches: Matches | None, terms: list[str],
-    now: datetime, stm_weight: float, ltm_weight: float, by_memory_score: bool,
-) -> RankExplain:  # fmt: skip
+    engine: VaultEngine,
+    r: Ranked,
+    place: int,
+    matches: Matches | None,
+    terms: list[str],
+    now: datetime,
+    stm_weight: float,
+    ltm_weight: float,
+    by_memory_score: bool,
+) -> RankExplain:
     parts = matches.found.get(r.path, Relevance()) if matches else Relevance(lexical=1.0)
     cfg = matches.config if matches else None
     m = r.note.memory
@@ -322,14 +367,20 @@ def explain_hit(
     if m is not None:
         decay = decay_factor(max(0.0, (now - m.last_used).total_seconds()), engine.decay)
     return RankExplain(
-        rank=place, lexical=round(parts.lexical, 6),
+        rank=place,
+        lexical=round(parts.lexical, 6),
         vector=round(parts.vector, 6) if matches and matches.semantic else None,
-        context=round(parts.context, 6), relevance=round(r.similarity, 6), prior=round(p, 6),
-        memory_score=r.memory_score, use_count=m.use_count if m else None,
+        context=round(parts.context, 6),
+        relevance=round(r.similarity, 6),
+        prior=round(p, 6),
+        memory_score=r.memory_score,
+        use_count=m.use_count if m else None,
         decay=round(decay, 6) if decay is not None else None,
-        strength=m.strength if m else None, weight=weight, final=round(r.score, 6),
+        strength=m.strength if m else None,
+        weight=weight,
+        final=round(r.score, 6),
         matched_terms=terms,
-    )  # fmt: skip
+    )
 
 
 # id of a note → (the note, its `created` time): a note's frontmatter is decoded anew at
@@ -370,30 +421,54 @@ def hit(
         score = score_at(m.use_count, m.last_used.timestamp(), m.strength, now.timestamp(), decay)
         active = m.status == "active"
         # made unchecked (engine/memory_views.py): each value is of its field's type already
-        return unchecked(SearchHit, {
-            "id": m.id, "title": m.title, "path": m.path, "source": note.kind,
-            "status": m.status, "content": shown["content"], "tags": list(note.tags),
-            "score": float(round(r.score, 6)), "similarity": float(round(min(1.0, r.similarity), 6)),
-            "memory_score": float(round(score, 6)), "use_count": m.use_count,
-            "last_used": shown["last_used"], "created_at": shown["created"],
-            "age_days": age_days(m.created, now),
-            "review_priority": float(round(review_priority(score, rules), 4)) if active else 0.0,
-            "review_candidate": bool(r.review), "matched": matched,
-            "superseded_by": [link_target(v) for v in m.superseded_by],
-            "valid_until": format_time(m.valid_until) if m.valid_until else None,
-            "supersedes": [link_target(v) for v in m.relations.get(SUPERSEDES, ())],
-            "explain": None,
-        }, _HIT_GIVEN)  # fmt: skip
+        return unchecked(
+            SearchHit,
+            {
+                "id": m.id,
+                "title": m.title,
+                "path": m.path,
+                "source": note.kind,
+                "status": m.status,
+                "content": shown["content"],
+                "tags": list(note.tags),
+                "score": float(round(r.score, 6)),
+                "similarity": float(round(min(1.0, r.similarity), 6)),
+                "memory_score": float(round(score, 6)),
+                "use_count": m.use_count,
+                "last_used": shown["last_used"],
+                "created_at": shown["created"],
+                "age_days": age_days(m.created, now),
+                "review_priority": float(round(review_priority(score, rules), 4))
+                if active
+                else 0.0,
+                "review_candidate": bool(r.review),
+                "matched": matched,
+                "superseded_by": [link_target(v) for v in m.superseded_by],
+                "valid_until": format_time(m.valid_until) if m.valid_until else None,
+                "supersedes": [link_target(v) for v in m.relations.get(SUPERSEDES, ())],
+                "explain": None,
+            },
+            _HIT_GIVEN,
+        )
     created = _created_of(note)
     modified = from_epoch(note.mtime_ns / 1e9)
-    return SearchHit.model_validate(dict(
-        id=None, title=note.title, path=note.path, source="note", status=None,
-        content=preview(note.body, preview_length), tags=list(note.tags),
-        score=round(r.score, 6), similarity=round(min(1.0, r.similarity), 6), last_used=format_time(modified),
-        created_at=format_time(created) if created else None,
-        age_days=age_days(created, now) if created else None,
-        matched=matched,
-    ))  # fmt: skip
+    return SearchHit.model_validate(
+        dict(
+            id=None,
+            title=note.title,
+            path=note.path,
+            source="note",
+            status=None,
+            content=preview(note.body, preview_length),
+            tags=list(note.tags),
+            score=round(r.score, 6),
+            similarity=round(min(1.0, r.similarity), 6),
+            last_used=format_time(modified),
+            created_at=format_time(created) if created else None,
+            age_days=age_days(created, now) if created else None,
+            matched=matched,
+        )
+    )
 
 
 def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResult:
@@ -420,13 +495,29 @@ def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResu
     now = budget.now(engine)
 
     ranked, matches = rank(
-        engine, query, terms, statuses=wanted, tags=req.tags, folder=folder,
-        window_days=req.window_days, now=now, stm_weight=stm_w, ltm_weight=ltm_w,
+        engine,
+        query,
+        terms,
+        statuses=wanted,
+        tags=req.tags,
+        folder=folder,
+        window_days=req.window_days,
+        now=now,
+        stm_weight=stm_w,
+        ltm_weight=ltm_w,
         include_superseded=asks_for_history(req.status),
-    )  # fmt: skip
+    )
     if req.min_score is not None:
         ranked = ranked.where(ranked.score >= req.min_score)
-    shown = PageRequest(req.page, req.page_size or req.limit, req.preview_length,
-                        req.include_review_candidates, req.explain, stm_w, ltm_w,
-                        by_memory_score=False, budget=budget)  # fmt: skip
+    shown = PageRequest(
+        req.page,
+        req.page_size or req.limit,
+        req.preview_length,
+        req.include_review_candidates,
+        req.explain,
+        stm_w,
+        ltm_w,
+        by_memory_score=False,
+        budget=budget,
+    )
     return page_of(engine, ranked, matches, shown, now=now)

@@ -80,10 +80,13 @@ def _cut_tail(kept: int, total: int) -> str:
 
 
 def page_of(
-    engine: VaultEngine, ranked: Sequence[Candidate] | CandidatePool, matches: Matches | None,
+    engine: VaultEngine,
+    ranked: Sequence[Candidate] | CandidatePool,
+    matches: Matches | None,
     req: PageRequest,
-    *, now: datetime,
-) -> SearchResult:  # fmt: skip
+    *,
+    now: datetime,
+) -> SearchResult:
     """The requested page of the ranked list, as whole hits while they fit the budget; a
     cursor continues at the first hit not given, up to the end of the same page."""
     start, end, info = paginate(len(ranked), req.page, req.size)
@@ -106,16 +109,28 @@ def page_of(
         fields, terms = matched_in(note, expansions, by_words=by_words, catalog=catalog)
         found = hit(engine, r, now, req.preview_length, expansions, by_words, fields)
         if req.explain:
-            found.explain = explain_hit(engine, r, start + place + 1, matches, terms, now,
-                                        req.stm_weight, req.ltm_weight, req.by_memory_score)  # fmt: skip
+            found.explain = explain_hit(
+                engine,
+                r,
+                start + place + 1,
+                matches,
+                terms,
+                now,
+                req.stm_weight,
+                req.ltm_weight,
+                req.by_memory_score,
+            )
         return found
 
     notices = [f"searched by words alone: {matches.problem}"] if matches and matches.problem else []
     result = SearchResult(
-        count=end, results=[], pagination=info, semantic=matches.semantic if matches else None,
+        count=end,
+        results=[],
+        pagination=info,
+        semantic=matches.semantic if matches else None,
         notice="; ".join([*notices, page_notice(budget.max_chars, end, end)]),
         next_cursor=continuation_cursor(Continuation(end, end, now.isoformat()), budget.digest),
-    )  # fmt: skip
+    )
     room = budget.max_chars - json_size(result)
     shrink = functools.partial(shrink_text, field="content", tail=_cut_tail)
     results, covered = fill_within(len(chosen), make, room, lambda h, r: shrink(h, room=r))

@@ -108,11 +108,16 @@ def record_supersession(engine: VaultEngine, new: Memory, olds: Sequence[Memory]
         if done.new.status == "active" and any(o.status == "promoted" for o in current):
             # The slot was long-term: its correction is too.
             moved, old_path = engine.store.move(
-                done.new.path, engine.layout.ltm,
-                {"status": "promoted", "promoted_at": now, **({} if done.new.id else {"id": new_id()})},
+                done.new.path,
+                engine.layout.ltm,
+                {
+                    "status": "promoted",
+                    "promoted_at": now,
+                    **({} if done.new.id else {"id": new_id()}),
+                },
                 in_use=partial(engine.catalog.name_in_use, besides=done.new.path),
                 title=done.new.title,
-            )  # fmt: skip
+            )
             engine.catalog.drop(old_path)
             note = engine.catalog.record(moved.path, moved.data)
             assert note.memory is not None
@@ -169,11 +174,16 @@ def result_of(done: Recorded, commit: str | None) -> SupersedeResult:
     if done.promoted:
         said.append(f"promoted to {done.new.path}, where the memory it replaces was")
     return SupersedeResult(
-        memory_id=done.new.id or "", title=done.new.title, path=done.new.path,
-        superseded=[view(o) for o in done.superseded], already=[view(o) for o in done.already],
-        promoted=done.promoted, use_count=done.new.use_count, commit=commit,
+        memory_id=done.new.id or "",
+        title=done.new.title,
+        path=done.new.path,
+        superseded=[view(o) for o in done.superseded],
+        already=[view(o) for o in done.already],
+        promoted=done.promoted,
+        use_count=done.new.use_count,
+        commit=commit,
         message="; ".join(said) or "nothing to record",
-    )  # fmt: skip
+    )
 
 
 def supersede(engine: VaultEngine, req: SupersedeRequest) -> SupersedeResult:

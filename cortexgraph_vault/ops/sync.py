@@ -89,15 +89,19 @@ def _sync(engine: VaultEngine, remote: str | None, progress: Progress | None) ->
     branch = sync_git.current_branch(runner)
     remote = sync_git.choose_remote(runner, branch, remote)
     if sync_git.merge_in_progress(runner):
-        raise SyncError(f"{runner.work_tree}: a merge or rebase is in progress; finish or abort "
-                        "it (git merge --abort) and sync again; nothing was changed")  # fmt: skip
+        raise SyncError(
+            f"{runner.work_tree}: a merge or rebase is in progress; finish or abort "
+            "it (git merge --abort) and sync again; nothing was changed"
+        )
     foreign = sync_git.foreign_changes(runner, engine.layout.is_memory_path)
     if foreign:
         shown = ", ".join(foreign[:5]) + (
             f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
         )
-        raise SyncError(f"your own notes have uncommitted changes ({shown}); sync never commits "
-                        "them: commit or stash them and sync again; nothing was changed")  # fmt: skip
+        raise SyncError(
+            f"your own notes have uncommitted changes ({shown}); sync never commits "
+            "them: commit or stash them and sync again; nothing was changed"
+        )
     history.install_merge_driver(engine.memory_folders())  # a person's own `git pull` too
     set_upstream = not runner.run("config", "--get", f"branch.{branch}.remote").out.strip()
     received = sent = 0
@@ -124,8 +128,10 @@ def _sync(engine: VaultEngine, remote: str | None, progress: Progress | None) ->
         if sent == 0 or sync_git.push(runner, remote, branch, set_upstream=set_upstream, hear=hear):
             break
     else:
-        raise SyncError(f"{remote!r} kept moving on while we pushed ({PUSH_ATTEMPTS} tries); "
-                        "what was merged here is committed; sync again")  # fmt: skip
+        raise SyncError(
+            f"{remote!r} kept moving on while we pushed ({PUSH_ATTEMPTS} tries); "
+            "what was merged here is committed; sync again"
+        )
     engine.fresh()
     return _result(engine, runner, remote, branch, before, recorded, received, sent, merge)
 
@@ -144,8 +150,10 @@ def _bring_in(
         return incoming
     base = sync_git.merge_base(runner, "HEAD", upstream)
     if base is None:
-        raise SyncError(f"{remote!r} holds an unrelated history (no commit in common with this "
-                        "vault); sync will not join them; nothing was changed")  # fmt: skip
+        raise SyncError(
+            f"{remote!r} holds an unrelated history (no commit in common with this "
+            "vault); sync will not join them; nothing was changed"
+        )
     merge.base_commit = base
     entries = sync_git.start_merge(runner, upstream, engine.memory_folders())
     merge.staging = sync_git.Staging(runner)
@@ -158,20 +166,30 @@ def _bring_in(
     merge.staging.flush()
     if not merge.unresolved:
         sync_ids.fold_forgotten_versions(
-            runner, base, ["HEAD", upstream], engine.memory_folders(), merge.decisions,
+            runner,
+            base,
+            ["HEAD", upstream],
+            engine.memory_folders(),
+            merge.decisions,
             merge.judged,
-        )  # fmt: skip
+        )
         sync_ids.merge_duplicate_ids(
-            runner, base, engine.memory_folders(), merge.decisions, merge.unresolved,
+            runner,
+            base,
+            engine.memory_folders(),
+            merge.decisions,
+            merge.unresolved,
             engine.layout.folder_for_status,
-        )  # fmt: skip
+        )
     if merge.unresolved:
         sync_git.abort_merge(runner)
         for rel in merge.written:
             remove_if_present(runner.work_tree / rel)
-        raise SyncError(f"could not merge {', '.join(merge.unresolved)} with {remote!r}; the "
-                        "merge was undone and nothing was changed; merge them by hand "
-                        f"(git pull {remote})")  # fmt: skip
+        raise SyncError(
+            f"could not merge {', '.join(merge.unresolved)} with {remote!r}; the "
+            "merge was undone and nothing was changed; merge them by hand "
+            f"(git pull {remote})"
+        )
     sync_git.commit_merge(
         runner,
         _message(remote, incoming, merge.decisions) + f"\n{DEVICE_TRAILER}: {engine.device_name}",
@@ -220,9 +238,14 @@ def _settle(
             other = sync_git.free_path(runner, entry.repo_path, merge.written)
             merge.stage(other, outcome.other)
             merge.written.append(other)
-            merge.decisions.append(SyncDecision(
-                path=rel, rule="two-memories", outcome=f"both kept (the smaller id at this name); the other "
-                f"is {runner.from_repo(other)}"))  # fmt: skip
+            merge.decisions.append(
+                SyncDecision(
+                    path=rel,
+                    rule="two-memories",
+                    outcome=f"both kept (the smaller id at this name); the other "
+                    f"is {runner.from_repo(other)}",
+                )
+            )
         elif outcome.report:
             merge.conflicted.append(rel)
             merge.decisions.append(
@@ -233,9 +256,16 @@ def _settle(
 
 
 def _forgotten_vs_used(
-    engine: VaultEngine, runner: GitRunner, upstream: str, entry: Unmerged, rel: str,
-    base: bytes | None, ours: bytes | None, theirs: bytes | None, merge: _Merge,
-) -> None:  # fmt: skip
+    engine: VaultEngine,
+    runner: GitRunner,
+    upstream: str,
+    entry: Unmerged,
+    rel: str,
+    base: bytes | None,
+    ours: bytes | None,
+    theirs: bytes | None,
+    merge: _Merge,
+) -> None:
     assert merge.staging is not None
     merge.staging.flush()  # the index must show every id settled so far
     deleting_side, other_side = ("HEAD", upstream) if ours is None else (upstream, "HEAD")
@@ -259,14 +289,26 @@ def _forgotten_vs_used(
         # on another device) is no decision to forget it: the used version is kept.
         stands = found is not None and "Cortexgraph-Operation:" not in message
         merge.stage(entry.repo_path, None if stands else kept)
-        merge.decisions.append(SyncDecision(path=rel, id=memory_id, rule="deleted-vs-used",
-            outcome="deleted by hand on one device: the deletion stands" if stands
-            else "kept: used here, and no device forgot it"))  # fmt: skip
+        merge.decisions.append(
+            SyncDecision(
+                path=rel,
+                id=memory_id,
+                rule="deleted-vs-used",
+                outcome="deleted by hand on one device: the deletion stands"
+                if stands
+                else "kept: used here, and no device forgot it",
+            )
+        )
         return
     if memory_id:
         merge.judged.add(memory_id)
-    forgotten = sync_ids.forgotten_versions(runner, deleting_side, other_side, memory_id or "",
-                                            engine.memory_folders()) if memory_id else []  # fmt: skip
+    forgotten = (
+        sync_ids.forgotten_versions(
+            runner, deleting_side, other_side, memory_id or "", engine.memory_folders()
+        )
+        if memory_id
+        else []
+    )
     if len(forgotten) > 1:  # forgotten on several devices, each with its own last uses
         last = sync_ids.combined_version(
             runner, forgotten, memory_id or "", engine.memory_folders()
@@ -278,10 +320,15 @@ def _forgotten_vs_used(
     parsed = parse_note(text)
     now = engine.now()
     memory = memory_from_fields(
-        path=rel, title=PurePosixPath(rel).stem, frontmatter=parsed.frontmatter, body=parsed.body,
-        content_hash=content_hash(text), file_created=now, file_modified=now,
+        path=rel,
+        title=PurePosixPath(rel).stem,
+        frontmatter=parsed.frontmatter,
+        body=parsed.body,
+        content_hash=content_hash(text),
+        file_created=now,
+        file_modified=now,
         folder_status=engine.layout.status_for_folder(rel),
-    )  # fmt: skip
+    )
     score = engine.score(memory, now)
     # A memory promoted on the other device is kept for good: gc forgets only active ones.
     keep = score >= engine.rules.forget_threshold or memory.status != "active"
@@ -290,13 +337,22 @@ def _forgotten_vs_used(
         merge.forget_after[entry.repo_path] = memory_id or ""
     outcome_words = (
         f"kept: used on another device, its merged score {score:.3f} is at or above the forget "
-        f"threshold {engine.rules.forget_threshold:g}" if score >= engine.rules.forget_threshold
-        else f"kept: {memory.status} on another device" if keep else
-        f"forgotten: even with the other device's uses its score {score:.3f} is below the "
+        f"threshold {engine.rules.forget_threshold:g}"
+        if score >= engine.rules.forget_threshold
+        else f"kept: {memory.status} on another device"
+        if keep
+        else f"forgotten: even with the other device's uses its score {score:.3f} is below the "
         f"forget threshold {engine.rules.forget_threshold:g}"
-    )  # fmt: skip
-    merge.decisions.append(SyncDecision(path=rel, id=memory_id, rule="forgotten-vs-used",
-                                        outcome=outcome_words, score=round(score, 6)))  # fmt: skip
+    )
+    merge.decisions.append(
+        SyncDecision(
+            path=rel,
+            id=memory_id,
+            rule="forgotten-vs-used",
+            outcome=outcome_words,
+            score=round(score, 6),
+        )
+    )
 
 
 def _str(value: object) -> str | None:
@@ -327,9 +383,16 @@ def _names(names: Sequence[str]) -> str:
 
 
 def _result(
-    engine: VaultEngine, runner: GitRunner, remote: str, branch: str, before: str | None,
-    recorded: list[str], received: int, sent: int, merge: _Merge,
-) -> SyncResult:  # fmt: skip
+    engine: VaultEngine,
+    runner: GitRunner,
+    remote: str,
+    branch: str,
+    before: str | None,
+    recorded: list[str],
+    received: int,
+    sent: int,
+    merge: _Merge,
+) -> SyncResult:
     after = runner.head_or_none()
     merged: list[str] = []
     if before and after and before != after and received:
@@ -353,8 +416,19 @@ def _result(
         if merge.conflicted:
             message += f"; {len(merge.conflicted)} need a person (edited on both devices)"
     return SyncResult(
-        remote=remote, branch=branch, recorded=len(recorded), received=received, sent=sent,
-        merged_count=len(merged), merged=merged[:LISTED], conflicted=merge.conflicted,
-        conflicts=len(merge.conflicted), device=engine.device_name, sources=sources,
-        decisions=merge.decisions, commit=after, up_to_date=up_to_date, message=message,
-    )  # fmt: skip
+        remote=remote,
+        branch=branch,
+        recorded=len(recorded),
+        received=received,
+        sent=sent,
+        merged_count=len(merged),
+        merged=merged[:LISTED],
+        conflicted=merge.conflicted,
+        conflicts=len(merge.conflicted),
+        device=engine.device_name,
+        sources=sources,
+        decisions=merge.decisions,
+        commit=after,
+        up_to_date=up_to_date,
+        message=message,
+    )

@@ -58,10 +58,13 @@ def _index_blob(runner: GitRunner, repo_path: str) -> bytes | None:
 
 
 def merge_duplicate_ids(
-    runner: GitRunner, base_commit: str | None, folders: Sequence[str],
-    decisions: list[SyncDecision], unresolved: list[str],
+    runner: GitRunner,
+    base_commit: str | None,
+    folders: Sequence[str],
+    decisions: list[SyncDecision],
+    unresolved: list[str],
     folder_for_status: Callable[[str], str],
-) -> None:  # fmt: skip
+) -> None:
     for memory_id, paths in sorted(ids_in_index(runner, folders).items()):
         if len(paths) < 2:
             continue
@@ -88,26 +91,42 @@ def merge_duplicate_ids(
         for path in others:
             sync_git.settle(runner, path, None)
         shown = [runner.from_repo(p) or p for p in others]
-        decisions.append(SyncDecision(
-            path=runner.from_repo(keep) or keep, id=memory_id, rule="one-memory",
-            outcome=f"merged: its copies at {', '.join(shown)} joined it"))  # fmt: skip
+        decisions.append(
+            SyncDecision(
+                path=runner.from_repo(keep) or keep,
+                id=memory_id,
+                rule="one-memory",
+                outcome=f"merged: its copies at {', '.join(shown)} joined it",
+            )
+        )
 
 
 def fold_forgotten_versions(
-    runner: GitRunner, base_commit: str, sides: Sequence[str], folders: Sequence[str],
-    decisions: list[SyncDecision], handled: set[str],
-) -> None:  # fmt: skip
+    runner: GitRunner,
+    base_commit: str,
+    sides: Sequence[str],
+    folders: Sequence[str],
+    decisions: list[SyncDecision],
+    handled: set[str],
+) -> None:
     """A memory one side forgot (gc) while the other moved it (promoted, joined): git sees two
     deletions of the old path and no conflict, and the forgetting side's last uses and edits
     would vanish. They are merged into the surviving file here."""
     present = ids_in_index(runner, folders)
     for side in sides:
-        log = runner.run("log", "--format=%H%x00%B%x01", f"{base_commit}..{side}",
-                         "--grep=Cortexgraph-Operation: gc")  # fmt: skip
+        log = runner.run(
+            "log",
+            "--format=%H%x00%B%x01",
+            f"{base_commit}..{side}",
+            "--grep=Cortexgraph-Operation: gc",
+        )
         for record in log.out.decode("utf-8", "replace").split("\x01") if log.ok else []:
             _, _, body = record.strip().partition("\0")
-            forgotten = [line.split(":", 1)[1].strip() for line in body.splitlines()
-                         if line.startswith("Cortexgraph-Forgotten:")]  # fmt: skip
+            forgotten = [
+                line.split(":", 1)[1].strip()
+                for line in body.splitlines()
+                if line.startswith("Cortexgraph-Forgotten:")
+            ]
             for memory_id in forgotten:
                 if memory_id in handled or memory_id not in present:
                     continue
@@ -124,9 +143,14 @@ def fold_forgotten_versions(
                 if outcome.clean:
                     sync_git.settle(runner, path, outcome.result)
                     handled.add(memory_id)
-                    decisions.append(SyncDecision(
-                        path=runner.from_repo(path) or path, id=memory_id, rule="forgotten-vs-moved",
-                        outcome="kept: moved on one device; the forgetting device's uses merged"))  # fmt: skip
+                    decisions.append(
+                        SyncDecision(
+                            path=runner.from_repo(path) or path,
+                            id=memory_id,
+                            rule="forgotten-vs-moved",
+                            outcome="kept: moved on one device; the forgetting device's uses merged",
+                        )
+                    )
 
 
 def _grew_from(base: bytes | None, later: bytes) -> bool:
@@ -149,8 +173,9 @@ def forgotten_versions(
 ) -> list[tuple[str, bytes]]:
     """(parent of the deleting commit, the version it deleted) for each gc commit on `side`
     since it parted from `other` that forgot `memory_id`."""
-    log = runner.run("log", "--format=%H%x00%B%x01", f"{other}..{side}",
-                     "--grep=Cortexgraph-Operation: gc")  # fmt: skip
+    log = runner.run(
+        "log", "--format=%H%x00%B%x01", f"{other}..{side}", "--grep=Cortexgraph-Operation: gc"
+    )
     found = []
     for record in log.out.decode("utf-8", "replace").split("\x01") if log.ok else []:
         sha, _, body = record.strip().partition("\0")
@@ -172,10 +197,13 @@ def combined_version(
     later one already contains (its commit is an ancestor) are left out, the others merged
     against the memory at their common commit — so no use is counted twice."""
     latest = [
-        (commit, data) for commit, data in versions
-        if not any(other != commit and runner.run("merge-base", "--is-ancestor", commit, other).ok
-                   for other, _ in versions)
-    ]  # fmt: skip
+        (commit, data)
+        for commit, data in versions
+        if not any(
+            other != commit and runner.run("merge-base", "--is-ancestor", commit, other).ok
+            for other, _ in versions
+        )
+    ]
     combined: bytes | None = None
     seen: list[str] = []
     for commit, data in latest:

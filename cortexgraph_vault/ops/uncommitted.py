@@ -48,8 +48,12 @@ def record_uncommitted(engine: VaultEngine) -> str | None:
             log.warning("kept commits not made: %s", exc)
         else:
             if made:
-                log.warning("%s: %s left by a process that stopped committed: %s", engine.root,
-                            wording.count(len(made), "commit"), "; ".join(made))  # fmt: skip
+                log.warning(
+                    "%s: %s left by a process that stopped committed: %s",
+                    engine.root,
+                    wording.count(len(made), "commit"),
+                    "; ".join(made),
+                )
     stamp_file = user_cache_dir() / "uncommitted" / f"{vault_key(engine.root)}.stamp"
     stamp = _stamp(engine)
     if stamp is not None and _read(stamp_file) == stamp:
@@ -91,9 +95,13 @@ def _untracked(engine: VaultEngine, folders: list[str]) -> list[str]:
     command = ["git", *CONFIG_ARGS, "ls-files", "--others", "--exclude-standard", "-z", "--"]
     try:
         done = subprocess.run(
-            [*command, *folders], cwd=engine.root, env=env, stdin=subprocess.DEVNULL,
-            capture_output=True, check=False,
-        )  # fmt: skip
+            [*command, *folders],
+            cwd=engine.root,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            check=False,
+        )
     except OSError:
         done = None
     if done is None or done.returncode != 0:  # what went wrong is told as the history tells it

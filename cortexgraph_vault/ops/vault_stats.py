@@ -75,14 +75,24 @@ def stats(engine: VaultEngine) -> VaultStats:
         if should_forget(score, engine.rules):
             continue
         left = seconds_until_score(
-            engine.rules.forget_threshold, use_count=m.use_count, last_used=m.last_used,
-            strength=m.strength, now=now, cfg=engine.decay,
-        )  # fmt: skip
+            engine.rules.forget_threshold,
+            use_count=m.use_count,
+            last_used=m.last_used,
+            strength=m.strength,
+            now=now,
+            cfg=engine.decay,
+        )
         at_risk += left <= AT_RISK_DAYS * DAY
     vault_bytes = _folder_bytes(engine.root, _note_size(engine))
     cache = engine.index_cache.path
     return VaultStats(
-        **base.model_dump(), at_risk=at_risk, at_risk_days=AT_RISK_DAYS, due_for_review=due,
-        notes_with_problems=len({p.path for p in base.problems}), vault_bytes=vault_bytes,
-        memory_bytes=memory_bytes, cache_bytes=_size(cache), cache_path=str(cache),
-    )  # fmt: skip
+        **base.model_dump(),
+        at_risk=at_risk,
+        at_risk_days=AT_RISK_DAYS,
+        due_for_review=due,
+        notes_with_problems=len({p.path for p in base.problems}),
+        vault_bytes=vault_bytes,
+        memory_bytes=memory_bytes,
+        cache_bytes=_size(cache),
+        cache_path=str(cache),
+    )

@@ -139,10 +139,16 @@ def save(engine: VaultEngine, req: SaveMemoryRequest) -> SaveResult:
         olds = supersession.olds_of(engine, None, [sure[0][0].key])
     why = {sure[0][1]: sure[0][0].why} if sure else {}
     may_supersede = [
-        LikelyReplacement(memory_id=r.key if r.key != path else None, title=r.title, path=path,
-                          why=r.why, strong=r.strong)
-        for r, path in noticed if path not in why
-    ]  # fmt: skip
+        LikelyReplacement(
+            memory_id=r.key if r.key != path else None,
+            title=r.title,
+            path=path,
+            why=r.why,
+            strong=r.strong,
+        )
+        for r, path in noticed
+        if path not in why
+    ]
     saved, paths, subject = note.memory, [written.path], f"save: {note.title}"
     replaced: list[str] = []
     if olds:
@@ -177,9 +183,11 @@ def save(engine: VaultEngine, req: SaveMemoryRequest) -> SaveResult:
 def _noticed(sure: Sequence[tuple[Replacement, str]]) -> str:
     if not sure:
         return ""
-    return (f"; noticed it replaces “{sure[0][0].title}” ({sure[0][0].why}) and recorded it "
-            "(undo: delete `superseded_by` in that note's properties, or restore it from "
-            "history)")  # fmt: skip
+    return (
+        f"; noticed it replaces “{sure[0][0].title}” ({sure[0][0].why}) and recorded it "
+        "(undo: delete `superseded_by` in that note's properties, or restore it from "
+        "history)"
+    )
 
 
 def _reinforce(engine: VaultEngine, ref: str, changes_for: Any, now: Any) -> tuple[Memory, ...]:
@@ -191,8 +199,12 @@ def _reinforce(engine: VaultEngine, ref: str, changes_for: Any, now: Any) -> tup
         fresh = fresh_memory(engine, seen.path, parsed, seen)
         captured["fresh"] = fresh
         use_days = use_days_change(fresh, parsed, now)
-        return {**changes_for(fresh), **use_days, **id_changes(fresh, parsed, new_id),
-                LAST_USED_ON: engine.device_mark()}  # fmt: skip
+        return {
+            **changes_for(fresh),
+            **use_days,
+            **id_changes(fresh, parsed, new_id),
+            LAST_USED_ON: engine.device_mark(),
+        }
 
     written = engine.store.update_fields(seen.path, compute)
     note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
@@ -373,9 +385,12 @@ def _renamed(engine: VaultEngine, m: Memory, title: str) -> tuple[Memory, list[s
     if kept != aliases:
         changes["aliases"] = kept if kept else REMOVE
     written, old = engine.store.move(
-        m.path, m.path.rsplit("/", 1)[0], changes,
-        in_use=partial(engine.catalog.name_in_use, besides=m.path), title=title,
-    )  # fmt: skip
+        m.path,
+        m.path.rsplit("/", 1)[0],
+        changes,
+        in_use=partial(engine.catalog.name_in_use, besides=m.path),
+        title=title,
+    )
     engine.catalog.drop(old)
     note = engine.catalog.record(written.path, written.data)
     assert note.memory is not None
@@ -526,14 +541,17 @@ def _supersede_relation(
     done = supersession.record_supersession(engine, source, [target])
     commit = (
         engine.commit(done.paths, supersession.commit_message(done))
-        if record and done.paths else None
-    )  # fmt: skip
+        if record and done.paths
+        else None
+    )
     new = done.new
     view = RelationView(
         id=relation_id(new.id, target.id, supersession.SUPERSEDES, target.title),
-        from_memory_id=new.id, to_memory_id=target.id, relation_type=supersession.SUPERSEDES,
+        from_memory_id=new.id,
+        to_memory_id=target.id,
+        relation_type=supersession.SUPERSEDES,
         target=target.title,
-    )  # fmt: skip
+    )
     return RelationResult(created=bool(done.superseded), relation=view, commit=commit)
 
 

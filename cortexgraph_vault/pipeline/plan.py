@@ -35,8 +35,13 @@ STAGE_TITLES = {
     "promote": "LTMPromoter",
     "relations": "RelationshipDiscovery",
 }
-ACTIONS = {"decay": "flag", "cluster": "link", "merge": "merge", "promote": "promote",
-           "relations": "relate"}  # fmt: skip
+ACTIONS = {
+    "decay": "flag",
+    "cluster": "link",
+    "merge": "merge",
+    "promote": "promote",
+    "relations": "relate",
+}
 
 
 def stage_name(text: str) -> str:
@@ -60,13 +65,23 @@ def item_id(stage: str, memories: Sequence[Memory]) -> str:
     return f"{stage}-" + hashlib.sha256(f"{stage}\n{keys}".encode()).hexdigest()[:12]
 
 
-def new_item(stage: str, memories: Sequence[Memory], reason: str, *,
-             confidence: float | None = None, **details: object) -> PlanItem:  # fmt: skip
+def new_item(
+    stage: str,
+    memories: Sequence[Memory],
+    reason: str,
+    *,
+    confidence: float | None = None,
+    **details: object,
+) -> PlanItem:
     return PlanItem(
-        id=item_id(stage, memories), stage=stage, action=ACTIONS[stage], reason=reason,
+        id=item_id(stage, memories),
+        stage=stage,
+        action=ACTIONS[stage],
+        reason=reason,
         confidence=None if confidence is None else round(confidence, 4),
-        memories=[plan_memory(m) for m in memories], details=dict(details),
-    )  # fmt: skip
+        memories=[plan_memory(m) for m in memories],
+        details=dict(details),
+    )
 
 
 def plan_id(created: str, items: Iterable[PlanItem]) -> str:

@@ -71,8 +71,13 @@ def default_plan_path(engine: VaultEngine, pid: str) -> Path:
     return user_cache_dir() / "plans" / vault_key(engine.root) / f"{pid}.json"
 
 
-def make_plan(engine: VaultEngine, stages: list[str], *, cohesion_threshold: float = 0.75,
-              min_confidence: float | None = None) -> ConsolidationPlan:  # fmt: skip
+def make_plan(
+    engine: VaultEngine,
+    stages: list[str],
+    *,
+    cohesion_threshold: float = 0.75,
+    min_confidence: float | None = None,
+) -> ConsolidationPlan:
     now = engine.now()
     confidence = engine.config.relation_min_confidence if min_confidence is None else min_confidence
     ctx = PlanContext(engine, now, cohesion_threshold, confidence)
@@ -85,14 +90,20 @@ def make_plan(engine: VaultEngine, stages: list[str], *, cohesion_threshold: flo
     created = format_time(now)
     cfg = engine.config
     settings = {
-        "cluster_link_threshold": cfg.cluster_link_threshold, "cluster_max_size": cfg.cluster_max_size,
-        "cohesion_threshold": cohesion_threshold, "relation_min_confidence": confidence,
+        "cluster_link_threshold": cfg.cluster_link_threshold,
+        "cluster_max_size": cfg.cluster_max_size,
+        "cohesion_threshold": cohesion_threshold,
+        "relation_min_confidence": confidence,
         "decay_model": cfg.decay_model,
-    }  # fmt: skip
+    }
     return ConsolidationPlan(
-        plan_id=plan_id(created, items), created=created, vault=str(engine.root),
-        stages=[s for s in STAGE_ORDER if s in stages], settings=settings, items=items,
-    )  # fmt: skip
+        plan_id=plan_id(created, items),
+        created=created,
+        vault=str(engine.root),
+        stages=[s for s in STAGE_ORDER if s in stages],
+        settings=settings,
+        items=items,
+    )
 
 
 def chosen_stages(agent: str | None) -> list[str]:
@@ -101,10 +112,14 @@ def chosen_stages(agent: str | None) -> list[str]:
 
 def dry_run_result(plan: ConsolidationPlan, path: Path, summary: Path) -> PipelineResult:
     return PipelineResult(
-        dry_run=True, plan_id=plan.plan_id, plan_path=str(path), summary_path=str(summary),
-        items=len(plan.items), summary=summarize(plan),
+        dry_run=True,
+        plan_id=plan.plan_id,
+        plan_path=str(path),
+        summary_path=str(summary),
+        items=len(plan.items),
+        summary=summarize(plan),
         message=wording.plan_written(len(plan.items), str(path)),
-    )  # fmt: skip
+    )
 
 
 def _locate(engine: VaultEngine, pm: PlanMemory, run: _Run) -> Memory | None:
@@ -133,8 +148,13 @@ def check_item(engine: VaultEngine, item: PlanItem, run: _Run) -> tuple[list[Mem
     return members, changed
 
 
-def apply_plan(engine: VaultEngine, plan: ConsolidationPlan, controls: RunControls | None = None,
-               *, plan_path: str | None = None) -> PipelineResult:  # fmt: skip
+def apply_plan(
+    engine: VaultEngine,
+    plan: ConsolidationPlan,
+    controls: RunControls | None = None,
+    *,
+    plan_path: str | None = None,
+) -> PipelineResult:
     controls = controls or RunControls()
     if Path(plan.vault) != engine.root:
         raise InvalidArgument(
@@ -162,8 +182,14 @@ def apply_plan(engine: VaultEngine, plan: ConsolidationPlan, controls: RunContro
         touched: list[str] = []
         for item in items:
             keys = [pm.id or pm.path for pm in item.memories]
-            outcome = ItemOutcome(item_id=item.id, stage=name, action=item.action,
-                                  outcome="applied", reason="", memory_ids=keys)  # fmt: skip
+            outcome = ItemOutcome(
+                item_id=item.id,
+                stage=name,
+                action=item.action,
+                outcome="applied",
+                reason="",
+                memory_ids=keys,
+            )
             if stopped or controls.stopped():
                 stopped = True
                 outcome.outcome, outcome.reason = "deferred", "the run was stopped first"
@@ -216,10 +242,15 @@ def apply_plan(engine: VaultEngine, plan: ConsolidationPlan, controls: RunContro
     }
     message = ", ".join(f"{v} {k}" for k, v in counts.items() if v) or "the plan has no items"
     return PipelineResult(
-        dry_run=False, plan_id=plan.plan_id, plan_path=plan_path, items=len(plan.items),
-        summary=applied_summary(plan, outcomes, stages), outcomes=outcomes, stages=stages,
+        dry_run=False,
+        plan_id=plan.plan_id,
+        plan_path=plan_path,
+        items=len(plan.items),
+        summary=applied_summary(plan, outcomes, stages),
+        outcomes=outcomes,
+        stages=stages,
         message=f"plan {plan.plan_id}: {message}",
-    )  # fmt: skip
+    )
 
 
 def stage_message(plan: ConsolidationPlan, stage: str, done: list[ItemOutcome]) -> str:
@@ -236,10 +267,14 @@ def stage_message(plan: ConsolidationPlan, stage: str, done: list[ItemOutcome]) 
         f"Cortexgraph-Refused: {o.item_id}" for o in done if o.outcome in ("refused", "failed")
     ]
     return (
-        wording.stage_applied_subject(STAGE_TITLES[stage], len(applied), plan.plan_id) + "\n\n"
-        + "\n".join(lines + refused) + "\n\n"
-        + trailers(f"consolidate-{stage}", ids) + "\n" + "\n".join(extra)
-    )  # fmt: skip
+        wording.stage_applied_subject(STAGE_TITLES[stage], len(applied), plan.plan_id)
+        + "\n\n"
+        + "\n".join(lines + refused)
+        + "\n\n"
+        + trailers(f"consolidate-{stage}", ids)
+        + "\n"
+        + "\n".join(extra)
+    )
 
 
 def applied_summary(

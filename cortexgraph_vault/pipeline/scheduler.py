@@ -75,9 +75,10 @@ class Scheduler:
         try:
             engine = self.engine
             controls = RunControls(
-                change_lock=lambda: engine.change_lock, sleep=self._stop.wait,
+                change_lock=lambda: engine.change_lock,
+                sleep=self._stop.wait,
                 stopped=self._stop.is_set,
-            )  # fmt: skip
+            )
             asked = RunPipelineRequest(agent=self.agent, dry_run=self.dry_run)
             result = run_pipeline(engine, asked, controls)
         except Exception as exc:  # a failed run must not end the schedule

@@ -53,9 +53,11 @@ class PlanContext:
         cfg = self.engine.config
         model = similarity_model(self.stm)
         return find_clusters(
-            model, cfg.cluster_link_threshold, cfg.cluster_max_size,
+            model,
+            cfg.cluster_link_threshold,
+            cfg.cluster_max_size,
             merge_at=self.cohesion_threshold,
-        )  # fmt: skip
+        )
 
     @cached_property
     def by_key(self) -> dict[str, Memory]:
@@ -96,9 +98,13 @@ class DecayAnalyzer(Stage):
             if not near and not in_danger_zone(s, rules):
                 continue
             until = seconds_until_score(
-                rules.forget_threshold, use_count=m.use_count, last_used=m.last_used,
-                strength=m.strength, now=ctx.now, cfg=engine.decay,
-            )  # fmt: skip
+                rules.forget_threshold,
+                use_count=m.use_count,
+                last_used=m.last_used,
+                strength=m.strength,
+                now=ctx.now,
+                cfg=engine.decay,
+            )
             days = round(until / DAY, 2)
             urgency = "high" if near else "medium"
             items.append(
@@ -179,9 +185,11 @@ class SemanticMerge(Stage):
         target = _target(item, members)
         done = apply_merge(engine, target.members, target.cohesion, pinned=target.pinned)
         return Applied(
-            touched=done.touched, new_memory_id=done.memory_id, follow=done.archived,
+            touched=done.touched,
+            new_memory_id=done.memory_id,
+            follow=done.archived,
             note=f"merged into {done.path}",
-        )  # fmt: skip
+        )
 
 
 class LTMPromoter(Stage):
@@ -204,9 +212,10 @@ class LTMPromoter(Stage):
         result = lifecycle.promote(engine, asked, record=False)
         moved = result.moved
         return Applied(
-            touched=[p for pair in moved.items() for p in pair], follow=dict(moved),
+            touched=[p for pair in moved.items() for p in pair],
+            follow=dict(moved),
             note=f"promoted to {next(iter(moved.values()), m.path)}",
-        )  # fmt: skip
+        )
 
 
 class RelationshipDiscovery(Stage):
@@ -216,10 +225,12 @@ class RelationshipDiscovery(Stage):
         engine = ctx.engine
         catalog = engine.fresh()
         pool = [
-            m for m in catalog.memories()
-            if m.status in ("active", "promoted") and member_key(m) not in ctx.claimed
+            m
+            for m in catalog.memories()
+            if m.status in ("active", "promoted")
+            and member_key(m) not in ctx.claimed
             and engine.layout.folder_of(m.path) in ("stm", "ltm")
-        ]  # fmt: skip
+        ]
         by_key = {member_key(m): m for m in pool}
         by_path = {m.path: member_key(m) for m in pool}
         names = _names_to_keys(pool)
@@ -264,10 +275,12 @@ class RelationshipDiscovery(Stage):
         source, target = members[0], members[1]
         strength = float(item.details.get("strength", item.confidence or 1.0))
         link = CreateRelationRequest(
-            from_memory_id=member_key(source), to_memory_id=member_key(target),
-            relation_type="related", strength=min(1.0, max(0.0, strength)),
+            from_memory_id=member_key(source),
+            to_memory_id=member_key(target),
+            relation_type="related",
+            strength=min(1.0, max(0.0, strength)),
             metadata={"reason": item.reason},
-        )  # fmt: skip
+        )
         result = writes.relate(engine, link, record=False)
         if not result.created:
             return Applied(note="already related; nothing added")
@@ -289,6 +302,11 @@ def _names_to_keys(pool: Sequence[Memory]) -> dict[str, str]:
 
 STAGES: dict[str, Stage] = {
     s.name: s
-    for s in (DecayAnalyzer(), ClusterDetector(), SemanticMerge(), LTMPromoter(),
-              RelationshipDiscovery())
-}  # fmt: skip
+    for s in (
+        DecayAnalyzer(),
+        ClusterDetector(),
+        SemanticMerge(),
+        LTMPromoter(),
+        RelationshipDiscovery(),
+    )
+}

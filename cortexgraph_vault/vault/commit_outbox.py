@@ -160,8 +160,7 @@ class CommitOutbox:
                 data = json.loads(raw.decode("utf-8", "surrogateescape"))
                 pid, started = int(data["pid"]), str(data.get("started", ""))
                 mine = pid == me and started == _started_here()
-                entry = OutboxEntry(name, tuple(data["paths"]), str(data["message"]), pid,
-                                    started)  # fmt: skip
+                entry = OutboxEntry(name, tuple(data["paths"]), str(data["message"]), pid, started)
             except FileNotFoundError:
                 continue  # committed meanwhile by its process
             except (OSError, ValueError, KeyError, TypeError) as exc:

@@ -72,8 +72,9 @@ def read_alone(
         finally:
             _let_go(fd)
     before = os.fstat(fd)
-    data = read_fd(fd, limit=limit, size=size if size is not None else before.st_size,
-                   offset=offset)  # fmt: skip
+    data = read_fd(
+        fd, limit=limit, size=size if size is not None else before.st_size, offset=offset
+    )
     after = os.fstat(fd)
     whole = limit is not None or len(data) == after.st_size
     if not whole or _shape(before) != _shape(after):

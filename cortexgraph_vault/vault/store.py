@@ -172,9 +172,13 @@ class NoteStore:
                 data = new_text.encode("utf-8")
                 try:
                     new_stamp = atomic_write(
-                        path, data, expected=stamp, sync_later=True, on_late=self.late_keeper(rel),
+                        path,
+                        data,
+                        expected=stamp,
+                        sync_later=True,
+                        on_late=self.late_keeper(rel),
                         held_open=held,
-                    )  # fmt: skip
+                    )
                 except LateWrite as exc:
                     # Our change is on disk; their words are in the version we replaced.
                     self._check_their_version(rel, exc, expected_sha256)
@@ -205,16 +209,22 @@ class NoteStore:
             with self.lock.held():
                 if not settled and not late.startswith(replaced):
                     copy = self._late_copy(rel, late)
-                    log.warning("%s: words written into it while we replaced it, still being "
-                                "written after a minute, are in %s", rel, copy)  # fmt: skip
+                    log.warning(
+                        "%s: words written into it while we replaced it, still being "
+                        "written after a minute, are in %s",
+                        rel,
+                        copy,
+                    )
                     return
                 kept = self._merge_late_words(rel, replaced, late)
         except (VaultError, OSError) as exc:
             log.error("%s: words written into it while we replaced it not kept: %s", rel, exc)
             return
         if kept is None:
-            log.error("%s: words written into it while we replaced it not kept: the note "
-                      "kept changing", rel)  # fmt: skip
+            log.error(
+                "%s: words written into it while we replaced it not kept: the note kept changing",
+                rel,
+            )
 
     def _merge_late_words(
         self, rel: str, replaced: bytes, late: bytes
@@ -230,8 +240,9 @@ class NoteStore:
                     lambda: read_bytes_up_to(path, rel, None, whole=True)
                 )
             except (FileNotFoundError, NotRegularFile, IsADirectoryError):
-                log.warning("%s: moved or removed before words typed into it late could be "
-                            "kept", rel)  # fmt: skip
+                log.warning(
+                    "%s: moved or removed before words typed into it late could be kept", rel
+                )
                 return None
             except BeingWritten:
                 break
@@ -239,19 +250,24 @@ class NoteStore:
             if merged == current:
                 return current, stamp
             try:
-                new_stamp = atomic_write(path, merged, expected=stamp,
-                                         on_late=self.late_keeper(rel))  # fmt: skip
+                new_stamp = atomic_write(
+                    path, merged, expected=stamp, on_late=self.late_keeper(rel)
+                )
             except ChangedUnderUs:
                 continue
             except LateWrite as exc:
                 late, replaced = exc.data, current
                 continue
-            log.info("%s: kept words written into it while we replaced it%s", rel,
-                     f" ({report})" if report else "")  # fmt: skip
+            log.info(
+                "%s: kept words written into it while we replaced it%s",
+                rel,
+                f" ({report})" if report else "",
+            )
             return merged, new_stamp
         copy = self._late_copy(rel, late)
-        log.warning("%s: kept changing; words written into it while we replaced it are in %s",
-                    rel, copy)  # fmt: skip
+        log.warning(
+            "%s: kept changing; words written into it while we replaced it are in %s", rel, copy
+        )
         return read_bytes(path)
 
     def _late_copy(self, rel: str, data: bytes) -> str:
@@ -336,10 +352,15 @@ class NoteStore:
                 rel = f"{folder}/{name}"
                 data = text.encode("utf-8")
                 if moving_from is not None and self.journal is not None:
-                    self.journal.begin({
-                        "kind": "move", "from": moving_from[0], "from_sha": moving_from[1],
-                        "to": rel, "to_sha": hashlib.sha256(data).hexdigest(),
-                    })  # fmt: skip
+                    self.journal.begin(
+                        {
+                            "kind": "move",
+                            "from": moving_from[0],
+                            "from_sha": moving_from[1],
+                            "to": rel,
+                            "to_sha": hashlib.sha256(data).hexdigest(),
+                        }
+                    )
                 # `base` was checked for symlinks above and a plain name adds no folder: the
                 # same path `self.path(rel)` gives, without its two lstats.
                 plain = "/" not in name and name not in (".", "..")

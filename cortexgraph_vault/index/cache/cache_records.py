@@ -220,8 +220,10 @@ def write_postings(
     arrays pickled would each be copied first, and held until the part's pickle ends)."""
     for part in parts:
         entries = [postings[term] for term in part]
-        meta = [(term, docs.typecode, tfs.typecode, len(docs), df, dead)
-                for term, (docs, tfs, df, dead) in zip(part, entries, strict=True)]  # fmt: skip
+        meta = [
+            (term, docs.typecode, tfs.typecode, len(docs), df, dead)
+            for term, (docs, tfs, df, dead) in zip(part, entries, strict=True)
+        ]
         pickle.dump(meta, out, protocol=pickle.HIGHEST_PROTOCOL)
         for docs, tfs, _, _ in entries:
             out.write(docs)

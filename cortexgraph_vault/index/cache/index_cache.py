@@ -88,9 +88,14 @@ def _words_loader(
             if raw.tell() != end:
                 raise ValueError("the word index does not end where the end marker begins")
             return TextIndex.restore(
-                {"paths": header["paths"], "norms": header["norms"], "postings": postings,
-                 "terms_of": header["terms_of"], "stored": stored}
-            )  # fmt: skip
+                {
+                    "paths": header["paths"],
+                    "norms": header["norms"],
+                    "postings": postings,
+                    "terms_of": header["terms_of"],
+                    "stored": stored,
+                }
+            )
 
     return restore
 

@@ -86,15 +86,22 @@ class ParseWorkers:
 
     def __init__(self, count: int) -> None:
         package_dir = str(Path(cortexgraph_vault.__file__).resolve().parents[1])
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([package_dir, *sys.path]),
-               **ONE_THREAD}  # fmt: skip
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([package_dir, *sys.path]), **ONE_THREAD}
         self.procs: list[subprocess.Popen[bytes]] = []
         try:
             for _ in range(count):
-                self.procs.append(subprocess.Popen(
-                    [sys.executable, "-c", f"from {__name__} import worker_main; worker_main()"],
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
-                ))  # fmt: skip
+                self.procs.append(
+                    subprocess.Popen(
+                        [
+                            sys.executable,
+                            "-c",
+                            f"from {__name__} import worker_main; worker_main()",
+                        ],
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                        env=env,
+                    )
+                )
         except BaseException:
             self.stop()
             raise
@@ -195,8 +202,13 @@ def _in_workers(
     folders = (layout.stm, layout.ltm, layout.archive)
     procs = workers.procs
     for i, proc in enumerate(procs):
-        job = (str(layout.root), folders, max_bytes, list(rels[i :: len(procs)]),
-               frame_size(len(rels), len(procs)))  # fmt: skip
+        job = (
+            str(layout.root),
+            folders,
+            max_bytes,
+            list(rels[i :: len(procs)]),
+            frame_size(len(rels), len(procs)),
+        )
         assert proc.stdin is not None
         proc.stdin.write(pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL))
         proc.stdin.close()

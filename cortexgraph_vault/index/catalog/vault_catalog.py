@@ -594,8 +594,9 @@ class VaultCatalog:
             seen.add(old.path if old is not None else rel)
             if not stat.S_ISREG(st.st_mode):
                 with self.lock:
-                    self._refuse(rel, FileRead(None, problem=not_regular(kind_of(st.st_mode)),
-                                               refused=True))  # fmt: skip
+                    self._refuse(
+                        rel, FileRead(None, problem=not_regular(kind_of(st.st_mode)), refused=True)
+                    )
                 continue
             if old is None or old.size != st.st_size or old.mtime_ns != st.st_mtime_ns:
                 todo[rel] = (old.size, old.mtime_ns) if old else None

@@ -50,8 +50,15 @@ class MemoryState(NamedTuple):
     @classmethod
     def of(cls, memory: Memory) -> MemoryState:
         relations = tuple((kind, tuple(values)) for kind, values in memory.relations.items())
-        return cls(memory.status, memory.created, memory.last_used, memory.use_count,
-                   memory.strength, memory.use_days, relations)  # fmt: skip
+        return cls(
+            memory.status,
+            memory.created,
+            memory.last_used,
+            memory.use_count,
+            memory.strength,
+            memory.use_days,
+            relations,
+        )
 
     @property
     def superseded(self) -> bool:
@@ -61,8 +68,9 @@ class MemoryState(NamedTuple):
     @property
     def decay(self) -> DecayFields:
         """As `Memory.decay` gives it."""
-        return DecayFields(self.created, self.last_used, self.use_count, self.strength,
-                           self.use_days)  # fmt: skip
+        return DecayFields(
+            self.created, self.last_used, self.use_count, self.strength, self.use_days
+        )
 
 
 # Fields every start needs (the stat walk, ids, names, tags, problems) or a read of every
@@ -70,9 +78,20 @@ class MemoryState(NamedTuple):
 # (frontmatter, body, links, memory) of a note loaded from the cache stays as its bytes until
 # something asks for one of them (`show` one note, `list` the memories it shows).
 HOT_FIELDS = (
-    "path", "title", "size", "mtime_ns", "ctime_ns", "sha256", "problems", "kind", "tags",
-    "aliases", "entities", "memory_id", "memory_state",
-)  # fmt: skip
+    "path",
+    "title",
+    "size",
+    "mtime_ns",
+    "ctime_ns",
+    "sha256",
+    "problems",
+    "kind",
+    "tags",
+    "aliases",
+    "entities",
+    "memory_id",
+    "memory_state",
+)
 
 
 class ColdRecords(Protocol):
@@ -156,9 +175,21 @@ class IndexedNote:
     def encoded(cls, hot: tuple[Any, ...], store: ColdRecords, at: int, length: int) -> IndexedNote:
         note = cls.__new__(cls)
         # in HOT_FIELDS' order (spelled out: 10k notes at every start)
-        (note.path, note.title, note.size, note.mtime_ns, note.ctime_ns, note.sha256,
-         note.problems, note.kind, note.tags, note.aliases, note.entities,
-         note.memory_id, note.memory_state) = hot  # fmt: skip
+        (
+            note.path,
+            note.title,
+            note.size,
+            note.mtime_ns,
+            note.ctime_ns,
+            note.sha256,
+            note.problems,
+            note.kind,
+            note.tags,
+            note.aliases,
+            note.entities,
+            note.memory_id,
+            note.memory_state,
+        ) = hot
         _share_numbers(note)
         note._cold = None
         note._loc = (store, at, length)
@@ -276,8 +307,14 @@ class IndexedNote:
 
 
 _UNREAD = object()  # a part of the decoded fields not kept (read again when asked for)
-_SAME_AS_NOTE = (("path", "path"), ("title", "title"), ("id", "memory_id"),
-                 ("content_hash", "sha256"), ("entities", "entities"), ("tags", "tags"))  # fmt: skip
+_SAME_AS_NOTE = (
+    ("path", "path"),
+    ("title", "title"),
+    ("id", "memory_id"),
+    ("content_hash", "sha256"),
+    ("entities", "entities"),
+    ("tags", "tags"),
+)
 
 
 def _share_strings(memory: Memory, note: IndexedNote) -> None:
@@ -305,9 +342,22 @@ def _share_numbers(note: IndexedNote) -> None:
 
 _STAMP = frozenset({"size", "mtime_ns", "ctime_ns", "sha256", "problems"})
 _INIT_FIELDS = (
-    "path", "title", "size", "mtime_ns", "ctime_ns", "sha256", "frontmatter", "body",
-    "problems", "memory", "kind", "links", "tags", "aliases", "entities",
-)  # fmt: skip
+    "path",
+    "title",
+    "size",
+    "mtime_ns",
+    "ctime_ns",
+    "sha256",
+    "frontmatter",
+    "body",
+    "problems",
+    "memory",
+    "kind",
+    "links",
+    "tags",
+    "aliases",
+    "entities",
+)
 
 
 def _from_worker(hot: tuple[Any, ...], data: bytes) -> IndexedNote:

@@ -237,7 +237,18 @@ def stats_of(note: IndexedNote) -> TermStats:
 
 
 __all__ = [
-    "HOT_FIELDS", "ColdRecords", "IndexedNote", "MemoryState", "NoteLink", "OwnBytes",
-    "decode_note_bytes", "index_bytes", "index_with_words", "note_links", "parse_note_bytes",
-    "parser_version", "stats_of", "with_stamp",
-]  # fmt: skip
+    "HOT_FIELDS",
+    "ColdRecords",
+    "IndexedNote",
+    "MemoryState",
+    "NoteLink",
+    "OwnBytes",
+    "decode_note_bytes",
+    "index_bytes",
+    "index_with_words",
+    "note_links",
+    "parse_note_bytes",
+    "parser_version",
+    "stats_of",
+    "with_stamp",
+]

@@ -82,9 +82,13 @@ def posting_block(docs: Iterable[tuple[str, TermStats]]) -> PostingBlock:
     tfs = np.asarray(weights, dtype=np.float64)[order]
     code = _tf_type(tfs)
     return PostingBlock(
-        paths, terms, _array("I", ends), _array("I", docs_of), _array(code, tfs.astype(_NUMPY[code])),
+        paths,
+        terms,
+        _array("I", ends),
+        _array("I", docs_of),
+        _array(code, tfs.astype(_NUMPY[code])),
         array("d", norms),
-    )  # fmt: skip
+    )
 
 
 def _array(code: str, values: np.ndarray) -> array[Any]:

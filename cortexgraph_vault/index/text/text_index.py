@@ -358,8 +358,9 @@ class TextIndex(Vocabulary):
             if not expansions:
                 ceiling += self._idf(0, n) * k1p1
                 continue
-            weighted = [(self._postings[c], self._idf(self._postings[c].df, n) * f)
-                        for c, f in expansions]  # fmt: skip
+            weighted = [
+                (self._postings[c], self._idf(self._postings[c].df, n) * f) for c, f in expansions
+            ]
             if own:
                 ceiling += max(w for _, w in weighted[:own]) * k1p1
             else:
@@ -371,9 +372,16 @@ class TextIndex(Vocabulary):
         if not wanted or ceiling <= 0:
             return no_docs(), used
         size = len(self._paths)
-        merged = [[(np.frombuffer(p.docs, dtype=np.uint32).astype(np.int64),
-                    self._parts(p).astype(np.float64) * idf) for p, idf in weighted]
-                  for weighted, _ in wanted]  # fmt: skip
+        merged = [
+            [
+                (
+                    np.frombuffer(p.docs, dtype=np.uint32).astype(np.int64),
+                    self._parts(p).astype(np.float64) * idf,
+                )
+                for p, idf in weighted
+            ]
+            for weighted, _ in wanted
+        ]
         docs, totals = merge_terms(merged, size)
         paths = self._paths
         alive = (

@@ -211,8 +211,9 @@ def load_embedder(folder: Path | None = None, *, tables: Path | None = None) -> 
 
         query_tokens = load_query_tokens(tok, tables)
     if query_tokens is not None:  # derived only from a file that parsed, unchanged since
-        return Embedder(table, functools.partial(_parse_tokenizer, tok, fix), str(base),
-                        query_tokens)  # fmt: skip
+        return Embedder(
+            table, functools.partial(_parse_tokenizer, tok, fix), str(base), query_tokens
+        )
     tokenizer = _parse_tokenizer(tok, fix)
     return Embedder(table, lambda: tokenizer, str(base))
 

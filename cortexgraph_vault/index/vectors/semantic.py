@@ -283,8 +283,10 @@ class SemanticIndex:
         if len(paths) != len(keys) or matrix.ndim != 2 or matrix.shape[0] != len(paths):
             raise ValueError("note vectors are damaged")
         if not isinstance(keys, np.ndarray):  # bytes each (a cache of an older version)
-            keys = np.array([np.frombuffer(k.ljust(KEY_BYTES, b"\0")[:KEY_BYTES], np.uint8)
-                             for k in keys], dtype=np.uint8).reshape(len(paths), KEY_BYTES)  # fmt: skip
+            keys = np.array(
+                [np.frombuffer(k.ljust(KEY_BYTES, b"\0")[:KEY_BYTES], np.uint8) for k in keys],
+                dtype=np.uint8,
+            ).reshape(len(paths), KEY_BYTES)
         if keys.shape != (len(paths), KEY_BYTES) or keys.dtype != np.uint8:
             raise ValueError("note vector keys are damaged")
         with self.lock:
