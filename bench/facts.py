@@ -38,7 +38,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -186,13 +186,10 @@ def _suggestions(saved: dict[str, Any]) -> list[str]:
     return out
 
 
-def _pairs_in_notes(root: Path, identity: dict[str, tuple[str, int]]) -> list[tuple[str, str]]:
-    """(new id, old id) of every supersession the notes record, from the new notes'
-    `supersedes` values resolved by title among the vault's memories."""
+def _frontmatters(root: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Each note of the vault with its frontmatter (notes without one, or unreadable, left out)."""
     import yaml
 
-    by_title: dict[str, str] = {}
-    claims: list[tuple[str, list[str]]] = []
     for path in root.rglob("*.md"):
         if ".git" in path.parts:
             continue
@@ -203,6 +200,16 @@ def _pairs_in_notes(root: Path, identity: dict[str, tuple[str, int]]) -> list[tu
             fm = yaml.safe_load(text.split("---", 2)[1]) or {}
         except yaml.YAMLError:
             continue
+        if isinstance(fm, dict):
+            yield path, fm
+
+
+def _pairs_in_notes(root: Path, identity: dict[str, tuple[str, int]]) -> list[tuple[str, str]]:
+    """(new id, old id) of every supersession the notes record, from the new notes'
+    `supersedes` values resolved by title among the vault's memories."""
+    by_title: dict[str, str] = {}
+    claims: list[tuple[str, list[str]]] = []
+    for path, fm in _frontmatters(root):
         mid = str(fm.get("id", ""))
         by_title[path.stem.lower()] = mid
         for alias in fm.get("aliases") or []:
@@ -220,19 +227,8 @@ def _pairs_in_notes(root: Path, identity: dict[str, tuple[str, int]]) -> list[tu
 
 def _notes_by_id(root: Path) -> dict[str, dict[str, Any]]:
     """Every memory note's id → its folder and standing fields (for --explain)."""
-    import yaml
-
     out: dict[str, dict[str, Any]] = {}
-    for path in root.rglob("*.md"):
-        if ".git" in path.parts:
-            continue
-        text = path.read_text(encoding="utf-8")
-        if not text.startswith("---"):
-            continue
-        try:
-            fm = yaml.safe_load(text.split("---", 2)[1]) or {}
-        except yaml.YAMLError:
-            continue
+    for path, fm in _frontmatters(root):
         if fm.get("id"):
             out[str(fm["id"])] = {
                 "path": str(path.relative_to(root)),
