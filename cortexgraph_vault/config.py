@@ -194,6 +194,7 @@ class Config:
     promote_use_count: int = _setting("int", 5, "uses within the window that promote", 1, 1000)
     promote_time_window: float = _setting("float", 14.0, "window in days for the use-count rule", 0.0, 3650.0)
     promote_use_days: int = _setting("int", 2, "distinct days of use (24-hour days counted from the save) promotion needs", 1, 365)
+    promote_spaced_days: int = _setting("int", 5, "distinct days of use that promote at any age", 2, 3650)
     review_danger_zone_min: float = _setting("float", 0.15, "lower edge of the review danger zone", 0.0, 1.0)
     review_danger_zone_max: float = _setting("float", 0.35, "upper edge of the review danger zone", 0.0, 1.0)
     review_blend_ratio: float = _setting("float", 0.3, "share of review candidates blended into search", 0.0, 1.0)
@@ -263,6 +264,7 @@ class Config:
             promote_use_count=self.promote_use_count,
             promote_time_window_days=self.promote_time_window,
             promote_use_days=self.promote_use_days,
+            promote_spaced_days=self.promote_spaced_days,
             danger_zone_min=self.review_danger_zone_min,
             danger_zone_max=self.review_danger_zone_max,
             cross_domain_threshold=self.cross_domain_threshold,

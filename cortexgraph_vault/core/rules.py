@@ -16,6 +16,7 @@ class RuleConfig:
     promote_use_count: int = 5
     promote_time_window_days: float = 14.0
     promote_use_days: int = 2
+    promote_spaced_days: int = 5
     danger_zone_min: float = 0.15
     danger_zone_max: float = 0.35
     cross_domain_threshold: float = 0.3
@@ -67,8 +68,10 @@ def promote_reason(
 
     Long-term memory is earned by use spread over time (spaced repetition): uses on at least
     `promote_use_days` distinct days of its life (the save's day counts; by default that means
-    a use at least a day after the save). Then either its score is high or it was used often
-    within the window. Uses on one afternoon, or a restore after gc, never promote.
+    a use at least a day after the save). Then either its score is high, or it was used often
+    within the window, or it was used on `promote_spaced_days` distinct days at any age: the
+    strongest sign of all, which must not hang on whether maintenance ran soon after the last
+    use. Uses on one afternoon, or a restore after gc, never promote.
     """
     if m.use_days < rules.promote_use_days:
         return None
@@ -83,6 +86,8 @@ def promote_reason(
             f"used {count(m.use_count, 'time')} {days} within "
             f"{rules.promote_time_window_days:g} days (≥ {rules.promote_use_count})"
         )
+    if m.use_days >= rules.promote_spaced_days:
+        return f"used on {count(m.use_days, 'day')} (≥ {rules.promote_spaced_days})"
     return None
 
 

@@ -94,6 +94,19 @@ def test_five_uses_on_two_days_within_the_window_promote_even_with_a_low_score()
     assert reason(m) == "used 5 times on 2 days within 14 days (≥ 5)"
 
 
+def test_uses_on_five_separate_days_promote_at_any_age_whatever_the_score() -> None:
+    """Saved on day 15, used on days 18, 23, 30 and 37, looked at by maintenance on day 59:
+    its score has fallen under the bar and the window is long past, but five days of use are
+    spaced repetition's plainest sign. Four days are not enough on that account."""
+    m = a_memory(use_count=5, age_days=44, idle_days=22, use_days=5)
+    assert memory_score(m, NOW, DecayConfig()) < RULES.promote_threshold
+    assert reason(m) == "used on 5 days (≥ 5)"
+    assert reason(a_memory(use_count=5, age_days=44, idle_days=22, use_days=4)) is None
+    fewer = RuleConfig(promote_spaced_days=4)
+    four = a_memory(use_count=4, age_days=44, idle_days=22, use_days=4)
+    assert promote_reason(four, memory_score(four, NOW, DecayConfig()), NOW, fewer) is not None
+
+
 def test_the_number_of_days_is_a_setting() -> None:
     m = a_memory(use_count=3, age_days=3, use_days=2)
     assert reason(m) is not None
