@@ -33,7 +33,7 @@ def test_readme_promotion_table_names_real_settings_with_their_defaults() -> Non
 
     text = README.read_text(encoding="utf-8")
     rows = re.findall(r"^  \| [^|]+ \| +([\d.]+) \| `(CORTEXGRAPH_\w+)` \|$", text, re.M)
-    assert len(rows) == 4, rows
+    assert len(rows) == 5, rows
     for default, variable in rows:
         setting = BY_NAME[variable.removeprefix(ENV_PREFIX).lower()]
         assert float(default) == float(setting.default), variable

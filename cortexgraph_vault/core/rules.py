@@ -69,9 +69,9 @@ def promote_reason(
     Long-term memory is earned by use spread over time (spaced repetition): uses on at least
     `promote_use_days` distinct days of its life (the save's day counts; by default that means
     a use at least a day after the save). Then either its score is high, or it was used often
-    within the window, or it was used on `promote_spaced_days` distinct days at any age: the
-    strongest sign of all, which must not hang on whether maintenance ran soon after the last
-    use. Uses on one afternoon, or a restore after gc, never promote.
+    within the window, or it was used on `promote_spaced_days` distinct days at any age while
+    it has not faded out: the strongest sign of all, which must not hang on whether maintenance
+    ran soon after the last use. Uses on one afternoon, or a restore after gc, never promote.
     """
     if m.use_days < rules.promote_use_days:
         return None
@@ -86,7 +86,7 @@ def promote_reason(
             f"used {count(m.use_count, 'time')} {days} within "
             f"{rules.promote_time_window_days:g} days (≥ {rules.promote_use_count})"
         )
-    if m.use_days >= rules.promote_spaced_days:
+    if m.use_days >= rules.promote_spaced_days and not should_forget(current_score, rules):
         return f"used on {count(m.use_days, 'day')} (≥ {rules.promote_spaced_days})"
     return None
 

@@ -102,6 +102,9 @@ def test_uses_on_five_separate_days_promote_at_any_age_whatever_the_score() -> N
     assert memory_score(m, NOW, DecayConfig()) < RULES.promote_threshold
     assert reason(m) == "used on 5 days (≥ 5)"
     assert reason(a_memory(use_count=5, age_days=44, idle_days=22, use_days=4)) is None
+    faded = a_memory(use_count=5, age_days=400, idle_days=380, use_days=5)
+    assert memory_score(faded, NOW, DecayConfig()) < RULES.forget_threshold
+    assert reason(faded) is None  # gc's to forget, not promotion's to keep
     fewer = RuleConfig(promote_spaced_days=4)
     four = a_memory(use_count=4, age_days=44, idle_days=22, use_days=4)
     assert promote_reason(four, memory_score(four, NOW, DecayConfig()), NOW, fewer) is not None
