@@ -19,6 +19,7 @@ import pytest
 from hypothesis import settings
 
 from cortexgraph_vault.vault.sample import copy_sample_vault
+from tests.clock_use import takes_the_clock
 
 # The tests' clock. `./scripts/test` runs the suite with it moved years away from the real
 # date, both ways (TESTS_CLOCK_SHIFT_DAYS): a test that lets today's date or a file's mtime
@@ -81,29 +82,16 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     session.config.stash[RUN_FAILED] = session.testsfailed > 0
 
 
-def _reads_the_clock(names: object) -> bool:
-    return isinstance(names, tuple) and ("NOW" in names or "NOW_ISO" in names)
-
-
-def _module_uses_the_clock(module: object) -> bool:
-    values = vars(module).values()
-    return any(v is NOW or v is NOW_ISO for v in values) or any(
-        getattr(v, "__module__", None) == "tests.builders" for v in values
-    )
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark `uses_the_clock` every test whose module takes the tests' clock (NOW, NOW_ISO, or
-    the builders, which default to it) or which asks for a fixture that does (the sample
-    vault, the CLI): the part `./scripts/test` runs again with the clock moved the other way."""
+    """Mark `uses_the_clock` every test that can reach the tests' clock (tests/clock_use.py:
+    its code, a parametrize argument, a fixture of its closure, or any helper, builder or
+    module-level value of the tests' code that one of those names): the part `./scripts/test`
+    runs again with the clock moved the other way."""
     for item in items:
-        module = getattr(item, "module", None)
         info = getattr(item, "_fixtureinfo", None)
-        defs = [d for ds in (info.name2fixturedefs.values() if info else ()) for d in ds]
-        if (module is not None and _module_uses_the_clock(module)) or any(
-            _reads_the_clock(getattr(getattr(d.func, "__code__", None), "co_names", None))
-            for d in defs
-        ):
+        fixtures = [d.func for ds in (info.name2fixturedefs.values() if info else ()) for d in ds]
+        function = getattr(item, "function", None)
+        if function is None or takes_the_clock(item.path, function, fixtures):
             item.add_marker("uses_the_clock")
 
 
