@@ -64,19 +64,19 @@ class GraphNode(TypedDict):
     last_used: NotRequired[str]
 
 
-# the page's script reads these keys (`from` is a Python keyword, camelCase is the script's)
+# `from` is a Python keyword: the key the page's script reads is spelt in a string
 GraphEdge = TypedDict("GraphEdge", {"from": str, "to": str, "type": str})
-GraphData = TypedDict(
-    "GraphData",
-    {
-        "title": str,
-        "generated": str,
-        "nodes": list[GraphNode],
-        "edges": list[GraphEdge],
-        "statusColours": dict[str, str],
-        "relationColours": dict[str, str | None],
-    },
-)
+
+
+class GraphData(TypedDict):
+    """What the page embeds as JSON; its script reads these keys (hence the camelCase)."""
+
+    title: str
+    generated: str
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+    statusColours: dict[str, str]
+    relationColours: dict[str, str | None]
 
 
 def _node(engine: VaultEngine, note: IndexedNote, now: datetime) -> GraphNode:
