@@ -22,7 +22,7 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from cortexgraph_vault.index.cache.cache_records import (
     CacheRecords,
@@ -42,6 +42,7 @@ from cortexgraph_vault.vault.lock import vault_key
 
 if TYPE_CHECKING:  # numpy: loaded with the word index, when first needed
     from cortexgraph_vault.index.text.text_index import TextIndex
+    from cortexgraph_vault.index.vectors.vector_rows import ExportedVectors
 
 log = logging.getLogger(__name__)
 
@@ -215,7 +216,7 @@ def save_cache(
     max_note_bytes: int,
     notes: dict[str, IndexedNote],
     text: dict[str, Any],
-    vectors: PickledVectors | dict[str, Any] | None = None,
+    vectors: PickledVectors | ExportedVectors | None = None,
 ) -> float:
     """Write the cache atomically (a reader sees the old file or the new one); seconds taken.
 
@@ -246,13 +247,13 @@ def save_cache(
             # the index's arrays are let go of at once (a change meanwhile copies them)
             if vectors is None:
                 flag = _NO_VECTORS
-            elif isinstance(vectors, dict):  # as exported
-                flag = complete(vectors, notes)
-                write_vectors(fh, vectors)
-                vectors.clear()
-            else:  # as loaded, never read
+            elif isinstance(vectors, PickledVectors):  # as loaded, never read
                 flag = vectors.complete
                 vectors.copy_to(fh)
+            else:  # as exported
+                flag = complete(vectors, notes)
+                write_vectors(fh, vectors)
+                cast("dict[str, object]", vectors).clear()  # the arrays let go of
             base = fh.tell()
             # where each note's cold fields are: two numbers a note (100k: records would be
             # 30 MB more at the peak of a cold start)
