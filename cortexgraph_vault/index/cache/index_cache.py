@@ -22,7 +22,7 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, TypedDict, cast
 
 from cortexgraph_vault.index.cache.cache_records import (
     CacheRecords,
@@ -70,7 +70,7 @@ class CachedIndex:
 
 
 def _words_loader(
-    store: CacheRecords, start: int, end: int, header: dict[str, Any], stored: bool
+    store: CacheRecords, start: int, end: int, header: CacheHeader, stored: bool
 ) -> Callable[[], TextIndex]:
     """The word index held in [start, end) of the file, restored when called; `stored`: its
     lists' arrays made when each is first used (a one-call process: a search reads a few)."""
@@ -105,7 +105,27 @@ def cache_path(cache_dir: Path, root: Path) -> Path:
     return cache_dir / "index" / f"{vault_key(root)}.pickle"
 
 
-def _stamp(layout: VaultLayout, max_note_bytes: int) -> dict[str, Any]:
+class CacheStamp(TypedDict):
+    """What a cache must have been written with to be read: compared whole, pickled first."""
+
+    format: int
+    parser: str
+    root: str
+    layout: tuple[str, str, str]
+    max_note_bytes: int
+
+
+class CacheHeader(TypedDict):
+    """How many parts the notes and words are in, and the word index's small parts."""
+
+    note_chunks: int
+    term_chunks: int
+    paths: list[str | None]
+    norms: object  # array("d"), handed to TextIndex.restore
+    terms_of: dict[int, list[str]]
+
+
+def _stamp(layout: VaultLayout, max_note_bytes: int) -> CacheStamp:
     return {
         "format": CACHE_FORMAT,
         "parser": parser_version(),
@@ -151,7 +171,7 @@ def load_cache(
             if pickle.load(fh) != _stamp(layout, max_note_bytes):
                 log.info("%s: index cache is from another version or layout; rebuilding it", path)
                 return None
-            header = pickle.load(fh)
+            header: CacheHeader = pickle.load(fh)
             vectors_at, base, records_at, terms_at, end_at, flag = _TRAILER.unpack(
                 _tail(fh, _TRAILER.size)
             )
@@ -230,7 +250,7 @@ def save_cache(
     postings = text["postings"]
     term_parts = posting_parts(postings)
     try:
-        header = {
+        header: CacheHeader = {
             "note_chunks": (len(notes) + NOTE_CHUNK - 1) // NOTE_CHUNK,
             "term_chunks": len(term_parts),
             "paths": text["paths"],
