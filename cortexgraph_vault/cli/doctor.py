@@ -364,7 +364,7 @@ def check_watcher(
     root: Path, watcher: WatcherStatus | None, engine: VaultEngine | None, f: Findings
 ) -> None:
     if watcher is None and engine is not None and engine.watching:
-        from cortexgraph_vault.ops.graph import vault_status
+        from cortexgraph_vault.handlers.graph.graph import vault_status
 
         watcher = vault_status(engine).watcher
     if watcher is not None:

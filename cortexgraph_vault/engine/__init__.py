@@ -1,6 +1,6 @@
 """What every operation needs: config, clock, vault files, lock, catalogue and git history.
 
-The service facade owns one engine; operations in `ops/` take it as their first argument.
+The service facade owns one engine; operations in `handlers/` take it as their first argument.
 """
 
 from __future__ import annotations
