@@ -323,7 +323,7 @@ class VaultEngine:
 
     def history_located(self) -> str:
         """Nothing ("") when the vault has history, else why not: read from the `.git` files
-        when they show it (no git process, no GitPython), else from `VaultHistory.located`."""
+        when they show it (no git process), else from `VaultHistory.located`."""
         if self._history is None:
             found = locate(self.root)
             if found is not None:

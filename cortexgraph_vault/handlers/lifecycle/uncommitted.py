@@ -5,12 +5,12 @@ paths under its own message, as it would have made them. Then any new memory fil
 track, older than a minute, under one message that counts them (a file written by a process
 killed before it could keep its commit, or by a version that kept none).
 
-Asking git which memory files are untracked costs every start (a read command too) GitPython's
-import and two git processes. So once git has found none, a stamp outside the vault records
+Asking git which memory files are untracked costs every start (a read command too) two git
+processes. So once git has found none, a stamp outside the vault records
 what that answer depended on: git's index, the ignore files, and the memory files the start's
 walk found. A start that finds all of it unchanged knows the answer without asking again.
 Without a stamp (a cold start), git is asked directly when the vault's `.git` folder shows the
-repository plainly: one process, no GitPython, which only a commit then needs.
+repository plainly: one process.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import pytest
 
 from cortexgraph_vault.engine import start_writes
 from cortexgraph_vault.handlers.lifecycle import uncommitted
-from tests.builders import memory_text, service_for
+from tests.builders import a_git_that_logs, git_calls, memory_text, service_for
 from tests.conftest import git
 
 
@@ -94,18 +94,23 @@ def _vault_in_a_folder_of(repository: Path) -> Path:
     return vault
 
 
-def test_a_cold_start_that_finds_nothing_to_commit_never_loads_gitpython(git_vault: Path) -> None:
+def test_a_cold_start_that_finds_nothing_to_commit_starts_one_git_process(
+    git_vault: Path, tmp_path: Path
+) -> None:
+    path, log = a_git_that_logs(tmp_path)
     code = (
         "import sys; from cortexgraph_vault.config import load_config; "
         "from cortexgraph_vault.service import MemoryService; "
-        "MemoryService(load_config({'vault': sys.argv[1]}), one_call=True); "
-        "print('git' in sys.modules)"
+        "MemoryService(load_config({'vault': sys.argv[1]}), one_call=True)"
     )
-    done = subprocess.run(
+    subprocess.run(
         [sys.executable, "-c", code, str(git_vault)], capture_output=True, text=True,
-        timeout=120, check=True,
+        timeout=120, check=True, env={**os.environ, "PATH": path},
     )  # fmt: skip
-    assert done.stdout.split()[-1] == "False", done.stderr
+    calls = git_calls(log)
+    # One question to git, asked directly: which memory files are untracked.
+    assert len(calls) == 1, calls
+    assert "ls-files --others --exclude-standard -z -- _stm memories _archive" in calls[0]
 
 
 def test_the_start_records_them_before_vectors_are_made_behind_it(
