@@ -236,10 +236,23 @@ def sample_vault(tmp_path: Path) -> Path:
 @pytest.fixture
 def git_vault(sample_vault: Path) -> Path:
     """The sample vault as a git repository with everything committed."""
-    git(sample_vault, "init", "-q", "-b", "main")
-    git(sample_vault, "add", "-A")
-    git(sample_vault, "commit", "-q", "-m", "sample vault")
-    return sample_vault
+    return commit_sample_vault(sample_vault)
+
+
+def commit_sample_vault(vault: Path) -> Path:
+    git(vault, "init", "-q", "-b", "main")
+    git(vault, "add", "-A")
+    git(vault, "commit", "-q", "-m", "sample vault")
+    return vault
+
+
+@pytest.fixture(scope="module")
+def read_only_git_vault(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`git_vault` made once for a module whose tests leave it as they found it: each checks
+    so itself (a fingerprint before and after), as a refused call must change nothing."""
+    return commit_sample_vault(
+        copy_sample_vault(tmp_path_factory.mktemp("read-only") / "vault", NOW)
+    )
 
 
 @dataclass

@@ -11,15 +11,19 @@ from typing import Any
 
 import annotated_types
 import pytest
+from mcp import Client
+from mcp.server import MCPServer
 
 from cortexgraph_vault.api.endpoints import RestInput
 from cortexgraph_vault.api.routes import rest_endpoints
 from cortexgraph_vault.cli import main as cli_main
 from cortexgraph_vault.cli.command import Command
 from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.mcp import build_server
 from cortexgraph_vault.operations import OPERATIONS, AnyOperation
+from cortexgraph_vault.service import MemoryService
 from tests.api.asgi_client import asgi_client
-from tests.mcp.mcp_session import connected, service_for, text_of, vault_fingerprint
+from tests.mcp.mcp_session import service_for, text_of, vault_fingerprint
 
 
 def _bound(op: AnyOperation) -> tuple[str, object] | None:
@@ -74,17 +78,25 @@ def test_every_operation_has_a_limit_to_check_or_takes_no_arguments_past_one() -
     }  # fmt: skip
 
 
+@pytest.fixture(scope="module")
+def served(read_only_git_vault: Path) -> tuple[MemoryService, MCPServer]:
+    """One service and MCP server for the refused calls: each checks that it changed nothing."""
+    service = service_for(read_only_git_vault)
+    return service, build_server(service)
+
+
 @pytest.mark.anyio
 @pytest.mark.parametrize(("name", "field", "value"), CASES, ids=[c[0] for c in CASES])
 async def test_mcp_and_rest_say_what_the_service_says(
-    name: str, field: str, value: object, git_vault: Path
-) -> None:
+    name: str, field: str, value: object, read_only_git_vault: Path, served: tuple[MemoryService, MCPServer]
+) -> None:  # fmt: skip
+    git_vault = read_only_git_vault
     op = OPERATIONS[name]
     sentence = said(op, field, value)
     before = vault_fingerprint(git_vault)
-    service = service_for(git_vault)
+    service, server = served
     if op.mcp_tool and field not in op.unlisted:
-        async with connected(service) as client:
+        async with Client(server) as client:
             refused = await client.call_tool(name, {**_required(op, field), field: value})
         assert refused.is_error and text_of(refused) == sentence
         assert refused.structured_content is not None
@@ -145,9 +157,10 @@ def test_the_cli_says_it_naming_its_option(
     value: object,
     command: Command,
     flag: str,
-    git_vault: Path,
+    read_only_git_vault: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    git_vault = read_only_git_vault
     sentence = said(OPERATIONS[name], field, value)
     given = [str(v) for v in value] if isinstance(value, list) else [str(value)]
     argv = ["--vault", str(git_vault), *command.name.split()]
