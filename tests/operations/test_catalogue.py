@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
+from mcp.types import Tool
 
 from cortexgraph_vault.api.endpoints import RestInput
 from cortexgraph_vault.api.openapi import openapi_spec
@@ -88,19 +90,25 @@ def rest_properties(endpoint: Any, model: type[RestInput]) -> dict[str, Any]:
     return {model.request_names[name]: limits(s, defs) for name, s in by_rest_name.items()}
 
 
-@pytest.mark.anyio
-async def test_every_tool_is_an_operation_of_the_catalogue(sample_vault: Path) -> None:
-    async with connected(service_for(sample_vault)) as client:
-        listed = {t.name for t in (await client.list_tools()).tools}
-    assert listed == {name for name, op in OPERATIONS.items() if op.mcp_tool}
+@pytest.fixture(scope="module")
+def listed_tools(read_only_git_vault: Path) -> dict[str, Tool]:
+    """The tools an MCP client lists (`tools/list`), asked once for the module."""
+
+    async def listed() -> list[Tool]:
+        async with connected(service_for(read_only_git_vault)) as client:
+            return (await client.list_tools()).tools
+
+    return {tool.name: tool for tool in anyio.run(listed)}
 
 
-@pytest.mark.anyio
+def test_every_tool_is_an_operation_of_the_catalogue(listed_tools: dict[str, Tool]) -> None:
+    assert set(listed_tools) == {name for name, op in OPERATIONS.items() if op.mcp_tool}
+
+
 @pytest.mark.parametrize("name", sorted(n for n, op in OPERATIONS.items() if op.mcp_tool))
-async def test_the_mcp_tool_is_the_operation(name: str, sample_vault: Path) -> None:
+def test_the_mcp_tool_is_the_operation(name: str, listed_tools: dict[str, Tool]) -> None:
     op: Operation = OPERATIONS[name]
-    async with connected(service_for(sample_vault)) as client:
-        tool = next(t for t in (await client.list_tools()).tools if t.name == name)
+    tool = listed_tools[name]
     assert tool.description == op.description and tool.title == op.title
     shown = [f for f in op.request.model_fields if f not in op.unlisted]
     assert list(tool.input_schema.get("properties", {})) == shown
@@ -118,18 +126,13 @@ async def test_the_mcp_tool_is_the_operation(name: str, sample_vault: Path) -> N
         ), f"{name}.{field}"
 
 
-@pytest.mark.anyio
 @pytest.mark.parametrize("name", sorted(SERVED_OVER_REST))
-async def test_rest_takes_the_same_fields_with_the_same_limits(
-    name: str, sample_vault: Path
+def test_rest_takes_the_same_fields_with_the_same_limits(
+    name: str, listed_tools: dict[str, Tool]
 ) -> None:
     op = OPERATIONS[name]
-    if op.mcp_tool:
-        async with connected(service_for(sample_vault)) as client:
-            tool = next(t for t in (await client.list_tools()).tools if t.name == name)
-        declared = tool.input_schema
-    else:  # the plugin's and the CLI's own: the request model is the declaration
-        declared = op.request.model_json_schema()
+    # the plugin's and the CLI's own operations: the request model is the declaration
+    declared = listed_tools[name].input_schema if op.mcp_tool else op.request.model_json_schema()
     want = {
         field: limits(prop, declared.get("$defs", {}))
         for field, prop in declared.get("properties", {}).items()
