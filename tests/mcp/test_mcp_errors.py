@@ -9,7 +9,6 @@ import pytest
 from mcp import Client
 from mcp.server import MCPServer
 
-from cortexgraph_vault.mcp import build_server
 from tests.conftest import git
 from tests.mcp.mcp_session import connected, service_for, text_of, vault_fingerprint
 
@@ -81,22 +80,16 @@ BAD_CALLS = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def server(read_only_git_vault: Path) -> MCPServer:
-    """One server for the bad calls: each is refused and checks that it changed nothing."""
-    return build_server(service_for(read_only_git_vault))
-
-
 @pytest.mark.parametrize(
     ("tool", "arguments", "code", "words"), BAD_CALLS, ids=lambda v: v if isinstance(v, str) else ""
 )
 async def test_bad_call_is_a_readable_error_and_changes_nothing(
     tool: str, arguments: dict, code: str, words: list[str], read_only_git_vault: Path,
-    server: MCPServer,
+    read_only_server: MCPServer,
 ) -> None:  # fmt: skip
     git_vault = read_only_git_vault
     before = vault_fingerprint(git_vault)
-    async with Client(server) as client:
+    async with Client(read_only_server) as client:
         result = await client.call_tool(tool, arguments)
     message = text_of(result)
     assert result.is_error, f"{tool} {arguments}: {result.structured_content}"

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from mcp import Client
+from mcp.server import MCPServer
 
 from tests.mcp.mcp_session import connected, service_for, text_of, vault_fingerprint
 from tests.mcp.test_mcp_tools import session_for
@@ -188,10 +190,11 @@ BAD_REFS = [
 
 @pytest.mark.parametrize(("arguments", "kind", "words"), BAD_REFS, ids=lambda v: str(v)[:40])
 async def test_bad_references_are_refused_naming_the_reason(
-    arguments: dict, kind: str, words: str, git_vault: Path
+    arguments: dict, kind: str, words: str, read_only_git_vault: Path, read_only_server: MCPServer
 ) -> None:
+    git_vault = read_only_git_vault
     before = vault_fingerprint(git_vault)
-    async with connected(service_for(git_vault)) as client:
+    async with Client(read_only_server) as client:
         result = await client.call_tool("read_note", arguments)
     message = text_of(result)
     assert result.is_error, result.structured_content
