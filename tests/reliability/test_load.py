@@ -4,7 +4,7 @@ clients keep reading.
 
 Zero errors; every touch counted; latency percentiles reported (figures, not assertions);
 after the burst settles, the daemon's index says what a fresh index of the files says.
-Default: 2,000 notes and 5,000 requests; `--soak`: 10,000 notes and 50,000 requests. A count,
+Default: 2,000 notes and 3,000 requests; `--soak`: 10,000 notes and 50,000 requests. A count,
 not a time: a busy machine makes the run longer, never thinner.
 """
 
@@ -161,7 +161,7 @@ def daemon_view(client: httpx.Client) -> tuple[int, dict[str, tuple[int, str]]]:
 def test_fifty_clients_then_a_burst_of_external_changes(
     tmp_path: Path, soak: bool, figures: dict[str, object]
 ) -> None:
-    notes, requests = (10_000, 50_000) if soak else (2_000, 5_000)
+    notes, requests = (10_000, 50_000) if soak else (2_000, 3_000)
     vault = tmp_path / "vault"
     generated = generate_vault(vault, notes)
     git(vault, "init", "-q", "-b", "main")
