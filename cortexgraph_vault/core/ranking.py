@@ -43,6 +43,9 @@ class RankingConfig:
     # each better hit of a memory's episode multiplies its rank score by (1 − this)
     episode_discount: float = 0.0
     episode_discount_top: int = 200  # the best hits the discount looks at
+    # a memory saved right after a matching question ranks at least at this share of it
+    reply_weight: float = 0.0
+    reply_lenders: int = 30  # the best word matches looked at for questions
 
 
 def vector_share(length: float, cfg: RankingConfig) -> float:
@@ -188,3 +191,34 @@ def discount_episodes(
             out[i] = score[i] * keep**k
         seen[ep] = k + 1
     return out
+
+
+def asks(text: str) -> bool:
+    """Whether a memory's text asks something (its reply may hold the answer)."""
+    return "?" in text
+
+
+def reply_credit(
+    questions: Sequence[tuple[str, float]],
+    reply_of: Mapping[str, str],
+    relevance_of: Mapping[str, float],
+    weight: float,
+) -> dict[str, float]:
+    """Context each reply gains: the memory saved right after a question that matches
+    (`questions`: path, own relevance) in the same episode ranks at least at `weight` times
+    the question's relevance. In a conversation a question's words name what its answer
+    does not repeat ("how often do you see sunsets like that?" — "at least once a week"), so
+    the reply is found through the question even when it shares no word with the query.
+    `relevance_of`: the reply's relevance so far (0 when it did not match); the gain lifts
+    it to that floor and no further, the best of its questions counting."""
+    gained: dict[str, float] = {}
+    if weight <= 0:
+        return gained
+    for path, own in questions:
+        reply = reply_of.get(path)
+        if reply is None or own <= 0:
+            continue
+        gain = weight * own - relevance_of.get(reply, 0.0)
+        if gain > gained.get(reply, 0.0):
+            gained[reply] = gain
+    return gained

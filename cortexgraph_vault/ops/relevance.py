@@ -28,6 +28,7 @@ from cortexgraph_vault.ops.relevance_arrays import (
     FoundArrays,
     fuse_arrays,
     lend_context_arrays,
+    lend_to_replies,
     links_of,
 )
 
@@ -42,6 +43,7 @@ def ranking_config(config: Config) -> RankingConfig:
         long_vector_weight=config.search_long_note_vector_weight if config.semantic_search else 0.0,
         context_weight=config.search_context_weight,
         episode_discount=config.search_episode_discount,
+        reply_weight=config.search_reply_weight,
     )
 
 
@@ -189,6 +191,8 @@ def match(
     )
     if len(found) and cfg.context_weight > 0:
         lend_context_arrays(found, links_of(engine), table, cfg)
+    if len(found) and cfg.reply_weight > 0:
+        found = lend_to_replies(found, links_of(engine), table, cfg)
     return Matches(
         found,
         expansions,

@@ -18,7 +18,7 @@ from itertools import repeat
 
 import numpy as np
 
-from cortexgraph_vault.core.ranking import Episodes, RankingConfig, Relevance
+from cortexgraph_vault.core.ranking import Episodes, RankingConfig, Relevance, asks, reply_credit
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.ops.catalog_memo import CatalogMemo
 from cortexgraph_vault.ops.note_table import NoteTable
@@ -279,6 +279,69 @@ def lend_context_arrays(
     receivers = np.flatnonzero(lent_mask)
     found.context[receivers] = totals[receivers]
 
+
+
+def lend_to_replies(
+    found: FoundArrays, links: EpisodeLinks, table: NoteTable, cfg: RankingConfig
+) -> FoundArrays:
+    """`reply_credit` over the best word matches (`reply_lenders` of them) that ask
+    something: each one's reply (the memory saved next in its episode) gains context, and
+    joins the matches when it was not one. Only those few notes' texts are read."""
+    if cfg.reply_weight <= 0 or not len(found) or not links.near.shape[1]:
+        return found
+    total = found.total(cfg)
+    own = found.own(cfg)
+    worded = np.flatnonzero((found.lexical > 0) & (found.rows >= 0))
+    if not len(worded):
+        return found
+    if len(worded) > cfg.reply_lenders:
+        best = np.argpartition(-total[worded], cfg.reply_lenders - 1)[: cfg.reply_lenders]
+        worded = worded[best]
+    by_row = _episode_rows(table, links)
+    after = links.distance.index(1, len(links.distance) // 2)  # the slot saved right after
+    rows = found.rows
+    questions: list[tuple[str, float]] = []
+    reply_of: dict[str, str] = {}
+    paths = found.paths
+    for i in worded.tolist():
+        row = int(rows[i])
+        at = int(by_row[row])
+        if at < 0:
+            continue
+        nxt = int(links.near[at, after])
+        if nxt < 0 or not asks(table.notes[row].body_text()):
+            continue
+        questions.append((paths[i], float(own[i])))
+        reply_of[paths[i]] = links.episodes.paths[nxt]
+    if not questions:
+        return found
+    index = {paths[i]: i for i in range(len(paths))} if len(paths) <= 4 * len(questions) else None
+    def position(path: str) -> int | None:
+        if index is not None:
+            return index.get(path)
+        row = table.row_of.get(path, -1)
+        at = np.flatnonzero(rows == row) if row >= 0 else ()
+        return int(at[0]) if len(at) else None
+    where = {reply: position(reply) for reply in reply_of.values()}
+    relevance = {r: float(total[i]) for r, i in where.items() if i is not None}
+    gains = reply_credit(questions, reply_of, relevance, cfg.reply_weight)
+    new = [r for r in gains if where[r] is None and r in table.row_of]
+    for reply, gain in gains.items():
+        i = where[reply]
+        if i is not None:
+            found.context[i] += gain
+    if not new:
+        return found
+    n = len(new)
+    return FoundArrays(
+        [*paths, *new],
+        np.concatenate([rows, table.rows(new)]),
+        np.concatenate([found.lexical, np.zeros(n)]),
+        np.concatenate([found.vector, np.zeros(n)]),
+        np.concatenate([found.context, np.array([gains[r] for r in new])]),
+        np.concatenate([found.lengths, np.zeros(n)]),
+        found.row_of,
+    )
 
 # (the table's paths, the episodes, which rows are memories, the episode row of each)
 _last_rows: tuple[list[str], EpisodeLinks, np.ndarray, np.ndarray] | None = None
