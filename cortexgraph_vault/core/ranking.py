@@ -23,6 +23,7 @@ alike are ordered by use and recency. Pure: no clock, no files.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,9 @@ class RankingConfig:
     # a memory saved right after a matching question ranks at least at this share of it
     reply_weight: float = 0.0
     reply_lenders: int = 30  # the best word matches looked at for questions
+    # a memory whose label the question names gains this share of its relevance
+    label_weight: float = 0.0
+    label_top: int = 50  # the best matches looked at for labels
 
 
 def vector_share(length: float, cfg: RankingConfig) -> float:
@@ -191,6 +195,30 @@ def discount_episodes(
             out[i] = score[i] * keep**k
         seen[ep] = k + 1
     return out
+
+
+# One to three capitalised words and a colon opening a text: "Caroline: I went…",
+# "Project Atlas: launch moved to May". Not a time ("10:30") nor a lower-case lead-in.
+_LABEL = re.compile(r"\s*([A-Z][\w'’-]*(?: [A-Z][\w'’-]*){0,2}):\s")
+
+
+def leading_label(text: str) -> str | None:
+    """The label a memory's text opens with (`Name: …`): who said it, or what it is about."""
+    found = _LABEL.match(text)
+    return found.group(1) if found else None
+
+
+def label_credit(
+    relevance: float, label_terms: frozenset[str], query_terms: frozenset[str], weight: float
+) -> float:
+    """Context a memory gains when the question names its label: a fraction `weight` of its
+    relevance. The label says whose or what the memory is, as a title does; a name said by
+    half a conversation's turns is too common for the word index to weigh (it is left out
+    of the query beside rarer words), yet "what did Melanie paint" asks for what Melanie
+    said, not for what was said to her."""
+    if weight <= 0 or relevance <= 0 or not label_terms & query_terms:
+        return 0.0
+    return weight * relevance
 
 
 def asks(text: str) -> bool:

@@ -26,6 +26,7 @@ from cortexgraph_vault.ops.catalog_memo import ChangedMemo
 from cortexgraph_vault.ops.note_table import NoteTable, note_table, note_table_at
 from cortexgraph_vault.ops.relevance_arrays import (
     FoundArrays,
+    credit_labels,
     fuse_arrays,
     lend_context_arrays,
     lend_to_replies,
@@ -44,6 +45,7 @@ def ranking_config(config: Config) -> RankingConfig:
         context_weight=config.search_context_weight,
         episode_discount=config.search_episode_discount,
         reply_weight=config.search_reply_weight,
+        label_weight=config.search_label_weight,
     )
 
 
@@ -193,6 +195,7 @@ def match(
         lend_context_arrays(found, links_of(engine), table, cfg)
     if len(found) and cfg.reply_weight > 0:
         found = lend_to_replies(found, links_of(engine), table, cfg)
+    credit_labels(found, table, cfg, terms)
     return Matches(
         found,
         expansions,

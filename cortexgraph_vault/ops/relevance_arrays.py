@@ -10,16 +10,28 @@ sums it.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from bisect import bisect_left
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
 import numpy as np
 
-from cortexgraph_vault.core.ranking import Episodes, RankingConfig, Relevance, asks, reply_credit
+from cortexgraph_vault.core.ranking import (
+    Episodes,
+    RankingConfig,
+    Relevance,
+    asks,
+    label_credit,
+    leading_label,
+    reply_credit,
+)
 from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.index.notes.indexed_note import IndexedNote
+from cortexgraph_vault.index.text.document_terms import text_tokens
 from cortexgraph_vault.ops.catalog_memo import CatalogMemo
 from cortexgraph_vault.ops.note_table import NoteTable
 
@@ -280,6 +292,53 @@ def lend_context_arrays(
     found.context[receivers] = totals[receivers]
 
 
+@dataclass(frozen=True)
+class TextCues:
+    """What ranking reads in a memory's text beyond its words: whether it asks something,
+    and the stems of the label it opens with."""
+
+    asks: bool
+    label: frozenset[str]
+
+
+class TextCueMemo:
+    """`TextCues` of the notes searches look at, by path, for as long as the note object is
+    the same (a change makes a new one): the best matches of a query come back across
+    searches, and decoding their texts each time cost more than the rest of this step.
+    Bounded, least recently used first out; a lock: the daemon's reads run on threads."""
+
+    def __init__(self, kept: int = 4096) -> None:
+        self.kept = kept
+        self._held: OrderedDict[str, tuple[IndexedNote, TextCues]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, note: IndexedNote) -> TextCues:
+        with self._lock:
+            found = self._held.get(note.path)
+            if found is not None and found[0] is note:
+                self._held.move_to_end(note.path)
+                return found[1]
+        text = note.body_text()  # outside the lock: the slow part
+        label = leading_label(text)
+        cues = TextCues(asks(text), frozenset(text_tokens(label)) if label else frozenset())
+        with self._lock:
+            self._held[note.path] = (note, cues)
+            self._held.move_to_end(note.path)
+            while len(self._held) > self.kept:
+                self._held.popitem(last=False)
+        return cues
+
+
+text_cues = TextCueMemo()
+
+
+def _best(values: np.ndarray, among: np.ndarray, count: int) -> np.ndarray:
+    """The `count` positions of `among` with the highest `values` (all when fewer)."""
+    if len(among) <= count:
+        return among
+    picked: np.ndarray = among[np.argpartition(-values[among], count - 1)[:count]]
+    return picked
+
 
 def lend_to_replies(
     found: FoundArrays, links: EpisodeLinks, table: NoteTable, cfg: RankingConfig
@@ -290,39 +349,31 @@ def lend_to_replies(
     if cfg.reply_weight <= 0 or not len(found) or not links.near.shape[1]:
         return found
     total = found.total(cfg)
-    own = found.own(cfg)
-    worded = np.flatnonzero((found.lexical > 0) & (found.rows >= 0))
+    rows = found.rows
+    worded = _best(total, np.flatnonzero((found.lexical > 0) & (rows >= 0)), cfg.reply_lenders)
     if not len(worded):
         return found
-    if len(worded) > cfg.reply_lenders:
-        best = np.argpartition(-total[worded], cfg.reply_lenders - 1)[: cfg.reply_lenders]
-        worded = worded[best]
+    own = found.own(cfg)
     by_row = _episode_rows(table, links)
     after = links.distance.index(1, len(links.distance) // 2)  # the slot saved right after
-    rows = found.rows
     questions: list[tuple[str, float]] = []
     reply_of: dict[str, str] = {}
     paths = found.paths
     for i in worded.tolist():
         row = int(rows[i])
         at = int(by_row[row])
-        if at < 0:
-            continue
-        nxt = int(links.near[at, after])
-        if nxt < 0 or not asks(table.notes[row].body_text()):
+        nxt = int(links.near[at, after]) if at >= 0 else -1
+        if nxt < 0 or not text_cues.of(table.notes[row]).asks:
             continue
         questions.append((paths[i], float(own[i])))
         reply_of[paths[i]] = links.episodes.paths[nxt]
     if not questions:
         return found
-    index = {paths[i]: i for i in range(len(paths))} if len(paths) <= 4 * len(questions) else None
-    def position(path: str) -> int | None:
-        if index is not None:
-            return index.get(path)
-        row = table.row_of.get(path, -1)
-        at = np.flatnonzero(rows == row) if row >= 0 else ()
-        return int(at[0]) if len(at) else None
-    where = {reply: position(reply) for reply in reply_of.values()}
+    reply_rows = table.rows(list(dict.fromkeys(reply_of.values())))
+    where: dict[str, int | None] = {}
+    for reply, row in zip(dict.fromkeys(reply_of.values()), reply_rows.tolist(), strict=True):
+        at = np.flatnonzero(rows == row) if row >= 0 else np.zeros(0, np.int64)
+        where[reply] = int(at[0]) if len(at) else None
     relevance = {r: float(total[i]) for r, i in where.items() if i is not None}
     gains = reply_credit(questions, reply_of, relevance, cfg.reply_weight)
     new = [r for r in gains if where[r] is None and r in table.row_of]
@@ -342,6 +393,23 @@ def lend_to_replies(
         np.concatenate([found.lengths, np.zeros(n)]),
         found.row_of,
     )
+
+
+def credit_labels(
+    found: FoundArrays, table: NoteTable, cfg: RankingConfig, terms: Sequence[str]
+) -> None:
+    """`label_credit` for the best matches (`label_top` of them) that are memories."""
+    if cfg.label_weight <= 0 or not len(found) or not terms:
+        return
+    total = found.total(cfg)
+    rows = found.rows
+    memory = rows >= 0
+    memory[memory] = ~np.isnan(table.created[rows[memory]])
+    wanted = frozenset(terms)
+    for i in _best(total, np.flatnonzero(memory), cfg.label_top).tolist():
+        label = text_cues.of(table.notes[int(rows[i])]).label
+        found.context[i] += label_credit(float(total[i]), label, wanted, cfg.label_weight)
+
 
 # (the table's paths, the episodes, which rows are memories, the episode row of each)
 _last_rows: tuple[list[str], EpisodeLinks, np.ndarray, np.ndarray] | None = None
