@@ -7,6 +7,10 @@ memories that match about equally well.
     context    = c · Σ_k 0.5^(k−1) · max(0, relevance(neighbour at k) − relevance)
                  (k = 1..reach; between notes that both match, lent by those matched by
                  words: a better-matching neighbour pulls a memory up, equals do not)
+    reply      = the memory saved right after a matching question in its episode ranks at
+                 least at r · that question's relevance (`reply_credit`)
+    label      = + l · relevance when the query names the label a memory opens with
+                 (`Name: …`; `label_credit`)
     prior      = f + (1 − f) · min(1, memory score)                   (in [f, 1])
     rank score = (relevance + context) · prior · folder weight
 

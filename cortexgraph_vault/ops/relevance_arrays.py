@@ -369,11 +369,16 @@ def lend_to_replies(
         reply_of[paths[i]] = links.episodes.paths[nxt]
     if not questions:
         return found
-    reply_rows = table.rows(list(dict.fromkeys(reply_of.values())))
-    where: dict[str, int | None] = {}
-    for reply, row in zip(dict.fromkeys(reply_of.values()), reply_rows.tolist(), strict=True):
-        at = np.flatnonzero(rows == row) if row >= 0 else np.zeros(0, np.int64)
-        where[reply] = int(at[0]) if len(at) else None
+    replies = list(dict.fromkeys(reply_of.values()))
+    reply_rows = table.rows(replies)
+    # where each reply is among the matches (one pass over them, not one a reply)
+    matched = np.flatnonzero(np.isin(rows, reply_rows[reply_rows >= 0]))
+    position: dict[int, int] = {}
+    for i in matched.tolist():
+        position.setdefault(int(rows[i]), i)
+    where: dict[str, int | None] = {
+        reply: position.get(row) for reply, row in zip(replies, reply_rows.tolist(), strict=True)
+    }
     relevance = {r: float(total[i]) for r, i in where.items() if i is not None}
     gains = reply_credit(questions, reply_of, relevance, cfg.reply_weight)
     new = [r for r in gains if where[r] is None and r in table.row_of]
