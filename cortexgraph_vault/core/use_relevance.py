@@ -43,8 +43,7 @@ from cortexgraph_vault.core.fact_slots import (
     slots_asked,
 )
 from cortexgraph_vault.core.intent import is_question
-
-THRESHOLD = 0.5
+from cortexgraph_vault.core.recall_bar import THRESHOLD as THRESHOLD
 
 # weights of the evidence (see module docstring); set on the labelled set
 RARE_WORD = 0.3  # per unit of shared rarity
