@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -36,7 +37,7 @@ MemoryIds = Annotated[
         description="memory ids (or unique prefixes, paths, titles)",
     ),
 ]
-# how many is checked where they are resolved (ops/supersession.py)
+# how many is checked where they are resolved (handlers/writes/supersession.py)
 Supersedes = Annotated[list[str] | None, Field(description="ids it replaces")]
 Tags = Annotated[
     list[Text] | None,
@@ -59,6 +60,13 @@ TopK = Annotated[int, Field(ge=1, le=100, description="how many results at most"
 WindowDays = Annotated[
     float | None, Field(ge=1, le=3650, description="only those used within this many days")
 ]
+
+
+def days_before(now: datetime, days: float | None) -> datetime | None:
+    """The moment `days` before `now`; None (no bound) when no number is given."""
+    return None if days is None else now - timedelta(days=days)
+
+
 MinScore = Annotated[
     float | None, Field(ge=0, le=1, description="only memories whose decay score is at least this")
 ]
@@ -117,7 +125,7 @@ RelationType = Literal[
     "supersedes",
 ]
 MetaValue = str | int | float | bool
-# The service refuses a longer query itself (ops.relevance.check_query): one limit, every door.
+# The service refuses a longer query itself (handlers.search.relevance.check_query): one limit, every door.
 Query = Annotated[
     str, Field(min_length=1, max_length=MAX_QUERY_CHARS, description="words to look for")
 ]
