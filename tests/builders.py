@@ -165,3 +165,11 @@ def path_at(name: str | os.PathLike[str], dir_fd: int | None = None) -> Path:
     if dir_fd is None:
         return Path(name)
     return Path(os.readlink(f"/proc/self/fd/{dir_fd}")) / name
+
+
+def has_conflict_markers(text: str) -> bool:
+    """Whether a text holds a merge conflict: an opening and a closing marker line."""
+    lines = text.splitlines()
+    return any(line.startswith("<<<<<<< ") for line in lines) and any(
+        line.startswith(">>>>>>> ") for line in lines
+    )

@@ -59,7 +59,6 @@ class ChangeFirstGate:
         self._reads_waiting: deque[_Waiter] = deque()
         self._changes_waiting: deque[_Waiter] = deque()
         # figures for tests and the bench: how often each bound let a call through
-        self.reads_held = 0
         self.reads_let_through = 0
         self.changes_let_through = 0
 
@@ -88,8 +87,6 @@ class ChangeFirstGate:
         self._dispatch()
         if waiter.granted.done():
             return
-        if queue is self._reads_waiting:
-            self.reads_held += 1
         # Past its hold the waiter asks again: its bound lets it through once a slot is free.
         timer = loop.call_later(hold, self._expire, waiter)
         try:

@@ -56,18 +56,6 @@ class NoteTable:
         get = self.row_of.get
         return np.fromiter(map(get, paths, repeat(-1)), np.int64, len(paths))
 
-    def id_rows(self) -> dict[int, int]:
-        """id() of each live note object held → its row. Worked out when a change adds or
-        removes notes, not kept: a dict of every note in each table (100k notes: ~8 MB,
-        copied at every touch) was most of what the tables alive at once held."""
-        notes = self.notes
-        found = dict(zip(map(id, notes), range(len(notes)), strict=True))
-        for row in self.dead:
-            key = id(notes[row])
-            if found.get(key) == row:
-                del found[key]
-        return found
-
     def status_mask(self, statuses: set[str]) -> np.ndarray:
         """Per status code (shifted by one, NOTE first): whether it is wanted."""
         return np.array(["note" in statuses] + [s in statuses for s in self.status_names])

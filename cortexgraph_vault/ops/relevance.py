@@ -86,10 +86,6 @@ def search_terms(query: str | None) -> list[str]:
     return list(dict.fromkeys(meaningful or stems(found)))
 
 
-def _episodes(engine: VaultEngine) -> Episodes:
-    return _built_episodes(engine)[1]
-
-
 def _built_episodes(engine: VaultEngine) -> tuple[int, Episodes]:
     # Save times and paths from the note table (its `created` is each memory's
     # `created.timestamp()`, nan for a plain note): decoding every memory of the catalogue

@@ -196,10 +196,6 @@ class VaultCatalog:
             note = self._notes.get(paths[0]) if paths else None
             return note.memory if note else None
 
-    def paths_with_id(self, memory_id: str) -> list[str]:
-        with self.lock:
-            return list(self._by_id.get(memory_id, ()))
-
     def problems(self) -> list[tuple[str, str]]:
         with self.lock:
             found = [(n.path, p) for n in self._notes.values() for p in n.problems]
