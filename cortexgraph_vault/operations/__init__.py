@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from cortexgraph_vault.deferred_import import package_names
 from cortexgraph_vault.requests import NoArguments, Request
 
 if TYPE_CHECKING:
@@ -261,16 +262,14 @@ def _catalogue() -> dict[str, AnyOperation]:
     return ops
 
 
+_first_use = package_names(__name__, _MODULE_OF)
+
+
 def __getattr__(name: str) -> Any:
-    if name == "OPERATIONS":
-        value: Any = _catalogue()
-    else:
-        module = _MODULE_OF.get(name)
-        if module is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value  # asked once
-    return value
+    if name != "OPERATIONS":
+        return _first_use(name)
+    globals()[name] = _catalogue()
+    return globals()[name]
 
 
 def __dir__() -> list[str]:
