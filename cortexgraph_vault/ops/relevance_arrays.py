@@ -1,9 +1,9 @@
 """The parts of every match's relevance (core/ranking.py) as arrays, one entry a match.
 
-`fuse` and `lend_context` of core/ranking.py say what is computed; this works out the same
-numbers for tens of thousands of matches without a Python step per match: each value is made
-by the same IEEE operations in the same order, so the results are bit for bit those of the
-plain functions (tests/ops/test_rank_arrays.py compares them on random vaults). The matches
+The formulas of core/ranking.py, worked out for tens of thousands of matches without a Python
+step per match: each value is made by the same IEEE operations in the same order as the plain
+match-by-match `fuse` and `lend_context` of tests/ops/ranking_reference.py, so the results are
+bit for bit theirs (tests/ops/test_rank_arrays.py compares them on random vaults). The matches
 keep the order the plain `fuse` gives them, and context is summed in the order `lend_context`
 sums it.
 """
