@@ -2,8 +2,8 @@
 
 Python runs one thread at a time. A change (a touch: a few ms of work, some forty system calls)
 that shares the interpreter with CPU-bound reads waits after each of its system calls for a
-reader to let go: alone it takes 3 ms, beside four readers 30-70 ms, and every change queued
-behind it longer still. So a change that arrives holds new reads back, in the event loop
+reader to let go, taking many times as long as alone, and every change queued behind it
+longer still. So a change that arrives holds new reads back, in the event loop
 (where waiting costs no thread), until the reads at work are done; it then goes to the change
 lane (`ChangeLane`: one thread that runs the changes handed to it one after another, with no
 trip through the event loop between two of them), and reads start again once the lane is

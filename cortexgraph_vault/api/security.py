@@ -1,4 +1,4 @@
-"""What keeps the daemon to this machine and its owner (REFERENCE §5), for every route, MCP too.
+"""What keeps the daemon to this machine and its owner, for every route, MCP too.
 
 Checked in this order, before any route runs:
 1. Host must be 127.0.0.1 or localhost (with our port, if a port is given) → else 421. A web

@@ -2,7 +2,7 @@
 comments (HTML `<!-- -->` and Obsidian `%%`), as offset ranges and as `prose_view`.
 
 What is code is decided the CommonMark way, and markdown-it-py is the authority. A markdown-it
-parse costs about 1 ms a note, too slow for indexing 10k notes, so two cheaper paths decide
+parse of every note is too slow for indexing a large vault, so two cheaper paths decide
 first: plain notes (no fence, no deep indentation, no HTML block) pair backticks line by line,
 and `block_scan.Blocks`, a line scanner that follows markdown-it's block rules, handles the
 rest. Each path hands the note on when it meets what it does not model (link reference

@@ -1,5 +1,5 @@
 """Finding a vault's repository by reading `.git` files, without starting git or importing
-GitPython (a tenth of a second, and a `git version` process, at every start of a read command).
+GitPython (its import and a `git version` process at every start of a read command).
 
 Only the plain layouts are answered here: a `.git` folder, or a `.git` file saying `gitdir:`
 (a linked work tree, a submodule). Like git, the search upwards stops below any folder named in

@@ -1,7 +1,7 @@
 """Output shapes shared by every door. One module per area; all re-exported here.
 
 A name is imported from its module when first asked for (PEP 562): a command that shows one
-kind of result does not build the pydantic classes of every other (a fifth of a second).
+kind of result does not build the pydantic classes of every other.
 """
 
 from __future__ import annotations

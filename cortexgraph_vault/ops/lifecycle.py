@@ -100,8 +100,8 @@ def forget_paths(
                 engine.store.set_aside(path, asides[path], content_sha(text))
                 removed.append(path)
                 # Out of the index as it leaves its path, here rather than by the watcher: a
-                # watcher taking in a thousand renames beside the gc starved a read beside them
-                # of the interpreter (10k notes: up to 90–150 ms; 13–38 ms dropped here).
+                # watcher taking in a thousand renames beside the gc would starve a read beside
+                # them of the interpreter.
                 engine.catalog.drop(path)
                 progress(len(removed), len(texts))
             # one git commit of every deletion: a long step of its own on a big gc
