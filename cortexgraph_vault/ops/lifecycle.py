@@ -133,6 +133,16 @@ def _aside(engine: VaultEngine, rel: str) -> str:
     return PurePosixPath(rel).with_name(hidden).as_posix()
 
 
+def _left_alone(note: IndexedNote, skip: set[str]) -> Skipped | None:
+    """Why gc leaves a note alone: open in an editor, or not read cleanly (gc writes to the
+    note first, an id; a note with a problem is the person's to fix, left exactly as it is)."""
+    if note.path in skip:
+        return Skipped(path=note.path, reason="open in an editor; left alone")
+    if note.problems:
+        return Skipped(path=note.path, reason=f"{note.problems[0]}; left alone")
+    return None
+
+
 def forget_candidates(
     engine: VaultEngine, skip_paths: Iterable[str], limit: int | None = None
 ) -> tuple[list[tuple[Memory, float]], list[Skipped]]:
@@ -153,13 +163,9 @@ def forget_candidates(
         s = engine.score_of(state.decay, now)
         if not should_forget(s, engine.rules):
             continue
-        if note.path in skip:
-            skipped.append(Skipped(path=note.path, reason="open in an editor; left alone"))
-            continue
-        if note.problems:
-            # Forgetting writes to the note first (an id); a note we cannot read cleanly is
-            # the person's to fix, so it is left exactly as it is.
-            skipped.append(Skipped(path=note.path, reason=f"{note.problems[0]}; left alone"))
+        left = _left_alone(note, skip)
+        if left is not None:
+            skipped.append(left)
             continue
         found.append((s, note.path, note))
     found.sort(key=lambda entry: (entry[0], entry[1]))
@@ -185,11 +191,9 @@ def superseded_candidates(
         state = note.memory_state
         if state is None or not state.superseded or state.status not in ("active", "promoted"):
             continue
-        if note.path in skip:
-            skipped.append(Skipped(path=note.path, reason="open in an editor; left alone"))
-            continue
-        if note.problems:
-            skipped.append(Skipped(path=note.path, reason=f"{note.problems[0]}; left alone"))
+        left = _left_alone(note, skip)
+        if left is not None:
+            skipped.append(left)
             continue
         m = note.memory_unkept()
         if m is not None:
