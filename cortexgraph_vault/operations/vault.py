@@ -197,7 +197,7 @@ LAST_SYNC = Operation(
     ),
 )
 
-VAULT_OPERATIONS: tuple[AnyOperation, ...] = (
+OPERATIONS: tuple[AnyOperation, ...] = (
     SEARCH_UNIFIED,
     READ_NOTE,
     READ_GRAPH,
