@@ -251,22 +251,28 @@ def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
     ids = [m.id or "" for m, _ in both]
     freed = round(sum(s for _, s in both), 6)
     verb = "archive" if archive_instead else "forget"
-    if dry_run or not both:
-        parts = [wording.gc_preview(len(found), verb) if dry_run else "nothing to forget"]
-        if dry_run and done:
-            parts.append(wording.gc_superseded_preview(len(done)))
-        said = "; ".join(parts)
+
+    def answer(
+        message: str, removed: int = 0, archived: int = 0, commit: str | None = None
+    ) -> GcResult:
         return GcResult(
             dry_run=dry_run,
-            removed_count=0,
-            archived_count=0,
+            removed_count=removed,
+            archived_count=archived,
             freed_score_sum=freed,
             memory_ids=ids,
             total_affected=len(both),
             candidates=candidates,
             skipped=skipped,
-            message=said,
+            commit=commit,
+            message=message,
         )
+
+    if dry_run or not both:
+        parts = [wording.gc_preview(len(found), verb) if dry_run else "nothing to forget"]
+        if dry_run and done:
+            parts.append(wording.gc_superseded_preview(len(done)))
+        return answer("; ".join(parts))
     engine.git_state.refuse_change("gc")
     forgotten = [] if archive_instead else found
     archived = both if archive_instead else done
@@ -294,18 +300,9 @@ def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
                 lambda: undo_moves(engine, moves),
                 "nothing was archived: every memory is back where it was",
             )
-            return GcResult(
-                dry_run=False,
-                removed_count=0,
-                archived_count=len(archived),
-                freed_score_sum=freed,
-                memory_ids=ids,
-                total_affected=len(both),
-                candidates=candidates,
-                skipped=skipped,
-                commit=commit,
-                message=wording.gc_archived(len(archived), engine.layout.archive)
-                + (f"; {unrecorded}" if unrecorded else ""),
+            said = wording.gc_archived(len(archived), engine.layout.archive)
+            return answer(
+                said + (f"; {unrecorded}" if unrecorded else ""), 0, len(archived), commit
             )
         try:
             commit = forget_paths(
@@ -322,18 +319,7 @@ def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
     said = wording.gc_forgot(len(forgotten))
     if done:
         said += "; " + wording.gc_archived(len(done), engine.layout.archive)
-    return GcResult(
-        dry_run=False,
-        removed_count=len(forgotten),
-        archived_count=len(done),
-        freed_score_sum=freed,
-        memory_ids=ids,
-        total_affected=len(both),
-        candidates=candidates,
-        skipped=skipped,
-        commit=commit,
-        message=said,
-    )
+    return answer(said, len(forgotten), len(done), commit)
 
 
 @answer_within("candidates", "promoted_ids", "moved")
