@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import cortexgraph_vault
 from cortexgraph_vault.index.catalog.file_reads import read_note_file
 from cortexgraph_vault.index.catalog.vault_walk import Walked
-from cortexgraph_vault.index.notes.records import IndexedNote, index_with_words
+from cortexgraph_vault.index.notes.records import IndexedNote, index_bytes, with_words
 from cortexgraph_vault.vault.layout import VaultLayout
 
 if TYPE_CHECKING:  # the word index loads numpy: the workers need it first, not the caller
@@ -76,7 +76,7 @@ def parse_file(
     if got.gone or got.problem is not None:
         return rel, None, None, got.problem
     assert got.st is not None and got.data is not None
-    note, stats = index_with_words(rel, got.data, got.st, layout, max_bytes)
+    note, stats = with_words(index_bytes(rel, got.data, got.st, layout, max_bytes))
     return rel, note, stats, None
 
 
