@@ -45,16 +45,12 @@ def prose_view(body: str) -> str:
     Cached (a few entries: bodies can be large) because the indexer asks for links and tags
     of the same body in turn.
     """
-    text = _normalize(body)
+    text = normalized_body(body)
     return _hide_comments_and_math(_blank(text, _code_ranges(text)))
 
 
 def normalized_body(body: str) -> str:
     """The body as `prose_view` sees it before blanking: same offsets, code still there."""
-    return _normalize(body)
-
-
-def _normalize(body: str) -> str:
     if "\r" in body:
         body = body.replace("\r\n", "\n").replace("\r", "\n")
     return body.replace("\x00", "\ufffd") if "\x00" in body else body
