@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.vaultgen import generate_vault
 from cortexgraph_vault.config import load_config
-from cortexgraph_vault.ops import vocabulary as vocab_module
+from cortexgraph_vault.handlers.writes import vocabulary as vocab_module
 from cortexgraph_vault.service import MemoryService
 
 

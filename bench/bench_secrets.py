@@ -25,8 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cortexgraph_vault.core.secrets import find_secrets, redact
+from cortexgraph_vault.handlers.writes.secret_check import screen_import
 from cortexgraph_vault.importers.cortexgraph import plan_import
-from cortexgraph_vault.ops.secret_check import screen_import
 
 SIZE = 50_000
 LABELLED = Path(__file__).resolve().parent.parent / "tests" / "core" / "credential_sentences.jsonl"

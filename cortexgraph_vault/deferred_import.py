@@ -2,7 +2,7 @@
 
 The service names every operation module, and a CLI call runs one of them: importing them all
 (pydantic result models, regular expressions, git, numpy) cost a read command most of its
-time. `deferred("cortexgraph_vault.ops.browse")` stands for the module until an attribute is
+time. `deferred("cortexgraph_vault.handlers.browse.browse")` stands for the module until an attribute is
 read; for the type checker the importer imports the module itself under TYPE_CHECKING.
 """
 

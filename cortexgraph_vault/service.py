@@ -2,7 +2,7 @@
 
 It owns the engine (clock, config, vault, index, history) and runs the operations of the
 catalogue (`operations/`): `run(operation, request)` takes the lock the call needs and times
-it, then the operation's logic (`ops/`) reads the request. Each operation is also an attribute
+it, then the operation's logic (`handlers/`) reads the request. Each operation is also an attribute
 named for what it does (`service.search("coffee", top_k=5)`), made from the catalogue: its
 arguments fill the operation's request, in the order the request declares them and by name.
 
@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
     from cortexgraph_vault.engine.call_timing import CallRecorder
     from cortexgraph_vault.engine.commits import CommitTicket
+    from cortexgraph_vault.handlers.lifecycle import gc_and_promotion as lifecycle_ops
+    from cortexgraph_vault.handlers.lifecycle import uncommitted
     from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
     from cortexgraph_vault.operations import (
         browse,
@@ -51,8 +53,6 @@ if TYPE_CHECKING:
         vault,
     )
     from cortexgraph_vault.operations.operation import Operation
-    from cortexgraph_vault.ops import lifecycle as lifecycle_ops
-    from cortexgraph_vault.ops import uncommitted
     from cortexgraph_vault.requests import Request
 else:  # a call imports its operation's area (and its models), not every other one
     browse = deferred("cortexgraph_vault.operations.browse")
@@ -62,8 +62,8 @@ else:  # a call imports its operation's area (and its models), not every other o
     memories = deferred("cortexgraph_vault.operations.memories")
     memory_history = deferred("cortexgraph_vault.operations.memory_history")
     vault = deferred("cortexgraph_vault.operations.vault")
-    lifecycle_ops = deferred("cortexgraph_vault.ops.lifecycle")
-    uncommitted = deferred("cortexgraph_vault.ops.uncommitted")
+    lifecycle_ops = deferred("cortexgraph_vault.handlers.lifecycle.gc_and_promotion")
+    uncommitted = deferred("cortexgraph_vault.handlers.lifecycle.uncommitted")
 
 T = TypeVar("T")
 Req = TypeVar("Req", bound="Request")

@@ -173,3 +173,23 @@ def has_conflict_markers(text: str) -> bool:
     return any(line.startswith("<<<<<<< ") for line in lines) and any(
         line.startswith(">>>>>>> ") for line in lines
     )
+
+
+def a_git_that_logs(tmp_path: Path) -> tuple[str, Path]:
+    """A PATH whose `git` writes each command line to a log, then runs the real git: how many
+    git processes a step starts, counted from outside the process that starts them."""
+    import shutil
+
+    real = shutil.which("git")
+    assert real is not None
+    folder = tmp_path / "logging-git"
+    folder.mkdir()
+    log = tmp_path / "git-calls.log"
+    script = folder / "git"
+    script.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{real}" "$@"\n', encoding="utf-8")
+    script.chmod(0o755)
+    return f"{folder}{os.pathsep}{os.environ.get('PATH', '')}", log
+
+
+def git_calls(log: Path) -> list[str]:
+    return log.read_text(encoding="utf-8").splitlines() if log.exists() else []

@@ -82,10 +82,10 @@ def test_no_module_borrows_another_packages_private_names() -> None:
 def test_the_checks_see_imports_inside_functions(tmp_path: Path) -> None:
     lazy = tmp_path / "cortexgraph_vault" / "core" / "lazy.py"
     lazy.parent.mkdir(parents=True)
-    lazy.write_text("def f():\n    import subprocess\n    from ..ops import _private\n")
+    lazy.write_text("def f():\n    import subprocess\n    from ..handlers import _private\n")
     assert imports_of(lazy, tmp_path) == [
         ("subprocess", 2, ()),
-        ("cortexgraph_vault.ops", 3, ("_private",)),
+        ("cortexgraph_vault.handlers", 3, ("_private",)),
     ]
 
 
@@ -223,7 +223,10 @@ def test_a_deferred_import_from_the_core_of_the_service_is_caught(tmp_path: Path
     assert contract_breaches(source, "cortexgraph_vault.service") == [
         "Layers: a layer imports only the layers below it"
     ]
-    assert contract_breaches("cortexgraph_vault.mcp.server", "cortexgraph_vault.ops.search") == [
-        "MCP and REST reach the vault only through the service"
-    ]
-    assert contract_breaches("cortexgraph_vault.service", "cortexgraph_vault.ops.search") == []
+    assert contract_breaches(
+        "cortexgraph_vault.mcp.server", "cortexgraph_vault.handlers.search.search"
+    ) == ["MCP and REST reach the vault only through the service"]
+    assert (
+        contract_breaches("cortexgraph_vault.service", "cortexgraph_vault.handlers.search.search")
+        == []
+    )

@@ -360,7 +360,7 @@ def check_watcher(
 ) -> None:
     watcher = (status or {}).get("watcher") if status else None
     if watcher is None and engine is not None and engine.watching:
-        from cortexgraph_vault.ops.graph import vault_status
+        from cortexgraph_vault.handlers.graph.graph import vault_status
 
         watcher = vault_status(engine).watcher.model_dump()
     if watcher is not None:

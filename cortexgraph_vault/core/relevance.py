@@ -15,7 +15,7 @@ STOP_WORDS = frozenset(_WORDS.split())
 # What else a question says that names no topic: the pieces of contractions ("I've" is "i"
 # and "ve"), pronouns, auxiliaries, hedges and fillers, quantities and the verbs of asking.
 # A note matched on them alone ("been", "think", "bit") is matched on how the question was
-# phrased. Inflected forms are dropped by their stems (ops/relevance.py: "thinking").
+# phrased. Inflected forms are dropped by their stems (handlers/search/relevance.py: "thinking").
 _QUERY_FILLER = (
     "s t d m ve ll re don doesn didn isn aren wasn weren won wouldn couldn shouldn haven hasn "
     "hadn ain can cannot he she her hers him his herself himself us ours ourselves yours "

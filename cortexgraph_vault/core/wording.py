@@ -44,7 +44,7 @@ def would_be(n: int, noun: str, verb: str) -> str:
     return f"{count(n, noun)} would be {PARTICIPLES[verb]}"
 
 
-# gc and promotion (ops/lifecycle.py)
+# gc and promotion (handlers/lifecycle/gc_and_promotion.py)
 def gc_preview(n: int, verb: str) -> str:
     return would_be(n, "memory", verb)
 
@@ -117,7 +117,7 @@ def forget_recovered(n: int, error: str | None) -> str:
     return f"forget of {count(n, 'memory')} completed and committed"
 
 
-# consolidation (ops/consolidate.py)
+# consolidation (handlers/intelligence/consolidate.py)
 # `then` says what to do next in the words of the door (MCP's by default; the CLI's own)
 def duplicate_pairs(
     pairs: int, memories: int, threshold: float, then: str = "consolidate one with its cluster_id"

@@ -1,6 +1,6 @@
 """What every operation needs: config, clock, vault files, lock, catalogue and git history.
 
-The service facade owns one engine; operations in `ops/` take it as their first argument.
+The service facade owns one engine; operations in `handlers/` take it as their first argument.
 """
 
 from __future__ import annotations
@@ -323,7 +323,7 @@ class VaultEngine:
 
     def history_located(self) -> str:
         """Nothing ("") when the vault has history, else why not: read from the `.git` files
-        when they show it (no git process, no GitPython), else from `VaultHistory.located`."""
+        when they show it (no git process), else from `VaultHistory.located`."""
         if self._history is None:
             found = locate(self.root)
             if found is not None:

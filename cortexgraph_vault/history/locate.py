@@ -1,5 +1,5 @@
-"""Finding a vault's repository by reading `.git` files, without starting git or importing
-GitPython (its import and a `git version` process at every start of a read command).
+"""Finding a vault's repository by reading `.git` files, without starting git
+(two processes, `git version` and `git rev-parse`, at every start of a read command).
 
 Only the plain layouts are answered here: a `.git` folder, or a `.git` file saying `gitdir:`
 (a linked work tree, a submodule). Like git, the search upwards stops below any folder named in
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 NO_GIT = "git is not installed (no working `git` on PATH); history is off"
-# These move the repository or the work tree; git and GitPython then decide, not us.
+# These move the repository or the work tree; git then decides, not us.
 _MOVING_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY")
 _HEAD = re.compile(rb"^(?:ref:\s*refs/|[0-9A-Fa-f]{40})")
 _CONFIG_MOVES = re.compile(r"^\s*(worktree|bare\s*=\s*(true|yes|on|1))\b", re.I | re.M)

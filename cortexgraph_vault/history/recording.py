@@ -27,7 +27,7 @@ from cortexgraph_vault.history.runner import (
     GitRunner,
     clean_vault_path,
     git_works,
-    load_gitpython,
+    run_git,
 )
 from cortexgraph_vault.vault.lock import flock_within
 
@@ -103,7 +103,7 @@ class LockWait:
         time.sleep(max(0.0, min(seconds, self.deadline - time.monotonic())))
 
     def _busy(self, result: GitResult) -> bool:
-        # A lock someone holds says "File exists" (GitPython runs git with LC_ALL=C); a lock we
+        # A lock someone holds says "File exists" (we run git with LC_ALL=C); a lock we
         # may not create (read-only .git) says "Permission denied" and is a real failure.
         # Another tool's commit landing between ours reading HEAD and moving it: "cannot lock
         # ref 'HEAD': is at X but expected Y"; the commit is undone, and made again on HEAD.
@@ -241,14 +241,11 @@ def init_repo(vault_root: Path, lock_wait: float) -> None:
         raise GitError(f"{vault_root}: not a folder; no repository was made")
     found = GitRunner.discover(vault_root)
     if isinstance(found, str):
-        gitmod = load_gitpython()
-        if gitmod is None or not git_works():
+        if not git_works():
             raise GitError(f"{found}; no repository was made")
-        status, _, err = gitmod.Git(str(vault_root)).execute(
-            ["git", "init", "-q"], with_extended_output=True, with_exceptions=False, env=ENV
-        )
-        if status:
-            raise GitError(f"{vault_root}: git init failed ({err.strip()}); nothing was changed")
+        made = run_git(["git", "init", "-q"], cwd=vault_root, env=ENV)
+        if not made.ok:
+            raise GitError(f"{vault_root}: git init failed ({made.reason}); nothing was changed")
         found = GitRunner.discover(vault_root)
         if isinstance(found, str):
             raise GitError(f"{found} even after git init; nothing was committed")

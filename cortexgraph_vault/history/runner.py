@@ -3,22 +3,20 @@ and parsing the few outputs we read (raw logs, blob batches, lists of paths)."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
-from typing import TYPE_CHECKING, BinaryIO, TypeVar
+from typing import BinaryIO, TypeVar
 
 from cortexgraph_vault.errors import GitError, UnsafePath
-from cortexgraph_vault.history.locate import NO_GIT, not_a_repository, searched_folders
+from cortexgraph_vault.history.locate import NO_GIT, not_a_repository
 from cortexgraph_vault.history.raw_log import LOG_FORMAT, LoggedCommit, parse_log
 from cortexgraph_vault.history.tracing import id_value
-
-if TYPE_CHECKING:
-    import git
 
 # Settings a person may have that would change the shape of the output we parse.
 CONFIG_ARGS: tuple[str, ...] = tuple(
@@ -46,6 +44,9 @@ ENV: dict[str, str] = {
     # Reading must never take index.lock (to refresh stat data): obsidian-git may be committing.
     "GIT_OPTIONAL_LOCKS": "0",
 }
+# Variables that would move the repository or its index away from the vault's own: discovery
+# goes by the vault's folder, and every command then names the repository explicitly.
+_MOVING = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY")
 # Keeps each command line far below every platform's limit (Windows: 32k characters).
 ARG_CHUNK = 200
 _SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
@@ -74,23 +75,54 @@ class GitResult:
         return lines[0] if lines else f"exit status {self.status}"
 
 
-def load_gitpython() -> ModuleType | None:
+def run_git(
+    command: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    stdin: BinaryIO | None = None,
+    drop: Sequence[str] = (),
+) -> GitResult:
+    """One git process: its status, its output as bytes, its messages in words. git speaks
+    English here (`LC_ALL=C`): callers read some of its messages ("File exists"). `drop`:
+    variables of ours git must not see."""
+    inherited = {name: value for name, value in os.environ.items() if name not in drop}
+    full_env = {**inherited, "LANGUAGE": "C", "LC_ALL": "C", **env}
     try:
-        import git
-    except ImportError:  # GitPython refuses to import when it finds no git executable
-        return None
-    return git
+        done = subprocess.run(
+            list(command),
+            cwd=cwd,
+            env=full_env,
+            stdin=stdin if stdin is not None else subprocess.DEVNULL,
+            capture_output=True,
+            check=False,
+        )
+    except OSError as exc:  # no git, or git vanished since it was found
+        raise GitError(f"git could not be run ({exc})") from exc
+    return GitResult(done.returncode, done.stdout, done.stderr.decode("utf-8", "replace"))
 
 
 def git_works() -> bool:
     global _git_works
     if not _git_works:
-        gitmod = load_gitpython()
         try:
-            _git_works = gitmod is not None and gitmod.Git().execute(["git", "version"]) != ""
-        except Exception:
+            found = run_git(["git", "version"], cwd=Path.cwd(), env=ENV)
+            _git_works = found.ok and found.out.startswith(b"git version")
+        except (GitError, OSError):
             _git_works = False
     return _git_works
+
+
+def _packed_ref(packed: Path, ref: str) -> str | None:
+    try:
+        lines = packed.read_text("ascii").splitlines()
+    except FileNotFoundError:
+        return None
+    for line in lines:
+        sha, _, name = line.partition(" ")
+        if name == ref:
+            return sha
+    return None
 
 
 def clean_vault_path(path: str) -> str:
@@ -123,7 +155,7 @@ def chunks(items: Sequence[_T], size: int = ARG_CHUNK) -> Iterator[Sequence[_T]]
 @contextmanager
 def _stdin(data: bytes | None) -> Iterator[BinaryIO | None]:
     if data is None:
-        yield None  # GitPython then gives the child /dev/null: MCP's stdin must stay ours
+        yield None  # the child then reads /dev/null: MCP's stdin must stay ours
         return
     # A real file, not a pipe: nothing can deadlock however much git writes back.
     with tempfile.TemporaryFile() as stream:
@@ -135,12 +167,10 @@ def _stdin(data: bytes | None) -> Iterator[BinaryIO | None]:
 class GitRunner:
     """Runs git in one repository for a vault that is its root or one of its folders."""
 
-    def __init__(self, repo: git.Repo, vault_root: Path, prefix: str) -> None:
-        assert repo.working_tree_dir is not None
-        self.repo = repo
+    def __init__(self, git_dir: Path, work_tree: Path, vault_root: Path, prefix: str) -> None:
         self.vault_root = vault_root
-        self.work_tree = Path(repo.working_tree_dir)
-        self.git_dir = Path(repo.git_dir)
+        self.work_tree = work_tree
+        self.git_dir = git_dir
         self.prefix = prefix  # the vault's folder inside the repository; "" at its root
         self.index_lock = self.git_dir / "index.lock"
         # Explicit, so that a GIT_DIR or GIT_INDEX_FILE inherited from a hook cannot redirect us.
@@ -154,30 +184,29 @@ class GitRunner:
 
     @classmethod
     def discover(cls, vault_root: Path) -> GitRunner | str:
-        """The runner for `vault_root`, or why there can be none."""
-        gitmod = load_gitpython()
-        if gitmod is None or not git_works():
+        """The runner for `vault_root`, or why there can be none. git's own discovery decides
+        (GIT_CEILING_DIRECTORIES, `.git` files, `core.bare`, `core.worktree`), by the vault's
+        folder alone: variables that move the repository are left out of it."""
+        if not git_works():
             return NO_GIT
         if not vault_root.is_dir():
             return f"{vault_root} does not exist or is not a folder"
-        try:
-            repo = gitmod.Repo(vault_root, search_parent_directories=True)
-        except (gitmod.InvalidGitRepositoryError, gitmod.NoSuchPathError):
-            return not_a_repository(vault_root)
-        if repo.working_tree_dir is None:
+        asked = ["git", "rev-parse", "--is-bare-repository", "--absolute-git-dir"]
+        found = run_git([*asked, "--show-toplevel"], cwd=vault_root, env=ENV, drop=_MOVING)
+        lines = found.out.decode("utf-8", "surrogateescape").splitlines()
+        if lines[:1] == ["true"]:
             return f"{vault_root} is inside a bare git repository, which has no files to record"
-        # GitPython searches past GIT_CEILING_DIRECTORIES; git itself, and we, do not. Where
-        # it found the repository: the folder of a `.git` folder, or of a `.git` file.
-        searched = searched_folders(vault_root)
-        holders = (Path(repo.git_dir).resolve().parent, Path(repo.working_tree_dir).resolve())
-        if not any(holder in searched for holder in holders):
-            return not_a_repository(vault_root)
+        if not found.ok or len(lines) < 3:
+            if "not a git repository" in found.err or not found.err.strip():
+                return not_a_repository(vault_root)
+            return f"{vault_root}: git cannot use its repository ({found.reason})"
+        work_tree = Path(lines[2])
         try:
-            inside = vault_root.resolve().relative_to(Path(repo.working_tree_dir).resolve())
+            inside = vault_root.resolve().relative_to(work_tree.resolve())
         except ValueError:
-            return f"{vault_root} is not inside the work tree of {repo.working_tree_dir}"
+            return f"{vault_root} is not inside the work tree of {work_tree}"
         prefix = inside.as_posix()
-        return cls(repo, vault_root, "" if prefix == "." else prefix)
+        return cls(Path(lines[1]), work_tree, vault_root, "" if prefix == "." else prefix)
 
     def run(
         self,
@@ -191,18 +220,9 @@ class GitRunner:
         env = self._env if index is None else {**self._env, "GIT_INDEX_FILE": str(index)}
         with _stdin(input) as stream:
             try:
-                status, out, err = self.repo.git.execute(
-                    command,
-                    istream=stream,
-                    with_extended_output=True,
-                    with_exceptions=False,
-                    stdout_as_string=False,
-                    strip_newline_in_stdout=False,
-                    env=env,
-                )
-            except OSError as exc:  # GitCommandNotFound is one: git vanished since discovery
-                raise GitError(f"{self.vault_root}: git could not be run ({exc})") from exc
-        return GitResult(status, out, err)
+                return run_git(command, cwd=self.work_tree, env=env, stdin=stream)
+            except GitError as exc:
+                raise GitError(f"{self.vault_root}: {exc}") from exc
 
     def environment(self) -> dict[str, str]:
         """What a git process started outside `run` gets on top of ours (history/transfer.py)."""
@@ -252,11 +272,19 @@ class GitRunner:
         """HEAD's commit read from the ref files as git left them (no process: a group commit
         asks twice), or None when they do not say it plainly (no commit yet, a ref storage we
         do not read): the caller then asks git. Git replaces a ref file in one rename."""
-        from git.refs.symbolic import SymbolicReference
-
         try:
-            sha = SymbolicReference.dereference_recursive(self.repo, "HEAD")
-        except Exception:  # unborn, reftable, a file being made: git itself knows
+            head = (self.git_dir / "HEAD").read_text("ascii").strip()
+            if not head.startswith("ref: refs/"):
+                return head if _SHA.match(head) else None  # a detached HEAD names its commit
+            ref = head[len("ref: ") :]
+            common = self.git_dir
+            if (self.git_dir / "commondir").exists():  # a linked work tree's refs are shared
+                common = self.git_dir / (self.git_dir / "commondir").read_text("utf-8").strip()
+            try:
+                sha = (common / ref).read_text("ascii").strip()
+            except FileNotFoundError:
+                sha = _packed_ref(common / "packed-refs", ref) or ""
+        except (OSError, UnicodeError):  # unborn, reftable, a file being made: git itself knows
             return None
         return sha if _SHA.match(sha) else None
 

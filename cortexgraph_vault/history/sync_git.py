@@ -162,7 +162,7 @@ def fast_forward(runner: GitRunner, upstream: str) -> None:
 
 def start_merge(runner: GitRunner, upstream: str, folders: Sequence[str]) -> list[Unmerged]:
     """Merge without committing; the paths git could not merge alone are returned."""
-    # Memories are followed by their ids (ops/sync_ids.py), not by git's guess from likeness,
+    # Memories are followed by their ids (handlers/sync/sync_ids.py), not by git's guess from likeness,
     # which pairs two short memories that look alike: only near-identical files count as moved.
     with memory_notes_left_to_us(runner, folders):
         result = runner.run(

@@ -65,8 +65,8 @@ class VaultHistory:
         self._commit_lock = threading.Lock()
         # Named in our commits, so that a sync on another device can say where changes came from.
         self.device: str | None = None
-        # Looked for when first needed: a read command then never starts git nor imports
-        # GitPython (`located` answers from the `.git` files).
+        # Looked for when first needed: a read command then never starts git's discovery
+        # (`located` answers from the `.git` files).
 
     @staticmethod
     def init_repo(vault_root: Path) -> None:

@@ -3,7 +3,7 @@
 `OPERATIONS` maps an operation's name (its MCP tool name) to its `Operation`: the typed
 request (`requests/`, the single source of its parameters, limits and descriptions), the
 result model, the effect (read-only, writes, idempotent, destructive), the logic that carries
-it out (`invoke(engine, request)`, in `ops/`), and its REST routes. The MCP server builds its
+it out (`invoke(engine, request)`, in `handlers/`), and its REST routes. The MCP server builds its
 tools from it (those with `mcp_tool`), the REST routes are generated from its `rest` bindings,
 the CLI commands fill its requests, and `MemoryService.run(operation, request)` runs one with
 the change lock and timing.

@@ -18,11 +18,12 @@ from cortexgraph_vault.requests.browse import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.ops import browse, graph, related
+    from cortexgraph_vault.handlers.browse import browse
+    from cortexgraph_vault.handlers.graph import graph, related
 else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    browse = deferred("cortexgraph_vault.ops.browse")
-    graph = deferred("cortexgraph_vault.ops.graph")
-    related = deferred("cortexgraph_vault.ops.related")
+    browse = deferred("cortexgraph_vault.handlers.browse.browse")
+    graph = deferred("cortexgraph_vault.handlers.graph.graph")
+    related = deferred("cortexgraph_vault.handlers.graph.related")
 
 LIST_MEMORIES = Operation(
     name="list_memories",

@@ -14,9 +14,9 @@ from cortexgraph_vault.requests.intelligence import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.ops import intelligence
+    from cortexgraph_vault.handlers.intelligence import recall_advice as intelligence
 else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    intelligence = deferred("cortexgraph_vault.ops.intelligence")
+    intelligence = deferred("cortexgraph_vault.handlers.intelligence.recall_advice")
 
 ANALYZE_MESSAGE = Operation(
     name="analyze_message",

@@ -27,11 +27,12 @@ from cortexgraph_vault.requests.lifecycle import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.ops import consolidate, lifecycle
+    from cortexgraph_vault.handlers.intelligence import consolidate
+    from cortexgraph_vault.handlers.lifecycle import gc_and_promotion as lifecycle
     from cortexgraph_vault.pipeline import runner
 else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    consolidate = deferred("cortexgraph_vault.ops.consolidate")
-    lifecycle = deferred("cortexgraph_vault.ops.lifecycle")
+    consolidate = deferred("cortexgraph_vault.handlers.intelligence.consolidate")
+    lifecycle = deferred("cortexgraph_vault.handlers.lifecycle.gc_and_promotion")
     runner = deferred("cortexgraph_vault.pipeline.runner")
 
 GC = Operation(

@@ -25,13 +25,14 @@ from cortexgraph_vault.requests.maintenance import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.ops import graph, graph_page, memory_export, memory_import, vault_setup
+    from cortexgraph_vault.handlers.graph import graph, graph_page
+    from cortexgraph_vault.handlers.vault import memory_export, memory_import, vault_setup
 else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    graph = deferred("cortexgraph_vault.ops.graph")
-    graph_page = deferred("cortexgraph_vault.ops.graph_page")
-    memory_export = deferred("cortexgraph_vault.ops.memory_export")
-    memory_import = deferred("cortexgraph_vault.ops.memory_import")
-    vault_setup = deferred("cortexgraph_vault.ops.vault_setup")
+    graph = deferred("cortexgraph_vault.handlers.graph.graph")
+    graph_page = deferred("cortexgraph_vault.handlers.graph.graph_page")
+    memory_export = deferred("cortexgraph_vault.handlers.vault.memory_export")
+    memory_import = deferred("cortexgraph_vault.handlers.vault.memory_import")
+    vault_setup = deferred("cortexgraph_vault.handlers.vault.vault_setup")
 
 # Files of this machine: the CLI's, never listed as MCP tools nor served over REST.
 IMPORT_CORTEXGRAPH = Operation(

@@ -32,11 +32,12 @@ from cortexgraph_vault.requests.memories import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.ops import reads, supersession, writes
+    from cortexgraph_vault.handlers.browse import reads
+    from cortexgraph_vault.handlers.writes import supersession, writes
 else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    reads = deferred("cortexgraph_vault.ops.reads")
-    supersession = deferred("cortexgraph_vault.ops.supersession")
-    writes = deferred("cortexgraph_vault.ops.writes")
+    reads = deferred("cortexgraph_vault.handlers.browse.reads")
+    supersession = deferred("cortexgraph_vault.handlers.writes.supersession")
+    writes = deferred("cortexgraph_vault.handlers.writes.writes")
 
 ONE = "/api/v1/memories/{ref}"
 CHANGES = (400, 404, 409, 422, 503)

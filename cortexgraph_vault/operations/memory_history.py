@@ -15,9 +15,9 @@ from cortexgraph_vault.requests.memory_history import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.ops import memory_history
+    from cortexgraph_vault.handlers.history import memory_past as memory_history
 else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    memory_history = deferred("cortexgraph_vault.ops.memory_history")
+    memory_history = deferred("cortexgraph_vault.handlers.history.memory_past")
 
 ONE = "/api/v1/memories/{ref}"
 GIT = (400, 404, 409, 422, 503)

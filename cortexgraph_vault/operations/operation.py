@@ -84,7 +84,7 @@ class Operation(Generic[Req, Res]):
     request: type[Req]
     result: type[Res]
     effect: Effect
-    invoke: Callable[[VaultEngine, Req], Res]  # the logic in ops/, given the request
+    invoke: Callable[[VaultEngine, Req], Res]  # the handler in handlers/, given the request
     # Fields the MCP tool takes without listing them (what the plugin alone gives, like the
     # files open in its tabs): tools/list is read in every session. A client that sends one
     # anyway has it checked and used as REST does, never silently dropped.

@@ -27,14 +27,17 @@ from cortexgraph_vault.requests.vault import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.ops import graph, notes, search, sync, sync_record, vault_stats
+    from cortexgraph_vault.handlers.browse import notes, vault_stats
+    from cortexgraph_vault.handlers.graph import graph
+    from cortexgraph_vault.handlers.search import search
+    from cortexgraph_vault.handlers.sync import sync, sync_record
 else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    graph = deferred("cortexgraph_vault.ops.graph")
-    notes = deferred("cortexgraph_vault.ops.notes")
-    search = deferred("cortexgraph_vault.ops.search")
-    sync = deferred("cortexgraph_vault.ops.sync")
-    sync_record = deferred("cortexgraph_vault.ops.sync_record")
-    vault_stats = deferred("cortexgraph_vault.ops.vault_stats")
+    graph = deferred("cortexgraph_vault.handlers.graph.graph")
+    notes = deferred("cortexgraph_vault.handlers.browse.notes")
+    search = deferred("cortexgraph_vault.handlers.search.search")
+    sync = deferred("cortexgraph_vault.handlers.sync.sync")
+    sync_record = deferred("cortexgraph_vault.handlers.sync.sync_record")
+    vault_stats = deferred("cortexgraph_vault.handlers.browse.vault_stats")
 
 SEARCH_UNIFIED = Operation(
     name="search_unified",

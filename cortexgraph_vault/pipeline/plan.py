@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.handlers.intelligence.shown_clusters import member_key, pinned_hash
 from cortexgraph_vault.models import (
     PLAN_FORMAT,
     PLAN_VERSION,
@@ -24,7 +25,6 @@ from cortexgraph_vault.models import (
     PlanItem,
     PlanMemory,
 )
-from cortexgraph_vault.ops.shown_clusters import member_key, pinned_hash
 from cortexgraph_vault.vault.files import atomic_write
 
 STAGE_ORDER = ("decay", "cluster", "merge", "promote", "relations")

@@ -22,6 +22,7 @@ from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, VaultError
+from cortexgraph_vault.handlers.intelligence.shown_clusters import pinned_hash
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.models import (
     ConsolidationPlan,
@@ -31,7 +32,6 @@ from cortexgraph_vault.models import (
     PlanMemory,
     StageOutcome,
 )
-from cortexgraph_vault.ops.shown_clusters import pinned_hash
 from cortexgraph_vault.pipeline.plan import (
     STAGE_ORDER,
     STAGE_TITLES,

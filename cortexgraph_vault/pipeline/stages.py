@@ -26,11 +26,17 @@ from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
 from cortexgraph_vault.core.relatedness import RelationFeatures, related_pairs
 from cortexgraph_vault.core.rules import in_danger_zone, promote_reason
 from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.handlers.intelligence.consolidate import (
+    Target,
+    candidates,
+    link_members,
+    similarity_model,
+)
+from cortexgraph_vault.handlers.intelligence.merging import apply_merge, merged_title
+from cortexgraph_vault.handlers.intelligence.shown_clusters import member_key
+from cortexgraph_vault.handlers.lifecycle import gc_and_promotion as lifecycle
+from cortexgraph_vault.handlers.writes import writes
 from cortexgraph_vault.models import PlanItem
-from cortexgraph_vault.ops import lifecycle, writes
-from cortexgraph_vault.ops.consolidate import Target, candidates, link_members, similarity_model
-from cortexgraph_vault.ops.merging import apply_merge, merged_title
-from cortexgraph_vault.ops.shown_clusters import member_key
 from cortexgraph_vault.pipeline.plan import new_item
 from cortexgraph_vault.requests.lifecycle import PromoteMemoryRequest
 from cortexgraph_vault.requests.memories import CreateRelationRequest

@@ -2,7 +2,7 @@
 
 A door validates its arguments into the request (MCP, REST and the CLI alike: the field's
 limits and description are written once, in its `Annotated[...]`), the service runs the
-operation with it, and the logic in `ops/` reads its fields. One module per area of the
+operation with it, and the logic in `handlers/` reads its fields. One module per area of the
 catalogue (`operations/`); the field types several requests share are in `fields.py`.
 Nothing here imports the logic: a door builds a request without loading numpy or git.
 """

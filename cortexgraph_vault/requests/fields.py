@@ -36,7 +36,7 @@ MemoryIds = Annotated[
         description="memory ids (or unique prefixes, paths, titles)",
     ),
 ]
-# how many is checked where they are resolved (ops/supersession.py)
+# how many is checked where they are resolved (handlers/writes/supersession.py)
 Supersedes = Annotated[list[str] | None, Field(description="ids it replaces")]
 Tags = Annotated[
     list[Text] | None,
@@ -117,7 +117,7 @@ RelationType = Literal[
     "supersedes",
 ]
 MetaValue = str | int | float | bool
-# The service refuses a longer query itself (ops.relevance.check_query): one limit, every door.
+# The service refuses a longer query itself (handlers.search.relevance.check_query): one limit, every door.
 Query = Annotated[
     str, Field(min_length=1, max_length=MAX_QUERY_CHARS, description="words to look for")
 ]

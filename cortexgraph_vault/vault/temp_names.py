@@ -1,7 +1,7 @@
 """Names of our temp files and of notes set aside, and the sweep of a killed writer's litter.
 
 A write goes to a hidden temp file beside the note (files.py); a forget sets the note aside
-under a hidden name until its commit is made (ops/lifecycle.py). Both names carry the
+under a hidden name until its commit is made (handlers/lifecycle/gc_and_promotion.py). Both names carry the
 writer's host and pid, so the next start can tell a dead writer's litter from a live one's.
 """
 

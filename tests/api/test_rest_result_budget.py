@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.api.daemon_process import isolated_env, launch, wait_ready
-from tests.ops.test_result_budget import a_vault_of_long_memories
+from tests.handlers.browse.test_result_budget import a_vault_of_long_memories
 
 
 def test_rest_search_pages_by_cursor_within_the_budget(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from cortexgraph_vault.api.openapi import REGENERATE, openapi_spec
-from cortexgraph_vault.ops.relevance import MAX_QUERY_CHARS
+from cortexgraph_vault.handlers.search.relevance import MAX_QUERY_CHARS
 from tests.api.daemon_process import Daemon
 from tests.conftest import git
 
@@ -157,7 +157,7 @@ def test_analyze_message(shared_daemon: Daemon) -> None:
     assert c.post("/api/v1/analyze", json={}).status_code == 422
 
 
-def test_recall_analysis_auto_recall_and_review(shared_daemon: Daemon) -> None:
+def test_recall_analysis_auto_recall_advice(shared_daemon: Daemon) -> None:
     c = shared_daemon.client()
     r = c.post("/api/v1/analyze/recall", json={"message": "What did I say about databases?"})
     assert r.status_code == 200, r.text

@@ -1,5 +1,5 @@
 """Cue-first ranking, pure: the prior's bounds, fusion, episode context (fusion and context
-match by match as tests/ops/ranking_reference.py states them)."""
+match by match as tests/handlers/search/ranking_reference.py states them)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from cortexgraph_vault.core.ranking import (
     prior,
     vector_share,
 )
-from tests.ops.ranking_reference import fuse, lend_context
+from tests.handlers.search.ranking_reference import fuse, lend_context
 
 CFG = RankingConfig()
 

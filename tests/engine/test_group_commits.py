@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.engine import commits
+from cortexgraph_vault.handlers.writes import writes
 from cortexgraph_vault.models import SaveResult
-from cortexgraph_vault.ops import writes
 from cortexgraph_vault.requests.memories import SaveMemoryRequest
 from cortexgraph_vault.service import MemoryService
 from tests.mcp.mcp_session import service_for

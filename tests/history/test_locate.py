@@ -1,8 +1,9 @@
-"""Reading the repository from the `.git` files agrees with git's own discovery (GitPython),
-layout by layout, and needs neither a git process nor GitPython."""
+"""Reading the repository from the `.git` files agrees with git's own discovery
+(`git rev-parse`), layout by layout, and needs no git process."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 
 from cortexgraph_vault.history import VaultHistory
 from cortexgraph_vault.history.locate import Located, locate, not_a_repository
+from tests.builders import a_git_that_logs, git_calls
 from tests.conftest import git
 
 
@@ -87,16 +89,24 @@ def test_git_missing_from_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert said == "git is not installed (no working `git` on PATH); history is off"
 
 
-def test_located_imports_no_gitpython(tmp_path: Path) -> None:
+def test_located_starts_no_git_process(tmp_path: Path) -> None:
     vault = repository(tmp_path / "vault")
+    path, log = a_git_that_logs(tmp_path)
     code = (
-        "import sys\nfrom pathlib import Path\n"
+        "from pathlib import Path\n"
         "from cortexgraph_vault.history import VaultHistory\n"
         f"h = VaultHistory(Path({str(vault)!r}))\n"
-        "print(repr(h.located()), 'git' in sys.modules)\n"
+        "print(repr(h.located()))\n"
+        "print(repr(h.why_unavailable()))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["''", "False"]
+    env = {**os.environ, "PATH": path}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert out.stdout.split() == ["''", "''"]
+    calls = git_calls(log)
+    # `located` read the files; only the full discovery after it started git.
+    assert calls == ["version", "rev-parse --is-bare-repository --absolute-git-dir --show-toplevel"]
 
 
 def test_a_ceiling_stops_the_search_above_the_vault(

@@ -6,9 +6,9 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+from cortexgraph_vault.handlers.writes.secret_check import screen_import
 from cortexgraph_vault.importers.cortexgraph import latest, memory_draft, plan_import, read_jsonl
 from cortexgraph_vault.importers.records import relation_meta_entry, relation_property
-from cortexgraph_vault.ops.secret_check import screen_import
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cortexgraph"
 

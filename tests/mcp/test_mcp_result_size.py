@@ -12,10 +12,10 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from bench.vaultgen import generate_vault
+from tests.handlers.browse.test_answer_budget import faded_memories
+from tests.handlers.browse.test_result_budget import LONG_MEMORIES, a_vault_of_long_memories
 from tests.mcp.mcp_session import connected, service_for, text_of
 from tests.mcp.test_mcp_stdio import child_env, server_argv
-from tests.ops.test_answer_budget import faded_memories
-from tests.ops.test_result_budget import LONG_MEMORIES, a_vault_of_long_memories
 
 pytestmark = pytest.mark.anyio
 

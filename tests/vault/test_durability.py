@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.core.note import parse_note
+from cortexgraph_vault.handlers.writes import writes
 from cortexgraph_vault.models import TouchResult
-from cortexgraph_vault.ops import writes
 from cortexgraph_vault.requests.memories import TouchMemoryRequest
 from cortexgraph_vault.vault import durability
 from tests.mcp.mcp_session import service_for

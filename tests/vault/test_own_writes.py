@@ -12,7 +12,7 @@ import pytest
 
 from cortexgraph_vault.config import load_config
 from cortexgraph_vault.errors import LockTimeout
-from cortexgraph_vault.ops import snapshot_due
+from cortexgraph_vault.handlers.lifecycle import snapshot_due
 from cortexgraph_vault.service import MemoryService
 from cortexgraph_vault.vault.files import read_fd
 from cortexgraph_vault.vault.lock import VaultLock

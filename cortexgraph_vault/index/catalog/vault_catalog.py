@@ -865,7 +865,7 @@ def relation_key(note: IndexedNote | None) -> object:
     m = note.memory if note is not None else None
     if m is None:
         return None
-    # the save time too: it places a memory in its episode (ops/relevance.py `episodes`)
+    # the save time too: it places a memory in its episode (handlers/search/relevance.py `episodes`)
     return m.path, m.id, m.title, m.relations, m.created
 
 

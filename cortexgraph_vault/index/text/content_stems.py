@@ -1,6 +1,6 @@
 """The distinct stems of a note's text, remembered by the text itself.
 
-A search says which fields of each hit hold a query word (ops/matched_terms.py `matched_in`), and
+A search says which fields of each hit hold a query word (handlers/search/matched_terms.py `matched_in`), and
 splitting and stemming a hit's whole text again for that was a fifth of a search at 10k
 notes. The stems are a pure function of the text, so the memory is keyed by the text: a note
 edited by hand, by us or by anyone has another text and is split anew at once; nothing is

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from cortexgraph_vault.handlers.browse import vault_stats
+from cortexgraph_vault.handlers.search.note_table import note_table
+from cortexgraph_vault.handlers.search.relevance import episodes
 from cortexgraph_vault.index.notes import cold_fields
 from cortexgraph_vault.index.notes.records import MemoryState, with_stamp
-from cortexgraph_vault.ops import vault_stats
-from cortexgraph_vault.ops.note_table import note_table
-from cortexgraph_vault.ops.relevance import episodes
 from tests.index.index_helpers import catalog_of, engine_for
 
 
@@ -98,7 +98,7 @@ def test_opening_a_memory_decodes_only_it_and_the_memories_relating_to_it(
     git_vault: Path, decoded: list[bytes]
 ) -> None:
     from cortexgraph_vault.core.link_values import points_to
-    from cortexgraph_vault.ops.reads import open_memories
+    from cortexgraph_vault.handlers.browse.reads import open_memories
     from cortexgraph_vault.requests.memories import OpenMemoriesRequest
     from tests.builders import service_for
 

@@ -1,5 +1,5 @@
 """The nearest notes to a vector as a dict (path → cosine), made from `SemanticIndex`'s array
-answer: what the plain ranking of tests/ops/ranking_reference.py takes, and what the vector
+answer: what the plain ranking of tests/handlers/search/ranking_reference.py takes, and what the vector
 tests compare."""
 
 from __future__ import annotations

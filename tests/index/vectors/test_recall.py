@@ -19,8 +19,8 @@ from cortexgraph_vault.index.vectors.embedder import (
 )
 from cortexgraph_vault.index.vectors.semantic import note_text
 from tests.conftest import git
+from tests.handlers.search.test_search import memory_note, service_for
 from tests.mcp.mcp_session import connected
-from tests.ops.test_search import memory_note, service_for
 
 PARAPHRASES = [  # (memory, a question in other words)
     ("My manager at Kestrel is Dana Whitfield.", "who is my boss"),

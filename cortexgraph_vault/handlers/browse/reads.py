@@ -1,0 +1,229 @@
+"""Reading memories: open by reference, search, and vault statistics."""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from datetime import datetime
+
+from cortexgraph_vault.core.link_values import link_target
+from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.relation_ids import relation_id
+from cortexgraph_vault.core.rules import in_danger_zone, promote_reason, should_forget
+from cortexgraph_vault.core.times import format_time
+from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.errors import NotFound
+from cortexgraph_vault.handlers.browse.notes import note_cursor
+from cortexgraph_vault.handlers.browse.size_budget import (
+    Continuation,
+    check_max_chars,
+    continuation_cursor,
+    fill_within,
+    json_size,
+    lists_within,
+    page_notice,
+    read_continuation,
+    request_digest,
+    shrink_text,
+)
+from cortexgraph_vault.handlers.graph.relation_index import relation_index
+from cortexgraph_vault.handlers.request_checks import asks_for_history, wanted_statuses
+from cortexgraph_vault.models import (
+    MemoryView,
+    OpenResult,
+    Relations,
+    RelationView,
+    SearchResult,
+    Skipped,
+    StatsResult,
+)
+from cortexgraph_vault.requests.memories import OpenMemoriesRequest, SearchMemoryRequest
+
+ALL_STATUSES = ("active", "promoted", "archived")
+
+
+def relations_of(engine: VaultEngine, m: Memory) -> Relations:
+    index = relation_index(engine)
+    out: list[RelationView] = []
+    for kind, values in m.relations.items():
+        for value in values:
+            target = index.target_of(value)
+            out.append(
+                RelationView(
+                    id=relation_id(m.id, target.id if target else None, kind, link_target(value)),
+                    from_memory_id=m.id,
+                    to_memory_id=target.id if target else None,
+                    relation_type=kind,
+                    target=link_target(value),
+                )
+            )
+    incoming = [
+        RelationView(
+            id=relation_id(rel.from_memory.id, m.id, rel.kind, link_target(rel.value)),
+            from_memory_id=rel.from_memory.id,
+            to_memory_id=m.id,
+            relation_type=rel.kind,
+            target=link_target(rel.value),
+        )
+        for rel in index.pointing_at(m)
+    ]
+    return Relations(outgoing=out, incoming=incoming)
+
+
+def open_memories(engine: VaultEngine, req: OpenMemoriesRequest) -> OpenResult:
+    """The memories the request names, in order, as many whole ones as fit in the
+    result_max_chars setting; `next_cursor` continues with the next. One too big alone has its
+    content cut, ending with the read_note cursor that reads on from there."""
+    refs, include_relations, include_scores = req.ids, req.include_relations, req.include_scores
+    digest = request_digest("open_memories", req)
+    place = read_continuation(req.cursor, digest, "open_memories") if req.cursor else None
+    start = min(place.offset, len(refs)) if place is not None else 0
+    now = datetime.fromisoformat(place.instant) if place and place.instant else engine.now()
+    budget = check_max_chars(engine.config.result_max_chars)
+    not_found: list[str] = []
+    opened: dict[str, Memory] = {}
+
+    def make(i: int) -> MemoryView | None:
+        ref = refs[start + i]
+        try:
+            m = engine.resolve(ref)
+        except NotFound:
+            not_found.append(ref)
+            return None
+        view = engine.view(m, now=now, include_score=include_scores)
+        if include_relations:
+            view.relations = relations_of(engine, m)
+        opened[view.path] = m
+        return view
+
+    def shrink(view: MemoryView, room: int) -> MemoryView:
+        view = _relations_within(view, room // 2)
+        return shrink_text(view, "content", room, functools.partial(_read_on, opened[view.path]))
+
+    end_cursor = continuation_cursor(Continuation(len(refs), len(refs), now.isoformat()), digest)
+    envelope = OpenResult(
+        memories=[],
+        not_found=list(refs[start:]),
+        next_cursor=end_cursor,
+        notice=page_notice(budget, len(refs), len(refs)),
+    )
+    views, covered = fill_within(len(refs) - start, make, budget - json_size(envelope), shrink)
+    result = OpenResult(memories=views, not_found=not_found)
+    if start + covered < len(refs):
+        place = Continuation(start + covered, len(refs), now.isoformat())
+        result.next_cursor = continuation_cursor(place, digest)
+        result.notice = page_notice(budget, covered, start + 1, noun="memory ref")
+    return result
+
+
+def _relations_within(view: MemoryView, room: int) -> MemoryView:
+    """A memory linked from thousands of notes keeps the relations that fit half the answer;
+    its problems say how many it shows."""
+    if view.relations is None or json_size(view.relations) <= room:
+        return view
+    whole = view.relations
+    cut = lists_within(whole, room, ("outgoing", "incoming"), say=None)
+    said = (
+        f"relations cut to fit the answer: outgoing {len(cut.outgoing)} of {len(whole.outgoing)}, "
+        f"incoming {len(cut.incoming)} of {len(whole.incoming)}"
+    )
+    return view.model_copy(update={"relations": cut, "problems": [*view.problems, said]})
+
+
+def _read_on(m: Memory, kept: int, total: int) -> str:
+    """The end of a memory's content cut to fit: how much is left and the read_note cursor
+    that reads on from the cut (the body keeps its leading blank lines; content does not)."""
+    offset = len(m.body) - len(m.body.lstrip()) + kept
+    return (
+        f"…[{total - kept} more characters; read_note(path, "
+        f"cursor={note_cursor(offset, m.path, m.content_hash)!r}) reads on]"
+    )
+
+
+def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult:
+    """Every memory is considered (not only the recently used); a query filters and ranks.
+    The answer stays within the result_max_chars setting; when it is cut, `next_cursor`
+    (passed back as `cursor`) continues the same page.
+
+    Runs on the live index (handlers/search/search.py): relevance first, the memory score as a bounded
+    prior; review candidates blended in without dropping a result.
+    """
+    from cortexgraph_vault.handlers.search.relevance import (
+        ONLY_COMMON_WORDS,
+        check_query,
+        only_common_words,
+    )
+    from cortexgraph_vault.handlers.search.search import rank, search_terms
+    from cortexgraph_vault.handlers.search.search_page import PageBudget, PageRequest, page_of
+
+    query = req.query
+    wanted = wanted_statuses(req.status, known=ALL_STATUSES, default=("active", "promoted"))
+    check_query(query)
+    budget = PageBudget.of(engine, "search_memory", req)
+    if query and only_common_words(query):
+        return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
+    terms = search_terms(query) if query and query.strip() else []
+    if query and query.strip() and not terms:
+        return SearchResult(count=0, results=[])
+    now = budget.now(engine)
+    ranked, matches = rank(
+        engine,
+        query or "",
+        terms,
+        statuses=wanted,
+        tags=req.tags,
+        window_days=req.window_days,
+        now=now,
+        by_memory_score=True,
+        include_superseded=asks_for_history(req.status),
+    )
+    if req.min_score is not None:
+        ranked = ranked.where(ranked.memory_scores_or_zero() >= req.min_score)
+    shown = PageRequest(
+        req.page,
+        req.page_size or req.top_k,
+        req.preview_length,
+        req.include_review_candidates,
+        req.explain,
+        by_memory_score=True,
+        budget=budget,
+    )
+    return page_of(engine, ranked, matches, shown, now=now)
+
+
+def stats(engine: VaultEngine) -> StatsResult:
+    now = engine.now()
+    catalog = engine.fresh()
+    by_status: Counter[str] = Counter()
+    by_folder: Counter[str] = Counter()
+    histogram: Counter[str] = Counter()
+    forgettable = danger = promotable = 0
+    for note in catalog.notes():
+        by_folder[note.path.split("/", 1)[0] if "/" in note.path else "."] += 1
+        m = note.memory_state  # the memory's hot fields: no memory decoded to count them
+        if m is None:
+            continue
+        by_status[m.status] += 1
+        if m.status != "active":
+            continue
+        s = engine.score_of(m.decay, now)
+        bucket = min(int(s * 10), 10) / 10
+        histogram[f"{bucket:.1f}" if bucket < 1 else "≥1.0"] += 1
+        forgettable += should_forget(s, engine.rules)
+        danger += in_danger_zone(s, engine.rules)
+        promotable += not m.superseded and promote_reason(m.decay, s, now, engine.rules) is not None
+    git = engine.history_located() or "a git repository"
+    return StatsResult(
+        total_notes=len(catalog),
+        memories=dict(by_status),
+        by_folder=dict(sorted(by_folder.items())),
+        histogram=dict(sorted(histogram.items())),
+        forgettable=forgettable,
+        danger_zone=danger,
+        promotable=promotable,
+        problems=[Skipped(path=p, reason=r) for p, r in catalog.problems()],
+        git=git,
+    )
+
+
+__all__ = ["format_time", "open_memories", "search_memory", "stats"]

@@ -1,0 +1,88 @@
+"""Which words of a query are searched for: the words that name a topic, not the phrasing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cortexgraph_vault.handlers.search.relevance import only_common_words, search_terms
+from cortexgraph_vault.index.text.text_index import text_tokens
+from tests.handlers.search.test_search import memory_note, service_for
+
+SNEEZING = "I've been sneezing quite a bit lately. Do you think it might be my living room?"
+
+
+def test_filler_words_and_the_pieces_of_contractions_are_not_searched_for() -> None:
+    assert search_terms(SNEEZING) == text_tokens("sneezing living room")
+    # "any" stems to "ani", "really" to "realli": dropped as words, before stemming
+    assert search_terms("did she really say anything about any allergies") == text_tokens(
+        "allergies"
+    )
+    # inflections of a filler verb go with it; a word that only shares a stem with filler stays
+    assert search_terms("thinking of the things I mentioned about sailing") == ["sail"]
+    assert search_terms("we're running late") == text_tokens("running late")
+
+
+def test_a_query_of_filler_alone_is_refused_as_common_words() -> None:
+    assert only_common_words("what do you think it might be, really?")
+    assert not only_common_words("what do you think of the sauna")
+
+
+def test_a_match_on_filler_alone_is_no_match(tmp_path: Path) -> None:
+    stm = tmp_path / "vault" / "_stm"
+    memory_note(stm, "Scheduling", "I've been thinking it might be a bit late for the meeting; "
+                "any chance we move it? I've been quite busy lately.", days_ago=1)  # fmt: skip
+    memory_note(stm, "Dust", "Maya's dust allergy flares up when the living room carpet has not "
+                "been vacuumed.", days_ago=40)  # fmt: skip
+    memory_note(stm, "Sneezing", "Pollen season: sneezing every morning in May.", days_ago=90)
+    hits = service_for(tmp_path / "vault").search(SNEEZING).results
+    paths = [h.path for h in hits]
+    assert paths[:2] in (["_stm/Dust.md", "_stm/Sneezing.md"], ["_stm/Sneezing.md", "_stm/Dust.md"])
+    assert "_stm/Scheduling.md" not in paths
+
+
+def test_a_question_naming_a_kind_finds_the_memory_naming_the_thing(tmp_path: Path) -> None:
+    stm = tmp_path / "vault" / "_stm"
+    memory_note(stm, "Guitar", "Maya takes guitar lessons on Thursday evenings.", days_ago=30)
+    memory_note(stm, "Coffee", "Maya takes her coffee with oat milk.", days_ago=30)
+    memory_note(stm, "Tea", "In the afternoon Maya switches to green tea.", days_ago=30)
+    memory_note(stm, "Run", "I run every Saturday morning.", days_ago=30)
+    service = service_for(tmp_path / "vault")
+    assert service.search("does she play an instrument").results[0].path == "_stm/Guitar.md"
+    assert service.search("what does the user do on weekends").results[0].path == "_stm/Run.md"
+    drinks = {h.path for h in service.search("what does she drink").results}
+    assert {"_stm/Coffee.md", "_stm/Tea.md"} <= drinks
+    # one way only: asking about coffee is not asking about tea
+    assert "_stm/Tea.md" not in {h.path for h in service.search("coffee").results}
+
+
+def test_the_episode_discount_keeps_one_conversation_from_filling_the_results(
+    tmp_path: Path,
+) -> None:
+    """Twelve turns of one talk about the garden, saved a minute apart, and three memories
+    from other days that mention it once: with the discount, those make the first ten."""
+    stm = tmp_path / "vault" / "_stm"
+    for i in range(12):
+        memory_note(stm, f"Talk {i}", f"The garden: tomatoes, garden beds and garden hoses ({i}).",
+                    days_ago=10 - i / 1440)  # fmt: skip
+    for i, day in enumerate((40, 60, 80)):
+        memory_note(stm, f"Other {i}", f"Visited a friend's garden on day {day}.", days_ago=day)
+    plain = [h.path for h in service_for(tmp_path / "vault").search("garden", top_k=10).results]
+    diverse = service_for(tmp_path / "vault", search_episode_discount="0.3")
+    spread = [h.path for h in diverse.search("garden", top_k=10).results]
+    others = {f"_stm/Other {i}.md" for i in range(3)}
+    assert not others & set(plain)  # the talk's turns fill the first ten
+    assert others <= set(spread)
+    assert spread[0] == plain[0]  # the best hit of the talk keeps its place
+
+
+def test_the_words_of_note_taking_tools_find_their_synonyms(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    (vault / "Help").mkdir(parents=True)
+    (vault / "Help" / "Embed files.md").write_text("Show an image or another note inline.\n")
+    (vault / "Help" / "Hotkeys.md").write_text("Assign a hotkey to any command.\n")
+    (vault / "Help" / "Sync.md").write_text("Keep your vault the same on every device.\n")
+    service = service_for(vault)
+    assert (
+        service.search_unified("put a picture in a page").results[0].path == "Help/Embed files.md"
+    )
+    assert service.search_unified("keyboard shortcut").results[0].path == "Help/Hotkeys.md"
