@@ -8,5 +8,5 @@ from __future__ import annotations
 
 from cortexgraph_vault.deferred_import import package_names
 
-__all__ = ["build_server", "http_app", "run_stdio", "transport_security"]
+__all__ = ["build_server", "http_app", "transport_security"]
 __getattr__ = package_names(__name__, dict.fromkeys(__all__, "server"))
