@@ -31,6 +31,10 @@ VAULT_CONFIG = Path(".cortexgraph") / "config.toml"
 DEFAULT_PORT = 47613
 
 
+# what a setting holds once read: text, a number, a switch, a folder path, or unset
+SettingValue = str | int | float | bool | Path | None
+
+
 @dataclass(frozen=True)
 class Setting:
     """How a setting is named, checked and explained: read from its Config field."""
@@ -158,7 +162,7 @@ def user_data_dir() -> Path:
     return Path(override) if override else Path(platformdirs.user_data_dir("cortexgraph-vault"))
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_toml(path: Path) -> dict[str, object]:
     if not path.is_file():
         return {}
     try:
@@ -238,7 +242,7 @@ class Config:
     origins: Mapping[str, str] = field(default_factory=dict)
 
     @property
-    def values(self) -> dict[str, Any]:
+    def values(self) -> dict[str, SettingValue]:
         """Every setting by name, in the order of SETTINGS."""
         return {s.name: getattr(self, s.name) for s in SETTINGS}
 
@@ -356,18 +360,29 @@ def _check_together(values: Mapping[str, Any], origins: Mapping[str, str]) -> No
             raise ConfigError(message)
 
 
-def describe(config: Config) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class SettingState:
+    """A row of `cortexgraph-vault config`: a setting's value and where it came from."""
+
+    name: str
+    env: str
+    value: str | int | float | bool | None  # a path as text
+    origin: str
+    help: str
+
+
+def describe(config: Config) -> list[SettingState]:
     """Rows for `cortexgraph-vault config`: name, env variable, value, where it came from."""
     rows = []
     for s in SETTINGS:
         value = config.values.get(s.name)
         rows.append(
-            {
-                "name": s.name,
-                "env": s.env,
-                "value": str(value) if isinstance(value, Path) else value,
-                "origin": config.origins.get(s.name, "default"),
-                "help": s.help,
-            }
+            SettingState(
+                name=s.name,
+                env=s.env,
+                value=str(value) if isinstance(value, Path) else value,
+                origin=config.origins.get(s.name, "default"),
+                help=s.help,
+            )
         )
     return rows

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import NotRequired, TypedDict
 
 
 class VaultError(Exception):
@@ -176,15 +176,29 @@ def error_code(exc: VaultError) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()
 
 
-def error_body(exc: VaultError) -> dict[str, Any]:
+class ErrorFields(TypedDict):
+    """The error body as JSON: REST's `ErrorBody` (api/schemas.py) with only the keys set."""
+
+    error: str
+    detail: str
+    candidates: NotRequired[list[str]]
+    expected_hash: NotRequired[str]
+    actual_hash: NotRequired[str]
+    params: NotRequired[list[str]]
+    operations: NotRequired[list[str]]
+    current_text: NotRequired[str]
+
+
+def error_body(exc: VaultError) -> ErrorFields:
     """The one error body every door gives (REST's JSON, MCP's structured content): its
     `error` code and `detail`; the candidates of an ambiguous reference, the hashes of a
     conflict; which words of the detail are parameter (`params`) and operation names."""
-    body: dict[str, Any] = {"error": error_code(exc), "detail": str(exc)}
+    body: ErrorFields = {"error": error_code(exc), "detail": str(exc)}
     if isinstance(exc, Ambiguous):
         body["candidates"] = list(exc.candidates)
     elif isinstance(exc, Conflict):
-        body |= {"expected_hash": exc.expected_hash, "actual_hash": exc.actual_hash}
+        body["expected_hash"] = exc.expected_hash
+        body["actual_hash"] = exc.actual_hash
     if exc.params:
         body["params"] = list(exc.params)
     if exc.operations:

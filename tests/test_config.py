@@ -8,7 +8,14 @@ from typing import Literal, get_args, get_origin, get_type_hints
 
 import pytest
 
-from cortexgraph_vault.config import SETTINGS, Config, Setting, describe, load_config
+from cortexgraph_vault.config import (
+    SETTINGS,
+    Config,
+    Setting,
+    SettingState,
+    describe,
+    load_config,
+)
 from cortexgraph_vault.errors import ConfigError
 
 
@@ -37,8 +44,8 @@ def test_precedence_of_every_source(tmp_path: Path) -> None:
     assert cfg.promote_use_count == 9 and cfg.origins["promote_use_count"] == "command line"
     assert cfg.stm_folder == "inbox"
     assert cfg.decay.model == "exponential" and cfg.rules.forget_threshold == 0.3
-    rows = {r["name"]: r for r in describe(cfg)}
-    assert rows["forget_threshold"]["env"] == "CORTEXGRAPH_FORGET_THRESHOLD"
+    rows = {r.name: r for r in describe(cfg)}
+    assert rows["forget_threshold"].env == "CORTEXGRAPH_FORGET_THRESHOLD"
 
 
 @pytest.mark.parametrize(
@@ -100,8 +107,8 @@ def test_cross_domain_threshold_from_the_environment(tmp_path: Path) -> None:
     cfg = load_config({}, env, user_file=tmp_path / "none.toml")
     assert cfg.rules.cross_domain_threshold == 0.5
     assert cfg.origins["cross_domain_threshold"] == "environment"
-    rows = {r["name"]: r for r in describe(cfg)}
-    assert rows["cross_domain_threshold"]["env"] == "CORTEXGRAPH_CROSS_DOMAIN_THRESHOLD"
+    rows = {r.name: r for r in describe(cfg)}
+    assert rows["cross_domain_threshold"].env == "CORTEXGRAPH_CROSS_DOMAIN_THRESHOLD"
 
 
 def _has_type(value: object, annotation: object) -> bool:
@@ -169,15 +176,15 @@ def test_values_from_text_are_parsed_to_their_fields_type(tmp_path: Path) -> Non
     assert cfg.vault == tmp_path / "vault"
     assert cfg.auto_recall_mode == "interactive" and cfg.auto_reinforce is False
     assert cfg.promote_use_count == 1 and cfg.fixed_now is not None
-    rows = {r["name"]: r for r in describe(cfg)}
-    assert rows["vault"]["value"] == str(tmp_path / "vault")
-    assert rows["promote_use_count"] == {
-        "name": "promote_use_count",
-        "env": "CORTEXGRAPH_PROMOTE_USE_COUNT",
-        "value": 1,
-        "origin": "environment",
-        "help": "uses within the window that promote",
-    }
+    rows = {r.name: r for r in describe(cfg)}
+    assert rows["vault"].value == str(tmp_path / "vault")
+    assert rows["promote_use_count"] == SettingState(
+        name="promote_use_count",
+        env="CORTEXGRAPH_PROMOTE_USE_COUNT",
+        value=1,
+        origin="environment",
+        help="uses within the window that promote",
+    )
 
 
 def test_a_number_setting_given_a_toml_list_is_named_with_its_file(tmp_path: Path) -> None:

@@ -234,8 +234,8 @@ def _runs(op: AnyOperation) -> ServiceFn:
     return run
 
 
-def _query_input(model: type[BaseModel], params: QueryParams) -> dict[str, Any]:
-    data: dict[str, Any] = {}
+def _query_input(model: type[BaseModel], params: QueryParams) -> dict[str, str | list[str]]:
+    data: dict[str, str | list[str]] = {}
     for key in params:
         field = model.model_fields.get(key)
         if field is not None and _takes_list(field.annotation):

@@ -12,10 +12,10 @@ import functools
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
-from pydantic import BaseModel
-from pydantic.json_schema import models_json_schema
+from pydantic import BaseModel, JsonValue
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from cortexgraph_vault import __version__
 from cortexgraph_vault.api.endpoints import Endpoint
@@ -44,17 +44,79 @@ DESCRIPTION = (
 )
 
 
+# A JSON Schema as pydantic writes it: free JSON, read key by key where it is rewritten.
+Schema = dict[str, JsonValue]
+ModelKey = tuple[type[BaseModel], JsonSchemaMode]
+NamedKey = tuple[type, JsonSchemaMode]  # as pydantic gives them back (a dataclass could be one)
+
+
+class MediaType(TypedDict):
+    schema: Schema
+
+
+Parameter = TypedDict(  # `in` is a Python keyword
+    "Parameter",
+    {
+        "name": str,
+        "in": Literal["path", "query"],
+        "required": bool,
+        "description": NotRequired[JsonValue],
+        "schema": Schema,
+    },
+)
+
+
+class RequestBody(TypedDict):
+    required: bool
+    content: dict[str, MediaType]
+
+
+class Response(TypedDict):
+    description: str
+    content: dict[str, MediaType]
+
+
+class Operation(TypedDict):
+    operationId: str
+    summary: str
+    tags: list[str]
+    description: NotRequired[str]
+    parameters: NotRequired[list[Parameter]]
+    requestBody: NotRequired[RequestBody]
+    responses: NotRequired[dict[str, Response]]  # required by OpenAPI; set last, in its order
+    security: NotRequired[list[dict[str, list[str]]]]
+
+
+class Info(TypedDict):
+    title: str
+    version: str
+    description: str
+
+
+class Components(TypedDict):
+    schemas: dict[str, JsonValue]
+    securitySchemes: dict[str, dict[str, str]]
+
+
+class OpenAPI(TypedDict):
+    openapi: str
+    info: Info
+    paths: dict[str, dict[str, Operation]]
+    components: Components
+    security: list[dict[str, list[str]]]
+
+
 def _is_model(t: Any) -> bool:
     return isinstance(t, type) and issubclass(t, BaseModel)
 
 
-def _without_null(schema: dict[str, Any]) -> dict[str, Any]:
+def _without_null(schema: Schema) -> Schema:
     """A query parameter is absent or a value, never JSON null: drop the null branch."""
     options = schema.get("anyOf")
-    if not options:
+    if not isinstance(options, list):
         return schema
-    rest = [o for o in options if o.get("type") != "null"]
-    if len(rest) != 1:
+    rest = [o for o in options if not (isinstance(o, dict) and o.get("type") == "null")]
+    if len(rest) != 1 or not isinstance(rest[0], dict):
         return schema
     out = {k: v for k, v in schema.items() if k != "anyOf"}
     if out.get("default", 0) is None:
@@ -62,33 +124,40 @@ def _without_null(schema: dict[str, Any]) -> dict[str, Any]:
     return {**rest[0], **out}
 
 
-def _query_parameters(model: type[BaseModel], defs: dict[str, Any]) -> list[dict[str, Any]]:
+def _query_parameters(model: type[BaseModel], defs: dict[str, JsonValue]) -> list[Parameter]:
     schema = model.model_json_schema(ref_template=REF)
     defs.update(schema.get("$defs", {}))
     required = set(schema.get("required", []))
     params = []
-    for name, prop in schema["properties"].items():
-        prop = _without_null({k: v for k, v in prop.items() if k != "title"})
-        param: dict[str, Any] = {"name": name, "in": "query", "required": name in required}
-        if "description" in prop:
-            param["description"] = prop.pop("description")
-        param["schema"] = prop
+    for name, given in schema["properties"].items():
+        prop = _without_null({k: v for k, v in given.items() if k != "title"})
+        param: Parameter = (
+            {"name": name, "in": "query", "required": name in required, "schema": prop}
+            if "description" not in prop
+            else {
+                "name": name,
+                "in": "query",
+                "required": name in required,
+                "description": prop.pop("description"),
+                "schema": prop,
+            }
+        )
         params.append(param)
     return params
 
 
-def _json(ref: str | None) -> dict[str, Any]:
+def _json(ref: str | None) -> dict[str, MediaType]:
     return {"application/json": {"schema": {"$ref": REF.format(model=ref)} if ref else {}}}
 
 
-def _operation(e: Endpoint, names: dict[Any, str], defs: dict[str, Any]) -> dict[str, Any]:
-    params: list[dict[str, Any]] = [
+def _operation(e: Endpoint, names: dict[NamedKey, str], defs: dict[str, JsonValue]) -> Operation:
+    params: list[Parameter] = [
         {"name": p, "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
         for p in e.path_params
     ]
     if e.query is not None:
         params += _query_parameters(e.query, defs)
-    op: dict[str, Any] = {
+    op: Operation = {
         "operationId": e.name,
         "summary": e.summary,
         "tags": [e.tag],
@@ -100,7 +169,7 @@ def _operation(e: Endpoint, names: dict[Any, str], defs: dict[str, Any]) -> dict
     if e.body is not None:
         op["requestBody"] = {"required": True, "content": _json(names[(e.body, "validation")])}
     answer = names.get((e.response, "serialization")) if _is_model(e.response) else None
-    responses: dict[str, Any] = {
+    responses: dict[str, Response] = {
         str(e.status): {"description": STATUS_TEXT[e.status], "content": _json(answer)}
     }
     errors = {403, 421, *e.errors}
@@ -121,8 +190,8 @@ def _operation(e: Endpoint, names: dict[Any, str], defs: dict[str, Any]) -> dict
     return op
 
 
-def build_openapi(endpoints: list[Endpoint]) -> dict[str, Any]:
-    wanted: list[tuple[type[BaseModel], Any]] = [(ErrorBody, "serialization")]
+def build_openapi(endpoints: list[Endpoint]) -> OpenAPI:
+    wanted: list[ModelKey] = [(ErrorBody, "serialization")]
     for e in endpoints:
         if e.body is not None:
             wanted.append((e.body, "validation"))
@@ -130,9 +199,11 @@ def build_openapi(endpoints: list[Endpoint]) -> dict[str, Any]:
             wanted.append((e.response, "serialization"))
     unique = list(dict.fromkeys(wanted))
     keys, top = models_json_schema(unique, ref_template=REF)
-    names = {key: schema["$ref"].rsplit("/", 1)[-1] for key, schema in keys.items()}
-    defs: dict[str, Any] = dict(top.get("$defs", {}))
-    paths: dict[str, dict[str, Any]] = {}
+    names: dict[NamedKey, str] = {
+        key: schema["$ref"].rsplit("/", 1)[-1] for key, schema in keys.items()
+    }
+    defs: dict[str, JsonValue] = dict(top.get("$defs", {}))
+    paths: dict[str, dict[str, Operation]] = {}
     for e in endpoints:
         paths.setdefault(e.path, {})[e.method.lower()] = _operation(e, names, defs)
     return {
@@ -152,7 +223,7 @@ def build_openapi(endpoints: list[Endpoint]) -> dict[str, Any]:
 
 
 @functools.cache
-def openapi_spec() -> dict[str, Any]:
+def openapi_spec() -> OpenAPI:
     from cortexgraph_vault.api.routes import rest_endpoints
 
     return build_openapi(list(rest_endpoints()))

@@ -45,10 +45,10 @@ def daemon_for(config: Config, overridden: bool) -> tuple[int, str] | None:
     from cortexgraph_vault.daemon.instance import daemon_serving
 
     claim = daemon_serving(config.vault)
-    if claim is None or claim.get("host", "127.0.0.1") != "127.0.0.1":
+    if claim is None or claim.port is None or (claim.host or "127.0.0.1") != "127.0.0.1":
         return None
     now = config.fixed_now.isoformat() if config.fixed_now else None
-    if claim.get("now") != now:
+    if claim.now != now:
         return None
     from cortexgraph_vault.api.token import existing_token  # only with a daemon to ask
 
@@ -56,7 +56,7 @@ def daemon_for(config: Config, overridden: bool) -> tuple[int, str] | None:
         token = existing_token()
     except VaultError:  # a broken token file: the daemon refuses it too
         return None
-    return (claim["port"], token) if token else None
+    return (claim.port, token) if token else None
 
 
 class ThroughDaemon:

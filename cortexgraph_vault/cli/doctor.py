@@ -21,10 +21,12 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from cortexgraph_vault.config import BY_NAME, ENV_PREFIX, Config, user_cache_dir
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.errors import VaultError
-from cortexgraph_vault.models import DoctorFinding, DoctorResult
+from cortexgraph_vault.models import DoctorFinding, DoctorResult, WatcherStatus
 from cortexgraph_vault.vault.lock import held_elsewhere, vault_key
 
 if TYPE_CHECKING:
@@ -206,13 +208,13 @@ def _port_taken(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
-def check_daemon(config: Config, root: Path, f: Findings) -> dict[str, Any] | None:
-    """The vault's daemon, from its claim file; returns its status if it answers."""
+def check_daemon(config: Config, root: Path, f: Findings) -> WatcherStatus | None:
+    """The vault's daemon, from its claim file; returns its watcher's status if it answers."""
     from cortexgraph_vault.api.token import token_path
     from cortexgraph_vault.daemon.instance import claims_dir, read_claim
 
     claim = claims_dir() / f"{vault_key(root)}.json"
-    info = read_claim(claim) if claim.exists() else {}
+    info = read_claim(claim)
     if not held_elsewhere(claim):
         f.add(
             "daemon",
@@ -231,7 +233,7 @@ def check_daemon(config: Config, root: Path, f: Findings) -> dict[str, Any] | No
         else:
             f.add("port", "ok", f"127.0.0.1:{wanted} is free for the daemon")
         return None
-    pid, port = info.get("pid", "?"), info.get("port")
+    pid, port = "?" if info.pid is None else info.pid, info.port
     if not port:
         f.add(
             "daemon",
@@ -272,7 +274,10 @@ def check_daemon(config: Config, root: Path, f: Findings) -> dict[str, Any] | No
             "cortexgraph-vault token --rotate, then restart the daemon",
         )
         return None
-    return status
+    try:
+        return WatcherStatus.model_validate(status.get("watcher"))
+    except ValidationError:  # no watcher in the answer: the one in this process is asked
+        return None
 
 
 def check_token(f: Findings) -> None:
@@ -356,15 +361,14 @@ def check_config(config: Config, f: Findings) -> None:
 
 
 def check_watcher(
-    root: Path, status: dict[str, Any] | None, engine: VaultEngine | None, f: Findings
+    root: Path, watcher: WatcherStatus | None, engine: VaultEngine | None, f: Findings
 ) -> None:
-    watcher = (status or {}).get("watcher") if status else None
     if watcher is None and engine is not None and engine.watching:
         from cortexgraph_vault.handlers.graph.graph import vault_status
 
-        watcher = vault_status(engine).watcher.model_dump()
+        watcher = vault_status(engine).watcher
     if watcher is not None:
-        if not watcher.get("running"):
+        if not watcher.running:
             f.add(
                 "watcher",
                 "problem",
@@ -373,7 +377,7 @@ def check_watcher(
                 "restart the daemon",
             )
         else:
-            age = watcher.get("heartbeat_age_seconds")
+            age = watcher.heartbeat_age_seconds
             if age is not None and age > HEARTBEAT_STALE_SECONDS:
                 f.add(
                     "watcher",
@@ -385,9 +389,9 @@ def check_watcher(
                 f.add(
                     "watcher",
                     "ok",
-                    f"the watcher is running ({watcher.get('events', 0)} events seen)",
+                    f"the watcher is running ({watcher.events} events seen)",
                 )
-            for error in watcher.get("errors") or []:
+            for error in watcher.errors:
                 f.add("watcher", "warning", f"watcher error: {error}")
     _check_inotify(root, f)
 
@@ -506,7 +510,7 @@ def diagnose(
         return f.result()
     check_git(config, root, f, fix=fix)
     check_lock(root, f)
-    status = check_daemon(config, root, f)
+    watcher = check_daemon(config, root, f)
     if engine is None:
         try:
             from cortexgraph_vault.engine import VaultEngine
@@ -514,7 +518,7 @@ def diagnose(
             engine = VaultEngine(config)
         except (VaultError, OSError) as exc:
             f.add("index", "problem", f"the vault could not be opened: {exc}")
-    check_watcher(root, status, engine, f)
+    check_watcher(root, watcher, engine, f)
     if engine is not None:
         check_index(engine, f)
     return f.result()

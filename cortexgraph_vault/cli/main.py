@@ -90,7 +90,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     add_global_options(p)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    groups: dict[str, Any] = {}
+    groups: dict[str, argparse._SubParsersAction[Parser]] = {}
     for entry in registry():
         if only is not None and entry.name.split(" ", 1)[0] != only:
             continue
@@ -170,11 +170,11 @@ def settings_given(args: argparse.Namespace) -> list[str]:
     return [*args.set, *(getattr(args, "set_after", None) or [])]
 
 
-def _overrides(args: argparse.Namespace) -> dict[str, Any]:
+def _overrides(args: argparse.Namespace) -> dict[str, str | None]:
     from cortexgraph_vault.config import BY_NAME
     from cortexgraph_vault.errors import VaultError
 
-    cli: dict[str, Any] = {"vault": args.vault, "now": args.now}
+    cli: dict[str, str | None] = {"vault": args.vault, "now": args.now}
     for item in settings_given(args):
         name, sep, value = item.partition("=")
         if not sep or name not in BY_NAME:

@@ -100,7 +100,10 @@ def _config(config: Config, r: Request) -> Any:
     from cortexgraph_vault.models import ConfigFile, ConfigReport, SettingRow
 
     files = [ConfigFile(scope=k, path=str(p), exists=p.is_file()) for k, p in config_files(config)]
-    return ConfigReport(files=files, settings=[SettingRow(**row) for row in describe(config)])
+    return ConfigReport(
+        files=files,
+        settings=[SettingRow.model_validate(r, from_attributes=True) for r in describe(config)],
+    )
 
 
 COMMANDS = (

@@ -10,6 +10,14 @@ from cortexgraph_vault.core.memory import Memory
 _LINK = re.compile(r"^\s*!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]\s*$")
 
 
+def listed(value: object) -> list[object]:
+    """A property's values: a list's items, none for an empty value, else the one value (a
+    hand-written `related: 5` is one value, not a crash)."""
+    if isinstance(value, list | tuple):
+        return list(value)
+    return [value] if value else []
+
+
 def link_target(value: str) -> str:
     """`[[Folder/Name#h|alias]]` → `Folder/Name`; plain text is returned stripped."""
     match = _LINK.match(value)

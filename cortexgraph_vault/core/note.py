@@ -23,7 +23,7 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any, Final
+from typing import Final
 
 import yaml
 
@@ -55,7 +55,7 @@ class ParsedNote:
     ending, which edits reuse.
     """
 
-    frontmatter: dict[str, Any]
+    frontmatter: dict[str, object]
     body: str
     has_frontmatter: bool
     problem: str | None
@@ -188,14 +188,14 @@ def _newline_of(text: str, first_newline: int) -> str:
     return "\r\n" if first_newline > 0 and text[first_newline - 1] == "\r" else "\n"
 
 
-def _load(head: str) -> tuple[dict[str, Any], str | None]:
+def _load(head: str) -> tuple[dict[str, object], str | None]:
     plain = plain_frontmatter(head)  # the usual flat frontmatter, without building nodes
     if plain is not None:
         return plain, None
     return _load_yaml(head)
 
 
-def _load_yaml(head: str) -> tuple[dict[str, Any], str | None]:
+def _load_yaml(head: str) -> tuple[dict[str, object], str | None]:
     loader = None
     try:
         loader = _Loader(head)
@@ -440,7 +440,7 @@ def _line_starts(lines: list[str]) -> list[int]:
 
 
 def _verify(
-    new_text: str, old: dict[str, Any], changes: Mapping[str, object], expected_body: str
+    new_text: str, old: dict[str, object], changes: Mapping[str, object], expected_body: str
 ) -> ParsedNote:
     expected = dict(old)
     for key, value in changes.items():

@@ -183,10 +183,10 @@ def _device_of_last_use(base: Any, ours: Mapping[str, Any], theirs: Mapping[str,
 
 def merge_fields(
     base: Mapping[str, Any] | None, ours: Mapping[str, Any], theirs: Mapping[str, Any]
-) -> tuple[dict[str, Any], list[str]]:
+) -> tuple[dict[str, object], list[str]]:
     """Every key's merged value (missing keys left out) and the keys that conflicted."""
     conflicts: list[str] = []
-    merged: dict[str, Any] = {}
+    merged: dict[str, object] = {}
     b = base or {}
     keys = [
         *ours,
@@ -298,3 +298,17 @@ def merge_versions(base: bytes | None, ours: bytes, theirs: bytes) -> VersionMer
     if text.conflicts:
         report += f" with {count(text.conflicts, 'conflicting part')} left for a person"
     return VersionMerge(text.text.encode("utf-8"), text.conflicts == 0, report)
+
+
+def grew_by_use(base: Mapping[str, object], later: Mapping[str, object]) -> bool:
+    """Whether frontmatter `later` could have grown from `base` by uses: no fewer uses, no
+    earlier use. A use count that is not a number answers no."""
+    before, after = base.get("use_count", 1), later.get("use_count", 1)
+    if not isinstance(before, int | float | str) or not isinstance(after, int | float | str):
+        return False
+    try:
+        uses_ok = int(before) <= int(after)
+    except ValueError:
+        return False
+    then, now = parse_time(base.get("last_used")), parse_time(later.get("last_used"))
+    return uses_ok and (then is None or now is None or then <= now)

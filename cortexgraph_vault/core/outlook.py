@@ -1,11 +1,14 @@
-"""What lies ahead for a memory: how many uses until it is promoted. Pure; time is passed in."""
+"""What lies ahead for a memory: how many uses until it is promoted. Pure; time is passed in.
+
+How long the use-count window stays open is the rule's own answer (`rules.promote_window_left`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
 
-from cortexgraph_vault.core.decay import DAY, DecayConfig
+from cortexgraph_vault.core.decay import DecayConfig
 from cortexgraph_vault.core.rules import DecayFields, RuleConfig, memory_score, promote_reason
 
 MAX_USES_LOOKED_AT = 1000
@@ -34,9 +37,3 @@ def uses_to_promote(
         if promote_reason(fields, memory_score(fields, now, decay), now, rules) is not None:
             return extra
     return None
-
-
-def promote_window_days_left(m: DecayFields, now: datetime, rules: RuleConfig) -> float | None:
-    """Days left in which reaching the use-count rule still promotes; None once it has closed."""
-    left = rules.promote_time_window_days - (now - m.created).total_seconds() / DAY
-    return round(left, 3) if left >= 0 else None

@@ -56,7 +56,7 @@ _MAX_VALUES = 10_000
 _MAX_KEY = 200  # libyaml finds no key in a line whose key is over 1,024 characters long
 
 
-def plain_frontmatter(head: str) -> dict[str, Any] | None:
+def plain_frontmatter(head: str) -> dict[str, object] | None:
     """The mapping the YAML loader reads from `head`, or None when `head` is outside the
     plain subset (then only the loader can tell)."""
     if "\r" in head:
@@ -64,7 +64,7 @@ def plain_frontmatter(head: str) -> dict[str, Any] | None:
     if _UNSAFE.search(head) is not None:
         return None
     lines = head.split("\n")
-    data: dict[str, Any] = {}
+    data: dict[str, object] = {}
     count = 1
     i, n = 0, len(lines)
     while i < n:

@@ -91,6 +91,12 @@ def promote_reason(
     return None
 
 
+def promote_window_left(m: DecayFields, now: datetime, rules: RuleConfig) -> float | None:
+    """Days left in which reaching the use-count rule still promotes; None once it has closed."""
+    left = rules.promote_time_window_days - (now - m.created).total_seconds() / DAY
+    return round(left, 3) if left >= 0 else None
+
+
 def in_danger_zone(current_score: float, rules: RuleConfig) -> bool:
     return rules.danger_zone_min <= current_score <= rules.danger_zone_max
 

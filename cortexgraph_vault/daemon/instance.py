@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cortexgraph_vault.config import user_cache_dir
 from cortexgraph_vault.errors import ConfigError, VaultError
@@ -39,6 +40,20 @@ def claims_dir() -> Path:
     return user_cache_dir() / "daemons"
 
 
+class ClaimRecord(BaseModel):
+    """What the claim file says of its holder; a field it lacks (an unreadable file, a daemon
+    not yet listening) is None."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    pid: int | None = None
+    vault: str | None = None
+    started: str | None = None
+    port: int | None = None
+    host: str | None = None
+    now: str | None = Field(default=None, description="the daemon's fixed clock, if any")
+
+
 class DaemonClaim:
     """Held for the daemon's whole life: `with DaemonClaim(vault) as claim: ...`."""
 
@@ -55,8 +70,8 @@ class DaemonClaim:
         except BlockingIOError:
             os.close(fd)
             holder = read_claim(self.path)
-            pid = holder.get("pid", "unknown")
-            where = f" on port {holder['port']}" if holder.get("port") else ""
+            pid = "unknown" if holder.pid is None else holder.pid
+            where = f" on port {holder.port}" if holder.port else ""
             raise AlreadyServed(
                 f"{self.vault}: already served by another cortexgraph-vault daemon (pid {pid}"
                 f"{where}); stop it first (kill {pid}) or use that one"
@@ -65,15 +80,20 @@ class DaemonClaim:
         self.record()
         return self
 
-    def record(self, **fields: Any) -> None:
+    def record(
+        self, *, port: int | None = None, host: str | None = None, now: str | None = None
+    ) -> None:
+        """Writes the holder's pid and vault, and once it listens its port, host and clock."""
         assert self._fd is not None
-        info = {
-            "pid": os.getpid(),
-            "vault": str(self.vault),
-            "started": datetime.now(UTC).isoformat(timespec="seconds"),
-            **fields,
-        }
-        data = json.dumps(info).encode()
+        info = ClaimRecord(
+            pid=os.getpid(),
+            vault=str(self.vault),
+            started=datetime.now(UTC).isoformat(timespec="seconds"),
+            port=port,
+            host=host,
+            now=now,
+        )
+        data = info.model_dump_json(exclude_none=True).encode()
         os.ftruncate(self._fd, 0)
         os.pwrite(self._fd, data, 0)
 
@@ -86,33 +106,32 @@ class DaemonClaim:
         self._fd = None
 
 
-def read_claim(path: Path) -> dict[str, Any]:
+def read_claim(path: Path) -> ClaimRecord:
     try:
-        data = json.loads(path.read_text(encoding="utf-8") or "{}")
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+        return ClaimRecord.model_validate_json(path.read_text(encoding="utf-8") or "{}")
+    except (OSError, ValueError, ValidationError):
+        return ClaimRecord()
 
 
-def daemon_serving(vault: Path) -> dict[str, Any] | None:
+def daemon_serving(vault: Path) -> ClaimRecord | None:
     """The claim of the live daemon serving this very vault (pid, port, host, vault, now), or
     None: no claim, one nothing holds any more (the daemon died), one for another vault (a
     different folder behind the same key), or one not yet listening (no port)."""
     real = os.path.realpath(vault)
     path = claims_dir() / f"{vault_key(Path(real))}.json"
     info = read_claim(path)
-    if info.get("vault") != real or not isinstance(info.get("port"), int):
+    if info.vault != real or info.port is None:
         return None
     return info if held_elsewhere(path) else None
 
 
-def _daemon_on_port(port: int) -> dict[str, Any] | None:
+def _daemon_on_port(port: int) -> ClaimRecord | None:
     if not claims_dir().is_dir():
         return None
     for path in sorted(claims_dir().glob("*.json")):
         info = read_claim(path)
         # a crashed daemon leaves its claim file behind, but nothing holds it
-        if info.get("port") == port and held_elsewhere(path):
+        if info.port == port and held_elsewhere(path):
             return info
     return None
 
@@ -145,7 +164,7 @@ def bind(host: str, port: int) -> socket.socket:
         if exc.errno == errno.EADDRINUSE:
             other = _daemon_on_port(port)
             who = (
-                f"the cortexgraph-vault daemon for {other.get('vault')} (pid {other.get('pid')})"
+                f"the cortexgraph-vault daemon for {other.vault} (pid {other.pid})"
                 if other
                 else "another program"
             )

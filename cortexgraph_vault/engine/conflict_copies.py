@@ -20,12 +20,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from cortexgraph_vault.core.conflict_names import conflict_copy, looks_like_copy
 from cortexgraph_vault.core.note import parse_note
-from cortexgraph_vault.core.note_merge import merge_versions
-from cortexgraph_vault.core.times import parse_time
+from cortexgraph_vault.core.note_merge import grew_by_use, merge_versions
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.history.trailers import trailers
@@ -115,8 +113,8 @@ def _merge_one(
 def _base(
     engine: VaultEngine,
     original: str,
-    ours: dict[str, Any],
-    theirs: dict[str, Any],
+    ours: dict[str, object],
+    theirs: dict[str, object],
     versions: set[str],
 ) -> bytes | None:
     """The newest committed version of `original` both versions grew from. A merge commit's
@@ -152,16 +150,6 @@ def _base(
         if text in versions and not merged:
             continue
         fields = parse_note(text).frontmatter
-        if _descends(fields, ours) and _descends(fields, theirs):
+        if grew_by_use(fields, ours) and grew_by_use(fields, theirs):
             return data
     return None
-
-
-def _descends(base: dict[str, Any], later: dict[str, Any]) -> bool:
-    """Whether `later` could have grown from `base` by uses: no fewer uses, no earlier use."""
-    try:
-        uses_ok = int(base.get("use_count", 1)) <= int(later.get("use_count", 1))
-    except (TypeError, ValueError):
-        return False
-    then, now = parse_time(base.get("last_used")), parse_time(later.get("last_used"))
-    return uses_ok and (then is None or now is None or then <= now)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import weakref
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypedDict, TypeVar
 
 from cortexgraph_vault.core.decay import DAY, DecayConfig, age_days, seconds_until_score
 from cortexgraph_vault.core.memory import Memory
@@ -23,7 +23,7 @@ _new = object.__new__
 _put = object.__setattr__
 
 
-def unchecked(cls: type[M], values: dict[str, Any], given: frozenset[str]) -> M:
+def unchecked(cls: type[M], values: dict[str, object], given: frozenset[str]) -> M:
     """An instance of `cls` holding `values` as they are, as `model_construct` makes one but
     at a quarter of the cost of validating them (a list page makes 50 views, a search ten
     hits). Only for values already of their fields' types (a float field given a float, a
@@ -38,12 +38,41 @@ def unchecked(cls: type[M], values: dict[str, Any], given: frozenset[str]) -> M:
     return made
 
 
+class ShownHead(TypedDict):
+    """A view's fields before its score (tags and entities as the memory's tuples)."""
+
+    id: str | None
+    title: str
+    path: str
+    status: str
+    content: str
+    tags: tuple[str, ...]
+    entities: tuple[str, ...]
+    source: str | None
+    context: str | None
+    created: str
+    last_used: str
+    use_count: int
+    use_days: int
+    strength: float
+
+
+class ShownTail(TypedDict):
+    """A view's fields after what the rules make of it now."""
+
+    content_hash: str
+    promoted_at: str | None
+    review_count: int
+    problems: tuple[str, ...]
+    relations: None
+
+
 class _Still(NamedTuple):
     """What a memory's view holds that does not move with the clock, in MemoryView's order:
     the fields before its score, and those after what the rules make of it now."""
 
-    head: dict[str, Any]
-    tail: dict[str, Any]
+    head: ShownHead
+    tail: ShownTail
     decay: DecayConfig  # the settings `forget_after` was worked out with
     rules: RuleConfig
     forget_after: float  # seconds from its last use until the score falls below forgetting
@@ -97,7 +126,7 @@ def _still(m: Memory, preview: int, decay: DecayConfig, rules: RuleConfig) -> _S
     content = m.content
     if preview and len(content) > preview:
         content = content[:preview].rstrip() + "…"
-    head = {
+    head: ShownHead = {
         "id": m.id,
         "title": m.title,
         "path": m.path,
@@ -113,7 +142,7 @@ def _still(m: Memory, preview: int, decay: DecayConfig, rules: RuleConfig) -> _S
         "use_days": m.use_days,
         "strength": float(round(m.strength, 4)),
     }
-    tail = {
+    tail: ShownTail = {
         "content_hash": m.content_hash,
         "promoted_at": format_time(m.promoted_at) if m.promoted_at else None,
         "review_count": m.review_count,
@@ -136,7 +165,7 @@ def _still(m: Memory, preview: int, decay: DecayConfig, rules: RuleConfig) -> _S
     return still
 
 
-def shown_fields(m: Memory, preview: int, decay: DecayConfig, rules: RuleConfig) -> dict[str, Any]:
+def shown_fields(m: Memory, preview: int, decay: DecayConfig, rules: RuleConfig) -> ShownHead:
     """The fields of `m`'s view before its score (id … strength), that do not move with the
     clock; kept per memory: not to be changed. Its tags and entities are tuples here."""
     return _still(m, preview, decay, rules).head
@@ -169,7 +198,7 @@ def memory_view(
             reason = promote_reason(still.fields, score, now, rules)
         # seconds_until_score, the part that moves with the clock
         until = max(0.0, still.forget_after - max(0.0, (now - m.last_used).total_seconds()))
-    values = {
+    values: dict[str, object] = {
         **still.head,
         "score": float(round(score, 6)) if include_score else None,
         "age_days": age_days(m.created, now),

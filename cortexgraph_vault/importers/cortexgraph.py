@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import PurePosixPath
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypedDict, overload
 
 from cortexgraph_vault.core.memory import STATUSES
 from cortexgraph_vault.core.times import format_time, parse_time
@@ -34,7 +34,48 @@ MEMORIES_FILE = "memories.jsonl"
 RELATIONS_FILE = "relations.jsonl"
 MAX_STRENGTH = 2.0
 
-Entry = tuple[int, dict[str, Any]]
+# a line's number and its object as read, each field checked where it is taken
+Entry = tuple[int, dict[str, object]]
+
+
+class CortexGraphMeta(TypedDict):
+    tags: list[str]
+    source: str | None
+    context: str | None
+    extra: object  # the note's `meta`, made JSON
+
+
+class CortexGraphMemory(TypedDict):
+    """One line of memories.jsonl, in the order CortexGraph writes its fields."""
+
+    id: str
+    content: str
+    meta: CortexGraphMeta
+    created_at: int | None
+    last_used: int | None
+    use_count: int
+    strength: float
+    status: str
+    promoted_at: int | None
+    promoted_to: str | None
+    embed: None
+    entities: list[str]
+    review_priority: float
+    last_review_at: int | None
+    review_count: int
+    cross_domain_count: int
+
+
+class CortexGraphRelation(TypedDict):
+    """One line of relations.jsonl."""
+
+    id: str
+    from_memory_id: str
+    to_memory_id: str
+    relation_type: str
+    strength: float
+    created_at: int | None
+    metadata: object  # free JSON
 
 
 def read_jsonl(data: bytes, file: str) -> tuple[list[Entry], list[Problem], int]:
@@ -246,7 +287,7 @@ def relation_draft(number: int, obj: Mapping[str, Any], file: str) -> RelationDr
         created = _time(obj, "created_at", False)
     except ValueError as exc:
         return Problem(file, number, f"relation {rid}: {exc}; skipped")
-    meta: dict[str, Any] = {"id": rid}
+    meta: dict[str, object] = {"id": rid}
     if float(strength) != 1.0:
         meta["strength"] = float(strength)
     if created is not None:
@@ -327,7 +368,7 @@ def memory_record(
     strength: float,
     status: str,
     review_priority: float,
-) -> dict[str, Any]:
+) -> CortexGraphMemory:
     """One memory as CortexGraph writes it (its field order), from a note's values."""
     extra = fields.get("meta")
     return {
@@ -364,7 +405,7 @@ def relation_record(
     strength: float,
     created: datetime,
     metadata: Mapping[str, Any],
-) -> dict[str, Any]:
+) -> CortexGraphRelation:
     return {
         "id": rid,
         "from_memory_id": from_id,

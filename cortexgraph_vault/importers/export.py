@@ -24,6 +24,7 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.importers.cortexgraph import (
     MEMORIES_FILE,
     RELATIONS_FILE,
+    CortexGraphRelation,
     json_safe,
     memory_record,
     relation_record,
@@ -106,7 +107,7 @@ def _refuse_existing(paths: list[Path], force: bool, why: str) -> None:
         )
 
 
-def _relation(link: Link) -> dict[str, Any]:
+def _relation(link: Link) -> CortexGraphRelation:
     src, dst, meta = link.from_memory, link.to_memory, link.meta
     assert dst is not None
     kind = str(meta.get("type") or link.kind)
@@ -223,8 +224,8 @@ def export_json(
     _refuse_existing([out], force, "")
     now = engine.now()
     catalog = engine.fresh()
-    memories: list[dict[str, Any]] = []
-    relations: list[dict[str, Any]] = []
+    memories: list[dict[str, object]] = []
+    relations: list[dict[str, object]] = []
     with catalog.lock:
         notes = _memory_notes(catalog)
         for done, note in enumerate(notes, start=1):

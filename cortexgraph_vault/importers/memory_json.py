@@ -18,7 +18,6 @@ import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from cortexgraph_vault.importers.cortexgraph import read_jsonl
 from cortexgraph_vault.importers.records import (
@@ -53,7 +52,9 @@ def observation_items(observations: list[str]) -> str:
     return "".join("- " + obs.strip().replace("\n", "\n  ") + "\n" for obs in observations)
 
 
-def _objects(data: bytes, file: str) -> tuple[list[tuple[int, dict[str, Any]]], list[Problem], int]:
+def _objects(
+    data: bytes, file: str
+) -> tuple[list[tuple[int, dict[str, object]]], list[Problem], int]:
     text = data.decode("utf-8", errors="replace").strip()
     if text.startswith("{") and "\n{" not in text:
         try:
@@ -80,7 +81,7 @@ def plan_import(
     plan = ImportPlan(source="memory-json", path=path, drafts=[])
     entries, plan.problems, plan.lines = _objects(data, file)
     entities: dict[str, _Entity] = {}
-    relations: list[tuple[int, dict[str, Any]]] = []
+    relations: list[tuple[int, dict[str, object]]] = []
     for number, obj in entries:
         kind = obj.get("type")
         if kind == "relation":

@@ -168,14 +168,14 @@ def _number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def relation_meta_entry(raw: object) -> dict[str, Any]:
+def relation_meta_entry(raw: object) -> dict[str, object]:
     """A companion entry as a mapping: ours are mappings; `relate` writes
     `"strength=0.5; key=value"` strings."""
     if isinstance(raw, Mapping):
         return dict(raw)
     if not isinstance(raw, str):
         return {}
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     extra: dict[str, str] = {}
     for part in raw.split(";"):
         key, sep, value = part.strip().partition("=")

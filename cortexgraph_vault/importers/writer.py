@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.link_values import link_target
@@ -70,7 +69,11 @@ def _as_list(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def _meta_differs(new: dict[str, Any], old: object) -> bool:
+# a relation type's companion `*_meta` property: by link target, that link's entry
+RelationMetas = dict[str, dict[str, object]]
+
+
+def _meta_differs(new: dict[str, object], old: object) -> bool:
     """Does a relation's companion entry say something else? Its id and time are bookkeeping
     (an export makes them up for links that never had them), so only a value the vault
     already holds, or the strength, metadata or type, can differ."""
@@ -130,9 +133,9 @@ class _Importer:
 
     def _relation_values(
         self, d: NoteDraft
-    ) -> tuple[dict[str, list[str]], dict[str, dict[str, Any]]]:
+    ) -> tuple[dict[str, list[str]], dict[str, RelationMetas]]:
         links: dict[str, list[str]] = {}
-        metas: dict[str, dict[str, Any]] = {}
+        metas: dict[str, RelationMetas] = {}
         for r in d.relations:
             title = self.titles.get(r.target_id)
             if title is None:
@@ -164,7 +167,7 @@ class _Importer:
         d: NoteDraft,
         note: IndexedNote,
         links: dict[str, list[str]],
-        metas: dict[str, dict[str, Any]],
+        metas: dict[str, RelationMetas],
     ) -> _Step:
         fm = note.frontmatter
         changes: dict[str, object] = {}

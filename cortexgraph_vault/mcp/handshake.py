@@ -9,7 +9,7 @@ A test holds this answer equal to the SDK's for every protocol version it negoti
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypedDict
 
 from cortexgraph_vault import __version__
 from cortexgraph_vault.mcp.instructions import INSTRUCTIONS
@@ -21,14 +21,30 @@ SERVER_DESCRIPTION = "A memory that forgets like a person does, kept in an Obsid
 # The revisions the SDK negotiates through `initialize` (mcp_types.version), oldest first; a
 # client asking for another one is offered the newest.
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
-CAPABILITIES: dict[str, Any] = {
+CAPABILITIES: dict[str, dict[str, bool]] = {
     "prompts": {"listChanged": False},
     "resources": {"listChanged": False, "subscribe": False},
     "tools": {"listChanged": False},
 }
 
 
-def initialize_result(protocol_version: str) -> dict[str, Any]:
+class ServerInfo(TypedDict):
+    description: str
+    name: str
+    title: str
+    version: str
+
+
+class InitializeResult(TypedDict):
+    """The `result` of the answer to `initialize`, keys in the order the SDK writes them."""
+
+    capabilities: dict[str, dict[str, bool]]
+    instructions: str
+    protocolVersion: str
+    serverInfo: ServerInfo
+
+
+def initialize_result(protocol_version: str) -> InitializeResult:
     return {
         "capabilities": CAPABILITIES,
         "instructions": INSTRUCTIONS,

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
+    from pydantic import BaseModel, JsonValue
 
     from cortexgraph_vault.service import MemoryService
 
@@ -33,7 +33,7 @@ QUICK_TOOLS = frozenset({"search_memory", "search_unified"})
 _WAITING_FREELY = frozenset({"initialize", "notifications/initialized"})
 
 
-def result_text(result: BaseModel) -> tuple[str, dict[str, Any]]:
+def result_text(result: BaseModel) -> tuple[str, dict[str, JsonValue]]:
     """A tool's result as compact JSON text and as structured content (the SDK would
     pretty-print it, a third more characters of the model's context for nothing). A field
     with no value is left out rather than sent as null: a search hit had ten of them, paid for
@@ -72,7 +72,7 @@ class QuickCalls:
         self._forward = forward  # to the SDK's queue
         self.sdk_may_load = threading.Event()
         self._serving = threading.Event()  # the SDK reads the queue: nothing more here
-        self._calls: queue.Queue[tuple[Any, str, dict[str, Any], str]] = queue.Queue()
+        self._calls: queue.Queue[tuple[Any, str, dict[str, JsonValue], str]] = queue.Queue()
         self._lock = threading.Lock()
         self._in_flight = 0
         self._vault_open = False
@@ -138,7 +138,7 @@ class QuickCalls:
                 if not self._in_flight and self._vault_open:
                     self.sdk_may_load.set()
 
-    def _answer(self, request_id: Any, name: str, arguments: dict[str, Any]) -> bytes | None:
+    def _answer(self, request_id: Any, name: str, arguments: dict[str, JsonValue]) -> bytes | None:
         from cortexgraph_vault.operations import operation_named, params_of
 
         op = operation_named(name)
@@ -150,7 +150,7 @@ class QuickCalls:
         return tool_answer(request_id, op.mcp_answer(result) if op.mcp_answer else result)
 
 
-def _quick_call(message: Any) -> tuple[Any, str, dict[str, Any]] | None:
+def _quick_call(message: Any) -> tuple[Any, str, dict[str, JsonValue]] | None:
     """(id, tool name, arguments) of a `tools/call` of a quick tool; else None."""
     if not isinstance(message, dict) or message.get("method") != "tools/call":
         return None

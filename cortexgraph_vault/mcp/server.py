@@ -22,7 +22,7 @@ from mcp.types import CallToolResult, Icon, InputRequiredResult, TextContent, To
 from pydantic import ConfigDict, ValidationError
 
 from cortexgraph_vault import __version__
-from cortexgraph_vault.errors import VaultError, error_body
+from cortexgraph_vault.errors import ErrorFields, VaultError, error_body
 from cortexgraph_vault.mcp import prompts, resources
 from cortexgraph_vault.mcp.handshake import SERVER_DESCRIPTION, SERVER_NAME, SERVER_TITLE
 from cortexgraph_vault.mcp.http_sessions import SessionRoom
@@ -144,10 +144,10 @@ def _root_cause(exc: BaseException) -> BaseException:
     return seen
 
 
-def _error_result(text: str, structured: dict[str, Any]) -> CallToolResult:
+def _error_result(text: str, structured: ErrorFields) -> CallToolResult:
     return CallToolResult(
         content=[TextContent(type="text", text=text)],
-        structured_content=structured,
+        structured_content=dict(structured),
         is_error=True,
     )
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel
+from pydantic import BaseModel, JsonValue
 
 from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError
 from cortexgraph_vault.mcp.quick_calls import result_text
@@ -78,15 +78,23 @@ def without_titles(schema: Any) -> Any:
     return schema
 
 
-def optional_as_absent(schema: dict[str, Any]) -> dict[str, Any]:
+def optional_as_absent(schema: dict[str, JsonValue]) -> dict[str, JsonValue]:
     """An input schema whose optional arguments say their type without `null`: an argument
     that may be null and is null by default is one to leave out, and `{"anyOf": [X, {"type":
     "null"}], "default": null}` said so in forty characters more, for each of a hundred
     arguments in every session's context. A null sent anyway is still taken."""
-    properties = {}
-    for name, prop in schema.get("properties", {}).items():
+    given = schema.get("properties")
+    if not isinstance(given, dict):
+        return schema
+    properties: dict[str, JsonValue] = {}
+    for name, prop in given.items():
         branches = prop.get("anyOf") if isinstance(prop, dict) else None
-        if isinstance(branches, list) and "default" in prop and prop["default"] is None:
+        if (
+            isinstance(prop, dict)
+            and isinstance(branches, list)
+            and "default" in prop
+            and prop["default"] is None
+        ):
             kept = [b for b in branches if b != {"type": "null"}]
             rest = {k: v for k, v in prop.items() if k not in ("anyOf", "default")}
             if len(kept) == 1 and isinstance(kept[0], dict):
@@ -94,7 +102,7 @@ def optional_as_absent(schema: dict[str, Any]) -> dict[str, Any]:
             elif kept:
                 prop = {"anyOf": kept, **rest}
         properties[name] = prop
-    return {**schema, "properties": properties} if "properties" in schema else schema
+    return {**schema, "properties": properties}
 
 
 def compact(result: Any) -> Any:
@@ -107,7 +115,7 @@ def compact(result: Any) -> Any:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 
-def result_shape(schema: dict[str, Any]) -> dict[str, Any]:
+def result_shape(schema: dict[str, JsonValue]) -> dict[str, JsonValue]:
     """An output schema cut to what a client checks a result against: an object, and each
     top-level field with its JSON type(s).
 
@@ -117,31 +125,34 @@ def result_shape(schema: dict[str, Any]) -> dict[str, Any]:
     additions, so a client that cached this list accepts a newer server's results.
     A field whose model allows null is typed without it: such a field is left out instead.
     """
-    defs = schema.get("$defs", {})
+    defs = schema.get("$defs")
 
-    def types(field: Any, seen: int = 0) -> list[str]:
+    def types(field: JsonValue, seen: int = 0) -> list[str]:
         if not isinstance(field, dict) or seen > 8:
             return []
         ref = field.get("$ref")
         if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            return types(defs.get(ref.removeprefix("#/$defs/")), seen + 1)
+            found_def = defs.get(ref.removeprefix("#/$defs/")) if isinstance(defs, dict) else None
+            return types(found_def, seen + 1)
         kind = field.get("type")
         if isinstance(kind, str):
             return [kind]
         if isinstance(kind, list):
             return [k for k in kind if isinstance(k, str)]
         found: list[str] = []
-        for branch in field.get("anyOf", field.get("oneOf")) or []:
+        branches = field.get("anyOf", field.get("oneOf"))
+        for branch in branches if isinstance(branches, list) else []:
             branch_types = types(branch, seen + 1)
             if not branch_types:
                 return []  # a branch of any type: the field may be anything
             found += branch_types
         return list(dict.fromkeys(found))
 
-    fields: dict[str, Any] = {}
-    for name, field in schema.get("properties", {}).items():
+    fields: dict[str, JsonValue] = {}
+    given = schema.get("properties")
+    for name, field in given.items() if isinstance(given, dict) else []:
         # a field with no value is left out of the result (`compact`), never sent as null
-        kinds = [k for k in types(field) if k != "null"]
+        kinds: list[JsonValue] = [k for k in types(field) if k != "null"]
         if "integer" in kinds and "number" in kinds:
             kinds.remove("integer")
         fields[name] = {"type": kinds[0] if len(kinds) == 1 else kinds} if kinds else {}

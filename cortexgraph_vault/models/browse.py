@@ -28,7 +28,7 @@ class MemoryDetail(MemoryView):
         description="uses, each on a day of its own (promotion needs use spread over days), "
         "after which it is promoted (0: promotable now); null when not active or out of reach",
     )
-    promote_window_days_left: float | None = Field(
+    days_left_in_promote_window: float | None = Field(
         default=None,
         description="days left in which enough uses promote it (use-count rule); null once over",
     )

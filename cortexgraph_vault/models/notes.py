@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from cortexgraph_vault.models.browse import Backlink
@@ -32,7 +30,7 @@ class NoteRead(Model):
         "links or backlinks"
     )
     next_cursor: str | None = Field(description="pass as cursor for the next page of the body")
-    frontmatter: dict[str, Any] | None = Field(description="first page only")
+    frontmatter: dict[str, object] | None = Field(description="first page only")
     links: list[NoteLinkView] | None = Field(description="outgoing links, as many as fit")
     link_count: int | None = None
     links_cursor: str | None = Field(default=None, description="pass as cursor for more links")

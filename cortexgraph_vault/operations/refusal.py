@@ -19,6 +19,7 @@ from typing import Any
 
 import annotated_types
 from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
 
 from cortexgraph_vault.errors import InvalidArgument
 
@@ -94,7 +95,7 @@ def _bounds(model: type[BaseModel], field: str) -> tuple[Any, Any]:
     return low, high
 
 
-def _fields(model: type[BaseModel]) -> dict[str, Any]:
+def _fields(model: type[BaseModel]) -> dict[str, FieldInfo]:
     """The model's fields by the name a caller gives (an alias where one is declared)."""
     return {(f.alias or name): f for name, f in model.model_fields.items()}
 

@@ -10,11 +10,11 @@ stage, every item applied or refused and every memory touched.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from cortexgraph_vault.config import user_cache_dir
 from cortexgraph_vault.core import wording
@@ -161,12 +161,12 @@ def apply_plan(
             f"plan {plan.plan_id} was made for the vault {plan.vault}, not {engine.root}; "
             "nothing was applied"
         )
-    pacing: dict[str, Any] = {"stopped": controls.stopped}
-    if controls.sleep is not None:
-        pacing["sleep"] = controls.sleep
-    if controls.clock is not None:
-        pacing["clock"] = controls.clock
-    limiter = RateLimiter(controls.rate_limit or engine.config.consolidate_rate_limit, **pacing)
+    limiter = RateLimiter(
+        controls.rate_limit or engine.config.consolidate_rate_limit,
+        clock=controls.clock or time.monotonic,
+        sleep=controls.sleep or time.sleep,
+        stopped=controls.stopped,
+    )
     run = _Run()
     outcomes: list[ItemOutcome] = []
     stages: list[StageOutcome] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -59,6 +60,13 @@ TopK = Annotated[int, Field(ge=1, le=100, description="how many results at most"
 WindowDays = Annotated[
     float | None, Field(ge=1, le=3650, description="only those used within this many days")
 ]
+
+
+def days_before(now: datetime, days: float | None) -> datetime | None:
+    """The moment `days` before `now`; None (no bound) when no number is given."""
+    return None if days is None else now - timedelta(days=days)
+
+
 MinScore = Annotated[
     float | None, Field(ge=0, le=1, description="only memories whose decay score is at least this")
 ]

@@ -19,9 +19,9 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Literal, TypedDict
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.errors import VaultError
@@ -38,6 +38,56 @@ from cortexgraph_vault.vault.lock import vault_key
 log = logging.getLogger(__name__)
 
 Commit = Callable[[list[str], str], object]
+
+# `from` is a Python keyword
+MoveIntent = TypedDict(
+    "MoveIntent",
+    {"kind": Literal["move"], "from": str, "from_sha": str | None, "to": str, "to_sha": str},
+)
+
+
+class AsideFile(TypedDict):
+    sha: str  # the note's content when the forget chose it
+    aside: str  # where it is renamed to until the commit
+
+
+class ForgetIntent(TypedDict):
+    kind: Literal["forget"]
+    message: str
+    files: dict[str, AsideFile]
+
+
+Intent = MoveIntent | ForgetIntent
+
+
+def _strings(data: Mapping[str, object], *keys: str) -> bool:
+    return all(isinstance(data.get(k), str) for k in keys)
+
+
+def _move(data: Mapping[str, object]) -> MoveIntent | None:
+    sha = data.get("from_sha")
+    if not _strings(data, "from", "to", "to_sha") or not (sha is None or isinstance(sha, str)):
+        return None
+    return {
+        "kind": "move",
+        "from": str(data["from"]),
+        "from_sha": sha,
+        "to": str(data["to"]),
+        "to_sha": str(data["to_sha"]),
+    }
+
+
+def _forget(data: Mapping[str, object]) -> ForgetIntent | None:
+    files = data.get("files")
+    if not _strings(data, "message") or not isinstance(files, dict):
+        return None
+    if not all(isinstance(e, dict) and _strings(e, "sha", "aside") for e in files.values()):
+        return None
+    return {
+        "kind": "forget",
+        "message": str(data["message"]),
+        "files": {str(p): {"sha": e["sha"], "aside": e["aside"]} for p, e in files.items()},
+    }
 
 
 def file_sha(path: Path) -> str | None:
@@ -65,7 +115,7 @@ class WriteJournal:
         self.root = root
         self.path = folder / f"{vault_key(root)}.json"
 
-    def begin(self, intent: dict[str, object]) -> None:
+    def begin(self, intent: Intent) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(self.path, json.dumps(intent).encode("utf-8"))
 
@@ -91,18 +141,22 @@ class WriteJournal:
         intent = self.pending()
         if intent is None:
             return None
-        kind = intent.get("kind")
-        if kind == "move":
-            said = self._repair_move(intent)
-        elif kind == "forget":
-            said = self._repair_forget(intent, commit)
-        else:
-            said = f"unknown journal entry {kind!r} ignored"
+        said = self._repair(intent, commit)
         self.done()
         log.warning("%s: an interrupted write was repaired: %s", self.root, said)
         return said
 
-    def _repair_move(self, intent: dict[str, Any]) -> str:
+    def _repair(self, intent: dict[str, object], commit: Commit) -> str:
+        kind = intent.get("kind")
+        if kind == "move":
+            move = _move(intent)
+            return self._repair_move(move) if move else "damaged move entry ignored"
+        if kind == "forget":
+            forget = _forget(intent)
+            return self._repair_forget(forget, commit) if forget else "damaged forget entry ignored"
+        return f"unknown journal entry {kind!r} ignored"
+
+    def _repair_move(self, intent: MoveIntent) -> str:
         old, new = self.root / intent["from"], self.root / intent["to"]
         old_sha, new_sha = file_sha(old), file_sha(new)
         if new_sha is None or old_sha is None:
@@ -115,8 +169,8 @@ class WriteJournal:
             return f"move of {intent['from']} undone: it was edited meanwhile"
         return f"{intent['from']} and {intent['to']} were both edited; both kept"
 
-    def _repair_forget(self, intent: dict[str, Any], commit: Commit) -> str:
-        files: dict[str, dict[str, Any]] = intent["files"]
+    def _repair_forget(self, intent: ForgetIntent, commit: Commit) -> str:
+        files = intent["files"]
         out: list[str] = []  # taken out of the vault, waiting for the commit
         for rel, entry in files.items():
             note, aside = self.root / rel, self.root / entry["aside"]

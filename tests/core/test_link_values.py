@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from cortexgraph_vault.core.link_values import link_for, link_target, points_to
+from cortexgraph_vault.core.link_values import link_for, link_target, listed, points_to
 from cortexgraph_vault.core.relation_ids import relation_id
 from tests.builders import a_memory
 
@@ -54,3 +54,20 @@ def test_a_relation_links_to_the_file_name_as_obsidian_resolves_it() -> None:
     assert link_for(COFFEE) == "[[Coffee black]]"
     assert points_to(link_for(standup), standup)
     assert points_to("[[The standup is at 9 30]]", standup)
+
+
+@pytest.mark.parametrize(
+    ("value", "values"),
+    [
+        (["[[A]]", "[[B]]"], ["[[A]]", "[[B]]"]),
+        (("[[A]]",), ["[[A]]"]),
+        ("[[A]]", ["[[A]]"]),
+        (None, []),
+        ("", []),
+        ([], []),
+        (5, [5]),  # written by hand: one value, where list(5) raised TypeError
+        ({"a": 1}, [{"a": 1}]),
+    ],
+)
+def test_a_property_is_read_as_its_list_of_values(value: object, values: list[object]) -> None:
+    assert listed(value) == values

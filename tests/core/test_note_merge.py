@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cortexgraph_vault.core.note import parse_note
-from cortexgraph_vault.core.note_merge import CONFLICT_KEY, merge_note
+from cortexgraph_vault.core.note_merge import CONFLICT_KEY, grew_by_use, merge_note
 from cortexgraph_vault.core.text_merge import merge_text
 from tests.builders import has_conflict_markers
 
@@ -210,3 +210,14 @@ def test_the_device_of_the_later_use_is_kept_and_a_tie_settles_alike_on_every_de
     merged = merge_note(base, laptop, later)
     assert merged.text is not None and not merged.conflicted
     assert fields_of(merged.text)["last_used_on"] == "desk (bbb222)"
+
+
+def test_a_version_grew_from_another_by_uses_only_with_no_fewer_uses_and_no_earlier_use() -> None:
+    base = {"use_count": 3, "last_used": "2026-01-02T10:00:00Z"}
+    assert grew_by_use(base, {"use_count": 4, "last_used": "2026-01-03T10:00:00Z"})
+    assert grew_by_use(base, {"use_count": "3", "last_used": "2026-01-02T10:00:00Z"})
+    assert grew_by_use({}, {})  # both count one use, neither says when
+    assert not grew_by_use(base, {"use_count": 2, "last_used": "2026-01-03T10:00:00Z"})
+    assert not grew_by_use(base, {"use_count": 4, "last_used": "2026-01-01T10:00:00Z"})
+    for odd in ([3], "three", None, {"n": 3}):
+        assert not grew_by_use(base, {"use_count": odd, "last_used": "2026-01-03T10:00:00Z"})

@@ -1,11 +1,11 @@
-"""How many uses until promotion, and how long the use-count window stays open."""
+"""How many uses until promotion."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 from cortexgraph_vault.core.decay import DecayConfig
-from cortexgraph_vault.core.outlook import promote_window_days_left, uses_to_promote
+from cortexgraph_vault.core.outlook import uses_to_promote
 from cortexgraph_vault.core.rules import DecayFields, RuleConfig, default_use_days
 
 NOW = datetime(2026, 12, 1, 12, tzinfo=UTC)
@@ -45,8 +45,3 @@ def test_a_weak_memory_needs_enough_uses_to_lift_its_score() -> None:
 
 def test_strength_zero_is_out_of_reach() -> None:
     assert uses_to_promote(a_memory(age_days=30, strength=0.0), NOW, DECAY, RULES) is None
-
-
-def test_window_days_left() -> None:
-    assert promote_window_days_left(a_memory(age_days=4), NOW, RULES) == 10.0
-    assert promote_window_days_left(a_memory(age_days=15), NOW, RULES) is None

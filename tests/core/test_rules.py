@@ -13,6 +13,7 @@ from cortexgraph_vault.core.rules import (
     is_cross_domain,
     memory_score,
     promote_reason,
+    promote_window_left,
     review_priority,
     should_forget,
     use_days_after_use,
@@ -140,3 +141,9 @@ def test_a_note_without_use_days_counts_a_later_reuse_as_a_second_day() -> None:
     assert default_use_days(created, created, 1) == 1
     assert default_use_days(created, created + timedelta(hours=2), 4) == 1
     assert default_use_days(created, created + timedelta(days=2), 2) == 2
+
+
+def test_the_use_count_window_closes_at_its_length() -> None:
+    assert promote_window_left(a_memory(age_days=4), NOW, RULES) == 10.0
+    assert promote_window_left(a_memory(age_days=14), NOW, RULES) == 0.0
+    assert promote_window_left(a_memory(age_days=15), NOW, RULES) is None

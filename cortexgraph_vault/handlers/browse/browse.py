@@ -7,7 +7,8 @@ from datetime import datetime
 
 from cortexgraph_vault.core.decay import scores_at
 from cortexgraph_vault.core.memory import Memory
-from cortexgraph_vault.core.outlook import promote_window_days_left, uses_to_promote
+from cortexgraph_vault.core.outlook import uses_to_promote
+from cortexgraph_vault.core.rules import promote_window_left
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import NotFound
@@ -98,7 +99,7 @@ def detail(engine: VaultEngine, m: Memory) -> MemoryDetail:
         uses_to_promote=uses_to_promote(m.decay, now, engine.decay, engine.rules)
         if active
         else None,
-        promote_window_days_left=promote_window_days_left(m.decay, now, engine.rules)
+        days_left_in_promote_window=promote_window_left(m.decay, now, engine.rules)
         if active
         else None,
     )

@@ -172,7 +172,7 @@ def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult
         terms,
         statuses=wanted,
         tags=req.tags,
-        window_days=req.window_days,
+        used_since=req.used_since(now),
         now=now,
         by_memory_score=True,
         include_superseded=asks_for_history(req.status),

@@ -17,7 +17,7 @@ from datetime import datetime
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.times import format_time
@@ -49,10 +49,40 @@ OTHER_RELATIONS = ("#bf3989", "#1b7c83", "#9a6700", "#6639ba", "#116329", "#9538
 PREVIEW = 280
 
 
-def _node(engine: VaultEngine, note: IndexedNote, now: datetime) -> dict[str, Any]:
+class GraphNode(TypedDict):
+    """A note drawn on the page; a memory carries its decay figures for the tooltip."""
+
+    id: str
+    title: str
+    kind: str
+    tags: list[str]
+    preview: str
+    memory_id: NotRequired[str | None]
+    uses: NotRequired[int]
+    strength: NotRequired[float]
+    score: NotRequired[float]
+    last_used: NotRequired[str]
+
+
+# `from` is a Python keyword: the key the page's script reads is spelt in a string
+GraphEdge = TypedDict("GraphEdge", {"from": str, "to": str, "type": str})
+
+
+class GraphData(TypedDict):
+    """What the page embeds as JSON; its script reads these keys (hence the camelCase)."""
+
+    title: str
+    generated: str
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+    statusColours: dict[str, str]
+    relationColours: dict[str, str | None]
+
+
+def _node(engine: VaultEngine, note: IndexedNote, now: datetime) -> GraphNode:
     m = note.memory
     text = " ".join((m.content if m else note.body).split())
-    node: dict[str, Any] = {
+    node: GraphNode = {
         "id": note.path,
         "title": note.title,
         "kind": m.status if m else "note",
@@ -60,17 +90,15 @@ def _node(engine: VaultEngine, note: IndexedNote, now: datetime) -> dict[str, An
         "preview": text[:PREVIEW] + ("…" if len(text) > PREVIEW else ""),
     }
     if m is not None:
-        node.update(
-            memory_id=m.id,
-            uses=m.use_count,
-            strength=m.strength,
-            score=round(engine.score(m, now), 4),
-            last_used=format_time(m.last_used),
-        )
+        node["memory_id"] = m.id
+        node["uses"] = m.use_count
+        node["strength"] = m.strength
+        node["score"] = round(engine.score(m, now), 4)
+        node["last_used"] = format_time(m.last_used)
     return node
 
 
-def graph_data(engine: VaultEngine, *, include_notes: bool = True) -> dict[str, Any]:
+def graph_data(engine: VaultEngine, *, include_notes: bool = True) -> GraphData:
     """Memories, (optionally) the notes linked to or from them, and the links among them."""
     now = engine.now()
     catalog = engine.fresh()
@@ -90,7 +118,7 @@ def graph_data(engine: VaultEngine, *, include_notes: bool = True) -> dict[str, 
                     if other is not None and path not in chosen:
                         chosen[path] = other
         nodes = [_node(engine, n, now) for n in sorted(chosen.values(), key=lambda n: n.path)]
-        edges: list[dict[str, str]] = []
+        edges: list[GraphEdge] = []
         seen: set[tuple[str, str, str]] = set()
         for path in sorted(chosen):
             for edge in graph.outgoing(path):
@@ -130,7 +158,7 @@ def page_template() -> str:
     )
 
 
-def render_page(data: dict[str, Any]) -> str:
+def render_page(data: GraphData) -> str:
     # `</` inside the JSON would end the script element early; `<\/` is the same JSON string.
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (

@@ -15,7 +15,7 @@ reordering of all matches, so a page is full whenever enough exist.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import NamedTuple
 
 import numpy as np
@@ -122,7 +122,7 @@ def rank(
     statuses: set[str],
     tags: Sequence[str] | None = None,
     folder: str | None = None,
-    window_days: float | None = None,
+    used_since: datetime | None = None,
     now: datetime,
     stm_weight: float = 1.0,
     ltm_weight: float = 1.0,
@@ -177,8 +177,8 @@ def rank(
     if has_tag is not None:
         keep[keep] = [has_tag(table.notes[r]) for r in rows[keep].tolist()]
     since = 0.0
-    if window_days is not None:
-        since = (now - timedelta(days=window_days)).timestamp()
+    if used_since is not None:
+        since = used_since.timestamp()
         keep &= ~(is_memory & (table.last_used[safe] < since))
         # a note's file time is read from the note: a restamp changes it without a new table
         plain = np.nonzero(keep & ~is_memory)[0]
@@ -221,7 +221,7 @@ def rank(
                 bool(wanted[table.status[row] + 1])
                 and (has_tag is None or has_tag(note))
                 and (inside is None or note.path.startswith(inside))
-                and (window_days is None or table.last_used[row] >= since)
+                and (used_since is None or table.last_used[row] >= since)
             )
 
         def memory_score(row: int) -> float:
@@ -509,7 +509,7 @@ def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResu
         statuses=wanted,
         tags=req.tags,
         folder=folder,
-        window_days=req.window_days,
+        used_since=req.used_since(now),
         now=now,
         stm_weight=stm_w,
         ltm_weight=ltm_w,

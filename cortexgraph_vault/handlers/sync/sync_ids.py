@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from cortexgraph_vault.core.note import parse_note
-from cortexgraph_vault.core.note_merge import merge_versions
-from cortexgraph_vault.core.times import parse_time
+from cortexgraph_vault.core.note_merge import grew_by_use, merge_versions
 from cortexgraph_vault.history import sync_git
 from cortexgraph_vault.history.runner import GitRunner, split_nul
 from cortexgraph_vault.history.tracing import id_value
@@ -159,13 +158,7 @@ def _grew_from(base: bytes | None, later: bytes) -> bool:
         return True
     old = parse_note(base.decode("utf-8", "replace")).frontmatter
     new = parse_note(later.decode("utf-8", "replace")).frontmatter
-    try:
-        if int(new.get("use_count", 1)) < int(old.get("use_count", 1)):
-            return False
-    except (TypeError, ValueError):
-        return False
-    then, now = parse_time(old.get("last_used")), parse_time(new.get("last_used"))
-    return then is None or now is None or then <= now
+    return grew_by_use(old, new)
 
 
 def forgotten_versions(

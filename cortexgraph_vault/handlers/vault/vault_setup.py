@@ -24,4 +24,8 @@ def init_git(engine: VaultEngine) -> InitResult:
 
 def settings(engine: VaultEngine) -> SettingsList:
     """Every setting with its environment variable, value and where the value came from."""
-    return SettingsList(settings=[SettingRow(**row) for row in describe(engine.config)])
+    return SettingsList(
+        settings=[
+            SettingRow.model_validate(row, from_attributes=True) for row in describe(engine.config)
+        ]
+    )

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from cortexgraph_vault.core.link_values import link_for, points_to
+from cortexgraph_vault.core.link_values import link_for, listed, points_to
 from cortexgraph_vault.core.memory import SUPERSEDED_BY, VALID_UNTIL, Memory
 from cortexgraph_vault.core.note import ParsedNote
 from cortexgraph_vault.core.supersession import standing_changes, taken_over
@@ -143,7 +143,7 @@ def _reread(engine: VaultEngine, m: Memory) -> Memory:
 
 def _replaced_by(link: str, new: Memory, now: object, parsed: ParsedNote) -> Mapping[str, object]:
     current = parsed.frontmatter.get(SUPERSEDED_BY)
-    values = [current] if isinstance(current, str) and current.strip() else list(current or [])
+    values = listed(current.strip() and current) if isinstance(current, str) else listed(current)
     changes: dict[str, object] = {}
     if not any(points_to(str(v), new) for v in values):
         changes[SUPERSEDED_BY] = [*values, link]

@@ -9,7 +9,7 @@ from typing import Any
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.control_chars import refuse_control_characters
-from cortexgraph_vault.core.link_values import link_for, link_target, points_to
+from cortexgraph_vault.core.link_values import link_for, link_target, listed, points_to
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.note import REMOVE, ParsedNote, render_note
 from cortexgraph_vault.core.note_merge import LAST_USED_ON
@@ -419,7 +419,7 @@ def _relinked(engine: VaultEngine, before: Memory, after: Memory) -> list[str]:
             out: dict[str, object] = {}
             for kind in kinds:
                 value = parsed.frontmatter.get(kind)
-                values = [value] if isinstance(value, str) else list(value or [])
+                values = [value] if isinstance(value, str) else listed(value)
                 renamed = [
                     new_link if link_target(str(v)).lower().removesuffix(".md") == old_key else v
                     for v in values
@@ -499,7 +499,7 @@ def relate(
 
     def compute(parsed: ParsedNote) -> Mapping[str, object]:
         current = parsed.frontmatter.get(relation_type)
-        values = [current] if isinstance(current, str) else list(current or [])
+        values = [current] if isinstance(current, str) else listed(current)
         changes: dict[str, object] = {relation_type: [*values, link]}
         if strength != 1.0 or meta:
             companion = f"{relation_type}_meta"

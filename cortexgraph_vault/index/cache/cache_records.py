@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:  # numpy: loaded with the word index, when first needed
     from cortexgraph_vault.index.text.posting_lists import Postings
+    from cortexgraph_vault.index.vectors.vector_rows import ExportedVectors
 
 CHUNK = 1 << 20
 _UINT = struct.Struct("=I")  # a document number as array("I") holds it
@@ -134,7 +135,7 @@ class _PositionalReader(io.RawIOBase):
 SPARE_ROWS = 1024
 
 
-def write_vectors(out: BinaryIO, exported: dict[str, Any]) -> None:
+def write_vectors(out: BinaryIO, exported: ExportedVectors) -> None:
     """The exported vectors (`SemanticIndex.export`: `paths` names each row of the arrays,
     None for a free one): a pickle of all but the arrays, then each array's bytes written
     from the array itself (100k notes: 100 MB never copied). Free rows at the end are left
@@ -142,25 +143,25 @@ def write_vectors(out: BinaryIO, exported: dict[str, Any]) -> None:
     rows = len(exported["paths"])
     while rows and exported["paths"][rows - 1] is None:
         rows -= 1
-    arrays = {k: v[:rows] for k, v in exported.items() if hasattr(v, "__array_interface__")}
-    rest = {k: v for k, v in exported.items() if k not in arrays}
-    rest["paths"] = exported["paths"][:rows]
+    arrays = {"keys": exported["keys"][:rows], "notes": exported["notes"][:rows]}
+    rest = {"paths": exported["paths"][:rows], "pending": exported["pending"]}
     shapes = {k: (v.dtype.str, v.shape) for k, v in arrays.items()}
     pickle.dump((rest, shapes), out, protocol=pickle.HIGHEST_PROTOCOL)
     for array_ in arrays.values():
         out.write(array_.data if array_.flags.c_contiguous else array_.copy().data)
 
 
-def read_vectors(records: CacheRecords, start: int, end: int) -> dict[str, Any]:
+def read_vectors(records: CacheRecords, start: int, end: int) -> ExportedVectors:
     """The vectors written by `write_vectors` in [start, end), their arrays read straight
     into arrays of their own, with SPARE_ROWS free rows more."""
     import numpy as np
 
     stream = records.stream(start)
-    found: dict[str, Any]
-    found, shapes = pickle.load(stream)
+    rest: dict[str, list[Any]]  # paths and pending, as pickled
+    rest, shapes = pickle.load(stream)
     at = stream.tell()
-    rows = len(found["paths"])
+    rows = len(rest["paths"])
+    arrays: dict[str, np.ndarray] = {}
     for key, (dtype, shape) in shapes.items():
         if not shape or shape[0] != rows:
             raise ValueError("the note vectors' arrays and paths disagree")
@@ -168,16 +169,22 @@ def read_vectors(records: CacheRecords, start: int, end: int) -> dict[str, Any]:
         size = array_[:rows].nbytes
         records.read_into(at, array_.data.cast("B")[:size])
         at += size
-        found[key] = array_
+        arrays[key] = array_
     if at != end:
         raise ValueError("the note vectors do not end where the end marker begins")
-    found["paths"] = [*found["paths"], *[None] * SPARE_ROWS]
-    return found
+    if arrays.keys() != {"keys", "notes"}:
+        raise ValueError(f"the note vectors hold {sorted(arrays)}, not keys and notes")
+    return {
+        "paths": [*rest["paths"], *[None] * SPARE_ROWS],
+        "keys": arrays["keys"],
+        "notes": arrays["notes"],
+        "pending": rest["pending"],
+    }
 
 
 def vectors_in(
     records: CacheRecords, start: int, end: int
-) -> tuple[Callable[[], dict[str, Any]], Callable[[BinaryIO], None]]:
+) -> tuple[Callable[[], ExportedVectors], Callable[[BinaryIO], None]]:
     """How to read the vectors in [start, end) of the file, and to copy them as they are."""
 
     def copy(out: BinaryIO) -> None:

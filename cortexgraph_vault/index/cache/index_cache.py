@@ -22,7 +22,7 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TypedDict, cast
 
 from cortexgraph_vault.index.cache.cache_records import (
     CacheRecords,
@@ -42,6 +42,7 @@ from cortexgraph_vault.vault.lock import vault_key
 
 if TYPE_CHECKING:  # numpy: loaded with the word index, when first needed
     from cortexgraph_vault.index.text.text_index import TextIndex
+    from cortexgraph_vault.index.vectors.vector_rows import ExportedVectors
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ class CachedIndex:
 
 
 def _words_loader(
-    store: CacheRecords, start: int, end: int, header: dict[str, Any], stored: bool
+    store: CacheRecords, start: int, end: int, header: CacheHeader, stored: bool
 ) -> Callable[[], TextIndex]:
     """The word index held in [start, end) of the file, restored when called; `stored`: its
     lists' arrays made when each is first used (a one-call process: a search reads a few)."""
@@ -104,7 +105,27 @@ def cache_path(cache_dir: Path, root: Path) -> Path:
     return cache_dir / "index" / f"{vault_key(root)}.pickle"
 
 
-def _stamp(layout: VaultLayout, max_note_bytes: int) -> dict[str, Any]:
+class CacheStamp(TypedDict):
+    """What a cache must have been written with to be read: compared whole, pickled first."""
+
+    format: int
+    parser: str
+    root: str
+    layout: tuple[str, str, str]
+    max_note_bytes: int
+
+
+class CacheHeader(TypedDict):
+    """How many parts the notes and words are in, and the word index's small parts."""
+
+    note_chunks: int
+    term_chunks: int
+    paths: list[str | None]
+    norms: object  # array("d"), handed to TextIndex.restore
+    terms_of: dict[int, list[str]]
+
+
+def _stamp(layout: VaultLayout, max_note_bytes: int) -> CacheStamp:
     return {
         "format": CACHE_FORMAT,
         "parser": parser_version(),
@@ -150,7 +171,7 @@ def load_cache(
             if pickle.load(fh) != _stamp(layout, max_note_bytes):
                 log.info("%s: index cache is from another version or layout; rebuilding it", path)
                 return None
-            header = pickle.load(fh)
+            header: CacheHeader = pickle.load(fh)
             vectors_at, base, records_at, terms_at, end_at, flag = _TRAILER.unpack(
                 _tail(fh, _TRAILER.size)
             )
@@ -215,7 +236,7 @@ def save_cache(
     max_note_bytes: int,
     notes: dict[str, IndexedNote],
     text: dict[str, Any],
-    vectors: PickledVectors | dict[str, Any] | None = None,
+    vectors: PickledVectors | ExportedVectors | None = None,
 ) -> float:
     """Write the cache atomically (a reader sees the old file or the new one); seconds taken.
 
@@ -229,7 +250,7 @@ def save_cache(
     postings = text["postings"]
     term_parts = posting_parts(postings)
     try:
-        header = {
+        header: CacheHeader = {
             "note_chunks": (len(notes) + NOTE_CHUNK - 1) // NOTE_CHUNK,
             "term_chunks": len(term_parts),
             "paths": text["paths"],
@@ -246,13 +267,13 @@ def save_cache(
             # the index's arrays are let go of at once (a change meanwhile copies them)
             if vectors is None:
                 flag = _NO_VECTORS
-            elif isinstance(vectors, dict):  # as exported
-                flag = complete(vectors, notes)
-                write_vectors(fh, vectors)
-                vectors.clear()
-            else:  # as loaded, never read
+            elif isinstance(vectors, PickledVectors):  # as loaded, never read
                 flag = vectors.complete
                 vectors.copy_to(fh)
+            else:  # as exported
+                flag = complete(vectors, notes)
+                write_vectors(fh, vectors)
+                cast("dict[str, object]", vectors).clear()  # the arrays let go of
             base = fh.tell()
             # where each note's cold fields are: two numbers a note (100k: records would be
             # 30 MB more at the peak of a cold start)

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
@@ -66,6 +66,7 @@ if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a searc
     from cortexgraph_vault.index.catalog.parallel_parse import EarlyWorkers, ParseWorkers
     from cortexgraph_vault.index.text.text_index import TermStats, TextIndex
     from cortexgraph_vault.index.vectors.semantic import SemanticIndex
+    from cortexgraph_vault.index.vectors.vector_rows import ExportedVectors
 
 log = logging.getLogger(__name__)
 
@@ -89,12 +90,12 @@ class PickledVectors:
     needs them: `stats` or `show` never loads numpy. `complete`: every note has its vector
     and none waits to be embedded again."""
 
-    load: Callable[[], dict[str, Any]]  # read from the cache file
+    load: Callable[[], ExportedVectors]  # read from the cache file
     copy_to: Callable[[BinaryIO], None]  # written as they are into a newer cache file
     complete: bool
 
 
-def complete(exported: dict[str, Any], paths: Iterable[str]) -> bool:
+def complete(exported: ExportedVectors, paths: Iterable[str]) -> bool:
     """Exported vectors hold every note's, and none waits to be embedded again."""
     return not exported["pending"] and set(exported["paths"]) >= set(paths)
 
@@ -410,13 +411,13 @@ class VaultCatalog:
 
     def snapshot(
         self,
-    ) -> tuple[dict[str, IndexedNote], dict[str, object], PickledVectors | dict[str, Any] | None]:
+    ) -> tuple[dict[str, IndexedNote], dict[str, object], PickledVectors | ExportedVectors | None]:
         """Notes, words and vectors to save: the vectors as loaded if still untouched, else
         exported (pickled by the writer, outside the lock)."""
         with self.lock:
             notes = dict(self._notes)
             if self._semantic is None and self._vectors is not None:
-                vectors: PickledVectors | dict[str, Any] | None = self._vectors[0]
+                vectors: PickledVectors | ExportedVectors | None = self._vectors[0]
             else:
                 vectors = self.semantic.export()
             return notes, self.text.export(), vectors

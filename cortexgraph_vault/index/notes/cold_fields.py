@@ -113,10 +113,10 @@ def decode(data: bytes) -> Cold:
     return frontmatter_bytes, body, links, memory
 
 
-def frontmatter_of(value: Any) -> dict[str, Any]:
+def frontmatter_of(value: Any) -> dict[str, object]:
     """The frontmatter of decoded cold fields (unpickled here, the first time it is read)."""
     if type(value) is bytes:
-        result: dict[str, Any] = pickle.loads(value)
+        result: dict[str, object] = pickle.loads(value)
         return result
-    decoded: dict[str, Any] = value
+    decoded: dict[str, object] = value
     return decoded

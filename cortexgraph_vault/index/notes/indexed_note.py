@@ -147,7 +147,7 @@ class IndexedNote:
         mtime_ns: int,
         ctime_ns: int,
         sha256: str,
-        frontmatter: dict[str, Any],
+        frontmatter: dict[str, object],
         body: str,
         problems: tuple[str, ...] = (),
         memory: Memory | None = None,
@@ -238,12 +238,12 @@ class IndexedNote:
         return cold
 
     @property
-    def frontmatter(self) -> dict[str, Any]:
+    def frontmatter(self) -> dict[str, object]:
         cold = self._fields()
         if cold[0] is _UNREAD:
             fm = cold_fields.frontmatter_of(self._decoded()[0])
             cold = self._cold = (fm, *cold[1:])
-        found: dict[str, Any] = cold[0]
+        found: dict[str, object] = cold[0]
         return found
 
     @property

@@ -5,16 +5,16 @@ Interning changes no value, only how many copies of it memory holds."""
 from __future__ import annotations
 
 import sys
-from typing import Any, TypeVar
+from typing import TypeVar
 
 shared = sys.intern
 T = TypeVar("T")
 
 
-def shared_strings(frontmatter: dict[str, Any]) -> dict[str, Any]:
+def shared_strings(frontmatter: dict[str, object]) -> dict[str, object]:
     """The frontmatter with its keys, and the strings of its lists (tags, aliases,
     entities), interned."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for key, value in frontmatter.items():
         if type(value) is list:
             value = [shared(v) if type(v) is str else v for v in value]

@@ -23,13 +23,18 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from itertools import repeat
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cortexgraph_vault.index.vectors.embedder import Embedder, ModelUnavailable
 from cortexgraph_vault.index.vectors.query_vectors import QueryVectors
-from cortexgraph_vault.index.vectors.vector_rows import KEY_BYTES, RENAMED_MAX, VectorRows
+from cortexgraph_vault.index.vectors.vector_rows import (
+    KEY_BYTES,
+    RENAMED_MAX,
+    ExportedVectors,
+    VectorRows,
+)
 
 if TYPE_CHECKING:
     from cortexgraph_vault.progress import Progress
@@ -258,7 +263,7 @@ class SemanticIndex:
             return top, cosines
 
     # persistence --------------------------------------------------------------------
-    def export(self) -> dict[str, Any] | None:
+    def export(self) -> ExportedVectors | None:
         """The vectors for the cache: the matrix itself, not a copy (see `VectorRows`); `paths`
         names each row, None for a free one."""
         with self.lock:
@@ -272,7 +277,7 @@ class SemanticIndex:
                 "pending": sorted(self._stale),
             }
 
-    def restore(self, data: Mapping[str, Any], known: Iterable[str]) -> None:
+    def restore(self, data: ExportedVectors, known: Iterable[str]) -> None:
         """Take vectors from the cache; notes it lacks are marked to be embedded. The model
         itself is not loaded here: a command that never searches by meaning never pays for it.
         The matrix given becomes the index's own (a loaded cache's: not copied)."""
@@ -282,11 +287,6 @@ class SemanticIndex:
         paths, keys, matrix = data["paths"], data["keys"], data["notes"]
         if len(paths) != len(keys) or matrix.ndim != 2 or matrix.shape[0] != len(paths):
             raise ValueError("note vectors are damaged")
-        if not isinstance(keys, np.ndarray):  # bytes each (a cache of an older version)
-            keys = np.array(
-                [np.frombuffer(k.ljust(KEY_BYTES, b"\0")[:KEY_BYTES], np.uint8) for k in keys],
-                dtype=np.uint8,
-            ).reshape(len(paths), KEY_BYTES)
         if keys.shape != (len(paths), KEY_BYTES) or keys.dtype != np.uint8:
             raise ValueError("note vector keys are damaged")
         with self.lock:
@@ -311,5 +311,6 @@ class SemanticIndex:
                     self._notes = VectorRows(int(matrix.shape[1]))
                 notes = self._notes
                 keep = [i for i, p in enumerate(paths) if p is not None and p in known]
-                notes.put([paths[i] for i in keep], matrix[keep], [keys[i].tobytes() for i in keep])
+                kept = [p for p in paths if p is not None and p in known]
+                notes.put(kept, matrix[keep], [keys[i].tobytes() for i in keep])
             self._stale |= (known - set(notes.row_of)) | (set(data["pending"]) & known)

@@ -5,6 +5,7 @@ the key of the text it was made from, and a journal of the names that got or los
 from __future__ import annotations
 
 import sys
+from typing import TypedDict
 
 import numpy as np
 
@@ -12,6 +13,16 @@ KEY_BYTES = 12
 # names whose row changed, kept for `rows_of` to bring its rows up to date from; past this
 # many since its rows were made (or older than the journal holds), they are made again
 RENAMED_MAX = 256
+
+
+class ExportedVectors(TypedDict):
+    """The vectors as the cache holds them (`SemanticIndex.export`, `cache_records`): `paths`
+    names each row of the arrays, None for a free one; `pending` waits to be embedded again."""
+
+    paths: list[str | None]
+    keys: np.ndarray
+    notes: np.ndarray
+    pending: list[str]
 
 
 class VectorRows:

@@ -253,7 +253,7 @@ export interface MemoryDetail {
   /** uses, each on a day of its own (promotion needs use spread over days), after which it is promoted (0: promotable now); null when not active or out of reach */
   uses_to_promote: number | null;
   /** days left in which enough uses promote it (use-count rule); null once over */
-  promote_window_days_left: number | null;
+  days_left_in_promote_window: number | null;
 }
 
 export interface MemoryList {

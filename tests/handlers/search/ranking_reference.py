@@ -7,7 +7,7 @@ core/ranking.py match by match, which handlers/search/relevance_arrays.py works 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -120,7 +120,7 @@ def reference_match(
 def reference_rank(
     engine: VaultEngine, query: str, terms: Sequence[str], *, statuses: set[str],
     tags: Sequence[str] | None = None, folder: str | None = None,
-    window_days: float | None = None, now: datetime, stm_weight: float = 1.0,
+    used_since: datetime | None = None, now: datetime, stm_weight: float = 1.0,
     ltm_weight: float = 1.0, by_memory_score: bool = False,
     query_vector: np.ndarray | None = None, include_superseded: bool = False,
 ) -> tuple[list[Candidate], Matches | None]:  # fmt: skip
@@ -139,7 +139,7 @@ def reference_rank(
         floor = engine.config.search_prior_floor
     has_tag = _tag_filter(tags)
     prefix = folder.strip().strip("/") + "/" if folder and folder.strip("/ ") else None
-    since = (now - timedelta(days=window_days)).timestamp() if window_days is not None else None
+    since = used_since.timestamp() if used_since is not None else None
     out: list[Candidate] = []
     created: dict[str, float] = {}
     for path, rel in items:

@@ -18,6 +18,7 @@ from cortexgraph_vault.handlers.graph import related
 from cortexgraph_vault.handlers.search import search
 from cortexgraph_vault.handlers.search.relevance import search_terms
 from cortexgraph_vault.handlers.search.search import UNIFIED_STATUSES, blend, rank
+from cortexgraph_vault.requests.fields import days_before
 from cortexgraph_vault.service import MemoryService
 from tests.builders import service_for
 from tests.conftest import NOW
@@ -74,7 +75,7 @@ def _filters(rng: random.Random) -> dict[str, Any]:
         "statuses": statuses,
         "tags": rng.choice([None, None, ["project"], ["work", "meeting"]]),
         "folder": rng.choice([None, None, None, "Projects", "Copies/"]),
-        "window_days": rng.choice([None, None, 10.0, 200.0]),
+        "used_since": days_before(NOW, rng.choice([None, None, 10.0, 200.0])),
         "stm_weight": rng.choice([1.0, 0.5, 1.7]),
         "ltm_weight": rng.choice([1.0, 0.8, 1.3]),
         "by_memory_score": rng.random() < 0.25,
