@@ -219,6 +219,7 @@ class Config:
     consolidate_interval_hours: float = _setting("float", 0.0, "hours between scheduled consolidation runs (0: off)", 0.0, 8760.0)
     relation_min_confidence: float = _setting("float", 0.5, "least confidence for a discovered relation", 0.0, 1.0)
     semantic_hi: float = _setting("float", 0.88, "similarity from which memories are duplicates", 0.0, 1.0)
+    semantic_lo: float = _setting("float", 0.78, "similarity below which memories are distinct", 0.0, 1.0)
     auto_supersede: bool = _setting("bool", True, "a save records the one memory it surely replaces (same subject and slot, a new value, a change cue) without asking; the rest it lists under may_supersede")
     auto_recall_enabled: bool = _setting("bool", True, "recall memories automatically in conversation")
     auto_recall_mode: AutoRecallMode = _setting("choice", "silent", "auto-recall mode", choices=AUTO_RECALL_MODES)
@@ -347,6 +348,10 @@ def _check_together(values: Mapping[str, Any], origins: Mapping[str, str]) -> No
         (
             lambda: values["review_danger_zone_min"] < values["review_danger_zone_max"],
             "CORTEXGRAPH_REVIEW_DANGER_ZONE_MIN must be below CORTEXGRAPH_REVIEW_DANGER_ZONE_MAX",
+        ),
+        (
+            lambda: values["semantic_lo"] <= values["semantic_hi"],
+            "CORTEXGRAPH_SEMANTIC_LO must not exceed CORTEXGRAPH_SEMANTIC_HI",
         ),
         (
             lambda: (
