@@ -327,7 +327,6 @@ SLOTS: tuple[Slot, ...] = (
         _rx(r"\btime\s*zone\b"),
     ),
 )
-SLOT_NAMES = tuple(s.name for s in SLOTS)
 
 # Words that find the memories stating a slot, for a question that names none of their words.
 SLOT_SEEDS: dict[str, str] = {
@@ -515,7 +514,6 @@ def single_valued(slot: str) -> bool:
 
 # Who holds a fact ------------------------------------------------------------------------
 
-SELF = "self"
 _SELF = re.compile(
     r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us|the user|user's)\b",
     re.IGNORECASE,

