@@ -21,9 +21,9 @@ import platformdirs
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.decay import DECAY_MODELS, DecayConfig, DecayModelName
+from cortexgraph_vault.core.recall_bar import THRESHOLD as RECALL_THRESHOLD
 from cortexgraph_vault.core.rules import RuleConfig
 from cortexgraph_vault.core.times import parse_time
-from cortexgraph_vault.core.use_relevance import THRESHOLD as RECALL_THRESHOLD
 from cortexgraph_vault.errors import ConfigError
 
 ENV_PREFIX = "CORTEXGRAPH_"

@@ -83,25 +83,6 @@ def prior(memory_score: float, floor: float) -> float:
     return floor + (1.0 - floor) * min(1.0, max(0.0, memory_score))
 
 
-def fuse(
-    lexical: Mapping[str, float],
-    vector: Mapping[str, float],
-    cfg: RankingConfig,
-    lengths: Mapping[str, float] | None = None,
-) -> dict[str, Relevance]:
-    """Every note matched by words, and every note near enough in meaning; `lengths`: each
-    note's indexed length (none: every note is short)."""
-    size = (lengths or {}).get
-    out = {path: Relevance(lexical=sim, length=size(path, 0.0)) for path, sim in lexical.items()}
-    for path, cos in vector.items():
-        found = out.get(path)
-        if found is not None:
-            found.vector = cos
-        elif cos >= cfg.vector_min:
-            out[path] = Relevance(vector=cos, length=size(path, 0.0))
-    return out
-
-
 @dataclass(frozen=True)
 class Episodes:
     """Memories in the order they were saved, with their save times (seconds)."""
@@ -145,35 +126,6 @@ class Episodes:
                 out.append((self.paths[nxt], k))
                 j = nxt
         return out
-
-
-def lend_context(
-    found: dict[str, Relevance],
-    episodes: Episodes,
-    created: Mapping[str, float],
-    cfg: RankingConfig,
-) -> None:
-    """Each memory matched by words lends part of its relevance to its episode neighbours
-    that match too: context orders matches, it never makes one (a note saved beside a
-    match is not itself an answer)."""
-    if cfg.context_weight <= 0 or cfg.context_reach <= 0:
-        return
-    lent: dict[str, float] = {}
-    own_of = {path: rel.own(cfg) for path, rel in found.items()}
-    for path, rel in found.items():
-        when = created.get(path)
-        own = own_of[path]
-        if when is None or own <= 0 or rel.lexical <= 0:
-            continue
-        i = episodes.position(path, when)
-        if i is None:
-            continue
-        for other, k in episodes.neighbours(i, cfg.context_reach, cfg.context_gap):
-            gain = own - own_of.get(other, own)
-            if gain > 0:
-                lent[other] = lent.get(other, 0.0) + cfg.context_weight * 0.5 ** (k - 1) * gain
-    for path, amount in lent.items():
-        found[path].context = amount
 
 
 def discount_episodes(

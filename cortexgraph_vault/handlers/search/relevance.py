@@ -90,10 +90,6 @@ def search_terms(query: str | None) -> list[str]:
     return list(dict.fromkeys(meaningful or stems(found)))
 
 
-def _episodes(engine: VaultEngine) -> Episodes:
-    return _built_episodes(engine)[1]
-
-
 def _built_episodes(engine: VaultEngine) -> tuple[int, Episodes]:
     # Save times and paths from the note table (its `created` is each memory's
     # `created.timestamp()`, nan for a plain note): decoding every memory of the catalogue
@@ -177,7 +173,7 @@ def match(
     if qvec is not None:
         with sem.lock:  # the rows asked for are those of the vectors looked at
             # by the table's list of paths, not the table: the tables that follow touches
-            # share it (a touch made a new table, and this cost 0.7 ms at 10k notes)
+            # share it (each touch makes a new table)
             vector_rows = sem.rows_of(table.paths, table.paths, table.row_of)
             also = np.where(rows >= 0, vector_rows[np.maximum(rows, 0)], -1)
             nearest, cosines = sem.nearest_arrays(qvec, cfg.vector_candidates, cfg.vector_min, also)

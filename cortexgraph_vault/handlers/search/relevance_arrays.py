@@ -1,11 +1,11 @@
 """The parts of every match's relevance (core/ranking.py) as arrays, one entry a match.
 
-`fuse` and `lend_context` of core/ranking.py say what is computed; this works out the same
-numbers for tens of thousands of matches without a Python step per match: each value is made
-by the same IEEE operations in the same order, so the results are bit for bit those of the
-plain functions (tests/handlers/search/test_rank_arrays.py compares them on random vaults). The matches
-keep the order the plain `fuse` gives them, and context is summed in the order `lend_context`
-sums it.
+The formulas of core/ranking.py, worked out for tens of thousands of matches without a Python
+step per match: each value is made by the same IEEE operations in the same order as the plain
+match-by-match `fuse` and `lend_context` of tests/handlers/search/ranking_reference.py, so the
+results are bit for bit theirs (tests/handlers/search/test_rank_arrays.py compares them on
+random vaults). The matches keep the order the plain `fuse` gives them, and context is summed
+in the order `lend_context` sums it.
 """
 
 from __future__ import annotations
@@ -424,8 +424,8 @@ MOVED_MAX = 256  # rows looked up again from the last ones: past this, all of th
 def _episode_rows(table: NoteTable, links: EpisodeLinks) -> np.ndarray:
     """The episode position of each table row's note (-1: none), once per list of paths,
     episodes and memory rows. Episodes hold memories only (with their save times): plain
-    notes are not looked up. The tables that follow touches share their list of paths (a
-    touch made a new table, and this cost 0.15 ms at 10k notes); after a save (a list with
+    notes are not looked up. The tables that follow touches share their list of paths (each
+    touch makes a new table); after a save (a list with
     one path more, links made from the last ones) only the rows that may differ are looked
     up (`_rows_after`). The list is held (it takes no weak reference): one at a time, most
     often the newest table's own."""
