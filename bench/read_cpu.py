@@ -57,8 +57,12 @@ def _calls(service: Any, ids: list[str], words: list[str], rng: random.Random) -
     from pydantic_core import to_json
 
     from cortexgraph_vault.api import schemas as s
-    from cortexgraph_vault.operations import LIST_MEMORIES, MEMORY_DETAIL, SEARCH_UNIFIED
-    from cortexgraph_vault.operations.browse import MemoryDetailRequest
+    from cortexgraph_vault.operations.browse import (
+        LIST_MEMORIES,
+        MEMORY_DETAIL,
+        MemoryDetailRequest,
+    )
+    from cortexgraph_vault.operations.vault import SEARCH_UNIFIED
 
     def list_page() -> bytes:
         query = s.ListQuery.model_validate({"page": str(rng.randint(1, 5))})

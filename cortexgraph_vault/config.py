@@ -21,9 +21,9 @@ import platformdirs
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.decay import DECAY_MODELS, DecayConfig, DecayModelName
+from cortexgraph_vault.core.recall_bar import THRESHOLD as RECALL_THRESHOLD
 from cortexgraph_vault.core.rules import RuleConfig
 from cortexgraph_vault.core.times import parse_time
-from cortexgraph_vault.core.use_relevance import THRESHOLD as RECALL_THRESHOLD
 from cortexgraph_vault.errors import ConfigError
 
 ENV_PREFIX = "CORTEXGRAPH_"
@@ -212,6 +212,8 @@ class Config:
     search_vector_weight: float = _setting("float", 0.3, "share of relevance from vector similarity (of a memory or another short note)", 0.0, 1.0)
     search_long_note_vector_weight: float = _setting("float", 0.5, "share of relevance from vector similarity for a long note (a page; between short and long, in proportion)", 0.0, 1.0)
     search_context_weight: float = _setting("float", 0.3, "share of a better match's lead a memory gains from a neighbour saved just before or after it", 0.0, 1.0)
+    search_reply_weight: float = _setting("float", 0.9, "a memory saved right after a matching question (a reply in a conversation) ranks at least at this share of the question's relevance", 0.0, 1.5)
+    search_label_weight: float = _setting("float", 0.4, "share of relevance a memory gains when the question names its label (the name before a colon that opens it: who said it, what it is about)", 0.0, 2.0)
     search_episode_discount: float = _setting("float", 0.0, "share of its rank score a hit loses for each better hit saved in the same episode (keeps one conversation from filling the results)", 0.0, 1.0)
     cluster_link_threshold: float = _setting("float", 0.83, "similarity that links memories in a cluster", 0.0, 1.0)
     cluster_max_size: int = _setting("int", 12, "largest cluster", 2, 1000)

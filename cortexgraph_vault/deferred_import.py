@@ -9,6 +9,8 @@ read; for the type checker the importer imports the module itself under TYPE_CHE
 from __future__ import annotations
 
 import importlib
+import sys
+from collections.abc import Callable, Mapping
 from typing import Any
 
 
@@ -28,3 +30,19 @@ class DeferredModule:
 
 def deferred(name: str) -> Any:
     return DeferredModule(name)
+
+
+def package_names(package: str, module_of: Mapping[str, str]) -> Callable[[str], Any]:
+    """A package's `__getattr__` (PEP 562): a name is imported from its module (`module_of`,
+    relative to the package) when first asked for, then kept in the package."""
+    namespace = sys.modules[package].__dict__
+
+    def first_use(name: str) -> Any:
+        module = module_of.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{package}.{module}"), name)
+        namespace[name] = value
+        return value
+
+    return first_use

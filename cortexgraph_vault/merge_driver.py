@@ -22,8 +22,6 @@ from pathlib import Path
 
 from cortexgraph_vault.core.note_merge import VersionMerge, merge_versions
 
-DRIVER_NAME = "cortexgraph"
-
 
 def free_sibling(path: Path) -> Path:
     """`Title 2.md`, `Title 3.md`, ... beside `path`: the first name not taken."""

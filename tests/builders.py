@@ -167,6 +167,14 @@ def path_at(name: str | os.PathLike[str], dir_fd: int | None = None) -> Path:
     return Path(os.readlink(f"/proc/self/fd/{dir_fd}")) / name
 
 
+def has_conflict_markers(text: str) -> bool:
+    """Whether a text holds a merge conflict: an opening and a closing marker line."""
+    lines = text.splitlines()
+    return any(line.startswith("<<<<<<< ") for line in lines) and any(
+        line.startswith(">>>>>>> ") for line in lines
+    )
+
+
 def a_git_that_logs(tmp_path: Path) -> tuple[str, Path]:
     """A PATH whose `git` writes each command line to a log, then runs the real git: how many
     git processes a step starts, counted from outside the process that starts them."""

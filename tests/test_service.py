@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -297,6 +298,22 @@ def test_a_one_call_service_reads_its_start_walk_once(
     svc = MemoryService(load_config({"vault": str(sample_vault)}), clock=lambda: NOW, one_call=True)
     (sample_vault / "_stm" / "Zeppelin.md").write_text("A zeppelin over the harbour.\n")
     assert _search_paths(svc, "zeppelin") == set()
+    assert _search_paths(svc, "zeppelin") == {"_stm/Zeppelin.md"}
+
+
+def test_a_call_asked_before_the_start_walk_reads_that_walk_however_late_it_runs(
+    sample_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search a client sent while the stdio server was opening the vault: the start's walk
+    saw the vault after it was asked, so it answers from that walk even after a pause; a call
+    asked after the walk began walks again as any other."""
+    monkeypatch.setattr(engine_module, "START_WALK_TRUSTED", 0.0)  # any call is after a pause
+    asked = time.monotonic()
+    svc = MemoryService(load_config({"vault": str(sample_vault)}), clock=lambda: NOW)
+    (sample_vault / "_stm" / "Zeppelin.md").write_text("A zeppelin over the harbour.\n")
+    svc.engine.trust_start_walk(asked)
+    assert _search_paths(svc, "zeppelin") == set()
+    svc.engine.trust_start_walk(time.monotonic())
     assert _search_paths(svc, "zeppelin") == {"_stm/Zeppelin.md"}
 
 

@@ -9,14 +9,13 @@ import pytest
 
 from cortexgraph_vault.errors import NotFound
 from cortexgraph_vault.models import SearchResult
-from cortexgraph_vault.operations import (
+from cortexgraph_vault.operations import Effect, Operation, Request
+from cortexgraph_vault.operations.memories import (
     SEARCH_MEMORY,
     TOUCH_MEMORY,
-    Effect,
-    Operation,
-    Request,
+    SearchMemoryRequest,
+    TouchMemoryRequest,
 )
-from cortexgraph_vault.operations.memories import SearchMemoryRequest, TouchMemoryRequest
 from cortexgraph_vault.service import MemoryService
 from tests.mcp.mcp_session import service_for
 

@@ -2,8 +2,8 @@
 
 Python runs one thread at a time. A change (a touch: a few ms of work, some forty system calls)
 that shares the interpreter with CPU-bound reads waits after each of its system calls for a
-reader to let go: alone it takes 3 ms, beside four readers 30-70 ms, and every change queued
-behind it longer still. So a change that arrives holds new reads back, in the event loop
+reader to let go, taking many times as long as alone, and every change queued behind it
+longer still. So a change that arrives holds new reads back, in the event loop
 (where waiting costs no thread), until the reads at work are done; it then goes to the change
 lane (`ChangeLane`: one thread that runs the changes handed to it one after another, with no
 trip through the event loop between two of them), and reads start again once the lane is
@@ -59,7 +59,6 @@ class ChangeFirstGate:
         self._reads_waiting: deque[_Waiter] = deque()
         self._changes_waiting: deque[_Waiter] = deque()
         # figures for tests and the bench: how often each bound let a call through
-        self.reads_held = 0
         self.reads_let_through = 0
         self.changes_let_through = 0
 
@@ -88,8 +87,6 @@ class ChangeFirstGate:
         self._dispatch()
         if waiter.granted.done():
             return
-        if queue is self._reads_waiting:
-            self.reads_held += 1
         # Past its hold the waiter asks again: its bound lets it through once a slot is free.
         timer = loop.call_later(hold, self._expire, waiter)
         try:

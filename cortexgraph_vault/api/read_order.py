@@ -1,18 +1,16 @@
 """Which waiting read a read process answers next: the cheapest kind first, within a bound.
 
 Under many clients the reads queue in the read process. Answered in arrival order, every read
-waited as long as the queue was: a memory opened (0.2 ms of work) waited ~60 ms behind the
-searches (2 ms each) that came before it. Answered cheapest first, by what each route has
+waits as long as the queue is: a memory opened waits behind the searches, each costing ten
+times more, that came before it. Answered cheapest first, by what each route has
 cost lately, the quick reads pass the slow ones: the wait is the same in sum, but most
 requests get their answer in a few milliseconds and the searches wait longer. So that no read
 waits behind cheaper ones for ever, a read that has waited `AGE` seconds is answered before
 any cheaper one, oldest first.
 
 The bound is a trade (50 clients that never pause, RELIABILITY.md scenario 6): longer, more
-answers come in milliseconds and the searches' slowest wait longer. 0.15 s kept the sample
-vault's slowest answers under 0.2 s; 0.25 s suited a vault of 10k notes better (median 47 ms,
-slowest 0.29 s) but not the small one, and a bound in multiples of each read's own cost fitted
-neither.
+answers come in milliseconds and the searches' slowest wait longer; `python -m
+bench.daemon_load` shows both on the sample vault and at 10k notes.
 
 Pure: the time is passed in, the cost of each answer is told after it.
 """

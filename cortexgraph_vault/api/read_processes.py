@@ -1,12 +1,12 @@
 """The daemon's read processes: REST reads answered beside the daemon, not in it.
 
-One interpreter runs one thread at a time. Under 50 clients the daemon used one core, with
-the other partly idle, and a third of its time went in its threads handing that one
-interpreter to each other (a change's every system call let a read in, and back). Here the
+One interpreter runs one thread at a time: under many clients a daemon alone uses one core,
+and much of its time goes in its threads handing that one interpreter to each other (a
+change's every system call lets a read in, and back). Here the
 reads that depend only on the notes (routes declared `read_process=True`: searches, listings,
 a memory opened) go to other processes, each with its own index of the vault
 (api/read_worker.py); the daemon parses the request, hands it over, and sends back the JSON
-it gets. Changes stay in the daemon, one writer as before.
+it gets. Changes stay in the daemon, the one writer.
 
 Read-your-writes: every path the daemon's catalogue takes in (its own writes, and the
 watcher's news of everyone else's) is sent to each read process, in order, on the same socket

@@ -1,11 +1,10 @@
 """The REST routes reached without Starlette's stack of middleware and router per request.
 
-Every request went through Starlette's error middleware, exception middleware, router (a
-`Route.matches` per route tried, each building a scope) and the endpoint wrapper before
-reaching a route: ~10 % of the daemon's interpreter time under load, on the event loop's
-thread that every request passes. Here a request is matched against the same routes, in the
-same order, with their own compiled patterns, and its handler is called directly; failures
-are turned into answers by the same handlers (errors.py) as before, with the same split:
+Starlette's error middleware, exception middleware, router (a `Route.matches` per route
+tried, each building a scope) and endpoint wrapper cost every request time on the event
+loop's thread, which every request passes. Here a request is matched against the same routes,
+in the same order, with their own compiled patterns, and its handler is called directly;
+failures are turned into answers by the same handlers (errors.py), with the same split:
 a known error (a VaultError, a body too large) is answered by its handler; anything else
 gets the 500 answer and is raised on to the server's log, as Starlette's error middleware
 does.

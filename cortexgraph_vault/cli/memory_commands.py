@@ -90,7 +90,7 @@ def _restore(ops: Operations, r: Request) -> Any:
     p = r.params
     if p["list"] or not p["memory_id"]:
         forgotten = ops.run("forgotten_memories", {"limit": p["limit"]})
-        return forgotten.forgotten if r.as_json else forgotten  # --json: the list, as before
+        return forgotten.forgotten if r.as_json else forgotten  # --json: the list alone
     return ops.run("restore_memory", {"memory_id": p["memory_id"], "commit": p["commit"]})
 
 

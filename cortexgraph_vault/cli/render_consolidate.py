@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.text_layout import short, table
+from cortexgraph_vault.cli.text_layout import commit_line, short, table
 from cortexgraph_vault.core import wording
 
 if TYPE_CHECKING:
@@ -64,8 +64,7 @@ def _consolidate_result(result: ConsolidateResult) -> str:
             ]
         if r.new_path:
             lines.append(f"  → {r.new_path}; originals: {', '.join(r.archived.values())}")
-        if r.commit:
-            lines.append(f"  commit {r.commit[:10]}")
+        lines += [f"  {c}" for c in commit_line(r.commit)]
     return "\n".join(lines)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.text_layout import short, table
+from cortexgraph_vault.cli.text_layout import listed, short, table
 from cortexgraph_vault.core import wording
 
 if TYPE_CHECKING:
@@ -24,12 +24,9 @@ def _message_analysis(result: MessageAnalysis) -> str:
         f"why: {result.reasoning}",
         f"strength {wording.decimal(result.suggested_strength)}",
     ]
-    if result.suggested_entities:
-        lines.append(f"entities: {', '.join(result.suggested_entities)}")
-    if result.suggested_links:
-        lines.append(f"links: {', '.join(result.suggested_links)}")
-    if result.suggested_tags:
-        lines.append(f"tags: {', '.join(result.suggested_tags)}")
+    lines += listed("entities: ", result.suggested_entities)
+    lines += listed("links: ", result.suggested_links)
+    lines += listed("tags: ", result.suggested_tags)
     return "\n".join(lines)
 
 
@@ -41,15 +38,13 @@ def _recall_analysis(result: RecallAnalysis) -> str:
     ]
     if result.suggested_query:
         lines.append(f"query: {result.suggested_query}")
-    if result.suggested_entities:
-        lines.append(f"entities: {', '.join(result.suggested_entities)}")
+    lines += listed("entities: ", result.suggested_entities)
     return "\n".join(lines)
 
 
 def _auto_recall_result(result: AutoRecallResult) -> str:
     lines = [f"{result.message} (mode {result.mode})"]
-    if result.topics_found:
-        lines.append(f"topics: {', '.join(result.topics_found)}")
+    lines += listed("topics: ", result.topics_found)
     if result.memories:
         # what happened to each memory: reinforced, or why not (used too recently)
         rows = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cortexgraph_vault.cli.text_layout import commit_line
 from cortexgraph_vault.core import wording
 
 if TYPE_CHECKING:
@@ -44,8 +45,7 @@ def _import(r: ImportResult) -> str:
         lines.append(f"skipped {p.file}:{p.line}: {p.reason}")
     for w in r.warnings:
         lines.append(f"note    {w.file}:{w.line}: {w.reason}")
-    if r.commit:
-        lines.append(f"commit {r.commit[:10]}")
+    lines += commit_line(r.commit)
     return "\n".join(lines)
 
 

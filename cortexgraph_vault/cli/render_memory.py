@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.text_layout import cell, commit_line, short, short_id, table
+from cortexgraph_vault.cli.text_layout import cell, commit_line, listed, short, short_id, table
 from cortexgraph_vault.core import wording
 
 # result types named for the checker; RENDERERS is keyed by their names, so a command loads
@@ -46,10 +46,8 @@ def memory(v: MemoryView) -> str:
         lines.append(f"  forgotten in {v.days_until_forgotten:.1f} days if unused")
     if v.promote_reason:
         lines.append(f"  promotable: {v.promote_reason}")
-    if v.tags:
-        lines.append(f"  tags {', '.join(v.tags)}")
-    if v.entities:
-        lines.append(f"  about {', '.join(v.entities)}")
+    lines += listed("  tags ", v.tags)
+    lines += listed("  about ", v.entities)
     for p in v.problems:
         lines.append(f"  problem: {p}")
     if v.relations and (v.relations.outgoing or v.relations.incoming):

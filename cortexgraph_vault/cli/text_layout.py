@@ -39,3 +39,8 @@ def short_id(memory_id: str | None) -> str:
 
 def commit_line(commit: str | None) -> list[str]:
     return [f"commit {commit[:10]}"] if commit else []
+
+
+def listed(label: str, items: Sequence[str]) -> list[str]:
+    """One line of `label` and the items, comma-separated; none when there are none."""
+    return [f"{label}{', '.join(items)}"] if items else []

@@ -2,7 +2,7 @@
 comments (HTML `<!-- -->` and Obsidian `%%`), as offset ranges and as `prose_view`.
 
 What is code is decided the CommonMark way, and markdown-it-py is the authority. A markdown-it
-parse costs about 1 ms a note, too slow for indexing 10k notes, so two cheaper paths decide
+parse of every note is too slow for indexing a large vault, so two cheaper paths decide
 first: plain notes (no fence, no deep indentation, no HTML block) pair backticks line by line,
 and `block_scan.Blocks`, a line scanner that follows markdown-it's block rules, handles the
 rest. Each path hands the note on when it meets what it does not model (link reference
@@ -45,16 +45,12 @@ def prose_view(body: str) -> str:
     Cached (a few entries: bodies can be large) because the indexer asks for links and tags
     of the same body in turn.
     """
-    text = _normalize(body)
+    text = normalized_body(body)
     return _hide_comments_and_math(_blank(text, _code_ranges(text)))
 
 
 def normalized_body(body: str) -> str:
     """The body as `prose_view` sees it before blanking: same offsets, code still there."""
-    return _normalize(body)
-
-
-def _normalize(body: str) -> str:
     if "\r" in body:
         body = body.replace("\r\n", "\n").replace("\r", "\n")
     return body.replace("\x00", "\ufffd") if "\x00" in body else body

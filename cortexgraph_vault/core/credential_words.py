@@ -434,7 +434,6 @@ JOINING_WORDS = words(
     luidt
     """
 )
-JOINING_MARKS = (":", "=", "→", "->", "=>", "⇒", "–", "—", " - ")
 # Where what is being named is said between the name and "is": "password *for the NAS* is",
 # "mot de passe *du wifi* est", "código *de la puerta* es".
 OF_WORDS = words(

@@ -10,6 +10,7 @@ Pure: no clock, no files.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from itertools import repeat
 
 import numpy as np
@@ -32,16 +33,23 @@ def use_factors(use_bases: np.ndarray, cfg: DecayConfig) -> np.ndarray:
 
 def decay_factors(dt: np.ndarray, cfg: DecayConfig) -> np.ndarray:
     """`decay_factor` of each elapsed time (seconds; negative counts as 0)."""
+    return _decay(dt, cfg, _exp, _pow)
+
+
+def _decay(
+    dt: np.ndarray,
+    cfg: DecayConfig,
+    exp: Callable[[np.ndarray], np.ndarray],
+    power: Callable[[np.ndarray, float], np.ndarray],
+) -> np.ndarray:
     dt = np.maximum(0.0, dt)
     if cfg.model == "exponential":
-        return _exp(-cfg.exp_lambda * dt)
+        return exp(-cfg.exp_lambda * dt)
     if cfg.model == "power_law":
-        return _pow(1.0 + dt / cfg.pl_t0, -cfg.pl_alpha)
+        return power(1.0 + dt / cfg.pl_t0, -cfg.pl_alpha)
     if cfg.model == "two_component":
         w = cfg.tc_weight_fast
-        fast = _exp(-cfg.tc_lambda_fast * dt)
-        slow = _exp(-cfg.tc_lambda_slow * dt)
-        return w * fast + (1 - w) * slow
+        return w * exp(-cfg.tc_lambda_fast * dt) + (1 - w) * exp(-cfg.tc_lambda_slow * dt)
     raise ValueError(f"unknown decay model {cfg.model!r}")
 
 
@@ -74,16 +82,7 @@ def _approx_scores(
 ) -> np.ndarray:
     """`scores_of` with numpy's own `power` and `exp` (no Python call per row): not equal bit
     for bit, only within APPROX_MARGIN of it, to choose which rows to score exactly."""
-    dt = np.maximum(0.0, now_ts - last_used_ts)
-    if cfg.model == "exponential":
-        decay = np.exp(-cfg.exp_lambda * dt)
-    elif cfg.model == "power_law":
-        decay = np.power(1.0 + dt / cfg.pl_t0, -cfg.pl_alpha)
-    elif cfg.model == "two_component":
-        w = cfg.tc_weight_fast
-        decay = w * np.exp(-cfg.tc_lambda_fast * dt) + (1 - w) * np.exp(-cfg.tc_lambda_slow * dt)
-    else:
-        raise ValueError(f"unknown decay model {cfg.model!r}")
+    decay = _decay(now_ts - last_used_ts, cfg, np.exp, np.power)
     out: np.ndarray = np.power(use_bases, cfg.beta) * decay * strengths
     return out
 

@@ -327,7 +327,6 @@ SLOTS: tuple[Slot, ...] = (
         _rx(r"\btime\s*zone\b"),
     ),
 )
-SLOT_NAMES = tuple(s.name for s in SLOTS)
 
 # Words that find the memories stating a slot, for a question that names none of their words.
 SLOT_SEEDS: dict[str, str] = {
@@ -432,6 +431,17 @@ def _states(pattern: re.Pattern[str], text: str) -> int | None:
 
 def slot_starts(text: str, among: frozenset[str] | None = None) -> dict[str, int]:
     """Each slot a statement gives a value of (of `among`, if given), and where it first does."""
+    if len(text) > REMEMBERED_TEXT:
+        return _slot_starts(text, among)
+    return {k: at for k, at in _remembered_starts(text) if among is None or k in among}
+
+
+# A save compares itself with the same candidate memories' texts as the saves before it: what
+# a memory-sized text states is remembered by text (pure functions of it).
+REMEMBERED_TEXT = 4096
+
+
+def _slot_starts(text: str, among: frozenset[str] | None = None) -> dict[str, int]:
     starts: dict[str, int] = {}
     for slot in SLOTS:
         if among is not None and slot.name not in among:
@@ -445,6 +455,11 @@ def slot_starts(text: str, among: frozenset[str] | None = None) -> dict[str, int
         if among is None or key in among:
             starts.setdefault(key, m.start())
     return starts
+
+
+@lru_cache(maxsize=4096)
+def _remembered_starts(text: str) -> tuple[tuple[str, int], ...]:
+    return tuple(_slot_starts(text).items())
 
 
 LEADING_SPAN = 40  # characters from the first slot a statement states to another it leads with
@@ -499,7 +514,6 @@ def single_valued(slot: str) -> bool:
 
 # Who holds a fact ------------------------------------------------------------------------
 
-SELF = "self"
 _SELF = re.compile(
     r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us|the user|user's)\b",
     re.IGNORECASE,
@@ -731,6 +745,15 @@ _WHEN = re.compile(r"\b(?:" + "|".join(_MONTHS + [d + "s?" for d in _DAYS]) + r"
 
 def when_values(text: str) -> frozenset[str]:
     """Numbers, times, dates and weekdays: what a rescheduled event changes."""
+    if len(text) > REMEMBERED_TEXT:
+        return _when_values(text)
+    return _remembered_when(text)
+
+
+def _when_values(text: str) -> frozenset[str]:
     out = {m.group(0).lower().replace(" ", "") for m in _NUMBER.finditer(text)}
     out |= {m.group(0).lower().removesuffix("s") for m in _WHEN.finditer(text)}
     return frozenset(out)
+
+
+_remembered_when = lru_cache(maxsize=4096)(_when_values)

@@ -34,14 +34,7 @@ class MergeSource:
 
 
 @dataclass(frozen=True)
-class Merged:
-    content: str
-    tags: tuple[str, ...]
-    entities: tuple[str, ...]
-    created: datetime
-    last_used: datetime
-    use_count: int
-    strength: float
+class Merged(MergeSource):
     kept: tuple[int, ...]  # which sources' texts the content holds (indexes, oldest first)
 
 

@@ -7,6 +7,10 @@ memories that match about equally well.
     context    = c · Σ_k 0.5^(k−1) · max(0, relevance(neighbour at k) − relevance)
                  (k = 1..reach; between notes that both match, lent by those matched by
                  words: a better-matching neighbour pulls a memory up, equals do not)
+    reply      = the memory saved right after a matching question in its episode ranks at
+                 least at r · that question's relevance (`reply_credit`)
+    label      = + l · relevance when the query names the label a memory opens with
+                 (`Name: …`; `label_credit`)
     prior      = f + (1 − f) · min(1, memory score)                   (in [f, 1])
     rank score = (relevance + context) · prior · folder weight
 
@@ -23,6 +27,7 @@ alike are ordered by use and recency. Pure: no clock, no files.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -43,6 +48,12 @@ class RankingConfig:
     # each better hit of a memory's episode multiplies its rank score by (1 − this)
     episode_discount: float = 0.0
     episode_discount_top: int = 200  # the best hits the discount looks at
+    # a memory saved right after a matching question ranks at least at this share of it
+    reply_weight: float = 0.0
+    reply_lenders: int = 30  # the best word matches looked at for questions
+    # a memory whose label the question names gains this share of its relevance
+    label_weight: float = 0.0
+    label_top: int = 50  # the best matches looked at for labels
 
 
 def vector_share(length: float, cfg: RankingConfig) -> float:
@@ -70,25 +81,6 @@ class Relevance:
 def prior(memory_score: float, floor: float) -> float:
     """The bounded weight of a memory's decay score, in [floor, 1]."""
     return floor + (1.0 - floor) * min(1.0, max(0.0, memory_score))
-
-
-def fuse(
-    lexical: Mapping[str, float],
-    vector: Mapping[str, float],
-    cfg: RankingConfig,
-    lengths: Mapping[str, float] | None = None,
-) -> dict[str, Relevance]:
-    """Every note matched by words, and every note near enough in meaning; `lengths`: each
-    note's indexed length (none: every note is short)."""
-    size = (lengths or {}).get
-    out = {path: Relevance(lexical=sim, length=size(path, 0.0)) for path, sim in lexical.items()}
-    for path, cos in vector.items():
-        found = out.get(path)
-        if found is not None:
-            found.vector = cos
-        elif cos >= cfg.vector_min:
-            out[path] = Relevance(vector=cos, length=size(path, 0.0))
-    return out
 
 
 @dataclass(frozen=True)
@@ -136,35 +128,6 @@ class Episodes:
         return out
 
 
-def lend_context(
-    found: dict[str, Relevance],
-    episodes: Episodes,
-    created: Mapping[str, float],
-    cfg: RankingConfig,
-) -> None:
-    """Each memory matched by words lends part of its relevance to its episode neighbours
-    that match too: context orders matches, it never makes one (a note saved beside a
-    match is not itself an answer)."""
-    if cfg.context_weight <= 0 or cfg.context_reach <= 0:
-        return
-    lent: dict[str, float] = {}
-    own_of = {path: rel.own(cfg) for path, rel in found.items()}
-    for path, rel in found.items():
-        when = created.get(path)
-        own = own_of[path]
-        if when is None or own <= 0 or rel.lexical <= 0:
-            continue
-        i = episodes.position(path, when)
-        if i is None:
-            continue
-        for other, k in episodes.neighbours(i, cfg.context_reach, cfg.context_gap):
-            gain = own - own_of.get(other, own)
-            if gain > 0:
-                lent[other] = lent.get(other, 0.0) + cfg.context_weight * 0.5 ** (k - 1) * gain
-    for path, amount in lent.items():
-        found[path].context = amount
-
-
 def discount_episodes(
     score: Sequence[float], episode: Sequence[int], discount: float
 ) -> list[float]:
@@ -188,3 +151,58 @@ def discount_episodes(
             out[i] = score[i] * keep**k
         seen[ep] = k + 1
     return out
+
+
+# One to three capitalised words and a colon opening a text: "Caroline: I went…",
+# "Project Atlas: launch moved to May". Not a time ("10:30") nor a lower-case lead-in.
+_LABEL = re.compile(r"\s*([A-Z][\w'’-]*(?: [A-Z][\w'’-]*){0,2}):\s")
+
+
+def leading_label(text: str) -> str | None:
+    """The label a memory's text opens with (`Name: …`): who said it, or what it is about."""
+    found = _LABEL.match(text)
+    return found.group(1) if found else None
+
+
+def label_credit(
+    relevance: float, label_terms: frozenset[str], query_terms: frozenset[str], weight: float
+) -> float:
+    """Context a memory gains when the question names its label: a fraction `weight` of its
+    relevance. The label says whose or what the memory is, as a title does; a name said by
+    half a conversation's turns is too common for the word index to weigh (it is left out
+    of the query beside rarer words), yet "what did Melanie paint" asks for what Melanie
+    said, not for what was said to her."""
+    if weight <= 0 or relevance <= 0 or not label_terms & query_terms:
+        return 0.0
+    return weight * relevance
+
+
+def asks(text: str) -> bool:
+    """Whether a memory's text asks something (its reply may hold the answer)."""
+    return "?" in text
+
+
+def reply_credit(
+    questions: Sequence[tuple[str, float]],
+    reply_of: Mapping[str, str],
+    relevance_of: Mapping[str, float],
+    weight: float,
+) -> dict[str, float]:
+    """Context each reply gains: the memory saved right after a question that matches
+    (`questions`: path, own relevance) in the same episode ranks at least at `weight` times
+    the question's relevance. In a conversation a question's words name what its answer
+    does not repeat ("how often do you see sunsets like that?" — "at least once a week"), so
+    the reply is found through the question even when it shares no word with the query.
+    `relevance_of`: the reply's relevance so far (0 when it did not match); the gain lifts
+    it to that floor and no further, the best of its questions counting."""
+    gained: dict[str, float] = {}
+    if weight <= 0:
+        return gained
+    for path, own in questions:
+        reply = reply_of.get(path)
+        if reply is None or own <= 0:
+            continue
+        gain = weight * own - relevance_of.get(reply, 0.0)
+        if gain > gained.get(reply, 0.0):
+            gained[reply] = gain
+    return gained

@@ -25,8 +25,9 @@ Pure: no files, no clock.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cortexgraph_vault.core.fact_slots import (
@@ -73,7 +74,10 @@ def likely_replaced(new: str, olds: Sequence[Statement], weights: WordWeights) -
     """The statements among `olds` that `new` likely replaces, surest first; at most one strong."""
     found: list[Replacement] = []
     new_slots = slots_stated(new)
-    new_holder = holder_of(new)
+    # Whose fact the new text states is asked only of a candidate that shares its slot or
+    # subject (the cheap test in `_compare`): most saves meet none, and the names take the
+    # longest to find.
+    new_holder = functools.cache(lambda: holder_of(new))
     cues = change_cues(new)
     clear = clear_change(new) and not adds(new)
     new_stems = weights.stems(new)
@@ -101,7 +105,7 @@ def likely_replaced(new: str, olds: Sequence[Statement], weights: WordWeights) -
 def _compare(
     new: str,
     new_slots: frozenset[str],
-    new_holder: Holder,
+    new_holder: Callable[[], Holder],
     cues: list[str],
     clear: bool,
     new_stems: dict[str, float],
@@ -128,7 +132,7 @@ def _compare(
     # a capitalised first word the other text writes in lower case ("Standup moved…" /
     # "team standup is…") is a thing, not a person holding the fact
     old_lower, new_lower = _lower_words(old_text), _lower_words(new)
-    if not same_holder(_as_things(new_holder, old_lower), _as_things(holder, new_lower), slots):
+    if not same_holder(_as_things(new_holder(), old_lower), _as_things(holder, new_lower), slots):
         return None
     if slots:
         # a slot is one fact only when both clauses stating it have one holder: "Priya left
@@ -177,7 +181,7 @@ def _compare(
     if cues:
         reasons.append("says it changed (“" + "”, “".join(dict.fromkeys(cues[:3])) + "”)")
         weight += 0.5
-    values = new_names - new_holder.names  # "Sam changed careers": Sam holds, not a value
+    values = new_names - new_holder().names  # "Sam changed careers": Sam holds, not a value
     new_value = bool(values - old_names) or rescheduled
     # names, and none new: something about the old value ("a new colour scheme in Neovim"),
     # not a new value

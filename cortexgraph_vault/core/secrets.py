@@ -13,8 +13,6 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from cortexgraph_vault.core.credentials import credential_spans
-
 # Token formats: the prefix is public (it names the issuer), the rest is the secret.
 # Each with the literal text it cannot match without (a cheap `in` test skips the regex).
 _TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
@@ -132,6 +130,10 @@ def _spans(text: str) -> Iterator[tuple[str, int, int]]:
         for m in _ASSIGNED.finditer(text):
             if _names_a_secret(m.group("key")):
                 yield "a password or secret value", *m.span("value")
+    # Its phrase patterns take a tenth of a second to compile: a process that never checks a
+    # text (a search, a listing) does not pay for them.
+    from cortexgraph_vault.core.credentials import credential_spans
+
     yield from credential_spans(text, low)
 
 

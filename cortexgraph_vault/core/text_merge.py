@@ -85,12 +85,3 @@ def merge_text(
             out.append(a[a1])
         i0, a0, t0 = i1 + 1, a1 + 1, t1 + 1
     return TextMerge("".join(out), conflicts)
-
-
-def has_conflict_markers(text: str, marker_size: int = MARKER_SIZE) -> bool:
-    opening = "<" * marker_size + " "
-    closing = ">" * marker_size + " "
-    lines = text.splitlines()
-    return any(line.startswith(opening) for line in lines) and any(
-        line.startswith(closing) for line in lines
-    )

@@ -30,9 +30,11 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from cortexgraph_vault.core.english import EVERYDAY_WORDS, STOP_WORDS
 from cortexgraph_vault.core.fact_slots import (
+    REMEMBERED_TEXT,
     Holder,
     entities_of,
     holder_of,
@@ -43,8 +45,7 @@ from cortexgraph_vault.core.fact_slots import (
     slots_asked,
 )
 from cortexgraph_vault.core.intent import is_question
-
-THRESHOLD = 0.5
+from cortexgraph_vault.core.recall_bar import THRESHOLD as THRESHOLD
 
 # weights of the evidence (see module docstring); set on the labelled set
 RARE_WORD = 0.3  # per unit of shared rarity
@@ -74,13 +75,24 @@ _SELF_ASK = re.compile(
 
 def content_words(text: str) -> list[str]:
     """The words of a text that can name a topic, lower-cased, in order (repeats dropped)."""
+    # A save weighs each candidate memory's words twice, and the saves after it mostly the
+    # same memories again (auto-recall too): a memory-sized text's words are remembered.
+    if len(text) > REMEMBERED_TEXT:
+        return list(_content_words(text))
+    return list(_remembered_words(text))
+
+
+def _content_words(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for m in _WORD.finditer(text):
         w = m.group(0).lower().replace("’", "'").removesuffix("'s").replace("'", "")
         if len(w) < 2 or w in STOP_WORDS or w in EVERYDAY_WORDS or w in _ASKER or w.isdigit():
             continue
         out.append(w)
-    return list(dict.fromkeys(out))
+    return tuple(dict.fromkeys(out))
+
+
+_remembered_words = lru_cache(maxsize=4096)(_content_words)
 
 
 @dataclass(frozen=True)

@@ -35,10 +35,6 @@ def days(x: float) -> str:
     return f"{x:g} {'day' if x == 1 else 'days'}"
 
 
-def is_are(n: int) -> str:
-    return "is" if n == 1 else "are"
-
-
 # Past participles of the verbs messages use: "forgeted" was once written for "forget".
 PARTICIPLES = {"forget": "forgotten", "archive": "archived", "promote": "promoted"}
 

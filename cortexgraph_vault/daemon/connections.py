@@ -88,8 +88,6 @@ class ConnectionBook:
     clock: Callable[[], float] = time.monotonic
     open: dict[Peer, _Open] = field(default_factory=dict)
     refused: int = 0
-    closed_idle: int = 0
-    made_room: int = 0
 
     def admit(self, peer: Peer, close: Callable[[], None]) -> bool:
         """Count a new connection in, closing the longest idle one when there is no room;
@@ -111,7 +109,6 @@ class ConnectionBook:
             return False
         oldest = min(idle, key=lambda c: c.last_heard)
         self.forget(oldest.peer)
-        self.made_room += 1
         oldest.close()
         return True
 
@@ -183,7 +180,6 @@ class GuardedProtocol(asyncio.Protocol):
         silent = self.book.silent_for(self.peer)
         idle = self.book.limits.idle_seconds
         if silent is not None and silent >= idle:
-            self.book.closed_idle += 1
             self._close()
         else:
             self._check_later(idle - silent if silent is not None else idle)

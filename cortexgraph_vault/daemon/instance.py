@@ -154,7 +154,7 @@ def bind(host: str, port: int) -> socket.socket:
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # proto given explicitly: asyncio sets TCP_NODELAY only on sockets that say they are TCP,
-    # and without it every keep-alive response waits ~40 ms for a delayed ACK (Nagle).
+    # and without it every keep-alive response waits for a delayed ACK (Nagle).
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

@@ -9,6 +9,7 @@ import contextlib
 import functools
 import gc
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -146,6 +147,7 @@ class VaultEngine:
         with gc_paused():
             self.index_cache.load_into(self.catalog)
             cached_vectors = not self.catalog.vectors_waiting()  # before any note changes
+            self._walk_began = time.monotonic()
             added = self.catalog.refresh().added
             big = len(self.catalog) >= BIG_VAULT_NOTES
             if big:
@@ -154,11 +156,11 @@ class VaultEngine:
                 # at 10k), and from walking them once more as soon as it is switched back on.
                 gc.freeze()
         self._walked_at = time.monotonic()
-        self._trusted_walk: float | None = None
+        self._trusted_until: float | None = None  # the next `fresh` reads the start's walk
         self.merge_conflict_copies(added)
         if before_vectors is not None:
             # before the vectors are made behind: their thread holds the interpreter lock for
-            # much of its start (a tenth of a second more of a 10k cold start)
+            # much of its start, which a cold start would wait out
             before_vectors(self)
         vectors_and_cache_at_start(
             self.catalog,
@@ -198,18 +200,25 @@ class VaultEngine:
     # freshness -----------------------------------------------------------------
     def fresh(self) -> VaultCatalog:
         """The catalogue, current: a live watcher keeps it so; otherwise a stat walk does."""
-        walked, self._trusted_walk = self._trusted_walk, None
-        if walked is not None and time.monotonic() - walked < START_WALK_TRUSTED:
+        until, self._trusted_until = self._trusted_until, None
+        if until is not None and time.monotonic() < until:
             return self.catalog
         if not self.watching:
             self.merge_conflict_copies(self.catalog.refresh().added)
         return self.catalog
 
-    def trust_start_walk(self) -> None:
+    def trust_start_walk(self, asked_at: float | None = None) -> None:
         """For a process that makes one call as soon as it has started (a CLI command): that
         call reads the vault as the start's walk found it a moment before, instead of walking
-        10k files again. Any later call, or one made after a pause, walks as usual."""
-        self._trusted_walk = self._walked_at
+        10k files again. Any later call, or one made after a pause, walks as usual.
+
+        A call asked before the start's walk began (`asked_at`, on `time.monotonic()`'s clock:
+        a search a client sent while the vault was opening) reads that walk however long ago
+        it ended: the walk saw the vault as it was after the call was asked."""
+        if asked_at is not None and asked_at <= self._walk_began:
+            self._trusted_until = math.inf
+        else:
+            self._trusted_until = self._walked_at + START_WALK_TRUSTED
 
     def merge_conflict_copies(self, paths: Iterable[str]) -> None:
         """Merge file-sync conflict copies of memories among `paths` (engine/conflict_copies.py);

@@ -9,8 +9,7 @@ import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -43,16 +42,6 @@ class CallRecorder:
         self.started = clock()
         self._ops: dict[str, _Operation] = {}
         self._lock = threading.Lock()
-
-    @contextmanager
-    def measure(self, operation: str) -> Iterator[None]:
-        start = self.clock()
-        ok = False
-        try:
-            yield
-            ok = True
-        finally:
-            self.record(operation, self.clock() - start, ok=ok)
 
     def record(self, operation: str, seconds: float, *, ok: bool = True) -> None:
         with self._lock:

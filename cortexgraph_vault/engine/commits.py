@@ -1,17 +1,16 @@
 """Group commits: saves made one after another are recorded in git together, off the change lock.
 
-A git commit takes 30-120 ms (several git processes); a save's write takes a few. Made under
-the change lock, each save's commit held every other change back. Instead a save asks for its
+A git commit (several git processes) takes many times a save's write. Made under the change
+lock, each save's commit would hold every other change back. Instead a save asks for its
 commit here and the call that made it waits for that commit once it has let go of the lock
 (`ServiceCalls`): a committer thread records every save queued meanwhile in one commit, so the
 saves of a busy minute cost a few commits, and each save still answers with the commit that
 holds its file.
 
 While saves keep coming (a commit ended less than `BUSY` ago), the committer gathers them for
-up to `GATHER` before committing: each commit costs git's CPU whatever it holds (~10 ms on the
-sample vault, ~30 at 10,000 notes, where git reads and writes an index of 1 MB), and
-under 50 clients saving 40 times a second the commits, one or two saves each, took a quarter
-of the daemon's CPU. A lone save is committed at once.
+up to `GATHER` before committing: each commit costs git's CPU whatever it holds (git reads
+and writes the whole index), so commits of one or two saves each would take much of a busy
+daemon's CPU. A lone save is committed at once.
 
 Only a call that can wait after its lock (a door's call through `ServiceCalls`) defers its
 commit; anything else commits at once. Each save's own commit is kept outside the vault as soon

@@ -1,5 +1,4 @@
-"""The checks reading requests share: a number within its range, the statuses asked for, a
-folder filter that stays inside the vault. Each error names the argument."""
+"""The checks reading requests share: the statuses asked for, a folder filter that stays inside the vault. Each error names the argument."""
 
 from __future__ import annotations
 
@@ -8,11 +7,6 @@ from collections.abc import Sequence
 
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, NotFound, UnsafePath
-
-
-def check_range(name: str, value: float | None, low: float, high: float) -> None:
-    if value is not None and not low <= value <= high:
-        raise InvalidArgument(f"{name}: must be from {low:g} to {high:g}, got {value}")
 
 
 def wanted_statuses(

@@ -8,8 +8,9 @@ back from the commit that deleted them.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from cortexgraph_vault.deferred_import import package_names
 
 if TYPE_CHECKING:
     from cortexgraph_vault.history.git_settings import FALLBACK_EMAIL, FALLBACK_NAME
@@ -34,15 +35,7 @@ _WHERE = {
     "VersionNotFound": "results",
     "VaultHistory": "vault_history",
 }
-
-
-def __getattr__(name: str) -> object:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = package_names(__name__, _WHERE)
 
 
 __all__ = [

@@ -17,9 +17,9 @@ _KEYS = (
     r"|gc\.auto|maintenance\..*|hook\..*)$"
 )
 _FALSE = {"false", "no", "off", "0", ""}
-# git_dir -> (the config files' stats, when asked, the settings). A group commit asked git each
-# time (a process of 2-3 ms under load, per commit); the answer is asked again once a config
-# file changes, and at least every few seconds (a file it includes may change).
+# git_dir -> (the config files' stats, when asked, the settings): a group commit does not start
+# a git process to ask; the answer is asked again once a config file changes, and at least
+# every few seconds (a file it includes may change).
 _KNOWN: dict[str, tuple[tuple[object, ...], float, dict[str, str | None]]] = {}
 _FOR_SECONDS = 5.0
 

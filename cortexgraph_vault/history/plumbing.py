@@ -1,7 +1,7 @@
 """A commit made from git's plumbing, without `git commit`'s look at every file.
 
 `git commit --only` refreshes the whole index before it commits: a stat of every file of the
-vault, ~42 ms of its ~60 at 10,000 notes, for each group of saves. Here the index our paths were
+vault, most of its time in a large vault, for each group of saves. Here the index our paths were
 just staged in is linked aside (its own file in `.git/`, so nothing else sees it), the person's
 staged work on other paths is set back to HEAD in that copy, and `write-tree`, `commit-tree`
 and `update-ref <new> <old>` make the commit. `update-ref` moves HEAD only if it is still the

@@ -304,24 +304,6 @@ class GitRunner:
         found = self.run("cat-file", "blob", f"{commit_sha}:{repo_path}")
         return found.out if found.ok else None
 
-    def head_blob(self, repo_path: str) -> str | None:
-        listed = self.run("ls-tree", "-z", "HEAD", "--", repo_path)
-        if not listed.ok:
-            if self.has_head():
-                raise GitError(f"{self.vault_root}: git ls-tree failed ({listed.reason})")
-            return None  # no commit yet
-        for entry in listed.out.split(b"\0"):
-            meta, _, name = entry.partition(b"\t")
-            fields = meta.split()
-            same_path = name.decode("utf-8", "surrogateescape") == repo_path
-            if len(fields) == 3 and fields[1] == b"blob" and same_path:
-                return fields[2].decode()
-        return None
-
-    def hash_file(self, repo_path: str) -> str:
-        """The blob id git would store for the working file (filters and eol rules applied)."""
-        return self.check("hash-object", "--", repo_path).decode().strip()
-
     def read_blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
         """Many blobs through one `git cat-file --batch`, not one process each."""
         wanted = sorted(set(shas))

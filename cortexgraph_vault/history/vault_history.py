@@ -3,7 +3,6 @@ vault-relative posix, whether the vault is the repository's root or one of its f
 
 from __future__ import annotations
 
-import os
 import threading
 import uuid
 from collections.abc import Iterable
@@ -128,17 +127,6 @@ class VaultHistory:
             message = f"{message.rstrip()}\n{DEVICE_TRAILER}: {self.device}"
         with self._commit_lock, commit_file_lock(runner, self.lock_wait_seconds) as exclusive:
             return record(runner, paths, message, self.lock_wait_seconds, exclusive=exclusive)
-
-    def differs_from_head(self, path: str) -> bool:
-        """True when the working file is not what HEAD holds: new, edited, or deleted."""
-        runner = self._require("could not compare with the last commit")
-        repo_path = runner.to_repo(path)
-        in_head = runner.head_blob(repo_path)
-        if not os.path.lexists(runner.work_tree / repo_path):
-            return in_head is not None
-        if in_head is None or (runner.work_tree / repo_path).is_dir():
-            return True
-        return runner.hash_file(repo_path) != in_head
 
     def changed_paths(
         self, folders: Iterable[str] = ("",), *, untracked_only: bool = False

@@ -81,7 +81,7 @@ class CortexGraphRelation(TypedDict):
 def read_jsonl(data: bytes, file: str) -> tuple[list[Entry], list[Problem], int]:
     """Every object with its 1-based line number, the lines that are not objects, the line count.
 
-    A bad line never stops the reading: CortexGraph refused to start over one truncated line.
+    A bad line never stops the reading: one truncated line does not keep the rest out.
     """
     entries: list[Entry] = []
     problems: list[Problem] = []

@@ -19,6 +19,17 @@ from cortexgraph_vault.core.times import parse_time
 from cortexgraph_vault.core.yaml_values import as_loaded
 from cortexgraph_vault.errors import InvalidArgument
 
+# Optional fields an import owns: an update removes them when the source no longer has them.
+MANAGED_OPTIONAL = (
+    "source",
+    "context",
+    "meta",
+    "promoted_at",
+    "promoted_to",
+    "review_count",
+    "last_review_at",
+    "cross_domain_count",
+)
 # Fields a note's frontmatter already uses: a relation named like one gets a `rel_` prefix.
 RESERVED_FIELDS = frozenset(
     {
@@ -31,14 +42,7 @@ RESERVED_FIELDS = frozenset(
         "tags",
         "tag",
         "entities",
-        "source",
-        "context",
-        "meta",
-        "promoted_at",
-        "promoted_to",
-        "review_count",
-        "last_review_at",
-        "cross_domain_count",
+        *MANAGED_OPTIONAL,
         "archived_at",
         "aliases",
         "alias",
@@ -49,17 +53,6 @@ RESERVED_FIELDS = frozenset(
         "superseded_by",
         "valid_until",
     }
-)
-# Optional fields an import owns: an update removes them when the source no longer has them.
-MANAGED_OPTIONAL = (
-    "source",
-    "context",
-    "meta",
-    "promoted_at",
-    "promoted_to",
-    "review_count",
-    "last_review_at",
-    "cross_domain_count",
 )
 _NOT_NAME = re.compile(r"[^0-9a-z_]+")
 

@@ -6,13 +6,7 @@ answers `initialize` (mcp.handshake) while the SDK is still loading.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from cortexgraph_vault.deferred_import import package_names
 
-__all__ = ["build_server", "http_app", "run_stdio", "transport_security"]
-
-
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        return getattr(importlib.import_module("cortexgraph_vault.mcp.server"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["build_server", "http_app", "transport_security"]
+__getattr__ = package_names(__name__, dict.fromkeys(__all__, "server"))

@@ -18,6 +18,7 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -72,7 +73,8 @@ class QuickCalls:
         self._forward = forward  # to the SDK's queue
         self.sdk_may_load = threading.Event()
         self._serving = threading.Event()  # the SDK reads the queue: nothing more here
-        self._calls: queue.Queue[tuple[Any, str, dict[str, JsonValue], str]] = queue.Queue()
+        # (id, tool, arguments, the line, when it was read: time.monotonic())
+        self._calls: queue.Queue[tuple[Any, str, dict[str, JsonValue], str, float]] = queue.Queue()
         self._lock = threading.Lock()
         self._in_flight = 0
         self._vault_open = False
@@ -100,7 +102,7 @@ class QuickCalls:
                     target=self._work, name="mcp-quick-calls", daemon=True
                 )
                 self._worker.start()
-        self._calls.put((*call, line))
+        self._calls.put((*call, line, time.monotonic()))
         return True
 
     def vault_opened(self) -> None:
@@ -121,9 +123,9 @@ class QuickCalls:
     # the worker's side -------------------------------------------------------------------
     def _work(self) -> None:
         while True:
-            request_id, name, arguments, line = self._calls.get()
+            request_id, name, arguments, line, asked_at = self._calls.get()
             try:
-                answer = self._answer(request_id, name, arguments)
+                answer = self._answer(request_id, name, arguments, asked_at)
             except Exception as exc:  # the SDK answers it, errors and all, as it always does
                 log.debug("quick %s handed to the SDK: %s", name, exc)
                 answer = None
@@ -138,7 +140,9 @@ class QuickCalls:
                 if not self._in_flight and self._vault_open:
                     self.sdk_may_load.set()
 
-    def _answer(self, request_id: Any, name: str, arguments: dict[str, JsonValue]) -> bytes | None:
+    def _answer(
+        self, request_id: Any, name: str, arguments: dict[str, JsonValue], asked_at: float
+    ) -> bytes | None:
         from cortexgraph_vault.operations import operation_named, params_of
 
         op = operation_named(name)
@@ -146,7 +150,12 @@ class QuickCalls:
         if not taken.issuperset(arguments):
             return None  # the SDK says what it makes of an argument the tool does not take
         request = op.request.model_validate(arguments)
-        result = self._service().run(op, request)
+        service = self._service()
+        # A search sent while the vault was opening reads the walk that opened it: that walk
+        # saw the vault after the search was asked (a loaded machine took longer than the
+        # moment a one-call process trusts its walk for, and walked 10k files again).
+        service.engine.trust_start_walk(asked_at)
+        result = service.run(op, request)
         return tool_answer(request_id, op.mcp_answer(result) if op.mcp_answer else result)
 
 

@@ -8,9 +8,7 @@ own lifespan does not run).
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -224,11 +222,3 @@ def serve_lines(service: MemoryService, lines: Any, out: Any) -> None:
             await low.run(read, write, low.create_initialization_options())
 
     anyio.run(run)
-
-
-def run_stdio(service: MemoryService) -> None:
-    """Serve over stdin/stdout until the client closes stdin. Only protocol goes to stdout:
-    while serving, the SDK points file descriptor 1 at stderr for everything else."""
-    with contextlib.redirect_stdout(sys.stderr):
-        server = build_server(service)
-    server.run("stdio")

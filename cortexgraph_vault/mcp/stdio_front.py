@@ -192,10 +192,6 @@ class PendingService:
     def _see_catalog(self, catalog: VaultCatalog) -> None:
         self._catalog = catalog
 
-    @property
-    def loaded(self) -> bool:
-        return self._loaded.is_set()
-
     def wait(self, timeout: float | None = None) -> MemoryService:
         if not self._loaded.wait(self._wait_seconds if timeout is None else timeout):
             raise StillIndexing(self.progress())

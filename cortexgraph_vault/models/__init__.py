@@ -1,13 +1,14 @@
 """Output shapes shared by every door. One module per area; all re-exported here.
 
 A name is imported from its module when first asked for (PEP 562): a command that shows one
-kind of result does not build the pydantic classes of every other (a fifth of a second).
+kind of result does not build the pydantic classes of every other.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from cortexgraph_vault.deferred_import import package_names
 
 if TYPE_CHECKING:
     from cortexgraph_vault.models.browse import *  # noqa: F403
@@ -131,15 +132,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     ),
 }
 _MODULE_OF = {name: module for module, names in EXPORTS.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value  # asked once
-    return value
+__getattr__ = package_names(__name__, _MODULE_OF)
 
 
 def __dir__() -> list[str]:

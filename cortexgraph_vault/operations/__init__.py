@@ -12,9 +12,9 @@ To give an operation a new parameter, add a field to its request model (its limi
 description in `Annotated[...]`) and read it in the logic: every door follows, and
 tests/operations/test_catalogue.py checks they agree.
 
-Every name is imported from its module when first asked for (PEP 562), and
-`operation_named(name)` imports only the module declaring that operation: a CLI `search`
-builds the request models of its own operation, not those of forty others.
+Each area module (`memories`, `lifecycle`, ...) declares its operations and lists them in its
+`OPERATIONS`; `operation_named(name)` imports only the module declaring that operation: a CLI
+`search` builds the request models of its own operation, not those of forty others.
 """
 
 from __future__ import annotations
@@ -22,64 +22,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from cortexgraph_vault.deferred_import import package_names
 from cortexgraph_vault.requests import NoArguments, Request
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.operations.browse import (
-        BROWSE_OPERATIONS,
-        GRAPH_NEIGHBOURHOOD,
-        LIST_MEMORIES,
-        MEMORY_AT_PATH,
-        MEMORY_DETAIL,
-        RELATED_TO_NOTE,
-    )
-    from cortexgraph_vault.operations.intelligence import (
-        ANALYZE_FOR_RECALL,
-        ANALYZE_MESSAGE,
-        AUTO_RECALL_PROCESS_MESSAGE,
-        INTELLIGENCE_OPERATIONS,
-        REVIEW_MEMORIES,
-    )
-    from cortexgraph_vault.operations.lifecycle import (
-        APPLY_PLAN,
-        CLUSTER_MEMORIES,
-        CONSOLIDATE_MEMORIES,
-        GC,
-        LIFECYCLE_OPERATIONS,
-        PROMOTE_MEMORY,
-        RUN_PIPELINE,
-        SNAPSHOT,
-    )
-    from cortexgraph_vault.operations.maintenance import (
-        EFFECTIVE_CONFIG,
-        EXPORT_CORTEXGRAPH,
-        EXPORT_JSON,
-        GRAPH_HTML,
-        IMPORT_CORTEXGRAPH,
-        IMPORT_MEMORY_JSON,
-        INIT_GIT,
-        MAINTENANCE_OPERATIONS,
-        REINDEX,
-    )
-    from cortexgraph_vault.operations.memories import (
-        CREATE_RELATION,
-        DELETE_MEMORY,
-        MEMORY_OPERATIONS,
-        OBSERVE_MEMORY_USAGE,
-        OPEN_MEMORIES,
-        SAVE_MEMORY,
-        SEARCH_MEMORY,
-        SUPERSEDE_MEMORIES,
-        TOUCH_MEMORY,
-        UPDATE_MEMORY,
-    )
-    from cortexgraph_vault.operations.memory_history import (
-        FORGOTTEN_MEMORIES,
-        HISTORY_OPERATIONS,
-        MEMORY_HISTORY,
-        MEMORY_VERSION,
-        RESTORE_MEMORY,
-    )
     from cortexgraph_vault.operations.operation import (
         REQUIRED,
         AnyOperation,
@@ -89,108 +35,19 @@ if TYPE_CHECKING:
         Rest,
         params_of,
     )
-    from cortexgraph_vault.operations.vault import (
-        GET_PERFORMANCE_METRICS,
-        LAST_SYNC,
-        READ_GRAPH,
-        READ_NOTE,
-        SEARCH_UNIFIED,
-        SYNC_VAULT,
-        VAULT_OPERATIONS,
-        VAULT_STATS,
-        VAULT_STATUS,
-    )
 
     OPERATIONS: dict[str, AnyOperation]
 
-# module → the names it gives this package
-EXPORTS: dict[str, tuple[str, ...]] = {
-    "memories": (
-        "CREATE_RELATION",
-        "DELETE_MEMORY",
-        "MEMORY_OPERATIONS",
-        "OBSERVE_MEMORY_USAGE",
-        "OPEN_MEMORIES",
-        "SAVE_MEMORY",
-        "SEARCH_MEMORY",
-        "SUPERSEDE_MEMORIES",
-        "TOUCH_MEMORY",
-        "UPDATE_MEMORY",
-    ),
-    "lifecycle": (
-        "APPLY_PLAN",
-        "CLUSTER_MEMORIES",
-        "CONSOLIDATE_MEMORIES",
-        "GC",
-        "LIFECYCLE_OPERATIONS",
-        "PROMOTE_MEMORY",
-        "RUN_PIPELINE",
-        "SNAPSHOT",
-    ),
-    "memory_history": (
-        "FORGOTTEN_MEMORIES",
-        "HISTORY_OPERATIONS",
-        "MEMORY_HISTORY",
-        "MEMORY_VERSION",
-        "RESTORE_MEMORY",
-    ),
-    "vault": (
-        "GET_PERFORMANCE_METRICS",
-        "LAST_SYNC",
-        "READ_GRAPH",
-        "READ_NOTE",
-        "SEARCH_UNIFIED",
-        "SYNC_VAULT",
-        "VAULT_OPERATIONS",
-        "VAULT_STATS",
-        "VAULT_STATUS",
-    ),
-    "intelligence": (
-        "ANALYZE_FOR_RECALL",
-        "ANALYZE_MESSAGE",
-        "AUTO_RECALL_PROCESS_MESSAGE",
-        "INTELLIGENCE_OPERATIONS",
-        "REVIEW_MEMORIES",
-    ),
-    "browse": (
-        "BROWSE_OPERATIONS",
-        "GRAPH_NEIGHBOURHOOD",
-        "LIST_MEMORIES",
-        "MEMORY_AT_PATH",
-        "MEMORY_DETAIL",
-        "RELATED_TO_NOTE",
-    ),
-    "maintenance": (
-        "EFFECTIVE_CONFIG",
-        "EXPORT_CORTEXGRAPH",
-        "EXPORT_JSON",
-        "GRAPH_HTML",
-        "IMPORT_CORTEXGRAPH",
-        "IMPORT_MEMORY_JSON",
-        "INIT_GIT",
-        "MAINTENANCE_OPERATIONS",
-        "REINDEX",
-    ),
-    "operation": (
-        "REQUIRED",
-        "AnyOperation",
-        "Effect",
-        "Operation",
-        "Param",
-        "Rest",
-        "params_of",
-    ),
-}
-_MODULE_OF = {name: module for module, names in EXPORTS.items() for name in names}
-# each area's module and its tuple of operations, in the catalogue's order
-AREAS: tuple[tuple[str, str], ...] = (
-    ("memories", "MEMORY_OPERATIONS"),
-    ("lifecycle", "LIFECYCLE_OPERATIONS"),
-    ("memory_history", "HISTORY_OPERATIONS"),
-    ("vault", "VAULT_OPERATIONS"),
-    ("intelligence", "INTELLIGENCE_OPERATIONS"),
-    ("browse", "BROWSE_OPERATIONS"),
-    ("maintenance", "MAINTENANCE_OPERATIONS"),
+_KERNEL = ("REQUIRED", "AnyOperation", "Effect", "Operation", "Param", "Rest", "params_of")
+# the area modules, in the catalogue's order
+AREAS = (
+    "memories",
+    "lifecycle",
+    "memory_history",
+    "vault",
+    "intelligence",
+    "browse",
+    "maintenance",
 )
 # operation name → the module declaring it (tests/operations/test_lazy_catalogue.py keeps it true)
 OPERATION_MODULES: dict[str, str] = {
@@ -246,7 +103,7 @@ def operation_named(name: str) -> AnyOperation:
     """The operation named `name`, importing only the module that declares it; KeyError if
     there is none."""
     module = importlib.import_module(f"{__name__}.{OPERATION_MODULES[name]}")
-    for op in getattr(module, dict(AREAS)[OPERATION_MODULES[name]]):
+    for op in module.OPERATIONS:
         if op.name == name:
             found: AnyOperation = op
             return found
@@ -255,83 +112,28 @@ def operation_named(name: str) -> AnyOperation:
 
 def _catalogue() -> dict[str, AnyOperation]:
     ops: dict[str, AnyOperation] = {}
-    for module, group in AREAS:
-        for op in getattr(importlib.import_module(f"{__name__}.{module}"), group):
+    for area in AREAS:
+        for op in importlib.import_module(f"{__name__}.{area}").OPERATIONS:
             ops[op.name] = op
     return ops
 
 
+_first_use = package_names(__name__, dict.fromkeys(_KERNEL, "operation"))
+
+
 def __getattr__(name: str) -> Any:
-    if name == "OPERATIONS":
-        value: Any = _catalogue()
-    else:
-        module = _MODULE_OF.get(name)
-        if module is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value  # asked once
-    return value
+    if name != "OPERATIONS":
+        return _first_use(name)
+    globals()[name] = _catalogue()
+    return globals()[name]
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_MODULE_OF, "OPERATIONS"])
+    return sorted([*globals(), *_KERNEL, "OPERATIONS"])
 
 
 __all__ = [
-    "ANALYZE_FOR_RECALL",
-    "ANALYZE_MESSAGE",
-    "APPLY_PLAN",
-    "AUTO_RECALL_PROCESS_MESSAGE",
-    "BROWSE_OPERATIONS",
-    "CLUSTER_MEMORIES",
-    "CONSOLIDATE_MEMORIES",
-    "CREATE_RELATION",
-    "DELETE_MEMORY",
-    "EFFECTIVE_CONFIG",
-    "EXPORT_CORTEXGRAPH",
-    "EXPORT_JSON",
-    "FORGOTTEN_MEMORIES",
-    "GC",
-    "GET_PERFORMANCE_METRICS",
-    "GRAPH_HTML",
-    "GRAPH_NEIGHBOURHOOD",
-    "HISTORY_OPERATIONS",
-    "IMPORT_CORTEXGRAPH",
-    "IMPORT_MEMORY_JSON",
-    "INIT_GIT",
-    "INTELLIGENCE_OPERATIONS",
-    "LAST_SYNC",
-    "LIFECYCLE_OPERATIONS",
-    "LIST_MEMORIES",
-    "MAINTENANCE_OPERATIONS",
-    "MEMORY_AT_PATH",
-    "MEMORY_DETAIL",
-    "MEMORY_HISTORY",
-    "MEMORY_OPERATIONS",
-    "MEMORY_VERSION",
-    "OBSERVE_MEMORY_USAGE",
-    "OPEN_MEMORIES",
-    "OPERATIONS",
-    "PROMOTE_MEMORY",
-    "READ_GRAPH",
-    "READ_NOTE",
-    "REINDEX",
-    "RELATED_TO_NOTE",
     "REQUIRED",
-    "RESTORE_MEMORY",
-    "REVIEW_MEMORIES",
-    "RUN_PIPELINE",
-    "SAVE_MEMORY",
-    "SEARCH_MEMORY",
-    "SEARCH_UNIFIED",
-    "SNAPSHOT",
-    "SUPERSEDE_MEMORIES",
-    "SYNC_VAULT",
-    "TOUCH_MEMORY",
-    "UPDATE_MEMORY",
-    "VAULT_OPERATIONS",
-    "VAULT_STATS",
-    "VAULT_STATUS",
     "AnyOperation",
     "Effect",
     "NoArguments",

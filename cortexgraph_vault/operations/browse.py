@@ -143,7 +143,7 @@ GRAPH_NEIGHBOURHOOD = Operation(
     ),
 )
 
-BROWSE_OPERATIONS: tuple[AnyOperation, ...] = (
+OPERATIONS: tuple[AnyOperation, ...] = (
     LIST_MEMORIES,
     MEMORY_DETAIL,
     MEMORY_AT_PATH,

@@ -101,7 +101,7 @@ REVIEW_MEMORIES = Operation(
     ),
 )
 
-INTELLIGENCE_OPERATIONS: tuple[AnyOperation, ...] = (
+OPERATIONS: tuple[AnyOperation, ...] = (
     ANALYZE_MESSAGE,
     ANALYZE_FOR_RECALL,
     AUTO_RECALL_PROCESS_MESSAGE,

@@ -161,7 +161,7 @@ SNAPSHOT = Operation(
     mcp_tool=False,
 )
 
-LIFECYCLE_OPERATIONS: tuple[AnyOperation, ...] = (
+OPERATIONS: tuple[AnyOperation, ...] = (
     GC,
     PROMOTE_MEMORY,
     CLUSTER_MEMORIES,

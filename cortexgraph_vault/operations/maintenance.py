@@ -134,7 +134,7 @@ EFFECTIVE_CONFIG = Operation(
     ),
 )
 
-MAINTENANCE_OPERATIONS: tuple[AnyOperation, ...] = (
+OPERATIONS: tuple[AnyOperation, ...] = (
     IMPORT_CORTEXGRAPH,
     IMPORT_MEMORY_JSON,
     EXPORT_CORTEXGRAPH,

@@ -227,7 +227,7 @@ SUPERSEDE_MEMORIES = Operation(
 )
 
 # In the order the MCP server lists them.
-MEMORY_OPERATIONS: tuple[AnyOperation, ...] = (
+OPERATIONS: tuple[AnyOperation, ...] = (
     SAVE_MEMORY,
     SEARCH_MEMORY,
     OPEN_MEMORIES,

@@ -113,7 +113,7 @@ RESTORE_MEMORY = Operation(
     ),
 )
 
-HISTORY_OPERATIONS: tuple[AnyOperation, ...] = (
+OPERATIONS: tuple[AnyOperation, ...] = (
     MEMORY_HISTORY,
     MEMORY_VERSION,
     FORGOTTEN_MEMORIES,

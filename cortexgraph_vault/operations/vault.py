@@ -200,7 +200,7 @@ LAST_SYNC = Operation(
     ),
 )
 
-VAULT_OPERATIONS: tuple[AnyOperation, ...] = (
+OPERATIONS: tuple[AnyOperation, ...] = (
     SEARCH_UNIFIED,
     READ_NOTE,
     READ_GRAPH,

@@ -136,7 +136,3 @@ def folder_of(path: Path | str, *, create: bool = False) -> Iterator[tuple[int, 
         yield fd, tail
     finally:
         os.close(fd)
-
-
-def inside_vault(path: Path | str) -> bool:
-    return _vault_of(os.fspath(path)) is not None

@@ -1,13 +1,12 @@
 """Letting other changes run while a rewrite waits for the disk.
 
 A touch spends most of its turn in one fsync: the temp file that will replace the note must be
-on the disk before the rename (else a power cut could leave the note empty). On an ordinary
-disk that is 4-12 ms, and changes made one after another paid it one after another. Several
-fsyncs waited for at once cost little more than one (the file system commits them together),
-so a rewrite lets go of its locks while it waits (`wait_for_disk`), and the next change runs.
-Threads that write at once gain from it (MCP tool calls over HTTP, each on a worker thread: in
-process, 8 threads touching made 157 touches a second where they made 80 one fsync after
-another); the REST door's change lane runs on one thread (api/admission.py says why).
+on the disk before the rename (else a power cut could leave the note empty), and changes made
+one after another would pay it one after another. Several fsyncs waited for at once cost
+little more than one (the file system commits them together), so a rewrite lets go of its
+locks while it waits (`wait_for_disk`), and the next change runs. Threads that write at once
+gain from it (MCP tool calls over HTTP, each on a worker thread); the REST door's change lane
+runs on one thread (api/admission.py says why).
 
 Why that is safe: the rewrite read the note and computed its new text under the locks, and it
 takes them back before it checks that the note is still what it read and renames over it
@@ -19,7 +18,7 @@ locks, one change at a time.
 
 Only where a caller said so (`allowed()`, around a single-note rewrite made by a service call)
 are locks let go: a caller that holds some other lock around a write (an import, a gc) keeps
-its locks, as before. The locks are the ones registered on this thread (`holding`), let go
+its locks throughout. The locks are the ones registered on this thread (`holding`), let go
 innermost first and taken back outermost first, the order they were taken in.
 """
 

@@ -9,9 +9,9 @@ them under the vault lock, so every write queued behind them.
 Inside `deferred()` (a door's call, `ServiceCalls`) they go to one thread instead: it fsyncs
 each folder once for all the writes queued meanwhile (a group fsync) and closes the
 descriptors. The caller waits for its tickets after letting go of its locks and answers only
-then: a write is answered once it is as durable as before. A process killed meanwhile loses
+then: a write is answered once its folder is fsynced. A process killed meanwhile loses
 nothing a kill could take (the kernel holds the rename and the data, fsynced before it);
-only a power cut in that instant could undo an unanswered write, as it could before.
+only a power cut in that instant could undo a write, and an unanswered one.
 """
 
 from __future__ import annotations

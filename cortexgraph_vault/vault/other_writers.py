@@ -49,15 +49,6 @@ def _let_go(fd: int) -> None:
     fcntl.fcntl(fd, _SET_LEASE, fcntl.F_UNLCK)
 
 
-def being_written(fd: int) -> bool | None:
-    """Whether any process has the file of `fd` (read-only) open for writing; None when the
-    system will not say."""
-    leased = _lease(fd)
-    if leased:
-        _let_go(fd)
-    return None if leased is None else not leased
-
-
 def read_alone(
     fd: int, *, size: int | None = None, offset: int | None = None, limit: int | None = None
 ) -> bytes | None:

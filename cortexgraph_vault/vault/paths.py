@@ -70,8 +70,3 @@ def _real_root(root: str) -> str:
     """The vault root with its symlinks resolved, once per process (a vault is not moved
     under a running process; its folders may be, and are looked at each time)."""
     return os.path.realpath(root)
-
-
-def relative_to_vault(root: Path, path: Path) -> str:
-    root_real = Path(os.path.realpath(root))
-    return Path(os.path.realpath(path)).relative_to(root_real).as_posix()

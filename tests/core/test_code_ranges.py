@@ -14,7 +14,7 @@ from cortexgraph_vault.core.code_ranges import (
     _code_ranges_markdown_it,
     _code_ranges_scanned,
     _line_local_code_spans,
-    _normalize,
+    normalized_body,
     prose_view,
 )
 from cortexgraph_vault.core.links import extract_links
@@ -34,7 +34,7 @@ def targets(body: str) -> list[str]:
 def test_prose_view_keeps_length_and_line_breaks() -> None:
     body = "a `code` b\n```\nx\n```\n$m$ %%c%%\r\nend"
     view = prose_view(body)
-    normalized = _normalize(body)
+    normalized = normalized_body(body)
     assert len(view) == len(normalized)
     assert [i for i, c in enumerate(view) if c == "\n"] == [
         i for i, c in enumerate(normalized) if c == "\n"
@@ -66,14 +66,16 @@ CORPUS = sorted(VAULT.rglob("*.md")) + sorted(
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_scanner_matches_markdown_it_on_corpus(path: Path) -> None:
-    text = _normalize(path.read_text(encoding="utf-8"))
+    text = normalized_body(path.read_text(encoding="utf-8"))
     expected = _code_ranges_markdown_it(text)
     for fast in (_code_ranges_scanned(text), _line_local_code_spans(text)):
         assert fast is None or fast == expected
 
 
 def test_scanner_covers_the_corpus_without_markdown_it() -> None:
-    unsure = [p.name for p in CORPUS if _code_ranges_fast(_normalize(p.read_text("utf-8"))) is None]
+    unsure = [
+        p.name for p in CORPUS if _code_ranges_fast(normalized_body(p.read_text("utf-8"))) is None
+    ]
     assert unsure == ["Edge.md"]  # the one note with a link reference definition
 
 

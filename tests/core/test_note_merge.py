@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.note_merge import CONFLICT_KEY, grew_by_use, merge_note
-from cortexgraph_vault.core.text_merge import has_conflict_markers, merge_text
+from cortexgraph_vault.core.text_merge import merge_text
+from tests.builders import has_conflict_markers
 
 
 def a_note(body: str = "I prefer tea.\n", **fields: object) -> str:

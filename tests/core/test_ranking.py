@@ -1,4 +1,5 @@
-"""Cue-first ranking, pure: the prior's bounds, fusion, episode context."""
+"""Cue-first ranking, pure: the prior's bounds, fusion, episode context (fusion and context
+match by match as tests/handlers/search/ranking_reference.py states them)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,15 @@ from cortexgraph_vault.core.ranking import (
     Episodes,
     RankingConfig,
     Relevance,
+    asks,
     discount_episodes,
-    fuse,
-    lend_context,
+    label_credit,
+    leading_label,
     prior,
+    reply_credit,
     vector_share,
 )
+from tests.handlers.search.ranking_reference import fuse, lend_context
 
 CFG = RankingConfig()
 
@@ -100,3 +104,38 @@ def test_an_episodes_later_hits_are_discounted_by_how_many_of_it_score_higher() 
     assert discount_episodes(score, episode, 0.0) == score
     out = discount_episodes(score, episode, 0.5)
     assert out == [0.9, 0.4, 0.7, 0.15, 0.5]  # 0.8 · 0.5, 0.6 · 0.5²; the best of each kept
+
+
+def test_a_reply_is_lifted_to_a_share_of_its_question_and_no_further() -> None:
+    reply_of = {"q1": "r1", "q2": "r1", "q3": "r3"}
+    gained = reply_credit(
+        [("q1", 0.5), ("q2", 0.8), ("q3", 0.4)], reply_of, {"r1": 0.1, "r3": 0.9}, 0.9
+    )
+    # the best of its questions counts, less what the reply had already
+    assert gained == {"r1": pytest.approx(0.9 * 0.8 - 0.1)}  # r3 already ranks above 0.36
+    assert reply_credit([("q1", 0.5)], reply_of, {}, 0.0) == {}
+    assert reply_credit([("q9", 0.5)], reply_of, {}, 0.9) == {}  # no reply saved after it
+
+
+def test_a_memory_asks_when_it_holds_a_question_mark() -> None:
+    assert asks("Maria: Wow! How often do you see sunsets like that?")
+    assert asks("Is it a yoga studio? It looks great.")
+    assert not asks("John: I see them at least once a week.")
+
+
+def test_the_label_opening_a_memory_is_read_as_who_or_what_it_is_about() -> None:
+    assert leading_label("Caroline: I went to a support group yesterday.") == "Caroline"
+    assert leading_label("  Project Atlas: launch moved to May") == "Project Atlas"
+    assert leading_label("Mary-Jane O'Neil: hello") == "Mary-Jane O'Neil"
+    for text in ("10:30 standup moved", "note: buy milk", "The plan is: none", "Caroline said: hi",
+                 "Caroline:no space", "A B C D: four words"):  # fmt: skip
+        assert leading_label(text) is None, text
+
+
+def test_a_memory_whose_label_the_question_names_gains_a_share_of_its_relevance() -> None:
+    asked = frozenset({"melani", "paint"})
+    assert label_credit(0.5, frozenset({"melani"}), asked, 0.4) == pytest.approx(0.2)
+    assert label_credit(0.5, frozenset({"carolin"}), asked, 0.4) == 0.0
+    assert label_credit(0.5, frozenset(), asked, 0.4) == 0.0
+    assert label_credit(0.0, frozenset({"melani"}), asked, 0.4) == 0.0  # no match, no credit
+    assert label_credit(0.5, frozenset({"melani"}), asked, 0.0) == 0.0

@@ -23,15 +23,13 @@ class FakeClock:
         return self.now
 
 
-def test_measure_records_durations_and_errors() -> None:
+def test_record_keeps_durations_and_errors() -> None:
     clock = FakeClock()
     recorder = CallRecorder(clock=clock)
     for ms in (10, 20, 30, 40):
-        with recorder.measure("search"):
-            clock.now += ms / 1000
-    with pytest.raises(ValueError), recorder.measure("save"):
-        clock.now += 0.005
-        raise ValueError("bad")
+        recorder.record("search", ms / 1000)
+    recorder.record("save", 0.005, ok=False)
+    clock.now += 0.105
     snap = recorder.snapshot()
     search, save = snap.operations
     assert (search.operation, search.count, search.errors) == ("search", 4, 0)

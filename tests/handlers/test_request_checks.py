@@ -9,15 +9,8 @@ import pytest
 
 from cortexgraph_vault.core.memory import STATUSES
 from cortexgraph_vault.errors import InvalidArgument, UnsafePath
-from cortexgraph_vault.handlers.request_checks import check_range, vault_folder, wanted_statuses
+from cortexgraph_vault.handlers.request_checks import vault_folder, wanted_statuses
 from tests.builders import a_vault, service_for
-
-
-def test_a_number_out_of_range_is_refused_by_name() -> None:
-    check_range("min_score", None, 0, 1)
-    check_range("min_score", 1, 0, 1)
-    with pytest.raises(InvalidArgument, match=r"^min_score: must be from 0 to 1, got 1\.5$"):
-        check_range("min_score", 1.5, 0, 1)
 
 
 def test_statuses_one_several_all_or_the_default() -> None:

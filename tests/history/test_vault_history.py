@@ -238,18 +238,6 @@ def test_unavailable_until_init(tmp_path: Path) -> None:
     assert history.why_unavailable() == ""
 
 
-def test_differs_from_head(vault: Path) -> None:
-    history = VaultHistory(vault)
-    assert not history.differs_from_head("a.md")
-    assert not history.differs_from_head("never.md")
-    write_note(vault, "a.md", "edited\n")
-    assert history.differs_from_head("a.md")
-    write_note(vault, "new.md", "new\n")
-    assert history.differs_from_head("new.md")
-    (vault / "other.md").unlink()
-    assert history.differs_from_head("other.md")
-
-
 # init_repo
 
 

@@ -77,7 +77,9 @@ def test_a_renamed_memory_is_followed_by_its_id(
         what="the memory at its new path",
     )
     assert catalog.note("_stm/Prefers spaces.md") is None
-    assert catalog.paths_with_id(MEMORY_ID) == ["_stm/Spaces.md"]
+    assert [n.path for n in catalog.notes() if n.memory and n.memory.id == MEMORY_ID] == [
+        "_stm/Spaces.md"
+    ]
     settles(catalog, link_vault)
 
 

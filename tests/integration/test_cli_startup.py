@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from tests.conftest import NOW_ISO
 
 HEAVY_PACKAGES = ("pydantic", "numpy", "mcp", "starlette", "uvicorn", "tokenizers")
 HEAVY_MODULES = (
@@ -74,3 +77,44 @@ def test_help_is_the_full_parsers_help_with_every_command(cli) -> None:
     assert shown.out == proc.stdout
     for command in ("save", "search", "show", "gc", "mcp", "serve", "graph", "stats"):
         assert f"\n    {command} " in shown.out, command
+
+
+CREDENTIAL_DETECTOR = [
+    "cortexgraph_vault.core.credentials",
+    "cortexgraph_vault.core.credential_phrases",
+]
+
+
+def _run_loading(vault: Path, *args: str) -> tuple[int, str, str, list[str]]:
+    """`main(args)` on `vault` in a fresh interpreter: its exit code, output and errors, and
+    the credential detector's modules it loaded."""
+    code = (
+        "import contextlib, io, json, sys\n"
+        "from cortexgraph_vault.cli.main import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        "    code = main(sys.argv[1:])\n"
+        f"loaded = [m for m in {CREDENTIAL_DETECTOR!r} if m in sys.modules]\n"
+        "print(json.dumps({'code': code, 'out': out.getvalue(), 'loaded': loaded}))\n"
+    )
+    argv = ["--vault", str(vault), "--now", NOW_ISO, *args]
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout.splitlines()[-1])
+    return result["code"], result["out"], proc.stderr, result["loaded"]
+
+
+def test_a_search_does_not_load_the_credential_detector_a_save_uses(sample_vault: Path) -> None:
+    # Its phrase patterns take a tenth of a second of CPU to compile: a spawned MCP server's
+    # first search waited for them though it checks no text.
+    code, out, _, loaded = _run_loading(sample_vault, "--json", "search", "coffee")
+    assert code in (0, None) and json.loads(out)["results"], out
+    assert loaded == []
+    # A save checks its text: the detector loads and refuses a credential in everyday words.
+    before = sorted(p.name for p in (sample_vault / "_stm").iterdir())
+    code, _, err, loaded = _run_loading(sample_vault, "save", "my wifi password is hunter4")
+    assert code not in (0, None) and "password" in err, err
+    assert loaded == CREDENTIAL_DETECTOR
+    assert sorted(p.name for p in (sample_vault / "_stm").iterdir()) == before

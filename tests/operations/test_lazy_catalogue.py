@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from cortexgraph_vault import operations
-from cortexgraph_vault.operations import OPERATION_MODULES, OPERATIONS, operation_named
+from cortexgraph_vault.operations import AREAS, OPERATION_MODULES, OPERATIONS, operation_named
 
 
 def test_every_operation_is_found_by_name_in_the_module_the_map_names() -> None:
@@ -32,20 +32,10 @@ def test_an_unknown_operation_is_a_key_error_and_an_unknown_name_an_attribute_er
 
 
 def test_the_catalogue_keeps_its_order_and_every_exported_name() -> None:
-    from cortexgraph_vault.operations import (
-        BROWSE_OPERATIONS,
-        HISTORY_OPERATIONS,
-        INTELLIGENCE_OPERATIONS,
-        LIFECYCLE_OPERATIONS,
-        MAINTENANCE_OPERATIONS,
-        MEMORY_OPERATIONS,
-        VAULT_OPERATIONS,
-    )
+    import importlib
 
-    expected = [*MEMORY_OPERATIONS, *LIFECYCLE_OPERATIONS, *HISTORY_OPERATIONS,
-                *VAULT_OPERATIONS, *INTELLIGENCE_OPERATIONS, *BROWSE_OPERATIONS,
-                *MAINTENANCE_OPERATIONS]  # fmt: skip
-    assert list(OPERATIONS.values()) == expected
+    areas = [importlib.import_module(f"cortexgraph_vault.operations.{a}") for a in AREAS]
+    assert list(OPERATIONS.values()) == [op for area in areas for op in area.OPERATIONS]
     for name in operations.__all__:
         assert getattr(operations, name) is not None, name
 

@@ -23,9 +23,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from cortexgraph_vault.core.note import parse_note
-from cortexgraph_vault.core.text_merge import has_conflict_markers
 from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.service import MemoryService
+from tests.builders import has_conflict_markers
 from tests.integration.clones import Devices, a_memory, git, service
 
 START = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)

@@ -26,8 +26,7 @@ if TYPE_CHECKING:
 
     from cortexgraph_vault.handlers.search.note_table import NoteTable
 
-# memories: below this the plain ordering costs less than the arrays (at 1k notes, ~300
-# memories, a page by the arrays took 0.9 ms of CPU, 1.1 ms by the plain path)
+# memories: below this the plain ordering costs less than the arrays
 LONG_LIST = 100
 MAX_STALE = 64  # rows of another state read from the memories; past this, the plain path
 
@@ -123,8 +122,8 @@ def memory_rows(engine: VaultEngine, wanted: set[str]) -> tuple[NoteTable, np.nd
 
 
 # (the status column, the live rows, the status names, the statuses asked for, their rows):
-# the columns do not change once made, and list after list asks for the same statuses
-# (10k notes: ~0.1 ms each time); the tables that follow touches share both columns
+# the columns do not change once made, and list after list asks for the same statuses; the
+# tables that follow touches share both columns
 _last_rows: (
     tuple[weakref.ref[np.ndarray], weakref.ref[np.ndarray], list[str], frozenset[str], np.ndarray]
     | None

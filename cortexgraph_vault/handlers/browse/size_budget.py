@@ -139,11 +139,6 @@ def read_continuation(cursor: str, digest: str, tool: str) -> Continuation:
     return place
 
 
-def result_budget(setting: int) -> int:
-    """The budget of one answer: the vault's `result_max_chars`."""
-    return check_max_chars(setting)
-
-
 def _quoted_size(text: str) -> int:
     return len(json.dumps(text, ensure_ascii=False))
 

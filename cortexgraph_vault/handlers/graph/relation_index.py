@@ -1,9 +1,9 @@
 """Who relates to whom among memories, looked up without a pass over every memory.
 
 A memory names another in a typed property (`related: ["[[Tea]]"]`, `supports: [<id>]`) by
-title, path or id. Opening one memory used to test every other memory's relations against it:
-16 ms a call at 10k notes. The lookup is built once and kept until a memory's relations, id,
-title or path change (the catalogue counts those changes; a touch is not one).
+title, path or id. Opening one memory does not test every other memory's relations against
+it: the lookup is built once and kept until a memory's relations, id, title or path change
+(the catalogue counts those changes; a touch is not one).
 """
 
 from __future__ import annotations

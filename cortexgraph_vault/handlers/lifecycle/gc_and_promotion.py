@@ -100,8 +100,8 @@ def forget_paths(
                 engine.store.set_aside(path, asides[path], content_sha(text))
                 removed.append(path)
                 # Out of the index as it leaves its path, here rather than by the watcher: a
-                # watcher taking in a thousand renames beside the gc starved a read beside them
-                # of the interpreter (10k notes: up to 90–150 ms; 13–38 ms dropped here).
+                # watcher taking in a thousand renames beside the gc would starve a read beside
+                # them of the interpreter.
                 engine.catalog.drop(path)
                 progress(len(removed), len(texts))
             # one git commit of every deletion: a long step of its own on a big gc
@@ -133,6 +133,16 @@ def _aside(engine: VaultEngine, rel: str) -> str:
     return PurePosixPath(rel).with_name(hidden).as_posix()
 
 
+def _left_alone(note: IndexedNote, skip: set[str]) -> Skipped | None:
+    """Why gc leaves a note alone: open in an editor, or not read cleanly (gc writes to the
+    note first, an id; a note with a problem is the person's to fix, left exactly as it is)."""
+    if note.path in skip:
+        return Skipped(path=note.path, reason="open in an editor; left alone")
+    if note.problems:
+        return Skipped(path=note.path, reason=f"{note.problems[0]}; left alone")
+    return None
+
+
 def forget_candidates(
     engine: VaultEngine, skip_paths: Iterable[str], limit: int | None = None
 ) -> tuple[list[tuple[Memory, float]], list[Skipped]]:
@@ -153,13 +163,9 @@ def forget_candidates(
         s = engine.score_of(state.decay, now)
         if not should_forget(s, engine.rules):
             continue
-        if note.path in skip:
-            skipped.append(Skipped(path=note.path, reason="open in an editor; left alone"))
-            continue
-        if note.problems:
-            # Forgetting writes to the note first (an id); a note we cannot read cleanly is
-            # the person's to fix, so it is left exactly as it is.
-            skipped.append(Skipped(path=note.path, reason=f"{note.problems[0]}; left alone"))
+        left = _left_alone(note, skip)
+        if left is not None:
+            skipped.append(left)
             continue
         found.append((s, note.path, note))
     found.sort(key=lambda entry: (entry[0], entry[1]))
@@ -185,11 +191,9 @@ def superseded_candidates(
         state = note.memory_state
         if state is None or not state.superseded or state.status not in ("active", "promoted"):
             continue
-        if note.path in skip:
-            skipped.append(Skipped(path=note.path, reason="open in an editor; left alone"))
-            continue
-        if note.problems:
-            skipped.append(Skipped(path=note.path, reason=f"{note.problems[0]}; left alone"))
+        left = _left_alone(note, skip)
+        if left is not None:
+            skipped.append(left)
             continue
         m = note.memory_unkept()
         if m is not None:
@@ -247,22 +251,28 @@ def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
     ids = [m.id or "" for m, _ in both]
     freed = round(sum(s for _, s in both), 6)
     verb = "archive" if archive_instead else "forget"
-    if dry_run or not both:
-        parts = [wording.gc_preview(len(found), verb) if dry_run else "nothing to forget"]
-        if dry_run and done:
-            parts.append(wording.gc_superseded_preview(len(done)))
-        said = "; ".join(parts)
+
+    def answer(
+        message: str, removed: int = 0, archived: int = 0, commit: str | None = None
+    ) -> GcResult:
         return GcResult(
             dry_run=dry_run,
-            removed_count=0,
-            archived_count=0,
+            removed_count=removed,
+            archived_count=archived,
             freed_score_sum=freed,
             memory_ids=ids,
             total_affected=len(both),
             candidates=candidates,
             skipped=skipped,
-            message=said,
+            commit=commit,
+            message=message,
         )
+
+    if dry_run or not both:
+        parts = [wording.gc_preview(len(found), verb) if dry_run else "nothing to forget"]
+        if dry_run and done:
+            parts.append(wording.gc_superseded_preview(len(done)))
+        return answer("; ".join(parts))
     engine.git_state.refuse_change("gc")
     forgotten = [] if archive_instead else found
     archived = both if archive_instead else done
@@ -290,18 +300,9 @@ def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
                 lambda: undo_moves(engine, moves),
                 "nothing was archived: every memory is back where it was",
             )
-            return GcResult(
-                dry_run=False,
-                removed_count=0,
-                archived_count=len(archived),
-                freed_score_sum=freed,
-                memory_ids=ids,
-                total_affected=len(both),
-                candidates=candidates,
-                skipped=skipped,
-                commit=commit,
-                message=wording.gc_archived(len(archived), engine.layout.archive)
-                + (f"; {unrecorded}" if unrecorded else ""),
+            said = wording.gc_archived(len(archived), engine.layout.archive)
+            return answer(
+                said + (f"; {unrecorded}" if unrecorded else ""), 0, len(archived), commit
             )
         try:
             commit = forget_paths(
@@ -318,18 +319,7 @@ def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
     said = wording.gc_forgot(len(forgotten))
     if done:
         said += "; " + wording.gc_archived(len(done), engine.layout.archive)
-    return GcResult(
-        dry_run=False,
-        removed_count=len(forgotten),
-        archived_count=len(done),
-        freed_score_sum=freed,
-        memory_ids=ids,
-        total_affected=len(both),
-        candidates=candidates,
-        skipped=skipped,
-        commit=commit,
-        message=said,
-    )
+    return answer(said, len(forgotten), len(done), commit)
 
 
 @answer_within("candidates", "promoted_ids", "moved")

@@ -86,7 +86,7 @@ def _untracked(engine: VaultEngine, folders: list[str]) -> list[str]:
     if dotgit is None or dotgit.name != ".git" or not dotgit.is_dir():
         # a `.git` file (a linked work tree, a submodule): its work tree is for git to find
         return engine.history.changed_paths(folders, untracked_only=True)
-    # Imported here: a warm start that the stamp answers asks git nothing (~8 ms of imports).
+    # Imported here: a warm start that the stamp answers asks git nothing and imports none of it.
     from cortexgraph_vault.history.recording import never_committed
     from cortexgraph_vault.history.runner import CONFIG_ARGS, ENV, split_nul
 
@@ -111,7 +111,7 @@ def _untracked(engine: VaultEngine, folders: list[str]) -> list[str]:
 
 def _stamp(engine: VaultEngine) -> str | None:
     """What the untracked memory files depend on, or None when the `.git` files alone do not
-    show the repository (git is then asked every time, as before)."""
+    show the repository (git is then asked every time)."""
     git_dir = engine.git_dir()
     if git_dir is None:
         return None

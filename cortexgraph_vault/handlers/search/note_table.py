@@ -47,26 +47,13 @@ class NoteTable:
     def live(self) -> np.ndarray:
         """The rows of the notes the table holds (not those of removed notes), in the
         catalogue's order. A table's lookups do not change once it is made, so this is worked
-        out once per table: lists and the episode order asked for it on every call (10k notes:
-        ~0.2 ms each time)."""
+        out once per table, not by each list and episode order that asks for it."""
         return np.fromiter(self.row_of.values(), np.int64, len(self.row_of))
 
     def rows(self, paths: list[str]) -> np.ndarray:
         """The row of each path, -1 for one the table does not hold (looked up in C)."""
         get = self.row_of.get
         return np.fromiter(map(get, paths, repeat(-1)), np.int64, len(paths))
-
-    def id_rows(self) -> dict[int, int]:
-        """id() of each live note object held → its row. Worked out when a change adds or
-        removes notes, not kept: a dict of every note in each table (100k notes: ~8 MB,
-        copied at every touch) was most of what the tables alive at once held."""
-        notes = self.notes
-        found = dict(zip(map(id, notes), range(len(notes)), strict=True))
-        for row in self.dead:
-            key = id(notes[row])
-            if found.get(key) == row:
-                del found[key]
-        return found
 
     def status_mask(self, statuses: set[str]) -> np.ndarray:
         """Per status code (shifted by one, NOTE first): whether it is wanted."""
@@ -235,8 +222,8 @@ def _without(notes: list[IndexedNote] | None, before: NoteTable, gone: list[int]
 
 def _live_after(before: NoteTable, table: NoteTable, gone: list[int], added: int) -> None:
     """`table.live` from `before.live` when that was worked out: the rows of `gone` left out
-    and the `added` last rows put at the end, as the lookups of `table` hold them (a save
-    made every row's lookup be read again: 10k notes, ~0.15 ms)."""
+    and the `added` last rows put at the end, as the lookups of `table` hold them: a save
+    does not read every row's lookup again."""
     if "live" not in before.__dict__:
         return
     live = before.live
@@ -287,8 +274,8 @@ def _in_place(notes: list[IndexedNote], before: NoteTable) -> NoteTable | None:
 
 def updated_table(before: NoteTable, changes: Changes) -> NoteTable | None:
     """`before` brought up to date with the changes made since its state (the catalogue's
-    log): only the changed paths' rows are read, where `_in_place` compared every note (10k
-    notes: ~0.5 ms after each touch) and the general path every note's id. The rows come in
+    log): only the changed paths' rows are read, where `_in_place` compares every note and
+    the general path every note's id. The rows come in
     the catalogue's order, as a table built afresh has them: a note replaced where it was
     keeps its row; a new one (or one removed and put back: the catalogue puts it last) takes
     a row at the end, in the order they came. None: a change it cannot place (rebuilt)."""

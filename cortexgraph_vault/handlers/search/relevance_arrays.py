@@ -1,27 +1,39 @@
 """The parts of every match's relevance (core/ranking.py) as arrays, one entry a match.
 
-`fuse` and `lend_context` of core/ranking.py say what is computed; this works out the same
-numbers for tens of thousands of matches without a Python step per match: each value is made
-by the same IEEE operations in the same order, so the results are bit for bit those of the
-plain functions (tests/handlers/search/test_rank_arrays.py compares them on random vaults). The matches
-keep the order the plain `fuse` gives them, and context is summed in the order `lend_context`
-sums it.
+The formulas of core/ranking.py, worked out for tens of thousands of matches without a Python
+step per match: each value is made by the same IEEE operations in the same order as the plain
+match-by-match `fuse` and `lend_context` of tests/handlers/search/ranking_reference.py, so the
+results are bit for bit theirs (tests/handlers/search/test_rank_arrays.py compares them on
+random vaults). The matches keep the order the plain `fuse` gives them, and context is summed
+in the order `lend_context` sums it.
 """
 
 from __future__ import annotations
 
+import threading
 import weakref
 from bisect import bisect_left
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
 import numpy as np
 
-from cortexgraph_vault.core.ranking import Episodes, RankingConfig, Relevance
+from cortexgraph_vault.core.ranking import (
+    Episodes,
+    RankingConfig,
+    Relevance,
+    asks,
+    label_credit,
+    leading_label,
+    reply_credit,
+)
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.handlers.graph.catalog_memo import CatalogMemo
 from cortexgraph_vault.handlers.search.note_table import NoteTable
+from cortexgraph_vault.index.notes.indexed_note import IndexedNote
+from cortexgraph_vault.index.text.document_terms import text_tokens
 
 
 @dataclass(eq=False)
@@ -280,6 +292,130 @@ def lend_context_arrays(
     found.context[receivers] = totals[receivers]
 
 
+@dataclass(frozen=True)
+class TextCues:
+    """What ranking reads in a memory's text beyond its words: whether it asks something,
+    and the stems of the label it opens with."""
+
+    asks: bool
+    label: frozenset[str]
+
+
+class TextCueMemo:
+    """`TextCues` of the notes searches look at, by path, for as long as the note object is
+    the same (a change makes a new one): the best matches of a query come back across
+    searches, and decoding their texts each time cost more than the rest of this step.
+    Bounded, least recently used first out; a lock: the daemon's reads run on threads."""
+
+    def __init__(self, kept: int = 4096) -> None:
+        self.kept = kept
+        self._held: OrderedDict[str, tuple[IndexedNote, TextCues]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, note: IndexedNote) -> TextCues:
+        with self._lock:
+            found = self._held.get(note.path)
+            if found is not None and found[0] is note:
+                self._held.move_to_end(note.path)
+                return found[1]
+        text = note.body_text()  # outside the lock: the slow part
+        label = leading_label(text)
+        cues = TextCues(asks(text), frozenset(text_tokens(label)) if label else frozenset())
+        with self._lock:
+            self._held[note.path] = (note, cues)
+            self._held.move_to_end(note.path)
+            while len(self._held) > self.kept:
+                self._held.popitem(last=False)
+        return cues
+
+
+text_cues = TextCueMemo()
+
+
+def _best(values: np.ndarray, among: np.ndarray, count: int) -> np.ndarray:
+    """The `count` positions of `among` with the highest `values` (all when fewer)."""
+    if len(among) <= count:
+        return among
+    picked: np.ndarray = among[np.argpartition(-values[among], count - 1)[:count]]
+    return picked
+
+
+def lend_to_replies(
+    found: FoundArrays, links: EpisodeLinks, table: NoteTable, cfg: RankingConfig
+) -> FoundArrays:
+    """`reply_credit` over the best word matches (`reply_lenders` of them) that ask
+    something: each one's reply (the memory saved next in its episode) gains context, and
+    joins the matches when it was not one. Only those few notes' texts are read."""
+    if cfg.reply_weight <= 0 or not len(found) or not links.near.shape[1]:
+        return found
+    total = found.total(cfg)
+    rows = found.rows
+    worded = _best(total, np.flatnonzero((found.lexical > 0) & (rows >= 0)), cfg.reply_lenders)
+    if not len(worded):
+        return found
+    own = found.own(cfg)
+    by_row = _episode_rows(table, links)
+    after = links.distance.index(1, len(links.distance) // 2)  # the slot saved right after
+    questions: list[tuple[str, float]] = []
+    reply_of: dict[str, str] = {}
+    paths = found.paths
+    for i in worded.tolist():
+        row = int(rows[i])
+        at = int(by_row[row])
+        nxt = int(links.near[at, after]) if at >= 0 else -1
+        if nxt < 0 or not text_cues.of(table.notes[row]).asks:
+            continue
+        questions.append((paths[i], float(own[i])))
+        reply_of[paths[i]] = links.episodes.paths[nxt]
+    if not questions:
+        return found
+    replies = list(dict.fromkeys(reply_of.values()))
+    reply_rows = table.rows(replies)
+    # where each reply is among the matches (one pass over them, not one a reply)
+    matched = np.flatnonzero(np.isin(rows, reply_rows[reply_rows >= 0]))
+    position: dict[int, int] = {}
+    for i in matched.tolist():
+        position.setdefault(int(rows[i]), i)
+    where: dict[str, int | None] = {
+        reply: position.get(row) for reply, row in zip(replies, reply_rows.tolist(), strict=True)
+    }
+    relevance = {r: float(total[i]) for r, i in where.items() if i is not None}
+    gains = reply_credit(questions, reply_of, relevance, cfg.reply_weight)
+    new = [r for r in gains if where[r] is None and r in table.row_of]
+    for reply, gain in gains.items():
+        i = where[reply]
+        if i is not None:
+            found.context[i] += gain
+    if not new:
+        return found
+    n = len(new)
+    return FoundArrays(
+        [*paths, *new],
+        np.concatenate([rows, table.rows(new)]),
+        np.concatenate([found.lexical, np.zeros(n)]),
+        np.concatenate([found.vector, np.zeros(n)]),
+        np.concatenate([found.context, np.array([gains[r] for r in new])]),
+        np.concatenate([found.lengths, np.zeros(n)]),
+        found.row_of,
+    )
+
+
+def credit_labels(
+    found: FoundArrays, table: NoteTable, cfg: RankingConfig, terms: Sequence[str]
+) -> None:
+    """`label_credit` for the best matches (`label_top` of them) that are memories."""
+    if cfg.label_weight <= 0 or not len(found) or not terms:
+        return
+    total = found.total(cfg)
+    rows = found.rows
+    memory = rows >= 0
+    memory[memory] = ~np.isnan(table.created[rows[memory]])
+    wanted = frozenset(terms)
+    for i in _best(total, np.flatnonzero(memory), cfg.label_top).tolist():
+        label = text_cues.of(table.notes[int(rows[i])]).label
+        found.context[i] += label_credit(float(total[i]), label, wanted, cfg.label_weight)
+
+
 # (the table's paths, the episodes, which rows are memories, the episode row of each)
 _last_rows: tuple[list[str], EpisodeLinks, np.ndarray, np.ndarray] | None = None
 MOVED_MAX = 256  # rows looked up again from the last ones: past this, all of them
@@ -288,8 +424,8 @@ MOVED_MAX = 256  # rows looked up again from the last ones: past this, all of th
 def _episode_rows(table: NoteTable, links: EpisodeLinks) -> np.ndarray:
     """The episode position of each table row's note (-1: none), once per list of paths,
     episodes and memory rows. Episodes hold memories only (with their save times): plain
-    notes are not looked up. The tables that follow touches share their list of paths (a
-    touch made a new table, and this cost 0.15 ms at 10k notes); after a save (a list with
+    notes are not looked up. The tables that follow touches share their list of paths (each
+    touch makes a new table); after a save (a list with
     one path more, links made from the last ones) only the rows that may differ are looked
     up (`_rows_after`). The list is held (it takes no weak reference): one at a time, most
     often the newest table's own."""

@@ -61,7 +61,6 @@ from cortexgraph_vault.requests.vault import SearchUnifiedRequest
 
 REVIEW_NEAR = 0.9
 UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
-SOURCE_STATUS = {"stm": "active", "ltm": "promoted", "archive": "archived", "note": "note"}
 
 __all__ = ["rank", "search_terms", "search_unified"]
 

@@ -36,11 +36,6 @@ def refuse_secrets(fields: Mapping[str, object], *, force: bool) -> None:
         )
 
 
-def safe_name(text: str) -> str:
-    """Text fit to name a file or a commit: every secret in it replaced by a mark."""
-    return redact(text)
-
-
 def _draft_fields(draft: NoteDraft) -> dict[str, object]:
     """What an imported note will be made of. The source's own record, when the importer kept
     it, holds every value the note is made from, uncleaned (cleaning a tag lower-cases it, which
@@ -71,7 +66,7 @@ def screen_import(plan: ImportPlan, *, allow_secrets: bool) -> ImportPlan:
             )
             continue
         if found:
-            draft.title = safe_name(draft.title)
+            draft.title = redact(draft.title)
         kept.append(draft)
     plan.drafts = kept
     return plan

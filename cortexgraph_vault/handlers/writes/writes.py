@@ -16,13 +16,14 @@ from cortexgraph_vault.core.note_merge import LAST_USED_ON
 from cortexgraph_vault.core.relation_ids import relation_id
 from cortexgraph_vault.core.replacement import Replacement
 from cortexgraph_vault.core.rules import is_cross_domain
+from cortexgraph_vault.core.secrets import redact
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.handlers.writes import supersession
 from cortexgraph_vault.handlers.writes.note_fields import fresh_memory, id_changes, use_days_change
 from cortexgraph_vault.handlers.writes.replacements import likely_replacements
-from cortexgraph_vault.handlers.writes.secret_check import refuse_secrets, safe_name
+from cortexgraph_vault.handlers.writes.secret_check import refuse_secrets
 from cortexgraph_vault.handlers.writes.vocabulary import enrichment_for
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.models import (
@@ -97,7 +98,7 @@ def save(engine: VaultEngine, req: SaveMemoryRequest) -> SaveResult:
         "tags": clean_tags(req.tags),
         "entities": clean_entities(req.entities),
     }
-    title = " ".join((req.title or "").split()) or title_from_content(safe_name(body))
+    title = " ".join((req.title or "").split()) or title_from_content(redact(body))
     if needs_alias(title):
         # The file name cannot hold it as written; Obsidian and our index read aliases.
         fields["aliases"] = [title]
@@ -121,7 +122,7 @@ def save(engine: VaultEngine, req: SaveMemoryRequest) -> SaveResult:
     text = render_note(fields, body)
     # Named from the redacted text: a forced secret never names a file or a commit.
     written = engine.store.create(
-        engine.layout.stm, safe_name(title), text, engine.catalog.name_in_use
+        engine.layout.stm, redact(title), text, engine.catalog.name_in_use
     )
     note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
     assert note.memory is not None
@@ -286,7 +287,7 @@ def reinforce_uses(
 
 def derived_title(body: str) -> str:
     """The title a save gives a memory of this text when none is given."""
-    return title_from_content(safe_name(body))
+    return title_from_content(redact(body))
 
 
 def title_was_derived(m: Memory) -> bool:

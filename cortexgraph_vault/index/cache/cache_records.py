@@ -3,9 +3,8 @@ index and the note vectors are read from it when first needed, by position (`os.
 
 Read, not memory-mapped: a map's pages count in the process's memory once touched and stay
 counted, so reading every memory for `stats`, or rewriting the cache (which reads every
-note's fields and the vectors through), added the whole file to the process (100k notes:
-350 MB). Read by position, only what is kept counts. Reading costs a system call a note
-(a microsecond or two, beside the 30 µs of decoding it).
+note's fields and the vectors through), would add the whole file to the process. Read by
+position, only what is kept counts; the system call a note costs little beside decoding it.
 
 The vectors and the word index's postings are kept as small pickles and the raw bytes of
 their arrays: written from the arrays and read straight into the arrays the index keeps.

@@ -2,10 +2,9 @@
 
 Under load a daemon's read process takes in a change every few milliseconds (a touch, a
 save), and what it derives from the whole catalogue (the note table, who relates to whom, the
-episodes) was made again after each: at 10k notes a tenth of its time. With the paths a
-generation changed, those values are brought up to date for these paths alone. The log is
-bounded: a value older than what it holds (or made before the catalogue was taken over whole)
-is built again, as before.
+episodes) is not made again after each: with the paths a generation changed, those values are
+brought up to date for these paths alone. The log is bounded: a value older than what it
+holds (or made before the catalogue was taken over whole) is built again.
 """
 
 from __future__ import annotations

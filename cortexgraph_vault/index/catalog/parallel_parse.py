@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import cortexgraph_vault
 from cortexgraph_vault.index.catalog.file_reads import read_note_file
 from cortexgraph_vault.index.catalog.vault_walk import Walked
-from cortexgraph_vault.index.notes.records import IndexedNote, index_with_words
+from cortexgraph_vault.index.notes.records import IndexedNote, index_bytes, with_words
 from cortexgraph_vault.vault.layout import VaultLayout
 
 if TYPE_CHECKING:  # the word index loads numpy: the workers need it first, not the caller
@@ -41,7 +41,7 @@ PARALLEL_MIN = 1500
 FRAME = 500  # notes per message parsed here
 # A worker's message: about a quarter of its share, within these bounds. Larger messages
 # mean fewer (term, message) pairs for the receiving process to add (a term recurs in most of
-# them): at 10k notes on two cores, tenths cost it 0.2 s more of the CPU the workers need.
+# them), and that process shares the CPU the workers need.
 # Smaller ones, that the first notes arrive sooner (and the progress bar moves more often).
 FRAME_MIN, FRAME_MAX = 200, 4000
 
@@ -52,7 +52,7 @@ def frame_size(files: int, workers: int) -> int:
 
 _LENGTH = struct.Struct("!Q")
 # A worker only sorts small arrays: numpy's BLAS starting a thread per core at its import
-# costs each worker a tenth of its start-up (20 ms of CPU) for nothing.
+# costs each worker part of its start-up for nothing.
 ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def parse_file(
     if got.gone or got.problem is not None:
         return rel, None, None, got.problem
     assert got.st is not None and got.data is not None
-    note, stats = index_with_words(rel, got.data, got.st, layout, max_bytes)
+    note, stats = with_words(index_bytes(rel, got.data, got.st, layout, max_bytes))
     return rel, note, stats, None
 
 
@@ -133,7 +133,7 @@ def start_workers() -> ParseWorkers | None:
 
 class EarlyWorkers:
     """Parse workers started while a cold start's walk goes on, as soon as it has found
-    enough notes to parse: their start-up (a fifth of a second each) overlaps the walk."""
+    enough notes to parse: their start-up overlaps the walk."""
 
     def __init__(self) -> None:
         self.started: ParseWorkers | None = None

@@ -50,8 +50,6 @@ from cortexgraph_vault.index.heap_trim import give_back_freed_memory
 from cortexgraph_vault.index.notes.records import (
     IndexedNote,
     index_bytes,
-    index_with_words,
-    parse_note_bytes,
     stats_of,
     with_stamp,
     with_words,
@@ -82,7 +80,6 @@ __all__ = [
     "RefreshReport",
     "VaultCatalog",
     "ignored_name",
-    "parse_note_bytes",
     "walk_vault",
 ]
 
@@ -196,10 +193,6 @@ class VaultCatalog:
             paths = self._by_id.get(memory_id)
             note = self._notes.get(paths[0]) if paths else None
             return note.memory if note else None
-
-    def paths_with_id(self, memory_id: str) -> list[str]:
-        with self.lock:
-            return list(self._by_id.get(memory_id, ()))
 
     def problems(self) -> list[tuple[str, str]]:
         with self.lock:
@@ -751,7 +744,7 @@ class VaultCatalog:
             self.on_change("note", rel)
 
     def ingest(self, rel: str, data: bytes, st: os.stat_result) -> IndexedNote:
-        note, stats = index_with_words(rel, data, st, self.layout, self.max_note_bytes)
+        note, stats = with_words(index_bytes(rel, data, st, self.layout, self.max_note_bytes))
         return self._put(note, stats=stats)
 
     def record(

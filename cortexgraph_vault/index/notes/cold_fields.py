@@ -1,7 +1,7 @@
 """A note's cold fields (frontmatter, body, links, memory) as the cache holds them.
 
 `stats` reads the memory of every memory note, so unpickling them is most of its time: pickle
-looks up a class for every link, every time and the memory itself (30 µs a note). Here the
+looks up a class for every link, every time and the memory itself. Here the
 body, the links and the memory's fields are plain values `marshal` reads at C speed (no class
 lookups), the two rebuilt by hand; the frontmatter (YAML may hold any type) stays pickled
 until it is read. Anything this form cannot hold exactly (a time outside UTC, a value marshal

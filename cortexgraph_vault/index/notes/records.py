@@ -89,7 +89,7 @@ def decode_note_bytes(data: bytes, max_bytes: int) -> tuple[str, list[str]]:
     return text, problems
 
 
-def parse_note_bytes(
+def index_bytes(
     rel: str,
     data: bytes,
     st: os.stat_result,
@@ -97,8 +97,9 @@ def parse_note_bytes(
     max_bytes: int,
     parsed: ParsedNote | None = None,
 ) -> IndexedNote:
-    """Everything the index knows about one file, from its bytes. `parsed`: the note's text
-    parsed already (our own write's, parsed to check it), or None."""
+    """Everything the index knows about one file, from `data` read (up to max_bytes + 1 bytes)
+    from it. `parsed`: the note's text parsed already (our own write's, parsed to check it), or
+    None."""
     sha = hashlib.sha256(data).hexdigest()
     text, problems = decode_note_bytes(data, max_bytes)
     if not text.strip():
@@ -128,7 +129,7 @@ def parse_note_bytes(
         )
         problems.extend(memory.problems)
     entities = memory.entities if memory else _strings(fm.get("entities"))
-    return IndexedNote(
+    note = IndexedNote(
         path=rel,
         title=title,
         size=st.st_size,
@@ -146,40 +147,15 @@ def parse_note_bytes(
         aliases=aliases,
         entities=entities,
     )
-
-
-def index_bytes(
-    rel: str,
-    data: bytes,
-    st: os.stat_result,
-    layout: VaultLayout,
-    max_bytes: int,
-    parsed: ParsedNote | None = None,
-) -> IndexedNote:
-    """The note as indexed from `data` read (up to max_bytes + 1 bytes) from the file."""
-    note = parse_note_bytes(rel, data, st, layout, max_bytes, parsed)
     if len(data) > max_bytes:
         # The hash of a capped read is of the prefix only; mark it so no write trusts it.
         note = with_stamp(note, st, sha256="partial:" + note.sha256)
     return note
 
 
-def index_with_words(
-    rel: str,
-    data: bytes,
-    st: os.stat_result,
-    layout: VaultLayout,
-    max_bytes: int,
-    parsed: ParsedNote | None = None,
-) -> tuple[IndexedNote, TermStats]:
-    """The note as indexed, with its words; a note of more distinct words than the index
-    holds for one note says so among its problems."""
-
-    return with_words(index_bytes(rel, data, st, layout, max_bytes, parsed))
-
-
 def with_words(note: IndexedNote) -> tuple[IndexedNote, TermStats]:
-    """The note with its words (`index_with_words`)."""
+    """The note with its words; a note of more distinct words than the index holds for one
+    note says so among its problems."""
     from cortexgraph_vault.index.text.document_terms import MAX_TERMS_PER_NOTE
 
     stats = stats_of(note)
@@ -245,9 +221,7 @@ __all__ = [
     "OwnBytes",
     "decode_note_bytes",
     "index_bytes",
-    "index_with_words",
     "note_links",
-    "parse_note_bytes",
     "parser_version",
     "stats_of",
     "with_stamp",

@@ -27,8 +27,8 @@ from cortexgraph_vault.index.text.document_words import fast_words, remembered_s
 
 FIELDS = ("title", "aliases", "tags", "entities", "content")
 FIELD_WEIGHTS = (3.0, 3.0, 2.0, 2.0, 1.0)
-K1 = 1.2
-B = 0.75
+K1 = 1.6
+B = 0.9
 PIVOT_LENGTH = 300.0  # weighted tokens of a typical note
 
 _WORD = re.compile(r"[^\W_]+")

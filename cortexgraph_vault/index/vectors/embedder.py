@@ -32,7 +32,7 @@ BATCH = 256
 # and, when derived, the query tables' ids: neither the 33 MB float32 table nor the parsed
 # tokenizer (16 MB) is made and kept for them. Same ids, same float32 rows: the same vectors.
 SMALL_BATCH = 16
-# Past this many texts the whole float32 table is made (33 MB, a tenth of a second) and
+# Past this many texts the whole float32 table is made (33 MB) and
 # gathered from; below it each text's rows are converted from the mapped float16 ones (the
 # same values): a long-lived process embedding the 120 memories saved since its last search
 # no longer grows by the table for them.
@@ -82,7 +82,7 @@ class Embedder:
 
     @functools.cached_property
     def table(self) -> np.ndarray:
-        """Every row as float32, converted when many notes are embedded (a tenth of a second):
+        """Every row as float32, converted when many notes are embedded:
         a process that embeds only its query converts only the query's rows."""
         import numpy as np
 
@@ -113,8 +113,8 @@ class Embedder:
 
         A tokenizer parsed again within REUSED_WITHIN of being let go is kept from then on
         (`now`: monotonic seconds): this process embeds batches steadily. A daemon under many
-        saves takes them in twenty at a time and parsed the tokenizer anew for each batch
-        (40 ms each, a tenth of its CPU) to keep 20 MB back between them."""
+        saves takes them in twenty at a time, and parsing the tokenizer anew for each batch
+        would cost more of its CPU than the memory it keeps back between them."""
         self.__dict__.pop("table", None)
         drops = self._drops
         if self.query_tokens is None or "tokenizer" not in self.__dict__ or "steady" in drops:

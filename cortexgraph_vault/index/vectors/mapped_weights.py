@@ -2,7 +2,7 @@
 needs a dozen of its 32,000 rows, and reading the 16 MB costs it more than the rest of the
 model's load. The file is a safetensors file (an 8-byte header length, a JSON header, the
 raw little-endian data); one holding exactly one float tensor is mapped as a read-only
-array of the same values. Anything else is read by `safetensors` as before.
+array of the same values. Anything else is read by `safetensors`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A search query's token ids without loading the `tokenizers` library's tokenizer.
 
-Parsing the bundled tokenizer file (1.8 MB of JSON, 32k tokens and 61k merges) costs a search
-command a tenth of a second, for a query of a few words. The model's tokenizer is a plain
+Parsing the bundled tokenizer file (1.8 MB of JSON, 32k tokens and 61k merges) would cost a
+search command more than the rest of its query of a few words. The model's tokenizer is a plain
 byte-pair encoder: prepend "▁", spaces to "▁", no pre-tokenizer, each character its token or its
 UTF-8 bytes as `<0xNN>` tokens, then the lowest-ranked merge of two neighbours first (leftmost
 among equals) until none applies: the algorithm of `tokenizers`' BPE model (`Word::merge_all`),

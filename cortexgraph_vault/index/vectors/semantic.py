@@ -189,8 +189,8 @@ class SemanticIndex:
         `index`: the position in `paths` of each path the caller will read the row of (a
         note table's lookup). With it, rows are brought up to date from the last ones when
         `paths` is the last list or that list with paths added at its end (a save): only the
-        added paths and the names that got or lost a row since are looked up, where every
-        path was (10k notes: ~0.7 ms after each save). A position `index` does not name (a
+        added paths and the names that got or lost a row since are looked up, not every
+        path. A position `index` does not name (a
         removed note's row, unreachable) may then keep an older row."""
         notes = self._notes
         named = notes.named if notes is not None else 0

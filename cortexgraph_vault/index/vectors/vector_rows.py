@@ -138,6 +138,6 @@ class VectorRows:
 
     def scores(self, vec: np.ndarray) -> np.ndarray:
         """Cosine of `vec` with every row (0 for free rows). einsum, not BLAS: a threaded
-        matrix-vector product stalls for milliseconds on a busy machine (p99 36 ms vs 8 ms)."""
+        matrix-vector product stalls on a busy machine (its slowest calls, not its median)."""
         cosines: np.ndarray = np.einsum("ij,j->i", self.matrix[: len(self.names)], vec)
         return cosines

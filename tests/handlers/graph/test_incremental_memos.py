@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.handlers.graph.relation_index import relation_index, relation_index_of
 from cortexgraph_vault.handlers.search.note_table import NOTE, NoteTable, build_table, note_table
-from cortexgraph_vault.handlers.search.relevance import _episodes, episodes, ranking_config
+from cortexgraph_vault.handlers.search.relevance import _built_episodes, episodes, ranking_config
 from cortexgraph_vault.handlers.search.relevance_arrays import episode_links, links_of
 from cortexgraph_vault.index.catalog.change_log import ADDED, LIMIT, REMOVED, ChangeLog
 from cortexgraph_vault.service import MemoryService
@@ -139,7 +139,7 @@ def _check(world: World) -> None:
     notes = engine.catalog.notes()
     _same_table(note_table(engine), notes)
     assert _relations(relation_index(engine)) == _relations(relation_index_of(notes))
-    mine, fresh = episodes(engine), _episodes(engine)
+    mine, fresh = episodes(engine), _built_episodes(engine)[1]
     assert (list(mine.paths), list(mine.times)) == (list(fresh.paths), list(fresh.times))
     cfg = ranking_config(engine.config)
     links, whole = links_of(engine), episode_links(fresh, cfg.context_reach, cfg.context_gap)

@@ -1,18 +1,19 @@
 """The straightforward ranking, note by note in Python floats, as it was before ranking ran
 over arrays: the reference the array path must equal value for value, in the same order
-(tests/handlers/search/test_rank_arrays.py). Built on core/ranking.py's plain `fuse` and `lend_context`.
+(tests/handlers/search/test_rank_arrays.py); `fuse` and `lend_context` are the formulas of
+core/ranking.py match by match, which handlers/search/relevance_arrays.py works out over arrays.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from cortexgraph_vault.core.decay import score_at
-from cortexgraph_vault.core.ranking import Relevance, fuse, lend_context, prior
+from cortexgraph_vault.core.ranking import Episodes, RankingConfig, Relevance, prior
 from cortexgraph_vault.core.rules import review_priority
 from cortexgraph_vault.core.time_cues import TimeFocus, time_focus
 from cortexgraph_vault.engine import VaultEngine
@@ -32,6 +33,54 @@ from cortexgraph_vault.handlers.search.search import (
     _tag_filter,
 )
 from tests.index.vectors.nearest_reference import nearest
+
+
+def fuse(
+    lexical: Mapping[str, float],
+    vector: Mapping[str, float],
+    cfg: RankingConfig,
+    lengths: Mapping[str, float] | None = None,
+) -> dict[str, Relevance]:
+    """Every note matched by words, and every note near enough in meaning; `lengths`: each
+    note's indexed length (none: every note is short)."""
+    size = (lengths or {}).get
+    out = {path: Relevance(lexical=sim, length=size(path, 0.0)) for path, sim in lexical.items()}
+    for path, cos in vector.items():
+        found = out.get(path)
+        if found is not None:
+            found.vector = cos
+        elif cos >= cfg.vector_min:
+            out[path] = Relevance(vector=cos, length=size(path, 0.0))
+    return out
+
+
+def lend_context(
+    found: dict[str, Relevance],
+    episodes: Episodes,
+    created: Mapping[str, float],
+    cfg: RankingConfig,
+) -> None:
+    """Each memory matched by words lends part of its relevance to its episode neighbours
+    that match too: context orders matches, it never makes one (a note saved beside a
+    match is not itself an answer)."""
+    if cfg.context_weight <= 0 or cfg.context_reach <= 0:
+        return
+    lent: dict[str, float] = {}
+    own_of = {path: rel.own(cfg) for path, rel in found.items()}
+    for path, rel in found.items():
+        when = created.get(path)
+        own = own_of[path]
+        if when is None or own <= 0 or rel.lexical <= 0:
+            continue
+        i = episodes.position(path, when)
+        if i is None:
+            continue
+        for other, k in episodes.neighbours(i, cfg.context_reach, cfg.context_gap):
+            gain = own - own_of.get(other, own)
+            if gain > 0:
+                lent[other] = lent.get(other, 0.0) + cfg.context_weight * 0.5 ** (k - 1) * gain
+    for path, amount in lent.items():
+        found[path].context = amount
 
 
 def reference_match(

@@ -86,3 +86,57 @@ def test_the_words_of_note_taking_tools_find_their_synonyms(tmp_path: Path) -> N
         service.search_unified("put a picture in a page").results[0].path == "Help/Embed files.md"
     )
     assert service.search_unified("keyboard shortcut").results[0].path == "Help/Hotkeys.md"
+
+
+def _talk(stm: Path, name: str, turns: list[str], *, days_ago: float) -> None:
+    """One conversation: a memory per turn, 30 seconds apart."""
+    for i, text in enumerate(turns):
+        memory_note(stm, f"{name} {i}", text, days_ago=days_ago - i * 30 / 86400)
+
+
+def test_the_reply_to_a_matching_question_is_found_through_the_question(tmp_path: Path) -> None:
+    """The answer follows the question and repeats none of its words."""
+    stm = tmp_path / "vault" / "_stm"
+    _talk(stm, "Beach", ["Maria: That picture is amazing! How often do you get to see sunsets "
+                         "like that?", "John: At least once a week. It helps me unwind.",
+                         "Maria: Lucky you!"], days_ago=20)  # fmt: skip
+    memory_note(stm, "Lake", "Maria: The sunset over the lake was lovely.", days_ago=40)
+    # a question whose next memory was saved two hours later: another episode, no reply
+    memory_note(stm, "Ask", "Maria: Do you ever see sunsets at the cabin?", days_ago=60)
+    memory_note(stm, "Later", "Sam: The plumber comes on Tuesday.", days_ago=60 - 2 / 24)
+    question = "How often does he get to watch a sunset?"
+    paths = [h.path for h in service_for(tmp_path / "vault").search(question).results]
+    assert paths.index("_stm/Beach 1.md") < paths.index("_stm/Lake.md")
+    assert paths.index("_stm/Beach 1.md") <= 1
+    # the turn after the reply, and a memory saved hours after a question, are no replies
+    assert "_stm/Beach 2.md" not in paths and "_stm/Later.md" not in paths
+    assert "_stm/Ask.md" in paths
+    off = service_for(tmp_path / "vault", search_reply_weight="0")
+    assert "_stm/Beach 1.md" not in [h.path for h in off.search(question).results]
+
+
+def test_a_reply_to_a_statement_gains_nothing(tmp_path: Path) -> None:
+    stm = tmp_path / "vault" / "_stm"
+    _talk(stm, "Talk", ["Maria: I saw the sunset at the beach.", "John: Lovely, well done."],
+          days_ago=20)  # fmt: skip
+    paths = [h.path for h in service_for(tmp_path / "vault").search("sunset beach").results]
+    assert paths == ["_stm/Talk 0.md"]
+
+
+def test_the_memory_said_by_the_person_asked_about_comes_before_what_was_said_to_them(
+    tmp_path: Path,
+) -> None:
+    stm = tmp_path / "vault" / "_stm"
+    _talk(stm, "Art", ["Caroline: Melanie, your painting of the lake at sunrise is beautiful!",
+                       "Melanie: Thanks! I painted it last week at the lake."],
+          days_ago=20)  # fmt: skip
+    # other turns of each, so that the names are common words of this conversation
+    for i in range(6):
+        memory_note(stm, f"Caroline {i}", f"Caroline: Work was busy today ({i}).", days_ago=30 + i)
+        memory_note(stm, f"Melanie {i}", f"Melanie: The kids had school today ({i}).",
+                    days_ago=50 + i)  # fmt: skip
+    question = "What did Melanie paint at the lake?"
+    labelled = [h.path for h in service_for(tmp_path / "vault").search(question).results]
+    assert labelled[0] == "_stm/Art 1.md"
+    plain = service_for(tmp_path / "vault", search_label_weight="0").search(question).results
+    assert plain[0].path == "_stm/Art 0.md"  # its words alone put what Caroline said first

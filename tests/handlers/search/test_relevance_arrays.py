@@ -1,5 +1,5 @@
 """Fusing word and meaning matches and lending context over arrays gives what the plain
-functions of core/ranking.py give, value for value and in the same order — here on made-up
+functions of tests/handlers/search/ranking_reference.py give, value for value and in the same order — here on made-up
 episodes dense enough that one memory is lent to by up to four neighbours, whose shares are
 summed in the plain order (float addition is not associative)."""
 
@@ -11,13 +11,14 @@ import random
 import numpy as np
 import pytest
 
-from cortexgraph_vault.core.ranking import Episodes, RankingConfig, fuse, lend_context
+from cortexgraph_vault.core.ranking import Episodes, RankingConfig
 from cortexgraph_vault.handlers.search.note_table import NOTE, NoteTable
 from cortexgraph_vault.handlers.search.relevance_arrays import (
     episode_links,
     fuse_arrays,
     lend_context_arrays,
 )
+from tests.handlers.search.ranking_reference import fuse, lend_context
 
 
 def _table(paths: list[str], created: dict[str, float]) -> NoteTable:
