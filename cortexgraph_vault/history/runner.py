@@ -78,7 +78,7 @@ class GitResult:
 def run_git(
     command: Sequence[str],
     *,
-    cwd: Path,
+    cwd: Path | None,
     env: Mapping[str, str],
     stdin: BinaryIO | None = None,
     drop: Sequence[str] = (),
@@ -106,7 +106,7 @@ def git_works() -> bool:
     global _git_works
     if not _git_works:
         try:
-            found = run_git(["git", "version"], cwd=Path.cwd(), env=ENV)
+            found = run_git(["git", "version"], cwd=None, env=ENV)  # any folder, even a deleted one
             _git_works = found.ok and found.out.startswith(b"git version")
         except (GitError, OSError):
             _git_works = False

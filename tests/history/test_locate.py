@@ -139,3 +139,19 @@ def test_a_ceiling_at_the_vault_or_below_the_repository_changes_nothing(
     own = repository(tmp_path / "own")
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(own))
     assert agrees(own) == ""
+
+
+def test_git_is_found_from_a_process_whose_folder_was_deleted(tmp_path: Path) -> None:
+    """A long-running process whose working folder is gone still finds git and the vault's
+    repository (git's presence is asked from no folder in particular)."""
+    vault = repository(tmp_path / "vault")
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    code = (
+        "import os, sys\nfrom pathlib import Path\n"
+        f"os.chdir({str(gone)!r}); os.rmdir({str(gone)!r})\n"
+        "from cortexgraph_vault.history import VaultHistory\n"
+        f"print(repr(VaultHistory(Path({str(vault)!r})).why_unavailable()))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "''", out.stderr
