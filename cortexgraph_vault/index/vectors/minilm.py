@@ -1,0 +1,182 @@
+"""A sentence encoder for search by meaning: all-MiniLM-L6-v2 (Apache-2.0, NOTICE), run in numpy.
+
+WordLlama's vectors (embedder.py) average a static row per token: a note is the sum of its
+words. This model reads them in context (six attention layers over at most 128 tokens, a
+note's title and opening), so "where do I keep my bike" lands near "the garage" note. It
+costs ~3 GFLOP for a long note, so notes get these vectors behind the searches
+(index/catalog/vault_catalog.py) while WordLlama's serve meanwhile.
+
+The weights ship in one file made by scripts/convert_minilm.py: the big matrices as int8
+with a scale per row (their vectors stay at cosine ≥ 0.99 of the float32 model's), the
+tokenizer's JSON beside them. They are read when first needed; a missing or damaged file is
+`ModelUnavailable` naming it, and search goes on with WordLlama's vectors.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import zipfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cortexgraph_vault.index.vectors.embedder import ModelUnavailable
+
+if TYPE_CHECKING:
+    import numpy as np
+    from tokenizers import Tokenizer
+
+WEIGHTS = Path(__file__).with_name("minilm.npz")
+LAYERS, HEADS, DIM = 6, 12, 384
+MAX_TOKENS = 128  # the title and opening of a note: longer inputs were measured no better
+MAX_CHARS = 1500  # enough text for MAX_TOKENS, so a long note is not tokenised whole
+BATCH = 16  # texts of similar length at once: little padding, and the matrices stay small
+
+
+def _layer_norm(x: np.ndarray, gain: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    mean = x.mean(-1, keepdims=True)
+    centred = x - mean
+    var = (centred * centred).mean(-1, keepdims=True)
+    out: np.ndarray = centred / np.sqrt(var + 1e-12) * gain + bias
+    return out
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    out: np.ndarray = 0.5 * x * (1.0 + np.tanh(0.7978845608 * (x + 0.044715 * x * x * x)))
+    return out
+
+
+class SentenceEncoder:
+    """Unit vectors of texts (mean of the last layer over the tokens, L2-normalised)."""
+
+    dim = DIM
+
+    def __init__(self, weights: dict[str, np.ndarray], tokenizer: Tokenizer) -> None:
+        self.w = weights
+        self.tokenizer = tokenizer
+        tokenizer.enable_truncation(MAX_TOKENS)
+        tokenizer.no_padding()
+
+    def _dense(self, x: np.ndarray, name: str) -> np.ndarray:
+        """x @ W.T + b for an int8 matrix with a scale per row (an output): the scale is
+        applied to the product, one multiply per output instead of per weight."""
+        w = self.w
+        out: np.ndarray = (x @ w[name + ".weight"].T.astype("float32")) * w[
+            name + ".weight.scale"
+        ] + w[name + ".bias"]
+        return out
+
+    def _forward(self, ids: list[list[int]]) -> np.ndarray:
+        import numpy as np
+
+        w, n, width = self.w, len(ids), max(len(i) for i in ids)
+        tokens = np.zeros((n, width), dtype=np.intp)
+        mask = np.zeros((n, width), dtype=np.float32)
+        for row, seq in enumerate(ids):
+            tokens[row, : len(seq)] = seq
+            mask[row, : len(seq)] = 1.0
+        table = "embeddings.word_embeddings.weight"
+        x = w[table][tokens].astype(np.float32) * w[table + ".scale"][tokens][..., None]
+        x += w["embeddings.position_embeddings.weight"][:width]
+        x += w["embeddings.token_type_embeddings.weight"][0]
+        x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+        hidden = -1e9 * (1.0 - mask)[:, None, None, :]  # padding takes no attention
+        size = DIM // HEADS
+        for layer in range(LAYERS):
+            p = f"encoder.layer.{layer}."
+
+            def heads(name: str) -> np.ndarray:
+                return self._dense(x, p + name).reshape(n, width, HEADS, size).transpose(0, 2, 1, 3)
+
+            q, k, v = heads("attention.self.query"), heads("attention.self.key"), heads("attention.self.value")
+            att = q @ k.transpose(0, 1, 3, 2) / np.sqrt(size) + hidden
+            att = np.exp(att - att.max(-1, keepdims=True))
+            att /= att.sum(-1, keepdims=True)
+            ctx = (att @ v).transpose(0, 2, 1, 3).reshape(n, width, DIM)
+            x = _layer_norm(
+                x + self._dense(ctx, p + "attention.output.dense"),
+                w[p + "attention.output.LayerNorm.weight"],
+                w[p + "attention.output.LayerNorm.bias"],
+            )
+            inner = _gelu(self._dense(x, p + "intermediate.dense"))
+            x = _layer_norm(
+                x + self._dense(inner, p + "output.dense"),
+                w[p + "output.LayerNorm.weight"],
+                w[p + "output.LayerNorm.bias"],
+            )
+        pooled: np.ndarray = (x * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
+        return pooled
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """One unit vector per text, in their order."""
+        import numpy as np
+
+        out = np.zeros((len(texts), DIM), dtype=np.float32)
+        if not texts:
+            return out
+        ids = [e.ids for e in self.tokenizer.encode_batch([t[:MAX_CHARS] for t in texts])]
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # batches of like lengths
+        for start in range(0, len(order), BATCH):
+            chunk = order[start : start + BATCH]
+            out[chunk] = self._forward([ids[i] for i in chunk])
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        np.divide(out, norms, out=out, where=norms > 0)
+        return out
+
+    def embed_one(self, text: str) -> np.ndarray:
+        vec: np.ndarray = self.embed([text])[0]
+        return vec
+
+    def let_go(self, now: float) -> None:
+        """Nothing to drop: the weights are what a search needs (WordLlama's `let_go`)."""
+
+
+def load_encoder(path: Path = WEIGHTS) -> SentenceEncoder:
+    """The encoder from its weights file; `ModelUnavailable` names the file and the fix."""
+    import numpy as np
+    from tokenizers import Tokenizer
+
+    fix = (
+        "reinstall cortexgraph-vault (`pip install --force-reinstall cortexgraph-vault`) or set "
+        "CORTEXGRAPH_MEANING_SEARCH=false to search with the word vectors alone"
+    )
+    try:
+        with np.load(path, allow_pickle=False) as found:
+            weights = {name: found[name] for name in found.files}
+        tokenizer = Tokenizer.from_str(weights.pop("tokenizer").tobytes().decode("utf-8"))
+        table = weights["embeddings.word_embeddings.weight"]
+        if table.shape != (tokenizer.get_vocab_size(), DIM):
+            raise ValueError(f"token table of shape {table.shape}")
+        for layer in range(LAYERS):
+            weights[f"encoder.layer.{layer}.output.dense.weight.scale"]  # noqa: B018 (all there)
+    except FileNotFoundError:
+        raise ModelUnavailable(f"{path}: sentence encoder weights missing; {fix}") from None
+    except Exception as exc:
+        raise ModelUnavailable(
+            f"{path}: sentence encoder weights unreadable ({type(exc).__name__}: {exc}); {fix}"
+        ) from None
+    return SentenceEncoder(weights, tokenizer)
+
+
+_loading = threading.Lock()
+
+
+@functools.cache
+def _shared(path: Path) -> SentenceEncoder | ModelUnavailable:
+    try:
+        return load_encoder(path)
+    except ModelUnavailable as exc:
+        return exc
+
+
+def shared_encoder(path: Path = WEIGHTS) -> SentenceEncoder:
+    """One encoder per process (read-only); a failure is remembered, not retried."""
+    with _loading:
+        found = _shared(path)
+    if isinstance(found, ModelUnavailable):
+        raise found
+    return found
