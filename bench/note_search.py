@@ -96,14 +96,14 @@ async def _ask(
 ) -> NoteMetrics:
     from mcp import Client
 
-    from bench.recall import BASE_SETTINGS
+    from bench.recall import BASE_SETTINGS, meaning_ready
     from cortexgraph_vault.config import load_config
     from cortexgraph_vault.mcp import build_server
     from cortexgraph_vault.service import MemoryService
 
     values = {**BASE_SETTINGS, **settings, "vault": str(root), "now": "2026-12-01T12:00:00Z"}
     config = load_config(values, env={}, user_file=root.parent / "no-user-config.toml")
-    service = MemoryService(config)
+    service = meaning_ready(MemoryService(config))
     metrics = NoteMetrics()
     async with Client(build_server(service)) as client:
         for question in questions:

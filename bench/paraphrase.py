@@ -26,7 +26,7 @@ TOP_K = 10
 def evaluate_paraphrases(
     settings: Mapping[str, object] | None = None, path: Path = SET
 ) -> dict[str, Any]:
-    from bench.recall import BASE_SETTINGS, _isolated_dirs
+    from bench.recall import BASE_SETTINGS, _isolated_dirs, meaning_ready
     from cortexgraph_vault.config import load_config
     from cortexgraph_vault.service import MemoryService
     from cortexgraph_vault.vault.sample import copy_sample_vault
@@ -44,7 +44,7 @@ def evaluate_paraphrases(
         values = {**BASE_SETTINGS, **(settings or {}), "vault": str(root),
                   "now": NOW.strftime("%Y-%m-%dT%H:%M:%SZ")}  # fmt: skip
         config = load_config(values, env={}, user_file=Path(tmp) / "no-user-config.toml")
-        service = MemoryService(config)
+        service = meaning_ready(MemoryService(config))
 
         async def run() -> list[dict[str, Any]]:
             from mcp import Client

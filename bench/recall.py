@@ -145,7 +145,18 @@ def _service(vault: BuiltVault, settings: Mapping[str, object]) -> Any:
     values["now"] = vault.conversation.now.strftime("%Y-%m-%dT%H:%M:%SZ")
     # Neither the user's config file nor CORTEXGRAPH_* variables change what is measured.
     config = load_config(values, env={}, user_file=vault.root.parent / "no-user-config.toml")
-    return MemoryService(config)
+    return meaning_ready(MemoryService(config))
+
+
+def meaning_ready(service: Any) -> Any:
+    """The service once every note has its sentence-encoder vector (a search before would
+    rank by the word vectors): how long that took goes to stderr."""
+    started = time.perf_counter()
+    catalog = service.engine.catalog
+    if catalog.meaning.wait() is not None:
+        took = time.perf_counter() - started
+        print(f"sentence vectors of {len(catalog)} notes made in {took:.1f} s", file=sys.stderr)
+    return service
 
 
 def _dia_ids(vault: BuiltVault, paths: Sequence[str]) -> list[str]:

@@ -161,6 +161,7 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         # below: they get the same git identity, and no git config of the real user's.
         mp.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
         mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        mp.setenv(*MEANING_OFF)
         # A test vault with no repository of its own is no repository, even when the run's
         # temp folder lies inside someone's checkout (TMPDIR in a work tree): without this,
         # its memories were committed into that checkout.
@@ -168,6 +169,11 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         for key, value in GIT_ENV.items():
             mp.setenv(key, value)
         yield home
+
+
+# The sentence encoder's vectors cost a second of CPU per few notes: off unless a test turns it on
+# (tests/index/vectors/test_meaning.py, tests/handlers/search/test_meaning_search.py).
+MEANING_OFF = ("CORTEXGRAPH_MEANING_SEARCH", "false")
 
 
 def git_as_a_person(
@@ -216,6 +222,7 @@ def isolated_user_dirs(
             "CORTEXGRAPH_DATA_DIR",
         ):
             monkeypatch.delenv(key)
+    monkeypatch.setenv(*MEANING_OFF)
 
 
 def git(repo: Path, *args: str, check: bool = True, input: str | None = None) -> str:

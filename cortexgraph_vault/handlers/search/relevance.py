@@ -8,7 +8,7 @@ its vector is brought up to date here before the search looks (`sync_vectors`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -46,6 +46,15 @@ def ranking_config(config: Config) -> RankingConfig:
         episode_discount=config.search_episode_discount,
         reply_weight=config.search_reply_weight,
         label_weight=config.search_label_weight,
+    )
+
+
+def meaning_config(config: Config, cfg: RankingConfig) -> RankingConfig:
+    return replace(
+        cfg,
+        vector_weight=config.meaning_weight,
+        long_vector_weight=config.meaning_long_note_weight,
+        vector_min=config.meaning_min_cosine,
     )
 
 
@@ -159,6 +168,10 @@ def match(
     qvec = None
     if use_vectors:
         catalog.sync_vectors()
+        # the sentence encoder's vectors once every note has one; the word vectors meanwhile
+        meaning = catalog.meaning.ready() if query_vector is None and engine.config.meaning_search else None
+        if meaning is not None:
+            sem, cfg = meaning, meaning_config(engine.config, cfg)
         qvec = query_vector if query_vector is not None else sem.query_vector(query)
     sized = qvec is not None and cfg.long_vector_weight != cfg.vector_weight
     if sized:  # the share of a note's vector depends on its length

@@ -334,6 +334,7 @@ class IndexCache:
         else:  # notes parsed in workers wait beside the cache for it (index/cache/cold_spool.py)
             _private_folders(self.path.parent)
         catalog.spool_folder = self.path.parent
+        catalog.meaning.file = self.path.with_name(self.path.name + ".meaning")
         self.loaded_at_start = self._written = cached is not None
         self.load_seconds = time.perf_counter() - started
         self._parsed_at_save = catalog.parsed

@@ -54,7 +54,8 @@ from cortexgraph_vault.index.notes.records import (
     with_stamp,
     with_words,
 )
-from cortexgraph_vault.index.vectors.embedder import SMALL_BATCH, Embedder
+from cortexgraph_vault.index.vectors.embedder import SMALL_BATCH, Embedder, VectorModel
+from cortexgraph_vault.index.vectors.meaning import MeaningVectors
 from cortexgraph_vault.progress import Progress, no_progress
 from cortexgraph_vault.vault.files import kind_of, not_regular, regular_file_exists
 from cortexgraph_vault.vault.layout import VaultLayout
@@ -126,6 +127,7 @@ class VaultCatalog:
         *,
         max_note_bytes: int = 5_000_000,
         embedder: Callable[[], Embedder] | None = None,
+        encoder: Callable[[], VectorModel] | None = None,
     ) -> None:
         self.layout = layout
         self.root = layout.root
@@ -146,6 +148,8 @@ class VaultCatalog:
         self._vectors: tuple[PickledVectors | None, set[str]] | None = None
         # told how many notes `sync_vectors` embedded (a one-call process writes them to the cache)
         self.vectors_made: Callable[[int], None] | None = None
+        # the sentence encoder's vectors, made behind the searches (index/vectors/meaning.py)
+        self.meaning = MeaningVectors(encoder, lambda: list(self._notes), self.vector_text)
         self.graph = LinkGraph()
         self.parsed = 0  # notes parsed since start (a warm start parses only what changed)
         self.progress: Progress = no_progress("indexing")  # (parsed, to parse) on a cold start
@@ -373,6 +377,7 @@ class VaultCatalog:
         kept pickled, or none, are unpickled (or marked to be made) when first needed."""
         with self.lock:
             self._semantic, self._vectors = None, None
+            self.meaning.reset()
             if vectors is None or isinstance(vectors, PickledVectors):
                 self._vectors = (vectors, set(notes))
             else:
@@ -461,6 +466,7 @@ class VaultCatalog:
             self._forget_id(old)
             self.text.remove(rel, lambda: indexed_terms_of(old))
             self.semantic.drop(rel)
+            self.meaning.drop(rel)
             self.graph.remove(old)
             self.removed += 1
             self._tagged(old, -1)
@@ -502,6 +508,7 @@ class VaultCatalog:
                 self._changed(old, note)
                 self.parsed += 1
                 self.semantic.mark(note.path)
+                self.meaning.mark(note.path)
                 old_terms = (lambda: indexed_terms_of(old)) if old else None
                 if same_words:
                     pass

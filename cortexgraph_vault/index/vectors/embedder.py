@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # imported when the model loads: a process that never searches skips it
     import numpy as np
@@ -39,6 +39,16 @@ SMALL_BATCH = 16
 TABLE_MIN = 1024
 # A tokenizer parsed again this many seconds or less after it was let go is kept from then on.
 REUSED_WITHIN = 60.0
+
+
+class VectorModel(Protocol):
+    """What the note vectors need of a model: WordLlama's `Embedder`, minilm's encoder."""
+
+    @property
+    def dim(self) -> int: ...
+    def embed(self, texts: list[str]) -> np.ndarray: ...
+    def embed_one(self, text: str) -> np.ndarray: ...
+    def let_go(self, now: float) -> None: ...
 
 
 class ModelUnavailable(Exception):

@@ -14,6 +14,7 @@ tokenizer's JSON beside them. They are read when first needed; a missing or dama
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import zipfile
@@ -135,6 +136,21 @@ class SentenceEncoder:
         """Nothing to drop: the weights are what a search needs (WordLlama's `let_go`)."""
 
 
+def one_blas_thread() -> None:
+    """OpenBLAS to one thread (what OPENBLAS_NUM_THREADS=1 does, after numpy loaded): its
+    threads spin waiting for work, and on a busy machine the encoder ran five times slower
+    with them. The process's other products are matrix-vector ones (einsum, no BLAS)."""
+    import ctypes
+
+    with contextlib.suppress(OSError):
+        libs = {line.split()[-1] for line in Path("/proc/self/maps").open() if "openblas" in line}
+        for lib in libs:
+            loaded = ctypes.CDLL(lib)
+            for name in ("scipy_openblas_set_num_threads64_", "openblas_set_num_threads"):
+                if hasattr(loaded, name):
+                    getattr(loaded, name)(1)
+
+
 def load_encoder(path: Path = WEIGHTS) -> SentenceEncoder:
     """The encoder from its weights file; `ModelUnavailable` names the file and the fix."""
     import numpy as np
@@ -159,6 +175,7 @@ def load_encoder(path: Path = WEIGHTS) -> SentenceEncoder:
         raise ModelUnavailable(
             f"{path}: sentence encoder weights unreadable ({type(exc).__name__}: {exc}); {fix}"
         ) from None
+    one_blas_thread()
     return SentenceEncoder(weights, tokenizer)
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-    from cortexgraph_vault.index.vectors.embedder import Embedder
+    from cortexgraph_vault.index.vectors.embedder import VectorModel
 
 QUERIES_KEPT = 256  # ~1 KB each at 256 dimensions
 
@@ -22,13 +22,13 @@ QUERIES_KEPT = 256  # ~1 KB each at 256 dimensions
 class QueryVectors:
     def __init__(self, kept: int = QUERIES_KEPT) -> None:
         self.kept = kept
-        self._held: OrderedDict[str, tuple[Embedder, np.ndarray]] = OrderedDict()
+        self._held: OrderedDict[str, tuple[VectorModel, np.ndarray]] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._held)
 
-    def of(self, model: Embedder, text: str) -> np.ndarray:
+    def of(self, model: VectorModel, text: str) -> np.ndarray:
         """`model.embed_one(text)`, read-only."""
         with self._lock:
             found = self._held.get(text)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cortexgraph_vault.index.vectors.embedder import Embedder, ModelUnavailable
+from cortexgraph_vault.index.vectors.embedder import ModelUnavailable, VectorModel
 from cortexgraph_vault.index.vectors.query_vectors import QueryVectors
 from cortexgraph_vault.index.vectors.vector_rows import (
     KEY_BYTES,
@@ -58,9 +58,9 @@ def text_key(text: str) -> bytes:
 
 
 class SemanticIndex:
-    def __init__(self, embedder: Callable[[], Embedder] | None) -> None:
+    def __init__(self, embedder: Callable[[], VectorModel] | None) -> None:
         self.loader = embedder
-        self._embedder: Embedder | None = None
+        self._embedder: VectorModel | None = None
         self.problem: str | None = None if embedder else "semantic search is turned off"
         self.lock = threading.RLock()
         # Held by whoever is embedding, without `lock`: a note saved or dropped meanwhile
@@ -79,7 +79,7 @@ class SemanticIndex:
     def available(self) -> bool:
         return self.embedder() is not None
 
-    def embedder(self) -> Embedder | None:
+    def embedder(self) -> VectorModel | None:
         if self._embedder is None and self.problem is None and self.loader is not None:
             try:
                 self._embedder = self.loader()
@@ -117,9 +117,14 @@ class SemanticIndex:
     def pending(self) -> int:
         return len(self._stale)
 
-    def sync(self, text_of: Callable[[str], str | None], progress: Progress | None = None) -> int:
+    def sync(
+        self,
+        text_of: Callable[[str], str | None],
+        progress: Progress | None = None,
+        slice_size: int = EMBED_SLICE,
+    ) -> int:
         """Embed every note marked as changed whose text is new; the number embedded.
-        `progress`: told (embedded, to embed) after each slice."""
+        `progress`: told (embedded, to embed) after each slice of `slice_size` notes."""
         with self.embedding:
             with self.lock:
                 if not self._stale:
@@ -147,8 +152,8 @@ class SemanticIndex:
             # hundreds of megabytes held only to be copied into the matrix.
             if progress is not None:
                 progress(0, len(todo))
-            for start in range(0, len(todo), EMBED_SLICE):
-                found = [(path, text_of(path)) for path in todo[start : start + EMBED_SLICE]]
+            for start in range(0, len(todo), slice_size):
+                found = [(path, text_of(path)) for path in todo[start : start + slice_size]]
                 texts = {path: text for path, text in found if text is not None}
                 vectors = model.embed(list(texts.values()))  # the slow part, `lock` free
                 with self.lock:
@@ -164,7 +169,7 @@ class SemanticIndex:
                         [text_key(texts[paths[i]]) for i in kept],
                     )
                 if progress is not None:
-                    progress(min(start + EMBED_SLICE, len(todo)), len(todo))
+                    progress(min(start + slice_size, len(todo)), len(todo))
             return len(todo)
 
     # queries ------------------------------------------------------------------------
