@@ -169,7 +169,11 @@ def match(
     if use_vectors:
         catalog.sync_vectors()
         # the sentence encoder's vectors once every note has one; the word vectors meanwhile
-        meaning = catalog.meaning.ready() if query_vector is None and engine.config.meaning_search else None
+        meaning = (
+            catalog.meaning.ready()
+            if query_vector is None and engine.config.meaning_search
+            else None
+        )
         if meaning is not None:
             sem, cfg = meaning, meaning_config(engine.config, cfg)
         qvec = query_vector if query_vector is not None else sem.query_vector(query)

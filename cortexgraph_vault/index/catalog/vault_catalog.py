@@ -54,7 +54,7 @@ from cortexgraph_vault.index.notes.records import (
     with_stamp,
     with_words,
 )
-from cortexgraph_vault.index.vectors.embedder import SMALL_BATCH, Embedder, VectorModel
+from cortexgraph_vault.index.vectors.embedder import SMALL_BATCH, VectorModel
 from cortexgraph_vault.index.vectors.meaning import MeaningVectors
 from cortexgraph_vault.progress import Progress, no_progress
 from cortexgraph_vault.vault.files import kind_of, not_regular, regular_file_exists
@@ -126,7 +126,7 @@ class VaultCatalog:
         layout: VaultLayout,
         *,
         max_note_bytes: int = 5_000_000,
-        embedder: Callable[[], Embedder] | None = None,
+        embedder: Callable[[], VectorModel] | None = None,
         encoder: Callable[[], VectorModel] | None = None,
     ) -> None:
         self.layout = layout

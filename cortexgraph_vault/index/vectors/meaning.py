@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from cortexgraph_vault.index.vectors.embedder import VectorModel
     from cortexgraph_vault.index.vectors.semantic import SemanticIndex
     from cortexgraph_vault.index.vectors.vector_rows import ExportedVectors
-    from cortexgraph_vault.index.vectors.vector_rows import ExportedVectors
 
 log = logging.getLogger(__name__)
 
@@ -162,5 +161,5 @@ def _read(path: Path) -> ExportedVectors:
     import numpy as np
 
     with np.load(path, allow_pickle=False) as found:
-        paths = [str(p) for p in found["paths"]]
+        paths: list[str | None] = [str(p) for p in found["paths"]]
         return {"paths": paths, "keys": found["keys"], "notes": found["notes"], "pending": []}

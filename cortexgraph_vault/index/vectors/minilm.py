@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +31,22 @@ LAYERS, HEADS, DIM = 6, 12, 384
 MAX_TOKENS = 128  # the title and opening of a note: longer inputs were measured no better
 MAX_CHARS = 1500  # enough text for MAX_TOKENS, so a long note is not tokenised whole
 BATCH = 16  # texts of similar length at once: little padding, and the matrices stay small
+_DENSE = ["attention.self.query", "attention.self.key", "attention.self.value"]
+_DENSE += ["attention.output.dense", "intermediate.dense", "output.dense"]
+_NORMS = ["embeddings.LayerNorm"] + [
+    f"encoder.layer.{i}.{n}.LayerNorm"
+    for i in range(LAYERS)
+    for n in ("attention.output", "output")
+]
+NAMES = [
+    f"encoder.layer.{i}.{d}.{k}"
+    for i in range(LAYERS)
+    for d in _DENSE
+    for k in ("weight", "weight.scale", "bias")
+]
+NAMES += [f"{n}.{k}" for n in _NORMS for k in ("weight", "bias")]
+NAMES += [f"embeddings.{e}_embeddings.weight" for e in ("word", "position", "token_type")]
+NAMES.append("embeddings.word_embeddings.weight.scale")
 
 
 def _layer_norm(x: np.ndarray, gain: np.ndarray, bias: np.ndarray) -> np.ndarray:
@@ -56,8 +71,9 @@ class SentenceEncoder:
 
     dim = DIM
 
-    def __init__(self, weights: dict[str, np.ndarray], tokenizer: Tokenizer) -> None:
+    def __init__(self, weights: dict[str, np.ndarray], tokenizer: Tokenizer, source: str) -> None:
         self.w = weights
+        self.source = source
         self.tokenizer = tokenizer
         tokenizer.enable_truncation(MAX_TOKENS)
         tokenizer.no_padding()
@@ -90,10 +106,12 @@ class SentenceEncoder:
         for layer in range(LAYERS):
             p = f"encoder.layer.{layer}."
 
-            def heads(name: str) -> np.ndarray:
-                return self._dense(x, p + name).reshape(n, width, HEADS, size).transpose(0, 2, 1, 3)
-
-            q, k, v = heads("attention.self.query"), heads("attention.self.key"), heads("attention.self.value")
+            q, k, v = (
+                self._dense(x, p + "attention.self." + part)
+                .reshape(n, width, HEADS, size)
+                .transpose(0, 2, 1, 3)
+                for part in ("query", "key", "value")
+            )
             att = q @ k.transpose(0, 1, 3, 2) / np.sqrt(size) + hidden
             att = np.exp(att - att.max(-1, keepdims=True))
             att /= att.sum(-1, keepdims=True)
@@ -143,7 +161,8 @@ def one_blas_thread() -> None:
     import ctypes
 
     with contextlib.suppress(OSError):
-        libs = {line.split()[-1] for line in Path("/proc/self/maps").open() if "openblas" in line}
+        with Path("/proc/self/maps").open() as maps:
+            libs = {line.split()[-1] for line in maps if "openblas" in line}
         for lib in libs:
             loaded = ctypes.CDLL(lib)
             for name in ("scipy_openblas_set_num_threads64_", "openblas_set_num_threads"):
@@ -167,8 +186,9 @@ def load_encoder(path: Path = WEIGHTS) -> SentenceEncoder:
         table = weights["embeddings.word_embeddings.weight"]
         if table.shape != (tokenizer.get_vocab_size(), DIM):
             raise ValueError(f"token table of shape {table.shape}")
-        for layer in range(LAYERS):
-            weights[f"encoder.layer.{layer}.output.dense.weight.scale"]  # noqa: B018 (all there)
+        missing = [name for name in NAMES if name not in weights]
+        if missing:
+            raise ValueError(f"no {', '.join(missing[:3])}")
     except FileNotFoundError:
         raise ModelUnavailable(f"{path}: sentence encoder weights missing; {fix}") from None
     except Exception as exc:
@@ -176,7 +196,7 @@ def load_encoder(path: Path = WEIGHTS) -> SentenceEncoder:
             f"{path}: sentence encoder weights unreadable ({type(exc).__name__}: {exc}); {fix}"
         ) from None
     one_blas_thread()
-    return SentenceEncoder(weights, tokenizer)
+    return SentenceEncoder(weights, tokenizer, str(path))
 
 
 _loading = threading.Lock()
