@@ -1,0 +1,120 @@
+"""The sentence encoder's note vectors in a running service: made behind the searches, kept
+through a restart, used only once every note has one (the word vectors meanwhile), and a
+memory saved since is found by meaning at once."""
+
+from __future__ import annotations
+
+import threading
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from cortexgraph_vault.index.vectors.minilm import SentenceEncoder, load_encoder
+from cortexgraph_vault.index.vectors.semantic import SemanticIndex
+from cortexgraph_vault.service import MemoryService
+from tests.builders import a_vault, service_for
+
+TOPICS = [
+    "Garage", "Groceries", "Dentist", "Tax return", "Holiday in Portugal", "Sourdough",
+    "Piano lessons", "Server outage", "Quarterly review", "Book club", "Running plan",
+    "Car insurance", "Birthday party", "Garden", "Laptop repair", "Moving house",
+    "Team offsite", "Podcast ideas", "Wedding gift", "Language course",
+]  # fmt: skip
+BODIES = {
+    "Garage": "The bikes hang on hooks by the door; the bicycle pump is on the shelf.",
+    "Dentist": "Check-up every six months at the clinic on Elm Street.",
+    "Server outage": "The database ran out of disk at night and the site went down.",
+}
+QUERIES = ["where do we keep the bikes", "when is my next teeth cleaning", "why was the site down"]
+
+
+def notes_vault(root: Path) -> Path:
+    notes = {
+        f"notes/{t}.md": f"# {t}\n\n{BODIES.get(t, f'Some thoughts on {t.lower()}.')}\n"
+        for t in TOPICS
+    }
+    return a_vault(root, notes)
+
+
+def ranked(service: MemoryService, query: str) -> list[tuple[str, float]]:
+    return [(h.path, h.score) for h in service.search_unified(query, limit=5).results]
+
+
+def test_vectors_are_made_behind_and_kept_through_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vault = notes_vault(tmp_path / "vault")
+    service = service_for(vault, meaning_search=True)
+    meaning = service.engine.catalog.meaning
+    thread = meaning.fill_behind()
+    assert thread is not None and thread.name == "cgv-meaning"
+    thread.join(300)
+    index = meaning.ready()
+    assert index is not None and index.count == len(TOPICS) == len(service.engine.catalog)
+    assert meaning.file is not None and meaning.file.is_file()
+    embedded: list[str] = []
+    real = SentenceEncoder.embed
+
+    def counted(self: SentenceEncoder, texts: list[str]):  # type: ignore[no-untyped-def]
+        embedded.extend(texts)
+        return real(self, texts)
+
+    monkeypatch.setattr(SentenceEncoder, "embed", counted)
+    (vault / "notes/Garden.md").write_text("# Garden\n\nTomatoes by the south wall.\n")
+    again = service_for(vault, meaning_search=True)  # a restart, one note edited meanwhile
+    assert again.engine.catalog.meaning.wait() is not None
+    assert embedded == ["Garden\n# Garden\n\nTomatoes by the south wall."]
+    assert again.engine.catalog.meaning.index.count == len(TOPICS)
+
+
+def test_a_search_ranks_by_the_word_vectors_until_every_note_has_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vault = notes_vault(tmp_path / "vault")
+    words_only = [ranked(service_for(vault), q) for q in QUERIES]
+    release = threading.Event()
+    real_sync = SemanticIndex.sync
+
+    def held(self: SemanticIndex, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if threading.current_thread().name == "cgv-meaning":
+            release.wait(60)
+        return real_sync(self, *args, **kwargs)
+
+    monkeypatch.setattr(SemanticIndex, "sync", held)
+    service = service_for(vault, meaning_search=True)
+    try:
+        # 20 notes wait: more than a search embeds itself, so the thread starts and the
+        # search answers as it did without the encoder
+        assert [ranked(service, q) for q in QUERIES] == words_only
+        assert service.engine.catalog.meaning.filling
+    finally:
+        release.set()
+    assert service.engine.catalog.meaning.wait() is not None
+    by_meaning = [ranked(service, q) for q in QUERIES]
+    assert by_meaning != words_only
+    tops = [found[0][0] for found in by_meaning]
+    assert tops == ["notes/Garage.md", "notes/Dentist.md", "notes/Server outage.md"]
+
+
+def test_a_memory_saved_since_is_found_by_meaning_at_once(tmp_path: Path) -> None:
+    vault = notes_vault(tmp_path / "vault")
+    service = service_for(vault, meaning_search=True)
+    meaning = service.engine.catalog.meaning
+    assert meaning.wait() is not None
+    saved = service.save("I cycle to the office every morning, rain or shine.").path
+    hits = service.search("how do I get to work", top_k=3).results
+    assert [h.path for h in hits][:1] == [saved]
+    assert meaning.index.vector_of(saved) is not None  # embedded by the search itself
+    assert not meaning.filling
+
+
+def test_an_unusable_encoder_leaves_search_to_the_word_vectors(tmp_path: Path) -> None:
+    vault = a_vault(tmp_path / "vault", {"notes/Garage.md": BODIES["Garage"]})
+    words_only = ranked(service_for(vault), QUERIES[0])
+    service = service_for(vault, meaning_search=True)
+    missing = tmp_path / "gone.npz"
+    service.engine.catalog.meaning.loader = partial(load_encoder, missing)
+    assert ranked(service, QUERIES[0]) == words_only
+    problem = service.engine.catalog.meaning.index.problem
+    assert problem is not None and str(missing) in problem
