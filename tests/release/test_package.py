@@ -48,7 +48,7 @@ def test_the_wheel_holds_the_package_its_data_and_the_command(dist: Dist) -> Non
 def test_the_sdist_builds_the_same_package(dist: Dist) -> None:
     with tarfile.open(dist.one("*.tar.gz")) as t:
         names = {n.split("/", 1)[1] for n in t.getnames() if "/" in n}
-    for needed in ("pyproject.toml", "README.md", "LICENSE", "cortexgraph_vault/cli/main.py",
+    for needed in ("pyproject.toml", "README.md", "LICENSE", "NOTICE", "cortexgraph_vault/cli/main.py",
                    "cortexgraph_vault/sample_vault/_stm/Prefers TypeScript.md"):  # fmt: skip
         assert needed in names
 

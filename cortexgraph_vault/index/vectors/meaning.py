@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cortexgraph_vault.index.vectors.minilm import MAX_CHARS
+
 if TYPE_CHECKING:
     from cortexgraph_vault.index.vectors.embedder import VectorModel
     from cortexgraph_vault.index.vectors.semantic import SemanticIndex
@@ -29,7 +31,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ON_THE_SPOT = 16  # notes a search embeds itself rather than wait for the thread
+# A search embeds the notes waiting itself when they are this few and this short (a memory
+# just saved: ~40 ms); an edited page or more goes to the thread, the word vectors meanwhile.
+ON_THE_SPOT = 16
+ON_THE_SPOT_CHARS = 2000
 SLICE = 64  # notes embedded between two saves of the file
 NICE = 10  # the thread's priority, below the searches'
 
@@ -96,7 +101,9 @@ class MeaningVectors:
         if self.loader is None or self.filling:
             return None
         index = self.index
-        if index.pending > ON_THE_SPOT:
+        waiting = index.waiting() if index.pending <= ON_THE_SPOT else None
+        texts = [self.text_of(path) or "" for path in waiting or ()]
+        if waiting is None or sum(min(len(t), MAX_CHARS) for t in texts) > ON_THE_SPOT_CHARS:
             self.fill_behind()
             return None
         index.sync(self.text_of)

@@ -117,6 +117,11 @@ class SemanticIndex:
     def pending(self) -> int:
         return len(self._stale)
 
+    def waiting(self) -> list[str]:
+        """The notes marked to be embedded (again)."""
+        with self.lock:
+            return list(self._stale)
+
     def sync(
         self,
         text_of: Callable[[str], str | None],
