@@ -46,6 +46,7 @@ class NoteMetrics:
     questions: int = 0
     hits3: int = 0
     hits10: int = 0
+    vectors_s: float = 0.0  # until every note had its sentence-encoder vector
     reciprocal: float = 0.0
     rows: list[dict[str, Any]] = field(default_factory=list)
 
@@ -61,7 +62,7 @@ class NoteMetrics:
     def summary(self) -> dict[str, Any]:
         n = max(1, self.questions)
         return {"questions": self.questions, "hit@3": self.hits3, "hit@10": self.hits10,
-                "mrr@10": self.reciprocal / n}  # fmt: skip
+                "mrr@10": self.reciprocal / n, "vectors_s": self.vectors_s}  # fmt: skip
 
 
 def load_questions(path: Path = QUESTIONS) -> list[NoteQuestion]:
@@ -103,8 +104,8 @@ async def _ask(
 
     values = {**BASE_SETTINGS, **settings, "vault": str(root), "now": "2026-12-01T12:00:00Z"}
     config = load_config(values, env={}, user_file=root.parent / "no-user-config.toml")
-    service = meaning_ready(MemoryService(config))
-    metrics = NoteMetrics()
+    service = MemoryService(config)
+    metrics = NoteMetrics(vectors_s=meaning_ready(service))
     async with Client(build_server(service)) as client:
         for question in questions:
             result = await client.call_tool(

@@ -44,7 +44,8 @@ def evaluate_paraphrases(
         values = {**BASE_SETTINGS, **(settings or {}), "vault": str(root),
                   "now": NOW.strftime("%Y-%m-%dT%H:%M:%SZ")}  # fmt: skip
         config = load_config(values, env={}, user_file=Path(tmp) / "no-user-config.toml")
-        service = meaning_ready(MemoryService(config))
+        service = MemoryService(config)
+        meaning_ready(service)
 
         async def run() -> list[dict[str, Any]]:
             from mcp import Client

@@ -145,18 +145,21 @@ def _service(vault: BuiltVault, settings: Mapping[str, object]) -> Any:
     values["now"] = vault.conversation.now.strftime("%Y-%m-%dT%H:%M:%SZ")
     # Neither the user's config file nor CORTEXGRAPH_* variables change what is measured.
     config = load_config(values, env={}, user_file=vault.root.parent / "no-user-config.toml")
-    return meaning_ready(MemoryService(config))
+    service = MemoryService(config)
+    meaning_ready(service)
+    return service
 
 
-def meaning_ready(service: Any) -> Any:
-    """The service once every note has its sentence-encoder vector (a search before would
-    rank by the word vectors): how long that took goes to stderr."""
+def meaning_ready(service: Any) -> float:
+    """Seconds until every note has its sentence-encoder vector (a search before would rank
+    by the word vectors), also told on stderr; 0 when the encoder is off or unusable."""
     started = time.perf_counter()
     catalog = service.engine.catalog
-    if catalog.meaning.wait() is not None:
-        took = time.perf_counter() - started
-        print(f"sentence vectors of {len(catalog)} notes made in {took:.1f} s", file=sys.stderr)
-    return service
+    if catalog.meaning.wait() is None:
+        return 0.0
+    took = time.perf_counter() - started
+    print(f"sentence vectors of {len(catalog)} notes made in {took:.1f} s", file=sys.stderr)
+    return took
 
 
 def _dia_ids(vault: BuiltVault, paths: Sequence[str]) -> list[str]:
@@ -446,7 +449,8 @@ def _print_extra(extra: Mapping[str, Any], *, as_json: bool) -> None:
                 f"Note search on Obsidian's help vault ({notes['vault']}), {notes['questions']} "
                 f"questions through MCP search_unified: hit@3 {notes['hit@3']}/"
                 f"{notes['questions']}, hit@10 {notes['hit@10']}/{notes['questions']}, "
-                f"MRR {notes['mrr@10']:.3f}"
+                f"MRR {notes['mrr@10']:.3f}; sentence vectors of its notes made in "
+                f"{notes['vectors_s']:.0f} s"
             )
     para = extra.get("paraphrase")
     if para is not None:
