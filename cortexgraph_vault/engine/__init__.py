@@ -34,7 +34,7 @@ from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from cortexgraph_vault.index.gc_pause import gc_paused
 from cortexgraph_vault.index.heap_trim import one_heap
 from cortexgraph_vault.index.vectors.embedder import shared_embedder
-from cortexgraph_vault.index.vectors.minilm import shared_encoder
+from cortexgraph_vault.index.vectors.encoder_worker import shared_worker_encoder
 from cortexgraph_vault.progress import ProgressFactory, no_progress
 from cortexgraph_vault.vault.commit_outbox import CommitOutbox
 from cortexgraph_vault.vault.files import sweep_temp_files
@@ -115,7 +115,9 @@ class VaultEngine:
             embedder=functools.partial(shared_embedder, tables=user_cache_dir() / "models")
             if config.semantic_search
             else None,
-            encoder=shared_encoder if config.semantic_search and config.meaning_search else None,
+            encoder=shared_worker_encoder
+            if config.semantic_search and config.meaning_search
+            else None,
         )
         self.catalog.meaning.behind = not one_call  # its thread would die with the call
         self.report_progress(progress)

@@ -1,7 +1,8 @@
 """The sentence encoder's note vectors (minilm.py), made behind the searches.
 
 A long note costs the encoder about half a second of one core, so a vault's vectors are made
-on a low-priority thread of their own, a slice at a time, and kept in a file beside the index
+behind the searches, a slice at a time, by a low-priority worker process
+(encoder_worker.py) a thread of this one feeds, and kept in a file beside the index
 cache (`<cache>.meaning`) so a restart embeds only what changed. A search uses them only
 when every note has its vector (`ready`: a few new ones, a memory just saved, are embedded on
 the spot); until then it uses the word vectors exactly as before, so quality never drops
@@ -14,7 +15,6 @@ when loaded, and a note changed since is embedded again.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import threading
@@ -36,7 +36,6 @@ log = logging.getLogger(__name__)
 ON_THE_SPOT = 16
 ON_THE_SPOT_CHARS = 2000
 SLICE = 64  # notes embedded between two saves of the file
-NICE = 10  # the thread's priority, below the searches'
 
 
 class MeaningVectors:
@@ -54,6 +53,7 @@ class MeaningVectors:
         self._index: SemanticIndex | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self.broken: str | None = None  # why the last fill failed: none is tried again
 
     @property
     def index(self) -> SemanticIndex:
@@ -98,7 +98,7 @@ class MeaningVectors:
     def ready(self) -> SemanticIndex | None:
         """The index when every note has its vector (a few missing are made now), else None
         and the missing ones are made behind."""
-        if self.loader is None or self.filling:
+        if self.loader is None or self.filling or self.broken is not None:
             return None
         index = self.index
         waiting = index.waiting() if index.pending <= ON_THE_SPOT else None
@@ -114,14 +114,14 @@ class MeaningVectors:
         the model cannot be loaded or turned off."""
         while (found := self.ready()) is None and self.loader is not None:
             thread = self.fill_behind()
-            if thread is None or self.index.problem is not None:
+            if thread is None or self.index.problem is not None or self.broken is not None:
                 return None
             thread.join()
         return found
 
     def fill_behind(self) -> threading.Thread | None:
         """Start making the missing vectors on a thread of their own (one at a time)."""
-        if self.loader is None or not self.behind:
+        if self.loader is None or not self.behind or self.broken is not None:
             return None
         with self._lock:
             if self._thread is None or not self._thread.is_alive():
@@ -130,15 +130,18 @@ class MeaningVectors:
             return self._thread
 
     def _fill(self) -> None:
-        with contextlib.suppress(AttributeError, OSError):  # Linux: this thread's own nice
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
+        index = self.index
         try:
-            index = self.index
             made = index.sync(self.text_of, lambda done, _: self.save(), SLICE)
             if made or not index.count:
                 self.save()
-        except Exception:  # the word vectors serve the searches; the cause goes to the log
+        except Exception as exc:  # the word vectors serve the searches; the cause to the log
             log.exception("making the sentence encoder's note vectors failed")
+            self.broken = f"making the sentence encoder's note vectors failed ({exc})"
+        finally:
+            model = index.embedder()
+            if model is not None:
+                model.let_go(0.0)  # its worker process ends
 
     def save(self) -> None:
         """The vectors to the file (written aside, then renamed over it)."""

@@ -30,7 +30,9 @@ WEIGHTS = Path(__file__).with_name("minilm.npz")
 LAYERS, HEADS, DIM = 6, 12, 384
 MAX_TOKENS = 128  # the title and opening of a note: longer inputs were measured no better
 MAX_CHARS = 1500  # enough text for MAX_TOKENS, so a long note is not tokenised whole
-BATCH = 16  # texts of similar length at once: little padding, and the matrices stay small
+# Texts of similar length at once, up to this many tokens: little padding, and the widest
+# arrays (attention, the inner layer) stay a few megabytes.
+BATCH_TOKENS = 1024
 _DENSE = ["attention.self.query", "attention.self.key", "attention.self.value"]
 _DENSE += ["attention.output.dense", "intermediate.dense", "output.dense"]
 _NORMS = ["embeddings.LayerNorm"] + [
@@ -60,10 +62,19 @@ def _layer_norm(x: np.ndarray, gain: np.ndarray, bias: np.ndarray) -> np.ndarray
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
+    """GELU (tanh form), in place: the layers' widest arrays are its input."""
     import numpy as np
 
-    out: np.ndarray = 0.5 * x * (1.0 + np.tanh(0.7978845608 * (x + 0.044715 * x * x * x)))
-    return out
+    y: np.ndarray = x * x
+    y *= x
+    y *= 0.044715
+    y += x
+    y *= 0.7978845608
+    np.tanh(y, out=y)
+    y += 1.0
+    y *= x
+    y *= 0.5
+    return y
 
 
 class SentenceEncoder:
@@ -143,10 +154,13 @@ class SentenceEncoder:
         if not texts:
             return out
         ids = [e.ids for e in self.tokenizer.encode_batch([t[:MAX_CHARS] for t in texts])]
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # batches of like lengths
-        for start in range(0, len(order), BATCH):
-            chunk = order[start : start + BATCH]
-            out[chunk] = self._forward([ids[i] for i in chunk])
+        chunk: list[int] = []
+        for i in sorted(range(len(ids)), key=lambda i: len(ids[i])):  # batches of like lengths
+            if chunk and len(ids[i]) * (len(chunk) + 1) > BATCH_TOKENS:  # (the widest last)
+                out[chunk] = self._forward([ids[j] for j in chunk])
+                chunk = []
+            chunk.append(i)
+        out[chunk] = self._forward([ids[j] for j in chunk])
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
         return out

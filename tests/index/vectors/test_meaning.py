@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from cortexgraph_vault.index.vectors.minilm import SentenceEncoder, load_encoder
+from cortexgraph_vault.index.vectors.encoder_worker import WorkerEncoder
+from cortexgraph_vault.index.vectors.minilm import SentenceEncoder, load_encoder, shared_encoder
 from cortexgraph_vault.index.vectors.semantic import SemanticIndex
 from cortexgraph_vault.service import MemoryService
 from tests.builders import a_vault, service_for
@@ -44,6 +45,14 @@ def ranked(service: MemoryService, query: str) -> list[tuple[str, float]]:
 def test_vectors_are_made_behind_and_kept_through_a_restart(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    embedded: list[str] = []  # by this process's encoder
+    real = SentenceEncoder.embed
+
+    def counted(self: SentenceEncoder, texts: list[str]):  # type: ignore[no-untyped-def]
+        embedded.extend(texts)
+        return real(self, texts)
+
+    monkeypatch.setattr(SentenceEncoder, "embed", counted)
     vault = notes_vault(tmp_path / "vault")
     service = service_for(vault, meaning_search=True)
     meaning = service.engine.catalog.meaning
@@ -52,20 +61,23 @@ def test_vectors_are_made_behind_and_kept_through_a_restart(
     thread.join(300)
     index = meaning.ready()
     assert index is not None and index.count == len(TOPICS) == len(service.engine.catalog)
+    assert embedded == []  # all twenty by the worker process
     assert meaning.file is not None and meaning.file.is_file()
-    embedded: list[str] = []
-    real = SentenceEncoder.embed
-
-    def counted(self: SentenceEncoder, texts: list[str]):  # type: ignore[no-untyped-def]
-        embedded.extend(texts)
-        return real(self, texts)
-
-    monkeypatch.setattr(SentenceEncoder, "embed", counted)
     (vault / "notes/Garden.md").write_text("# Garden\n\nTomatoes by the south wall.\n")
     again = service_for(vault, meaning_search=True)  # a restart, one note edited meanwhile
     assert again.engine.catalog.meaning.wait() is not None
     assert embedded == ["Garden\n# Garden\n\nTomatoes by the south wall."]
     assert again.engine.catalog.meaning.index.count == len(TOPICS)
+    garden = again.engine.catalog.meaning.index.vector_of("notes/Garden.md")
+    assert (
+        garden is not None
+        and garden
+        @ real(
+            again.engine.catalog.meaning.index.embedder().local,
+            ["Garden\n# Garden\n\nTomatoes by the south wall."],
+        )[0]
+        > 0.9999
+    )  # type: ignore[union-attr]
 
 
 def test_a_search_ranks_by_the_word_vectors_until_every_note_has_its_own(
@@ -118,3 +130,20 @@ def test_an_unusable_encoder_leaves_search_to_the_word_vectors(tmp_path: Path) -
     assert ranked(service, QUERIES[0]) == words_only
     problem = service.engine.catalog.meaning.index.problem
     assert problem is not None and str(missing) in problem
+
+
+def test_a_worker_that_fails_leaves_search_to_the_word_vectors(tmp_path: Path) -> None:
+    vault = notes_vault(tmp_path / "vault")
+    words_only = ranked(service_for(vault), QUERIES[0])
+    damaged = tmp_path / "minilm.npz"
+    damaged.write_bytes(b"not weights")
+    worker = WorkerEncoder(shared_encoder())
+    worker.source = str(damaged)  # this process's encoder loads; the worker's cannot
+    service = service_for(vault, meaning_search=True)
+    meaning = service.engine.catalog.meaning
+    meaning.loader = lambda: worker
+    assert ranked(service, QUERIES[0]) == words_only
+    assert meaning.wait() is None
+    assert meaning.broken is not None and "worker ended" in meaning.broken
+    assert ranked(service, QUERIES[0]) == words_only
+    assert not meaning.filling  # not tried again at each search
