@@ -24,7 +24,13 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 import cortexgraph_vault
-from cortexgraph_vault.index.vectors.minilm import DIM, SentenceEncoder, shared_encoder
+from cortexgraph_vault.index.vectors.minilm import (
+    DIM,
+    WEIGHTS,
+    SentenceEncoder,
+    load_encoder,
+    shared_encoder,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,11 +60,16 @@ class WorkerEncoder:
 
     dim = DIM
 
-    def __init__(self, local: SentenceEncoder) -> None:
-        self.local = local
-        self.source = local.source
+    def __init__(self, source: Path) -> None:
+        self.source = str(source)
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
+
+    @functools.cached_property
+    def local(self) -> SentenceEncoder:
+        """Loaded here when first needed (a query, a few notes): a process whose vectors are
+        still being made keeps only the worker's copy (65 MB)."""
+        return shared_encoder(Path(self.source))
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if len(texts) <= IN_PROCESS:
@@ -115,14 +126,15 @@ class WorkerEncoder:
 
 @functools.cache
 def shared_worker_encoder() -> WorkerEncoder:
-    """The process's encoder (`shared_encoder`: its `ModelUnavailable` too), with a worker."""
-    return WorkerEncoder(shared_encoder())
+    """The process's encoder, with a worker; `ModelUnavailable` when its file is missing
+    (a damaged one fails its first use: the worker's load, or `shared_encoder` here)."""
+    if not WEIGHTS.is_file():
+        load_encoder(WEIGHTS)  # raises, naming the file and the fix
+    return WorkerEncoder(WEIGHTS)
 
 
 def worker_main() -> None:
     """A worker: embed each batch of texts read from stdin until it closes."""
-    from cortexgraph_vault.index.vectors.minilm import load_encoder
-
     with contextlib.suppress(OSError):
         os.nice(NICE)
     encoder = load_encoder(Path(os.environ["CORTEXGRAPH_ENCODER_WEIGHTS"]))

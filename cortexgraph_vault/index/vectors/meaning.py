@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cortexgraph_vault.index.vectors.embedder import ModelUnavailable
 from cortexgraph_vault.index.vectors.minilm import MAX_CHARS
 
 if TYPE_CHECKING:
@@ -106,7 +107,12 @@ class MeaningVectors:
         if waiting is None or sum(min(len(t), MAX_CHARS) for t in texts) > ON_THE_SPOT_CHARS:
             self.fill_behind()
             return None
-        index.sync(self.text_of)
+        try:
+            index.sync(self.text_of)
+        except ModelUnavailable as exc:  # this process's copy (the worker's loaded)
+            log.warning("sentence encoder unavailable: %s", exc)
+            self.broken = str(exc)
+            return None
         return index if index.available and not index.pending else None
 
     def wait(self) -> SemanticIndex | None:

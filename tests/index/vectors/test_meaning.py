@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.index.vectors.encoder_worker import WorkerEncoder
-from cortexgraph_vault.index.vectors.minilm import SentenceEncoder, load_encoder, shared_encoder
+from cortexgraph_vault.index.vectors.minilm import SentenceEncoder, load_encoder
 from cortexgraph_vault.index.vectors.semantic import SemanticIndex
 from cortexgraph_vault.service import MemoryService
 from tests.builders import a_vault, service_for
@@ -137,8 +137,7 @@ def test_a_worker_that_fails_leaves_search_to_the_word_vectors(tmp_path: Path) -
     words_only = ranked(service_for(vault), QUERIES[0])
     damaged = tmp_path / "minilm.npz"
     damaged.write_bytes(b"not weights")
-    worker = WorkerEncoder(shared_encoder())
-    worker.source = str(damaged)  # this process's encoder loads; the worker's cannot
+    worker = WorkerEncoder(damaged)
     service = service_for(vault, meaning_search=True)
     meaning = service.engine.catalog.meaning
     meaning.loader = lambda: worker
@@ -147,3 +146,17 @@ def test_a_worker_that_fails_leaves_search_to_the_word_vectors(tmp_path: Path) -
     assert meaning.broken is not None and "worker ended" in meaning.broken
     assert ranked(service, QUERIES[0]) == words_only
     assert not meaning.filling  # not tried again at each search
+
+
+def test_a_damaged_weights_file_leaves_a_few_new_notes_to_the_word_vectors(
+    tmp_path: Path,
+) -> None:
+    vault = a_vault(tmp_path / "vault", {"notes/Garage.md": BODIES["Garage"]})
+    words_only = ranked(service_for(vault), QUERIES[0])
+    damaged = tmp_path / "minilm.npz"
+    damaged.write_bytes(b"PK\x03\x04 not a zip")
+    service = service_for(vault, meaning_search=True)
+    meaning = service.engine.catalog.meaning
+    meaning.loader = lambda: WorkerEncoder(damaged)  # one note: embedded by the search itself
+    assert ranked(service, QUERIES[0]) == words_only
+    assert meaning.broken is not None and f"{damaged}: sentence encoder weights" in meaning.broken
