@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from cortexgraph_vault.core.english import STOP_WORDS
+from cortexgraph_vault.core.english import STOP_WORDS, word_set
 from cortexgraph_vault.core.enrich import extract_entities
 
 
@@ -366,56 +366,13 @@ _FAVOURITE = re.compile(r"\b(?:favou?rite|go-to)\s+((?:[a-z]+\s+)?[a-z]+)", re.I
 
 # Nouns that turn a slot word before them into a modifier: a "phone plan", a "dentist
 # appointment" or a "coffee grinder" is not the phone, the dentist or the coffee.
-_HEADS = frozenset(
-    [
-        "plan",
-        "plans",
-        "bill",
-        "bills",
-        "case",
-        "cover",
-        "call",
-        "calls",
-        "number",
-        "charger",
-        "contract",
-        "appointment",
-        "appointments",
-        "bag",
-        "grinder",
-        "machine",
-        "maker",
-        "notes",
-        "review",
-        "kit",
-        "card",
-        "app",
-        "screen",
-        "battery",
-        "insurance",
-        "repair",
-        "repairs",
-        "membership",
-        "fee",
-        "fees",
-        "clinic",
-        "practice",
-        "visit",
-        "check-up",
-        "checkup",
-        "cup",
-        "mug",
-        "order",
-        "mode",
-        "settings",
-        "key",
-        "keys",
-        "seat",
-        "seats",
-        "park",
-        "parking",
-        "wash",
-    ]
+_HEADS = word_set(
+    """
+    plan plans bill bills case cover call calls number charger contract appointment appointments
+    bag grinder machine maker notes review kit card app screen battery insurance repair repairs
+    membership fee fees clinic practice visit check-up checkup cup mug order mode settings key
+    keys seat seats park parking wash
+    """
 )
 _NEXT_WORD = re.compile(r"(?:['’]s)?\s+([\w\-]+)")
 
@@ -506,10 +463,7 @@ _NOT_A_THING = frozenset(["is", "was", "are", "were", "has", "had", "of", "for",
 
 
 def single_valued(slot: str) -> bool:
-    for s in SLOTS:
-        if s.name == slot:
-            return s.single
-    return True
+    return next((s.single for s in SLOTS if s.name == slot), True)
 
 
 # Who holds a fact ------------------------------------------------------------------------
@@ -714,33 +668,12 @@ def adds(text: str) -> bool:
 # Values ------------------------------------------------------------------------------------
 
 _NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)*(?:\s*(?:am|pm|h))?\b", re.IGNORECASE)
-_MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-]
-_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_WHEN = re.compile(r"\b(?:" + "|".join(_MONTHS + [d + "s?" for d in _DAYS]) + r")\b", re.IGNORECASE)
+_WHEN = re.compile(
+    r"\b(?:january|february|march|april|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b",
+    re.IGNORECASE,
+)
 
 
 def when_values(text: str) -> frozenset[str]:
