@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from cortexgraph_vault.core.english import STOP_WORDS, word_set
+from cortexgraph_vault.core.english import STOP_WORDS, phrases, word_set
 
 
 def alternation(phrases: Iterable[str]) -> str:
@@ -29,13 +29,8 @@ def alternation(phrases: Iterable[str]) -> str:
 _PHRASE_CHARS = {" ": r"[\s-]+", "'": "['’]", "-": r"[\s-]?"}
 
 
-def words(text: str) -> tuple[str, ...]:
-    """Phrases separated by commas or line ends (a phrase may hold several words)."""
-    return tuple(p.strip() for p in text.replace("\n", ",").split(",") if p.strip())
-
-
 # Names of a secret that may be any word at all: "the password is marmalade".
-PASSWORD_NAMES = words(
+PASSWORD_NAMES = phrases(
     """
     password, passwd, pwd, passcode, pass code, passphrase, pass phrase, passwort, kennwort,
     mot de passe, mdp, contraseña, contrasena, senha, palavra-passe, palavra passe, parola d'ordine,
@@ -48,7 +43,7 @@ PASSWORD_SHORTHANDS = ("pass", "pw")
 PASSWORD_COMPOUND_ENDS = ("passwort", "kennwort", "wachtwoord")
 
 # Names of a code made of digits: "PIN", "alarm code", "Geheimzahl", "code PIN", "combinación".
-NUMBER_NAMES = words(
+NUMBER_NAMES = phrases(
     """
     pin, pin code, pin number, pin-nummer, pin-code, pincode, puk, puk code, sim pin, cvv, cvv2,
     cvc, card security code, combination, combo, lock combination, one-time code, one time code,
@@ -64,7 +59,7 @@ NUMBER_NAMES = words(
     """
 )
 # "X code" in English (and German written apart): the X says what the code opens or proves.
-CODE_QUALIFIERS = words(
+CODE_QUALIFIERS = phrases(
     """
     alarm, house alarm, burglar alarm, door, front door, back door, gate, front gate, garage,
     garage door, safe, key safe, lock, locker, lockbox, padlock, bike lock, entry, building entry,
@@ -77,7 +72,7 @@ CODE_QUALIFIERS = words(
 CODE_WORDS = ("code", "codes", "código", "codigo", "codice")
 
 # Things a code opens: "the alarm is 8842", "use 8842 for the alarm", "the code to the safe".
-LOCKED_THINGS = words(
+LOCKED_THINGS = phrases(
     """
     alarm, alarm system, alarm panel, house alarm, burglar alarm, door, front door, back door, gate,
     front gate, garage, garage door, safe, locker, padlock, lock, bike lock, keypad, lockbox,
@@ -91,7 +86,7 @@ LOCKED_THINGS = words(
     """
 )
 # What a password opens: "use hunter4 for the wifi", "the password for the router".
-PASSWORD_THINGS = words(
+PASSWORD_THINGS = phrases(
     """
     wifi, wi-fi, wlan, router, network, laptop, computer, phone, ipad, email, e-mail, mail, bank,
     card, debit card, bank card, account, login, vpn, nas, sim, cartão, tarjeta, carta, karte,
@@ -101,7 +96,7 @@ PASSWORD_THINGS = words(
 
 # Names that usually mean a secret but also "the key to success" or "the secret of risotto":
 # their value must look made up (a digit or a symbol in it).
-GUARDED_NAMES = words(
+GUARDED_NAMES = phrases(
     """
     wifi key, wi-fi key, network key, wpa key, wpa2 key, wep key, wlan key, security key,
     product key, license key, licence key, serial key, activation key, recovery key, encryption key,
@@ -113,7 +108,7 @@ GUARDED_NAMES = words(
 )
 
 # Names of the answer to a security question, whatever word it is.
-ANSWER_NAMES = words(
+ANSWER_NAMES = phrases(
     """
     security answer, security question answer, security question's answer,
     answer to my security question, answer to the security question,
@@ -134,7 +129,7 @@ ANSWER_NAMES = words(
 
 # Between a name and its value. Spelled as words, these only join when spaced out ("is", not
 # the "is" of "island"); the marks join with or without spaces.
-JOINING_WORDS = words(
+JOINING_WORDS = phrases(
     """
     is, was, are, is now, is still, was changed to, is set to, has been changed to, changed to,
     set to, now, ist, war, lautet, lautete, ist jetzt, heißt, est, était, c'est, est maintenant, es,
@@ -143,7 +138,7 @@ JOINING_WORDS = words(
 )
 # Where what is being named is said between the name and "is": "password *for the NAS* is",
 # "mot de passe *du wifi* est", "código *de la puerta* es".
-OF_WORDS = words(
+OF_WORDS = phrases(
     """
     for, of, to, at, on, in, from, für, fürs, au, aux, al, ao, à, vom, von, zum, zur, der, des, du,
     de, pour, del, para, della, dello, delle, degli, dei, di, per, do, da, dos, das, van, voor, bij
@@ -151,7 +146,7 @@ OF_WORDS = words(
 )
 # Articles and possessives: "is *my* PIN", "ist *mein* Passwort", "est *mon* mot de passe".
 # No indefinite ones: "1234 is a terrible PIN" speaks of PINs in general.
-THE_WORDS = words(
+THE_WORDS = phrases(
     """
     the, my, our, your, his, her, their, der, die, das, den, dem, mein, meine, meinen, meiner,
     unser, unsere, dein, deine, le, la, les, mon, ma, mes, notre, ton, ta, son, sa, el, mi, mis,
@@ -167,19 +162,19 @@ GENERAL_WORDS = word_set(
     """
 )
 # "use hunter4 for the wifi", "nimm 8842 für die Alarmanlage", "utilise 8842 pour l'alarme".
-USE_WORDS = words(
+USE_WORDS = phrases(
     """
     use, try, enter, type, put in, nimm, benutze, verwende, gib, utilise, utilisez, prends, tape,
     tapez, usa, usá, utiliza, use, usa, utilizza, usar, utilize, digite, gebruik
     """
 )
-USE_AS_WORDS = words(
+USE_AS_WORDS = phrases(
     """
     for, as, on, at, für, als, comme, pour, como, para, come, per, voor
     """
 )
 # "to disarm the alarm, enter 8842", "punch in 5521 to open the gate".
-OPEN_VERBS = words(
+OPEN_VERBS = phrases(
     """
     disarm, arm, unlock, open, deactivate, turn off, switch off, get in, get into, access,
     entschärfen, öffnen, entsperren, deaktivieren, ausschalten, désactiver, ouvrir, déverrouiller,
@@ -187,7 +182,7 @@ OPEN_VERBS = words(
     uitschakelen, openen, ontgrendelen
     """
 )
-KEY_IN_VERBS = words(
+KEY_IN_VERBS = phrases(
     """
     enter, type, type in, punch in, key in, tap in, dial, input, press, use, eingeben, tippen,
     tippe, gib, entrez, tapez, tape, composez, compose, introduce, marca, teclea, digita, inserisci,
@@ -195,7 +190,7 @@ KEY_IN_VERBS = words(
     """
 )
 # "the door opens with 3390", "the alarm disarms with 8842".
-OPENS_WITH = words(
+OPENS_WITH = phrases(
     """
     opens with, unlocks with, disarms with, is disarmed with, is unlocked with, is opened with,
     öffnet mit, s'ouvre avec, se abre con, si apre con, abre com, opent met

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from cortexgraph_vault.core.credential_phrases import phrase_spans
 from cortexgraph_vault.core.credential_words import ID_LABELS
+from cortexgraph_vault.core.english import phrases
 
 Span = tuple[str, int, int]
 
@@ -45,18 +46,8 @@ _NUMBER_RUN = re.compile(
     r"|\d{4}(?P<a>[ -])\d{6}(?P=a)\d{4,5})"
     r"(?![\w])(?![-.:/]\w)(?![ -]\d)"
 )
-_CARD_WORDS = (
-    "card",
-    "visa",
-    "mastercard",
-    "amex",
-    "discover",
-    "karte",
-    "carte",
-    "tarjeta",
-    "carta",
-    "cartão",
-    "kaart",
+_CARD_WORDS = phrases(
+    "card, visa, mastercard, amex, discover, karte, carte, tarjeta, carta, cartão, kaart"
 )
 _IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![a-z0-9])")
 # ISO 13616's registry: each country's IBANs have one length, so an upper-case hash that

@@ -13,6 +13,8 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from cortexgraph_vault.core.english import phrases
+
 # Token formats: the prefix is public (it names the issuer), the rest is the secret.
 # Each with the literal text it cannot match without (a cheap `in` test skips the regex).
 _TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
@@ -77,17 +79,8 @@ _LABELLED = re.compile(
 _ASSIGNED = re.compile(
     r"(?<![A-Za-z0-9_.-])(?P<key>[A-Za-z0-9_.-]{1,100})\s*[=:]\s*(?=" + _VALUE + ")"
 )
-_SECRET_NAMES = (
-    "password",
-    "passwd",
-    "pwd",
-    "passphrase",
-    "secret",
-    "apikey",
-    "accesskey",
-    "privatekey",
-    "token",
-    "credential",
+_SECRET_NAMES = phrases(
+    "password, passwd, pwd, passphrase, secret, apikey, accesskey, privatekey, token, credential"
 )
 
 
