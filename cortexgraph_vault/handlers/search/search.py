@@ -65,30 +65,7 @@ UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
 __all__ = ["rank", "search_terms", "search_unified"]
 
 # the fields a memory's hit is given (all but `explain`, which a page asking for it sets)
-_HIT_GIVEN = frozenset(
-    {
-        "id",
-        "title",
-        "path",
-        "source",
-        "status",
-        "content",
-        "tags",
-        "score",
-        "similarity",
-        "memory_score",
-        "use_count",
-        "last_used",
-        "created_at",
-        "age_days",
-        "review_priority",
-        "review_candidate",
-        "matched",
-        "superseded_by",
-        "valid_until",
-        "supersedes",
-    }
-)
+_HIT_GIVEN = frozenset(SearchHit.model_fields) - {"explain"}
 
 
 class Ranked(NamedTuple):
