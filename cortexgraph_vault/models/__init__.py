@@ -36,7 +36,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "graph": _names(
         "CacheStatus GRAPH_MAX_CHARS GraphNode GraphRelation GraphResult GraphStats NeighbourNode "
-        "NeighbourhoodResult ReindexResult UnresolvedTarget VaultStatus WatcherStatus"
+        "NeighbourhoodResult ReindexResult SemanticStatus UnresolvedTarget VaultStatus WatcherStatus"
     ),
     "intelligence": _names(
         "AutoRecallResult MessageAnalysis PhraseSignal RecallAnalysis RecalledMemory ReviewItem "
