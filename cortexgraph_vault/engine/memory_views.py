@@ -26,8 +26,7 @@ _put = object.__setattr__
 
 def unchecked(cls: type[M], values: dict[str, object], given: frozenset[str]) -> M:
     """An instance of `cls` holding `values` as they are, as `model_construct` makes one but
-    at a quarter of the cost of validating them (a list page makes 50 views, a search ten
-    hits). Only for values already of their fields' types (a float field given a float, a
+    without validating them (a list page makes 50 views, a search ten hits). Only for values already of their fields' types (a float field given a float, a
     list field a list of its own), every field present, in the model's order: the encoders
     write the fields in the order they are held. `given`: the fields counted as set, those
     the validation would have been given."""

@@ -88,9 +88,9 @@ def _first_places(keys: np.ndarray, end: int, paths: list[str]) -> list[int]:
 
 def listed_memories(engine: VaultEngine, wanted: set[str]) -> list[Memory] | None:
     """The memories of the `wanted` statuses, in no particular order (a list orders them, ties
-    by path), from the note table's status codes: going through every note of the catalogue
-    for its memory was half of a list at 10k notes. None where the plain path applies (a
-    short list, a process without a watcher)."""
+    by path), from the note table's status codes, not by going through every note of the
+    catalogue for its memory. None where the plain path applies (a short list, a process
+    without a watcher)."""
     if not engine.watching:
         return None
 
@@ -108,8 +108,8 @@ def listed_memories(engine: VaultEngine, wanted: set[str]) -> list[Memory] | Non
 
 def memory_rows(engine: VaultEngine, wanted: set[str]) -> tuple[NoteTable, np.ndarray] | None:
     """The note table's rows of the memories of the `wanted` statuses: a long list counted
-    and ordered without decoding every memory (100k notes: 30k memories kept decoded, ~70
-    MB); None where the plain path applies, as for `first_by_score`."""
+    and ordered without decoding every memory; None where the plain path applies, as for
+    `first_by_score`."""
     if not engine.watching:
         return None
 

@@ -369,8 +369,8 @@ def explain_hit(
 
 
 # id of a note → (the note, its `created` time): a note's frontmatter is decoded anew at
-# each look (its cold fields keep only the body), a third of a note's hit. A version of a
-# note is immutable; bounded as engine/memory_views.py's kept fields are.
+# each look (its cold fields keep only the body). A version of a note is immutable; bounded
+# as engine/memory_views.py's kept fields are.
 KEPT_MAX = 4096
 _created: dict[int, tuple[IndexedNote, datetime | None]] = {}
 
