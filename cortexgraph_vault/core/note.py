@@ -200,12 +200,13 @@ def _load_yaml(head: str) -> tuple[dict[str, object], str | None]:
     try:
         loader = _Loader(head)
         node = loader.get_single_node()
-        if node is not None and _expanded_size(node) > MAX_EXPANDED_VALUES:
+        size, depth = _measure(node) if node is not None else (0, 0)
+        if size > MAX_EXPANDED_VALUES:
             return {}, (
                 f"frontmatter holds more than {MAX_EXPANDED_VALUES} values (each use of an "
                 "alias counted); not read"
             )
-        if node is not None and _depth(node) > MAX_DEPTH:
+        if depth > MAX_DEPTH:
             return {}, f"frontmatter is nested more than {MAX_DEPTH} levels deep; not read"
         data = loader.construct_document(node) if node is not None else None
     except Exception as exc:  # any failure of someone else's YAML is a report, not a crash
@@ -220,19 +221,19 @@ def _load_yaml(head: str) -> tuple[dict[str, object], str | None]:
     return data, None
 
 
-def _expanded_size(root: yaml.Node) -> float:
-    """How many values the document has once every alias is expanded, in time linear in the
-    nodes (shared nodes counted once per use, as a reader of the data would walk them).
-    A recursive alias is infinite."""
-    sizes: dict[int, float] = {}
+def _measure(root: yaml.Node) -> tuple[float, int]:
+    """How many values the document has once every alias is expanded (shared nodes counted
+    once per use, as a reader of the data would walk them; a recursive alias is infinite),
+    and how deeply its lists and mappings nest; in time linear in the nodes."""
+    measures: dict[int, tuple[float, int]] = {}
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
     while stack:
         node, children_done = stack.pop()
         key = id(node)
-        if key in sizes and not children_done:
+        if key in measures and not children_done:
             continue
         if isinstance(node, yaml.ScalarNode):
-            sizes[key] = 1
+            measures[key] = (1, 0)
             continue
         children = (
             [c for pair in node.value for c in pair]
@@ -240,36 +241,14 @@ def _expanded_size(root: yaml.Node) -> float:
             else list(node.value)
         )
         if children_done:
-            sizes[key] = 1 + sum(sizes.get(id(c), math.inf) for c in children)
+            found = [measures.get(id(c), (math.inf, 0)) for c in children]
+            size = 1 + sum(s for s, _ in found)
+            measures[key] = (size, 1 + max((d for _, d in found), default=0))
             continue
-        sizes[key] = math.inf  # in progress: met again before it is done means a cycle
+        measures[key] = (math.inf, 0)  # in progress: met again before it is done is a cycle
         stack.append((node, True))
-        stack.extend((c, False) for c in children if id(c) not in sizes)
-    return sizes[id(root)]
-
-
-def _depth(root: yaml.Node) -> int:
-    """How deeply lists and mappings nest once aliases are expanded (the document has no
-    cycle: its size is finite), in time linear in the nodes."""
-    depths: dict[int, int] = {}
-    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
-    while stack:
-        node, children_done = stack.pop()
-        if isinstance(node, yaml.ScalarNode):
-            depths[id(node)] = 0
-            continue
-        children = (
-            [c for pair in node.value for c in pair]
-            if isinstance(node, yaml.MappingNode)
-            else node.value
-        )
-        if children_done:
-            depths[id(node)] = 1 + max((depths[id(c)] for c in children), default=0)
-        elif id(node) not in depths:
-            depths[id(node)] = -1  # in progress
-            stack.append((node, True))
-            stack.extend((c, False) for c in children if id(c) not in depths)
-    return depths[id(root)]
+        stack.extend((c, False) for c in children if id(c) not in measures)
+    return measures[id(root)]
 
 
 def _describe(exc: Exception) -> str:
