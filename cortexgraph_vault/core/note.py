@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from typing import Final
 
 import yaml
@@ -275,6 +276,9 @@ def _prepend_block(text: str, changes: Mapping[str, object], newline: str) -> st
     return bom + render_note(fields, text.removeprefix(_BOM), newline)
 
 
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")  # a line with its ending, or the last without one
+
+
 class _HeadEditor:
     """Edits the YAML between the fences line by line, using the parser's positions."""
 
@@ -282,8 +286,8 @@ class _HeadEditor:
         self.head = head
         self.newline = newline
         # Only "\n" separates lines here: it is how the note is laid out on disk.
-        self.lines = _split_lines(head)
-        self.starts = _line_starts(self.lines)
+        self.lines: list[str] = _LINE.findall(head)
+        self.starts = list(accumulate(map(len, self.lines), initial=0))[:-1]  # their offsets
         loader = _Loader(head)
         try:
             self.root = loader.get_single_node()
@@ -396,26 +400,6 @@ class _HeadEditor:
         if rest.strip().startswith("#") and rest[:1] in (" ", "\t"):
             return rest
         return ""
-
-
-def _split_lines(text: str) -> list[str]:
-    lines: list[str] = []
-    pos = 0
-    while pos < len(text):
-        end = text.find("\n", pos)
-        end = len(text) if end == -1 else end + 1
-        lines.append(text[pos:end])
-        pos = end
-    return lines
-
-
-def _line_starts(lines: list[str]) -> list[int]:
-    starts: list[int] = []
-    offset = 0
-    for line in lines:
-        starts.append(offset)
-        offset += len(line)
-    return starts
 
 
 def _verify(
