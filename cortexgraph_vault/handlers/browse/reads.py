@@ -10,7 +10,6 @@ from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.relation_ids import relation_id
 from cortexgraph_vault.core.rules import in_danger_zone, promote_reason, should_forget
-from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import NotFound
 from cortexgraph_vault.handlers.browse.notes import note_cursor
@@ -224,6 +223,3 @@ def stats(engine: VaultEngine) -> StatsResult:
         problems=[Skipped(path=p, reason=r) for p, r in catalog.problems()],
         git=git,
     )
-
-
-__all__ = ["format_time", "open_memories", "search_memory", "stats"]
