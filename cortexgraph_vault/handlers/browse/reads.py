@@ -15,7 +15,6 @@ from cortexgraph_vault.errors import NotFound
 from cortexgraph_vault.handlers.browse.notes import note_cursor
 from cortexgraph_vault.handlers.browse.size_budget import (
     Continuation,
-    check_max_chars,
     continuation_cursor,
     fill_within,
     json_size,
@@ -78,7 +77,7 @@ def open_memories(engine: VaultEngine, req: OpenMemoriesRequest) -> OpenResult:
     place = read_continuation(req.cursor, digest, "open_memories") if req.cursor else None
     start = min(place.offset, len(refs)) if place is not None else 0
     now = datetime.fromisoformat(place.instant) if place and place.instant else engine.now()
-    budget = check_max_chars(engine.config.result_max_chars)
+    budget = engine.config.result_max_chars
     not_found: list[str] = []
     opened: dict[str, Memory] = {}
 
