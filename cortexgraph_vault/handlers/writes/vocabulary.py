@@ -1,7 +1,8 @@
 """The vault's own vocabulary for enrichment: its notes' titles and aliases, and its tags.
 
-Building the name lookup for a big vault is slow, so it is built once and kept until a note other than a memory changes (memories come and go with every save and
-are not names: their titles are made from their first words).
+Building the name lookup for a big vault is slow, so it is built once and kept until a note
+other than a memory changes (memories come and go with every save and are not names: their
+titles are made from their first words).
 """
 
 from __future__ import annotations
