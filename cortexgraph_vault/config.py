@@ -208,7 +208,7 @@ class Config:
     search_ltm_weight: float = _setting("float", 0.7, "unified search weight of long-term notes", 0.0, 2.0)
     semantic_search: bool = _setting("bool", True, "search by meaning too (the bundled offline word-vector model)")
     meaning_search: bool = _setting("bool", True, "search by meaning with the bundled sentence encoder once every note has its vector (made in the background), the word vectors meanwhile")
-    meaning_weight: float = _setting("float", 0.7, "share of relevance from the sentence encoder's similarity (of a memory or another short note)", 0.0, 1.0)
+    meaning_weight: float = _setting("float", 0.5, "share of relevance from the sentence encoder's similarity (of a memory or another short note)", 0.0, 1.0)
     meaning_long_note_weight: float = _setting("float", 0.8, "share of relevance from the sentence encoder's similarity for a long note", 0.0, 1.0)
     meaning_min_cosine: float = _setting("float", 0.15, "least sentence-encoder similarity for a note found by meaning alone", 0.0, 1.0)
     result_max_chars: int = _setting("int", 40_000, "characters (compact JSON) one search or open answer holds at most; next_cursor continues", 2_000, 1_000_000)
