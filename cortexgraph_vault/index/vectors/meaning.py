@@ -158,7 +158,7 @@ class MeaningVectors:
         if self.file is None or exported is None:
             return
         used = [i for i, path in enumerate(exported["paths"]) if path is not None]
-        aside = self.file.with_name(self.file.name + f".{os.getpid()}.tmp")
+        aside = self.file.with_name(f"{self.file.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
             with aside.open("wb") as f:
                 np.savez(
