@@ -34,6 +34,7 @@ from cortexgraph_vault.index.text.text_index import stems, words
 from cortexgraph_vault.models.limits import MAX_QUERY_CHARS
 
 SYNONYM_WEIGHT = 0.7  # a synonym matches like the query word, at this weight
+MEANING_SHORT_TEXT, MEANING_LONG_TEXT = 40.0, 120.0  # indexed words (core/ranking.py)
 SYNONYMS = synonym_map(stems)
 
 
@@ -50,11 +51,15 @@ def ranking_config(config: Config) -> RankingConfig:
 
 
 def meaning_config(config: Config, cfg: RankingConfig) -> RankingConfig:
+    """The ranking by the sentence encoder's vectors. It reads a note's first 128 tokens
+    (~100 words), so a note is long to it sooner than to the word vectors."""
     return replace(
         cfg,
         vector_weight=config.meaning_weight,
         long_vector_weight=config.meaning_long_note_weight,
         vector_min=config.meaning_min_cosine,
+        short_text=MEANING_SHORT_TEXT,
+        long_text=MEANING_LONG_TEXT,
     )
 
 
