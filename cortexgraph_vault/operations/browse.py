@@ -6,9 +6,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred
+from cortexgraph_vault.deferred_import import deferred_functions
 from cortexgraph_vault.models import MemoryDetail, MemoryList, NeighbourhoodResult, SearchResult
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.operations.operation import (
+    AS_OPERATION,
+    Effect,
+    Operation,
+    Rest,
+    declared_in,
+)
 from cortexgraph_vault.requests.browse import (
     GraphNeighbourhoodRequest,
     ListMemoriesRequest,
@@ -21,9 +27,9 @@ if TYPE_CHECKING:
     from cortexgraph_vault.handlers.browse import browse
     from cortexgraph_vault.handlers.graph import graph, related
 else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    browse = deferred("cortexgraph_vault.handlers.browse.browse")
-    graph = deferred("cortexgraph_vault.handlers.graph.graph")
-    related = deferred("cortexgraph_vault.handlers.graph.related")
+    browse = deferred_functions("cortexgraph_vault.handlers.browse.browse")
+    graph = deferred_functions("cortexgraph_vault.handlers.graph.graph")
+    related = deferred_functions("cortexgraph_vault.handlers.graph.related")
 
 LIST_MEMORIES = Operation(
     name="list_memories",
@@ -32,19 +38,16 @@ LIST_MEMORIES = Operation(
     request=ListMemoriesRequest,
     result=MemoryList,
     effect=Effect.READ,
-    invoke=lambda engine, r: browse.list_memories(engine, r),
+    invoke=browse.list_memories,
     mcp_tool=False,
     rest=(
         Rest(
             "GET",
             "/api/v1/memories",
-            "List memories",
-            name="list_memories",
             tag="memories",
             errors=(422,),
             read_process=True,
-            description="Memories with live scores, filtered by status and tag, sorted, a page "
-            "at a time.",
+            description=AS_OPERATION,
         ),
     ),
 )
@@ -56,17 +59,15 @@ MEMORY_DETAIL = Operation(
     request=MemoryDetailRequest,
     result=MemoryDetail,
     effect=Effect.READ,
-    invoke=lambda engine, r: browse.memory_detail(engine, r),
+    invoke=browse.memory_detail,
     mcp_tool=False,
     rest=(
         Rest(
             "GET",
             "/api/v1/memories/{ref}",
-            "One memory in detail",
             name="get_memory",
             tag="memories",
             errors=(400, 404, 409),
-            in_path={"ref": "memory_id"},
             read_process=True,
             description="`ref` is an id, a unique id prefix or a title. With relations, "
             "backlinks and outlook.",
@@ -81,13 +82,12 @@ MEMORY_AT_PATH = Operation(
     request=MemoryAtPathRequest,
     result=MemoryDetail,
     effect=Effect.READ,
-    invoke=lambda engine, r: browse.memory_at_path(engine, r),
+    invoke=browse.memory_at_path,
     mcp_tool=False,
     rest=(
         Rest(
             "GET",
             "/api/v1/memories/lookup",
-            "The memory a vault file holds",
             name="lookup_memory",
             tag="memories",
             errors=(400, 404, 422),
@@ -104,13 +104,12 @@ RELATED_TO_NOTE = Operation(
     request=RelatedToNoteRequest,
     result=SearchResult,
     effect=Effect.READ,
-    invoke=lambda engine, r: related.related_to_note(engine, r),
+    invoke=related.related_to_note,
     mcp_tool=False,
     rest=(
         Rest(
             "GET",
             "/api/v1/related",
-            "Memories and notes related to a note",
             name="related",
             tag="vault",
             errors=(400, 404, 422),
@@ -128,13 +127,12 @@ GRAPH_NEIGHBOURHOOD = Operation(
     request=GraphNeighbourhoodRequest,
     result=NeighbourhoodResult,
     effect=Effect.READ,
-    invoke=lambda engine, r: graph.neighbourhood(engine, r),
+    invoke=graph.neighbourhood,
     mcp_tool=False,
     rest=(
         Rest(
             "GET",
             "/api/v1/graph/neighbourhood",
-            "Notes and memories around a note",
             name="neighbourhood",
             tag="vault",
             errors=(400, 404, 409, 422),
@@ -143,10 +141,4 @@ GRAPH_NEIGHBOURHOOD = Operation(
     ),
 )
 
-OPERATIONS: tuple[AnyOperation, ...] = (
-    LIST_MEMORIES,
-    MEMORY_DETAIL,
-    MEMORY_AT_PATH,
-    RELATED_TO_NOTE,
-    GRAPH_NEIGHBOURHOOD,
-)
+OPERATIONS = declared_in(vars())

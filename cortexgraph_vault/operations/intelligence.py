@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred
+from cortexgraph_vault.deferred_import import deferred_functions
 from cortexgraph_vault.models import AutoRecallResult, MessageAnalysis, RecallAnalysis, ReviewResult
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.operations.operation import Effect, Operation, Rest, declared_in
 from cortexgraph_vault.requests.intelligence import (
     AutoRecallRequest,
     MessageRequest,
@@ -16,7 +16,7 @@ from cortexgraph_vault.requests.intelligence import (
 if TYPE_CHECKING:
     from cortexgraph_vault.handlers.intelligence import recall_advice as intelligence
 else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    intelligence = deferred("cortexgraph_vault.handlers.intelligence.recall_advice")
+    intelligence = deferred_functions("cortexgraph_vault.handlers.intelligence.recall_advice")
 
 ANALYZE_MESSAGE = Operation(
     name="analyze_message",
@@ -25,7 +25,7 @@ ANALYZE_MESSAGE = Operation(
     request=MessageRequest,
     result=MessageAnalysis,
     effect=Effect.READ,
-    invoke=lambda engine, r: intelligence.analyze_message(engine, r),
+    invoke=intelligence.analyze_message,
     rest=(
         Rest(
             "POST",
@@ -46,7 +46,7 @@ ANALYZE_FOR_RECALL = Operation(
     request=MessageRequest,
     result=RecallAnalysis,
     effect=Effect.READ,
-    invoke=lambda engine, r: intelligence.analyze_for_recall(engine, r),
+    invoke=intelligence.analyze_for_recall,
     rest=(
         Rest(
             "POST",
@@ -67,7 +67,7 @@ AUTO_RECALL_PROCESS_MESSAGE = Operation(
     request=AutoRecallRequest,
     result=AutoRecallResult,
     effect=Effect.WRITE,
-    invoke=lambda engine, r: intelligence.auto_recall(engine, r),
+    invoke=intelligence.auto_recall,
     rest=(
         Rest(
             "POST",
@@ -88,7 +88,7 @@ REVIEW_MEMORIES = Operation(
     request=ReviewMemoriesRequest,
     result=ReviewResult,
     effect=Effect.READ,
-    invoke=lambda engine, r: intelligence.review(engine, r),
+    invoke=intelligence.review,
     rest=(
         Rest(
             "GET",
@@ -101,9 +101,4 @@ REVIEW_MEMORIES = Operation(
     ),
 )
 
-OPERATIONS: tuple[AnyOperation, ...] = (
-    ANALYZE_MESSAGE,
-    ANALYZE_FOR_RECALL,
-    AUTO_RECALL_PROCESS_MESSAGE,
-    REVIEW_MEMORIES,
-)
+OPERATIONS = declared_in(vars())

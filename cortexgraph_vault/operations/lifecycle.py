@@ -6,7 +6,7 @@ from __future__ import annotations
 from inspect import cleandoc
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred
+from cortexgraph_vault.deferred_import import deferred_functions
 from cortexgraph_vault.models import (
     ClusterResult,
     ConsolidateResult,
@@ -15,7 +15,15 @@ from cortexgraph_vault.models import (
     PromoteResult,
     SnapshotResult,
 )
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.operations.operation import (
+    ONE_MEMORY,
+    ONE_MEMORY_ERRORS,
+    Effect,
+    Operation,
+    Rest,
+    declared_in,
+    without_request,
+)
 from cortexgraph_vault.requests import NoArguments
 from cortexgraph_vault.requests.lifecycle import (
     ApplyPlanRequest,
@@ -31,9 +39,9 @@ if TYPE_CHECKING:
     from cortexgraph_vault.handlers.lifecycle import gc_and_promotion as lifecycle
     from cortexgraph_vault.pipeline import runner
 else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    consolidate = deferred("cortexgraph_vault.handlers.intelligence.consolidate")
-    lifecycle = deferred("cortexgraph_vault.handlers.lifecycle.gc_and_promotion")
-    runner = deferred("cortexgraph_vault.pipeline.runner")
+    consolidate = deferred_functions("cortexgraph_vault.handlers.intelligence.consolidate")
+    lifecycle = deferred_functions("cortexgraph_vault.handlers.lifecycle.gc_and_promotion")
+    runner = deferred_functions("cortexgraph_vault.pipeline.runner")
 
 GC = Operation(
     name="gc",
@@ -45,14 +53,13 @@ GC = Operation(
     request=GcRequest,
     result=GcResult,
     effect=Effect.DESTRUCTIVE,
-    invoke=lambda engine, r: lifecycle.gc(engine, r),
+    invoke=lifecycle.gc,
     unlisted=frozenset({"skip_paths"}),
     rest=(
         Rest(
             "POST",
             "/api/v1/gc",
             "Forget faded memories (preview by default)",
-            name="gc",
             tag="lifecycle",
             errors=(400, 422, 503),
             body="Gc",
@@ -72,16 +79,14 @@ PROMOTE_MEMORY = Operation(
     request=PromoteMemoryRequest,
     result=PromoteResult,
     effect=Effect.WRITE,
-    invoke=lambda engine, r: lifecycle.promote(engine, r),
+    invoke=lifecycle.promote,
     rest=(
         Rest(
             "POST",
-            "/api/v1/memories/{ref}/promote",
+            ONE_MEMORY + "/promote",
             "Promote one memory",
-            name="promote_memory",
             tag="lifecycle",
-            errors=(400, 404, 409, 422, 503),
-            in_path={"ref": "memory_id"},
+            errors=ONE_MEMORY_ERRORS,
             fixed={"auto_detect": False},
             body="PromoteOne",
             description="Moves it to the long-term folder if the rules ask for it (or `force`); "
@@ -110,7 +115,7 @@ CLUSTER_MEMORIES = Operation(
     request=ClusterMemoriesRequest,
     result=ClusterResult,
     effect=Effect.READ,
-    invoke=lambda engine, r: consolidate.cluster_memories(engine, r),
+    invoke=consolidate.cluster_memories,
 )
 
 CONSOLIDATE_MEMORIES = Operation(
@@ -120,7 +125,7 @@ CONSOLIDATE_MEMORIES = Operation(
     request=ConsolidateMemoriesRequest,
     result=ConsolidateResult,
     effect=Effect.DESTRUCTIVE,
-    invoke=lambda engine, r: consolidate.consolidate(engine, r),
+    invoke=consolidate.consolidate,
 )
 
 RUN_PIPELINE = Operation(
@@ -133,7 +138,7 @@ RUN_PIPELINE = Operation(
     request=RunPipelineRequest,
     result=PipelineResult,
     effect=Effect.DESTRUCTIVE,
-    invoke=lambda engine, r: runner.run_pipeline(engine, r),
+    invoke=runner.run_pipeline,
     mcp_tool=False,
     locks_per_item=True,
 )
@@ -145,7 +150,7 @@ APPLY_PLAN = Operation(
     request=ApplyPlanRequest,
     result=PipelineResult,
     effect=Effect.DESTRUCTIVE,
-    invoke=lambda engine, r: runner.apply_plan_file(engine, r),
+    invoke=runner.apply_plan_file,
     mcp_tool=False,
     locks_per_item=True,
 )
@@ -157,16 +162,8 @@ SNAPSHOT = Operation(
     request=NoArguments,
     result=SnapshotResult,
     effect=Effect.WRITE_IDEMPOTENT,
-    invoke=lambda engine, _: lifecycle.snapshot(engine),
+    invoke=without_request(lifecycle.snapshot),
     mcp_tool=False,
 )
 
-OPERATIONS: tuple[AnyOperation, ...] = (
-    GC,
-    PROMOTE_MEMORY,
-    CLUSTER_MEMORIES,
-    CONSOLIDATE_MEMORIES,
-    RUN_PIPELINE,
-    APPLY_PLAN,
-    SNAPSHOT,
-)
+OPERATIONS = declared_in(vars())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred
+from cortexgraph_vault.deferred_import import deferred_functions
 from cortexgraph_vault.models import (
     ExportResult,
     GraphPictureResult,
@@ -14,7 +14,14 @@ from cortexgraph_vault.models import (
     SettingsList,
 )
 from cortexgraph_vault.models.graph import ReindexResult
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.operations.operation import (
+    AS_OPERATION,
+    Effect,
+    Operation,
+    Rest,
+    declared_in,
+    without_request,
+)
 from cortexgraph_vault.requests import NoArguments
 from cortexgraph_vault.requests.maintenance import (
     ExportCortexgraphRequest,
@@ -28,11 +35,11 @@ if TYPE_CHECKING:
     from cortexgraph_vault.handlers.graph import graph, graph_page
     from cortexgraph_vault.handlers.vault import memory_export, memory_import, vault_setup
 else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    graph = deferred("cortexgraph_vault.handlers.graph.graph")
-    graph_page = deferred("cortexgraph_vault.handlers.graph.graph_page")
-    memory_export = deferred("cortexgraph_vault.handlers.vault.memory_export")
-    memory_import = deferred("cortexgraph_vault.handlers.vault.memory_import")
-    vault_setup = deferred("cortexgraph_vault.handlers.vault.vault_setup")
+    graph = deferred_functions("cortexgraph_vault.handlers.graph.graph")
+    graph_page = deferred_functions("cortexgraph_vault.handlers.graph.graph_page")
+    memory_export = deferred_functions("cortexgraph_vault.handlers.vault.memory_export")
+    memory_import = deferred_functions("cortexgraph_vault.handlers.vault.memory_import")
+    vault_setup = deferred_functions("cortexgraph_vault.handlers.vault.vault_setup")
 
 # Files of this machine: the CLI's, never listed as MCP tools nor served over REST.
 IMPORT_CORTEXGRAPH = Operation(
@@ -42,7 +49,7 @@ IMPORT_CORTEXGRAPH = Operation(
     request=ImportCortexgraphRequest,
     result=ImportResult,
     effect=Effect.WRITE_IDEMPOTENT,
-    invoke=lambda engine, r: memory_import.import_cortexgraph(engine, r),
+    invoke=memory_import.import_cortexgraph,
     mcp_tool=False,
 )
 
@@ -53,7 +60,7 @@ IMPORT_MEMORY_JSON = Operation(
     request=ImportMemoryJsonRequest,
     result=ImportResult,
     effect=Effect.WRITE_IDEMPOTENT,
-    invoke=lambda engine, r: memory_import.import_memory_json(engine, r),
+    invoke=memory_import.import_memory_json,
     mcp_tool=False,
 )
 
@@ -64,7 +71,7 @@ EXPORT_CORTEXGRAPH = Operation(
     request=ExportCortexgraphRequest,
     result=ExportResult,
     effect=Effect.READ,
-    invoke=lambda engine, r: memory_export.export_cortexgraph(engine, r),
+    invoke=memory_export.export_cortexgraph,
     mcp_tool=False,
 )
 
@@ -75,7 +82,7 @@ EXPORT_JSON = Operation(
     request=ExportJsonRequest,
     result=ExportResult,
     effect=Effect.READ,
-    invoke=lambda engine, r: memory_export.export_json(engine, r),
+    invoke=memory_export.export_json,
     mcp_tool=False,
 )
 
@@ -86,7 +93,7 @@ GRAPH_HTML = Operation(
     request=GraphHtmlRequest,
     result=GraphPictureResult,
     effect=Effect.READ,
-    invoke=lambda engine, r: graph_page.graph_html(engine, r),
+    invoke=graph_page.graph_html,
     mcp_tool=False,
 )
 
@@ -97,7 +104,7 @@ REINDEX = Operation(
     request=NoArguments,
     result=ReindexResult,
     effect=Effect.WRITE_IDEMPOTENT,
-    invoke=lambda engine, _: graph.reindex(engine),
+    invoke=without_request(graph.reindex),
     mcp_tool=False,
 )
 
@@ -108,7 +115,7 @@ INIT_GIT = Operation(
     request=NoArguments,
     result=InitResult,
     effect=Effect.WRITE_IDEMPOTENT,
-    invoke=lambda engine, _: vault_setup.init_git(engine),
+    invoke=without_request(vault_setup.init_git),
     mcp_tool=False,
 )
 
@@ -119,28 +126,17 @@ EFFECTIVE_CONFIG = Operation(
     request=NoArguments,
     result=SettingsList,
     effect=Effect.READ,
-    invoke=lambda engine, _: vault_setup.settings(engine),
+    invoke=without_request(vault_setup.settings),
     mcp_tool=False,
     rest=(
         Rest(
             "GET",
             "/api/v1/config",
-            "The effective configuration",
             name="config",
             tag="vault",
-            description="Every setting with its environment variable, value and where the value "
-            "came from.",
+            description=AS_OPERATION,
         ),
     ),
 )
 
-OPERATIONS: tuple[AnyOperation, ...] = (
-    IMPORT_CORTEXGRAPH,
-    IMPORT_MEMORY_JSON,
-    EXPORT_CORTEXGRAPH,
-    EXPORT_JSON,
-    GRAPH_HTML,
-    REINDEX,
-    INIT_GIT,
-    EFFECTIVE_CONFIG,
-)
+OPERATIONS = declared_in(vars())

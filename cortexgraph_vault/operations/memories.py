@@ -6,7 +6,7 @@ from __future__ import annotations
 from inspect import cleandoc
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred
+from cortexgraph_vault.deferred_import import deferred_functions
 from cortexgraph_vault.models import (
     DeleteResult,
     ObserveResult,
@@ -18,7 +18,14 @@ from cortexgraph_vault.models import (
     TouchResult,
     UpdateResult,
 )
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.operations.operation import (
+    ONE_MEMORY,
+    ONE_MEMORY_ERRORS,
+    Effect,
+    Operation,
+    Rest,
+    declared_in,
+)
 from cortexgraph_vault.requests.memories import (
     CreateRelationRequest,
     DeleteMemoryRequest,
@@ -35,12 +42,9 @@ if TYPE_CHECKING:
     from cortexgraph_vault.handlers.browse import reads
     from cortexgraph_vault.handlers.writes import supersession, writes
 else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    reads = deferred("cortexgraph_vault.handlers.browse.reads")
-    supersession = deferred("cortexgraph_vault.handlers.writes.supersession")
-    writes = deferred("cortexgraph_vault.handlers.writes.writes")
-
-ONE = "/api/v1/memories/{ref}"
-CHANGES = (400, 404, 409, 422, 503)
+    reads = deferred_functions("cortexgraph_vault.handlers.browse.reads")
+    supersession = deferred_functions("cortexgraph_vault.handlers.writes.supersession")
+    writes = deferred_functions("cortexgraph_vault.handlers.writes.writes")
 
 SAVE_MEMORY = Operation(
     name="save_memory",
@@ -54,7 +58,7 @@ SAVE_MEMORY = Operation(
     request=SaveMemoryRequest,
     result=SaveResult,
     effect=Effect.WRITE,
-    invoke=lambda engine, r: writes.save(engine, r),
+    invoke=writes.save,
     rest=(
         Rest(
             "POST",
@@ -63,7 +67,7 @@ SAVE_MEMORY = Operation(
             name="create_memory",
             tag="memories",
             status=201,
-            errors=CHANGES,
+            errors=ONE_MEMORY_ERRORS,
             body="CreateMemory",
             description="Written to the short-term folder and committed; a credential in any "
             "field (a password,\nPIN, card number, API key) is refused (422) unless `force` is "
@@ -83,7 +87,7 @@ SEARCH_MEMORY = Operation(
     request=SearchMemoryRequest,
     result=SearchResult,
     effect=Effect.READ,
-    invoke=lambda engine, r: reads.search_memory(engine, r),
+    invoke=reads.search_memory,
 )
 
 OPEN_MEMORIES = Operation(
@@ -96,7 +100,7 @@ OPEN_MEMORIES = Operation(
     request=OpenMemoriesRequest,
     result=OpenResult,
     effect=Effect.READ,
-    invoke=lambda engine, r: reads.open_memories(engine, r),
+    invoke=reads.open_memories,
 )
 
 TOUCH_MEMORY = Operation(
@@ -106,17 +110,15 @@ TOUCH_MEMORY = Operation(
     request=TouchMemoryRequest,
     result=TouchResult,
     effect=Effect.WRITE,
-    invoke=lambda engine, r: writes.touch(engine, r),
+    invoke=writes.touch,
     counts_uses=True,
     rest=(
         Rest(
             "POST",
-            ONE + "/touch",
+            ONE_MEMORY + "/touch",
             "Reinforce a memory (a use)",
-            name="touch_memory",
             tag="memories",
-            errors=CHANGES,
-            in_path={"ref": "memory_id"},
+            errors=ONE_MEMORY_ERRORS,
             rename={"boost_strength": "boost"},
             body="Touch",
         ),
@@ -133,7 +135,7 @@ OBSERVE_MEMORY_USAGE = Operation(
     request=ObserveMemoryUsageRequest,
     result=ObserveResult,
     effect=Effect.WRITE,
-    invoke=lambda engine, r: writes.observe(engine, r),
+    invoke=writes.observe,
     counts_uses=True,
     rest=(
         Rest(
@@ -158,16 +160,13 @@ UPDATE_MEMORY = Operation(
     request=UpdateMemoryRequest,
     result=UpdateResult,
     effect=Effect.DESTRUCTIVE,
-    invoke=lambda engine, r: writes.update(engine, r),
+    invoke=writes.update,
     rest=(
         Rest(
             "PATCH",
-            ONE,
-            "Change a memory",
-            name="update_memory",
+            ONE_MEMORY,
             tag="memories",
-            errors=CHANGES,
-            in_path={"ref": "memory_id"},
+            errors=ONE_MEMORY_ERRORS,
             body="UpdateMemory",
             description="Give `expected_hash` (the `content_hash` you read): if the note changed "
             "since, nothing\nis written and 409 returns both hashes and the current text. A "
@@ -183,16 +182,14 @@ DELETE_MEMORY = Operation(
     request=DeleteMemoryRequest,
     result=DeleteResult,
     effect=Effect.DESTRUCTIVE,
-    invoke=lambda engine, r: writes.delete(engine, r),
+    invoke=writes.delete,
     rest=(
         Rest(
             "DELETE",
-            ONE,
+            ONE_MEMORY,
             "Archive or remove a memory",
-            name="delete_memory",
             tag="memories",
-            errors=CHANGES,
-            in_path={"ref": "memory_id"},
+            errors=ONE_MEMORY_ERRORS,
             description="`archive` moves it to the archive folder; `remove` deletes it (git "
             "keeps it, restore\nbrings it back).",
         ),
@@ -209,7 +206,7 @@ CREATE_RELATION = Operation(
     request=CreateRelationRequest,
     result=RelationResult,
     effect=Effect.WRITE_IDEMPOTENT,
-    invoke=lambda engine, r: writes.relate(engine, r),
+    invoke=writes.relate,
 )
 
 SUPERSEDE_MEMORIES = Operation(
@@ -222,19 +219,8 @@ SUPERSEDE_MEMORIES = Operation(
     request=SupersedeRequest,
     result=SupersedeResult,
     effect=Effect.WRITE_IDEMPOTENT,
-    invoke=lambda engine, r: supersession.supersede(engine, r),
+    invoke=supersession.supersede,
     mcp_tool=False,  # create_relation with "supersedes" serves the model
 )
 
-# In the order the MCP server lists them.
-OPERATIONS: tuple[AnyOperation, ...] = (
-    SAVE_MEMORY,
-    SEARCH_MEMORY,
-    OPEN_MEMORIES,
-    TOUCH_MEMORY,
-    OBSERVE_MEMORY_USAGE,
-    UPDATE_MEMORY,
-    DELETE_MEMORY,
-    CREATE_RELATION,
-    SUPERSEDE_MEMORIES,
-)
+OPERATIONS = declared_in(vars())  # in the order the MCP server lists them

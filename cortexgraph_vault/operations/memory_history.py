@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred
+from cortexgraph_vault.deferred_import import deferred_functions
 from cortexgraph_vault.models import ForgottenList, HistoryResult, RestoreResult, VersionResult
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.operations.operation import (
+    ONE_MEMORY,
+    ONE_MEMORY_ERRORS,
+    Effect,
+    Operation,
+    Rest,
+    declared_in,
+)
 from cortexgraph_vault.requests.memory_history import (
     ForgottenMemoriesRequest,
     MemoryHistoryRequest,
@@ -17,10 +24,8 @@ from cortexgraph_vault.requests.memory_history import (
 if TYPE_CHECKING:
     from cortexgraph_vault.handlers.history import memory_past as memory_history
 else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    memory_history = deferred("cortexgraph_vault.handlers.history.memory_past")
+    memory_history = deferred_functions("cortexgraph_vault.handlers.history.memory_past")
 
-ONE = "/api/v1/memories/{ref}"
-GIT = (400, 404, 409, 422, 503)
 PAST = "past"  # the published OpenAPI tag of these routes
 
 MEMORY_HISTORY = Operation(
@@ -30,16 +35,14 @@ MEMORY_HISTORY = Operation(
     request=MemoryHistoryRequest,
     result=HistoryResult,
     effect=Effect.READ,
-    invoke=lambda engine, r: memory_history.history(engine, r),
+    invoke=memory_history.history,
     rest=(
         Rest(
             "GET",
-            ONE + "/history",
+            ONE_MEMORY + "/history",
             "Commits that changed a memory",
-            name="memory_history",
             tag=PAST,
-            errors=GIT,
-            in_path={"ref": "memory_id"},
+            errors=ONE_MEMORY_ERRORS,
             description="Followed across renames and moves by its id; works for forgotten "
             "memories too.",
         ),
@@ -53,16 +56,14 @@ MEMORY_VERSION = Operation(
     request=MemoryVersionRequest,
     result=VersionResult,
     effect=Effect.READ,
-    invoke=lambda engine, r: memory_history.version(engine, r),
+    invoke=memory_history.version,
     rest=(
         Rest(
             "GET",
-            ONE + "/versions/{commit}",
+            ONE_MEMORY + "/versions/{commit}",
             "A memory as it was at a commit",
-            name="memory_version",
             tag=PAST,
-            errors=GIT,
-            in_path={"ref": "memory_id", "commit": "commit"},
+            errors=ONE_MEMORY_ERRORS,
         ),
     ),
 )
@@ -74,7 +75,7 @@ FORGOTTEN_MEMORIES = Operation(
     request=ForgottenMemoriesRequest,
     result=ForgottenList,
     effect=Effect.READ,
-    invoke=lambda engine, r: memory_history.forgotten(engine, r),
+    invoke=memory_history.forgotten,
     rest=(
         Rest(
             "GET",
@@ -96,16 +97,14 @@ RESTORE_MEMORY = Operation(
     request=RestoreMemoryRequest,
     result=RestoreResult,
     effect=Effect.WRITE,
-    invoke=lambda engine, r: memory_history.restore(engine, r),
+    invoke=memory_history.restore,
     rest=(
         Rest(
             "POST",
-            ONE + "/restore",
+            ONE_MEMORY + "/restore",
             "Bring a memory back",
-            name="restore_memory",
             tag=PAST,
-            errors=GIT,
-            in_path={"ref": "memory_id"},
+            errors=ONE_MEMORY_ERRORS,
             body="Restore",
             description="From the given commit, or (default) from the last version before it "
             "was deleted.",
@@ -113,9 +112,4 @@ RESTORE_MEMORY = Operation(
     ),
 )
 
-OPERATIONS: tuple[AnyOperation, ...] = (
-    MEMORY_HISTORY,
-    MEMORY_VERSION,
-    FORGOTTEN_MEMORIES,
-    RESTORE_MEMORY,
-)
+OPERATIONS = declared_in(vars())

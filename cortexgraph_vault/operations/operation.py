@@ -9,16 +9,17 @@ service runs `invoke(engine, request)` under its change lock and timed (`MemoryS
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from cortexgraph_vault.operations.refusal import refusal
-from cortexgraph_vault.requests import Request
+from cortexgraph_vault.requests import NoArguments, Request
 
 if TYPE_CHECKING:
     from cortexgraph_vault.engine import VaultEngine
@@ -49,22 +50,33 @@ class Effect(Enum):
         return self in (Effect.READ, Effect.WRITE_IDEMPOTENT)
 
 
+# The operation's own description, said again as a route's (`Rest(description=...)`).
+AS_OPERATION = "\x00the operation's description"
+# A `{segment}` of a route's path fills the request field of its name; `{ref}` (an id, a
+# unique id prefix or a title) fills memory_id.
+PATH_FIELDS = {"ref": "memory_id"}
+ONE_MEMORY = "/api/v1/memories/{ref}"
+# the errors a call on one memory may answer
+ONE_MEMORY_ERRORS = (400, 404, 409, 422, 503)
+
+
 @dataclass(frozen=True)
 class Rest:
     """One REST route serving an operation. A GET or DELETE takes the request's fields in the
     query string, a POST or PATCH in a JSON body (the model `body` names in the published
-    spec); `{segments}` of the path fill the fields `in_path` names, and `fixed` the fields the
-    route sets itself. `name` and `tag` are the published operationId and tag."""
+    spec); `{segments}` of the path fill request fields (`in_path`), and `fixed` the fields the
+    route sets itself. `name` and `tag` are the published operationId and tag; the summary and
+    the operationId are the operation's title and name unless the route says otherwise."""
 
     method: Literal["GET", "POST", "PATCH", "DELETE"]
     path: str
-    summary: str
-    name: str
+    summary: str = ""
+    _: KW_ONLY
     tag: str
-    description: str = ""
+    name: str = ""
+    description: str = ""  # none unless given; AS_OPERATION: the operation's
     status: int = 200
     errors: tuple[int, ...] = ()
-    in_path: Mapping[str, str] = field(default_factory=dict)  # path segment -> request field
     rename: Mapping[str, str] = field(default_factory=dict)  # request field -> REST name
     fixed: Mapping[str, object] = field(default_factory=dict)  # request field -> its value
     body: str | None = None  # the body model's name in the spec (POST and PATCH)
@@ -74,6 +86,21 @@ class Rest:
     @property
     def in_query(self) -> bool:
         return self.method in ("GET", "DELETE")
+
+    @property
+    def in_path(self) -> dict[str, str]:
+        """Path segment -> the request field it fills."""
+        return {s: PATH_FIELDS.get(s, s) for s in re.findall(r"{(\w+)}", self.path)}
+
+    def serving(self, op: AnyOperation) -> Rest:
+        """This route with what it leaves to the operation filled in."""
+        said = self.description
+        return replace(
+            self,
+            summary=self.summary or op.title,
+            name=self.name or op.name,
+            description=op.description if said == AS_OPERATION else said,
+        )
 
 
 @dataclass(frozen=True)
@@ -105,6 +132,9 @@ class Operation(Generic[Req, Res]):
     # a long run: the service runs it without holding the lock throughout.
     locks_per_item: bool = False
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rest", tuple(r.serving(self) for r in self.rest))
+
     def parse(self, data: Mapping[str, Any]) -> Req:
         """The request from a door's arguments by name; `InvalidArgument` naming the first
         parameter refused (`top_k: must be from 1 to 100, got 500`), nothing done."""
@@ -127,6 +157,17 @@ class Operation(Generic[Req, Res]):
 
 
 AnyOperation = Operation[Any, Any]  # a catalogue entry, whatever its request and result
+
+
+def without_request(fn: Callable[[VaultEngine], Res]) -> Callable[[VaultEngine, NoArguments], Res]:
+    """The logic of an operation that takes no arguments, as the service calls it."""
+    return lambda engine, _: fn(engine)
+
+
+def declared_in(namespace: Mapping[str, object]) -> tuple[AnyOperation, ...]:
+    """The operations an area module declares, in the order it declares them (the order the
+    MCP server lists them in)."""
+    return tuple(v for v in namespace.values() if isinstance(v, Operation))
 
 
 @dataclass(frozen=True)

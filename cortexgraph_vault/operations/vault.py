@@ -6,7 +6,7 @@ from __future__ import annotations
 from inspect import cleandoc
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred
+from cortexgraph_vault.deferred_import import deferred_functions
 from cortexgraph_vault.models import (
     LastSync,
     NoteRead,
@@ -17,7 +17,13 @@ from cortexgraph_vault.models import (
     VaultStats,
 )
 from cortexgraph_vault.models.graph import GraphResult, VaultStatus
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.operations.operation import (
+    Effect,
+    Operation,
+    Rest,
+    declared_in,
+    without_request,
+)
 from cortexgraph_vault.requests import NoArguments
 from cortexgraph_vault.requests.vault import (
     ReadGraphRequest,
@@ -32,12 +38,12 @@ if TYPE_CHECKING:
     from cortexgraph_vault.handlers.search import search
     from cortexgraph_vault.handlers.sync import sync, sync_record
 else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    graph = deferred("cortexgraph_vault.handlers.graph.graph")
-    notes = deferred("cortexgraph_vault.handlers.browse.notes")
-    search = deferred("cortexgraph_vault.handlers.search.search")
-    sync = deferred("cortexgraph_vault.handlers.sync.sync")
-    sync_record = deferred("cortexgraph_vault.handlers.sync.sync_record")
-    vault_stats = deferred("cortexgraph_vault.handlers.browse.vault_stats")
+    graph = deferred_functions("cortexgraph_vault.handlers.graph.graph")
+    notes = deferred_functions("cortexgraph_vault.handlers.browse.notes")
+    search = deferred_functions("cortexgraph_vault.handlers.search.search")
+    sync = deferred_functions("cortexgraph_vault.handlers.sync.sync")
+    sync_record = deferred_functions("cortexgraph_vault.handlers.sync.sync_record")
+    vault_stats = deferred_functions("cortexgraph_vault.handlers.browse.vault_stats")
 
 SEARCH_UNIFIED = Operation(
     name="search_unified",
@@ -49,7 +55,7 @@ SEARCH_UNIFIED = Operation(
     request=SearchUnifiedRequest,
     result=SearchResult,
     effect=Effect.READ,
-    invoke=lambda engine, r: search.search_unified(engine, r),
+    invoke=search.search_unified,
     rest=(
         Rest(
             "GET",
@@ -74,13 +80,12 @@ READ_NOTE = Operation(
     request=ReadNoteRequest,
     result=NoteRead,
     effect=Effect.READ,
-    invoke=lambda engine, r: notes.read_note(engine, r),
+    invoke=notes.read_note,
     rest=(
         Rest(
             "GET",
             "/api/v1/notes/read",
             "Any note of the vault, a page at a time",
-            name="read_note",
             tag="vault",
             errors=(400, 404, 409, 422),
             read_process=True,
@@ -101,7 +106,7 @@ READ_GRAPH = Operation(
     request=ReadGraphRequest,
     result=GraphResult,
     effect=Effect.READ,
-    invoke=lambda engine, r: graph.read_graph(engine, r),
+    invoke=graph.read_graph,
 )
 
 VAULT_STATUS = Operation(
@@ -111,7 +116,7 @@ VAULT_STATUS = Operation(
     request=NoArguments,
     result=VaultStatus,
     effect=Effect.READ,
-    invoke=lambda engine, _: graph.vault_status(engine),
+    invoke=without_request(graph.vault_status),
     rest=(
         Rest(
             "GET",
@@ -121,17 +126,6 @@ VAULT_STATUS = Operation(
             tag="vault",
         ),
     ),
-)
-
-VAULT_STATS = Operation(
-    name="vault_stats",
-    title="Vault statistics",
-    description="Counts by status and folder, the score histogram, and notes with problems.",
-    request=NoArguments,
-    result=VaultStats,
-    effect=Effect.READ,
-    invoke=lambda engine, _: vault_stats.stats(engine),
-    mcp_tool=False,
 )
 
 GET_PERFORMANCE_METRICS = Operation(
@@ -157,7 +151,7 @@ SYNC_VAULT = Operation(
     request=SyncVaultRequest,
     result=SyncResult,
     effect=Effect.WRITE,
-    invoke=lambda engine, r: sync.sync(engine, r),
+    invoke=sync.sync,
     open_world=True,
     # a model needs the outcome in words; REST and the CLI get every field
     mcp_answer=sync_summary,
@@ -178,6 +172,17 @@ SYNC_VAULT = Operation(
     ),
 )
 
+VAULT_STATS = Operation(
+    name="vault_stats",
+    title="Vault statistics",
+    description="Counts by status and folder, the score histogram, and notes with problems.",
+    request=NoArguments,
+    result=VaultStats,
+    effect=Effect.READ,
+    invoke=without_request(vault_stats.stats),
+    mcp_tool=False,
+)
+
 LAST_SYNC = Operation(
     name="last_sync",
     title="The last sync",
@@ -185,14 +190,13 @@ LAST_SYNC = Operation(
     request=NoArguments,
     result=LastSync,
     effect=Effect.READ,
-    invoke=lambda engine, _: sync_record.last_sync(engine),
+    invoke=without_request(sync_record.last_sync),
     mcp_tool=False,
     rest=(
         Rest(
             "GET",
             "/api/v1/sync",
             "The last sync of this vault on this device",
-            name="last_sync",
             tag="lifecycle",
             description="Whatever ran it (the plugin, the CLI, an MCP client): when it ended, "
             "what it did or why\nit failed; `at` is null when this vault was never synced here.",
@@ -200,13 +204,4 @@ LAST_SYNC = Operation(
     ),
 )
 
-OPERATIONS: tuple[AnyOperation, ...] = (
-    SEARCH_UNIFIED,
-    READ_NOTE,
-    READ_GRAPH,
-    VAULT_STATUS,
-    GET_PERFORMANCE_METRICS,
-    SYNC_VAULT,
-    VAULT_STATS,
-    LAST_SYNC,
-)
+OPERATIONS = declared_in(vars())
