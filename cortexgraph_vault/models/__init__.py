@@ -54,6 +54,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "NeighbourNode",
         "NeighbourhoodResult",
         "ReindexResult",
+        "SemanticStatus",
         "UnresolvedTarget",
         "VaultStatus",
         "WatcherStatus",

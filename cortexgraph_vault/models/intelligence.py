@@ -95,14 +95,3 @@ class ReviewResult(_Model):
     danger_zone: list[float] = Field(description="[min, max] score of the danger zone")
     memories: list[ReviewItem]
     message: str
-
-
-__all__ = [
-    "AutoRecallResult",
-    "MessageAnalysis",
-    "PhraseSignal",
-    "RecallAnalysis",
-    "RecalledMemory",
-    "ReviewItem",
-    "ReviewResult",
-]
