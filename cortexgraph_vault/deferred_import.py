@@ -32,40 +32,6 @@ def deferred(name: str) -> Any:
     return DeferredModule(name)
 
 
-class DeferredFunction:
-    """A function of a module not imported yet: the module is imported at the first call."""
-
-    __slots__ = ("_fn", "_module", "_name")
-
-    def __init__(self, module: str, name: str) -> None:
-        self._module, self._name = module, name
-        self._fn: Callable[..., Any] | None = None
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self._fn is None:
-            self._fn = getattr(importlib.import_module(self._module), self._name)
-        return self._fn(*args, **kwargs)
-
-    def __repr__(self) -> str:
-        return f"<deferred function {self._module}.{self._name}>"
-
-
-class DeferredFunctions:
-    __slots__ = ("_name",)
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __getattr__(self, attr: str) -> DeferredFunction:
-        return DeferredFunction(self._name, attr)
-
-
-def deferred_functions(name: str) -> Any:
-    """A module whose functions can be named now and imported when first called: the
-    catalogue names the logic of every operation (`invoke=browse.list_memories`)."""
-    return DeferredFunctions(name)
-
-
 def package_names(package: str, module_of: Mapping[str, str]) -> Callable[[str], Any]:
     """A package's `__getattr__` (PEP 562): a name is imported from its module (`module_of`,
     relative to the package) when first asked for, then kept in the package."""

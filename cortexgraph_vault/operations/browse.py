@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred_functions
 from cortexgraph_vault.models import MemoryDetail, MemoryList, NeighbourhoodResult, SearchResult
 from cortexgraph_vault.operations.operation import (
     AS_OPERATION,
     Effect,
-    Operation,
     Rest,
     declared_in,
+    operation,
 )
 from cortexgraph_vault.requests.browse import (
     GraphNeighbourhoodRequest,
@@ -24,21 +23,12 @@ from cortexgraph_vault.requests.browse import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.handlers.browse import browse
-    from cortexgraph_vault.handlers.graph import graph, related
-else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    browse = deferred_functions("cortexgraph_vault.handlers.browse.browse")
-    graph = deferred_functions("cortexgraph_vault.handlers.graph.graph")
-    related = deferred_functions("cortexgraph_vault.handlers.graph.related")
+    from cortexgraph_vault.engine import VaultEngine
 
-LIST_MEMORIES = Operation(
-    name="list_memories",
-    title="List memories",
-    description="Memories with live scores, filtered by status and tag, sorted, a page at a time.",
-    request=ListMemoriesRequest,
-    result=MemoryList,
-    effect=Effect.READ,
-    invoke=browse.list_memories,
+
+@operation(
+    "List memories",
+    Effect.READ,
     mcp_tool=False,
     rest=(
         Rest(
@@ -51,15 +41,16 @@ LIST_MEMORIES = Operation(
         ),
     ),
 )
+def list_memories(engine: VaultEngine, request: ListMemoriesRequest) -> MemoryList:
+    """Memories with live scores, filtered by status and tag, sorted, a page at a time."""
+    from cortexgraph_vault.handlers.browse import browse
 
-MEMORY_DETAIL = Operation(
-    name="memory_detail",
-    title="One memory in detail",
-    description="One memory with its relations, backlinks and outlook.",
-    request=MemoryDetailRequest,
-    result=MemoryDetail,
-    effect=Effect.READ,
-    invoke=browse.memory_detail,
+    return browse.list_memories(engine, request)
+
+
+@operation(
+    "One memory in detail",
+    Effect.READ,
     mcp_tool=False,
     rest=(
         Rest(
@@ -74,15 +65,16 @@ MEMORY_DETAIL = Operation(
         ),
     ),
 )
+def memory_detail(engine: VaultEngine, request: MemoryDetailRequest) -> MemoryDetail:
+    """One memory with its relations, backlinks and outlook."""
+    from cortexgraph_vault.handlers.browse import browse
 
-MEMORY_AT_PATH = Operation(
-    name="memory_at_path",
-    title="The memory a vault file holds",
-    description="The memory a vault file holds (the file open in Obsidian); not found otherwise.",
-    request=MemoryAtPathRequest,
-    result=MemoryDetail,
-    effect=Effect.READ,
-    invoke=browse.memory_at_path,
+    return browse.memory_detail(engine, request)
+
+
+@operation(
+    "The memory a vault file holds",
+    Effect.READ,
     mcp_tool=False,
     rest=(
         Rest(
@@ -96,15 +88,16 @@ MEMORY_AT_PATH = Operation(
         ),
     ),
 )
+def memory_at_path(engine: VaultEngine, request: MemoryAtPathRequest) -> MemoryDetail:
+    """The memory a vault file holds (the file open in Obsidian); not found otherwise."""
+    from cortexgraph_vault.handlers.browse import browse
 
-RELATED_TO_NOTE = Operation(
-    name="related_to_note",
-    title="Memories and notes related to a note",
-    description="The memories and notes most related to a note, best first, without the note.",
-    request=RelatedToNoteRequest,
-    result=SearchResult,
-    effect=Effect.READ,
-    invoke=related.related_to_note,
+    return browse.memory_at_path(engine, request)
+
+
+@operation(
+    "Memories and notes related to a note",
+    Effect.READ,
     mcp_tool=False,
     rest=(
         Rest(
@@ -119,15 +112,16 @@ RELATED_TO_NOTE = Operation(
         ),
     ),
 )
+def related_to_note(engine: VaultEngine, request: RelatedToNoteRequest) -> SearchResult:
+    """The memories and notes most related to a note, best first, without the note."""
+    from cortexgraph_vault.handlers.graph import related
 
-GRAPH_NEIGHBOURHOOD = Operation(
-    name="graph_neighbourhood",
-    title="Notes and memories around a note",
-    description="The notes and memories linked to a note, up to `hops` links away.",
-    request=GraphNeighbourhoodRequest,
-    result=NeighbourhoodResult,
-    effect=Effect.READ,
-    invoke=graph.neighbourhood,
+    return related.related_to_note(engine, request)
+
+
+@operation(
+    "Notes and memories around a note",
+    Effect.READ,
     mcp_tool=False,
     rest=(
         Rest(
@@ -140,5 +134,13 @@ GRAPH_NEIGHBOURHOOD = Operation(
         ),
     ),
 )
+def graph_neighbourhood(
+    engine: VaultEngine, request: GraphNeighbourhoodRequest
+) -> NeighbourhoodResult:
+    """The notes and memories linked to a note, up to `hops` links away."""
+    from cortexgraph_vault.handlers.graph import graph
+
+    return graph.neighbourhood(engine, request)
+
 
 OPERATIONS = declared_in(vars())

@@ -3,10 +3,8 @@ supersede."""
 
 from __future__ import annotations
 
-from inspect import cleandoc
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred_functions
 from cortexgraph_vault.models import (
     DeleteResult,
     ObserveResult,
@@ -18,14 +16,7 @@ from cortexgraph_vault.models import (
     TouchResult,
     UpdateResult,
 )
-from cortexgraph_vault.operations.operation import (
-    ONE_MEMORY,
-    ONE_MEMORY_ERRORS,
-    Effect,
-    Operation,
-    Rest,
-    declared_in,
-)
+from cortexgraph_vault.operations.operation import ONE_MEMORY, Effect, Rest, declared_in, operation
 from cortexgraph_vault.requests.memories import (
     CreateRelationRequest,
     DeleteMemoryRequest,
@@ -39,26 +30,12 @@ from cortexgraph_vault.requests.memories import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.handlers.browse import reads
-    from cortexgraph_vault.handlers.writes import supersession, writes
-else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    reads = deferred_functions("cortexgraph_vault.handlers.browse.reads")
-    supersession = deferred_functions("cortexgraph_vault.handlers.writes.supersession")
-    writes = deferred_functions("cortexgraph_vault.handlers.writes.writes")
+    from cortexgraph_vault.engine import VaultEngine
 
-SAVE_MEMORY = Operation(
-    name="save_memory",
-    title="Save a memory",
-    description=cleandoc("""
-        Save a new memory: a preference, decision or fact about the user,
-        their people or projects. One idea, in their words. Search first: if it is already
-        remembered, touch_memory or update_memory instead of a duplicate; if it corrects one,
-        pass its id in supersedes. It fades unless used.
-    """),
-    request=SaveMemoryRequest,
-    result=SaveResult,
-    effect=Effect.WRITE,
-    invoke=writes.save,
+
+@operation(
+    "Save a memory",
+    Effect.WRITE,
     rest=(
         Rest(
             "POST",
@@ -67,7 +44,7 @@ SAVE_MEMORY = Operation(
             name="create_memory",
             tag="memories",
             status=201,
-            errors=ONE_MEMORY_ERRORS,
+            errors=(400, 404, 409, 422, 503),
             body="CreateMemory",
             description="Written to the short-term folder and committed; a credential in any "
             "field (a password,\nPIN, card number, API key) is refused (422) unless `force` is "
@@ -75,42 +52,41 @@ SAVE_MEMORY = Operation(
         ),
     ),
 )
+def save_memory(engine: VaultEngine, request: SaveMemoryRequest) -> SaveResult:
+    """Save a new memory: a preference, decision or fact about the user,
+    their people or projects. One idea, in their words. Search first: if it is already
+    remembered, touch_memory or update_memory instead of a duplicate; if it corrects one,
+    pass its id in supersedes. It fades unless used.
+    """
+    from cortexgraph_vault.handlers.writes import writes
 
-SEARCH_MEMORY = Operation(
-    name="search_memory",
-    title="Search memories",
-    description=cleandoc("""
-        Search memories by words, tags and recency, best first (however old; no match, no
-        results). Before answering about the user and before save_memory. Full text: open_memories;
-        after a result shaped your answer: observe_memory_usage.
-    """),
-    request=SearchMemoryRequest,
-    result=SearchResult,
-    effect=Effect.READ,
-    invoke=reads.search_memory,
-)
+    return writes.save(engine, request)
 
-OPEN_MEMORIES = Operation(
-    name="open_memories",
-    title="Open memories",
-    description=cleandoc("""
-        Read memories in full: content, tags, scores, content_hash, relations; unknown ids in
-        not_found. Not a use: observe_memory_usage once one shaped your answer.
-    """),
-    request=OpenMemoriesRequest,
-    result=OpenResult,
-    effect=Effect.READ,
-    invoke=reads.open_memories,
-)
 
-TOUCH_MEMORY = Operation(
-    name="touch_memory",
-    title="Reinforce a memory",
-    description="The user repeated or confirmed a memory: count one use, so it fades more slowly.",
-    request=TouchMemoryRequest,
-    result=TouchResult,
-    effect=Effect.WRITE,
-    invoke=writes.touch,
+@operation("Search memories", Effect.READ)
+def search_memory(engine: VaultEngine, request: SearchMemoryRequest) -> SearchResult:
+    """Search memories by words, tags and recency, best first (however old; no match, no
+    results). Before answering about the user and before save_memory. Full text: open_memories;
+    after a result shaped your answer: observe_memory_usage.
+    """
+    from cortexgraph_vault.handlers.browse import reads
+
+    return reads.search_memory(engine, request)
+
+
+@operation("Open memories", Effect.READ)
+def open_memories(engine: VaultEngine, request: OpenMemoriesRequest) -> OpenResult:
+    """Read memories in full: content, tags, scores, content_hash, relations; unknown ids in
+    not_found. Not a use: observe_memory_usage once one shaped your answer.
+    """
+    from cortexgraph_vault.handlers.browse import reads
+
+    return reads.open_memories(engine, request)
+
+
+@operation(
+    "Reinforce a memory",
+    Effect.WRITE,
     counts_uses=True,
     rest=(
         Rest(
@@ -118,24 +94,21 @@ TOUCH_MEMORY = Operation(
             ONE_MEMORY + "/touch",
             "Reinforce a memory (a use)",
             tag="memories",
-            errors=ONE_MEMORY_ERRORS,
             rename={"boost_strength": "boost"},
             body="Touch",
         ),
     ),
 )
+def touch_memory(engine: VaultEngine, request: TouchMemoryRequest) -> TouchResult:
+    """The user repeated or confirmed a memory: count one use, so it fades more slowly."""
+    from cortexgraph_vault.handlers.writes import writes
 
-OBSERVE_MEMORY_USAGE = Operation(
-    name="observe_memory_usage",
-    title="Record memories used in an answer",
-    description=cleandoc("""
-        Call after answering from memories, with the ids you used: each counts as a use and
-        stays alive (used outside its topic, it also gains strength). Unknown ids: not_found.
-    """),
-    request=ObserveMemoryUsageRequest,
-    result=ObserveResult,
-    effect=Effect.WRITE,
-    invoke=writes.observe,
+    return writes.touch(engine, request)
+
+
+@operation(
+    "Record memories used in an answer",
+    Effect.WRITE,
     counts_uses=True,
     rest=(
         Rest(
@@ -149,24 +122,23 @@ OBSERVE_MEMORY_USAGE = Operation(
         ),
     ),
 )
+def observe_memory_usage(engine: VaultEngine, request: ObserveMemoryUsageRequest) -> ObserveResult:
+    """Call after answering from memories, with the ids you used: each counts as a use and
+    stays alive (used outside its topic, it also gains strength). Unknown ids: not_found.
+    """
+    from cortexgraph_vault.handlers.writes import writes
 
-UPDATE_MEMORY = Operation(
-    name="update_memory",
-    title="Change a memory",
-    description=cleandoc("""
-        Correct a memory: content, tags, entities or strength (only those given). Pass
-        expected_hash (content_hash from open_memories); on a conflict, re-read. Old text stays in git.
-    """),
-    request=UpdateMemoryRequest,
-    result=UpdateResult,
-    effect=Effect.DESTRUCTIVE,
-    invoke=writes.update,
+    return writes.observe(engine, request)
+
+
+@operation(
+    "Change a memory",
+    Effect.DESTRUCTIVE,
     rest=(
         Rest(
             "PATCH",
             ONE_MEMORY,
             tag="memories",
-            errors=ONE_MEMORY_ERRORS,
             body="UpdateMemory",
             description="Give `expected_hash` (the `content_hash` you read): if the note changed "
             "since, nothing\nis written and 409 returns both hashes and the current text. A "
@@ -174,53 +146,55 @@ UPDATE_MEMORY = Operation(
         ),
     ),
 )
+def update_memory(engine: VaultEngine, request: UpdateMemoryRequest) -> UpdateResult:
+    """Correct a memory: content, tags, entities or strength (only those given). Pass
+    expected_hash (content_hash from open_memories); on a conflict, re-read. Old text stays in git.
+    """
+    from cortexgraph_vault.handlers.writes import writes
 
-DELETE_MEMORY = Operation(
-    name="delete_memory",
-    title="Delete a memory",
-    description="Only when the user asks: archive a memory (default) or remove it; restore_memory undoes it.",
-    request=DeleteMemoryRequest,
-    result=DeleteResult,
-    effect=Effect.DESTRUCTIVE,
-    invoke=writes.delete,
+    return writes.update(engine, request)
+
+
+@operation(
+    "Delete a memory",
+    Effect.DESTRUCTIVE,
     rest=(
         Rest(
             "DELETE",
             ONE_MEMORY,
             "Archive or remove a memory",
             tag="memories",
-            errors=ONE_MEMORY_ERRORS,
             description="`archive` moves it to the archive folder; `remove` deletes it (git "
             "keeps it, restore\nbrings it back).",
         ),
     ),
 )
+def delete_memory(engine: VaultEngine, request: DeleteMemoryRequest) -> DeleteResult:
+    """Only when the user asks: archive a memory (default) or remove it; restore_memory undoes it."""
+    from cortexgraph_vault.handlers.writes import writes
 
-CREATE_RELATION = Operation(
-    name="create_relation",
-    title="Relate two memories",
-    description=cleandoc("""
-        Link two memories with a typed relation (an Obsidian link property); an existing one
-        is left as it is (created: false).
-    """),
-    request=CreateRelationRequest,
-    result=RelationResult,
-    effect=Effect.WRITE_IDEMPOTENT,
-    invoke=writes.relate,
-)
+    return writes.delete(engine, request)
 
-SUPERSEDE_MEMORIES = Operation(
-    name="supersede_memories",
-    title="Record that a memory replaces others",
-    description=cleandoc("""
-        A memory replaces others that are no longer true: both notes say so (supersedes,
-        superseded_by, valid_until) and the new one takes over their standing; one commit.
-    """),
-    request=SupersedeRequest,
-    result=SupersedeResult,
-    effect=Effect.WRITE_IDEMPOTENT,
-    invoke=supersession.supersede,
-    mcp_tool=False,  # create_relation with "supersedes" serves the model
-)
+
+@operation("Relate two memories", Effect.WRITE_IDEMPOTENT)
+def create_relation(engine: VaultEngine, request: CreateRelationRequest) -> RelationResult:
+    """Link two memories with a typed relation (an Obsidian link property); an existing one
+    is left as it is (created: false).
+    """
+    from cortexgraph_vault.handlers.writes import writes
+
+    return writes.relate(engine, request)
+
+
+# not an MCP tool: create_relation with "supersedes" serves the model
+@operation("Record that a memory replaces others", Effect.WRITE_IDEMPOTENT, mcp_tool=False)
+def supersede_memories(engine: VaultEngine, request: SupersedeRequest) -> SupersedeResult:
+    """A memory replaces others that are no longer true: both notes say so (supersedes,
+    superseded_by, valid_until) and the new one takes over their standing; one commit.
+    """
+    from cortexgraph_vault.handlers.writes import supersession
+
+    return supersession.supersede(engine, request)
+
 
 OPERATIONS = declared_in(vars())  # in the order the MCP server lists them

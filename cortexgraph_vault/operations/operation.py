@@ -9,17 +9,18 @@ service runs `invoke(engine, request)` under its change lock and timed (`MemoryS
 
 from __future__ import annotations
 
+import inspect
 import re
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar, Unpack
 
 from pydantic import BaseModel, ValidationError
 
 from cortexgraph_vault.operations.refusal import refusal
-from cortexgraph_vault.requests import NoArguments, Request
+from cortexgraph_vault.requests import Request
 
 if TYPE_CHECKING:
     from cortexgraph_vault.engine import VaultEngine
@@ -56,7 +57,8 @@ AS_OPERATION = "\x00the operation's description"
 # unique id prefix or a title) fills memory_id.
 PATH_FIELDS = {"ref": "memory_id"}
 ONE_MEMORY = "/api/v1/memories/{ref}"
-# the errors a call on one memory may answer
+# what a route on one memory answers besides success: a bad or unknown ref, a conflict, an
+# argument refused, the vault busy
 ONE_MEMORY_ERRORS = (400, 404, 409, 422, 503)
 
 
@@ -76,7 +78,7 @@ class Rest:
     name: str = ""
     description: str = ""  # none unless given; AS_OPERATION: the operation's
     status: int = 200
-    errors: tuple[int, ...] = ()
+    errors: tuple[int, ...] = ()  # on one memory ({ref}) unless given: ONE_MEMORY_ERRORS
     rename: Mapping[str, str] = field(default_factory=dict)  # request field -> REST name
     fixed: Mapping[str, object] = field(default_factory=dict)  # request field -> its value
     body: str | None = None  # the body model's name in the spec (POST and PATCH)
@@ -99,6 +101,7 @@ class Rest:
             self,
             summary=self.summary or op.title,
             name=self.name or op.name,
+            errors=self.errors or (ONE_MEMORY_ERRORS if "{ref}" in self.path else ()),
             description=op.description if said == AS_OPERATION else said,
         )
 
@@ -159,9 +162,38 @@ class Operation(Generic[Req, Res]):
 AnyOperation = Operation[Any, Any]  # a catalogue entry, whatever its request and result
 
 
-def without_request(fn: Callable[[VaultEngine], Res]) -> Callable[[VaultEngine, NoArguments], Res]:
-    """The logic of an operation that takes no arguments, as the service calls it."""
-    return lambda engine, _: fn(engine)
+class Options(TypedDict, total=False):
+    """What `operation(...)` passes on to `Operation` as it is: its fields with a default."""
+
+    unlisted: frozenset[str]
+    mcp_tool: bool
+    mcp_answer: Callable[[Any], BaseModel]
+    open_world: bool
+    rest: tuple[Rest, ...]
+    counts_uses: bool
+    locks_per_item: bool
+
+
+def operation(
+    title: str, effect: Effect, **options: Unpack[Options]
+) -> Callable[[Callable[[VaultEngine, Req], Res]], Operation[Req, Res]]:
+    """Declares the function below as an operation: its name is the operation's (the MCP
+    tool's), its docstring the description the model reads, its parameters' and return types
+    the request and the result, its body what carries the operation out (in `handlers/`)."""
+
+    def declare(fn: Callable[[VaultEngine, Req], Res]) -> Operation[Req, Res]:
+        if not fn.__doc__:
+            raise TypeError(f"{fn.__name__}: its docstring is the description the model reads")
+        code = fn.__code__
+        request, result = (
+            # the annotations are names of the declaring module (postponed evaluation)
+            hint if isinstance(hint, type) else fn.__globals__[hint]
+            for hint in (fn.__annotations__[code.co_varnames[1]], fn.__annotations__["return"])
+        )
+        description = inspect.cleandoc(fn.__doc__)
+        return Operation(fn.__name__, title, description, request, result, effect, fn, **options)
+
+    return declare
 
 
 def declared_in(namespace: Mapping[str, object]) -> tuple[AnyOperation, ...]:
