@@ -22,8 +22,9 @@ from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.cluster import Cluster, find_clusters
 from cortexgraph_vault.core.decay import DAY, seconds_until_score
 from cortexgraph_vault.core.link_values import link_target
-from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
+from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.relatedness import RelationFeatures, related_pairs
+from cortexgraph_vault.core.relation_types import RELATION_TYPES
 from cortexgraph_vault.core.rules import in_danger_zone, promote_reason
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.handlers.intelligence.consolidate import (

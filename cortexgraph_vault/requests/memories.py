@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from cortexgraph_vault.core.relation_types import RelationType
 from cortexgraph_vault.models.limits import MAX_CONTENT, MAX_MEMORY_IDS, MAX_QUERY_CHARS
 from cortexgraph_vault.requests import Request
 from cortexgraph_vault.requests.fields import (
@@ -24,7 +25,6 @@ from cortexgraph_vault.requests.fields import (
     Page,
     PageSize,
     PreviewLength,
-    RelationType,
     ReviewCandidates,
     Status,
     Strength,
