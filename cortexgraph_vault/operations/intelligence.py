@@ -27,7 +27,6 @@ if TYPE_CHECKING:
             name="analyze",
             tag="vault",
             errors=(400, 422),
-            body="Analyze",
         ),
     ),
 )
@@ -73,7 +72,6 @@ def analyze_for_recall(engine: VaultEngine, request: MessageRequest) -> RecallAn
             name="recall",
             tag="vault",
             errors=(400, 422),
-            body="Recall",
         ),
     ),
 )

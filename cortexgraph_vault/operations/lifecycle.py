@@ -39,7 +39,6 @@ if TYPE_CHECKING:
             "Forget faded memories (preview by default)",
             tag="lifecycle",
             errors=(400, 422, 503),
-            body="Gc",
             description="`dry_run` (default true) lists what would be forgotten and why. A run "
             "is one git\ncommit; `skip_paths` (files open in editor tabs) are left alone.",
         ),
@@ -75,7 +74,6 @@ def gc(engine: VaultEngine, request: GcRequest) -> GcResult:
             name="promote_all",
             tag="lifecycle",
             errors=(422, 503),
-            body="PromoteAll",
             fixed={"memory_id": None, "auto_detect": True, "force": False},
         ),
     ),

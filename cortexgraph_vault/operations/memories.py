@@ -45,7 +45,6 @@ if TYPE_CHECKING:
             tag="memories",
             status=201,
             errors=(400, 404, 409, 422, 503),
-            body="CreateMemory",
             description="Written to the short-term folder and committed; a credential in any "
             "field (a password,\nPIN, card number, API key) is refused (422) unless `force` is "
             "set.",
@@ -118,7 +117,6 @@ def touch_memory(engine: VaultEngine, request: TouchMemoryRequest) -> TouchResul
             name="observe",
             tag="lifecycle",
             errors=(400, 409, 422, 503),
-            body="Observe",
         ),
     ),
 )
@@ -139,7 +137,6 @@ def observe_memory_usage(engine: VaultEngine, request: ObserveMemoryUsageRequest
             "PATCH",
             ONE_MEMORY,
             tag="memories",
-            body="UpdateMemory",
             description="Give `expected_hash` (the `content_hash` you read): if the note changed "
             "since, nothing\nis written and 409 returns both hashes and the current text. A "
             "credential in any field is\nrefused (422) unless `force` is set.",

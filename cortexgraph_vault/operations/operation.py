@@ -81,7 +81,8 @@ class Rest:
     errors: tuple[int, ...] = ()  # on one memory ({ref}) unless given: ONE_MEMORY_ERRORS
     rename: Mapping[str, str] = field(default_factory=dict)  # request field -> REST name
     fixed: Mapping[str, object] = field(default_factory=dict)  # request field -> its value
-    body: str | None = None  # the body model's name in the spec (POST and PATCH)
+    # the body model's name in the spec (POST and PATCH): the operationId's words by default
+    body: str | None = None
     # answered by the daemon's read processes when it has them: a read of the notes alone
     read_process: bool = False
 
@@ -97,10 +98,12 @@ class Rest:
     def serving(self, op: AnyOperation) -> Rest:
         """This route with what it leaves to the operation filled in."""
         said = self.description
+        name = self.name or op.name
         return replace(
             self,
             summary=self.summary or op.title,
-            name=self.name or op.name,
+            name=name,
+            body=self.body or (None if self.in_query else "".join(map(str.title, name.split("_")))),
             errors=self.errors or (ONE_MEMORY_ERRORS if "{ref}" in self.path else ()),
             description=op.description if said == AS_OPERATION else said,
         )

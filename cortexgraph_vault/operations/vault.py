@@ -133,7 +133,6 @@ def sync_summary(done: SyncResult) -> SyncSummary:
             name="sync",
             tag="lifecycle",
             errors=(409, 422, 503),
-            body="Sync",
             description="Records pending reinforcements, fetches, merges memory notes field by "
             "field and pushes.\n409 when it cannot (no remote, refused credentials, an "
             "unmergeable history, your own\nuncommitted notes), with the reason; nothing is "
