@@ -143,8 +143,8 @@ NUMBER_NAMES = words(
     combinatie
     """
 )
-# "X code" in English (and German written apart): the X says what the code opens or proves.
-CODE_QUALIFIERS = words(
+# What a code opens, named before it ("the door code") or after it ("the code to the door").
+OPENED_BY_CODE = words(
     """
     alarm
     house alarm
@@ -157,6 +157,11 @@ CODE_QUALIFIERS = words(
     garage
     garage door
     safe
+    """
+)
+# "X code" in English (and German written apart): the X says what the code opens or proves.
+CODE_QUALIFIERS = OPENED_BY_CODE + words(
+    """
     key safe
     lock
     locker
@@ -192,21 +197,10 @@ CODE_QUALIFIERS = words(
 CODE_WORDS = ("code", "codes", "código", "codigo", "codice")
 
 # Things a code opens: "the alarm is 8842", "use 8842 for the alarm", "the code to the safe".
-LOCKED_THINGS = words(
+LOCKED_THINGS = OPENED_BY_CODE + words(
     """
-    alarm
     alarm system
     alarm panel
-    house alarm
-    burglar alarm
-    door
-    front door
-    back door
-    gate
-    front gate
-    garage
-    garage door
-    safe
     locker
     padlock
     lock
