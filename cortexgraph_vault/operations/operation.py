@@ -5,6 +5,10 @@ Each door serves an `Operation` from this one record: the MCP tool's input schem
 from the request model's fields, the REST routes are generated from its `rest` bindings (query
 or body model derived from the same fields), the CLI command fills the same request, and the
 service runs `invoke(engine, request)` under its change lock and timed (`MemoryService.run`).
+
+An area module declares each operation as the function that carries it out (`operation`): the
+function's name, docstring, request and result types are the operation's, so none is written
+twice, and mypy checks its body against them.
 """
 
 from __future__ import annotations
@@ -117,7 +121,7 @@ class Operation(Generic[Req, Res]):
     request: type[Req]
     result: type[Res]
     effect: Effect
-    invoke: Callable[[VaultEngine, Req], Res]  # the handler in handlers/, given the request
+    invoke: Callable[[VaultEngine, Req], Res]  # carries it out (calling the logic in handlers/)
     # Fields the MCP tool takes without listing them (what the plugin alone gives, like the
     # files open in its tabs): tools/list is read in every session. A client that sends one
     # anyway has it checked and used as REST does, never silently dropped.
