@@ -139,26 +139,30 @@ def _target(item: PlanItem, members: list[Memory]) -> Target:
     return Target(str(item.details.get("cluster_id", item.id)), members, cohesion, pinned)
 
 
+def _clusters(ctx: PlanContext, action: str) -> list[tuple[Cluster, list[Memory]]]:
+    """The clusters found to be acted on so (`link`, `merge`), each with its memories."""
+    return [(c, [ctx.by_key[k] for k in c.members]) for c in ctx.clusters if c.action == action]
+
+
+def _cluster_item(stage: str, c: Cluster, members: list[Memory], why: str) -> PlanItem:
+    return new_item(
+        stage, members, why, confidence=c.cohesion, cluster_id=c.id, cohesion=c.cohesion
+    )
+
+
 class ClusterDetector(Stage):
     name = "cluster"
 
     def plan(self, ctx: PlanContext) -> list[PlanItem]:
-        items = []
-        for c in ctx.clusters:
-            if c.action != "link":
-                continue
-            members = [ctx.by_key[k] for k in c.members]
-            items.append(
-                new_item(
-                    self.name,
-                    members,
-                    f"similar (cohesion {c.cohesion:.2f}) but not one fact: link them as related",
-                    confidence=c.cohesion,
-                    cluster_id=c.id,
-                    cohesion=c.cohesion,
-                )
+        return [
+            _cluster_item(
+                self.name,
+                c,
+                members,
+                f"similar (cohesion {c.cohesion:.2f}) but not one fact: link them as related",
             )
-        return items
+            for c, members in _clusters(ctx, "link")
+        ]
 
     def apply(self, engine: VaultEngine, item: PlanItem, members: list[Memory]) -> Applied:
         created, touched = link_members(engine, _target(item, members))
@@ -170,22 +174,13 @@ class SemanticMerge(Stage):
 
     def plan(self, ctx: PlanContext) -> list[PlanItem]:
         items = []
-        for c in ctx.clusters:
-            if c.action != "merge":
-                continue
-            members = [ctx.by_key[k] for k in c.members]
+        for c, members in _clusters(ctx, "merge"):
             ctx.claimed.update(c.members)
-            items.append(
-                new_item(
-                    self.name,
-                    members,
-                    f"{len(members)} memories say one thing (cohesion {c.cohesion:.2f}): merge "
-                    f"into {merged_title(members)!r}; the originals are archived and linked",
-                    confidence=c.cohesion,
-                    cluster_id=c.id,
-                    cohesion=c.cohesion,
-                )
+            why = (
+                f"{len(members)} memories say one thing (cohesion {c.cohesion:.2f}): merge "
+                f"into {merged_title(members)!r}; the originals are archived and linked"
             )
+            items.append(_cluster_item(self.name, c, members, why))
         return items
 
     def apply(self, engine: VaultEngine, item: PlanItem, members: list[Memory]) -> Applied:
