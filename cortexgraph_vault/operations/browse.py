@@ -23,23 +23,35 @@ from cortexgraph_vault.requests.browse import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from cortexgraph_vault.engine import VaultEngine
+    from cortexgraph_vault.operations.operation import Operation, Req, Res
 
 
-@operation(
+def _view(
+    title: str,
+    path: str,
+    *,
+    tag: str,
+    name: str = "",
+    errors: tuple[int, ...],
+    description: str = "",
+) -> Callable[[Callable[[VaultEngine, Req], Res]], Operation[Req, Res]]:
+    """An operation of the plugin's views: a read, not an MCP tool, served at GET `path` by the
+    daemon's read processes."""
+    route = Rest(
+        "GET", path, tag=tag, name=name, errors=errors, description=description, read_process=True
+    )
+    return operation(title, Effect.READ, mcp_tool=False, rest=(route,))
+
+
+@_view(
     "List memories",
-    Effect.READ,
-    mcp_tool=False,
-    rest=(
-        Rest(
-            "GET",
-            "/api/v1/memories",
-            tag="memories",
-            errors=(422,),
-            read_process=True,
-            description=AS_OPERATION,
-        ),
-    ),
+    "/api/v1/memories",
+    tag="memories",
+    errors=(422,),
+    description=AS_OPERATION,
 )
 def list_memories(engine: VaultEngine, request: ListMemoriesRequest) -> MemoryList:
     """Memories with live scores, filtered by status and tag, sorted, a page at a time."""
@@ -48,22 +60,14 @@ def list_memories(engine: VaultEngine, request: ListMemoriesRequest) -> MemoryLi
     return browse.list_memories(engine, request)
 
 
-@operation(
+@_view(
     "One memory in detail",
-    Effect.READ,
-    mcp_tool=False,
-    rest=(
-        Rest(
-            "GET",
-            "/api/v1/memories/{ref}",
-            name="get_memory",
-            tag="memories",
-            errors=(400, 404, 409),
-            read_process=True,
-            description="`ref` is an id, a unique id prefix or a title. With relations, "
-            "backlinks and outlook.",
-        ),
-    ),
+    "/api/v1/memories/{ref}",
+    name="get_memory",
+    tag="memories",
+    errors=(400, 404, 409),
+    description="`ref` is an id, a unique id prefix or a title. With relations, "
+    "backlinks and outlook.",
 )
 def memory_detail(engine: VaultEngine, request: MemoryDetailRequest) -> MemoryDetail:
     """One memory with its relations, backlinks and outlook."""
@@ -72,21 +76,13 @@ def memory_detail(engine: VaultEngine, request: MemoryDetailRequest) -> MemoryDe
     return browse.memory_detail(engine, request)
 
 
-@operation(
+@_view(
     "The memory a vault file holds",
-    Effect.READ,
-    mcp_tool=False,
-    rest=(
-        Rest(
-            "GET",
-            "/api/v1/memories/lookup",
-            name="lookup_memory",
-            tag="memories",
-            errors=(400, 404, 422),
-            read_process=True,
-            description="For the active file in Obsidian: 404 when that file is not a memory.",
-        ),
-    ),
+    "/api/v1/memories/lookup",
+    name="lookup_memory",
+    tag="memories",
+    errors=(400, 404, 422),
+    description="For the active file in Obsidian: 404 when that file is not a memory.",
 )
 def memory_at_path(engine: VaultEngine, request: MemoryAtPathRequest) -> MemoryDetail:
     """The memory a vault file holds (the file open in Obsidian); not found otherwise."""
@@ -95,22 +91,14 @@ def memory_at_path(engine: VaultEngine, request: MemoryAtPathRequest) -> MemoryD
     return browse.memory_at_path(engine, request)
 
 
-@operation(
+@_view(
     "Memories and notes related to a note",
-    Effect.READ,
-    mcp_tool=False,
-    rest=(
-        Rest(
-            "GET",
-            "/api/v1/related",
-            name="related",
-            tag="vault",
-            errors=(400, 404, 422),
-            read_process=True,
-            description="Best first, in the shape of /api/v1/search's answer, without the note "
-            "itself; 404 when\nno Markdown note is at `path`.",
-        ),
-    ),
+    "/api/v1/related",
+    name="related",
+    tag="vault",
+    errors=(400, 404, 422),
+    description="Best first, in the shape of /api/v1/search's answer, without the note "
+    "itself; 404 when\nno Markdown note is at `path`.",
 )
 def related_to_note(engine: VaultEngine, request: RelatedToNoteRequest) -> SearchResult:
     """The memories and notes most related to a note, best first, without the note."""
@@ -119,20 +107,12 @@ def related_to_note(engine: VaultEngine, request: RelatedToNoteRequest) -> Searc
     return related.related_to_note(engine, request)
 
 
-@operation(
+@_view(
     "Notes and memories around a note",
-    Effect.READ,
-    mcp_tool=False,
-    rest=(
-        Rest(
-            "GET",
-            "/api/v1/graph/neighbourhood",
-            name="neighbourhood",
-            tag="vault",
-            errors=(400, 404, 409, 422),
-            read_process=True,
-        ),
-    ),
+    "/api/v1/graph/neighbourhood",
+    name="neighbourhood",
+    tag="vault",
+    errors=(400, 404, 409, 422),
 )
 def graph_neighbourhood(
     engine: VaultEngine, request: GraphNeighbourhoodRequest
