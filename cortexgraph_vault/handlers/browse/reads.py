@@ -179,15 +179,7 @@ def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult
     )
     if req.min_score is not None:
         ranked = ranked.where(ranked.memory_scores_or_zero() >= req.min_score)
-    shown = PageRequest(
-        req.page,
-        req.page_size or req.top_k,
-        req.preview_length,
-        req.include_review_candidates,
-        req.explain,
-        by_memory_score=True,
-        budget=budget,
-    )
+    shown = PageRequest.asked(req, req.top_k, budget, (1.0, 1.0))
     return page_of(engine, ranked, matches, shown, now=now)
 
 

@@ -517,15 +517,5 @@ def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResu
     )
     if req.min_score is not None:
         ranked = ranked.where(ranked.score >= req.min_score)
-    shown = PageRequest(
-        req.page,
-        req.page_size or req.limit,
-        req.preview_length,
-        req.include_review_candidates,
-        req.explain,
-        stm_w,
-        ltm_w,
-        by_memory_score=False,
-        budget=budget,
-    )
+    shown = PageRequest.asked(req, req.limit, budget, (stm_w, ltm_w))
     return page_of(engine, ranked, matches, shown, now=now)
