@@ -20,7 +20,7 @@ from typing import ClassVar
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.cluster import Cluster, find_clusters
-from cortexgraph_vault.core.decay import DAY, seconds_until_score
+from cortexgraph_vault.core.decay import DAY
 from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.relatedness import RelationFeatures, related_pairs
@@ -104,14 +104,7 @@ class DecayAnalyzer(Stage):
             near = s < rules.danger_zone_min
             if not near and not in_danger_zone(s, rules):
                 continue
-            until = seconds_until_score(
-                rules.forget_threshold,
-                use_count=m.use_count,
-                last_used=m.last_used,
-                strength=m.strength,
-                now=ctx.now,
-                cfg=engine.decay,
-            )
+            until = m.decay.seconds_until(rules.forget_threshold, ctx.now, engine.decay)
             days = round(until / DAY, 2)
             urgency = "high" if near else "medium"
             items.append(
