@@ -19,6 +19,7 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field, replace
 from enum import Enum
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar, Unpack
 
 from pydantic import BaseModel, ValidationError
@@ -94,7 +95,7 @@ class Rest:
     def in_query(self) -> bool:
         return self.method in ("GET", "DELETE")
 
-    @property
+    @cached_property  # read for every request the route serves
     def in_path(self) -> dict[str, str]:
         """Path segment -> the request field it fills."""
         return {s: PATH_FIELDS.get(s, s) for s in re.findall(r"{(\w+)}", self.path)}
