@@ -3,7 +3,6 @@ delete, relate."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -33,7 +32,6 @@ from cortexgraph_vault.requests.fields import (
     Tags,
     TopK,
     WindowDays,
-    days_before,
 )
 
 OneId = Annotated[str, Field(min_length=1, max_length=500)]
@@ -76,10 +74,6 @@ class SearchMemoryRequest(Request):
     preview_length: PreviewLength = 300
     explain: Explain = False
     cursor: Cursor = None
-
-    def used_since(self, now: datetime) -> datetime | None:
-        """The earliest last use a result may have (a note's: its file time)."""
-        return days_before(now, self.window_days)
 
 
 class OpenMemoriesRequest(Request):

@@ -37,6 +37,7 @@ from cortexgraph_vault.models import (
     Skipped,
     StatsResult,
 )
+from cortexgraph_vault.requests.fields import days_before
 from cortexgraph_vault.requests.memories import OpenMemoriesRequest, SearchMemoryRequest
 
 ALL_STATUSES = ("active", "promoted", "archived")
@@ -172,7 +173,7 @@ def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult
         terms,
         statuses=wanted,
         tags=req.tags,
-        used_since=req.used_since(now),
+        used_since=days_before(now, req.window_days),
         now=now,
         by_memory_score=True,
         include_superseded=asks_for_history(req.status),
