@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,6 +38,9 @@ log = logging.getLogger(__name__)
 ON_THE_SPOT = 16
 ON_THE_SPOT_CHARS = 2000
 SLICE = 64  # notes embedded between two saves of the file
+# The fill starts this long after the search that asked for it, which answers first: the
+# fill's first step (every note's text and its hash) would hold the interpreter meanwhile.
+START_AFTER = 1.0
 
 
 class MeaningVectors:
@@ -136,6 +140,7 @@ class MeaningVectors:
             return self._thread
 
     def _fill(self) -> None:
+        time.sleep(START_AFTER)
         index = self.index
         try:
             made = index.sync(self.text_of, lambda done, _: self.save(), SLICE)
