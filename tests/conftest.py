@@ -171,8 +171,8 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield home
 
 
-# The sentence encoder's vectors cost a second of CPU per few notes: off unless a test turns it on
-# (tests/index/vectors/test_meaning.py, tests/handlers/search/test_meaning_search.py).
+# The sentence encoder's vectors cost a second of CPU per few notes: off unless a test turns it
+# on (tests/index/vectors/test_meaning.py; the bench's recall sets in tests/bench).
 MEANING_OFF = ("CORTEXGRAPH_MEANING_SEARCH", "false")
 
 
