@@ -32,7 +32,6 @@ from cortexgraph_vault.config import Config
 from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.engine import Clock, VaultEngine
 from cortexgraph_vault.progress import ProgressFactory, no_progress
-from cortexgraph_vault.vault import disk_wait
 from cortexgraph_vault.vault.durability import DURABILITY, Pending
 
 if TYPE_CHECKING:
@@ -161,11 +160,9 @@ class MemoryService:
             return operation.invoke(engine, request)
 
         def invoke() -> Res:
-            if not operation.counts_uses:
-                return operation.invoke(engine, request)
-            with self.disk_waits_let_go():
-                result = operation.invoke(engine, request)
-            lifecycle_ops.maybe_snapshot(engine)
+            result = operation.invoke(engine, request)
+            if operation.counts_uses:
+                lifecycle_ops.maybe_snapshot(engine)
             return result
 
         return self.call(operation.name, operation.effect.read_only, invoke)
@@ -215,11 +212,8 @@ class MemoryService:
         started = metrics.clock()
         self._depth.value = 1
         try:
-            lock = self.call_lock(read_only)
-            change_lock = self.engine.change_lock
             with (
-                lock,
-                disk_wait.holding(lock) if lock is change_lock else contextlib.nullcontext(),
+                self.call_lock(read_only),
                 self.engine.group_commits.deferred() as tickets,
                 DURABILITY.deferred() as syncs,
             ):
@@ -241,17 +235,6 @@ class MemoryService:
                 metrics.record(name, metrics.clock() - started)
 
         return CallEnd(result, finish, [*tickets, *syncs])
-
-    def disk_waits_let_go(self) -> contextlib.AbstractContextManager[object]:
-        """Around a rewrite of one note made as a call of its own (a touch): its wait for the
-        disk lets go of the change lock, so the next change runs meanwhile (vault/disk_wait.py).
-        Only when the call holds the change lock and no other lock of ours: a call made within
-        another (which may count on holding its locks throughout) keeps them."""
-        if getattr(self._depth, "value", 0) == 1 and disk_wait.registered() == [
-            self.engine.change_lock
-        ]:
-            return disk_wait.allowed()
-        return contextlib.nullcontext()
 
     # each operation of the catalogue, by what it does ------------------------------------
     save = Entry(lambda: memories.SAVE_MEMORY)

@@ -25,7 +25,7 @@ from cortexgraph_vault.errors import (
     VaultError,
     WriteFailed,
 )
-from cortexgraph_vault.vault import disk_wait, durability
+from cortexgraph_vault.vault import durability
 from cortexgraph_vault.vault.anchored import SymlinkedFolder, folder_of, register
 from cortexgraph_vault.vault.durability import DURABILITY
 from cortexgraph_vault.vault.fd_reads import read_fd as read_fd
@@ -369,9 +369,7 @@ def _write_new(folder: int, tmp: str, data: bytes) -> os.stat_result:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
-        # Where the caller allows it, other changes run meanwhile (disk_wait.py); the
-        # check after it is made with the locks taken back.
-        disk_wait.wait_for_disk(lambda: os.fsync(fd))
+        os.fsync(fd)
         return os.fstat(fd)
     finally:
         os.close(fd)
