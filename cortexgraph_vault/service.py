@@ -151,7 +151,6 @@ class MemoryService:
     def metrics(self) -> CallRecorder:
         return self.engine.metrics
 
-    # running operations ------------------------------------------------------------------
     def run(self, operation: Operation[Req, Res], request: Req) -> Res:
         """Run one operation of the catalogue with its (validated) request: under the lock it
         needs, timed."""
@@ -236,7 +235,6 @@ class MemoryService:
 
         return CallEnd(result, finish, [*tickets, *syncs])
 
-    # each operation of the catalogue, by what it does ------------------------------------
     save = Entry(lambda: memories.SAVE_MEMORY)
     search = Entry(lambda: memories.SEARCH_MEMORY)
     open = Entry(lambda: memories.OPEN_MEMORIES)

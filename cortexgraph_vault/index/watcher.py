@@ -79,7 +79,6 @@ class VaultWatcher:
         self._next_reconcile = 0.0
         self._unsettled = 0  # paths taken in since the heap was last settled (gc_pause.settle)
 
-    # events ------------------------------------------------------------------------------
     def relative(self, path: bytes | str) -> str | None:
         """The vault-relative path of an event, or None when it is not the vault's business."""
         text = os.fsdecode(path)
@@ -119,7 +118,6 @@ class VaultWatcher:
         log.warning("watcher: %s", message)
         self.state.errors = [*self.state.errors[-9:], message]
 
-    # lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
         if self._worker is not None:
             return
@@ -166,7 +164,6 @@ class VaultWatcher:
         with self._cond:
             return len(self._files) + len(self._dirs) + self._full
 
-    # the worker ----------------------------------------------------------------------------
     def _run(self) -> None:
         while True:
             batch = self._next_batch()

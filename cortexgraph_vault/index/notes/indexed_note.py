@@ -50,15 +50,8 @@ class MemoryState(NamedTuple):
     @classmethod
     def of(cls, memory: Memory) -> MemoryState:
         relations = tuple((kind, tuple(values)) for kind, values in memory.relations.items())
-        return cls(
-            memory.status,
-            memory.created,
-            memory.last_used,
-            memory.use_count,
-            memory.strength,
-            memory.use_days,
-            relations,
-        )
+        m = memory
+        return cls(m.status, m.created, m.last_used, m.use_count, m.strength, m.use_days, relations)
 
     @property
     def superseded(self) -> bool:
@@ -341,23 +334,9 @@ def _share_numbers(note: IndexedNote) -> None:
 
 
 _STAMP = frozenset({"size", "mtime_ns", "ctime_ns", "sha256", "problems"})
-_INIT_FIELDS = (
-    "path",
-    "title",
-    "size",
-    "mtime_ns",
-    "ctime_ns",
-    "sha256",
-    "frontmatter",
-    "body",
-    "problems",
-    "memory",
-    "kind",
-    "links",
-    "tags",
-    "aliases",
-    "entities",
-)
+# IndexedNote's arguments, in order
+_INIT_FIELDS = (*HOT_FIELDS[:6], "frontmatter", "body", "problems", "memory", "kind", "links")
+_INIT_FIELDS += HOT_FIELDS[8:11]
 
 
 def _from_worker(hot: tuple[Any, ...], data: bytes) -> IndexedNote:

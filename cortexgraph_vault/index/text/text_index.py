@@ -101,7 +101,6 @@ class TextIndex(Vocabulary):
         self._terms_of: dict[int, list[str]] = {}  # of documents with many terms
         self._era = 0  # bumped by each export: arrays exported before are not changed in place
 
-    # size ------------------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self._doc_of)
 
@@ -161,7 +160,6 @@ class TextIndex(Vocabulary):
         p = self._postings.get(term)
         return p.df if p is not None else 0
 
-    # changes ---------------------------------------------------------------------------
     def put(
         self, path: str, stats: TermStats, old_terms: Callable[[], Iterable[str]] | None = None
     ) -> None:
@@ -279,7 +277,6 @@ class TextIndex(Vocabulary):
         p.tfs = p.tfs[:]
         p.owned = self._era
 
-    # queries ---------------------------------------------------------------------------
     def search_expanded(
         self,
         terms: Sequence[str],
@@ -396,7 +393,6 @@ class TextIndex(Vocabulary):
     def _idf(df: int, n: int) -> float:
         return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
-    # persistence -----------------------------------------------------------------------
     def export(self) -> dict[str, object]:
         """A picklable snapshot, tombstones and all (renumbering is not cheap), without the
         terms no document holds. The posting arrays are handed out as they are, not copied
