@@ -20,8 +20,8 @@ class Arg:
     """One command-line argument and the operation parameter it fills."""
 
     name: str  # "--limit", or a positional's name ("query")
-    param: str = ""  # the parameter it fills (MCP and service name); default: from `name`
     help: str | None = None
+    param: str = ""  # the parameter it fills (MCP and service name); default: from `name`
     type: Callable[[str], Any] | None = None
     default: Any = None
     choices: Sequence[str] | None = None

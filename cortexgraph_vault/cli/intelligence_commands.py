@@ -11,9 +11,9 @@ if TYPE_CHECKING:
 
 MESSAGE = Arg(
     "message",
+    "the message (every word; quotes optional), or - to read it from stdin",
     words=True,
     stdin_dash=True,
-    help="the message (every word; quotes optional), or - to read it from stdin",
 )
 
 
@@ -32,7 +32,7 @@ COMMANDS = (
         also=("analyze_for_recall",),
         args=(
             MESSAGE,
-            Arg("--for-recall", flag=True, local=True, help="judge whether to search memory"),
+            Arg("--for-recall", "judge whether to search memory", flag=True, local=True),
         ),
     ),
     operation_command(
@@ -43,9 +43,9 @@ COMMANDS = (
             MESSAGE,
             Arg(
                 "--mode",
-                choices=["silent", "subtle", "interactive"],
-                help="silent: only reinforce; subtle: also list them; interactive: suggest, "
+                "silent: only reinforce; subtle: also list them; interactive: suggest, "
                 "reinforce nothing",
+                choices=["silent", "subtle", "interactive"],
             ),
         ),
     ),
@@ -56,10 +56,10 @@ COMMANDS = (
         args=(
             Arg(
                 "--limit",
+                "how many memories at most (default 20)",
                 type=int,
                 default=20,
                 metavar="N",
-                help="how many memories at most (default 20)",
             ),
         ),
     ),

@@ -13,16 +13,14 @@ if TYPE_CHECKING:
     from cortexgraph_vault.config import Config
 
 # Parameters several commands share, declared once.
-MEMORY_ID = Arg("id", param="memory_id", help="id, id prefix, vault path or title")
-MEMORY_IDS = Arg("ids", param="memory_ids", many=True, help="ids, id prefixes, paths or titles")
-TAGS = Arg(
-    "--tags", many=True, metavar="TAG", help="tags: several words, comma-separated or repeated"
-)
-ENTITIES = Arg("--entities", many=True, metavar="ENTITY", help="people, places, things it is about")
+MEMORY_ID = Arg("id", "id, id prefix, vault path or title", param="memory_id")
+MEMORY_IDS = Arg("ids", "ids, id prefixes, paths or titles", param="memory_ids", many=True)
+TAGS = Arg("--tags", "tags: several words, comma-separated or repeated", many=True, metavar="TAG")
+ENTITIES = Arg("--entities", "people, places, things it is about", many=True, metavar="ENTITY")
 EXPECTED_HASH = Arg(
-    "--expected-hash", help="refuse if the note changed since you read it (its content_hash)"
+    "--expected-hash", "refuse if the note changed since you read it (its content_hash)"
 )
-YES = Arg("--yes", param="dry_run", flag=True, negate=True, help="really do it (one git commit)")
+YES = Arg("--yes", "really do it (one git commit)", param="dry_run", flag=True, negate=True)
 # The operations' literals, written out: --help must not import pydantic to list them
 # (tests/operations/test_cli_options.py checks they agree).
 RELATION_TYPES = [
@@ -35,35 +33,32 @@ RELATION_TYPES = [
     "supersedes",
 ]
 SUPERSEDES = Arg(
-    "--supersedes", many=True, metavar="ID", help="memories this one replaces (no longer true)"
+    "--supersedes", "memories this one replaces (no longer true)", many=True, metavar="ID"
 )
-CURSOR = Arg("--cursor", help="continue an answer cut to its size (the --cursor it printed)")
+CURSOR = Arg("--cursor", "continue an answer cut to its size (the --cursor it printed)")
 # The filters and paging `search` and `search-all` share.
 WINDOW_DAYS = Arg(
-    "--window-days", type=float, metavar="DAYS", help="only memories used within this many days"
+    "--window-days", "only memories used within this many days", type=float, metavar="DAYS"
 )
 MIN_SCORE = Arg(
-    "--min-score",
-    type=float,
-    metavar="SCORE",
-    help="only memories whose score is at least this (0..1)",
+    "--min-score", "only memories whose score is at least this (0..1)", type=float, metavar="SCORE"
 )
-PAGE = Arg("--page", type=int, metavar="N", help="page N of the results, from 1 (--limit a page)")
+PAGE = Arg("--page", "page N of the results, from 1 (--limit a page)", type=int, metavar="N")
 PREVIEW = Arg(
     "--preview",
+    "characters of each result's text to show (0: all; default 300)",
     param="preview_length",
     type=int,
     default=300,
     metavar="CHARS",
-    help="characters of each result's text to show (0: all; default 300)",
 )
 SEARCH_LIMIT = Arg(
     "--limit",
+    "how many results at most (1..100, default 10)",
     param="top_k",
     type=int,
     default=10,
     metavar="N",
-    help="how many results at most (1..100, default 10)",
 )
 
 
@@ -120,17 +115,17 @@ COMMANDS = (
         args=(
             Arg(
                 "content",
+                "the memory's text (every word; quotes optional), or - to read stdin",
                 words=True,
                 stdin_dash=True,
-                help="the memory's text (every word; quotes optional), or - to read stdin",
             ),
-            Arg("--title", help="the note's title (default: its first words)"),
+            Arg("--title", "the note's title (default: its first words)"),
             TAGS,
             ENTITIES,
-            Arg("--source", help="where it came from (chat, email, ...)"),
-            Arg("--context", help="what was going on when it was learned"),
-            Arg("--strength", type=float, help="importance 0..2 (default 1)"),
-            Arg("--force", flag=True, help="save even if it looks like a secret"),
+            Arg("--source", "where it came from (chat, email, ...)"),
+            Arg("--context", "what was going on when it was learned"),
+            Arg("--strength", "importance 0..2 (default 1)", type=float),
+            Arg("--force", "save even if it looks like a secret", flag=True),
             SUPERSEDES,
         ),
     ),
@@ -147,22 +142,22 @@ COMMANDS = (
         args=(
             Arg(
                 "query",
+                "the words to look for (quotes optional; none: list by score)",
                 optional=True,
                 words=True,
-                help="the words to look for (quotes optional; none: list by score)",
             ),
             TAGS,
             Arg(
                 "--status",
+                "which memories (default: active and promoted)",
                 choices=["active", "promoted", "archived", "all"],
-                help="which memories (default: active and promoted)",
             ),
             SEARCH_LIMIT,
             WINDOW_DAYS,
             MIN_SCORE,
             PAGE,
             PREVIEW,
-            Arg("--explain", flag=True, help="show why each memory ranks where it does"),
+            Arg("--explain", "show why each memory ranks where it does", flag=True),
             CURSOR,
         ),
     ),
@@ -172,9 +167,7 @@ COMMANDS = (
         "touch_memory",
         args=(
             MEMORY_ID,
-            Arg(
-                "--boost", param="boost_strength", flag=True, help="also raise its strength by 0.1"
-            ),
+            Arg("--boost", "also raise its strength by 0.1", param="boost_strength", flag=True),
         ),
     ),
     operation_command(
@@ -185,9 +178,9 @@ COMMANDS = (
             MEMORY_IDS,
             Arg(
                 "--context-tags",
+                "tags of the conversation (a use outside a memory's own tags strengthens it)",
                 many=True,
                 metavar="TAG",
-                help="tags of the conversation (a use outside a memory's own tags strengthens it)",
             ),
         ),
     ),
@@ -197,12 +190,12 @@ COMMANDS = (
         "update_memory",
         args=(
             MEMORY_ID,
-            Arg("--content", stdin_dash=True, help="new text, or - for stdin"),
+            Arg("--content", "new text, or - for stdin", stdin_dash=True),
             TAGS,
             ENTITIES,
-            Arg("--strength", type=float, help="importance 0..2"),
+            Arg("--strength", "importance 0..2", type=float),
             EXPECTED_HASH,
-            Arg("--force", flag=True, help="update even if it looks like a secret"),
+            Arg("--force", "update even if it looks like a secret", flag=True),
             SUPERSEDES,
         ),
     ),
@@ -214,10 +207,10 @@ COMMANDS = (
             MEMORY_ID,
             Arg(
                 "--remove",
+                "delete the file instead of archiving it",
                 param="mode",
                 const="remove",
                 default="archive",
-                help="delete the file instead of archiving it",
             ),
             EXPECTED_HASH,
         ),
@@ -229,23 +222,23 @@ COMMANDS = (
         args=(
             Arg(
                 "from_id",
+                "the memory the relation goes from (id, prefix, path or title)",
                 param="from_memory_id",
                 metavar="FROM_ID",
-                help="the memory the relation goes from (id, prefix, path or title)",
             ),
-            Arg("to_id", param="to_memory_id", metavar="TO_ID", help="the memory it goes to"),
+            Arg("to_id", "the memory it goes to", param="to_memory_id", metavar="TO_ID"),
             Arg(
                 "--type",
+                "the relation's type (default: related)",
                 param="relation_type",
                 default="related",
                 choices=RELATION_TYPES,
-                help="the relation's type (default: related)",
             ),
             Arg(
                 "--strength",
+                "how strong the relation is, 0..1 (default 1)",
                 type=float,
                 default=1.0,
-                help="how strong the relation is, 0..1 (default 1)",
             ),
         ),
     ),
@@ -258,26 +251,23 @@ COMMANDS = (
         args=(
             Arg(
                 "--yes",
+                "really forget them (one git commit)",
                 param="dry_run",
                 flag=True,
                 negate=True,
-                help="really forget them (one git commit)",
             ),
             Arg(
-                "--archive",
-                param="archive_instead",
-                flag=True,
-                help="move them to the archive instead",
+                "--archive", "move them to the archive instead", param="archive_instead", flag=True
             ),
-            Arg("--limit", type=int, metavar="N", help="forget at most N memories (the faintest)"),
+            Arg("--limit", "forget at most N memories (the faintest)", type=int, metavar="N"),
             # a path may hold a comma: only repeats and words make the list
             Arg(
                 "--skip",
+                "leave this note alone (open in an editor)",
                 param="skip_paths",
                 many=True,
                 split_commas=False,
                 metavar="PATH",
-                help="leave this note alone (open in an editor)",
             ),
         ),
     ),
@@ -288,10 +278,10 @@ COMMANDS = (
         operation="promote_memory",
         needs="operations",
         args=(
-            Arg("id", param="memory_id", optional=True, help="the memory (or --auto)"),
-            Arg("--auto", param="auto_detect", flag=True, help="find every candidate"),
+            Arg("id", "the memory (or --auto)", param="memory_id", optional=True),
+            Arg("--auto", "find every candidate", param="auto_detect", flag=True),
             YES,
-            Arg("--force", flag=True, help="promote even if it does not qualify"),
+            Arg("--force", "promote even if it does not qualify", flag=True),
         ),
     ),
     operation_command(
@@ -311,16 +301,16 @@ COMMANDS = (
             MEMORY_ID,
             Arg(
                 "--at",
+                "print the memory as it was at this commit",
                 param="commit",
                 metavar="COMMIT",
-                help="print the memory as it was at this commit",
             ),
             Arg(
                 "--limit",
+                "the N most recent commits (default 50)",
                 type=int,
                 default=50,
                 metavar="N",
-                help="the N most recent commits (default 50)",
             ),
         ),
     ),
@@ -332,23 +322,21 @@ COMMANDS = (
         needs="operations",
         also=("forgotten_memories",),
         args=(
-            Arg("id", param="memory_id", optional=True, help="the memory (or --list)"),
-            Arg(
-                "--at", param="commit", metavar="COMMIT", help="restore the version at this commit"
-            ),
+            Arg("id", "the memory (or --list)", param="memory_id", optional=True),
+            Arg("--at", "restore the version at this commit", param="commit", metavar="COMMIT"),
             Arg(
                 "--list",
+                "list forgotten and archived memories",
                 flag=True,
                 local=True,
                 runs="forgotten_memories",
-                help="list forgotten and archived memories",
             ),
             Arg(
                 "--limit",
+                "with --list: at most N memories (default 100)",
                 type=int,
                 default=100,
                 metavar="N",
-                help="with --list: at most N memories (default 100)",
             ),
         ),
     ),
