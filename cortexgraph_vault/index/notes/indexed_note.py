@@ -334,9 +334,23 @@ def _share_numbers(note: IndexedNote) -> None:
 
 
 _STAMP = frozenset({"size", "mtime_ns", "ctime_ns", "sha256", "problems"})
-# IndexedNote's arguments, in order
-_INIT_FIELDS = (*HOT_FIELDS[:6], "frontmatter", "body", "problems", "memory", "kind", "links")
-_INIT_FIELDS += HOT_FIELDS[8:11]
+_INIT_FIELDS = (
+    "path",
+    "title",
+    "size",
+    "mtime_ns",
+    "ctime_ns",
+    "sha256",
+    "frontmatter",
+    "body",
+    "problems",
+    "memory",
+    "kind",
+    "links",
+    "tags",
+    "aliases",
+    "entities",
+)
 
 
 def _from_worker(hot: tuple[Any, ...], data: bytes) -> IndexedNote:
