@@ -28,7 +28,7 @@ from cortexgraph_vault.mcp.handshake import SERVER_DESCRIPTION, SERVER_NAME, SER
 from cortexgraph_vault.mcp.http_sessions import SessionRoom
 from cortexgraph_vault.mcp.instructions import INSTRUCTIONS
 from cortexgraph_vault.mcp.tool_calls import (
-    ToolRegistry,
+    add_tool,
     explain,
     optional_as_absent,
     result_shape,
@@ -138,10 +138,9 @@ def _strict_arguments_lean_results(tool: RegisteredTool) -> None:
 
 
 def _root_cause(exc: BaseException) -> BaseException:
-    seen = exc
-    while seen.__cause__ is not None:
-        seen = seen.__cause__
-    return seen
+    while exc.__cause__ is not None:
+        exc = exc.__cause__
+    return exc
 
 
 def _error_result(text: str, structured: ErrorFields) -> CallToolResult:
@@ -161,11 +160,10 @@ def build_server(service: MemoryService) -> MCPServer:
         version=__version__,
         log_level="WARNING",
     )
-    registry = ToolRegistry(server, service)
-    for op in OPERATIONS.values():  # in the catalogue's order
-        if op.mcp_tool:
-            registry.operation(op)
-    server.unlisted = dict(registry.unlisted)
+    tools = [op for op in OPERATIONS.values() if op.mcp_tool]  # in the catalogue's order
+    for op in tools:
+        add_tool(server, service, op)
+    server.unlisted = {op.name: op.unlisted for op in tools if op.unlisted}
     prompts.register(server)
     resources.register(server, service)
     return server

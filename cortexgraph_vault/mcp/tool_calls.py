@@ -20,19 +20,10 @@ from pydantic import BaseModel, JsonValue
 
 from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError
 from cortexgraph_vault.mcp.quick_calls import result_text
-from cortexgraph_vault.operations import REQUIRED, AnyOperation, Effect, params_of
+from cortexgraph_vault.operations import REQUIRED, AnyOperation, params_of
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
-
-
-def annotations_for(effect: Effect, open_world: bool = False) -> ToolAnnotations:
-    return ToolAnnotations(
-        read_only_hint=effect.read_only,
-        destructive_hint=effect.destructive,
-        idempotent_hint=effect.idempotent,
-        open_world_hint=open_world,
-    )
 
 
 def explain(exc: VaultError) -> str:
@@ -89,12 +80,7 @@ def optional_as_absent(schema: dict[str, JsonValue]) -> dict[str, JsonValue]:
     properties: dict[str, JsonValue] = {}
     for name, prop in given.items():
         branches = prop.get("anyOf") if isinstance(prop, dict) else None
-        if (
-            isinstance(prop, dict)
-            and isinstance(branches, list)
-            and "default" in prop
-            and prop["default"] is None
-        ):
+        if isinstance(prop, dict) and isinstance(branches, list) and prop.get("default", 0) is None:
             kept = [b for b in branches if b != {"type": "null"}]
             rest = {k: v for k, v in prop.items() if k not in ("anyOf", "default")}
             if len(kept) == 1 and isinstance(kept[0], dict):
@@ -159,51 +145,39 @@ def result_shape(schema: dict[str, JsonValue]) -> dict[str, JsonValue]:
     return {"type": "object", "properties": fields}
 
 
-class ToolRegistry:
-    """Registers tools on one server; the service times each call and takes its change lock."""
+def add_tool(server: MCPServer, service: MemoryService, op: AnyOperation) -> None:
+    """The tool serving an operation of the catalogue: its parameters are the request's fields
+    (limits and descriptions as declared there), its result the operation's; the service times
+    each call and takes its change lock."""
+    answer = op.mcp_answer or (lambda result: result)
 
-    def __init__(self, server: MCPServer, service: MemoryService) -> None:
-        self.server = server
-        self.service = service
-        self.unlisted: dict[str, frozenset[str]] = {}  # each tool's arguments kept off tools/list
+    def run(**kwargs: Any) -> Any:
+        try:
+            return compact(answer(service.run(op, op.parse(kwargs))))
+        except VaultError as exc:
+            raise ToolError(explain(exc)) from exc
 
-    def operation(self, op: AnyOperation) -> None:
-        """The tool serving an operation of the catalogue: its parameters are the request's
-        fields (limits and descriptions as declared there), its result the operation's."""
-        if not op.mcp_tool:
-            raise ValueError(f"{op.name} is not an MCP tool (mcp_tool=False)")
-        service = self.service
-        if op.unlisted:
-            self.unlisted[op.name] = op.unlisted
-
-        answer = op.mcp_answer or (lambda result: result)
-
-        def run(**kwargs: Any) -> Any:
-            try:
-                return compact(answer(service.run(op, op.parse(kwargs))))
-            except VaultError as exc:
-                raise ToolError(explain(exc)) from exc
-
-        run.__name__ = op.name
-        # inspect reads __signature__ off any function; typeshed's FunctionType does not declare it.
-        run.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # see above
-            [
-                inspect.Parameter(
-                    p.name,
-                    inspect.Parameter.KEYWORD_ONLY,
-                    default=inspect.Parameter.empty if p.default is REQUIRED else p.default,
-                    annotation=p.annotation,
-                )
-                for p in params_of(op.request)
-            ],
-            return_annotation=typing.get_type_hints(op.mcp_answer)["return"]
-            if op.mcp_answer
-            else op.result,
-        )
-        self.server.add_tool(
-            run,
-            name=op.name,
-            title=op.title,
-            description=op.description,
-            annotations=annotations_for(op.effect, op.open_world),
-        )
+    run.__name__ = op.name
+    # inspect reads __signature__ off any function; typeshed's FunctionType does not declare it.
+    run.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # see above
+        [
+            inspect.Parameter(
+                p.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=inspect.Parameter.empty if p.default is REQUIRED else p.default,
+                annotation=p.annotation,
+            )
+            for p in params_of(op.request)
+        ],
+        return_annotation=typing.get_type_hints(op.mcp_answer)["return"]
+        if op.mcp_answer
+        else op.result,
+    )
+    effect = op.effect
+    hints = ToolAnnotations(
+        read_only_hint=effect.read_only,
+        destructive_hint=effect.destructive,
+        idempotent_hint=effect.idempotent,
+        open_world_hint=op.open_world,
+    )
+    server.add_tool(run, op.name, op.title, op.description, hints)
