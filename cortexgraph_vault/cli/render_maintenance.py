@@ -87,10 +87,5 @@ def _export(r: ExportResult) -> str:
     return "\n".join([r.message, *[f"  {f}" for f in r.files], *skipped])
 
 
-RENDERERS: dict[str, Callable[[Any], str]] = {
-    "ImportResult": _import,
-    "VaultStats": _stats,
-    "DoctorResult": _doctor,
-    "ExportResult": _export,
-    "GraphPictureResult": lambda r: r.message,
-}
+# renderers that are no function of this module (render.py finds those by their annotation)
+RENDERERS: dict[str, Callable[[Any], str]] = {"GraphPictureResult": lambda r: r.message}
