@@ -365,9 +365,7 @@ def starlette_route(
                 return CallEnd(result, lambda: result, [])
             # The service takes the change lock a change needs and times the call; a GET only reads.
             return service.begin(
-                f"rest.{endpoint.name}",
-                read_only,
-                lambda: endpoint.fn(service, **kwargs),
+                f"rest.{endpoint.name}", read_only, lambda: endpoint.fn(service, **kwargs)
             )
 
         if read_only and endpoint.read_process and threads.elsewhere is not None:

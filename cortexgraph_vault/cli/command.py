@@ -182,12 +182,7 @@ def runs(operation: str) -> Handler:
 
 
 def operation_command(
-    name: str,
-    help: str,
-    operation: str,
-    *,
-    args: tuple[Arg, ...] = (),
-    through_daemon: bool = True,
+    name: str, help: str, operation: str, *, args: tuple[Arg, ...] = (), through_daemon: bool = True
 ) -> Command:
     """A command that is one operation, run with its arguments as the request."""
     return Command(

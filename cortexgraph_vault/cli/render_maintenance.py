@@ -9,12 +9,7 @@ from cortexgraph_vault.cli.text_layout import commit_line
 from cortexgraph_vault.core import wording
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.models import (
-        DoctorResult,
-        ExportResult,
-        ImportResult,
-        VaultStats,
-    )
+    from cortexgraph_vault.models import DoctorResult, ExportResult, ImportResult, VaultStats
 
 LEVEL_MARKS = {"ok": "ok  ", "info": "info", "warning": "WARN", "problem": "FAIL"}
 MAX_ITEMS = 50

@@ -366,13 +366,17 @@ def _write_new(folder: int, tmp: str, data: bytes) -> os.stat_result:
     descriptor: a buffered file object costs three system calls more (fstat, ioctl, lseek)."""
     fd = os.open(tmp, _NEW_FILE, 0o666, dir_fd=folder)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        _write_all(fd, data)
         os.fsync(fd)
         return os.fstat(fd)
     finally:
         os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _lexists_in(folder: int, name: str) -> bool:
@@ -454,9 +458,7 @@ def write_new_unsynced(path: Path, data: bytes) -> bool:
             try:
                 fd = os.open(tmp, _NEW_FILE, 0o666, dir_fd=folder)
                 try:
-                    view = memoryview(data)
-                    while view:
-                        view = view[os.write(fd, view) :]
+                    _write_all(fd, data)
                 finally:
                     os.close(fd)
                 try:

@@ -22,20 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from cortexgraph_vault.core.note import (
-    ParsedNote,
-    minimal_update,
-    minimal_update_parsed,
-)
+from cortexgraph_vault.core.note import ParsedNote, minimal_update, minimal_update_parsed
 from cortexgraph_vault.errors import BeingWritten, Conflict, NoteFormatError, NotFound, VaultError
 from cortexgraph_vault.vault.anchored import register
-from cortexgraph_vault.vault.edit_steps import (
-    ComputeChanges,
-    Edit,
-    FieldChanges,
-    editable,
-    edited,
-)
+from cortexgraph_vault.vault.edit_steps import ComputeChanges, Edit, FieldChanges, editable, edited
 from cortexgraph_vault.vault.edit_steps import set_fields as set_fields  # imported from here
 from cortexgraph_vault.vault.files import (
     ChangedUnderUs,
@@ -142,12 +132,7 @@ class NoteStore:
 
         return self._rewrite(rel, edit, expected_sha256)
 
-    def _rewrite(
-        self,
-        rel: str,
-        edit: Edit,
-        expected_sha256: str | None,
-    ) -> Written:
+    def _rewrite(self, rel: str, edit: Edit, expected_sha256: str | None) -> Written:
         """`edit` gives the new text, and the new text parsed when it parsed it."""
         path = self.path(rel)
         self._may_change(f"changing {rel}")

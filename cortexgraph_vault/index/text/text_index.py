@@ -278,9 +278,7 @@ class TextIndex(Vocabulary):
         p.owned = self._era
 
     def search_expanded(
-        self,
-        terms: Sequence[str],
-        related: Mapping[str, Sequence[tuple[str, float]]] | None = None,
+        self, terms: Sequence[str], related: Mapping[str, Sequence[tuple[str, float]]] | None = None
     ) -> tuple[dict[str, float], dict[str, list[str]]]:
         """`search_docs` by path: path → similarity, in the same order."""
         (docs, sims), used = self.search_docs(terms, related)
@@ -288,9 +286,7 @@ class TextIndex(Vocabulary):
         return dict(zip([paths[d] for d in docs.tolist()], sims.tolist(), strict=True)), used
 
     def search_sized(
-        self,
-        terms: Sequence[str],
-        related: Mapping[str, Sequence[tuple[str, float]]] | None = None,
+        self, terms: Sequence[str], related: Mapping[str, Sequence[tuple[str, float]]] | None = None
     ) -> tuple[dict[str, float], dict[str, list[str]], np.ndarray]:
         """`search_expanded`, and each match's indexed length (`lengths`), in its order."""
         (docs, sims), used = self.search_docs(terms, related)
@@ -314,9 +310,7 @@ class TextIndex(Vocabulary):
         return out
 
     def search_docs(
-        self,
-        terms: Sequence[str],
-        related: Mapping[str, Sequence[tuple[str, float]]] | None = None,
+        self, terms: Sequence[str], related: Mapping[str, Sequence[tuple[str, float]]] | None = None
     ) -> tuple[tuple[np.ndarray, np.ndarray], dict[str, list[str]]]:
         """Every live document matching at least one term (document numbers, in the order
         they were met) and its BM25F similarity in [0, 1], and the vocabulary terms each
