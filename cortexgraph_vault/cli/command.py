@@ -146,7 +146,7 @@ class Command:
 
     name: str  # "search"; "import cortexgraph" for a command under a group
     help: str
-    handler: Handler
+    handler: Handler | None = None  # None: it runs `operation` with its arguments as the request
     args: tuple[Arg, ...] = ()
     needs: Needs = "operations"
     operation: str | None = None
@@ -179,21 +179,6 @@ def runs(operation: str) -> Handler:
 
     handler.__name__ = f"runs_{operation}"
     return handler
-
-
-def operation_command(
-    name: str, help: str, operation: str, *, args: tuple[Arg, ...] = (), through_daemon: bool = True
-) -> Command:
-    """A command that is one operation, run with its arguments as the request."""
-    return Command(
-        name,
-        help,
-        runs(operation),
-        args=args,
-        needs="operations",
-        operation=operation,
-        through_daemon=through_daemon,
-    )
 
 
 @dataclass(frozen=True)

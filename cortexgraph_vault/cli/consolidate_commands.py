@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
+from cortexgraph_vault.cli.command import Arg, Command, Request
 from cortexgraph_vault.errors import InvalidArgument
 
 if TYPE_CHECKING:
@@ -64,10 +64,10 @@ def _scheduled(s: MemoryService, r: Request) -> None:
 
 
 COMMANDS = (
-    operation_command(
+    Command(
         "cluster",
         "clusters of similar short-term memories (or duplicates)",
-        "cluster_memories",
+        operation="cluster_memories",
         args=(
             Arg("--threshold", "similarity that links two memories (default 0.83)", type=float),
             Arg("--max-size", "largest cluster (default 12)", param="max_cluster_size", type=int),
@@ -84,7 +84,6 @@ COMMANDS = (
         "consolidate",
         "run the consolidation pipeline (decay, cluster, merge, promote, relations)",
         _consolidate,
-        needs="operations",
         operation="consolidate_memories",
         also=("run_pipeline", "apply_plan"),
         description="Plan and apply the five consolidation stages. --dry-run writes the plan "

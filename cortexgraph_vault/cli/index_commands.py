@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
+from cortexgraph_vault.cli.command import Arg, Command, Request
 from cortexgraph_vault.cli.memory_commands import (
     CURSOR,
     MIN_SCORE,
@@ -33,10 +33,10 @@ def _links(ops: Operations, r: Request) -> Any:
 
 
 COMMANDS = (
-    operation_command(
+    Command(
         "search-all",
         "search memories and every other note together (search_unified)",
-        "search_unified",
+        operation="search_unified",
         args=(
             Arg("query", "the words to look for (quotes optional)", words=True),
             Arg("--tags", f"{TAGS.help}; a parent tag finds children", many=True, metavar="TAG"),
@@ -57,7 +57,6 @@ COMMANDS = (
         "links",
         "the link graph: a page of notes, or --around one note",
         _links,
-        needs="operations",
         operation="read_graph",
         also=("graph_neighbourhood",),
         args=(
@@ -104,12 +103,10 @@ COMMANDS = (
             ),
         ),
     ),
-    operation_command(
+    Command(
         "status",
         "index and watcher status, and every note that could not be read",
-        "vault_status",
-        # the state of this process's index and watcher, as it always was (the daemon's own
-        # differs: its watcher runs); `doctor` checks the daemon
+        operation="vault_status",
         through_daemon=False,
     ),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
+from cortexgraph_vault.cli.command import Arg, Command, Request
 
 if TYPE_CHECKING:
     from cortexgraph_vault.cli.operation_calls import Operations
@@ -27,7 +27,6 @@ COMMANDS = (
         "analyze",
         "should this message be saved (or --for-recall: searched)?",
         _analyze,
-        needs="operations",
         operation="analyze_message",
         also=("analyze_for_recall",),
         args=(
@@ -35,10 +34,10 @@ COMMANDS = (
             Arg("--for-recall", "judge whether to search memory", flag=True, local=True),
         ),
     ),
-    operation_command(
+    Command(
         "recall",
         "recall and reinforce memories a message is about",
-        "auto_recall_process_message",
+        operation="auto_recall_process_message",
         args=(
             MESSAGE,
             Arg(
@@ -49,10 +48,10 @@ COMMANDS = (
             ),
         ),
     ),
-    operation_command(
+    Command(
         "review",
         "fading memories worth revisiting, most urgent first",
-        "review_memories",
+        operation="review_memories",
         args=(
             Arg(
                 "--limit",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Group, Request, operation_command
+from cortexgraph_vault.cli.command import Arg, Command, Group, Request
 
 if TYPE_CHECKING:
     from cortexgraph_vault.config import Config
@@ -35,10 +35,10 @@ def _merge_driver(config: Config, r: Request) -> None:
 
 COMMANDS = (
     Group("import", "bring memories in from CortexGraph or the MCP memory server", "SOURCE"),
-    operation_command(
+    Command(
         "import cortexgraph",
         "CortexGraph / mnemex JSONL (memories.jsonl + relations.jsonl)",
-        "import_cortexgraph",
+        operation="import_cortexgraph",
         through_daemon=False,
         args=(
             Arg(
@@ -56,10 +56,10 @@ COMMANDS = (
             Arg("--allow-secrets", "import memories that look like credentials", flag=True),
         ),
     ),
-    operation_command(
+    Command(
         "import memory-json",
         "the MCP memory server's memory.json",
-        "import_memory_json",
+        operation="import_memory_json",
         through_daemon=False,
         args=(
             Arg("path", "the memory.json file to read", param="file", type=Path, metavar="FILE"),
@@ -74,30 +74,30 @@ COMMANDS = (
         ),
     ),
     Group("export", "write every memory out (to go back to CortexGraph, or as JSON)", "FORMAT"),
-    operation_command(
+    Command(
         "export cortexgraph",
         "memories.jsonl + relations.jsonl in a folder",
-        "export_cortexgraph",
+        operation="export_cortexgraph",
         through_daemon=False,
         args=(
             Arg("path", "the folder to write them into", param="folder", type=Path, metavar="DIR"),
             Arg("--force", "replace files already there", flag=True),
         ),
     ),
-    operation_command(
+    Command(
         "export json",
         "one JSON file with every memory and link",
-        "export_json",
+        operation="export_json",
         through_daemon=False,
         args=(
             Arg("path", "the JSON file to write", param="file", type=Path, metavar="FILE"),
             Arg("--force", "replace the file if it exists", flag=True),
         ),
     ),
-    operation_command(
+    Command(
         "reindex",
         "throw the index cache away and parse every note again",
-        "reindex",
+        operation="reindex",
         through_daemon=False,
     ),
     Command(
@@ -123,10 +123,10 @@ COMMANDS = (
         needs="config",
         args=(Arg("--fix", "install the merge driver for memory notes if missing", flag=True),),
     ),
-    operation_command(
+    Command(
         "graph",
         "draw the memory graph as one offline HTML page",
-        "graph_html",
+        operation="graph_html",
         through_daemon=False,
         args=(
             Arg(

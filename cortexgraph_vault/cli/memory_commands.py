@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
+from cortexgraph_vault.cli.command import Arg, Command, Request
 from cortexgraph_vault.errors import InvalidArgument
 
 if TYPE_CHECKING:
@@ -102,16 +102,16 @@ def _config(config: Config, r: Request) -> Any:
 
 
 COMMANDS = (
-    operation_command(
+    Command(
         "init",
         "make the vault a git repository (history and restore need it)",
-        "init_git",
+        operation="init_git",
         through_daemon=False,
     ),
-    operation_command(
+    Command(
         "save",
         "save a new memory",
-        "save_memory",
+        operation="save_memory",
         args=(
             Arg(
                 "content",
@@ -129,16 +129,16 @@ COMMANDS = (
             SUPERSEDES,
         ),
     ),
-    operation_command(
+    Command(
         "show",
         "show memories by id, id prefix, path or title",
-        "open_memories",
+        operation="open_memories",
         args=(MEMORY_IDS, CURSOR),
     ),
-    operation_command(
+    Command(
         "search",
         "search memories (a query filters and ranks)",
-        "search_memory",
+        operation="search_memory",
         args=(
             Arg(
                 "query",
@@ -161,19 +161,19 @@ COMMANDS = (
             CURSOR,
         ),
     ),
-    operation_command(
+    Command(
         "touch",
         "reinforce a memory (a use)",
-        "touch_memory",
+        operation="touch_memory",
         args=(
             MEMORY_ID,
             Arg("--boost", "also raise its strength by 0.1", param="boost_strength", flag=True),
         ),
     ),
-    operation_command(
+    Command(
         "observe",
         "record that memories were used in a conversation",
-        "observe_memory_usage",
+        operation="observe_memory_usage",
         args=(
             MEMORY_IDS,
             Arg(
@@ -184,10 +184,10 @@ COMMANDS = (
             ),
         ),
     ),
-    operation_command(
+    Command(
         "update",
         "change a memory's content, tags, entities or strength",
-        "update_memory",
+        operation="update_memory",
         args=(
             MEMORY_ID,
             Arg("--content", "new text, or - for stdin", stdin_dash=True),
@@ -199,10 +199,10 @@ COMMANDS = (
             SUPERSEDES,
         ),
     ),
-    operation_command(
+    Command(
         "delete",
         "archive a memory (or --remove it; git keeps it)",
-        "delete_memory",
+        operation="delete_memory",
         args=(
             MEMORY_ID,
             Arg(
@@ -215,10 +215,10 @@ COMMANDS = (
             EXPECTED_HASH,
         ),
     ),
-    operation_command(
+    Command(
         "relate",
         "link two memories with a typed relation",
-        "create_relation",
+        operation="create_relation",
         args=(
             Arg(
                 "from_id",
@@ -247,7 +247,6 @@ COMMANDS = (
         "forget faded memories (preview unless --yes)",
         _gc,
         operation="gc",
-        needs="operations",
         args=(
             Arg(
                 "--yes",
@@ -276,7 +275,6 @@ COMMANDS = (
         "promote memories into the vault (preview unless --yes)",
         _promote,
         operation="promote_memory",
-        needs="operations",
         args=(
             Arg("id", "the memory (or --auto)", param="memory_id", optional=True),
             Arg("--auto", "find every candidate", param="auto_detect", flag=True),
@@ -284,10 +282,10 @@ COMMANDS = (
             Arg("--force", "promote even if it does not qualify", flag=True),
         ),
     ),
-    operation_command(
+    Command(
         "snapshot",
         "commit the reinforcements gathered since the last snapshot",
-        "snapshot",
+        operation="snapshot",
         through_daemon=False,
     ),
     Command(
@@ -295,7 +293,6 @@ COMMANDS = (
         "the git history of a memory, across renames",
         _history,
         operation="memory_history",
-        needs="operations",
         also=("memory_version",),
         args=(
             MEMORY_ID,
@@ -319,7 +316,6 @@ COMMANDS = (
         "bring back a forgotten or archived memory (--list them)",
         _restore,
         operation="restore_memory",
-        needs="operations",
         also=("forgotten_memories",),
         args=(
             Arg("id", "the memory (or --list)", param="memory_id", optional=True),
@@ -340,10 +336,10 @@ COMMANDS = (
             ),
         ),
     ),
-    operation_command(
+    Command(
         "stats",
         "counts, score histogram and notes with problems",
-        "vault_stats",
+        operation="vault_stats",
         through_daemon=False,
     ),
     Command(

@@ -62,7 +62,6 @@ COMMANDS = (
         "sync",
         "record pending uses, fetch, merge memories field by field, push (git remote)",
         _sync,
-        needs="operations",
         operation="sync_vault",
         args=(
             Arg("--remote", "the git remote (default: the branch's, or origin)", metavar="NAME"),
