@@ -1,24 +1,17 @@
 """MemoryService: the one facade every door (MCP, REST, CLI) calls.
 
 It owns the engine (clock, config, vault, index, history) and runs the operations of the
-catalogue (`operations/`): `run(operation, request)` takes the lock the call needs and times
-it, then the operation's logic (`handlers/`) reads the request. Each operation is also an attribute
-named for what it does (`service.search("coffee", top_k=5)`), made from the catalogue: its
-arguments fill the operation's request, in the order the request declares them and by name.
+catalogue: `run(operation, request)` takes the lock the call needs, times it, and runs the
+operation's logic (`handlers/`) on the request. Each operation is also an attribute named for
+what it does (`service.search("coffee", top_k=5)`): its arguments fill the request, in the
+order the request declares them and by name.
 
-Doors run calls on worker threads (MCP, REST, the scheduler). Calls that change the vault
-hold the engine's change lock, one at a time. Reads need no lock while the watcher keeps the
-catalogue current (it already changes the catalogue beside every call, under the catalogue's
-own lock); without a watcher a read walks and refreshes the catalogue, so it holds the change
-lock too.
-
-Every call is timed under a name (get_performance_metrics). A call made while another is
-running on the same thread (a REST route calling an operation) is the same call: timed once.
-
-What a change leaves to be done after its lock (a save's git commit, made with the saves around
-it: engine/commits.py; the folder fsync after a write: vault/durability.py) is waited for once
-the lock is let go, before the call answers: `begin` runs the part under the lock and returns
-the rest, which the REST door runs on another thread while the next change goes ahead.
+Calls that change the vault hold the engine's change lock, one at a time; reads hold none while
+the watcher keeps the catalogue current (without one, a read refreshes it under the change lock
+too). A call made within another on the same thread is part of it, timed once. What a change
+leaves for after its lock (a save's group commit, engine/commits.py; the folder fsync,
+vault/durability.py) is waited for before it answers: `begin` runs the part under the lock and
+returns the rest, which the REST door finishes on another thread while the next change runs.
 """
 
 from __future__ import annotations
