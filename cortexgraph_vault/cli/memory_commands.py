@@ -6,6 +6,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.command import Arg, Command, Request
+from cortexgraph_vault.core.relation_types import RELATION_TYPES
 from cortexgraph_vault.errors import InvalidArgument
 
 if TYPE_CHECKING:
@@ -21,17 +22,6 @@ EXPECTED_HASH = Arg(
     "--expected-hash", "refuse if the note changed since you read it (its content_hash)"
 )
 YES = Arg("--yes", "really do it (one git commit)", param="dry_run", flag=True, negate=True)
-# The operations' literals, written out: --help must not import pydantic to list them
-# (tests/operations/test_cli_options.py checks they agree).
-RELATION_TYPES = [
-    "related",
-    "causes",
-    "supports",
-    "contradicts",
-    "has_decision",
-    "consolidated_from",
-    "supersedes",
-]
 SUPERSEDES = Arg(
     "--supersedes", "memories this one replaces (no longer true)", many=True, metavar="ID"
 )

@@ -10,13 +10,11 @@ from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.relation_ids import relation_id
 from cortexgraph_vault.core.rules import in_danger_zone, promote_reason, should_forget
-from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import NotFound
 from cortexgraph_vault.handlers.browse.notes import note_cursor
 from cortexgraph_vault.handlers.browse.size_budget import (
     Continuation,
-    check_max_chars,
     continuation_cursor,
     fill_within,
     json_size,
@@ -37,6 +35,7 @@ from cortexgraph_vault.models import (
     Skipped,
     StatsResult,
 )
+from cortexgraph_vault.requests.fields import days_before
 from cortexgraph_vault.requests.memories import OpenMemoriesRequest, SearchMemoryRequest
 
 ALL_STATUSES = ("active", "promoted", "archived")
@@ -79,7 +78,7 @@ def open_memories(engine: VaultEngine, req: OpenMemoriesRequest) -> OpenResult:
     place = read_continuation(req.cursor, digest, "open_memories") if req.cursor else None
     start = min(place.offset, len(refs)) if place is not None else 0
     now = datetime.fromisoformat(place.instant) if place and place.instant else engine.now()
-    budget = check_max_chars(engine.config.result_max_chars)
+    budget = engine.config.result_max_chars
     not_found: list[str] = []
     opened: dict[str, Memory] = {}
 
@@ -172,22 +171,14 @@ def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult
         terms,
         statuses=wanted,
         tags=req.tags,
-        used_since=req.used_since(now),
+        used_since=days_before(now, req.window_days),
         now=now,
         by_memory_score=True,
         include_superseded=asks_for_history(req.status),
     )
     if req.min_score is not None:
         ranked = ranked.where(ranked.memory_scores_or_zero() >= req.min_score)
-    shown = PageRequest(
-        req.page,
-        req.page_size or req.top_k,
-        req.preview_length,
-        req.include_review_candidates,
-        req.explain,
-        by_memory_score=True,
-        budget=budget,
-    )
+    shown = PageRequest.asked(req, req.top_k, budget, (1.0, 1.0))
     return page_of(engine, ranked, matches, shown, now=now)
 
 
@@ -224,6 +215,3 @@ def stats(engine: VaultEngine) -> StatsResult:
         problems=[Skipped(path=p, reason=r) for p, r in catalog.problems()],
         git=git,
     )
-
-
-__all__ = ["format_time", "open_memories", "search_memory", "stats"]

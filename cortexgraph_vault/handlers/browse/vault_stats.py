@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from cortexgraph_vault.core.decay import DAY, seconds_until_score
+from cortexgraph_vault.core.decay import DAY
 from cortexgraph_vault.core.rules import review_priority, should_forget
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.handlers.browse.reads import stats as base_stats
@@ -24,8 +24,8 @@ def _size(path: Path) -> int:
 
 def _folder_bytes(root: Path, known: Callable[[str], int | None]) -> int:
     """Every file of the vault, Obsidian's settings included; git's own folder is not the vault.
-    `known`: the size the index holds for a note it just looked at (no second stat of 10k
-    files); a link to a file counts as the file's size, a link to a folder as nothing."""
+    `known`: the size the index holds for a note it just looked at (no second stat of every
+    note); a link to a file counts as the file's size, a link to a folder as nothing."""
     total = 0
     stack = [(os.fspath(root), "")]
     while stack:
@@ -49,14 +49,6 @@ def _folder_bytes(root: Path, known: Callable[[str], int | None]) -> int:
     return total
 
 
-def _note_size(engine: VaultEngine) -> Callable[[str], int | None]:
-    def size(rel: str) -> int | None:
-        note = engine.catalog.note(rel)
-        return None if note is None else note.size
-
-    return size
-
-
 def stats(engine: VaultEngine) -> VaultStats:
     """The foundation's counts, plus what is at risk, due for review, and how big things are."""
     base = base_stats(engine)
@@ -74,16 +66,12 @@ def stats(engine: VaultEngine) -> VaultStats:
         due += review_priority(score, engine.rules) > 0
         if should_forget(score, engine.rules):
             continue
-        left = seconds_until_score(
-            engine.rules.forget_threshold,
-            use_count=m.use_count,
-            last_used=m.last_used,
-            strength=m.strength,
-            now=now,
-            cfg=engine.decay,
-        )
+        left = m.decay.seconds_until(engine.rules.forget_threshold, now, engine.decay)
         at_risk += left <= AT_RISK_DAYS * DAY
-    vault_bytes = _folder_bytes(engine.root, _note_size(engine))
+    note_at = engine.catalog.note
+    vault_bytes = _folder_bytes(
+        engine.root, lambda rel: None if (n := note_at(rel)) is None else n.size
+    )
     cache = engine.index_cache.path
     return VaultStats(
         **base.model_dump(),

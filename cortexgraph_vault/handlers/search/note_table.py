@@ -136,24 +136,7 @@ def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> No
     fresh, gone = _compared(notes, before)
     if not fresh:
         return _without(notes, before, gone)
-    grow = len(fresh)
-
-    def more(a: np.ndarray, fill: float) -> np.ndarray:
-        return np.concatenate([a, np.full(grow, fill, dtype=a.dtype)])
-
-    table = NoteTable(
-        list(before.paths),
-        dict(before.row_of),
-        list(before.notes),
-        more(before.status, NOTE),
-        list(before.status_names),
-        more(before.use_base, 1.0),
-        more(before.last_used, 0.0),
-        more(before.strength, 0.0),
-        more(before.created, math.nan),
-        before.dead.union(gone),
-        list(notes),
-    )
+    table = _grown(before, len(fresh), list(before.paths), dict(before.row_of), gone, list(notes))
     codes = {name: i for i, name in enumerate(table.status_names)}
     for i in gone:
         old = table.notes[i]
@@ -176,8 +159,8 @@ def _append(table: NoteTable, codes: dict[str, int], note: IndexedNote) -> None:
 def _compared(notes: list[IndexedNote], before: NoteTable) -> tuple[list[IndexedNote], list[int]]:
     """The notes `before` does not hold (in their order), and the rows of those it holds
     that `notes` no longer has. Object ids compared as sorted arrays, in numpy: a dict and a
-    set of every note's id (100k notes: ~20 MB of small ints, made at each build while a gc
-    beside readers made hundreds of builds) was the gc's peak, and slower."""
+    set of every note's id, made at each build while a gc beside readers made hundreds of
+    builds, was the gc's peak memory, and slower."""
     live = before.live
     held = np.fromiter(map(id, before.notes), np.uintp, len(before.notes))[live]
     order = np.argsort(held)
@@ -196,8 +179,8 @@ def _without(notes: list[IndexedNote] | None, before: NoteTable, gone: list[int]
     """The table after changes that only removed notes (a gc forgetting 1,000 memories, each
     removal a change a reader beside it builds a table for): no row is added or filled, so
     the rows' paths, notes and arrays are the last table's, shared (neither changes them); only
-    the lookups lose the removed paths. At 100k notes each such table was ~11 MB of copies,
-    built again and again while a gc ran (the warm peak)."""
+    the lookups lose the removed paths: copies of them, made again and again while a gc ran,
+    were the warm peak."""
     row_of = dict(before.row_of)
     for i in gone:
         old = before.notes[i]
@@ -239,10 +222,10 @@ def _live_after(before: NoteTable, table: NoteTable, gone: list[int], added: int
 
 def _in_place(notes: list[IndexedNote], before: NoteTable) -> NoteTable | None:
     """The table after changes that replaced notes where they were (touches, edits: the
-    catalogue keeps a replaced note at its place), or None for other changes. Under load a
-    touch makes a new state every few ms: the general path copied every row's lookups (~3.7
-    ms at 10k notes, more than a search); here the notes are compared with the last ones
-    place by place (in C) and only the arrays are copied. Paths and rows stay, shared."""
+    catalogue keeps a replaced note at its place), or None for other changes. Under load
+    touches make new states one after another, and the general path copies every row's
+    lookups; here the notes are compared with the last ones place by place (in C) and only
+    the arrays are copied. Paths and rows stay, shared."""
     listed = before.listed
     if listed is None or len(listed) != len(notes):
         return None
@@ -307,15 +290,35 @@ def updated_table(before: NoteTable, changes: Changes) -> NoteTable | None:
         return _without(None, before, gone)
     if not gone and not new:
         return _replaced(before, replaced)
-    grow = len(new)
+    paths, row_of = list(before.paths), dict(row_of)
+    for row in gone:
+        del row_of[before.paths[row]]
+    table = _grown(before, len(new), paths, row_of, gone)
+    codes = {name: i for i, name in enumerate(table.status_names)}
+    for row, note in replaced:
+        table.notes[row] = note
+        _fill(table, codes, row, note)
+    for note in new:
+        _append(table, codes, note)
+    _live_after(before, table, gone, len(new))
+    return table
+
+
+def _grown(
+    before: NoteTable,
+    grow: int,
+    paths: list[str],
+    row_of: dict[str, int],
+    gone: list[int],
+    listed: list[IndexedNote] | None = None,
+) -> NoteTable:
+    """A copy of `before` with `grow` rows more, each a plain note's until it is filled in,
+    and the rows of `gone` dead."""
 
     def copied(a: np.ndarray, fill: float) -> np.ndarray:
         return np.concatenate([a, np.full(grow, fill, dtype=a.dtype)]) if grow else a.copy()
 
-    paths, row_of = list(before.paths), dict(row_of)
-    for row in gone:
-        del row_of[before.paths[row]]
-    table = NoteTable(
+    return NoteTable(
         paths,
         row_of,
         list(before.notes),
@@ -326,15 +329,8 @@ def updated_table(before: NoteTable, changes: Changes) -> NoteTable | None:
         copied(before.strength, 0.0),
         copied(before.created, math.nan),
         before.dead.union(gone),
+        listed,
     )
-    codes = {name: i for i, name in enumerate(table.status_names)}
-    for row, note in replaced:
-        table.notes[row] = note
-        _fill(table, codes, row, note)
-    for note in new:
-        _append(table, codes, note)
-    _live_after(before, table, gone, len(new))
-    return table
 
 
 COLUMNS = ("status", "use_base", "last_used", "strength", "created")

@@ -57,6 +57,7 @@ from cortexgraph_vault.handlers.search.relevance import (
 from cortexgraph_vault.handlers.writes.supersession import SUPERSEDES
 from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
+from cortexgraph_vault.requests.fields import days_before
 from cortexgraph_vault.requests.vault import SearchUnifiedRequest
 
 REVIEW_NEAR = 0.9
@@ -65,30 +66,7 @@ UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
 __all__ = ["rank", "search_terms", "search_unified"]
 
 # the fields a memory's hit is given (all but `explain`, which a page asking for it sets)
-_HIT_GIVEN = frozenset(
-    {
-        "id",
-        "title",
-        "path",
-        "source",
-        "status",
-        "content",
-        "tags",
-        "score",
-        "similarity",
-        "memory_score",
-        "use_count",
-        "last_used",
-        "created_at",
-        "age_days",
-        "review_priority",
-        "review_candidate",
-        "matched",
-        "superseded_by",
-        "valid_until",
-        "supersedes",
-    }
-)
+_HIT_GIVEN = frozenset(SearchHit.model_fields) - {"explain"}
 
 
 class Ranked(NamedTuple):
@@ -392,8 +370,8 @@ def explain_hit(
 
 
 # id of a note → (the note, its `created` time): a note's frontmatter is decoded anew at
-# each look (its cold fields keep only the body), a third of a note's hit. A version of a
-# note is immutable; bounded as engine/memory_views.py's kept fields are.
+# each look (its cold fields keep only the body). A version of a note is immutable; bounded
+# as engine/memory_views.py's kept fields are.
 KEPT_MAX = 4096
 _created: dict[int, tuple[IndexedNote, datetime | None]] = {}
 
@@ -509,7 +487,7 @@ def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResu
         statuses=wanted,
         tags=req.tags,
         folder=folder,
-        used_since=req.used_since(now),
+        used_since=days_before(now, req.window_days),
         now=now,
         stm_weight=stm_w,
         ltm_weight=ltm_w,
@@ -517,15 +495,5 @@ def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResu
     )
     if req.min_score is not None:
         ranked = ranked.where(ranked.score >= req.min_score)
-    shown = PageRequest(
-        req.page,
-        req.page_size or req.limit,
-        req.preview_length,
-        req.include_review_candidates,
-        req.explain,
-        stm_w,
-        ltm_w,
-        by_memory_score=False,
-        budget=budget,
-    )
+    shown = PageRequest.asked(req, req.limit, budget, (stm_w, ltm_w))
     return page_of(engine, ranked, matches, shown, now=now)

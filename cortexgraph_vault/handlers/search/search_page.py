@@ -18,7 +18,6 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.handlers.browse.paging import paginate
 from cortexgraph_vault.handlers.browse.size_budget import (
     Continuation,
-    check_max_chars,
     continuation_cursor,
     fill_within,
     json_size,
@@ -49,6 +48,23 @@ class PageRequest(NamedTuple):
     by_memory_score: bool = False
     budget: PageBudget | None = None
 
+    @staticmethod
+    def asked(
+        request: SearchRequest, size: int, budget: PageBudget, weights: tuple[float, float]
+    ) -> PageRequest:
+        """The page a search request asks for: `size` results (unless it gives page_size),
+        short-term and long-term weighted so, by memory score when it searches memories."""
+        return PageRequest(
+            request.page,
+            request.page_size or size,
+            request.preview_length,
+            request.include_review_candidates,
+            request.explain,
+            *weights,
+            by_memory_score=isinstance(request, SearchMemoryRequest),
+            budget=budget,
+        )
+
 
 class PageBudget(NamedTuple):
     """The size budget of one search answer and where a cursor continues (handlers/browse/size_budget.py)."""
@@ -63,7 +79,7 @@ class PageBudget(NamedTuple):
         digest = request_digest(tool, request)
         cursor = request.cursor
         place = read_continuation(cursor, digest, tool) if cursor is not None else None
-        return PageBudget(check_max_chars(engine.config.result_max_chars), digest, tool, place)
+        return PageBudget(engine.config.result_max_chars, digest, tool, place)
 
     def now(self, engine: VaultEngine) -> datetime:
         """The instant to rank at: a continuation ranks as the call it continues did."""
