@@ -15,7 +15,6 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 
 from cortexgraph_vault.cli.main import main
-from tests.conftest import CliResult
 
 
 @contextlib.contextmanager
@@ -44,8 +43,9 @@ def _fresh_logging() -> Iterator[None]:
         root.setLevel(level)
 
 
-def run_main(argv: Sequence[str], env: Mapping[str, str], stdin: str = "") -> CliResult:
-    """`cortexgraph-vault ARGV` in this process, with exactly `env` as its environment."""
+def run_main(argv: Sequence[str], env: Mapping[str, str], stdin: str = "") -> tuple[int, str, str]:
+    """`cortexgraph-vault ARGV` in this process, with exactly `env` as its environment: its
+    exit code, stdout and stderr."""
     out, err = io.StringIO(), io.StringIO()
     before = set(threading.enumerate())
     with (
@@ -64,4 +64,4 @@ def run_main(argv: Sequence[str], env: Mapping[str, str], stdin: str = "") -> Cl
             for thread in set(threading.enumerate()) - before:
                 if not thread.daemon:
                     thread.join()
-    return CliResult(code, out.getvalue(), err.getvalue())
+    return code, out.getvalue(), err.getvalue()

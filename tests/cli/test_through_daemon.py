@@ -117,7 +117,9 @@ def cli_in_process(home: Path, vault: Path, *args: str) -> CliResult:
     """What `cli` runs, in this process: the script's every command twice costs a minute of
     processes starting, and what they answer is the same (the other tests here, and
     tests/cli/test_main.py, start the program for real)."""
-    return run_main(["--vault", str(vault), "--now", NOW_ISO, *args], isolated_env(home))
+    return CliResult(
+        *run_main(["--vault", str(vault), "--now", NOW_ISO, *args], isolated_env(home))
+    )
 
 
 def test_the_script_runs_every_command_of_the_catalogue() -> None:
