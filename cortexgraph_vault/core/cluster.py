@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from cortexgraph_vault.core.english import word_set
 from cortexgraph_vault.core.relevance import STOP_WORDS
 
 ENTITY_WEIGHT = 1.0
@@ -40,37 +41,10 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Kept although short or common: they change what a memory says.
 _MEANINGFUL = frozenset({"not", "no", "never", "without", "before", "after", "only"})
 _STOP = (
-    frozenset(
-        STOP_WORDS
-        | {
-            "she",
-            "he",
-            "her",
-            "his",
-            "him",
-            "us",
-            "am",
-            "been",
-            "being",
-            "would",
-            "should",
-            "could",
-            "can",
-            "also",
-            "just",
-            "all",
-            "any",
-            "s",
-            "t",
-            "into",
-            "over",
-            "very",
-            "up",
-            "out",
-        }
-    )
-    - _MEANINGFUL
-)
+    STOP_WORDS
+    | word_set("she he her his him us am been being would should could can also just all any")
+    | word_set("s t into over very up out")
+) - _MEANINGFUL
 
 
 @dataclass(frozen=True)

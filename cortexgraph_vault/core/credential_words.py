@@ -13,53 +13,27 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from cortexgraph_vault.core.english import STOP_WORDS, word_set
+from cortexgraph_vault.core.english import STOP_WORDS, phrases, word_set
 
 
 def alternation(phrases: Iterable[str]) -> str:
     """A regex alternation of phrases, longest first (so "pin code" wins over "pin"); a space
     in a phrase matches any run of spaces or a hyphen, an apostrophe either apostrophe."""
-    parts = []
-    for phrase in sorted(set(phrases), key=len, reverse=True):
-        out = []
-        for ch in phrase:
-            if ch == " ":
-                out.append(r"[\s-]+")
-            elif ch == "'":
-                out.append("['’]")
-            elif ch == "-":
-                out.append(r"[\s-]?")
-            else:
-                out.append(re.escape(ch))
-        parts.append("".join(out))
+    parts = (
+        "".join(_PHRASE_CHARS.get(ch) or re.escape(ch) for ch in phrase)
+        for phrase in sorted(set(phrases), key=len, reverse=True)
+    )
     return "(?:" + "|".join(parts) + ")"
 
 
-def words(text: str) -> tuple[str, ...]:
-    """Phrases one per line (a line may hold several words)."""
-    return tuple(line.strip() for line in text.strip().splitlines() if line.strip())
+_PHRASE_CHARS = {" ": r"[\s-]+", "'": "['’]", "-": r"[\s-]?"}
 
 
 # Names of a secret that may be any word at all: "the password is marmalade".
-PASSWORD_NAMES = words(
+PASSWORD_NAMES = phrases(
     """
-    password
-    passwd
-    pwd
-    passcode
-    pass code
-    passphrase
-    pass phrase
-    passwort
-    kennwort
-    mot de passe
-    mdp
-    contraseña
-    contrasena
-    senha
-    palavra-passe
-    palavra passe
-    parola d'ordine
+    password, passwd, pwd, passcode, pass code, passphrase, pass phrase, passwort, kennwort,
+    mot de passe, mdp, contraseña, contrasena, senha, palavra-passe, palavra passe, parola d'ordine,
     wachtwoord
     """
 )
@@ -69,122 +43,28 @@ PASSWORD_SHORTHANDS = ("pass", "pw")
 PASSWORD_COMPOUND_ENDS = ("passwort", "kennwort", "wachtwoord")
 
 # Names of a code made of digits: "PIN", "alarm code", "Geheimzahl", "code PIN", "combinación".
-NUMBER_NAMES = words(
+NUMBER_NAMES = phrases(
     """
-    pin
-    pin code
-    pin number
-    pin-nummer
-    pin-code
-    pincode
-    puk
-    puk code
-    sim pin
-    cvv
-    cvv2
-    cvc
-    card security code
-    combination
-    combo
-    lock combination
-    one-time code
-    one time code
-    otp
-    geheimzahl
-    geheimnummer
-    kombination
-    zahlenkombination
-    türcode
-    tuercode
-    haustürcode
-    alarmcode
-    zugangscode
-    torcode
-    tresorcode
-    zahlencode
-    sicherheitscode
-    entsperrcode
-    geheimcode
-    digicode
-    code pin
-    code secret
-    code d'accès
-    code d'acces
-    code d'entrée
-    code de sécurité
-    code de déverrouillage
-    combinaison
-    código pin
-    codigo pin
-    código secreto
-    código de acceso
-    código de seguridad
-    código de desbloqueo
-    número pin
-    combinación
-    codice pin
-    codice segreto
-    codice di accesso
-    codice d'accesso
-    codice di sicurezza
-    codice di sblocco
-    combinazione
-    código de acesso
-    código de segurança
-    código de desbloqueio
-    combinação
-    deurcode
-    toegangscode
-    kluiscode
-    poortcode
-    cijfercode
-    beveiligingscode
-    ontgrendelcode
-    combinatie
+    pin, pin code, pin number, pin-nummer, pin-code, pincode, puk, puk code, sim pin, cvv, cvv2,
+    cvc, card security code, combination, combo, lock combination, one-time code, one time code,
+    otp, geheimzahl, geheimnummer, kombination, zahlenkombination, türcode, tuercode, haustürcode,
+    alarmcode, zugangscode, torcode, tresorcode, zahlencode, sicherheitscode, entsperrcode,
+    geheimcode, digicode, code pin, code secret, code d'accès, code d'acces, code d'entrée,
+    code de sécurité, code de déverrouillage, combinaison, código pin, codigo pin, código secreto,
+    código de acceso, código de seguridad, código de desbloqueo, número pin, combinación,
+    codice pin, codice segreto, codice di accesso, codice d'accesso, codice di sicurezza,
+    codice di sblocco, combinazione, código de acesso, código de segurança, código de desbloqueio,
+    combinação, deurcode, toegangscode, kluiscode, poortcode, cijfercode, beveiligingscode,
+    ontgrendelcode, combinatie
     """
 )
 # "X code" in English (and German written apart): the X says what the code opens or proves.
-CODE_QUALIFIERS = words(
+CODE_QUALIFIERS = phrases(
     """
-    alarm
-    house alarm
-    burglar alarm
-    door
-    front door
-    back door
-    gate
-    front gate
-    garage
-    garage door
-    safe
-    key safe
-    lock
-    locker
-    lockbox
-    padlock
-    bike lock
-    entry
-    building entry
-    keypad
-    unlock
-    access
-    security
-    verification
-    2fa
-    two-factor
-    backup
-    recovery
-    secret
-    apartment
-    house
-    buzzer
-    intercom
-    entry phone
-    wifi
-    wi-fi
-    sim
-    phone
-    screen
+    alarm, house alarm, burglar alarm, door, front door, back door, gate, front gate, garage,
+    garage door, safe, key safe, lock, locker, lockbox, padlock, bike lock, entry, building entry,
+    keypad, unlock, access, security, verification, 2fa, two-factor, backup, recovery, secret,
+    apartment, house, buzzer, intercom, entry phone, wifi, wi-fi, sim, phone, screen
     """
 )
 # The word "code" alone names a secret only with what it opens: "the code for the alarm",
@@ -192,356 +72,86 @@ CODE_QUALIFIERS = words(
 CODE_WORDS = ("code", "codes", "código", "codigo", "codice")
 
 # Things a code opens: "the alarm is 8842", "use 8842 for the alarm", "the code to the safe".
-LOCKED_THINGS = words(
+LOCKED_THINGS = phrases(
     """
-    alarm
-    alarm system
-    alarm panel
-    house alarm
-    burglar alarm
-    door
-    front door
-    back door
-    gate
-    front gate
-    garage
-    garage door
-    safe
-    locker
-    padlock
-    lock
-    bike lock
-    keypad
-    lockbox
-    key safe
-    key box
-    building
-    entrance
-    intercom
-    mailbox
-    alarmanlage
-    tür
-    haustür
-    tor
-    garagentor
-    tresor
-    schließfach
-    schloss
-    fahrradschloss
-    vorhängeschloss
-    briefkasten
-    eingang
-    gebäude
-    alarme
-    porte
-    porte d'entrée
-    portail
-    coffre
-    coffre-fort
-    casier
-    cadenas
-    immeuble
-    interphone
-    alarma
-    puerta
-    portón
-    portal
-    garaje
-    caja fuerte
-    taquilla
-    candado
-    edificio
-    buzón
-    allarme
-    porta
-    portone
-    cancello
-    cassaforte
-    armadietto
-    lucchetto
-    palazzo
-    citofono
-    portão
-    garagem
-    cofre
-    cacifo
-    cadeado
-    prédio
-    deur
-    voordeur
-    poort
-    kluis
-    kluisje
-    slot
-    fietsslot
-    hangslot
-    gebouw
+    alarm, alarm system, alarm panel, house alarm, burglar alarm, door, front door, back door, gate,
+    front gate, garage, garage door, safe, locker, padlock, lock, bike lock, keypad, lockbox,
+    key safe, key box, building, entrance, intercom, mailbox, alarmanlage, tür, haustür, tor,
+    garagentor, tresor, schließfach, schloss, fahrradschloss, vorhängeschloss, briefkasten, eingang,
+    gebäude, alarme, porte, porte d'entrée, portail, coffre, coffre-fort, casier, cadenas, immeuble,
+    interphone, alarma, puerta, portón, portal, garaje, caja fuerte, taquilla, candado, edificio,
+    buzón, allarme, porta, portone, cancello, cassaforte, armadietto, lucchetto, palazzo, citofono,
+    portão, garagem, cofre, cacifo, cadeado, prédio, deur, voordeur, poort, kluis, kluisje, slot,
+    fietsslot, hangslot, gebouw
     """
 )
 # What a password opens: "use hunter4 for the wifi", "the password for the router".
-PASSWORD_THINGS = words(
+PASSWORD_THINGS = phrases(
     """
-    wifi
-    wi-fi
-    wlan
-    router
-    network
-    laptop
-    computer
-    phone
-    ipad
-    email
-    e-mail
-    mail
-    bank
-    card
-    debit card
-    bank card
-    account
-    login
-    vpn
-    nas
-    sim
-    cartão
-    tarjeta
-    carta
-    karte
-    carte
-    kaart
+    wifi, wi-fi, wlan, router, network, laptop, computer, phone, ipad, email, e-mail, mail, bank,
+    card, debit card, bank card, account, login, vpn, nas, sim, cartão, tarjeta, carta, karte,
+    carte, kaart
     """
 )
 
 # Names that usually mean a secret but also "the key to success" or "the secret of risotto":
 # their value must look made up (a digit or a symbol in it).
-GUARDED_NAMES = words(
+GUARDED_NAMES = phrases(
     """
-    wifi key
-    wi-fi key
-    network key
-    wpa key
-    wpa2 key
-    wep key
-    wlan key
-    security key
-    product key
-    license key
-    licence key
-    serial key
-    activation key
-    recovery key
-    encryption key
-    master key
-    secret key
-    wlan-schlüssel
-    netzwerkschlüssel
-    schlüssel
-    clé wifi
-    clé wpa
-    clé de sécurité
-    clé de licence
-    clé
-    clave
-    clave wifi
-    clave de red
-    clave de producto
-    chiave
-    chiave wifi
-    chiave di rete
-    chave
-    chave wifi
-    chave de rede
-    wifi-sleutel
-    netwerksleutel
-    sleutel
+    wifi key, wi-fi key, network key, wpa key, wpa2 key, wep key, wlan key, security key,
+    product key, license key, licence key, serial key, activation key, recovery key, encryption key,
+    master key, secret key, wlan-schlüssel, netzwerkschlüssel, schlüssel, clé wifi, clé wpa,
+    clé de sécurité, clé de licence, clé, clave, clave wifi, clave de red, clave de producto,
+    chiave, chiave wifi, chiave di rete, chave, chave wifi, chave de rede, wifi-sleutel,
+    netwerksleutel, sleutel
     """
 )
 
 # Names of the answer to a security question, whatever word it is.
-ANSWER_NAMES = words(
+ANSWER_NAMES = phrases(
     """
-    security answer
-    security question answer
-    security question's answer
-    answer to my security question
-    answer to the security question
-    answer to her security question
-    answer to his security question
-    mother's maiden name
-    mothers maiden name
-    sicherheitsantwort
-    antwort auf meine sicherheitsfrage
-    antwort auf die sicherheitsfrage
-    mädchenname meiner mutter
-    geburtsname meiner mutter
-    réponse à ma question secrète
-    réponse à la question secrète
-    réponse à ma question de sécurité
-    réponse à la question de sécurité
-    nom de jeune fille de ma mère
-    respuesta a mi pregunta de seguridad
-    respuesta a la pregunta de seguridad
-    respuesta de seguridad
-    respuesta secreta
-    apellido de soltera de mi madre
-    risposta alla domanda di sicurezza
-    risposta alla mia domanda di sicurezza
-    risposta segreta
-    cognome da nubile di mia madre
-    resposta à pergunta de segurança
-    resposta da pergunta de segurança
-    resposta secreta
-    nome de solteira da minha mãe
-    antwoord op mijn beveiligingsvraag
-    antwoord op de beveiligingsvraag
+    security answer, security question answer, security question's answer,
+    answer to my security question, answer to the security question,
+    answer to her security question, answer to his security question, mother's maiden name,
+    mothers maiden name, sicherheitsantwort, antwort auf meine sicherheitsfrage,
+    antwort auf die sicherheitsfrage, mädchenname meiner mutter, geburtsname meiner mutter,
+    réponse à ma question secrète, réponse à la question secrète, réponse à ma question de sécurité,
+    réponse à la question de sécurité, nom de jeune fille de ma mère,
+    respuesta a mi pregunta de seguridad, respuesta a la pregunta de seguridad,
+    respuesta de seguridad, respuesta secreta, apellido de soltera de mi madre,
+    risposta alla domanda di sicurezza, risposta alla mia domanda di sicurezza, risposta segreta,
+    cognome da nubile di mia madre, resposta à pergunta de segurança,
+    resposta da pergunta de segurança, resposta secreta, nome de solteira da minha mãe,
+    antwoord op mijn beveiligingsvraag, antwoord op de beveiligingsvraag,
     meisjesnaam van mijn moeder
     """
 )
 
 # Between a name and its value. Spelled as words, these only join when spaced out ("is", not
 # the "is" of "island"); the marks join with or without spaces.
-JOINING_WORDS = words(
+JOINING_WORDS = phrases(
     """
-    is
-    was
-    are
-    is now
-    is still
-    was changed to
-    is set to
-    has been changed to
-    changed to
-    set to
-    now
-    ist
-    war
-    lautet
-    lautete
-    ist jetzt
-    heißt
-    est
-    était
-    c'est
-    est maintenant
-    es
-    era
-    es ahora
-    è
-    e'
-    é
-    è ora
-    é agora
-    is nu
-    luidt
+    is, was, are, is now, is still, was changed to, is set to, has been changed to, changed to,
+    set to, now, ist, war, lautet, lautete, ist jetzt, heißt, est, était, c'est, est maintenant, es,
+    era, es ahora, è, e', é, è ora, é agora, is nu, luidt
     """
 )
 # Where what is being named is said between the name and "is": "password *for the NAS* is",
 # "mot de passe *du wifi* est", "código *de la puerta* es".
-OF_WORDS = words(
+OF_WORDS = phrases(
     """
-    for
-    of
-    to
-    at
-    on
-    in
-    from
-    für
-    fürs
-    au
-    aux
-    al
-    ao
-    à
-    vom
-    von
-    zum
-    zur
-    der
-    des
-    du
-    de
-    pour
-    del
-    para
-    della
-    dello
-    delle
-    degli
-    dei
-    di
-    per
-    do
-    da
-    dos
-    das
-    van
-    voor
-    bij
+    for, of, to, at, on, in, from, für, fürs, au, aux, al, ao, à, vom, von, zum, zur, der, des, du,
+    de, pour, del, para, della, dello, delle, degli, dei, di, per, do, da, dos, das, van, voor, bij
     """
 )
 # Articles and possessives: "is *my* PIN", "ist *mein* Passwort", "est *mon* mot de passe".
 # No indefinite ones: "1234 is a terrible PIN" speaks of PINs in general.
-THE_WORDS = words(
+THE_WORDS = phrases(
     """
-    the
-    my
-    our
-    your
-    his
-    her
-    their
-    der
-    die
-    das
-    den
-    dem
-    mein
-    meine
-    meinen
-    meiner
-    unser
-    unsere
-    dein
-    deine
-    le
-    la
-    les
-    mon
-    ma
-    mes
-    notre
-    ton
-    ta
-    son
-    sa
-    el
-    mi
-    mis
-    nuestra
-    nuestro
-    tu
-    su
-    il
-    lo
-    mio
-    mia
-    nostro
-    nostra
-    la mia
-    il mio
-    o
-    a
-    meu
-    minha
-    o meu
-    a minha
-    nosso
-    nossa
-    het
-    mijn
-    ons
-    onze
-    jouw
+    the, my, our, your, his, her, their, der, die, das, den, dem, mein, meine, meinen, meiner,
+    unser, unsere, dein, deine, le, la, les, mon, ma, mes, notre, ton, ta, son, sa, el, mi, mis,
+    nuestra, nuestro, tu, su, il, lo, mio, mia, nostro, nostra, la mia, il mio, o, a, meu, minha,
+    o meu, a minha, nosso, nossa, het, mijn, ons, onze, jouw
     """
 )
 # Words before a name that make it any PIN, not this one: "the most common PIN".
@@ -552,133 +162,38 @@ GENERAL_WORDS = word_set(
     """
 )
 # "use hunter4 for the wifi", "nimm 8842 für die Alarmanlage", "utilise 8842 pour l'alarme".
-USE_WORDS = words(
+USE_WORDS = phrases(
     """
-    use
-    try
-    enter
-    type
-    put in
-    nimm
-    benutze
-    verwende
-    gib
-    utilise
-    utilisez
-    prends
-    tape
-    tapez
-    usa
-    usá
-    utiliza
-    use
-    usa
-    utilizza
-    usar
-    utilize
-    digite
-    gebruik
+    use, try, enter, type, put in, nimm, benutze, verwende, gib, utilise, utilisez, prends, tape,
+    tapez, usa, usá, utiliza, use, usa, utilizza, usar, utilize, digite, gebruik
     """
 )
-USE_AS_WORDS = words(
+USE_AS_WORDS = phrases(
     """
-    for
-    as
-    on
-    at
-    für
-    als
-    comme
-    pour
-    como
-    para
-    come
-    per
-    voor
+    for, as, on, at, für, als, comme, pour, como, para, come, per, voor
     """
 )
 # "to disarm the alarm, enter 8842", "punch in 5521 to open the gate".
-OPEN_VERBS = words(
+OPEN_VERBS = phrases(
     """
-    disarm
-    arm
-    unlock
-    open
-    deactivate
-    turn off
-    switch off
-    get in
-    get into
-    access
-    entschärfen
-    öffnen
-    entsperren
-    deaktivieren
-    ausschalten
-    désactiver
-    ouvrir
-    déverrouiller
-    desactivar
-    abrir
-    desbloquear
-    disattivare
-    aprire
-    sbloccare
-    desativar
-    desbloquear
-    uitschakelen
-    openen
-    ontgrendelen
+    disarm, arm, unlock, open, deactivate, turn off, switch off, get in, get into, access,
+    entschärfen, öffnen, entsperren, deaktivieren, ausschalten, désactiver, ouvrir, déverrouiller,
+    desactivar, abrir, desbloquear, disattivare, aprire, sbloccare, desativar, desbloquear,
+    uitschakelen, openen, ontgrendelen
     """
 )
-KEY_IN_VERBS = words(
+KEY_IN_VERBS = phrases(
     """
-    enter
-    type
-    type in
-    punch in
-    key in
-    tap in
-    dial
-    input
-    press
-    use
-    eingeben
-    tippen
-    tippe
-    gib
-    entrez
-    tapez
-    tape
-    composez
-    compose
-    introduce
-    marca
-    teclea
-    digita
-    inserisci
-    digite
-    insira
-    voer
-    toets
-    typ
+    enter, type, type in, punch in, key in, tap in, dial, input, press, use, eingeben, tippen,
+    tippe, gib, entrez, tapez, tape, composez, compose, introduce, marca, teclea, digita, inserisci,
+    digite, insira, voer, toets, typ
     """
 )
 # "the door opens with 3390", "the alarm disarms with 8842".
-OPENS_WITH = words(
+OPENS_WITH = phrases(
     """
-    opens with
-    unlocks with
-    disarms with
-    is disarmed with
-    is unlocked with
-    is opened with
-    öffnet mit
-    s'ouvre avec
-    se abre con
-    si apre con
-    abre com
-    opent met
+    opens with, unlocks with, disarms with, is disarmed with, is unlocked with, is opened with,
+    öffnet mit, s'ouvre avec, se abre con, si apre con, abre com, opent met
     """
 )
 

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from cortexgraph_vault.core.credential_phrases import phrase_spans
 from cortexgraph_vault.core.credential_words import ID_LABELS
+from cortexgraph_vault.core.english import phrases
 
 Span = tuple[str, int, int]
 
@@ -45,100 +46,24 @@ _NUMBER_RUN = re.compile(
     r"|\d{4}(?P<a>[ -])\d{6}(?P=a)\d{4,5})"
     r"(?![\w])(?![-.:/]\w)(?![ -]\d)"
 )
-_CARD_WORDS = (
-    "card",
-    "visa",
-    "mastercard",
-    "amex",
-    "discover",
-    "karte",
-    "carte",
-    "tarjeta",
-    "carta",
-    "cartão",
-    "kaart",
+_CARD_WORDS = phrases(
+    "card, visa, mastercard, amex, discover, karte, carte, tarjeta, carta, cartão, kaart"
 )
 _IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![a-z0-9])")
 # ISO 13616's registry: each country's IBANs have one length, so an upper-case hash that
 # happens to pass mod 97 (one in 97 do) is not taken for an account.
 IBAN_LENGTHS = {
-    "AD": 24,
-    "AE": 23,
-    "AL": 28,
-    "AT": 20,
-    "AZ": 28,
-    "BA": 20,
-    "BE": 16,
-    "BG": 22,
-    "BH": 22,
-    "BR": 29,
-    "BY": 28,
-    "CH": 21,
-    "CR": 22,
-    "CY": 28,
-    "CZ": 24,
-    "DE": 22,
-    "DK": 18,
-    "DO": 28,
-    "EE": 20,
-    "EG": 29,
-    "ES": 24,
-    "FI": 18,
-    "FO": 18,
-    "FR": 27,
-    "GB": 22,
-    "GE": 22,
-    "GI": 23,
-    "GL": 18,
-    "GR": 27,
-    "GT": 28,
-    "HR": 21,
-    "HU": 28,
-    "IE": 22,
-    "IL": 23,
-    "IQ": 23,
-    "IS": 26,
-    "IT": 27,
-    "JO": 30,
-    "KW": 30,
-    "KZ": 20,
-    "LB": 28,
-    "LC": 32,
-    "LI": 21,
-    "LT": 20,
-    "LU": 20,
-    "LV": 21,
-    "MC": 27,
-    "MD": 24,
-    "ME": 22,
-    "MK": 19,
-    "MR": 27,
-    "MT": 31,
-    "MU": 30,
-    "NL": 18,
-    "NO": 15,
-    "PK": 24,
-    "PL": 28,
-    "PS": 29,
-    "PT": 25,
-    "QA": 29,
-    "RO": 24,
-    "RS": 22,
-    "SA": 24,
-    "SC": 31,
-    "SE": 24,
-    "SI": 19,
-    "SK": 24,
-    "SM": 27,
-    "ST": 25,
-    "SV": 28,
-    "TL": 23,
-    "TN": 24,
-    "TR": 26,
-    "UA": 29,
-    "VA": 22,
-    "VG": 24,
-    "XK": 20,
+    country: int(length)
+    for country, length in re.findall(
+        r"([A-Z]{2})(\d+)",
+        """
+    AD24 AE23 AL28 AT20 AZ28 BA20 BE16 BG22 BH22 BR29 BY28 CH21 CR22 CY28 CZ24 DE22 DK18 DO28
+    EE20 EG29 ES24 FI18 FO18 FR27 GB22 GE22 GI23 GL18 GR27 GT28 HR21 HU28 IE22 IL23 IQ23 IS26
+    IT27 JO30 KW30 KZ20 LB28 LC32 LI21 LT20 LU20 LV21 MC27 MD24 ME22 MK19 MR27 MT31 MU30 NL18
+    NO15 PK24 PL28 PS29 PT25 QA29 RO24 RS22 SA24 SC31 SE24 SI19 SK24 SM27 ST25 SV28 TL23 TN24
+    TR26 UA29 VA22 VG24 XK20
+    """,
+    )
 }
 
 

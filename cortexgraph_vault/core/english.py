@@ -13,6 +13,11 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.replace("'", "").split())
 
 
+def phrases(text: str) -> tuple[str, ...]:
+    """Phrases separated by commas, in order; a line break inside one counts as a space."""
+    return tuple(p for p in (" ".join(part.split()) for part in text.split(",")) if p)
+
+
 # Function words, pronouns, question words, discourse markers and chat verbs: never an entity
 # on their own, and dropped from the front of a capitalised run ("Remember Jonas" → "Jonas").
 STOP_WORDS = word_set(

@@ -16,7 +16,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from cortexgraph_vault.core.english import COMMON_WORDS, NOISE_ACRONYMS, STOP_WORDS
+from cortexgraph_vault.core.english import (
+    COMMON_WORDS,
+    NOISE_ACRONYMS,
+    STOP_WORDS,
+    phrases,
+    word_set,
+)
 from cortexgraph_vault.core.gazetteer import (
     Gazetteer,
     Name,
@@ -30,108 +36,18 @@ from cortexgraph_vault.core.tags import normalize_tag
 MAX_ENTITIES = 10
 MAX_TAGS = 5
 
-TECH_TERMS = (
-    "Python",
-    "TypeScript",
-    "JavaScript",
-    "Rust",
-    "Go",
-    "Java",
-    "Kotlin",
-    "Swift",
-    "Ruby",
-    "PHP",
-    "Haskell",
-    "Elixir",
-    "Erlang",
-    "Scala",
-    "Clojure",
-    "Zig",
-    "OCaml",
-    "Lua",
-    "Perl",
-    "Dart",
-    "SQL",
-    "Postgres",
-    "PostgreSQL",
-    "MySQL",
-    "SQLite",
-    "MongoDB",
-    "Redis",
-    "Cassandra",
-    "DynamoDB",
-    "Elasticsearch",
-    "ClickHouse",
-    "Kafka",
-    "RabbitMQ",
-    "NATS",
-    "Docker",
-    "Kubernetes",
-    "Helm",
-    "Terraform",
-    "Ansible",
-    "ArgoCD",
-    "Proxmox",
-    "AWS",
-    "GCP",
-    "Azure",
-    "RDS",
-    "S3",
-    "Lambda",
-    "React",
-    "Vue",
-    "Svelte",
-    "Angular",
-    "Astro",
-    "Next.js",
-    "Node.js",
-    "Node",
-    "Deno",
-    "Bun",
-    "Django",
-    "Flask",
-    "FastAPI",
-    "Rails",
-    "Spring",
-    "GraphQL",
-    "REST",
-    "gRPC",
-    "HTTP",
-    "WebSocket",
-    "MCP",
-    "Linux",
-    "macOS",
-    "Windows",
-    "Git",
-    "GitHub",
-    "GitLab",
-    "Neovim",
-    "Vim",
-    "Emacs",
-    "VS Code",
-    "Obsidian",
-    "Slack",
-    "Jira",
-    "Linear",
-    "Notion",
-    "Grafana",
-    "Prometheus",
-    "PyTorch",
-    "TensorFlow",
-    "pytest",
-    "Claude",
-    "ChatGPT",
-    "GPT-4",
-    "LLM",
-    "CRDT",
-    "OAuth",
-    "JWT",
-    "YAML",
-    "JSON",
-    "CSV",
-    "Markdown",
-    "Nginx",
-    "Stripe",
+TECH_TERMS = phrases(
+    """
+    Python, TypeScript, JavaScript, Rust, Go, Java, Kotlin, Swift, Ruby, PHP, Haskell, Elixir,
+    Erlang, Scala, Clojure, Zig, OCaml, Lua, Perl, Dart, SQL, Postgres, PostgreSQL, MySQL, SQLite,
+    MongoDB, Redis, Cassandra, DynamoDB, Elasticsearch, ClickHouse, Kafka, RabbitMQ, NATS, Docker,
+    Kubernetes, Helm, Terraform, Ansible, ArgoCD, Proxmox, AWS, GCP, Azure, RDS, S3, Lambda, React,
+    Vue, Svelte, Angular, Astro, Next.js, Node.js, Node, Deno, Bun, Django, Flask, FastAPI, Rails,
+    Spring, GraphQL, REST, gRPC, HTTP, WebSocket, MCP, Linux, macOS, Windows, Git, GitHub, GitLab,
+    Neovim, Vim, Emacs, VS Code, Obsidian, Slack, Jira, Linear, Notion, Grafana, Prometheus,
+    PyTorch, TensorFlow, pytest, Claude, ChatGPT, GPT-4, LLM, CRDT, OAuth, JWT, YAML, JSON, CSV,
+    Markdown, Nginx, Stripe
+    """
 )
 _SYMBOL_TAGS = {"C++": "cpp", "C#": "csharp", "F#": "fsharp", ".NET": "dotnet"}
 _SYMBOL_TERMS = re.compile(r"(?<![\w+#])(C\+\+|C#|F#|\.NET)(?![\w+#])")
@@ -264,24 +180,10 @@ def _capitalised_phrases(
     return out
 
 
-_DETERMINERS = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "this",
-        "that",
-        "my",
-        "our",
-        "your",
-        "his",
-        "her",
-        "their",
-        "its",
-        "every",
-        "each",
-        "no",
-    ]
+_DETERMINERS = word_set(
+    """
+    the a an this that my our your his her their its every each no
+    """
 )
 
 
@@ -295,35 +197,11 @@ def _names_no_one(text: str, tokens: Sequence[Token], i: int) -> bool:
 
 
 # After an imperative ("Ask Priya", "Bought a bike", "Reread DDIA") comes its object.
-_OBJECT_STARTERS = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "my",
-        "our",
-        "your",
-        "this",
-        "that",
-        "these",
-        "those",
-        "it",
-        "them",
-        "him",
-        "her",
-        "me",
-        "us",
-        "to",
-        "up",
-        "out",
-        "off",
-        "some",
-        "all",
-        "any",
-        "every",
-        "more",
-        "back",
-    ]
+_OBJECT_STARTERS = word_set(
+    """
+    the a an my our your this that these those it them him her me us to up out off some all any
+    every more back
+    """
 )
 
 

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from cortexgraph_vault.core.english import STOP_WORDS
+from cortexgraph_vault.core.english import STOP_WORDS, word_set
 from cortexgraph_vault.core.enrich import extract_entities
 
 
@@ -55,32 +54,28 @@ class Slot:
     single: bool = True  # one value at a time: a new value replaces the old one
 
 
-def _slot(
-    name: str, states: Sequence[re.Pattern[str]], asks: re.Pattern[str], single: bool = True
-) -> Slot:
-    return Slot(name, tuple(states), asks, single)
+def _slot(name: str, *states: re.Pattern[str], asks: re.Pattern[str], single: bool = True) -> Slot:
+    return Slot(name, states, asks, single)
 
 
 SLOTS: tuple[Slot, ...] = (
     _slot(
         "home",
-        [
-            _rx(
-                r"\b(?:live|lives|living|lived|reside|resides|residing)\s+(?:now\s+)?(?:in|at|near|outside)\b",
-                r"\b(?:new|our|my)\s+(?:flat|apartment|house|place|home|address)\b",
-                r"\b(?:moved|moving|move|relocated|relocating)\s+(?:house|flats?|apartments?|cities|countries|abroad|back home)\b",
-                r"\b(?:rent|rents|own|owns|bought|buy|share|shares)\s+an?\s+(?:\w+\s+){0,2}(?:flat|apartment|house|home|place|studio|condo|cottage|bungalow|room)\b",
-                r"\bhome is\b",
-                r"\bbased\s+in\b",
-                r"\bhome\s*town\b",
-                r"\bneighbou?rhood\b",
-            ),
-            _cased(
-                rf"\b(?:[Mm]oved|[Mm]oving|[Rr]elocated|[Rr]elocating)\s+(?:back\s+)?(?:to|into)\s+(?:the\s+)?{_CAP}",
-                rf"\b(?:flat|apartment|house|studio|condo)\s+in\s+{_CAP}",
-            ),
-        ],
         _rx(
+            r"\b(?:live|lives|living|lived|reside|resides|residing)\s+(?:now\s+)?(?:in|at|near|outside)\b",
+            r"\b(?:new|our|my)\s+(?:flat|apartment|house|place|home|address)\b",
+            r"\b(?:moved|moving|move|relocated|relocating)\s+(?:house|flats?|apartments?|cities|countries|abroad|back home)\b",
+            r"\b(?:rent|rents|own|owns|bought|buy|share|shares)\s+an?\s+(?:\w+\s+){0,2}(?:flat|apartment|house|home|place|studio|condo|cottage|bungalow|room)\b",
+            r"\bhome is\b",
+            r"\bbased\s+in\b",
+            r"\bhome\s*town\b",
+            r"\bneighbou?rhood\b",
+        ),
+        _cased(
+            rf"\b(?:[Mm]oved|[Mm]oving|[Rr]elocated|[Rr]elocating)\s+(?:back\s+)?(?:to|into)\s+(?:the\s+)?{_CAP}",
+            rf"\b(?:flat|apartment|house|studio|condo)\s+in\s+{_CAP}",
+        ),
+        asks=_rx(
             r"\b(?:live|lives|living|reside|resides|based|address|hometown)\b",
             r"\b(?:which|what)\s+(?:city|town|country|neighbou?rhood|district|part of town)\b",
             r"\bwhere\b.*\b(?:home|house|flat|apartment)\b",
@@ -88,20 +83,18 @@ SLOTS: tuple[Slot, ...] = (
     ),
     _slot(
         "employer",
-        [
-            _cased(
-                rf"\b(?:[Ww]orks?|[Ww]orking|[Ww]orked)\s+(?:\w+\s+){{0,4}}(?:at|for)\s+(?:the\s+)?{_CAP}",
-                rf"\b(?:[Jj]oined|[Jj]oining|[Hh]ired\s+by|[Ee]mployed\s+(?:at|by))\s+(?:the\s+)?{_CAP}",
-                rf"\b(?:job|position|role|offer)\s+(?:\w+\s+){{0,2}}(?:at|with)\s+(?:the\s+)?{_CAP}",
-                rf"\b(?:{_TRADES})\s+(?:at|for|with)\s+(?:the\s+)?{_CAP}",
-            ),
-            _rx(
-                r"\b(?:employer|new job|my job|left the company|changed jobs|laid off)\b",
-                r"\bquit\s+(?:my|the|\w+)\s+(?:\w+\s+)?job\b",
-                r"\bwork\w*\s+(?:for|at)\s+(?:the|a|an)\s+(?:[\w']+\s+){0,2}(?:council|department|ministry|agency|university|hospital|company|firm|startup|bank|school|charity|clinic|studio|agency)\b",
-            ),
-        ],
+        _cased(
+            rf"\b(?:[Ww]orks?|[Ww]orking|[Ww]orked)\s+(?:\w+\s+){{0,4}}(?:at|for)\s+(?:the\s+)?{_CAP}",
+            rf"\b(?:[Jj]oined|[Jj]oining|[Hh]ired\s+by|[Ee]mployed\s+(?:at|by))\s+(?:the\s+)?{_CAP}",
+            rf"\b(?:job|position|role|offer)\s+(?:\w+\s+){{0,2}}(?:at|with)\s+(?:the\s+)?{_CAP}",
+            rf"\b(?:{_TRADES})\s+(?:at|for|with)\s+(?:the\s+)?{_CAP}",
+        ),
         _rx(
+            r"\b(?:employer|new job|my job|left the company|changed jobs|laid off)\b",
+            r"\bquit\s+(?:my|the|\w+)\s+(?:\w+\s+)?job\b",
+            r"\bwork\w*\s+(?:for|at)\s+(?:the|a|an)\s+(?:[\w']+\s+){0,2}(?:council|department|ministry|agency|university|hospital|company|firm|startup|bank|school|charity|clinic|studio|agency)\b",
+        ),
+        asks=_rx(
             r"\b(?:employ\w*|employer|company|firm|works?\s+(?:at|for)|job)\b",
             # "where do I work?", not "where do I work out?"
             r"\bwhere\s+(?:do|does|did)\s+(?:\w+\s+){1,2}work(?!\s+out)\b",
@@ -109,222 +102,188 @@ SLOTS: tuple[Slot, ...] = (
     ),
     _slot(
         "job_title",
-        [
-            _rx(
-                r"\b(?:work|works|working)\s+as\s+(?:an?\s+)?\w+",
-                rf"\b(?:i'm|i am|is|was|works as|became)\s+an?\s+(?:\w+\s+){{0,2}}(?:{_TRADES})\b",
-                r"\b(?:promoted|promotion)\s+to\b",
-                r"\bjob\s+title\b",
-                r"\bchanged\s+careers?\b",
-                r"\b(?:now|became|become)\s+(?:an?\s+)?(?:\w+\s+)?(?:engineer|designer|manager|teacher|nurse|doctor|developer|lead|director|analyst|consultant)\b",
-                r"\b(?:teaches|taught|teaching)\b",
-            ),
-        ],
         _rx(
+            r"\b(?:work|works|working)\s+as\s+(?:an?\s+)?\w+",
+            rf"\b(?:i'm|i am|is|was|works as|became)\s+an?\s+(?:\w+\s+){{0,2}}(?:{_TRADES})\b",
+            r"\b(?:promoted|promotion)\s+to\b",
+            r"\bjob\s+title\b",
+            r"\bchanged\s+careers?\b",
+            r"\b(?:now|became|become)\s+(?:an?\s+)?(?:\w+\s+)?(?:engineer|designer|manager|teacher|nurse|doctor|developer|lead|director|analyst|consultant)\b",
+            r"\b(?:teaches|taught|teaching)\b",
+        ),
+        asks=_rx(
             r"\b(?:job|title|role|position|career|profession|occupation)\b",
             r"\bdo(?:es)?\s+for\s+(?:work|a living)\b",
         ),
     ),
     _slot(
         "manager",
-        [
-            _rx(r"\b(?:manager|boss|supervisor|line manager|team lead)\b", r"\breports?\s+to\b"),
-        ],
-        _rx(r"\b(?:manager|boss|supervisor|report\w*\s+to|team lead)\b"),
+        _rx(r"\b(?:manager|boss|supervisor|line manager|team lead)\b", r"\breports?\s+to\b"),
+        asks=_rx(r"\b(?:manager|boss|supervisor|report\w*\s+to|team lead)\b"),
     ),
     _slot(
         "partner",
-        [
-            _rx(
-                r"\b(?:my|our|his|her)\s+(?:partner|wife|husband|girlfriend|boyfriend|spouse|fianc[eé]e?)\b",
-                r"\b(?:married|engaged|dating|broke up|divorced)\b",
-            ),
-        ],
-        _rx(r"\b(?:partner|wife|husband|girlfriend|boyfriend|spouse|married|dating)\b"),
+        _rx(
+            r"\b(?:my|our|his|her)\s+(?:partner|wife|husband|girlfriend|boyfriend|spouse|fianc[eé]e?)\b",
+            r"\b(?:married|engaged|dating|broke up|divorced)\b",
+        ),
+        asks=_rx(r"\b(?:partner|wife|husband|girlfriend|boyfriend|spouse|married|dating)\b"),
     ),
     _slot(
         "phone",
-        [
-            _rx(
-                r"\b(?<!head)(?<!micro)(?<!ear)(?<!saxo)(?<!xylo)\w*phone(?:\s+\d+\w*)?\b",
-                r"\bandroid phone\b",
-                r"\bgalaxy\s+s\d+",
-                r"\bpixel\s+\d+\w*",
-                r"\b(?:oneplus|xiaomi|motorola|nokia|huawei)\b",
-            )
-        ],
-        _rx(r"\b(?:phone|iphone|smartphone|mobile)\b"),
+        _rx(
+            r"\b(?<!head)(?<!micro)(?<!ear)(?<!saxo)(?<!xylo)\w*phone(?:\s+\d+\w*)?\b",
+            r"\bandroid phone\b",
+            r"\bgalaxy\s+s\d+",
+            r"\bpixel\s+\d+\w*",
+            r"\b(?:oneplus|xiaomi|motorola|nokia|huawei)\b",
+        ),
+        asks=_rx(r"\b(?:phone|iphone|smartphone|mobile)\b"),
     ),
     _slot(
         "car",
-        [
-            _rx(
-                r"\b(?:car|drive\s+an?|drives\s+an?|vehicle|sedan|hatchback|suv|ev)\b",
-                rf"\b(?:{_CAR_MAKES})\b",
-            )
-        ],
-        _rx(r"\b(?:car|cars|drive|drives|vehicle)\b"),
+        _rx(
+            r"\b(?:car|drive\s+an?|drives\s+an?|vehicle|sedan|hatchback|suv|ev)\b",
+            rf"\b(?:{_CAR_MAKES})\b",
+        ),
+        asks=_rx(r"\b(?:car|cars|drive|drives|vehicle)\b"),
     ),
     _slot(
         "computer",
-        [_rx(r"\b(?:laptop|macbook|thinkpad|desktop pc|workstation)\b")],
-        _rx(r"\b(?:laptop|computer|macbook|machine)\b"),
+        _rx(r"\b(?:laptop|macbook|thinkpad|desktop pc|workstation)\b"),
+        asks=_rx(r"\b(?:laptop|computer|macbook|machine)\b"),
     ),
     _slot(
         "diet",
-        [
-            _rx(
-                r"\b(?:vegetarian|vegan|pescatarian|keto|paleo|diet|gluten[- ]free|dairy[- ]free|halal|kosher)\b",
-                r"\b(?:eat|eats|eating|ate)\s+(?:no\s+)?(?:meat|fish|dairy|eggs|pork|beef|sugar)\b",
-                r"\b(?:stopped|quit|gave up)\s+(?:eating\s+)?(?:meat|fish|dairy|eggs|sugar)\b",
-            ),
-        ],
-        _rx(r"\b(?:eat|eats|diet|food|vegetarian|vegan|meat)\b"),
+        _rx(
+            r"\b(?:vegetarian|vegan|pescatarian|keto|paleo|diet|gluten[- ]free|dairy[- ]free|halal|kosher)\b",
+            r"\b(?:eat|eats|eating|ate)\s+(?:no\s+)?(?:meat|fish|dairy|eggs|pork|beef|sugar)\b",
+            r"\b(?:stopped|quit|gave up)\s+(?:eating\s+)?(?:meat|fish|dairy|eggs|sugar)\b",
+        ),
+        asks=_rx(r"\b(?:eat|eats|diet|food|vegetarian|vegan|meat)\b"),
     ),
     _slot(
         "school",
-        [
-            _rx(
-                r"\b(?:school|elementary|kindergarten|nursery|academy|preschool|high school|university|college)\b",
-                r"\b(?:attends|attending|enrolled)\b",
-            ),
-        ],
-        _rx(r"\b(?:school|attend\w*|study|studies|university|college|kindergarten)\b"),
+        _rx(
+            r"\b(?:school|elementary|kindergarten|nursery|academy|preschool|high school|university|college)\b",
+            r"\b(?:attends|attending|enrolled)\b",
+        ),
+        asks=_rx(r"\b(?:school|attend\w*|study|studies|university|college|kindergarten)\b"),
     ),
     _slot(
         "gym",
-        [
-            _rx(
-                r"\b(?:\w*gym|gyms|work\s*out|workouts?|working out|exercise|fitness class|personal trainer|yoga class|crossfit)\b"
-            ),
-        ],
-        _rx(r"\b(?:gym|work\s*out|workouts?|exercise|train|training|fitness)\b"),
+        _rx(
+            r"\b(?:\w*gym|gyms|work\s*out|workouts?|working out|exercise|fitness class|personal trainer|yoga class|crossfit)\b"
+        ),
+        asks=_rx(r"\b(?:gym|work\s*out|workouts?|exercise|train|training|fitness)\b"),
     ),
     _slot(
         "sport",
-        [
-            _rx(
-                r"\b(?:play|plays|playing|played)\s+(?:in\s+)?(?:[\w\-]+\s+){0,3}(?:football|soccer|tennis|basketball|volleyball|badminton|squash|hockey|rugby|cricket|golf|padel|league)\b",
-                r"\b(?:took up|taking up|take up|stopped|quit|gave up)\s+(?:\w+\s+){0,2}(?:football|soccer|tennis|swimming|running|cycling|climbing|bouldering|rowing|yoga|boxing|skiing|golf|padel)\b",
-                r"\b(?:hobby|hobbies|sport)\b",
-            ),
-        ],
-        _rx(r"\b(?:sport|sports|hobby|hobbies|play|plays)\b"),
+        _rx(
+            r"\b(?:play|plays|playing|played)\s+(?:in\s+)?(?:[\w\-]+\s+){0,3}(?:football|soccer|tennis|basketball|volleyball|badminton|squash|hockey|rugby|cricket|golf|padel|league)\b",
+            r"\b(?:took up|taking up|take up|stopped|quit|gave up)\s+(?:\w+\s+){0,2}(?:football|soccer|tennis|swimming|running|cycling|climbing|bouldering|rowing|yoga|boxing|skiing|golf|padel)\b",
+            r"\b(?:hobby|hobbies|sport)\b",
+        ),
+        asks=_rx(r"\b(?:sport|sports|hobby|hobbies|play|plays)\b"),
     ),
     _slot(
         "language_learning",
-        [
-            _cased(
-                rf"\b(?:[Ll]earning|[Ss]tudying|[Pp]ractis?c?ing|[Ll]essons\s+in|[Cc]lasses\s+in)\s+{_CAP}"
-            ),
-            _rx(r"\b(?:duolingo|babbel|language exchange|language class)\b"),
-        ],
-        _rx(r"\blearn\w*\b.*\blanguage\b", r"\blanguage\b.*\blearn\w*\b", r"\bstudying\b"),
+        _cased(
+            rf"\b(?:[Ll]earning|[Ss]tudying|[Pp]ractis?c?ing|[Ll]essons\s+in|[Cc]lasses\s+in)\s+{_CAP}"
+        ),
+        _rx(r"\b(?:duolingo|babbel|language exchange|language class)\b"),
+        asks=_rx(r"\blearn\w*\b.*\blanguage\b", r"\blanguage\b.*\blearn\w*\b", r"\bstudying\b"),
     ),
     _slot(
         "programming_language",
-        [
-            _rx(
-                r"\b(?:write|writes|writing|code|coding|program|programming)\s+(?:\w+\s+){0,2}(?:in\s+)?(?:python|go|golang|rust|java|kotlin|scala|typescript|javascript|ruby|php|elixir|c\+\+|c#|swift|haskell|clojure)\b",
-                r"\bprogramming language\b",
-            ),
-        ],
-        _rx(r"\bprogramming language\b", r"\bcode\s+in\b"),
+        _rx(
+            r"\b(?:write|writes|writing|code|coding|program|programming)\s+(?:\w+\s+){0,2}(?:in\s+)?(?:python|go|golang|rust|java|kotlin|scala|typescript|javascript|ruby|php|elixir|c\+\+|c#|swift|haskell|clojure)\b",
+            r"\bprogramming language\b",
+        ),
+        asks=_rx(r"\bprogramming language\b", r"\bcode\s+in\b"),
     ),
     _slot(
         "editor",
-        [
-            _rx(
-                r"\b(?:vs\s*code|vscode|vim|neovim|emacs|intellij|pycharm|webstorm|sublime text|helix|nano)\b",
-                r"\b(?:my|our)\s+(?:text\s+)?(?:editor|ide)\b",
-                r"\b(?:editor|ide)\s+(?:of choice|is)\b",
-            ),
-        ],
-        _rx(r"\b(?:editor|ide)\b"),
+        _rx(
+            r"\b(?:vs\s*code|vscode|vim|neovim|emacs|intellij|pycharm|webstorm|sublime text|helix|nano)\b",
+            r"\b(?:my|our)\s+(?:text\s+)?(?:editor|ide)\b",
+            r"\b(?:editor|ide)\s+(?:of choice|is)\b",
+        ),
+        asks=_rx(r"\b(?:editor|ide)\b"),
     ),
     _slot(
         "doctor",
-        [
-            # who the doctor is, not a doctor doing something ("the doctor switched my pill")
-            _rx(
-                r"\b(?:my|our|family|new|a|the kids'|the children's)\s+(?:gp|doctor|physician|pediatrician|paediatrician)\b",
-                r"\b(?:gp|doctor|physician|pediatrician|paediatrician)\s+is\b",
-                r"\bregistered with\b",
-            ),
-            _cased(r"\bD[Rr]\.?\s+[A-Z]\w+"),
-        ],
-        _rx(r"\b(?:gp|doctor|physician)\b"),
+        # who the doctor is, not a doctor doing something ("the doctor switched my pill")
+        _rx(
+            r"\b(?:my|our|family|new|a|the kids'|the children's)\s+(?:gp|doctor|physician|pediatrician|paediatrician)\b",
+            r"\b(?:gp|doctor|physician|pediatrician|paediatrician)\s+is\b",
+            r"\bregistered with\b",
+        ),
+        _cased(r"\bD[Rr]\.?\s+[A-Z]\w+"),
+        asks=_rx(r"\b(?:gp|doctor|physician)\b"),
     ),
-    _slot("dentist", [_rx(r"\b(?:dentist|dental)\b")], _rx(r"\b(?:dentist|dental)\b")),
+    _slot("dentist", _rx(r"\b(?:dentist|dental)\b"), asks=_rx(r"\b(?:dentist|dental)\b")),
     _slot(
         "bank",
-        [_rx(r"\b(?:bank|banking|current account|savings account|salary account)\b")],
-        _rx(r"\b(?:bank|account)\b"),
+        _rx(r"\b(?:bank|banking|current account|savings account|salary account)\b"),
+        asks=_rx(r"\b(?:bank|account)\b"),
     ),
     _slot(
         "pet",
-        [_rx(r"\b(?:cat|cats|dog|dogs|puppy|kitten|pet|pets|rabbit|hamster|parrot)\b")],
-        _rx(r"\b(?:cat|cats|dog|dogs|pet|pets)\b"),
+        _rx(r"\b(?:cat|cats|dog|dogs|puppy|kitten|pet|pets|rabbit|hamster|parrot)\b"),
+        asks=_rx(r"\b(?:cat|cats|dog|dogs|pet|pets)\b"),
         single=False,
     ),
-    _slot("rent", [_rx(r"\b(?:rent|mortgage|landlord)\b")], _rx(r"\b(?:rent|mortgage)\b")),
+    _slot("rent", _rx(r"\b(?:rent|mortgage|landlord)\b"), asks=_rx(r"\b(?:rent|mortgage)\b")),
     _slot(
         "salary",
-        [_rx(r"\b(?:salary|paid|earn|earns|pay rise|raise)\b")],
-        _rx(r"\b(?:salary|earn|earns|paid)\b"),
+        _rx(r"\b(?:salary|paid|earn|earns|pay rise|raise)\b"),
+        asks=_rx(r"\b(?:salary|earn|earns|paid)\b"),
     ),
     _slot(
         "commute",
-        [
-            _rx(
-                r"\b(?:commute|commutes|commuting)\b",
-                r"\b(?:bike|cycle|drive|train|bus)\s+to\s+work\b",
-            )
-        ],
-        _rx(r"\b(?:commute|get to work)\b"),
+        _rx(
+            r"\b(?:commute|commutes|commuting)\b",
+            r"\b(?:bike|cycle|drive|train|bus)\s+to\s+work\b",
+        ),
+        asks=_rx(r"\b(?:commute|get to work)\b"),
     ),
     _slot(
         "remote_work",
-        [_rx(r"\b(?:work(?:ing)? from home|wfh|remote|in the office|hybrid)\b")],
-        _rx(r"\b(?:remote\w*|from home|wfh|in the office|hybrid)\b"),
+        _rx(r"\b(?:work(?:ing)? from home|wfh|remote|in the office|hybrid)\b"),
+        asks=_rx(r"\b(?:remote\w*|from home|wfh|in the office|hybrid)\b"),
     ),
     _slot(
         "theme",
-        [_rx(r"\b(?:dark|light)\s+(?:mode|theme)\b", r"\btheme\b")],
-        _rx(r"\b(?:theme|dark mode|light mode)\b"),
+        _rx(r"\b(?:dark|light)\s+(?:mode|theme)\b", r"\btheme\b"),
+        asks=_rx(r"\b(?:theme|dark mode|light mode)\b"),
     ),
     _slot(
         "coffee",
-        [
-            _rx(
-                r"\b(?:coffees?|espressos?|lattes?|cappuccinos?|flat whites?|americanos?|cortados?|macchiatos?|mochas?)\b"
-            )
-        ],
-        _rx(r"\b(?:coffee)\b"),
+        _rx(
+            r"\b(?:coffees?|espressos?|lattes?|cappuccinos?|flat whites?|americanos?|cortados?|macchiatos?|mochas?)\b"
+        ),
+        asks=_rx(r"\b(?:coffee)\b"),
     ),
-    _slot("tea", [_rx(r"\btea\b")], _rx(r"\btea\b")),
+    _slot("tea", _rx(r"\btea\b"), asks=_rx(r"\btea\b")),
     _slot(
         "medication",
-        [
-            _rx(
-                r"\b(?:take|takes|taking|prescribed|switched)\s+(?:\w+\s+){0,3}(?:pill|pills|tablets?|medication|medicine|inhaler)\b",
-                r"\bfor\s+(?:my\s+)?(?:hay fever|allergies|migraines?|asthma|blood pressure)\s+i\s+take\b",
-                r"\b\w{3,}(?:zine|dine|pril|olol|statin|mab|prazole|tadine|izine)\b",
-            ),
-        ],
-        _rx(r"\b(?:medication|medicine|pill|pills|take for|prescri\w+)\b"),
+        _rx(
+            r"\b(?:take|takes|taking|prescribed|switched)\s+(?:\w+\s+){0,3}(?:pill|pills|tablets?|medication|medicine|inhaler)\b",
+            r"\bfor\s+(?:my\s+)?(?:hay fever|allergies|migraines?|asthma|blood pressure)\s+i\s+take\b",
+            r"\b\w{3,}(?:zine|dine|pril|olol|statin|mab|prazole|tadine|izine)\b",
+        ),
+        asks=_rx(r"\b(?:medication|medicine|pill|pills|take for|prescri\w+)\b"),
     ),
     _slot(
         "timezone",
-        [
-            _rx(
-                r"\btime\s*zone\b",
-                r"\butc\s*[+-]\s*\d+\b",
-                r"\b(?:cet|cest|pst|pdt|est|edt|gmt|bst)\b",
-                r"\b(?:central|eastern|western|pacific|mountain|greenwich|british summer)\s+(?:european\s+|standard\s+)?time\b",
-            ),
-        ],
-        _rx(r"\btime\s*zone\b"),
+        _rx(
+            r"\btime\s*zone\b",
+            r"\butc\s*[+-]\s*\d+\b",
+            r"\b(?:cet|cest|pst|pdt|est|edt|gmt|bst)\b",
+            r"\b(?:central|eastern|western|pacific|mountain|greenwich|british summer)\s+(?:european\s+|standard\s+)?time\b",
+        ),
+        asks=_rx(r"\btime\s*zone\b"),
     ),
 )
 
@@ -366,56 +325,13 @@ _FAVOURITE = re.compile(r"\b(?:favou?rite|go-to)\s+((?:[a-z]+\s+)?[a-z]+)", re.I
 
 # Nouns that turn a slot word before them into a modifier: a "phone plan", a "dentist
 # appointment" or a "coffee grinder" is not the phone, the dentist or the coffee.
-_HEADS = frozenset(
-    [
-        "plan",
-        "plans",
-        "bill",
-        "bills",
-        "case",
-        "cover",
-        "call",
-        "calls",
-        "number",
-        "charger",
-        "contract",
-        "appointment",
-        "appointments",
-        "bag",
-        "grinder",
-        "machine",
-        "maker",
-        "notes",
-        "review",
-        "kit",
-        "card",
-        "app",
-        "screen",
-        "battery",
-        "insurance",
-        "repair",
-        "repairs",
-        "membership",
-        "fee",
-        "fees",
-        "clinic",
-        "practice",
-        "visit",
-        "check-up",
-        "checkup",
-        "cup",
-        "mug",
-        "order",
-        "mode",
-        "settings",
-        "key",
-        "keys",
-        "seat",
-        "seats",
-        "park",
-        "parking",
-        "wash",
-    ]
+_HEADS = word_set(
+    """
+    plan plans bill bills case cover call calls number charger contract appointment appointments
+    bag grinder machine maker notes review kit card app screen battery insurance repair repairs
+    membership fee fees clinic practice visit check-up checkup cup mug order mode settings key
+    keys seat seats park parking wash
+    """
 )
 _NEXT_WORD = re.compile(r"(?:['’]s)?\s+([\w\-]+)")
 
@@ -506,10 +422,7 @@ _NOT_A_THING = frozenset(["is", "was", "are", "were", "has", "had", "of", "for",
 
 
 def single_valued(slot: str) -> bool:
-    for s in SLOTS:
-        if s.name == slot:
-            return s.single
-    return True
+    return next((s.single for s in SLOTS if s.name == slot), True)
 
 
 # Who holds a fact ------------------------------------------------------------------------
@@ -714,33 +627,12 @@ def adds(text: str) -> bool:
 # Values ------------------------------------------------------------------------------------
 
 _NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)*(?:\s*(?:am|pm|h))?\b", re.IGNORECASE)
-_MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-]
-_DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_WHEN = re.compile(r"\b(?:" + "|".join(_MONTHS + [d + "s?" for d in _DAYS]) + r")\b", re.IGNORECASE)
+_WHEN = re.compile(
+    r"\b(?:january|february|march|april|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b",
+    re.IGNORECASE,
+)
 
 
 def when_values(text: str) -> frozenset[str]:

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from typing import Final
 
 import yaml
@@ -200,12 +201,13 @@ def _load_yaml(head: str) -> tuple[dict[str, object], str | None]:
     try:
         loader = _Loader(head)
         node = loader.get_single_node()
-        if node is not None and _expanded_size(node) > MAX_EXPANDED_VALUES:
+        size, depth = _measure(node) if node is not None else (0, 0)
+        if size > MAX_EXPANDED_VALUES:
             return {}, (
                 f"frontmatter holds more than {MAX_EXPANDED_VALUES} values (each use of an "
                 "alias counted); not read"
             )
-        if node is not None and _depth(node) > MAX_DEPTH:
+        if depth > MAX_DEPTH:
             return {}, f"frontmatter is nested more than {MAX_DEPTH} levels deep; not read"
         data = loader.construct_document(node) if node is not None else None
     except Exception as exc:  # any failure of someone else's YAML is a report, not a crash
@@ -220,19 +222,19 @@ def _load_yaml(head: str) -> tuple[dict[str, object], str | None]:
     return data, None
 
 
-def _expanded_size(root: yaml.Node) -> float:
-    """How many values the document has once every alias is expanded, in time linear in the
-    nodes (shared nodes counted once per use, as a reader of the data would walk them).
-    A recursive alias is infinite."""
-    sizes: dict[int, float] = {}
+def _measure(root: yaml.Node) -> tuple[float, int]:
+    """How many values the document has once every alias is expanded (shared nodes counted
+    once per use, as a reader of the data would walk them; a recursive alias is infinite),
+    and how deeply its lists and mappings nest; in time linear in the nodes."""
+    measures: dict[int, tuple[float, int]] = {}
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
     while stack:
         node, children_done = stack.pop()
         key = id(node)
-        if key in sizes and not children_done:
+        if key in measures and not children_done:
             continue
         if isinstance(node, yaml.ScalarNode):
-            sizes[key] = 1
+            measures[key] = (1, 0)
             continue
         children = (
             [c for pair in node.value for c in pair]
@@ -240,36 +242,14 @@ def _expanded_size(root: yaml.Node) -> float:
             else list(node.value)
         )
         if children_done:
-            sizes[key] = 1 + sum(sizes.get(id(c), math.inf) for c in children)
+            found = [measures.get(id(c), (math.inf, 0)) for c in children]
+            size = 1 + sum(s for s, _ in found)
+            measures[key] = (size, 1 + max((d for _, d in found), default=0))
             continue
-        sizes[key] = math.inf  # in progress: met again before it is done means a cycle
+        measures[key] = (math.inf, 0)  # in progress: met again before it is done is a cycle
         stack.append((node, True))
-        stack.extend((c, False) for c in children if id(c) not in sizes)
-    return sizes[id(root)]
-
-
-def _depth(root: yaml.Node) -> int:
-    """How deeply lists and mappings nest once aliases are expanded (the document has no
-    cycle: its size is finite), in time linear in the nodes."""
-    depths: dict[int, int] = {}
-    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
-    while stack:
-        node, children_done = stack.pop()
-        if isinstance(node, yaml.ScalarNode):
-            depths[id(node)] = 0
-            continue
-        children = (
-            [c for pair in node.value for c in pair]
-            if isinstance(node, yaml.MappingNode)
-            else node.value
-        )
-        if children_done:
-            depths[id(node)] = 1 + max((depths[id(c)] for c in children), default=0)
-        elif id(node) not in depths:
-            depths[id(node)] = -1  # in progress
-            stack.append((node, True))
-            stack.extend((c, False) for c in children if id(c) not in depths)
-    return depths[id(root)]
+        stack.extend((c, False) for c in children if id(c) not in measures)
+    return measures[id(root)]
 
 
 def _describe(exc: Exception) -> str:
@@ -296,6 +276,9 @@ def _prepend_block(text: str, changes: Mapping[str, object], newline: str) -> st
     return bom + render_note(fields, text.removeprefix(_BOM), newline)
 
 
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")  # a line with its ending, or the last without one
+
+
 class _HeadEditor:
     """Edits the YAML between the fences line by line, using the parser's positions."""
 
@@ -303,8 +286,8 @@ class _HeadEditor:
         self.head = head
         self.newline = newline
         # Only "\n" separates lines here: it is how the note is laid out on disk.
-        self.lines = _split_lines(head)
-        self.starts = _line_starts(self.lines)
+        self.lines: list[str] = _LINE.findall(head)
+        self.starts = list(accumulate(map(len, self.lines), initial=0))[:-1]  # their offsets
         loader = _Loader(head)
         try:
             self.root = loader.get_single_node()
@@ -417,26 +400,6 @@ class _HeadEditor:
         if rest.strip().startswith("#") and rest[:1] in (" ", "\t"):
             return rest
         return ""
-
-
-def _split_lines(text: str) -> list[str]:
-    lines: list[str] = []
-    pos = 0
-    while pos < len(text):
-        end = text.find("\n", pos)
-        end = len(text) if end == -1 else end + 1
-        lines.append(text[pos:end])
-        pos = end
-    return lines
-
-
-def _line_starts(lines: list[str]) -> list[int]:
-    starts: list[int] = []
-    offset = 0
-    for line in lines:
-        starts.append(offset)
-        offset += len(line)
-    return starts
 
 
 def _verify(

@@ -13,50 +13,47 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from cortexgraph_vault.core.english import phrases
+
 # Token formats: the prefix is public (it names the issuer), the rest is the secret.
 # Each with the literal text it cannot match without (a cheap `in` test skips the regex).
-_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
-    (
-        "a private key block",
-        re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"),
-        ("-----BEGIN",),
-    ),
-    (
-        "an AWS access key id",
-        re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])"),
-        ("AKIA", "ASIA"),
-    ),
-    (
-        "a GitHub token",
-        re.compile(r"(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})"),
-        ("hp_", "ho_", "hu_", "hs_", "hr_", "github_pat_"),
-    ),
-    ("a Slack token", re.compile(r"(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}"), ("xox",)),
-    (
-        "an OpenAI/Anthropic style API key",
-        re.compile(r"(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}"),
-        ("sk-",),
-    ),
-    ("a Google API key", re.compile(r"(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}"), ("AIza",)),
-    (
-        "a Stripe key",
-        re.compile(r"(?<![A-Za-z0-9])[rs]k_(?:live|test)_[0-9A-Za-z]{20,}"),
-        ("k_live_", "k_test_"),
-    ),
-    (
-        "a JSON web token",
-        re.compile(
-            r"(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"
+_TOKENS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (kind, re.compile(pattern), hints)
+    for kind, pattern, hints in (
+        ("a private key block", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----", ("-----BEGIN",)),
+        (
+            "an AWS access key id",
+            r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])",
+            ("AKIA", "ASIA"),
         ),
-        ("eyJ",),
-    ),
-    (
-        "a URL with a password",
-        re.compile(
-            r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://[^/\s:@]{1,200}:[^/\s@]{3,200}@"
+        (
+            "a GitHub token",
+            r"(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})",
+            ("hp_", "ho_", "hu_", "hs_", "hr_", "github_pat_"),
         ),
-        ("://",),
-    ),
+        ("a Slack token", r"(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}", ("xox",)),
+        (
+            "an OpenAI/Anthropic style API key",
+            r"(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}",
+            ("sk-",),
+        ),
+        ("a Google API key", r"(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}", ("AIza",)),
+        (
+            "a Stripe key",
+            r"(?<![A-Za-z0-9])[rs]k_(?:live|test)_[0-9A-Za-z]{20,}",
+            ("k_live_", "k_test_"),
+        ),
+        (
+            "a JSON web token",
+            r"(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
+            ("eyJ",),
+        ),
+        (
+            "a URL with a password",
+            r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://[^/\s:@]{1,200}:[^/\s@]{3,200}@",
+            ("://",),
+        ),
+    )
 )
 _LABEL_HINTS = ("pass", "pwd", "secret", "key", "token", "credential")
 
@@ -77,17 +74,8 @@ _LABELLED = re.compile(
 _ASSIGNED = re.compile(
     r"(?<![A-Za-z0-9_.-])(?P<key>[A-Za-z0-9_.-]{1,100})\s*[=:]\s*(?=" + _VALUE + ")"
 )
-_SECRET_NAMES = (
-    "password",
-    "passwd",
-    "pwd",
-    "passphrase",
-    "secret",
-    "apikey",
-    "accesskey",
-    "privatekey",
-    "token",
-    "credential",
+_SECRET_NAMES = phrases(
+    "password, passwd, pwd, passphrase, secret, apikey, accesskey, privatekey, token, credential"
 )
 
 
@@ -130,8 +118,8 @@ def _spans(text: str) -> Iterator[tuple[str, int, int]]:
         for m in _ASSIGNED.finditer(text):
             if _names_a_secret(m.group("key")):
                 yield "a password or secret value", *m.span("value")
-    # Its phrase patterns take a tenth of a second to compile: a process that never checks a
-    # text (a search, a listing) does not pay for them.
+    # Its phrase patterns are slow to compile: a process that never checks a text (a search,
+    # a listing) does not pay for them.
     from cortexgraph_vault.core.credentials import credential_spans
 
     yield from credential_spans(text, low)

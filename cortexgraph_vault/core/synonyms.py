@@ -15,62 +15,38 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-GROUPS: tuple[tuple[str, ...], ...] = (
-    ("boss", "manager", "supervisor", "superior"),
-    ("job", "work", "career", "employment", "occupation", "profession"),
-    ("employer", "company", "firm", "workplace"),
-    ("colleague", "coworker", "teammate"),
-    ("salary", "pay", "wage", "income", "paycheck", "earn"),
-    ("meeting", "standup"),
-    ("kid", "child", "son", "daughter"),
-    ("wife", "husband", "spouse", "partner", "boyfriend", "girlfriend", "fiance", "fiancee"),
-    ("mom", "mother", "mum", "parent"),
-    ("dad", "father", "parent"),
-    ("sibling", "brother", "sister"),
-    ("friend", "buddy", "pal"),
-    ("pet", "dog", "cat", "puppy", "kitten"),
-    ("home", "house", "apartment", "flat"),
-    ("car", "vehicle", "auto"),
-    ("doctor", "physician", "gp", "dentist"),
-    ("allergy", "allergic", "intolerance", "intolerant"),
-    ("injury", "injured", "hurt", "sprain", "fracture"),
-    ("commute", "commuting"),
-    ("gift", "present"),
-    ("sick", "ill", "illness", "disease", "condition"),
-    ("medicine", "medication", "meds", "prescription", "pill"),
-    ("food", "meal", "dish", "cuisine", "eat", "diet"),
-    ("drink", "beverage"),
-    ("hobby", "pastime", "interest"),
-    ("vacation", "holiday", "trip", "travel"),
-    ("birthday", "bday"),
-    ("phone", "mobile", "cell", "smartphone"),
-    ("computer", "laptop", "pc"),
-    ("movie", "film"),
-    ("book", "novel"),
-    ("school", "college", "university"),
-    ("teacher", "professor", "instructor"),
-    ("study", "learn", "course", "class"),
-    ("like", "love", "enjoy", "prefer", "favourite", "favorite"),
-    ("dislike", "hate", "avoid"),
-    ("buy", "purchase", "bought"),
-    ("move", "relocate", "moved"),
-    ("deadline", "due"),
+from cortexgraph_vault.core.english import phrases
+
+GROUPS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(group.split())
+    for group in phrases(
+        """
+        boss manager supervisor superior, job work career employment occupation profession,
+        employer company firm workplace, colleague coworker teammate,
+        salary pay wage income paycheck earn, meeting standup, kid child son daughter,
+        wife husband spouse partner boyfriend girlfriend fiance fiancee, mom mother mum parent,
+        dad father parent, sibling brother sister, friend buddy pal, pet dog cat puppy kitten,
+        home house apartment flat, car vehicle auto, doctor physician gp dentist,
+        allergy allergic intolerance intolerant, injury injured hurt sprain fracture,
+        commute commuting, gift present, sick ill illness disease condition,
+        medicine medication meds prescription pill, food meal dish cuisine eat diet,
+        drink beverage, hobby pastime interest, vacation holiday trip travel, birthday bday,
+        phone mobile cell smartphone, computer laptop pc, movie film, book novel,
+        school college university, teacher professor instructor, study learn course class,
+        like love enjoy prefer favourite favorite, dislike hate avoid, buy purchase bought,
+        move relocate moved, deadline due
+        """
+    )
     # the words of the tools people keep their notes in
-    ("picture", "image", "photo", "screenshot"),
-    ("website", "site", "webpage"),
-    ("settings", "preferences", "configuration", "config", "options"),
-    ("math", "mathematical", "equation", "latex"),
-    ("delete", "remove", "erase"),
-    ("restore", "recover", "undelete"),
-    ("shortcut", "hotkey", "keybinding"),
-    ("merge", "combine"),
-    ("template", "boilerplate"),
-    ("domain", "url"),
-    ("alias", "nickname"),
-    ("folder", "directory"),
-    ("embed", "transclude", "transclusion"),
-    ("revision", "version"),
-    ("plugin", "extension", "addon"),
+    + phrases(
+        """
+        picture image photo screenshot, website site webpage,
+        settings preferences configuration config options, math mathematical equation latex,
+        delete remove erase, restore recover undelete, shortcut hotkey keybinding,
+        merge combine, template boilerplate, domain url, alias nickname, folder directory,
+        embed transclude transclusion, revision version, plugin extension addon
+        """
+    )
 )
 
 

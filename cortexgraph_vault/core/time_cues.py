@@ -9,30 +9,18 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from cortexgraph_vault.core.english import phrases
+
 _PRESENT = re.compile(
     r"\b(now|nowadays|currently|current|these days|at the moment|at present|still|"
     r"any ?more|any longer|lately|latest|these times)\b",
     re.IGNORECASE,
 )
-_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "a few": 3,
-    "a couple of": 2,
-    "couple of": 2,
-    "several": 4,
+_NUMBERS = {"a": 1, "an": 1, "a couple of": 2, "couple of": 2, "a few": 3, "several": 4} | {
+    word: n
+    for n, word in enumerate(
+        phrases("one, two, three, four, five, six, seven, eight, nine, ten, eleven, twelve"), 1
+    )
 }
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "fortnight": 14.0, "month": 30.44, "year": 365.25}
 _AGO = re.compile(

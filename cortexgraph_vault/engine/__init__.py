@@ -143,7 +143,7 @@ class VaultEngine:
         )
         self._copies_tried: dict[str, str] = {}
         # The collector stays off while the index is loaded and brought up to date: it would
-        # walk the growing heap of notes again and again (half the time of a warm start).
+        # walk the growing heap of notes again and again.
         with gc_paused():
             self.index_cache.load_into(self.catalog)
             cached_vectors = not self.catalog.vectors_waiting()  # before any note changes
@@ -152,8 +152,7 @@ class VaultEngine:
             big = len(self.catalog) >= BIG_VAULT_NOTES
             if big:
                 # A big index is millions of long-lived objects: keep the cyclic collector
-                # from walking them again and again (it cost searches a third of their time
-                # at 10k), and from walking them once more as soon as it is switched back on.
+                # from walking them again and again, during searches too.
                 gc.freeze()
         self._walked_at = time.monotonic()
         self._trusted_until: float | None = None  # the next `fresh` reads the start's walk

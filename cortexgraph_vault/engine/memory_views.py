@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple, TypedDict, TypeVar
 
 from cortexgraph_vault.core.decay import DAY, DecayConfig, age_days, seconds_until_score
+from cortexgraph_vault.core.english import word_set
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.rules import DecayFields, RuleConfig, promote_reason, review_priority
 from cortexgraph_vault.core.times import format_time
@@ -25,8 +26,7 @@ _put = object.__setattr__
 
 def unchecked(cls: type[M], values: dict[str, object], given: frozenset[str]) -> M:
     """An instance of `cls` holding `values` as they are, as `model_construct` makes one but
-    at a quarter of the cost of validating them (a list page makes 50 views, a search ten
-    hits). Only for values already of their fields' types (a float field given a float, a
+    without validating them (a list page makes 50 views, a search ten hits). Only for values already of their fields' types (a float field given a float, a
     list field a list of its own), every field present, in the model's order: the encoders
     write the fields in the order they are held. `given`: the fields counted as set, those
     the validation would have been given."""
@@ -86,33 +86,10 @@ class _Still(NamedTuple):
 KEPT_MAX = 4096
 _kept: dict[tuple[int, int], tuple[weakref.ref[Memory], _Still]] = {}
 
-_GIVEN = frozenset(
-    {
-        "id",
-        "title",
-        "path",
-        "status",
-        "content",
-        "tags",
-        "entities",
-        "source",
-        "context",
-        "created",
-        "last_used",
-        "use_count",
-        "use_days",
-        "strength",
-        "score",
-        "age_days",
-        "review_priority",
-        "days_until_forgotten",
-        "promotable",
-        "promote_reason",
-        "content_hash",
-        "promoted_at",
-        "review_count",
-        "problems",
-    }
+_GIVEN = word_set(
+    "id title path status content tags entities source context created last_used use_count "
+    "use_days strength score age_days review_priority days_until_forgotten promotable "
+    "promote_reason content_hash promoted_at review_count problems"
 )
 
 

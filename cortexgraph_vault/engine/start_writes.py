@@ -3,8 +3,8 @@
 A long-lived process (the daemon, the stdio MCP server) makes every missing vector at start,
 behind its first answers on a big vault, and writes the cache once they are made. A one-call
 process (a CLI command) makes none at start: most commands (`stats`, `show`, `list`) never
-look by meaning, and embedding 10k notes costs seconds of CPU (three quarters of it in the
-tokenizer) that the process would wait for before it exits. It writes the notes and the word
+look by meaning, and embedding a big vault costs seconds of CPU that the process would wait
+for before it exits. It writes the notes and the word
 index at once, marked as lacking those vectors; the next search (in any process) or the daemon
 makes them, and whoever made many of them writes them to the cache.
 """
@@ -34,8 +34,8 @@ def vectors_and_cache_at_start(
             catalog, cache, min_changes, big=big, cached_all=cached_vectors
         )
         return
-    # A big vault answers by words while its new notes are embedded (a third of a cold start
-    # at 10k); a search waits for those vectors, so it finds what it always did.
+    # A big vault answers by words while its new notes are embedded; a search waits for those
+    # vectors, so it finds what it always did.
     behind = big and catalog.vectors_waiting()
     vectors = catalog.sync_vectors_behind() if behind else None
     if vectors is None:

@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import PurePosixPath
 from typing import Any, Literal, TypedDict, overload
 
-from cortexgraph_vault.core.memory import STATUSES
+from cortexgraph_vault.core.memory import STATUSES, Memory
 from cortexgraph_vault.core.times import format_time, parse_time
 from cortexgraph_vault.importers.records import (
     ImportPlan,
@@ -356,39 +356,28 @@ def _epoch(moment: datetime | None) -> int | None:
 
 
 def memory_record(
-    *,
-    fields: Mapping[str, Any],
-    memory_id: str,
-    content: str,
-    tags: Iterable[str],
-    entities: Iterable[str],
-    created: datetime,
-    last_used: datetime,
-    use_count: int,
-    strength: float,
-    status: str,
-    review_priority: float,
+    m: Memory, fields: Mapping[str, Any], review_priority: float
 ) -> CortexGraphMemory:
-    """One memory as CortexGraph writes it (its field order), from a note's values."""
+    """One memory as CortexGraph writes it (its field order), from its note's fields."""
     extra = fields.get("meta")
     return {
-        "id": memory_id,
-        "content": content,
+        "id": m.id or "",
+        "content": m.content,
         "meta": {
-            "tags": list(tags),
+            "tags": list(m.tags),
             "source": _text(fields.get("source")),
             "context": _text(fields.get("context")),
             "extra": json_safe(extra) if isinstance(extra, Mapping) else {},
         },
-        "created_at": _epoch(created),
-        "last_used": _epoch(last_used),
-        "use_count": max(0, use_count - 1),
-        "strength": strength,
-        "status": status,
+        "created_at": _epoch(m.created),
+        "last_used": _epoch(m.last_used),
+        "use_count": max(0, m.use_count - 1),
+        "strength": m.strength,
+        "status": m.status,
         "promoted_at": _epoch(parse_time(fields.get("promoted_at"))),
         "promoted_to": _text(fields.get("promoted_to")),
         "embed": None,
-        "entities": list(entities),
+        "entities": list(m.entities),
         "review_priority": review_priority,
         "last_review_at": _epoch(parse_time(fields.get("last_review_at"))),
         "review_count": _int(fields.get("review_count")),

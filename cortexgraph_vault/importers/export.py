@@ -168,21 +168,8 @@ def export_cortexgraph(
                 )
                 continue
             score = engine.score(m, now)
-            record = memory_record(
-                fields=note.frontmatter,
-                memory_id=m.id,
-                content=m.content,
-                tags=m.tags,
-                entities=m.entities,
-                created=m.created,
-                last_used=m.last_used,
-                use_count=m.use_count,
-                strength=m.strength,
-                status=m.status,
-                review_priority=round(review_priority(score, engine.rules), 4)
-                if m.status == "active"
-                else 0.0,
-            )
+            priority = review_priority(score, engine.rules) if m.status == "active" else 0.0
+            record = memory_record(m, note.frontmatter, round(priority, 4))
             memories.append(json.dumps(record, ensure_ascii=False))
             seen: set[str] = set()
             for link in _links(catalog, note):

@@ -120,9 +120,7 @@ def plan_import(
             seen.line = number
         else:
             entities[name] = _Entity(list(dict.fromkeys(texts)), obj.get("entityType"), number)
-    drafts: dict[str, NoteDraft] = {}
-    for name, info in entities.items():
-        drafts[name] = _draft(name, info, file, now, status)
+    drafts = {name: _draft(name, info, file, now, status) for name, info in entities.items()}
     for number, obj in relations:
         src, dst, kind = obj.get("from"), obj.get("to"), obj.get("relationType")
         if not (

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, TypeGuard
 
 from cortexgraph_vault.core.control_chars import refuse_control_characters as check_controls
+from cortexgraph_vault.core.english import phrases, word_set
 from cortexgraph_vault.core.memory import RELATION_TYPES
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.core.times import parse_time
@@ -20,40 +21,15 @@ from cortexgraph_vault.core.yaml_values import as_loaded
 from cortexgraph_vault.errors import InvalidArgument
 
 # Optional fields an import owns: an update removes them when the source no longer has them.
-MANAGED_OPTIONAL = (
-    "source",
-    "context",
-    "meta",
-    "promoted_at",
-    "promoted_to",
-    "review_count",
-    "last_review_at",
-    "cross_domain_count",
+MANAGED_OPTIONAL = phrases(
+    "source, context, meta, promoted_at, promoted_to, "
+    "review_count, last_review_at, cross_domain_count"
 )
 # Fields a note's frontmatter already uses: a relation named like one gets a `rel_` prefix.
-RESERVED_FIELDS = frozenset(
-    {
-        "id",
-        "created",
-        "last_used",
-        "use_count",
-        "strength",
-        "status",
-        "tags",
-        "tag",
-        "entities",
-        *MANAGED_OPTIONAL,
-        "archived_at",
-        "aliases",
-        "alias",
-        "cssclasses",
-        "title",
-        "publish",
-        "permalink",
-        "superseded_by",
-        "valid_until",
-    }
-)
+RESERVED_FIELDS = word_set(
+    "id created last_used use_count strength status tags tag entities "
+    "archived_at aliases alias cssclasses title publish permalink superseded_by valid_until"
+) | frozenset(MANAGED_OPTIONAL)
 _NOT_NAME = re.compile(r"[^0-9a-z_]+")
 
 

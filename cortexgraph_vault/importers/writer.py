@@ -354,9 +354,8 @@ def _write(
         if progress is not None:
             progress(done, total)
     if written:
-        # New files are made durable together: one sync instead of two fsyncs per note
-        # (which made a 10k import take minutes). Until then a crash loses only new notes,
-        # and importing again writes them again.
+        # New files are made durable together: one sync instead of two fsyncs per note.
+        # Until then a crash loses only new notes, and importing again writes them again.
         os.sync()
         importer.index_created(written)
     for step in updates:

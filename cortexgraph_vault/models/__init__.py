@@ -21,115 +21,41 @@ if TYPE_CHECKING:
     from cortexgraph_vault.models.notes import *  # noqa: F403
     from cortexgraph_vault.models.sync import *  # noqa: F403
 
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
 # module → the names it gives this package (tests/test_models_exports.py keeps it complete)
 EXPORTS: dict[str, tuple[str, ...]] = {
-    "browse": (
-        "Backlink",
-        "MemoryDetail",
-        "MemoryList",
+    "browse": _names("Backlink MemoryDetail MemoryList"),
+    "consolidation": _names(
+        "ClusterResult ClusterView ConsolidateResult ConsolidatedCluster ConsolidationPlan "
+        "DuplicatePair ItemOutcome MergePreview PLAN_FORMAT PLAN_VERSION PipelineResult PlanItem "
+        "PlanMemory StageOutcome"
     ),
-    "consolidation": (
-        "ClusterResult",
-        "ClusterView",
-        "ConsolidateResult",
-        "ConsolidatedCluster",
-        "ConsolidationPlan",
-        "DuplicatePair",
-        "ItemOutcome",
-        "MergePreview",
-        "PLAN_FORMAT",
-        "PLAN_VERSION",
-        "PipelineResult",
-        "PlanItem",
-        "PlanMemory",
-        "StageOutcome",
+    "graph": _names(
+        "CacheStatus GRAPH_MAX_CHARS GraphNode GraphRelation GraphResult GraphStats NeighbourNode "
+        "NeighbourhoodResult ReindexResult SemanticStatus UnresolvedTarget VaultStatus WatcherStatus"
     ),
-    "graph": (
-        "CacheStatus",
-        "GRAPH_MAX_CHARS",
-        "GraphNode",
-        "GraphRelation",
-        "GraphResult",
-        "GraphStats",
-        "NeighbourNode",
-        "NeighbourhoodResult",
-        "ReindexResult",
-        "UnresolvedTarget",
-        "VaultStatus",
-        "WatcherStatus",
+    "intelligence": _names(
+        "AutoRecallResult MessageAnalysis PhraseSignal RecallAnalysis RecalledMemory ReviewItem "
+        "ReviewResult"
     ),
-    "intelligence": (
-        "AutoRecallResult",
-        "MessageAnalysis",
-        "PhraseSignal",
-        "RecallAnalysis",
-        "RecalledMemory",
-        "ReviewItem",
-        "ReviewResult",
+    "maintenance": _names(
+        "ConfigFile ConfigReport DoctorFinding DoctorResult ExportResult GraphPictureResult "
+        "ImportItem InitResult ImportResult SettingRow SettingsList SourceProblem VaultStats"
     ),
-    "maintenance": (
-        "ConfigFile",
-        "ConfigReport",
-        "DoctorFinding",
-        "DoctorResult",
-        "ExportResult",
-        "GraphPictureResult",
-        "ImportItem",
-        "InitResult",
-        "ImportResult",
-        "SettingRow",
-        "SettingsList",
-        "SourceProblem",
-        "VaultStats",
+    "memory": _names(
+        "CommitView DeleteResult ForgetCandidate ForgottenList ForgottenView GcResult HistoryResult "
+        "MemoryView LikelyReplacement Model ObserveResult ObservedMemory OpenResult Pagination "
+        "PromoteCandidate PromoteResult RankExplain RelationResult RelationView Relations "
+        "RestoreResult SaveResult SearchHit SearchResult Skipped SnapshotResult StatsResult "
+        "SupersedeResult SupersededMemory TouchResult UpdateResult VersionResult"
     ),
-    "memory": (
-        "CommitView",
-        "DeleteResult",
-        "ForgetCandidate",
-        "ForgottenList",
-        "ForgottenView",
-        "GcResult",
-        "HistoryResult",
-        "MemoryView",
-        "LikelyReplacement",
-        "Model",
-        "ObserveResult",
-        "ObservedMemory",
-        "OpenResult",
-        "Pagination",
-        "PromoteCandidate",
-        "PromoteResult",
-        "RankExplain",
-        "RelationResult",
-        "RelationView",
-        "Relations",
-        "RestoreResult",
-        "SaveResult",
-        "SearchHit",
-        "SearchResult",
-        "Skipped",
-        "SnapshotResult",
-        "StatsResult",
-        "SupersedeResult",
-        "SupersededMemory",
-        "TouchResult",
-        "UpdateResult",
-        "VersionResult",
-    ),
-    "metrics": (
-        "OperationTiming",
-        "PerformanceMetrics",
-    ),
-    "notes": (
-        "NoteLinkView",
-        "NoteRead",
-    ),
-    "sync": (
-        "LastSync",
-        "SyncDecision",
-        "SyncResult",
-        "SyncSummary",
-    ),
+    "metrics": _names("OperationTiming PerformanceMetrics"),
+    "notes": _names("NoteLinkView NoteRead"),
+    "sync": _names("LastSync SyncDecision SyncResult SyncSummary"),
 }
 _MODULE_OF = {name: module for module, names in EXPORTS.items() for name in names}
 __getattr__ = package_names(__name__, _MODULE_OF)

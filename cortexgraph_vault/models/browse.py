@@ -6,8 +6,6 @@ from pydantic import Field
 
 from cortexgraph_vault.models.memory import MemoryView, Model, Pagination, Relations
 
-__all__ = ["Backlink", "MemoryDetail", "MemoryList"]
-
 
 class MemoryList(Model):
     memories: list[MemoryView]

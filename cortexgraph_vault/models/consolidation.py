@@ -162,21 +162,3 @@ class PipelineResult(Model):
     outcomes: list[ItemOutcome] = Field(default_factory=list)
     stages: list[StageOutcome] = Field(default_factory=list)
     message: str
-
-
-__all__ = [
-    "PLAN_FORMAT",
-    "PLAN_VERSION",
-    "ClusterResult",
-    "ClusterView",
-    "ConsolidateResult",
-    "ConsolidatedCluster",
-    "ConsolidationPlan",
-    "DuplicatePair",
-    "ItemOutcome",
-    "MergePreview",
-    "PipelineResult",
-    "PlanItem",
-    "PlanMemory",
-    "StageOutcome",
-]

@@ -7,21 +7,6 @@ from pydantic import Field
 from cortexgraph_vault.models.limits import GRAPH_MAX_CHARS
 from cortexgraph_vault.models.memory import Model, Pagination, Skipped
 
-__all__ = [
-    "GRAPH_MAX_CHARS",
-    "CacheStatus",
-    "GraphNode",
-    "GraphRelation",
-    "GraphResult",
-    "GraphStats",
-    "NeighbourNode",
-    "NeighbourhoodResult",
-    "ReindexResult",
-    "UnresolvedTarget",
-    "VaultStatus",
-    "WatcherStatus",
-]
-
 
 class GraphNode(Model):
     path: str

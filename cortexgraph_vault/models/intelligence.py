@@ -6,21 +6,19 @@ Field names follow CortexGraph's `analyze_message`, `analyze_for_recall` and
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from cortexgraph_vault.models.memory import Model
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class PhraseSignal(_Model):
+class PhraseSignal(Model):
     kind: str = Field(description="what the phrase signals, e.g. preference, question, uncertain")
     phrase: str = Field(description="the words that matched ('' for a whole-message signal)")
     weight: float = Field(description="its push towards yes (positive) or no (negative)")
     meaning: str
 
 
-class MessageAnalysis(_Model):
+class MessageAnalysis(Model):
     should_save: bool
     confidence: float = Field(description="0..1, from a logistic function of the signals")
     decision: str = Field(description="auto (≥ 0.7: save), ask (0.4–0.7: ask first), skip (< 0.4)")
@@ -34,7 +32,7 @@ class MessageAnalysis(_Model):
     phrase_signals: list[PhraseSignal]
 
 
-class RecallAnalysis(_Model):
+class RecallAnalysis(Model):
     should_search: bool
     confidence: float
     decision: str = Field(description="auto (≥ 0.7), ask (0.4–0.7), skip (< 0.4)")
@@ -44,7 +42,7 @@ class RecallAnalysis(_Model):
     phrase_signals: list[PhraseSignal]
 
 
-class RecalledMemory(_Model):
+class RecalledMemory(Model):
     memory_id: str | None
     title: str
     path: str
@@ -58,7 +56,7 @@ class RecalledMemory(_Model):
     )
 
 
-class AutoRecallResult(_Model):
+class AutoRecallResult(Model):
     success: bool = True
     enabled: bool
     mode: str
@@ -75,7 +73,7 @@ class AutoRecallResult(_Model):
     message: str
 
 
-class ReviewItem(_Model):
+class ReviewItem(Model):
     memory_id: str | None
     title: str
     path: str
@@ -88,21 +86,10 @@ class ReviewItem(_Model):
     last_used: str
 
 
-class ReviewResult(_Model):
+class ReviewResult(Model):
     success: bool = True
     count: int
     total_due: int = Field(description="memories in the danger zone now, before the limit")
     danger_zone: list[float] = Field(description="[min, max] score of the danger zone")
     memories: list[ReviewItem]
     message: str
-
-
-__all__ = [
-    "AutoRecallResult",
-    "MessageAnalysis",
-    "PhraseSignal",
-    "RecallAnalysis",
-    "RecalledMemory",
-    "ReviewItem",
-    "ReviewResult",
-]

@@ -8,22 +8,6 @@ from pydantic import BaseModel, Field
 
 from cortexgraph_vault.models.memory import Model, StatsResult
 
-__all__ = [
-    "ConfigFile",
-    "ConfigReport",
-    "DoctorFinding",
-    "DoctorResult",
-    "ExportResult",
-    "GraphPictureResult",
-    "ImportItem",
-    "ImportResult",
-    "InitResult",
-    "SettingRow",
-    "SettingsList",
-    "SourceProblem",
-    "VaultStats",
-]
-
 
 class SourceProblem(Model):
     file: str = Field(description="the source file")

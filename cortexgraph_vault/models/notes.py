@@ -7,8 +7,6 @@ from pydantic import Field
 from cortexgraph_vault.models.browse import Backlink
 from cortexgraph_vault.models.memory import Model
 
-__all__ = ["NoteLinkView", "NoteRead"]
-
 
 class NoteLinkView(Model):
     target: str = Field(description="the link as written")

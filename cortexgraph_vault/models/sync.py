@@ -6,8 +6,6 @@ from pydantic import Field
 
 from cortexgraph_vault.models.memory import Model
 
-__all__ = ["LastSync", "SyncDecision", "SyncResult", "SyncSummary"]
-
 
 class SyncDecision(Model):
     """A memory the two devices disagreed about beyond its fields (README, "One memory on

@@ -27,21 +27,17 @@ from cortexgraph_vault.models import (
 )
 from cortexgraph_vault.vault.files import atomic_write
 
-STAGE_ORDER = ("decay", "cluster", "merge", "promote", "relations")
-STAGE_TITLES = {
-    "decay": "DecayAnalyzer",
-    "cluster": "ClusterDetector",
-    "merge": "SemanticMerge",
-    "promote": "LTMPromoter",
-    "relations": "RelationshipDiscovery",
+# stage → its title and what its items do, in the order the stages run
+_STAGES = {
+    "decay": ("DecayAnalyzer", "flag"),
+    "cluster": ("ClusterDetector", "link"),
+    "merge": ("SemanticMerge", "merge"),
+    "promote": ("LTMPromoter", "promote"),
+    "relations": ("RelationshipDiscovery", "relate"),
 }
-ACTIONS = {
-    "decay": "flag",
-    "cluster": "link",
-    "merge": "merge",
-    "promote": "promote",
-    "relations": "relate",
-}
+STAGE_ORDER = tuple(_STAGES)
+STAGE_TITLES = {stage: title for stage, (title, _) in _STAGES.items()}
+ACTIONS = {stage: action for stage, (_, action) in _STAGES.items()}
 
 
 def stage_name(text: str) -> str:

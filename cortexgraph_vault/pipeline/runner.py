@@ -190,28 +190,23 @@ def apply_plan(
                 reason="",
                 memory_ids=keys,
             )
-            if stopped or controls.stopped():
-                stopped = True
+            done.append(outcome)  # its outcome is settled below
+            stopped = stopped or controls.stopped()
+            if not stopped:
+                with controls.change_lock():
+                    members, changed = check_item(engine, item, run)
+                if changed:
+                    outcome.outcome, outcome.reason = "refused", "; ".join(changed)
+                    continue
+                stopped = stage.writes and not limiter.acquire()
+            if stopped:
                 outcome.outcome, outcome.reason = "deferred", "the run was stopped first"
-                done.append(outcome)
-                continue
-            with controls.change_lock():
-                members, changed = check_item(engine, item, run)
-            if changed:
-                outcome.outcome, outcome.reason = "refused", "; ".join(changed)
-                done.append(outcome)
-                continue
-            if stage.writes and not limiter.acquire():
-                stopped = True
-                outcome.outcome, outcome.reason = "deferred", "the run was stopped first"
-                done.append(outcome)
                 continue
             try:
                 with controls.change_lock():
                     applied = stage.apply(engine, item, members)
             except VaultError as exc:
                 outcome.outcome, outcome.reason = "failed", str(exc)
-                done.append(outcome)
                 continue
             outcome.outcome = "applied" if stage.writes else "reported"
             outcome.reason, outcome.new_memory_id = applied.note, applied.new_memory_id
@@ -221,7 +216,6 @@ def apply_plan(
                 if m is not None:
                     run.status_now[pm.id or pm.path] = m.status
             touched += applied.touched
-            done.append(outcome)
         commit = None
         if touched:
             with controls.change_lock():
@@ -255,21 +249,18 @@ def apply_plan(
 
 def stage_message(plan: ConsolidationPlan, stage: str, done: list[ItemOutcome]) -> str:
     applied = [o for o in done if o.outcome == "applied"]
+    refused = [o for o in done if o.outcome in ("refused", "failed")]
     lines = [f"- {o.action} {', '.join(o.memory_ids)}: {o.reason}" for o in applied]
-    refused = [
-        f"- refused {o.item_id}: {o.reason}" for o in done if o.outcome in ("refused", "failed")
-    ]
+    lines += [f"- refused {o.item_id}: {o.reason}" for o in refused]
     ids = list(dict.fromkeys(k for o in applied for k in o.memory_ids))
     ids += [o.new_memory_id for o in applied if o.new_memory_id]
     extra = [f"Cortexgraph-Plan: {plan.plan_id}", f"Cortexgraph-Stage: {stage}"]
     extra += [f"Cortexgraph-Item: {o.item_id}" for o in applied]
-    extra += [
-        f"Cortexgraph-Refused: {o.item_id}" for o in done if o.outcome in ("refused", "failed")
-    ]
+    extra += [f"Cortexgraph-Refused: {o.item_id}" for o in refused]
     return (
         wording.stage_applied_subject(STAGE_TITLES[stage], len(applied), plan.plan_id)
         + "\n\n"
-        + "\n".join(lines + refused)
+        + "\n".join(lines)
         + "\n\n"
         + trailers(f"consolidate-{stage}", ids)
         + "\n"

@@ -263,6 +263,25 @@ def test_rate_limit_spaces_writes_within_a_minute(vault: Path, tmp_path: Path) -
     assert writes == 4 and pauses == [60.0]  # the third write waits for the window
 
 
+def test_a_run_stopped_midway_defers_the_items_left_and_keeps_what_it_applied(
+    vault: Path, tmp_path: Path
+) -> None:
+    out, _ = plan_of(vault, tmp_path)
+    asked = [0]
+
+    def stopped() -> bool:  # the scheduler is told to stop after the third item began
+        asked[0] += 1
+        return asked[0] > 3
+
+    controls = RunControls(stopped=stopped)
+    result = apply_plan_file(service(vault).engine, ApplyPlanRequest(plan_file=out), controls)
+    said = [o.outcome for o in result.outcomes]
+    assert "deferred" in said and said.index("deferred") == len(said) - said.count("deferred")
+    assert {"applied", "reported"} & set(said[:3])
+    assert all(o.reason == "the run was stopped first" for o in result.outcomes[3:])
+    assert "deferred" in result.message
+
+
 def test_rate_limiter_window() -> None:
     now = [100.0]
     slept: list[float] = []

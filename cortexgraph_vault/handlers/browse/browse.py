@@ -29,9 +29,7 @@ def _first(
     """The first `end` of `chosen` in `sort` order (ties by path). Only the pages up to the
     one asked for are ordered: the other thousands of memories need not be."""
     if sort == "score":
-        from cortexgraph_vault.handlers.browse.browse_order import first_by_score
-
-        fast = first_by_score(engine, chosen, end, now)
+        fast = browse_order.first_by_score(engine, chosen, end, now)
         if fast is not None:
             return fast
         rows = [(m.use_count, m.last_used.timestamp(), m.strength) for m in chosen]
@@ -54,8 +52,8 @@ def list_memories(engine: VaultEngine, req: ListMemoriesRequest) -> MemoryList:
     status, sort, tag, page, page_size = req.status, req.sort, req.tag, req.page, req.page_size
     now = engine.now()
     wanted: set[str] = set(ALL_STATUSES) if status == "all" else {status}
-    tagged = tag is not None and bool(tag.strip())
-    found = browse_order.memory_rows(engine, wanted) if sort == "score" and not tagged else None
+    norm = normalize_tag(tag) if tag is not None and tag.strip() else None
+    found = browse_order.memory_rows(engine, wanted) if sort == "score" and norm is None else None
     if found is not None:  # a long list by score: from the note table's arrays
         table, rows = found
         start, end, info = paginate(len(rows), page, page_size)
@@ -66,8 +64,7 @@ def list_memories(engine: VaultEngine, req: ListMemoriesRequest) -> MemoryList:
     chosen = browse_order.listed_memories(engine, wanted)
     if chosen is None:
         chosen = [m for m in catalog.memories() if m.status in wanted]
-    if tag is not None and tag.strip():
-        norm = normalize_tag(tag)
+    if norm is not None:
         chosen = [m for m in chosen if _has_tag(m, norm)]
     start, end, info = paginate(len(chosen), page, page_size)
     assert info is not None

@@ -1,9 +1,9 @@
 """The first page of a long memory list by score, from the note table's arrays.
 
-Listing by score ordered every memory: a Python tuple and a score per memory, thousands a
-call (at 10k notes, ~3,000 memories: the largest part of a list under the daemon's load).
-The note table (handlers/search/note_table.py) already holds each memory's use count, last use and
-strength as arrays, kept once per change of the catalogue for searches; the scores come from
+Listing by score ordered every memory: a Python tuple and a score per memory, thousands a call,
+the largest part of a list under the daemon's load. The note table
+(handlers/search/note_table.py) already holds each memory's use count, last use and strength as
+arrays, kept once per change of the catalogue for searches; the scores come from
 `core/decay_arrays.py`, equal bit for bit to `scores_at`, so the order is the same: highest
 score first, ties by path.
 
@@ -49,7 +49,7 @@ def first_by_score(
     rows = table.rows(paths)
     row_list = rows.tolist()
     notes = table.notes
-    # A change landing between the list's read and the table's (a touch a few ms ago) leaves
+    # A change landing between the list's read and the table's (a touch just before) leaves
     # a few rows of another state: those are read from the memories listed, as the table
     # reads them (`_fill`), so the scores are the ones a table of this state would give.
     stale = [
@@ -88,9 +88,9 @@ def _first_places(keys: np.ndarray, end: int, paths: list[str]) -> list[int]:
 
 def listed_memories(engine: VaultEngine, wanted: set[str]) -> list[Memory] | None:
     """The memories of the `wanted` statuses, in no particular order (a list orders them, ties
-    by path), from the note table's status codes: going through every note of the catalogue
-    for its memory was half of a list at 10k notes. None where the plain path applies (a
-    short list, a process without a watcher)."""
+    by path), from the note table's status codes, not by going through every note of the
+    catalogue for its memory. None where the plain path applies (a short list, a process
+    without a watcher)."""
     if not engine.watching:
         return None
 
@@ -108,8 +108,8 @@ def listed_memories(engine: VaultEngine, wanted: set[str]) -> list[Memory] | Non
 
 def memory_rows(engine: VaultEngine, wanted: set[str]) -> tuple[NoteTable, np.ndarray] | None:
     """The note table's rows of the memories of the `wanted` statuses: a long list counted
-    and ordered without decoding every memory (100k notes: 30k memories kept decoded, ~70
-    MB); None where the plain path applies, as for `first_by_score`."""
+    and ordered without decoding every memory; None where the plain path applies, as for
+    `first_by_score`."""
     if not engine.watching:
         return None
 

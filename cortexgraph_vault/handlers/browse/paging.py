@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import math
 
-from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.models import Pagination
 
 
 def paginate(total: int, page: int | None, page_size: int) -> tuple[int, int, Pagination | None]:
     """Where page `page` of `total` items starts and ends, and what to say of it (None when
-    no page was asked for: the first `page_size` items)."""
+    no page was asked for: the first `page_size` items). `page` is 1 or more, as every
+    request that takes one says."""
     if page is None:
         return 0, page_size, None
-    if page < 1:
-        raise InvalidArgument("page: must be 1 or more")
     pages = max(1, math.ceil(total / page_size))
     start = (page - 1) * page_size
     info = Pagination(

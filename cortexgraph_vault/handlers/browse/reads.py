@@ -10,13 +10,11 @@ from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.relation_ids import relation_id
 from cortexgraph_vault.core.rules import in_danger_zone, promote_reason, should_forget
-from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import NotFound
 from cortexgraph_vault.handlers.browse.notes import note_cursor
 from cortexgraph_vault.handlers.browse.size_budget import (
     Continuation,
-    check_max_chars,
     continuation_cursor,
     fill_within,
     json_size,
@@ -79,7 +77,7 @@ def open_memories(engine: VaultEngine, req: OpenMemoriesRequest) -> OpenResult:
     place = read_continuation(req.cursor, digest, "open_memories") if req.cursor else None
     start = min(place.offset, len(refs)) if place is not None else 0
     now = datetime.fromisoformat(place.instant) if place and place.instant else engine.now()
-    budget = check_max_chars(engine.config.result_max_chars)
+    budget = engine.config.result_max_chars
     not_found: list[str] = []
     opened: dict[str, Memory] = {}
 
@@ -224,6 +222,3 @@ def stats(engine: VaultEngine) -> StatsResult:
         problems=[Skipped(path=p, reason=r) for p, r in catalog.problems()],
         git=git,
     )
-
-
-__all__ = ["format_time", "open_memories", "search_memory", "stats"]

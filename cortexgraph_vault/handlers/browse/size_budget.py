@@ -24,21 +24,11 @@ from pydantic_core import to_json
 
 from cortexgraph_vault.errors import InvalidArgument
 
-MIN_MAX_CHARS = 2_000
-MAX_MAX_CHARS = 1_000_000
 _CURSOR_MARK = "after:"
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
 P = ParamSpec("P")
-
-
-def check_max_chars(max_chars: int) -> int:
-    if not MIN_MAX_CHARS <= max_chars <= MAX_MAX_CHARS:
-        raise InvalidArgument(
-            f"max_chars: must be from {MIN_MAX_CHARS} to {MAX_MAX_CHARS}, got {max_chars}"
-        )
-    return max_chars
 
 
 def json_size(item: object) -> int:

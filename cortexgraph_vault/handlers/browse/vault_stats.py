@@ -24,8 +24,8 @@ def _size(path: Path) -> int:
 
 def _folder_bytes(root: Path, known: Callable[[str], int | None]) -> int:
     """Every file of the vault, Obsidian's settings included; git's own folder is not the vault.
-    `known`: the size the index holds for a note it just looked at (no second stat of 10k
-    files); a link to a file counts as the file's size, a link to a folder as nothing."""
+    `known`: the size the index holds for a note it just looked at (no second stat of every
+    note); a link to a file counts as the file's size, a link to a folder as nothing."""
     total = 0
     stack = [(os.fspath(root), "")]
     while stack:
@@ -47,14 +47,6 @@ def _folder_bytes(root: Path, known: Callable[[str], int | None]) -> int:
             except OSError:
                 continue
     return total
-
-
-def _note_size(engine: VaultEngine) -> Callable[[str], int | None]:
-    def size(rel: str) -> int | None:
-        note = engine.catalog.note(rel)
-        return None if note is None else note.size
-
-    return size
 
 
 def stats(engine: VaultEngine) -> VaultStats:
@@ -83,7 +75,10 @@ def stats(engine: VaultEngine) -> VaultStats:
             cfg=engine.decay,
         )
         at_risk += left <= AT_RISK_DAYS * DAY
-    vault_bytes = _folder_bytes(engine.root, _note_size(engine))
+    note_at = engine.catalog.note
+    vault_bytes = _folder_bytes(
+        engine.root, lambda rel: None if (n := note_at(rel)) is None else n.size
+    )
     cache = engine.index_cache.path
     return VaultStats(
         **base.model_dump(),

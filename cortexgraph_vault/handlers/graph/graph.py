@@ -46,16 +46,6 @@ MAX_RELATIONS = 2000
 TOP_TAGS = 30
 
 
-def _wanted(status: str) -> set[str]:
-    if status == "all":
-        return set(UNIFIED_STATUSES)
-    if status not in UNIFIED_STATUSES:
-        raise InvalidArgument(
-            f"status: must be one of {', '.join(UNIFIED_STATUSES)} or all, got {status!r}"
-        )
-    return {status}
-
-
 def _node(engine: VaultEngine, note: IndexedNote, include_scores: bool, now: datetime) -> GraphNode:
     graph = engine.catalog.graph
     edges = graph.outgoing(note.path)
@@ -165,7 +155,7 @@ def read_graph(engine: VaultEngine, req: ReadGraphRequest) -> GraphResult:
     if req.cursor is not None and page is not None:
         raise InvalidArgument("give page or cursor, not both", params=("page", "cursor"))
     after = path_of_cursor(req.cursor) if req.cursor is not None else None
-    wanted = _wanted(req.status)
+    wanted: set[str] = set(UNIFIED_STATUSES) if req.status == "all" else {req.status}
     now = engine.now()
     catalog = engine.fresh()
     with catalog.lock:

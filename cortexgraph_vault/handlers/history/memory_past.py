@@ -46,14 +46,11 @@ def _live_or_id(engine: VaultEngine, ref: str) -> tuple[str, str | None]:
         if not m.id:
             raise NotFound(f"{m.path}: has no id yet, so git cannot follow it; touch it once first")
         return m.id, m.path
-    matches = [f for f in engine.history.forgotten(limit=10_000) if f.id == ref]
+    forgotten = engine.history.forgotten(limit=10_000)
+    matches = [f for f in forgotten if f.id == ref]
     if not matches and len(ref) >= 4:
         low = ref.lower()
-        matches = [
-            f
-            for f in engine.history.forgotten(limit=10_000)
-            if f.id.startswith(ref) or f.title.lower() == low
-        ]
+        matches = [f for f in forgotten if f.id.startswith(ref) or f.title.lower() == low]
     ids = sorted({f.id for f in matches})
     if len(ids) > 1:
         raise Ambiguous(f"{ref!r} matches {len(ids)} forgotten memories", ids)

@@ -148,8 +148,7 @@ def forget_candidates(
 ) -> tuple[list[tuple[Memory, float]], list[Skipped]]:
     """The memories to forget, lowest score first (ties by path), the first `limit` of them;
     and those left alone. Chosen from each note's hot fields (`memory_state`): only the
-    memories returned are decoded (100k notes: ~12k forgettable memories of ~3 KB each were
-    held decoded at once, ~40 MB, for the 1,000 a gc takes)."""
+    memories returned are decoded, not every forgettable one."""
     now = engine.now()
     skip = {engine.safe_rel(p) for p in skip_paths}
     found: list[tuple[float, str, IndexedNote]] = []

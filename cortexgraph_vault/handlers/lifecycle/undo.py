@@ -36,14 +36,12 @@ def undo_moves(engine: VaultEngine, moves: Sequence[tuple[str, Written]]) -> Non
     for old, written in reversed(moves):
         assert written.before is not None
         engine.store.write_back(old, written.before)
-        now = current_stamp(engine.store.path(written.path))
-        if now is not None and now.sha256 == written.stamp.sha256:
-            remove_file(engine.store.path(written.path))
-        engine.catalog.drop(written.path)
+        undo_create(engine, written)
         engine.catalog.reload(old)
 
 
 def undo_create(engine: VaultEngine, written: Written) -> None:
+    """Remove a note we wrote, unless it changed since (then it is someone's)."""
     now = current_stamp(engine.store.path(written.path))
     if now is not None and now.sha256 == written.stamp.sha256:
         remove_file(engine.store.path(written.path))

@@ -4,11 +4,10 @@ terms (a hit's `matched`, and `explain.matched_terms`).
 The word index already knows which terms each note holds and how often, weighted by field
 (index/text/document_terms.py `term_stats`); what the short fields (title, aliases, tags,
 entities) do not account for is in the text. So a hit's text is not split and stemmed again
-for this — that was a fifth of a search at 10k notes, and more in a process that had not
-stemmed those words yet. The text is split only where the index cannot speak for the note
-(a long text, of which only the start is looked through; a note of very many terms; a
-newer version of the note than the one asked about), and its terms are then remembered by
-the text (index/text/content_stems.py).
+for this. The text is split only where the index cannot speak for the note (a long text, of
+which only the start is looked through; a note of very many terms; a newer version of the
+note than the one asked about), and its terms are then remembered by the text
+(index/text/content_stems.py).
 """
 
 from __future__ import annotations
@@ -122,7 +121,7 @@ def matched_in(
 
     `catalog`: the one the note is from. Its word index says which terms the note holds and
     how often (weighted): what the short fields do not account for is in the text, so the
-    text is not split again (a fifth of a search at 10k notes). Without one, or for a long
+    text is not split again. Without one, or for a long
     text, or a note the index cannot speak for, the text's terms are split (and remembered:
     index/text/content_stems.py)."""
     wanted = {w for found in expansions.values() for w in found}

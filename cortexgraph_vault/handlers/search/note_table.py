@@ -176,8 +176,8 @@ def _append(table: NoteTable, codes: dict[str, int], note: IndexedNote) -> None:
 def _compared(notes: list[IndexedNote], before: NoteTable) -> tuple[list[IndexedNote], list[int]]:
     """The notes `before` does not hold (in their order), and the rows of those it holds
     that `notes` no longer has. Object ids compared as sorted arrays, in numpy: a dict and a
-    set of every note's id (100k notes: ~20 MB of small ints, made at each build while a gc
-    beside readers made hundreds of builds) was the gc's peak, and slower."""
+    set of every note's id, made at each build while a gc beside readers made hundreds of
+    builds, was the gc's peak memory, and slower."""
     live = before.live
     held = np.fromiter(map(id, before.notes), np.uintp, len(before.notes))[live]
     order = np.argsort(held)
@@ -196,8 +196,8 @@ def _without(notes: list[IndexedNote] | None, before: NoteTable, gone: list[int]
     """The table after changes that only removed notes (a gc forgetting 1,000 memories, each
     removal a change a reader beside it builds a table for): no row is added or filled, so
     the rows' paths, notes and arrays are the last table's, shared (neither changes them); only
-    the lookups lose the removed paths. At 100k notes each such table was ~11 MB of copies,
-    built again and again while a gc ran (the warm peak)."""
+    the lookups lose the removed paths: copies of them, made again and again while a gc ran,
+    were the warm peak."""
     row_of = dict(before.row_of)
     for i in gone:
         old = before.notes[i]
@@ -239,10 +239,10 @@ def _live_after(before: NoteTable, table: NoteTable, gone: list[int], added: int
 
 def _in_place(notes: list[IndexedNote], before: NoteTable) -> NoteTable | None:
     """The table after changes that replaced notes where they were (touches, edits: the
-    catalogue keeps a replaced note at its place), or None for other changes. Under load a
-    touch makes a new state every few ms: the general path copied every row's lookups (~3.7
-    ms at 10k notes, more than a search); here the notes are compared with the last ones
-    place by place (in C) and only the arrays are copied. Paths and rows stay, shared."""
+    catalogue keeps a replaced note at its place), or None for other changes. Under load
+    touches make new states one after another, and the general path copies every row's
+    lookups; here the notes are compared with the last ones place by place (in C) and only
+    the arrays are copied. Paths and rows stay, shared."""
     listed = before.listed
     if listed is None or len(listed) != len(notes):
         return None

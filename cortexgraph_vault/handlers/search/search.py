@@ -65,30 +65,7 @@ UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
 __all__ = ["rank", "search_terms", "search_unified"]
 
 # the fields a memory's hit is given (all but `explain`, which a page asking for it sets)
-_HIT_GIVEN = frozenset(
-    {
-        "id",
-        "title",
-        "path",
-        "source",
-        "status",
-        "content",
-        "tags",
-        "score",
-        "similarity",
-        "memory_score",
-        "use_count",
-        "last_used",
-        "created_at",
-        "age_days",
-        "review_priority",
-        "review_candidate",
-        "matched",
-        "superseded_by",
-        "valid_until",
-        "supersedes",
-    }
-)
+_HIT_GIVEN = frozenset(SearchHit.model_fields) - {"explain"}
 
 
 class Ranked(NamedTuple):
@@ -392,8 +369,8 @@ def explain_hit(
 
 
 # id of a note → (the note, its `created` time): a note's frontmatter is decoded anew at
-# each look (its cold fields keep only the body), a third of a note's hit. A version of a
-# note is immutable; bounded as engine/memory_views.py's kept fields are.
+# each look (its cold fields keep only the body). A version of a note is immutable; bounded
+# as engine/memory_views.py's kept fields are.
 KEPT_MAX = 4096
 _created: dict[int, tuple[IndexedNote, datetime | None]] = {}
 

@@ -18,7 +18,6 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.handlers.browse.paging import paginate
 from cortexgraph_vault.handlers.browse.size_budget import (
     Continuation,
-    check_max_chars,
     continuation_cursor,
     fill_within,
     json_size,
@@ -63,7 +62,7 @@ class PageBudget(NamedTuple):
         digest = request_digest(tool, request)
         cursor = request.cursor
         place = read_continuation(cursor, digest, tool) if cursor is not None else None
-        return PageBudget(check_max_chars(engine.config.result_max_chars), digest, tool, place)
+        return PageBudget(engine.config.result_max_chars, digest, tool, place)
 
     def now(self, engine: VaultEngine) -> datetime:
         """The instant to rank at: a continuation ranks as the call it continues did."""

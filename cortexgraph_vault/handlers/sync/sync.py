@@ -48,10 +48,6 @@ LISTED = 100
 class _Merge:
     """What the settling of one merge did."""
 
-    def stage(self, repo_path: str, data: bytes | None) -> None:
-        assert self.staging is not None
-        self.staging.settle(repo_path, data)
-
     def __init__(self) -> None:
         self.decisions: list[SyncDecision] = []
         self.conflicted: list[str] = []
@@ -67,6 +63,10 @@ class _Merge:
         self.base_commit: str | None = None
         self.say: Progress = lambda _: None
         self.sources: list[str] = []  # devices named in the commits brought in
+
+    def stage(self, repo_path: str, data: bytes | None) -> None:
+        assert self.staging is not None
+        self.staging.settle(repo_path, data)
 
 
 def sync(engine: VaultEngine, req: SyncVaultRequest) -> SyncResult:
@@ -363,19 +363,11 @@ def _str(value: object) -> str | None:
 def _message(remote: str, incoming: int, decisions: Sequence[SyncDecision]) -> str:
     lines = [f"sync: merge {wording.count(incoming, 'commit')} from {remote}", ""]
     lines += [f"- {d.path}: {d.outcome}" for d in decisions]
-    kept = [
-        d.id
-        for d in decisions
-        if d.rule == "forgotten-vs-used" and d.id and d.outcome.startswith("kept")
-    ]
-    gone = [
-        d.id
-        for d in decisions
-        if d.rule == "forgotten-vs-used" and d.id and d.outcome.startswith("forgotten")
-    ]
-    body = trailers("sync", kept, key="Kept")
-    if gone:
-        body += "\n" + "\n".join(f"Cortexgraph-Forgotten: {i}" for i in gone)
+    judged = [(d.id, d.outcome) for d in decisions if d.rule == "forgotten-vs-used" and d.id]
+    body = trailers("sync", [i for i, said in judged if said.startswith("kept")], key="Kept")
+    body += "".join(
+        f"\nCortexgraph-Forgotten: {i}" for i, said in judged if said.startswith("forgotten")
+    )
     return "\n".join(lines) + ("\n\n" if decisions else "\n") + body
 
 

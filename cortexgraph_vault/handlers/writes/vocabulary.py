@@ -1,8 +1,8 @@
 """The vault's own vocabulary for enrichment: its notes' titles and aliases, and its tags.
 
-Building the name lookup for a 10k-note vault takes tens of milliseconds, so it is built once
-and kept until a note other than a memory changes (memories come and go with every save and
-are not names: their titles are made from their first words).
+Building the name lookup for a big vault is slow, so it is built once and kept until a note
+other than a memory changes (memories come and go with every save and are not names: their
+titles are made from their first words).
 """
 
 from __future__ import annotations
@@ -29,8 +29,7 @@ def build_vocabulary(engine: VaultEngine) -> Vocabulary:
     shared = {t for t, c in counts.items() if c > 1}
 
     def names() -> Iterator[Name]:
-        # one at a time into the lookup; a memory is told without decoding it (100k notes:
-        # 30k memories kept decoded would be ~70 MB)
+        # one at a time into the lookup; a memory is told without decoding it
         for n in every:
             if n.has_memory:
                 continue

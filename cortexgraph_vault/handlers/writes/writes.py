@@ -19,7 +19,7 @@ from cortexgraph_vault.core.rules import is_cross_domain
 from cortexgraph_vault.core.secrets import redact
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine, new_id
-from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.errors import Conflict, InvalidArgument, NotFound
 from cortexgraph_vault.handlers.writes import supersession
 from cortexgraph_vault.handlers.writes.note_fields import fresh_memory, id_changes, use_days_change
 from cortexgraph_vault.handlers.writes.replacements import likely_replacements
@@ -265,13 +265,9 @@ def reinforce_uses(
 
         try:
             _, _, after = _reinforce(engine, ref, changes, now)
-        except Exception as exc:  # one bad id must not stop the others
-            from cortexgraph_vault.errors import NotFound
-
-            if isinstance(exc, NotFound):
-                not_found.append(ref)
-                continue
-            raise
+        except NotFound:  # one bad id must not stop the others
+            not_found.append(ref)
+            continue
         observed.append(
             ObservedMemory(
                 memory_id=after.id or "",
@@ -441,8 +437,6 @@ def delete(engine: VaultEngine, req: DeleteMemoryRequest) -> DeleteResult:
     memory_id = seen.id or new_id()
     if expected_hash is not None and expected_hash != seen.content_hash:
         text, stamp = engine.store.read(seen.path)
-        from cortexgraph_vault.errors import Conflict
-
         raise Conflict(seen.path, expected_hash, stamp.sha256, text)
     if mode == "archive":
         if seen.status == "archived":

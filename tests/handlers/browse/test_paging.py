@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
-from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.handlers.browse.paging import paginate
 
 
@@ -25,8 +22,3 @@ def test_a_middle_and_the_last_page() -> None:
 def test_an_empty_listing_still_has_one_page() -> None:
     _, _, info = paginate(total=0, page=1, page_size=10)
     assert info is not None and info.total_pages == 1 and not info.has_more
-
-
-def test_page_zero_is_refused_naming_the_argument() -> None:
-    with pytest.raises(InvalidArgument, match=r"^page: must be 1 or more"):
-        paginate(total=5, page=0, page_size=10)
