@@ -58,23 +58,23 @@ def _calls(service: Any, ids: list[str], words: list[str], rng: random.Random) -
 
     from cortexgraph_vault.api import schemas as s
     from cortexgraph_vault.operations.browse import (
-        LIST_MEMORIES,
-        MEMORY_DETAIL,
         MemoryDetailRequest,
+        list_memories,
+        memory_detail,
     )
-    from cortexgraph_vault.operations.vault import SEARCH_UNIFIED
+    from cortexgraph_vault.operations.vault import search_unified
 
     def list_page() -> bytes:
         query = s.ListQuery.model_validate({"page": str(rng.randint(1, 5))})
-        return to_json(service.run(LIST_MEMORIES, query.to_request()))
+        return to_json(service.run(list_memories, query.to_request()))
 
     def search() -> bytes:
         query = s.SearchQuery.model_validate({"q": " ".join(rng.sample(words, 2))})
-        return to_json(service.run(SEARCH_UNIFIED, query.to_request()))
+        return to_json(service.run(search_unified, query.to_request()))
 
     def open_one() -> bytes:
         request = MemoryDetailRequest.model_construct(memory_id=rng.choice(ids))
-        return to_json(service.run(MEMORY_DETAIL, request))
+        return to_json(service.run(memory_detail, request))
 
     return {"list": list_page, "search": search, "open": open_one}
 

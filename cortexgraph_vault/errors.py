@@ -51,7 +51,6 @@ class UnsafePath(VaultError):
     """A path would leave the vault (`..`, absolute, symlink out)."""
 
     exit_code = 2
-    http_status = 400
 
 
 class NotFound(VaultError):

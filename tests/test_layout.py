@@ -24,6 +24,7 @@ EXCEPTIONS: dict[str, str] = {
     "core.credential_words": "word lists of core/credential_phrases: tests/core/test_secrets.py",
     "core.block_scan": "the Markdown block scanner of core/code_ranges: tests/core/test_code_ranges.py",
     "core.english": "word lists of core/intent, enrich, gazetteer: tests/core/test_intent*.py ...",
+    "core.relation_types": "one Literal: tests/operations/test_cli_options.py (relate --type), tests/importers/test_import_cortexgraph.py",
     "core.recall_bar": "the bar of core/use_relevance: tests/core/test_use_relevance.py, its labelled set",
     "core.relevance": "the stop-word set of handlers/search/relevance: tests/handlers/search/test_search.py",
     "core.synonyms": "a word table of handlers/search/relevance: tests/index/vectors/test_recall.py, tests/handlers/search/test_search.py",

@@ -11,10 +11,10 @@ from cortexgraph_vault.errors import NotFound
 from cortexgraph_vault.models import SearchResult
 from cortexgraph_vault.operations import Effect, Operation, Request
 from cortexgraph_vault.operations.memories import (
-    SEARCH_MEMORY,
-    TOUCH_MEMORY,
     SearchMemoryRequest,
     TouchMemoryRequest,
+    search_memory,
+    touch_memory,
 )
 from cortexgraph_vault.service import MemoryService
 from tests.mcp.mcp_session import service_for
@@ -48,15 +48,15 @@ def test_a_change_takes_the_turn_and_a_read_needs_none_while_the_watcher_runs(
 
 def test_each_call_is_timed_once_under_the_name_of_the_outer_call(sample_vault: Path) -> None:
     service = service_for(sample_vault)
-    service.run(SEARCH_MEMORY, SearchMemoryRequest(query="coffee"))
+    service.run(search_memory, SearchMemoryRequest(query="coffee"))
     # a REST route serving an operation: timed under the route's name only
     service.call(
         "rest.search",
         True,
-        lambda: service.run(SEARCH_MEMORY, SearchMemoryRequest(query="coffee")),
+        lambda: service.run(search_memory, SearchMemoryRequest(query="coffee")),
     )
     with pytest.raises(NotFound):
-        service.run(TOUCH_MEMORY, TouchMemoryRequest(memory_id="no-such-memory"))
+        service.run(touch_memory, TouchMemoryRequest(memory_id="no-such-memory"))
     timings = {t.operation: t for t in service.performance_metrics().operations}
     assert set(timings) == {"search_memory", "rest.search", "touch_memory"}
     assert timings["search_memory"].count == 1 and timings["rest.search"].count == 1

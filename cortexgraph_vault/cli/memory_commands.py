@@ -6,6 +6,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
+from cortexgraph_vault.core.relation_types import RELATION_TYPES
 from cortexgraph_vault.errors import InvalidArgument
 
 if TYPE_CHECKING:
@@ -23,17 +24,6 @@ EXPECTED_HASH = Arg(
     "--expected-hash", help="refuse if the note changed since you read it (its content_hash)"
 )
 YES = Arg("--yes", param="dry_run", flag=True, negate=True, help="really do it (one git commit)")
-# The operations' literals, written out: --help must not import pydantic to list them
-# (tests/operations/test_cli_options.py checks they agree).
-RELATION_TYPES = [
-    "related",
-    "causes",
-    "supports",
-    "contradicts",
-    "has_decision",
-    "consolidated_from",
-    "supersedes",
-]
 SUPERSEDES = Arg(
     "--supersedes", many=True, metavar="ID", help="memories this one replaces (no longer true)"
 )

@@ -58,13 +58,19 @@ NUMBER_NAMES = phrases(
     ontgrendelcode, combinatie
     """
 )
-# "X code" in English (and German written apart): the X says what the code opens or proves.
-CODE_QUALIFIERS = phrases(
+# What a code opens, named before it ("the door code") or after it ("the code to the door").
+OPENED_BY_CODE = phrases(
     """
     alarm, house alarm, burglar alarm, door, front door, back door, gate, front gate, garage,
-    garage door, safe, key safe, lock, locker, lockbox, padlock, bike lock, entry, building entry,
-    keypad, unlock, access, security, verification, 2fa, two-factor, backup, recovery, secret,
-    apartment, house, buzzer, intercom, entry phone, wifi, wi-fi, sim, phone, screen
+    garage door, safe
+    """
+)
+# "X code" in English (and German written apart): the X says what the code opens or proves.
+CODE_QUALIFIERS = OPENED_BY_CODE + phrases(
+    """
+    key safe, lock, locker, lockbox, padlock, bike lock, entry, building entry, keypad, unlock,
+    access, security, verification, 2fa, two-factor, backup, recovery, secret, apartment, house,
+    buzzer, intercom, entry phone, wifi, wi-fi, sim, phone, screen
     """
 )
 # The word "code" alone names a secret only with what it opens: "the code for the alarm",
@@ -72,12 +78,10 @@ CODE_QUALIFIERS = phrases(
 CODE_WORDS = ("code", "codes", "código", "codigo", "codice")
 
 # Things a code opens: "the alarm is 8842", "use 8842 for the alarm", "the code to the safe".
-LOCKED_THINGS = phrases(
+LOCKED_THINGS = OPENED_BY_CODE + phrases(
     """
-    alarm, alarm system, alarm panel, house alarm, burglar alarm, door, front door, back door, gate,
-    front gate, garage, garage door, safe, locker, padlock, lock, bike lock, keypad, lockbox,
-    key safe, key box, building, entrance, intercom, mailbox, alarmanlage, tür, haustür, tor,
-    garagentor, tresor, schließfach, schloss, fahrradschloss, vorhängeschloss, briefkasten, eingang,
+    alarm system, alarm panel, locker, padlock, lock, bike lock, keypad, lockbox, key safe, key box,
+    building, entrance, intercom, mailbox, alarmanlage, tür, haustür, tor, garagentor, tresor, schließfach, schloss, fahrradschloss, vorhängeschloss, briefkasten, eingang,
     gebäude, alarme, porte, porte d'entrée, portail, coffre, coffre-fort, casier, cadenas, immeuble,
     interphone, alarma, puerta, portón, portal, garaje, caja fuerte, taquilla, candado, edificio,
     buzón, allarme, porta, portone, cancello, cassaforte, armadietto, lucchetto, palazzo, citofono,

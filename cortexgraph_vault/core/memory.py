@@ -13,18 +13,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from cortexgraph_vault.core.relation_types import RELATION_TYPES
 from cortexgraph_vault.core.rules import DecayFields, default_use_days
 from cortexgraph_vault.core.times import parse_time
 
-RELATION_TYPES = (
-    "related",
-    "causes",
-    "supports",
-    "contradicts",
-    "has_decision",
-    "consolidated_from",
-    "supersedes",
-)
 # The other side of `supersedes`, written on the memory that was replaced: not a relation one
 # creates (`supersedes` on the new memory writes it), but a link property read like one.
 SUPERSEDED_BY = "superseded_by"

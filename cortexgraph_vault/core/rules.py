@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from cortexgraph_vault.core.decay import DAY, DecayConfig, score
+from cortexgraph_vault.core.decay import DAY, DecayConfig, score, seconds_until_score
 from cortexgraph_vault.core.wording import count
 
 
@@ -29,6 +29,17 @@ class DecayFields:
     use_count: int
     strength: float
     use_days: int = 1
+
+    def seconds_until(self, threshold: float, now: datetime, cfg: DecayConfig) -> float:
+        """`seconds_until_score` of a memory with these fields, left alone from `now`."""
+        return seconds_until_score(
+            threshold,
+            use_count=self.use_count,
+            last_used=self.last_used,
+            strength=self.strength,
+            now=now,
+            cfg=cfg,
+        )
 
 
 def day_of(created: datetime, moment: datetime) -> int:

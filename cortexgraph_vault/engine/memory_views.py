@@ -7,7 +7,7 @@ import weakref
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple, TypedDict, TypeVar
 
-from cortexgraph_vault.core.decay import DAY, DecayConfig, age_days, seconds_until_score
+from cortexgraph_vault.core.decay import DAY, DecayConfig, age_days
 from cortexgraph_vault.core.english import word_set
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.rules import DecayFields, RuleConfig, promote_reason, review_priority
@@ -127,14 +127,7 @@ def _still(m: Memory, preview: int, decay: DecayConfig, rules: RuleConfig) -> _S
         "relations": None,
     }
     # at its last use: what is left at a later time is this less the time since
-    after = seconds_until_score(
-        rules.forget_threshold,
-        use_count=m.use_count,
-        last_used=m.last_used,
-        strength=m.strength,
-        now=m.last_used,
-        cfg=decay,
-    )
+    after = m.decay.seconds_until(rules.forget_threshold, m.last_used, decay)
     still = _Still(head, tail, decay, rules, after, m.decay)
     if len(_kept) >= KEPT_MAX:
         _kept.clear()

@@ -28,6 +28,7 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -113,37 +114,31 @@ def clean_message(message: str) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
-def commit(
-    runner: GitRunner,
-    stageable: Sequence[str],
-    ours: Sequence[str],
-    message: str,
-    waiter: LockWait,
-    config: Sequence[str],
-    *,
-    by_git_commit: bool,
-    exclusive: bool,
-    hold_index: bool = False,
-) -> tuple[list[str], str | None]:
-    """Commit the working files of `ours` on top of HEAD from a copy of the index, never from
-    the index itself: (those that differ from HEAD, the new commit), or ([], None) when none
-    does. `stageable` are those `update-index` may stage (in the index, or new and not
-    ignored). `by_git_commit`: `git commit` makes the commit from the copy (hooks, signing),
-    else the plumbing. `hold_index`: the index's lock is taken for the commit's time, so that a
-    tool committing again and again (which needs that lock) waits its turn once. Raises
-    HeadMoved when another commit came first."""
+@dataclass(frozen=True)
+class Commit:
+    """A commit to make: the working files of `ours`, with `message`. `stageable` are those
+    `update-index` may stage (in the index, or new and not ignored). `by_git_commit`: `git
+    commit` makes the commit from the copy of the index (hooks, signing), else the plumbing."""
+
+    runner: GitRunner
+    stageable: Sequence[str]
+    ours: Sequence[str]
+    message: str
+    waiter: LockWait
+    config: Sequence[str]  # the identity, as `-c` settings
+    by_git_commit: bool
+    exclusive: bool
+
+
+def commit(planned: Commit, *, hold_index: bool = False) -> tuple[list[str], str | None]:
+    """Make `planned` on top of HEAD from a copy of the index, never from the index itself:
+    (the files that differ from HEAD, the new commit), or ([], None) when none does.
+    `hold_index`: the index's lock is taken for the commit's time, so that a tool committing
+    again and again (which needs that lock) waits its turn once. Raises HeadMoved when another
+    commit came first."""
+    runner, ours, waiter = planned.runner, planned.ours, planned.waiter
     with index_held(runner, waiter) if hold_index else contextlib.nullcontext():
-        changed, sha, temp_entries = _commit_copy(
-            runner,
-            stageable,
-            ours,
-            message,
-            waiter,
-            config,
-            by_git_commit=by_git_commit,
-            exclusive=exclusive,
-            holding=hold_index,
-        )
+        changed, sha, temp_entries = _commit_copy(planned, holding=hold_index)
     if sha is None:
         # Nothing to commit; an index left behind HEAD for our paths (a process of ours killed
         # between its commit and its write of the index) is brought up to it.
@@ -154,7 +149,7 @@ def commit(
     _keep_in_step(runner, temp_entries, changed, sha, waiter)
     if _another_git_may_write_back(runner, waiter, contended=hold_index):
         _keep_in_step(runner, temp_entries, changed, sha, waiter)
-    if not by_git_commit:
+    if not planned.by_git_commit:
         _maintain(runner)
     return changed, sha
 
@@ -179,23 +174,14 @@ def _another_git_may_write_back(runner: GitRunner, waiter: LockWait, *, contende
     return True
 
 
-def _commit_copy(
-    runner: GitRunner,
-    stageable: Sequence[str],
-    ours: Sequence[str],
-    message: str,
-    waiter: LockWait,
-    config: Sequence[str],
-    *,
-    by_git_commit: bool,
-    exclusive: bool,
-    holding: bool,
-) -> tuple[list[str], str | None, list[str]]:
+def _commit_copy(planned: Commit, *, holding: bool) -> tuple[list[str], str | None, list[str]]:
     """The commit from a copy of the index: (paths changed, sha, their entries in the copy)."""
+    runner, ours, waiter, config = planned.runner, planned.ours, planned.waiter, planned.config
+    by_git_commit, stageable = planned.by_git_commit, planned.stageable
     parent = runner.head_from_files() or runner.head_or_none()
     if parent is None and not by_git_commit:
         raise GitError(f"{runner.vault_root}: git could not read HEAD; nothing was committed")
-    with _aside(runner, exclusive=exclusive) as temp:
+    with _aside(runner, exclusive=planned.exclusive) as temp:
         if stageable:
             _must(runner, *_STAGE, input=nul_join(stageable), index=temp)
         if parent is None:
@@ -219,7 +205,7 @@ def _commit_copy(
         others = sorted(staged - wanted)
         if others:  # a person's staged work stays staged and out of our commit
             _set_to(runner, temp, parent, others)
-        text = clean_message(message)
+        text = clean_message(planned.message)
         if by_git_commit:
             sha = _git_commit(runner, temp, text, waiter, config)
         else:

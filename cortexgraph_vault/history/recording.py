@@ -173,19 +173,12 @@ def record(
     hold_index = False
     if exclusive:
         plumbing.clear_left_lock(runner)
+    planned = plumbing.Commit(
+        runner, stageable, ours, message, waiter, config, by_git_commit, exclusive
+    )
     while True:
         try:
-            made, sha = plumbing.commit(
-                runner,
-                stageable,
-                ours,
-                message,
-                waiter,
-                config,
-                by_git_commit=by_git_commit,
-                exclusive=exclusive,
-                hold_index=hold_index,
-            )
+            made, sha = plumbing.commit(planned, hold_index=hold_index)
         except plumbing.HeadMoved:
             # Another tool committed between our reading HEAD and moving it: made again on
             # the new HEAD, from a new copy of the index, holding the index's lock as that

@@ -14,7 +14,7 @@ from typing import Any, TypeGuard
 
 from cortexgraph_vault.core.control_chars import refuse_control_characters as check_controls
 from cortexgraph_vault.core.english import phrases, word_set
-from cortexgraph_vault.core.memory import RELATION_TYPES
+from cortexgraph_vault.core.relation_types import RELATION_TYPES
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.core.times import parse_time
 from cortexgraph_vault.core.yaml_values import as_loaded

@@ -2,8 +2,9 @@
 
 `OPERATIONS` maps an operation's name (its MCP tool name) to its `Operation`: the typed
 request (`requests/`, the single source of its parameters, limits and descriptions), the
-result model, the effect (read-only, writes, idempotent, destructive), the logic that carries
-it out (`invoke(engine, request)`, in `handlers/`), and its REST routes. The MCP server builds its
+result model, the effect (read-only, writes, idempotent, destructive), the function that
+carries it out (declared with `@operation`, calling the logic in `handlers/`), and its REST
+routes. The MCP server builds its
 tools from it (those with `mcp_tool`), the REST routes are generated from its `rest` bindings,
 the CLI commands fill its requests, and `MemoryService.run(operation, request)` runs one with
 the change lock and timing.
@@ -12,8 +13,8 @@ To give an operation a new parameter, add a field to its request model (its limi
 description in `Annotated[...]`) and read it in the logic: every door follows, and
 tests/operations/test_catalogue.py checks they agree.
 
-Each area module (`memories`, `lifecycle`, ...) declares its operations and lists them in its
-`OPERATIONS`; `operation_named(name)` imports only the module declaring that operation: a CLI
+Each area module (`memories`, `lifecycle`, ...) declares its operations (its `OPERATIONS`, in
+the order declared); `operation_named(name)` imports only the module declaring that operation: a CLI
 `search` builds the request models of its own operation, not those of forty others.
 """
 

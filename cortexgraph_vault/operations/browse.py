@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.models import MemoryDetail, MemoryList, NeighbourhoodResult, SearchResult
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.operations.operation import (
+    AS_OPERATION,
+    Effect,
+    Rest,
+    declared_in,
+    operation,
+)
 from cortexgraph_vault.requests.browse import (
     GraphNeighbourhoodRequest,
     ListMemoriesRequest,
@@ -18,135 +23,104 @@ from cortexgraph_vault.requests.browse import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from cortexgraph_vault.engine import VaultEngine
+    from cortexgraph_vault.operations.operation import Operation, Req, Res
+
+
+def _view(
+    title: str,
+    path: str,
+    *,
+    tag: str,
+    name: str = "",
+    errors: tuple[int, ...],
+    description: str = "",
+) -> Callable[[Callable[[VaultEngine, Req], Res]], Operation[Req, Res]]:
+    """An operation of the plugin's views: a read, not an MCP tool, served at GET `path` by the
+    daemon's read processes."""
+    route = Rest(
+        "GET", path, tag=tag, name=name, errors=errors, description=description, read_process=True
+    )
+    return operation(title, Effect.READ, mcp_tool=False, rest=(route,))
+
+
+@_view(
+    "List memories",
+    "/api/v1/memories",
+    tag="memories",
+    errors=(422,),
+    description=AS_OPERATION,
+)
+def list_memories(engine: VaultEngine, request: ListMemoriesRequest) -> MemoryList:
+    """Memories with live scores, filtered by status and tag, sorted, a page at a time."""
     from cortexgraph_vault.handlers.browse import browse
-    from cortexgraph_vault.handlers.graph import graph, related
-else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    browse = deferred("cortexgraph_vault.handlers.browse.browse")
-    graph = deferred("cortexgraph_vault.handlers.graph.graph")
-    related = deferred("cortexgraph_vault.handlers.graph.related")
 
-LIST_MEMORIES = Operation(
-    name="list_memories",
-    title="List memories",
-    description="Memories with live scores, filtered by status and tag, sorted, a page at a time.",
-    request=ListMemoriesRequest,
-    result=MemoryList,
-    effect=Effect.READ,
-    invoke=lambda engine, r: browse.list_memories(engine, r),
-    mcp_tool=False,
-    rest=(
-        Rest(
-            "GET",
-            "/api/v1/memories",
-            "List memories",
-            name="list_memories",
-            tag="memories",
-            errors=(422,),
-            read_process=True,
-            description="Memories with live scores, filtered by status and tag, sorted, a page "
-            "at a time.",
-        ),
-    ),
-)
+    return browse.list_memories(engine, request)
 
-MEMORY_DETAIL = Operation(
-    name="memory_detail",
-    title="One memory in detail",
-    description="One memory with its relations, backlinks and outlook.",
-    request=MemoryDetailRequest,
-    result=MemoryDetail,
-    effect=Effect.READ,
-    invoke=lambda engine, r: browse.memory_detail(engine, r),
-    mcp_tool=False,
-    rest=(
-        Rest(
-            "GET",
-            "/api/v1/memories/{ref}",
-            "One memory in detail",
-            name="get_memory",
-            tag="memories",
-            errors=(400, 404, 409),
-            in_path={"ref": "memory_id"},
-            read_process=True,
-            description="`ref` is an id, a unique id prefix or a title. With relations, "
-            "backlinks and outlook.",
-        ),
-    ),
-)
 
-MEMORY_AT_PATH = Operation(
-    name="memory_at_path",
-    title="The memory a vault file holds",
-    description="The memory a vault file holds (the file open in Obsidian); not found otherwise.",
-    request=MemoryAtPathRequest,
-    result=MemoryDetail,
-    effect=Effect.READ,
-    invoke=lambda engine, r: browse.memory_at_path(engine, r),
-    mcp_tool=False,
-    rest=(
-        Rest(
-            "GET",
-            "/api/v1/memories/lookup",
-            "The memory a vault file holds",
-            name="lookup_memory",
-            tag="memories",
-            errors=(400, 404, 422),
-            read_process=True,
-            description="For the active file in Obsidian: 404 when that file is not a memory.",
-        ),
-    ),
+@_view(
+    "One memory in detail",
+    "/api/v1/memories/{ref}",
+    name="get_memory",
+    tag="memories",
+    errors=(400, 404, 409),
+    description="`ref` is an id, a unique id prefix or a title. With relations, "
+    "backlinks and outlook.",
 )
+def memory_detail(engine: VaultEngine, request: MemoryDetailRequest) -> MemoryDetail:
+    """One memory with its relations, backlinks and outlook."""
+    from cortexgraph_vault.handlers.browse import browse
 
-RELATED_TO_NOTE = Operation(
-    name="related_to_note",
-    title="Memories and notes related to a note",
-    description="The memories and notes most related to a note, best first, without the note.",
-    request=RelatedToNoteRequest,
-    result=SearchResult,
-    effect=Effect.READ,
-    invoke=lambda engine, r: related.related_to_note(engine, r),
-    mcp_tool=False,
-    rest=(
-        Rest(
-            "GET",
-            "/api/v1/related",
-            "Memories and notes related to a note",
-            name="related",
-            tag="vault",
-            errors=(400, 404, 422),
-            read_process=True,
-            description="Best first, in the shape of /api/v1/search's answer, without the note "
-            "itself; 404 when\nno Markdown note is at `path`.",
-        ),
-    ),
-)
+    return browse.memory_detail(engine, request)
 
-GRAPH_NEIGHBOURHOOD = Operation(
-    name="graph_neighbourhood",
-    title="Notes and memories around a note",
-    description="The notes and memories linked to a note, up to `hops` links away.",
-    request=GraphNeighbourhoodRequest,
-    result=NeighbourhoodResult,
-    effect=Effect.READ,
-    invoke=lambda engine, r: graph.neighbourhood(engine, r),
-    mcp_tool=False,
-    rest=(
-        Rest(
-            "GET",
-            "/api/v1/graph/neighbourhood",
-            "Notes and memories around a note",
-            name="neighbourhood",
-            tag="vault",
-            errors=(400, 404, 409, 422),
-            read_process=True,
-        ),
-    ),
-)
 
-OPERATIONS: tuple[AnyOperation, ...] = (
-    LIST_MEMORIES,
-    MEMORY_DETAIL,
-    MEMORY_AT_PATH,
-    RELATED_TO_NOTE,
-    GRAPH_NEIGHBOURHOOD,
+@_view(
+    "The memory a vault file holds",
+    "/api/v1/memories/lookup",
+    name="lookup_memory",
+    tag="memories",
+    errors=(400, 404, 422),
+    description="For the active file in Obsidian: 404 when that file is not a memory.",
 )
+def memory_at_path(engine: VaultEngine, request: MemoryAtPathRequest) -> MemoryDetail:
+    """The memory a vault file holds (the file open in Obsidian); not found otherwise."""
+    from cortexgraph_vault.handlers.browse import browse
+
+    return browse.memory_at_path(engine, request)
+
+
+@_view(
+    "Memories and notes related to a note",
+    "/api/v1/related",
+    name="related",
+    tag="vault",
+    errors=(400, 404, 422),
+    description="Best first, in the shape of /api/v1/search's answer, without the note "
+    "itself; 404 when\nno Markdown note is at `path`.",
+)
+def related_to_note(engine: VaultEngine, request: RelatedToNoteRequest) -> SearchResult:
+    """The memories and notes most related to a note, best first, without the note."""
+    from cortexgraph_vault.handlers.graph import related
+
+    return related.related_to_note(engine, request)
+
+
+@_view(
+    "Notes and memories around a note",
+    "/api/v1/graph/neighbourhood",
+    name="neighbourhood",
+    tag="vault",
+    errors=(400, 404, 409, 422),
+)
+def graph_neighbourhood(
+    engine: VaultEngine, request: GraphNeighbourhoodRequest
+) -> NeighbourhoodResult:
+    """The notes and memories linked to a note, up to `hops` links away."""
+    from cortexgraph_vault.handlers.graph import graph
+
+    return graph.neighbourhood(engine, request)
+
+
+OPERATIONS = declared_in(vars())

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.models import AutoRecallResult, MessageAnalysis, RecallAnalysis, ReviewResult
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.operations.operation import Effect, Rest, declared_in, operation
 from cortexgraph_vault.requests.intelligence import (
     AutoRecallRequest,
     MessageRequest,
@@ -14,18 +13,12 @@ from cortexgraph_vault.requests.intelligence import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.handlers.intelligence import recall_advice as intelligence
-else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    intelligence = deferred("cortexgraph_vault.handlers.intelligence.recall_advice")
+    from cortexgraph_vault.engine import VaultEngine
 
-ANALYZE_MESSAGE = Operation(
-    name="analyze_message",
-    title="Should this be saved?",
-    description="Judge whether a message holds something worth remembering, with suggested tags,\nentities and strength to pass to save_memory.",
-    request=MessageRequest,
-    result=MessageAnalysis,
-    effect=Effect.READ,
-    invoke=lambda engine, r: intelligence.analyze_message(engine, r),
+
+@operation(
+    "Should this be saved?",
+    Effect.READ,
     rest=(
         Rest(
             "POST",
@@ -34,19 +27,21 @@ ANALYZE_MESSAGE = Operation(
             name="analyze",
             tag="vault",
             errors=(400, 422),
-            body="Analyze",
         ),
     ),
 )
+def analyze_message(engine: VaultEngine, request: MessageRequest) -> MessageAnalysis:
+    """Judge whether a message holds something worth remembering, with suggested tags,
+    entities and strength to pass to save_memory.
+    """
+    from cortexgraph_vault.handlers.intelligence import recall_advice as intelligence
 
-ANALYZE_FOR_RECALL = Operation(
-    name="analyze_for_recall",
-    title="Should memory be searched?",
-    description="Judge whether a message needs the user's memories, with a suggested query.",
-    request=MessageRequest,
-    result=RecallAnalysis,
-    effect=Effect.READ,
-    invoke=lambda engine, r: intelligence.analyze_for_recall(engine, r),
+    return intelligence.analyze_message(engine, request)
+
+
+@operation(
+    "Should memory be searched?",
+    Effect.READ,
     rest=(
         Rest(
             "POST",
@@ -59,15 +54,16 @@ ANALYZE_FOR_RECALL = Operation(
         ),
     ),
 )
+def analyze_for_recall(engine: VaultEngine, request: MessageRequest) -> RecallAnalysis:
+    """Judge whether a message needs the user's memories, with a suggested query."""
+    from cortexgraph_vault.handlers.intelligence import recall_advice as intelligence
 
-AUTO_RECALL_PROCESS_MESSAGE = Operation(
-    name="auto_recall_process_message",
-    title="Recall and reinforce",
-    description="Reinforce the memories a message is about, so they do not fade.",
-    request=AutoRecallRequest,
-    result=AutoRecallResult,
-    effect=Effect.WRITE,
-    invoke=lambda engine, r: intelligence.auto_recall(engine, r),
+    return intelligence.analyze_for_recall(engine, request)
+
+
+@operation(
+    "Recall and reinforce",
+    Effect.WRITE,
     rest=(
         Rest(
             "POST",
@@ -76,19 +72,21 @@ AUTO_RECALL_PROCESS_MESSAGE = Operation(
             name="recall",
             tag="vault",
             errors=(400, 422),
-            body="Recall",
         ),
     ),
 )
+def auto_recall_process_message(
+    engine: VaultEngine, request: AutoRecallRequest
+) -> AutoRecallResult:
+    """Reinforce the memories a message is about, so they do not fade."""
+    from cortexgraph_vault.handlers.intelligence import recall_advice as intelligence
 
-REVIEW_MEMORIES = Operation(
-    name="review_memories",
-    title="Memories due for review",
-    description="Memories fading into the danger zone, most urgent first: mention one naturally when it\nfits the conversation, then call observe_memory_usage so it is reinforced.",
-    request=ReviewMemoriesRequest,
-    result=ReviewResult,
-    effect=Effect.READ,
-    invoke=lambda engine, r: intelligence.review(engine, r),
+    return intelligence.auto_recall(engine, request)
+
+
+@operation(
+    "Memories due for review",
+    Effect.READ,
     rest=(
         Rest(
             "GET",
@@ -100,10 +98,13 @@ REVIEW_MEMORIES = Operation(
         ),
     ),
 )
+def review_memories(engine: VaultEngine, request: ReviewMemoriesRequest) -> ReviewResult:
+    """Memories fading into the danger zone, most urgent first: mention one naturally when it
+    fits the conversation, then call observe_memory_usage so it is reinforced.
+    """
+    from cortexgraph_vault.handlers.intelligence import recall_advice as intelligence
 
-OPERATIONS: tuple[AnyOperation, ...] = (
-    ANALYZE_MESSAGE,
-    ANALYZE_FOR_RECALL,
-    AUTO_RECALL_PROCESS_MESSAGE,
-    REVIEW_MEMORIES,
-)
+    return intelligence.review(engine, request)
+
+
+OPERATIONS = declared_in(vars())

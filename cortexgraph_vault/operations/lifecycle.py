@@ -3,10 +3,8 @@ the consolidation pipeline, and the snapshot of uses."""
 
 from __future__ import annotations
 
-from inspect import cleandoc
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.models import (
     ClusterResult,
     ConsolidateResult,
@@ -15,7 +13,7 @@ from cortexgraph_vault.models import (
     PromoteResult,
     SnapshotResult,
 )
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.operations.operation import ONE_MEMORY, Effect, Rest, declared_in, operation
 from cortexgraph_vault.requests import NoArguments
 from cortexgraph_vault.requests.lifecycle import (
     ApplyPlanRequest,
@@ -27,61 +25,43 @@ from cortexgraph_vault.requests.lifecycle import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.handlers.intelligence import consolidate
-    from cortexgraph_vault.handlers.lifecycle import gc_and_promotion as lifecycle
-    from cortexgraph_vault.pipeline import runner
-else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    consolidate = deferred("cortexgraph_vault.handlers.intelligence.consolidate")
-    lifecycle = deferred("cortexgraph_vault.handlers.lifecycle.gc_and_promotion")
-    runner = deferred("cortexgraph_vault.pipeline.runner")
+    from cortexgraph_vault.engine import VaultEngine
 
-GC = Operation(
-    name="gc",
-    title="Forget faded memories",
-    description=cleandoc("""
-        Forget faded short-term memories. Preview first (dry_run, the default) and ask the user
-        before a real run: one git commit; restore_memory brings any back.
-    """),
-    request=GcRequest,
-    result=GcResult,
-    effect=Effect.DESTRUCTIVE,
-    invoke=lambda engine, r: lifecycle.gc(engine, r),
+
+@operation(
+    "Forget faded memories",
+    Effect.DESTRUCTIVE,
     unlisted=frozenset({"skip_paths"}),
     rest=(
         Rest(
             "POST",
             "/api/v1/gc",
             "Forget faded memories (preview by default)",
-            name="gc",
             tag="lifecycle",
             errors=(400, 422, 503),
-            body="Gc",
             description="`dry_run` (default true) lists what would be forgotten and why. A run "
             "is one git\ncommit; `skip_paths` (files open in editor tabs) are left alone.",
         ),
     ),
 )
+def gc(engine: VaultEngine, request: GcRequest) -> GcResult:
+    """Forget faded short-term memories. Preview first (dry_run, the default) and ask the user
+    before a real run: one git commit; restore_memory brings any back.
+    """
+    from cortexgraph_vault.handlers.lifecycle import gc_and_promotion as lifecycle
 
-PROMOTE_MEMORY = Operation(
-    name="promote_memory",
-    title="Promote memories",
-    description=cleandoc("""
-        Keep memories that proved their worth (used again and scoring high, or used often within
-        two weeks): moved from _stm/ to the long-term folder, where they no longer fade. dry_run first.
-    """),
-    request=PromoteMemoryRequest,
-    result=PromoteResult,
-    effect=Effect.WRITE,
-    invoke=lambda engine, r: lifecycle.promote(engine, r),
+    return lifecycle.gc(engine, request)
+
+
+@operation(
+    "Promote memories",
+    Effect.WRITE,
     rest=(
         Rest(
             "POST",
-            "/api/v1/memories/{ref}/promote",
+            ONE_MEMORY + "/promote",
             "Promote one memory",
-            name="promote_memory",
             tag="lifecycle",
-            errors=(400, 404, 409, 422, 503),
-            in_path={"ref": "memory_id"},
             fixed={"auto_detect": False},
             body="PromoteOne",
             description="Moves it to the long-term folder if the rules ask for it (or `force`); "
@@ -94,79 +74,65 @@ PROMOTE_MEMORY = Operation(
             name="promote_all",
             tag="lifecycle",
             errors=(422, 503),
-            body="PromoteAll",
             fixed={"memory_id": None, "auto_detect": True, "force": False},
         ),
     ),
 )
+def promote_memory(engine: VaultEngine, request: PromoteMemoryRequest) -> PromoteResult:
+    """Keep memories that proved their worth (used again and scoring high, or used often within
+    two weeks): moved from _stm/ to the long-term folder, where they no longer fade. dry_run first.
+    """
+    from cortexgraph_vault.handlers.lifecycle import gc_and_promotion as lifecycle
 
-CLUSTER_MEMORIES = Operation(
-    name="cluster_memories",
-    title="Find clusters of similar memories",
-    description=cleandoc("""
-        Group similar short-term memories (or find duplicates); pass a cluster id to
-        consolidate_memories (ids are stable).
-    """),
-    request=ClusterMemoriesRequest,
-    result=ClusterResult,
-    effect=Effect.READ,
-    invoke=lambda engine, r: consolidate.cluster_memories(engine, r),
-)
+    return lifecycle.promote(engine, request)
 
-CONSOLIDATE_MEMORIES = Operation(
-    name="consolidate_memories",
-    title="Consolidate a cluster",
-    description="Merge a cluster into one memory (preview first); the originals are archived, never lost.",
-    request=ConsolidateMemoriesRequest,
-    result=ConsolidateResult,
-    effect=Effect.DESTRUCTIVE,
-    invoke=lambda engine, r: consolidate.consolidate(engine, r),
-)
 
-RUN_PIPELINE = Operation(
-    name="run_pipeline",
-    title="Run the consolidation pipeline",
-    description=cleandoc("""
-        Plan the five consolidation stages (or one) and write the plan (JSON and a readable
-        summary); unless dry_run, apply it, an item at a time.
-    """),
-    request=RunPipelineRequest,
-    result=PipelineResult,
-    effect=Effect.DESTRUCTIVE,
-    invoke=lambda engine, r: runner.run_pipeline(engine, r),
-    mcp_tool=False,
-    locks_per_item=True,
-)
+@operation("Find clusters of similar memories", Effect.READ)
+def cluster_memories(engine: VaultEngine, request: ClusterMemoriesRequest) -> ClusterResult:
+    """Group similar short-term memories (or find duplicates); pass a cluster id to
+    consolidate_memories (ids are stable).
+    """
+    from cortexgraph_vault.handlers.intelligence import consolidate
 
-APPLY_PLAN = Operation(
-    name="apply_plan",
-    title="Apply a consolidation plan",
-    description="Apply a reviewed plan file exactly as it stands; memories changed since are refused.",
-    request=ApplyPlanRequest,
-    result=PipelineResult,
-    effect=Effect.DESTRUCTIVE,
-    invoke=lambda engine, r: runner.apply_plan_file(engine, r),
-    mcp_tool=False,
-    locks_per_item=True,
-)
+    return consolidate.cluster_memories(engine, request)
 
-SNAPSHOT = Operation(
-    name="snapshot",
-    title="Commit the uses gathered",
-    description="Commit the reinforcements (touches, observes) gathered since the last snapshot.",
-    request=NoArguments,
-    result=SnapshotResult,
-    effect=Effect.WRITE_IDEMPOTENT,
-    invoke=lambda engine, _: lifecycle.snapshot(engine),
-    mcp_tool=False,
-)
 
-OPERATIONS: tuple[AnyOperation, ...] = (
-    GC,
-    PROMOTE_MEMORY,
-    CLUSTER_MEMORIES,
-    CONSOLIDATE_MEMORIES,
-    RUN_PIPELINE,
-    APPLY_PLAN,
-    SNAPSHOT,
+@operation("Consolidate a cluster", Effect.DESTRUCTIVE)
+def consolidate_memories(
+    engine: VaultEngine, request: ConsolidateMemoriesRequest
+) -> ConsolidateResult:
+    """Merge a cluster into one memory (preview first); the originals are archived, never lost."""
+    from cortexgraph_vault.handlers.intelligence import consolidate
+
+    return consolidate.consolidate(engine, request)
+
+
+@operation(
+    "Run the consolidation pipeline", Effect.DESTRUCTIVE, mcp_tool=False, locks_per_item=True
 )
+def run_pipeline(engine: VaultEngine, request: RunPipelineRequest) -> PipelineResult:
+    """Plan the five consolidation stages (or one) and write the plan (JSON and a readable
+    summary); unless dry_run, apply it, an item at a time.
+    """
+    from cortexgraph_vault.pipeline import runner
+
+    return runner.run_pipeline(engine, request)
+
+
+@operation("Apply a consolidation plan", Effect.DESTRUCTIVE, mcp_tool=False, locks_per_item=True)
+def apply_plan(engine: VaultEngine, request: ApplyPlanRequest) -> PipelineResult:
+    """Apply a reviewed plan file exactly as it stands; memories changed since are refused."""
+    from cortexgraph_vault.pipeline import runner
+
+    return runner.apply_plan_file(engine, request)
+
+
+@operation("Commit the uses gathered", Effect.WRITE_IDEMPOTENT, mcp_tool=False)
+def snapshot(engine: VaultEngine, _: NoArguments) -> SnapshotResult:
+    """Commit the reinforcements (touches, observes) gathered since the last snapshot."""
+    from cortexgraph_vault.handlers.lifecycle import gc_and_promotion as lifecycle
+
+    return lifecycle.snapshot(engine)
+
+
+OPERATIONS = declared_in(vars())

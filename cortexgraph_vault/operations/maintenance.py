@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.models import (
     ExportResult,
     GraphPictureResult,
@@ -14,7 +13,13 @@ from cortexgraph_vault.models import (
     SettingsList,
 )
 from cortexgraph_vault.models.graph import ReindexResult
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.operations.operation import (
+    AS_OPERATION,
+    Effect,
+    Rest,
+    declared_in,
+    operation,
+)
 from cortexgraph_vault.requests import NoArguments
 from cortexgraph_vault.requests.maintenance import (
     ExportCortexgraphRequest,
@@ -25,122 +30,85 @@ from cortexgraph_vault.requests.maintenance import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.handlers.graph import graph, graph_page
-    from cortexgraph_vault.handlers.vault import memory_export, memory_import, vault_setup
-else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    graph = deferred("cortexgraph_vault.handlers.graph.graph")
-    graph_page = deferred("cortexgraph_vault.handlers.graph.graph_page")
-    memory_export = deferred("cortexgraph_vault.handlers.vault.memory_export")
-    memory_import = deferred("cortexgraph_vault.handlers.vault.memory_import")
-    vault_setup = deferred("cortexgraph_vault.handlers.vault.vault_setup")
+    from cortexgraph_vault.engine import VaultEngine
+
 
 # Files of this machine: the CLI's, never listed as MCP tools nor served over REST.
-IMPORT_CORTEXGRAPH = Operation(
-    name="import_cortexgraph",
-    title="Import from CortexGraph",
-    description="CortexGraph / mnemex JSONL (memories.jsonl + relations.jsonl) into the vault.",
-    request=ImportCortexgraphRequest,
-    result=ImportResult,
-    effect=Effect.WRITE_IDEMPOTENT,
-    invoke=lambda engine, r: memory_import.import_cortexgraph(engine, r),
-    mcp_tool=False,
-)
+@operation("Import from CortexGraph", Effect.WRITE_IDEMPOTENT, mcp_tool=False)
+def import_cortexgraph(engine: VaultEngine, request: ImportCortexgraphRequest) -> ImportResult:
+    """CortexGraph / mnemex JSONL (memories.jsonl + relations.jsonl) into the vault."""
+    from cortexgraph_vault.handlers.vault import memory_import
 
-IMPORT_MEMORY_JSON = Operation(
-    name="import_memory_json",
-    title="Import the MCP memory server's memory.json",
-    description="The entities and relations of the MCP memory server's memory.json, as memories.",
-    request=ImportMemoryJsonRequest,
-    result=ImportResult,
-    effect=Effect.WRITE_IDEMPOTENT,
-    invoke=lambda engine, r: memory_import.import_memory_json(engine, r),
-    mcp_tool=False,
-)
+    return memory_import.import_cortexgraph(engine, request)
 
-EXPORT_CORTEXGRAPH = Operation(
-    name="export_cortexgraph",
-    title="Export for CortexGraph",
-    description="Every memory as memories.jsonl + relations.jsonl in a folder.",
-    request=ExportCortexgraphRequest,
-    result=ExportResult,
-    effect=Effect.READ,
-    invoke=lambda engine, r: memory_export.export_cortexgraph(engine, r),
-    mcp_tool=False,
-)
 
-EXPORT_JSON = Operation(
-    name="export_json",
-    title="Export as JSON",
-    description="One JSON file with every memory and link.",
-    request=ExportJsonRequest,
-    result=ExportResult,
-    effect=Effect.READ,
-    invoke=lambda engine, r: memory_export.export_json(engine, r),
-    mcp_tool=False,
-)
+@operation("Import the MCP memory server's memory.json", Effect.WRITE_IDEMPOTENT, mcp_tool=False)
+def import_memory_json(engine: VaultEngine, request: ImportMemoryJsonRequest) -> ImportResult:
+    """The entities and relations of the MCP memory server's memory.json, as memories."""
+    from cortexgraph_vault.handlers.vault import memory_import
 
-GRAPH_HTML = Operation(
-    name="graph_html",
-    title="Draw the memory graph",
-    description="The memory graph as one offline HTML page.",
-    request=GraphHtmlRequest,
-    result=GraphPictureResult,
-    effect=Effect.READ,
-    invoke=lambda engine, r: graph_page.graph_html(engine, r),
-    mcp_tool=False,
-)
+    return memory_import.import_memory_json(engine, request)
 
-REINDEX = Operation(
-    name="reindex",
-    title="Index the vault again",
-    description="Throw the index cache away and parse every note again.",
-    request=NoArguments,
-    result=ReindexResult,
-    effect=Effect.WRITE_IDEMPOTENT,
-    invoke=lambda engine, _: graph.reindex(engine),
-    mcp_tool=False,
-)
 
-INIT_GIT = Operation(
-    name="init_git",
-    title="Make the vault a git repository",
-    description="git init (history and restore need it) and the merge driver for memory notes.",
-    request=NoArguments,
-    result=InitResult,
-    effect=Effect.WRITE_IDEMPOTENT,
-    invoke=lambda engine, _: vault_setup.init_git(engine),
-    mcp_tool=False,
-)
+@operation("Export for CortexGraph", Effect.READ, mcp_tool=False)
+def export_cortexgraph(engine: VaultEngine, request: ExportCortexgraphRequest) -> ExportResult:
+    """Every memory as memories.jsonl + relations.jsonl in a folder."""
+    from cortexgraph_vault.handlers.vault import memory_export
 
-EFFECTIVE_CONFIG = Operation(
-    name="effective_config",
-    title="The effective configuration",
-    description="Every setting with its environment variable, value and where the value came from.",
-    request=NoArguments,
-    result=SettingsList,
-    effect=Effect.READ,
-    invoke=lambda engine, _: vault_setup.settings(engine),
+    return memory_export.export_cortexgraph(engine, request)
+
+
+@operation("Export as JSON", Effect.READ, mcp_tool=False)
+def export_json(engine: VaultEngine, request: ExportJsonRequest) -> ExportResult:
+    """One JSON file with every memory and link."""
+    from cortexgraph_vault.handlers.vault import memory_export
+
+    return memory_export.export_json(engine, request)
+
+
+@operation("Draw the memory graph", Effect.READ, mcp_tool=False)
+def graph_html(engine: VaultEngine, request: GraphHtmlRequest) -> GraphPictureResult:
+    """The memory graph as one offline HTML page."""
+    from cortexgraph_vault.handlers.graph import graph_page
+
+    return graph_page.graph_html(engine, request)
+
+
+@operation("Index the vault again", Effect.WRITE_IDEMPOTENT, mcp_tool=False)
+def reindex(engine: VaultEngine, _: NoArguments) -> ReindexResult:
+    """Throw the index cache away and parse every note again."""
+    from cortexgraph_vault.handlers.graph import graph
+
+    return graph.reindex(engine)
+
+
+@operation("Make the vault a git repository", Effect.WRITE_IDEMPOTENT, mcp_tool=False)
+def init_git(engine: VaultEngine, _: NoArguments) -> InitResult:
+    """git init (history and restore need it) and the merge driver for memory notes."""
+    from cortexgraph_vault.handlers.vault import vault_setup
+
+    return vault_setup.init_git(engine)
+
+
+@operation(
+    "The effective configuration",
+    Effect.READ,
     mcp_tool=False,
     rest=(
         Rest(
             "GET",
             "/api/v1/config",
-            "The effective configuration",
             name="config",
             tag="vault",
-            description="Every setting with its environment variable, value and where the value "
-            "came from.",
+            description=AS_OPERATION,
         ),
     ),
 )
+def effective_config(engine: VaultEngine, _: NoArguments) -> SettingsList:
+    """Every setting with its environment variable, value and where the value came from."""
+    from cortexgraph_vault.handlers.vault import vault_setup
 
-OPERATIONS: tuple[AnyOperation, ...] = (
-    IMPORT_CORTEXGRAPH,
-    IMPORT_MEMORY_JSON,
-    EXPORT_CORTEXGRAPH,
-    EXPORT_JSON,
-    GRAPH_HTML,
-    REINDEX,
-    INIT_GIT,
-    EFFECTIVE_CONFIG,
-)
+    return vault_setup.settings(engine)
+
+
+OPERATIONS = declared_in(vars())

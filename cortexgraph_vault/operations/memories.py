@@ -3,10 +3,8 @@ supersede."""
 
 from __future__ import annotations
 
-from inspect import cleandoc
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.models import (
     DeleteResult,
     ObserveResult,
@@ -18,7 +16,7 @@ from cortexgraph_vault.models import (
     TouchResult,
     UpdateResult,
 )
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.operations.operation import ONE_MEMORY, Effect, Rest, declared_in, operation
 from cortexgraph_vault.requests.memories import (
     CreateRelationRequest,
     DeleteMemoryRequest,
@@ -32,29 +30,12 @@ from cortexgraph_vault.requests.memories import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.handlers.browse import reads
-    from cortexgraph_vault.handlers.writes import supersession, writes
-else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    reads = deferred("cortexgraph_vault.handlers.browse.reads")
-    supersession = deferred("cortexgraph_vault.handlers.writes.supersession")
-    writes = deferred("cortexgraph_vault.handlers.writes.writes")
+    from cortexgraph_vault.engine import VaultEngine
 
-ONE = "/api/v1/memories/{ref}"
-CHANGES = (400, 404, 409, 422, 503)
 
-SAVE_MEMORY = Operation(
-    name="save_memory",
-    title="Save a memory",
-    description=cleandoc("""
-        Save a new memory: a preference, decision or fact about the user,
-        their people or projects. One idea, in their words. Search first: if it is already
-        remembered, touch_memory or update_memory instead of a duplicate; if it corrects one,
-        pass its id in supersedes. It fades unless used.
-    """),
-    request=SaveMemoryRequest,
-    result=SaveResult,
-    effect=Effect.WRITE,
-    invoke=lambda engine, r: writes.save(engine, r),
+@operation(
+    "Save a memory",
+    Effect.WRITE,
     rest=(
         Rest(
             "POST",
@@ -63,77 +44,70 @@ SAVE_MEMORY = Operation(
             name="create_memory",
             tag="memories",
             status=201,
-            errors=CHANGES,
-            body="CreateMemory",
+            errors=(400, 404, 409, 422, 503),
             description="Written to the short-term folder and committed; a credential in any "
             "field (a password,\nPIN, card number, API key) is refused (422) unless `force` is "
             "set.",
         ),
     ),
 )
+def save_memory(engine: VaultEngine, request: SaveMemoryRequest) -> SaveResult:
+    """Save a new memory: a preference, decision or fact about the user,
+    their people or projects. One idea, in their words. Search first: if it is already
+    remembered, touch_memory or update_memory instead of a duplicate; if it corrects one,
+    pass its id in supersedes. It fades unless used.
+    """
+    from cortexgraph_vault.handlers.writes import writes
 
-SEARCH_MEMORY = Operation(
-    name="search_memory",
-    title="Search memories",
-    description=cleandoc("""
-        Search memories by words, tags and recency, best first (however old; no match, no
-        results). Before answering about the user and before save_memory. Full text: open_memories;
-        after a result shaped your answer: observe_memory_usage.
-    """),
-    request=SearchMemoryRequest,
-    result=SearchResult,
-    effect=Effect.READ,
-    invoke=lambda engine, r: reads.search_memory(engine, r),
-)
+    return writes.save(engine, request)
 
-OPEN_MEMORIES = Operation(
-    name="open_memories",
-    title="Open memories",
-    description=cleandoc("""
-        Read memories in full: content, tags, scores, content_hash, relations; unknown ids in
-        not_found. Not a use: observe_memory_usage once one shaped your answer.
-    """),
-    request=OpenMemoriesRequest,
-    result=OpenResult,
-    effect=Effect.READ,
-    invoke=lambda engine, r: reads.open_memories(engine, r),
-)
 
-TOUCH_MEMORY = Operation(
-    name="touch_memory",
-    title="Reinforce a memory",
-    description="The user repeated or confirmed a memory: count one use, so it fades more slowly.",
-    request=TouchMemoryRequest,
-    result=TouchResult,
-    effect=Effect.WRITE,
-    invoke=lambda engine, r: writes.touch(engine, r),
+@operation("Search memories", Effect.READ)
+def search_memory(engine: VaultEngine, request: SearchMemoryRequest) -> SearchResult:
+    """Search memories by words, tags and recency, best first (however old; no match, no
+    results). Before answering about the user and before save_memory. Full text: open_memories;
+    after a result shaped your answer: observe_memory_usage.
+    """
+    from cortexgraph_vault.handlers.browse import reads
+
+    return reads.search_memory(engine, request)
+
+
+@operation("Open memories", Effect.READ)
+def open_memories(engine: VaultEngine, request: OpenMemoriesRequest) -> OpenResult:
+    """Read memories in full: content, tags, scores, content_hash, relations; unknown ids in
+    not_found. Not a use: observe_memory_usage once one shaped your answer.
+    """
+    from cortexgraph_vault.handlers.browse import reads
+
+    return reads.open_memories(engine, request)
+
+
+@operation(
+    "Reinforce a memory",
+    Effect.WRITE,
     counts_uses=True,
     rest=(
         Rest(
             "POST",
-            ONE + "/touch",
+            ONE_MEMORY + "/touch",
             "Reinforce a memory (a use)",
-            name="touch_memory",
             tag="memories",
-            errors=CHANGES,
-            in_path={"ref": "memory_id"},
             rename={"boost_strength": "boost"},
             body="Touch",
         ),
     ),
 )
+def touch_memory(engine: VaultEngine, request: TouchMemoryRequest) -> TouchResult:
+    """The user repeated or confirmed a memory: count one use, so it fades more slowly."""
+    from cortexgraph_vault.handlers.writes import writes
 
-OBSERVE_MEMORY_USAGE = Operation(
-    name="observe_memory_usage",
-    title="Record memories used in an answer",
-    description=cleandoc("""
-        Call after answering from memories, with the ids you used: each counts as a use and
-        stays alive (used outside its topic, it also gains strength). Unknown ids: not_found.
-    """),
-    request=ObserveMemoryUsageRequest,
-    result=ObserveResult,
-    effect=Effect.WRITE,
-    invoke=lambda engine, r: writes.observe(engine, r),
+    return writes.touch(engine, request)
+
+
+@operation(
+    "Record memories used in an answer",
+    Effect.WRITE,
     counts_uses=True,
     rest=(
         Rest(
@@ -143,98 +117,81 @@ OBSERVE_MEMORY_USAGE = Operation(
             name="observe",
             tag="lifecycle",
             errors=(400, 409, 422, 503),
-            body="Observe",
         ),
     ),
 )
+def observe_memory_usage(engine: VaultEngine, request: ObserveMemoryUsageRequest) -> ObserveResult:
+    """Call after answering from memories, with the ids you used: each counts as a use and
+    stays alive (used outside its topic, it also gains strength). Unknown ids: not_found.
+    """
+    from cortexgraph_vault.handlers.writes import writes
 
-UPDATE_MEMORY = Operation(
-    name="update_memory",
-    title="Change a memory",
-    description=cleandoc("""
-        Correct a memory: content, tags, entities or strength (only those given). Pass
-        expected_hash (content_hash from open_memories); on a conflict, re-read. Old text stays in git.
-    """),
-    request=UpdateMemoryRequest,
-    result=UpdateResult,
-    effect=Effect.DESTRUCTIVE,
-    invoke=lambda engine, r: writes.update(engine, r),
+    return writes.observe(engine, request)
+
+
+@operation(
+    "Change a memory",
+    Effect.DESTRUCTIVE,
     rest=(
         Rest(
             "PATCH",
-            ONE,
-            "Change a memory",
-            name="update_memory",
+            ONE_MEMORY,
             tag="memories",
-            errors=CHANGES,
-            in_path={"ref": "memory_id"},
-            body="UpdateMemory",
             description="Give `expected_hash` (the `content_hash` you read): if the note changed "
             "since, nothing\nis written and 409 returns both hashes and the current text. A "
             "credential in any field is\nrefused (422) unless `force` is set.",
         ),
     ),
 )
+def update_memory(engine: VaultEngine, request: UpdateMemoryRequest) -> UpdateResult:
+    """Correct a memory: content, tags, entities or strength (only those given). Pass
+    expected_hash (content_hash from open_memories); on a conflict, re-read. Old text stays in git.
+    """
+    from cortexgraph_vault.handlers.writes import writes
 
-DELETE_MEMORY = Operation(
-    name="delete_memory",
-    title="Delete a memory",
-    description="Only when the user asks: archive a memory (default) or remove it; restore_memory undoes it.",
-    request=DeleteMemoryRequest,
-    result=DeleteResult,
-    effect=Effect.DESTRUCTIVE,
-    invoke=lambda engine, r: writes.delete(engine, r),
+    return writes.update(engine, request)
+
+
+@operation(
+    "Delete a memory",
+    Effect.DESTRUCTIVE,
     rest=(
         Rest(
             "DELETE",
-            ONE,
+            ONE_MEMORY,
             "Archive or remove a memory",
-            name="delete_memory",
             tag="memories",
-            errors=CHANGES,
-            in_path={"ref": "memory_id"},
             description="`archive` moves it to the archive folder; `remove` deletes it (git "
             "keeps it, restore\nbrings it back).",
         ),
     ),
 )
+def delete_memory(engine: VaultEngine, request: DeleteMemoryRequest) -> DeleteResult:
+    """Only when the user asks: archive a memory (default) or remove it; restore_memory undoes it."""
+    from cortexgraph_vault.handlers.writes import writes
 
-CREATE_RELATION = Operation(
-    name="create_relation",
-    title="Relate two memories",
-    description=cleandoc("""
-        Link two memories with a typed relation (an Obsidian link property); an existing one
-        is left as it is (created: false).
-    """),
-    request=CreateRelationRequest,
-    result=RelationResult,
-    effect=Effect.WRITE_IDEMPOTENT,
-    invoke=lambda engine, r: writes.relate(engine, r),
-)
+    return writes.delete(engine, request)
 
-SUPERSEDE_MEMORIES = Operation(
-    name="supersede_memories",
-    title="Record that a memory replaces others",
-    description=cleandoc("""
-        A memory replaces others that are no longer true: both notes say so (supersedes,
-        superseded_by, valid_until) and the new one takes over their standing; one commit.
-    """),
-    request=SupersedeRequest,
-    result=SupersedeResult,
-    effect=Effect.WRITE_IDEMPOTENT,
-    invoke=lambda engine, r: supersession.supersede(engine, r),
-    mcp_tool=False,  # create_relation with "supersedes" serves the model
-)
 
-# In the order the MCP server lists them.
-OPERATIONS: tuple[AnyOperation, ...] = (
-    SAVE_MEMORY,
-    SEARCH_MEMORY,
-    OPEN_MEMORIES,
-    TOUCH_MEMORY,
-    OBSERVE_MEMORY_USAGE,
-    UPDATE_MEMORY,
-    DELETE_MEMORY,
-    CREATE_RELATION,
-    SUPERSEDE_MEMORIES,
-)
+@operation("Relate two memories", Effect.WRITE_IDEMPOTENT)
+def create_relation(engine: VaultEngine, request: CreateRelationRequest) -> RelationResult:
+    """Link two memories with a typed relation (an Obsidian link property); an existing one
+    is left as it is (created: false).
+    """
+    from cortexgraph_vault.handlers.writes import writes
+
+    return writes.relate(engine, request)
+
+
+# not an MCP tool: create_relation with "supersedes" serves the model
+@operation("Record that a memory replaces others", Effect.WRITE_IDEMPOTENT, mcp_tool=False)
+def supersede_memories(engine: VaultEngine, request: SupersedeRequest) -> SupersedeResult:
+    """A memory replaces others that are no longer true: both notes say so (supersedes,
+    superseded_by, valid_until) and the new one takes over their standing; one commit.
+    """
+    from cortexgraph_vault.handlers.writes import supersession
+
+    return supersession.supersede(engine, request)
+
+
+OPERATIONS = declared_in(vars())  # in the order the MCP server lists them

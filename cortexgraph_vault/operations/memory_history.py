@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.models import ForgottenList, HistoryResult, RestoreResult, VersionResult
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.operations.operation import ONE_MEMORY, Effect, Rest, declared_in, operation
 from cortexgraph_vault.requests.memory_history import (
     ForgottenMemoriesRequest,
     MemoryHistoryRequest,
@@ -15,66 +14,56 @@ from cortexgraph_vault.requests.memory_history import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.handlers.history import memory_past as memory_history
-else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    memory_history = deferred("cortexgraph_vault.handlers.history.memory_past")
+    from cortexgraph_vault.engine import VaultEngine
 
-ONE = "/api/v1/memories/{ref}"
-GIT = (400, 404, 409, 422, 503)
 PAST = "past"  # the published OpenAPI tag of these routes
 
-MEMORY_HISTORY = Operation(
-    name="memory_history",
-    title="History of a memory",
-    description="Git commits that changed a memory, live or forgotten, across renames; see one with\nmemory_version.",
-    request=MemoryHistoryRequest,
-    result=HistoryResult,
-    effect=Effect.READ,
-    invoke=lambda engine, r: memory_history.history(engine, r),
+
+@operation(
+    "History of a memory",
+    Effect.READ,
     rest=(
         Rest(
             "GET",
-            ONE + "/history",
+            ONE_MEMORY + "/history",
             "Commits that changed a memory",
-            name="memory_history",
             tag=PAST,
-            errors=GIT,
-            in_path={"ref": "memory_id"},
             description="Followed across renames and moves by its id; works for forgotten "
             "memories too.",
         ),
     ),
 )
+def memory_history(engine: VaultEngine, request: MemoryHistoryRequest) -> HistoryResult:
+    """Git commits that changed a memory, live or forgotten, across renames; see one with
+    memory_version.
+    """
+    from cortexgraph_vault.handlers.history import memory_past
 
-MEMORY_VERSION = Operation(
-    name="memory_version",
-    title="A memory as it was",
-    description="The full note text of a memory at one commit of its history.",
-    request=MemoryVersionRequest,
-    result=VersionResult,
-    effect=Effect.READ,
-    invoke=lambda engine, r: memory_history.version(engine, r),
+    return memory_past.history(engine, request)
+
+
+@operation(
+    "A memory as it was",
+    Effect.READ,
     rest=(
         Rest(
             "GET",
-            ONE + "/versions/{commit}",
+            ONE_MEMORY + "/versions/{commit}",
             "A memory as it was at a commit",
-            name="memory_version",
             tag=PAST,
-            errors=GIT,
-            in_path={"ref": "memory_id", "commit": "commit"},
         ),
     ),
 )
+def memory_version(engine: VaultEngine, request: MemoryVersionRequest) -> VersionResult:
+    """The full note text of a memory at one commit of its history."""
+    from cortexgraph_vault.handlers.history import memory_past
 
-FORGOTTEN_MEMORIES = Operation(
-    name="forgotten_memories",
-    title="Forgotten memories",
-    description="Memories gc or delete_memory removed (archived or deleted); restore_memory brings one back.",
-    request=ForgottenMemoriesRequest,
-    result=ForgottenList,
-    effect=Effect.READ,
-    invoke=lambda engine, r: memory_history.forgotten(engine, r),
+    return memory_past.version(engine, request)
+
+
+@operation(
+    "Forgotten memories",
+    Effect.READ,
     rest=(
         Rest(
             "GET",
@@ -88,34 +77,33 @@ FORGOTTEN_MEMORIES = Operation(
         ),
     ),
 )
+def forgotten_memories(engine: VaultEngine, request: ForgottenMemoriesRequest) -> ForgottenList:
+    """Memories gc or delete_memory removed (archived or deleted); restore_memory brings one back."""
+    from cortexgraph_vault.handlers.history import memory_past
 
-RESTORE_MEMORY = Operation(
-    name="restore_memory",
-    title="Restore a memory",
-    description="Bring a forgotten or archived memory back into _stm/, fresh again; not a use toward promotion.",
-    request=RestoreMemoryRequest,
-    result=RestoreResult,
-    effect=Effect.WRITE,
-    invoke=lambda engine, r: memory_history.restore(engine, r),
+    return memory_past.forgotten(engine, request)
+
+
+@operation(
+    "Restore a memory",
+    Effect.WRITE,
     rest=(
         Rest(
             "POST",
-            ONE + "/restore",
+            ONE_MEMORY + "/restore",
             "Bring a memory back",
-            name="restore_memory",
             tag=PAST,
-            errors=GIT,
-            in_path={"ref": "memory_id"},
             body="Restore",
             description="From the given commit, or (default) from the last version before it "
             "was deleted.",
         ),
     ),
 )
+def restore_memory(engine: VaultEngine, request: RestoreMemoryRequest) -> RestoreResult:
+    """Bring a forgotten or archived memory back into _stm/, fresh again; not a use toward promotion."""
+    from cortexgraph_vault.handlers.history import memory_past
 
-OPERATIONS: tuple[AnyOperation, ...] = (
-    MEMORY_HISTORY,
-    MEMORY_VERSION,
-    FORGOTTEN_MEMORIES,
-    RESTORE_MEMORY,
-)
+    return memory_past.restore(engine, request)
+
+
+OPERATIONS = declared_in(vars())

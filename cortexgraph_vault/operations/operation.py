@@ -5,15 +5,22 @@ Each door serves an `Operation` from this one record: the MCP tool's input schem
 from the request model's fields, the REST routes are generated from its `rest` bindings (query
 or body model derived from the same fields), the CLI command fills the same request, and the
 service runs `invoke(engine, request)` under its change lock and timed (`MemoryService.run`).
+
+An area module declares each operation as the function that carries it out (`operation`): the
+function's name, docstring, request and result types are the operation's, so none is written
+twice, and mypy checks its body against them.
 """
 
 from __future__ import annotations
 
+import inspect
+import re
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar, Unpack
 
 from pydantic import BaseModel, ValidationError
 
@@ -49,31 +56,62 @@ class Effect(Enum):
         return self in (Effect.READ, Effect.WRITE_IDEMPOTENT)
 
 
+# The operation's own description, said again as a route's (`Rest(description=...)`).
+AS_OPERATION = "\x00the operation's description"
+# A `{segment}` of a route's path fills the request field of its name; `{ref}` (an id, a
+# unique id prefix or a title) fills memory_id.
+PATH_FIELDS = {"ref": "memory_id"}
+ONE_MEMORY = "/api/v1/memories/{ref}"
+# what a route on one memory answers besides success: a bad or unknown ref, a conflict, an
+# argument refused, the vault busy
+ONE_MEMORY_ERRORS = (400, 404, 409, 422, 503)
+
+
 @dataclass(frozen=True)
 class Rest:
     """One REST route serving an operation. A GET or DELETE takes the request's fields in the
     query string, a POST or PATCH in a JSON body (the model `body` names in the published
-    spec); `{segments}` of the path fill the fields `in_path` names, and `fixed` the fields the
-    route sets itself. `name` and `tag` are the published operationId and tag."""
+    spec); `{segments}` of the path fill request fields (`in_path`), and `fixed` the fields the
+    route sets itself. `name` and `tag` are the published operationId and tag; the summary and
+    the operationId are the operation's title and name unless the route says otherwise."""
 
     method: Literal["GET", "POST", "PATCH", "DELETE"]
     path: str
-    summary: str
-    name: str
+    summary: str = ""
+    _: KW_ONLY
     tag: str
-    description: str = ""
+    name: str = ""
+    description: str = ""  # none unless given; AS_OPERATION: the operation's
     status: int = 200
-    errors: tuple[int, ...] = ()
-    in_path: Mapping[str, str] = field(default_factory=dict)  # path segment -> request field
+    errors: tuple[int, ...] = ()  # on one memory ({ref}) unless given: ONE_MEMORY_ERRORS
     rename: Mapping[str, str] = field(default_factory=dict)  # request field -> REST name
     fixed: Mapping[str, object] = field(default_factory=dict)  # request field -> its value
-    body: str | None = None  # the body model's name in the spec (POST and PATCH)
+    # the body model's name in the spec (POST and PATCH): the operationId's words by default
+    body: str | None = None
     # answered by the daemon's read processes when it has them: a read of the notes alone
     read_process: bool = False
 
     @property
     def in_query(self) -> bool:
         return self.method in ("GET", "DELETE")
+
+    @cached_property  # read for every request the route serves
+    def in_path(self) -> dict[str, str]:
+        """Path segment -> the request field it fills."""
+        return {s: PATH_FIELDS.get(s, s) for s in re.findall(r"{(\w+)}", self.path)}
+
+    def serving(self, op: AnyOperation) -> Rest:
+        """This route with what it leaves to the operation filled in."""
+        said = self.description
+        name = self.name or op.name
+        return replace(
+            self,
+            summary=self.summary or op.title,
+            name=name,
+            body=self.body or (None if self.in_query else "".join(map(str.title, name.split("_")))),
+            errors=self.errors or (ONE_MEMORY_ERRORS if "{ref}" in self.path else ()),
+            description=op.description if said == AS_OPERATION else said,
+        )
 
 
 @dataclass(frozen=True)
@@ -84,7 +122,7 @@ class Operation(Generic[Req, Res]):
     request: type[Req]
     result: type[Res]
     effect: Effect
-    invoke: Callable[[VaultEngine, Req], Res]  # the handler in handlers/, given the request
+    invoke: Callable[[VaultEngine, Req], Res]  # carries it out (calling the logic in handlers/)
     # Fields the MCP tool takes without listing them (what the plugin alone gives, like the
     # files open in its tabs): tools/list is read in every session. A client that sends one
     # anyway has it checked and used as REST does, never silently dropped.
@@ -104,6 +142,9 @@ class Operation(Generic[Req, Res]):
     # It takes the change lock per item itself (the pipeline), so other calls interleave with
     # a long run: the service runs it without holding the lock throughout.
     locks_per_item: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rest", tuple(r.serving(self) for r in self.rest))
 
     def parse(self, data: Mapping[str, Any]) -> Req:
         """The request from a door's arguments by name; `InvalidArgument` naming the first
@@ -127,6 +168,46 @@ class Operation(Generic[Req, Res]):
 
 
 AnyOperation = Operation[Any, Any]  # a catalogue entry, whatever its request and result
+
+
+class Options(TypedDict, total=False):
+    """What `operation(...)` passes on to `Operation` as it is: its fields with a default."""
+
+    unlisted: frozenset[str]
+    mcp_tool: bool
+    mcp_answer: Callable[[Any], BaseModel]
+    open_world: bool
+    rest: tuple[Rest, ...]
+    counts_uses: bool
+    locks_per_item: bool
+
+
+def operation(
+    title: str, effect: Effect, **options: Unpack[Options]
+) -> Callable[[Callable[[VaultEngine, Req], Res]], Operation[Req, Res]]:
+    """Declares the function below as an operation: its name is the operation's (the MCP
+    tool's), its docstring the description the model reads, its parameters' and return types
+    the request and the result, its body what carries the operation out (in `handlers/`)."""
+
+    def declare(fn: Callable[[VaultEngine, Req], Res]) -> Operation[Req, Res]:
+        if not fn.__doc__:
+            raise TypeError(f"{fn.__name__}: its docstring is the description the model reads")
+        code = fn.__code__
+        request, result = (
+            # the annotations are names of the declaring module (postponed evaluation)
+            hint if isinstance(hint, type) else fn.__globals__[hint]
+            for hint in (fn.__annotations__[code.co_varnames[1]], fn.__annotations__["return"])
+        )
+        description = inspect.cleandoc(fn.__doc__)
+        return Operation(fn.__name__, title, description, request, result, effect, fn, **options)
+
+    return declare
+
+
+def declared_in(namespace: Mapping[str, object]) -> tuple[AnyOperation, ...]:
+    """The operations an area module declares, in the order it declares them (the order the
+    MCP server lists them in)."""
+    return tuple(v for v in namespace.values() if isinstance(v, Operation))
 
 
 @dataclass(frozen=True)

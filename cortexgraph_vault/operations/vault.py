@@ -3,10 +3,8 @@ graph, the index's status and statistics, the timings of calls, sync."""
 
 from __future__ import annotations
 
-from inspect import cleandoc
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.models import (
     LastSync,
     NoteRead,
@@ -17,7 +15,7 @@ from cortexgraph_vault.models import (
     VaultStats,
 )
 from cortexgraph_vault.models.graph import GraphResult, VaultStatus
-from cortexgraph_vault.operations.operation import AnyOperation, Effect, Operation, Rest
+from cortexgraph_vault.operations.operation import Effect, Rest, declared_in, operation
 from cortexgraph_vault.requests import NoArguments
 from cortexgraph_vault.requests.vault import (
     ReadGraphRequest,
@@ -27,29 +25,12 @@ from cortexgraph_vault.requests.vault import (
 )
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.handlers.browse import notes, vault_stats
-    from cortexgraph_vault.handlers.graph import graph
-    from cortexgraph_vault.handlers.search import search
-    from cortexgraph_vault.handlers.sync import sync, sync_record
-else:  # a call imports the logic it runs, not the others' (deferred_import.py)
-    graph = deferred("cortexgraph_vault.handlers.graph.graph")
-    notes = deferred("cortexgraph_vault.handlers.browse.notes")
-    search = deferred("cortexgraph_vault.handlers.search.search")
-    sync = deferred("cortexgraph_vault.handlers.sync.sync")
-    sync_record = deferred("cortexgraph_vault.handlers.sync.sync_record")
-    vault_stats = deferred("cortexgraph_vault.handlers.browse.vault_stats")
+    from cortexgraph_vault.engine import VaultEngine
 
-SEARCH_UNIFIED = Operation(
-    name="search_unified",
-    title="Search memories and notes",
-    description=cleandoc("""
-        Search memories and every other vault note at once; each result has its source (stm,
-        ltm, note), path, score and matched fields. Read a note in full with read_note(path).
-    """),
-    request=SearchUnifiedRequest,
-    result=SearchResult,
-    effect=Effect.READ,
-    invoke=lambda engine, r: search.search_unified(engine, r),
+
+@operation(
+    "Search memories and notes",
+    Effect.READ,
     rest=(
         Rest(
             "GET",
@@ -63,24 +44,23 @@ SEARCH_UNIFIED = Operation(
         ),
     ),
 )
+def search_unified(engine: VaultEngine, request: SearchUnifiedRequest) -> SearchResult:
+    """Search memories and every other vault note at once; each result has its source (stm,
+    ltm, note), path, score and matched fields. Read a note in full with read_note(path).
+    """
+    from cortexgraph_vault.handlers.search import search
 
-READ_NOTE = Operation(
-    name="read_note",
-    title="Read a note",
-    description=cleandoc("""
-        Read any vault note (a path from search_unified, a title, alias or [[link]]):
-        frontmatter, body, links and backlinks within max_chars; more: pass the cursor given.
-    """),
-    request=ReadNoteRequest,
-    result=NoteRead,
-    effect=Effect.READ,
-    invoke=lambda engine, r: notes.read_note(engine, r),
+    return search.search_unified(engine, request)
+
+
+@operation(
+    "Read a note",
+    Effect.READ,
     rest=(
         Rest(
             "GET",
             "/api/v1/notes/read",
             "Any note of the vault, a page at a time",
-            name="read_note",
             tag="vault",
             errors=(400, 404, 409, 422),
             read_process=True,
@@ -90,28 +70,28 @@ READ_NOTE = Operation(
         ),
     ),
 )
+def read_note(engine: VaultEngine, request: ReadNoteRequest) -> NoteRead:
+    """Read any vault note (a path from search_unified, a title, alias or [[link]]):
+    frontmatter, body, links and backlinks within max_chars; more: pass the cursor given.
+    """
+    from cortexgraph_vault.handlers.browse import notes
 
-READ_GRAPH = Operation(
-    name="read_graph",
-    title="Read the memory graph",
-    description=cleandoc("""
-        Notes with the links and typed relations from them, and whole-vault graph statistics.
-        At most `limit` notes and `max_chars` characters; more: pass next_cursor as cursor.
-    """),
-    request=ReadGraphRequest,
-    result=GraphResult,
-    effect=Effect.READ,
-    invoke=lambda engine, r: graph.read_graph(engine, r),
-)
+    return notes.read_note(engine, request)
 
-VAULT_STATUS = Operation(
-    name="vault_status",
-    title="Vault status",
-    description="The index's health: watcher heartbeat, counts, cache, and every file it could not read, with why.",
-    request=NoArguments,
-    result=VaultStatus,
-    effect=Effect.READ,
-    invoke=lambda engine, _: graph.vault_status(engine),
+
+@operation("Read the memory graph", Effect.READ)
+def read_graph(engine: VaultEngine, request: ReadGraphRequest) -> GraphResult:
+    """Notes with the links and typed relations from them, and whole-vault graph statistics.
+    At most `limit` notes and `max_chars` characters; more: pass next_cursor as cursor.
+    """
+    from cortexgraph_vault.handlers.graph import graph
+
+    return graph.read_graph(engine, request)
+
+
+@operation(
+    "Vault status",
+    Effect.READ,
     rest=(
         Rest(
             "GET",
@@ -122,27 +102,17 @@ VAULT_STATUS = Operation(
         ),
     ),
 )
+def vault_status(engine: VaultEngine, _: NoArguments) -> VaultStatus:
+    """The index's health: watcher heartbeat, counts, cache, and every file it could not read, with why."""
+    from cortexgraph_vault.handlers.graph import graph
 
-VAULT_STATS = Operation(
-    name="vault_stats",
-    title="Vault statistics",
-    description="Counts by status and folder, the score histogram, and notes with problems.",
-    request=NoArguments,
-    result=VaultStats,
-    effect=Effect.READ,
-    invoke=lambda engine, _: vault_stats.stats(engine),
-    mcp_tool=False,
-)
+    return graph.vault_status(engine)
 
-GET_PERFORMANCE_METRICS = Operation(
-    name="get_performance_metrics",
-    title="Performance metrics",
-    description="Calls served per tool since this server started, and how long they took.",
-    request=NoArguments,
-    result=PerformanceMetrics,
-    effect=Effect.READ,
-    invoke=lambda engine, _: engine.metrics.snapshot(),
-)
+
+@operation("Performance metrics", Effect.READ)
+def get_performance_metrics(engine: VaultEngine, _: NoArguments) -> PerformanceMetrics:
+    """Calls served per tool since this server started, and how long they took."""
+    return engine.metrics.snapshot()
 
 
 def sync_summary(done: SyncResult) -> SyncSummary:
@@ -150,17 +120,11 @@ def sync_summary(done: SyncResult) -> SyncSummary:
     return SyncSummary(message=done.message, merged=done.merged_count)
 
 
-SYNC_VAULT = Operation(
-    name="sync_vault",
-    title="Sync",
-    description="Sync memories via git; uses add up.",
-    request=SyncVaultRequest,
-    result=SyncResult,
-    effect=Effect.WRITE,
-    invoke=lambda engine, r: sync.sync(engine, r),
+@operation(
+    "Sync",
+    Effect.WRITE,
     open_world=True,
-    # a model needs the outcome in words; REST and the CLI get every field
-    mcp_answer=sync_summary,
+    mcp_answer=sync_summary,  # a model needs the outcome in words; REST and the CLI get all
     rest=(
         Rest(
             "POST",
@@ -169,7 +133,6 @@ SYNC_VAULT = Operation(
             name="sync",
             tag="lifecycle",
             errors=(409, 422, 503),
-            body="Sync",
             description="Records pending reinforcements, fetches, merges memory notes field by "
             "field and pushes.\n409 when it cannot (no remote, refused credentials, an "
             "unmergeable history, your own\nuncommitted notes), with the reason; nothing is "
@@ -177,36 +140,41 @@ SYNC_VAULT = Operation(
         ),
     ),
 )
+def sync_vault(engine: VaultEngine, request: SyncVaultRequest) -> SyncResult:
+    """Sync memories via git; uses add up."""
+    from cortexgraph_vault.handlers.sync import sync
 
-LAST_SYNC = Operation(
-    name="last_sync",
-    title="The last sync",
-    description="The last sync of this vault on this device, by any door or process.",
-    request=NoArguments,
-    result=LastSync,
-    effect=Effect.READ,
-    invoke=lambda engine, _: sync_record.last_sync(engine),
+    return sync.sync(engine, request)
+
+
+@operation("Vault statistics", Effect.READ, mcp_tool=False)
+def vault_stats(engine: VaultEngine, _: NoArguments) -> VaultStats:
+    """Counts by status and folder, the score histogram, and notes with problems."""
+    from cortexgraph_vault.handlers.browse import vault_stats as statistics
+
+    return statistics.stats(engine)
+
+
+@operation(
+    "The last sync",
+    Effect.READ,
     mcp_tool=False,
     rest=(
         Rest(
             "GET",
             "/api/v1/sync",
             "The last sync of this vault on this device",
-            name="last_sync",
             tag="lifecycle",
             description="Whatever ran it (the plugin, the CLI, an MCP client): when it ended, "
             "what it did or why\nit failed; `at` is null when this vault was never synced here.",
         ),
     ),
 )
+def last_sync(engine: VaultEngine, _: NoArguments) -> LastSync:
+    """The last sync of this vault on this device, by any door or process."""
+    from cortexgraph_vault.handlers.sync import sync_record
 
-OPERATIONS: tuple[AnyOperation, ...] = (
-    SEARCH_UNIFIED,
-    READ_NOTE,
-    READ_GRAPH,
-    VAULT_STATUS,
-    GET_PERFORMANCE_METRICS,
-    SYNC_VAULT,
-    VAULT_STATS,
-    LAST_SYNC,
-)
+    return sync_record.last_sync(engine)
+
+
+OPERATIONS = declared_in(vars())

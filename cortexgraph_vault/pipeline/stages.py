@@ -20,10 +20,11 @@ from typing import ClassVar
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.cluster import Cluster, find_clusters
-from cortexgraph_vault.core.decay import DAY, seconds_until_score
+from cortexgraph_vault.core.decay import DAY
 from cortexgraph_vault.core.link_values import link_target
-from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
+from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.relatedness import RelationFeatures, related_pairs
+from cortexgraph_vault.core.relation_types import RELATION_TYPES
 from cortexgraph_vault.core.rules import in_danger_zone, promote_reason
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.handlers.intelligence.consolidate import (
@@ -103,14 +104,7 @@ class DecayAnalyzer(Stage):
             near = s < rules.danger_zone_min
             if not near and not in_danger_zone(s, rules):
                 continue
-            until = seconds_until_score(
-                rules.forget_threshold,
-                use_count=m.use_count,
-                last_used=m.last_used,
-                strength=m.strength,
-                now=ctx.now,
-                cfg=engine.decay,
-            )
+            until = m.decay.seconds_until(rules.forget_threshold, ctx.now, engine.decay)
             days = round(until / DAY, 2)
             urgency = "high" if near else "medium"
             items.append(
@@ -138,26 +132,30 @@ def _target(item: PlanItem, members: list[Memory]) -> Target:
     return Target(str(item.details.get("cluster_id", item.id)), members, cohesion, pinned)
 
 
+def _clusters(ctx: PlanContext, action: str) -> list[tuple[Cluster, list[Memory]]]:
+    """The clusters found to be acted on so (`link`, `merge`), each with its memories."""
+    return [(c, [ctx.by_key[k] for k in c.members]) for c in ctx.clusters if c.action == action]
+
+
+def _cluster_item(stage: str, c: Cluster, members: list[Memory], why: str) -> PlanItem:
+    return new_item(
+        stage, members, why, confidence=c.cohesion, cluster_id=c.id, cohesion=c.cohesion
+    )
+
+
 class ClusterDetector(Stage):
     name = "cluster"
 
     def plan(self, ctx: PlanContext) -> list[PlanItem]:
-        items = []
-        for c in ctx.clusters:
-            if c.action != "link":
-                continue
-            members = [ctx.by_key[k] for k in c.members]
-            items.append(
-                new_item(
-                    self.name,
-                    members,
-                    f"similar (cohesion {c.cohesion:.2f}) but not one fact: link them as related",
-                    confidence=c.cohesion,
-                    cluster_id=c.id,
-                    cohesion=c.cohesion,
-                )
+        return [
+            _cluster_item(
+                self.name,
+                c,
+                members,
+                f"similar (cohesion {c.cohesion:.2f}) but not one fact: link them as related",
             )
-        return items
+            for c, members in _clusters(ctx, "link")
+        ]
 
     def apply(self, engine: VaultEngine, item: PlanItem, members: list[Memory]) -> Applied:
         created, touched = link_members(engine, _target(item, members))
@@ -169,22 +167,13 @@ class SemanticMerge(Stage):
 
     def plan(self, ctx: PlanContext) -> list[PlanItem]:
         items = []
-        for c in ctx.clusters:
-            if c.action != "merge":
-                continue
-            members = [ctx.by_key[k] for k in c.members]
+        for c, members in _clusters(ctx, "merge"):
             ctx.claimed.update(c.members)
-            items.append(
-                new_item(
-                    self.name,
-                    members,
-                    f"{len(members)} memories say one thing (cohesion {c.cohesion:.2f}): merge "
-                    f"into {merged_title(members)!r}; the originals are archived and linked",
-                    confidence=c.cohesion,
-                    cluster_id=c.id,
-                    cohesion=c.cohesion,
-                )
+            why = (
+                f"{len(members)} memories say one thing (cohesion {c.cohesion:.2f}): merge "
+                f"into {merged_title(members)!r}; the originals are archived and linked"
             )
+            items.append(_cluster_item(self.name, c, members, why))
         return items
 
     def apply(self, engine: VaultEngine, item: PlanItem, members: list[Memory]) -> Applied:

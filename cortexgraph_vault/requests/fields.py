@@ -115,15 +115,6 @@ Force = Annotated[
         "user asks"
     ),
 ]
-RelationType = Literal[
-    "related",
-    "causes",
-    "supports",
-    "contradicts",
-    "has_decision",
-    "consolidated_from",
-    "supersedes",
-]
 MetaValue = str | int | float | bool
 # The service refuses a longer query itself (handlers.search.relevance.check_query): one limit, every door.
 Query = Annotated[

@@ -3,11 +3,11 @@ delete, relate."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import Field
 
+from cortexgraph_vault.core.relation_types import RelationType
 from cortexgraph_vault.models.limits import MAX_CONTENT, MAX_MEMORY_IDS, MAX_QUERY_CHARS
 from cortexgraph_vault.requests import Request
 from cortexgraph_vault.requests.fields import (
@@ -24,7 +24,6 @@ from cortexgraph_vault.requests.fields import (
     Page,
     PageSize,
     PreviewLength,
-    RelationType,
     ReviewCandidates,
     Status,
     Strength,
@@ -33,7 +32,6 @@ from cortexgraph_vault.requests.fields import (
     Tags,
     TopK,
     WindowDays,
-    days_before,
 )
 
 OneId = Annotated[str, Field(min_length=1, max_length=500)]
@@ -76,10 +74,6 @@ class SearchMemoryRequest(Request):
     preview_length: PreviewLength = 300
     explain: Explain = False
     cursor: Cursor = None
-
-    def used_since(self, now: datetime) -> datetime | None:
-        """The earliest last use a result may have (a note's: its file time)."""
-        return days_before(now, self.window_days)
 
 
 class OpenMemoriesRequest(Request):

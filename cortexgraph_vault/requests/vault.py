@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -20,7 +19,6 @@ from cortexgraph_vault.requests.fields import (
     ReviewCandidates,
     TagFilter,
     WindowDays,
-    days_before,
 )
 
 NoteStatus = Literal["active", "promoted", "archived", "note", "all"]
@@ -57,10 +55,6 @@ class SearchUnifiedRequest(Request):
     include_review_candidates: ReviewCandidates = True
     explain: Explain = False
     cursor: Cursor = None
-
-    def used_since(self, now: datetime) -> datetime | None:
-        """The earliest last use a result may have (a note's: its file time)."""
-        return days_before(now, self.window_days)
 
 
 class ReadNoteRequest(Request):

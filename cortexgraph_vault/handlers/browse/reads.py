@@ -35,6 +35,7 @@ from cortexgraph_vault.models import (
     Skipped,
     StatsResult,
 )
+from cortexgraph_vault.requests.fields import days_before
 from cortexgraph_vault.requests.memories import OpenMemoriesRequest, SearchMemoryRequest
 
 ALL_STATUSES = ("active", "promoted", "archived")
@@ -170,22 +171,14 @@ def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult
         terms,
         statuses=wanted,
         tags=req.tags,
-        used_since=req.used_since(now),
+        used_since=days_before(now, req.window_days),
         now=now,
         by_memory_score=True,
         include_superseded=asks_for_history(req.status),
     )
     if req.min_score is not None:
         ranked = ranked.where(ranked.memory_scores_or_zero() >= req.min_score)
-    shown = PageRequest(
-        req.page,
-        req.page_size or req.top_k,
-        req.preview_length,
-        req.include_review_candidates,
-        req.explain,
-        by_memory_score=True,
-        budget=budget,
-    )
+    shown = PageRequest.asked(req, req.top_k, budget, (1.0, 1.0))
     return page_of(engine, ranked, matches, shown, now=now)
 
 

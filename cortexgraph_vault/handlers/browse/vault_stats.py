@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from cortexgraph_vault.core.decay import DAY, seconds_until_score
+from cortexgraph_vault.core.decay import DAY
 from cortexgraph_vault.core.rules import review_priority, should_forget
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.handlers.browse.reads import stats as base_stats
@@ -66,14 +66,7 @@ def stats(engine: VaultEngine) -> VaultStats:
         due += review_priority(score, engine.rules) > 0
         if should_forget(score, engine.rules):
             continue
-        left = seconds_until_score(
-            engine.rules.forget_threshold,
-            use_count=m.use_count,
-            last_used=m.last_used,
-            strength=m.strength,
-            now=now,
-            cfg=engine.decay,
-        )
+        left = m.decay.seconds_until(engine.rules.forget_threshold, now, engine.decay)
         at_risk += left <= AT_RISK_DAYS * DAY
     note_at = engine.catalog.note
     vault_bytes = _folder_bytes(

@@ -16,9 +16,10 @@ from datetime import datetime
 from functools import partial
 
 from cortexgraph_vault.core.link_values import link_target, points_to
-from cortexgraph_vault.core.memory import RELATION_TYPES, Memory
+from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.merge import Merged, MergeSource, merge
 from cortexgraph_vault.core.note import parse_note, render_note
+from cortexgraph_vault.core.relation_types import RELATION_TYPES
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import NoteFormatError, Stale, VaultError

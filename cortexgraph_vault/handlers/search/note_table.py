@@ -136,24 +136,7 @@ def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> No
     fresh, gone = _compared(notes, before)
     if not fresh:
         return _without(notes, before, gone)
-    grow = len(fresh)
-
-    def more(a: np.ndarray, fill: float) -> np.ndarray:
-        return np.concatenate([a, np.full(grow, fill, dtype=a.dtype)])
-
-    table = NoteTable(
-        list(before.paths),
-        dict(before.row_of),
-        list(before.notes),
-        more(before.status, NOTE),
-        list(before.status_names),
-        more(before.use_base, 1.0),
-        more(before.last_used, 0.0),
-        more(before.strength, 0.0),
-        more(before.created, math.nan),
-        before.dead.union(gone),
-        list(notes),
-    )
+    table = _grown(before, len(fresh), list(before.paths), dict(before.row_of), gone, list(notes))
     codes = {name: i for i, name in enumerate(table.status_names)}
     for i in gone:
         old = table.notes[i]
@@ -307,15 +290,35 @@ def updated_table(before: NoteTable, changes: Changes) -> NoteTable | None:
         return _without(None, before, gone)
     if not gone and not new:
         return _replaced(before, replaced)
-    grow = len(new)
+    paths, row_of = list(before.paths), dict(row_of)
+    for row in gone:
+        del row_of[before.paths[row]]
+    table = _grown(before, len(new), paths, row_of, gone)
+    codes = {name: i for i, name in enumerate(table.status_names)}
+    for row, note in replaced:
+        table.notes[row] = note
+        _fill(table, codes, row, note)
+    for note in new:
+        _append(table, codes, note)
+    _live_after(before, table, gone, len(new))
+    return table
+
+
+def _grown(
+    before: NoteTable,
+    grow: int,
+    paths: list[str],
+    row_of: dict[str, int],
+    gone: list[int],
+    listed: list[IndexedNote] | None = None,
+) -> NoteTable:
+    """A copy of `before` with `grow` rows more, each a plain note's until it is filled in,
+    and the rows of `gone` dead."""
 
     def copied(a: np.ndarray, fill: float) -> np.ndarray:
         return np.concatenate([a, np.full(grow, fill, dtype=a.dtype)]) if grow else a.copy()
 
-    paths, row_of = list(before.paths), dict(row_of)
-    for row in gone:
-        del row_of[before.paths[row]]
-    table = NoteTable(
+    return NoteTable(
         paths,
         row_of,
         list(before.notes),
@@ -326,15 +329,8 @@ def updated_table(before: NoteTable, changes: Changes) -> NoteTable | None:
         copied(before.strength, 0.0),
         copied(before.created, math.nan),
         before.dead.union(gone),
+        listed,
     )
-    codes = {name: i for i, name in enumerate(table.status_names)}
-    for row, note in replaced:
-        table.notes[row] = note
-        _fill(table, codes, row, note)
-    for note in new:
-        _append(table, codes, note)
-    _live_after(before, table, gone, len(new))
-    return table
 
 
 COLUMNS = ("status", "use_base", "last_used", "strength", "created")

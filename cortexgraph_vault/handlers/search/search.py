@@ -57,6 +57,7 @@ from cortexgraph_vault.handlers.search.relevance import (
 from cortexgraph_vault.handlers.writes.supersession import SUPERSEDES
 from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
+from cortexgraph_vault.requests.fields import days_before
 from cortexgraph_vault.requests.vault import SearchUnifiedRequest
 
 REVIEW_NEAR = 0.9
@@ -486,7 +487,7 @@ def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResu
         statuses=wanted,
         tags=req.tags,
         folder=folder,
-        used_since=req.used_since(now),
+        used_since=days_before(now, req.window_days),
         now=now,
         stm_weight=stm_w,
         ltm_weight=ltm_w,
@@ -494,15 +495,5 @@ def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResu
     )
     if req.min_score is not None:
         ranked = ranked.where(ranked.score >= req.min_score)
-    shown = PageRequest(
-        req.page,
-        req.page_size or req.limit,
-        req.preview_length,
-        req.include_review_candidates,
-        req.explain,
-        stm_w,
-        ltm_w,
-        by_memory_score=False,
-        budget=budget,
-    )
+    shown = PageRequest.asked(req, req.limit, budget, (stm_w, ltm_w))
     return page_of(engine, ranked, matches, shown, now=now)

@@ -48,6 +48,23 @@ class PageRequest(NamedTuple):
     by_memory_score: bool = False
     budget: PageBudget | None = None
 
+    @staticmethod
+    def asked(
+        request: SearchRequest, size: int, budget: PageBudget, weights: tuple[float, float]
+    ) -> PageRequest:
+        """The page a search request asks for: `size` results (unless it gives page_size),
+        short-term and long-term weighted so, by memory score when it searches memories."""
+        return PageRequest(
+            request.page,
+            request.page_size or size,
+            request.preview_length,
+            request.include_review_candidates,
+            request.explain,
+            *weights,
+            by_memory_score=isinstance(request, SearchMemoryRequest),
+            budget=budget,
+        )
+
 
 class PageBudget(NamedTuple):
     """The size budget of one search answer and where a cursor continues (handlers/browse/size_budget.py)."""

@@ -7,6 +7,7 @@ index/notes/cold_fields.py.
 
 from __future__ import annotations
 
+import inspect
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -341,23 +342,8 @@ def _share_numbers(note: IndexedNote) -> None:
 
 
 _STAMP = frozenset({"size", "mtime_ns", "ctime_ns", "sha256", "problems"})
-_INIT_FIELDS = (
-    "path",
-    "title",
-    "size",
-    "mtime_ns",
-    "ctime_ns",
-    "sha256",
-    "frontmatter",
-    "body",
-    "problems",
-    "memory",
-    "kind",
-    "links",
-    "tags",
-    "aliases",
-    "entities",
-)
+# what a note is made of: the parameters of its __init__, in order
+_INIT_FIELDS = tuple(inspect.signature(IndexedNote.__init__).parameters)[1:]
 
 
 def _from_worker(hot: tuple[Any, ...], data: bytes) -> IndexedNote:
