@@ -15,11 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.mcpserver.tools import Tool as RegisteredTool
-from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, Icon, InputRequiredResult, TextContent, Tool, ToolAnnotations
-from pydantic import ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from cortexgraph_vault import __version__
 from cortexgraph_vault.errors import ErrorFields, VaultError, error_body
@@ -28,10 +26,11 @@ from cortexgraph_vault.mcp.handshake import SERVER_DESCRIPTION, SERVER_NAME, SER
 from cortexgraph_vault.mcp.http_sessions import SessionRoom
 from cortexgraph_vault.mcp.instructions import INSTRUCTIONS
 from cortexgraph_vault.mcp.tool_calls import (
-    add_tool,
+    ToolRegistry,
     explain,
     optional_as_absent,
     result_shape,
+    strict_arguments_lean_results,
     without_arguments,
     without_titles,
 )
@@ -92,7 +91,7 @@ class VaultMCPServer(MCPServer):
         super().add_tool(fn, name, title, description, annotations, icons, meta, structured_output)
         tool = self._tool_manager.get_tool(name or fn.__name__)
         if tool is not None:
-            _strict_arguments_lean_results(tool)
+            strict_arguments_lean_results(tool)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Any = None
@@ -121,22 +120,6 @@ class VaultMCPServer(MCPServer):
             raise
 
 
-def _strict_arguments_lean_results(tool: RegisteredTool) -> None:
-    """Arguments the tool does not have are refused; its results leave out the fields that
-    have no value (`compact`), so the SDK checks them no more against the result model, whose
-    nullable fields it would require: the results are that model's instances already, and
-    the output schema stays as published."""
-    tool.fn_metadata.output_model = None
-    loose = tool.fn_metadata.arg_model
-    strict: type[ArgModelBase] = type(
-        loose.__name__,
-        (loose,),
-        {"model_config": ConfigDict(extra="forbid"), "__module__": loose.__module__},
-    )
-    tool.fn_metadata.arg_model = strict
-    tool.parameters = strict.model_json_schema(by_alias=True)
-
-
 def _root_cause(exc: BaseException) -> BaseException:
     while exc.__cause__ is not None:
         exc = exc.__cause__
@@ -152,6 +135,7 @@ def _error_result(text: str, structured: ErrorFields) -> CallToolResult:
 
 
 def build_server(service: MemoryService) -> MCPServer:
+    registry = ToolRegistry(service)
     server = VaultMCPServer(
         name=SERVER_NAME,
         title=SERVER_TITLE,
@@ -159,11 +143,10 @@ def build_server(service: MemoryService) -> MCPServer:
         instructions=INSTRUCTIONS,
         version=__version__,
         log_level="WARNING",
+        # in the catalogue's order
+        tools=[registry.operation(op) for op in OPERATIONS.values() if op.mcp_tool],
     )
-    tools = [op for op in OPERATIONS.values() if op.mcp_tool]  # in the catalogue's order
-    for op in tools:
-        add_tool(server, service, op)
-    server.unlisted = {op.name: op.unlisted for op in tools if op.unlisted}
+    server.unlisted = dict(registry.unlisted)
     prompts.register(server)
     resources.register(server, service)
     return server

@@ -13,17 +13,27 @@ import inspect
 import typing
 from typing import TYPE_CHECKING, Any
 
-from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool as RegisteredTool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, JsonValue
+from pydantic import BaseModel, ConfigDict, JsonValue
 
 from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError
 from cortexgraph_vault.mcp.quick_calls import result_text
-from cortexgraph_vault.operations import REQUIRED, AnyOperation, params_of
+from cortexgraph_vault.operations import REQUIRED, AnyOperation, Effect, params_of
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
+
+
+def annotations_for(effect: Effect, open_world: bool = False) -> ToolAnnotations:
+    return ToolAnnotations(
+        read_only_hint=effect.read_only,
+        destructive_hint=effect.destructive,
+        idempotent_hint=effect.idempotent,
+        open_world_hint=open_world,
+    )
 
 
 def explain(exc: VaultError) -> str:
@@ -80,7 +90,12 @@ def optional_as_absent(schema: dict[str, JsonValue]) -> dict[str, JsonValue]:
     properties: dict[str, JsonValue] = {}
     for name, prop in given.items():
         branches = prop.get("anyOf") if isinstance(prop, dict) else None
-        if isinstance(prop, dict) and isinstance(branches, list) and prop.get("default", 0) is None:
+        if (
+            isinstance(prop, dict)
+            and isinstance(branches, list)
+            and "default" in prop
+            and prop["default"] is None
+        ):
             kept = [b for b in branches if b != {"type": "null"}]
             rest = {k: v for k, v in prop.items() if k not in ("anyOf", "default")}
             if len(kept) == 1 and isinstance(kept[0], dict):
@@ -145,39 +160,80 @@ def result_shape(schema: dict[str, JsonValue]) -> dict[str, JsonValue]:
     return {"type": "object", "properties": fields}
 
 
-def add_tool(server: MCPServer, service: MemoryService, op: AnyOperation) -> None:
-    """The tool serving an operation of the catalogue: its parameters are the request's fields
-    (limits and descriptions as declared there), its result the operation's; the service times
-    each call and takes its change lock."""
-    answer = op.mcp_answer or (lambda result: result)
+def strict_arguments_lean_results(tool: RegisteredTool) -> RegisteredTool:
+    """Arguments the tool does not have are refused; its results leave out the fields that
+    have no value (`compact`), so the SDK checks them no more against the result model, whose
+    nullable fields it would require: the results are that model's instances already, and
+    the output schema stays as published."""
+    tool.fn_metadata.output_model = None
+    loose = tool.fn_metadata.arg_model
+    strict: type[ArgModelBase] = type(
+        loose.__name__,
+        (loose,),
+        {"model_config": ConfigDict(extra="forbid"), "__module__": loose.__module__},
+    )
+    tool.fn_metadata.arg_model = strict
+    tool.parameters = strict.model_json_schema(by_alias=True)
+    return tool
 
-    def run(**kwargs: Any) -> Any:
-        try:
-            return compact(answer(service.run(op, op.parse(kwargs))))
-        except VaultError as exc:
-            raise ToolError(explain(exc)) from exc
 
-    run.__name__ = op.name
-    # inspect reads __signature__ off any function; typeshed's FunctionType does not declare it.
-    run.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # see above
-        [
-            inspect.Parameter(
-                p.name,
-                inspect.Parameter.KEYWORD_ONLY,
-                default=inspect.Parameter.empty if p.default is REQUIRED else p.default,
-                annotation=p.annotation,
+# What the SDK derives from a tool's signature (its argument model, its JSON schemas: most of
+# a server's making) is the same for every server of the process: derived once per operation,
+# each server's tool a copy calling its own service.
+_derived: dict[str, tuple[AnyOperation, RegisteredTool]] = {}
+
+
+class ToolRegistry:
+    """Makes the tools of one server; the service times each call and takes its change lock."""
+
+    def __init__(self, service: MemoryService) -> None:
+        self.service = service
+        self.unlisted: dict[str, frozenset[str]] = {}  # each tool's arguments kept off tools/list
+
+    def operation(self, op: AnyOperation) -> RegisteredTool:
+        """The tool serving an operation of the catalogue: its parameters are the request's
+        fields (limits and descriptions as declared there), its result the operation's."""
+        if not op.mcp_tool:
+            raise ValueError(f"{op.name} is not an MCP tool (mcp_tool=False)")
+        service = self.service
+        if op.unlisted:
+            self.unlisted[op.name] = op.unlisted
+
+        answer = op.mcp_answer or (lambda result: result)
+
+        def run(**kwargs: Any) -> Any:
+            try:
+                return compact(answer(service.run(op, op.parse(kwargs))))
+            except VaultError as exc:
+                raise ToolError(explain(exc)) from exc
+
+        run.__name__ = op.name
+        # inspect reads __signature__ off any function; typeshed's FunctionType does not declare it.
+        run.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # see above
+            [
+                inspect.Parameter(
+                    p.name,
+                    inspect.Parameter.KEYWORD_ONLY,
+                    default=inspect.Parameter.empty if p.default is REQUIRED else p.default,
+                    annotation=p.annotation,
+                )
+                for p in params_of(op.request)
+            ],
+            return_annotation=typing.get_type_hints(op.mcp_answer)["return"]
+            if op.mcp_answer
+            else op.result,
+        )
+        derived = _derived.get(op.name)
+        if derived is not None and derived[0] is op:
+            return derived[1].model_copy(update={"fn": run})
+        tool = strict_arguments_lean_results(
+            RegisteredTool.from_function(
+                run,
+                name=op.name,
+                title=op.title,
+                description=op.description,
+                annotations=annotations_for(op.effect, op.open_world),
             )
-            for p in params_of(op.request)
-        ],
-        return_annotation=typing.get_type_hints(op.mcp_answer)["return"]
-        if op.mcp_answer
-        else op.result,
-    )
-    effect = op.effect
-    hints = ToolAnnotations(
-        read_only_hint=effect.read_only,
-        destructive_hint=effect.destructive,
-        idempotent_hint=effect.idempotent,
-        open_world_hint=op.open_world,
-    )
-    server.add_tool(run, op.name, op.title, op.description, hints)
+        )
+        _derived[op.name] = (op, tool)
+        return tool
