@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import os
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from pathlib import Path
@@ -82,6 +82,11 @@ AutoRecallMode = Literal["silent", "subtle", "interactive"]
 AUTO_RECALL_MODES: tuple[AutoRecallMode, ...] = ("silent", "subtle", "interactive")
 
 
+_SWITCHES = dict.fromkeys(("1", "true", "yes", "on"), True) | dict.fromkeys(
+    ("0", "false", "no", "off"), False
+)
+
+
 def _parse(setting: Setting, raw: object, origin: str) -> Any:
     def bad() -> ConfigError:
         return ConfigError(
@@ -108,12 +113,10 @@ def _parse(setting: Setting, raw: object, origin: str) -> Any:
     if setting.kind == "bool":
         if isinstance(raw, bool):
             return raw
-        text = str(raw).strip().lower()
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off"):
-            return False
-        raise bad()
+        found = _SWITCHES.get(str(raw).strip().lower())
+        if found is None:
+            raise bad()
+        return found
     text = str(raw).strip()
     if setting.kind == "choice":
         if text not in setting.choices:
@@ -133,9 +136,14 @@ def _parse(setting: Setting, raw: object, origin: str) -> Any:
     return text
 
 
+def _user_dir(kind: Literal["config", "cache", "data"]) -> Path:
+    override = os.environ.get(f"CORTEXGRAPH_{kind.upper()}_DIR")
+    found = getattr(platformdirs, f"user_{kind}_dir")("cortexgraph-vault")
+    return Path(override or found)
+
+
 def user_config_dir() -> Path:
-    override = os.environ.get("CORTEXGRAPH_CONFIG_DIR")
-    return Path(override) if override else Path(platformdirs.user_config_dir("cortexgraph-vault"))
+    return _user_dir("config")
 
 
 def user_config_file() -> Path:
@@ -152,14 +160,12 @@ def config_files(config: Config) -> list[tuple[str, Path]]:
 
 
 def user_cache_dir() -> Path:
-    override = os.environ.get("CORTEXGRAPH_CACHE_DIR")
-    return Path(override) if override else Path(platformdirs.user_cache_dir("cortexgraph-vault"))
+    return _user_dir("cache")
 
 
 def user_data_dir() -> Path:
     """Where `serve --demo` keeps its vault."""
-    override = os.environ.get("CORTEXGRAPH_DATA_DIR")
-    return Path(override) if override else Path(platformdirs.user_data_dir("cortexgraph-vault"))
+    return _user_dir("data")
 
 
 def _read_toml(path: Path) -> dict[str, object]:
@@ -326,12 +332,11 @@ def load_config(
     ]
     env_values = {s.name: env[s.env] for s in SETTINGS if s.env in env and env[s.env] != ""}
     cli_values = {k: v for k, v in cli.items() if k in BY_NAME}
-    vault_raw = cli_values.get("vault") or env_values.get("vault")
-    if vault_raw is None:
-        for _origin, layer in reversed(layers):
-            if layer.get("vault"):
-                vault_raw = layer["vault"]
-                break
+    vault_raw = (
+        cli_values.get("vault")
+        or env_values.get("vault")
+        or next((layer["vault"] for _, layer in reversed(layers) if layer.get("vault")), None)
+    )
     if vault_raw:
         vault_path = Path(str(vault_raw)).expanduser() / VAULT_CONFIG
         layers.append((str(vault_path), _read_toml(vault_path)))
@@ -345,30 +350,21 @@ def load_config(
             setting = BY_NAME[name]
             values[name] = raw if origin == "default" else _parse(setting, raw, origin)
             origins[name] = origin
-    _check_together(values, origins)
+    _check_together(values)
     return Config(**values, origins=origins)
 
 
-def _check_together(values: Mapping[str, Any], origins: Mapping[str, str]) -> None:
-    checks: list[tuple[Callable[[], bool], str]] = [
-        (
-            lambda: values["review_danger_zone_min"] < values["review_danger_zone_max"],
-            "CORTEXGRAPH_REVIEW_DANGER_ZONE_MIN must be below CORTEXGRAPH_REVIEW_DANGER_ZONE_MAX",
-        ),
-        (
-            lambda: values["semantic_lo"] <= values["semantic_hi"],
-            "CORTEXGRAPH_SEMANTIC_LO must not exceed CORTEXGRAPH_SEMANTIC_HI",
-        ),
-        (
-            lambda: (
-                len({values["stm_folder"], values["ltm_folder"], values["archive_folder"]}) == 3
-            ),
-            "CORTEXGRAPH_STM_FOLDER, CORTEXGRAPH_LTM_FOLDER and CORTEXGRAPH_ARCHIVE_FOLDER must differ",
-        ),
-    ]
-    for ok, message in checks:
-        if not ok():
-            raise ConfigError(message)
+def _check_together(values: Mapping[str, Any]) -> None:
+    if values["review_danger_zone_min"] >= values["review_danger_zone_max"]:
+        raise ConfigError(
+            "CORTEXGRAPH_REVIEW_DANGER_ZONE_MIN must be below CORTEXGRAPH_REVIEW_DANGER_ZONE_MAX"
+        )
+    if values["semantic_lo"] > values["semantic_hi"]:
+        raise ConfigError("CORTEXGRAPH_SEMANTIC_LO must not exceed CORTEXGRAPH_SEMANTIC_HI")
+    if len({values["stm_folder"], values["ltm_folder"], values["archive_folder"]}) != 3:
+        raise ConfigError(
+            "CORTEXGRAPH_STM_FOLDER, CORTEXGRAPH_LTM_FOLDER and CORTEXGRAPH_ARCHIVE_FOLDER must differ"
+        )
 
 
 @dataclass(frozen=True)
@@ -384,16 +380,14 @@ class SettingState:
 
 def describe(config: Config) -> list[SettingState]:
     """Rows for `cortexgraph-vault config`: name, env variable, value, where it came from."""
-    rows = []
-    for s in SETTINGS:
-        value = config.values.get(s.name)
-        rows.append(
-            SettingState(
-                name=s.name,
-                env=s.env,
-                value=str(value) if isinstance(value, Path) else value,
-                origin=config.origins.get(s.name, "default"),
-                help=s.help,
-            )
+    values = config.values
+    return [
+        SettingState(
+            s.name,
+            s.env,
+            str(value) if isinstance(value := values[s.name], Path) else value,
+            config.origins.get(s.name, "default"),
+            s.help,
         )
-    return rows
+        for s in SETTINGS
+    ]

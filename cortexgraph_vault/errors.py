@@ -146,13 +146,6 @@ class Stale(VaultError):
     http_status = 409
 
 
-class NotAvailableYet(VaultError):
-    """An operation whose engine is still being built; the message names the issue."""
-
-    exit_code = 6
-    http_status = 501
-
-
 class SyncError(VaultError):
     """`sync` could not bring this device and its remote together (no remote, refused
     credentials, a history it cannot merge, a person's own uncommitted notes). The message says

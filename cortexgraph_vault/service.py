@@ -1,24 +1,17 @@
 """MemoryService: the one facade every door (MCP, REST, CLI) calls.
 
 It owns the engine (clock, config, vault, index, history) and runs the operations of the
-catalogue (`operations/`): `run(operation, request)` takes the lock the call needs and times
-it, then the operation's logic (`handlers/`) reads the request. Each operation is also an attribute
-named for what it does (`service.search("coffee", top_k=5)`), made from the catalogue: its
-arguments fill the operation's request, in the order the request declares them and by name.
+catalogue: `run(operation, request)` takes the lock the call needs, times it, and runs the
+operation's logic (`handlers/`) on the request. Each operation is also an attribute named for
+what it does (`service.search("coffee", top_k=5)`): its arguments fill the request, in the
+order the request declares them and by name.
 
-Doors run calls on worker threads (MCP, REST, the scheduler). Calls that change the vault
-hold the engine's change lock, one at a time. Reads need no lock while the watcher keeps the
-catalogue current (it already changes the catalogue beside every call, under the catalogue's
-own lock); without a watcher a read walks and refreshes the catalogue, so it holds the change
-lock too.
-
-Every call is timed under a name (get_performance_metrics). A call made while another is
-running on the same thread (a REST route calling an operation) is the same call: timed once.
-
-What a change leaves to be done after its lock (a save's git commit, made with the saves around
-it: engine/commits.py; the folder fsync after a write: vault/durability.py) is waited for once
-the lock is let go, before the call answers: `begin` runs the part under the lock and returns
-the rest, which the REST door runs on another thread while the next change goes ahead.
+Calls that change the vault hold the engine's change lock, one at a time; reads hold none while
+the watcher keeps the catalogue current (without one, a read refreshes it under the change lock
+too). A call made within another on the same thread is part of it, timed once. What a change
+leaves for after its lock (a save's group commit, engine/commits.py; the folder fsync,
+vault/durability.py) is waited for before it answers: `begin` runs the part under the lock and
+returns the rest, which the REST door finishes on another thread while the next change runs.
 """
 
 from __future__ import annotations
@@ -32,7 +25,6 @@ from cortexgraph_vault.config import Config
 from cortexgraph_vault.deferred_import import deferred
 from cortexgraph_vault.engine import Clock, VaultEngine
 from cortexgraph_vault.progress import ProgressFactory, no_progress
-from cortexgraph_vault.vault import disk_wait
 from cortexgraph_vault.vault.durability import DURABILITY, Pending
 
 if TYPE_CHECKING:
@@ -152,7 +144,6 @@ class MemoryService:
     def metrics(self) -> CallRecorder:
         return self.engine.metrics
 
-    # running operations ------------------------------------------------------------------
     def run(self, operation: Operation[Req, Res], request: Req) -> Res:
         """Run one operation of the catalogue with its (validated) request: under the lock it
         needs, timed."""
@@ -161,11 +152,9 @@ class MemoryService:
             return operation.invoke(engine, request)
 
         def invoke() -> Res:
-            if not operation.counts_uses:
-                return operation.invoke(engine, request)
-            with self.disk_waits_let_go():
-                result = operation.invoke(engine, request)
-            lifecycle_ops.maybe_snapshot(engine)
+            result = operation.invoke(engine, request)
+            if operation.counts_uses:
+                lifecycle_ops.maybe_snapshot(engine)
             return result
 
         return self.call(operation.name, operation.effect.read_only, invoke)
@@ -215,11 +204,8 @@ class MemoryService:
         started = metrics.clock()
         self._depth.value = 1
         try:
-            lock = self.call_lock(read_only)
-            change_lock = self.engine.change_lock
             with (
-                lock,
-                disk_wait.holding(lock) if lock is change_lock else contextlib.nullcontext(),
+                self.call_lock(read_only),
                 self.engine.group_commits.deferred() as tickets,
                 DURABILITY.deferred() as syncs,
             ):
@@ -242,18 +228,6 @@ class MemoryService:
 
         return CallEnd(result, finish, [*tickets, *syncs])
 
-    def disk_waits_let_go(self) -> contextlib.AbstractContextManager[object]:
-        """Around a rewrite of one note made as a call of its own (a touch): its wait for the
-        disk lets go of the change lock, so the next change runs meanwhile (vault/disk_wait.py).
-        Only when the call holds the change lock and no other lock of ours: a call made within
-        another (which may count on holding its locks throughout) keeps them."""
-        if getattr(self._depth, "value", 0) == 1 and disk_wait.registered() == [
-            self.engine.change_lock
-        ]:
-            return disk_wait.allowed()
-        return contextlib.nullcontext()
-
-    # each operation of the catalogue, by what it does ------------------------------------
     save = Entry(lambda: memories.save_memory)
     search = Entry(lambda: memories.search_memory)
     open = Entry(lambda: memories.open_memories)

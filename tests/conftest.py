@@ -292,6 +292,23 @@ def cli() -> Iterator[object]:
     yield run
 
 
+@pytest.fixture
+def cli_in_process() -> Iterator[object]:
+    """What `cli` runs, through the CLI's `main` in this process (tests/cli/in_process.py):
+    for the tests about what commands answer, not about the program starting as a process
+    (a process costs a third of a CPU second before it does anything)."""
+    from tests.cli.in_process import run_main
+
+    def run(*args: str, vault: Path | None = None, now: str | None = NOW_ISO, env: dict[str, str] | None = None,
+            stdin: str = "") -> CliResult:  # fmt: skip
+        argv = [] if vault is None else ["--vault", str(vault)]
+        if now is not None:
+            argv += ["--now", now]
+        return CliResult(*run_main([*argv, *args], {**os.environ, **(env or {})}, stdin))
+
+    yield run
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     """The reliability suite's options from any folder (tests/reliability/conftest.py adds
     them too, for a run given only that folder)."""

@@ -10,7 +10,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from tests.clock_use import clock_names
+from tests.clock_use import TESTS, clock_names
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = "tests/fixtures/clock_guard/samples.py"
@@ -82,3 +82,11 @@ def test_the_clock_is_followed_through_values_helpers_and_classes(tmp_path: Path
     assert {"T", "LATER", "later", "helper", "with_service", "service_for", "TestIt",
             "fixture", "imports_its_own"} <= names  # fmt: skip
     assert not {"plain", "note_parts", "git", "timedelta"} & names
+
+
+def test_an_import_cycle_between_test_modules_is_followed_once() -> None:
+    # conftest → helper → conftest once made the reading recurse until Python gave up
+    one = TESTS / "fixtures" / "clock_guard" / "cycle_one.py"
+    two = TESTS / "fixtures" / "clock_guard" / "cycle_two.py"
+    assert "late" in clock_names(one)
+    assert "later" in clock_names(two)

@@ -145,10 +145,9 @@ class ChangeLane:
     next. Through the event loop (`to_thread`) each change waited for the loop to notice the
     one before it had ended: a third of the lane's time went in those gaps under load.
 
-    One thread by default. With more, a change could start while another waits for the disk
-    without its locks (a touch's fsync, vault/disk_wait.py); but each hand-over of the change
-    lock between threads is a wait for the interpreter, and with the interpreter busy (50
-    clients on 2 cores) lanes of 2 and 8 threads answered 15-25 % fewer requests than one."""
+    One thread by default: each hand-over of the change lock between threads is a wait for
+    the interpreter, and with the interpreter busy (50 clients on 2 cores) lanes of 2 and 8
+    threads answered 15-25 % fewer requests than one."""
 
     THREADS = 1
 

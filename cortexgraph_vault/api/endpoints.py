@@ -65,13 +65,13 @@ class Endpoint:
     body: type[BaseModel] | None
     path_params: tuple[str, ...]
     errors: tuple[int, ...]
-    public: bool
-    uses_service: bool
-    own_call: bool  # the function makes its one service call itself (its lock, its timing)
-    reads: Callable[..., bool] | None  # from the path: whether this call only reads
     # answered by the daemon's read processes when it has them (api/read_processes.py): a
     # read that depends on nothing but the notes
-    read_process: bool
+    read_process: bool = False
+    public: bool = False
+    uses_service: bool = True
+    own_call: bool = False  # the function makes its one service call itself (its lock, its timing)
+    reads: Callable[..., bool] | None = None  # from the path: whether this call only reads
     # The operation it serves and how, when it serves one: the query or body and the path
     # give its request (`rest_request`), and `fn` runs it.
     operation: AnyOperation | None = None
@@ -167,13 +167,10 @@ def rest_input(op: AnyOperation, binding: Rest) -> type[RestInput] | None:
 
 
 def _same_shape(a: Rest, b: Rest) -> bool:
-    return (a.body, dict(a.in_path), dict(a.fixed), dict(a.rename), a.in_query) == (
-        b.body,
-        dict(b.in_path),
-        dict(b.fixed),
-        dict(b.rename),
-        b.in_query,
-    )
+    def shape(r: Rest) -> tuple[object, ...]:
+        return r.body, dict(r.in_path), dict(r.fixed), dict(r.rename), r.in_query
+
+    return shape(a) == shape(b)
 
 
 def rest_request(
@@ -214,10 +211,6 @@ def operation_endpoints(operations: Mapping[str, AnyOperation]) -> list[Endpoint
                     body=None if binding.in_query else model,
                     path_params=tuple(_PATH_PARAM.findall(binding.path)),
                     errors=binding.errors,
-                    public=False,
-                    uses_service=True,
-                    own_call=False,
-                    reads=None,
                     read_process=binding.read_process,
                     operation=op,
                     binding=binding,
@@ -372,9 +365,7 @@ def starlette_route(
                 return CallEnd(result, lambda: result, [])
             # The service takes the change lock a change needs and times the call; a GET only reads.
             return service.begin(
-                f"rest.{endpoint.name}",
-                read_only,
-                lambda: endpoint.fn(service, **kwargs),
+                f"rest.{endpoint.name}", read_only, lambda: endpoint.fn(service, **kwargs)
             )
 
         if read_only and endpoint.read_process and threads.elsewhere is not None:

@@ -12,7 +12,7 @@ import functools
 import json
 import sys
 from pathlib import Path
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any
 
 from pydantic import BaseModel, JsonValue
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
@@ -44,66 +44,10 @@ DESCRIPTION = (
 )
 
 
-# A JSON Schema as pydantic writes it: free JSON, read key by key where it is rewritten.
+# JSON as pydantic writes it: free JSON, read key by key where it is rewritten.
 Schema = dict[str, JsonValue]
 ModelKey = tuple[type[BaseModel], JsonSchemaMode]
 NamedKey = tuple[type, JsonSchemaMode]  # as pydantic gives them back (a dataclass could be one)
-
-
-class MediaType(TypedDict):
-    schema: Schema
-
-
-Parameter = TypedDict(  # `in` is a Python keyword
-    "Parameter",
-    {
-        "name": str,
-        "in": Literal["path", "query"],
-        "required": bool,
-        "description": NotRequired[JsonValue],
-        "schema": Schema,
-    },
-)
-
-
-class RequestBody(TypedDict):
-    required: bool
-    content: dict[str, MediaType]
-
-
-class Response(TypedDict):
-    description: str
-    content: dict[str, MediaType]
-
-
-class Operation(TypedDict):
-    operationId: str
-    summary: str
-    tags: list[str]
-    description: NotRequired[str]
-    parameters: NotRequired[list[Parameter]]
-    requestBody: NotRequired[RequestBody]
-    responses: NotRequired[dict[str, Response]]  # required by OpenAPI; set last, in its order
-    security: NotRequired[list[dict[str, list[str]]]]
-
-
-class Info(TypedDict):
-    title: str
-    version: str
-    description: str
-
-
-class Components(TypedDict):
-    schemas: dict[str, JsonValue]
-    securitySchemes: dict[str, dict[str, str]]
-
-
-class OpenAPI(TypedDict):
-    openapi: str
-    info: Info
-    paths: dict[str, dict[str, Operation]]
-    components: Components
-    security: list[dict[str, list[str]]]
 
 
 def _is_model(t: Any) -> bool:
@@ -124,44 +68,32 @@ def _without_null(schema: Schema) -> Schema:
     return {**rest[0], **out}
 
 
-def _query_parameters(model: type[BaseModel], defs: dict[str, JsonValue]) -> list[Parameter]:
+def _query_parameters(model: type[BaseModel], defs: Schema) -> list[JsonValue]:
     schema = model.model_json_schema(ref_template=REF)
     defs.update(schema.get("$defs", {}))
     required = set(schema.get("required", []))
-    params = []
+    params: list[JsonValue] = []
     for name, given in schema["properties"].items():
         prop = _without_null({k: v for k, v in given.items() if k != "title"})
-        param: Parameter = (
-            {"name": name, "in": "query", "required": name in required, "schema": prop}
-            if "description" not in prop
-            else {
-                "name": name,
-                "in": "query",
-                "required": name in required,
-                "description": prop.pop("description"),
-                "schema": prop,
-            }
-        )
-        params.append(param)
+        param: Schema = {"name": name, "in": "query", "required": name in required}
+        if "description" in prop:
+            param["description"] = prop.pop("description")
+        params.append({**param, "schema": prop})
     return params
 
 
-def _json(ref: str | None) -> dict[str, MediaType]:
+def _json(ref: str | None) -> Schema:
     return {"application/json": {"schema": {"$ref": REF.format(model=ref)} if ref else {}}}
 
 
-def _operation(e: Endpoint, names: dict[NamedKey, str], defs: dict[str, JsonValue]) -> Operation:
-    params: list[Parameter] = [
+def _operation(e: Endpoint, names: dict[NamedKey, str], defs: Schema) -> Schema:
+    params: list[JsonValue] = [
         {"name": p, "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
         for p in e.path_params
     ]
     if e.query is not None:
         params += _query_parameters(e.query, defs)
-    op: Operation = {
-        "operationId": e.name,
-        "summary": e.summary,
-        "tags": [e.tag],
-    }
+    op: Schema = {"operationId": e.name, "summary": e.summary, "tags": [e.tag]}
     if e.description:
         op["description"] = e.description
     if params:
@@ -169,7 +101,7 @@ def _operation(e: Endpoint, names: dict[NamedKey, str], defs: dict[str, JsonValu
     if e.body is not None:
         op["requestBody"] = {"required": True, "content": _json(names[(e.body, "validation")])}
     answer = names.get((e.response, "serialization")) if _is_model(e.response) else None
-    responses: dict[str, Response] = {
+    responses: Schema = {
         str(e.status): {"description": STATUS_TEXT[e.status], "content": _json(answer)}
     }
     errors = {403, 421, *e.errors}
@@ -190,7 +122,7 @@ def _operation(e: Endpoint, names: dict[NamedKey, str], defs: dict[str, JsonValu
     return op
 
 
-def build_openapi(endpoints: list[Endpoint]) -> OpenAPI:
+def build_openapi(endpoints: list[Endpoint]) -> Schema:
     wanted: list[ModelKey] = [(ErrorBody, "serialization")]
     for e in endpoints:
         if e.body is not None:
@@ -202,8 +134,8 @@ def build_openapi(endpoints: list[Endpoint]) -> OpenAPI:
     names: dict[NamedKey, str] = {
         key: schema["$ref"].rsplit("/", 1)[-1] for key, schema in keys.items()
     }
-    defs: dict[str, JsonValue] = dict(top.get("$defs", {}))
-    paths: dict[str, dict[str, Operation]] = {}
+    defs: Schema = dict(top.get("$defs", {}))
+    paths: dict[str, Schema] = {}
     for e in endpoints:
         paths.setdefault(e.path, {})[e.method.lower()] = _operation(e, names, defs)
     return {
@@ -213,7 +145,7 @@ def build_openapi(endpoints: list[Endpoint]) -> OpenAPI:
             "version": __version__,
             "description": DESCRIPTION,
         },
-        "paths": paths,
+        "paths": dict(paths),
         "components": {
             "schemas": dict(sorted(defs.items())),
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
@@ -223,7 +155,7 @@ def build_openapi(endpoints: list[Endpoint]) -> OpenAPI:
 
 
 @functools.cache
-def openapi_spec() -> OpenAPI:
+def openapi_spec() -> Schema:
     from cortexgraph_vault.api.routes import rest_endpoints
 
     return build_openapi(list(rest_endpoints()))

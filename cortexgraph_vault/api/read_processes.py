@@ -108,7 +108,6 @@ class ReadProcesses:
         link.writer.write(pack(("read", rid, route, kwargs)))
         return await done
 
-    # changes: from any thread ------------------------------------------------------
     def _changed(self, kind: str, rel: str) -> None:
         """Called under the catalogue's lock, on whichever thread changed it."""
         noticed = self.service.engine.catalog.noticed  # found on disk: nobody waits for it
@@ -129,7 +128,6 @@ class ReadProcesses:
                 if not link.writer.is_closing():
                     link.writer.write(frame)
 
-    # the processes ---------------------------------------------------------------------
     async def _spawn(self) -> None:
         ours, theirs = socket.socketpair()
         try:

@@ -38,8 +38,11 @@ class BodyTooLarge(Exception):
     pass
 
 
-def _error_body(status: int, code: str, detail: str) -> tuple[int, bytes]:
-    return status, json.dumps({"error": code, "detail": detail}).encode()
+Refusal = tuple[int, bytes, list[tuple[bytes, bytes]]]
+
+
+def _refused(status: int, code: str, detail: str, *headers: tuple[bytes, bytes]) -> Refusal:
+    return status, json.dumps({"error": code, "detail": detail}).encode(), list(headers)
 
 
 class LocalOnly:
@@ -68,7 +71,7 @@ class LocalOnly:
         try:
             refusal = self._refusal(scope, headers)
         except ConfigError as exc:  # the token file holds garbage: say which file, and the fix
-            refusal = (*_error_body(503, "token_unreadable", str(exc)), [])
+            refusal = _refused(503, "token_unreadable", str(exc))
         if refusal is not None:
             await _respond(send, *refusal)
             return
@@ -90,54 +93,40 @@ class LocalOnly:
                 raise
             await _respond(send, *self._too_large())
 
-    def _refusal(
-        self, scope: Scope, headers: dict[str, str]
-    ) -> tuple[int, bytes, list[tuple[bytes, bytes]]] | None:
+    def _refusal(self, scope: Scope, headers: dict[str, str]) -> Refusal | None:
         host = headers.get("host", "").lower()
         if host not in self.hosts:
-            return (
-                *_error_body(
-                    421,
-                    "misdirected_request",
-                    f"Host {host or '(none)'!r} is not served here; use http://127.0.0.1 "
-                    "with the daemon's port",
-                ),
-                [],
+            return _refused(
+                421,
+                "misdirected_request",
+                f"Host {host or '(none)'!r} is not served here; use http://127.0.0.1 "
+                "with the daemon's port",
             )
         origin = headers.get("origin")
         if origin is not None and origin not in self.origins:
-            return (
-                *_error_body(
-                    403,
-                    "forbidden_origin",
-                    f"Origin {origin!r} may not call this API; only the Obsidian app may",
-                ),
-                [],
+            return _refused(
+                403,
+                "forbidden_origin",
+                f"Origin {origin!r} may not call this API; only the Obsidian app may",
             )
         if (scope["method"], scope["path"]) in PUBLIC_ROUTES:
             return None
         scheme, _, presented = headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not presented or not self.token_matches(presented.strip()):
-            reason = "missing" if not presented else "wrong"
-            return (
-                *_error_body(
-                    401,
-                    "unauthorized",
-                    f"bearer token {reason}: send 'Authorization: Bearer <token>'; "
-                    "`cortexgraph-vault token` prints it",
-                ),
-                [(b"www-authenticate", b'Bearer realm="cortexgraph-vault"')],
+            return _refused(
+                401,
+                "unauthorized",
+                f"bearer token {'wrong' if presented else 'missing'}: send 'Authorization: "
+                "Bearer <token>'; `cortexgraph-vault token` prints it",
+                (b"www-authenticate", b'Bearer realm="cortexgraph-vault"'),
             )
         return None
 
-    def _too_large(self) -> tuple[int, bytes, list[tuple[bytes, bytes]]]:
-        return (
-            *_error_body(
-                413,
-                "body_too_large",
-                f"request body larger than {self.max_body} bytes; send less at once",
-            ),
-            [],
+    def _too_large(self) -> Refusal:
+        return _refused(
+            413,
+            "body_too_large",
+            f"request body larger than {self.max_body} bytes; send less at once",
         )
 
     def _capped(self, receive: Receive) -> Receive:
@@ -182,9 +171,7 @@ def _without_cors(send: Send) -> Send:
     return sending
 
 
-async def _respond(
-    send: Send, status: int, body: bytes, extra: list[tuple[bytes, bytes]] | None = None
-) -> None:
+async def _respond(send: Send, status: int, body: bytes, extra: list[tuple[bytes, bytes]]) -> None:
     await send(
         {
             "type": "http.response.start",
@@ -192,7 +179,7 @@ async def _respond(
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
-                *(extra or []),
+                *extra,
             ],
         }
     )

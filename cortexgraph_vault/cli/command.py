@@ -20,8 +20,8 @@ class Arg:
     """One command-line argument and the operation parameter it fills."""
 
     name: str  # "--limit", or a positional's name ("query")
-    param: str = ""  # the parameter it fills (MCP and service name); default: from `name`
     help: str | None = None
+    param: str = ""  # the parameter it fills (MCP and service name); default: from `name`
     type: Callable[[str], Any] | None = None
     default: Any = None
     choices: Sequence[str] | None = None
@@ -146,7 +146,7 @@ class Command:
 
     name: str  # "search"; "import cortexgraph" for a command under a group
     help: str
-    handler: Handler
+    handler: Handler | None = None  # None: it runs `operation` with its arguments as the request
     args: tuple[Arg, ...] = ()
     needs: Needs = "operations"
     operation: str | None = None
@@ -179,26 +179,6 @@ def runs(operation: str) -> Handler:
 
     handler.__name__ = f"runs_{operation}"
     return handler
-
-
-def operation_command(
-    name: str,
-    help: str,
-    operation: str,
-    *,
-    args: tuple[Arg, ...] = (),
-    through_daemon: bool = True,
-) -> Command:
-    """A command that is one operation, run with its arguments as the request."""
-    return Command(
-        name,
-        help,
-        runs(operation),
-        args=args,
-        needs="operations",
-        operation=operation,
-        through_daemon=through_daemon,
-    )
 
 
 @dataclass(frozen=True)

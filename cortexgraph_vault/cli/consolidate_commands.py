@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
+from cortexgraph_vault.cli.command import Arg, Command, Request
 from cortexgraph_vault.errors import InvalidArgument
 
 if TYPE_CHECKING:
@@ -64,56 +64,44 @@ def _scheduled(s: MemoryService, r: Request) -> None:
 
 
 COMMANDS = (
-    operation_command(
+    Command(
         "cluster",
         "clusters of similar short-term memories (or duplicates)",
-        "cluster_memories",
+        operation="cluster_memories",
         args=(
-            Arg(
-                "--threshold", type=float, help="similarity that links two memories (default 0.83)"
-            ),
-            Arg(
-                "--max-size",
-                param="max_cluster_size",
-                type=int,
-                help="largest cluster (default 12)",
-            ),
+            Arg("--threshold", "similarity that links two memories (default 0.83)", type=float),
+            Arg("--max-size", "largest cluster (default 12)", param="max_cluster_size", type=int),
             Arg(
                 "--duplicates",
+                "list near-duplicate pairs instead",
                 param="find_duplicates",
                 flag=True,
-                help="list near-duplicate pairs instead",
             ),
-            Arg(
-                "--duplicate-threshold", type=float, help="similarity of duplicates (default 0.88)"
-            ),
+            Arg("--duplicate-threshold", "similarity of duplicates (default 0.88)", type=float),
         ),
     ),
     Command(
         "consolidate",
         "run the consolidation pipeline (decay, cluster, merge, promote, relations)",
         _consolidate,
-        needs="operations",
         operation="consolidate_memories",
         also=("run_pipeline", "apply_plan"),
         description="Plan and apply the five consolidation stages. --dry-run writes the plan "
         "(JSON and a readable summary) and changes nothing; --apply FILE applies a reviewed "
         "plan exactly as it stands (delete items you do not want first).",
         args=(
-            Arg("--agent", help="run one stage: decay, cluster, merge, promote or relations"),
-            Arg("--dry-run", flag=True, help="only write the plan"),
-            Arg("--plan-out", type=Path, metavar="FILE", help="where to write the plan's JSON"),
-            Arg("--apply", local=True, metavar="FILE", help="apply a plan written by --dry-run"),
-            Arg(
-                "--scheduled", flag=True, local=True, help="run every --interval-hours until Ctrl-C"
-            ),
-            Arg("--interval-hours", type=float, local=True, help="hours between scheduled runs"),
-            Arg("--cluster-id", help="act on one cluster from `cluster` instead"),
+            Arg("--agent", "run one stage: decay, cluster, merge, promote or relations"),
+            Arg("--dry-run", "only write the plan", flag=True),
+            Arg("--plan-out", "where to write the plan's JSON", type=Path, metavar="FILE"),
+            Arg("--apply", "apply a plan written by --dry-run", local=True, metavar="FILE"),
+            Arg("--scheduled", "run every --interval-hours until Ctrl-C", flag=True, local=True),
+            Arg("--interval-hours", "hours between scheduled runs", type=float, local=True),
+            Arg("--cluster-id", "act on one cluster from `cluster` instead"),
             Arg(
                 "--mode",
+                "with --cluster-id: preview the merge, apply it, or link the members",
                 choices=["preview", "apply", "link"],
                 default="preview",
-                help="with --cluster-id: preview the merge, apply it, or link the members",
             ),
         ),
     ),

@@ -64,20 +64,12 @@ def check_vault(config: Config, f: Findings) -> Path | None:
         return None
     root = Path(config.vault).expanduser()
     if not root.exists():
-        f.add(
-            "vault",
-            "problem",
-            f"{root}: does not exist",
-            f"check the path, or create it: mkdir -p {root}",
-        )
+        fix = f"check the path, or create it: mkdir -p {root}"
+        f.add("vault", "problem", f"{root}: does not exist", fix)
         return None
     if not root.is_dir():
-        f.add(
-            "vault",
-            "problem",
-            f"{root}: is a file, not a folder",
-            "point --vault at the vault folder",
-        )
+        fix = "point --vault at the vault folder"
+        f.add("vault", "problem", f"{root}: is a file, not a folder", fix)
         return None
     root = Path(os.path.realpath(root))
     if not os.access(root, os.R_OK | os.W_OK | os.X_OK):
@@ -253,12 +245,8 @@ def check_daemon(config: Config, root: Path, f: Findings) -> WatcherStatus | Non
         )
         return None
     if code != 200:
-        f.add(
-            "daemon",
-            "problem",
-            f"127.0.0.1:{port}/health answered {code}",
-            f"restart the daemon (kill {pid})",
-        )
+        fix = f"restart the daemon (kill {pid})"
+        f.add("daemon", "problem", f"127.0.0.1:{port}/health answered {code}", fix)
         return None
     f.add("daemon", "ok", f"the daemon (pid {pid}) answers on http://127.0.0.1:{port}")
     try:
@@ -289,12 +277,8 @@ def check_token(f: Findings) -> None:
         return
     mode = stat.S_IMODE(path.stat().st_mode)
     if mode & 0o077:
-        f.add(
-            "token",
-            "problem",
-            f"{path} can be read by other users (mode {mode:o})",
-            f"chmod 600 {path}",
-        )
+        said = f"{path} can be read by other users (mode {mode:o})"
+        f.add("token", "problem", said, f"chmod 600 {path}")
     else:
         f.add("token", "ok", f"{path} is private (mode {mode:o})")
     try:
@@ -302,12 +286,8 @@ def check_token(f: Findings) -> None:
     except (OSError, UnicodeDecodeError):
         valid = False
     if not valid:
-        f.add(
-            "token",
-            "problem",
-            f"{path} does not hold a valid token",
-            "cortexgraph-vault token --rotate",
-        )
+        said = f"{path} does not hold a valid token"
+        f.add("token", "problem", said, "cortexgraph-vault token --rotate")
 
 
 def check_config(config: Config, f: Findings) -> None:
@@ -367,32 +347,23 @@ def check_watcher(
         from cortexgraph_vault.handlers.graph.graph import vault_status
 
         watcher = vault_status(engine).watcher
-    if watcher is not None:
-        if not watcher.running:
-            f.add(
-                "watcher",
-                "problem",
-                "the daemon's file watcher is not running: edits in Obsidian "
-                "are only seen at the next full scan",
-                "restart the daemon",
-            )
+    if watcher is not None and not watcher.running:
+        f.add(
+            "watcher",
+            "problem",
+            "the daemon's file watcher is not running: edits in Obsidian are only seen at the "
+            "next full scan",
+            "restart the daemon",
+        )
+    elif watcher is not None:
+        age = watcher.heartbeat_age_seconds
+        if age is not None and age > HEARTBEAT_STALE_SECONDS:
+            said = f"the watcher's last heartbeat was {age:.0f} s ago"
+            f.add("watcher", "warning", said, "restart the daemon")
         else:
-            age = watcher.heartbeat_age_seconds
-            if age is not None and age > HEARTBEAT_STALE_SECONDS:
-                f.add(
-                    "watcher",
-                    "warning",
-                    f"the watcher's last heartbeat was {age:.0f} s ago",
-                    "restart the daemon",
-                )
-            else:
-                f.add(
-                    "watcher",
-                    "ok",
-                    f"the watcher is running ({watcher.events} events seen)",
-                )
-            for error in watcher.errors:
-                f.add("watcher", "warning", f"watcher error: {error}")
+            f.add("watcher", "ok", f"the watcher is running ({watcher.events} events seen)")
+        for error in watcher.errors:
+            f.add("watcher", "warning", f"watcher error: {error}")
     _check_inotify(root, f)
 
 
@@ -402,7 +373,10 @@ def _check_inotify(root: Path, f: Findings) -> None:
         limit = int(limit_file.read_text().strip())
     except (OSError, ValueError):
         return
-    folders = sum(1 for _ in _folders(root))
+    folders = 0
+    for _dir, dirs, _files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        folders += 1
     if folders > limit * 0.8:
         f.add(
             "watcher",
@@ -410,12 +384,6 @@ def _check_inotify(root: Path, f: Findings) -> None:
             f"the vault has {folders} folders and inotify allows {limit} watches",
             "sudo sysctl fs.inotify.max_user_watches=524288",
         )
-
-
-def _folders(root: Path) -> Any:
-    for _dir, dirs, _files in os.walk(root):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        yield _dir
 
 
 def check_merge_driver(config: Config, history: Any, f: Findings, *, fix: bool) -> None:

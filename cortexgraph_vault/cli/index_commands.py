@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
+from cortexgraph_vault.cli.command import Arg, Command, Request
 from cortexgraph_vault.cli.memory_commands import (
     CURSOR,
     MIN_SCORE,
@@ -33,25 +33,23 @@ def _links(ops: Operations, r: Request) -> Any:
 
 
 COMMANDS = (
-    operation_command(
+    Command(
         "search-all",
         "search memories and every other note together (search_unified)",
-        "search_unified",
+        operation="search_unified",
         args=(
-            Arg("query", words=True, help="the words to look for (quotes optional)"),
-            Arg(
-                "--tags", many=True, metavar="TAG", help=f"{TAGS.help}; a parent tag finds children"
-            ),
-            Arg("--status", choices=STATUSES, help="which memories and notes (default: all)"),
-            Arg("--folder", help="only notes under this folder"),
-            Arg("--limit", type=int, default=10, metavar="N", help=SEARCH_LIMIT.help),
-            Arg("--stm-weight", type=float, help="weight of short-term memories (0..2)"),
-            Arg("--ltm-weight", type=float, help="weight of promoted memories and notes (0..2)"),
+            Arg("query", "the words to look for (quotes optional)", words=True),
+            Arg("--tags", f"{TAGS.help}; a parent tag finds children", many=True, metavar="TAG"),
+            Arg("--status", "which memories and notes (default: all)", choices=STATUSES),
+            Arg("--folder", "only notes under this folder"),
+            Arg("--limit", SEARCH_LIMIT.help, type=int, default=10, metavar="N"),
+            Arg("--stm-weight", "weight of short-term memories (0..2)", type=float),
+            Arg("--ltm-weight", "weight of promoted memories and notes (0..2)", type=float),
             WINDOW_DAYS,
             MIN_SCORE,
             PAGE,
             PREVIEW,
-            Arg("--explain", flag=True, help="show why each result ranks where it does"),
+            Arg("--explain", "show why each result ranks where it does", flag=True),
             CURSOR,
         ),
     ),
@@ -59,59 +57,56 @@ COMMANDS = (
         "links",
         "the link graph: a page of notes, or --around one note",
         _links,
-        needs="operations",
         operation="read_graph",
         also=("graph_neighbourhood",),
         args=(
             Arg(
                 "--status",
+                "which notes (default: active memories)",
                 default="active",
                 choices=STATUSES,
-                help="which notes (default: active memories)",
             ),
             Arg(
                 "--limit",
+                "how many notes at most (default 100)",
                 type=int,
                 default=100,
                 metavar="N",
-                help="how many notes at most (default 100)",
             ),
             PAGE,
-            Arg("--page-size", type=int, metavar="N", help="notes per page (default: the limit)"),
+            Arg("--page-size", "notes per page (default: the limit)", type=int, metavar="N"),
             Arg(
                 "--around",
+                "a note's neighbourhood (path, title or id)",
                 param="path",
                 metavar="NOTE",
-                help="a note's neighbourhood (path, title or id)",
             ),
             Arg(
                 "--hops",
+                "with --around: links to follow out from the note (default 1)",
                 type=int,
                 default=1,
                 metavar="N",
-                help="with --around: links to follow out from the note (default 1)",
             ),
             Arg(
                 "--no-scores",
+                "leave out the memories' live scores",
                 param="include_scores",
                 flag=True,
                 negate=True,
-                help="leave out the memories' live scores",
             ),
-            Arg("--cursor", help="continue after a page (its next_cursor)"),
+            Arg("--cursor", "continue after a page (its next_cursor)"),
             Arg(
                 "--max-chars",
+                "size budget of a page in characters of JSON (default 40000)",
                 type=int,
-                help="size budget of a page in characters of JSON (default 40000)",
             ),
         ),
     ),
-    operation_command(
+    Command(
         "status",
         "index and watcher status, and every note that could not be read",
-        "vault_status",
-        # the state of this process's index and watcher, as it always was (the daemon's own
-        # differs: its watcher runs); `doctor` checks the daemon
+        operation="vault_status",
         through_daemon=False,
     ),
 )

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
+from cortexgraph_vault.cli.command import Arg, Command, Request
 
 if TYPE_CHECKING:
     from cortexgraph_vault.cli.operation_calls import Operations
 
 MESSAGE = Arg(
     "message",
+    "the message (every word; quotes optional), or - to read it from stdin",
     words=True,
     stdin_dash=True,
-    help="the message (every word; quotes optional), or - to read it from stdin",
 )
 
 
@@ -27,39 +27,38 @@ COMMANDS = (
         "analyze",
         "should this message be saved (or --for-recall: searched)?",
         _analyze,
-        needs="operations",
         operation="analyze_message",
         also=("analyze_for_recall",),
         args=(
             MESSAGE,
-            Arg("--for-recall", flag=True, local=True, help="judge whether to search memory"),
+            Arg("--for-recall", "judge whether to search memory", flag=True, local=True),
         ),
     ),
-    operation_command(
+    Command(
         "recall",
         "recall and reinforce memories a message is about",
-        "auto_recall_process_message",
+        operation="auto_recall_process_message",
         args=(
             MESSAGE,
             Arg(
                 "--mode",
-                choices=["silent", "subtle", "interactive"],
-                help="silent: only reinforce; subtle: also list them; interactive: suggest, "
+                "silent: only reinforce; subtle: also list them; interactive: suggest, "
                 "reinforce nothing",
+                choices=["silent", "subtle", "interactive"],
             ),
         ),
     ),
-    operation_command(
+    Command(
         "review",
         "fading memories worth revisiting, most urgent first",
-        "review_memories",
+        operation="review_memories",
         args=(
             Arg(
                 "--limit",
+                "how many memories at most (default 20)",
                 type=int,
                 default=20,
                 metavar="N",
-                help="how many memories at most (default 20)",
             ),
         ),
     ),

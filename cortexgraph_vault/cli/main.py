@@ -197,7 +197,7 @@ def _service(config: Any, args: argparse.Namespace) -> Any:
 
 
 def run(command: Command, args: argparse.Namespace) -> int:
-    from cortexgraph_vault.cli.command import Request
+    from cortexgraph_vault.cli.command import Request, runs
     from cortexgraph_vault.cli.render import emit, shortfall
     from cortexgraph_vault.config import load_config
 
@@ -205,6 +205,7 @@ def run(command: Command, args: argparse.Namespace) -> int:
     config = load_config(_overrides(args))
     if command.needs == "config":
         # Commands such as `serve --demo`, `mcp` or `doctor` make their own vault or service.
+        assert command.handler is not None
         result = command.handler(config, request)
     else:
         from cortexgraph_vault.cli.daemon_calls import ThroughDaemon, daemon_for
@@ -219,7 +220,7 @@ def run(command: Command, args: argparse.Namespace) -> int:
         )
         if daemon is not None:  # the daemon serving this vault answers from its warm index
             ops = ThroughDaemon(*daemon, local=alone)
-        result = command.handler(ops, request)
+        result = (command.handler or runs(command.operation or ""))(ops, request)
     if result is None:
         return 0
     emit(result, args.json)

@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Group, Request, operation_command
+from cortexgraph_vault.cli.command import Arg, Command, Group, Request
 
 if TYPE_CHECKING:
     from cortexgraph_vault.config import Config
 
 # A bar on a terminal comes from the service's progress reports (cli/progress.py).
-DRY_RUN = Arg("--dry-run", flag=True, help="show what would happen; write nothing")
+DRY_RUN = Arg("--dry-run", "show what would happen; write nothing", flag=True)
 
 
 def _doctor(config: Config, r: Request) -> Any:
@@ -35,77 +35,69 @@ def _merge_driver(config: Config, r: Request) -> None:
 
 COMMANDS = (
     Group("import", "bring memories in from CortexGraph or the MCP memory server", "SOURCE"),
-    operation_command(
+    Command(
         "import cortexgraph",
         "CortexGraph / mnemex JSONL (memories.jsonl + relations.jsonl)",
-        "import_cortexgraph",
+        operation="import_cortexgraph",
         through_daemon=False,
         args=(
             Arg(
                 "path",
+                "their storage folder (default ~/.config/cortexgraph/jsonl)",
                 type=Path,
                 optional=True,
-                help="their storage folder (default ~/.config/cortexgraph/jsonl)",
             ),
             DRY_RUN,
             Arg(
                 "--overwrite",
+                "replace memories the vault already has even when the vault's copy is newer",
                 flag=True,
-                help="replace memories the vault already has even when the vault's copy is newer",
             ),
-            Arg("--allow-secrets", flag=True, help="import memories that look like credentials"),
+            Arg("--allow-secrets", "import memories that look like credentials", flag=True),
         ),
     ),
-    operation_command(
+    Command(
         "import memory-json",
         "the MCP memory server's memory.json",
-        "import_memory_json",
+        operation="import_memory_json",
         through_daemon=False,
         args=(
-            Arg(
-                "path", param="file", type=Path, metavar="FILE", help="the memory.json file to read"
-            ),
+            Arg("path", "the memory.json file to read", param="file", type=Path, metavar="FILE"),
             DRY_RUN,
             Arg(
                 "--status",
+                "promoted (kept for good, the default) or active (short-term, fades unless used)",
                 choices=["promoted", "active"],
                 default="promoted",
-                help="promoted (kept for good, the default) or active (short-term, fades unless used)",
             ),
-            Arg("--allow-secrets", flag=True, help="import entities that look like credentials"),
+            Arg("--allow-secrets", "import entities that look like credentials", flag=True),
         ),
     ),
     Group("export", "write every memory out (to go back to CortexGraph, or as JSON)", "FORMAT"),
-    operation_command(
+    Command(
         "export cortexgraph",
         "memories.jsonl + relations.jsonl in a folder",
-        "export_cortexgraph",
+        operation="export_cortexgraph",
         through_daemon=False,
         args=(
-            Arg(
-                "path",
-                param="folder",
-                type=Path,
-                metavar="DIR",
-                help="the folder to write them into",
-            ),
-            Arg("--force", flag=True, help="replace files already there"),
+            Arg("path", "the folder to write them into", param="folder", type=Path, metavar="DIR"),
+            Arg("--force", "replace files already there", flag=True),
         ),
     ),
-    operation_command(
+    Command(
         "export json",
         "one JSON file with every memory and link",
-        "export_json",
+        operation="export_json",
         through_daemon=False,
         args=(
-            Arg("path", param="file", type=Path, metavar="FILE", help="the JSON file to write"),
-            Arg("--force", flag=True, help="replace the file if it exists"),
+            Arg("path", "the JSON file to write", param="file", type=Path, metavar="FILE"),
+            Arg("--force", "replace the file if it exists", flag=True),
         ),
     ),
-    operation_command(
+    Command(
         "reindex",
         "throw the index cache away and parse every note again",
-        "reindex",
+        operation="reindex",
         through_daemon=False,
     ),
     Command(
@@ -117,11 +109,11 @@ COMMANDS = (
         "`cortexgraph-vault merge-driver %O %A %B %L %P`. Writes the merge into OURS; exit "
         "status 0 when merged, 1 when git must keep the note in conflict.",
         args=(
-            Arg("base", metavar="BASE", help="the common version (a temporary file)"),
-            Arg("ours", metavar="OURS", help="this side's version; the merge is written here"),
-            Arg("theirs", metavar="THEIRS", help="the other side's version"),
-            Arg("marker_size", metavar="MARKER_SIZE", help="the length of conflict markers"),
-            Arg("path", metavar="PATH", help="the note's path in the vault"),
+            Arg("base", "the common version (a temporary file)", metavar="BASE"),
+            Arg("ours", "this side's version; the merge is written here", metavar="OURS"),
+            Arg("theirs", "the other side's version", metavar="THEIRS"),
+            Arg("marker_size", "the length of conflict markers", metavar="MARKER_SIZE"),
+            Arg("path", "the note's path in the vault", metavar="PATH"),
         ),
     ),
     Command(
@@ -129,30 +121,28 @@ COMMANDS = (
         "check the vault, git, lock, daemon, token and settings; say how to fix",
         _doctor,
         needs="config",
-        args=(
-            Arg("--fix", flag=True, help="install the merge driver for memory notes if missing"),
-        ),
+        args=(Arg("--fix", "install the merge driver for memory notes if missing", flag=True),),
     ),
-    operation_command(
+    Command(
         "graph",
         "draw the memory graph as one offline HTML page",
-        "graph_html",
+        operation="graph_html",
         through_daemon=False,
         args=(
             Arg(
                 "--html",
+                "the page to write",
                 param="file",
                 type=Path,
                 required=True,
                 metavar="FILE",
-                help="the page to write",
             ),
             Arg(
                 "--memories-only",
+                "leave out the notes memories link to",
                 param="include_notes",
                 flag=True,
                 negate=True,
-                help="leave out the notes memories link to",
             ),
         ),
     ),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, operation_command
+from cortexgraph_vault.cli.command import Arg, Command, Request
 from cortexgraph_vault.core.relation_types import RELATION_TYPES
 from cortexgraph_vault.errors import InvalidArgument
 
@@ -14,46 +14,41 @@ if TYPE_CHECKING:
     from cortexgraph_vault.config import Config
 
 # Parameters several commands share, declared once.
-MEMORY_ID = Arg("id", param="memory_id", help="id, id prefix, vault path or title")
-MEMORY_IDS = Arg("ids", param="memory_ids", many=True, help="ids, id prefixes, paths or titles")
-TAGS = Arg(
-    "--tags", many=True, metavar="TAG", help="tags: several words, comma-separated or repeated"
-)
-ENTITIES = Arg("--entities", many=True, metavar="ENTITY", help="people, places, things it is about")
+MEMORY_ID = Arg("id", "id, id prefix, vault path or title", param="memory_id")
+MEMORY_IDS = Arg("ids", "ids, id prefixes, paths or titles", param="memory_ids", many=True)
+TAGS = Arg("--tags", "tags: several words, comma-separated or repeated", many=True, metavar="TAG")
+ENTITIES = Arg("--entities", "people, places, things it is about", many=True, metavar="ENTITY")
 EXPECTED_HASH = Arg(
-    "--expected-hash", help="refuse if the note changed since you read it (its content_hash)"
+    "--expected-hash", "refuse if the note changed since you read it (its content_hash)"
 )
-YES = Arg("--yes", param="dry_run", flag=True, negate=True, help="really do it (one git commit)")
+YES = Arg("--yes", "really do it (one git commit)", param="dry_run", flag=True, negate=True)
 SUPERSEDES = Arg(
-    "--supersedes", many=True, metavar="ID", help="memories this one replaces (no longer true)"
+    "--supersedes", "memories this one replaces (no longer true)", many=True, metavar="ID"
 )
-CURSOR = Arg("--cursor", help="continue an answer cut to its size (the --cursor it printed)")
+CURSOR = Arg("--cursor", "continue an answer cut to its size (the --cursor it printed)")
 # The filters and paging `search` and `search-all` share.
 WINDOW_DAYS = Arg(
-    "--window-days", type=float, metavar="DAYS", help="only memories used within this many days"
+    "--window-days", "only memories used within this many days", type=float, metavar="DAYS"
 )
 MIN_SCORE = Arg(
-    "--min-score",
-    type=float,
-    metavar="SCORE",
-    help="only memories whose score is at least this (0..1)",
+    "--min-score", "only memories whose score is at least this (0..1)", type=float, metavar="SCORE"
 )
-PAGE = Arg("--page", type=int, metavar="N", help="page N of the results, from 1 (--limit a page)")
+PAGE = Arg("--page", "page N of the results, from 1 (--limit a page)", type=int, metavar="N")
 PREVIEW = Arg(
     "--preview",
+    "characters of each result's text to show (0: all; default 300)",
     param="preview_length",
     type=int,
     default=300,
     metavar="CHARS",
-    help="characters of each result's text to show (0: all; default 300)",
 )
 SEARCH_LIMIT = Arg(
     "--limit",
+    "how many results at most (1..100, default 10)",
     param="top_k",
     type=int,
     default=10,
     metavar="N",
-    help="how many results at most (1..100, default 10)",
 )
 
 
@@ -97,145 +92,143 @@ def _config(config: Config, r: Request) -> Any:
 
 
 COMMANDS = (
-    operation_command(
+    Command(
         "init",
         "make the vault a git repository (history and restore need it)",
-        "init_git",
+        operation="init_git",
         through_daemon=False,
     ),
-    operation_command(
+    Command(
         "save",
         "save a new memory",
-        "save_memory",
+        operation="save_memory",
         args=(
             Arg(
                 "content",
+                "the memory's text (every word; quotes optional), or - to read stdin",
                 words=True,
                 stdin_dash=True,
-                help="the memory's text (every word; quotes optional), or - to read stdin",
             ),
-            Arg("--title", help="the note's title (default: its first words)"),
+            Arg("--title", "the note's title (default: its first words)"),
             TAGS,
             ENTITIES,
-            Arg("--source", help="where it came from (chat, email, ...)"),
-            Arg("--context", help="what was going on when it was learned"),
-            Arg("--strength", type=float, help="importance 0..2 (default 1)"),
-            Arg("--force", flag=True, help="save even if it looks like a secret"),
+            Arg("--source", "where it came from (chat, email, ...)"),
+            Arg("--context", "what was going on when it was learned"),
+            Arg("--strength", "importance 0..2 (default 1)", type=float),
+            Arg("--force", "save even if it looks like a secret", flag=True),
             SUPERSEDES,
         ),
     ),
-    operation_command(
+    Command(
         "show",
         "show memories by id, id prefix, path or title",
-        "open_memories",
+        operation="open_memories",
         args=(MEMORY_IDS, CURSOR),
     ),
-    operation_command(
+    Command(
         "search",
         "search memories (a query filters and ranks)",
-        "search_memory",
+        operation="search_memory",
         args=(
             Arg(
                 "query",
+                "the words to look for (quotes optional; none: list by score)",
                 optional=True,
                 words=True,
-                help="the words to look for (quotes optional; none: list by score)",
             ),
             TAGS,
             Arg(
                 "--status",
+                "which memories (default: active and promoted)",
                 choices=["active", "promoted", "archived", "all"],
-                help="which memories (default: active and promoted)",
             ),
             SEARCH_LIMIT,
             WINDOW_DAYS,
             MIN_SCORE,
             PAGE,
             PREVIEW,
-            Arg("--explain", flag=True, help="show why each memory ranks where it does"),
+            Arg("--explain", "show why each memory ranks where it does", flag=True),
             CURSOR,
         ),
     ),
-    operation_command(
+    Command(
         "touch",
         "reinforce a memory (a use)",
-        "touch_memory",
+        operation="touch_memory",
         args=(
             MEMORY_ID,
-            Arg(
-                "--boost", param="boost_strength", flag=True, help="also raise its strength by 0.1"
-            ),
+            Arg("--boost", "also raise its strength by 0.1", param="boost_strength", flag=True),
         ),
     ),
-    operation_command(
+    Command(
         "observe",
         "record that memories were used in a conversation",
-        "observe_memory_usage",
+        operation="observe_memory_usage",
         args=(
             MEMORY_IDS,
             Arg(
                 "--context-tags",
+                "tags of the conversation (a use outside a memory's own tags strengthens it)",
                 many=True,
                 metavar="TAG",
-                help="tags of the conversation (a use outside a memory's own tags strengthens it)",
             ),
         ),
     ),
-    operation_command(
+    Command(
         "update",
         "change a memory's content, tags, entities or strength",
-        "update_memory",
+        operation="update_memory",
         args=(
             MEMORY_ID,
-            Arg("--content", stdin_dash=True, help="new text, or - for stdin"),
+            Arg("--content", "new text, or - for stdin", stdin_dash=True),
             TAGS,
             ENTITIES,
-            Arg("--strength", type=float, help="importance 0..2"),
+            Arg("--strength", "importance 0..2", type=float),
             EXPECTED_HASH,
-            Arg("--force", flag=True, help="update even if it looks like a secret"),
+            Arg("--force", "update even if it looks like a secret", flag=True),
             SUPERSEDES,
         ),
     ),
-    operation_command(
+    Command(
         "delete",
         "archive a memory (or --remove it; git keeps it)",
-        "delete_memory",
+        operation="delete_memory",
         args=(
             MEMORY_ID,
             Arg(
                 "--remove",
+                "delete the file instead of archiving it",
                 param="mode",
                 const="remove",
                 default="archive",
-                help="delete the file instead of archiving it",
             ),
             EXPECTED_HASH,
         ),
     ),
-    operation_command(
+    Command(
         "relate",
         "link two memories with a typed relation",
-        "create_relation",
+        operation="create_relation",
         args=(
             Arg(
                 "from_id",
+                "the memory the relation goes from (id, prefix, path or title)",
                 param="from_memory_id",
                 metavar="FROM_ID",
-                help="the memory the relation goes from (id, prefix, path or title)",
             ),
-            Arg("to_id", param="to_memory_id", metavar="TO_ID", help="the memory it goes to"),
+            Arg("to_id", "the memory it goes to", param="to_memory_id", metavar="TO_ID"),
             Arg(
                 "--type",
+                "the relation's type (default: related)",
                 param="relation_type",
                 default="related",
                 choices=RELATION_TYPES,
-                help="the relation's type (default: related)",
             ),
             Arg(
                 "--strength",
+                "how strong the relation is, 0..1 (default 1)",
                 type=float,
                 default=1.0,
-                help="how strong the relation is, 0..1 (default 1)",
             ),
         ),
     ),
@@ -244,30 +237,26 @@ COMMANDS = (
         "forget faded memories (preview unless --yes)",
         _gc,
         operation="gc",
-        needs="operations",
         args=(
             Arg(
                 "--yes",
+                "really forget them (one git commit)",
                 param="dry_run",
                 flag=True,
                 negate=True,
-                help="really forget them (one git commit)",
             ),
             Arg(
-                "--archive",
-                param="archive_instead",
-                flag=True,
-                help="move them to the archive instead",
+                "--archive", "move them to the archive instead", param="archive_instead", flag=True
             ),
-            Arg("--limit", type=int, metavar="N", help="forget at most N memories (the faintest)"),
+            Arg("--limit", "forget at most N memories (the faintest)", type=int, metavar="N"),
             # a path may hold a comma: only repeats and words make the list
             Arg(
                 "--skip",
+                "leave this note alone (open in an editor)",
                 param="skip_paths",
                 many=True,
                 split_commas=False,
                 metavar="PATH",
-                help="leave this note alone (open in an editor)",
             ),
         ),
     ),
@@ -276,18 +265,17 @@ COMMANDS = (
         "promote memories into the vault (preview unless --yes)",
         _promote,
         operation="promote_memory",
-        needs="operations",
         args=(
-            Arg("id", param="memory_id", optional=True, help="the memory (or --auto)"),
-            Arg("--auto", param="auto_detect", flag=True, help="find every candidate"),
+            Arg("id", "the memory (or --auto)", param="memory_id", optional=True),
+            Arg("--auto", "find every candidate", param="auto_detect", flag=True),
             YES,
-            Arg("--force", flag=True, help="promote even if it does not qualify"),
+            Arg("--force", "promote even if it does not qualify", flag=True),
         ),
     ),
-    operation_command(
+    Command(
         "snapshot",
         "commit the reinforcements gathered since the last snapshot",
-        "snapshot",
+        operation="snapshot",
         through_daemon=False,
     ),
     Command(
@@ -295,22 +283,21 @@ COMMANDS = (
         "the git history of a memory, across renames",
         _history,
         operation="memory_history",
-        needs="operations",
         also=("memory_version",),
         args=(
             MEMORY_ID,
             Arg(
                 "--at",
+                "print the memory as it was at this commit",
                 param="commit",
                 metavar="COMMIT",
-                help="print the memory as it was at this commit",
             ),
             Arg(
                 "--limit",
+                "the N most recent commits (default 50)",
                 type=int,
                 default=50,
                 metavar="N",
-                help="the N most recent commits (default 50)",
             ),
         ),
     ),
@@ -319,33 +306,30 @@ COMMANDS = (
         "bring back a forgotten or archived memory (--list them)",
         _restore,
         operation="restore_memory",
-        needs="operations",
         also=("forgotten_memories",),
         args=(
-            Arg("id", param="memory_id", optional=True, help="the memory (or --list)"),
-            Arg(
-                "--at", param="commit", metavar="COMMIT", help="restore the version at this commit"
-            ),
+            Arg("id", "the memory (or --list)", param="memory_id", optional=True),
+            Arg("--at", "restore the version at this commit", param="commit", metavar="COMMIT"),
             Arg(
                 "--list",
+                "list forgotten and archived memories",
                 flag=True,
                 local=True,
                 runs="forgotten_memories",
-                help="list forgotten and archived memories",
             ),
             Arg(
                 "--limit",
+                "with --list: at most N memories (default 100)",
                 type=int,
                 default=100,
                 metavar="N",
-                help="with --list: at most N memories (default 100)",
             ),
         ),
     ),
-    operation_command(
+    Command(
         "stats",
         "counts, score histogram and notes with problems",
-        "vault_stats",
+        operation="vault_stats",
         through_daemon=False,
     ),
     Command(

@@ -1,8 +1,8 @@
 """Human output for the CLI: one renderer per result type, found by the result's class.
 
-Each renderer module holds RENDERERS, a table from a result model's class name to the function
-that says it in sentences and tables (by name: showing a search imports no model but the
-search's own). `--json` bypasses all of this and prints the model as the MCP tools do.
+Each renderer module's `_functions` say one result model each in sentences and tables, the
+model named by their argument's annotation (by name: showing a search imports no model but the
+search's own); RENDERERS adds those that are no function of the module. `--json` bypasses all of this and prints the model as the MCP tools do.
 """
 
 from __future__ import annotations
@@ -34,7 +34,12 @@ def renderers() -> dict[str, Renderer]:
     """Result class name → its renderer (the names are unique: `models` exports them flat)."""
     table: dict[str, Renderer] = {}
     for name in RENDERER_MODULES:
-        table.update(importlib.import_module(name).RENDERERS)
+        module = importlib.import_module(name)
+        for fn_name, fn in vars(module).items():
+            shown = [*getattr(fn, "__annotations__", {}).values()][:1]  # "OpenResult"
+            if fn_name.startswith("_") and shown and str(shown[0])[:1].isupper():
+                table[str(shown[0])] = fn
+        table.update(getattr(module, "RENDERERS", {}))
     return table
 
 

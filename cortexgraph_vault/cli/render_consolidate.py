@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cortexgraph_vault.cli.text_layout import commit_line, short, table
 from cortexgraph_vault.core import wording
@@ -73,10 +72,3 @@ def _pipeline_result(result: PipelineResult) -> str:
     if result.summary_path:
         lines.append(f"summary: {result.summary_path}")
     return "\n".join(lines)
-
-
-RENDERERS: dict[str, Callable[[Any], str]] = {
-    "ClusterResult": _cluster_result,
-    "ConsolidateResult": _consolidate_result,
-    "PipelineResult": _pipeline_result,
-}

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cortexgraph_vault.cli.text_layout import short, table
 from cortexgraph_vault.core import wording
@@ -75,11 +74,3 @@ def _vault_status(result: VaultStatus) -> str:
 
 def _reindex_result(result: ReindexResult) -> str:
     return f"{result.message}; cache {result.cache}"
-
-
-RENDERERS: dict[str, Callable[[Any], str]] = {
-    "GraphResult": _graph_result,
-    "NeighbourhoodResult": _neighbourhood_result,
-    "VaultStatus": _vault_status,
-    "ReindexResult": _reindex_result,
-}

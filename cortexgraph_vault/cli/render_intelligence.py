@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cortexgraph_vault.cli.text_layout import listed, short, table
 from cortexgraph_vault.core import wording
@@ -83,11 +82,3 @@ def _review_result(result: ReviewResult) -> str:
         ]
         lines.append(table(rows, ["priority", "score", "days left", "title", "id"]))
     return "\n".join(lines)
-
-
-RENDERERS: dict[str, Callable[[Any], str]] = {
-    "MessageAnalysis": _message_analysis,
-    "RecallAnalysis": _recall_analysis,
-    "AutoRecallResult": _auto_recall_result,
-    "ReviewResult": _review_result,
-}

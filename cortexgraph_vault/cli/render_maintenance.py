@@ -9,12 +9,7 @@ from cortexgraph_vault.cli.text_layout import commit_line
 from cortexgraph_vault.core import wording
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.models import (
-        DoctorResult,
-        ExportResult,
-        ImportResult,
-        VaultStats,
-    )
+    from cortexgraph_vault.models import DoctorResult, ExportResult, ImportResult, VaultStats
 
 LEVEL_MARKS = {"ok": "ok  ", "info": "info", "warning": "WARN", "problem": "FAIL"}
 MAX_ITEMS = 50
@@ -87,10 +82,5 @@ def _export(r: ExportResult) -> str:
     return "\n".join([r.message, *[f"  {f}" for f in r.files], *skipped])
 
 
-RENDERERS: dict[str, Callable[[Any], str]] = {
-    "ImportResult": _import,
-    "VaultStats": _stats,
-    "DoctorResult": _doctor,
-    "ExportResult": _export,
-    "GraphPictureResult": lambda r: r.message,
-}
+# renderers that are no function of this module (render.py finds those by their annotation)
+RENDERERS: dict[str, Callable[[Any], str]] = {"GraphPictureResult": lambda r: r.message}

@@ -67,23 +67,23 @@ COMMANDS = (
         description="Serve the vault until Ctrl-C or SIGTERM: REST under /api/v1, MCP at /mcp, "
         "bearer token on every route (`cortexgraph-vault token`). One daemon per vault.",
         args=(
-            Arg("--port", type=_port, help="port on 127.0.0.1 (default 47613 or CORTEXGRAPH_PORT)"),
+            Arg("--port", "port on 127.0.0.1 (default 47613 or CORTEXGRAPH_PORT)", type=_port),
             Arg(
                 "--host",
+                "address to listen on (127.0.0.1 unless --unsafe-bind)",
                 default="127.0.0.1",
-                help="address to listen on (127.0.0.1 unless --unsafe-bind)",
             ),
             Arg(
                 "--unsafe-bind",
+                "allow --host other than 127.0.0.1 (the token is then all that protects the vault)",
                 flag=True,
-                help="allow --host other than 127.0.0.1 (the token is then all that protects the vault)",
             ),
             Arg(
                 "--demo",
+                "serve a copy of the sample vault (kept in your data folder) and say how to connect",
                 flag=True,
-                help="serve a copy of the sample vault (kept in your data folder) and say how to connect",
             ),
-            Arg("--fresh", flag=True, help="with --demo: start from a new copy"),
+            Arg("--fresh", "with --demo: start from a new copy", flag=True),
         ),
     ),
     Command(
@@ -91,6 +91,6 @@ COMMANDS = (
         "print the daemon's bearer token (made on first use)",
         run_token,
         needs="config",
-        args=(Arg("--rotate", flag=True, help="replace it; old clients get 401"),),
+        args=(Arg("--rotate", "replace it; old clients get 401", flag=True),),
     ),
 )

@@ -62,17 +62,14 @@ COMMANDS = (
         "sync",
         "record pending uses, fetch, merge memories field by field, push (git remote)",
         _sync,
-        needs="operations",
         operation="sync_vault",
         args=(
-            Arg(
-                "--remote", metavar="NAME", help="the git remote (default: the branch's, or origin)"
-            ),
+            Arg("--remote", "the git remote (default: the branch's, or origin)", metavar="NAME"),
             Arg(
                 "--progress",
+                "print each step on stderr (default on a terminal)",
                 flag=True,
                 local=True,
-                help="print each step on stderr (default on a terminal)",
             ),
         ),
     ),

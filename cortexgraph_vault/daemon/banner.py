@@ -14,19 +14,14 @@ from pathlib import Path
 
 from cortexgraph_vault.daemon.demo import DemoVault
 from cortexgraph_vault.daemon.serve import Serving
+from cortexgraph_vault.history.merge_setup import this_program
 
 PLUGIN_NAME = "CortexGraph Memories"
 
 
 def executable() -> list[str]:
     """An absolute command that runs this cortexgraph-vault (Claude Desktop needs one)."""
-    script = Path(sys.argv[0])
-    if script.name == "cortexgraph-vault" and script.exists():
-        return [str(script.absolute())]
-    beside = Path(sys.executable).absolute().parent / "cortexgraph-vault"
-    if beside.exists():
-        return [str(beside)]
-    found = shutil.which("cortexgraph-vault")
+    found = this_program() or shutil.which("cortexgraph-vault")
     if found:
         return [str(Path(found).absolute())]
     return [str(Path(sys.executable).absolute()), "-m", "cortexgraph_vault.cli.main"]

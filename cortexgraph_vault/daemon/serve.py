@@ -69,9 +69,7 @@ def connection_book(config: Config) -> ConnectionBook:
     """The daemon's connections, within its settings and the process's open-file limit."""
     total = connection_room(config.daemon_max_connections)
     limits = ConnectionLimits(
-        idle_seconds=config.daemon_idle_seconds,
-        max_total=total,
-        max_per_client=max(4, total // 4),
+        idle_seconds=config.daemon_idle_seconds, max_total=total, max_per_client=max(4, total // 4)
     )
     return ConnectionBook(limits)
 

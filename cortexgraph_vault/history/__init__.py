@@ -13,38 +13,12 @@ from typing import TYPE_CHECKING
 from cortexgraph_vault.deferred_import import package_names
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.history.git_settings import FALLBACK_EMAIL, FALLBACK_NAME
     from cortexgraph_vault.history.recording import GITIGNORE
-    from cortexgraph_vault.history.results import (
-        CommitInfo,
-        ForgottenMemory,
-        MemoryVersion,
-        VersionNotFound,
-    )
+    from cortexgraph_vault.history.results import VersionNotFound
     from cortexgraph_vault.history.vault_history import VaultHistory
 
 # Imported when first named: a process that only reads the vault (or needs one small module of
 # this package, such as `trailers`) does not load the machinery that runs git.
-_WHERE = {
-    "FALLBACK_EMAIL": "git_settings",
-    "FALLBACK_NAME": "git_settings",
-    "GITIGNORE": "recording",
-    "CommitInfo": "results",
-    "ForgottenMemory": "results",
-    "MemoryVersion": "results",
-    "VersionNotFound": "results",
-    "VaultHistory": "vault_history",
-}
+_WHERE = {"GITIGNORE": "recording", "VersionNotFound": "results", "VaultHistory": "vault_history"}
 __getattr__ = package_names(__name__, _WHERE)
-
-
-__all__ = [
-    "FALLBACK_EMAIL",
-    "FALLBACK_NAME",
-    "GITIGNORE",
-    "CommitInfo",
-    "ForgottenMemory",
-    "MemoryVersion",
-    "VaultHistory",
-    "VersionNotFound",
-]
+__all__ = ["GITIGNORE", "VaultHistory", "VersionNotFound"]

@@ -77,10 +77,9 @@ def probe_driver(command: str, cwd: Path) -> str | None:
     both sides; None when it merged, else why not (its exit status and last words)."""
     with tempfile.TemporaryDirectory(prefix="cortexgraph-merge-probe-") as folder:
         note = b"---\nid: merge-driver-probe\nuse_count: 1\n---\nA probe of the merge driver.\n"
-        files = {}
-        for name in ("base", "ours", "theirs"):
-            files[name] = Path(folder) / name
-            files[name].write_bytes(note)
+        files = {name: Path(folder) / name for name in ("base", "ours", "theirs")}
+        for file in files.values():
+            file.write_bytes(note)
         line = (
             command.replace("%O", shlex.quote(str(files["base"])))
             .replace("%A", shlex.quote(str(files["ours"])))
@@ -150,22 +149,15 @@ def install_driver(runner: GitRunner, folders: Iterable[str], lock_wait: float) 
         done.append(f"merge driver in {runner.git_dir / 'config'}")
     if state.missing_lines:
         path = runner.vault_root / ".gitattributes"
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            text = ""
+        text = path.read_text(encoding="utf-8") if path.is_file() else ""
         if text and not text.endswith("\n"):
             text += "\n"
         if ATTRIBUTES_HEADER not in text:
             text += ATTRIBUTES_HEADER + "\n"
         path.write_text(text + "".join(f"{line}\n" for line in state.missing_lines), "utf-8")
         if runner.has_head():
-            record(
-                runner,
-                [".gitattributes"],
-                "cortexgraph-vault: merge memory notes field by field",
-                lock_wait,
-            )
+            message = "cortexgraph-vault: merge memory notes field by field"
+            record(runner, [".gitattributes"], message, lock_wait)
         lines = len(state.missing_lines)
         done.append(f"{lines} {'line' if lines == 1 else 'lines'} in {path}")
     return done

@@ -333,11 +333,7 @@ def _set_to(runner: GitRunner, temp: Path, parent: str | None, paths: Sequence[s
 
 
 def _keep_in_step(
-    runner: GitRunner,
-    entries: Sequence[str],
-    changed: Sequence[str],
-    sha: str,
-    waiter: LockWait,
+    runner: GitRunner, entries: Sequence[str], changed: Sequence[str], sha: str, waiter: LockWait
 ) -> None:
     """The index holds our paths as committed (`entries`, from the copy the commit was made
     of), so `git status` shows nothing of ours: the only write of ours to it, made once the

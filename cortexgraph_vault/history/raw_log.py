@@ -81,10 +81,7 @@ def _change(meta: bytes, repo_path: str, to_vault: Callable[[str], str | None]) 
         return None
     old_mode, new_mode, old, new, status = fields[:5]
     return RawChange(
-        status=status[0],
-        path=path,
-        old_blob=_blob(old_mode, old),
-        new_blob=_blob(new_mode, new),
+        status=status[0], path=path, old_blob=_blob(old_mode, old), new_blob=_blob(new_mode, new)
     )
 
 

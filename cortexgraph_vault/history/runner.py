@@ -51,6 +51,9 @@ _MOVING = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_
 ARG_CHUNK = 200
 _SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 _REV = re.compile(r"^[0-9A-Za-z][0-9A-Za-z._/@{}^~-]*$")
+# `--full-history`: a side branch's edits stay visible even when a merge kept the other side's.
+_LOG_ARGS: tuple[str, ...] = ("-z", "--raw", "--no-renames", "--full-history", "--no-abbrev")
+_LOG_ARGS += ("--no-ext-diff", "--no-textconv")
 _git_works: bool | None = None
 _T = TypeVar("_T")
 
@@ -69,10 +72,8 @@ class GitResult:
     def reason(self) -> str:
         """Git's own explanation: its first fatal/error line, else its first line."""
         lines = [line.strip() for line in self.err.splitlines() if line.strip()]
-        for line in lines:
-            if line.startswith(("fatal:", "error:")):
-                return line
-        return lines[0] if lines else f"exit status {self.status}"
+        fatal = [line for line in lines if line.startswith(("fatal:", "error:"))]
+        return (fatal or lines or [f"exit status {self.status}"])[0]
 
 
 def run_git(
@@ -118,11 +119,7 @@ def _packed_ref(packed: Path, ref: str) -> str | None:
         lines = packed.read_text("ascii").splitlines()
     except FileNotFoundError:
         return None
-    for line in lines:
-        sha, _, name = line.partition(" ")
-        if name == ref:
-            return sha
-    return None
+    return next((sha for sha, _, name in (s.partition(" ") for s in lines) if name == ref), None)
 
 
 def clean_vault_path(path: str) -> str:
@@ -168,9 +165,7 @@ class GitRunner:
     """Runs git in one repository for a vault that is its root or one of its folders."""
 
     def __init__(self, git_dir: Path, work_tree: Path, vault_root: Path, prefix: str) -> None:
-        self.vault_root = vault_root
-        self.work_tree = work_tree
-        self.git_dir = git_dir
+        self.vault_root, self.work_tree, self.git_dir = vault_root, work_tree, git_dir
         self.prefix = prefix  # the vault's folder inside the repository; "" at its root
         self.index_lock = self.git_dir / "index.lock"
         # Explicit, so that a GIT_DIR or GIT_INDEX_FILE inherited from a hook cannot redirect us.
@@ -326,26 +321,10 @@ class GitRunner:
     def log(self, *args: str, paths: Sequence[str] | None = None) -> list[LoggedCommit]:
         """Non-merge commits, newest first, with their raw changes; `paths` are vault-relative
         (None: the whole vault). Changes outside the vault are left out."""
-        if paths is not None and not paths:
-            return []
-        if not self.has_head():
+        if (paths is not None and not paths) or not self.has_head():
             return []
         spec = self.vault_pathspec() if paths is None else [self.to_repo(p) for p in paths]
-        out = self.check(
-            "log",
-            "-z",
-            "--raw",
-            "--no-renames",
-            # A side branch's edits stay visible even when a merge kept the other side's.
-            "--full-history",
-            "--no-abbrev",
-            "--no-ext-diff",
-            "--no-textconv",
-            f"--format={LOG_FORMAT}",
-            *args,
-            "--",
-            *spec,
-        )
+        out = self.check("log", *_LOG_ARGS, f"--format={LOG_FORMAT}", *args, "--", *spec)
         return parse_log(out, self.from_repo)
 
     def ids_at_head(self) -> set[str]:
@@ -358,9 +337,5 @@ class GitRunner:
         )
         if found.status not in (0, 1):  # 1: no line matched
             raise GitError(f"{self.vault_root}: git grep failed ({found.reason})")
-        ids = set()
-        for line in found.out.decode("utf-8", "replace").splitlines():
-            value = id_value(line.partition(":")[2])
-            if value:
-                ids.add(value)
-        return ids
+        lines = found.out.decode("utf-8", "replace").splitlines()
+        return {value for line in lines if (value := id_value(line.partition(":")[2]))}

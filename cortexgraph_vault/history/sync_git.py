@@ -3,7 +3,9 @@ unmerged, commit, push. Errors say what happened and what was left as it was (Sy
 
 from __future__ import annotations
 
+import itertools
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -19,24 +21,13 @@ from cortexgraph_vault.progress import TransferLine
 Hear = Callable[[TransferLine], object]
 
 # Git's words when a remote refuses who we are, and when it cannot be reached at all.
-_AUTH = (
-    "authentication failed",
-    "could not read username",
-    "could not read password",
-    "permission denied",
-    "terminal prompts disabled",
-    "403",
-    "401",
-    "access denied",
+_AUTH = re.compile(
+    "authentication failed|could not read (username|password)|permission denied|"
+    "terminal prompts disabled|403|401|access denied"
 )
-_UNREACHABLE = (
-    "could not resolve host",
-    "does not appear to be a git repository",
-    "connection refused",
-    "connection timed out",
-    "unable to access",
-    "repository not found",
-    "no such file or directory",
+_UNREACHABLE = re.compile(
+    "could not resolve host|does not appear to be a git repository|connection (refused|timed "
+    "out)|unable to access|repository not found|no such file or directory"
 )
 _REJECTED = ("[rejected]", "non-fast-forward", "fetch first", "failed to push some refs")
 # During a merge we settle memory notes ourselves, in one process: git's driver would start
@@ -52,10 +43,10 @@ class Unmerged:
 
 def explain_remote_failure(remote: str, doing: str, result: GitResult) -> SyncError:
     text = result.err.lower()
-    if any(word in text for word in _AUTH):
+    if _AUTH.search(text):
         why = "the remote refused our credentials"
         fix = "check the remote's credentials (git credential helper, SSH key) and sync again"
-    elif any(word in text for word in _UNREACHABLE):
+    elif _UNREACHABLE.search(text):
         why = "the remote could not be reached"
         fix = f"check `git remote get-url {remote}` and the network, then sync again"
     else:
@@ -106,13 +97,8 @@ def choose_remote(runner: GitRunner, branch: str, wanted: str | None) -> str:
 def foreign_changes(runner: GitRunner, is_ours: Callable[[str], bool]) -> list[str]:
     """Uncommitted changes to tracked files that are not memory notes (a person's own work)."""
     out = runner.check("status", "--porcelain=v1", "-z", "--untracked-files=no", "--no-renames")
-    found = []
-    for entry in split_nul(out):
-        path = entry[3:]
-        vault_path = runner.from_repo(path)
-        if vault_path is None or not is_ours(vault_path):
-            found.append(path)
-    return sorted(found)
+    paths = [entry[3:] for entry in split_nul(out)]
+    return sorted(p for p in paths if (mine := runner.from_repo(p)) is None or not is_ours(mine))
 
 
 def merge_in_progress(runner: GitRunner) -> bool:
@@ -165,16 +151,8 @@ def start_merge(runner: GitRunner, upstream: str, folders: Sequence[str]) -> lis
     # Memories are followed by their ids (handlers/sync/sync_ids.py), not by git's guess from likeness,
     # which pairs two short memories that look alike: only near-identical files count as moved.
     with memory_notes_left_to_us(runner, folders):
-        result = runner.run(
-            "merge",
-            "--no-ff",
-            "--no-commit",
-            "--quiet",
-            "-X",
-            "find-renames=90%",
-            upstream,
-            config=NO_DRIVER,
-        )
+        merge = ("merge", "--no-ff", "--no-commit", "--quiet", "-X", "find-renames=90%")
+        result = runner.run(*merge, upstream, config=NO_DRIVER)
     if not result.ok and not merge_in_progress(runner):
         raise SyncError(f"git could not start the merge ({result.reason}); nothing was changed")
     return unmerged(runner)
@@ -305,31 +283,21 @@ def free_path(runner: GitRunner, repo_path: str, taken: Iterable[str] = ()) -> s
     """`Title 2.md`, `Title 3.md`, ... beside `repo_path`, free on disk and in the index."""
     stem, _, suffix = repo_path.rpartition(".")
     used = set(taken)
-    n = 2
-    while True:
+    for n in itertools.count(2):
         candidate = f"{stem} {n}.{suffix}"
-        listed = runner.run("ls-files", "--", candidate).out.strip()
-        if (
-            candidate not in used
-            and not listed
-            and not os.path.lexists(runner.work_tree / candidate)
-        ):
+        if candidate in used or os.path.lexists(runner.work_tree / candidate):
+            continue
+        if not runner.run("ls-files", "--", candidate).out.strip():
             return candidate
-        n += 1
+    raise AssertionError("unreachable")
 
 
 def commit_merge(runner: GitRunner, message: str) -> str:
     with tempfile.TemporaryDirectory(prefix="cgv-sync-") as folder:
         message_file = Path(folder) / "message"
         message_file.write_text(message, encoding="utf-8")
-        result = runner.run(
-            "commit",
-            "--quiet",
-            "--no-verify",
-            "-F",
-            str(message_file),
-            config=identity_config(runner),
-        )
+        commit = ("commit", "--quiet", "--no-verify", "-F", str(message_file))
+        result = runner.run(*commit, config=identity_config(runner))
     if not result.ok:
         abort_merge(runner)
         raise SyncError(f"could not commit the merge ({result.reason}); the merge was undone")
@@ -344,12 +312,7 @@ def push(
     runner: GitRunner, remote: str, branch: str, *, set_upstream: bool, hear: Hear | None = None
 ) -> bool:
     """True when pushed; False when the remote moved on meanwhile (fetch and merge again)."""
-    args: Sequence[str] = (
-        "push",
-        *(("-u",) if set_upstream else ()),
-        remote,
-        f"HEAD:refs/heads/{branch}",
-    )
+    args = ("push", *(("-u",) if set_upstream else ()), remote, f"HEAD:refs/heads/{branch}")
     if hear is None:
         result = runner.run(args[0], "--quiet", *args[1:])
     else:

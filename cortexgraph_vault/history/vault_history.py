@@ -13,12 +13,7 @@ from cortexgraph_vault.history.git_states import held, operation_in_progress
 from cortexgraph_vault.history.locate import locate
 from cortexgraph_vault.history.merge_setup import DriverState, driver_state, install_driver
 from cortexgraph_vault.history.raw_log import LoggedCommit
-from cortexgraph_vault.history.recording import (
-    commit_file_lock,
-    init_repo,
-    never_committed,
-    record,
-)
+from cortexgraph_vault.history.recording import commit_file_lock, init_repo, never_committed, record
 from cortexgraph_vault.history.results import (
     CommitInfo,
     ForgottenMemory,
@@ -65,8 +60,6 @@ class VaultHistory:
         self._commit_lock = threading.Lock()
         # Named in our commits, so that a sync on another device can say where changes came from.
         self.device: str | None = None
-        # Looked for when first needed: a read command then never starts git's discovery
-        # (`located` answers from the `.git` files).
 
     @staticmethod
     def init_repo(vault_root: Path) -> None:
@@ -152,8 +145,7 @@ class VaultHistory:
     def clone_id(self) -> str | None:
         """A short random id of this clone, kept in its `.git/config` (which no clone shares):
         two clones with one device name still write different notes. None without git."""
-        runner = self._find_repo()
-        if runner is None:
+        if (runner := self._find_repo()) is None:
             return None
         found = runner.run("config", "--local", "--get", CLONE_ID_KEY)
         if found.ok and found.out.strip():
@@ -274,16 +266,10 @@ class VaultHistory:
         # each move (we turn renames off, so a move is a delete and an add), deletion — and so
         # every path the memory has lived at; a second pass walks those paths' full history.
         places = {c.path for commit in runner.log(f"-S{memory_id}") for c in commit.changes}
-        if hint:
-            places.add(hint)
+        places |= {hint} if hint else set()
         commits = runner.log(paths=sorted(places))
-        blobs = runner.read_blobs(
-            blob
-            for commit in commits
-            for c in commit.changes
-            for blob in (c.old_blob, c.new_blob)
-            if blob
-        )
+        changes = [c for commit in commits for c in commit.changes]
+        blobs = runner.read_blobs(b for c in changes for b in (c.old_blob, c.new_blob) if b)
         texts = {sha: _text(data) for sha, data in blobs.items()}
         return trace_memory(commits, texts, memory_id, hint), texts
 

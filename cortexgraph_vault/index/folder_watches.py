@@ -146,21 +146,16 @@ class FolderWatches:
         the observer's thread, before the event is handled: watchdog allows it there)."""
         if self.whole_root:
             return
-        gone = [event.src_path] if event.event_type in ("deleted", "moved") else []
-        came = [event.dest_path] if event.event_type == "moved" else []
-        if event.event_type == "created":
-            came = [event.src_path]
-        for path in gone:
-            name = self._top_name(path)
-            if name is not None:
-                self._unwatch(name)
-        for path in came:
-            name = self._top_name(path)
-            if name is not None and not ignored_name(name):
+        kind = event.event_type
+        gone = [event.src_path] if kind in ("deleted", "moved") else []
+        came = {"moved": [event.dest_path], "created": [event.src_path]}.get(kind, [])
+        for name in filter(None, map(self._top_name, gone)):
+            self._unwatch(name)
+        for name in filter(None, map(self._top_name, came)):
+            if not ignored_name(name):
                 self._unwatch(name)  # a folder of that name that was there before
-                if os.path.isdir(os.path.join(self.root, name)) and not os.path.islink(
-                    os.path.join(self.root, name)
-                ):
+                folder = os.path.join(self.root, name)
+                if os.path.isdir(folder) and not os.path.islink(folder):
                     self._watch(name)
 
     def resync(self) -> None:

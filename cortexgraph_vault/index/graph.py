@@ -2,10 +2,9 @@
 
 Links are kept as written and resolved lazily (at the next query), the way Obsidian resolves
 them (`core.resolve.LinkResolver`, kept current file by file). A change re-resolves only what
-it can affect: the changed
-note's own links, and the links elsewhere whose target name is one the change added or took
-away (a new `Foo.md` makes `[[Foo]]` resolve; a deleted one makes it unresolved again, kept by
-name, never lost).
+it can affect: the changed note's own links, and the links elsewhere whose target name the
+change added or took away (a new `Foo.md` makes `[[Foo]]` resolve; a deleted one makes it
+unresolved again, kept by name, never lost).
 
 Self-links: `[[#Heading]]` and `[[#^block]]` (no target) point to a place inside the note and
 are no edge at all: not outgoing, not unresolved, not counted. `[[Own Title]]` from a note to
@@ -77,7 +76,6 @@ class LinkGraph:
         self._dirty: set[str] = set()
         self._resolver = LinkResolver(())
 
-    # changes -------------------------------------------------------------------------------
     def load(self, notes: Iterable[IndexedNote]) -> None:
         """Start over with these notes (the persistent cache); links are resolved on first use."""
         self._clear()
@@ -151,12 +149,8 @@ class LinkGraph:
         if not self._built:
             (self._attachments.add if exists else self._attachments.discard)(path)
             return
-        if exists:
-            self._attachments.add(path)
-            self._resolver.add(path)
-        else:
-            self._attachments.discard(path)
-            self._resolver.remove(path)
+        (self._attachments.add if exists else self._attachments.discard)(path)
+        (self._resolver.add if exists else self._resolver.remove)(path)
         self._names_changed({link_key(path)})
 
     def _forget_keys(self, note: IndexedNote) -> None:
@@ -170,7 +164,6 @@ class LinkGraph:
         for key in keys:
             self._dirty.update(self._by_key.get(key, ()))
 
-    # resolution ------------------------------------------------------------------------------
     def _ensure(self) -> None:
         if not self._built:
             self._build()
@@ -202,7 +195,6 @@ class LinkGraph:
                     self._in.setdefault(edge.target, set()).add(source)
         self._dirty.clear()
 
-    # queries -----------------------------------------------------------------------------------
     def resolve(self, target: str, source_path: str = "") -> str | None:
         """The note a tool's reference names, as `[[target]]` written in `source_path` (default:
         a note at the vault root) opens in Obsidian, or else the note with that alias; an
@@ -218,9 +210,6 @@ class LinkGraph:
         """Other notes linking to `path`, sorted."""
         self._ensure()
         return sorted(self._in.get(path, ()))
-
-    def incoming(self, path: str) -> list[Edge]:
-        return [e for s in self.backlinks(path) for e in self._out[s] if e.target == path]
 
     def unresolved(self) -> dict[str, list[str]]:
         """Link targets that match no file → the notes linking to them."""
@@ -289,9 +278,7 @@ class LinkGraph:
         return dict(sorted(counts.items()))
 
     def entity_counts(self) -> dict[str, int]:
-        counts: Counter[str] = Counter()
-        for note in self._notes.values():
-            counts.update(set(note.entities))
+        counts = Counter(e for note in self._notes.values() for e in set(note.entities))
         return dict(sorted(counts.items()))
 
     def attachment_count(self) -> int:
@@ -300,11 +287,5 @@ class LinkGraph:
     def link_counts(self) -> tuple[int, int]:
         """(resolved, unresolved) links in the vault."""
         self._ensure()
-        resolved = unresolved = 0
-        for edges in self._out.values():
-            for e in edges:
-                if e.target is None:
-                    unresolved += 1
-                else:
-                    resolved += 1
-        return resolved, unresolved
+        unresolved = sum(e.target is None for edges in self._out.values() for e in edges)
+        return sum(map(len, self._out.values())) - unresolved, unresolved

@@ -60,26 +60,20 @@ class VaultWatcher:
         reconcile_every: float = 180.0,
         on_idle: Callable[[], None] | None = None,
     ) -> None:
-        self.catalog = catalog
-        self.root = str(catalog.root)
-        self.debounce = debounce
-        self.max_delay = max_delay
-        self.reconcile_every = reconcile_every
-        self.on_idle = on_idle
+        self.catalog, self.root, self.on_idle = catalog, str(catalog.root), on_idle
+        self.debounce, self.max_delay, self.reconcile_every = debounce, max_delay, reconcile_every
         self.state = WatcherState()
         self._cond = threading.Condition()
         self._files: set[str] = set()
         self._dirs: set[str] = set()
         self._full = False  # events were lost: the next batch walks the whole vault
-        self._first_event = 0.0
-        self._last_event = 0.0
+        self._first_event = self._last_event = 0.0
         self._stopping = False
         self.watches: FolderWatches | None = None  # None: file events refused, the walk alone
         self._worker: threading.Thread | None = None
         self._next_reconcile = 0.0
         self._unsettled = 0  # paths taken in since the heap was last settled (gc_pause.settle)
 
-    # events ------------------------------------------------------------------------------
     def relative(self, path: bytes | str) -> str | None:
         """The vault-relative path of an event, or None when it is not the vault's business."""
         text = os.fsdecode(path)
@@ -119,7 +113,6 @@ class VaultWatcher:
         log.warning("watcher: %s", message)
         self.state.errors = [*self.state.errors[-9:], message]
 
-    # lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
         if self._worker is not None:
             return
@@ -166,7 +159,6 @@ class VaultWatcher:
         with self._cond:
             return len(self._files) + len(self._dirs) + self._full
 
-    # the worker ----------------------------------------------------------------------------
     def _run(self) -> None:
         while True:
             batch = self._next_batch()
@@ -228,12 +220,8 @@ class VaultWatcher:
                     taken += len(report.added) + len(report.changed)
                     scanned.append(folder)
             for rel in sorted(files):
-                if any(rel.startswith(s + "/") for s in scanned):
-                    continue
-                if rel.endswith(".md"):
-                    catalog.reload(rel)
-                else:
-                    catalog.attachment_changed(rel)
+                if not any(rel.startswith(s + "/") for s in scanned):
+                    (catalog.reload if rel.endswith(".md") else catalog.attachment_changed)(rel)
         catalog.sync_vectors()  # edited notes are searchable by meaning as soon as by words
         self._settle_after(taken)
         self.state.batches += 1
@@ -255,7 +243,7 @@ class VaultWatcher:
         self.catalog.sync_vectors()
         self.state.reconciliations += 1
         self.state.last_reconcile_at = datetime.now(UTC)
-        self.state.last_reconcile_changes = (
-            len(report.added) + len(report.changed) + len(report.removed)
+        self.state.last_reconcile_changes = sum(
+            map(len, (report.added, report.changed, report.removed))
         )
         self._next_reconcile = time.monotonic() + self.reconcile_every

@@ -9,7 +9,7 @@ A test holds this answer equal to the SDK's for every protocol version it negoti
 from __future__ import annotations
 
 import json
-from typing import Any, TypedDict
+from typing import Any
 
 from cortexgraph_vault import __version__
 from cortexgraph_vault.mcp.instructions import INSTRUCTIONS
@@ -28,29 +28,14 @@ CAPABILITIES: dict[str, dict[str, bool]] = {
 }
 
 
-class ServerInfo(TypedDict):
-    description: str
-    name: str
-    title: str
-    version: str
-
-
-class InitializeResult(TypedDict):
+def initialize_result(protocol_version: str) -> dict[str, object]:
     """The `result` of the answer to `initialize`, keys in the order the SDK writes them."""
-
-    capabilities: dict[str, dict[str, bool]]
-    instructions: str
-    protocolVersion: str
-    serverInfo: ServerInfo
-
-
-def initialize_result(protocol_version: str) -> InitializeResult:
+    if protocol_version not in HANDSHAKE_VERSIONS:
+        protocol_version = HANDSHAKE_VERSIONS[-1]
     return {
         "capabilities": CAPABILITIES,
         "instructions": INSTRUCTIONS,
-        "protocolVersion": protocol_version
-        if protocol_version in HANDSHAKE_VERSIONS
-        else HANDSHAKE_VERSIONS[-1],
+        "protocolVersion": protocol_version,
         "serverInfo": {
             "description": SERVER_DESCRIPTION,
             "name": SERVER_NAME,
@@ -84,9 +69,6 @@ def quick_answer(line: bytes | str) -> tuple[bytes, Any] | None:
         and isinstance(client.get("version"), str)
     ):
         return None
-    response = {
-        "jsonrpc": "2.0",
-        "id": request_id,
-        "result": initialize_result(params["protocolVersion"]),
-    }
+    result = initialize_result(params["protocolVersion"])
+    response = {"jsonrpc": "2.0", "id": request_id, "result": result}
     return json.dumps(response, separators=(",", ":")).encode() + b"\n", request_id

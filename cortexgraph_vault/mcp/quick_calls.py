@@ -80,7 +80,6 @@ class QuickCalls:
         self._vault_open = False
         self._worker: threading.Thread | None = None
 
-    # the reader's side -------------------------------------------------------------------
     def take(self, line: str) -> bool:
         """Whether this answers `line` (else the caller queues it for the SDK)."""
         if self._serving.is_set():
@@ -120,7 +119,6 @@ class QuickCalls:
     def closed(self) -> None:
         self.sdk_may_load.set()
 
-    # the worker's side -------------------------------------------------------------------
     def _work(self) -> None:
         while True:
             request_id, name, arguments, line, asked_at = self._calls.get()

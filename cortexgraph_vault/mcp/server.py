@@ -15,11 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.mcpserver.tools import Tool as RegisteredTool
-from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, Icon, InputRequiredResult, TextContent, Tool, ToolAnnotations
-from pydantic import ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from cortexgraph_vault import __version__
 from cortexgraph_vault.errors import ErrorFields, VaultError, error_body
@@ -32,6 +30,7 @@ from cortexgraph_vault.mcp.tool_calls import (
     explain,
     optional_as_absent,
     result_shape,
+    strict_arguments_lean_results,
     without_arguments,
     without_titles,
 )
@@ -92,7 +91,7 @@ class VaultMCPServer(MCPServer):
         super().add_tool(fn, name, title, description, annotations, icons, meta, structured_output)
         tool = self._tool_manager.get_tool(name or fn.__name__)
         if tool is not None:
-            _strict_arguments_lean_results(tool)
+            strict_arguments_lean_results(tool)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Any = None
@@ -121,27 +120,10 @@ class VaultMCPServer(MCPServer):
             raise
 
 
-def _strict_arguments_lean_results(tool: RegisteredTool) -> None:
-    """Arguments the tool does not have are refused; its results leave out the fields that
-    have no value (`compact`), so the SDK checks them no more against the result model, whose
-    nullable fields it would require: the results are that model's instances already, and
-    the output schema stays as published."""
-    tool.fn_metadata.output_model = None
-    loose = tool.fn_metadata.arg_model
-    strict: type[ArgModelBase] = type(
-        loose.__name__,
-        (loose,),
-        {"model_config": ConfigDict(extra="forbid"), "__module__": loose.__module__},
-    )
-    tool.fn_metadata.arg_model = strict
-    tool.parameters = strict.model_json_schema(by_alias=True)
-
-
 def _root_cause(exc: BaseException) -> BaseException:
-    seen = exc
-    while seen.__cause__ is not None:
-        seen = seen.__cause__
-    return seen
+    while exc.__cause__ is not None:
+        exc = exc.__cause__
+    return exc
 
 
 def _error_result(text: str, structured: ErrorFields) -> CallToolResult:
@@ -153,6 +135,7 @@ def _error_result(text: str, structured: ErrorFields) -> CallToolResult:
 
 
 def build_server(service: MemoryService) -> MCPServer:
+    registry = ToolRegistry(service)
     server = VaultMCPServer(
         name=SERVER_NAME,
         title=SERVER_TITLE,
@@ -160,11 +143,9 @@ def build_server(service: MemoryService) -> MCPServer:
         instructions=INSTRUCTIONS,
         version=__version__,
         log_level="WARNING",
+        # in the catalogue's order
+        tools=[registry.operation(op) for op in OPERATIONS.values() if op.mcp_tool],
     )
-    registry = ToolRegistry(server, service)
-    for op in OPERATIONS.values():  # in the catalogue's order
-        if op.mcp_tool:
-            registry.operation(op)
     server.unlisted = dict(registry.unlisted)
     prompts.register(server)
     resources.register(server, service)

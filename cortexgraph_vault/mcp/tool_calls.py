@@ -13,10 +13,11 @@ import inspect
 import typing
 from typing import TYPE_CHECKING, Any
 
-from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool as RegisteredTool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, JsonValue
+from pydantic import BaseModel, ConfigDict, JsonValue
 
 from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError
 from cortexgraph_vault.mcp.quick_calls import result_text
@@ -159,15 +160,37 @@ def result_shape(schema: dict[str, JsonValue]) -> dict[str, JsonValue]:
     return {"type": "object", "properties": fields}
 
 
-class ToolRegistry:
-    """Registers tools on one server; the service times each call and takes its change lock."""
+def strict_arguments_lean_results(tool: RegisteredTool) -> RegisteredTool:
+    """Arguments the tool does not have are refused; its results leave out the fields that
+    have no value (`compact`), so the SDK checks them no more against the result model, whose
+    nullable fields it would require: the results are that model's instances already, and
+    the output schema stays as published."""
+    tool.fn_metadata.output_model = None
+    loose = tool.fn_metadata.arg_model
+    strict: type[ArgModelBase] = type(
+        loose.__name__,
+        (loose,),
+        {"model_config": ConfigDict(extra="forbid"), "__module__": loose.__module__},
+    )
+    tool.fn_metadata.arg_model = strict
+    tool.parameters = strict.model_json_schema(by_alias=True)
+    return tool
 
-    def __init__(self, server: MCPServer, service: MemoryService) -> None:
-        self.server = server
+
+# What the SDK derives from a tool's signature (its argument model, its JSON schemas: most of
+# a server's making) is the same for every server of the process: derived once per operation,
+# each server's tool a copy calling its own service.
+_derived: dict[str, tuple[AnyOperation, RegisteredTool]] = {}
+
+
+class ToolRegistry:
+    """Makes the tools of one server; the service times each call and takes its change lock."""
+
+    def __init__(self, service: MemoryService) -> None:
         self.service = service
         self.unlisted: dict[str, frozenset[str]] = {}  # each tool's arguments kept off tools/list
 
-    def operation(self, op: AnyOperation) -> None:
+    def operation(self, op: AnyOperation) -> RegisteredTool:
         """The tool serving an operation of the catalogue: its parameters are the request's
         fields (limits and descriptions as declared there), its result the operation's."""
         if not op.mcp_tool:
@@ -200,10 +223,17 @@ class ToolRegistry:
             if op.mcp_answer
             else op.result,
         )
-        self.server.add_tool(
-            run,
-            name=op.name,
-            title=op.title,
-            description=op.description,
-            annotations=annotations_for(op.effect, op.open_world),
+        derived = _derived.get(op.name)
+        if derived is not None and derived[0] is op:
+            return derived[1].model_copy(update={"fn": run})
+        tool = strict_arguments_lean_results(
+            RegisteredTool.from_function(
+                run,
+                name=op.name,
+                title=op.title,
+                description=op.description,
+                annotations=annotations_for(op.effect, op.open_world),
+            )
         )
+        _derived[op.name] = (op, tool)
+        return tool

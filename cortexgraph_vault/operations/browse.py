@@ -65,7 +65,7 @@ def list_memories(engine: VaultEngine, request: ListMemoriesRequest) -> MemoryLi
     "/api/v1/memories/{ref}",
     name="get_memory",
     tag="memories",
-    errors=(400, 404, 409),
+    errors=(400, 404, 409, 422),
     description="`ref` is an id, a unique id prefix or a title. With relations, "
     "backlinks and outlook.",
 )

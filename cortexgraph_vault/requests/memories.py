@@ -3,7 +3,8 @@ delete, relate."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from datetime import datetime
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field
 
@@ -32,6 +33,7 @@ from cortexgraph_vault.requests.fields import (
     Tags,
     TopK,
     WindowDays,
+    days_before,
 )
 
 OneId = Annotated[str, Field(min_length=1, max_length=500)]
@@ -58,7 +60,18 @@ class SaveMemoryRequest(Request):
     supersedes: Supersedes = None
 
 
-class SearchMemoryRequest(Request):
+class SearchWindow:
+    """What the two searches' `window_days` asks."""
+
+    if TYPE_CHECKING:  # the field itself is declared by each search, in its own place
+        window_days: float | None
+
+    def used_since(self, now: datetime) -> datetime | None:
+        """The earliest last use a result may have (a note's: its file time)."""
+        return days_before(now, self.window_days)
+
+
+class SearchMemoryRequest(Request, SearchWindow):
     query: Annotated[
         str | None,
         Field(max_length=MAX_QUERY_CHARS, description="words to look for; empty lists by score"),

@@ -20,6 +20,7 @@ from cortexgraph_vault.requests.fields import (
     TagFilter,
     WindowDays,
 )
+from cortexgraph_vault.requests.memories import SearchWindow
 
 NoteStatus = Literal["active", "promoted", "archived", "note", "all"]
 
@@ -27,7 +28,7 @@ NoteStatus = Literal["active", "promoted", "archived", "note", "all"]
 Weight = Annotated[float | None, Field(ge=0, le=2)]
 
 
-class SearchUnifiedRequest(Request):
+class SearchUnifiedRequest(Request, SearchWindow):
     query: Query
     tags: TagFilter = None
     status: Annotated[

@@ -25,7 +25,7 @@ from cortexgraph_vault.errors import (
     VaultError,
     WriteFailed,
 )
-from cortexgraph_vault.vault import disk_wait, durability
+from cortexgraph_vault.vault import durability
 from cortexgraph_vault.vault.anchored import SymlinkedFolder, folder_of, register
 from cortexgraph_vault.vault.durability import DURABILITY
 from cortexgraph_vault.vault.fd_reads import read_fd as read_fd
@@ -366,15 +366,17 @@ def _write_new(folder: int, tmp: str, data: bytes) -> os.stat_result:
     descriptor: a buffered file object costs three system calls more (fstat, ioctl, lseek)."""
     fd = os.open(tmp, _NEW_FILE, 0o666, dir_fd=folder)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        # Where the caller allows it, other changes run meanwhile (disk_wait.py); the
-        # check after it is made with the locks taken back.
-        disk_wait.wait_for_disk(lambda: os.fsync(fd))
+        _write_all(fd, data)
+        os.fsync(fd)
         return os.fstat(fd)
     finally:
         os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _lexists_in(folder: int, name: str) -> bool:
@@ -456,9 +458,7 @@ def write_new_unsynced(path: Path, data: bytes) -> bool:
             try:
                 fd = os.open(tmp, _NEW_FILE, 0o666, dir_fd=folder)
                 try:
-                    view = memoryview(data)
-                    while view:
-                        view = view[os.write(fd, view) :]
+                    _write_all(fd, data)
                 finally:
                     os.close(fd)
                 try:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from cortexgraph_vault.errors import LockTimeout
-from cortexgraph_vault.vault import disk_wait, this_process
+from cortexgraph_vault.vault import this_process
 
 
 def vault_key(root: Path) -> str:
@@ -75,10 +75,7 @@ class VaultLock:
 
     @contextmanager
     def held(self, timeout: float | None = None) -> Iterator[None]:
-        # `_depth` counts holds on every thread: a thread whose rewrite waits for the disk lets
-        # go of the thread lock (disk_wait.py) but not of the flock, which this process keeps
-        # until its last hold ends.
-        with self._thread_lock, disk_wait.holding(self._thread_lock):
+        with self._thread_lock:
             if self._depth == 0:
                 self._acquire(self.timeout if timeout is None else timeout)
             self._depth += 1

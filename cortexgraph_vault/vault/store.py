@@ -12,34 +12,20 @@ writer to let go, up to `WRITER_WAIT`, and then refuse (BeingWritten) rather tha
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import functools
 import hashlib
 import logging
 import os
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from cortexgraph_vault.core.note import (
-    ParsedNote,
-    minimal_update,
-    minimal_update_parsed,
-)
+from cortexgraph_vault.core.note import ParsedNote, minimal_update, minimal_update_parsed
 from cortexgraph_vault.errors import BeingWritten, Conflict, NoteFormatError, NotFound, VaultError
-from cortexgraph_vault.vault import disk_wait
 from cortexgraph_vault.vault.anchored import register
-from cortexgraph_vault.vault.edit_steps import (
-    ComputeChanges,
-    Edit,
-    FieldChanges,
-    editable,
-    edited,
-)
+from cortexgraph_vault.vault.edit_steps import ComputeChanges, Edit, FieldChanges, editable, edited
 from cortexgraph_vault.vault.edit_steps import set_fields as set_fields  # imported from here
 from cortexgraph_vault.vault.files import (
     ChangedUnderUs,
@@ -100,7 +86,6 @@ class NoteStore:
         # Larger notes are indexed only in part, and rewriting one would hold it in memory
         # several times over: they are refused, and left exactly as they are.
         self.max_note_bytes = max_note_bytes
-        self._writing: dict[str, threading.Event] = {}  # notes mid-rewrite (`_turn`)
         # Asked before a note that may be tracked is changed (not before a new one is made):
         # raises to refuse, naming what it is (the engine: while git is mid-rebase).
         self.before_change: Callable[[str], None] | None = None
@@ -147,16 +132,11 @@ class NoteStore:
 
         return self._rewrite(rel, edit, expected_sha256)
 
-    def _rewrite(
-        self,
-        rel: str,
-        edit: Edit,
-        expected_sha256: str | None,
-    ) -> Written:
+    def _rewrite(self, rel: str, edit: Edit, expected_sha256: str | None) -> Written:
         """`edit` gives the new text, and the new text parsed when it parsed it."""
         path = self.path(rel)
         self._may_change(f"changing {rel}")
-        with self.lock.held(), self._turn(rel):
+        with self.lock.held():
             for _ in range(MAX_ATTEMPTS):
                 # The descriptor the note was read from is the one the write checks again
                 # and holds (`atomic_write`'s `held_open`, which closes it).
@@ -281,26 +261,6 @@ class NoteStore:
                 continue
             return copy
         raise VaultError(f"{rel}: no free name for a conflict copy of words typed into it late")
-
-    @contextlib.contextmanager
-    def _turn(self, rel: str) -> Iterator[None]:
-        """The note's turn in this process: a rewrite that lets go of the locks while it waits
-        for the disk (disk_wait.py) keeps the note, and a second rewrite of it waits (without
-        the locks) until the first is done, rather than starting over after it. A rewrite
-        that keeps its locks takes no turn and waits for none (it could not wait without
-        them): compare-before-replace alone keeps both writes then, as with another process."""
-        if not disk_wait.lets_go():
-            yield
-            return
-        while (other := self._writing.get(rel)) is not None:
-            disk_wait.wait_for_disk(other.wait)
-        mine = self._writing[rel] = threading.Event()
-        try:
-            yield
-        finally:
-            if self._writing.get(rel) is mine:
-                del self._writing[rel]
-            mine.set()
 
     def _check_their_version(self, rel: str, late: LateWrite, pinned: str | None) -> None:
         """Our rename won, but an editor wrote into the note in the instant before it: their
@@ -468,7 +428,7 @@ class NoteStore:
 
 def _when_written(read: Callable[[], T]) -> T:
     """`read()` once no other program is writing the note (BeingWritten meanwhile), waiting
-    up to WRITER_WAIT, with this thread's locks let go where its caller allows it."""
+    up to WRITER_WAIT."""
     ends = time.monotonic() + WRITER_WAIT
     pause = WRITER_POLL
     while True:
@@ -477,5 +437,5 @@ def _when_written(read: Callable[[], T]) -> T:
         except BeingWritten:
             if time.monotonic() >= ends:
                 raise
-        disk_wait.wait_for_disk(functools.partial(time.sleep, pause))
+        time.sleep(pause)
         pause = min(pause * 2, 0.05)

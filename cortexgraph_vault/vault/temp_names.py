@@ -55,23 +55,20 @@ _ME = _Suffixes()
 os.register_at_fork(after_in_child=_ME.renew)
 
 
-def temp_path_for(path: Path) -> Path:
+def temp_path_for(path: Path, mark: str = TEMP_MARK) -> Path:
     # The writer's host and pid in the name let the next start sweep a killed writer's litter
     # at once, while a live writer's temp file (here or on a synced device) is left alone.
     # A name near the file system's 255-byte limit would not leave room for the suffix.
-    name = path.name if len(os.fsencode(path.name)) <= 150 else _short_name(path.name)
-    return path.with_name(f".{name}{TEMP_MARK}{_WRITER}-{_ME.next()}")
+    name = path.name
+    if len(os.fsencode(name)) > 150:
+        name = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return path.with_name(f".{name}{mark}{_WRITER}-{_ME.next()}")
 
 
 def aside_path_for(path: Path) -> Path:
     """A hidden name beside `path` for a note a forget has taken out of the vault until its
     commit is made (a rename needs no free space, so a full disk can always put it back)."""
-    name = path.name if len(os.fsencode(path.name)) <= 150 else _short_name(path.name)
-    return path.with_name(f".{name}{ASIDE_MARK}{_WRITER}-{_ME.next()}")
-
-
-def _short_name(name: str) -> str:
-    return hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return temp_path_for(path, ASIDE_MARK)
 
 
 def _writer_is_dead(name: str) -> bool:
@@ -87,7 +84,7 @@ def _writer_is_dead(name: str) -> bool:
     except ProcessLookupError:
         return True
     except OSError:
-        return False  # alive, someone else's
+        pass  # alive, someone else's
     return False
 
 
@@ -120,15 +117,10 @@ def _sweep(top: int, limit: float) -> int:
                 for entry in listing:
                     name = entry.name
                     with contextlib.suppress(OSError):
-                        if (
-                            name[:1] == "."
-                            and TEMP_MARK in name[1:]
-                            and entry.is_file(follow_symlinks=False)
-                        ):
-                            if (
-                                _writer_is_dead(name)
-                                or entry.stat(follow_symlinks=False).st_mtime < limit
-                            ):
+                        ours = name[:1] == "." and TEMP_MARK in name[1:]
+                        if ours and entry.is_file(follow_symlinks=False):
+                            dead = _writer_is_dead(name)
+                            if dead or entry.stat(follow_symlinks=False).st_mtime < limit:
                                 os.unlink(name, dir_fd=fd)
                                 removed += 1
                         elif entry.is_dir(follow_symlinks=False):

@@ -189,7 +189,7 @@ async def test_a_lane_of_one_thread_runs_its_calls_one_at_a_time_in_order() -> N
 
 
 async def test_a_change_waiting_without_its_locks_lets_the_next_change_run() -> None:
-    # a touch waiting for its fsync (vault/disk_wait.py) holds a lane thread, not the lane
+    # a change that waits holds a lane thread, not the lane
     lane = ChangeLane(threads=2)
     other_ran = threading.Event()
 

@@ -10,7 +10,6 @@ import pytest
 
 from cortexgraph_vault.errors import (
     Conflict,
-    NotAvailableYet,
     NoteFormatError,
     SecretRefused,
     error_code,
@@ -84,7 +83,6 @@ async def test_a_service_error_keeps_its_status_and_message(
 def test_error_codes_are_the_class_names() -> None:
     assert error_code(SecretRefused("x")) == "secret_refused"
     assert error_code(NoteFormatError("x")) == "note_format_error"
-    assert error_code(NotAvailableYet("x")) == "not_available_yet"
 
 
 async def test_an_integer_of_thousands_of_digits_is_a_422_naming_the_body(

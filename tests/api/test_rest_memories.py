@@ -108,6 +108,12 @@ def test_get_one_in_detail_with_relations_backlinks_and_outlook(shared_daemon: D
     r = c.get("/api/v1/memories/no-such-memory")
     assert r.status_code == 404 and r.json()["error"] == "not_found"
 
+    # too short to be an id prefix: refused as the published contract says (found by schemathesis)
+    r = c.get("/api/v1/memories/0")
+    assert r.status_code == 422 and "prefix needs at least 4 characters" in r.json()["detail"]
+    spec = c.get("/api/v1/openapi.json").json()
+    assert "422" in spec["paths"]["/api/v1/memories/{ref}"]["get"]["responses"]
+
 
 def test_create_writes_a_note_and_commits_it(shared_daemon: Daemon) -> None:
     vault = shared_daemon.vault

@@ -14,6 +14,14 @@ from cortexgraph_vault.cli.command import Command
 from cortexgraph_vault.cli.main import build_parser, registry
 from tests.conftest import NOW, NOW_ISO
 
+
+@pytest.fixture
+def cli(cli_in_process):  # type: ignore[no-untyped-def]
+    """This module's tests are about what the commands answer: the CLI's main in this process
+    (tests/cli/test_main.py and others start the program for real)."""
+    return cli_in_process
+
+
 COMMANDS = [e for e in registry() if isinstance(e, Command)]
 
 

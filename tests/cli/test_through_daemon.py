@@ -20,6 +20,7 @@ from cortexgraph_vault.cli.main import registry
 from cortexgraph_vault.history.vault_history import CLONE_ID_KEY
 from cortexgraph_vault.vault.sample import copy_sample_vault
 from tests.api.daemon_process import Daemon, isolated_env, start_daemon
+from tests.cli.in_process import run_main
 from tests.conftest import NOW, NOW_ISO, CliResult, git
 
 RUST = "Curious about Rust"
@@ -103,12 +104,22 @@ def served(tmp_path: Path) -> Iterator[tuple[Daemon, Path, Path]]:
 
 
 def cli(home: Path, vault: Path, *args: str, **env: str) -> CliResult:
+    """The program in a process of its own, as a person runs it."""
     argv = [sys.executable, "-m", "cortexgraph_vault.cli.main", "--vault", str(vault)]
     proc = subprocess.run(
         [*argv, "--now", NOW_ISO, *args],
         capture_output=True, text=True, timeout=120, env=isolated_env(home, **env),
     )  # fmt: skip
     return CliResult(proc.returncode, proc.stdout, proc.stderr)
+
+
+def cli_in_process(home: Path, vault: Path, *args: str) -> CliResult:
+    """What `cli` runs, in this process: the script's every command twice costs a minute of
+    processes starting, and what they answer is the same (the other tests here, and
+    tests/cli/test_main.py, start the program for real)."""
+    return CliResult(
+        *run_main(["--vault", str(vault), "--now", NOW_ISO, *args], isolated_env(home))
+    )
 
 
 def test_the_script_runs_every_command_of_the_catalogue() -> None:
@@ -128,8 +139,8 @@ def test_json_output_and_errors_are_the_same_through_the_daemon_and_alone(
 ) -> None:
     daemon, a, b = served
     for step in SCRIPT:
-        through = cli(daemon.home, a, "-v", "--json", *step)
-        alone = cli(daemon.home, b, "-v", "--json", *step)
+        through = cli_in_process(daemon.home, a, "-v", "--json", *step)
+        alone = cli_in_process(daemon.home, b, "-v", "--json", *step)
         asked = [line for line in through.err.splitlines() if "by the daemon" in line]
         assert asked, (step, through.err)  # the daemon answered (or refused) it
         assert "by the daemon" not in alone.err, step  # b's daemon: none; a's is not b's

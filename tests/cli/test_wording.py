@@ -6,10 +6,19 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from cortexgraph_vault.cli.render import render
 from cortexgraph_vault.core.wording import decimal
 from cortexgraph_vault.models.intelligence import AutoRecallResult, RecalledMemory
 from tests.conftest import NOW
+
+
+@pytest.fixture
+def cli(cli_in_process):  # type: ignore[no-untyped-def]
+    """This module's tests are about what the commands answer: the CLI's main in this process
+    (tests/cli/test_main.py and others start the program for real)."""
+    return cli_in_process
 
 
 def test_a_number_has_one_spelling() -> None:

@@ -13,6 +13,13 @@ from tests.mcp.mcp_session import assert_matches_schema, connected, service_for,
 
 
 @pytest.fixture
+def cli(cli_in_process):  # type: ignore[no-untyped-def]
+    """This module's tests are about what the commands answer: the CLI's main in this process
+    (tests/cli/test_main.py and others start the program for real)."""
+    return cli_in_process
+
+
+@pytest.fixture
 def vault(tmp_path: Path) -> Path:
     v = tmp_path / "vault"
     a_memory(

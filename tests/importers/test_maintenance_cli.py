@@ -9,7 +9,10 @@ from pathlib import Path
 from tests.importers.helpers import CORTEXGRAPH, MEMORY_JSON, empty_git_vault, snapshot
 
 
-def test_import_from_cortexgraphs_default_folder_with_json_output(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+def test_import_from_cortexgraphs_default_folder_with_json_output(
+    tmp_path: Path, cli_in_process
+) -> None:  # type: ignore[no-untyped-def]
+    cli = cli_in_process
     home = tmp_path / "home"
     shutil.copytree(CORTEXGRAPH, home / ".config" / "cortexgraph" / "jsonl")
     vault = empty_git_vault(tmp_path / "vault")
@@ -21,7 +24,8 @@ def test_import_from_cortexgraphs_default_folder_with_json_output(tmp_path: Path
     assert result.err == ""
 
 
-def test_a_dry_run_prints_the_plan_and_the_skipped_lines(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+def test_a_dry_run_prints_the_plan_and_the_skipped_lines(tmp_path: Path, cli_in_process) -> None:  # type: ignore[no-untyped-def]
+    cli = cli_in_process
     vault = empty_git_vault(tmp_path / "vault")
     result = cli("import", "cortexgraph", str(CORTEXGRAPH), "--dry-run", vault=vault)
     assert result.code == 0, result.err
@@ -31,7 +35,10 @@ def test_a_dry_run_prints_the_plan_and_the_skipped_lines(tmp_path: Path, cli) ->
     assert snapshot(vault) == {}
 
 
-def test_memory_json_export_reindex_and_graph_from_the_command_line(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+def test_memory_json_export_reindex_and_graph_from_the_command_line(
+    tmp_path: Path, cli_in_process
+) -> None:  # type: ignore[no-untyped-def]
+    cli = cli_in_process
     vault = empty_git_vault(tmp_path / "vault")
     assert cli("import", "memory-json", str(MEMORY_JSON), vault=vault).code == 0
     out = tmp_path / "out"

@@ -328,7 +328,7 @@ def test_links_inside_a_note_and_to_itself_connect_it_to_nothing(tmp_path: Path)
         ("its own title", "Its Own Title.md"),
     ]
     assert outgoing_of(catalog, "Other.md") == []
-    assert graph.backlinks("Its Own Title.md") == [] == graph.incoming("Its Own Title.md")
+    assert graph.backlinks("Its Own Title.md") == []
     assert graph.unresolved() == {}
     assert graph.orphans() == ["Its Own Title.md", "Other.md"]
     assert graph.neighbours("Its Own Title.md") == set()

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.index.index_helpers import file_hashes
+
+
+@pytest.fixture
+def cli(cli_in_process):  # type: ignore[no-untyped-def]
+    """This module's tests are about what the commands answer: the CLI's main in this process
+    (tests/cli/test_main.py and others start the program for real)."""
+    return cli_in_process
 
 
 def test_search_all_finds_memories_and_notes(sample_vault: Path, cli) -> None:

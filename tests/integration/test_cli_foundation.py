@@ -1,4 +1,5 @@
-"""The foundation's promises, checked from the outside through the real CLI and real git."""
+"""The foundation's promises, checked through the CLI's commands (its `main`, in this process) and
+real git."""
 
 from __future__ import annotations
 
@@ -9,6 +10,14 @@ import pytest
 
 from cortexgraph_vault.core.note import parse_note
 from tests.conftest import NOW, git
+
+
+@pytest.fixture
+def cli(cli_in_process):  # type: ignore[no-untyped-def]
+    """This module's tests are about what the commands answer: the CLI's main in this process
+    (tests/cli/test_main.py and others start the program for real)."""
+    return cli_in_process
+
 
 WORKED = {
     "exponential": {1: 0.7937, 3: 0.5000, 7: 0.1984, 14: 0.0394},

@@ -10,7 +10,8 @@ from cortexgraph_vault.core.times import format_time
 from tests.intelligence.vaults import NOW, memory_note, write_notes
 
 
-def test_analyze_says_what_to_save_and_what_to_recall(tmp_path: Path, cli) -> None:
+def test_analyze_says_what_to_save_and_what_to_recall(tmp_path: Path, cli_in_process) -> None:
+    cli = cli_in_process
     vault = write_notes(tmp_path / "vault")
     human = cli("analyze", "Never forget: Priya owns the Atlas load tests.", vault=vault)
     assert human.code == 0, human.err
@@ -53,7 +54,8 @@ def test_recall_cooldown_holds_across_two_processes(tmp_path: Path, cli) -> None
     assert parse_note(note.read_text()).frontmatter["use_count"] == 3
 
 
-def test_review_lists_fading_memories(tmp_path: Path, cli) -> None:
+def test_review_lists_fading_memories(tmp_path: Path, cli_in_process) -> None:
+    cli = cli_in_process
     vault = write_notes(tmp_path / "vault")
     memory_note(vault, "Week old", "A week old.", tags=["t"], last_used=NOW - timedelta(days=7))
     memory_note(vault, "Fresh", "Fresh.", tags=["t"], last_used=NOW - timedelta(hours=1))

@@ -314,3 +314,27 @@ async def test_save_memory_lists_what_the_save_likely_replaces(git_vault: Path) 
         assert "“Uses Neovim”" in saved["message"] and "superseded_by" in saved["message"]
         unrelated = await s.call("save_memory", content="Maya's sister Elin likes Helix too.")
         assert unrelated["may_supersede"] == []
+
+
+async def test_two_servers_of_one_process_each_answer_from_their_own_vault(
+    tmp_path: Path,
+) -> None:
+    """A server's tools are copies of the first server's (their schemas are derived once per
+    process), each calling its own service: one vault's save is not the other's."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    for vault in (first, second):
+        (vault / "_stm").mkdir(parents=True)
+    async with connected(service_for(first)) as a, connected(service_for(second)) as b:
+        listed_a, listed_b = (await a.list_tools()).tools, (await b.list_tools()).tools
+        assert [t.model_dump() for t in listed_a] == [t.model_dump() for t in listed_b]
+        saved = await b.call_tool("save_memory", {"content": "Only the second vault has this"})
+        assert not saved.is_error, text_of(saved)
+        refused = await a.call_tool("save_memory", {"content": "x", "tagz": ["typo"]})
+        assert refused.is_error and "tagz" in text_of(refused)  # still strict in a copy
+        found_a = await a.call_tool("search_memory", {"query": "second vault"})
+        found_b = await b.call_tool("search_memory", {"query": "second vault"})
+    assert found_a.structured_content is not None and found_b.structured_content is not None
+    assert found_a.structured_content["results"] == []
+    assert len(found_b.structured_content["results"]) == 1
+    assert not list((first / "_stm").glob("*.md"))
+    assert len(list((second / "_stm").glob("*.md"))) == 1

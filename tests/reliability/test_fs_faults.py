@@ -32,6 +32,14 @@ from tests.reliability.vault_audit import (
     unreadable_notes,
 )
 
+
+@pytest.fixture
+def cli(cli_in_process):  # type: ignore[no-untyped-def]
+    """This module's tests are about what the commands answer: the CLI's main in this process
+    (tests/cli/test_main.py and others start the program for real)."""
+    return cli_in_process
+
+
 FRESH_ID = "00000000-0000-4000-8000-000000000000"
 WRITES = {
     "save": ("--json", "save", "A memory written to a full disk."),

@@ -136,7 +136,8 @@ ODD_NAMES = (
 )
 
 
-def test_odd_names_survive_touch_gc_restore_and_promote(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+def test_odd_names_survive_touch_gc_restore_and_promote(tmp_path: Path, cli_in_process) -> None:  # type: ignore[no-untyped-def]
+    cli = cli_in_process  # the names on disk are the matter here, not the process
     vault = tmp_path / "vault"
     memory_vault(vault, 1, with_git=False)
     faded, promotable = {}, {}

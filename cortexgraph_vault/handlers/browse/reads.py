@@ -35,7 +35,6 @@ from cortexgraph_vault.models import (
     Skipped,
     StatsResult,
 )
-from cortexgraph_vault.requests.fields import days_before
 from cortexgraph_vault.requests.memories import OpenMemoriesRequest, SearchMemoryRequest
 
 ALL_STATUSES = ("active", "promoted", "archived")
@@ -171,7 +170,7 @@ def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult
         terms,
         statuses=wanted,
         tags=req.tags,
-        used_since=days_before(now, req.window_days),
+        used_since=req.used_since(now),
         now=now,
         by_memory_score=True,
         include_superseded=asks_for_history(req.status),

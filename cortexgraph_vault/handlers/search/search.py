@@ -57,7 +57,6 @@ from cortexgraph_vault.handlers.search.relevance import (
 from cortexgraph_vault.handlers.writes.supersession import SUPERSEDES
 from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
-from cortexgraph_vault.requests.fields import days_before
 from cortexgraph_vault.requests.vault import SearchUnifiedRequest
 
 REVIEW_NEAR = 0.9
@@ -487,7 +486,7 @@ def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResu
         statuses=wanted,
         tags=req.tags,
         folder=folder,
-        used_since=days_before(now, req.window_days),
+        used_since=req.used_since(now),
         now=now,
         stm_weight=stm_w,
         ltm_weight=ltm_w,

@@ -128,8 +128,6 @@ class _PositionalReader(io.RawIOBase):
         return self._pos
 
 
-# --- the vectors' part ----------------------------------------------------------------------
-
 # Free rows the vectors are read with: a process can add this many notes before the matrix
 # grows (growing copies it: 100k notes, 100 MB more for a moment). Untouched until used.
 SPARE_ROWS = 1024
@@ -192,8 +190,6 @@ def vectors_in(
 
     return (lambda: read_vectors(records, start, end)), copy
 
-
-# --- the word index's postings --------------------------------------------------------------
 
 TERM_CHUNK = 2000  # terms a part at most
 CHUNK_BYTES = 4 << 20  # and about this many bytes of postings

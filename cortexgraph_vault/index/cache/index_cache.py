@@ -46,13 +46,7 @@ if TYPE_CHECKING:  # numpy: loaded with the word index, when first needed
 
 log = logging.getLogger(__name__)
 
-# 4: memories carry use_days, titles come from aliases; 5: the terms of big notes, vectors;
-# 6: the vectors pickled apart (unpickled when first needed); 7: each note's cold fields
-# pickled apart in one region, read through a memory map when first needed, and the word
-# index unpickled when first needed; 8: the file read by position, not mapped, and the
-# vectors' arrays kept as raw bytes, first (their writer soon lets go of them); the word
-# index's own layout is covered by the parser version (text_index.py and the modules it is
-# made of are part of it)
+# the file's layout (the word index's own is covered by the parser version)
 CACHE_FORMAT = 8
 NOTE_CHUNK = 2000
 _END = "end of the cortexgraph-vault index cache"
@@ -313,18 +307,14 @@ class IndexCache:
     def __init__(
         self, path: Path, layout: VaultLayout, max_note_bytes: int, *, one_call: bool = False
     ) -> None:
-        self.path = path
+        self.path, self.layout, self.max_note_bytes = path, layout, max_note_bytes
         self.one_call = one_call  # the process makes one call: the word index read as used
-        self.layout = layout
-        self.max_note_bytes = max_note_bytes
         self.loaded_at_start = False
         self._written = False  # the file holds this process's index (or a loaded one)
-        self.load_seconds = 0.0
+        self.load_seconds = self.save_seconds = 0.0
         self.saved_at: float | None = None
         self._written_at = time.time()  # of the file this process started from, or wrote
-        self.save_seconds = 0.0
-        self._parsed_at_save = 0
-        self._removed_at_save = 0
+        self._parsed_at_save = self._removed_at_save = 0
 
     def load_into(self, catalog: VaultCatalog) -> bool:
         started = time.perf_counter()
@@ -387,9 +377,9 @@ class IndexCache:
         after: threading.Thread | None = None,
     ) -> bool:
         """Write the cache when enough changed since it was written (and not too recently)."""
-        if self._written and self.changes_since_save(catalog) < min_changes:
-            return False
-        if time.time() - self._written_at < min_interval:
+        if (self._written and self.changes_since_save(catalog) < min_changes) or (
+            time.time() - self._written_at < min_interval
+        ):
             return False
         self.save(catalog, background=background or after is not None, after=after)
         self._written = True

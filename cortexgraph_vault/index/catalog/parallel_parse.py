@@ -163,10 +163,7 @@ class EarlyWorkers:
 
 
 def parse_many(
-    layout: VaultLayout,
-    rels: Sequence[str],
-    max_bytes: int,
-    workers: ParseWorkers | None = None,
+    layout: VaultLayout, rels: Sequence[str], max_bytes: int, workers: ParseWorkers | None = None
 ) -> Iterator[Frame]:
     """Every file parsed, a frame at a time: in worker processes when there are enough files
     and cores. `workers`: started already (`start_workers`); stopped here in any case."""

@@ -2,14 +2,10 @@
 
 It only reads the vault. A file is re-parsed when its size or mtime changed and its bytes
 differ; our own writes are recorded directly (read-your-writes), so the watcher's echo and the
-next stat walk both recognise them and skip them.
-
-The watcher thread and request threads share it: every change and every multi-step read
-holds one lock, and readers get snapshots (lists), never live views of the dictionaries.
-Every note comes in through `_put` and goes through `drop`; the word index, the vectors and
-the link graph follow each, and so does `on_change` (a daemon's read processes, told which
-notes to read again). The word index and the note vectors are restored from the cache only
-when something first needs them (`stats` and `show` need neither, and neither loads numpy).
+next stat walk both skip them. Every change and multi-step read holds one lock; readers get
+lists, never live views. Every note comes in through `_put` and goes through `drop`; the word
+index, the vectors, the link graph and `on_change` follow each. The word index and vectors are
+restored from the cache only when first needed (`stats` and `show` never load numpy).
 """
 
 from __future__ import annotations
@@ -111,11 +107,6 @@ class RefreshReport:
     def any(self) -> bool:
         return bool(self.added or self.changed or self.removed)
 
-    def merge(self, other: RefreshReport) -> None:
-        self.added += other.added
-        self.changed += other.changed
-        self.removed += other.removed
-
 
 class VaultCatalog:
     """Every note of one vault as parsed, and what is derived from them: memories by id,
@@ -176,7 +167,6 @@ class VaultCatalog:
         # its reads
         self._noticing = threading.local()
 
-    # reads -------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self._notes)
 
@@ -188,9 +178,7 @@ class VaultCatalog:
         return self._notes.get(rel)
 
     def memories(self) -> Iterator[Memory]:
-        for note in self.notes():
-            if note.memory is not None:
-                yield note.memory
+        return (note.memory for note in self.notes() if note.memory is not None)
 
     def memory_by_id(self, memory_id: str) -> Memory | None:
         with self.lock:
@@ -254,7 +242,6 @@ class VaultCatalog:
             text = self.text
             return len(text), {term: text.document_frequency(term) for term in terms}
 
-    # words -------------------------------------------------------------------
     @property
     def text(self) -> TextIndex:
         """The word index, unpickled from the cache (or made empty) when first asked for:
@@ -282,7 +269,6 @@ class VaultCatalog:
             index.put(note.path, stats_of(note), None)
         return index
 
-    # vectors -----------------------------------------------------------------
     @property
     def semantic(self) -> SemanticIndex:
         """The note vectors, unpickled from the cache (or made empty) when first asked for."""
@@ -427,7 +413,6 @@ class VaultCatalog:
                 vectors = self.semantic.export()
             return notes, self.text.export(), vectors
 
-    # entries -----------------------------------------------------------------
     @contextlib.contextmanager
     def noticing(self) -> Iterator[None]:
         self._noticing.on = True
@@ -546,9 +531,7 @@ class VaultCatalog:
             del self._names[name]
 
     def _tagged(self, note: IndexedNote | None, delta: int) -> None:
-        if note is None:
-            return
-        for tag in note.tags:
+        for tag in note.tags if note is not None else ():
             self._tags[tag] += delta
             if self._tags[tag] <= 0:
                 del self._tags[tag]
@@ -561,7 +544,6 @@ class VaultCatalog:
             if not paths:
                 del self._by_id[mid]
 
-    # updating ----------------------------------------------------------------
     def refresh(self, start: str = "") -> RefreshReport:
         """Stat every note (under `start`); re-parse those that changed; drop the vanished."""
         with gc_paused():
@@ -736,7 +718,10 @@ class VaultCatalog:
                 return self._put(note, same_words=True)
             note, words = with_words(note)
             return self._put(note, stats=words)
-        return self.ingest(rel, got.data, got.st)
+        note, stats = with_words(
+            index_bytes(rel, got.data, got.st, self.layout, self.max_note_bytes)
+        )
+        return self._put(note, stats=stats)
 
     def _refuse(self, rel: str, got: FileRead) -> None:
         """A path that could not be read: a note that stood for it goes when it is not a
@@ -749,10 +734,6 @@ class VaultCatalog:
         self._unreadable[rel] = got.problem
         if self.on_change is not None:
             self.on_change("note", rel)
-
-    def ingest(self, rel: str, data: bytes, st: os.stat_result) -> IndexedNote:
-        note, stats = with_words(index_bytes(rel, data, st, self.layout, self.max_note_bytes))
-        return self._put(note, stats=stats)
 
     def record(
         self,
@@ -854,11 +835,9 @@ class NoEarlyWorkers:
     def walk(self, walked: Iterator[Walked]) -> Iterator[Walked]:
         return walked
 
-    def take(self) -> None:
-        return None
+    def take(self) -> None: ...
 
-    def stop(self) -> None:
-        return None
+    def stop(self) -> None: ...
 
 
 def workers_for_walk(*, cold: bool) -> NoEarlyWorkers | EarlyWorkers:

@@ -42,15 +42,7 @@ def _time(value: Any) -> tuple[int, ...] | None:
         return None
     if type(value) is not datetime or value.tzinfo is not UTC:
         raise _Inexact
-    return (
-        value.year,
-        value.month,
-        value.day,
-        value.hour,
-        value.minute,
-        value.second,
-        value.microsecond,
-    )
+    return (*value.timetuple()[:6], value.microsecond)
 
 
 def _memory_values(memory: Memory, body: str) -> tuple[Any, ...]:

@@ -51,15 +51,8 @@ class MemoryState(NamedTuple):
     @classmethod
     def of(cls, memory: Memory) -> MemoryState:
         relations = tuple((kind, tuple(values)) for kind, values in memory.relations.items())
-        return cls(
-            memory.status,
-            memory.created,
-            memory.last_used,
-            memory.use_count,
-            memory.strength,
-            memory.use_days,
-            relations,
-        )
+        m = memory
+        return cls(m.status, m.created, m.last_used, m.use_count, m.strength, m.use_days, relations)
 
     @property
     def superseded(self) -> bool:

@@ -38,18 +38,9 @@ def note_links(body: str, frontmatter: Mapping[str, Any]) -> tuple[NoteLink, ...
     # the parsers (markdown-it, YAML) load with the first note parsed: a warm start parses none
     from cortexgraph_vault.core.links import extract_links
 
+    s = shared  # a target is mostly another note's name, linked from several notes: one string
     return tuple(
-        # a target is mostly another note's name, linked from several notes: one string
-        NoteLink(
-            shared(r.target),
-            r.heading,
-            r.block,
-            r.alias,
-            r.embed,
-            shared(r.kind),
-            r.property,
-            r.line,
-        )
+        NoteLink(s(r.target), r.heading, r.block, r.alias, r.embed, s(r.kind), r.property, r.line)
         for r in extract_links(body, frontmatter)
     )
 
@@ -65,10 +56,7 @@ def _strings(value: Any) -> tuple[str, ...]:
 def aliases_of(frontmatter: Mapping[str, Any]) -> tuple[str, ...]:
     """A note's aliases as Obsidian reads them (`aliases`, `alias`, or a comma-separated string)."""
     raw = frontmatter.get("aliases", frontmatter.get("alias"))
-    if isinstance(raw, str):
-        # Obsidian's older comma-separated form
-        raw = [part for part in raw.split(",")]
-    return _strings(raw)
+    return _strings(raw.split(",") if isinstance(raw, str) else raw)  # str: the older form
 
 
 def decode_note_bytes(data: bytes, max_bytes: int) -> tuple[str, list[str]]:

@@ -42,17 +42,14 @@ class PostingBlock:
 
     def only(self, keep: Container[str]) -> PostingBlock:
         """The block without the documents not in `keep`."""
-        new_of: dict[int, int] = {}
-        for i, path in enumerate(self.paths):
-            if path in keep:
-                new_of[i] = len(new_of)
+        kept_at = [i for i, path in enumerate(self.paths) if path in keep]
+        new_of = {old: new for new, old in enumerate(kept_at)}
         kept = []
         for term, docs, tfs in self.postings():
             pairs = [(new_of[d], tf) for d, tf in zip(docs, tfs, strict=True) if d in new_of]
             if pairs:
                 kept.append((term, [d for d, _ in pairs], [tf for _, tf in pairs]))
-        norms = [n for path, n in zip(self.paths, self.norms, strict=True) if path in keep]
-        return _flat([p for p in self.paths if p in keep], norms, kept)
+        return _flat([self.paths[i] for i in kept_at], [self.norms[i] for i in kept_at], kept)
 
 
 def posting_block(docs: Iterable[tuple[str, TermStats]]) -> PostingBlock:
@@ -137,9 +134,7 @@ def _smallest(tfs: array[Any]) -> array[Any]:
     code = _tf_type(tfs)
     if code == tfs.typecode:
         return tfs
-    out = array(code)
-    out.frombytes(np.asarray(tfs, dtype=np.float64).astype(_NUMPY[code]).tobytes())
-    return out
+    return _array(code, np.asarray(tfs, dtype=np.float64).astype(_NUMPY[code]))
 
 
 class Postings:

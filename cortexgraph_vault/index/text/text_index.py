@@ -101,7 +101,6 @@ class TextIndex(Vocabulary):
         self._terms_of: dict[int, list[str]] = {}  # of documents with many terms
         self._era = 0  # bumped by each export: arrays exported before are not changed in place
 
-    # size ------------------------------------------------------------------------------
     def __len__(self) -> int:
         return len(self._doc_of)
 
@@ -161,7 +160,6 @@ class TextIndex(Vocabulary):
         p = self._postings.get(term)
         return p.df if p is not None else 0
 
-    # changes ---------------------------------------------------------------------------
     def put(
         self, path: str, stats: TermStats, old_terms: Callable[[], Iterable[str]] | None = None
     ) -> None:
@@ -279,11 +277,8 @@ class TextIndex(Vocabulary):
         p.tfs = p.tfs[:]
         p.owned = self._era
 
-    # queries ---------------------------------------------------------------------------
     def search_expanded(
-        self,
-        terms: Sequence[str],
-        related: Mapping[str, Sequence[tuple[str, float]]] | None = None,
+        self, terms: Sequence[str], related: Mapping[str, Sequence[tuple[str, float]]] | None = None
     ) -> tuple[dict[str, float], dict[str, list[str]]]:
         """`search_docs` by path: path → similarity, in the same order."""
         (docs, sims), used = self.search_docs(terms, related)
@@ -291,9 +286,7 @@ class TextIndex(Vocabulary):
         return dict(zip([paths[d] for d in docs.tolist()], sims.tolist(), strict=True)), used
 
     def search_sized(
-        self,
-        terms: Sequence[str],
-        related: Mapping[str, Sequence[tuple[str, float]]] | None = None,
+        self, terms: Sequence[str], related: Mapping[str, Sequence[tuple[str, float]]] | None = None
     ) -> tuple[dict[str, float], dict[str, list[str]], np.ndarray]:
         """`search_expanded`, and each match's indexed length (`lengths`), in its order."""
         (docs, sims), used = self.search_docs(terms, related)
@@ -317,9 +310,7 @@ class TextIndex(Vocabulary):
         return out
 
     def search_docs(
-        self,
-        terms: Sequence[str],
-        related: Mapping[str, Sequence[tuple[str, float]]] | None = None,
+        self, terms: Sequence[str], related: Mapping[str, Sequence[tuple[str, float]]] | None = None
     ) -> tuple[tuple[np.ndarray, np.ndarray], dict[str, list[str]]]:
         """Every live document matching at least one term (document numbers, in the order
         they were met) and its BM25F similarity in [0, 1], and the vocabulary terms each
@@ -396,7 +387,6 @@ class TextIndex(Vocabulary):
     def _idf(df: int, n: int) -> float:
         return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
-    # persistence -----------------------------------------------------------------------
     def export(self) -> dict[str, object]:
         """A picklable snapshot, tombstones and all (renumbering is not cheap), without the
         terms no document holds. The posting arrays are handed out as they are, not copied

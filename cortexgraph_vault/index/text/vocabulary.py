@@ -107,13 +107,9 @@ class Vocabulary:
         # loaded then, not by every search command)
         from rapidfuzz import fuzz, process
 
-        near: list[str] = []
-        for size in range(len(term) - 2, len(term) + 3):
-            near.extend(self._lengths().get(size, {}))
+        lengths = self._lengths()
+        near = [t for size in range(len(term) - 2, len(term) + 3) for t in lengths.get(size, {})]
         found = process.extract(
             term, near, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF, limit=MAX_EXPANSIONS * 4
         )
-        for cand, _score, _ in found:
-            if cand in postings and len(out) < MAX_EXPANSIONS:
-                out.append((cand, FUZZY_WEIGHT))
-        return out
+        return [(cand, FUZZY_WEIGHT) for cand, _, _ in found if cand in postings][:MAX_EXPANSIONS]

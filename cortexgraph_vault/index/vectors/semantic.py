@@ -1,17 +1,12 @@
 """Vectors of notes, for search by meaning beside search by words.
 
-Note vectors: one unit vector per note, from its title and the start of its text, kept in
-one float32 matrix (10k notes: 10 MB) so a query is a single matrix-vector product. Each is
-keyed by a hash of the text it was made from: a touch (a frontmatter change) or a note that
-comes back unchanged from the cache is not embedded again.
+One unit vector per note, from its title and the start of its text, in one float32 matrix
+(10k notes: 10 MB): a query is one matrix-vector product. Each is keyed by a hash of its text,
+so a touch or a note unchanged in the cache is not embedded again. (Word-level vectors put
+"boss" nearer "lost" than "manager"; everyday synonyms come from core/synonyms.py.)
 
-Word-level vectors (a query word's nearest vault words) were tried and left out: averaged
-sub-word vectors put "boss" nearer "lost" than "manager". Everyday synonyms come from a
-small word list instead (core/synonyms.py).
-
-The catalogue marks notes as changed; vectors are brought up to date in one batch by `sync`,
-which the search calls before it looks (and the watcher after each batch of edits), so every
-way a note can change — our writes, a person's edit, a checkout, an import — is covered.
+The catalogue marks notes as changed; `sync` embeds them in one batch before a search looks
+(and the watcher after each batch of edits), so every way a note can change is covered.
 """
 
 from __future__ import annotations
@@ -74,7 +69,6 @@ class SemanticIndex:
         self._stale: set[str] = set()
         self._queries = QueryVectors()
 
-    # the model ----------------------------------------------------------------------
     @property
     def available(self) -> bool:
         return self.embedder() is not None
@@ -98,7 +92,6 @@ class SemanticIndex:
             self._notes = VectorRows(model.dim)
         return self._notes
 
-    # changes ------------------------------------------------------------------------
     def mark(self, path: str) -> None:
         with self.lock:
             self._stale.add(path)
@@ -143,10 +136,8 @@ class SemanticIndex:
                     text = text_of(path)
                     if text is None:
                         notes.remove(path)
-                        continue
-                    if notes.key_of(path) == text_key(text):
-                        continue
-                    todo.append(path)
+                    elif notes.key_of(path) != text_key(text):
+                        todo.append(path)
                 self._stale.clear()
                 notes.reserve(todo)
                 model = self._embedder
@@ -177,7 +168,6 @@ class SemanticIndex:
                     progress(min(start + slice_size, len(todo)), len(todo))
             return len(todo)
 
-    # queries ------------------------------------------------------------------------
     def query_vector(self, text: str) -> np.ndarray | None:
         """The vector of a query (read-only: the last few are remembered by their text)."""
         model = self.embedder()
@@ -196,12 +186,10 @@ class SemanticIndex:
         (whoever asks names the list's state) nor the rows' names change: a table of every
         note asks once per change, not once per search. Call holding `lock`.
 
-        `index`: the position in `paths` of each path the caller will read the row of (a
-        note table's lookup). With it, rows are brought up to date from the last ones when
-        `paths` is the last list or that list with paths added at its end (a save): only the
-        added paths and the names that got or lost a row since are looked up, not every
-        path. A position `index` does not name (a
-        removed note's row, unreachable) may then keep an older row."""
+        `index`: the position in `paths` of each path the caller will read the row of. With
+        it, when `paths` is the last list or that list with paths added at its end (a save),
+        only the added paths and the names that got or lost a row since are looked up; a
+        position `index` does not name may then keep an older row."""
         notes = self._notes
         named = notes.named if notes is not None else 0
         cached = self._rows_of
@@ -272,7 +260,6 @@ class SemanticIndex:
             cosines = np.where(also >= 0, sims[np.maximum(also, 0)], 0.0).astype(np.float64)
             return top, cosines
 
-    # persistence --------------------------------------------------------------------
     def export(self) -> ExportedVectors | None:
         """The vectors for the cache: the matrix itself, not a copy (see `VectorRows`); `paths`
         names each row, None for a free one."""
@@ -280,12 +267,8 @@ class SemanticIndex:
             if self._notes is None:
                 return None
             matrix, keys = self._notes.used()
-            return {
-                "paths": list(self._notes.names),
-                "keys": keys,
-                "notes": matrix,
-                "pending": sorted(self._stale),
-            }
+            paths, pending = list(self._notes.names), sorted(self._stale)
+            return {"paths": paths, "keys": keys, "notes": matrix, "pending": pending}
 
     def restore(self, data: ExportedVectors, known: Iterable[str]) -> None:
         """Take vectors from the cache; notes it lacks are marked to be embedded. The model

@@ -191,8 +191,9 @@ def test_a_memory_related_to_hundreds_keeps_the_relations_that_fit_and_says_so(
 
 def test_the_cli_prints_the_cursor_of_a_cut_search_and_continues_with_it(
     tmp_path: Path,
-    cli,  # type: ignore[no-untyped-def]
+    cli_in_process,  # type: ignore[no-untyped-def]
 ) -> None:
+    cli = cli_in_process
     vault = a_vault_of_long_memories(tmp_path / "vault", count=12, chars=3_000)
     env = {"CORTEXGRAPH_RESULT_MAX_CHARS": "8000"}
     args = ["search-all", "harbour", "--limit", "12", "--preview", "0"]
