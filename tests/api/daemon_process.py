@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.conftest import GIT_ENV, NOW_ISO
+from tests.conftest import GIT_ENV, MEANING_OFF, NOW_ISO
 
 STARTUP_SECONDS = 60
 _URL = re.compile(r"REST\s+(http://127\.0\.0\.1:(\d+))/api/v1")
@@ -31,6 +31,7 @@ def isolated_env(home: Path, **extra: str) -> dict[str, str]:
         GIT_CONFIG_NOSYSTEM="1",
         PYTHONUNBUFFERED="1",
     )
+    env.setdefault(*MEANING_OFF)  # as in the tests' own process: a test turns it on by `extra`
     env.update(extra)
     return env
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.vault.files import TEMP_MARK
 from tests.builders import a_vault, memory_text
-from tests.conftest import GIT_ENV, NOW, git
+from tests.conftest import GIT_ENV, MEANING_OFF, NOW, git
 
 MEMORY_FOLDERS = ("_stm", "memories", "_archive")
 
@@ -139,6 +139,7 @@ def child_env(home: Path | None = None, **extra: str) -> dict[str, str]:
             env[key] = os.environ[key]
     env.update(GIT_ENV)
     env["PYTHONUNBUFFERED"] = "1"
+    env.setdefault(*MEANING_OFF)  # as in the tests' own process: a test turns it on by `extra`
     env.update(extra)
     return env
 

@@ -153,3 +153,11 @@ def test_a_damaged_weights_file_leaves_a_few_new_notes_to_the_word_vectors(
     meaning.loader = lambda: WorkerEncoder(damaged)  # one note: embedded by the search itself
     assert ranked(service, QUERIES[0]) == words_only
     assert meaning.broken is not None and f"{damaged}: sentence encoder weights" in meaning.broken
+
+
+def test_a_query_of_no_known_words_finds_nothing_by_meaning(tmp_path: Path) -> None:
+    # the encoder sees some likeness in anything: letters typed at random reach ~0.2
+    service = service_for(notes_vault(tmp_path / "vault"), meaning_search=True)
+    assert service.engine.catalog.meaning.wait() is not None
+    for query in ("zzqxvwq", "asdfgh qwerty"):
+        assert service.search_unified(query, limit=5).results == [], query
