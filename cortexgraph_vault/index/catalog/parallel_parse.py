@@ -18,17 +18,16 @@ import logging
 import os
 import pickle
 import selectors
-import struct
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import cortexgraph_vault
 from cortexgraph_vault.index.catalog.file_reads import read_note_file
 from cortexgraph_vault.index.catalog.vault_walk import Walked
 from cortexgraph_vault.index.notes.records import IndexedNote, index_bytes, with_words
+from cortexgraph_vault.index.worker_process import LENGTH, start_worker
 from cortexgraph_vault.vault.layout import VaultLayout
 
 if TYPE_CHECKING:  # the word index loads numpy: the workers need it first, not the caller
@@ -49,11 +48,6 @@ FRAME_MIN, FRAME_MAX = 200, 4000
 def frame_size(files: int, workers: int) -> int:
     return max(FRAME_MIN, min(FRAME_MAX, files // (workers * 4)))
 
-
-_LENGTH = struct.Struct("!Q")
-# A worker only sorts small arrays: numpy's BLAS starting a thread per core at its import
-# costs each worker part of its start-up for nothing.
-ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 if TYPE_CHECKING:
     # (path, parsed note and its words | None when the file is gone, why it is unreadable)
@@ -85,23 +79,10 @@ class ParseWorkers:
     of a second) while the caller walks the vault, then waits for its job on stdin."""
 
     def __init__(self, count: int) -> None:
-        package_dir = str(Path(cortexgraph_vault.__file__).resolve().parents[1])
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([package_dir, *sys.path]), **ONE_THREAD}
         self.procs: list[subprocess.Popen[bytes]] = []
         try:
             for _ in range(count):
-                self.procs.append(
-                    subprocess.Popen(
-                        [
-                            sys.executable,
-                            "-c",
-                            f"from {__name__} import worker_main; worker_main()",
-                        ],
-                        stdin=subprocess.PIPE,
-                        stdout=subprocess.PIPE,
-                        env=env,
-                    )
-                )
+                self.procs.append(start_worker(__name__))
         except BaseException:
             self.stop()
             raise
@@ -235,12 +216,12 @@ def _read_frames(procs: list[subprocess.Popen[bytes]]) -> Iterator[Frame]:
                 continue
             buf = buffers[fd]
             buf += chunk
-            while len(buf) >= _LENGTH.size:
-                (size,) = _LENGTH.unpack_from(buf)
-                if len(buf) < _LENGTH.size + size:
+            while len(buf) >= LENGTH.size:
+                (size,) = LENGTH.unpack_from(buf)
+                if len(buf) < LENGTH.size + size:
                     break
-                frame = bytes(buf[_LENGTH.size : _LENGTH.size + size])
-                del buf[: _LENGTH.size + size]
+                frame = bytes(buf[LENGTH.size : LENGTH.size + size])
+                del buf[: LENGTH.size + size]
                 yield pickle.loads(frame)
     selector.close()
 
@@ -266,5 +247,5 @@ def worker_main() -> None:
         block = posting_block((rel, stats) for rel, _, stats, _ in batch if stats is not None)
         parsed = [(rel, note, None, problem) for rel, note, _, problem in batch]
         data = pickle.dumps((parsed, block), protocol=pickle.HIGHEST_PROTOCOL)
-        out.write(_LENGTH.pack(len(data)) + data)
+        out.write(LENGTH.pack(len(data)) + data)
         out.flush()

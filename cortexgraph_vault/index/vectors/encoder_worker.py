@@ -4,9 +4,8 @@ A vault's first fill keeps a core busy for minutes. On a thread of this process 
 interpreter lock between its numpy calls, and a search waited for it (a touch took twice as
 long); lowered in priority, the thread was descheduled while holding the lock, and the search
 waited longer still. A worker process shares no lock with the searches and its lower priority
-is its own. It is a plain `python -c` subprocess (as index/catalog/parallel_parse.py's, for
-the same reasons): texts go in as JSON, vectors come back as float32 bytes, each framed by
-its length. It ends when the fill is done (`let_go`); queries and a few new notes are
+is its own. It is one of index/worker_process.py's: texts go in as JSON, vectors come back
+as float32 bytes, each framed by its length. It ends when the fill is done (`let_go`); queries and a few new notes are
 embedded in this process.
 """
 
@@ -16,14 +15,12 @@ import contextlib
 import functools
 import json
 import os
-import struct
 import subprocess
 import sys
 import threading
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-import cortexgraph_vault
 from cortexgraph_vault.index.vectors.minilm import (
     DIM,
     WEIGHTS,
@@ -31,26 +28,25 @@ from cortexgraph_vault.index.vectors.minilm import (
     load_encoder,
     shared_encoder,
 )
+from cortexgraph_vault.index.worker_process import LENGTH, start_worker
 
 if TYPE_CHECKING:
     import numpy as np
 
-_LENGTH = struct.Struct("!Q")
 IN_PROCESS = 16  # texts embedded here rather than sent to the worker
 NICE = 10
-ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 def _frame(out: IO[bytes], data: bytes) -> None:
-    out.write(_LENGTH.pack(len(data)) + data)
+    out.write(LENGTH.pack(len(data)) + data)
     out.flush()
 
 
 def _read(source: IO[bytes]) -> bytes | None:
-    head = source.read(_LENGTH.size)
-    if len(head) < _LENGTH.size:
+    head = source.read(LENGTH.size)
+    if len(head) < LENGTH.size:
         return None
-    (size,) = _LENGTH.unpack(head)
+    (size,) = LENGTH.unpack(head)
     data = source.read(size)
     return data if len(data) == size else None
 
@@ -99,14 +95,7 @@ class WorkerEncoder:
 
     def _worker(self) -> subprocess.Popen[bytes]:
         if self._proc is None or self._proc.poll() is not None:
-            package_dir = str(Path(cortexgraph_vault.__file__).resolve().parents[1])
-            env = {**os.environ, "PYTHONPATH": os.pathsep.join([package_dir, *sys.path])}
-            self._proc = subprocess.Popen(
-                [sys.executable, "-c", f"from {__name__} import worker_main; worker_main()"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                env={**env, **ONE_THREAD, "CORTEXGRAPH_ENCODER_WEIGHTS": self.source},
-            )
+            self._proc = start_worker(__name__, CORTEXGRAPH_ENCODER_WEIGHTS=self.source)
         return self._proc
 
     def _stop(self) -> None:
