@@ -140,7 +140,7 @@ class VaultCatalog:
         # told how many notes `sync_vectors` embedded (a one-call process writes them to the cache)
         self.vectors_made: Callable[[int], None] | None = None
         # the sentence encoder's vectors, made behind the searches (index/vectors/meaning.py)
-        self.meaning = MeaningVectors(encoder, lambda: list(self._notes), self.vector_text)
+        self.meaning = MeaningVectors(encoder, lambda: list(self._notes), self.meaning_text)
         self.graph = LinkGraph()
         self.parsed = 0  # notes parsed since start (a warm start parses only what changed)
         self.progress: Progress = no_progress("indexing")  # (parsed, to parse) on a cold start
@@ -314,6 +314,19 @@ class VaultCatalog:
 
         note = self._notes.get(rel)
         return None if note is None else note_text(note.title, note.aliases, note.body_text())
+
+    def meaning_text(self, rel: str) -> str | None:
+        """What the sentence encoder reads of a note: its names, then its text as rendered
+        (core/reading_text.py), so its 128 tokens go to words a reader sees, not markup."""
+        from cortexgraph_vault.core.reading_text import reading_text
+        from cortexgraph_vault.index.vectors.semantic import note_text
+
+        note = self._notes.get(rel)
+        return (
+            None
+            if note is None
+            else note_text(note.title, note.aliases, reading_text(note.body_text()))
+        )
 
     def sync_vectors(self) -> int:
         """Embed the notes changed since the last call (the search calls it before it looks)."""
