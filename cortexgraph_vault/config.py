@@ -218,7 +218,7 @@ class Config:
     meaning_long_note_weight: float = _setting("float", 0.8, "share of relevance from the sentence encoder's similarity for a long note", 0.0, 1.0)
     meaning_min_cosine: float = _setting("float", 0.25, "least sentence-encoder similarity for a note found by meaning alone", 0.0, 1.0)
     result_max_chars: int = _setting("int", 40_000, "characters (compact JSON) one search or open answer holds at most; next_cursor continues", 2_000, 1_000_000)
-    search_prior_floor: float = _setting("float", 0.8, "least share of its relevance an unused, old memory keeps in search", 0.0, 1.0)
+    search_prior_floor: float = _setting("float", 0.9, "least share of its relevance an unused, old memory keeps in search", 0.0, 1.0)
     search_vector_weight: float = _setting("float", 0.3, "share of relevance from vector similarity (of a memory or another short note)", 0.0, 1.0)
     search_long_note_vector_weight: float = _setting("float", 0.5, "share of relevance from vector similarity for a long note (a page; between short and long, in proportion)", 0.0, 1.0)
     search_context_weight: float = _setting("float", 0.3, "share of a better match's lead a memory gains from a neighbour saved just before or after it", 0.0, 1.0)

@@ -56,6 +56,7 @@ def build_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if watch:
             await anyio.to_thread.run_sync(service.engine.start_watcher)
+        service.engine.make_meaning_vectors()
         scheduler = consolidation_scheduler(service)
         if elsewhere is not None:
             await elsewhere.start()

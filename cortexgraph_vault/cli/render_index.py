@@ -68,6 +68,16 @@ def _vault_status(result: VaultStatus) -> str:
         f"cache: {c.path} ({'loaded' if c.loaded_at_start else 'built'} at start; "
         f"{wording.count(c.notes_parsed, 'note')} parsed here)",
     ]
+    meaning = result.meaning
+    if meaning is not None and meaning.enabled:
+        lines.append(
+            f"meaning: {meaning.vectors} of {meaning.notes} notes have sentence vectors; "
+            + (
+                "searches rank by them"
+                if meaning.ready
+                else f"searches rank by words until all do{f' ({meaning.problem})' if meaning.problem else ''}"
+            )
+        )
     lines += [f"unparseable: {p.path}: {short(p.reason, 100)}" for p in result.unparseable]
     return "\n".join(lines)
 

@@ -20,9 +20,9 @@ cue. A page of notes speaks of many things, and a few of the question's words so
 it say little of what it is about; its vector (its title and opening) says more. Neighbours are the memories saved just before and after a memory within one episode
 (consecutive saves less than `context_gap` apart): what was said around a fact helps find
 it, as a person recalls the conversation where they heard it. With the default floor
-f = 0.8, a memory that has faded to nothing keeps 80 % of its relevance: a memory that
-matches a question much better than a fresh one still comes first, and two that match
-alike are ordered by use and recency. Pure: no clock, no files.
+f = 0.9, a memory that has faded to nothing keeps 90 % of its relevance: a memory that
+matches a question better than a fresh one by a tenth or more still comes first, and two
+that match alike are ordered by use and recency. Pure: no clock, no files.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class RankingConfig:
-    prior_floor: float = 0.8
+    prior_floor: float = 0.9
     vector_weight: float = 0.3  # of a short text
     long_vector_weight: float = 0.5  # of a long one
     short_text: float = 60.0  # indexed (field-weighted) words up to which a text is short

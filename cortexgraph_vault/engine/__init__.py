@@ -265,8 +265,15 @@ class VaultEngine:
     def follow_told_changes(self) -> None:
         """The catalogue is kept current by another process telling this one every path that
         changed (the daemon's read processes, api/read_worker.py): reads trust it as they trust
-        a watcher's, without a walk or the change lock."""
+        a watcher's, without a walk or the change lock. Its sentence vectors are those the
+        other process makes, taken from their file (index/vectors/meaning.py)."""
         self.watching = True
+        self.catalog.meaning.follows = True
+
+    def make_meaning_vectors(self) -> None:
+        """Start making the sentence encoder's vectors now, behind whatever comes (a daemon:
+        its read processes take them once made), not at the first search."""
+        self.catalog.meaning.fill_behind()
 
     def stop_watcher(self) -> None:
         self.watching = False

@@ -35,8 +35,9 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "PlanMemory StageOutcome"
     ),
     "graph": _names(
-        "CacheStatus GRAPH_MAX_CHARS GraphNode GraphRelation GraphResult GraphStats NeighbourNode "
-        "NeighbourhoodResult ReindexResult SemanticStatus UnresolvedTarget VaultStatus WatcherStatus"
+        "CacheStatus GRAPH_MAX_CHARS GraphNode GraphRelation GraphResult GraphStats MeaningStatus "
+        "NeighbourNode NeighbourhoodResult ReindexResult SemanticStatus UnresolvedTarget "
+        "VaultStatus WatcherStatus"
     ),
     "intelligence": _names(
         "AutoRecallResult MessageAnalysis PhraseSignal RecallAnalysis RecalledMemory ReviewItem "

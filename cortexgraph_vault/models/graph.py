@@ -141,6 +141,18 @@ class SemanticStatus(Model):
     problem: str | None = Field(None, description="why vectors are unavailable, and the fix")
 
 
+class MeaningStatus(Model):
+    """The sentence encoder's note vectors: searches rank by them once every note has one."""
+
+    enabled: bool = Field(description="CORTEXGRAPH_MEANING_SEARCH")
+    ready: bool = Field(
+        description="searches rank by the sentence encoder now (else by words and word vectors)"
+    )
+    vectors: int = Field(description="notes whose sentence vector is of their text as it is")
+    notes: int = Field(description="notes in the vault")
+    problem: str | None = Field(None, description="why there are none, and the fix")
+
+
 class VaultStatus(Model):
     vault: str
     notes: int
@@ -153,6 +165,7 @@ class VaultStatus(Model):
     watcher: WatcherStatus
     cache: CacheStatus
     semantic: SemanticStatus | None = None
+    meaning: MeaningStatus | None = None
     unparseable: list[Skipped] = Field(
         description="every file indexed only in part or not at all, with the reason"
     )

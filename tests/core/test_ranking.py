@@ -35,6 +35,14 @@ def test_a_much_better_match_is_never_overtaken_by_a_fresher_one() -> None:
     assert old_exact > fresh_one_word
 
 
+def test_a_memory_used_often_does_not_outrank_one_matching_a_seventh_better() -> None:
+    # a memory of many uses (score 5) and one faded (0.05), the second matching the question
+    # 15 % better: use orders near-equal matches, it does not decide between unequal ones
+    used_often = 0.27 * prior(5.0, CFG.prior_floor)
+    better_match = 0.31 * prior(0.05, CFG.prior_floor)
+    assert better_match > used_often
+
+
 def test_equal_matches_are_ordered_by_the_prior() -> None:
     rel = Relevance(lexical=0.5, vector=0.4).total(CFG)
     assert rel * prior(0.9, CFG.prior_floor) > rel * prior(0.1, CFG.prior_floor)

@@ -31,6 +31,7 @@ from cortexgraph_vault.models.graph import (
     GraphRelation,
     GraphResult,
     GraphStats,
+    MeaningStatus,
     NeighbourhoodResult,
     NeighbourNode,
     ReindexResult,
@@ -307,6 +308,18 @@ def _semantic_status(engine: VaultEngine) -> SemanticStatus:
     )
 
 
+def _meaning_status(engine: VaultEngine) -> MeaningStatus:
+    enabled = bool(engine.config.semantic_search and engine.config.meaning_search)
+    state = engine.catalog.meaning.state()
+    return MeaningStatus(
+        enabled=enabled,
+        ready=state.ready,
+        vectors=state.vectors,
+        notes=state.notes,
+        problem=state.problem if enabled else None,
+    )
+
+
 def vault_status(engine: VaultEngine) -> VaultStatus:
     """Counts, the watcher's heartbeat, the cache, and every file that could not be parsed."""
     catalog = engine.catalog if engine.watching else engine.fresh()
@@ -352,6 +365,7 @@ def vault_status(engine: VaultEngine) -> VaultStatus:
         vocabulary=vocabulary,
         watcher=watch,
         semantic=_semantic_status(engine),
+        meaning=_meaning_status(engine),
         cache=CacheStatus(
             path=str(cache.path),
             loaded_at_start=cache.loaded_at_start,

@@ -9,8 +9,12 @@ the spot); until then it uses the word vectors exactly as before, so quality nev
 below theirs while these are made.
 
 A note's vector is keyed by the hash of the text it was made from (semantic.py `text_key`,
-the same text as the word vectors'): the file is checked against the notes as they are
-when loaded, and a note changed since is embedded again.
+of what the catalogue's `meaning_text` gives): the file is checked against the notes as they
+are when loaded, and a note changed since is embedded again.
+
+The daemon's read processes answer its searches from indexes of their own. They make no
+vectors (`follows`): the daemon makes them once, and each read process takes the file the
+daemon saved once it holds every note, so a vault is embedded once, not once a process.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,6 +48,16 @@ SLICE = 64  # notes embedded between two saves of the file
 START_AFTER = 1.0
 
 
+@dataclass(frozen=True)
+class MeaningState:
+    """How far the vectors are, as a person asks it: are searches ranked by the encoder yet?"""
+
+    ready: bool  # a search ranks by the sentence encoder now
+    vectors: int  # notes whose vector is of their text as it is
+    notes: int
+    problem: str | None = None  # why there are none (turned off, weights unusable, a failure)
+
+
 class MeaningVectors:
     def __init__(
         self,
@@ -55,6 +70,12 @@ class MeaningVectors:
         self.text_of = text_of
         self.file: Path | None = None  # set by the index cache
         self.behind = True  # a process that makes one call starts no thread
+        # another process makes the vectors (the daemon, for its read processes): they are
+        # taken from the file it saves, never made here
+        self.follows = False
+        self._taken: tuple[int, int] | None = None  # the file as a follower last looked at it
+        self._marked: set[str] = set()  # a follower's notes changed since it took the file
+        self._made = (0, 0)  # the fill's notes embedded, and to embed
         self._index: SemanticIndex | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -88,8 +109,16 @@ class MeaningVectors:
             self._index = None
 
     def mark(self, path: str) -> None:
-        if self._index is not None:  # else marked when made
-            self._index.mark(path)
+        with self._lock:
+            if self.follows:  # marked again on the vectors taken next
+                self._marked.add(path)
+        index = self._index
+        if index is not None:  # else marked when made
+            index.mark(path)
+            if index.pending > ON_THE_SPOT and not self.follows:
+                # more than a search makes on the spot: made behind without waiting for one
+                # (the daemon's read processes search, not the daemon)
+                self.fill_behind()
 
     def drop(self, path: str) -> None:
         if self._index is not None:
@@ -105,6 +134,8 @@ class MeaningVectors:
         and the missing ones are made behind."""
         if self.loader is None or self.filling or self.broken is not None:
             return None
+        if self.follows:
+            self._take_file()
         index = self.index
         waiting = index.waiting() if index.pending <= ON_THE_SPOT else None
         texts = [self.text_of(path) or "" for path in waiting or ()]
@@ -129,9 +160,55 @@ class MeaningVectors:
             thread.join()
         return found
 
+    def state(self) -> MeaningState:
+        """How many notes have their vector, without making any or reading the file."""
+        notes = len(list(self.known()))
+        if self.loader is None:
+            return MeaningState(False, 0, notes, "the sentence encoder is turned off")
+        index = self._index
+        waiting = notes if index is None else index.pending
+        filling = self.filling
+        if filling and index is not None:
+            done, total = self._made
+            waiting += total - done
+        problem = self.broken or (index.problem if index is not None else None)
+        ready = problem is None and not filling and index is not None and waiting <= ON_THE_SPOT
+        return MeaningState(ready, max(0, notes - waiting), notes, problem)
+
+    def _take_file(self) -> None:
+        """A follower takes the vectors the file holds once the process that makes them saved
+        it with every note (`complete`): each note is checked against its vector's key, and
+        those changed since stay waiting (a few are made on the spot, as a memory just saved)."""
+        stamp = _stamp(self.file)
+        if stamp is None or stamp == self._taken or self.file is None:
+            return
+        self._taken = stamp
+        try:
+            found, complete = _read_complete(self.file)
+        except Exception as exc:  # the maker writes it aside and renames: seldom half a file
+            log.warning("%s unusable (%s); searching by the word vectors", self.file, exc)
+            return
+        if not complete:
+            return
+        from cortexgraph_vault.index.vectors.semantic import SemanticIndex
+
+        with self._lock:
+            self._marked.clear()  # changes from here on are marked again below
+        index = SemanticIndex(self.loader)
+        known = list(self.known())
+        index.restore(found, known)
+        for path in known:
+            index.mark(path)
+        index.sync(self.text_of, embed=False)
+        with self._lock:
+            for path in self._marked:
+                index.mark(path)
+            self._marked.clear()
+            self._index = index
+
     def fill_behind(self) -> threading.Thread | None:
         """Start making the missing vectors on a thread of their own (one at a time)."""
-        if self.loader is None or not self.behind or self.broken is not None:
+        if self.loader is None or not self.behind or self.follows or self.broken is not None:
             return None
         with self._lock:
             if self._thread is None or not self._thread.is_alive():
@@ -142,10 +219,15 @@ class MeaningVectors:
     def _fill(self) -> None:
         time.sleep(START_AFTER)
         index = self.index
+        self._made = (0, 0)
+
+        def saved(done: int, total: int) -> None:
+            self._made = (done, total)
+            self.save()
+
         try:
-            made = index.sync(self.text_of, lambda done, _: self.save(), SLICE)
-            if made or not index.count:
-                self.save()
+            index.sync(self.text_of, saved, SLICE)
+            self.save()  # complete now: the daemon's read processes take it
         except Exception as exc:  # the word vectors serve the searches; the cause to the log
             log.exception("making the sentence encoder's note vectors failed")
             self.broken = f"making the sentence encoder's note vectors failed ({exc})"
@@ -159,10 +241,14 @@ class MeaningVectors:
         import numpy as np
 
         index = self._index
+        if self.follows:  # the file is the maker's
+            return
         exported = index.export() if index is not None else None
         if self.file is None or exported is None:
             return
         used = [i for i, path in enumerate(exported["paths"]) if path is not None]
+        done, total = self._made
+        complete = not exported["pending"] and done >= total
         aside = self.file.with_name(f"{self.file.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
             with aside.open("wb") as f:
@@ -171,6 +257,7 @@ class MeaningVectors:
                     paths=np.array([exported["paths"][i] for i in used], dtype=str),
                     keys=exported["keys"][used],
                     notes=exported["notes"][used],
+                    complete=np.array(complete),
                 )
             os.replace(aside, self.file)
         except OSError as exc:
@@ -179,8 +266,31 @@ class MeaningVectors:
 
 
 def _read(path: Path) -> ExportedVectors:
+    return _read_complete(path)[0]
+
+
+def _read_complete(path: Path) -> tuple[ExportedVectors, bool]:
+    """The vectors the file holds, and whether it held every note when it was saved."""
     import numpy as np
 
     with np.load(path, allow_pickle=False) as found:
         paths: list[str | None] = [str(p) for p in found["paths"]]
-        return {"paths": paths, "keys": found["keys"], "notes": found["notes"], "pending": []}
+        complete = bool(found["complete"]) if "complete" in found.files else False
+        exported: ExportedVectors = {
+            "paths": paths,
+            "keys": found["keys"],
+            "notes": found["notes"],
+            "pending": [],
+        }
+        return exported, complete
+
+
+def _stamp(path: Path | None) -> tuple[int, int] | None:
+    """When the file was last written, and its size; None when there is none."""
+    if path is None:
+        return None
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size

@@ -120,9 +120,13 @@ class SemanticIndex:
         text_of: Callable[[str], str | None],
         progress: Progress | None = None,
         slice_size: int = EMBED_SLICE,
+        *,
+        embed: bool = True,
     ) -> int:
         """Embed every note marked as changed whose text is new; the number embedded.
-        `progress`: told (embedded, to embed) after each slice of `slice_size` notes."""
+        `progress`: told (embedded, to embed) after each slice of `slice_size` notes.
+        Not `embed`: only the marks of notes whose vector is of their text are taken off
+        (another process makes the vectors); the others stay marked."""
         with self.embedding:
             with self.lock:
                 if not self._stale:
@@ -139,6 +143,9 @@ class SemanticIndex:
                     elif notes.key_of(path) != text_key(text):
                         todo.append(path)
                 self._stale.clear()
+                if not embed:
+                    self._stale.update(todo)
+                    return 0
                 notes.reserve(todo)
                 model = self._embedder
             if not todo:

@@ -221,6 +221,20 @@ export interface LikelyReplacement {
   strong: boolean;
 }
 
+/** The sentence encoder's note vectors: searches rank by them once every note has one. */
+export interface MeaningStatus {
+  /** CORTEXGRAPH_MEANING_SEARCH */
+  enabled: boolean;
+  /** searches rank by the sentence encoder now (else by words and word vectors) */
+  ready: boolean;
+  /** notes whose sentence vector is of their text as it is */
+  vectors: number;
+  /** notes in the vault */
+  notes: number;
+  /** why there are none, and the fix */
+  problem: string | null;
+}
+
 export interface MemoryDetail {
   id: string | null;
   title: string;
@@ -800,6 +814,7 @@ export interface VaultStatus {
   watcher: WatcherStatus;
   cache: CacheStatus;
   semantic: SemanticStatus | null;
+  meaning: MeaningStatus | null;
   /** every file indexed only in part or not at all, with the reason */
   unparseable: Skipped[];
 }

@@ -192,8 +192,8 @@ def test_search_memory_runs_on_the_index(sample_vault: Path) -> None:
     service = service_for(sample_vault)
     hits = service.search("atlas", top_k=20).results
     assert hits and all(h.source in ("stm", "ltm") for h in hits)  # no ordinary notes
-    # cue-first: relevance × a prior in [0.8, 1] from the memory score
-    assert all(h.score == pytest.approx(h.similarity * prior(h.memory_score or 0, 0.8), abs=2e-6)
+    # cue-first: relevance × a prior in [0.9, 1] from the memory score
+    assert all(h.score == pytest.approx(h.similarity * prior(h.memory_score or 0, 0.9), abs=2e-6)
                for h in hits if not h.review_candidate)  # fmt: skip
     everything = service.search(top_k=100, include_review_candidates=False).results
     assert len(everything) == 24  # no query: every active and promoted memory, best first

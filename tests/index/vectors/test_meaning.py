@@ -63,7 +63,7 @@ def test_vectors_are_made_behind_and_kept_through_a_restart(
     assert index is not None and index.count == len(TOPICS) == len(service.engine.catalog)
     assert embedded == []  # all twenty by the worker process
     assert meaning.file is not None and meaning.file.is_file()
-    garden = "Garden\n# Garden\n\nTomatoes by the south wall."  # as the encoder reads it
+    garden = "Garden\nGarden.\nTomatoes by the south wall."  # as the encoder reads it
     (vault / "notes/Garden.md").write_text("# Garden\n\nTomatoes by the south wall.\n")
     again = service_for(vault, meaning_search=True)  # a restart, one note edited meanwhile
     restored = again.engine.catalog.meaning.wait()
@@ -161,3 +161,50 @@ def test_a_query_of_no_known_words_finds_nothing_by_meaning(tmp_path: Path) -> N
     assert service.engine.catalog.meaning.wait() is not None
     for query in ("zzqxvwq", "asdfgh qwerty"):
         assert service.search_unified(query, limit=5).results == [], query
+
+
+def test_a_process_that_follows_takes_the_vectors_another_made_and_makes_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embedded: list[str] = []  # by this process's encoder
+    real = SentenceEncoder.embed
+
+    def counted(self: SentenceEncoder, texts: list[str]):  # type: ignore[no-untyped-def]
+        embedded.extend(texts)
+        return real(self, texts)
+
+    monkeypatch.setattr(SentenceEncoder, "embed", counted)
+    vault = notes_vault(tmp_path / "vault")
+    words_only = [ranked(service_for(vault), q) for q in QUERIES]
+    follower = service_for(vault, meaning_search=True)
+    follower.engine.follow_told_changes()  # as the daemon's read processes do
+    following = follower.engine.catalog.meaning
+    assert [ranked(follower, q) for q in QUERIES] == words_only
+    assert not following.filling and following.fill_behind() is None
+    assert following.state().vectors == 0 and not following.state().ready
+    maker = service_for(vault, meaning_search=True).engine.catalog.meaning
+    assert maker.wait() is not None  # the file holds every note now
+    assert maker.state() == following.state().__class__(True, len(TOPICS), len(TOPICS))
+    embedded.clear()
+    tops = [ranked(follower, q)[0][0] for q in QUERIES]
+    assert tops == ["notes/Garage.md", "notes/Dentist.md", "notes/Server outage.md"]
+    assert following.state().ready and following.state().vectors == len(TOPICS)
+    assert sorted(embedded) == sorted(QUERIES)  # the queries; not one note
+
+
+def test_the_status_says_how_many_notes_have_their_vector_and_when_searches_use_them(
+    tmp_path: Path,
+) -> None:
+    from cortexgraph_vault.cli.render import render
+
+    service = service_for(notes_vault(tmp_path / "vault"), meaning_search=True)
+    before = service.vault_status()
+    assert before.meaning is not None and not before.meaning.ready
+    assert (before.meaning.vectors, before.meaning.notes) == (0, len(TOPICS))
+    assert "meaning: 0 of 20 notes have sentence vectors; searches rank by words" in render(before)
+    assert service.engine.catalog.meaning.wait() is not None
+    after = service.vault_status()
+    assert after.meaning is not None and after.meaning.ready
+    assert "meaning: 20 of 20 notes have sentence vectors; searches rank by them" in render(after)
+    off = service_for(tmp_path / "vault").vault_status().meaning  # the tests' default: off
+    assert off is not None and not off.enabled and not off.ready
