@@ -176,3 +176,15 @@ def test_prefixes_and_typos_serve_words_the_vault_lacks() -> None:
     assert [t for t, _ in index.expand("postgers")] == terms_of("postgres")  # a typo
     # a word the vault holds stands for itself alone, at full weight
     assert index.expand(terms_of("postgres")[0]) == [(terms_of("postgres")[0], 1.0)]
+
+
+def test_a_prefix_or_typo_never_stands_for_a_filler_word() -> None:
+    """ "animals" is "anim": a typo away from "ani", the stem of "any". A question about
+    animals must not match a note on its "any"; a typo of a word that names something still
+    finds it."""
+    index = TextIndex()
+    index.put("ts.md", term_stats(DocumentText("TypeScript", content="any script bigger")))
+    assert terms_of("any") == ["ani"] and index.document_frequency("ani") == 1
+    assert index.expand("anim") == []
+    assert [t for t, _ in index.expand("biger")] == terms_of("bigger")
+    assert [t for t, _ in index.expand("scri")] == terms_of("script")
