@@ -69,9 +69,6 @@ class ThroughDaemon:
     def service(self) -> MemoryService:
         return self.local.service()  # files and progress on this terminal: this process
 
-    def check(self, name: str, params: Mapping[str, Any]) -> Any:
-        return self.local.check(name, params)
-
     def run_here(self, name: str, params: Mapping[str, Any]) -> Any:
         return self.local.run(name, params)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request
+from cortexgraph_vault.cli.command import Arg, Command, Request, in_process
 from cortexgraph_vault.cli.memory_commands import (
     CURSOR,
     MIN_SCORE,
@@ -103,10 +103,7 @@ COMMANDS = (
             ),
         ),
     ),
-    Command(
-        "status",
-        "index and watcher status, and every note that could not be read",
-        operation="vault_status",
-        through_daemon=False,
+    in_process(
+        "status", "index and watcher status, and every note that could not be read", "vault_status"
     ),
 )

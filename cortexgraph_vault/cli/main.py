@@ -197,16 +197,15 @@ def _service(config: Any, args: argparse.Namespace) -> Any:
 
 
 def run(command: Command, args: argparse.Namespace) -> int:
-    from cortexgraph_vault.cli.command import Request, runs
+    from cortexgraph_vault.cli.command import Request
     from cortexgraph_vault.cli.render import emit, shortfall
     from cortexgraph_vault.config import load_config
 
     request = Request(command.params(args), args.json)
     config = load_config(_overrides(args))
-    if command.needs == "config":
+    if command.on_config is not None:
         # Commands such as `serve --demo`, `mcp` or `doctor` make their own vault or service.
-        assert command.handler is not None
-        result = command.handler(config, request)
+        result = command.on_config(config, request)
     else:
         from cortexgraph_vault.cli.daemon_calls import ThroughDaemon, daemon_for
         from cortexgraph_vault.cli.operation_calls import InProcess, Operations
@@ -220,7 +219,10 @@ def run(command: Command, args: argparse.Namespace) -> int:
         )
         if daemon is not None:  # the daemon serving this vault answers from its warm index
             ops = ThroughDaemon(*daemon, local=alone)
-        result = (command.handler or runs(command.operation or ""))(ops, request)
+        if command.handler is not None:
+            result = command.handler(ops, request)
+        else:
+            result = ops.run(command.operation or "", request.params)
     if result is None:
         return 0
     emit(result, args.json)
@@ -257,7 +259,7 @@ def main(argv: Sequence[str] | None = None, *, exits: bool = False) -> int:
         parser.print_help()
         return 0
     threshold = gc.get_threshold()
-    if command.needs != "config":  # one call, then out (servers and the doctor excepted)
+    if command.on_config is None:  # one call, then out (servers and the doctor excepted)
         # The collector would otherwise run a hundred and fifty times over a read's imports
         # and decoded notes, which all live until the end: a few dozen times is enough to
         # bound what a long command (gc, import) leaves unreachable.
@@ -276,7 +278,7 @@ def main(argv: Sequence[str] | None = None, *, exits: bool = False) -> int:
         return report(exc, command, registry(), verbose=args.verbose)
     finally:
         gc.set_threshold(*threshold)  # `main` called in a process that goes on (tests)
-        if exits and command.needs != "config":
+        if exits and command.on_config is None:
             from cortexgraph_vault.index.gc_pause import freeze_on_resume
 
             freeze_on_resume(False)  # what the exit itself makes is not frozen

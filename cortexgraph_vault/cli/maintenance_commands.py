@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Group, Request
+from cortexgraph_vault.cli.command import Arg, Command, Group, Request, in_process
 
 if TYPE_CHECKING:
     from cortexgraph_vault.config import Config
@@ -94,17 +94,11 @@ COMMANDS = (
             Arg("--force", "replace the file if it exists", flag=True),
         ),
     ),
-    Command(
-        "reindex",
-        "throw the index cache away and parse every note again",
-        operation="reindex",
-        through_daemon=False,
-    ),
+    in_process("reindex", "throw the index cache away and parse every note again", "reindex"),
     Command(
         "merge-driver",
         "merge two versions of a memory note field by field (git runs it; see doctor --fix)",
-        _merge_driver,
-        needs="config",
+        on_config=_merge_driver,
         description="The git merge driver for memory notes, as `.git/config` names it: "
         "`cortexgraph-vault merge-driver %O %A %B %L %P`. Writes the merge into OURS; exit "
         "status 0 when merged, 1 when git must keep the note in conflict.",
@@ -119,8 +113,7 @@ COMMANDS = (
     Command(
         "doctor",
         "check the vault, git, lock, daemon, token and settings; say how to fix",
-        _doctor,
-        needs="config",
+        on_config=_doctor,
         args=(Arg("--fix", "install the merge driver for memory notes if missing", flag=True),),
     ),
     Command(

@@ -25,8 +25,7 @@ COMMANDS = (
     Command(
         "mcp",
         "run the MCP server over stdio (Claude Desktop, Claude Code)",
-        run_mcp,
-        needs="config",
+        on_config=run_mcp,
         description="Serve the memory tools over stdin/stdout until the client disconnects. "
         "Logs go to stderr (-v for more).",
     ),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request
+from cortexgraph_vault.cli.command import Arg, Command, Request, in_process
 from cortexgraph_vault.core.relation_types import RELATION_TYPES
 from cortexgraph_vault.errors import InvalidArgument
 
@@ -92,12 +92,7 @@ def _config(config: Config, r: Request) -> Any:
 
 
 COMMANDS = (
-    Command(
-        "init",
-        "make the vault a git repository (history and restore need it)",
-        operation="init_git",
-        through_daemon=False,
-    ),
+    in_process("init", "make the vault a git repository (history and restore need it)", "init_git"),
     Command(
         "save",
         "save a new memory",
@@ -272,11 +267,8 @@ COMMANDS = (
             Arg("--force", "promote even if it does not qualify", flag=True),
         ),
     ),
-    Command(
-        "snapshot",
-        "commit the reinforcements gathered since the last snapshot",
-        operation="snapshot",
-        through_daemon=False,
+    in_process(
+        "snapshot", "commit the reinforcements gathered since the last snapshot", "snapshot"
     ),
     Command(
         "history",
@@ -326,16 +318,10 @@ COMMANDS = (
             ),
         ),
     ),
-    Command(
-        "stats",
-        "counts, score histogram and notes with problems",
-        operation="vault_stats",
-        through_daemon=False,
-    ),
+    in_process("stats", "counts, score histogram and notes with problems", "vault_stats"),
     Command(
         "config",
         "print the effective configuration and where each value came from",
-        _config,
-        needs="config",
+        on_config=_config,
     ),
 )

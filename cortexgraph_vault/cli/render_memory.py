@@ -26,7 +26,6 @@ if TYPE_CHECKING:
         SaveResult,
         SearchResult,
         SnapshotResult,
-        StatsResult,
         SyncResult,
         TouchResult,
         UpdateResult,
@@ -243,18 +242,6 @@ def _forgotten(r: ForgottenList) -> str:
         for f in r.forgotten
     ]
     return message + "\n" + table(rows, ["id", "kind", "when", "title", "text"])
-
-
-def _stats(result: StatsResult) -> str:
-    lines = [
-        f"notes {result.total_notes}; memories "
-        + ", ".join(f"{k} {v}" for k, v in sorted(result.memories.items())),
-        f"forgettable {result.forgettable}; danger zone {result.danger_zone}; promotable {result.promotable}",
-        "score histogram: " + ", ".join(f"{k}: {v}" for k, v in result.histogram.items()),
-        f"git: {result.git}",
-    ]
-    lines += [f"problem: {p.path}: {p.reason}" for p in result.problems]
-    return "\n".join(lines)
 
 
 def _sync(result: SyncResult) -> str:

@@ -62,8 +62,7 @@ COMMANDS = (
     Command(
         "serve",
         "run the daemon: REST API for the Obsidian plugin and MCP over HTTP, on 127.0.0.1",
-        run_serve,
-        needs="config",
+        on_config=run_serve,
         description="Serve the vault until Ctrl-C or SIGTERM: REST under /api/v1, MCP at /mcp, "
         "bearer token on every route (`cortexgraph-vault token`). One daemon per vault.",
         args=(
@@ -89,8 +88,7 @@ COMMANDS = (
     Command(
         "token",
         "print the daemon's bearer token (made on first use)",
-        run_token,
-        needs="config",
+        on_config=run_token,
         args=(Arg("--rotate", "replace it; old clients get 401", flag=True),),
     ),
 )
