@@ -172,9 +172,14 @@ class Command:
         return None
 
 
-def in_process(name: str, help: str, operation: str) -> Command:
-    """A command that is one operation without arguments, always run in this process."""
-    return Command(name, help, operation=operation, through_daemon=False)
+def runs(name: str, help: str, operation: str, *args: Arg) -> Command:
+    """A command that is exactly one operation, its arguments the request."""
+    return Command(name, help, args=args, operation=operation)
+
+
+def in_process(name: str, help: str, operation: str, *args: Arg) -> Command:
+    """`runs`, always in this process."""
+    return Command(name, help, args=args, operation=operation, through_daemon=False)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, in_process
+from cortexgraph_vault.cli.command import Arg, Command, Request, in_process, runs
 from cortexgraph_vault.cli.memory_commands import (
     CURSOR,
     MIN_SCORE,
@@ -33,25 +33,23 @@ def _links(ops: Operations, r: Request) -> Any:
 
 
 COMMANDS = (
-    Command(
+    runs(
         "search-all",
         "search memories and every other note together (search_unified)",
-        operation="search_unified",
-        args=(
-            Arg("query", "the words to look for (quotes optional)", words=True),
-            Arg("--tags", f"{TAGS.help}; a parent tag finds children", many=True, metavar="TAG"),
-            Arg("--status", "which memories and notes (default: all)", choices=STATUSES),
-            Arg("--folder", "only notes under this folder"),
-            Arg("--limit", SEARCH_LIMIT.help, type=int, default=10, metavar="N"),
-            Arg("--stm-weight", "weight of short-term memories (0..2)", type=float),
-            Arg("--ltm-weight", "weight of promoted memories and notes (0..2)", type=float),
-            WINDOW_DAYS,
-            MIN_SCORE,
-            PAGE,
-            PREVIEW,
-            Arg("--explain", "show why each result ranks where it does", flag=True),
-            CURSOR,
-        ),
+        "search_unified",
+        Arg("query", "the words to look for (quotes optional)", words=True),
+        Arg("--tags", f"{TAGS.help}; a parent tag finds children", many=True, metavar="TAG"),
+        Arg("--status", "which memories and notes (default: all)", choices=STATUSES),
+        Arg("--folder", "only notes under this folder"),
+        Arg("--limit", SEARCH_LIMIT.help, type=int, default=10, metavar="N"),
+        Arg("--stm-weight", "weight of short-term memories (0..2)", type=float),
+        Arg("--ltm-weight", "weight of promoted memories and notes (0..2)", type=float),
+        WINDOW_DAYS,
+        MIN_SCORE,
+        PAGE,
+        PREVIEW,
+        Arg("--explain", "show why each result ranks where it does", flag=True),
+        CURSOR,
     ),
     Command(
         "links",
