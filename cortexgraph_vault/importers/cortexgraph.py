@@ -236,13 +236,8 @@ def memory_draft(
     if cross:
         fields["cross_domain_count"] = cross
     if isinstance(obj.get("embed"), list):
-        warnings.append(
-            Problem(
-                file,
-                number,
-                f"memory {mid}: embedding vector not kept (the vault has no use for it)",
-            )
-        )
+        kept = f"memory {mid}: embedding vector not kept (the vault has no use for it)"
+        warnings.append(Problem(file, number, kept))
     title = (
         PurePosixPath(str(fields["promoted_to"])).stem
         if fields.get("promoted_to") and str(fields["promoted_to"]).endswith(".md")
@@ -251,17 +246,7 @@ def memory_draft(
     if needs_alias(title):  # kept as written where the file name cannot hold it ("9:30")
         fields["aliases"] = [title]
     body = content.strip() + "\n"
-    draft = NoteDraft(
-        id=mid,
-        title=title,
-        status=str(status),
-        fields=fields,
-        body=body,
-        line=number,
-        file=file,
-        given=obj,
-    )
-    return draft, warnings
+    return NoteDraft(mid, title, str(status), fields, body, number, file, given=obj), warnings
 
 
 def relation_draft(number: int, obj: Mapping[str, Any], file: str) -> RelationDraft | Problem:
