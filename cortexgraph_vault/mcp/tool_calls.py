@@ -21,19 +21,10 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 
 from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError
 from cortexgraph_vault.mcp.quick_calls import result_text
-from cortexgraph_vault.operations import REQUIRED, AnyOperation, Effect, params_of
+from cortexgraph_vault.operations import REQUIRED, AnyOperation, params_of
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
-
-
-def annotations_for(effect: Effect, open_world: bool = False) -> ToolAnnotations:
-    return ToolAnnotations(
-        read_only_hint=effect.read_only,
-        destructive_hint=effect.destructive,
-        idempotent_hint=effect.idempotent,
-        open_world_hint=open_world,
-    )
 
 
 def explain(exc: VaultError) -> str:
@@ -193,8 +184,6 @@ class ToolRegistry:
     def operation(self, op: AnyOperation) -> RegisteredTool:
         """The tool serving an operation of the catalogue: its parameters are the request's
         fields (limits and descriptions as declared there), its result the operation's."""
-        if not op.mcp_tool:
-            raise ValueError(f"{op.name} is not an MCP tool (mcp_tool=False)")
         service = self.service
         if op.unlisted:
             self.unlisted[op.name] = op.unlisted
@@ -232,7 +221,12 @@ class ToolRegistry:
                 name=op.name,
                 title=op.title,
                 description=op.description,
-                annotations=annotations_for(op.effect, op.open_world),
+                annotations=ToolAnnotations(
+                    read_only_hint=op.effect.read_only,
+                    destructive_hint=op.effect.destructive,
+                    idempotent_hint=op.effect.idempotent,
+                    open_world_hint=op.open_world,
+                ),
             )
         )
         _derived[op.name] = (op, tool)
