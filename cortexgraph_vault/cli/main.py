@@ -147,9 +147,9 @@ GLOBAL_FLAGS = frozenset({"--json", "-v", "--verbose"})
 
 def given_command(argv: Sequence[str]) -> str | None:
     """The command (or command group) `argv` calls, when the options before it are spelled out
-    in full: then parsing with its subparser alone is parsing with all of them (a fortieth of
-    a second less). None for anything else (`--help`, an abbreviated option, a mistyped
-    command), which the whole parser reads, and explains."""
+    in full: then parsing with its subparser alone is parsing with all of them. None for
+    anything else (`--help`, an abbreviated option, a mistyped command), which the whole parser
+    reads, and explains."""
     names = {entry.name.split(" ", 1)[0] for entry in registry()}
     i = 0
     while i < len(argv):
@@ -188,8 +188,8 @@ def _service(config: Any, args: argparse.Namespace) -> Any:
     from cortexgraph_vault.service import MemoryService
 
     # One product of a few thousand vectors by the query's: OpenBLAS's threads would start
-    # and spin for it longer than it takes (a sixth of a search's CPU on two cores). Read
-    # when numpy loads, later in this call; a person's own setting is kept.
+    # and spin for it longer than it takes. Read when numpy loads, later in this call; a
+    # person's own setting is kept.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     # one command per process: it reads the vault as the start's walk found it
     progress = terminal_progress(args.json, min_items=config.progress_min_items)
@@ -289,8 +289,8 @@ PLUGIN_LOADER = "pydantic.plugin._loader"
 
 def without_plugin_search() -> None:
     """With every pydantic plugin disabled, pydantic's plugin loader is one that finds none:
-    the real one imports importlib.metadata to look among the entry points first (a twentieth
-    of a search command), then answers none as well. A loader already imported is kept."""
+    the real one imports importlib.metadata to look among the entry points first, then answers
+    none as well. A loader already imported is kept."""
     if os.environ.get("PYDANTIC_DISABLE_PLUGINS") != "__all__" or PLUGIN_LOADER in sys.modules:
         return
     import types
@@ -304,14 +304,14 @@ def entry() -> NoReturn:
     """The `cortexgraph-vault` program: `main`, then out without taking the interpreter apart.
 
     A read of a big vault leaves a heap of notes that the interpreter would free one object at
-    a time at exit (a sixth of a warm 10k `stats`), for a process that ends anyway. What a
-    normal exit does that matters is done first: threads still working (a cache being written)
-    are waited for, `atexit` handlers run (worker pools, logging), and the output is flushed
-    (a failed flush is exit status 120, as Python gives it).
+    a time at exit, for a process that ends anyway. What a normal exit does that matters is
+    done first: threads still working (a cache being written) are waited for, `atexit`
+    handlers run (worker pools, logging), and the output is flushed (a failed flush is exit
+    status 120, as Python gives it).
 
     pydantic's plugins are looked for among every installed package's entry points at its first
-    model (a twentieth of a read command): the program runs without them unless
-    PYDANTIC_DISABLE_PLUGINS is set otherwise (empty: look for them).
+    model: the program runs without them unless PYDANTIC_DISABLE_PLUGINS is set otherwise
+    (empty: look for them).
     """
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     without_plugin_search()

@@ -314,14 +314,11 @@ def plan_import(memories: bytes | None, relations: bytes | None, path: str) -> I
                 continue
             source = by_id.get(str(obj["from_memory_id"]))
             if source is None:
-                plan.problems.append(
-                    Problem(
-                        RELATIONS_FILE,
-                        number,
-                        f"relation {obj['id']}: its source memory {obj['from_memory_id']} is not in "
-                        "the import (deleted or never saved); skipped",
-                    )
+                why = (
+                    f"relation {obj['id']}: its source memory {obj['from_memory_id']} is not in "
+                    "the import (deleted or never saved); skipped"
                 )
+                plan.problems.append(Problem(RELATIONS_FILE, number, why))
                 continue
             source.relations.append(rel)
     # Names are given in a fixed order, so the same records always get the same file names.

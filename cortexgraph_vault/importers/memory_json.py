@@ -122,15 +122,8 @@ def plan_import(
             entities[name] = _Entity(list(dict.fromkeys(texts)), obj.get("entityType"), number)
     drafts = {name: _draft(name, info, file, now, status) for name, info in entities.items()}
     for number, obj in relations:
-        src, dst, kind = obj.get("from"), obj.get("to"), obj.get("relationType")
-        if not (
-            isinstance(src, str)
-            and isinstance(dst, str)
-            and isinstance(kind, str)
-            and src.strip()
-            and dst.strip()
-            and kind.strip()
-        ):
+        src, dst, kind = (_text(obj.get(key)) for key in ("from", "to", "relationType"))
+        if not (src and dst and kind):
             plan.problems.append(
                 Problem(file, number, "relation needs from, to and relationType; skipped")
             )
@@ -149,13 +142,8 @@ def plan_import(
             continue
         meta = {"type": kind} if relation_property(kind) != kind else None
         if target not in drafts:
-            plan.warnings.append(
-                Problem(
-                    file,
-                    number,
-                    f"relation to {target!r}: no such entity in the file; linked by name",
-                )
-            )
+            linked = f"relation to {target!r}: no such entity in the file; linked by name"
+            plan.warnings.append(Problem(file, number, linked))
         source.relations.append(
             RelationDraft(
                 relation_property(kind), entity_id(target), number, meta, fallback_title=target
@@ -163,6 +151,11 @@ def plan_import(
         )
     plan.drafts = list(drafts.values())
     return plan
+
+
+def _text(value: object) -> str:
+    """`value` if it is text with a word in it, else ""."""
+    return value if isinstance(value, str) and value.strip() else ""
 
 
 def _draft(name: str, info: _Entity, file: str, now: datetime, status: str) -> NoteDraft:

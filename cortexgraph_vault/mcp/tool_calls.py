@@ -98,9 +98,8 @@ def optional_as_absent(schema: dict[str, JsonValue]) -> dict[str, JsonValue]:
 
 
 def compact(result: Any) -> Any:
-    """A model result as compact JSON text beside its structured content (the SDK would
-    pretty-print it, a third more characters of the model's context for nothing; nulls left
-    out: `quick_calls.result_text`)."""
+    """A model result as compact JSON text beside its structured content
+    (`quick_calls.result_text`)."""
     if not isinstance(result, BaseModel):
         return result
     text, data = result_text(result)
@@ -109,14 +108,11 @@ def compact(result: Any) -> Any:
 
 def result_shape(schema: dict[str, JsonValue]) -> dict[str, JsonValue]:
     """An output schema cut to what a client checks a result against: an object, and each
-    top-level field with its JSON type(s).
-
-    The full schemas (nested models, field descriptions, defaults) were 60 % of tools/list,
-    which every session pays for in context, while clients use an output schema only to
-    validate `structuredContent`; the model reads the result itself. Fields stay open to
-    additions, so a client that cached this list accepts a newer server's results.
-    A field whose model allows null is typed without it: such a field is left out instead.
-    """
+    top-level field with its JSON type(s). Every session pays for tools/list in context, while
+    clients use an output schema only to validate `structuredContent`; the model reads the
+    result itself. Fields stay open to additions, so a client that cached this list accepts a
+    newer server's results. A field whose model allows null is typed without it: such a field
+    is left out instead."""
     defs = schema.get("$defs")
 
     def types(field: JsonValue, seen: int = 0) -> list[str]:
