@@ -107,8 +107,7 @@ def check_git(config: Config, root: Path, f: Findings, *, fix: bool = False) -> 
             "cortexgraph-vault init",
         )
         return
-    runner = history._find_repo()
-    assert runner is not None
+    runner = history.runner
     head = runner.head_or_none()
     f.add(
         "git",
@@ -490,6 +489,3 @@ def diagnose(
     if engine is not None:
         check_index(engine, f)
     return f.result()
-
-
-__all__ = ["diagnose"]
