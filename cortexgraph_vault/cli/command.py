@@ -93,6 +93,11 @@ class Arg:
         return value
 
 
+def number(name: str, help: str, default: int | None = None, *, param: str = "") -> Arg:
+    """An option taking a whole number, shown as N (`--limit N`)."""
+    return Arg(name, help, param=param, type=int, default=default, metavar="N")
+
+
 class ListOption(argparse.Action):
     """Collects a list option's values over repeats, words and commas."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, runs
+from cortexgraph_vault.cli.command import Arg, Command, Request, number, runs
 
 if TYPE_CHECKING:
     from cortexgraph_vault.cli.operation_calls import Operations
@@ -50,12 +50,6 @@ COMMANDS = (
         "review",
         "fading memories worth revisiting, most urgent first",
         "review_memories",
-        Arg(
-            "--limit",
-            "how many memories at most (default 20)",
-            type=int,
-            default=20,
-            metavar="N",
-        ),
+        number("--limit", "how many memories at most (default 20)", 20),
     ),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request, in_process, runs
+from cortexgraph_vault.cli.command import Arg, Command, Request, in_process, number, runs
 from cortexgraph_vault.core.relation_types import RELATION_TYPES
 from cortexgraph_vault.errors import InvalidArgument
 
@@ -33,7 +33,7 @@ WINDOW_DAYS = Arg(
 MIN_SCORE = Arg(
     "--min-score", "only memories whose score is at least this (0..1)", type=float, metavar="SCORE"
 )
-PAGE = Arg("--page", "page N of the results, from 1 (--limit a page)", type=int, metavar="N")
+PAGE = number("--page", "page N of the results, from 1 (--limit a page)")
 PREVIEW = Arg(
     "--preview",
     "characters of each result's text to show (0: all; default 300)",
@@ -42,14 +42,7 @@ PREVIEW = Arg(
     default=300,
     metavar="CHARS",
 )
-SEARCH_LIMIT = Arg(
-    "--limit",
-    "how many results at most (1..100, default 10)",
-    param="top_k",
-    type=int,
-    default=10,
-    metavar="N",
-)
+SEARCH_LIMIT = number("--limit", "how many results at most (1..100, default 10)", 10, param="top_k")
 
 
 def _gc(ops: Operations, r: Request) -> Any:
@@ -229,7 +222,7 @@ COMMANDS = (
             Arg(
                 "--archive", "move them to the archive instead", param="archive_instead", flag=True
             ),
-            Arg("--limit", "forget at most N memories (the faintest)", type=int, metavar="N"),
+            number("--limit", "forget at most N memories (the faintest)"),
             # a path may hold a comma: only repeats and words make the list
             Arg(
                 "--skip",
@@ -270,13 +263,7 @@ COMMANDS = (
                 param="commit",
                 metavar="COMMIT",
             ),
-            Arg(
-                "--limit",
-                "the N most recent commits (default 50)",
-                type=int,
-                default=50,
-                metavar="N",
-            ),
+            number("--limit", "the N most recent commits (default 50)", 50),
         ),
     ),
     Command(
@@ -295,13 +282,7 @@ COMMANDS = (
                 local=True,
                 runs="forgotten_memories",
             ),
-            Arg(
-                "--limit",
-                "with --list: at most N memories (default 100)",
-                type=int,
-                default=100,
-                metavar="N",
-            ),
+            number("--limit", "with --list: at most N memories (default 100)", 100),
         ),
     ),
     in_process("stats", "counts, score histogram and notes with problems", "vault_stats"),
