@@ -34,7 +34,6 @@ ONE_CALL_GC_THRESHOLD = 20_000  # new objects between young collections (Python'
 # Each area declares its commands in a COMMANDS tuple; add a module here to add commands.
 COMMAND_MODULES = (
     "cortexgraph_vault.cli.memory_commands",
-    "cortexgraph_vault.cli.mcp_command",
     "cortexgraph_vault.cli.serve_commands",
     "cortexgraph_vault.cli.intelligence_commands",
     "cortexgraph_vault.cli.maintenance_commands",
