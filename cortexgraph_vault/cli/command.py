@@ -93,7 +93,7 @@ class Arg:
         return value
 
 
-def number(name: str, help: str, default: int | None = None, *, param: str = "") -> Arg:
+def number(name: str, help: str | None, default: int | None = None, *, param: str = "") -> Arg:
     """An option taking a whole number, shown as N (`--limit N`)."""
     return Arg(name, help, param=param, type=int, default=default, metavar="N")
 
