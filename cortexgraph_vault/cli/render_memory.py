@@ -47,13 +47,10 @@ def memory(v: MemoryView) -> str:
         lines.append(f"  promotable: {v.promote_reason}")
     lines += listed("  tags ", v.tags)
     lines += listed("  about ", v.entities)
-    for p in v.problems:
-        lines.append(f"  problem: {p}")
-    if v.relations and (v.relations.outgoing or v.relations.incoming):
-        for r in v.relations.outgoing:
-            lines.append(f"  → {r.relation_type} {r.target}")
-        for r in v.relations.incoming:
-            lines.append(f"  ← {r.relation_type} from {r.from_memory_id}")
+    lines += [f"  problem: {p}" for p in v.problems]
+    if v.relations:
+        lines += [f"  → {r.relation_type} {r.target}" for r in v.relations.outgoing]
+        lines += [f"  ← {r.relation_type} from {r.from_memory_id}" for r in v.relations.incoming]
     lines += ["", v.content]
     return "\n".join(lines)
 

@@ -257,9 +257,9 @@ def applied_summary(
         lines.append(
             f"{STAGE_TITLES[s.stage]}: {s.applied} done, {s.refused} refused, {s.failed} failed{commit}"
         )
-        for o in outcomes:
-            if o.stage == s.stage:
-                lines.append(f"  - {o.outcome} {o.item_id}: {o.reason}")
+        lines += [
+            f"  - {o.outcome} {o.item_id}: {o.reason}" for o in outcomes if o.stage == s.stage
+        ]
     return "\n".join(lines) + "\n"
 
 
