@@ -22,7 +22,7 @@ def phrases(text: str) -> tuple[str, ...]:
 
 
 def any_of(*alternatives: str) -> re.Pattern[str]:
-    """A pattern matching any of these patterns, in any case."""
+    """A pattern matching any of these patterns (or the one given), in any case."""
     return re.compile("|".join(f"(?:{a})" for a in alternatives), re.IGNORECASE)
 
 

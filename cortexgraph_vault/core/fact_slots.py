@@ -316,7 +316,7 @@ SLOT_SEEDS: dict[str, str] = {
     "timezone": "time zone timezone",
 }
 
-_FAVOURITE = re.compile(r"\b(?:favou?rite|go-to)\s+((?:[a-z]+\s+)?[a-z]+)", re.IGNORECASE)
+_FAVOURITE = any_of(r"\b(?:favou?rite|go-to)\s+((?:[a-z]+\s+)?[a-z]+)")
 
 
 # Nouns that turn a slot word before them into a modifier: a "phone plan", a "dentist
@@ -423,9 +423,8 @@ def single_valued(slot: str) -> bool:
 
 # Who holds a fact ------------------------------------------------------------------------
 
-_SELF = re.compile(
+_SELF = any_of(
     r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us|the user|user's)\b",
-    re.IGNORECASE,
 )
 RELATIVES = (
     "sister|brother|mother|mom|mum|father|dad|parents?|son|daughter|kids?|children|child|"
@@ -493,7 +492,7 @@ _PLURAL_OWNERS = re.compile(
 _SENTENCE_START = re.compile(
     r"(?:^|(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bMrs)(?<!\bProf)[.!?;]\s+)"
 )
-_THIRD = re.compile(r"^\W*(?:he|she|they|his|her|their|it|its)\b", re.IGNORECASE)
+_THIRD = any_of(r"^\W*(?:he|she|they|his|her|their|it|its)\b")
 
 
 def _leads(text: str, at: int, words: int) -> bool:
@@ -524,13 +523,11 @@ def same_holder(a: Holder, b: Holder, slots: frozenset[str] = frozenset()) -> bo
 # Where one clause ends and the next, which may have another subject, begins: a sentence's
 # end, a semicolon, or a comma before a joining word ("Priya left the company, so my new
 # manager is Tom": Priya left, the manager is mine).
-_CLAUSE_JOIN = re.compile(
-    r";\s*|,\s+(?=(?:so|and|but|because|while|whereas|although|though|then)\b)", re.IGNORECASE
-)
+_CLAUSE_JOIN = any_of(r";\s*|,\s+(?=(?:so|and|but|because|while|whereas|although|though|then)\b)")
 
 
 # "…; it's Dr. Haddad now": the clause goes on about the thing before, for the same holder
-_THING_SUBJECT = re.compile(r"\W*(?:it|it's|it’s|its|this|that|there|there's)\b", re.IGNORECASE)
+_THING_SUBJECT = any_of(r"\W*(?:it|it's|it’s|its|this|that|there|there's)\b")
 
 
 def _clause_starts(text: str) -> list[int]:
@@ -622,12 +619,11 @@ def adds(text: str) -> bool:
 
 # Values ------------------------------------------------------------------------------------
 
-_NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)*(?:\s*(?:am|pm|h))?\b", re.IGNORECASE)
-_WHEN = re.compile(
+_NUMBER = any_of(r"\b\d+(?:[.,:]\d+)*(?:\s*(?:am|pm|h))?\b")
+_WHEN = any_of(
     r"\b(?:january|february|march|april|june|july|august|september|october|november|december"
     r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b",
-    re.IGNORECASE,
 )
 
 

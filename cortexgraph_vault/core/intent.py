@@ -186,33 +186,29 @@ PERSONAL_QUESTION = any_of(
     r"\b(?:when|where|what time|how often) do (?:i|we) (?:usually|normally|always|typically)\b",
 )
 HOW_TO = any_of(r"\bhow (?:do|can|should|would) i\b", r"\b(?:should|can) i\b")
-AGAIN = re.compile(r"\bagain\W*$", re.IGNORECASE)
+AGAIN = any_of(r"\bagain\W*$")
 
-_QUESTION_START = re.compile(
+_QUESTION_START = any_of(
     r"^\W*(?:(?:what|whats|what's|who|whom|which|how|why)\b|(?:when|where)(?:'s|\s+(?:is|are|was|were|do|does|did|can|will|should))\b|"
     r"(?:is|are|do|does|did|can|could|would|will|should|have|has|was|were|am)"
     r"\s+(?:you|u|i|we|it|there|my|our|your|the|this|that|they|he|she|any)\b)",
-    re.IGNORECASE,
 )
-_REQUEST_START = re.compile(
+_REQUEST_START = any_of(
     r"^\W*(?:(?:please|pls|plz|just|now)\s+)?(?:write|generate|explain|show|give|make|help|fix|add|"
     r"create|list|translate|convert|refactor|summari[sz]e|draft|check|find|suggest|turn|rewrite|"
     r"review|debug|build|implement|tell|describe|compare|send|set up|update|delete|remove|rename|"
     r"format|sort|calculate|compute|run|test|optimi[sz]e|clean up|look at|read|analy[sz]e)\b",
-    re.IGNORECASE,
 )
-_POLITE_REQUEST = re.compile(
+_POLITE_REQUEST = any_of(
     r"\b(?:can|could|would|will) (?:you|u) (?:please )?(?!remember\b|recall\b|remind\b)\w+"
     r"|\bhelp me\b|\bi need you to\b|\bi want you to\b|\bi(?:'d| would) like (?:a|an|the|to|you)\b"
     r"|\bi need (?:a|an|some)\b",
-    re.IGNORECASE,
 )
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|we|we're|our|us)\b", re.IGNORECASE)
-_DETAIL = re.compile(
+_FIRST_PERSON = any_of(r"\b(?:i|i'm|i've|i'd|my|we|we're|our|us)\b")
+_DETAIL = any_of(
     r"\d|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"january|february|march|april|may|june|july|august|september|october|"
     r"november|december|tomorrow|next week|next month)\b",
-    re.IGNORECASE,
 )
 
 

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from cortexgraph_vault.core.english import EVERYDAY_WORDS, STOP_WORDS
+from cortexgraph_vault.core.english import EVERYDAY_WORDS, STOP_WORDS, any_of
 from cortexgraph_vault.core.fact_slots import (
     REMEMBERED_TEXT,
     Holder,
@@ -68,9 +68,7 @@ _DERIVING = ("er", "ers", "or", "ors", "ist", "ists", "ion", "ions", "ment", "me
 _ASKER = frozenset(["user", "users", "user's", "person", "assistant"])
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-_SELF_ASK = re.compile(
-    r"\b(?:i|my|me|we|our|us|the user|user's|users|the family|the household)\b", re.IGNORECASE
-)
+_SELF_ASK = any_of(r"\b(?:i|my|me|we|our|us|the user|user's|users|the family|the household)\b")
 
 
 def content_words(text: str) -> list[str]:
@@ -174,10 +172,9 @@ class MessageView:
 
 # "how do I reverse a list…", "how can I make an omelette…", "how to fix a…": a general
 # how-to about some thing (not "how do I take my coffee?", "how do I usually get there?")
-_PROCEDURE = re.compile(
+_PROCEDURE = any_of(
     r"^\W*how\s+(?:(?:do|can|should|could|would)\s+(?:i|we|you|one)\s+|to\s+)"
     r"(?!usually|normally|always|often|still|currently|now\b)\w+\s+(?:a|an|some)\b",
-    re.IGNORECASE,
 )
 
 
