@@ -266,8 +266,7 @@ def analyze_save(text: str) -> Intent:
 
     explicit = _first(SAVE_TRIGGER, text)
     add("save_trigger", explicit, 3.0, "asks for it to be remembered")
-    critical = _first(IMPORTANCE, text)
-    add("importance", critical, 1.5, "marks it as important")
+    add("importance", _first(IMPORTANCE, text), 1.5, "marks it as important")
     add("preference", _first(PREFERENCE, text), 2.5, "states a preference")
     instruction = _first(INSTRUCTION, text)
     add("instruction", instruction, 2.5, "gives a standing instruction")
@@ -279,8 +278,7 @@ def analyze_save(text: str) -> Intent:
         add("first_person", _first(_FIRST_PERSON, text), 0.8, "speaks about themselves")
     if _concrete(text) and not question and len(text.split()) >= 4:
         add("detail", "", 1.0, "has concrete details (names, dates, numbers)")
-    if recall is not None:
-        add("recall", recall, -3.0, "asks about something said before")
+    add("recall", recall, -3.0, "asks about something said before")
     if question and explicit is None:
         add("question", "", -3.0, "is a question, not a statement")
     if is_request(text) and explicit is None and instruction is None:
