@@ -354,11 +354,8 @@ class Blocks:
     def _heading(self, line: int, pos: int) -> None:
         src, mx = self.src, self.e[line]
         self.line = line + 1
-        while mx > pos and src[mx - 1] in " \t":
-            mx -= 1
-        closing = mx
-        while closing > pos and src[closing - 1] == "#":
-            closing -= 1
+        mx = pos + len(src[pos:mx].rstrip(" \t"))
+        closing = pos + len(src[pos:mx].rstrip("#"))
         if closing > pos and src[closing - 1] in " \t":
             mx = closing
         if src.find("`", pos, mx) >= 0:
@@ -397,10 +394,7 @@ class Blocks:
 
 
 def _run_length(src: str, pos: int, end: int) -> int:
-    run = pos + 1
-    while run < end and src[run] == src[pos]:
-        run += 1
-    return run - pos
+    return end - pos - len(src[pos:end].lstrip(src[pos]))
 
 
 def _columns(indent: str) -> int:
