@@ -72,7 +72,7 @@ class Blocks:
         if "\t" in src:
             for i, row in enumerate(rows):
                 if "\t" in row[: t[i]]:
-                    s[i] = _columns(row[: t[i]])
+                    s[i] = len(row[: t[i]].expandtabs(4))  # its indent in columns
         self.b, self.e, self.t, self.s, self.bs = b, e, t, s, [0] * len(b)
         self.line_max = len(rows)
         self.blk = self.level = self.line = 0
@@ -395,10 +395,3 @@ class Blocks:
 
 def _run_length(src: str, pos: int, end: int) -> int:
     return end - pos - len(src[pos:end].lstrip(src[pos]))
-
-
-def _columns(indent: str) -> int:
-    column = 0
-    for ch in indent:
-        column += 4 - column % 4 if ch == "\t" else 1
-    return column
