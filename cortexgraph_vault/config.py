@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal
 
 import platformdirs
 
@@ -26,10 +26,6 @@ from cortexgraph_vault.core.rules import RuleConfig
 from cortexgraph_vault.core.times import parse_time
 from cortexgraph_vault.errors import ConfigError
 
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
-
-_CoreConfig = TypeVar("_CoreConfig", bound="DataclassInstance")
 ENV_PREFIX = "CORTEXGRAPH_"
 VAULT_CONFIG = Path(".cortexgraph") / "config.toml"
 DEFAULT_PORT = 47613
@@ -265,17 +261,30 @@ class Config:
 
     @property
     def decay(self) -> DecayConfig:
-        renamed = {"model": "decay_model", "beta": "decay_beta", "exp_lambda": "decay_lambda"}
-        return _core_config(self, DecayConfig, renamed)
+        return DecayConfig(
+            model=self.decay_model,
+            beta=self.decay_beta,
+            exp_lambda=self.decay_lambda,
+            pl_alpha=self.pl_alpha,
+            pl_halflife_days=self.pl_halflife_days,
+            tc_lambda_fast=self.tc_lambda_fast,
+            tc_lambda_slow=self.tc_lambda_slow,
+            tc_weight_fast=self.tc_weight_fast,
+        )
 
     @property
     def rules(self) -> RuleConfig:
-        renamed = {
-            "promote_time_window_days": "promote_time_window",
-            "danger_zone_min": "review_danger_zone_min",
-            "danger_zone_max": "review_danger_zone_max",
-        }
-        return _core_config(self, RuleConfig, renamed)
+        return RuleConfig(
+            forget_threshold=self.forget_threshold,
+            promote_threshold=self.promote_threshold,
+            promote_use_count=self.promote_use_count,
+            promote_time_window_days=self.promote_time_window,
+            promote_use_days=self.promote_use_days,
+            promote_spaced_days=self.promote_spaced_days,
+            danger_zone_min=self.review_danger_zone_min,
+            danger_zone_max=self.review_danger_zone_max,
+            cross_domain_threshold=self.cross_domain_threshold,
+        )
 
     @property
     def fixed_now(self) -> datetime | None:
@@ -285,12 +294,6 @@ class Config:
         """A copy with these settings changed (an unknown name is a TypeError)."""
         origins = {**self.origins, **dict.fromkeys(overrides, "code")}
         return replace(self, **overrides, origins=origins)
-
-
-def _core_config(config: Config, cls: type[_CoreConfig], renamed: dict[str, str]) -> _CoreConfig:
-    """A core settings class filled from the settings of its fields' names (or of the names
-    `renamed` gives them)."""
-    return cls(**{f.name: getattr(config, renamed.get(f.name, f.name)) for f in fields(cls)})
 
 
 SETTINGS: tuple[Setting, ...] = tuple(
