@@ -46,13 +46,7 @@ def _view(
     return operation(title, Effect.READ, mcp_tool=False, rest=(route,))
 
 
-@_view(
-    "List memories",
-    "/api/v1/memories",
-    tag="memories",
-    errors=(422,),
-    description=AS_OPERATION,
-)
+@_view("List memories", "/api/v1/memories", tag="memories", errors=(422,), description=AS_OPERATION)
 def list_memories(engine: VaultEngine, request: ListMemoriesRequest) -> MemoryList:
     """Memories with live scores, filtered by status and tag, sorted, a page at a time."""
     from cortexgraph_vault.handlers.browse import browse

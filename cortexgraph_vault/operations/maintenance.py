@@ -94,15 +94,7 @@ def init_git(engine: VaultEngine, _: NoArguments) -> InitResult:
     "The effective configuration",
     Effect.READ,
     mcp_tool=False,
-    rest=(
-        Rest(
-            "GET",
-            "/api/v1/config",
-            name="config",
-            tag="vault",
-            description=AS_OPERATION,
-        ),
-    ),
+    rest=Rest("GET", "/api/v1/config", name="config", tag="vault", description=AS_OPERATION),
 )
 def effective_config(engine: VaultEngine, _: NoArguments) -> SettingsList:
     """Every setting with its environment variable, value and where the value came from."""

@@ -177,17 +177,18 @@ class Options(TypedDict, total=False):
     mcp_tool: bool
     mcp_answer: Callable[[Any], BaseModel]
     open_world: bool
-    rest: tuple[Rest, ...]
     counts_uses: bool
     locks_per_item: bool
 
 
 def operation(
-    title: str, effect: Effect, **options: Unpack[Options]
+    title: str, effect: Effect, *, rest: Rest | tuple[Rest, ...] = (), **options: Unpack[Options]
 ) -> Callable[[Callable[[VaultEngine, Req], Res]], Operation[Req, Res]]:
     """Declares the function below as an operation: its name is the operation's (the MCP
     tool's), its docstring the description the model reads, its parameters' and return types
-    the request and the result, its body what carries the operation out (in `handlers/`)."""
+    the request and the result, its body what carries the operation out (in `handlers/`);
+    `rest`, its route or routes."""
+    routes = (rest,) if isinstance(rest, Rest) else rest
 
     def declare(fn: Callable[[VaultEngine, Req], Res]) -> Operation[Req, Res]:
         if not fn.__doc__:
@@ -199,7 +200,9 @@ def operation(
             for hint in (fn.__annotations__[code.co_varnames[1]], fn.__annotations__["return"])
         )
         description = inspect.cleandoc(fn.__doc__)
-        return Operation(fn.__name__, title, description, request, result, effect, fn, **options)
+        return Operation(
+            fn.__name__, title, description, request, result, effect, fn, rest=routes, **options
+        )
 
     return declare
 
