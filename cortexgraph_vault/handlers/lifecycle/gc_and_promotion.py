@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import PurePosixPath
 
@@ -201,25 +201,30 @@ def superseded_candidates(
     return chosen, skipped
 
 
-def _archive(
-    engine: VaultEngine, memories: Sequence[Memory], now: object
+def _move_all(
+    engine: VaultEngine,
+    memories: Sequence[Memory],
+    folder: str,
+    changes: Callable[[Memory], dict[str, object]],
+    step: str,
 ) -> list[tuple[str, Written]]:
-    """Move memories into the archive (the caller holds the lock and commits)."""
+    """Move memories into `folder` with `changes` set, all or none (the caller holds the lock
+    and commits)."""
     moves: list[tuple[str, Written]] = []
-    progress = engine.progress("archiving")
+    progress = engine.progress(step)
     try:
         for done, m in enumerate(memories, 1):
             progress(done, len(memories))
             written, old = engine.store.move(
                 m.path,
-                engine.layout.archive,
-                {"status": "archived", "archived_at": now, **({} if m.id else {"id": new_id()})},
+                folder,
+                changes(m),
                 in_use=partial(engine.catalog.name_in_use, besides=m.path),
                 title=m.title,
             )
+            moves.append((old, written))
             engine.catalog.drop(old)
             engine.catalog.record(written.path, written.data)
-            moves.append((old, written))
     except (VaultError, OSError):
         undo_moves(engine, moves)
         raise
@@ -288,7 +293,17 @@ def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
     )
     message = subject + "\n\n" + "\n".join(lines)
     with engine.lock.held():
-        moves = _archive(engine, [m for m, _ in archived], now)
+        moves = _move_all(
+            engine,
+            [m for m, _ in archived],
+            engine.layout.archive,
+            lambda m: {
+                "status": "archived",
+                "archived_at": now,
+                **({} if m.id else {"id": new_id()}),
+            },
+            "archiving",
+        )
         moved = [p for old, written in moves for p in (old, written.path)]
         if not forgotten:
             key = "Archived"
@@ -386,28 +401,17 @@ def promote(
             else "no memory qualifies for promotion",
         )
     engine.git_state.refuse_change("promote")
-    moved: dict[str, str] = {}
-    ids: list[str] = []
-    moves: list[tuple[str, Written]] = []
+    ids = [m.id or new_id() for m, _, _ in chosen]
+    new_ids = dict(zip([m.path for m, _, _ in chosen], ids, strict=True))
     with engine.lock.held():  # held through the commit, so an undo cannot clobber anyone
-        try:
-            for m, _, _ in chosen:
-                mid = m.id or new_id()
-                written, old = engine.store.move(
-                    m.path,
-                    engine.layout.ltm,
-                    {"status": "promoted", "promoted_at": now, "id": mid},
-                    in_use=partial(engine.catalog.name_in_use, besides=m.path),
-                    title=m.title,
-                )
-                moves.append((old, written))
-                engine.catalog.drop(old)
-                engine.catalog.record(written.path, written.data)
-                moved[old] = written.path
-                ids.append(mid)
-        except (VaultError, OSError):
-            undo_moves(engine, moves)
-            raise
+        moves = _move_all(
+            engine,
+            [m for m, _, _ in chosen],
+            engine.layout.ltm,
+            lambda m: {"status": "promoted", "promoted_at": now, "id": new_ids[m.path]},
+            "promoting",
+        )
+        moved = {old: written.path for old, written in moves}
         lines = "\n".join(f"- {m.title} ({m.id}): {reason}" for m, _, reason in chosen)
         paths = [p for pair in moved.items() for p in pair]
         message = f"{wording.promote_subject(len(moved), engine.layout.ltm)}\n\n{lines}\n\n"
