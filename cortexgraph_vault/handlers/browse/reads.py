@@ -1,15 +1,13 @@
-"""Reading memories: open by reference, search, and vault statistics."""
+"""Reading memories: open by reference, and search."""
 
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from datetime import datetime
 
 from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.relation_ids import relation_id
-from cortexgraph_vault.core.rules import in_danger_zone, promote_reason, should_forget
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import NotFound
 from cortexgraph_vault.handlers.browse.notes import note_cursor
@@ -32,8 +30,6 @@ from cortexgraph_vault.models import (
     Relations,
     RelationView,
     SearchResult,
-    Skipped,
-    StatsResult,
 )
 from cortexgraph_vault.requests.memories import OpenMemoriesRequest, SearchMemoryRequest
 
@@ -179,38 +175,3 @@ def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult
         ranked = ranked.where(ranked.memory_scores_or_zero() >= req.min_score)
     shown = PageRequest.asked(req, req.top_k, budget, (1.0, 1.0))
     return page_of(engine, ranked, matches, shown, now=now)
-
-
-def stats(engine: VaultEngine) -> StatsResult:
-    now = engine.now()
-    catalog = engine.fresh()
-    by_status: Counter[str] = Counter()
-    by_folder: Counter[str] = Counter()
-    histogram: Counter[str] = Counter()
-    forgettable = danger = promotable = 0
-    for note in catalog.notes():
-        by_folder[note.path.split("/", 1)[0] if "/" in note.path else "."] += 1
-        m = note.memory_state  # the memory's hot fields: no memory decoded to count them
-        if m is None:
-            continue
-        by_status[m.status] += 1
-        if m.status != "active":
-            continue
-        s = engine.score_of(m.decay, now)
-        bucket = min(int(s * 10), 10) / 10
-        histogram[f"{bucket:.1f}" if bucket < 1 else "≥1.0"] += 1
-        forgettable += should_forget(s, engine.rules)
-        danger += in_danger_zone(s, engine.rules)
-        promotable += not m.superseded and promote_reason(m.decay, s, now, engine.rules) is not None
-    git = engine.history_located() or "a git repository"
-    return StatsResult(
-        total_notes=len(catalog),
-        memories=dict(by_status),
-        by_folder=dict(sorted(by_folder.items())),
-        histogram=dict(sorted(histogram.items())),
-        forgettable=forgettable,
-        danger_zone=danger,
-        promotable=promotable,
-        problems=[Skipped(path=p, reason=r) for p, r in catalog.problems()],
-        git=git,
-    )
