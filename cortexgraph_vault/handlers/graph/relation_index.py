@@ -9,6 +9,7 @@ it: the lookup is built once and kept until a memory's relations, id, title or p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import SUPERSEDED_BY, Memory
@@ -36,8 +37,7 @@ def note_keys(title: str, path: str, memory_id: str | None) -> list[str]:
     return keys
 
 
-@dataclass(frozen=True)
-class Incoming:
+class Incoming(NamedTuple):
     from_memory: Memory
     kind: str
     value: str
