@@ -37,12 +37,7 @@ from cortexgraph_vault.handlers.request_checks import (
     vault_folder,
     wanted_statuses,
 )
-from cortexgraph_vault.handlers.search.candidates import (
-    Candidate,
-    CandidatePool,
-    first_of,
-    review_of,
-)
+from cortexgraph_vault.handlers.search.candidates import Candidate, CandidatePool
 from cortexgraph_vault.handlers.search.current_facts import current_first, replaced_rows
 from cortexgraph_vault.handlers.search.matched_terms import matched_fields
 from cortexgraph_vault.handlers.search.note_table import NOTE, NoteTable, note_table
@@ -284,18 +279,16 @@ def _discounted(
     return out
 
 
-def blend(
-    ranked: Sequence[Candidate] | CandidatePool, ratio: float, end: int
-) -> list[tuple[Candidate, bool]]:
+def blend(ranked: CandidatePool, ratio: float, end: int) -> list[tuple[Candidate, bool]]:
     """The first `end` results in order, review candidates (priority > 0) moved into every
     k-th place — only over a result they nearly match as well (REVIEW_NEAR of its
     relevance): review never buries the answer. Each with whether it is there for review."""
     needed = end * 2 + 1
-    primary = first_of(ranked, needed)
+    primary = ranked.first(needed)
     if ratio <= 0:
         return [(c, False) for c in primary[:end]]
     period = max(2, round(1 / ratio))
-    review = review_of(ranked)
+    review = ranked.review()
     out: list[tuple[Candidate, bool]] = []
     placed: set[str] = set()
     i = 0
@@ -304,7 +297,7 @@ def blend(
         while i < len(primary) and primary[i][1] in placed:
             i += 1
         if i >= len(primary) and len(primary) < len(ranked):
-            primary = first_of(ranked, len(ranked))  # review slots took more than foreseen
+            primary = ranked.first(len(ranked))  # review slots took more than foreseen
             continue
         chosen: Candidate | None = primary[i] if i < len(primary) else None
         as_review = False

@@ -9,7 +9,6 @@ the page comes exactly once.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 from datetime import datetime
 from typing import NamedTuple
 
@@ -26,7 +25,7 @@ from cortexgraph_vault.handlers.browse.size_budget import (
     request_digest,
     shrink_text,
 )
-from cortexgraph_vault.handlers.search.candidates import Candidate, CandidatePool
+from cortexgraph_vault.handlers.search.candidates import CandidatePool
 from cortexgraph_vault.handlers.search.matched_terms import matched_in
 from cortexgraph_vault.handlers.search.relevance import Matches
 from cortexgraph_vault.handlers.search.search import Ranked, blend, explain_hit, hit
@@ -97,7 +96,7 @@ def _cut_tail(kept: int, total: int) -> str:
 
 def page_of(
     engine: VaultEngine,
-    ranked: Sequence[Candidate] | CandidatePool,
+    ranked: CandidatePool,
     matches: Matches | None,
     req: PageRequest,
     *,
