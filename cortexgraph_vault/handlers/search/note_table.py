@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import functools
 import math
-import threading
-import weakref
 from dataclasses import dataclass
 from itertools import repeat
 
 import numpy as np
 
 from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.handlers.graph.catalog_memo import CatalogMemo
 from cortexgraph_vault.index.catalog.change_log import ADDED, Changes
 from cortexgraph_vault.index.notes.records import IndexedNote, MemoryState
 
 NOTE = -1  # status code of a note that is not a memory
+COLUMNS = ("status", "use_base", "last_used", "strength", "created")
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,21 +57,9 @@ class NoteTable:
 
 
 def _fill(table: NoteTable, codes: dict[str, int], i: int, note: IndexedNote) -> None:
-    # the memory's hot fields: no memory decoded to build the table
-    m = note.memory_state
-    if m is None:
-        table.status[i], table.use_base[i], table.last_used[i] = NOTE, 1.0, 0.0
-        table.strength[i], table.created[i] = 0.0, math.nan
-        return
-    code = codes.get(m.status)
-    if code is None:
-        code = codes[m.status] = len(codes)
-        table.status_names.append(m.status)
-    table.status[i] = code
-    table.use_base[i] = float(max(1, m.use_count))
-    table.last_used[i] = m.last_used.timestamp()
-    table.strength[i] = m.strength
-    table.created[i] = m.created.timestamp() if m.created else math.nan
+    row = _values(codes, table.status_names, note)
+    for column, value in zip(COLUMNS, row, strict=True):
+        getattr(table, column)[i] = value
 
 
 def _fill_memories(table: NoteTable, notes: list[IndexedNote]) -> None:
@@ -247,9 +235,6 @@ def _grown(
     )
 
 
-COLUMNS = ("status", "use_base", "last_used", "strength", "created")
-
-
 def _replaced(before: NoteTable, replaced: list[tuple[int, IndexedNote]]) -> NoteTable:
     """`before` with notes replaced where they were (touches, edits). Its lookups are
     shared, and so is each column whose values stay (a touch leaves the status and the
@@ -297,7 +282,8 @@ def _same_values(held: list[float], wanted: list[float]) -> bool:
 def _values(
     codes: dict[str, int], names: list[str], note: IndexedNote
 ) -> tuple[int, float, float, float, float]:
-    """A note's row, as `_fill` writes it."""
+    """A note's row, one value a column (`COLUMNS`); the memory's hot fields: no memory
+    decoded to build the table."""
     m = note.memory_state
     if m is None:
         return NOTE, 1.0, 0.0, 0.0, math.nan
@@ -309,46 +295,12 @@ def _values(
     return code, float(max(1, m.use_count)), m.last_used.timestamp(), m.strength, created
 
 
-_tables: weakref.WeakKeyDictionary[VaultEngine, tuple[object, int, NoteTable]] = (
-    weakref.WeakKeyDictionary()
-)
-_lock = threading.Lock()
-_building = threading.Lock()
+def _built(engine: VaultEngine) -> tuple[int, NoteTable]:
+    generation, notes = engine.catalog.notes_now()
+    return generation, build_table(notes)
 
 
-def note_table(engine: VaultEngine) -> NoteTable:
-    """The table of the catalogue as it is now: made again once per change of what notes
-    say (catalog.generation), from the last table and the paths changed since."""
-    return note_table_at(engine)[1]
-
-
-def note_table_at(engine: VaultEngine) -> tuple[int, NoteTable]:
-    """`note_table`, with the catalogue generation it is the table of, exactly."""
-    catalog = engine.catalog
-    # Read before building: a change while building leaves an older count beside the newer
-    # table, so the next call builds again rather than keeping a stale one.
-    state = (catalog, catalog.generation)
-    with _lock:
-        cached = _tables.get(engine)
-    if cached is not None and cached[:2] == state:
-        return cached[1], cached[2]
-    # One build at a time (readers that miss together take the first one's table), each
-    # from the newest table there is.
-    with _building:
-        with _lock:
-            cached = _tables.get(engine)
-        if cached is not None and cached[0] is catalog and cached[1] >= state[1]:
-            return cached[1], cached[2]  # as new as asked or newer (the counter only grows)
-        table = None
-        if cached is not None and cached[0] is catalog:
-            changes = catalog.changes_since(cached[1])
-            if changes is not None:
-                table = updated_table(cached[2], changes)
-                generation = changes.generation
-        if table is None:  # a new catalogue, or a log no longer holding every change since
-            generation, notes = catalog.notes_now()
-            table = build_table(notes)
-        with _lock:
-            # the generation the table is of, exactly: the changes after it bring it up to date
-            _tables[engine] = (catalog, generation, table)
-    return generation, table
+# The table of the catalogue as it is now: made again once per change of what notes say
+# (catalog.generation), from the last table and the paths changed since.
+note_table = CatalogMemo(lambda catalog: catalog.generation, _built, updated_table)
+note_table_at = note_table.at  # with the catalogue generation it is the table of

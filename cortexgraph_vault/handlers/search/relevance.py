@@ -18,7 +18,7 @@ from cortexgraph_vault.core.relevance import QUERY_STOP_WORDS
 from cortexgraph_vault.core.synonyms import synonym_map
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
-from cortexgraph_vault.handlers.graph.catalog_memo import ChangedMemo
+from cortexgraph_vault.handlers.graph.catalog_memo import CatalogMemo
 from cortexgraph_vault.handlers.search.note_table import NoteTable, note_table, note_table_at
 from cortexgraph_vault.handlers.search.relevance_arrays import (
     FoundArrays,
@@ -138,7 +138,7 @@ def _updated_episodes(before: Episodes, changes: Changes) -> Episodes:
 
 # Save times do not change when a memory is used, so the order is made again only when
 # memories come, go or move (relation_generation), not on every touch: from the last one.
-episodes = ChangedMemo(
+episodes = CatalogMemo(
     lambda catalog: catalog.relation_generation, _built_episodes, _updated_episodes
 )
 

@@ -516,12 +516,12 @@ _last_links: weakref.WeakKeyDictionary[VaultEngine, tuple[int, float, EpisodeLin
 )
 
 
-def _links(engine: VaultEngine) -> EpisodeLinks:
+def _links(engine: VaultEngine) -> tuple[int, EpisodeLinks]:
     from cortexgraph_vault.handlers.search.relevance import episodes, ranking_config
 
     cfg = ranking_config(engine.config)
     reach, gap = cfg.context_reach, cfg.context_gap
-    found = episodes(engine)
+    generation, found = episodes.at(engine)
     last = _last_links.get(engine)  # (CatalogMemo makes one at a time)
     if last is None or last[:2] != (reach, gap):
         links = episode_links(found, reach, gap)
@@ -530,7 +530,7 @@ def _links(engine: VaultEngine) -> EpisodeLinks:
     else:
         links = links_after(last[2], found, reach, gap)
     _last_links[engine] = (reach, gap, links)
-    return links
+    return generation, links
 
 
 # Rebuilt when memories come, go or move, as the episodes themselves are.
