@@ -142,8 +142,8 @@ def rank(
     lenders = (rows >= 0) & np.isin(safe, replaced) if len(replaced) else None
     keep &= status_ok if lenders is None else status_ok | lenders
     is_memory = code != NOTE
-    if folder and folder.strip("/ "):
-        prefix = folder.strip().strip("/") + "/"
+    prefix = folder.strip().strip("/") + "/" if folder and folder.strip("/ ") else None
+    if prefix is not None:
         keep[keep] = [paths[i].startswith(prefix) for i in np.nonzero(keep)[0].tolist()]
     has_tag = _tag_filter(tags)
     if has_tag is not None:
@@ -159,63 +159,58 @@ def rank(
         keep[plain[np.array(old, dtype=bool)]] = False
     at = np.nonzero(keep)[0]
     rel, rows, is_memory = rel[at], safe[at], is_memory[at]
+    active_code = table.status_names.index("active") if "active" in table.status_names else -2
+
+    def memory_scores(r: np.ndarray) -> np.ndarray:
+        return scores_of(
+            table.use_base[r], table.last_used[r], table.strength[r], now.timestamp(), engine.decay
+        )
+
+    def scored(
+        rel: np.ndarray, s: np.ndarray, is_memory: np.ndarray, active: np.ndarray
+    ) -> np.ndarray:
+        with np.errstate(invalid="ignore"):
+            weighted = rel * (floor + (1.0 - floor) * np.minimum(1.0, np.maximum(0.0, s)))
+        if by_memory_score:
+            # relevance first; the memory score orders the near-equal (and, with no query,
+            # everything)
+            return np.where(is_memory, weighted if matches is not None else s, rel * ltm_weight)
+        return np.where(active, weighted * stm_weight, rel * ltm_weight)
+
     s = np.full(len(at), np.nan)
     mem = np.nonzero(is_memory)[0]
-    r = rows[mem]
-    s[mem] = scores_of(
-        table.use_base[r], table.last_used[r], table.strength[r], now.timestamp(), engine.decay
-    )
-    active_code = table.status_names.index("active") if "active" in table.status_names else -2
+    s[mem] = memory_scores(rows[mem])
     active = table.status[rows] == active_code
     priority = np.zeros(len(at))
     rules = engine.rules
     danger = np.nonzero(active & (rules.danger_zone_min <= s) & (s <= rules.danger_zone_max))[0]
     priority[danger] = [review_priority(v, rules) for v in s[danger].tolist()]
-    with np.errstate(invalid="ignore"):
-        weighted = rel * (floor + (1.0 - floor) * np.minimum(1.0, np.maximum(0.0, s)))
-    if by_memory_score:
-        # relevance first; the memory score orders the near-equal (and, with no query,
-        # everything)
-        score = np.where(is_memory, weighted if matches is not None else s, rel * ltm_weight)
-    else:
-        score = np.where(active, weighted * stm_weight, rel * ltm_weight)
+    score = scored(rel, s, is_memory, active)
     if cfg is not None and cfg.episode_discount > 0 and len(score) > 1:
         score = _discounted(engine, table, rows, score, cfg)
     score = weigh_time(score, table.created[rows], is_memory, time_focus(query, now))
     pool = CandidatePool(paths, at, score, rel, s, priority)
     if lenders is not None and lenders[at].any():
         wanted = table.status_mask(statuses)
-        inside = folder.strip().strip("/") + "/" if folder and folder.strip("/ ") else None
 
         def allowed(row: int) -> bool:
             note = table.notes[row]
             return (
                 bool(wanted[table.status[row] + 1])
                 and (has_tag is None or has_tag(note))
-                and (inside is None or note.path.startswith(inside))
+                and (prefix is None or note.path.startswith(prefix))
                 and (used_since is None or table.last_used[row] >= since)
             )
 
         def memory_score(row: int) -> float:
-            return float(
-                scores_of(
-                    table.use_base[[row]],
-                    table.last_used[[row]],
-                    table.strength[[row]],
-                    now.timestamp(),
-                    engine.decay,
-                )[0]
-            )
+            return float(memory_scores(np.array([row]))[0])
 
         def score_for(row: int, relevance: float) -> float:
             """`score` above for one memory row at the given relevance."""
-            weighted = relevance * (floor + (1.0 - floor) * min(1.0, max(0.0, memory_score(row))))
-            if by_memory_score:
-                return weighted if matches is not None else memory_score(row)
-            return (
-                weighted * stm_weight
-                if table.status[row] == active_code
-                else relevance * ltm_weight
+            one = np.array([row])
+            given = np.array([relevance])
+            return float(
+                scored(given, memory_scores(one), one >= 0, table.status[one] == active_code)[0]
             )
 
         pool = current_first(
