@@ -36,29 +36,35 @@ from cortexgraph_vault.requests.memories import OpenMemoriesRequest, SearchMemor
 ALL_STATUSES = ("active", "promoted", "archived")
 
 
+def relation_view(
+    from_id: str | None,
+    to_id: str | None,
+    kind: str,
+    target: str,
+    strength: float = 1.0,
+    metadata: dict[str, str] | None = None,
+) -> RelationView:
+    """A relation as answers show it, with its stable id (core/relation_ids.py)."""
+    return RelationView(
+        id=relation_id(from_id, to_id, kind, target),
+        from_memory_id=from_id,
+        to_memory_id=to_id,
+        relation_type=kind,
+        target=target,
+        strength=strength,
+        metadata=metadata or {},
+    )
+
+
 def relations_of(engine: VaultEngine, m: Memory) -> Relations:
     index = relation_index(engine)
     out: list[RelationView] = []
     for kind, values in m.relations.items():
         for value in values:
             target = index.target_of(value)
-            out.append(
-                RelationView(
-                    id=relation_id(m.id, target.id if target else None, kind, link_target(value)),
-                    from_memory_id=m.id,
-                    to_memory_id=target.id if target else None,
-                    relation_type=kind,
-                    target=link_target(value),
-                )
-            )
+            out.append(relation_view(m.id, target.id if target else None, kind, link_target(value)))
     incoming = [
-        RelationView(
-            id=relation_id(rel.from_memory.id, m.id, rel.kind, link_target(rel.value)),
-            from_memory_id=rel.from_memory.id,
-            to_memory_id=m.id,
-            relation_type=rel.kind,
-            target=link_target(rel.value),
-        )
+        relation_view(rel.from_memory.id, m.id, rel.kind, link_target(rel.value))
         for rel in index.pointing_at(m)
     ]
     return Relations(outgoing=out, incoming=incoming)

@@ -13,13 +13,13 @@ from cortexgraph_vault.core.link_values import link_for, link_target, listed, po
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.note import REMOVE, ParsedNote, render_note
 from cortexgraph_vault.core.note_merge import LAST_USED_ON
-from cortexgraph_vault.core.relation_ids import relation_id
 from cortexgraph_vault.core.replacement import Replacement
 from cortexgraph_vault.core.rules import is_cross_domain
 from cortexgraph_vault.core.secrets import redact
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import Conflict, InvalidArgument, NotFound
+from cortexgraph_vault.handlers.browse.reads import relation_view
 from cortexgraph_vault.handlers.writes import supersession
 from cortexgraph_vault.handlers.writes.note_fields import fresh_memory, id_changes, use_days_change
 from cortexgraph_vault.handlers.writes.replacements import likely_replacements
@@ -32,7 +32,6 @@ from cortexgraph_vault.models import (
     ObservedMemory,
     ObserveResult,
     RelationResult,
-    RelationView,
     SaveResult,
     TouchResult,
     UpdateResult,
@@ -481,13 +480,7 @@ def relate(
     meta = {str(k): str(v) for k, v in (req.metadata or {}).items()}
     existing = [v for v in source.relations.get(relation_type, ()) if points_to(v, target)]
     if existing:
-        view = RelationView(
-            id=relation_id(source.id, target.id, relation_type, existing[0]),
-            from_memory_id=source.id,
-            to_memory_id=target.id,
-            relation_type=relation_type,
-            target=link_target(existing[0]),
-        )
+        view = relation_view(source.id, target.id, relation_type, link_target(existing[0]))
         return RelationResult(created=False, relation=view)
     link = link_for(target)
 
@@ -512,14 +505,8 @@ def relate(
         f"{trailers('relate', [source_id or '', target.id or ''])}"
     )
     commit = engine.commit([written.path], message) if record else None
-    view = RelationView(
-        id=relation_id(source_id, target.id, relation_type, target.title),
-        from_memory_id=source_id,
-        to_memory_id=target.id,
-        relation_type=relation_type,
-        target=target.title,
-        strength=strength,
-        metadata=meta,
+    view = relation_view(
+        source_id, target.id, relation_type, target.title, strength=strength, metadata=meta
     )
     return RelationResult(created=True, relation=view, commit=commit)
 
@@ -539,14 +526,7 @@ def _supersede_relation(
         if record and done.paths
         else None
     )
-    new = done.new
-    view = RelationView(
-        id=relation_id(new.id, target.id, supersession.SUPERSEDES, target.title),
-        from_memory_id=new.id,
-        to_memory_id=target.id,
-        relation_type=supersession.SUPERSEDES,
-        target=target.title,
-    )
+    view = relation_view(done.new.id, target.id, supersession.SUPERSEDES, target.title)
     return RelationResult(created=bool(done.superseded), relation=view, commit=commit)
 
 
