@@ -6,7 +6,6 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
 from pathlib import PurePosixPath
 
 from cortexgraph_vault.core import wording
@@ -19,7 +18,7 @@ from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import GitError, InvalidArgument, VaultError
 from cortexgraph_vault.handlers.browse.size_budget import answer_within
 from cortexgraph_vault.handlers.lifecycle import snapshot_due
-from cortexgraph_vault.handlers.lifecycle.undo import commit_or_undo, undo_moves
+from cortexgraph_vault.handlers.lifecycle.undo import commit_or_undo, move_memory, undo_moves
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.index.heap_trim import give_back_freed_memory
 from cortexgraph_vault.index.notes.records import IndexedNote
@@ -215,16 +214,8 @@ def _move_all(
     try:
         for done, m in enumerate(memories, 1):
             progress(done, len(memories))
-            written, old = engine.store.move(
-                m.path,
-                folder,
-                changes(m),
-                in_use=partial(engine.catalog.name_in_use, besides=m.path),
-                title=m.title,
-            )
+            written, old, _ = move_memory(engine, m, folder, changes(m))
             moves.append((old, written))
-            engine.catalog.drop(old)
-            engine.catalog.record(written.path, written.data)
     except (VaultError, OSError):
         undo_moves(engine, moves)
         raise

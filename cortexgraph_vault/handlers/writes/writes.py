@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from functools import partial
 from typing import Any
 
 from cortexgraph_vault.core import wording
@@ -20,6 +19,7 @@ from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import Conflict, InvalidArgument, NotFound
 from cortexgraph_vault.handlers.browse.reads import relation_view
+from cortexgraph_vault.handlers.lifecycle.undo import move_memory
 from cortexgraph_vault.handlers.writes import supersession
 from cortexgraph_vault.handlers.writes.note_fields import fresh_memory, id_changes, use_days_change
 from cortexgraph_vault.handlers.writes.replacements import likely_replacements
@@ -380,15 +380,7 @@ def _renamed(engine: VaultEngine, m: Memory, title: str) -> tuple[Memory, list[s
     changes: dict[str, object] = {}
     if kept != aliases:
         changes["aliases"] = kept if kept else REMOVE
-    written, old = engine.store.move(
-        m.path,
-        m.path.rsplit("/", 1)[0],
-        changes,
-        in_use=partial(engine.catalog.name_in_use, besides=m.path),
-        title=title,
-    )
-    engine.catalog.drop(old)
-    note = engine.catalog.record(written.path, written.data)
+    written, old, note = move_memory(engine, m, m.path.rsplit("/", 1)[0], changes, title)
     assert note.memory is not None
     renamed = note.memory
     paths = [old, written.path, *_relinked(engine, m, renamed)]
@@ -440,15 +432,8 @@ def delete(engine: VaultEngine, req: DeleteMemoryRequest) -> DeleteResult:
     if mode == "archive":
         if seen.status == "archived":
             raise InvalidArgument(f"{seen.path}: already archived; use mode 'remove' to delete it")
-        written, old = engine.store.move(
-            seen.path,
-            engine.layout.archive,
-            {"status": "archived", "id": memory_id, "archived_at": engine.now()},
-            in_use=partial(engine.catalog.name_in_use, besides=seen.path),
-            title=seen.title,
-        )
-        engine.catalog.drop(old)
-        engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
+        archived = {"status": "archived", "id": memory_id, "archived_at": engine.now()}
+        written, old, _ = move_memory(engine, seen, engine.layout.archive, archived)
         commit = engine.commit(
             [old, written.path],
             f"archive: {seen.title}\n\n{trailers('archive', [memory_id])}",
