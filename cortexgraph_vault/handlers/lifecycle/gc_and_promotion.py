@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
+from cortexgraph_vault.config import user_cache_dir
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.decay import age_days
 from cortexgraph_vault.core.link_values import link_target
@@ -17,7 +20,6 @@ from cortexgraph_vault.core.rules import promote_reason, should_forget
 from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import GitError, InvalidArgument, VaultError
 from cortexgraph_vault.handlers.browse.size_budget import answer_within
-from cortexgraph_vault.handlers.lifecycle import snapshot_due
 from cortexgraph_vault.handlers.lifecycle.undo import commit_or_undo, move_memory, undo_moves
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.index.heap_trim import give_back_freed_memory
@@ -32,6 +34,7 @@ from cortexgraph_vault.models import (
 )
 from cortexgraph_vault.requests.lifecycle import GcRequest, PromoteMemoryRequest
 from cortexgraph_vault.vault import files
+from cortexgraph_vault.vault.lock import vault_key
 from cortexgraph_vault.vault.store import Written, set_fields
 
 log = logging.getLogger(__name__)
@@ -449,6 +452,38 @@ def snapshot(engine: VaultEngine) -> SnapshotResult:
     return SnapshotResult(commit=sha, paths=paths, message=wording.snapshot_recorded(len(paths)))
 
 
+# When the next snapshot of gathered touches is due, known without a system call. Every touch
+# asks (`maybe_snapshot`): a stat of the stamp file every process on the vault shares, of the
+# vault's `.git`, and the vault's real path for the stamp's name, eight system calls on the
+# change's turn, each a hand-over of the interpreter to a reader thread. The stamp's mtime only
+# ever moves forward (any process touches it when it snapshots), so once it was read, no
+# snapshot is due before that mtime plus the interval: until then the answer is known here.
+_due: dict[Path, float] = {}  # stamp file → wall-clock time before which none is due
+_due_lock = threading.Lock()
+
+
+def stamp_file(root: Path) -> Path:
+    """The stamp of the last snapshot of the vault at `root` (outside the vault)."""
+    return _stamp_file(str(user_cache_dir()), str(root))
+
+
+@functools.lru_cache(maxsize=64)
+def _stamp_file(cache_dir: str, root: str) -> Path:
+    return Path(cache_dir) / "snapshots" / f"{vault_key(Path(root))}.stamp"
+
+
+def not_due_yet(stamp: Path) -> bool:
+    """True when a look at `stamp` made earlier says no snapshot can be due now."""
+    with _due_lock:
+        return time.time() < _due.get(stamp, 0.0)
+
+
+def looked(stamp: Path, last: float, interval: float) -> None:
+    """`stamp` was read (or touched) with mtime `last`: none is due before last + interval."""
+    with _due_lock:
+        _due[stamp] = max(_due.get(stamp, 0.0), last + interval)
+
+
 def maybe_snapshot(engine: VaultEngine) -> SnapshotResult | None:
     """Gather reinforcements into a snapshot commit once per `git_commit_interval`.
 
@@ -459,18 +494,18 @@ def maybe_snapshot(engine: VaultEngine) -> SnapshotResult | None:
     cfg = engine.config
     if not cfg.git_auto_commit:
         return None
-    stamp = snapshot_due.stamp_file(engine.root)
-    if snapshot_due.not_due_yet(stamp) or not engine.history.available:
+    stamp = stamp_file(engine.root)
+    if not_due_yet(stamp) or not engine.history.available:
         return None
     try:
         last = stamp.stat().st_mtime
     except FileNotFoundError:
         stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.touch()
-        snapshot_due.looked(stamp, time.time(), cfg.git_commit_interval)
+        looked(stamp, time.time(), cfg.git_commit_interval)
         return None
     if time.time() - last < cfg.git_commit_interval:
-        snapshot_due.looked(stamp, last, cfg.git_commit_interval)
+        looked(stamp, last, cfg.git_commit_interval)
         return None
     stamp.touch()
     try:
