@@ -158,7 +158,8 @@ def _page_end(body: str, start: int, room: int) -> int:
     return end
 
 
-def _link_kind(link: NoteLink) -> str:
+def link_kind(link: NoteLink) -> str:
+    """What a link is, as answers name it: its property (a typed relation), embed or link."""
     if link.kind == "property" and link.property:
         return link.property
     return "embed" if link.embed else "link"
@@ -168,7 +169,7 @@ def _links(catalog: VaultCatalog, rel: str) -> tuple[list[NoteLinkView], list[st
     """The note's links in the order written, and the paths of the notes linking to it."""
     with catalog.lock:
         links = [
-            NoteLinkView(target=e.link.target, path=e.target, kind=_link_kind(e.link))
+            NoteLinkView(target=e.link.target, path=e.target, kind=link_kind(e.link))
             for e in catalog.graph.outgoing(rel)
         ]
         return links, list(catalog.graph.backlinks(rel))

@@ -12,6 +12,7 @@ from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.core.times import format_time, from_epoch
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, NotFound
+from cortexgraph_vault.handlers.browse.notes import link_kind
 from cortexgraph_vault.handlers.browse.paging import paginate
 from cortexgraph_vault.handlers.browse.size_budget import (
     cursor_after,
@@ -76,7 +77,7 @@ def _relation(engine: VaultEngine, edge: Edge) -> GraphRelation:
     to_note = catalog.note(edge.target) if edge.target else None
     link = edge.link
     kind = link.property if link.kind == "property" and link.property else None
-    relation_type = kind if kind else ("embed" if link.embed else "link")
+    relation_type = link_kind(link)
     key = f"{edge.from_path}|{relation_type}|{link.target}|{link.heading}|{link.line}"
     # Two links on one line to the same target differ by block or alias.
     key += f"|{link.block}|{link.alias}" if link.block or link.alias else ""
