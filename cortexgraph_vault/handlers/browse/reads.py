@@ -152,8 +152,9 @@ def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult
         ONLY_COMMON_WORDS,
         check_query,
         only_common_words,
+        search_terms,
     )
-    from cortexgraph_vault.handlers.search.search import rank, search_terms
+    from cortexgraph_vault.handlers.search.search import rank
     from cortexgraph_vault.handlers.search.search_page import PageBudget, PageRequest, page_of
 
     query = req.query

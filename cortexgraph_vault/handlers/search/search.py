@@ -57,8 +57,6 @@ from cortexgraph_vault.requests.vault import SearchUnifiedRequest
 REVIEW_NEAR = 0.9
 UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
 
-__all__ = ["rank", "search_terms", "search_unified"]
-
 # the fields a memory's hit is given (all but `explain`, which a page asking for it sets)
 _HIT_GIVEN = frozenset(SearchHit.model_fields) - {"explain"}
 

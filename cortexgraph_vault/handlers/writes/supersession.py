@@ -188,6 +188,3 @@ def supersede(engine: VaultEngine, req: SupersedeRequest) -> SupersedeResult:
     done = record_supersession(engine, new, olds)
     commit = engine.commit(done.paths, commit_message(done)) if done.paths else None
     return result_of(done, commit)
-
-
-__all__ = ["SUPERSEDES", "Recorded", "olds_of", "record_supersession", "supersede"]

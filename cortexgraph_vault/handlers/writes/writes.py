@@ -513,6 +513,3 @@ def _supersede_relation(
     )
     view = relation_view(done.new.id, target.id, supersession.SUPERSEDES, target.title)
     return RelationResult(created=bool(done.superseded), relation=view, commit=commit)
-
-
-__all__ = ["REMOVE", "delete", "observe", "relate", "save", "touch", "update"]
