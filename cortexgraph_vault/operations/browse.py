@@ -43,7 +43,7 @@ def _view(
     route = Rest(
         "GET", path, tag=tag, name=name, errors=errors, description=description, read_process=True
     )
-    return operation(title, Effect.READ, mcp_tool=False, rest=(route,))
+    return operation(title, Effect.READ, mcp_tool=False, rest=route)
 
 
 @_view("List memories", "/api/v1/memories", tag="memories", errors=(422,), description=AS_OPERATION)
