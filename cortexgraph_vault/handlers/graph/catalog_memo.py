@@ -1,6 +1,6 @@
 """Values derived from the whole catalogue (the note table, the vault's names, who relates to
 whom, the episodes), built once and kept per engine until the catalogue counter they depend on
-moves."""
+moves; and values derived from one note, kept while the note is the same."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Generic, TypeVar
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.index.catalog.change_log import Changes
 from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
+from cortexgraph_vault.index.notes.records import IndexedNote
 
 T = TypeVar("T")
 
@@ -81,3 +82,25 @@ class CatalogMemo(Generic[T]):
         if cached is None or cached[0] is not catalog or cached[1] < state:
             return None
         return cached
+
+
+class NoteMemo(Generic[T]):
+    """`make(note)` kept for as long as the note object is the same (a note is immutable: a
+    change makes a new one): a search shows the same notes call after call. Bounded: emptied
+    when it holds `kept` notes."""
+
+    def __init__(self, make: Callable[[IndexedNote], T], kept: int = 4096) -> None:
+        self._make = make
+        self.kept = kept
+        # id of a note → (the note, held so its id stays its own while kept; its value)
+        self.held: dict[int, tuple[IndexedNote, T]] = {}
+
+    def __call__(self, note: IndexedNote) -> T:
+        found = self.held.get(id(note))
+        if found is not None and found[0] is note:
+            return found[1]
+        made = self._make(note)
+        if len(self.held) >= self.kept:
+            self.held.clear()
+        self.held[id(note)] = (note, made)
+        return made

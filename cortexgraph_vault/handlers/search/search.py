@@ -31,6 +31,7 @@ from cortexgraph_vault.core.times import format_time, from_epoch, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.engine.memory_views import shown_fields, unchecked
 from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.handlers.graph.catalog_memo import NoteMemo
 from cortexgraph_vault.handlers.graph.relation_index import relation_index
 from cortexgraph_vault.handlers.request_checks import (
     asks_for_history,
@@ -354,22 +355,8 @@ def explain_hit(
     )
 
 
-# id of a note → (the note, its `created` time): a note's frontmatter is decoded anew at
-# each look (its cold fields keep only the body). A version of a note is immutable; bounded
-# as engine/memory_views.py's kept fields are.
-KEPT_MAX = 4096
-_created: dict[int, tuple[IndexedNote, datetime | None]] = {}
-
-
-def _created_of(note: IndexedNote) -> datetime | None:
-    found = _created.get(id(note))
-    if found is not None and found[0] is note:
-        return found[1]
-    created = parse_time(note.frontmatter.get("created"))
-    if len(_created) >= KEPT_MAX:
-        _created.clear()
-    _created[id(note)] = (note, created)
-    return created
+# a note's frontmatter is decoded anew at each look (its cold fields keep only the body)
+_created_of = NoteMemo(lambda note: parse_time(note.frontmatter.get("created")))
 
 
 def hit(
