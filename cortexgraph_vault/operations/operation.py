@@ -5,10 +5,8 @@ Each door serves an `Operation` from this one record: the MCP tool's input schem
 from the request model's fields, the REST routes are generated from its `rest` bindings (query
 or body model derived from the same fields), the CLI command fills the same request, and the
 service runs `invoke(engine, request)` under its change lock and timed (`MemoryService.run`).
-
-An area module declares each operation as the function that carries it out (`operation`): the
-function's name, docstring, request and result types are the operation's, so none is written
-twice, and mypy checks its body against them.
+An area module declares each operation as the function that carries it out (`operation`), so
+mypy checks its body against its request and result.
 """
 
 from __future__ import annotations
