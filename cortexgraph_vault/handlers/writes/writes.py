@@ -48,21 +48,16 @@ from cortexgraph_vault.vault.layout import needs_alias, safe_title, title_from_c
 
 
 def clean_tags(tags: Sequence[str] | None) -> list[str]:
-    out: list[str] = []
-    for tag in tags or ():
-        norm = normalize_tag(str(tag))
-        if norm and norm not in out:
-            out.append(norm)
-    return out
+    return list(dict.fromkeys(norm for tag in tags or () if (norm := normalize_tag(str(tag)))))
 
 
 def clean_entities(entities: Sequence[str] | None) -> list[str]:
-    out: list[str] = []
+    """Spaces made single; one of each, whatever its case, as first written."""
+    out: dict[str, str] = {}
     for e in entities or ():
-        text = " ".join(str(e).split())
-        if text and text.lower() not in {o.lower() for o in out}:
-            out.append(text)
-    return out
+        if text := " ".join(str(e).split()):
+            out.setdefault(text.lower(), text)
+    return list(out.values())
 
 
 def check_content(content: str) -> str:
@@ -101,12 +96,8 @@ def save(engine: VaultEngine, req: SaveMemoryRequest) -> SaveResult:
     if needs_alias(title):
         # The file name cannot hold it as written; Obsidian and our index read aliases.
         fields["aliases"] = [title]
-    if req.source:
-        fields["source"] = req.source
-    if req.context:
-        fields["context"] = req.context
-    if req.meta:
-        fields["meta"] = dict(req.meta)
+    given = req.model_dump(include={"source", "context", "meta"})
+    fields.update({k: given[k] for k in ("source", "context", "meta") if given[k]})
     engine.fresh()
     olds = supersession.olds_of(engine, None, req.supersedes) if req.supersedes else []
     # Auto-enrichment from the (now current) vault; explicit entities and strength always win.
