@@ -150,7 +150,6 @@ def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult
     """
     from cortexgraph_vault.handlers.search.relevance import (
         ONLY_COMMON_WORDS,
-        check_query,
         only_common_words,
         search_terms,
     )
@@ -159,7 +158,6 @@ def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult
 
     query = req.query
     wanted = wanted_statuses(req.status, known=ALL_STATUSES, default=("active", "promoted"))
-    check_query(query)
     budget = PageBudget.of(engine, "search_memory", req)
     if query and only_common_words(query):
         return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)

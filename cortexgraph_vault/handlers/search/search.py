@@ -45,7 +45,6 @@ from cortexgraph_vault.handlers.search.note_table import NOTE, NoteTable, note_t
 from cortexgraph_vault.handlers.search.relevance import (
     ONLY_COMMON_WORDS,
     Matches,
-    check_query,
     match,
     only_common_words,
     search_terms,
@@ -441,7 +440,6 @@ def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResu
     folder = vault_folder(engine, "folder", req.folder)
     stm_w = engine.config.search_stm_weight if req.stm_weight is None else req.stm_weight
     ltm_w = engine.config.search_ltm_weight if req.ltm_weight is None else req.ltm_weight
-    check_query(query)
     if only_common_words(query):
         return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
     from cortexgraph_vault.handlers.search.search_page import PageBudget, PageRequest, page_of
