@@ -237,24 +237,22 @@ def reinforce_uses(
     context = set(clean_tags(context_tags))
     observed: list[ObservedMemory] = []
     not_found: list[str] = []
+
+    def changes(m: Memory) -> dict[str, object]:
+        out: dict[str, object] = {
+            "use_count": m.use_count + 1,
+            "last_used": now,
+            "review_count": m.review_count + 1,
+            "last_review_at": now,
+        }
+        if is_cross_domain(set(m.tags), context, engine.rules):
+            out["strength"] = round(min(2.0, m.strength + 0.05), 4)
+            out["cross_domain_count"] = m.cross_domain_count + 1
+        return out
+
     for ref in dict.fromkeys(refs):
-        cross = {"flag": False}
-
-        def changes(m: Memory, cross: dict[str, bool] = cross) -> dict[str, object]:
-            out: dict[str, object] = {
-                "use_count": m.use_count + 1,
-                "last_used": now,
-                "review_count": m.review_count + 1,
-                "last_review_at": now,
-            }
-            if is_cross_domain(set(m.tags), context, engine.rules):
-                cross["flag"] = True
-                out["strength"] = round(min(2.0, m.strength + 0.05), 4)
-                out["cross_domain_count"] = m.cross_domain_count + 1
-            return out
-
         try:
-            _, _, after = _reinforce(engine, ref, changes, now)
+            _, before, after = _reinforce(engine, ref, changes, now)
         except NotFound:  # one bad id must not stop the others
             not_found.append(ref)
             continue
@@ -265,7 +263,7 @@ def reinforce_uses(
                 use_count=after.use_count,
                 review_count=after.review_count,
                 strength=after.strength,
-                cross_domain=cross["flag"],
+                cross_domain=after.cross_domain_count > before.cross_domain_count,
             )
         )
     return ObserveResult(reinforced=len(observed), memories=observed, not_found=not_found)
