@@ -23,7 +23,7 @@ from cortexgraph_vault.handlers.browse.size_budget import (
     shrink_text,
 )
 from cortexgraph_vault.handlers.graph.relation_index import relation_index
-from cortexgraph_vault.handlers.request_checks import asks_for_history, wanted_statuses
+from cortexgraph_vault.handlers.request_checks import wanted_statuses
 from cortexgraph_vault.models import (
     MemoryView,
     OpenResult,
@@ -148,35 +148,7 @@ def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult
     Runs on the live index (handlers/search/search.py): relevance first, the memory score as a bounded
     prior; review candidates blended in without dropping a result.
     """
-    from cortexgraph_vault.handlers.search.relevance import (
-        ONLY_COMMON_WORDS,
-        only_common_words,
-        search_terms,
-    )
-    from cortexgraph_vault.handlers.search.search import rank
-    from cortexgraph_vault.handlers.search.search_page import PageBudget, PageRequest, page_of
+    from cortexgraph_vault.handlers.search.search_page import searched
 
-    query = req.query
     wanted = wanted_statuses(req.status, known=ALL_STATUSES, default=("active", "promoted"))
-    budget = PageBudget.of(engine, "search_memory", req)
-    if query and only_common_words(query):
-        return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
-    terms = search_terms(query) if query and query.strip() else []
-    if query and query.strip() and not terms:
-        return SearchResult(count=0, results=[])
-    now = budget.now(engine)
-    ranked, matches = rank(
-        engine,
-        query or "",
-        terms,
-        statuses=wanted,
-        tags=req.tags,
-        used_since=req.used_since(now),
-        now=now,
-        by_memory_score=True,
-        include_superseded=asks_for_history(req.status),
-    )
-    if req.min_score is not None:
-        ranked = ranked.where(ranked.memory_scores_or_zero() >= req.min_score)
-    shown = PageRequest.asked(req, req.top_k, budget, (1.0, 1.0))
-    return page_of(engine, ranked, matches, shown, now=now)
+    return searched(engine, req, wanted)

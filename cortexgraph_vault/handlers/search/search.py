@@ -34,7 +34,6 @@ from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.handlers.graph.catalog_memo import NoteMemo
 from cortexgraph_vault.handlers.graph.relation_index import relation_index
 from cortexgraph_vault.handlers.request_checks import (
-    asks_for_history,
     vault_folder,
     wanted_statuses,
 )
@@ -43,11 +42,8 @@ from cortexgraph_vault.handlers.search.current_facts import current_first, repla
 from cortexgraph_vault.handlers.search.matched_terms import matched_fields
 from cortexgraph_vault.handlers.search.note_table import NOTE, NoteTable, note_table
 from cortexgraph_vault.handlers.search.relevance import (
-    ONLY_COMMON_WORDS,
     Matches,
     match,
-    only_common_words,
-    search_terms,
 )
 from cortexgraph_vault.handlers.writes.supersession import SUPERSEDES
 from cortexgraph_vault.index.notes.records import IndexedNote
@@ -431,8 +427,7 @@ def hit(
 def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResult:
     """Short-term memories, promoted memories and ordinary notes, ranked together; the
     answer within the result_max_chars setting, `cursor` continuing."""
-    query = req.query
-    if not query.strip():
+    if not req.query.strip():
         raise InvalidArgument("query: give some words to search for")
     wanted = wanted_statuses(
         req.status, known=UNIFIED_STATUSES, default=("active", "promoted", "note")
@@ -440,30 +435,6 @@ def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResu
     folder = vault_folder(engine, "folder", req.folder)
     stm_w = engine.config.search_stm_weight if req.stm_weight is None else req.stm_weight
     ltm_w = engine.config.search_ltm_weight if req.ltm_weight is None else req.ltm_weight
-    if only_common_words(query):
-        return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
-    from cortexgraph_vault.handlers.search.search_page import PageBudget, PageRequest, page_of
+    from cortexgraph_vault.handlers.search.search_page import searched
 
-    budget = PageBudget.of(engine, "search_unified", req)
-    terms = search_terms(query)
-    if not terms:
-        return SearchResult(count=0, results=[])
-    now = budget.now(engine)
-
-    ranked, matches = rank(
-        engine,
-        query,
-        terms,
-        statuses=wanted,
-        tags=req.tags,
-        folder=folder,
-        used_since=req.used_since(now),
-        now=now,
-        stm_weight=stm_w,
-        ltm_weight=ltm_w,
-        include_superseded=asks_for_history(req.status),
-    )
-    if req.min_score is not None:
-        ranked = ranked.where(ranked.score >= req.min_score)
-    shown = PageRequest.asked(req, req.limit, budget, (stm_w, ltm_w))
-    return page_of(engine, ranked, matches, shown, now=now)
+    return searched(engine, req, wanted, folder=folder, weights=(stm_w, ltm_w))
