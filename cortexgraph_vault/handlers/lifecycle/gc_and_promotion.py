@@ -145,62 +145,47 @@ def _left_alone(note: IndexedNote, skip: set[str]) -> Skipped | None:
     return None
 
 
-def forget_candidates(
+def gc_candidates(
     engine: VaultEngine, skip_paths: Iterable[str], limit: int | None = None
-) -> tuple[list[tuple[Memory, float]], list[Skipped]]:
-    """The memories to forget, lowest score first (ties by path), the first `limit` of them;
-    and those left alone. Chosen from each note's hot fields (`memory_state`): only the
-    memories returned are decoded, not every forgettable one."""
+) -> tuple[list[tuple[Memory, float]], list[tuple[Memory, float]], list[Skipped]]:
+    """What gc takes, chosen from each note's hot fields (`memory_state`: only the memories
+    returned are decoded): the faded short-term memories, lowest score first (ties by path),
+    the first `limit` of them; the memories replaced by newer ones (`superseded_by`),
+    short-term or promoted, by path: done, so gc archives them whatever their score (out of
+    search and review, still in the vault, the chain of links resolves, and in its history);
+    and the notes left alone, the faded ones' first."""
     now = engine.now()
     skip = {engine.safe_rel(p) for p in skip_paths}
-    found: list[tuple[float, str, IndexedNote]] = []
-    skipped: list[Skipped] = []
+    faded: list[tuple[float, str, IndexedNote]] = []
+    replaced: list[tuple[float, str, IndexedNote]] = []
+    skipped: tuple[list[Skipped], list[Skipped]] = ([], [])
     for note in engine.fresh().notes():
         state = note.memory_state
-        if state is None or state.status != "active" or engine.layout.folder_of(note.path) != "stm":
+        if state is None:
             continue
-        if state.superseded:  # done, not faded: `superseded_candidates` takes it
+        if state.superseded:  # done, not faded
+            if state.status not in ("active", "promoted"):
+                continue
+            found = replaced
+        elif state.status == "active" and engine.layout.folder_of(note.path) == "stm":
+            found = faded
+        else:
             continue
         s = engine.score_of(state.decay, now)
-        if not should_forget(s, engine.rules):
+        if found is faded and not should_forget(s, engine.rules):
             continue
         left = _left_alone(note, skip)
         if left is not None:
-            skipped.append(left)
-            continue
-        found.append((s, note.path, note))
-    found.sort(key=lambda entry: (entry[0], entry[1]))
-    chosen = []
-    for s, _, note in found if limit is None else found[:limit]:
-        m = note.memory_unkept()  # decoded only now, and only these
-        if m is not None:
-            chosen.append((m, s))
-    return chosen, skipped
+            skipped[found is replaced].append(left)
+        else:
+            found.append((s, note.path, note))
+    faded.sort(key=lambda entry: (entry[0], entry[1]))
+    replaced.sort(key=lambda entry: entry[1])
 
+    def decoded(chosen: list[tuple[float, str, IndexedNote]]) -> list[tuple[Memory, float]]:
+        return [(m, s) for s, _, note in chosen if (m := note.memory_unkept()) is not None]
 
-def superseded_candidates(
-    engine: VaultEngine, skip_paths: Iterable[str]
-) -> tuple[list[tuple[Memory, float]], list[Skipped]]:
-    """Memories replaced by newer ones (`superseded_by`), short-term or promoted: done, so gc
-    archives them whatever their score — out of search and review, still in the vault (the
-    chain of links resolves) and in its history. By path."""
-    now = engine.now()
-    skip = {engine.safe_rel(p) for p in skip_paths}
-    chosen: list[tuple[Memory, float]] = []
-    skipped: list[Skipped] = []
-    for note in engine.catalog.notes():
-        state = note.memory_state
-        if state is None or not state.superseded or state.status not in ("active", "promoted"):
-            continue
-        left = _left_alone(note, skip)
-        if left is not None:
-            skipped.append(left)
-            continue
-        m = note.memory_unkept()
-        if m is not None:
-            chosen.append((m, engine.score_of(state.decay, now)))
-    chosen.sort(key=lambda entry: entry[0].path)
-    return chosen, skipped
+    return decoded(faded[:limit]), decoded(replaced), [*skipped[0], *skipped[1]]
 
 
 def _move_all(
@@ -229,9 +214,7 @@ def _move_all(
 def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
     dry_run, archive_instead, skip_paths = req.dry_run, req.archive_instead, req.skip_paths or ()
     now = engine.now()
-    found, skipped = forget_candidates(engine, skip_paths, req.limit)
-    done, left = superseded_candidates(engine, skip_paths)
-    skipped += left
+    found, done, skipped = gc_candidates(engine, skip_paths, req.limit)
     replaced_by = {m.path: [link_target(v) for v in m.superseded_by] for m, _ in done}
     both = [*done, *found]
     candidates = [
