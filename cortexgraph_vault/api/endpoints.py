@@ -7,7 +7,7 @@ declared limits (422 naming the field); the request is then made from them and t
 checked again as every door checks it. The few routes that are no operation (health, the spec,
 any operation by name) are plain functions of the service on a `RouteTable`:
 
-    @routes.get("/health", "Is the daemon up", public=True, uses_service=False)
+    @VAULT.add(Rest("GET", "/health", "Is the daemon up", tag="vault"), public=True, uses_service=False)
     def health(service: MemoryService) -> Health: ...
 
 The same records produce the OpenAPI spec, so the spec cannot say something the routes do not do.
@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import inspect
 import json
-import re
 import types
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import anyio
@@ -47,82 +46,62 @@ if TYPE_CHECKING:
 ServiceFn = Callable[..., Any]
 RESULT_MODEL = "X-Result-Model"
 ANSWERED_BY = "X-Read-Process"  # the pid of the read process that answered (api/read_processes.py)
-_PATH_PARAM = re.compile(r"{(\w+)}")
 
 
 @dataclass(frozen=True)
 class Endpoint:
-    method: str
-    path: str
-    summary: str
-    name: str  # the published operationId
-    tag: str  # the published tag
-    description: str
+    route: Rest  # method, path, published operationId and tag, summary, statuses
     fn: ServiceFn  # (service, **path segments, query or body) or, for an operation, (service, request)
-    status: int
     response: Any  # a pydantic model class, or Any for a free-form object
-    query: type[BaseModel] | None
-    body: type[BaseModel] | None
-    path_params: tuple[str, ...]
-    errors: tuple[int, ...]
-    # answered by the daemon's read processes when it has them (api/read_processes.py): a
-    # read that depends on nothing but the notes
-    read_process: bool = False
+    query: type[BaseModel] | None = None
+    body: type[BaseModel] | None = None
+    # The operation it serves, when it serves one: the query or body and the path give its
+    # request (`rest_request`), and `fn` runs it.
+    operation: AnyOperation | None = None
     public: bool = False
     uses_service: bool = True
     own_call: bool = False  # the function makes its one service call itself (its lock, its timing)
     reads: Callable[..., bool] | None = None  # from the path: whether this call only reads
-    # The operation it serves and how, when it serves one: the query or body and the path
-    # give its request (`rest_request`), and `fn` runs it.
-    operation: AnyOperation | None = None
-    binding: Rest | None = None
 
 
 class RouteTable:
+    """The routes that are no operation, each a function of the service."""
+
     def __init__(self) -> None:
         self.endpoints: list[Endpoint] = []
 
     def add(
         self,
-        method: str,
-        path: str,
-        summary: str,
+        route: Rest,
         *,
-        status: int = 200,
-        errors: tuple[int, ...] = (),
         public: bool = False,
         uses_service: bool = True,
         own_call: bool = False,
         reads: Callable[..., bool] | None = None,
-        read_process: bool = False,
     ) -> Callable[[ServiceFn], ServiceFn]:
         def register(fn: ServiceFn) -> ServiceFn:
             hints = typing.get_type_hints(fn)
             params = list(inspect.signature(fn).parameters)[1:]  # the first is the service
-            path_params = tuple(_PATH_PARAM.findall(path))
-            unknown = set(params) - {*path_params, "query", "body"}
+            unknown = set(params) - {*route.in_path, "query", "body"}
             if unknown:
-                raise TypeError(f"{fn.__name__}: parameters {sorted(unknown)} are not in {path}")
+                raise TypeError(
+                    f"{fn.__name__}: parameters {sorted(unknown)} are not in {route.path}"
+                )
+            described = replace(
+                route, name=fn.__name__, description=inspect.cleandoc(fn.__doc__ or "")
+            )
+            query, body = (hints.get(k) if k in params else None for k in ("query", "body"))
             self.endpoints.append(
                 Endpoint(
-                    method=method,
-                    path=path,
-                    summary=summary,
-                    name=fn.__name__,
-                    tag=fn.__module__.rsplit(".", 1)[-1],
-                    description=inspect.cleandoc(fn.__doc__ or ""),
-                    fn=fn,
-                    status=status,
-                    response=hints.get("return", Any),
-                    query=hints.get("query") if "query" in params else None,
-                    body=hints.get("body") if "body" in params else None,
-                    path_params=path_params,
-                    errors=errors,
+                    described,
+                    fn,
+                    hints.get("return", Any),
+                    query,
+                    body,
                     public=public,
                     uses_service=uses_service,
                     own_call=own_call,
                     reads=reads,
-                    read_process=read_process,
                 )
             )
             return fn
@@ -178,8 +157,8 @@ def rest_request(
 ) -> OperationRequest:
     """The operation's request from a route's validated query or body, its path segments and
     the fields it sets itself; checked as every door checks one (`InvalidArgument`)."""
-    assert endpoint.operation is not None and endpoint.binding is not None
-    binding = endpoint.binding
+    assert endpoint.operation is not None
+    binding = endpoint.route
     values: dict[str, object] = {}
     if isinstance(given, RestInput):
         names = type(given).request_names
@@ -196,26 +175,8 @@ def operation_endpoints(operations: Mapping[str, AnyOperation]) -> list[Endpoint
     for op in operations.values():
         for binding in op.rest:
             model = rest_input(op, binding)
-            out.append(
-                Endpoint(
-                    method=binding.method,
-                    path=binding.path,
-                    summary=binding.summary,
-                    name=binding.name,
-                    tag=binding.tag,
-                    description=binding.description,
-                    fn=_runs(op),
-                    status=binding.status,
-                    response=op.result,
-                    query=model if binding.in_query else None,
-                    body=None if binding.in_query else model,
-                    path_params=tuple(_PATH_PARAM.findall(binding.path)),
-                    errors=binding.errors,
-                    read_process=binding.read_process,
-                    operation=op,
-                    binding=binding,
-                )
-            )
+            query, body = (model, None) if binding.in_query else (None, model)
+            out.append(Endpoint(binding, _runs(op), op.result, query, body, op))
     return out
 
 
@@ -311,9 +272,10 @@ def starlette_route(
     endpoint: Endpoint, service: MemoryService, threads: RestThreads | None = None
 ) -> Route:
     threads = threads or RestThreads()
+    route = endpoint.route
 
     async def handle(request: Request) -> Response:
-        kwargs: dict[str, Any] = {name: request.path_params[name] for name in endpoint.path_params}
+        kwargs: dict[str, Any] = {name: request.path_params[name] for name in route.in_path}
         if endpoint.operation is not None and endpoint.query is None and endpoint.body is None:
             try:  # no query and no body: the path alone gives the request
                 kwargs = {"request": rest_request(endpoint, None, kwargs)}
@@ -347,11 +309,11 @@ def starlette_route(
         if not endpoint.uses_service:
             # Answers at once, even while a long gc holds the service.
             result = endpoint.fn(service, **kwargs)
-            return _json(to_json(result), endpoint.status)
+            return _json(to_json(result), route.status)
 
         # a route running any operation knows from its path whether it only reads
         read_only = (
-            endpoint.reads(**kwargs) if endpoint.reads is not None else endpoint.method == "GET"
+            endpoint.reads(**kwargs) if endpoint.reads is not None else route.method == "GET"
         )
 
         def begin() -> CallEnd[Any]:
@@ -365,18 +327,18 @@ def starlette_route(
                 return CallEnd(result, lambda: result, [])
             # The service takes the change lock a change needs and times the call; a GET only reads.
             return service.begin(
-                f"rest.{endpoint.name}", read_only, lambda: endpoint.fn(service, **kwargs)
+                f"rest.{route.name}", read_only, lambda: endpoint.fn(service, **kwargs)
             )
 
-        if read_only and endpoint.read_process and threads.elsewhere is not None:
-            answer = await threads.elsewhere.read(endpoint.name, kwargs)
+        if read_only and route.read_process and threads.elsewhere is not None:
+            answer = await threads.elsewhere.read(route.name, kwargs)
             if answer is not None:
                 model, body, pid = answer
-                return _json(body, endpoint.status, {ANSWERED_BY: str(pid), **_named(model)})
+                return _json(body, route.status, {ANSWERED_BY: str(pid), **_named(model)})
         model, body = encoded(await threads.run(read_only, begin))
-        return _json(body, endpoint.status, _named(model) or None)
+        return _json(body, route.status, _named(model) or None)
 
-    return Route(endpoint.path, handle, methods=[endpoint.method], name=endpoint.name)
+    return Route(route.path, handle, methods=[route.method], name=route.name)
 
 
 def encoded(result: Any) -> tuple[str | None, bytes]:
