@@ -15,6 +15,7 @@ The same records produce the OpenAPI spec, so the spec cannot say something the 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import types
@@ -23,8 +24,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import anyio
 import anyio.to_thread
+from anyio import CapacityLimiter
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_core import to_json
 from starlette.datastructures import QueryParams
@@ -32,7 +33,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from cortexgraph_vault.api.admission import ChangeFirstGate, ChangeLane
 from cortexgraph_vault.api.errors import validation_response, vault_error_response
 from cortexgraph_vault.errors import InvalidArgument, VaultError
 from cortexgraph_vault.operations import REQUIRED, AnyOperation, Rest, params_of
@@ -224,47 +224,29 @@ class _BadJson(Exception):
 
 
 class RestThreads:
-    """Worker threads of the REST door: a few for reads, one for changes, and the gate that
-    says when each may start (`admission.ChangeFirstGate`: a change runs without readers
-    beside it, reads wait for it a bounded time). Calls that wait hold no thread."""
+    """Worker threads of the REST door: a few for reads, one for changes (so they run one at a
+    time, in the order they came), and those that wait for a save's group commit. A call
+    waiting for its thread holds none."""
 
     READS = 4
     FINISHING = 64  # calls waiting for their group commit (each a thread that only waits)
 
     def __init__(self, elsewhere: ReadProcesses | None = None) -> None:
         self.elsewhere = elsewhere  # the daemon's read processes, if it has them
-        self._gate: ChangeFirstGate | None = None
-        self._reads: ChangeLane | None = None
-        self._changes: ChangeLane | None = None
-        self._finishing: anyio.CapacityLimiter | None = None
 
-    @property
-    def gate(self) -> ChangeFirstGate:
-        # made on first use: the gate and limiters belong to the event loop that serves the app
-        if self._gate is None:
-            self._gate = ChangeFirstGate(self.READS)
-            # the gate lets no more reads in than there are threads; a lane of threads is
-            # lighter per call than `to_thread` (no limiter, no cancel scope of its own)
-            self._reads = ChangeLane(self.READS, name="cgv-reads")
-            self._changes = ChangeLane()
-            self._finishing = anyio.CapacityLimiter(self.FINISHING)
-        return self._gate
+    @functools.cached_property
+    def _limiters(self) -> tuple[CapacityLimiter, CapacityLimiter, CapacityLimiter]:
+        # made on first use: they belong to the event loop that serves the app
+        return CapacityLimiter(self.READS), CapacityLimiter(1), CapacityLimiter(self.FINISHING)
 
     async def run(self, read_only: bool, begin: Callable[[], CallEnd[Any]]) -> Any:
         """`begin` runs the call under its lock; what it returns finishes the call: a save's
         wait for its group commit (`engine/commits.py`) happens on a thread of its own, so
         the change thread goes on to the next change meanwhile."""
-        gate = self.gate
-        if read_only:
-            async with gate.read():
-                assert self._reads is not None
-                end = await self._reads.run(begin)
-        else:
-            async with gate.change():
-                assert self._changes is not None
-                end = await self._changes.run(begin)
+        reads, changes, finishing = self._limiters
+        end = await anyio.to_thread.run_sync(begin, limiter=reads if read_only else changes)
         if end.waits:
-            return await anyio.to_thread.run_sync(end, limiter=self._finishing)
+            return await anyio.to_thread.run_sync(end, limiter=finishing)
         return end()
 
 
@@ -321,7 +303,7 @@ def starlette_route(
                 with service.finished_by_door() as ends:
                     result = endpoint.fn(service, **kwargs)
                 if len(ends) == 1 and ends[0].unfinished is result:
-                    return ends[0]  # its commit is waited for off the change lane
+                    return ends[0]  # its commit is waited for off the change thread
                 for end in ends:
                     end()
                 return CallEnd(result, lambda: result, [])
