@@ -33,9 +33,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from cortexgraph_vault.api.errors import validation_response, vault_error_response
+from cortexgraph_vault.api.errors import vault_error_response
 from cortexgraph_vault.errors import InvalidArgument, VaultError
 from cortexgraph_vault.operations import REQUIRED, AnyOperation, Rest, params_of
+from cortexgraph_vault.operations.refusal import refusal
 from cortexgraph_vault.requests import Request as OperationRequest
 from cortexgraph_vault.service import CallEnd
 
@@ -214,13 +215,36 @@ async def _body_input(request: Request) -> Any:
     try:
         return json.loads(raw)
     except ValueError as exc:  # bad JSON or bytes, an integer past Python's 4,300 digits
-        raise _BadJson(f"body: not valid JSON ({str(exc)[:200]})") from None
+        raise InvalidArgument(f"body: not valid JSON ({str(exc)[:200]})") from None
     except RecursionError:  # `[[[[...]]]]` well under the size limit
-        raise _BadJson("body: JSON nested too deeply") from None
+        raise InvalidArgument("body: JSON nested too deeply") from None
 
 
-class _BadJson(Exception):
-    pass
+def _validated(model: type[BaseModel], data: object) -> BaseModel:
+    """422 naming each bad field and what it takes, in the words of every door."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise refusal(model, exc) from None
+
+
+async def _arguments(endpoint: Endpoint, request: Request) -> dict[str, Any]:
+    """The call's arguments: its path segments and validated query or body; for an operation,
+    its request made from them. A refused one raises the VaultError that names it."""
+    kwargs: dict[str, Any] = {name: request.path_params[name] for name in endpoint.route.in_path}
+    if endpoint.query is not None:
+        kwargs["query"] = _validated(
+            endpoint.query, _query_input(endpoint.query, request.query_params)
+        )
+    if endpoint.body is not None:
+        data = await _body_input(request)
+        if not isinstance(data, dict):
+            raise InvalidArgument("body: must be a JSON object")
+        kwargs["body"] = _validated(endpoint.body, data)
+    if endpoint.operation is None:
+        return kwargs
+    given = kwargs.pop("query", None) or kwargs.pop("body", None)
+    return {"request": rest_request(endpoint, given, kwargs)}
 
 
 class RestThreads:
@@ -257,36 +281,10 @@ def starlette_route(
     route = endpoint.route
 
     async def handle(request: Request) -> Response:
-        kwargs: dict[str, Any] = {name: request.path_params[name] for name in route.in_path}
-        if endpoint.operation is not None and endpoint.query is None and endpoint.body is None:
-            try:  # no query and no body: the path alone gives the request
-                kwargs = {"request": rest_request(endpoint, None, kwargs)}
-            except VaultError as exc:
-                return vault_error_response(exc)
-        elif endpoint.query is not None:
-            try:
-                kwargs["query"] = endpoint.query.model_validate(
-                    _query_input(endpoint.query, request.query_params)
-                )
-            except ValidationError as exc:
-                return validation_response(exc, endpoint.query)
-        if endpoint.body is not None:
-            try:
-                data = await _body_input(request)
-            except _BadJson as exc:
-                return vault_error_response(InvalidArgument(str(exc)))
-            if not isinstance(data, dict):
-                return vault_error_response(InvalidArgument("body: must be a JSON object"))
-            try:
-                kwargs["body"] = endpoint.body.model_validate(data)
-            except ValidationError as exc:
-                return validation_response(exc, endpoint.body)
-        if endpoint.operation is not None and "request" not in kwargs:
-            given = kwargs.pop("query", None) or kwargs.pop("body", None)
-            try:
-                kwargs = {"request": rest_request(endpoint, given, kwargs)}
-            except VaultError as exc:
-                return vault_error_response(exc)
+        try:
+            kwargs = await _arguments(endpoint, request)
+        except VaultError as exc:
+            return vault_error_response(exc)
 
         if not endpoint.uses_service:
             # Answers at once, even while a long gc holds the service.
