@@ -15,7 +15,6 @@ import re
 import time
 from pathlib import Path
 
-from cortexgraph_vault.vault import this_process
 from cortexgraph_vault.vault.anchored import folder_of
 
 TEMP_MARK = ".cgv-tmp-"
@@ -28,9 +27,9 @@ _OWNER = re.compile(re.escape(TEMP_MARK) + r"([0-9a-f]{6})-(\d+)-[0-9a-f]+$")
 
 
 class _Suffixes:
-    """Name suffixes from memory: `os.getpid()` and `secrets` are a system call each
-    (getpid, getrandom), paid on the writer's turn by every write. The suffix needs no
-    secrecy, only to differ (the file is created exclusively); a forked child is seeded anew."""
+    """Name suffixes from a seeded generator, not `secrets` (a getrandom call on the writer's
+    turn for every write): the suffix needs no secrecy, only to differ (the file is created
+    exclusively); a forked child is seeded anew."""
 
     def __init__(self) -> None:
         self.renew()
@@ -39,7 +38,7 @@ class _Suffixes:
         self.random = random.Random(os.urandom(16))
 
     def next(self) -> str:
-        return f"{this_process.pid()}-{self.random.getrandbits(32):08x}"
+        return f"{os.getpid()}-{self.random.getrandbits(32):08x}"
 
 
 _ME = _Suffixes()
