@@ -26,6 +26,7 @@ length).
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from array import array
@@ -35,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from cortexgraph_vault.core.relevance import QUERY_STOP_WORDS
 from cortexgraph_vault.index.text.document_terms import (
     _WORD,
     FIELD_WEIGHTS,
@@ -92,6 +94,13 @@ FUZZY_CUTOFF = 84.0
 MIN_EXPAND_LEN = 4
 MAX_EXPANSIONS = 8
 SMALL_VOCAB_CHANGE = 64  # up to this many terms come and go one at a time; more, in one pass
+
+
+@functools.cache
+def filler_stems() -> frozenset[str]:
+    """The stems of the words a query drops as filler ("any" is "ani"): a prefix or a typo of
+    a word that names something never stands for one of them."""
+    return frozenset(stems(sorted(QUERY_STOP_WORDS)))
 
 
 class TextIndex:
@@ -351,8 +360,9 @@ class TextIndex:
         prefixed: list[str] = []
         vocab = self._vocab
         i = bisect_left(vocab, term)
+        filler = filler_stems()
         while i < len(vocab) and vocab[i].startswith(term):
-            if vocab[i] != term and postings[vocab[i]].df:
+            if vocab[i] != term and postings[vocab[i]].df and vocab[i] not in filler:
                 prefixed.append(vocab[i])
             i += 1
         prefixed.sort(key=lambda t: -postings[t].df)
@@ -368,7 +378,9 @@ class TextIndex:
         found = process.extract(
             term, near, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF, limit=MAX_EXPANSIONS * 4
         )
-        return [(cand, FUZZY_WEIGHT) for cand, _, _ in found if cand in postings][:MAX_EXPANSIONS]
+        return [
+            (cand, FUZZY_WEIGHT) for cand, _, _ in found if cand in postings and cand not in filler
+        ][:MAX_EXPANSIONS]
 
     def search_expanded(
         self, terms: Sequence[str], related: Mapping[str, Sequence[tuple[str, float]]] | None = None
