@@ -29,49 +29,40 @@ class VaultError(Exception):
         self.params = tuple(params)
         self.operations = tuple(operations)
 
+    def __init_subclass__(cls, *, exit_code: int = 0, http_status: int = 0) -> None:
+        """`class NotFound(VaultError, exit_code=4, http_status=404)`: the codes a door maps
+        it to; one not given is the parent's."""
+        super().__init_subclass__()
+        cls.exit_code = exit_code or cls.exit_code
+        cls.http_status = http_status or cls.http_status
 
-class ConfigError(VaultError):
+
+class ConfigError(VaultError, exit_code=2):
     """A configuration value is invalid; the message names the variable and the allowed range."""
 
-    exit_code = 2
+
+class InvalidArgument(VaultError, exit_code=2, http_status=422): ...
 
 
-class InvalidArgument(VaultError):
-    exit_code = 2
-    http_status = 422
-
-
-class NoteFormatError(VaultError):
+class NoteFormatError(VaultError, http_status=422):
     """A note cannot be parsed well enough to edit it safely; it is left untouched."""
 
-    http_status = 422
 
-
-class UnsafePath(VaultError):
+class UnsafePath(VaultError, exit_code=2):
     """A path would leave the vault (`..`, absolute, symlink out)."""
 
-    exit_code = 2
+
+class NotFound(VaultError, exit_code=4, http_status=404): ...
 
 
-class NotFound(VaultError):
-    exit_code = 4
-    http_status = 404
-
-
-class Ambiguous(VaultError):
-    exit_code = 4
-    http_status = 409
-
+class Ambiguous(VaultError, exit_code=4, http_status=409):
     def __init__(self, message: str, candidates: list[str]) -> None:
         super().__init__(message)
         self.candidates = candidates
 
 
-class Conflict(VaultError):
+class Conflict(VaultError, exit_code=3, http_status=409):
     """The file changed since the caller read it (expected hash differs)."""
-
-    exit_code = 3
-    http_status = 409
 
     def __init__(
         self, path: str, expected_hash: str, actual_hash: str, current_text: str = ""
@@ -86,12 +77,9 @@ class Conflict(VaultError):
         self.current_text = current_text
 
 
-class BeingWritten(VaultError):
+class BeingWritten(VaultError, exit_code=3, http_status=409):
     """Another program (an editor saving in place) was writing the note all the while we
     waited for it; nothing was changed. The message names the note."""
-
-    exit_code = 3
-    http_status = 409
 
     def __init__(self, path: str) -> None:
         super().__init__(
@@ -101,66 +89,44 @@ class BeingWritten(VaultError):
         self.path = path
 
 
-class SecretRefused(VaultError):
-    """Content looks like a credential; the vault is committed to git, so it is refused."""
-
-    exit_code = 8  # its own: a script can tell "needs --force" from any other failure
-    http_status = 422
+class SecretRefused(VaultError, exit_code=8, http_status=422):
+    """Content looks like a credential; the vault is committed to git, so it is refused. Its
+    exit code is its own: a script can tell "needs --force" from any other failure."""
 
 
-class GitError(VaultError):
+class GitError(VaultError, exit_code=5, http_status=503):
     """Git could not record an operation; the message says why and what was left as it was."""
 
-    exit_code = 5
-    http_status = 503
 
-
-class GitOperationInProgress(GitError):
+class GitOperationInProgress(GitError, http_status=409):
     """Git is in the middle of a rebase, merge, cherry-pick, revert or bisect: a change to a
     note git tracks waits until it is over (nothing was changed), and a new memory's commit is
     held until then. The message names the operation and how to end it."""
 
-    exit_code = 5
-    http_status = 409
 
-
-class WriteFailed(VaultError, OSError):
+class WriteFailed(VaultError, OSError, exit_code=5, http_status=503):
     """The file system refused a write (disk full, permission denied, read-only); the note was
     left as it was. The message names the file and the system's reason. Still an OSError, so
     code that tolerates a failed write of its own (a cache) goes on tolerating it."""
 
-    exit_code = 5
-    http_status = 503
+
+class LockTimeout(VaultError, exit_code=5, http_status=503): ...
 
 
-class LockTimeout(VaultError):
-    exit_code = 5
-    http_status = 503
-
-
-class Stale(VaultError):
+class Stale(VaultError, exit_code=3, http_status=409):
     """What an earlier call described (a cluster, a plan item) changed since; nothing was done.
     The message names what changed."""
 
-    exit_code = 3
-    http_status = 409
 
-
-class SyncError(VaultError):
+class SyncError(VaultError, exit_code=7, http_status=409):
     """`sync` could not bring this device and its remote together (no remote, refused
     credentials, a history it cannot merge, a person's own uncommitted notes). The message says
     why and what was left as it was."""
 
-    exit_code = 7
-    http_status = 409
 
-
-class StillIndexing(VaultError):
+class StillIndexing(VaultError, exit_code=6, http_status=503):
     """A call that came while the server was still reading the vault, and waited as long as a
     client should; the message says how far it got."""
-
-    exit_code = 6
-    http_status = 503
 
 
 def error_code(exc: VaultError) -> str:

@@ -31,7 +31,6 @@ EXCEPTIONS: dict[str, str] = {
     "core.yaml_values": "scalar formatting of core/note: tests/core/test_note*.py round-trips",
     "handlers.graph.catalog_memo": "a per-catalogue cache: tests/handlers/graph/test_relation_index.py (follows edits)",
     "handlers.search.current_facts": "search's current fact first: tests/handlers/writes/test_supersession.py, test_search.py",
-    "handlers.vault.memory_export": "exports: tests/importers/test_export_roundtrip.py (import, export, import)",
     "handlers.history.memory_past": "history/version/restore/forgotten: tests/test_service.py, tests/history/",
     "handlers.vault.memory_import": "imports: tests/importers/test_import_cortexgraph.py, test_memory_json_import.py",
     "handlers.intelligence.merging": "the merge step of consolidate: tests/handlers/intelligence/test_consolidate.py",

@@ -19,7 +19,6 @@ from cortexgraph_vault.api.endpoints import RestThreads, starlette_route
 from cortexgraph_vault.api.errors import EXCEPTION_HANDLERS
 from cortexgraph_vault.api.mcp_door import McpDoor
 from cortexgraph_vault.api.read_processes import ReadProcesses
-from cortexgraph_vault.api.rest_router import RestRouter
 from cortexgraph_vault.api.routes import rest_endpoints
 from cortexgraph_vault.api.security import ALLOWED_ORIGINS, LocalOnly, allowed_hosts
 from cortexgraph_vault.api.token import TokenSource
@@ -71,9 +70,7 @@ def build_app(
                 await anyio.to_thread.run_sync(service.engine.stop_watcher)
 
     app = Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS, lifespan=lifespan)
-    # REST requests reach their route directly; the rest (MCP, errors of routing) go to `app`
-    rest = RestRouter(app, [r for r in routes if r.name != "mcp"], EXCEPTION_HANDLERS)
-    return LocalOnly(rest, hosts=hosts, token_matches=token.matches)
+    return LocalOnly(app, hosts=hosts, token_matches=token.matches)
 
 
 def consolidation_scheduler(service: MemoryService) -> Scheduler | None:

@@ -7,7 +7,7 @@ declared limits (422 naming the field); the request is then made from them and t
 checked again as every door checks it. The few routes that are no operation (health, the spec,
 any operation by name) are plain functions of the service on a `RouteTable`:
 
-    @routes.get("/health", "Is the daemon up", public=True, uses_service=False)
+    @VAULT.add(Rest("GET", "/health", "Is the daemon up", tag="vault"), public=True, uses_service=False)
     def health(service: MemoryService) -> Health: ...
 
 The same records produce the OpenAPI spec, so the spec cannot say something the routes do not do.
@@ -15,17 +15,17 @@ The same records produce the OpenAPI spec, so the spec cannot say something the 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
-import re
 import types
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import anyio
 import anyio.to_thread
+from anyio import CapacityLimiter
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_core import to_json
 from starlette.datastructures import QueryParams
@@ -33,10 +33,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from cortexgraph_vault.api.admission import ChangeFirstGate, ChangeLane
-from cortexgraph_vault.api.errors import validation_response, vault_error_response
+from cortexgraph_vault.api.errors import vault_error_response
 from cortexgraph_vault.errors import InvalidArgument, VaultError
 from cortexgraph_vault.operations import REQUIRED, AnyOperation, Rest, params_of
+from cortexgraph_vault.operations.refusal import refusal
 from cortexgraph_vault.requests import Request as OperationRequest
 from cortexgraph_vault.service import CallEnd
 
@@ -47,82 +47,62 @@ if TYPE_CHECKING:
 ServiceFn = Callable[..., Any]
 RESULT_MODEL = "X-Result-Model"
 ANSWERED_BY = "X-Read-Process"  # the pid of the read process that answered (api/read_processes.py)
-_PATH_PARAM = re.compile(r"{(\w+)}")
 
 
 @dataclass(frozen=True)
 class Endpoint:
-    method: str
-    path: str
-    summary: str
-    name: str  # the published operationId
-    tag: str  # the published tag
-    description: str
+    route: Rest  # method, path, published operationId and tag, summary, statuses
     fn: ServiceFn  # (service, **path segments, query or body) or, for an operation, (service, request)
-    status: int
     response: Any  # a pydantic model class, or Any for a free-form object
-    query: type[BaseModel] | None
-    body: type[BaseModel] | None
-    path_params: tuple[str, ...]
-    errors: tuple[int, ...]
-    # answered by the daemon's read processes when it has them (api/read_processes.py): a
-    # read that depends on nothing but the notes
-    read_process: bool = False
+    query: type[BaseModel] | None = None
+    body: type[BaseModel] | None = None
+    # The operation it serves, when it serves one: the query or body and the path give its
+    # request (`rest_request`), and `fn` runs it.
+    operation: AnyOperation | None = None
     public: bool = False
     uses_service: bool = True
     own_call: bool = False  # the function makes its one service call itself (its lock, its timing)
     reads: Callable[..., bool] | None = None  # from the path: whether this call only reads
-    # The operation it serves and how, when it serves one: the query or body and the path
-    # give its request (`rest_request`), and `fn` runs it.
-    operation: AnyOperation | None = None
-    binding: Rest | None = None
 
 
 class RouteTable:
+    """The routes that are no operation, each a function of the service."""
+
     def __init__(self) -> None:
         self.endpoints: list[Endpoint] = []
 
     def add(
         self,
-        method: str,
-        path: str,
-        summary: str,
+        route: Rest,
         *,
-        status: int = 200,
-        errors: tuple[int, ...] = (),
         public: bool = False,
         uses_service: bool = True,
         own_call: bool = False,
         reads: Callable[..., bool] | None = None,
-        read_process: bool = False,
     ) -> Callable[[ServiceFn], ServiceFn]:
         def register(fn: ServiceFn) -> ServiceFn:
             hints = typing.get_type_hints(fn)
             params = list(inspect.signature(fn).parameters)[1:]  # the first is the service
-            path_params = tuple(_PATH_PARAM.findall(path))
-            unknown = set(params) - {*path_params, "query", "body"}
+            unknown = set(params) - {*route.in_path, "query", "body"}
             if unknown:
-                raise TypeError(f"{fn.__name__}: parameters {sorted(unknown)} are not in {path}")
+                raise TypeError(
+                    f"{fn.__name__}: parameters {sorted(unknown)} are not in {route.path}"
+                )
+            described = replace(
+                route, name=fn.__name__, description=inspect.cleandoc(fn.__doc__ or "")
+            )
+            query, body = (hints.get(k) if k in params else None for k in ("query", "body"))
             self.endpoints.append(
                 Endpoint(
-                    method=method,
-                    path=path,
-                    summary=summary,
-                    name=fn.__name__,
-                    tag=fn.__module__.rsplit(".", 1)[-1],
-                    description=inspect.cleandoc(fn.__doc__ or ""),
-                    fn=fn,
-                    status=status,
-                    response=hints.get("return", Any),
-                    query=hints.get("query") if "query" in params else None,
-                    body=hints.get("body") if "body" in params else None,
-                    path_params=path_params,
-                    errors=errors,
+                    described,
+                    fn,
+                    hints.get("return", Any),
+                    query,
+                    body,
                     public=public,
                     uses_service=uses_service,
                     own_call=own_call,
                     reads=reads,
-                    read_process=read_process,
                 )
             )
             return fn
@@ -178,8 +158,8 @@ def rest_request(
 ) -> OperationRequest:
     """The operation's request from a route's validated query or body, its path segments and
     the fields it sets itself; checked as every door checks one (`InvalidArgument`)."""
-    assert endpoint.operation is not None and endpoint.binding is not None
-    binding = endpoint.binding
+    assert endpoint.operation is not None
+    binding = endpoint.route
     values: dict[str, object] = {}
     if isinstance(given, RestInput):
         names = type(given).request_names
@@ -196,26 +176,8 @@ def operation_endpoints(operations: Mapping[str, AnyOperation]) -> list[Endpoint
     for op in operations.values():
         for binding in op.rest:
             model = rest_input(op, binding)
-            out.append(
-                Endpoint(
-                    method=binding.method,
-                    path=binding.path,
-                    summary=binding.summary,
-                    name=binding.name,
-                    tag=binding.tag,
-                    description=binding.description,
-                    fn=_runs(op),
-                    status=binding.status,
-                    response=op.result,
-                    query=model if binding.in_query else None,
-                    body=None if binding.in_query else model,
-                    path_params=tuple(_PATH_PARAM.findall(binding.path)),
-                    errors=binding.errors,
-                    read_process=binding.read_process,
-                    operation=op,
-                    binding=binding,
-                )
-            )
+            query, body = (model, None) if binding.in_query else (None, model)
+            out.append(Endpoint(binding, _runs(op), op.result, query, body, op))
     return out
 
 
@@ -253,57 +215,62 @@ async def _body_input(request: Request) -> Any:
     try:
         return json.loads(raw)
     except ValueError as exc:  # bad JSON or bytes, an integer past Python's 4,300 digits
-        raise _BadJson(f"body: not valid JSON ({str(exc)[:200]})") from None
+        raise InvalidArgument(f"body: not valid JSON ({str(exc)[:200]})") from None
     except RecursionError:  # `[[[[...]]]]` well under the size limit
-        raise _BadJson("body: JSON nested too deeply") from None
+        raise InvalidArgument("body: JSON nested too deeply") from None
 
 
-class _BadJson(Exception):
-    pass
+def _validated(model: type[BaseModel], data: object) -> BaseModel:
+    """422 naming each bad field and what it takes, in the words of every door."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise refusal(model, exc) from None
+
+
+async def _arguments(endpoint: Endpoint, request: Request) -> dict[str, Any]:
+    """The call's arguments: its path segments and validated query or body; for an operation,
+    its request made from them. A refused one raises the VaultError that names it."""
+    kwargs: dict[str, Any] = {name: request.path_params[name] for name in endpoint.route.in_path}
+    if endpoint.query is not None:
+        kwargs["query"] = _validated(
+            endpoint.query, _query_input(endpoint.query, request.query_params)
+        )
+    if endpoint.body is not None:
+        data = await _body_input(request)
+        if not isinstance(data, dict):
+            raise InvalidArgument("body: must be a JSON object")
+        kwargs["body"] = _validated(endpoint.body, data)
+    if endpoint.operation is None:
+        return kwargs
+    given = kwargs.pop("query", None) or kwargs.pop("body", None)
+    return {"request": rest_request(endpoint, given, kwargs)}
 
 
 class RestThreads:
-    """Worker threads of the REST door: a few for reads, one for changes, and the gate that
-    says when each may start (`admission.ChangeFirstGate`: a change runs without readers
-    beside it, reads wait for it a bounded time). Calls that wait hold no thread."""
+    """Worker threads of the REST door: a few for reads, one for changes (so they run one at a
+    time, in the order they came), and those that wait for a save's group commit. A call
+    waiting for its thread holds none."""
 
     READS = 4
     FINISHING = 64  # calls waiting for their group commit (each a thread that only waits)
 
     def __init__(self, elsewhere: ReadProcesses | None = None) -> None:
         self.elsewhere = elsewhere  # the daemon's read processes, if it has them
-        self._gate: ChangeFirstGate | None = None
-        self._reads: ChangeLane | None = None
-        self._changes: ChangeLane | None = None
-        self._finishing: anyio.CapacityLimiter | None = None
 
-    @property
-    def gate(self) -> ChangeFirstGate:
-        # made on first use: the gate and limiters belong to the event loop that serves the app
-        if self._gate is None:
-            self._gate = ChangeFirstGate(self.READS)
-            # the gate lets no more reads in than there are threads; a lane of threads is
-            # lighter per call than `to_thread` (no limiter, no cancel scope of its own)
-            self._reads = ChangeLane(self.READS, name="cgv-reads")
-            self._changes = ChangeLane()
-            self._finishing = anyio.CapacityLimiter(self.FINISHING)
-        return self._gate
+    @functools.cached_property
+    def _limiters(self) -> tuple[CapacityLimiter, CapacityLimiter, CapacityLimiter]:
+        # made on first use: they belong to the event loop that serves the app
+        return CapacityLimiter(self.READS), CapacityLimiter(1), CapacityLimiter(self.FINISHING)
 
     async def run(self, read_only: bool, begin: Callable[[], CallEnd[Any]]) -> Any:
         """`begin` runs the call under its lock; what it returns finishes the call: a save's
         wait for its group commit (`engine/commits.py`) happens on a thread of its own, so
         the change thread goes on to the next change meanwhile."""
-        gate = self.gate
-        if read_only:
-            async with gate.read():
-                assert self._reads is not None
-                end = await self._reads.run(begin)
-        else:
-            async with gate.change():
-                assert self._changes is not None
-                end = await self._changes.run(begin)
+        reads, changes, finishing = self._limiters
+        end = await anyio.to_thread.run_sync(begin, limiter=reads if read_only else changes)
         if end.waits:
-            return await anyio.to_thread.run_sync(end, limiter=self._finishing)
+            return await anyio.to_thread.run_sync(end, limiter=finishing)
         return end()
 
 
@@ -311,47 +278,22 @@ def starlette_route(
     endpoint: Endpoint, service: MemoryService, threads: RestThreads | None = None
 ) -> Route:
     threads = threads or RestThreads()
+    route = endpoint.route
 
     async def handle(request: Request) -> Response:
-        kwargs: dict[str, Any] = {name: request.path_params[name] for name in endpoint.path_params}
-        if endpoint.operation is not None and endpoint.query is None and endpoint.body is None:
-            try:  # no query and no body: the path alone gives the request
-                kwargs = {"request": rest_request(endpoint, None, kwargs)}
-            except VaultError as exc:
-                return vault_error_response(exc)
-        elif endpoint.query is not None:
-            try:
-                kwargs["query"] = endpoint.query.model_validate(
-                    _query_input(endpoint.query, request.query_params)
-                )
-            except ValidationError as exc:
-                return validation_response(exc, endpoint.query)
-        if endpoint.body is not None:
-            try:
-                data = await _body_input(request)
-            except _BadJson as exc:
-                return vault_error_response(InvalidArgument(str(exc)))
-            if not isinstance(data, dict):
-                return vault_error_response(InvalidArgument("body: must be a JSON object"))
-            try:
-                kwargs["body"] = endpoint.body.model_validate(data)
-            except ValidationError as exc:
-                return validation_response(exc, endpoint.body)
-        if endpoint.operation is not None and "request" not in kwargs:
-            given = kwargs.pop("query", None) or kwargs.pop("body", None)
-            try:
-                kwargs = {"request": rest_request(endpoint, given, kwargs)}
-            except VaultError as exc:
-                return vault_error_response(exc)
+        try:
+            kwargs = await _arguments(endpoint, request)
+        except VaultError as exc:
+            return vault_error_response(exc)
 
         if not endpoint.uses_service:
             # Answers at once, even while a long gc holds the service.
             result = endpoint.fn(service, **kwargs)
-            return _json(to_json(result), endpoint.status)
+            return _json(to_json(result), route.status)
 
         # a route running any operation knows from its path whether it only reads
         read_only = (
-            endpoint.reads(**kwargs) if endpoint.reads is not None else endpoint.method == "GET"
+            endpoint.reads(**kwargs) if endpoint.reads is not None else route.method == "GET"
         )
 
         def begin() -> CallEnd[Any]:
@@ -359,24 +301,24 @@ def starlette_route(
                 with service.finished_by_door() as ends:
                     result = endpoint.fn(service, **kwargs)
                 if len(ends) == 1 and ends[0].unfinished is result:
-                    return ends[0]  # its commit is waited for off the change lane
+                    return ends[0]  # its commit is waited for off the change thread
                 for end in ends:
                     end()
                 return CallEnd(result, lambda: result, [])
             # The service takes the change lock a change needs and times the call; a GET only reads.
             return service.begin(
-                f"rest.{endpoint.name}", read_only, lambda: endpoint.fn(service, **kwargs)
+                f"rest.{route.name}", read_only, lambda: endpoint.fn(service, **kwargs)
             )
 
-        if read_only and endpoint.read_process and threads.elsewhere is not None:
-            answer = await threads.elsewhere.read(endpoint.name, kwargs)
+        if read_only and route.read_process and threads.elsewhere is not None:
+            answer = await threads.elsewhere.read(route.name, kwargs)
             if answer is not None:
                 model, body, pid = answer
-                return _json(body, endpoint.status, {ANSWERED_BY: str(pid), **_named(model)})
+                return _json(body, route.status, {ANSWERED_BY: str(pid), **_named(model)})
         model, body = encoded(await threads.run(read_only, begin))
-        return _json(body, endpoint.status, _named(model) or None)
+        return _json(body, route.status, _named(model) or None)
 
-    return Route(endpoint.path, handle, methods=[endpoint.method], name=endpoint.name)
+    return Route(route.path, handle, methods=[route.method], name=route.name)
 
 
 def encoded(result: Any) -> tuple[str | None, bytes]:

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import logging
 
-from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from cortexgraph_vault.api.security import BodyTooLarge
 from cortexgraph_vault.errors import Conflict, VaultError, error_body
-from cortexgraph_vault.operations.refusal import refusal
 
 log = logging.getLogger("cortexgraph_vault.api")
 
@@ -28,11 +26,6 @@ def vault_error_response(exc: VaultError) -> JSONResponse:
     if isinstance(exc, Conflict):
         body["current_text"] = exc.current_text  # the plugin shows both versions
     return JSONResponse(body, status_code=exc.http_status)
-
-
-def validation_response(exc: ValidationError, model: type[BaseModel]) -> JSONResponse:
-    """422 naming each bad field and what it takes, in the words of every door."""
-    return vault_error_response(refusal(model, exc))
 
 
 async def on_vault_error(request: Request, exc: Exception) -> JSONResponse:

@@ -89,22 +89,23 @@ def _json(ref: str | None) -> Schema:
 def _operation(e: Endpoint, names: dict[NamedKey, str], defs: Schema) -> Schema:
     params: list[JsonValue] = [
         {"name": p, "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
-        for p in e.path_params
+        for p in e.route.in_path
     ]
     if e.query is not None:
         params += _query_parameters(e.query, defs)
-    op: Schema = {"operationId": e.name, "summary": e.summary, "tags": [e.tag]}
-    if e.description:
-        op["description"] = e.description
+    route = e.route
+    op: Schema = {"operationId": route.name, "summary": route.summary, "tags": [route.tag]}
+    if route.description:
+        op["description"] = route.description
     if params:
         op["parameters"] = params
     if e.body is not None:
         op["requestBody"] = {"required": True, "content": _json(names[(e.body, "validation")])}
     answer = names.get((e.response, "serialization")) if _is_model(e.response) else None
     responses: Schema = {
-        str(e.status): {"description": STATUS_TEXT[e.status], "content": _json(answer)}
+        str(route.status): {"description": STATUS_TEXT[route.status], "content": _json(answer)}
     }
-    errors = {403, 421, *e.errors}
+    errors = {403, 421, *route.errors}
     if not e.public:
         errors.add(401)
     if e.body is not None:
@@ -137,7 +138,7 @@ def build_openapi(endpoints: list[Endpoint]) -> Schema:
     defs: Schema = dict(top.get("$defs", {}))
     paths: dict[str, Schema] = {}
     for e in endpoints:
-        paths.setdefault(e.path, {})[e.method.lower()] = _operation(e, names, defs)
+        paths.setdefault(e.route.path, {})[e.route.method.lower()] = _operation(e, names, defs)
     return {
         "openapi": "3.1.0",
         "info": {

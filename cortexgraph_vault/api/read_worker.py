@@ -131,7 +131,7 @@ def serve(sock: socket.socket) -> None:
     assert isinstance(config, Config)  # the first message
     service = MemoryService(config)
     service.engine.follow_told_changes()
-    routes = {e.name: e for e in rest_endpoints() if e.read_process}
+    routes = {e.route.name: e for e in rest_endpoints() if e.route.read_process}
     follow = Follower(service.engine.catalog)
     warm(service, routes)
     link.send(("ready", os.getpid()))

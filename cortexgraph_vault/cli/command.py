@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,11 @@ class Arg:
         return value
 
 
+def number(name: str, help: str | None, default: int | None = None, *, param: str = "") -> Arg:
+    """An option taking a whole number, shown as N (`--limit N`)."""
+    return Arg(name, help, param=param, type=int, default=default, metavar="N")
+
+
 class ListOption(argparse.Action):
     """Collects a list option's values over repeats, words and commas."""
 
@@ -128,7 +133,6 @@ class Request:
     as_json: bool
 
 
-Needs = Literal["operations", "config"]
 Handler = Callable[[Any, Request], object]
 
 
@@ -136,19 +140,21 @@ Handler = Callable[[Any, Request], object]
 class Command:
     """One CLI command: its name, help, arguments, and the one call it makes.
 
-    `needs` is what the handler gets: a runner of the catalogue's operations (`ops.run(name,
-    params)`: checked by the operation's request model, then run), or only the `Config`
-    (commands that must speak when the vault cannot be opened, or make their own service). `operation` is the MCP tool it serves, so a message naming that
-    tool can name this command; `also` the other operations its handler may run (`history
-    --at` shows memory_version). Each argument but a `local` one fills a parameter of one of
-    them (tests/operations/test_catalogue.py checks the limits agree).
+    `handler` gets a runner of the catalogue's operations (`ops.run(name, params)`: checked by
+    the operation's request model, then run); without one the command runs `operation` with
+    its arguments as the request. `on_config`, instead, gets only the `Config` (commands that
+    must speak when the vault cannot be opened, or make their own service). `operation` is the
+    MCP tool it serves, so a message naming that tool can name this command; `also` the other
+    operations its handler may run (`history --at` shows memory_version). Each argument but a
+    `local` one fills a parameter of one of them (tests/operations/test_catalogue.py checks
+    the limits agree).
     """
 
     name: str  # "search"; "import cortexgraph" for a command under a group
     help: str
-    handler: Handler | None = None  # None: it runs `operation` with its arguments as the request
+    handler: Handler | None = None
     args: tuple[Arg, ...] = ()
-    needs: Needs = "operations"
+    on_config: Handler | None = None
     operation: str | None = None
     description: str | None = None
     also: tuple[str, ...] = ()
@@ -171,14 +177,14 @@ class Command:
         return None
 
 
-def runs(operation: str) -> Handler:
-    """The handler of a command that is exactly one operation of the catalogue."""
+def runs(name: str, help: str, operation: str, *args: Arg) -> Command:
+    """A command that is exactly one operation, its arguments the request."""
+    return Command(name, help, args=args, operation=operation)
 
-    def handler(ops: Any, request: Request) -> object:
-        return ops.run(operation, request.params)
 
-    handler.__name__ = f"runs_{operation}"
-    return handler
+def in_process(name: str, help: str, operation: str, *args: Arg) -> Command:
+    """`runs`, always in this process."""
+    return Command(name, help, args=args, operation=operation, through_daemon=False)
 
 
 @dataclass(frozen=True)

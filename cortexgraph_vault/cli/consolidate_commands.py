@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request
+from cortexgraph_vault.cli.command import Arg, Command, Request, runs
 from cortexgraph_vault.errors import InvalidArgument
 
 if TYPE_CHECKING:
@@ -64,21 +64,19 @@ def _scheduled(s: MemoryService, r: Request) -> None:
 
 
 COMMANDS = (
-    Command(
+    runs(
         "cluster",
         "clusters of similar short-term memories (or duplicates)",
-        operation="cluster_memories",
-        args=(
-            Arg("--threshold", "similarity that links two memories (default 0.83)", type=float),
-            Arg("--max-size", "largest cluster (default 12)", param="max_cluster_size", type=int),
-            Arg(
-                "--duplicates",
-                "list near-duplicate pairs instead",
-                param="find_duplicates",
-                flag=True,
-            ),
-            Arg("--duplicate-threshold", "similarity of duplicates (default 0.88)", type=float),
+        "cluster_memories",
+        Arg("--threshold", "similarity that links two memories (default 0.83)", type=float),
+        Arg("--max-size", "largest cluster (default 12)", param="max_cluster_size", type=int),
+        Arg(
+            "--duplicates",
+            "list near-duplicate pairs instead",
+            param="find_duplicates",
+            flag=True,
         ),
+        Arg("--duplicate-threshold", "similarity of duplicates (default 0.88)", type=float),
     ),
     Command(
         "consolidate",

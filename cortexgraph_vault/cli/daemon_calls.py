@@ -10,7 +10,7 @@ same request model, the same service, the same answer.
 The answer is the operation's result model rebuilt from its JSON for the same renderer; an
 error is rebuilt as the same `VaultError` (class, message, the parameters it names), so the
 stderr line and the exit code are the ones the command gives in-process. Kept to the standard
-library (http.client, json): deciding costs a few milliseconds.
+library (http.client, json), so deciding is cheap.
 """
 
 from __future__ import annotations
@@ -68,9 +68,6 @@ class ThroughDaemon:
 
     def service(self) -> MemoryService:
         return self.local.service()  # files and progress on this terminal: this process
-
-    def check(self, name: str, params: Mapping[str, Any]) -> Any:
-        return self.local.check(name, params)
 
     def run_here(self, name: str, params: Mapping[str, Any]) -> Any:
         return self.local.run(name, params)

@@ -107,8 +107,7 @@ def check_git(config: Config, root: Path, f: Findings, *, fix: bool = False) -> 
             "cortexgraph-vault init",
         )
         return
-    runner = history._find_repo()
-    assert runner is not None
+    runner = history.runner
     head = runner.head_or_none()
     f.add(
         "git",
@@ -293,9 +292,7 @@ def check_token(f: Findings) -> None:
 def check_config(config: Config, f: Findings) -> None:
     names = [s.env for s in BY_NAME.values()]
     for key in sorted(os.environ):
-        if not key.startswith(ENV_PREFIX) or key in names:
-            continue
-        if key.removeprefix(ENV_PREFIX) in ENV_DIRS:
+        if not key.startswith(ENV_PREFIX) or key in names or key[len(ENV_PREFIX) :] in ENV_DIRS:
             continue
         close = difflib.get_close_matches(key, names, n=1, cutoff=0.85)
         if close:
@@ -490,6 +487,3 @@ def diagnose(
     if engine is not None:
         check_index(engine, f)
     return f.result()
-
-
-__all__ = ["diagnose"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request
+from cortexgraph_vault.cli.command import Arg, Command, Request, in_process, number, runs
 from cortexgraph_vault.cli.memory_commands import (
     CURSOR,
     MIN_SCORE,
@@ -33,25 +33,23 @@ def _links(ops: Operations, r: Request) -> Any:
 
 
 COMMANDS = (
-    Command(
+    runs(
         "search-all",
         "search memories and every other note together (search_unified)",
-        operation="search_unified",
-        args=(
-            Arg("query", "the words to look for (quotes optional)", words=True),
-            Arg("--tags", f"{TAGS.help}; a parent tag finds children", many=True, metavar="TAG"),
-            Arg("--status", "which memories and notes (default: all)", choices=STATUSES),
-            Arg("--folder", "only notes under this folder"),
-            Arg("--limit", SEARCH_LIMIT.help, type=int, default=10, metavar="N"),
-            Arg("--stm-weight", "weight of short-term memories (0..2)", type=float),
-            Arg("--ltm-weight", "weight of promoted memories and notes (0..2)", type=float),
-            WINDOW_DAYS,
-            MIN_SCORE,
-            PAGE,
-            PREVIEW,
-            Arg("--explain", "show why each result ranks where it does", flag=True),
-            CURSOR,
-        ),
+        "search_unified",
+        Arg("query", "the words to look for (quotes optional)", words=True),
+        Arg("--tags", f"{TAGS.help}; a parent tag finds children", many=True, metavar="TAG"),
+        Arg("--status", "which memories and notes (default: all)", choices=STATUSES),
+        Arg("--folder", "only notes under this folder"),
+        number("--limit", SEARCH_LIMIT.help, 10),
+        Arg("--stm-weight", "weight of short-term memories (0..2)", type=float),
+        Arg("--ltm-weight", "weight of promoted memories and notes (0..2)", type=float),
+        WINDOW_DAYS,
+        MIN_SCORE,
+        PAGE,
+        PREVIEW,
+        Arg("--explain", "show why each result ranks where it does", flag=True),
+        CURSOR,
     ),
     Command(
         "links",
@@ -66,28 +64,16 @@ COMMANDS = (
                 default="active",
                 choices=STATUSES,
             ),
-            Arg(
-                "--limit",
-                "how many notes at most (default 100)",
-                type=int,
-                default=100,
-                metavar="N",
-            ),
+            number("--limit", "how many notes at most (default 100)", 100),
             PAGE,
-            Arg("--page-size", "notes per page (default: the limit)", type=int, metavar="N"),
+            number("--page-size", "notes per page (default: the limit)"),
             Arg(
                 "--around",
                 "a note's neighbourhood (path, title or id)",
                 param="path",
                 metavar="NOTE",
             ),
-            Arg(
-                "--hops",
-                "with --around: links to follow out from the note (default 1)",
-                type=int,
-                default=1,
-                metavar="N",
-            ),
+            number("--hops", "with --around: links to follow out from the note (default 1)", 1),
             Arg(
                 "--no-scores",
                 "leave out the memories' live scores",
@@ -103,10 +89,7 @@ COMMANDS = (
             ),
         ),
     ),
-    Command(
-        "status",
-        "index and watcher status, and every note that could not be read",
-        operation="vault_status",
-        through_daemon=False,
+    in_process(
+        "status", "index and watcher status, and every note that could not be read", "vault_status"
     ),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request
+from cortexgraph_vault.cli.command import Arg, Command, Request, number, runs
 
 if TYPE_CHECKING:
     from cortexgraph_vault.cli.operation_calls import Operations
@@ -34,32 +34,22 @@ COMMANDS = (
             Arg("--for-recall", "judge whether to search memory", flag=True, local=True),
         ),
     ),
-    Command(
+    runs(
         "recall",
         "recall and reinforce memories a message is about",
-        operation="auto_recall_process_message",
-        args=(
-            MESSAGE,
-            Arg(
-                "--mode",
-                "silent: only reinforce; subtle: also list them; interactive: suggest, "
-                "reinforce nothing",
-                choices=["silent", "subtle", "interactive"],
-            ),
+        "auto_recall_process_message",
+        MESSAGE,
+        Arg(
+            "--mode",
+            "silent: only reinforce; subtle: also list them; interactive: suggest, "
+            "reinforce nothing",
+            choices=["silent", "subtle", "interactive"],
         ),
     ),
-    Command(
+    runs(
         "review",
         "fading memories worth revisiting, most urgent first",
-        operation="review_memories",
-        args=(
-            Arg(
-                "--limit",
-                "how many memories at most (default 20)",
-                type=int,
-                default=20,
-                metavar="N",
-            ),
-        ),
+        "review_memories",
+        number("--limit", "how many memories at most (default 20)", 20),
     ),
 )

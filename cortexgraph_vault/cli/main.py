@@ -34,7 +34,6 @@ ONE_CALL_GC_THRESHOLD = 20_000  # new objects between young collections (Python'
 # Each area declares its commands in a COMMANDS tuple; add a module here to add commands.
 COMMAND_MODULES = (
     "cortexgraph_vault.cli.memory_commands",
-    "cortexgraph_vault.cli.mcp_command",
     "cortexgraph_vault.cli.serve_commands",
     "cortexgraph_vault.cli.intelligence_commands",
     "cortexgraph_vault.cli.maintenance_commands",
@@ -147,9 +146,9 @@ GLOBAL_FLAGS = frozenset({"--json", "-v", "--verbose"})
 
 def given_command(argv: Sequence[str]) -> str | None:
     """The command (or command group) `argv` calls, when the options before it are spelled out
-    in full: then parsing with its subparser alone is parsing with all of them (a fortieth of
-    a second less). None for anything else (`--help`, an abbreviated option, a mistyped
-    command), which the whole parser reads, and explains."""
+    in full: then parsing with its subparser alone is parsing with all of them. None for
+    anything else (`--help`, an abbreviated option, a mistyped command), which the whole parser
+    reads, and explains."""
     names = {entry.name.split(" ", 1)[0] for entry in registry()}
     i = 0
     while i < len(argv):
@@ -188,8 +187,8 @@ def _service(config: Any, args: argparse.Namespace) -> Any:
     from cortexgraph_vault.service import MemoryService
 
     # One product of a few thousand vectors by the query's: OpenBLAS's threads would start
-    # and spin for it longer than it takes (a sixth of a search's CPU on two cores). Read
-    # when numpy loads, later in this call; a person's own setting is kept.
+    # and spin for it longer than it takes. Read when numpy loads, later in this call; a
+    # person's own setting is kept.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     # one command per process: it reads the vault as the start's walk found it
     progress = terminal_progress(args.json, min_items=config.progress_min_items)
@@ -197,16 +196,15 @@ def _service(config: Any, args: argparse.Namespace) -> Any:
 
 
 def run(command: Command, args: argparse.Namespace) -> int:
-    from cortexgraph_vault.cli.command import Request, runs
+    from cortexgraph_vault.cli.command import Request
     from cortexgraph_vault.cli.render import emit, shortfall
     from cortexgraph_vault.config import load_config
 
     request = Request(command.params(args), args.json)
     config = load_config(_overrides(args))
-    if command.needs == "config":
+    if command.on_config is not None:
         # Commands such as `serve --demo`, `mcp` or `doctor` make their own vault or service.
-        assert command.handler is not None
-        result = command.handler(config, request)
+        result = command.on_config(config, request)
     else:
         from cortexgraph_vault.cli.daemon_calls import ThroughDaemon, daemon_for
         from cortexgraph_vault.cli.operation_calls import InProcess, Operations
@@ -220,7 +218,10 @@ def run(command: Command, args: argparse.Namespace) -> int:
         )
         if daemon is not None:  # the daemon serving this vault answers from its warm index
             ops = ThroughDaemon(*daemon, local=alone)
-        result = (command.handler or runs(command.operation or ""))(ops, request)
+        if command.handler is not None:
+            result = command.handler(ops, request)
+        else:
+            result = ops.run(command.operation or "", request.params)
     if result is None:
         return 0
     emit(result, args.json)
@@ -257,7 +258,7 @@ def main(argv: Sequence[str] | None = None, *, exits: bool = False) -> int:
         parser.print_help()
         return 0
     threshold = gc.get_threshold()
-    if command.needs != "config":  # one call, then out (servers and the doctor excepted)
+    if command.on_config is None:  # one call, then out (servers and the doctor excepted)
         # The collector would otherwise run a hundred and fifty times over a read's imports
         # and decoded notes, which all live until the end: a few dozen times is enough to
         # bound what a long command (gc, import) leaves unreachable.
@@ -276,7 +277,7 @@ def main(argv: Sequence[str] | None = None, *, exits: bool = False) -> int:
         return report(exc, command, registry(), verbose=args.verbose)
     finally:
         gc.set_threshold(*threshold)  # `main` called in a process that goes on (tests)
-        if exits and command.needs != "config":
+        if exits and command.on_config is None:
             from cortexgraph_vault.index.gc_pause import freeze_on_resume
 
             freeze_on_resume(False)  # what the exit itself makes is not frozen
@@ -287,8 +288,8 @@ PLUGIN_LOADER = "pydantic.plugin._loader"
 
 def without_plugin_search() -> None:
     """With every pydantic plugin disabled, pydantic's plugin loader is one that finds none:
-    the real one imports importlib.metadata to look among the entry points first (a twentieth
-    of a search command), then answers none as well. A loader already imported is kept."""
+    the real one imports importlib.metadata to look among the entry points first, then answers
+    none as well. A loader already imported is kept."""
     if os.environ.get("PYDANTIC_DISABLE_PLUGINS") != "__all__" or PLUGIN_LOADER in sys.modules:
         return
     import types
@@ -302,14 +303,14 @@ def entry() -> NoReturn:
     """The `cortexgraph-vault` program: `main`, then out without taking the interpreter apart.
 
     A read of a big vault leaves a heap of notes that the interpreter would free one object at
-    a time at exit (a sixth of a warm 10k `stats`), for a process that ends anyway. What a
-    normal exit does that matters is done first: threads still working (a cache being written)
-    are waited for, `atexit` handlers run (worker pools, logging), and the output is flushed
-    (a failed flush is exit status 120, as Python gives it).
+    a time at exit, for a process that ends anyway. What a normal exit does that matters is
+    done first: threads still working (a cache being written) are waited for, `atexit`
+    handlers run (worker pools, logging), and the output is flushed (a failed flush is exit
+    status 120, as Python gives it).
 
     pydantic's plugins are looked for among every installed package's entry points at its first
-    model (a twentieth of a read command): the program runs without them unless
-    PYDANTIC_DISABLE_PLUGINS is set otherwise (empty: look for them).
+    model: the program runs without them unless PYDANTIC_DISABLE_PLUGINS is set otherwise
+    (empty: look for them).
     """
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     without_plugin_search()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Group, Request
+from cortexgraph_vault.cli.command import Arg, Command, Group, Request, in_process
 
 if TYPE_CHECKING:
     from cortexgraph_vault.config import Config
@@ -33,78 +33,64 @@ def _merge_driver(config: Config, r: Request) -> None:
         raise SystemExit(code)
 
 
+def _export(kind: str, help: str, path: Arg, replaces: str) -> Command:
+    """`export KIND PATH`: refuses to write over what is there unless --force."""
+    force = Arg("--force", replaces, flag=True)
+    return in_process(f"export {kind}", help, f"export_{kind}", path, force)
+
+
 COMMANDS = (
     Group("import", "bring memories in from CortexGraph or the MCP memory server", "SOURCE"),
-    Command(
+    in_process(
         "import cortexgraph",
         "CortexGraph / mnemex JSONL (memories.jsonl + relations.jsonl)",
-        operation="import_cortexgraph",
-        through_daemon=False,
-        args=(
-            Arg(
-                "path",
-                "their storage folder (default ~/.config/cortexgraph/jsonl)",
-                type=Path,
-                optional=True,
-            ),
-            DRY_RUN,
-            Arg(
-                "--overwrite",
-                "replace memories the vault already has even when the vault's copy is newer",
-                flag=True,
-            ),
-            Arg("--allow-secrets", "import memories that look like credentials", flag=True),
+        "import_cortexgraph",
+        Arg(
+            "path",
+            "their storage folder (default ~/.config/cortexgraph/jsonl)",
+            type=Path,
+            optional=True,
         ),
+        DRY_RUN,
+        Arg(
+            "--overwrite",
+            "replace memories the vault already has even when the vault's copy is newer",
+            flag=True,
+        ),
+        Arg("--allow-secrets", "import memories that look like credentials", flag=True),
     ),
-    Command(
+    in_process(
         "import memory-json",
         "the MCP memory server's memory.json",
-        operation="import_memory_json",
-        through_daemon=False,
-        args=(
-            Arg("path", "the memory.json file to read", param="file", type=Path, metavar="FILE"),
-            DRY_RUN,
-            Arg(
-                "--status",
-                "promoted (kept for good, the default) or active (short-term, fades unless used)",
-                choices=["promoted", "active"],
-                default="promoted",
-            ),
-            Arg("--allow-secrets", "import entities that look like credentials", flag=True),
+        "import_memory_json",
+        Arg("path", "the memory.json file to read", param="file", type=Path, metavar="FILE"),
+        DRY_RUN,
+        Arg(
+            "--status",
+            "promoted (kept for good, the default) or active (short-term, fades unless used)",
+            choices=["promoted", "active"],
+            default="promoted",
         ),
+        Arg("--allow-secrets", "import entities that look like credentials", flag=True),
     ),
     Group("export", "write every memory out (to go back to CortexGraph, or as JSON)", "FORMAT"),
-    Command(
-        "export cortexgraph",
+    _export(
+        "cortexgraph",
         "memories.jsonl + relations.jsonl in a folder",
-        operation="export_cortexgraph",
-        through_daemon=False,
-        args=(
-            Arg("path", "the folder to write them into", param="folder", type=Path, metavar="DIR"),
-            Arg("--force", "replace files already there", flag=True),
-        ),
+        Arg("path", "the folder to write them into", param="folder", type=Path, metavar="DIR"),
+        "replace files already there",
     ),
-    Command(
-        "export json",
+    _export(
+        "json",
         "one JSON file with every memory and link",
-        operation="export_json",
-        through_daemon=False,
-        args=(
-            Arg("path", "the JSON file to write", param="file", type=Path, metavar="FILE"),
-            Arg("--force", "replace the file if it exists", flag=True),
-        ),
+        Arg("path", "the JSON file to write", param="file", type=Path, metavar="FILE"),
+        "replace the file if it exists",
     ),
-    Command(
-        "reindex",
-        "throw the index cache away and parse every note again",
-        operation="reindex",
-        through_daemon=False,
-    ),
+    in_process("reindex", "throw the index cache away and parse every note again", "reindex"),
     Command(
         "merge-driver",
         "merge two versions of a memory note field by field (git runs it; see doctor --fix)",
-        _merge_driver,
-        needs="config",
+        on_config=_merge_driver,
         description="The git merge driver for memory notes, as `.git/config` names it: "
         "`cortexgraph-vault merge-driver %O %A %B %L %P`. Writes the merge into OURS; exit "
         "status 0 when merged, 1 when git must keep the note in conflict.",
@@ -119,31 +105,27 @@ COMMANDS = (
     Command(
         "doctor",
         "check the vault, git, lock, daemon, token and settings; say how to fix",
-        _doctor,
-        needs="config",
+        on_config=_doctor,
         args=(Arg("--fix", "install the merge driver for memory notes if missing", flag=True),),
     ),
-    Command(
+    in_process(
         "graph",
         "draw the memory graph as one offline HTML page",
-        operation="graph_html",
-        through_daemon=False,
-        args=(
-            Arg(
-                "--html",
-                "the page to write",
-                param="file",
-                type=Path,
-                required=True,
-                metavar="FILE",
-            ),
-            Arg(
-                "--memories-only",
-                "leave out the notes memories link to",
-                param="include_notes",
-                flag=True,
-                negate=True,
-            ),
+        "graph_html",
+        Arg(
+            "--html",
+            "the page to write",
+            param="file",
+            type=Path,
+            required=True,
+            metavar="FILE",
+        ),
+        Arg(
+            "--memories-only",
+            "leave out the notes memories link to",
+            param="include_notes",
+            flag=True,
+            negate=True,
         ),
     ),
 )

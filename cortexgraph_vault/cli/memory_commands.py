@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.cli.command import Arg, Command, Request
+from cortexgraph_vault.cli.command import Arg, Command, Request, in_process, number, runs
 from cortexgraph_vault.core.relation_types import RELATION_TYPES
 from cortexgraph_vault.errors import InvalidArgument
 
@@ -33,7 +33,7 @@ WINDOW_DAYS = Arg(
 MIN_SCORE = Arg(
     "--min-score", "only memories whose score is at least this (0..1)", type=float, metavar="SCORE"
 )
-PAGE = Arg("--page", "page N of the results, from 1 (--limit a page)", type=int, metavar="N")
+PAGE = number("--page", "page N of the results, from 1 (--limit a page)")
 PREVIEW = Arg(
     "--preview",
     "characters of each result's text to show (0: all; default 300)",
@@ -42,14 +42,7 @@ PREVIEW = Arg(
     default=300,
     metavar="CHARS",
 )
-SEARCH_LIMIT = Arg(
-    "--limit",
-    "how many results at most (1..100, default 10)",
-    param="top_k",
-    type=int,
-    default=10,
-    metavar="N",
-)
+SEARCH_LIMIT = number("--limit", "how many results at most (1..100, default 10)", 10, param="top_k")
 
 
 def _gc(ops: Operations, r: Request) -> Any:
@@ -92,32 +85,25 @@ def _config(config: Config, r: Request) -> Any:
 
 
 COMMANDS = (
-    Command(
-        "init",
-        "make the vault a git repository (history and restore need it)",
-        operation="init_git",
-        through_daemon=False,
-    ),
-    Command(
+    in_process("init", "make the vault a git repository (history and restore need it)", "init_git"),
+    runs(
         "save",
         "save a new memory",
-        operation="save_memory",
-        args=(
-            Arg(
-                "content",
-                "the memory's text (every word; quotes optional), or - to read stdin",
-                words=True,
-                stdin_dash=True,
-            ),
-            Arg("--title", "the note's title (default: its first words)"),
-            TAGS,
-            ENTITIES,
-            Arg("--source", "where it came from (chat, email, ...)"),
-            Arg("--context", "what was going on when it was learned"),
-            Arg("--strength", "importance 0..2 (default 1)", type=float),
-            Arg("--force", "save even if it looks like a secret", flag=True),
-            SUPERSEDES,
+        "save_memory",
+        Arg(
+            "content",
+            "the memory's text (every word; quotes optional), or - to read stdin",
+            words=True,
+            stdin_dash=True,
         ),
+        Arg("--title", "the note's title (default: its first words)"),
+        TAGS,
+        ENTITIES,
+        Arg("--source", "where it came from (chat, email, ...)"),
+        Arg("--context", "what was going on when it was learned"),
+        Arg("--strength", "importance 0..2 (default 1)", type=float),
+        Arg("--force", "save even if it looks like a secret", flag=True),
+        SUPERSEDES,
     ),
     Command(
         "show",
@@ -125,111 +111,99 @@ COMMANDS = (
         operation="open_memories",
         args=(MEMORY_IDS, CURSOR),
     ),
-    Command(
+    runs(
         "search",
         "search memories (a query filters and ranks)",
-        operation="search_memory",
-        args=(
-            Arg(
-                "query",
-                "the words to look for (quotes optional; none: list by score)",
-                optional=True,
-                words=True,
-            ),
-            TAGS,
-            Arg(
-                "--status",
-                "which memories (default: active and promoted)",
-                choices=["active", "promoted", "archived", "all"],
-            ),
-            SEARCH_LIMIT,
-            WINDOW_DAYS,
-            MIN_SCORE,
-            PAGE,
-            PREVIEW,
-            Arg("--explain", "show why each memory ranks where it does", flag=True),
-            CURSOR,
+        "search_memory",
+        Arg(
+            "query",
+            "the words to look for (quotes optional; none: list by score)",
+            optional=True,
+            words=True,
         ),
+        TAGS,
+        Arg(
+            "--status",
+            "which memories (default: active and promoted)",
+            choices=["active", "promoted", "archived", "all"],
+        ),
+        SEARCH_LIMIT,
+        WINDOW_DAYS,
+        MIN_SCORE,
+        PAGE,
+        PREVIEW,
+        Arg("--explain", "show why each memory ranks where it does", flag=True),
+        CURSOR,
     ),
-    Command(
+    runs(
         "touch",
         "reinforce a memory (a use)",
-        operation="touch_memory",
-        args=(
-            MEMORY_ID,
-            Arg("--boost", "also raise its strength by 0.1", param="boost_strength", flag=True),
-        ),
+        "touch_memory",
+        MEMORY_ID,
+        Arg("--boost", "also raise its strength by 0.1", param="boost_strength", flag=True),
     ),
-    Command(
+    runs(
         "observe",
         "record that memories were used in a conversation",
-        operation="observe_memory_usage",
-        args=(
-            MEMORY_IDS,
-            Arg(
-                "--context-tags",
-                "tags of the conversation (a use outside a memory's own tags strengthens it)",
-                many=True,
-                metavar="TAG",
-            ),
+        "observe_memory_usage",
+        MEMORY_IDS,
+        Arg(
+            "--context-tags",
+            "tags of the conversation (a use outside a memory's own tags strengthens it)",
+            many=True,
+            metavar="TAG",
         ),
     ),
-    Command(
+    runs(
         "update",
         "change a memory's content, tags, entities or strength",
-        operation="update_memory",
-        args=(
-            MEMORY_ID,
-            Arg("--content", "new text, or - for stdin", stdin_dash=True),
-            TAGS,
-            ENTITIES,
-            Arg("--strength", "importance 0..2", type=float),
-            EXPECTED_HASH,
-            Arg("--force", "update even if it looks like a secret", flag=True),
-            SUPERSEDES,
-        ),
+        "update_memory",
+        MEMORY_ID,
+        Arg("--content", "new text, or - for stdin", stdin_dash=True),
+        TAGS,
+        ENTITIES,
+        Arg("--strength", "importance 0..2", type=float),
+        EXPECTED_HASH,
+        Arg("--force", "update even if it looks like a secret", flag=True),
+        SUPERSEDES,
     ),
-    Command(
+    runs(
         "delete",
         "archive a memory (or --remove it; git keeps it)",
-        operation="delete_memory",
-        args=(
-            MEMORY_ID,
-            Arg(
-                "--remove",
-                "delete the file instead of archiving it",
-                param="mode",
-                const="remove",
-                default="archive",
-            ),
-            EXPECTED_HASH,
+        "delete_memory",
+        MEMORY_ID,
+        Arg(
+            "--remove",
+            "delete the file instead of archiving it",
+            param="mode",
+            const="remove",
+            default="archive",
         ),
+        EXPECTED_HASH,
     ),
-    Command(
+    runs(
         "relate",
         "link two memories with a typed relation",
-        operation="create_relation",
-        args=(
-            Arg(
-                "from_id",
-                "the memory the relation goes from (id, prefix, path or title)",
-                param="from_memory_id",
-                metavar="FROM_ID",
-            ),
-            Arg("to_id", "the memory it goes to", param="to_memory_id", metavar="TO_ID"),
-            Arg(
-                "--type",
-                "the relation's type (default: related)",
-                param="relation_type",
-                default="related",
-                choices=RELATION_TYPES,
-            ),
-            Arg(
-                "--strength",
-                "how strong the relation is, 0..1 (default 1)",
-                type=float,
-                default=1.0,
-            ),
+        "create_relation",
+        Arg(
+            "from_id",
+            "the memory the relation goes from (id, prefix, path or title)",
+            param="from_memory_id",
+            metavar="FROM_ID",
+        ),
+        Arg("to_id", "the memory it goes to", param="to_memory_id", metavar="TO_ID"),
+        Arg(
+            "--type",
+            "the relation's type (default: related)",
+            param="relation_type",
+            default="related",
+            choices=RELATION_TYPES,
+        ),
+        Arg(
+            "--strength",
+            "how strong the relation is, 0..1 (default 1)",
+            type=float,
+            default=1.0,
         ),
     ),
     Command(
@@ -248,7 +222,7 @@ COMMANDS = (
             Arg(
                 "--archive", "move them to the archive instead", param="archive_instead", flag=True
             ),
-            Arg("--limit", "forget at most N memories (the faintest)", type=int, metavar="N"),
+            number("--limit", "forget at most N memories (the faintest)"),
             # a path may hold a comma: only repeats and words make the list
             Arg(
                 "--skip",
@@ -272,11 +246,8 @@ COMMANDS = (
             Arg("--force", "promote even if it does not qualify", flag=True),
         ),
     ),
-    Command(
-        "snapshot",
-        "commit the reinforcements gathered since the last snapshot",
-        operation="snapshot",
-        through_daemon=False,
+    in_process(
+        "snapshot", "commit the reinforcements gathered since the last snapshot", "snapshot"
     ),
     Command(
         "history",
@@ -292,13 +263,7 @@ COMMANDS = (
                 param="commit",
                 metavar="COMMIT",
             ),
-            Arg(
-                "--limit",
-                "the N most recent commits (default 50)",
-                type=int,
-                default=50,
-                metavar="N",
-            ),
+            number("--limit", "the N most recent commits (default 50)", 50),
         ),
     ),
     Command(
@@ -317,25 +282,13 @@ COMMANDS = (
                 local=True,
                 runs="forgotten_memories",
             ),
-            Arg(
-                "--limit",
-                "with --list: at most N memories (default 100)",
-                type=int,
-                default=100,
-                metavar="N",
-            ),
+            number("--limit", "with --list: at most N memories (default 100)", 100),
         ),
     ),
-    Command(
-        "stats",
-        "counts, score histogram and notes with problems",
-        operation="vault_stats",
-        through_daemon=False,
-    ),
+    in_process("stats", "counts, score histogram and notes with problems", "vault_stats"),
     Command(
         "config",
         "print the effective configuration and where each value came from",
-        _config,
-        needs="config",
+        on_config=_config,
     ),
 )

@@ -21,8 +21,6 @@ class Operations(Protocol):
 
     def service(self) -> MemoryService: ...
 
-    def check(self, name: str, params: Mapping[str, Any]) -> Any: ...
-
     def run(self, name: str, params: Mapping[str, Any]) -> Any: ...
 
     def run_here(self, name: str, params: Mapping[str, Any]) -> Any: ...
@@ -46,17 +44,12 @@ class InProcess:
             self._service = self._make()
         return self._service
 
-    def check(self, name: str, params: Mapping[str, Any]) -> Any:
-        """The operation's request from these parameters, or the refusal naming the first."""
-        from cortexgraph_vault.operations import operation_named
-
-        return operation_named(name).parse(given(params))
-
     def run(self, name: str, params: Mapping[str, Any]) -> Any:
         from cortexgraph_vault.operations import operation_named
 
-        request = self.check(name, params)  # before the service: a refusal costs nothing
-        return self.service().run(operation_named(name), request)
+        operation = operation_named(name)
+        request = operation.parse(given(params))  # before the service: a refusal costs nothing
+        return self.service().run(operation, request)
 
     def run_here(self, name: str, params: Mapping[str, Any]) -> Any:
         """`run`, always in this process (plan files, progress on this terminal)."""

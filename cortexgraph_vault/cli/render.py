@@ -7,7 +7,6 @@ search's own); RENDERERS adds those that are no function of the module. `--json`
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import importlib
 import json
@@ -60,8 +59,6 @@ def as_json(result: object) -> str:
     if isinstance(result, list):
         items = [r.model_dump() if isinstance(r, BaseModel) else r for r in result]
         return json.dumps(items, indent=2, default=str)
-    if dataclasses.is_dataclass(result) and not isinstance(result, type):
-        return json.dumps(dataclasses.asdict(result), indent=2, default=str)
     return json.dumps(result, indent=2, default=str)
 
 

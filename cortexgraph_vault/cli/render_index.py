@@ -35,8 +35,7 @@ def _graph_result(result: GraphResult) -> str:
     if result.next_cursor:
         lines.append(f"more notes follow: --cursor {result.next_cursor}")
     lines += [
-        f"unresolved: {u.target} ({u.count} link{'s' if u.count != 1 else ''}) ← "
-        + ", ".join(u.sources)
+        f"unresolved: {u.target} ({wording.count(u.count, 'link')}) ← " + ", ".join(u.sources)
         for u in result.unresolved
     ]
     return "\n".join(lines)

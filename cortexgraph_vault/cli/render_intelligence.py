@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.cli.text_layout import listed, short, table
+from cortexgraph_vault.cli.text_layout import listed, short, short_id, table
 from cortexgraph_vault.core import wording
 
 if TYPE_CHECKING:
@@ -55,13 +55,13 @@ def _auto_recall_result(result: AutoRecallResult) -> str:
                 if m.cooling_down
                 else "not reinforced",
                 short(m.title, 40),
-                (m.memory_id or "")[:8],
+                short_id(m.memory_id),
             )
             for m in result.memories
         ]
         lines.append(table(rows, ["relevance", "use", "title", "id"]))
     elif result.reinforced_ids:
-        lines.append("reinforced: " + ", ".join(i[:8] for i in result.reinforced_ids))
+        lines.append("reinforced: " + ", ".join(short_id(i) for i in result.reinforced_ids))
     if result.suggestion:
         lines.append(result.suggestion)
     return "\n".join(lines)
@@ -76,7 +76,7 @@ def _review_result(result: ReviewResult) -> str:
                 wording.decimal(m.score),
                 m.days_until_forgotten,
                 short(m.title, 40),
-                (m.memory_id or "")[:8],
+                short_id(m.memory_id),
             )
             for m in result.memories
         ]

@@ -36,10 +36,8 @@ def _import(r: ImportResult) -> str:
         lines.append(f"  {item.action:9} {item.title}{where}{moved}{reason}")
     if len(changed) > MAX_ITEMS:
         lines.append(f"  … and {len(changed) - MAX_ITEMS} more (--json lists them all)")
-    for p in r.problems:
-        lines.append(f"skipped {p.file}:{p.line}: {p.reason}")
-    for w in r.warnings:
-        lines.append(f"note    {w.file}:{w.line}: {w.reason}")
+    lines += [f"skipped {p.file}:{p.line}: {p.reason}" for p in r.problems]
+    lines += [f"note    {w.file}:{w.line}: {w.reason}" for w in r.warnings]
     lines += commit_line(r.commit)
     return "\n".join(lines)
 

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
         SaveResult,
         SearchResult,
         SnapshotResult,
-        StatsResult,
         SyncResult,
         TouchResult,
         UpdateResult,
@@ -48,13 +47,10 @@ def memory(v: MemoryView) -> str:
         lines.append(f"  promotable: {v.promote_reason}")
     lines += listed("  tags ", v.tags)
     lines += listed("  about ", v.entities)
-    for p in v.problems:
-        lines.append(f"  problem: {p}")
-    if v.relations and (v.relations.outgoing or v.relations.incoming):
-        for r in v.relations.outgoing:
-            lines.append(f"  → {r.relation_type} {r.target}")
-        for r in v.relations.incoming:
-            lines.append(f"  ← {r.relation_type} from {r.from_memory_id}")
+    lines += [f"  problem: {p}" for p in v.problems]
+    if v.relations:
+        lines += [f"  → {r.relation_type} {r.target}" for r in v.relations.outgoing]
+        lines += [f"  ← {r.relation_type} from {r.from_memory_id}" for r in v.relations.incoming]
     lines += ["", v.content]
     return "\n".join(lines)
 
@@ -243,18 +239,6 @@ def _forgotten(r: ForgottenList) -> str:
         for f in r.forgotten
     ]
     return message + "\n" + table(rows, ["id", "kind", "when", "title", "text"])
-
-
-def _stats(result: StatsResult) -> str:
-    lines = [
-        f"notes {result.total_notes}; memories "
-        + ", ".join(f"{k} {v}" for k, v in sorted(result.memories.items())),
-        f"forgettable {result.forgettable}; danger zone {result.danger_zone}; promotable {result.promotable}",
-        "score histogram: " + ", ".join(f"{k}: {v}" for k, v in result.histogram.items()),
-        f"git: {result.git}",
-    ]
-    lines += [f"problem: {p.path}: {p.reason}" for p in result.problems]
-    return "\n".join(lines)
 
 
 def _sync(result: SyncResult) -> str:

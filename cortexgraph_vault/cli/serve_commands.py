@@ -1,4 +1,10 @@
-"""`cortexgraph-vault serve` (the daemon, or `--demo` on the sample vault) and `token`."""
+"""The commands that serve the vault: `mcp` (the stdio MCP server for Claude Desktop, Claude Code
+and other clients), `serve` (the daemon, or `--demo` on the sample vault) and its `token`.
+
+`mcp` runs its own engine and watcher over the vault; it is safe beside the daemon and other
+such processes (the vault lock and compare-before-replace keep every write). Only protocol goes
+to stdout.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +28,13 @@ def _port(text: str) -> int:
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{value} is not a port (0-65535; 0 picks a free one)")
     return value
+
+
+def run_mcp(config: Config, r: Request) -> None:
+    # The handshake is answered before the SDK and the index have loaded (mcp.stdio_front).
+    from cortexgraph_vault.mcp.stdio_front import serve
+
+    serve(config)
 
 
 def run_serve(config: Config, r: Request) -> None:
@@ -60,10 +73,16 @@ def run_token(config: Config, r: Request) -> None:
 
 COMMANDS = (
     Command(
+        "mcp",
+        "run the MCP server over stdio (Claude Desktop, Claude Code)",
+        on_config=run_mcp,
+        description="Serve the memory tools over stdin/stdout until the client disconnects. "
+        "Logs go to stderr (-v for more).",
+    ),
+    Command(
         "serve",
         "run the daemon: REST API for the Obsidian plugin and MCP over HTTP, on 127.0.0.1",
-        run_serve,
-        needs="config",
+        on_config=run_serve,
         description="Serve the vault until Ctrl-C or SIGTERM: REST under /api/v1, MCP at /mcp, "
         "bearer token on every route (`cortexgraph-vault token`). One daemon per vault.",
         args=(
@@ -89,8 +108,7 @@ COMMANDS = (
     Command(
         "token",
         "print the daemon's bearer token (made on first use)",
-        run_token,
-        needs="config",
+        on_config=run_token,
         args=(Arg("--rotate", "replace it; old clients get 401", flag=True),),
     ),
 )

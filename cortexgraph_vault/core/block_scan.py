@@ -72,7 +72,7 @@ class Blocks:
         if "\t" in src:
             for i, row in enumerate(rows):
                 if "\t" in row[: t[i]]:
-                    s[i] = _columns(row[: t[i]])
+                    s[i] = len(row[: t[i]].expandtabs(4))  # its indent in columns
         self.b, self.e, self.t, self.s, self.bs = b, e, t, s, [0] * len(b)
         self.line_max = len(rows)
         self.blk = self.level = self.line = 0
@@ -354,11 +354,8 @@ class Blocks:
     def _heading(self, line: int, pos: int) -> None:
         src, mx = self.src, self.e[line]
         self.line = line + 1
-        while mx > pos and src[mx - 1] in " \t":
-            mx -= 1
-        closing = mx
-        while closing > pos and src[closing - 1] == "#":
-            closing -= 1
+        mx = pos + len(src[pos:mx].rstrip(" \t"))
+        closing = pos + len(src[pos:mx].rstrip("#"))
         if closing > pos and src[closing - 1] in " \t":
             mx = closing
         if src.find("`", pos, mx) >= 0:
@@ -397,14 +394,4 @@ class Blocks:
 
 
 def _run_length(src: str, pos: int, end: int) -> int:
-    run = pos + 1
-    while run < end and src[run] == src[pos]:
-        run += 1
-    return run - pos
-
-
-def _columns(indent: str) -> int:
-    column = 0
-    for ch in indent:
-        column += 4 - column % 4 if ch == "\t" else 1
-    return column
+    return end - pos - len(src[pos:end].lstrip(src[pos]))

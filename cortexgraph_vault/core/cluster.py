@@ -164,13 +164,9 @@ class SimilarityModel:
 
     def similar_pairs(self, threshold: float) -> list[tuple[int, int, float]]:
         """(i, j, similarity) of every pair at or above `threshold`, strongest first."""
-        found = []
         candidates = self.candidate_pairs(threshold)
         self.compared = len(self.docs) * (len(self.docs) - 1) // 2
-        for i, j in candidates:
-            s = self.similarity(i, j)
-            if s >= threshold:
-                found.append((i, j, s))
+        found = [(i, j, s) for i, j in candidates if (s := self.similarity(i, j)) >= threshold]
         found.sort(key=lambda t: (-t[2], self.keys[t[0]], self.keys[t[1]]))
         return found
 

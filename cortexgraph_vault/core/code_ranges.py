@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_right
+from itertools import accumulate
 from typing import Any
 
 from markdown_it import MarkdownIt, rules_block, rules_inline
@@ -217,9 +218,7 @@ def _content_locator(text: str, content: str, rows: list[tuple[int, str]]) -> An
     """Map an offset in markdown-it's inline content to an offset in the source."""
     joined = "\n".join(row for _, row in rows)
     trimmed = len(joined) - len(joined.lstrip(MD_TRIM_CHARS))
-    row_starts = [0]
-    for _, row in rows:
-        row_starts.append(row_starts[-1] + len(row) + 1)
+    row_starts = list(accumulate((len(row) + 1 for _, row in rows), initial=0))
 
     def locate(offset: int) -> int:
         offset += trimmed
@@ -334,10 +333,7 @@ def _inline_code_spans(text: str, rows: list[tuple[int, int]]) -> list[tuple[int
         spans = _plain_code_spans(content, unpaired_ok=True) or []
     if len(rows) == 1:
         return [(rows[0][0] + start, rows[0][0] + end) for start, end in spans]
-    row_starts, offset = [], 0
-    for start, end in rows:
-        row_starts.append(offset)
-        offset += end - start + 1
+    row_starts = list(accumulate((end - start + 1 for start, end in rows), initial=0))
 
     def locate(offset: int) -> int:
         i = bisect_right(row_starts, offset) - 1

@@ -14,23 +14,16 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "syncthing",
-        re.compile(r"^(?P<stem>.+)\.sync-conflict-\d{8}-\d{6}-[A-Z0-9]{7}(?P<ext>\.md)$"),
-    ),
-    (
-        "dropbox",
-        re.compile(
-            r"^(?P<stem>.+) \([^()]*'s conflicted copy \d{4}-\d{2}-\d{2}(?: \(\d+\))?\)(?P<ext>\.md)$"
-        ),
-    ),
-    (
-        "nextcloud",
-        re.compile(r"^(?P<stem>.+) \(conflicted copy(?: \d{4}-\d{2}-\d{2} \d{6})?\)(?P<ext>\.md)$"),
-    ),
-    ("numbered", re.compile(r"^(?P<stem>.+) \d{1,3}(?P<ext>\.md)$")),
-)
+# What each service puts between the name of the original and its `.md`.
+_PATTERNS = {
+    kind: re.compile(rf"^(?P<stem>.+){pattern}(?P<ext>\.md)$")
+    for kind, pattern in {
+        "syncthing": r"\.sync-conflict-\d{8}-\d{6}-[A-Z0-9]{7}",
+        "dropbox": r" \([^()]*'s conflicted copy \d{4}-\d{2}-\d{2}(?: \(\d+\))?\)",
+        "nextcloud": r" \(conflicted copy(?: \d{4}-\d{2}-\d{2} \d{6})?\)",
+        "numbered": r" \d{1,3}",
+    }.items()
+}
 
 
 @dataclass(frozen=True)
@@ -47,7 +40,7 @@ class ConflictCopy:
 def conflict_copy(path: str) -> ConflictCopy | None:
     """The original a file looks like a conflict copy of, or None."""
     p = PurePosixPath(path)
-    for kind, pattern in _PATTERNS:
+    for kind, pattern in _PATTERNS.items():
         match = pattern.match(p.name)
         if match:
             original = p.with_name(match["stem"] + match["ext"]).as_posix()

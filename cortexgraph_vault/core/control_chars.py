@@ -36,11 +36,11 @@ def _strings(value: object, where: str) -> list[tuple[str, str]]:
     if isinstance(value, str):
         return [(where, value)]
     if isinstance(value, Mapping):
-        found: list[tuple[str, str]] = []
-        for key, item in value.items():
-            found += _strings(key, where)
-            found += _strings(item, f"{where}.{key}")
-        return found
+        return [
+            pair
+            for key, item in value.items()
+            for pair in (*_strings(key, where), *_strings(item, f"{where}.{key}"))
+        ]
     if isinstance(value, list | tuple):
         return [
             pair for index, item in enumerate(value) for pair in _strings(item, f"{where}[{index}]")

@@ -63,44 +63,34 @@ _START = r"(?<![\w])"
 _END = r"(?![\w])"
 _WORD = r"[^\W\d_][\w'’-]*"
 
-# Every name, by how sure it is. A compound ending in a password name is one ("WLAN-Passwort",
-# "Routerpasswort"); "code" alone is a name only with what it opens (checked after).
+# Every name, by how sure it is, and the kind of value it names. A compound ending in a
+# password name is one ("WLAN-Passwort", "Routerpasswort"); "code" alone is a name only with
+# what it opens (checked after).
+_NAMES = {
+    "answer": (ANSWER, alternation(ANSWER_NAMES)),
+    "guarded": (GUARDED, alternation(GUARDED_NAMES)),
+    "number": (
+        NUMBER,
+        alternation(CODE_QUALIFIERS)
+        + r"(?:[\s-]+(?:panel|system|keypad|box|lock))?[\s-]?codes?|"
+        + alternation(NUMBER_NAMES),
+    ),
+    "password": (
+        PASSWORD,
+        r"(?:[^\W\d_]{2,20}-?)?"
+        + alternation(PASSWORD_COMPOUND_ENDS)
+        + "|"
+        + alternation(PASSWORD_NAMES),
+    ),
+    "short": (PASSWORD, alternation(PASSWORD_SHORTHANDS)),
+    "code": (NUMBER, alternation(CODE_WORDS)),
+    "thing": (NUMBER, alternation(LOCKED_THINGS)),
+    "target": (PASSWORD, alternation(PASSWORD_THINGS)),
+}
 _NAME = re.compile(
-    r"(?i)"
-    + _START
-    + "(?:"
-    + "(?P<answer>"
-    + alternation(ANSWER_NAMES)
-    + ")"
-    + "|(?P<guarded>"
-    + alternation(GUARDED_NAMES)
-    + ")"
-    + "|(?P<number>"
-    + alternation(CODE_QUALIFIERS)
-    + r"(?:[\s-]+(?:panel|system|keypad|box|lock))?"
-    + r"[\s-]?codes?|"
-    + alternation(NUMBER_NAMES)
-    + ")"
-    + r"|(?P<password>(?:[^\W\d_]{2,20}-?)?"
-    + alternation(PASSWORD_COMPOUND_ENDS)
-    + "|"
-    + alternation(PASSWORD_NAMES)
-    + ")"
-    + "|(?P<short>"
-    + alternation(PASSWORD_SHORTHANDS)
-    + ")"
-    + "|(?P<code>"
-    + alternation(CODE_WORDS)
-    + ")"
-    + "|(?P<thing>"
-    + alternation(LOCKED_THINGS)
-    + ")"
-    + "|(?P<target>"
-    + alternation(PASSWORD_THINGS)
-    + ")"
-    + ")"
-    + _END
+    "(?i)" + _START + "(?:" + "|".join(f"(?P<{g}>{p})" for g, (_, p) in _NAMES.items()) + ")" + _END
 )
+_NAME_KIND = {group: kind for group, (kind, _) in _NAMES.items()}
 
 
 def _hints(*lists: tuple[str, ...]) -> re.Pattern[str]:
@@ -150,40 +140,21 @@ _RIGHT_AFTER = re.compile(r"(?i)\s+" + _VALUE)
 # "mot de passe Gmail est …", "contraseña Netflix: …": where the name comes first, what it
 # opens may follow it without a preposition.
 _BRAND_THEN_JOIN = re.compile(r"\s+[A-Z][\w.&-]{1,30}" + _JOIN + _VALUE)
+_CODE = f"(?:{_SPELLED}|{_DIGITS})"
 _OPENS_WITH = re.compile(
-    r"(?i)\s+"
-    + alternation(OPENS_WITH)
-    + r"\s+(?:(?:the\s+)?(?:code|pin|combination)\s+)?"
-    + "(?:"
-    + _SPELLED
-    + "|"
-    + _DIGITS
-    + ")"
+    rf"(?i)\s+{alternation(OPENS_WITH)}\s+(?:(?:the\s+)?(?:code|pin|combination)\s+)?{_CODE}"
 )
 # The value before the name: "hunter4 is the wifi password", "4921 est mon code PIN".
 _JOINS_BEFORE = ("is", "was", "ist", "war", "est", "c'est", "c’est", "es", "era", "è", "é")
 _BEFORE_NAME = re.compile(
-    r"(?i)(?:^|(?<=\s)|(?<=[(\[\"“]))"
-    + _VALUE
-    + r"\s+"
-    + alternation(_JOINS_BEFORE)
-    + r"\s+(?P<the>"
-    + alternation(THE_WORDS)
-    + r")\s+(?P<between>(?:[\w-]+\s+|\w+['’]){0,2})$"
+    rf"(?i)(?:^|(?<=\s)|(?<=[(\[\"“])){_VALUE}\s+{alternation(_JOINS_BEFORE)}"
+    rf"\s+(?P<the>{alternation(THE_WORDS)})\s+(?P<between>(?:[\w-]+\s+|\w+['’]){{0,2}})$"
 )
 # "use hunter4 for the wifi", "utilise 8842 pour l'alarme".
 _USE_AS = frozenset(USE_AS_WORDS)
 _USE_FOR = re.compile(
-    r"(?i)"
-    + _START
-    + alternation(USE_WORDS)
-    + r"\s+"
-    + _VALUE
-    + r"\s+"
-    + alternation(USE_AS_WORDS)
-    + r"\s+(?:(?P<the>"
-    + alternation(THE_WORDS)
-    + r")\s+|(?:l|dell|all)['’])?"
+    rf"(?i){_START}{alternation(USE_WORDS)}\s+{_VALUE}\s+{alternation(USE_AS_WORDS)}"
+    rf"\s+(?:(?P<the>{alternation(THE_WORDS)})\s+|(?:l|dell|all)['’])?"
     r"(?P<between>(?:[\w-]+\s+|\w+['’]){0,2})$"
 )
 # The name ends its clause: punctuation, a joining word, or a capital starting a sentence.
@@ -199,31 +170,14 @@ _THING_CODE_END = re.compile(
     r"per|om|dann|puis|luego|poi|depois|dan|und|et|y|e|en)\b)"
 )
 _OPEN_THEN_KEY_IN = re.compile(
-    r"(?i)"
-    + _START
-    + r"(?:to|in\s+order\s+to|zum|um|pour|para|per|om)\s+"
-    + alternation(OPEN_VERBS)
-    + _END
-    + r"[^.;\n]{0,60}?"
-    + _START
-    + alternation(KEY_IN_VERBS)
-    + r"\s+(?:"
-    + _SPELLED
-    + "|"
-    + _DIGITS
-    + ")"
+    rf"(?i){_START}(?:to|in\s+order\s+to|zum|um|pour|para|per|om)\s+{alternation(OPEN_VERBS)}"
+    rf"{_END}[^.;\n]{{0,60}}?{_START}{alternation(KEY_IN_VERBS)}\s+{_CODE}"
 )
 _KEY_IN_TO_OPEN = re.compile(
-    r"(?i)" + _START + alternation(KEY_IN_VERBS) + r"\s+(?:" + _SPELLED + "|" + _DIGITS + r")\s+"
+    rf"(?i){_START}{alternation(KEY_IN_VERBS)}\s+{_CODE}\s+"
     r"(?:to|on|at|into|in|for|um|zum|auf|pour|sur|para|en|per|su|om|op|voor)\s+"
-    r"(?:(?:"
-    + alternation(THE_WORDS)
-    + r")\s+|l['’])?(?:"
-    + alternation(OPEN_VERBS)
-    + "|"
-    + alternation(LOCKED_THINGS)
-    + "|get)"
-    + _END
+    rf"(?:(?:{alternation(THE_WORDS)})\s+|l['’])?"
+    rf"(?:{alternation(OPEN_VERBS)}|{alternation(LOCKED_THINGS)}|get){_END}"
 )
 _YEAR_DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
 # Tokens with digits that are not made up: times, ordinals, versions, decades, quantities.
@@ -232,16 +186,6 @@ _ORDINARY_TOKEN = re.compile(
     r"|v?\d+(?:\.\d+)+|\d+s|[$€£]?\d+(?:[.,]\d+)*[$€£%]?|\d+(?:k|m|g|kg|km|cm|mm|gb|mb|tb|ms|px|x|°c?)"
     r"|\d+-(?:character|char|digit|letter|day|hour|minute|year|week|month)s?)"
 )
-_NAME_KIND = {
-    "password": PASSWORD,
-    "short": PASSWORD,
-    "number": NUMBER,
-    "code": NUMBER,
-    "thing": NUMBER,
-    "guarded": GUARDED,
-    "answer": ANSWER,
-    "target": PASSWORD,
-}
 _THE = frozenset(w for w in THE_WORDS if " " not in w)
 _OPENS_NEXT = re.compile(r"(?i)\s+(?:to|um|zum|pour|para|per|om)\s+" + alternation(OPEN_VERBS))
 _ENGLISH_JOINS = frozenset({"is", "was", "are", "changed", "set", "now", "has"})

@@ -26,16 +26,6 @@ def _exp(x: np.ndarray) -> np.ndarray:
     return np.fromiter(map(math.exp, x.tolist()), np.float64, len(x))
 
 
-def use_factors(use_bases: np.ndarray, cfg: DecayConfig) -> np.ndarray:
-    """`use_factor` of each float(max(1, use count)): an int ** float is float(int) ** float."""
-    return _pow(use_bases, cfg.beta)
-
-
-def decay_factors(dt: np.ndarray, cfg: DecayConfig) -> np.ndarray:
-    """`decay_factor` of each elapsed time (seconds; negative counts as 0)."""
-    return _decay(dt, cfg, _exp, _pow)
-
-
 def _decay(
     dt: np.ndarray,
     cfg: DecayConfig,
@@ -61,30 +51,15 @@ def scores_of(
     cfg: DecayConfig,
 ) -> np.ndarray:
     """`score_at` of each (float(max(1, use count)), last used, strength), in the same order
-    of operations."""
-    out: np.ndarray = (
-        use_factors(use_bases, cfg) * decay_factors(now_ts - last_used_ts, cfg) * strengths
-    )
+    of operations (an int ** float is float(int) ** float)."""
+    decay = _decay(now_ts - last_used_ts, cfg, _exp, _pow)  # negative elapsed counts as 0
+    out: np.ndarray = _pow(use_bases, cfg.beta) * decay * strengths
     return out
 
 
 # numpy's `power` and `exp` are within a few units in the last place of the C library's
 # (~1e-16 relative): this margin is millions of times wider
 APPROX_MARGIN = 1e-9
-
-
-def _approx_scores(
-    use_bases: np.ndarray,
-    last_used_ts: np.ndarray,
-    strengths: np.ndarray,
-    now_ts: float,
-    cfg: DecayConfig,
-) -> np.ndarray:
-    """`scores_of` with numpy's own `power` and `exp` (no Python call per row): not equal bit
-    for bit, only within APPROX_MARGIN of it, to choose which rows to score exactly."""
-    decay = _decay(now_ts - last_used_ts, cfg, np.exp, np.power)
-    out: np.ndarray = np.power(use_bases, cfg.beta) * decay * strengths
-    return out
 
 
 def highest(
@@ -99,14 +74,16 @@ def highest(
     end-th, ties included, and maybe a few more), and their exact scores (`scores_of`).
 
     A list page of 3,000 memories scored every one exactly, two Python `pow` calls each. Here
-    all are scored the quick way (`_approx_scores`), and only the rows within twice the margin
+    all are scored the quick way (numpy's own `power` and `exp`, no Python call per row, each
+    within APPROX_MARGIN of the exact score), and only the rows within twice the margin
     of the quick end-th are scored exactly: every row whose exact score is as high as the
     exact end-th is among them (each quick score is within the margin of its exact one, and
     so is the quick end-th of the exact end-th)."""
     n = len(use_bases)
     rows = np.arange(n)
     if 0 < end < n:
-        quick = _approx_scores(use_bases, last_used_ts, strengths, now_ts, cfg)
+        decay = _decay(now_ts - last_used_ts, cfg, np.exp, np.power)
+        quick = np.power(use_bases, cfg.beta) * decay * strengths
         if np.isfinite(quick).all():
             kth = np.partition(quick, n - end)[n - end]  # the end-th highest
             # the margin is relative to the largest score, with a floor far above the

@@ -1,4 +1,5 @@
-"""Word lists the enrichment and intent heuristics share: common English words and stop words.
+"""Word lists the enrichment and intent heuristics share (common English words and stop words),
+and the one way they write a pattern of alternatives.
 
 A vault note titled "Go", "Rest" or "Home" must not turn every "go", "rest" or "home" in a
 chat into a link, and a capitalised word at the start of a sentence ("This", "Remember",
@@ -6,6 +7,8 @@ chat into a link, and a capitalised word at the start of a sentence ("This", "Re
 """
 
 from __future__ import annotations
+
+import re
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -16,6 +19,11 @@ def word_set(text: str) -> frozenset[str]:
 def phrases(text: str) -> tuple[str, ...]:
     """Phrases separated by commas, in order; a line break inside one counts as a space."""
     return tuple(p for p in (" ".join(part.split()) for part in text.split(",")) if p)
+
+
+def any_of(*alternatives: str) -> re.Pattern[str]:
+    """A pattern matching any of these patterns (or the one given), in any case."""
+    return re.compile("|".join(f"(?:{a})" for a in alternatives), re.IGNORECASE)
 
 
 # Function words, pronouns, question words, discourse markers and chat verbs: never an entity

@@ -20,6 +20,7 @@ from cortexgraph_vault.core.english import (
     COMMON_WORDS,
     NOISE_ACRONYMS,
     STOP_WORDS,
+    any_of,
     phrases,
     word_set,
 )
@@ -53,17 +54,15 @@ _SYMBOL_TAGS = {"C++": "cpp", "C#": "csharp", "F#": "fsharp", ".NET": "dotnet"}
 _SYMBOL_TERMS = re.compile(r"(?<![\w+#])(C\+\+|C#|F#|\.NET)(?![\w+#])")
 
 # Importance markers: (pattern, label). A critical marker lifts strength to the ceiling.
-_CRITICAL = re.compile(
+_CRITICAL = any_of(
     r"\b(critical(?:ly)?|crucial|vital|never forget|must never|life[- ]threatening|"
     r"under no circumstances|absolutely (?:must|never|essential|critical)|"
     r"extremely important|super important)\b",
-    re.IGNORECASE,
 )
-_IMPORTANT = re.compile(
+_IMPORTANT = any_of(
     r"\b(important|remember (?:that|this)|don'?t forget|do not forget|note that|keep in mind|"
     r"make sure|essential|urgent|high priority|always remember|must always)\b|"
     r"^\s*remember\b[:,]?",
-    re.IGNORECASE,
 )
 
 

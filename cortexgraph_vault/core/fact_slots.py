@@ -20,12 +20,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
-from cortexgraph_vault.core.english import STOP_WORDS, word_set
+from cortexgraph_vault.core.english import STOP_WORDS, any_of, word_set
 from cortexgraph_vault.core.enrich import extract_entities
-
-
-def _rx(*alternatives: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{a})" for a in alternatives), re.IGNORECASE)
 
 
 def _cased(*alternatives: str) -> re.Pattern[str]:
@@ -61,7 +57,7 @@ def _slot(name: str, *states: re.Pattern[str], asks: re.Pattern[str], single: bo
 SLOTS: tuple[Slot, ...] = (
     _slot(
         "home",
-        _rx(
+        any_of(
             r"\b(?:live|lives|living|lived|reside|resides|residing)\s+(?:now\s+)?(?:in|at|near|outside)\b",
             r"\b(?:new|our|my)\s+(?:flat|apartment|house|place|home|address)\b",
             r"\b(?:moved|moving|move|relocated|relocating)\s+(?:house|flats?|apartments?|cities|countries|abroad|back home)\b",
@@ -75,7 +71,7 @@ SLOTS: tuple[Slot, ...] = (
             rf"\b(?:[Mm]oved|[Mm]oving|[Rr]elocated|[Rr]elocating)\s+(?:back\s+)?(?:to|into)\s+(?:the\s+)?{_CAP}",
             rf"\b(?:flat|apartment|house|studio|condo)\s+in\s+{_CAP}",
         ),
-        asks=_rx(
+        asks=any_of(
             r"\b(?:live|lives|living|reside|resides|based|address|hometown)\b",
             r"\b(?:which|what)\s+(?:city|town|country|neighbou?rhood|district|part of town)\b",
             r"\bwhere\b.*\b(?:home|house|flat|apartment)\b",
@@ -89,12 +85,12 @@ SLOTS: tuple[Slot, ...] = (
             rf"\b(?:job|position|role|offer)\s+(?:\w+\s+){{0,2}}(?:at|with)\s+(?:the\s+)?{_CAP}",
             rf"\b(?:{_TRADES})\s+(?:at|for|with)\s+(?:the\s+)?{_CAP}",
         ),
-        _rx(
+        any_of(
             r"\b(?:employer|new job|my job|left the company|changed jobs|laid off)\b",
             r"\bquit\s+(?:my|the|\w+)\s+(?:\w+\s+)?job\b",
             r"\bwork\w*\s+(?:for|at)\s+(?:the|a|an)\s+(?:[\w']+\s+){0,2}(?:council|department|ministry|agency|university|hospital|company|firm|startup|bank|school|charity|clinic|studio|agency)\b",
         ),
-        asks=_rx(
+        asks=any_of(
             r"\b(?:employ\w*|employer|company|firm|works?\s+(?:at|for)|job)\b",
             # "where do I work?", not "where do I work out?"
             r"\bwhere\s+(?:do|does|did)\s+(?:\w+\s+){1,2}work(?!\s+out)\b",
@@ -102,7 +98,7 @@ SLOTS: tuple[Slot, ...] = (
     ),
     _slot(
         "job_title",
-        _rx(
+        any_of(
             r"\b(?:work|works|working)\s+as\s+(?:an?\s+)?\w+",
             rf"\b(?:i'm|i am|is|was|works as|became)\s+an?\s+(?:\w+\s+){{0,2}}(?:{_TRADES})\b",
             r"\b(?:promoted|promotion)\s+to\b",
@@ -111,179 +107,179 @@ SLOTS: tuple[Slot, ...] = (
             r"\b(?:now|became|become)\s+(?:an?\s+)?(?:\w+\s+)?(?:engineer|designer|manager|teacher|nurse|doctor|developer|lead|director|analyst|consultant)\b",
             r"\b(?:teaches|taught|teaching)\b",
         ),
-        asks=_rx(
+        asks=any_of(
             r"\b(?:job|title|role|position|career|profession|occupation)\b",
             r"\bdo(?:es)?\s+for\s+(?:work|a living)\b",
         ),
     ),
     _slot(
         "manager",
-        _rx(r"\b(?:manager|boss|supervisor|line manager|team lead)\b", r"\breports?\s+to\b"),
-        asks=_rx(r"\b(?:manager|boss|supervisor|report\w*\s+to|team lead)\b"),
+        any_of(r"\b(?:manager|boss|supervisor|line manager|team lead)\b", r"\breports?\s+to\b"),
+        asks=any_of(r"\b(?:manager|boss|supervisor|report\w*\s+to|team lead)\b"),
     ),
     _slot(
         "partner",
-        _rx(
+        any_of(
             r"\b(?:my|our|his|her)\s+(?:partner|wife|husband|girlfriend|boyfriend|spouse|fianc[eé]e?)\b",
             r"\b(?:married|engaged|dating|broke up|divorced)\b",
         ),
-        asks=_rx(r"\b(?:partner|wife|husband|girlfriend|boyfriend|spouse|married|dating)\b"),
+        asks=any_of(r"\b(?:partner|wife|husband|girlfriend|boyfriend|spouse|married|dating)\b"),
     ),
     _slot(
         "phone",
-        _rx(
+        any_of(
             r"\b(?<!head)(?<!micro)(?<!ear)(?<!saxo)(?<!xylo)\w*phone(?:\s+\d+\w*)?\b",
             r"\bandroid phone\b",
             r"\bgalaxy\s+s\d+",
             r"\bpixel\s+\d+\w*",
             r"\b(?:oneplus|xiaomi|motorola|nokia|huawei)\b",
         ),
-        asks=_rx(r"\b(?:phone|iphone|smartphone|mobile)\b"),
+        asks=any_of(r"\b(?:phone|iphone|smartphone|mobile)\b"),
     ),
     _slot(
         "car",
-        _rx(
+        any_of(
             r"\b(?:car|drive\s+an?|drives\s+an?|vehicle|sedan|hatchback|suv|ev)\b",
             rf"\b(?:{_CAR_MAKES})\b",
         ),
-        asks=_rx(r"\b(?:car|cars|drive|drives|vehicle)\b"),
+        asks=any_of(r"\b(?:car|cars|drive|drives|vehicle)\b"),
     ),
     _slot(
         "computer",
-        _rx(r"\b(?:laptop|macbook|thinkpad|desktop pc|workstation)\b"),
-        asks=_rx(r"\b(?:laptop|computer|macbook|machine)\b"),
+        any_of(r"\b(?:laptop|macbook|thinkpad|desktop pc|workstation)\b"),
+        asks=any_of(r"\b(?:laptop|computer|macbook|machine)\b"),
     ),
     _slot(
         "diet",
-        _rx(
+        any_of(
             r"\b(?:vegetarian|vegan|pescatarian|keto|paleo|diet|gluten[- ]free|dairy[- ]free|halal|kosher)\b",
             r"\b(?:eat|eats|eating|ate)\s+(?:no\s+)?(?:meat|fish|dairy|eggs|pork|beef|sugar)\b",
             r"\b(?:stopped|quit|gave up)\s+(?:eating\s+)?(?:meat|fish|dairy|eggs|sugar)\b",
         ),
-        asks=_rx(r"\b(?:eat|eats|diet|food|vegetarian|vegan|meat)\b"),
+        asks=any_of(r"\b(?:eat|eats|diet|food|vegetarian|vegan|meat)\b"),
     ),
     _slot(
         "school",
-        _rx(
+        any_of(
             r"\b(?:school|elementary|kindergarten|nursery|academy|preschool|high school|university|college)\b",
             r"\b(?:attends|attending|enrolled)\b",
         ),
-        asks=_rx(r"\b(?:school|attend\w*|study|studies|university|college|kindergarten)\b"),
+        asks=any_of(r"\b(?:school|attend\w*|study|studies|university|college|kindergarten)\b"),
     ),
     _slot(
         "gym",
-        _rx(
+        any_of(
             r"\b(?:\w*gym|gyms|work\s*out|workouts?|working out|exercise|fitness class|personal trainer|yoga class|crossfit)\b"
         ),
-        asks=_rx(r"\b(?:gym|work\s*out|workouts?|exercise|train|training|fitness)\b"),
+        asks=any_of(r"\b(?:gym|work\s*out|workouts?|exercise|train|training|fitness)\b"),
     ),
     _slot(
         "sport",
-        _rx(
+        any_of(
             r"\b(?:play|plays|playing|played)\s+(?:in\s+)?(?:[\w\-]+\s+){0,3}(?:football|soccer|tennis|basketball|volleyball|badminton|squash|hockey|rugby|cricket|golf|padel|league)\b",
             r"\b(?:took up|taking up|take up|stopped|quit|gave up)\s+(?:\w+\s+){0,2}(?:football|soccer|tennis|swimming|running|cycling|climbing|bouldering|rowing|yoga|boxing|skiing|golf|padel)\b",
             r"\b(?:hobby|hobbies|sport)\b",
         ),
-        asks=_rx(r"\b(?:sport|sports|hobby|hobbies|play|plays)\b"),
+        asks=any_of(r"\b(?:sport|sports|hobby|hobbies|play|plays)\b"),
     ),
     _slot(
         "language_learning",
         _cased(
             rf"\b(?:[Ll]earning|[Ss]tudying|[Pp]ractis?c?ing|[Ll]essons\s+in|[Cc]lasses\s+in)\s+{_CAP}"
         ),
-        _rx(r"\b(?:duolingo|babbel|language exchange|language class)\b"),
-        asks=_rx(r"\blearn\w*\b.*\blanguage\b", r"\blanguage\b.*\blearn\w*\b", r"\bstudying\b"),
+        any_of(r"\b(?:duolingo|babbel|language exchange|language class)\b"),
+        asks=any_of(r"\blearn\w*\b.*\blanguage\b", r"\blanguage\b.*\blearn\w*\b", r"\bstudying\b"),
     ),
     _slot(
         "programming_language",
-        _rx(
+        any_of(
             r"\b(?:write|writes|writing|code|coding|program|programming)\s+(?:\w+\s+){0,2}(?:in\s+)?(?:python|go|golang|rust|java|kotlin|scala|typescript|javascript|ruby|php|elixir|c\+\+|c#|swift|haskell|clojure)\b",
             r"\bprogramming language\b",
         ),
-        asks=_rx(r"\bprogramming language\b", r"\bcode\s+in\b"),
+        asks=any_of(r"\bprogramming language\b", r"\bcode\s+in\b"),
     ),
     _slot(
         "editor",
-        _rx(
+        any_of(
             r"\b(?:vs\s*code|vscode|vim|neovim|emacs|intellij|pycharm|webstorm|sublime text|helix|nano)\b",
             r"\b(?:my|our)\s+(?:text\s+)?(?:editor|ide)\b",
             r"\b(?:editor|ide)\s+(?:of choice|is)\b",
         ),
-        asks=_rx(r"\b(?:editor|ide)\b"),
+        asks=any_of(r"\b(?:editor|ide)\b"),
     ),
     _slot(
         "doctor",
         # who the doctor is, not a doctor doing something ("the doctor switched my pill")
-        _rx(
+        any_of(
             r"\b(?:my|our|family|new|a|the kids'|the children's)\s+(?:gp|doctor|physician|pediatrician|paediatrician)\b",
             r"\b(?:gp|doctor|physician|pediatrician|paediatrician)\s+is\b",
             r"\bregistered with\b",
         ),
         _cased(r"\bD[Rr]\.?\s+[A-Z]\w+"),
-        asks=_rx(r"\b(?:gp|doctor|physician)\b"),
+        asks=any_of(r"\b(?:gp|doctor|physician)\b"),
     ),
-    _slot("dentist", _rx(r"\b(?:dentist|dental)\b"), asks=_rx(r"\b(?:dentist|dental)\b")),
+    _slot("dentist", any_of(r"\b(?:dentist|dental)\b"), asks=any_of(r"\b(?:dentist|dental)\b")),
     _slot(
         "bank",
-        _rx(r"\b(?:bank|banking|current account|savings account|salary account)\b"),
-        asks=_rx(r"\b(?:bank|account)\b"),
+        any_of(r"\b(?:bank|banking|current account|savings account|salary account)\b"),
+        asks=any_of(r"\b(?:bank|account)\b"),
     ),
     _slot(
         "pet",
-        _rx(r"\b(?:cat|cats|dog|dogs|puppy|kitten|pet|pets|rabbit|hamster|parrot)\b"),
-        asks=_rx(r"\b(?:cat|cats|dog|dogs|pet|pets)\b"),
+        any_of(r"\b(?:cat|cats|dog|dogs|puppy|kitten|pet|pets|rabbit|hamster|parrot)\b"),
+        asks=any_of(r"\b(?:cat|cats|dog|dogs|pet|pets)\b"),
         single=False,
     ),
-    _slot("rent", _rx(r"\b(?:rent|mortgage|landlord)\b"), asks=_rx(r"\b(?:rent|mortgage)\b")),
+    _slot("rent", any_of(r"\b(?:rent|mortgage|landlord)\b"), asks=any_of(r"\b(?:rent|mortgage)\b")),
     _slot(
         "salary",
-        _rx(r"\b(?:salary|paid|earn|earns|pay rise|raise)\b"),
-        asks=_rx(r"\b(?:salary|earn|earns|paid)\b"),
+        any_of(r"\b(?:salary|paid|earn|earns|pay rise|raise)\b"),
+        asks=any_of(r"\b(?:salary|earn|earns|paid)\b"),
     ),
     _slot(
         "commute",
-        _rx(
+        any_of(
             r"\b(?:commute|commutes|commuting)\b",
             r"\b(?:bike|cycle|drive|train|bus)\s+to\s+work\b",
         ),
-        asks=_rx(r"\b(?:commute|get to work)\b"),
+        asks=any_of(r"\b(?:commute|get to work)\b"),
     ),
     _slot(
         "remote_work",
-        _rx(r"\b(?:work(?:ing)? from home|wfh|remote|in the office|hybrid)\b"),
-        asks=_rx(r"\b(?:remote\w*|from home|wfh|in the office|hybrid)\b"),
+        any_of(r"\b(?:work(?:ing)? from home|wfh|remote|in the office|hybrid)\b"),
+        asks=any_of(r"\b(?:remote\w*|from home|wfh|in the office|hybrid)\b"),
     ),
     _slot(
         "theme",
-        _rx(r"\b(?:dark|light)\s+(?:mode|theme)\b", r"\btheme\b"),
-        asks=_rx(r"\b(?:theme|dark mode|light mode)\b"),
+        any_of(r"\b(?:dark|light)\s+(?:mode|theme)\b", r"\btheme\b"),
+        asks=any_of(r"\b(?:theme|dark mode|light mode)\b"),
     ),
     _slot(
         "coffee",
-        _rx(
+        any_of(
             r"\b(?:coffees?|espressos?|lattes?|cappuccinos?|flat whites?|americanos?|cortados?|macchiatos?|mochas?)\b"
         ),
-        asks=_rx(r"\b(?:coffee)\b"),
+        asks=any_of(r"\b(?:coffee)\b"),
     ),
-    _slot("tea", _rx(r"\btea\b"), asks=_rx(r"\btea\b")),
+    _slot("tea", any_of(r"\btea\b"), asks=any_of(r"\btea\b")),
     _slot(
         "medication",
-        _rx(
+        any_of(
             r"\b(?:take|takes|taking|prescribed|switched)\s+(?:\w+\s+){0,3}(?:pill|pills|tablets?|medication|medicine|inhaler)\b",
             r"\bfor\s+(?:my\s+)?(?:hay fever|allergies|migraines?|asthma|blood pressure)\s+i\s+take\b",
             r"\b\w{3,}(?:zine|dine|pril|olol|statin|mab|prazole|tadine|izine)\b",
         ),
-        asks=_rx(r"\b(?:medication|medicine|pill|pills|take for|prescri\w+)\b"),
+        asks=any_of(r"\b(?:medication|medicine|pill|pills|take for|prescri\w+)\b"),
     ),
     _slot(
         "timezone",
-        _rx(
+        any_of(
             r"\btime\s*zone\b",
             r"\butc\s*[+-]\s*\d+\b",
             r"\b(?:cet|cest|pst|pdt|est|edt|gmt|bst)\b",
             r"\b(?:central|eastern|western|pacific|mountain|greenwich|british summer)\s+(?:european\s+|standard\s+)?time\b",
         ),
-        asks=_rx(r"\btime\s*zone\b"),
+        asks=any_of(r"\btime\s*zone\b"),
     ),
 )
 
@@ -320,7 +316,7 @@ SLOT_SEEDS: dict[str, str] = {
     "timezone": "time zone timezone",
 }
 
-_FAVOURITE = re.compile(r"\b(?:favou?rite|go-to)\s+((?:[a-z]+\s+)?[a-z]+)", re.IGNORECASE)
+_FAVOURITE = any_of(r"\b(?:favou?rite|go-to)\s+((?:[a-z]+\s+)?[a-z]+)")
 
 
 # Nouns that turn a slot word before them into a modifier: a "phone plan", a "dentist
@@ -427,9 +423,8 @@ def single_valued(slot: str) -> bool:
 
 # Who holds a fact ------------------------------------------------------------------------
 
-_SELF = re.compile(
+_SELF = any_of(
     r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us|the user|user's)\b",
-    re.IGNORECASE,
 )
 RELATIVES = (
     "sister|brother|mother|mom|mum|father|dad|parents?|son|daughter|kids?|children|child|"
@@ -497,7 +492,7 @@ _PLURAL_OWNERS = re.compile(
 _SENTENCE_START = re.compile(
     r"(?:^|(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bMrs)(?<!\bProf)[.!?;]\s+)"
 )
-_THIRD = re.compile(r"^\W*(?:he|she|they|his|her|their|it|its)\b", re.IGNORECASE)
+_THIRD = any_of(r"^\W*(?:he|she|they|his|her|their|it|its)\b")
 
 
 def _leads(text: str, at: int, words: int) -> bool:
@@ -528,13 +523,11 @@ def same_holder(a: Holder, b: Holder, slots: frozenset[str] = frozenset()) -> bo
 # Where one clause ends and the next, which may have another subject, begins: a sentence's
 # end, a semicolon, or a comma before a joining word ("Priya left the company, so my new
 # manager is Tom": Priya left, the manager is mine).
-_CLAUSE_JOIN = re.compile(
-    r";\s*|,\s+(?=(?:so|and|but|because|while|whereas|although|though|then)\b)", re.IGNORECASE
-)
+_CLAUSE_JOIN = any_of(r";\s*|,\s+(?=(?:so|and|but|because|while|whereas|although|though|then)\b)")
 
 
 # "…; it's Dr. Haddad now": the clause goes on about the thing before, for the same holder
-_THING_SUBJECT = re.compile(r"\W*(?:it|it's|it’s|its|this|that|there|there's)\b", re.IGNORECASE)
+_THING_SUBJECT = any_of(r"\W*(?:it|it's|it’s|its|this|that|there|there's)\b")
 
 
 def _clause_starts(text: str) -> list[int]:
@@ -578,7 +571,7 @@ def _slot_relatives(slots: frozenset[str]) -> frozenset[str]:
 
 # Change --------------------------------------------------------------------------------
 
-CHANGE_CUES = _rx(
+CHANGE_CUES = any_of(
     r"\b(?:moved|moving|relocated)\s+(?:\w+\s+){0,3}(?:to|into|from)\b",
     r"\bswitch(?:ed|ing)?\b",
     r"\bno longer\b",
@@ -597,7 +590,7 @@ CHANGE_CUES = _rx(
 )
 # Words that say a value is current without saying the old one went: enough beside a slot,
 # never alone beside shared words ("the release notes need a new screenshot").
-WEAK_CUES = _rx(
+WEAK_CUES = any_of(
     r"\bnew\b",
     r"\bnow\b",
     r"\bthese days\b",
@@ -607,7 +600,7 @@ WEAK_CUES = _rx(
     r"\bsince\b",
 )
 # Words that add to a fact rather than replace it.
-ADDING = _rx(r"\bas well\b", r"\balso\b", r"\btoo\b", r"\bin addition\b", r"\bbesides\b")
+ADDING = any_of(r"\bas well\b", r"\balso\b", r"\btoo\b", r"\bin addition\b", r"\bbesides\b")
 
 
 def change_cues(text: str) -> list[str]:
@@ -626,12 +619,11 @@ def adds(text: str) -> bool:
 
 # Values ------------------------------------------------------------------------------------
 
-_NUMBER = re.compile(r"\b\d+(?:[.,:]\d+)*(?:\s*(?:am|pm|h))?\b", re.IGNORECASE)
-_WHEN = re.compile(
+_NUMBER = any_of(r"\b\d+(?:[.,:]\d+)*(?:\s*(?:am|pm|h))?\b")
+_WHEN = any_of(
     r"\b(?:january|february|march|april|june|july|august|september|october|november|december"
     r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b",
-    re.IGNORECASE,
 )
 
 

@@ -53,10 +53,7 @@ def tokenize(text: str) -> list[Token]:
 
 def word_key(word: str) -> str:
     """Lower-case, possessive "'s" dropped, apostrophes removed: "Priya's" → "priya"."""
-    w = word.casefold()
-    for suffix in ("'s", "’s"):
-        if w.endswith(suffix):
-            w = w[: -len(suffix)]
+    w = word.casefold().removesuffix("'s").removesuffix("’s")
     return w.replace("'", "").replace("’", "")
 
 

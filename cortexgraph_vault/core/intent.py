@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cortexgraph_vault.core.english import STOP_WORDS, word_set
+from cortexgraph_vault.core.english import STOP_WORDS, any_of, word_set
 from cortexgraph_vault.core.gazetteer import tokenize
 from cortexgraph_vault.core.secrets import find_secrets
 
@@ -42,10 +42,6 @@ class Intent:
         return self.confidence >= SHOULD_AT
 
 
-def _rx(*alternatives: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{a})" for a in alternatives), re.IGNORECASE)
-
-
 _I = r"\b(?:i|we)"
 _PAST_VERBS = (
     r"(?:say|said|tell|told|mention|mentioned|decide|decided|agree|agreed|conclude|concluded|"
@@ -58,7 +54,7 @@ _DATE = (
 _WH = r"\b(?:what|whats|what's|who|whom|which|when|where|how|why)\b"
 
 # Saving: what the message says about the person or their world.
-SAVE_TRIGGER = _rx(
+SAVE_TRIGGER = any_of(
     r"(?<!do you )(?<!did you )(?<!do u )\bremember (?:that|this)\b",
     r"^\W*(?:please |pls )?remember\b(?!\s+(?:when|what|how|who|where|which|if|whether)\b)",
     r"\bplease remember\b",
@@ -74,8 +70,8 @@ SAVE_TRIGGER = _rx(
     r"\bheads up\b",
     r"\bfor your information\b",
 )
-IMPORTANCE = _rx(r"\b(?:critical|crucial|vital|essential|important|urgent)\b")
-PREFERENCE = _rx(
+IMPORTANCE = any_of(r"\b(?:critical|crucial|vital|essential|important|urgent)\b")
+PREFERENCE = any_of(
     r"\bi(?:'m| am)? (?:really |also |much |generally |do |truly |honestly |kind of |actually )?(?:prefer|like|love|enjoy|hate|dislike|loathe|adore|avoid|want|can't stand|cannot stand)\b",
     r"\bi(?:'d| would) (?:rather|prefer)\b",
     r"\bmy (?:favou?rite|go-to)\b",
@@ -85,14 +81,14 @@ PREFERENCE = _rx(
     r"\bi find (?:\w+ ){0,3}(?:overkill|annoying|useful|confusing|helpful|easier|harder|better|worse)\b",
     r"\bmy (?:rule|habit|routine|policy|preference)s?\b",
 )
-INSTRUCTION = _rx(
+INSTRUCTION = any_of(
     r"\b(?:please )?(?:don't|do not|never) (?:ever )?(?:use|add|write|suggest|include|give|send|call|put|recommend|mention|show)\b",
     r"\bkeep (?:your|the) (?:answers|replies|responses|explanations|messages|summaries|code)\b",
     r"\bwhen you (?:explain|write|answer|reply|respond|suggest|give|review|recommend|summari[sz]e)\b",
     r"\b(?:call me|address me as)\b",
     r"^\W*(?:please )?(?:always|never|only) (?:answer|reply|respond|write|use|speak|talk|explain|give|show|include|format|suggest)\b",
 )
-DECISION = _rx(
+DECISION = any_of(
     r"\b(?:decided|agreed|settled on|opted (?:for|to)|chose|chosen|picked|went with|going with|go with|signed up|booked|committed to)\b",
     r"\b(?:will|'ll) (?:use|keep|switch|move|go|stick)\b",
     r"\bswitch(?:ing|ed)? (?:\S+ ){0,3}to\b",
@@ -100,7 +96,7 @@ DECISION = _rx(
     r"\bgoing to (?:stop|start|quit|switch|move|learn)\b",
     r"\bstarting (?:this|next|today|tomorrow|on)\b",
 )
-FACT = _rx(
+FACT = any_of(
     r"\bmy (?:[\w\-]+(?:'s)? ){0,2}(?:is|are|was|were|lives?|works?|runs?|owns?|has|starts?|ends?)\b",
     r"\bi(?:'m| am) (?:a|an|the|on|in|from|based|allergic|intolerant|lactose|gluten|diabetic|training|married|vegetarian|vegan|moving|only|currently|working|learning|responsible|\w+-\w+)\b",
     r"\bi(?:'m| am) (?:trying|aiming|working|saving up|learning) (?:to|on|for)\b",
@@ -114,7 +110,7 @@ FACT = _rx(
     r"\bwe (?:have|use|run|own|deploy|ship|release|meet)\b",
     r"\bi (?:already )?\w+ed (?:\S+ ){0,3}to (?:next |this )?\w+day\b",
 )
-SCHEDULE = _rx(
+SCHEDULE = any_of(
     r"\b(?:is|are) (?:coming|visiting|arriving|leaving|starting|due|scheduled|out|off|away|back)\b",
     r"\b(?:moved|rescheduled|postponed|cancelled|canceled|pushed) (?:\S+ ){0,3}to\b",
     rf"\b(?:is|are|was|'s) (?:on |due |at |in |by )?(?:the )?{_DATE}",
@@ -124,7 +120,7 @@ SCHEDULE = _rx(
     r"\b(?:is|are) (?:on|off) (?:holiday|vacation|leave|call|sick leave|parental leave)\b",
     r"^(?:the|our) [\w\- ]{2,40}? (?:is|are|runs?|lives?|sits?) (?:in|on|at|behind|under)\b",
 )
-UNCERTAIN = _rx(
+UNCERTAIN = any_of(
     r"\b(?:maybe|perhaps|possibly|probably|someday|idk|undecided|unsure|tempted|kinda thinking)\b",
     r"\bnot sure\b",
     r"\bi wonder\b",
@@ -143,7 +139,7 @@ UNCERTAIN = _rx(
     r"\bpart of me\b",
     r"\bmight\b",
 )
-TROUBLE = _rx(
+TROUBLE = any_of(
     r"\b(?:error|errors|exception|traceback|stack trace|failing|crash(?:es|ed|ing)?|broken|timing out|not working)\b",
     r"\b(?:doesn't|does not|won't|can't|cannot) (?:work|compile|start|build|run|load|connect)\b",
     r"\b(?:a|one|quick) question\b",
@@ -159,7 +155,7 @@ _SMALL_TALK_WORDS = word_set(
 )
 
 # Recalling: the message asks about something the person said before.
-RECALL_ASK = _rx(
+RECALL_ASK = any_of(
     r"\b(?:do|did) (?:you|u) (?:still |even )?(?:remember|recall)\b",
     r"\b(?:can|could|would|will) (?:you|u) (?:still |even )?(?:remember|recall)\b(?! that)",
     r"(?<!n't )(?<!not )\bremind me\b(?! to\b)",
@@ -172,14 +168,14 @@ RECALL_ASK = _rx(
     rf"\b(?:did|have|had) (?:i|we) (?:ever |already )?{_PAST_VERBS}\b",
     r"^\W*remember when\b",
 )
-PAST_REFERENCE = _rx(
+PAST_REFERENCE = any_of(
     rf"\b(?:earlier|before|last time|previously|the other day|last week|yesterday),? (?:i|we) {_PAST_VERBS}\b",
     rf"{_I} (?:told you|mentioned|said|talked about|discussed|had|liked|loved|recommended|visited|went to|decided|agreed|chose|picked|settled on|concluded|planned)\b",
     r"\bdid \w+ (?:recommend|suggest|say|tell|mention|give|send)\b.*\bme\b",
     r"\bwhat was (?:that|the name of that|it)\b",
     r"\bwhat was the \w+(?: \w+){0,3} (?:i|we)\b",
 )
-PERSONAL_QUESTION = _rx(
+PERSONAL_QUESTION = any_of(
     r"\b(?:what|when|where|who|which|how)(?:'s|s| is| are| was| were) (?:my|our)\b",
     r"\bwhat (?:do|did|am) i\b",
     r"\bwhich \w+ (?:do|did|am) i\b",
@@ -189,34 +185,30 @@ PERSONAL_QUESTION = _rx(
     r"\bwhat did (?:i|we)\b",
     r"\b(?:when|where|what time|how often) do (?:i|we) (?:usually|normally|always|typically)\b",
 )
-HOW_TO = _rx(r"\bhow (?:do|can|should|would) i\b", r"\b(?:should|can) i\b")
-AGAIN = re.compile(r"\bagain\W*$", re.IGNORECASE)
+HOW_TO = any_of(r"\bhow (?:do|can|should|would) i\b", r"\b(?:should|can) i\b")
+AGAIN = any_of(r"\bagain\W*$")
 
-_QUESTION_START = re.compile(
+_QUESTION_START = any_of(
     r"^\W*(?:(?:what|whats|what's|who|whom|which|how|why)\b|(?:when|where)(?:'s|\s+(?:is|are|was|were|do|does|did|can|will|should))\b|"
     r"(?:is|are|do|does|did|can|could|would|will|should|have|has|was|were|am)"
     r"\s+(?:you|u|i|we|it|there|my|our|your|the|this|that|they|he|she|any)\b)",
-    re.IGNORECASE,
 )
-_REQUEST_START = re.compile(
+_REQUEST_START = any_of(
     r"^\W*(?:(?:please|pls|plz|just|now)\s+)?(?:write|generate|explain|show|give|make|help|fix|add|"
     r"create|list|translate|convert|refactor|summari[sz]e|draft|check|find|suggest|turn|rewrite|"
     r"review|debug|build|implement|tell|describe|compare|send|set up|update|delete|remove|rename|"
     r"format|sort|calculate|compute|run|test|optimi[sz]e|clean up|look at|read|analy[sz]e)\b",
-    re.IGNORECASE,
 )
-_POLITE_REQUEST = re.compile(
+_POLITE_REQUEST = any_of(
     r"\b(?:can|could|would|will) (?:you|u) (?:please )?(?!remember\b|recall\b|remind\b)\w+"
     r"|\bhelp me\b|\bi need you to\b|\bi want you to\b|\bi(?:'d| would) like (?:a|an|the|to|you)\b"
     r"|\bi need (?:a|an|some)\b",
-    re.IGNORECASE,
 )
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|we|we're|our|us)\b", re.IGNORECASE)
-_DETAIL = re.compile(
+_FIRST_PERSON = any_of(r"\b(?:i|i'm|i've|i'd|my|we|we're|our|us)\b")
+_DETAIL = any_of(
     r"\d|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"january|february|march|april|may|june|july|august|september|october|"
     r"november|december|tomorrow|next week|next month)\b",
-    re.IGNORECASE,
 )
 
 
@@ -250,6 +242,13 @@ def _concrete(text: str) -> bool:
     )
 
 
+class _Signals(list[Signal]):
+    def add(self, kind: str, phrase: str | None, weight: float, meaning: str) -> None:
+        """A signal, when its phrase was found (None: not found)."""
+        if phrase is not None:
+            self.append(Signal(kind, phrase, weight, meaning))
+
+
 def _decide(bias: float, signals: list[Signal], verdicts: Sequence[str]) -> Intent:
     z = bias + sum(s.weight for s in signals)
     confidence = round(1 / (1 + math.exp(-z)), 3)
@@ -262,16 +261,12 @@ def _decide(bias: float, signals: list[Signal], verdicts: Sequence[str]) -> Inte
 
 def analyze_save(text: str) -> Intent:
     text = " ".join(text.split())
-    signals: list[Signal] = []
-
-    def add(kind: str, phrase: str | None, weight: float, meaning: str) -> None:
-        if phrase is not None:
-            signals.append(Signal(kind, phrase, weight, meaning))
+    signals = _Signals()
+    add = signals.add
 
     explicit = _first(SAVE_TRIGGER, text)
     add("save_trigger", explicit, 3.0, "asks for it to be remembered")
-    critical = _first(IMPORTANCE, text)
-    add("importance", critical, 1.5, "marks it as important")
+    add("importance", _first(IMPORTANCE, text), 1.5, "marks it as important")
     add("preference", _first(PREFERENCE, text), 2.5, "states a preference")
     instruction = _first(INSTRUCTION, text)
     add("instruction", instruction, 2.5, "gives a standing instruction")
@@ -283,8 +278,7 @@ def analyze_save(text: str) -> Intent:
         add("first_person", _first(_FIRST_PERSON, text), 0.8, "speaks about themselves")
     if _concrete(text) and not question and len(text.split()) >= 4:
         add("detail", "", 1.0, "has concrete details (names, dates, numbers)")
-    if recall is not None:
-        add("recall", recall, -3.0, "asks about something said before")
+    add("recall", recall, -3.0, "asks about something said before")
     if question and explicit is None:
         add("question", "", -3.0, "is a question, not a statement")
     if is_request(text) and explicit is None and instruction is None:
@@ -311,11 +305,8 @@ def analyze_recall(text: str, mentions: Sequence[str] = (), relevant: Sequence[s
     decision auto-recall reinforces by, so the two never disagree — a message with such a
     memory is worth a search, and one without is not, whatever its phrasing hints."""
     text = " ".join(text.split())
-    signals: list[Signal] = []
-
-    def add(kind: str, phrase: str | None, weight: float, meaning: str) -> None:
-        if phrase is not None:
-            signals.append(Signal(kind, phrase, weight, meaning))
+    signals = _Signals()
+    add = signals.add
 
     question = is_question(text)
     recall = _first(RECALL_ASK, text)

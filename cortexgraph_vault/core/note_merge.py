@@ -78,28 +78,16 @@ def _number(value: Any, default: float) -> float:
     return number if number == number and abs(number) != float("inf") else default
 
 
-def _counter(base: Any, ours: Any, theirs: Any, *, low: int, default: int) -> Any:
+def _summed(base: Any, ours: Any, theirs: Any, default: float) -> Any:
+    """Base plus both sides' changes (without a base, the larger side); missing on both stays
+    missing."""
     if theirs is _MISSING and ours is _MISSING:
         return _MISSING
     o, t = _number(ours, default), _number(theirs, default)
     if base is _MISSING:
-        merged = max(o, t)
-    else:
-        b = _number(base, default)
-        merged = b + (o - b) + (t - b)
-    return max(low, int(merged))
-
-
-def _strength(base: Any, ours: Any, theirs: Any) -> Any:
-    if theirs is _MISSING and ours is _MISSING:
-        return _MISSING
-    o, t = _number(ours, 1.0), _number(theirs, 1.0)
-    merged = (
-        max(o, t)
-        if base is _MISSING
-        else _number(base, 1.0) + (o - _number(base, 1.0)) + (t - _number(base, 1.0))
-    )
-    return round(min(2.0, max(0.0, merged)), 4)
+        return max(o, t)
+    b = _number(base, default)
+    return b + (o - b) + (t - b)
 
 
 def _time_pick(ours: Any, theirs: Any, pick: Callable[..., datetime]) -> Any:
@@ -114,31 +102,23 @@ def _time_pick(ours: Any, theirs: Any, pick: Callable[..., datetime]) -> Any:
 
 def _set_merge(base: Any, ours: list[Any], theirs: list[Any]) -> list[Any]:
     base_items = base if isinstance(base, list) else []
-    removed = {repr(x) for x in base_items if x not in theirs} | {
-        repr(x) for x in base_items if x not in ours
-    }
-    merged: list[Any] = []
-    seen: set[str] = set()
+    removed = {repr(x) for x in base_items if x not in theirs or x not in ours}
+    merged: dict[str, Any] = {}
     for item in [*ours, *theirs]:
-        key = repr(item)
-        if key in removed or key in seen:
-            continue
-        seen.add(key)
-        merged.append(item)
-    return merged
+        if repr(item) not in removed:
+            merged.setdefault(repr(item), item)
+    return list(merged.values())
 
 
 def _merge_key(key: str, base: Any, ours: Any, theirs: Any, conflicts: list[str]) -> Any:
-    if key in COUNTERS:
-        return _counter(
-            base,
-            ours,
-            theirs,
-            low=1 if key == "use_count" else 0,
-            default=1 if key == "use_count" else 0,
+    if key in COUNTERS or key == "strength":
+        least = 1 if key == "use_count" else 0
+        merged = _summed(base, ours, theirs, 1.0 if key == "strength" else least)
+        if merged is _MISSING:
+            return merged
+        return (
+            round(min(2.0, max(0.0, merged)), 4) if key == "strength" else max(least, int(merged))
         )
-    if key == "strength":
-        return _strength(base, ours, theirs)
     if key in LATER or key in EARLIER:
         if ours is _MISSING and theirs is _MISSING:
             return _MISSING
@@ -194,20 +174,13 @@ def merge_fields(
         *(k for k in b if k not in ours and k not in theirs),
     ]
     for key in keys:
+        was = b.get(key, _MISSING)
         if key == LAST_USED_ON:
-            value = _device_of_last_use(
-                b.get(key, _MISSING) if base is not None else _MISSING, ours, theirs
+            value = _device_of_last_use(was, ours, theirs)
+        else:
+            value = _merge_key(
+                key, was, ours.get(key, _MISSING), theirs.get(key, _MISSING), conflicts
             )
-            if value is not _MISSING:
-                merged[key] = value
-            continue
-        value = _merge_key(
-            key,
-            b.get(key, _MISSING) if base is not None else _MISSING,
-            ours.get(key, _MISSING),
-            theirs.get(key, _MISSING),
-            conflicts,
-        )
         if value is not _MISSING:
             merged[key] = value
     return merged, conflicts

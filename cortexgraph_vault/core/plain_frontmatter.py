@@ -83,12 +83,10 @@ def plain_frontmatter(head: str) -> dict[str, object] | None:
             return None
         if rest:
             value = _flow_list(rest) if rest[0] == "[" else _scalar(rest, flow=False)
-            if value is _NOT_PLAIN:
-                return None
         else:
             value, i = _block_list(lines, i)
-            if value is _NOT_PLAIN:
-                return None
+        if value is _NOT_PLAIN:
+            return None
         count += 2 + (len(value) if isinstance(value, list) else 0)
         if count > _MAX_VALUES:
             return None
@@ -174,10 +172,7 @@ def _block_list(lines: list[str], i: int) -> tuple[Any, int]:
     indent: str | None = None
     while i < len(lines):
         line = lines[i]
-        if not line or not line.strip(" "):
-            i += 1
-            continue
-        if line[0] == "#":
+        if not line or line[0] == "#" or not line.strip(" "):
             i += 1
             continue
         if line[0] != " " and line[0] != "-":

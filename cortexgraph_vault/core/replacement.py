@@ -72,7 +72,6 @@ class Replacement:
 
 def likely_replaced(new: str, olds: Sequence[Statement], weights: WordWeights) -> list[Replacement]:
     """The statements among `olds` that `new` likely replaces, surest first; at most one strong."""
-    found: list[Replacement] = []
     new_slots = slots_stated(new)
     # Whose fact the new text states is asked only of a candidate that shares its slot or
     # subject (the cheap test in `_compare`): most saves meet none, and the names take the
@@ -82,12 +81,11 @@ def likely_replaced(new: str, olds: Sequence[Statement], weights: WordWeights) -
     clear = clear_change(new) and not adds(new)
     new_stems = weights.stems(new)
     new_when = when_values(new)
-    for old in olds:
-        verdict = _compare(
-            new, new_slots, new_holder, cues, clear, new_stems, new_when, old, weights
-        )
-        if verdict is not None:
-            found.append(verdict)
+    compared = (
+        _compare(new, new_slots, new_holder, cues, clear, new_stems, new_when, old, weights)
+        for old in olds
+    )
+    found = [verdict for verdict in compared if verdict is not None]
     found.sort(key=lambda r: (-r.weight, r.key))
     strong = [r for r in found if r.strong]
     if len(strong) > 1 and strong[0].weight - strong[1].weight < 0.25:

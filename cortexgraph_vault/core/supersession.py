@@ -34,15 +34,10 @@ def taken_over(new: DecayFields, olds: Sequence[DecayFields]) -> DecayFields:
 def standing_changes(before: DecayFields, after: DecayFields) -> dict[str, object]:
     """The frontmatter fields `after` changes from `before` (only those, so `git diff` shows
     exactly what the takeover did)."""
-    out: dict[str, object] = {}
-    if after.use_count != before.use_count:
-        out["use_count"] = after.use_count
-    if after.use_days != before.use_days:
-        out["use_days"] = after.use_days
-    if after.strength != before.strength:
+    fields = ("use_count", "use_days", "strength", "last_used")
+    out = {f: getattr(after, f) for f in fields if getattr(after, f) != getattr(before, f)}
+    if "strength" in out:
         out["strength"] = round(after.strength, 4)
-    if after.last_used != before.last_used:
-        out["last_used"] = after.last_used
     return out
 
 

@@ -85,19 +85,17 @@ def normalize_tag(tag: str) -> str:
     other space or punctuation `_`; `/` separates levels, and empty levels are dropped.
     """
     text = unicodedata.normalize("NFC", tag).strip().lower()
-    chars = []
-    for ch in text:
-        if ch.isascii():
-            if ch.isalnum() or ch in "_-/":
-                chars.append(ch)
-            else:
-                chars.append("-" if ch == "." else "_")
-        else:
-            # Marks stay: many scripts write vowels as combining marks (Devanagari "हिंदी").
-            chars.append(ch if unicodedata.category(ch)[0] in "LNM" else "_")
-    collapsed = _RUNS.sub(lambda m: "-" if "-" in m.group() else "_", "".join(chars))
+    chars = "".join(map(_tag_char, text))
+    collapsed = _RUNS.sub(lambda m: "-" if "-" in m.group() else "_", chars)
     levels = (level.strip("_-") for level in collapsed.split("/"))
     return "/".join(level for level in levels if level)
+
+
+def _tag_char(ch: str) -> str:
+    if ch.isascii():
+        return ch if ch.isalnum() or ch in "_-/" else "-" if ch == "." else "_"
+    # Marks stay: many scripts write vowels as combining marks (Devanagari "हिंदी").
+    return ch if unicodedata.category(ch)[0] in "LNM" else "_"
 
 
 def tag_ancestors(tag: str) -> list[str]:

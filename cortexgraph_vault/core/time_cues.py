@@ -5,16 +5,14 @@ Pure: a query and an instant in, a `TimeFocus` out.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from cortexgraph_vault.core.english import phrases
+from cortexgraph_vault.core.english import any_of, phrases
 
-_PRESENT = re.compile(
+_PRESENT = any_of(
     r"\b(now|nowadays|currently|current|these days|at the moment|at present|still|"
     r"any ?more|any longer|lately|latest|these times)\b",
-    re.IGNORECASE,
 )
 _NUMBERS = {"a": 1, "an": 1, "a couple of": 2, "couple of": 2, "a few": 3, "several": 4} | {
     word: n
@@ -23,20 +21,18 @@ _NUMBERS = {"a": 1, "an": 1, "a couple of": 2, "couple of": 2, "a few": 3, "seve
     )
 }
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "fortnight": 14.0, "month": 30.44, "year": 365.25}
-_AGO = re.compile(
+_AGO = any_of(
     r"\b(\d+|a couple of|couple of|a few|several|an?|one|two|three|four|five|six|seven|eight|"
     r"nine|ten|eleven|twelve)\s+(day|week|fortnight|month|year)s?\s+ago\b",
-    re.IGNORECASE,
 )
-_LAST = re.compile(r"\b(last|past|previous)\s+(week|month|year)\b", re.IGNORECASE)
-_WITHIN = re.compile(
+_LAST = any_of(r"\b(last|past|previous)\s+(week|month|year)\b")
+_WITHIN = any_of(
     r"\b(?:in|over|during|within)\s+the\s+(?:last|past)\s+(\d+|a few|several|two|three|four|"
     r"five|six|seven|eight|nine|ten)\s+(day|week|month|year)s\b",
-    re.IGNORECASE,
 )
-_THIS = re.compile(r"\b(this|earlier this)\s+(week|month|year)\b", re.IGNORECASE)
-_YESTERDAY = re.compile(r"\byesterday\b", re.IGNORECASE)
-_TODAY = re.compile(r"\b(today|this morning|tonight)\b", re.IGNORECASE)
+_THIS = any_of(r"\b(this|earlier this)\s+(week|month|year)\b")
+_YESTERDAY = any_of(r"\byesterday\b")
+_TODAY = any_of(r"\b(today|this morning|tonight)\b")
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from cortexgraph_vault.core.english import EVERYDAY_WORDS, STOP_WORDS
+from cortexgraph_vault.core.english import EVERYDAY_WORDS, STOP_WORDS, any_of, word_set
 from cortexgraph_vault.core.fact_slots import (
     REMEMBERED_TEXT,
     Holder,
@@ -63,14 +63,13 @@ MEANING_MARGIN = 0.2  # below the best cosine
 # word of it: "designer" is a person, "design" what they do ("what do I design in?" is not
 # about my job as a designer); "flat whites" and "flat white" are one word.
 DERIVED = 0.5
-_DERIVING = ("er", "ers", "or", "ors", "ist", "ists", "ion", "ions", "ment", "ments", "ness")
+_DERIVING = word_set("er ers or ors ist ists ion ions ment ments ness")
+_INFLECTING = frozenset(["", "s", "es", "d", "ed", "ing"])
 # words that only stand for the person asking, in questions a model writes about them
 _ASKER = frozenset(["user", "users", "user's", "person", "assistant"])
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-_SELF_ASK = re.compile(
-    r"\b(?:i|my|me|we|our|us|the user|user's|users|the family|the household)\b", re.IGNORECASE
-)
+_SELF_ASK = any_of(r"\b(?:i|my|me|we|our|us|the user|user's|users|the family|the household)\b")
 
 
 def content_words(text: str) -> list[str]:
@@ -121,17 +120,14 @@ def derived(a: frozenset[str], b: frozenset[str]) -> bool:
     the other by a deriving suffix ("design" / "designer")."""
     if a & b:
         return False
-    return any(
-        long.startswith(short) and long[len(short) :] in _DERIVING
-        for x in a
-        for y in b
-        for short, long in ((x, y) if len(x) <= len(y) else (y, x),)
-    ) and not any(_inflected(x, y) for x in a for y in b)
+    added = {_added(x, y) for x in a for y in b}
+    return bool(added & _DERIVING) and not added & _INFLECTING
 
 
-def _inflected(x: str, y: str) -> bool:
+def _added(x: str, y: str) -> str | None:
+    """What the longer word adds to the shorter one, if it starts with it."""
     short, long = (x, y) if len(x) <= len(y) else (y, x)
-    return long.startswith(short) and long[len(short) :] in ("", "s", "es", "d", "ed", "ing")
+    return long[len(short) :] if long.startswith(short) else None
 
 
 def idf_rarity(documents: int, frequencies: Mapping[str, int]) -> Callable[[str], float]:
@@ -174,10 +170,9 @@ class MessageView:
 
 # "how do I reverse a list…", "how can I make an omelette…", "how to fix a…": a general
 # how-to about some thing (not "how do I take my coffee?", "how do I usually get there?")
-_PROCEDURE = re.compile(
+_PROCEDURE = any_of(
     r"^\W*how\s+(?:(?:do|can|should|could|would)\s+(?:i|we|you|one)\s+|to\s+)"
     r"(?!usually|normally|always|often|still|currently|now\b)\w+\s+(?:a|an|some)\b",
-    re.IGNORECASE,
 )
 
 

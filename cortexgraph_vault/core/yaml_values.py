@@ -56,9 +56,7 @@ def format_yaml_value(value: object) -> str:
 
 def format_yaml_key(key: str) -> str:
     """A mapping key as it would be written before `: `."""
-    if not isinstance(key, str):
-        raise TypeError(f"frontmatter keys must be strings, not {type(key).__name__}")
-    return _format_str(key, flow=False)
+    return _format_str(_require_str_key(key), flow=False)
 
 
 def as_loaded(value: object) -> object:

@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
 
-from cortexgraph_vault.core.conflict_names import conflict_copy, looks_like_copy
+from cortexgraph_vault.core.conflict_names import conflict_copy
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.core.note_merge import grew_by_use, merge_versions
 from cortexgraph_vault.engine import VaultEngine
@@ -33,41 +32,23 @@ log = logging.getLogger("cortexgraph_vault")
 BASE_SEARCH_COMMITS = 20
 
 
-@dataclass(frozen=True)
-class CopyOutcome:
-    copy: str
-    original: str
-    merged: bool
-    reason: str
-    commit: str | None = None
-
-
-def merge_copies(engine: VaultEngine, paths: Iterable[str]) -> list[CopyOutcome]:
-    """Merge each conflict copy of a memory among `paths` into its original."""
-    outcomes = []
+def merge_copies(engine: VaultEngine, paths: Iterable[str]) -> None:
+    """Merge each conflict copy of a memory among `paths` (the engine's choice) into its
+    original; one that cannot be merged is left in place, and why is logged."""
     for rel in paths:
-        if not looks_like_copy(rel) or not engine.layout.is_memory_path(rel):
-            continue
         found = conflict_copy(rel)
         if found is None or not engine.store.exists(found.original):
             continue
         try:
-            outcome = _merge_one(engine, rel, found.original, needs_same_id=found.needs_same_id)
+            why = _merge_one(engine, rel, found.original, needs_same_id=found.needs_same_id)
         except (VaultError, OSError) as exc:
-            outcome = CopyOutcome(rel, found.original, False, f"could not merge ({exc})")
-        if outcome is None:
-            continue
-        if not outcome.merged:
-            log.warning(
-                "%s: conflict copy of %s left in place: %s", rel, found.original, outcome.reason
-            )
-        outcomes.append(outcome)
-    return outcomes
+            why = f"could not merge ({exc})"
+        if why is not None:
+            log.warning("%s: conflict copy of %s left in place: %s", rel, found.original, why)
 
 
-def _merge_one(
-    engine: VaultEngine, rel: str, original: str, *, needs_same_id: bool
-) -> CopyOutcome | None:
+def _merge_one(engine: VaultEngine, rel: str, original: str, *, needs_same_id: bool) -> str | None:
+    """Why the copy was left in place; None when it was merged, or is no copy after all."""
     store = engine.store
     with engine.lock.held():
         copy_text, copy_stamp = store.read(rel)
@@ -83,7 +64,7 @@ def _merge_one(
             copy_text.encode("utf-8", "surrogateescape"),
         )
         if not outcome.clean or outcome.other is not None:
-            return CopyOutcome(rel, original, False, outcome.report or "not the same memory")
+            return outcome.report or "not the same memory"
         try:
             atomic_write(
                 store.path(original),
@@ -92,9 +73,9 @@ def _merge_one(
                 on_late=store.late_keeper(original),
             )
         except ChangedUnderUs:
-            return CopyOutcome(rel, original, False, "the original changed meanwhile; next time")
+            return "the original changed meanwhile; next time"
         if store.read(rel)[1].sha256 != copy_stamp.sha256:
-            return CopyOutcome(rel, original, False, "the copy changed meanwhile; next time")
+            return "the copy changed meanwhile; next time"
         remove_file(store.path(rel))
     engine.catalog.reload(original)
     engine.catalog.reload(rel)
@@ -106,8 +87,8 @@ def _merge_one(
         + ".\n\n"
         + trailers("merge-copy", [memory_id] if memory_id else [])
     )
-    commit = engine.commit([original, rel], message)
-    return CopyOutcome(rel, original, True, how, commit)
+    engine.commit([original, rel], message)
+    return None
 
 
 def _base(

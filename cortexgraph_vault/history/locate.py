@@ -77,10 +77,8 @@ def searched_folders(vault_root: Path) -> list[Path]:
     to (not into) the deepest GIT_CEILING_DIRECTORIES entry above the vault (git's rule:
     absolute entries only; the vault's own folder is searched even when it is one)."""
     folder = vault_root.resolve()
-    ceilings = set()
-    for entry in os.environ.get("GIT_CEILING_DIRECTORIES", "").split(os.pathsep):
-        if entry and os.path.isabs(entry):
-            ceilings.add(Path(os.path.realpath(entry)))
+    entries = os.environ.get("GIT_CEILING_DIRECTORIES", "").split(os.pathsep)
+    ceilings = {Path(os.path.realpath(e)) for e in entries if e and os.path.isabs(e)}
     found = [folder]
     for parent in folder.parents:
         if parent in ceilings:

@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from cortexgraph_vault.core import wording
 from cortexgraph_vault.history.recording import record
 from cortexgraph_vault.history.runner import GitRunner
 
@@ -158,6 +159,5 @@ def install_driver(runner: GitRunner, folders: Iterable[str], lock_wait: float) 
         if runner.has_head():
             message = "cortexgraph-vault: merge memory notes field by field"
             record(runner, [".gitattributes"], message, lock_wait)
-        lines = len(state.missing_lines)
-        done.append(f"{lines} {'line' if lines == 1 else 'lines'} in {path}")
+        done.append(f"{wording.count(len(state.missing_lines), 'line')} in {path}")
     return done

@@ -64,14 +64,9 @@ def parse_log(data: bytes, to_vault: Callable[[str], str | None]) -> list[Logged
 
 def _commit(header: list[bytes], changes: list[RawChange]) -> LoggedCommit:
     sha, parents, stamp, name, email, message = (t.decode("utf-8", "replace") for t in header)
-    return LoggedCommit(
-        sha=sha,
-        parents=tuple(parents.split()),
-        time=datetime.fromtimestamp(int(stamp), tz=UTC),
-        author=f"{name} <{email}>",
-        message=message.rstrip("\n"),
-        changes=tuple(changes),
-    )
+    when = datetime.fromtimestamp(int(stamp), tz=UTC)
+    author, text = f"{name} <{email}>", message.rstrip("\n")
+    return LoggedCommit(sha, tuple(parents.split()), when, author, text, tuple(changes))
 
 
 def _change(meta: bytes, repo_path: str, to_vault: Callable[[str], str | None]) -> RawChange | None:

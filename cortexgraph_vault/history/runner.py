@@ -55,7 +55,6 @@ _REV = re.compile(r"^[0-9A-Za-z][0-9A-Za-z._/@{}^~-]*$")
 _LOG_ARGS: tuple[str, ...] = ("-z", "--raw", "--no-renames", "--full-history", "--no-abbrev")
 _LOG_ARGS += ("--no-ext-diff", "--no-textconv")
 _git_works: bool | None = None
-_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -142,6 +141,9 @@ def nul_join(paths: Iterable[str]) -> bytes:
 
 def split_nul(data: bytes) -> list[str]:
     return [item.decode("utf-8", "surrogateescape") for item in data.split(b"\0") if item]
+
+
+_T = TypeVar("_T")
 
 
 def chunks(items: Sequence[_T], size: int = ARG_CHUNK) -> Iterator[Sequence[_T]]:

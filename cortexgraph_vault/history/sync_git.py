@@ -240,13 +240,9 @@ def forgotten_by_gc(runner: GitRunner, side: str, other: str, memory_id: str) ->
 
 def settle(runner: GitRunner, repo_path: str, data: bytes | None) -> None:
     """The merged content of a path (None: deleted), written and staged."""
-    path = runner.work_tree / repo_path
-    if data is None:
-        runner.check("rm", "-q", "-f", "--ignore-unmatch", "--", repo_path)
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    runner.check("add", "--", repo_path)
+    staging = Staging(runner)
+    staging.settle(repo_path, data)
+    staging.flush()
 
 
 class Staging:

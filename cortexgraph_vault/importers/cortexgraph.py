@@ -22,12 +22,13 @@ from cortexgraph_vault.core.times import format_time, parse_time
 from cortexgraph_vault.importers.records import (
     ImportPlan,
     NoteDraft,
-    Problem,
     RelationDraft,
     clean_tag_list,
     clean_text_list,
+    problem,
     relation_property,
 )
+from cortexgraph_vault.models.maintenance import SourceProblem
 from cortexgraph_vault.vault.layout import needs_alias, title_from_content
 
 MEMORIES_FILE = "memories.jsonl"
@@ -78,13 +79,13 @@ class CortexGraphRelation(TypedDict):
     metadata: object  # free JSON
 
 
-def read_jsonl(data: bytes, file: str) -> tuple[list[Entry], list[Problem], int]:
+def read_jsonl(data: bytes, file: str) -> tuple[list[Entry], list[SourceProblem], int]:
     """Every object with its 1-based line number, the lines that are not objects, the line count.
 
     A bad line never stops the reading: one truncated line does not keep the rest out.
     """
     entries: list[Entry] = []
-    problems: list[Problem] = []
+    problems: list[SourceProblem] = []
     lines = data.split(b"\n")
     ends_open = bool(data) and not data.endswith(b"\n")
     count = len(lines) - (0 if ends_open else 1)
@@ -95,7 +96,7 @@ def read_jsonl(data: bytes, file: str) -> tuple[list[Entry], list[Problem], int]
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            problems.append(Problem(file, number, f"not UTF-8 text (byte {exc.start}); skipped"))
+            problems.append(problem(file, number, f"not UTF-8 text (byte {exc.start}); skipped"))
             continue
         try:
             value = json.loads(text)
@@ -105,25 +106,27 @@ def read_jsonl(data: bytes, file: str) -> tuple[list[Entry], list[Problem], int]
                 if last_open
                 else f"not valid JSON ({exc.msg} at column {exc.colno}); skipped"
             )
-            problems.append(Problem(file, number, reason))
+            problems.append(problem(file, number, reason))
             continue
         if not isinstance(value, dict):
-            problems.append(Problem(file, number, "not a JSON object; skipped"))
+            problems.append(problem(file, number, "not a JSON object; skipped"))
             continue
         entries.append((number, value))
     return entries, problems, count
 
 
-def latest(entries: Iterable[Entry], file: str) -> tuple[dict[str, Entry], list[Problem], int, int]:
+def latest(
+    entries: Iterable[Entry], file: str
+) -> tuple[dict[str, Entry], list[SourceProblem], int, int]:
     """Last line wins; a tombstone removes what came before it. Returns the survivors by id,
     problems, lines superseded and tombstones honoured."""
     alive: dict[str, Entry] = {}
-    problems: list[Problem] = []
+    problems: list[SourceProblem] = []
     superseded = tombstones = 0
     for number, obj in entries:
         key = obj.get("id")
         if not isinstance(key, str) or not key.strip():
-            problems.append(Problem(file, number, 'no "id"; skipped'))
+            problems.append(problem(file, number, 'no "id"; skipped'))
             continue
         if obj.get("_deleted") is True:
             tombstones += 1
@@ -170,16 +173,16 @@ def _count(obj: Mapping[str, Any], key: str) -> int:
 
 def memory_draft(
     number: int, obj: Mapping[str, Any], file: str
-) -> tuple[NoteDraft | None, list[Problem]]:
+) -> tuple[NoteDraft | None, list[SourceProblem]]:
     """One memory record as a note draft, or None and the reason it cannot be one."""
-    warnings: list[Problem] = []
+    warnings: list[SourceProblem] = []
     mid = str(obj["id"]).strip()
     content = obj.get("content")
     if not isinstance(content, str) or not content.strip():
-        return None, [Problem(file, number, f"memory {mid}: no content; skipped")]
+        return None, [problem(file, number, f"memory {mid}: no content; skipped")]
     if "\x00" in content:
         return None, [
-            Problem(file, number, f"memory {mid}: content holds a NUL character; skipped")
+            problem(file, number, f"memory {mid}: content holds a NUL character; skipped")
         ]
     given_meta = obj.get("meta")
     meta: Mapping[str, Any] = given_meta if isinstance(given_meta, Mapping) else {}
@@ -197,14 +200,14 @@ def memory_draft(
         if not math.isfinite(strength) or strength < 0:
             raise ValueError(f"strength is not a finite number ≥ 0 ({strength!r})")
     except ValueError as exc:
-        return None, [Problem(file, number, f"memory {mid}: {exc}; skipped")]
+        return None, [problem(file, number, f"memory {mid}: {exc}; skipped")]
     if strength > MAX_STRENGTH:
-        warnings.append(Problem(file, number, f"memory {mid}: strength {strength:g} capped at 2"))
+        warnings.append(problem(file, number, f"memory {mid}: strength {strength:g} capped at 2"))
         strength = MAX_STRENGTH
     status = obj.get("status", "active")
     if status not in STATUSES:
         warnings.append(
-            Problem(file, number, f"memory {mid}: unknown status {status!r}; imported as active")
+            problem(file, number, f"memory {mid}: unknown status {status!r}; imported as active")
         )
         status = "active"
     fields: dict[str, object] = {
@@ -236,13 +239,8 @@ def memory_draft(
     if cross:
         fields["cross_domain_count"] = cross
     if isinstance(obj.get("embed"), list):
-        warnings.append(
-            Problem(
-                file,
-                number,
-                f"memory {mid}: embedding vector not kept (the vault has no use for it)",
-            )
-        )
+        kept = f"memory {mid}: embedding vector not kept (the vault has no use for it)"
+        warnings.append(problem(file, number, kept))
     title = (
         PurePosixPath(str(fields["promoted_to"])).stem
         if fields.get("promoted_to") and str(fields["promoted_to"]).endswith(".md")
@@ -251,28 +249,18 @@ def memory_draft(
     if needs_alias(title):  # kept as written where the file name cannot hold it ("9:30")
         fields["aliases"] = [title]
     body = content.strip() + "\n"
-    draft = NoteDraft(
-        id=mid,
-        title=title,
-        status=str(status),
-        fields=fields,
-        body=body,
-        line=number,
-        file=file,
-        given=obj,
-    )
-    return draft, warnings
+    return NoteDraft(mid, title, str(status), fields, body, number, file, given=obj), warnings
 
 
-def relation_draft(number: int, obj: Mapping[str, Any], file: str) -> RelationDraft | Problem:
+def relation_draft(number: int, obj: Mapping[str, Any], file: str) -> RelationDraft | SourceProblem:
     rid = str(obj["id"])
     src, dst = obj.get("from_memory_id"), obj.get("to_memory_id")
     if not isinstance(src, str) or not isinstance(dst, str) or not src or not dst:
-        return Problem(
+        return problem(
             file, number, f"relation {rid}: needs from_memory_id and to_memory_id; skipped"
         )
     if src == dst:
-        return Problem(file, number, f"relation {rid}: a memory related to itself; skipped")
+        return problem(file, number, f"relation {rid}: a memory related to itself; skipped")
     kind = obj.get("relation_type") or "related"
     strength = obj.get("strength", 1.0)
     if (
@@ -280,13 +268,13 @@ def relation_draft(number: int, obj: Mapping[str, Any], file: str) -> RelationDr
         or not isinstance(strength, int | float)
         or not 0 <= strength <= 1
     ):
-        return Problem(
+        return problem(
             file, number, f"relation {rid}: strength must be from 0 to 1 ({strength!r}); skipped"
         )
     try:
         created = _time(obj, "created_at", False)
     except ValueError as exc:
-        return Problem(file, number, f"relation {rid}: {exc}; skipped")
+        return problem(file, number, f"relation {rid}: {exc}; skipped")
     meta: dict[str, object] = {"id": rid}
     if float(strength) != 1.0:
         meta["strength"] = float(strength)
@@ -324,19 +312,16 @@ def plan_import(memories: bytes | None, relations: bytes | None, path: str) -> I
         plan.problems += problems + more
         for number, obj in alive.values():
             rel = relation_draft(number, obj, RELATIONS_FILE)
-            if isinstance(rel, Problem):
+            if isinstance(rel, SourceProblem):
                 plan.problems.append(rel)
                 continue
             source = by_id.get(str(obj["from_memory_id"]))
             if source is None:
-                plan.problems.append(
-                    Problem(
-                        RELATIONS_FILE,
-                        number,
-                        f"relation {obj['id']}: its source memory {obj['from_memory_id']} is not in "
-                        "the import (deleted or never saved); skipped",
-                    )
+                why = (
+                    f"relation {obj['id']}: its source memory {obj['from_memory_id']} is not in "
+                    "the import (deleted or never saved); skipped"
                 )
+                plan.problems.append(problem(RELATIONS_FILE, number, why))
                 continue
             source.relations.append(rel)
     # Names are given in a fixed order, so the same records always get the same file names.

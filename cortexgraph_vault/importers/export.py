@@ -37,6 +37,10 @@ from cortexgraph_vault.progress import Progress
 from cortexgraph_vault.vault.temp_names import temp_path_for
 
 JSON_FORMAT = "cortexgraph-vault-export"
+NO_ID = (
+    "no id yet (a hand-written note); not exported. Any change through cortexgraph-vault "
+    "(touch, update) gives it one"
+)
 
 
 @dataclass(frozen=True)
@@ -156,16 +160,7 @@ def export_cortexgraph(
             m = note.memory
             assert m is not None
             if not m.id:
-                skipped.append(
-                    SourceProblem(
-                        file=note.path,
-                        line=0,
-                        reason=(
-                            "no id yet (a hand-written note); not exported. Any change through "
-                            "cortexgraph-vault (touch, update) gives it one"
-                        ),
-                    )
-                )
+                skipped.append(SourceProblem(file=note.path, line=0, reason=NO_ID))
                 continue
             score = engine.score(m, now)
             priority = review_priority(score, engine.rules) if m.status == "active" else 0.0

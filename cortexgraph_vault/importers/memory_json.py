@@ -23,11 +23,12 @@ from cortexgraph_vault.importers.cortexgraph import read_jsonl
 from cortexgraph_vault.importers.records import (
     ImportPlan,
     NoteDraft,
-    Problem,
     RelationDraft,
     clean_tag_list,
+    problem,
     relation_property,
 )
+from cortexgraph_vault.models.maintenance import SourceProblem
 
 SOURCE = "mcp-memory"
 _NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "cortexgraph-vault:mcp-memory-entity")
@@ -54,7 +55,7 @@ def observation_items(observations: list[str]) -> str:
 
 def _objects(
     data: bytes, file: str
-) -> tuple[list[tuple[int, dict[str, object]]], list[Problem], int]:
+) -> tuple[list[tuple[int, dict[str, object]]], list[SourceProblem], int]:
     text = data.decode("utf-8", errors="replace").strip()
     if text.startswith("{") and "\n{" not in text:
         try:
@@ -89,20 +90,20 @@ def plan_import(
             continue
         if kind != "entity":
             plan.problems.append(
-                Problem(
+                problem(
                     file, number, f"unknown type {kind!r} (expected entity or relation); skipped"
                 )
             )
             continue
         name = obj.get("name")
         if not isinstance(name, str) or not name.strip():
-            plan.problems.append(Problem(file, number, "entity without a name; skipped"))
+            plan.problems.append(problem(file, number, "entity without a name; skipped"))
             continue
         name = name.strip()
         observations = obj.get("observations") or []
         if not isinstance(observations, list):
             plan.warnings.append(
-                Problem(file, number, f"entity {name!r}: observations is not a list; ignored")
+                problem(file, number, f"entity {name!r}: observations is not a list; ignored")
             )
             observations = []
         texts = [
@@ -110,7 +111,7 @@ def plan_import(
         ]
         if len(texts) < len(observations):
             plan.warnings.append(
-                Problem(file, number, f"entity {name!r}: empty or non-text observations left out")
+                problem(file, number, f"entity {name!r}: empty or non-text observations left out")
             )
         if name in entities:
             plan.superseded += 1
@@ -122,40 +123,28 @@ def plan_import(
             entities[name] = _Entity(list(dict.fromkeys(texts)), obj.get("entityType"), number)
     drafts = {name: _draft(name, info, file, now, status) for name, info in entities.items()}
     for number, obj in relations:
-        src, dst, kind = obj.get("from"), obj.get("to"), obj.get("relationType")
-        if not (
-            isinstance(src, str)
-            and isinstance(dst, str)
-            and isinstance(kind, str)
-            and src.strip()
-            and dst.strip()
-            and kind.strip()
-        ):
+        src, dst, kind = (_text(obj.get(key)) for key in ("from", "to", "relationType"))
+        if not (src and dst and kind):
             plan.problems.append(
-                Problem(file, number, "relation needs from, to and relationType; skipped")
+                problem(file, number, "relation needs from, to and relationType; skipped")
             )
             continue
         source = drafts.get(src.strip())
         if source is None:
             plan.problems.append(
-                Problem(file, number, f"relation from {src!r}: no such entity in the file; skipped")
+                problem(file, number, f"relation from {src!r}: no such entity in the file; skipped")
             )
             continue
         target = dst.strip()
         if target == src.strip():
             plan.problems.append(
-                Problem(file, number, f"relation {kind!r} from {src!r} to itself; skipped")
+                problem(file, number, f"relation {kind!r} from {src!r} to itself; skipped")
             )
             continue
         meta = {"type": kind} if relation_property(kind) != kind else None
         if target not in drafts:
-            plan.warnings.append(
-                Problem(
-                    file,
-                    number,
-                    f"relation to {target!r}: no such entity in the file; linked by name",
-                )
-            )
+            linked = f"relation to {target!r}: no such entity in the file; linked by name"
+            plan.warnings.append(problem(file, number, linked))
         source.relations.append(
             RelationDraft(
                 relation_property(kind), entity_id(target), number, meta, fallback_title=target
@@ -163,6 +152,11 @@ def plan_import(
         )
     plan.drafts = list(drafts.values())
     return plan
+
+
+def _text(value: object) -> str:
+    """`value` if it is text with a word in it, else ""."""
+    return value if isinstance(value, str) and value.strip() else ""
 
 
 def _draft(name: str, info: _Entity, file: str, now: datetime, status: str) -> NoteDraft:

@@ -19,6 +19,7 @@ from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.core.times import parse_time
 from cortexgraph_vault.core.yaml_values import as_loaded
 from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.models.maintenance import SourceProblem
 
 # Optional fields an import owns: an update removes them when the source no longer has them.
 MANAGED_OPTIONAL = phrases(
@@ -33,11 +34,9 @@ RESERVED_FIELDS = word_set(
 _NOT_NAME = re.compile(r"[^0-9a-z_]+")
 
 
-@dataclass(frozen=True)
-class Problem:
-    file: str
-    line: int
-    reason: str
+def problem(file: str, line: int, reason: str) -> SourceProblem:
+    """A line of a source file that was skipped or is worth a note, and why."""
+    return SourceProblem(file=file, line=line, reason=reason)
 
 
 @dataclass(frozen=True)
@@ -86,8 +85,8 @@ class ImportPlan:
     source: str  # "cortexgraph" | "memory-json"
     path: str
     drafts: list[NoteDraft]
-    problems: list[Problem] = field(default_factory=list)
-    warnings: list[Problem] = field(default_factory=list)
+    problems: list[SourceProblem] = field(default_factory=list)
+    warnings: list[SourceProblem] = field(default_factory=list)
     lines: int = 0
     superseded: int = 0
     tombstones: int = 0
@@ -186,7 +185,7 @@ def refuse_control_characters(plan: ImportPlan) -> ImportPlan:
             check_controls({"title": draft.title, **fields, "relations": relations})
         except InvalidArgument as exc:
             plan.problems.append(
-                Problem(draft.file, draft.line, f"memory {draft.id!r}: {exc}; not imported")
+                problem(draft.file, draft.line, f"memory {draft.id!r}: {exc}; not imported")
             )
             continue
         kept.append(draft)

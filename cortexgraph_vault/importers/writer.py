@@ -30,8 +30,8 @@ from cortexgraph_vault.importers.records import (
     MANAGED_OPTIONAL,
     ImportPlan,
     NoteDraft,
-    Problem,
     link,
+    problem,
     relation_meta_entry,
     same_value,
 )
@@ -143,7 +143,7 @@ class _Importer:
                 title = m.title if m else r.fallback_title
             if title is None:
                 self.problems.append(
-                    Problem(
+                    problem(
                         self._relations_file(),
                         r.line,
                         f"relation from {d.id} to {r.target_id}: the target memory is neither in the "
@@ -415,6 +415,5 @@ def _result(
     )
 
 
-def _listed(problems: list[Problem]) -> list[SourceProblem]:
-    ordered = sorted(problems, key=lambda p: (p.file, p.line))
-    return [SourceProblem(file=p.file, line=p.line, reason=p.reason) for p in ordered]
+def _listed(problems: list[SourceProblem]) -> list[SourceProblem]:
+    return sorted(problems, key=lambda p: (p.file, p.line))

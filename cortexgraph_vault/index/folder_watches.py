@@ -70,15 +70,21 @@ class EventTarget(Protocol):
 
 
 class PathEvents(FileSystemEventHandler):
-    """watchdog's events as the vault-relative paths the watcher looks at again."""
+    """watchdog's events as the vault-relative paths the watcher looks at again. The root's
+    handler is given the `watches`, which follow a folder event before it is handled."""
 
-    def __init__(self, watcher: EventTarget) -> None:
+    def __init__(self, watcher: EventTarget, watches: FolderWatches | None = None) -> None:
         self.watcher = watcher
+        self.watches = watches
 
     def dispatch(self, event: FileSystemEvent) -> None:
         if isinstance(event, EventsLostEvent):
+            if self.watches is not None:
+                self.watches.resync()
             self.watcher.note_overflow()
             return
+        if self.watches is not None and event.is_directory:
+            self.watches.follow(event)
         src = os.fsdecode(event.src_path)
         if event.event_type == "moved":
             paths = [src, os.fsdecode(event.dest_path)]
@@ -123,7 +129,7 @@ class FolderWatches:
         logging.getLogger("watchdog").addHandler(self._warnings)
         # Only the root's own events move the watches: a folder's watch also reports its
         # own deletion, and could come after the root's report of a new folder of that name.
-        root_handler = self.handler if self.whole_root else _Following(self)
+        root_handler = self.handler if self.whole_root else PathEvents(self.watcher, self)
         try:
             self.observer.start()  # first: each folder's watch is then refused on its own
             self.observer.schedule(
@@ -144,8 +150,6 @@ class FolderWatches:
     def follow(self, event: FileSystemEvent) -> None:
         """Keep the watches in step with a folder event at the top of the vault (called on
         the observer's thread, before the event is handled: watchdog allows it there)."""
-        if self.whole_root:
-            return
         kind = event.event_type
         gone = [event.src_path] if kind in ("deleted", "moved") else []
         came = {"moved": [event.dest_path], "created": [event.src_path]}.get(kind, [])
@@ -161,8 +165,6 @@ class FolderWatches:
     def resync(self) -> None:
         """After lost events: a watch for each folder now at the top, none for one gone
         (watchdog rebuilds what is below each)."""
-        if self.whole_root:
-            return
         now = set(top_folders(self.root))
         for name in set(self.by_folder) - now:
             self._unwatch(name)
@@ -192,20 +194,6 @@ class FolderWatches:
         if watch is not None:
             with contextlib.suppress(KeyError):  # already gone with its folder
                 self.observer.unschedule(watch)
-
-
-class _Following(FileSystemEventHandler):
-    """The root's handler: the watches follow a folder event, then it is handled as any."""
-
-    def __init__(self, watches: FolderWatches) -> None:
-        self.watches = watches
-
-    def dispatch(self, event: FileSystemEvent) -> None:
-        if isinstance(event, EventsLostEvent):
-            self.watches.resync()
-        elif event.is_directory:
-            self.watches.follow(event)
-        self.watches.handler.dispatch(event)
 
 
 class _Warnings(logging.Handler):

@@ -40,7 +40,6 @@ class SessionRoom:
     idle_seconds: float
     clock: Callable[[], float] = time.monotonic
     sessions: dict[str, _Session] = field(default_factory=dict)
-    ended: int = 0
     _admitting: anyio.Lock = field(default_factory=anyio.Lock)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -108,7 +107,6 @@ class SessionRoom:
             if victim is None:
                 return  # every session is answering: the SDK refuses the new one
             del self.sessions[victim]
-            self.ended += 1
             await self._end(scope, victim)
 
     def _least_recently_used(self) -> str | None:

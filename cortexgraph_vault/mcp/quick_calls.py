@@ -36,9 +36,9 @@ _WAITING_FREELY = frozenset({"initialize", "notifications/initialized"})
 
 def result_text(result: BaseModel) -> tuple[str, dict[str, JsonValue]]:
     """A tool's result as compact JSON text and as structured content (the SDK would
-    pretty-print it, a third more characters of the model's context for nothing). A field
-    with no value is left out rather than sent as null: a search hit had ten of them, paid for
-    in context on every result (values inside a note's frontmatter are data, and kept)."""
+    pretty-print it, characters of the model's context for nothing). A field with no value is
+    left out rather than sent as null, paid for in context on every result (values inside a
+    note's frontmatter are data, and kept)."""
     data = result.model_dump(mode="json", by_alias=True, exclude_none=True)
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")), data
 

@@ -9,14 +9,14 @@ own lifespan does not run).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.types import CallToolResult, Icon, InputRequiredResult, TextContent, Tool, ToolAnnotations
+from mcp.types import CallToolResult, InputRequiredResult, TextContent, Tool
 from pydantic import ValidationError
 
 from cortexgraph_vault import __version__
@@ -30,7 +30,6 @@ from cortexgraph_vault.mcp.tool_calls import (
     explain,
     optional_as_absent,
     result_shape,
-    strict_arguments_lean_results,
     without_arguments,
     without_titles,
 )
@@ -74,24 +73,6 @@ class VaultMCPServer(MCPServer):
             )
             for tool in await super().list_tools()
         ]
-
-    def add_tool(
-        self,
-        fn: Callable[..., Any],
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        annotations: ToolAnnotations | None = None,
-        icons: list[Icon] | None = None,
-        meta: dict[str, Any] | None = None,
-        structured_output: bool | None = None,
-    ) -> None:
-        """A tool whose arguments are checked strictly: one it does not have is refused (the
-        SDK's argument model would drop it, and a misspelt `tagz` would save no tags)."""
-        super().add_tool(fn, name, title, description, annotations, icons, meta, structured_output)
-        tool = self._tool_manager.get_tool(name or fn.__name__)
-        if tool is not None:
-            strict_arguments_lean_results(tool)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Any = None

@@ -21,19 +21,10 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 
 from cortexgraph_vault.errors import Ambiguous, Conflict, VaultError
 from cortexgraph_vault.mcp.quick_calls import result_text
-from cortexgraph_vault.operations import REQUIRED, AnyOperation, Effect, params_of
+from cortexgraph_vault.operations import REQUIRED, AnyOperation, params_of
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
-
-
-def annotations_for(effect: Effect, open_world: bool = False) -> ToolAnnotations:
-    return ToolAnnotations(
-        read_only_hint=effect.read_only,
-        destructive_hint=effect.destructive,
-        idempotent_hint=effect.idempotent,
-        open_world_hint=open_world,
-    )
 
 
 def explain(exc: VaultError) -> str:
@@ -107,9 +98,8 @@ def optional_as_absent(schema: dict[str, JsonValue]) -> dict[str, JsonValue]:
 
 
 def compact(result: Any) -> Any:
-    """A model result as compact JSON text beside its structured content (the SDK would
-    pretty-print it, a third more characters of the model's context for nothing; nulls left
-    out: `quick_calls.result_text`)."""
+    """A model result as compact JSON text beside its structured content
+    (`quick_calls.result_text`)."""
     if not isinstance(result, BaseModel):
         return result
     text, data = result_text(result)
@@ -118,14 +108,11 @@ def compact(result: Any) -> Any:
 
 def result_shape(schema: dict[str, JsonValue]) -> dict[str, JsonValue]:
     """An output schema cut to what a client checks a result against: an object, and each
-    top-level field with its JSON type(s).
-
-    The full schemas (nested models, field descriptions, defaults) were 60 % of tools/list,
-    which every session pays for in context, while clients use an output schema only to
-    validate `structuredContent`; the model reads the result itself. Fields stay open to
-    additions, so a client that cached this list accepts a newer server's results.
-    A field whose model allows null is typed without it: such a field is left out instead.
-    """
+    top-level field with its JSON type(s). Every session pays for tools/list in context, while
+    clients use an output schema only to validate `structuredContent`; the model reads the
+    result itself. Fields stay open to additions, so a client that cached this list accepts a
+    newer server's results. A field whose model allows null is typed without it: such a field
+    is left out instead."""
     defs = schema.get("$defs")
 
     def types(field: JsonValue, seen: int = 0) -> list[str]:
@@ -193,8 +180,6 @@ class ToolRegistry:
     def operation(self, op: AnyOperation) -> RegisteredTool:
         """The tool serving an operation of the catalogue: its parameters are the request's
         fields (limits and descriptions as declared there), its result the operation's."""
-        if not op.mcp_tool:
-            raise ValueError(f"{op.name} is not an MCP tool (mcp_tool=False)")
         service = self.service
         if op.unlisted:
             self.unlisted[op.name] = op.unlisted
@@ -232,7 +217,12 @@ class ToolRegistry:
                 name=op.name,
                 title=op.title,
                 description=op.description,
-                annotations=annotations_for(op.effect, op.open_world),
+                annotations=ToolAnnotations(
+                    read_only_hint=op.effect.read_only,
+                    destructive_hint=op.effect.destructive,
+                    idempotent_hint=op.effect.idempotent,
+                    open_world_hint=op.open_world,
+                ),
             )
         )
         _derived[op.name] = (op, tool)

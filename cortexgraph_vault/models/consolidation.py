@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from cortexgraph_vault.models.memory import Model
 
@@ -93,10 +93,8 @@ class ConsolidateResult(Model):
     message: str
 
 
-class PlanMemory(BaseModel):
+class PlanMemory(Model):
     """A memory as it was when the plan was made; applying refuses it if it changed since."""
-
-    model_config = ConfigDict(extra="forbid")
 
     id: str | None = Field(description="memory id (None for a hand-made note without one)")
     path: str
@@ -107,9 +105,7 @@ class PlanMemory(BaseModel):
     )
 
 
-class PlanItem(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class PlanItem(Model):
     id: str = Field(description="stable: stage and member ids")
     stage: str = Field(description="decay | cluster | merge | promote | relations")
     action: str = Field(description="flag | link | merge | promote | relate")
@@ -119,9 +115,7 @@ class PlanItem(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
-class ConsolidationPlan(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ConsolidationPlan(Model):
     format: str = PLAN_FORMAT
     version: int = PLAN_VERSION
     plan_id: str

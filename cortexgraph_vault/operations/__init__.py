@@ -1,16 +1,8 @@
-"""The operation catalogue: each operation declared once, served by every door.
+"""The operation catalogue: each operation declared once (operation.py), served by every door.
 
-`OPERATIONS` maps an operation's name (its MCP tool name) to its `Operation`: the typed
-request (`requests/`, the single source of its parameters, limits and descriptions), the
-result model, the effect (read-only, writes, idempotent, destructive), the function that
-carries it out (declared with `@operation`, calling the logic in `handlers/`), and its REST
-routes. The MCP server builds its
-tools from it (those with `mcp_tool`), the REST routes are generated from its `rest` bindings,
-the CLI commands fill its requests, and `MemoryService.run(operation, request)` runs one with
-the change lock and timing.
-
-To give an operation a new parameter, add a field to its request model (its limits and
-description in `Annotated[...]`) and read it in the logic: every door follows, and
+`OPERATIONS` maps an operation's name (its MCP tool name) to its `Operation`. To give an
+operation a new parameter, add a field to its request model (its limits and description in
+`Annotated[...]`) and read it in the logic: every door follows, and
 tests/operations/test_catalogue.py checks they agree.
 
 Each area module (`memories`, `lifecycle`, ...) declares its operations (its `OPERATIONS`, in

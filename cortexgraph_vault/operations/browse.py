@@ -43,16 +43,10 @@ def _view(
     route = Rest(
         "GET", path, tag=tag, name=name, errors=errors, description=description, read_process=True
     )
-    return operation(title, Effect.READ, mcp_tool=False, rest=(route,))
+    return operation(title, Effect.READ, mcp_tool=False, rest=route)
 
 
-@_view(
-    "List memories",
-    "/api/v1/memories",
-    tag="memories",
-    errors=(422,),
-    description=AS_OPERATION,
-)
+@_view("List memories", "/api/v1/memories", tag="memories", errors=(422,), description=AS_OPERATION)
 def list_memories(engine: VaultEngine, request: ListMemoriesRequest) -> MemoryList:
     """Memories with live scores, filtered by status and tag, sorted, a page at a time."""
     from cortexgraph_vault.handlers.browse import browse

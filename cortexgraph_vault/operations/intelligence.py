@@ -19,21 +19,18 @@ if TYPE_CHECKING:
 @operation(
     "Should this be saved?",
     Effect.READ,
-    rest=(
-        Rest(
-            "POST",
-            "/api/v1/analyze",
-            "Should this message be remembered",
-            name="analyze",
-            tag="vault",
-            errors=(400, 422),
-        ),
+    rest=Rest(
+        "POST",
+        "/api/v1/analyze",
+        "Should this message be remembered",
+        name="analyze",
+        tag="vault",
+        errors=(400, 422),
     ),
 )
 def analyze_message(engine: VaultEngine, request: MessageRequest) -> MessageAnalysis:
     """Judge whether a message holds something worth remembering, with suggested tags,
-    entities and strength to pass to save_memory.
-    """
+    entities and strength to pass to save_memory."""
     from cortexgraph_vault.handlers.intelligence import recall_advice as intelligence
 
     return intelligence.analyze_message(engine, request)
@@ -42,16 +39,14 @@ def analyze_message(engine: VaultEngine, request: MessageRequest) -> MessageAnal
 @operation(
     "Should memory be searched?",
     Effect.READ,
-    rest=(
-        Rest(
-            "POST",
-            "/api/v1/analyze/recall",
-            "Should memory be searched for this message",
-            name="analyze_recall",
-            tag="vault",
-            errors=(400, 422),
-            body="Analyze",
-        ),
+    rest=Rest(
+        "POST",
+        "/api/v1/analyze/recall",
+        "Should memory be searched for this message",
+        name="analyze_recall",
+        tag="vault",
+        errors=(400, 422),
+        body="Analyze",
     ),
 )
 def analyze_for_recall(engine: VaultEngine, request: MessageRequest) -> RecallAnalysis:
@@ -64,15 +59,13 @@ def analyze_for_recall(engine: VaultEngine, request: MessageRequest) -> RecallAn
 @operation(
     "Recall and reinforce",
     Effect.WRITE,
-    rest=(
-        Rest(
-            "POST",
-            "/api/v1/recall",
-            "Recall and reinforce the memories a message is about",
-            name="recall",
-            tag="vault",
-            errors=(400, 422),
-        ),
+    rest=Rest(
+        "POST",
+        "/api/v1/recall",
+        "Recall and reinforce the memories a message is about",
+        name="recall",
+        tag="vault",
+        errors=(400, 422),
     ),
 )
 def auto_recall_process_message(
@@ -87,21 +80,18 @@ def auto_recall_process_message(
 @operation(
     "Memories due for review",
     Effect.READ,
-    rest=(
-        Rest(
-            "GET",
-            "/api/v1/review",
-            "Memories due for review, most urgent first",
-            name="review",
-            tag="vault",
-            errors=(400, 422),
-        ),
+    rest=Rest(
+        "GET",
+        "/api/v1/review",
+        "Memories due for review, most urgent first",
+        name="review",
+        tag="vault",
+        errors=(400, 422),
     ),
 )
 def review_memories(engine: VaultEngine, request: ReviewMemoriesRequest) -> ReviewResult:
     """Memories fading into the danger zone, most urgent first: mention one naturally when it
-    fits the conversation, then call observe_memory_usage so it is reinforced.
-    """
+    fits the conversation, then call observe_memory_usage so it is reinforced."""
     from cortexgraph_vault.handlers.intelligence import recall_advice as intelligence
 
     return intelligence.review(engine, request)

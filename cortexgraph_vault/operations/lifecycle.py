@@ -32,22 +32,19 @@ if TYPE_CHECKING:
     "Forget faded memories",
     Effect.DESTRUCTIVE,
     unlisted=frozenset({"skip_paths"}),
-    rest=(
-        Rest(
-            "POST",
-            "/api/v1/gc",
-            "Forget faded memories (preview by default)",
-            tag="lifecycle",
-            errors=(400, 422, 503),
-            description="`dry_run` (default true) lists what would be forgotten and why. A run "
-            "is one git\ncommit; `skip_paths` (files open in editor tabs) are left alone.",
-        ),
+    rest=Rest(
+        "POST",
+        "/api/v1/gc",
+        "Forget faded memories (preview by default)",
+        tag="lifecycle",
+        errors=(400, 422, 503),
+        description="`dry_run` (default true) lists what would be forgotten and why. A run "
+        "is one git\ncommit; `skip_paths` (files open in editor tabs) are left alone.",
     ),
 )
 def gc(engine: VaultEngine, request: GcRequest) -> GcResult:
     """Forget faded short-term memories. Preview first (dry_run, the default) and ask the user
-    before a real run: one git commit; restore_memory brings any back.
-    """
+    before a real run: one git commit; restore_memory brings any back."""
     from cortexgraph_vault.handlers.lifecycle import gc_and_promotion as lifecycle
 
     return lifecycle.gc(engine, request)
@@ -80,8 +77,7 @@ def gc(engine: VaultEngine, request: GcRequest) -> GcResult:
 )
 def promote_memory(engine: VaultEngine, request: PromoteMemoryRequest) -> PromoteResult:
     """Keep memories that proved their worth (used again and scoring high, or used often within
-    two weeks): moved from _stm/ to the long-term folder, where they no longer fade. dry_run first.
-    """
+    two weeks): moved from _stm/ to the long-term folder, where they no longer fade. dry_run first."""
     from cortexgraph_vault.handlers.lifecycle import gc_and_promotion as lifecycle
 
     return lifecycle.promote(engine, request)
@@ -90,8 +86,7 @@ def promote_memory(engine: VaultEngine, request: PromoteMemoryRequest) -> Promot
 @operation("Find clusters of similar memories", Effect.READ)
 def cluster_memories(engine: VaultEngine, request: ClusterMemoriesRequest) -> ClusterResult:
     """Group similar short-term memories (or find duplicates); pass a cluster id to
-    consolidate_memories (ids are stable).
-    """
+    consolidate_memories (ids are stable)."""
     from cortexgraph_vault.handlers.intelligence import consolidate
 
     return consolidate.cluster_memories(engine, request)
@@ -112,8 +107,7 @@ def consolidate_memories(
 )
 def run_pipeline(engine: VaultEngine, request: RunPipelineRequest) -> PipelineResult:
     """Plan the five consolidation stages (or one) and write the plan (JSON and a readable
-    summary); unless dry_run, apply it, an item at a time.
-    """
+    summary); unless dry_run, apply it, an item at a time."""
     from cortexgraph_vault.pipeline import runner
 
     return runner.run_pipeline(engine, request)

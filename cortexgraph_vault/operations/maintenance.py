@@ -53,17 +53,19 @@ def import_memory_json(engine: VaultEngine, request: ImportMemoryJsonRequest) ->
 @operation("Export for CortexGraph", Effect.READ, mcp_tool=False)
 def export_cortexgraph(engine: VaultEngine, request: ExportCortexgraphRequest) -> ExportResult:
     """Every memory as memories.jsonl + relations.jsonl in a folder."""
-    from cortexgraph_vault.handlers.vault import memory_export
+    from cortexgraph_vault.importers import export
 
-    return memory_export.export_cortexgraph(engine, request)
+    progress = engine.progress("exporting")
+    return export.export_cortexgraph(engine, request.folder, force=request.force, progress=progress)
 
 
 @operation("Export as JSON", Effect.READ, mcp_tool=False)
 def export_json(engine: VaultEngine, request: ExportJsonRequest) -> ExportResult:
     """One JSON file with every memory and link."""
-    from cortexgraph_vault.handlers.vault import memory_export
+    from cortexgraph_vault.importers import export
 
-    return memory_export.export_json(engine, request)
+    progress = engine.progress("exporting")
+    return export.export_json(engine, request.file, force=request.force, progress=progress)
 
 
 @operation("Draw the memory graph", Effect.READ, mcp_tool=False)
@@ -94,15 +96,7 @@ def init_git(engine: VaultEngine, _: NoArguments) -> InitResult:
     "The effective configuration",
     Effect.READ,
     mcp_tool=False,
-    rest=(
-        Rest(
-            "GET",
-            "/api/v1/config",
-            name="config",
-            tag="vault",
-            description=AS_OPERATION,
-        ),
-    ),
+    rest=Rest("GET", "/api/v1/config", name="config", tag="vault", description=AS_OPERATION),
 )
 def effective_config(engine: VaultEngine, _: NoArguments) -> SettingsList:
     """Every setting with its environment variable, value and where the value came from."""

@@ -22,21 +22,18 @@ PAST = "past"  # the published OpenAPI tag of these routes
 @operation(
     "History of a memory",
     Effect.READ,
-    rest=(
-        Rest(
-            "GET",
-            ONE_MEMORY + "/history",
-            "Commits that changed a memory",
-            tag=PAST,
-            description="Followed across renames and moves by its id; works for forgotten "
-            "memories too.",
-        ),
+    rest=Rest(
+        "GET",
+        ONE_MEMORY + "/history",
+        "Commits that changed a memory",
+        tag=PAST,
+        description="Followed across renames and moves by its id; works for forgotten "
+        "memories too.",
     ),
 )
 def memory_history(engine: VaultEngine, request: MemoryHistoryRequest) -> HistoryResult:
     """Git commits that changed a memory, live or forgotten, across renames; see one with
-    memory_version.
-    """
+    memory_version."""
     from cortexgraph_vault.handlers.history import memory_past
 
     return memory_past.history(engine, request)
@@ -45,14 +42,7 @@ def memory_history(engine: VaultEngine, request: MemoryHistoryRequest) -> Histor
 @operation(
     "A memory as it was",
     Effect.READ,
-    rest=(
-        Rest(
-            "GET",
-            ONE_MEMORY + "/versions/{commit}",
-            "A memory as it was at a commit",
-            tag=PAST,
-        ),
-    ),
+    rest=Rest("GET", ONE_MEMORY + "/versions/{commit}", "A memory as it was at a commit", tag=PAST),
 )
 def memory_version(engine: VaultEngine, request: MemoryVersionRequest) -> VersionResult:
     """The full note text of a memory at one commit of its history."""
@@ -64,17 +54,15 @@ def memory_version(engine: VaultEngine, request: MemoryVersionRequest) -> Versio
 @operation(
     "Forgotten memories",
     Effect.READ,
-    rest=(
-        Rest(
-            "GET",
-            "/api/v1/forgotten",
-            "Memories gc or delete removed",
-            name="forgotten",
-            tag=PAST,
-            errors=(422, 503),
-            description="Archived ones (still in the archive folder) and deleted ones (found in "
-            "git history),\nnewest first, to pick one to restore.",
-        ),
+    rest=Rest(
+        "GET",
+        "/api/v1/forgotten",
+        "Memories gc or delete removed",
+        name="forgotten",
+        tag=PAST,
+        errors=(422, 503),
+        description="Archived ones (still in the archive folder) and deleted ones (found in "
+        "git history),\nnewest first, to pick one to restore.",
     ),
 )
 def forgotten_memories(engine: VaultEngine, request: ForgottenMemoriesRequest) -> ForgottenList:
@@ -87,16 +75,14 @@ def forgotten_memories(engine: VaultEngine, request: ForgottenMemoriesRequest) -
 @operation(
     "Restore a memory",
     Effect.WRITE,
-    rest=(
-        Rest(
-            "POST",
-            ONE_MEMORY + "/restore",
-            "Bring a memory back",
-            tag=PAST,
-            body="Restore",
-            description="From the given commit, or (default) from the last version before it "
-            "was deleted.",
-        ),
+    rest=Rest(
+        "POST",
+        ONE_MEMORY + "/restore",
+        "Bring a memory back",
+        tag=PAST,
+        body="Restore",
+        description="From the given commit, or (default) from the last version before it "
+        "was deleted.",
     ),
 )
 def restore_memory(engine: VaultEngine, request: RestoreMemoryRequest) -> RestoreResult:

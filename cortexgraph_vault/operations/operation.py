@@ -5,10 +5,8 @@ Each door serves an `Operation` from this one record: the MCP tool's input schem
 from the request model's fields, the REST routes are generated from its `rest` bindings (query
 or body model derived from the same fields), the CLI command fills the same request, and the
 service runs `invoke(engine, request)` under its change lock and timed (`MemoryService.run`).
-
-An area module declares each operation as the function that carries it out (`operation`): the
-function's name, docstring, request and result types are the operation's, so none is written
-twice, and mypy checks its body against them.
+An area module declares each operation as the function that carries it out (`operation`), so
+mypy checks its body against its request and result.
 """
 
 from __future__ import annotations
@@ -177,17 +175,18 @@ class Options(TypedDict, total=False):
     mcp_tool: bool
     mcp_answer: Callable[[Any], BaseModel]
     open_world: bool
-    rest: tuple[Rest, ...]
     counts_uses: bool
     locks_per_item: bool
 
 
 def operation(
-    title: str, effect: Effect, **options: Unpack[Options]
+    title: str, effect: Effect, *, rest: Rest | tuple[Rest, ...] = (), **options: Unpack[Options]
 ) -> Callable[[Callable[[VaultEngine, Req], Res]], Operation[Req, Res]]:
     """Declares the function below as an operation: its name is the operation's (the MCP
     tool's), its docstring the description the model reads, its parameters' and return types
-    the request and the result, its body what carries the operation out (in `handlers/`)."""
+    the request and the result, its body what carries the operation out (in `handlers/`);
+    `rest`, its route or routes."""
+    routes = (rest,) if isinstance(rest, Rest) else rest
 
     def declare(fn: Callable[[VaultEngine, Req], Res]) -> Operation[Req, Res]:
         if not fn.__doc__:
@@ -199,7 +198,9 @@ def operation(
             for hint in (fn.__annotations__[code.co_varnames[1]], fn.__annotations__["return"])
         )
         description = inspect.cleandoc(fn.__doc__)
-        return Operation(fn.__name__, title, description, request, result, effect, fn, **options)
+        return Operation(
+            fn.__name__, title, description, request, result, effect, fn, rest=routes, **options
+        )
 
     return declare
 

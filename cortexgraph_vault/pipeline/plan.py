@@ -50,17 +50,6 @@ def stage_name(text: str) -> str:
     raise InvalidArgument(f"agent {text!r}: not a pipeline stage; choose one of {choices}")
 
 
-def plan_memory(m: Memory) -> PlanMemory:
-    return PlanMemory(
-        id=m.id, path=m.path, title=m.title, status=m.status, content_hash=pinned_hash(m)
-    )
-
-
-def item_id(stage: str, memories: Sequence[Memory]) -> str:
-    keys = "\n".join(sorted(member_key(m) for m in memories))
-    return f"{stage}-" + hashlib.sha256(f"{stage}\n{keys}".encode()).hexdigest()[:12]
-
-
 def new_item(
     stage: str,
     memories: Sequence[Memory],
@@ -69,13 +58,21 @@ def new_item(
     confidence: float | None = None,
     **details: object,
 ) -> PlanItem:
+    keys = "\n".join(sorted(member_key(m) for m in memories))
+    digest = hashlib.sha256(f"{stage}\n{keys}".encode()).hexdigest()[:12]
+    pinned = [
+        PlanMemory(
+            id=m.id, path=m.path, title=m.title, status=m.status, content_hash=pinned_hash(m)
+        )
+        for m in memories
+    ]
     return PlanItem(
-        id=item_id(stage, memories),
+        id=f"{stage}-{digest}",
         stage=stage,
         action=ACTIONS[stage],
         reason=reason,
         confidence=None if confidence is None else round(confidence, 4),
-        memories=[plan_memory(m) for m in memories],
+        memories=pinned,
         details=dict(details),
     )
 
@@ -86,18 +83,12 @@ def plan_id(created: str, items: Iterable[PlanItem]) -> str:
     return f"plan-{stamp}-{digest}"
 
 
-def summary_path(plan_path: Path) -> Path:
-    return (
-        plan_path.with_suffix(".txt") if plan_path.suffix == ".json" else Path(f"{plan_path}.txt")
-    )
-
-
 def write_plan(plan: ConsolidationPlan, path: Path) -> Path:
     """The plan's JSON at `path` and its summary beside it; returns the summary's path."""
     data = plan.model_dump_json(indent=2).encode("utf-8")
     try:
         atomic_write(path, data)
-        summary = summary_path(path)
+        summary = path.with_suffix(".txt") if path.suffix == ".json" else Path(f"{path}.txt")
         atomic_write(summary, summarize(plan).encode("utf-8"))
     except OSError as exc:
         raise InvalidArgument(f"{path}: cannot write the plan ({exc.strerror})") from None
@@ -153,10 +144,6 @@ def parse_plan(raw: object, origin: str) -> ConsolidationPlan:
     return plan
 
 
-def _names(item: PlanItem) -> str:
-    return ", ".join(m.title for m in item.memories)
-
-
 def summarize(plan: ConsolidationPlan) -> str:
     """The plan for people: what each stage would do, and why."""
     lines = [
@@ -172,6 +159,7 @@ def summarize(plan: ConsolidationPlan) -> str:
         lines += ["", f"## {STAGE_TITLES[stage]} ({stage}): {wording.count(len(items), 'item')}"]
         for item in items:
             conf = f" [{item.confidence:.2f}]" if item.confidence is not None else ""
-            lines.append(f"- {item.id} {item.action}{conf}: {_names(item)}")
+            names = ", ".join(m.title for m in item.memories)
+            lines.append(f"- {item.id} {item.action}{conf}: {names}")
             lines.append(f"    {item.reason}")
     return "\n".join(lines) + "\n"

@@ -25,7 +25,6 @@ class RateLimiter:
         self.sleep = sleep
         self.stopped = stopped
         self.recent: deque[float] = deque()
-        self.waited = 0.0  # seconds spent waiting, for the report
 
     def _forget_old(self, now: float) -> None:
         while self.recent and now - self.recent[0] >= WINDOW:
@@ -41,7 +40,6 @@ class RateLimiter:
                 return False
             pause = WINDOW - (now - self.recent[0])
             self.sleep(pause)
-            self.waited += pause
             now = self.clock()
             self._forget_old(now)
         self.recent.append(now)

@@ -67,10 +67,6 @@ class _Run:
     status_now: dict[str, str] = field(default_factory=dict)  # key → status this run gave it
 
 
-def default_plan_path(engine: VaultEngine, pid: str) -> Path:
-    return user_cache_dir() / "plans" / vault_key(engine.root) / f"{pid}.json"
-
-
 def make_plan(
     engine: VaultEngine,
     stages: list[str],
@@ -103,22 +99,6 @@ def make_plan(
         stages=[s for s in STAGE_ORDER if s in stages],
         settings=settings,
         items=items,
-    )
-
-
-def chosen_stages(agent: str | None) -> list[str]:
-    return list(STAGE_ORDER) if not agent or agent.strip().lower() == "all" else [stage_name(agent)]
-
-
-def dry_run_result(plan: ConsolidationPlan, path: Path, summary: Path) -> PipelineResult:
-    return PipelineResult(
-        dry_run=True,
-        plan_id=plan.plan_id,
-        plan_path=str(path),
-        summary_path=str(summary),
-        items=len(plan.items),
-        summary=summarize(plan),
-        message=wording.plan_written(len(plan.items), str(path)),
     )
 
 
@@ -277,9 +257,9 @@ def applied_summary(
         lines.append(
             f"{STAGE_TITLES[s.stage]}: {s.applied} done, {s.refused} refused, {s.failed} failed{commit}"
         )
-        for o in outcomes:
-            if o.stage == s.stage:
-                lines.append(f"  - {o.outcome} {o.item_id}: {o.reason}")
+        lines += [
+            f"  - {o.outcome} {o.item_id}: {o.reason}" for o in outcomes if o.stage == s.stage
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -295,12 +275,23 @@ def run_pipeline(
     `controls`: how the caller paces and stops it (the scheduler's); by default the engine's
     change lock per item and the request's rate limit."""
     controls = controls or controls_of(engine, req.rate_limit)
+    agent = req.agent
+    stages = [stage_name(agent)] if agent and agent.strip().lower() != "all" else STAGE_ORDER
     with controls.change_lock():
-        plan = make_plan(engine, chosen_stages(req.agent))
-    path = req.plan_out.expanduser() if req.plan_out else default_plan_path(engine, plan.plan_id)
+        plan = make_plan(engine, list(stages))
+    path = req.plan_out.expanduser() if req.plan_out else None
+    path = path or user_cache_dir() / "plans" / vault_key(engine.root) / f"{plan.plan_id}.json"
     summary = write_plan(plan, path)
     if req.dry_run:
-        return dry_run_result(plan, path, summary)
+        return PipelineResult(
+            dry_run=True,
+            plan_id=plan.plan_id,
+            plan_path=str(path),
+            summary_path=str(summary),
+            items=len(plan.items),
+            summary=summarize(plan),
+            message=wording.plan_written(len(plan.items), str(path)),
+        )
     result = apply_plan(engine, plan, controls, plan_path=str(path))
     result.summary_path = str(summary)
     return result

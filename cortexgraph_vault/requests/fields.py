@@ -116,7 +116,6 @@ Force = Annotated[
     ),
 ]
 MetaValue = str | int | float | bool
-# The service refuses a longer query itself (handlers.search.relevance.check_query): one limit, every door.
 Query = Annotated[
     str, Field(min_length=1, max_length=MAX_QUERY_CHARS, description="words to look for")
 ]

@@ -25,7 +25,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cortexgraph_vault.vault import this_process
 from cortexgraph_vault.vault.lock import vault_key
 
 log = logging.getLogger(__name__)
@@ -64,7 +63,7 @@ _this_started: dict[int, str] = {}
 
 
 def _started_here() -> str:
-    pid = this_process.pid()
+    pid = os.getpid()
     if pid not in _this_started:
         _this_started[pid] = process_started(pid)
     return _this_started[pid]
@@ -104,7 +103,7 @@ class CommitOutbox:
     def put(self, paths: list[str], message: str) -> str:
         """Keep a commit about to be made; returns the name `done` takes. A failure to keep
         it never stops the commit (it is only the fallback of a kill)."""
-        pid = this_process.pid()
+        pid = os.getpid()
         name = f"{time.time_ns():020d}-{pid}-{next(_counter):06d}.json"
         entry = {"paths": paths, "message": message, "pid": pid, "started": _started_here()}
         data = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogateescape")
@@ -150,7 +149,7 @@ class CommitOutbox:
             names = sorted(n for n in os.listdir(self.folder) if n.endswith(".json"))
         except FileNotFoundError:
             return []
-        me = this_process.pid()
+        me = os.getpid()
         with _in_flight_lock:
             names = [n for n in names if n not in _in_flight]
         found: list[OutboxEntry] = []

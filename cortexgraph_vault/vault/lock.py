@@ -18,7 +18,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from cortexgraph_vault.errors import LockTimeout
-from cortexgraph_vault.vault import this_process
 
 
 def vault_key(root: Path) -> str:
@@ -112,16 +111,16 @@ class VaultLock:
     def _open(self) -> int:
         """The lock file's descriptor, opened once per process (a forked child opens its own:
         one shared with the parent would share its lock)."""
-        if self._kept is not None and self._kept[0] == this_process.pid():
+        if self._kept is not None and self._kept[0] == os.getpid():
             return self._kept[1]
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         st = os.fstat(fd)
-        self._kept = (this_process.pid(), fd, st.st_dev, st.st_ino)
+        self._kept = (os.getpid(), fd, st.st_dev, st.st_ino)
         self._closer = weakref.finalize(self, os.close, fd)  # a dropped engine's lock file
         return fd
 
     def _forget_kept(self) -> None:
-        if self._kept is not None and self._kept[0] == this_process.pid():
+        if self._kept is not None and self._kept[0] == os.getpid():
             self._closer()
         self._kept = None
 

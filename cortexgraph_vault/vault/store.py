@@ -17,16 +17,19 @@ import hashlib
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from cortexgraph_vault.core.note import ParsedNote, minimal_update, minimal_update_parsed
+from cortexgraph_vault.core.note import (
+    ParsedNote,
+    minimal_update,
+    minimal_update_parsed,
+    parse_note,
+)
 from cortexgraph_vault.errors import BeingWritten, Conflict, NoteFormatError, NotFound, VaultError
 from cortexgraph_vault.vault.anchored import register
-from cortexgraph_vault.vault.edit_steps import ComputeChanges, Edit, FieldChanges, editable, edited
-from cortexgraph_vault.vault.edit_steps import set_fields as set_fields  # imported from here
 from cortexgraph_vault.vault.files import (
     ChangedUnderUs,
     FileStamp,
@@ -57,6 +60,42 @@ WRITER_WAIT = 1.0
 WRITER_POLL = 0.005
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+
+FieldChanges = Mapping[str, object]
+ComputeChanges = Callable[[ParsedNote], FieldChanges]
+# text read, parsed → the new text, and the new text parsed when the edit parsed it
+Edit = Callable[[str, ParsedNote], tuple[str, ParsedNote | None]]
+
+
+def set_fields(changes: FieldChanges) -> ComputeChanges:
+    """The same changes whatever the note holds now (they were worked out beforehand)."""
+    return lambda _parsed: changes
+
+
+def editable(rel: str, text: str) -> ParsedNote:
+    """The note parsed, or NoteFormatError when we may not write it: its frontmatter is
+    broken, or it is empty (a note someone is about to write, or a sync's placeholder)."""
+    if not text.strip():
+        raise NoteFormatError(f"{rel}: empty note; left untouched")
+    parsed = parse_note(text)
+    if parsed.problem:
+        raise NoteFormatError(f"{rel}: {parsed.problem}; left untouched")
+    return parsed
+
+
+def edited(
+    rel: str, text: str, stamp: FileStamp, edit: Edit, expected_sha256: str | None
+) -> tuple[str, ParsedNote | None]:
+    """`edit` applied to the note read (`text`, `stamp`): Conflict when the caller pinned
+    another version, NoteFormatError (naming the note) when it may not be edited."""
+    if expected_sha256 is not None and stamp.sha256 != expected_sha256:
+        raise Conflict(rel, expected_sha256, stamp.sha256, text)
+    parsed = editable(rel, text)
+    try:
+        return edit(text, parsed)
+    except NoteFormatError as exc:
+        raise NoteFormatError(f"{rel}: {exc}; left untouched") from None
 
 
 @dataclass(frozen=True)

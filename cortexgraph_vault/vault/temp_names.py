@@ -15,31 +15,21 @@ import re
 import time
 from pathlib import Path
 
-from cortexgraph_vault.vault import this_process
 from cortexgraph_vault.vault.anchored import folder_of
 
 TEMP_MARK = ".cgv-tmp-"
 ASIDE_MARK = ".cgv-aside-"
 
 
-def _host_name() -> str:
-    """What `socket.gethostname()` answers (the node name), without importing socket."""
-    if hasattr(os, "uname"):
-        return os.uname().nodename
-    import socket
-
-    return socket.gethostname()
-
-
 # This machine, in temp file names (a pid means nothing on another device of a synced vault).
-_WRITER = hashlib.sha256(_host_name().encode()).hexdigest()[:6]
+_WRITER = hashlib.sha256(os.uname().nodename.encode()).hexdigest()[:6]
 _OWNER = re.compile(re.escape(TEMP_MARK) + r"([0-9a-f]{6})-(\d+)-[0-9a-f]+$")
 
 
 class _Suffixes:
-    """Name suffixes from memory: `os.getpid()` and `secrets` are a system call each
-    (getpid, getrandom), paid on the writer's turn by every write. The suffix needs no
-    secrecy, only to differ (the file is created exclusively); a forked child is seeded anew."""
+    """Name suffixes from a seeded generator, not `secrets` (a getrandom call on the writer's
+    turn for every write): the suffix needs no secrecy, only to differ (the file is created
+    exclusively); a forked child is seeded anew."""
 
     def __init__(self) -> None:
         self.renew()
@@ -48,7 +38,7 @@ class _Suffixes:
         self.random = random.Random(os.urandom(16))
 
     def next(self) -> str:
-        return f"{this_process.pid()}-{self.random.getrandbits(32):08x}"
+        return f"{os.getpid()}-{self.random.getrandbits(32):08x}"
 
 
 _ME = _Suffixes()
@@ -106,8 +96,7 @@ def sweep_temp_files(root: Path, folders: list[str], older_than_seconds: float =
 
 def _sweep(top: int, limit: float) -> int:
     """What `Path(base).rglob(f".*{TEMP_MARK}*")` finds (symlinked folders not entered), by
-    comparing names: the glob matched every name of the folder (3,000 in a 10k vault's
-    short-term folder) against a pattern at every start, a sixtieth of a `show`."""
+    comparing names rather than matching each against a pattern at every start."""
     removed = 0
     folders = [os.dup(top)]
     while folders:

@@ -105,3 +105,30 @@ async def test_an_error_about_a_huge_body_stays_small(service: MemoryService) ->
     assert len(answer.content) < 4096, len(answer.content)
     detail = answer.json()["detail"]
     assert detail.startswith("unknown_key_000000_") and "; and 13990 more." in detail
+
+
+async def test_routing_answers_keep_their_order_and_words(service: MemoryService) -> None:
+    async with client(service) as c:
+        # `lookup` is a route of its own, before `{ref}`: the order of the routes holds
+        found = await c.get(
+            "/api/v1/memories/lookup", params={"path": "_stm/Prefers TypeScript.md"}
+        )
+        one = await c.get("/api/v1/memories/Works at Kestrel Labs")
+        wrong_method = await c.put("/api/v1/memories")
+        unknown = await c.get("/api/v1/nothing-here")
+        head = await c.head("/health")
+        missing = await c.get("/api/v1/memories/no-such-memory-anywhere")
+        bad_body = await c.post(
+            "/api/v1/memories", content=b"{not json", headers={"Content-Type": "application/json"}
+        )
+    assert found.status_code == 200 and found.json()["path"] == "_stm/Prefers TypeScript.md"
+    assert one.status_code == 200 and one.json()["status"] == "promoted"
+    assert wrong_method.status_code == 405
+    assert wrong_method.json() == {
+        "error": "method_not_allowed",
+        "detail": "PUT is not allowed on /api/v1/memories",
+    }
+    assert unknown.status_code == 404 and unknown.json()["error"] == "not_found"
+    assert head.status_code == 200 and head.content == b""
+    assert missing.status_code == 404 and missing.json()["error"] == "not_found"
+    assert bad_body.status_code == 422 and "not valid JSON" in bad_body.json()["detail"]

@@ -39,8 +39,7 @@ def test_two_clients_touching_one_memory_200_times_each_add_exactly_400(daemon: 
 
 
 def test_touches_among_many_reads_are_each_answered_and_counted(daemon: Daemon) -> None:
-    """Reads wait while a change runs (the REST door's gate): the touches still all land once,
-    and every read is answered."""
+    """Reads beside changes: the touches all land once, and every read is answered."""
     assert daemon.vault is not None
     before = parse_note((daemon.vault / PATH).read_text()).frontmatter["use_count"]
     memory_id = parse_note((daemon.vault / PATH).read_text()).frontmatter["id"]

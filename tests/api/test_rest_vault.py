@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from cortexgraph_vault.api.openapi import REGENERATE, openapi_spec
-from cortexgraph_vault.handlers.search.relevance import MAX_QUERY_CHARS
+from cortexgraph_vault.models.limits import MAX_QUERY_CHARS
 from tests.api.daemon_process import Daemon
 from tests.conftest import git
 

@@ -79,7 +79,7 @@ def rest_properties(endpoint: Any, model: type[RestInput]) -> dict[str, Any]:
     """The REST request's fields as the OpenAPI spec gives them, by the operation's names."""
     spec = openapi_spec()
     defs = spec["components"]["schemas"]
-    operation = spec["paths"][endpoint.path][endpoint.method.lower()]
+    operation = spec["paths"][endpoint.route.path][endpoint.route.method.lower()]
     if endpoint.query is model:
         by_rest_name = {
             p["name"]: p["schema"] for p in operation["parameters"] if p["in"] == "query"
@@ -140,13 +140,13 @@ def test_rest_takes_the_same_fields_with_the_same_limits(
     assert set(want) == set(op.request.model_fields) - op.unlisted
     for endpoint, model in rest_requests()[name]:
         rest = rest_properties(endpoint, model)
-        assert set(rest) - set(want) == op.unlisted, endpoint.path
+        assert set(rest) - set(want) == op.unlisted, endpoint.route.path
         # what REST leaves out: the memory the URL names (/api/v1/memories/{ref}) and what
         # the route sets itself (/api/v1/promote: every candidate)
-        in_path = set(endpoint.binding.in_path.values())
-        assert set(want) - set(rest) == in_path | set(endpoint.binding.fixed), endpoint.path
+        in_path = set(endpoint.route.in_path.values())
+        assert set(want) - set(rest) == in_path | set(endpoint.route.fixed), endpoint.route.path
         shared = set(rest) & set(want)
-        assert {f: rest[f] for f in shared} == {f: want[f] for f in shared}, endpoint.path
+        assert {f: rest[f] for f in shared} == {f: want[f] for f in shared}, endpoint.route.path
 
 
 def test_every_operation_a_route_serves_is_known() -> None:

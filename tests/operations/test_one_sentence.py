@@ -104,26 +104,25 @@ async def test_mcp_and_rest_say_what_the_service_says(
     routes = [
         e
         for e in rest_endpoints()
-        if e.operation is op and e.binding is not None
+        if e.operation is op
         and isinstance(model := (e.query or e.body), type) and issubclass(model, RestInput)
-        and e.binding.rename.get(field, field) in model.model_fields
+        and e.route.rename.get(field, field) in model.model_fields
     ]  # fmt: skip
     async with asgi_client(service, 8765) as rest:
         for endpoint in routes:
-            assert endpoint.binding is not None
             given = {**_required(op, field), field: value}
-            for in_path in endpoint.binding.in_path.values():
+            for in_path in endpoint.route.in_path.values():
                 given.pop(in_path, None)
-            for fixed in endpoint.binding.fixed:
+            for fixed in endpoint.route.fixed:
                 given.pop(fixed, None)
-            named = {endpoint.binding.rename.get(k, k): v for k, v in given.items()}
-            path = endpoint.path.replace("{ref}", "coffee").replace("{commit}", "abcd")
+            named = {endpoint.route.rename.get(k, k): v for k, v in given.items()}
+            path = endpoint.route.path.replace("{ref}", "coffee").replace("{commit}", "abcd")
             if endpoint.query is not None:
-                answer = await rest.request(endpoint.method, path, params=named)
+                answer = await rest.request(endpoint.route.method, path, params=named)
             else:
-                answer = await rest.request(endpoint.method, path, json=named)
-            rest_name = endpoint.binding.rename.get(field, field)
-            assert answer.status_code == 422, (endpoint.path, answer.text)
+                answer = await rest.request(endpoint.route.method, path, json=named)
+            rest_name = endpoint.route.rename.get(field, field)
+            assert answer.status_code == 422, (endpoint.route.path, answer.text)
             assert answer.json()["detail"] == sentence.replace(field, rest_name, 1)
             assert answer.json()["params"] == [rest_name]
     assert vault_fingerprint(git_vault) == before

@@ -12,7 +12,7 @@ import pytest
 
 from cortexgraph_vault.config import load_config
 from cortexgraph_vault.errors import LockTimeout
-from cortexgraph_vault.handlers.lifecycle import snapshot_due
+from cortexgraph_vault.handlers.lifecycle import gc_and_promotion
 from cortexgraph_vault.service import MemoryService
 from cortexgraph_vault.vault.files import read_fd
 from cortexgraph_vault.vault.lock import VaultLock
@@ -149,14 +149,14 @@ def test_temp_names_differ_and_carry_this_process(tmp_path: Path) -> None:
 
 def test_no_snapshot_is_due_before_the_stamp_plus_the_interval(tmp_path: Path) -> None:
     stamp = tmp_path / "stamp"
-    assert not snapshot_due.not_due_yet(stamp)  # never looked at: look
-    snapshot_due.looked(stamp, time.time(), 60)
-    assert snapshot_due.not_due_yet(stamp)
-    snapshot_due.looked(stamp, time.time() - 3600, 60)  # an older look moves nothing back
-    assert snapshot_due.not_due_yet(stamp)
+    assert not gc_and_promotion.not_due_yet(stamp)  # never looked at: look
+    gc_and_promotion.looked(stamp, time.time(), 60)
+    assert gc_and_promotion.not_due_yet(stamp)
+    gc_and_promotion.looked(stamp, time.time() - 3600, 60)  # an older look moves nothing back
+    assert gc_and_promotion.not_due_yet(stamp)
     other = tmp_path / "other"
-    snapshot_due.looked(other, time.time() - 120, 60)
-    assert not snapshot_due.not_due_yet(other)
+    gc_and_promotion.looked(other, time.time() - 120, 60)
+    assert not gc_and_promotion.not_due_yet(other)
 
 
 def test_an_editor_save_by_rename_between_our_read_and_write_is_kept(tmp_path: Path) -> None:

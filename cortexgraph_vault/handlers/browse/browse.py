@@ -29,9 +29,6 @@ def _first(
     """The first `end` of `chosen` in `sort` order (ties by path). Only the pages up to the
     one asked for are ordered: the other thousands of memories need not be."""
     if sort == "score":
-        fast = browse_order.first_by_score(engine, chosen, end, now)
-        if fast is not None:
-            return fast
         rows = [(m.use_count, m.last_used.timestamp(), m.strength) for m in chosen]
         keys = [-s for s in scores_at(rows, now.timestamp(), engine.decay)]
     elif sort == "age":  # newest first

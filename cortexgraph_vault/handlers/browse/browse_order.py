@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import weakref
 from datetime import datetime
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from cortexgraph_vault.core.memory import Memory
@@ -28,47 +27,6 @@ if TYPE_CHECKING:
 
 # memories: below this the plain ordering costs less than the arrays
 LONG_LIST = 100
-MAX_STALE = 64  # rows of another state read from the memories; past this, the plain path
-
-
-def first_by_score(
-    engine: VaultEngine, chosen: list[Memory], end: int, now: datetime
-) -> list[Memory] | None:
-    """The first `end` of `chosen` by score (ties by path), or None where the plain path
-    applies: a short list, a process without a watcher, or a table of a state of the
-    catalogue far from `chosen`'s (many changes landed between the two reads)."""
-    if len(chosen) < LONG_LIST or not engine.watching:
-        return None
-    import numpy as np
-
-    from cortexgraph_vault.core.decay_arrays import highest
-    from cortexgraph_vault.handlers.search.note_table import note_table
-
-    table = note_table(engine)
-    paths = list(map(attrgetter("path"), chosen))
-    rows = table.rows(paths)
-    row_list = rows.tolist()
-    notes = table.notes
-    # A change landing between the list's read and the table's (a touch just before) leaves
-    # a few rows of another state: those are read from the memories listed, as the table
-    # reads them (`_fill`), so the scores are the ones a table of this state would give.
-    stale = [
-        i
-        for i, (r, m) in enumerate(zip(row_list, chosen, strict=True))
-        if r < 0 or notes[r].memory is not m
-    ]
-    if len(stale) > MAX_STALE:
-        return None
-    at = np.maximum(rows, 0)
-    use_base, last_used, strength = table.use_base[at], table.last_used[at], table.strength[at]
-    for i in stale:  # fancy indexing made copies: the shared table is not written
-        m = chosen[i]
-        use_base[i] = float(max(1, m.use_count))
-        last_used[i] = m.last_used.timestamp()
-        strength[i] = m.strength
-    near, scores = highest(use_base, last_used, strength, now.timestamp(), engine.decay, end)
-    picked = near.tolist()
-    return [chosen[picked[i]] for i in _first_places(-scores, end, [paths[i] for i in picked])]
 
 
 def _first_places(keys: np.ndarray, end: int, paths: list[str]) -> list[int]:
@@ -108,8 +66,8 @@ def listed_memories(engine: VaultEngine, wanted: set[str]) -> list[Memory] | Non
 
 def memory_rows(engine: VaultEngine, wanted: set[str]) -> tuple[NoteTable, np.ndarray] | None:
     """The note table's rows of the memories of the `wanted` statuses: a long list counted
-    and ordered without decoding every memory; None where the plain path applies, as for
-    `first_by_score`."""
+    and ordered without decoding every memory; None where the plain path applies (a short
+    list, a process without a watcher)."""
     if not engine.watching:
         return None
 
@@ -157,8 +115,8 @@ def _rows_of_statuses(table: NoteTable, wanted: frozenset[str]) -> np.ndarray:
 def rows_by_score(
     engine: VaultEngine, table: NoteTable, rows: np.ndarray, start: int, end: int, now: datetime
 ) -> list[Memory]:
-    """The memories from `start` to `end` of `rows` by score, ties by path, as
-    `first_by_score` orders them: only those are decoded."""
+    """The memories from `start` to `end` of `rows` by score (highest first), ties by path:
+    only those are decoded."""
     from cortexgraph_vault.core.decay_arrays import highest
 
     if end <= 0:

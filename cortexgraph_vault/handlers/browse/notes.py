@@ -61,20 +61,20 @@ def _parse_cursor(cursor: str) -> tuple[str, int, str]:
     return match.group(1), int(match.group(2)), match.group(3)
 
 
-def _attachment(rel: str) -> InvalidArgument:
+def _attachment(rel: str, argument: str) -> InvalidArgument:
     return InvalidArgument(
-        f"ref: {rel} is an attachment ({posixpath.splitext(rel)[1] or 'no extension'}), not a "
-        "Markdown note; read_note reads .md notes only"
+        f"{argument}: {rel} is an attachment ({posixpath.splitext(rel)[1] or 'no extension'}), "
+        "not a Markdown note; only .md notes are read"
     )
 
 
-def find_note(engine: VaultEngine, ref: str) -> str:
+def find_note(engine: VaultEngine, ref: str, argument: str = "ref") -> str:
     """The vault path of the note `ref` names: a memory id, a path, a title or an alias, or a
     `[[link]]`, resolved as a link written in a note at the vault root; then a memory's id
-    prefix or title."""
+    prefix or title. Errors name `argument`, the request field `ref` came in."""
     if not isinstance(ref, str) or not ref.strip():
         raise InvalidArgument(
-            "ref: empty; give a note's path, title or alias (search_unified finds them)"
+            f"{argument}: empty; give a note's path, title or alias (search_unified finds them)"
         )
     target = link_target(ref.strip())
     # A path is checked as every path argument is (`..`, absolute, tools' folders refused); a
@@ -89,18 +89,18 @@ def find_note(engine: VaultEngine, ref: str) -> str:
     if path is None:
         on_disk = _file(engine, clean)
         if on_disk is not None and on_disk.is_file() and not clean.lower().endswith(".md"):
-            raise _attachment(clean)
+            raise _attachment(clean, argument)
         if on_disk is not None and on_disk.is_dir():
-            raise InvalidArgument(f"ref: {clean} is a folder; give a note inside it")
+            raise InvalidArgument(f"{argument}: {clean} is a folder; give a note inside it")
         try:
             path = engine.resolve(target).path  # a memory's id prefix or title
         except NotFound:
             raise NotFound(
-                f"ref: no note matches {ref.strip()!r} (by path, title, alias or memory id); "
+                f"{argument}: no note matches {ref.strip()!r} (by path, title, alias or memory id); "
                 "find it with search_unified"
             ) from None
     if not path.lower().endswith(".md"):
-        raise _attachment(path)
+        raise _attachment(path, argument)
     return path
 
 
@@ -158,7 +158,8 @@ def _page_end(body: str, start: int, room: int) -> int:
     return end
 
 
-def _link_kind(link: NoteLink) -> str:
+def link_kind(link: NoteLink) -> str:
+    """What a link is, as answers name it: its property (a typed relation), embed or link."""
     if link.kind == "property" and link.property:
         return link.property
     return "embed" if link.embed else "link"
@@ -168,7 +169,7 @@ def _links(catalog: VaultCatalog, rel: str) -> tuple[list[NoteLinkView], list[st
     """The note's links in the order written, and the paths of the notes linking to it."""
     with catalog.lock:
         links = [
-            NoteLinkView(target=e.link.target, path=e.target, kind=_link_kind(e.link))
+            NoteLinkView(target=e.link.target, path=e.target, kind=link_kind(e.link))
             for e in catalog.graph.outgoing(rel)
         ]
         return links, list(catalog.graph.backlinks(rel))

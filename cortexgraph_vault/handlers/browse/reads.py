@@ -1,15 +1,13 @@
-"""Reading memories: open by reference, search, and vault statistics."""
+"""Reading memories: open by reference, and search."""
 
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from datetime import datetime
 
 from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.relation_ids import relation_id
-from cortexgraph_vault.core.rules import in_danger_zone, promote_reason, should_forget
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import NotFound
 from cortexgraph_vault.handlers.browse.notes import note_cursor
@@ -25,19 +23,37 @@ from cortexgraph_vault.handlers.browse.size_budget import (
     shrink_text,
 )
 from cortexgraph_vault.handlers.graph.relation_index import relation_index
-from cortexgraph_vault.handlers.request_checks import asks_for_history, wanted_statuses
+from cortexgraph_vault.handlers.request_checks import wanted_statuses
 from cortexgraph_vault.models import (
     MemoryView,
     OpenResult,
     Relations,
     RelationView,
     SearchResult,
-    Skipped,
-    StatsResult,
 )
 from cortexgraph_vault.requests.memories import OpenMemoriesRequest, SearchMemoryRequest
 
 ALL_STATUSES = ("active", "promoted", "archived")
+
+
+def relation_view(
+    from_id: str | None,
+    to_id: str | None,
+    kind: str,
+    target: str,
+    strength: float = 1.0,
+    metadata: dict[str, str] | None = None,
+) -> RelationView:
+    """A relation as answers show it, with its stable id (core/relation_ids.py)."""
+    return RelationView(
+        id=relation_id(from_id, to_id, kind, target),
+        from_memory_id=from_id,
+        to_memory_id=to_id,
+        relation_type=kind,
+        target=target,
+        strength=strength,
+        metadata=metadata or {},
+    )
 
 
 def relations_of(engine: VaultEngine, m: Memory) -> Relations:
@@ -46,23 +62,9 @@ def relations_of(engine: VaultEngine, m: Memory) -> Relations:
     for kind, values in m.relations.items():
         for value in values:
             target = index.target_of(value)
-            out.append(
-                RelationView(
-                    id=relation_id(m.id, target.id if target else None, kind, link_target(value)),
-                    from_memory_id=m.id,
-                    to_memory_id=target.id if target else None,
-                    relation_type=kind,
-                    target=link_target(value),
-                )
-            )
+            out.append(relation_view(m.id, target.id if target else None, kind, link_target(value)))
     incoming = [
-        RelationView(
-            id=relation_id(rel.from_memory.id, m.id, rel.kind, link_target(rel.value)),
-            from_memory_id=rel.from_memory.id,
-            to_memory_id=m.id,
-            relation_type=rel.kind,
-            target=link_target(rel.value),
-        )
+        relation_view(rel.from_memory.id, m.id, rel.kind, link_target(rel.value))
         for rel in index.pointing_at(m)
     ]
     return Relations(outgoing=out, incoming=incoming)
@@ -146,71 +148,7 @@ def search_memory(engine: VaultEngine, req: SearchMemoryRequest) -> SearchResult
     Runs on the live index (handlers/search/search.py): relevance first, the memory score as a bounded
     prior; review candidates blended in without dropping a result.
     """
-    from cortexgraph_vault.handlers.search.relevance import (
-        ONLY_COMMON_WORDS,
-        check_query,
-        only_common_words,
-    )
-    from cortexgraph_vault.handlers.search.search import rank, search_terms
-    from cortexgraph_vault.handlers.search.search_page import PageBudget, PageRequest, page_of
+    from cortexgraph_vault.handlers.search.search_page import searched
 
-    query = req.query
     wanted = wanted_statuses(req.status, known=ALL_STATUSES, default=("active", "promoted"))
-    check_query(query)
-    budget = PageBudget.of(engine, "search_memory", req)
-    if query and only_common_words(query):
-        return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
-    terms = search_terms(query) if query and query.strip() else []
-    if query and query.strip() and not terms:
-        return SearchResult(count=0, results=[])
-    now = budget.now(engine)
-    ranked, matches = rank(
-        engine,
-        query or "",
-        terms,
-        statuses=wanted,
-        tags=req.tags,
-        used_since=req.used_since(now),
-        now=now,
-        by_memory_score=True,
-        include_superseded=asks_for_history(req.status),
-    )
-    if req.min_score is not None:
-        ranked = ranked.where(ranked.memory_scores_or_zero() >= req.min_score)
-    shown = PageRequest.asked(req, req.top_k, budget, (1.0, 1.0))
-    return page_of(engine, ranked, matches, shown, now=now)
-
-
-def stats(engine: VaultEngine) -> StatsResult:
-    now = engine.now()
-    catalog = engine.fresh()
-    by_status: Counter[str] = Counter()
-    by_folder: Counter[str] = Counter()
-    histogram: Counter[str] = Counter()
-    forgettable = danger = promotable = 0
-    for note in catalog.notes():
-        by_folder[note.path.split("/", 1)[0] if "/" in note.path else "."] += 1
-        m = note.memory_state  # the memory's hot fields: no memory decoded to count them
-        if m is None:
-            continue
-        by_status[m.status] += 1
-        if m.status != "active":
-            continue
-        s = engine.score_of(m.decay, now)
-        bucket = min(int(s * 10), 10) / 10
-        histogram[f"{bucket:.1f}" if bucket < 1 else "≥1.0"] += 1
-        forgettable += should_forget(s, engine.rules)
-        danger += in_danger_zone(s, engine.rules)
-        promotable += not m.superseded and promote_reason(m.decay, s, now, engine.rules) is not None
-    git = engine.history_located() or "a git repository"
-    return StatsResult(
-        total_notes=len(catalog),
-        memories=dict(by_status),
-        by_folder=dict(sorted(by_folder.items())),
-        histogram=dict(sorted(histogram.items())),
-        forgettable=forgettable,
-        danger_zone=danger,
-        promotable=promotable,
-        problems=[Skipped(path=p, reason=r) for p, r in catalog.problems()],
-        git=git,
-    )
+    return searched(engine, req, wanted)

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 from cortexgraph_vault.core.decay import DAY
-from cortexgraph_vault.core.rules import review_priority, should_forget
+from cortexgraph_vault.core.rules import (
+    in_danger_zone,
+    promote_reason,
+    review_priority,
+    should_forget,
+)
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.handlers.browse.reads import stats as base_stats
-from cortexgraph_vault.models import VaultStats
+from cortexgraph_vault.models import Skipped, VaultStats
 
 AT_RISK_DAYS = 7.0
 
@@ -50,35 +55,54 @@ def _folder_bytes(root: Path, known: Callable[[str], int | None]) -> int:
 
 
 def stats(engine: VaultEngine) -> VaultStats:
-    """The foundation's counts, plus what is at risk, due for review, and how big things are."""
-    base = base_stats(engine)
+    """The counts by status and folder, the score histogram, what is at risk, due for review,
+    and how big things are."""
     now = engine.now()
-    at_risk = due = 0
-    memory_bytes = 0
-    for note in engine.catalog.notes():
+    catalog = engine.fresh()
+    rules = engine.rules
+    by_status: Counter[str] = Counter()
+    by_folder: Counter[str] = Counter()
+    histogram: Counter[str] = Counter()
+    forgettable = danger = promotable = at_risk = due = memory_bytes = 0
+    for note in catalog.notes():
+        by_folder[note.path.split("/", 1)[0] if "/" in note.path else "."] += 1
         m = note.memory_state  # the memory's hot fields: no memory decoded to count them
         if m is None:
             continue
+        by_status[m.status] += 1
         memory_bytes += note.size
         if m.status != "active":
             continue
-        score = engine.score_of(m.decay, now)
-        due += review_priority(score, engine.rules) > 0
-        if should_forget(score, engine.rules):
+        s = engine.score_of(m.decay, now)
+        bucket = min(int(s * 10), 10) / 10
+        histogram[f"{bucket:.1f}" if bucket < 1 else "≥1.0"] += 1
+        danger += in_danger_zone(s, rules)
+        promotable += not m.superseded and promote_reason(m.decay, s, now, rules) is not None
+        due += review_priority(s, rules) > 0
+        if should_forget(s, rules):
+            forgettable += 1
             continue
-        left = m.decay.seconds_until(engine.rules.forget_threshold, now, engine.decay)
+        left = m.decay.seconds_until(rules.forget_threshold, now, engine.decay)
         at_risk += left <= AT_RISK_DAYS * DAY
-    note_at = engine.catalog.note
     vault_bytes = _folder_bytes(
-        engine.root, lambda rel: None if (n := note_at(rel)) is None else n.size
+        engine.root, lambda rel: None if (n := catalog.note(rel)) is None else n.size
     )
+    problems = [Skipped(path=p, reason=r) for p, r in catalog.problems()]
     cache = engine.index_cache.path
     return VaultStats(
-        **base.model_dump(),
+        total_notes=len(catalog),
+        memories=dict(by_status),
+        by_folder=dict(sorted(by_folder.items())),
+        histogram=dict(sorted(histogram.items())),
+        forgettable=forgettable,
+        danger_zone=danger,
+        promotable=promotable,
+        problems=problems,
+        git=engine.history_located() or "a git repository",
         at_risk=at_risk,
         at_risk_days=AT_RISK_DAYS,
         due_for_review=due,
-        notes_with_problems=len({p.path for p in base.problems}),
+        notes_with_problems=len({p.path for p in problems}),
         vault_bytes=vault_bytes,
         memory_bytes=memory_bytes,
         cache_bytes=_size(cache),

@@ -8,10 +8,10 @@ from collections import Counter
 from datetime import UTC, datetime
 
 from cortexgraph_vault.core import wording
-from cortexgraph_vault.core.resolve import name_key
 from cortexgraph_vault.core.times import format_time, from_epoch
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.errors import InvalidArgument, NotFound
+from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.handlers.browse.notes import find_note, link_kind
 from cortexgraph_vault.handlers.browse.paging import paginate
 from cortexgraph_vault.handlers.browse.size_budget import (
     cursor_after,
@@ -76,7 +76,7 @@ def _relation(engine: VaultEngine, edge: Edge) -> GraphRelation:
     to_note = catalog.note(edge.target) if edge.target else None
     link = edge.link
     kind = link.property if link.kind == "property" and link.property else None
-    relation_type = kind if kind else ("embed" if link.embed else "link")
+    relation_type = link_kind(link)
     key = f"{edge.from_path}|{relation_type}|{link.target}|{link.heading}|{link.line}"
     # Two links on one line to the same target differ by block or alias.
     key += f"|{link.block}|{link.alias}" if link.block or link.alias else ""
@@ -222,40 +222,11 @@ def _summaries(
     return used + more
 
 
-def _find_note(engine: VaultEngine, ref: str) -> IndexedNote:
-    """A note by vault path (with or without .md), memory id, or a title / alias."""
-    catalog = engine.fresh()
-    ref = (ref or "").strip()
-    if not ref:
-        raise InvalidArgument("give a note path, title or memory id")
-    for candidate in (ref, ref + ".md"):
-        note = catalog.note(candidate)
-        if note is not None:
-            return note
-    memory = catalog.memory_by_id(ref)
-    if memory is not None and (found := catalog.note(memory.path)) is not None:
-        return found
-    low = name_key(ref)
-    named = [n for n in catalog.notes() if name_key(n.title) == low]
-    named = named or [n for n in catalog.notes() if low in (name_key(a) for a in n.aliases)]
-    if len(named) == 1:
-        return named[0]
-    if named:
-        # Obsidian resolves a bare name to the shortest path; so do we.
-        return min(named, key=lambda n: (n.path.count("/"), len(n.path), n.path))
-    try:
-        resolved = catalog.note(engine.resolve(ref).path)
-    except NotFound:
-        resolved = None
-    if resolved is None:
-        raise NotFound(f"no note or memory matches {ref!r} (by path, title, alias or id)")
-    return resolved
-
-
 def neighbourhood(engine: VaultEngine, req: GraphNeighbourhoodRequest) -> NeighbourhoodResult:
     """The notes within `hops` links of one note, in either direction, and the links among them."""
     hops, include_scores = req.hops, req.include_scores
-    center = _find_note(engine, req.path)
+    center = engine.catalog.note(find_note(engine, req.path, "path"))
+    assert center is not None  # find_note indexes a note it finds on disk
     now = engine.now()
     catalog = engine.catalog
     with catalog.lock:

@@ -23,6 +23,7 @@ from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.handlers.browse.notes import link_kind
 from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models import GraphPictureResult
 from cortexgraph_vault.requests.maintenance import GraphHtmlRequest
@@ -124,12 +125,7 @@ def graph_data(engine: VaultEngine, *, include_notes: bool = True) -> GraphData:
             for edge in graph.outgoing(path):
                 if edge.target is None or edge.target == path or edge.target not in chosen:
                     continue
-                link = edge.link
-                kind = (
-                    link.property
-                    if link.kind == "property" and link.property
-                    else ("embed" if link.embed else "link")
-                )
+                kind = link_kind(edge.link)
                 key = (path, edge.target, kind)
                 if key not in seen:
                     seen.add(key)
@@ -168,10 +164,11 @@ def render_page(data: GraphData) -> str:
     )
 
 
-def write_graph_page(
-    engine: VaultEngine, out: Path, *, include_notes: bool = True
-) -> tuple[int, int, int]:
-    data = graph_data(engine, include_notes=include_notes)
+def graph_html(engine: VaultEngine, req: GraphHtmlRequest) -> GraphPictureResult:
+    out = Path(req.file).expanduser()
+    if out.is_dir():
+        raise InvalidArgument(f"{out}: is a folder; give a file name such as graph.html")
+    data = graph_data(engine, include_notes=req.include_notes)
     text = render_page(data).encode("utf-8")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_path_for(out)
@@ -181,18 +178,11 @@ def write_graph_page(
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    return len(data["nodes"]), len(data["edges"]), len(text)
-
-
-def graph_html(engine: VaultEngine, req: GraphHtmlRequest) -> GraphPictureResult:
-    out = Path(req.file).expanduser()
-    if out.is_dir():
-        raise InvalidArgument(f"{out}: is a folder; give a file name such as graph.html")
-    nodes, edges, size = write_graph_page(engine, out, include_notes=req.include_notes)
+    nodes, edges = len(data["nodes"]), len(data["edges"])
     return GraphPictureResult(
         path=str(out),
         nodes=nodes,
         edges=edges,
-        bytes=size,
+        bytes=len(text),
         message=wording.graph_page_written(str(out), nodes, edges),
     )

@@ -9,11 +9,12 @@ it: the lookup is built once and kept until a memory's relations, id, title or p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.memory import SUPERSEDED_BY, Memory
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.handlers.graph.catalog_memo import ChangedMemo
+from cortexgraph_vault.handlers.graph.catalog_memo import CatalogMemo
 from cortexgraph_vault.index.catalog.change_log import ADDED, RELATIONS, Changes
 from cortexgraph_vault.index.notes.records import IndexedNote
 
@@ -36,8 +37,7 @@ def note_keys(title: str, path: str, memory_id: str | None) -> list[str]:
     return keys
 
 
-@dataclass(frozen=True)
-class Incoming:
+class Incoming(NamedTuple):
     from_memory: Memory
     kind: str
     value: str
@@ -137,6 +137,6 @@ def updated_relation_index(before: RelationIndex, changes: Changes) -> RelationI
     return _added(before, list(new.values())) if new else before
 
 
-relation_index = ChangedMemo(
+relation_index = CatalogMemo(
     lambda catalog: catalog.relation_generation, build_relation_index, updated_relation_index
 )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from functools import partial
 
 from cortexgraph_vault.core.memory import Memory, memory_from_fields
 from cortexgraph_vault.core.note import REMOVE, minimal_update, parse_note
@@ -11,7 +10,12 @@ from cortexgraph_vault.core.times import format_time, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import Ambiguous, GitError, InvalidArgument, NotFound
 from cortexgraph_vault.handlers.browse.size_budget import answer_within, shrink_text
-from cortexgraph_vault.handlers.lifecycle.undo import commit_or_undo, undo_create, undo_moves
+from cortexgraph_vault.handlers.lifecycle.undo import (
+    commit_or_undo,
+    move_memory,
+    undo_create,
+    undo_moves,
+)
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.index.notes.records import aliases_of
 from cortexgraph_vault.models import (
@@ -143,15 +147,7 @@ def restore(engine: VaultEngine, req: RestoreMemoryRequest) -> RestoreResult:
             raise InvalidArgument(f"{live.path}: is {live.status}, not forgotten or archived")
         changes = restored_fields(live, now)
         with engine.lock.held():  # through the commit, so an undo cannot clobber anyone
-            written, old = engine.store.move(
-                live.path,
-                engine.layout.stm,
-                changes,
-                in_use=partial(engine.catalog.name_in_use, besides=live.path),
-                title=live.title,
-            )
-            engine.catalog.drop(old)
-            engine.catalog.record(written.path, written.data)
+            written, old, _ = move_memory(engine, live, engine.layout.stm, changes)
             sha, unrecorded = commit_or_undo(
                 engine,
                 [old, written.path],

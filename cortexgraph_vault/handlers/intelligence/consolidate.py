@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypedDict
@@ -185,12 +186,7 @@ def locate(engine: VaultEngine, wanted: str) -> Target:
     wanted = (wanted or "").strip()
     pinned = ClusterBook(engine.root).recall(wanted)
     if pinned is None:
-        clusters = find_clusters(
-            similarity_model(candidates(engine)),
-            engine.config.cluster_link_threshold,
-            engine.config.cluster_max_size,
-        )
-        found = next((c for c in clusters if c.id == wanted), None)
+        found = next((t for t in auto_targets(engine, -math.inf) if t.id == wanted), None)
         if found is None:
             raise NotFound(
                 f"no cluster has id {wanted!r}: it is not one cluster_memories returned for this "
@@ -198,10 +194,7 @@ def locate(engine: VaultEngine, wanted: str) -> Target:
                 "again and use an id from its answer",
                 operations=("cluster_memories",),
             )
-        current = [m for k in found.members if (m := _current(engine, k)) is not None]
-        return Target(
-            found.id, current, found.cohesion, {member_key(m): pin(m).hash for m in current}
-        )
+        return found
     members: list[Memory] = []
     changed: list[str] = []
     for p in pinned.members:

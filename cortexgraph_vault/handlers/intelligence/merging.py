@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
-from cortexgraph_vault.core.link_values import link_target, points_to
+from cortexgraph_vault.core.link_values import link_target, listed, points_to
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.merge import Merged, MergeSource, merge
 from cortexgraph_vault.core.note import parse_note, render_note
@@ -97,12 +97,6 @@ def current_members(
     return fresh
 
 
-def _link_values(raw: object) -> list[str]:
-    """A link property's values as written (one string, or a list of them)."""
-    values = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
-    return [v.strip() for v in values if isinstance(v, str) and v.strip()]
-
-
 def _inherited_relations(members: Sequence[Memory], texts: Mapping[str, str]) -> dict[str, object]:
     """Relations of the originals that point outside the cluster, carried to the merged note."""
     fields: dict[str, object] = {}
@@ -110,7 +104,8 @@ def _inherited_relations(members: Sequence[Memory], texts: Mapping[str, str]) ->
     for kind in INHERITED:
         values: list[str] = []
         for fm in frontmatters:
-            for value in _link_values(fm.get(kind)):
+            given = (v.strip() for v in listed(fm.get(kind)) if isinstance(v, str))
+            for value in filter(None, given):
                 if any(points_to(value, other) for other in members):
                     continue
                 if link_target(value).lower() not in {link_target(v).lower() for v in values}:

@@ -18,7 +18,6 @@ from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.enrich import extract_entities
 from cortexgraph_vault.core.fact_slots import SLOT_SEEDS
 from cortexgraph_vault.core.intent import Intent, analyze_recall, analyze_save, recall_query, topics
-from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.use_relevance import (
     Judged,
     MessageView,
@@ -161,18 +160,13 @@ def relevant_memories(engine: VaultEngine, text: str, limit: int) -> list[_Candi
         use = judge(view, f"{m.title}\n{m.body}", weights, _cosine(engine, text, path))
         judged[path] = _Candidate(hit, use, m.created, [use.why])
     chosen = pick(
-        [Judged(path, c.use, _saved(c)) for path, c in judged.items()],
+        [
+            Judged(path, c.use, c.created.timestamp() if c.created else 0.0)
+            for path, c in judged.items()
+        ],
         engine.config.auto_recall_relevance_threshold,
     )
     return [judged[j.key] for j in chosen[:limit]]
-
-
-def _saved(c: _Candidate) -> float:
-    return c.created.timestamp() if c.created is not None else 0.0
-
-
-def last_use(m: Memory) -> datetime:
-    return max(m.last_used, m.last_review_at) if m.last_review_at else m.last_used
 
 
 def _cooling(engine: VaultEngine, chosen: Sequence[_Candidate], now: datetime) -> set[str]:
@@ -182,7 +176,8 @@ def _cooling(engine: VaultEngine, chosen: Sequence[_Candidate], now: datetime) -
     for c in chosen:
         note = engine.catalog.reload(c.hit.path)
         m = note.memory if note is not None else None
-        if m is None or (now - last_use(m)).total_seconds() < interval:
+        used = max(m.last_used, m.last_review_at or m.last_used) if m is not None else None
+        if used is None or (now - used).total_seconds() < interval:
             cooling.add(c.hit.path)
     return cooling
 

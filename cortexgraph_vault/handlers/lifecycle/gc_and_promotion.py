@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
+import threading
 import time
-from collections.abc import Iterable, Sequence
-from functools import partial
-from pathlib import PurePosixPath
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path, PurePosixPath
 
+from cortexgraph_vault.config import user_cache_dir
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.decay import age_days
 from cortexgraph_vault.core.link_values import link_target
@@ -18,8 +20,7 @@ from cortexgraph_vault.core.rules import promote_reason, should_forget
 from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import GitError, InvalidArgument, VaultError
 from cortexgraph_vault.handlers.browse.size_budget import answer_within
-from cortexgraph_vault.handlers.lifecycle import snapshot_due
-from cortexgraph_vault.handlers.lifecycle.undo import commit_or_undo, undo_moves
+from cortexgraph_vault.handlers.lifecycle.undo import commit_or_undo, move_memory, undo_moves
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.index.heap_trim import give_back_freed_memory
 from cortexgraph_vault.index.notes.records import IndexedNote
@@ -33,6 +34,7 @@ from cortexgraph_vault.models import (
 )
 from cortexgraph_vault.requests.lifecycle import GcRequest, PromoteMemoryRequest
 from cortexgraph_vault.vault import files
+from cortexgraph_vault.vault.lock import vault_key
 from cortexgraph_vault.vault.store import Written, set_fields
 
 log = logging.getLogger(__name__)
@@ -143,82 +145,64 @@ def _left_alone(note: IndexedNote, skip: set[str]) -> Skipped | None:
     return None
 
 
-def forget_candidates(
+def gc_candidates(
     engine: VaultEngine, skip_paths: Iterable[str], limit: int | None = None
-) -> tuple[list[tuple[Memory, float]], list[Skipped]]:
-    """The memories to forget, lowest score first (ties by path), the first `limit` of them;
-    and those left alone. Chosen from each note's hot fields (`memory_state`): only the
-    memories returned are decoded, not every forgettable one."""
+) -> tuple[list[tuple[Memory, float]], list[tuple[Memory, float]], list[Skipped]]:
+    """What gc takes, chosen from each note's hot fields (`memory_state`: only the memories
+    returned are decoded): the faded short-term memories, lowest score first (ties by path),
+    the first `limit` of them; the memories replaced by newer ones (`superseded_by`),
+    short-term or promoted, by path: done, so gc archives them whatever their score (out of
+    search and review, still in the vault, the chain of links resolves, and in its history);
+    and the notes left alone, the faded ones' first."""
     now = engine.now()
     skip = {engine.safe_rel(p) for p in skip_paths}
-    found: list[tuple[float, str, IndexedNote]] = []
-    skipped: list[Skipped] = []
+    faded: list[tuple[float, str, IndexedNote]] = []
+    replaced: list[tuple[float, str, IndexedNote]] = []
+    skipped: tuple[list[Skipped], list[Skipped]] = ([], [])
     for note in engine.fresh().notes():
         state = note.memory_state
-        if state is None or state.status != "active" or engine.layout.folder_of(note.path) != "stm":
+        if state is None:
             continue
-        if state.superseded:  # done, not faded: `superseded_candidates` takes it
+        if state.superseded:  # done, not faded
+            if state.status not in ("active", "promoted"):
+                continue
+            found = replaced
+        elif state.status == "active" and engine.layout.folder_of(note.path) == "stm":
+            found = faded
+        else:
             continue
         s = engine.score_of(state.decay, now)
-        if not should_forget(s, engine.rules):
+        if found is faded and not should_forget(s, engine.rules):
             continue
         left = _left_alone(note, skip)
         if left is not None:
-            skipped.append(left)
-            continue
-        found.append((s, note.path, note))
-    found.sort(key=lambda entry: (entry[0], entry[1]))
-    chosen = []
-    for s, _, note in found if limit is None else found[:limit]:
-        m = note.memory_unkept()  # decoded only now, and only these
-        if m is not None:
-            chosen.append((m, s))
-    return chosen, skipped
+            skipped[found is replaced].append(left)
+        else:
+            found.append((s, note.path, note))
+    faded.sort(key=lambda entry: (entry[0], entry[1]))
+    replaced.sort(key=lambda entry: entry[1])
+
+    def decoded(chosen: list[tuple[float, str, IndexedNote]]) -> list[tuple[Memory, float]]:
+        return [(m, s) for s, _, note in chosen if (m := note.memory_unkept()) is not None]
+
+    return decoded(faded[:limit]), decoded(replaced), [*skipped[0], *skipped[1]]
 
 
-def superseded_candidates(
-    engine: VaultEngine, skip_paths: Iterable[str]
-) -> tuple[list[tuple[Memory, float]], list[Skipped]]:
-    """Memories replaced by newer ones (`superseded_by`), short-term or promoted: done, so gc
-    archives them whatever their score — out of search and review, still in the vault (the
-    chain of links resolves) and in its history. By path."""
-    now = engine.now()
-    skip = {engine.safe_rel(p) for p in skip_paths}
-    chosen: list[tuple[Memory, float]] = []
-    skipped: list[Skipped] = []
-    for note in engine.catalog.notes():
-        state = note.memory_state
-        if state is None or not state.superseded or state.status not in ("active", "promoted"):
-            continue
-        left = _left_alone(note, skip)
-        if left is not None:
-            skipped.append(left)
-            continue
-        m = note.memory_unkept()
-        if m is not None:
-            chosen.append((m, engine.score_of(state.decay, now)))
-    chosen.sort(key=lambda entry: entry[0].path)
-    return chosen, skipped
-
-
-def _archive(
-    engine: VaultEngine, memories: Sequence[Memory], now: object
+def _move_all(
+    engine: VaultEngine,
+    memories: Sequence[Memory],
+    folder: str,
+    changes: Callable[[Memory], dict[str, object]],
+    step: str,
 ) -> list[tuple[str, Written]]:
-    """Move memories into the archive (the caller holds the lock and commits)."""
+    """Move memories into `folder` with `changes` set, all or none (the caller holds the lock
+    and commits)."""
     moves: list[tuple[str, Written]] = []
-    progress = engine.progress("archiving")
+    progress = engine.progress(step)
     try:
         for done, m in enumerate(memories, 1):
             progress(done, len(memories))
-            written, old = engine.store.move(
-                m.path,
-                engine.layout.archive,
-                {"status": "archived", "archived_at": now, **({} if m.id else {"id": new_id()})},
-                in_use=partial(engine.catalog.name_in_use, besides=m.path),
-                title=m.title,
-            )
-            engine.catalog.drop(old)
-            engine.catalog.record(written.path, written.data)
+            written, old, _ = move_memory(engine, m, folder, changes(m))
             moves.append((old, written))
     except (VaultError, OSError):
         undo_moves(engine, moves)
@@ -230,9 +214,7 @@ def _archive(
 def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
     dry_run, archive_instead, skip_paths = req.dry_run, req.archive_instead, req.skip_paths or ()
     now = engine.now()
-    found, skipped = forget_candidates(engine, skip_paths, req.limit)
-    done, left = superseded_candidates(engine, skip_paths)
-    skipped += left
+    found, done, skipped = gc_candidates(engine, skip_paths, req.limit)
     replaced_by = {m.path: [link_target(v) for v in m.superseded_by] for m, _ in done}
     both = [*done, *found]
     candidates = [
@@ -288,7 +270,17 @@ def gc(engine: VaultEngine, req: GcRequest) -> GcResult:
     )
     message = subject + "\n\n" + "\n".join(lines)
     with engine.lock.held():
-        moves = _archive(engine, [m for m, _ in archived], now)
+        moves = _move_all(
+            engine,
+            [m for m, _ in archived],
+            engine.layout.archive,
+            lambda m: {
+                "status": "archived",
+                "archived_at": now,
+                **({} if m.id else {"id": new_id()}),
+            },
+            "archiving",
+        )
         moved = [p for old, written in moves for p in (old, written.path)]
         if not forgotten:
             key = "Archived"
@@ -386,28 +378,17 @@ def promote(
             else "no memory qualifies for promotion",
         )
     engine.git_state.refuse_change("promote")
-    moved: dict[str, str] = {}
-    ids: list[str] = []
-    moves: list[tuple[str, Written]] = []
+    ids = [m.id or new_id() for m, _, _ in chosen]
+    new_ids = dict(zip([m.path for m, _, _ in chosen], ids, strict=True))
     with engine.lock.held():  # held through the commit, so an undo cannot clobber anyone
-        try:
-            for m, _, _ in chosen:
-                mid = m.id or new_id()
-                written, old = engine.store.move(
-                    m.path,
-                    engine.layout.ltm,
-                    {"status": "promoted", "promoted_at": now, "id": mid},
-                    in_use=partial(engine.catalog.name_in_use, besides=m.path),
-                    title=m.title,
-                )
-                moves.append((old, written))
-                engine.catalog.drop(old)
-                engine.catalog.record(written.path, written.data)
-                moved[old] = written.path
-                ids.append(mid)
-        except (VaultError, OSError):
-            undo_moves(engine, moves)
-            raise
+        moves = _move_all(
+            engine,
+            [m for m, _, _ in chosen],
+            engine.layout.ltm,
+            lambda m: {"status": "promoted", "promoted_at": now, "id": new_ids[m.path]},
+            "promoting",
+        )
+        moved = {old: written.path for old, written in moves}
         lines = "\n".join(f"- {m.title} ({m.id}): {reason}" for m, _, reason in chosen)
         paths = [p for pair in moved.items() for p in pair]
         message = f"{wording.promote_subject(len(moved), engine.layout.ltm)}\n\n{lines}\n\n"
@@ -454,6 +435,38 @@ def snapshot(engine: VaultEngine) -> SnapshotResult:
     return SnapshotResult(commit=sha, paths=paths, message=wording.snapshot_recorded(len(paths)))
 
 
+# When the next snapshot of gathered touches is due, known without a system call. Every touch
+# asks (`maybe_snapshot`): a stat of the stamp file every process on the vault shares, of the
+# vault's `.git`, and the vault's real path for the stamp's name, eight system calls on the
+# change's turn, each a hand-over of the interpreter to a reader thread. The stamp's mtime only
+# ever moves forward (any process touches it when it snapshots), so once it was read, no
+# snapshot is due before that mtime plus the interval: until then the answer is known here.
+_due: dict[Path, float] = {}  # stamp file → wall-clock time before which none is due
+_due_lock = threading.Lock()
+
+
+def stamp_file(root: Path) -> Path:
+    """The stamp of the last snapshot of the vault at `root` (outside the vault)."""
+    return _stamp_file(str(user_cache_dir()), str(root))
+
+
+@functools.lru_cache(maxsize=64)
+def _stamp_file(cache_dir: str, root: str) -> Path:
+    return Path(cache_dir) / "snapshots" / f"{vault_key(Path(root))}.stamp"
+
+
+def not_due_yet(stamp: Path) -> bool:
+    """True when a look at `stamp` made earlier says no snapshot can be due now."""
+    with _due_lock:
+        return time.time() < _due.get(stamp, 0.0)
+
+
+def looked(stamp: Path, last: float, interval: float) -> None:
+    """`stamp` was read (or touched) with mtime `last`: none is due before last + interval."""
+    with _due_lock:
+        _due[stamp] = max(_due.get(stamp, 0.0), last + interval)
+
+
 def maybe_snapshot(engine: VaultEngine) -> SnapshotResult | None:
     """Gather reinforcements into a snapshot commit once per `git_commit_interval`.
 
@@ -464,18 +477,18 @@ def maybe_snapshot(engine: VaultEngine) -> SnapshotResult | None:
     cfg = engine.config
     if not cfg.git_auto_commit:
         return None
-    stamp = snapshot_due.stamp_file(engine.root)
-    if snapshot_due.not_due_yet(stamp) or not engine.history.available:
+    stamp = stamp_file(engine.root)
+    if not_due_yet(stamp) or not engine.history.available:
         return None
     try:
         last = stamp.stat().st_mtime
     except FileNotFoundError:
         stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.touch()
-        snapshot_due.looked(stamp, time.time(), cfg.git_commit_interval)
+        looked(stamp, time.time(), cfg.git_commit_interval)
         return None
     if time.time() - last < cfg.git_commit_interval:
-        snapshot_due.looked(stamp, last, cfg.git_commit_interval)
+        looked(stamp, last, cfg.git_commit_interval)
         return None
     stamp.touch()
     try:

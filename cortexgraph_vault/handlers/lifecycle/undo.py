@@ -1,5 +1,6 @@
-"""All or nothing for operations git records (promote, restore): when the commit fails, every
-file is put back, so the vault is exactly as it was and the error says why.
+"""Memories moved between folders, and all or nothing for operations git records (promote,
+restore): when the commit fails, every file is put back, so the vault is exactly as it was and
+the error says why.
 
 Without a repository (or with commits switched off) there is no history to keep: the change
 stands, as a save does, and the result says it was not recorded and why.
@@ -7,12 +8,36 @@ stands, as a save does, and the result says it was not recorded and why.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 
+from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import GitError
+from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.vault.files import current_stamp, remove_file
 from cortexgraph_vault.vault.store import Written
+
+
+def move_memory(
+    engine: VaultEngine,
+    m: Memory,
+    folder: str,
+    changes: Mapping[str, object],
+    title: str | None = None,
+) -> tuple[Written, str, IndexedNote]:
+    """`m` moved into `folder` with `changes` set, under its title or `title` (a free name),
+    the catalogue following: what was written, the old path, the note now."""
+    written, old = engine.store.move(
+        m.path,
+        folder,
+        changes,
+        in_use=partial(engine.catalog.name_in_use, besides=m.path),
+        title=title or m.title,
+    )
+    engine.catalog.drop(old)
+    note = engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
+    return written, old, note
 
 
 def commit_or_undo(

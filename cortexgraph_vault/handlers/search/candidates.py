@@ -9,7 +9,6 @@ the full key, so the result is exactly that of sorting every match.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -90,17 +89,3 @@ class CandidatePool:
     def review(self) -> list[Candidate]:
         """The review candidates (priority > 0), most urgent first."""
         return sorted(self.tuples(np.nonzero(self.priority > 0)[0]), key=review_key)
-
-
-def first_of(ranked: Sequence[Candidate] | CandidatePool, n: int) -> list[Candidate]:
-    if isinstance(ranked, CandidatePool):
-        return ranked.first(n)
-    if len(ranked) > n * 4:
-        return heapq.nsmallest(n, ranked, key=order_key)
-    return sorted(ranked, key=order_key)[:n]
-
-
-def review_of(ranked: Sequence[Candidate] | CandidatePool) -> list[Candidate]:
-    if isinstance(ranked, CandidatePool):
-        return ranked.review()
-    return sorted((c for c in ranked if c[4] > 0), key=review_key)

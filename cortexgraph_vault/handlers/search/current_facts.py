@@ -108,6 +108,3 @@ def current_first(
         tops = [score[place[r]] for r in currents]
         score[k] = min(score[k], min(tops) * 0.999) if tops else score[k] * ALONE
     return CandidatePool(paths, at, score, relevance, memory, priority).where(keep)
-
-
-__all__ = ["current_first", "current_of", "replaced_rows"]

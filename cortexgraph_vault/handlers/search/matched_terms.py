@@ -12,6 +12,7 @@ note than the one asked about), and its terms are then remembered by the text
 
 from __future__ import annotations
 
+from cortexgraph_vault.handlers.graph.catalog_memo import NoteMemo
 from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.index.text.content_stems import content_stems
@@ -21,18 +22,14 @@ from cortexgraph_vault.index.text.text_index import FIELD_WEIGHTS, FIELDS, echoe
 MATCH_SCAN_CHARS = 20_000  # of a note's text, looked through to say what matched
 
 
-KEPT_MAX = 4096  # notes whose split fields are kept (those of the hits of recent searches)
-
-
 class _Split:
     """What `matched_in` looks through in one version of a note, split once: a search shows
     the same notes call after call, and splitting their short fields (and the start of their
     text, to see whether the title repeats it) was two thirds of the work per hit."""
 
-    __slots__ = ("content", "counted", "long_text", "note", "sets", "tokens")
+    __slots__ = ("content", "counted", "long_text", "sets", "tokens")
 
     def __init__(self, note: IndexedNote) -> None:
-        self.note = note  # held, so its id stays its own while the entry is kept
         *short, content = note.document().field_texts()
         self.long_text = len(content) > MATCH_SCAN_CHARS
         self.content = content  # the note's own text, not a copy (a long one is cut at use)
@@ -52,18 +49,7 @@ class _Split:
         return self.counted
 
 
-_split: dict[int, _Split] = {}
-
-
-def _split_of(note: IndexedNote) -> _Split:
-    found = _split.get(id(note))
-    if found is not None and found.note is note:
-        return found
-    made = _Split(note)
-    if len(_split) >= KEPT_MAX:
-        _split.clear()
-    _split[id(note)] = made
-    return made
+_split_of = NoteMemo(_Split)  # the hits of recent searches
 
 
 def matched_fields(

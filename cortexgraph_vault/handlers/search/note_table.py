@@ -11,20 +11,18 @@ from __future__ import annotations
 
 import functools
 import math
-import threading
-import weakref
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import is_not
+from itertools import repeat
 
 import numpy as np
 
 from cortexgraph_vault.engine import VaultEngine
+from cortexgraph_vault.handlers.graph.catalog_memo import CatalogMemo
 from cortexgraph_vault.index.catalog.change_log import ADDED, Changes
 from cortexgraph_vault.index.notes.records import IndexedNote, MemoryState
 
 NOTE = -1  # status code of a note that is not a memory
-IN_PLACE_MAX = 256  # notes replaced at their place: past this, the general path
+COLUMNS = ("status", "use_base", "last_used", "strength", "created")
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,8 +38,6 @@ class NoteTable:
     created: np.ndarray  # POSIX seconds of a memory's save; nan when none
     # rows of removed notes (unreachable; their notes kept, so their ids are not reused)
     dead: frozenset[int]
-    # the notes in the catalogue's order, as this table was made from them
-    listed: list[IndexedNote] | None = None
 
     @functools.cached_property
     def live(self) -> np.ndarray:
@@ -61,21 +57,9 @@ class NoteTable:
 
 
 def _fill(table: NoteTable, codes: dict[str, int], i: int, note: IndexedNote) -> None:
-    # the memory's hot fields: no memory decoded to build the table
-    m = note.memory_state
-    if m is None:
-        table.status[i], table.use_base[i], table.last_used[i] = NOTE, 1.0, 0.0
-        table.strength[i], table.created[i] = 0.0, math.nan
-        return
-    code = codes.get(m.status)
-    if code is None:
-        code = codes[m.status] = len(codes)
-        table.status_names.append(m.status)
-    table.status[i] = code
-    table.use_base[i] = float(max(1, m.use_count))
-    table.last_used[i] = m.last_used.timestamp()
-    table.strength[i] = m.strength
-    table.created[i] = m.created.timestamp() if m.created else math.nan
+    row = _values(codes, table.status_names, note)
+    for column, value in zip(COLUMNS, row, strict=True):
+        getattr(table, column)[i] = value
 
 
 def _fill_memories(table: NoteTable, notes: list[IndexedNote]) -> None:
@@ -103,47 +87,23 @@ def _fill_memories(table: NoteTable, notes: list[IndexedNote]) -> None:
     table.created[at] = [s.created.timestamp() if s.created else math.nan for s in states]
 
 
-def build_table(notes: list[IndexedNote], before: NoteTable | None = None) -> NoteTable:
-    """The table of `notes`; from `before` (the table of an earlier state), only the notes
-    that changed are read again. Notes are immutable records: a changed note is a new
-    object, so a note is new when its object is (the old table holds the old objects, so
-    their ids cannot be reused meanwhile). Rows of removed notes stay, unreachable."""
-    if before is None or len(notes) < len(before.paths) // 2:
-        n = len(notes)
-        paths = [note.path for note in notes]
-        rows = range(n)
-        # one list for the rows' notes and the catalogue's order: they are the same here, and
-        # neither is changed in place once the table is made (a later table copies its own)
-        kept = list(notes)
-        table = NoteTable(
-            paths,
-            dict(zip(paths, rows, strict=True)),
-            kept,
-            np.full(n, NOTE, np.int16),
-            [],
-            np.ones(n),
-            np.zeros(n),
-            np.zeros(n),
-            np.full(n, math.nan),
-            frozenset(),
-            kept,
-        )
-        _fill_memories(table, notes)
-        return table
-    same_places = _in_place(notes, before)
-    if same_places is not None:
-        return same_places
-    fresh, gone = _compared(notes, before)
-    if not fresh:
-        return _without(notes, before, gone)
-    table = _grown(before, len(fresh), list(before.paths), dict(before.row_of), gone, list(notes))
-    codes = {name: i for i, name in enumerate(table.status_names)}
-    for i in gone:
-        old = table.notes[i]
-        if table.row_of.get(old.path) == i:
-            del table.row_of[old.path]
-    for note in fresh:
-        _append(table, codes, note)
+def build_table(notes: list[IndexedNote]) -> NoteTable:
+    """The table of `notes`, in their order."""
+    n = len(notes)
+    paths = [note.path for note in notes]
+    table = NoteTable(
+        paths,
+        dict(zip(paths, range(n), strict=True)),
+        list(notes),
+        np.full(n, NOTE, np.int16),
+        [],
+        np.ones(n),
+        np.zeros(n),
+        np.zeros(n),
+        np.full(n, math.nan),
+        frozenset(),
+    )
+    _fill_memories(table, notes)
     return table
 
 
@@ -156,26 +116,7 @@ def _append(table: NoteTable, codes: dict[str, int], note: IndexedNote) -> None:
     _fill(table, codes, row, note)
 
 
-def _compared(notes: list[IndexedNote], before: NoteTable) -> tuple[list[IndexedNote], list[int]]:
-    """The notes `before` does not hold (in their order), and the rows of those it holds
-    that `notes` no longer has. Object ids compared as sorted arrays, in numpy: a dict and a
-    set of every note's id, made at each build while a gc beside readers made hundreds of
-    builds, was the gc's peak memory, and slower."""
-    live = before.live
-    held = np.fromiter(map(id, before.notes), np.uintp, len(before.notes))[live]
-    order = np.argsort(held)
-    held = held[order]
-    ids = np.fromiter(map(id, notes), np.uintp, len(notes))
-    at = np.searchsorted(held, ids)
-    at[at == len(held)] = 0  # past the end: compared with the first, and so not found
-    known = held[at] == ids if len(held) else np.zeros(len(ids), bool)
-    fresh = [notes[i] for i in np.flatnonzero(~known).tolist()]
-    kept = np.zeros(len(held), bool)
-    kept[at[known]] = True
-    return fresh, live[order[~kept]].tolist()
-
-
-def _without(notes: list[IndexedNote] | None, before: NoteTable, gone: list[int]) -> NoteTable:
+def _without(before: NoteTable, gone: list[int]) -> NoteTable:
     """The table after changes that only removed notes (a gc forgetting 1,000 memories, each
     removal a change a reader beside it builds a table for): no row is added or filled, so
     the rows' paths, notes and arrays are the last table's, shared (neither changes them); only
@@ -197,7 +138,6 @@ def _without(notes: list[IndexedNote] | None, before: NoteTable, gone: list[int]
         before.strength,
         before.created,
         before.dead.union(gone),
-        None if notes is None else list(notes),
     )
     _live_after(before, table, gone, 0)
     return table
@@ -220,48 +160,12 @@ def _live_after(before: NoteTable, table: NoteTable, gone: list[int], added: int
     table.__dict__["live"] = live
 
 
-def _in_place(notes: list[IndexedNote], before: NoteTable) -> NoteTable | None:
-    """The table after changes that replaced notes where they were (touches, edits: the
-    catalogue keeps a replaced note at its place), or None for other changes. Under load
-    touches make new states one after another, and the general path copies every row's
-    lookups; here the notes are compared with the last ones place by place (in C) and only
-    the arrays are copied. Paths and rows stay, shared."""
-    listed = before.listed
-    if listed is None or len(listed) != len(notes):
-        return None
-    changed = list(compress(range(len(notes)), map(is_not, notes, listed)))
-    if len(changed) > IN_PLACE_MAX or any(notes[i].path != listed[i].path for i in changed):
-        return None
-    table = NoteTable(
-        before.paths,
-        before.row_of,
-        list(before.notes),
-        before.status.copy(),
-        list(before.status_names),
-        before.use_base.copy(),
-        before.last_used.copy(),
-        before.strength.copy(),
-        before.created.copy(),
-        before.dead,
-        list(notes),
-    )
-    if "live" in before.__dict__:  # the same lookups: the same live rows
-        table.__dict__["live"] = before.live
-    codes = {name: i for i, name in enumerate(table.status_names)}
-    for i in changed:
-        row = table.row_of[notes[i].path]
-        table.notes[row] = notes[i]
-        _fill(table, codes, row, notes[i])
-    return table
-
-
 def updated_table(before: NoteTable, changes: Changes) -> NoteTable | None:
     """`before` brought up to date with the changes made since its state (the catalogue's
-    log): only the changed paths' rows are read, where `_in_place` compares every note and
-    the general path every note's id. The rows come in
-    the catalogue's order, as a table built afresh has them: a note replaced where it was
-    keeps its row; a new one (or one removed and put back: the catalogue puts it last) takes
-    a row at the end, in the order they came. None: a change it cannot place (rebuilt)."""
+    log): only the changed paths' rows are read. The rows come in the catalogue's order, as a
+    table built afresh has them: a note replaced where it was keeps its row; a new one (or one
+    removed and put back: the catalogue puts it last) takes a row at the end, in the order
+    they came. None: a change it cannot place (rebuilt)."""
     row_of = before.row_of
     last_added: dict[str, int] = {}
     for i, (path, flags) in enumerate(changes.changes):
@@ -287,7 +191,7 @@ def updated_table(before: NoteTable, changes: Changes) -> NoteTable | None:
     if not replaced and not gone and not new:
         return before
     if not replaced and not new:  # notes only went away (a gc): the rows are shared
-        return _without(None, before, gone)
+        return _without(before, gone)
     if not gone and not new:
         return _replaced(before, replaced)
     paths, row_of = list(before.paths), dict(row_of)
@@ -310,7 +214,6 @@ def _grown(
     paths: list[str],
     row_of: dict[str, int],
     gone: list[int],
-    listed: list[IndexedNote] | None = None,
 ) -> NoteTable:
     """A copy of `before` with `grow` rows more, each a plain note's until it is filled in,
     and the rows of `gone` dead."""
@@ -329,11 +232,7 @@ def _grown(
         copied(before.strength, 0.0),
         copied(before.created, math.nan),
         before.dead.union(gone),
-        listed,
     )
-
-
-COLUMNS = ("status", "use_base", "last_used", "strength", "created")
 
 
 def _replaced(before: NoteTable, replaced: list[tuple[int, IndexedNote]]) -> NoteTable:
@@ -383,7 +282,8 @@ def _same_values(held: list[float], wanted: list[float]) -> bool:
 def _values(
     codes: dict[str, int], names: list[str], note: IndexedNote
 ) -> tuple[int, float, float, float, float]:
-    """A note's row, as `_fill` writes it."""
+    """A note's row, one value a column (`COLUMNS`); the memory's hot fields: no memory
+    decoded to build the table."""
     m = note.memory_state
     if m is None:
         return NOTE, 1.0, 0.0, 0.0, math.nan
@@ -395,48 +295,12 @@ def _values(
     return code, float(max(1, m.use_count)), m.last_used.timestamp(), m.strength, created
 
 
-_tables: weakref.WeakKeyDictionary[VaultEngine, tuple[object, int, NoteTable]] = (
-    weakref.WeakKeyDictionary()
-)
-_lock = threading.Lock()
-_building = threading.Lock()
+def _built(engine: VaultEngine) -> tuple[int, NoteTable]:
+    generation, notes = engine.catalog.notes_now()
+    return generation, build_table(notes)
 
 
-def note_table(engine: VaultEngine) -> NoteTable:
-    """The table of the catalogue as it is now: made again once per change of what notes
-    say (catalog.generation), from the last table and the paths changed since."""
-    return note_table_at(engine)[1]
-
-
-def note_table_at(engine: VaultEngine) -> tuple[int, NoteTable]:
-    """`note_table`, with the catalogue generation it is the table of, exactly."""
-    catalog = engine.catalog
-    # Read before building: a change while building leaves an older count beside the newer
-    # table, so the next call builds again rather than keeping a stale one.
-    state = (catalog, catalog.generation)
-    with _lock:
-        cached = _tables.get(engine)
-    if cached is not None and cached[:2] == state:
-        return cached[1], cached[2]
-    # One build at a time (readers that miss together take the first one's table), each
-    # from the newest table there is.
-    with _building:
-        with _lock:
-            cached = _tables.get(engine)
-        if cached is not None and cached[0] is catalog and cached[1] >= state[1]:
-            return cached[1], cached[2]  # as new as asked or newer (the counter only grows)
-        before = cached[2] if cached is not None and cached[0] is catalog else None
-        table = None
-        if before is not None:
-            assert cached is not None
-            changes = catalog.changes_since(cached[1])
-            if changes is not None:
-                table = updated_table(before, changes)
-                generation = changes.generation
-        if table is None:
-            generation, notes = catalog.notes_now()
-            table = build_table(notes, before)
-        with _lock:
-            # the generation the table is of, exactly: the changes after it bring it up to date
-            _tables[engine] = (catalog, generation, table)
-    return generation, table
+# The table of the catalogue as it is now: made again once per change of what notes say
+# (catalog.generation), from the last table and the paths changed since.
+note_table = CatalogMemo(lambda catalog: catalog.generation, _built, updated_table)
+note_table_at = note_table.at  # with the catalogue generation it is the table of

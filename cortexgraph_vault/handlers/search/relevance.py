@@ -17,8 +17,7 @@ from cortexgraph_vault.core.ranking import Episodes, RankingConfig
 from cortexgraph_vault.core.relevance import QUERY_STOP_WORDS
 from cortexgraph_vault.core.synonyms import synonym_map
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.errors import InvalidArgument
-from cortexgraph_vault.handlers.graph.catalog_memo import ChangedMemo
+from cortexgraph_vault.handlers.graph.catalog_memo import CatalogMemo
 from cortexgraph_vault.handlers.search.note_table import NoteTable, note_table, note_table_at
 from cortexgraph_vault.handlers.search.relevance_arrays import (
     FoundArrays,
@@ -31,7 +30,6 @@ from cortexgraph_vault.handlers.search.relevance_arrays import (
 from cortexgraph_vault.index.catalog.change_log import ADDED, RELATIONS, Changes
 from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from cortexgraph_vault.index.text.text_index import stems, words
-from cortexgraph_vault.models.limits import MAX_QUERY_CHARS
 
 SYNONYM_WEIGHT = 0.7  # a synonym matches like the query word, at this weight
 MEANING_SHORT_TEXT, MEANING_LONG_TEXT = 40.0, 120.0  # indexed words (core/ranking.py)
@@ -66,14 +64,6 @@ def meaning_config(config: Config, cfg: RankingConfig) -> RankingConfig:
 ONLY_COMMON_WORDS = (
     "the query has only common words (the, and, of, ...); add a word that names the topic"
 )
-
-
-def check_query(query: str | None) -> None:
-    if query is not None and len(query) > MAX_QUERY_CHARS:
-        raise InvalidArgument(
-            f"query: at most {MAX_QUERY_CHARS} characters, got {len(query)}; "
-            "search with the few words that name what you are looking for"
-        )
 
 
 # Stop words that are their own stem stand for their inflections too: "thinking", "things"
@@ -138,7 +128,7 @@ def _updated_episodes(before: Episodes, changes: Changes) -> Episodes:
 
 # Save times do not change when a memory is used, so the order is made again only when
 # memories come, go or move (relation_generation), not on every touch: from the last one.
-episodes = ChangedMemo(
+episodes = CatalogMemo(
     lambda catalog: catalog.relation_generation, _built_episodes, _updated_episodes
 )
 

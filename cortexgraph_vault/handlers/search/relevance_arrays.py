@@ -10,10 +10,8 @@ in the order `lend_context` sums it.
 
 from __future__ import annotations
 
-import threading
 import weakref
 from bisect import bisect_left
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
@@ -30,7 +28,7 @@ from cortexgraph_vault.core.ranking import (
     reply_credit,
 )
 from cortexgraph_vault.engine import VaultEngine
-from cortexgraph_vault.handlers.graph.catalog_memo import CatalogMemo
+from cortexgraph_vault.handlers.graph.catalog_memo import CatalogMemo, NoteMemo
 from cortexgraph_vault.handlers.search.note_table import NoteTable
 from cortexgraph_vault.index.notes.indexed_note import IndexedNote
 from cortexgraph_vault.index.text.document_terms import text_tokens
@@ -301,35 +299,15 @@ class TextCues:
     label: frozenset[str]
 
 
-class TextCueMemo:
-    """`TextCues` of the notes searches look at, by path, for as long as the note object is
-    the same (a change makes a new one): the best matches of a query come back across
-    searches, and decoding their texts each time cost more than the rest of this step.
-    Bounded, least recently used first out; a lock: the daemon's reads run on threads."""
-
-    def __init__(self, kept: int = 4096) -> None:
-        self.kept = kept
-        self._held: OrderedDict[str, tuple[IndexedNote, TextCues]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def of(self, note: IndexedNote) -> TextCues:
-        with self._lock:
-            found = self._held.get(note.path)
-            if found is not None and found[0] is note:
-                self._held.move_to_end(note.path)
-                return found[1]
-        text = note.body_text()  # outside the lock: the slow part
-        label = leading_label(text)
-        cues = TextCues(asks(text), frozenset(text_tokens(label)) if label else frozenset())
-        with self._lock:
-            self._held[note.path] = (note, cues)
-            self._held.move_to_end(note.path)
-            while len(self._held) > self.kept:
-                self._held.popitem(last=False)
-        return cues
+def _text_cues(note: IndexedNote) -> TextCues:
+    text = note.body_text()
+    label = leading_label(text)
+    return TextCues(asks(text), frozenset(text_tokens(label)) if label else frozenset())
 
 
-text_cues = TextCueMemo()
+# the best matches of a query come back across searches, and decoding their texts each time
+# cost more than the rest of this step
+text_cues = NoteMemo(_text_cues)
 
 
 def _best(values: np.ndarray, among: np.ndarray, count: int) -> np.ndarray:
@@ -363,7 +341,7 @@ def lend_to_replies(
         row = int(rows[i])
         at = int(by_row[row])
         nxt = int(links.near[at, after]) if at >= 0 else -1
-        if nxt < 0 or not text_cues.of(table.notes[row]).asks:
+        if nxt < 0 or not text_cues(table.notes[row]).asks:
             continue
         questions.append((paths[i], float(own[i])))
         reply_of[paths[i]] = links.episodes.paths[nxt]
@@ -412,7 +390,7 @@ def credit_labels(
     memory[memory] = ~np.isnan(table.created[rows[memory]])
     wanted = frozenset(terms)
     for i in _best(total, np.flatnonzero(memory), cfg.label_top).tolist():
-        label = text_cues.of(table.notes[int(rows[i])]).label
+        label = text_cues(table.notes[int(rows[i])]).label
         found.context[i] += label_credit(float(total[i]), label, wanted, cfg.label_weight)
 
 
@@ -516,12 +494,12 @@ _last_links: weakref.WeakKeyDictionary[VaultEngine, tuple[int, float, EpisodeLin
 )
 
 
-def _links(engine: VaultEngine) -> EpisodeLinks:
+def _links(engine: VaultEngine) -> tuple[int, EpisodeLinks]:
     from cortexgraph_vault.handlers.search.relevance import episodes, ranking_config
 
     cfg = ranking_config(engine.config)
     reach, gap = cfg.context_reach, cfg.context_gap
-    found = episodes(engine)
+    generation, found = episodes.at(engine)
     last = _last_links.get(engine)  # (CatalogMemo makes one at a time)
     if last is None or last[:2] != (reach, gap):
         links = episode_links(found, reach, gap)
@@ -530,7 +508,7 @@ def _links(engine: VaultEngine) -> EpisodeLinks:
     else:
         links = links_after(last[2], found, reach, gap)
     _last_links[engine] = (reach, gap, links)
-    return links
+    return generation, links
 
 
 # Rebuilt when memories come, go or move, as the episodes themselves are.

@@ -31,28 +31,19 @@ from cortexgraph_vault.core.times import format_time, from_epoch, parse_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.engine.memory_views import shown_fields, unchecked
 from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.handlers.graph.catalog_memo import NoteMemo
 from cortexgraph_vault.handlers.graph.relation_index import relation_index
 from cortexgraph_vault.handlers.request_checks import (
-    asks_for_history,
     vault_folder,
     wanted_statuses,
 )
-from cortexgraph_vault.handlers.search.candidates import (
-    Candidate,
-    CandidatePool,
-    first_of,
-    review_of,
-)
+from cortexgraph_vault.handlers.search.candidates import Candidate, CandidatePool
 from cortexgraph_vault.handlers.search.current_facts import current_first, replaced_rows
 from cortexgraph_vault.handlers.search.matched_terms import matched_fields
 from cortexgraph_vault.handlers.search.note_table import NOTE, NoteTable, note_table
 from cortexgraph_vault.handlers.search.relevance import (
-    ONLY_COMMON_WORDS,
     Matches,
-    check_query,
     match,
-    only_common_words,
-    search_terms,
 )
 from cortexgraph_vault.handlers.writes.supersession import SUPERSEDES
 from cortexgraph_vault.index.notes.records import IndexedNote
@@ -61,8 +52,6 @@ from cortexgraph_vault.requests.vault import SearchUnifiedRequest
 
 REVIEW_NEAR = 0.9
 UNIFIED_STATUSES = ("active", "promoted", "archived", "note")
-
-__all__ = ["rank", "search_terms", "search_unified"]
 
 # the fields a memory's hit is given (all but `explain`, which a page asking for it sets)
 _HIT_GIVEN = frozenset(SearchHit.model_fields) - {"explain"}
@@ -147,8 +136,8 @@ def rank(
     lenders = (rows >= 0) & np.isin(safe, replaced) if len(replaced) else None
     keep &= status_ok if lenders is None else status_ok | lenders
     is_memory = code != NOTE
-    if folder and folder.strip("/ "):
-        prefix = folder.strip().strip("/") + "/"
+    prefix = folder.strip().strip("/") + "/" if folder and folder.strip("/ ") else None
+    if prefix is not None:
         keep[keep] = [paths[i].startswith(prefix) for i in np.nonzero(keep)[0].tolist()]
     has_tag = _tag_filter(tags)
     if has_tag is not None:
@@ -164,63 +153,58 @@ def rank(
         keep[plain[np.array(old, dtype=bool)]] = False
     at = np.nonzero(keep)[0]
     rel, rows, is_memory = rel[at], safe[at], is_memory[at]
+    active_code = table.status_names.index("active") if "active" in table.status_names else -2
+
+    def memory_scores(r: np.ndarray) -> np.ndarray:
+        return scores_of(
+            table.use_base[r], table.last_used[r], table.strength[r], now.timestamp(), engine.decay
+        )
+
+    def scored(
+        rel: np.ndarray, s: np.ndarray, is_memory: np.ndarray, active: np.ndarray
+    ) -> np.ndarray:
+        with np.errstate(invalid="ignore"):
+            weighted = rel * (floor + (1.0 - floor) * np.minimum(1.0, np.maximum(0.0, s)))
+        if by_memory_score:
+            # relevance first; the memory score orders the near-equal (and, with no query,
+            # everything)
+            return np.where(is_memory, weighted if matches is not None else s, rel * ltm_weight)
+        return np.where(active, weighted * stm_weight, rel * ltm_weight)
+
     s = np.full(len(at), np.nan)
     mem = np.nonzero(is_memory)[0]
-    r = rows[mem]
-    s[mem] = scores_of(
-        table.use_base[r], table.last_used[r], table.strength[r], now.timestamp(), engine.decay
-    )
-    active_code = table.status_names.index("active") if "active" in table.status_names else -2
+    s[mem] = memory_scores(rows[mem])
     active = table.status[rows] == active_code
     priority = np.zeros(len(at))
     rules = engine.rules
     danger = np.nonzero(active & (rules.danger_zone_min <= s) & (s <= rules.danger_zone_max))[0]
     priority[danger] = [review_priority(v, rules) for v in s[danger].tolist()]
-    with np.errstate(invalid="ignore"):
-        weighted = rel * (floor + (1.0 - floor) * np.minimum(1.0, np.maximum(0.0, s)))
-    if by_memory_score:
-        # relevance first; the memory score orders the near-equal (and, with no query,
-        # everything)
-        score = np.where(is_memory, weighted if matches is not None else s, rel * ltm_weight)
-    else:
-        score = np.where(active, weighted * stm_weight, rel * ltm_weight)
+    score = scored(rel, s, is_memory, active)
     if cfg is not None and cfg.episode_discount > 0 and len(score) > 1:
         score = _discounted(engine, table, rows, score, cfg)
     score = weigh_time(score, table.created[rows], is_memory, time_focus(query, now))
     pool = CandidatePool(paths, at, score, rel, s, priority)
     if lenders is not None and lenders[at].any():
         wanted = table.status_mask(statuses)
-        inside = folder.strip().strip("/") + "/" if folder and folder.strip("/ ") else None
 
         def allowed(row: int) -> bool:
             note = table.notes[row]
             return (
                 bool(wanted[table.status[row] + 1])
                 and (has_tag is None or has_tag(note))
-                and (inside is None or note.path.startswith(inside))
+                and (prefix is None or note.path.startswith(prefix))
                 and (used_since is None or table.last_used[row] >= since)
             )
 
         def memory_score(row: int) -> float:
-            return float(
-                scores_of(
-                    table.use_base[[row]],
-                    table.last_used[[row]],
-                    table.strength[[row]],
-                    now.timestamp(),
-                    engine.decay,
-                )[0]
-            )
+            return float(memory_scores(np.array([row]))[0])
 
         def score_for(row: int, relevance: float) -> float:
             """`score` above for one memory row at the given relevance."""
-            weighted = relevance * (floor + (1.0 - floor) * min(1.0, max(0.0, memory_score(row))))
-            if by_memory_score:
-                return weighted if matches is not None else memory_score(row)
-            return (
-                weighted * stm_weight
-                if table.status[row] == active_code
-                else relevance * ltm_weight
+            one = np.array([row])
+            given = np.array([relevance])
+            return float(
+                scored(given, memory_scores(one), one >= 0, table.status[one] == active_code)[0]
             )
 
         pool = current_first(
@@ -284,18 +268,16 @@ def _discounted(
     return out
 
 
-def blend(
-    ranked: Sequence[Candidate] | CandidatePool, ratio: float, end: int
-) -> list[tuple[Candidate, bool]]:
+def blend(ranked: CandidatePool, ratio: float, end: int) -> list[tuple[Candidate, bool]]:
     """The first `end` results in order, review candidates (priority > 0) moved into every
     k-th place — only over a result they nearly match as well (REVIEW_NEAR of its
     relevance): review never buries the answer. Each with whether it is there for review."""
     needed = end * 2 + 1
-    primary = first_of(ranked, needed)
+    primary = ranked.first(needed)
     if ratio <= 0:
         return [(c, False) for c in primary[:end]]
     period = max(2, round(1 / ratio))
-    review = review_of(ranked)
+    review = ranked.review()
     out: list[tuple[Candidate, bool]] = []
     placed: set[str] = set()
     i = 0
@@ -304,7 +286,7 @@ def blend(
         while i < len(primary) and primary[i][1] in placed:
             i += 1
         if i >= len(primary) and len(primary) < len(ranked):
-            primary = first_of(ranked, len(ranked))  # review slots took more than foreseen
+            primary = ranked.first(len(ranked))  # review slots took more than foreseen
             continue
         chosen: Candidate | None = primary[i] if i < len(primary) else None
         as_review = False
@@ -368,22 +350,8 @@ def explain_hit(
     )
 
 
-# id of a note → (the note, its `created` time): a note's frontmatter is decoded anew at
-# each look (its cold fields keep only the body). A version of a note is immutable; bounded
-# as engine/memory_views.py's kept fields are.
-KEPT_MAX = 4096
-_created: dict[int, tuple[IndexedNote, datetime | None]] = {}
-
-
-def _created_of(note: IndexedNote) -> datetime | None:
-    found = _created.get(id(note))
-    if found is not None and found[0] is note:
-        return found[1]
-    created = parse_time(note.frontmatter.get("created"))
-    if len(_created) >= KEPT_MAX:
-        _created.clear()
-    _created[id(note)] = (note, created)
-    return created
+# a note's frontmatter is decoded anew at each look (its cold fields keep only the body)
+_created_of = NoteMemo(lambda note: parse_time(note.frontmatter.get("created")))
 
 
 def hit(
@@ -459,8 +427,7 @@ def hit(
 def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResult:
     """Short-term memories, promoted memories and ordinary notes, ranked together; the
     answer within the result_max_chars setting, `cursor` continuing."""
-    query = req.query
-    if not query.strip():
+    if not req.query.strip():
         raise InvalidArgument("query: give some words to search for")
     wanted = wanted_statuses(
         req.status, known=UNIFIED_STATUSES, default=("active", "promoted", "note")
@@ -468,31 +435,6 @@ def search_unified(engine: VaultEngine, req: SearchUnifiedRequest) -> SearchResu
     folder = vault_folder(engine, "folder", req.folder)
     stm_w = engine.config.search_stm_weight if req.stm_weight is None else req.stm_weight
     ltm_w = engine.config.search_ltm_weight if req.ltm_weight is None else req.ltm_weight
-    check_query(query)
-    if only_common_words(query):
-        return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
-    from cortexgraph_vault.handlers.search.search_page import PageBudget, PageRequest, page_of
+    from cortexgraph_vault.handlers.search.search_page import searched
 
-    budget = PageBudget.of(engine, "search_unified", req)
-    terms = search_terms(query)
-    if not terms:
-        return SearchResult(count=0, results=[])
-    now = budget.now(engine)
-
-    ranked, matches = rank(
-        engine,
-        query,
-        terms,
-        statuses=wanted,
-        tags=req.tags,
-        folder=folder,
-        used_since=req.used_since(now),
-        now=now,
-        stm_weight=stm_w,
-        ltm_weight=ltm_w,
-        include_superseded=asks_for_history(req.status),
-    )
-    if req.min_score is not None:
-        ranked = ranked.where(ranked.score >= req.min_score)
-    shown = PageRequest.asked(req, req.limit, budget, (stm_w, ltm_w))
-    return page_of(engine, ranked, matches, shown, now=now)
+    return searched(engine, req, wanted, folder=folder, weights=(stm_w, ltm_w))

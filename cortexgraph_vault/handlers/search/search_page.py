@@ -9,7 +9,6 @@ the page comes exactly once.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 from datetime import datetime
 from typing import NamedTuple
 
@@ -26,10 +25,16 @@ from cortexgraph_vault.handlers.browse.size_budget import (
     request_digest,
     shrink_text,
 )
-from cortexgraph_vault.handlers.search.candidates import Candidate, CandidatePool
+from cortexgraph_vault.handlers.request_checks import asks_for_history
+from cortexgraph_vault.handlers.search.candidates import CandidatePool
 from cortexgraph_vault.handlers.search.matched_terms import matched_in
-from cortexgraph_vault.handlers.search.relevance import Matches
-from cortexgraph_vault.handlers.search.search import Ranked, blend, explain_hit, hit
+from cortexgraph_vault.handlers.search.relevance import (
+    ONLY_COMMON_WORDS,
+    Matches,
+    only_common_words,
+    search_terms,
+)
+from cortexgraph_vault.handlers.search.search import Ranked, blend, explain_hit, hit, rank
 from cortexgraph_vault.models import SearchHit, SearchResult
 from cortexgraph_vault.requests.memories import SearchMemoryRequest
 from cortexgraph_vault.requests.vault import SearchUnifiedRequest
@@ -97,7 +102,7 @@ def _cut_tail(kept: int, total: int) -> str:
 
 def page_of(
     engine: VaultEngine,
-    ranked: Sequence[Candidate] | CandidatePool,
+    ranked: CandidatePool,
     matches: Matches | None,
     req: PageRequest,
     *,
@@ -159,3 +164,45 @@ def page_of(
         result.next_cursor = None
     result.notice = "; ".join(notices) or None
     return result
+
+
+def searched(
+    engine: VaultEngine,
+    req: SearchRequest,
+    statuses: set[str],
+    *,
+    folder: str | None = None,
+    weights: tuple[float, float] = (1.0, 1.0),
+) -> SearchResult:
+    """A search request answered: the notes of `statuses` its words match, ranked (rank), the
+    page it asks for within the result_max_chars setting, `cursor` continuing. A search of
+    memories ranks every memory by its score when there is no query, and `min_score` bounds
+    the memory score; a unified search bounds the final score."""
+    memories = isinstance(req, SearchMemoryRequest)
+    budget = PageBudget.of(engine, "search_memory" if memories else "search_unified", req)
+    query = req.query or ""
+    if query and only_common_words(query):
+        return SearchResult(count=0, results=[], notice=ONLY_COMMON_WORDS)
+    terms = search_terms(query) if query.strip() else []
+    if query.strip() and not terms:
+        return SearchResult(count=0, results=[])
+    now = budget.now(engine)
+    ranked, matches = rank(
+        engine,
+        query,
+        terms,
+        statuses=statuses,
+        tags=req.tags,
+        folder=folder,
+        used_since=req.used_since(now),
+        now=now,
+        stm_weight=weights[0],
+        ltm_weight=weights[1],
+        by_memory_score=memories,
+        include_superseded=asks_for_history(req.status),
+    )
+    if req.min_score is not None:
+        scores = ranked.memory_scores_or_zero() if memories else ranked.score
+        ranked = ranked.where(scores >= req.min_score)
+    size = req.top_k if isinstance(req, SearchMemoryRequest) else req.limit
+    return page_of(engine, ranked, matches, PageRequest.asked(req, size, budget, weights), now=now)

@@ -113,19 +113,7 @@ def fold_forgotten_versions(
     would vanish. They are merged into the surviving file here."""
     present = ids_in_index(runner, folders)
     for side in sides:
-        log = runner.run(
-            "log",
-            "--format=%H%x00%B%x01",
-            f"{base_commit}..{side}",
-            "--grep=Cortexgraph-Operation: gc",
-        )
-        for record in log.out.decode("utf-8", "replace").split("\x01") if log.ok else []:
-            _, _, body = record.strip().partition("\0")
-            forgotten = [
-                line.split(":", 1)[1].strip()
-                for line in body.splitlines()
-                if line.startswith("Cortexgraph-Forgotten:")
-            ]
+        for _, forgotten in _gc_commits(runner, base_commit, side):
             for memory_id in forgotten:
                 if memory_id in handled or memory_id not in present:
                     continue
@@ -152,6 +140,20 @@ def fold_forgotten_versions(
                     )
 
 
+def _gc_commits(runner: GitRunner, since: str, side: str) -> list[tuple[str, list[str]]]:
+    """(sha, the ids it forgot) of each gc commit on `side` since `since`."""
+    log = runner.run(
+        "log", "--format=%H%x00%B%x01", f"{since}..{side}", "--grep=Cortexgraph-Operation: gc"
+    )
+    found = []
+    for record in log.out.decode("utf-8", "replace").split("\x01") if log.ok else []:
+        sha, _, body = record.strip().partition("\0")
+        lines = (line.strip() for line in body.splitlines())
+        prefix = "Cortexgraph-Forgotten:"
+        found.append((sha, [x[len(prefix) :].strip() for x in lines if x.startswith(prefix)]))
+    return found
+
+
 def _grew_from(base: bytes | None, later: bytes) -> bool:
     """Whether `later` could have grown from `base` by uses: no fewer uses, no earlier use."""
     if base is None:
@@ -166,15 +168,9 @@ def forgotten_versions(
 ) -> list[tuple[str, bytes]]:
     """(parent of the deleting commit, the version it deleted) for each gc commit on `side`
     since it parted from `other` that forgot `memory_id`."""
-    log = runner.run(
-        "log", "--format=%H%x00%B%x01", f"{other}..{side}", "--grep=Cortexgraph-Operation: gc"
-    )
     found = []
-    for record in log.out.decode("utf-8", "replace").split("\x01") if log.ok else []:
-        sha, _, body = record.strip().partition("\0")
-        if f"Cortexgraph-Forgotten: {memory_id}" not in (
-            line.strip() for line in body.splitlines()
-        ):
+    for sha, forgotten in _gc_commits(runner, other, side):
+        if memory_id not in forgotten:
             continue
         parent = runner.run("rev-parse", "-q", "--verify", f"{sha}^").out.decode().strip()
         version = version_at(runner, parent, memory_id, folders) if parent else None

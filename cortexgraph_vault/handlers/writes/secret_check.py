@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from cortexgraph_vault.core.secrets import FieldFinding, find_secrets_in_fields, redact
 from cortexgraph_vault.errors import SecretRefused
-from cortexgraph_vault.importers.records import ImportPlan, NoteDraft, Problem
+from cortexgraph_vault.importers.records import ImportPlan, NoteDraft, problem
 
 
 def describe(found: list[FieldFinding]) -> str:
@@ -57,7 +57,7 @@ def screen_import(plan: ImportPlan, *, allow_secrets: bool) -> ImportPlan:
         found = find_secrets_in_fields(_draft_fields(draft))
         if found and not allow_secrets:
             plan.problems.append(
-                Problem(
+                problem(
                     draft.file,
                     draft.line,
                     f"memory {draft.id}: {describe(found)}; not imported (the vault is committed "

@@ -19,6 +19,7 @@ from cortexgraph_vault.core.note import ParsedNote
 from cortexgraph_vault.core.supersession import standing_changes, taken_over
 from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.handlers.lifecycle.undo import move_memory
 from cortexgraph_vault.handlers.writes.note_fields import fresh_memory
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.models import SupersededMemory, SupersedeResult
@@ -107,19 +108,11 @@ def record_supersession(engine: VaultEngine, new: Memory, olds: Sequence[Memory]
             done.paths.append(written.path)
         if done.new.status == "active" and any(o.status == "promoted" for o in current):
             # The slot was long-term: its correction is too.
-            moved, old_path = engine.store.move(
-                done.new.path,
-                engine.layout.ltm,
-                {
-                    "status": "promoted",
-                    "promoted_at": now,
-                    **({} if done.new.id else {"id": new_id()}),
-                },
-                in_use=partial(engine.catalog.name_in_use, besides=done.new.path),
-                title=done.new.title,
+            promoted = {"status": "promoted", "promoted_at": now}
+            id_given = {} if done.new.id else {"id": new_id()}
+            moved, old_path, note = move_memory(
+                engine, done.new, engine.layout.ltm, {**promoted, **id_given}
             )
-            engine.catalog.drop(old_path)
-            note = engine.catalog.record(moved.path, moved.data)
             assert note.memory is not None
             done.new, done.promoted = note.memory, True
             done.paths += [old_path, moved.path]
@@ -195,6 +188,3 @@ def supersede(engine: VaultEngine, req: SupersedeRequest) -> SupersedeResult:
     done = record_supersession(engine, new, olds)
     commit = engine.commit(done.paths, commit_message(done)) if done.paths else None
     return result_of(done, commit)
-
-
-__all__ = ["SUPERSEDES", "Recorded", "olds_of", "record_supersession", "supersede"]

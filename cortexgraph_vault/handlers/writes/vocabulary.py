@@ -22,8 +22,8 @@ class Vocabulary:
     names: Gazetteer
 
 
-def build_vocabulary(engine: VaultEngine) -> Vocabulary:
-    every = engine.catalog.notes()
+def build_vocabulary(engine: VaultEngine) -> tuple[int, Vocabulary]:
+    generation, every = engine.catalog.notes_now()
     # Two notes with one title: link by path, as Obsidian does, so the link is not ambiguous.
     counts = Counter(n.title.casefold() for n in every)
     shared = {t for t, c in counts.items() if c > 1}
@@ -37,7 +37,7 @@ def build_vocabulary(engine: VaultEngine) -> Vocabulary:
             yield Name(n.title, n.title, link, True)
             yield from (Name(alias, n.title, link, False) for alias in n.aliases)
 
-    return Vocabulary(Gazetteer(names()))
+    return generation, Vocabulary(Gazetteer(names()))
 
 
 # Rebuilt only when a note other than a memory changed, which the catalogue counts.

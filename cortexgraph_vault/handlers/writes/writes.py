@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from functools import partial
 from typing import Any
 
 from cortexgraph_vault.core import wording
@@ -13,13 +12,14 @@ from cortexgraph_vault.core.link_values import link_for, link_target, listed, po
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.note import REMOVE, ParsedNote, render_note
 from cortexgraph_vault.core.note_merge import LAST_USED_ON
-from cortexgraph_vault.core.relation_ids import relation_id
 from cortexgraph_vault.core.replacement import Replacement
 from cortexgraph_vault.core.rules import is_cross_domain
 from cortexgraph_vault.core.secrets import redact
 from cortexgraph_vault.core.tags import normalize_tag
 from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import Conflict, InvalidArgument, NotFound
+from cortexgraph_vault.handlers.browse.reads import relation_view
+from cortexgraph_vault.handlers.lifecycle.undo import move_memory
 from cortexgraph_vault.handlers.writes import supersession
 from cortexgraph_vault.handlers.writes.note_fields import fresh_memory, id_changes, use_days_change
 from cortexgraph_vault.handlers.writes.replacements import likely_replacements
@@ -32,7 +32,6 @@ from cortexgraph_vault.models import (
     ObservedMemory,
     ObserveResult,
     RelationResult,
-    RelationView,
     SaveResult,
     TouchResult,
     UpdateResult,
@@ -49,21 +48,16 @@ from cortexgraph_vault.vault.layout import needs_alias, safe_title, title_from_c
 
 
 def clean_tags(tags: Sequence[str] | None) -> list[str]:
-    out: list[str] = []
-    for tag in tags or ():
-        norm = normalize_tag(str(tag))
-        if norm and norm not in out:
-            out.append(norm)
-    return out
+    return list(dict.fromkeys(norm for tag in tags or () if (norm := normalize_tag(str(tag)))))
 
 
 def clean_entities(entities: Sequence[str] | None) -> list[str]:
-    out: list[str] = []
+    """Spaces made single; one of each, whatever its case, as first written."""
+    out: dict[str, str] = {}
     for e in entities or ():
-        text = " ".join(str(e).split())
-        if text and text.lower() not in {o.lower() for o in out}:
-            out.append(text)
-    return out
+        if text := " ".join(str(e).split()):
+            out.setdefault(text.lower(), text)
+    return list(out.values())
 
 
 def check_content(content: str) -> str:
@@ -102,12 +96,8 @@ def save(engine: VaultEngine, req: SaveMemoryRequest) -> SaveResult:
     if needs_alias(title):
         # The file name cannot hold it as written; Obsidian and our index read aliases.
         fields["aliases"] = [title]
-    if req.source:
-        fields["source"] = req.source
-    if req.context:
-        fields["context"] = req.context
-    if req.meta:
-        fields["meta"] = dict(req.meta)
+    given = req.model_dump(include={"source", "context", "meta"})
+    fields.update({k: given[k] for k in ("source", "context", "meta") if given[k]})
     engine.fresh()
     olds = supersession.olds_of(engine, None, req.supersedes) if req.supersedes else []
     # Auto-enrichment from the (now current) vault; explicit entities and strength always win.
@@ -247,24 +237,22 @@ def reinforce_uses(
     context = set(clean_tags(context_tags))
     observed: list[ObservedMemory] = []
     not_found: list[str] = []
+
+    def changes(m: Memory) -> dict[str, object]:
+        out: dict[str, object] = {
+            "use_count": m.use_count + 1,
+            "last_used": now,
+            "review_count": m.review_count + 1,
+            "last_review_at": now,
+        }
+        if is_cross_domain(set(m.tags), context, engine.rules):
+            out["strength"] = round(min(2.0, m.strength + 0.05), 4)
+            out["cross_domain_count"] = m.cross_domain_count + 1
+        return out
+
     for ref in dict.fromkeys(refs):
-        cross = {"flag": False}
-
-        def changes(m: Memory, cross: dict[str, bool] = cross) -> dict[str, object]:
-            out: dict[str, object] = {
-                "use_count": m.use_count + 1,
-                "last_used": now,
-                "review_count": m.review_count + 1,
-                "last_review_at": now,
-            }
-            if is_cross_domain(set(m.tags), context, engine.rules):
-                cross["flag"] = True
-                out["strength"] = round(min(2.0, m.strength + 0.05), 4)
-                out["cross_domain_count"] = m.cross_domain_count + 1
-            return out
-
         try:
-            _, _, after = _reinforce(engine, ref, changes, now)
+            _, before, after = _reinforce(engine, ref, changes, now)
         except NotFound:  # one bad id must not stop the others
             not_found.append(ref)
             continue
@@ -275,7 +263,7 @@ def reinforce_uses(
                 use_count=after.use_count,
                 review_count=after.review_count,
                 strength=after.strength,
-                cross_domain=cross["flag"],
+                cross_domain=after.cross_domain_count > before.cross_domain_count,
             )
         )
     return ObserveResult(reinforced=len(observed), memories=observed, not_found=not_found)
@@ -381,15 +369,7 @@ def _renamed(engine: VaultEngine, m: Memory, title: str) -> tuple[Memory, list[s
     changes: dict[str, object] = {}
     if kept != aliases:
         changes["aliases"] = kept if kept else REMOVE
-    written, old = engine.store.move(
-        m.path,
-        m.path.rsplit("/", 1)[0],
-        changes,
-        in_use=partial(engine.catalog.name_in_use, besides=m.path),
-        title=title,
-    )
-    engine.catalog.drop(old)
-    note = engine.catalog.record(written.path, written.data)
+    written, old, note = move_memory(engine, m, m.path.rsplit("/", 1)[0], changes, title)
     assert note.memory is not None
     renamed = note.memory
     paths = [old, written.path, *_relinked(engine, m, renamed)]
@@ -441,15 +421,8 @@ def delete(engine: VaultEngine, req: DeleteMemoryRequest) -> DeleteResult:
     if mode == "archive":
         if seen.status == "archived":
             raise InvalidArgument(f"{seen.path}: already archived; use mode 'remove' to delete it")
-        written, old = engine.store.move(
-            seen.path,
-            engine.layout.archive,
-            {"status": "archived", "id": memory_id, "archived_at": engine.now()},
-            in_use=partial(engine.catalog.name_in_use, besides=seen.path),
-            title=seen.title,
-        )
-        engine.catalog.drop(old)
-        engine.catalog.record(written.path, written.data, written.stamp.st, written.parsed)
+        archived = {"status": "archived", "id": memory_id, "archived_at": engine.now()}
+        written, old, _ = move_memory(engine, seen, engine.layout.archive, archived)
         commit = engine.commit(
             [old, written.path],
             f"archive: {seen.title}\n\n{trailers('archive', [memory_id])}",
@@ -481,13 +454,7 @@ def relate(
     meta = {str(k): str(v) for k, v in (req.metadata or {}).items()}
     existing = [v for v in source.relations.get(relation_type, ()) if points_to(v, target)]
     if existing:
-        view = RelationView(
-            id=relation_id(source.id, target.id, relation_type, existing[0]),
-            from_memory_id=source.id,
-            to_memory_id=target.id,
-            relation_type=relation_type,
-            target=link_target(existing[0]),
-        )
+        view = relation_view(source.id, target.id, relation_type, link_target(existing[0]))
         return RelationResult(created=False, relation=view)
     link = link_for(target)
 
@@ -512,14 +479,8 @@ def relate(
         f"{trailers('relate', [source_id or '', target.id or ''])}"
     )
     commit = engine.commit([written.path], message) if record else None
-    view = RelationView(
-        id=relation_id(source_id, target.id, relation_type, target.title),
-        from_memory_id=source_id,
-        to_memory_id=target.id,
-        relation_type=relation_type,
-        target=target.title,
-        strength=strength,
-        metadata=meta,
+    view = relation_view(
+        source_id, target.id, relation_type, target.title, strength=strength, metadata=meta
     )
     return RelationResult(created=True, relation=view, commit=commit)
 
@@ -539,15 +500,5 @@ def _supersede_relation(
         if record and done.paths
         else None
     )
-    new = done.new
-    view = RelationView(
-        id=relation_id(new.id, target.id, supersession.SUPERSEDES, target.title),
-        from_memory_id=new.id,
-        to_memory_id=target.id,
-        relation_type=supersession.SUPERSEDES,
-        target=target.title,
-    )
+    view = relation_view(done.new.id, target.id, supersession.SUPERSEDES, target.title)
     return RelationResult(created=bool(done.superseded), relation=view, commit=commit)
-
-
-__all__ = ["REMOVE", "delete", "observe", "relate", "save", "touch", "update"]

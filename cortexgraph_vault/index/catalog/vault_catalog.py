@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, TypeVar
 
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.resolve import name_key
@@ -67,6 +67,7 @@ if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a searc
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 READ_ATTEMPTS = 5  # reads of a path that keeps changing under us before leaving it for later
 # a note parsed outside the lock: its words (None: those of the note it was parsed beside)
 Parsed = tuple[IndexedNote, "TermStats | None", IndexedNote | None]
@@ -102,10 +103,6 @@ class RefreshReport:
     added: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
-
-    @property
-    def any(self) -> bool:
-        return bool(self.added or self.changed or self.removed)
 
 
 class VaultCatalog:
@@ -246,13 +243,19 @@ class VaultCatalog:
     def text(self) -> TextIndex:
         """The word index, unpickled from the cache (or made empty) when first asked for:
         `stats` or `show` never loads it."""
-        text = self._text
-        if text is None:
+        return self._made_once("_text", self._restored_text)
+
+    def _made_once(self, name: str, make: Callable[[], T]) -> T:
+        """The attribute `name`, made by `make` under the lock when first asked for (another
+        thread may be making it meanwhile); read without the lock once it is there."""
+        made: T | None = getattr(self, name)
+        if made is None:
             with self.lock:
-                if self._text is None:
-                    self._text = self._restored_text()
-                text = self._text
-        return text
+                made = getattr(self, name)
+                if made is None:
+                    made = make()
+                    setattr(self, name, made)
+        return made
 
     def _restored_text(self) -> TextIndex:
         from cortexgraph_vault.index.text.text_index import TextIndex
@@ -272,13 +275,7 @@ class VaultCatalog:
     @property
     def semantic(self) -> SemanticIndex:
         """The note vectors, unpickled from the cache (or made empty) when first asked for."""
-        index = self._semantic
-        if index is None:
-            with self.lock:
-                if self._semantic is None:
-                    self._semantic = self._unpickled_vectors()
-                index = self._semantic
-        return index
+        return self._made_once("_semantic", self._unpickled_vectors)
 
     def _unpickled_vectors(self) -> SemanticIndex:
         from cortexgraph_vault.index.vectors.semantic import SemanticIndex

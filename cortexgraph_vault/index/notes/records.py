@@ -182,7 +182,6 @@ def parser_version() -> str:
         "cortexgraph_vault.index.text.text_index",
         "cortexgraph_vault.index.text.document_terms",
         "cortexgraph_vault.index.text.posting_lists",
-        "cortexgraph_vault.index.text.vocabulary",
         "cortexgraph_vault.index.notes.cold_fields",  # how the cache holds a note's fields
         "cortexgraph_vault.index.notes.indexed_note",  # and which of them it keeps as hot fields
         __name__,

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # A search embeds the notes waiting itself when they are this few and this short (a memory
-# just saved: ~40 ms); an edited page or more goes to the thread, the word vectors meanwhile.
+# just saved); an edited page or more goes to the thread, the word vectors meanwhile.
 ON_THE_SPOT = 16
 ON_THE_SPOT_CHARS = 2000
 SLICE = 64  # notes embedded between two saves of the file

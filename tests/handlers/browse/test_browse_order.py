@@ -84,39 +84,10 @@ def test_a_short_list_keeps_the_plain_path(tmp_path: Path, monkeypatch: pytest.M
     service.engine.start_watcher()
     try:
         listed = service.list_memories().memories
+        assert browse_order.memory_rows(service.engine, {"active"}) is None  # too short
     finally:
         service.engine.stop_watcher()
     assert [m.id for m in listed] == [f"mem-{i}" for i in (4, 3, 2, 1, 0)]
-    assert browse_order.first_by_score(service.engine, [], 1, NOW) is None
-
-
-def test_a_table_a_few_changes_behind_gives_the_order_of_now(
-    watched: MemoryService, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Under load a touch lands between the list's read and the table's: the rows it changed
-    (and a memory saved meanwhile, which the table does not hold) are scored as they are now."""
-    from cortexgraph_vault.handlers.search import note_table as tables
-
-    behind = tables.note_table(watched.engine)
-    for memory_id in ("mem-0003", "mem-0400", "mem-0650", "mem-0650"):
-        watched.touch(memory_id)
-    saved = watched.save("A memory saved after the table was built.").id
-    assert tables.note_table(watched.engine) is not behind  # the catalogue moved on
-    monkeypatch.setattr(tables, "note_table", lambda engine: behind)
-    # the memories listed are the catalogue's own (as when the table is a few changes behind)
-    monkeypatch.setattr(browse_order, "listed_memories", lambda engine, wanted: None)
-    # the path that mixes the catalogue's memories with the table's scores (a list by score
-    # read wholly from one table, `memory_rows`, is one state throughout)
-    monkeypatch.setattr(browse_order, "memory_rows", lambda engine, wanted: None)
-    taken = _taken(monkeypatch, "first_by_score")
-    by_arrays = _pages(watched)
-    assert taken == [True] * 4
-    monkeypatch.setattr(browse_order, "LONG_LIST", 10**9)  # the plain path
-    plain = _pages(watched)
-    assert by_arrays == plain
-    assert "mem-0650" in [m.id for m in watched.list_memories(page_size=50).memories]
-    assert watched.list_memories(page_size=50).pagination.total_count == MEMORIES + 1  # `saved`
-    assert watched.memory_detail(saved).id == saved
 
 
 def test_memories_chosen_from_the_table_list_as_the_catalogue_does(

@@ -177,12 +177,12 @@ def test_the_memory_of_texts_is_bounded_least_recently_used_first_out() -> None:
 def test_the_split_fields_kept_are_bounded_and_each_version_has_its_own(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(matched_terms, "KEPT_MAX", 2)
+    monkeypatch.setattr(matched_terms._split_of, "kept", 2)
     docs = [DocumentText(f"Tea {i}", [], [], [], f"garden number {i}") for i in range(5)]
     for doc in docs * 2:
         assert matched_in(_Note(doc), {"q": ["tea", "garden"]}) == (["title", "content"],  # type: ignore[arg-type]
                                                                      ["garden", "tea"])  # fmt: skip
-    assert len(matched_terms._split) <= 2
+    assert len(matched_terms._split_of.held) <= 2
     kept = _Note(DocumentText("Tea", [], [], [], "garden"))
     assert matched_in(kept, {"q": ["garden"]}) == (["content"], ["garden"])  # type: ignore[arg-type]
     newer = _Note(DocumentText("Piano", [], [], [], "harbour"))  # a new version: split anew

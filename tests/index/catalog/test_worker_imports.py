@@ -35,7 +35,7 @@ def test_a_worker_parses_words_without_loading_the_word_index(tmp_path: Path) ->
     )  # fmt: skip
     loaded = set(done.stdout.split())
     assert "cortexgraph_vault.index.text.document_terms" in loaded  # the words were counted
-    for module in ("cortexgraph_vault.index.text.text_index", "cortexgraph_vault.index.text.vocabulary",
+    for module in ("cortexgraph_vault.index.text.text_index",
                    "cortexgraph_vault.index.text.term_merge", "rapidfuzz"):  # fmt: skip
         assert module not in loaded, f"a parse loaded {module}"
 
