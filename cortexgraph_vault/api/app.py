@@ -17,11 +17,11 @@ from starlette.types import ASGIApp
 
 from cortexgraph_vault.api.endpoints import RestThreads, starlette_route
 from cortexgraph_vault.api.errors import EXCEPTION_HANDLERS
+from cortexgraph_vault.api.mcp_door import McpDoor
 from cortexgraph_vault.api.read_processes import ReadProcesses
 from cortexgraph_vault.api.routes import rest_endpoints
 from cortexgraph_vault.api.security import ALLOWED_ORIGINS, LocalOnly, allowed_hosts
 from cortexgraph_vault.api.token import TokenSource
-from cortexgraph_vault.mcp.server import build_server, http_app
 
 if TYPE_CHECKING:
     from cortexgraph_vault.pipeline.scheduler import Scheduler
@@ -42,14 +42,13 @@ def build_app(
     """`port` is the one actually bound: Host headers are checked against it;
     `read_processes`: how many processes answer searches and listings beside this one."""
     hosts = allowed_hosts(port, extra_hosts)
-    mcp_server = build_server(service)
-    mcp_app = http_app(mcp_server, port=port, path=MCP_PATH, allowed_origins=ALLOWED_ORIGINS)
+    mcp_door = McpDoor(service, port=port, path=MCP_PATH, allowed_origins=ALLOWED_ORIGINS)
     elsewhere = ReadProcesses(service, read_processes) if read_processes else None
     threads = RestThreads(elsewhere)  # one pool of reads and one of changes for every route
     routes = [starlette_route(e, service, threads) for e in rest_endpoints()]
     # The MCP app routes by the full path itself; handing it /mcp keeps the URL clients are
     # told (no redirect to /mcp/ as a Mount would need).
-    routes.append(Route(MCP_PATH, endpoint=mcp_app, name="mcp"))
+    routes.append(Route(MCP_PATH, endpoint=mcp_door, name="mcp"))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -61,7 +60,7 @@ def build_app(
             await elsewhere.start()
         try:
             # A mounted app's own lifespan never runs; the MCP sessions live in ours.
-            async with mcp_server.session_manager.run():
+            async with mcp_door.running():
                 yield
         finally:
             if elsewhere is not None:

@@ -14,6 +14,19 @@ from cortexgraph_vault.vault.lock import vault_key
 from tests.api.conftest import git_sample_vault
 from tests.api.daemon_process import Daemon, isolated_env, launch, start_daemon, wait_exit
 
+# The first request to /mcp builds the MCP door (api/mcp_door.py) and its sessions: a stop ends them.
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
+ACCEPT = {"Accept": "application/json, text/event-stream"}
+
 
 def claim_file(home: Path, vault: Path) -> Path:
     return home / "cache" / "daemons" / f"{vault_key(vault)}.json"
@@ -59,13 +72,16 @@ def test_port_in_use_by_a_daemon_of_another_vault_names_it(daemon: Daemon, tmp_p
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_signal_stops_cleanly_and_releases_the_vault(
+def test_signal_stops_cleanly_with_an_mcp_session_open_and_releases_the_vault(
     git_vault: Path, tmp_path: Path, sig: int
 ) -> None:
     home = tmp_path / "home"
     d = start_daemon(home, git_vault)
     claim = claim_file(home, git_vault)
     assert not claim_is_free(claim)
+    # an MCP session left open does not hold the stop: the daemon ends it
+    opened = d.client().post("/mcp", json=INITIALIZE, headers=ACCEPT)
+    assert opened.status_code == 200 and opened.headers.get("mcp-session-id"), opened.text
     assert d.stop(sig) == 0, d.err
     assert "Traceback" not in d.err
     assert claim_is_free(claim)

@@ -37,6 +37,7 @@ def _answered(pieces: list[bytes]) -> tuple[Seen, bytes]:
     return asyncio.run(run())
 
 
+KINDS = {"search", "list", "open", "touch", "save"}
 WORDS = ["coffee", "python", "meeting", "project", "music", "travel"]  # a save takes 5
 ANSWER = b'HTTP/1.1 201 Created\r\ncontent-length: 11\r\ncontent-type: application/json\r\n\r\n{"id":"ab"}'
 
@@ -83,9 +84,15 @@ def test_clients_against_a_real_daemon_get_every_kind_answered(
     daemon_at: tuple[Daemon, Path],
 ) -> None:
     d, vault = daemon_at
-    answers = worker((d.port, d.token, _ids(vault), WORDS, [1, 2, 3], time.monotonic() + 2.0))
+    answers: list[tuple[str, float, int]] = []
+    # Rounds of two seconds until every kind has come up: on a busy machine one round gets
+    # through only a few requests, and how many is no part of what this checks.
+    for seeds in ([1, 2, 3], *([n, n + 1, n + 2] for n in range(4, 60, 3))):
+        answers += worker((d.port, d.token, _ids(vault), WORDS, seeds, time.monotonic() + 2.0))
+        if {kind for kind, _, _ in answers} >= KINDS:
+            break
     kinds = Counter(kind for kind, _, _ in answers)
-    assert set(kinds) == {"search", "list", "open", "touch", "save"}, kinds
+    assert set(kinds) == KINDS, kinds
     assert all(200 <= status < 300 for _, _, status in answers), Counter(s for *_, s in answers)
     assert all(0 < seconds < 30 for _, seconds, _ in answers)
 
