@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import posixpath
 import re
 from datetime import date, datetime, time
@@ -115,8 +116,15 @@ def _on_disk(engine: VaultEngine, catalog: VaultCatalog, clean: str) -> str | No
     return None
 
 
+# The longest file name, in bytes, that Linux, macOS and Windows file systems allow: a longer
+# part of a path names no file (and asking the system about it fails, not answers "no").
+_NAME_MAX = 255
+
+
 def _file(engine: VaultEngine, rel: str) -> Path | None:
     """Where `rel` is in the vault, or None for a name no file inside the vault can have."""
+    if any(len(os.fsencode(part)) > _NAME_MAX for part in rel.split("/")):
+        return None
     try:
         return engine.store.path(rel)
     except UnsafePath:

@@ -106,3 +106,17 @@ def test_an_empty_note_is_reported_and_left_byte_identical(git_vault: Path) -> N
                 write()
             assert (git_vault / rel).read_bytes() == data
         assert not (git_vault / "_archive" / name).exists()
+
+
+@pytest.mark.parametrize(
+    "ref", ["0" * 1000, "notes/" + "é" * 200 + ".md"], ids=["1000 digits", "400 bytes in a part"]
+)
+def test_a_name_longer_than_a_file_name_can_be_is_not_found_not_a_failure(
+    git_vault: Path, ref: str
+) -> None:
+    """The system refuses to look up such a name at all (ENAMETOOLONG): no note has it."""
+    service = service_for(git_vault)
+    with pytest.raises(NotFound, match="no note matches"):
+        service.read_note(ref=ref)
+    with pytest.raises(NotFound, match="no note matches"):
+        service.graph_neighbourhood(path=ref)
