@@ -38,21 +38,27 @@ def notes_vault(root: Path) -> Path:
     return a_vault(root, notes)
 
 
+@pytest.fixture
+def embedded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts this process's encoder embeds, in order."""
+    seen: list[str] = []
+    real = SentenceEncoder.embed
+
+    def counted(self: SentenceEncoder, texts: list[str]):  # type: ignore[no-untyped-def]
+        seen.extend(texts)
+        return real(self, texts)
+
+    monkeypatch.setattr(SentenceEncoder, "embed", counted)
+    return seen
+
+
 def ranked(service: MemoryService, query: str) -> list[tuple[str, float]]:
     return [(h.path, h.score) for h in service.search_unified(query, limit=5).results]
 
 
 def test_vectors_are_made_behind_and_kept_through_a_restart(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, embedded: list[str]
 ) -> None:
-    embedded: list[str] = []  # by this process's encoder
-    real = SentenceEncoder.embed
-
-    def counted(self: SentenceEncoder, texts: list[str]):  # type: ignore[no-untyped-def]
-        embedded.extend(texts)
-        return real(self, texts)
-
-    monkeypatch.setattr(SentenceEncoder, "embed", counted)
     vault = notes_vault(tmp_path / "vault")
     service = service_for(vault, meaning_search=True)
     meaning = service.engine.catalog.meaning
@@ -70,7 +76,7 @@ def test_vectors_are_made_behind_and_kept_through_a_restart(
     assert restored is not None and restored.count == len(TOPICS)
     assert embedded == [garden]  # the edited note alone, here (a few: no worker)
     kept = restored.vector_of("notes/Garden.md")
-    assert kept is not None and float(kept @ real(shared_encoder(), [garden])[0]) > 0.9999
+    assert kept is not None and float(kept @ shared_encoder().embed([garden])[0]) > 0.9999
 
 
 def test_a_search_ranks_by_the_word_vectors_until_every_note_has_its_own(
@@ -164,16 +170,8 @@ def test_a_query_of_no_known_words_finds_nothing_by_meaning(tmp_path: Path) -> N
 
 
 def test_a_process_that_follows_takes_the_vectors_another_made_and_makes_none(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, embedded: list[str]
 ) -> None:
-    embedded: list[str] = []  # by this process's encoder
-    real = SentenceEncoder.embed
-
-    def counted(self: SentenceEncoder, texts: list[str]):  # type: ignore[no-untyped-def]
-        embedded.extend(texts)
-        return real(self, texts)
-
-    monkeypatch.setattr(SentenceEncoder, "embed", counted)
     vault = notes_vault(tmp_path / "vault")
     words_only = [ranked(service_for(vault), q) for q in QUERIES]
     follower = service_for(vault, meaning_search=True)
