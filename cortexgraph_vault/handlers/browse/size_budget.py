@@ -129,15 +129,15 @@ def read_continuation(cursor: str, digest: str, tool: str) -> Continuation:
     return place
 
 
-def _quoted_size(text: str) -> int:
+def quoted_size(text: str) -> int:
     return len(json.dumps(text, ensure_ascii=False))
 
 
-def _prefix_within(text: str, limit: int) -> int:
+def prefix_within(text: str, limit: int) -> int:
     """How many leading characters of `text` fit in `limit` characters as a JSON string."""
     keep = min(len(text), limit - 2)
     while keep > 0:
-        over = _quoted_size(text[:keep]) - limit
+        over = quoted_size(text[:keep]) - limit
         if over <= 0:
             break
         keep -= over  # each character takes at least one: never cuts more than needed
@@ -155,8 +155,8 @@ def shrink_text(item: M, field: str, room: int, tail: Callable[[int, int], str])
     text = getattr(item, field)
     if not isinstance(text, str):
         raise TypeError(f"{type(item).__name__}.{field} is not text")
-    others = size - _quoted_size(text)
-    keep = _prefix_within(text, room - others - _quoted_size(tail(0, len(text))) + 2)
+    others = size - quoted_size(text)
+    keep = prefix_within(text, room - others - quoted_size(tail(0, len(text))) + 2)
     while True:
         cut = item.model_copy(update={field: text[:keep] + tail(keep, len(text))})
         over = json_size(cut) - room
