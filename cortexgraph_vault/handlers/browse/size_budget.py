@@ -17,11 +17,12 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeVar
+from typing import Concatenate, NamedTuple, ParamSpec, TypeVar
 
 from pydantic import BaseModel
 from pydantic_core import to_json
 
+from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
 
 _CURSOR_MARK = "after:"
@@ -265,23 +266,17 @@ def _left_out(max_chars: int, shown: dict[str, tuple[int, int]], every: bool = F
     return f"cut to fit {max_chars} characters: {listed} shown; the counts are whole"
 
 
-class _Configured(Protocol):
-    @property
-    def config(self) -> Any: ...
-
-
-E = TypeVar("E", bound=_Configured)
-
-
 def answer_within(
     *lists: str, say: str = "message"
-) -> Callable[[Callable[Concatenate[E, P], M]], Callable[Concatenate[E, P], M]]:
+) -> Callable[[Callable[Concatenate[VaultEngine, P], M]], Callable[Concatenate[VaultEngine, P], M]]:
     """An operation (taking the engine first) whose answer keeps within the vault's
     `result_max_chars`, its `lists` cut as `lists_within` cuts them."""
 
-    def wrap(fn: Callable[Concatenate[E, P], M]) -> Callable[Concatenate[E, P], M]:
+    def wrap(
+        fn: Callable[Concatenate[VaultEngine, P], M],
+    ) -> Callable[Concatenate[VaultEngine, P], M]:
         @functools.wraps(fn)
-        def run(engine: E, /, *args: P.args, **kwargs: P.kwargs) -> M:
+        def run(engine: VaultEngine, /, *args: P.args, **kwargs: P.kwargs) -> M:
             result = fn(engine, *args, **kwargs)
             return lists_within(result, engine.config.result_max_chars, lists, say)
 
