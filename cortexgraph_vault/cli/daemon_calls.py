@@ -26,7 +26,6 @@ from cortexgraph_vault.errors import BY_CODE, Ambiguous, VaultError
 
 if TYPE_CHECKING:
     from cortexgraph_vault.config import Config
-    from cortexgraph_vault.service import MemoryService
 
 ROUTE = "/api/v1/operations/"
 CONNECT_SECONDS = 2.0
@@ -65,12 +64,6 @@ class ThroughDaemon:
     def __init__(self, port: int, token: str, local: InProcess) -> None:
         self.port, self.token, self.local = port, token, local
         self.gone = False
-
-    def service(self) -> MemoryService:
-        return self.local.service()  # files and progress on this terminal: this process
-
-    def run_here(self, name: str, params: Mapping[str, Any]) -> Any:
-        return self.local.run(name, params)
 
     def run(self, name: str, params: Mapping[str, Any]) -> Any:
         if not self.gone:
