@@ -324,17 +324,14 @@ def load_config(
     env = os.environ if env is None else env
     cli = {k: v for k, v in (cli or {}).items() if v is not None}
     user_path = user_file or user_config_file()
+    user_values = _read_toml(user_path)
     layers: list[tuple[str, Mapping[str, Any]]] = [
         ("default", {s.name: s.default for s in SETTINGS}),
-        (str(user_path), _read_toml(user_path)),
+        (str(user_path), user_values),
     ]
     env_values = {s.name: env[s.env] for s in SETTINGS if s.env in env and env[s.env] != ""}
     cli_values = {k: v for k, v in cli.items() if k in BY_NAME}
-    vault_raw = (
-        cli_values.get("vault")
-        or env_values.get("vault")
-        or next((layer["vault"] for _, layer in reversed(layers) if layer.get("vault")), None)
-    )
+    vault_raw = cli_values.get("vault") or env_values.get("vault") or user_values.get("vault")
     if vault_raw:
         vault_path = Path(str(vault_raw)).expanduser() / VAULT_CONFIG
         layers.append((str(vault_path), _read_toml(vault_path)))
