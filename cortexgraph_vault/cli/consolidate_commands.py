@@ -37,7 +37,7 @@ def _consolidate(ops: Operations, r: Request) -> Any:
 
 
 def _scheduled(s: MemoryService, r: Request) -> None:
-    from cortexgraph_vault.cli.terminal import terminal_safe
+    from cortexgraph_vault.cli.text_layout import terminal_safe
     from cortexgraph_vault.pipeline.scheduler import Scheduler
 
     hours = r.params["interval_hours"]
