@@ -25,7 +25,6 @@ import contextlib
 import logging
 import os
 import shutil
-import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -33,7 +32,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cortexgraph_vault.errors import GitError
-from cortexgraph_vault.history.git_settings import common_dir, is_true, settings
+from cortexgraph_vault.history.git_settings import is_true, settings
+from cortexgraph_vault.history.git_states import operation_in_progress
+from cortexgraph_vault.history.locate import common_folder
 from cortexgraph_vault.history.runner import GitRunner, chunks, nul_join, split_nul
 
 if TYPE_CHECKING:
@@ -44,14 +45,6 @@ log = logging.getLogger("cortexgraph_vault")
 TEMP_INDEX = "cortexgraph-vault-index"
 # The hooks `git commit` runs; any of them makes us leave the commit to it.
 COMMIT_HOOKS = ("pre-commit", "prepare-commit-msg", "commit-msg", "post-commit")
-_IN_PROGRESS = (
-    "MERGE_HEAD",
-    "CHERRY_PICK_HEAD",
-    "REVERT_HEAD",
-    "rebase-merge",
-    "rebase-apply",
-    "sequencer",
-)
 _GC_AUTO = 6700  # git's default for gc.auto
 # Stages exactly the paths given: in the index or new, deletions too, no look for new files.
 _STAGE = ("update-index", "--add", "--remove", "--replace", "-z", "--stdin")
@@ -75,9 +68,9 @@ def refusal(runner: GitRunner) -> str | None:
         return "the index is split (core.splitIndex)"
     if any(name.startswith("hook.") for name in found):
         return "hooks are configured (hook.*)"
-    for name in _IN_PROGRESS:
-        if (runner.git_dir / name).exists():
-            return f"{name} is in progress"
+    in_progress = operation_in_progress(runner.git_dir)
+    if in_progress is not None:
+        return in_progress
     if not (runner.git_dir / "index").is_file():
         return "there is no index"
     hooks = _hooks_folder(runner, found.get("core.hookspath"))
@@ -261,19 +254,17 @@ def _git_commit(
 ) -> str:
     """`git commit` of the index copy: its hooks run and see the copy (GIT_INDEX_FILE), it
     signs and cleans up the message as the person set it up."""
-    with tempfile.TemporaryDirectory(prefix="cgv-commit-") as folder:
-        message_file = Path(folder) / "message"
-        message_file.write_text(text, encoding="utf-8")
-        waiter.run(
-            "commit",
-            "--quiet",
-            "-F",
-            str(message_file),
-            config=config,
-            index=temp,
-            doing="commit",
-            cas=True,
-        )
+    waiter.run(
+        "commit",
+        "--quiet",
+        "-F",
+        "-",
+        input=text.encode(),
+        config=config,
+        index=temp,
+        doing="commit",
+        cas=True,
+    )
     return runner.head_sha()
 
 
@@ -450,7 +441,7 @@ def _hooks_folder(runner: GitRunner, configured: str | None) -> Path:
     if configured:
         folder = Path(os.path.expanduser(configured.strip()))
         return folder if folder.is_absolute() else runner.work_tree / folder
-    return Path(common_dir(runner)) / "hooks"
+    return common_folder(runner.git_dir) / "hooks"
 
 
 def _maintain(runner: GitRunner) -> None:
@@ -464,7 +455,7 @@ def _maintain(runner: GitRunner) -> None:
             return  # gc.auto = 0: automatic gc is off
         threshold = (limit + 255) // 256
         try:
-            names = os.listdir(Path(common_dir(runner)) / "objects" / "17")
+            names = os.listdir(common_folder(runner.git_dir) / "objects" / "17")
         except OSError:
             return
         if sum(1 for name in names if len(name) >= 38) <= threshold:

@@ -25,6 +25,7 @@ from cortexgraph_vault.importers.records import (
     RelationDraft,
     clean_tag_list,
     clean_text_list,
+    is_number,
     problem,
     relation_property,
 )
@@ -161,12 +162,7 @@ def _count(obj: Mapping[str, Any], key: str) -> int:
     raw = obj.get(key, 0)
     if raw is None:
         return 0
-    if (
-        isinstance(raw, bool)
-        or not isinstance(raw, int | float)
-        or not math.isfinite(raw)
-        or raw < 0
-    ):
+    if not is_number(raw) or not math.isfinite(raw) or raw < 0:
         raise ValueError(f"{key} is not a count ({raw!r})")
     return int(raw)
 
@@ -195,7 +191,7 @@ def memory_draft(
         review_count = _count(obj, "review_count")
         cross = _count(obj, "cross_domain_count")
         strength = obj.get("strength", 1.0)
-        if isinstance(strength, bool) or not isinstance(strength, int | float):
+        if not is_number(strength):
             raise ValueError(f"strength is not a number ({strength!r})")
         if not math.isfinite(strength) or strength < 0:
             raise ValueError(f"strength is not a finite number ≥ 0 ({strength!r})")
@@ -263,11 +259,7 @@ def relation_draft(number: int, obj: Mapping[str, Any], file: str) -> RelationDr
         return problem(file, number, f"relation {rid}: a memory related to itself; skipped")
     kind = obj.get("relation_type") or "related"
     strength = obj.get("strength", 1.0)
-    if (
-        isinstance(strength, bool)
-        or not isinstance(strength, int | float)
-        or not 0 <= strength <= 1
-    ):
+    if not is_number(strength) or not 0 <= strength <= 1:
         return problem(
             file, number, f"relation {rid}: strength must be from 0 to 1 ({strength!r}); skipped"
         )
@@ -396,7 +388,7 @@ def _text(value: object) -> str | None:
 
 
 def _int(value: object) -> int:
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
+    return int(value) if is_number(value) else 0
 
 
 def json_safe(value: Any) -> Any:

@@ -477,15 +477,6 @@ def write_new_unsynced(path: Path, data: bytes) -> bool:
         raise refused(path, exc) from None
 
 
-def read_file_bytes(path: Path) -> bytes:
-    """The bytes of the regular file at `path`, opened without following a symlink."""
-    fd, st = open_stat(path)
-    try:
-        return read_fd(fd, size=st.st_size)
-    finally:
-        os.close(fd)
-
-
 def write_failed(path: Path, exc: OSError) -> WriteFailed:
     return WriteFailed(
         f"{path}: the file system refused the write ({exc.strerror or exc}); "

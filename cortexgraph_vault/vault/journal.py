@@ -15,7 +15,6 @@ Only one intent is open at a time: every step runs under the vault lock.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import os
@@ -29,7 +28,7 @@ from cortexgraph_vault.vault.files import (
     NotRegularFile,
     atomic_write,
     lexists,
-    read_file_bytes,
+    read_bytes,
     remove_file,
     rename_file,
 )
@@ -92,7 +91,7 @@ def _forget(data: Mapping[str, object]) -> ForgetIntent | None:
 
 def file_sha(path: Path) -> str | None:
     try:
-        return hashlib.sha256(read_file_bytes(path)).hexdigest()
+        return read_bytes(path)[1].sha256
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError, NotRegularFile):
         return None
 
@@ -104,7 +103,7 @@ def _same_id(a: Path, b: Path) -> bool:
     ids = []
     for path in (a, b):
         try:
-            ids.append(parse_note(read_file_bytes(path).decode("utf-8")).frontmatter.get("id"))
+            ids.append(parse_note(read_bytes(path)[0].decode("utf-8")).frontmatter.get("id"))
         except (OSError, UnicodeDecodeError):
             return False
     return bool(ids[0]) and ids[0] == ids[1]

@@ -15,7 +15,8 @@ import re
 import time
 from pathlib import Path
 
-from cortexgraph_vault.vault.anchored import folder_of
+from cortexgraph_vault.vault.anchored import FOLDER_FLAGS, folder_of
+from cortexgraph_vault.vault.commit_outbox import alive
 
 TEMP_MARK = ".cgv-tmp-"
 ASIDE_MARK = ".cgv-aside-"
@@ -64,18 +65,9 @@ def aside_path_for(path: Path) -> Path:
 def _writer_is_dead(name: str) -> bool:
     """True when the temp file's writer was a process on this host that no longer runs."""
     found = _OWNER.search(name)
-    if found is None or found.group(1) != _WRITER:
+    if found is None or found.group(1) != _WRITER or int(found.group(2)) == os.getpid():
         return False
-    pid = int(found.group(2))
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        pass  # alive, someone else's
-    return False
+    return not alive(int(found.group(2)), "")
 
 
 def sweep_temp_files(root: Path, folders: list[str], older_than_seconds: float = 60.0) -> int:
@@ -113,10 +105,7 @@ def _sweep(top: int, limit: float) -> int:
                                 os.unlink(name, dir_fd=fd)
                                 removed += 1
                         elif entry.is_dir(follow_symlinks=False):
-                            folders.append(os.open(name, _FOLDER, dir_fd=fd))
+                            folders.append(os.open(name, FOLDER_FLAGS, dir_fd=fd))
         finally:
             os.close(fd)
     return removed
-
-
-_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
