@@ -36,6 +36,7 @@ from cortexgraph_vault.history.git_settings import is_true, settings
 from cortexgraph_vault.history.git_states import operation_in_progress
 from cortexgraph_vault.history.locate import common_folder
 from cortexgraph_vault.history.runner import GitRunner, chunks, nul_join, split_nul
+from cortexgraph_vault.vault.commit_outbox import alive, process_started
 
 if TYPE_CHECKING:
     from cortexgraph_vault.history.recording import LockWait
@@ -397,7 +398,8 @@ def index_held(runner: GitRunner, waiter: LockWait) -> Iterator[None]:
     try:
         os.close(fd)
         st = os.stat(lock)
-        owner.write_text(f"{os.getpid()} {_started(os.getpid())} {st.st_ino}\n", "ascii")
+        started = process_started(os.getpid()) or "-"
+        owner.write_text(f"{os.getpid()} {started} {st.st_ino}\n", "ascii")
         yield
     finally:
         with contextlib.suppress(FileNotFoundError):
@@ -415,7 +417,7 @@ def clear_left_lock(runner: GitRunner) -> bool:
         st = os.stat(runner.index_lock)
     except (OSError, ValueError):
         return False
-    if _alive(int(pid), started) or str(st.st_ino) != inode:
+    if alive(int(pid), "" if started == "-" else started) or str(st.st_ino) != inode:
         return False
     with contextlib.suppress(FileNotFoundError):
         os.unlink(runner.index_lock)
@@ -423,18 +425,6 @@ def clear_left_lock(runner: GitRunner) -> bool:
         os.unlink(owner)
     log.warning("%s: removed .git/index.lock left by a killed commit of ours", runner.vault_root)
     return True
-
-
-def _started(pid: int) -> str:
-    from cortexgraph_vault.vault.commit_outbox import process_started
-
-    return process_started(pid) or "-"
-
-
-def _alive(pid: int, started: str) -> bool:
-    from cortexgraph_vault.vault.commit_outbox import alive
-
-    return alive(pid, "" if started == "-" else started)
 
 
 def _hooks_folder(runner: GitRunner, configured: str | None) -> Path:
