@@ -335,8 +335,7 @@ class NoteStore:
         """
         base = self.path(folder + "/x.md").parent
         with self.lock.held():
-            # The folder is made by the write when missing (vault/files.py `_create`): a
-            # mkdir of a folder that is there is two system calls on the writer's turn.
+            # atomic_write makes the folder when it is missing.
             tried: set[str] = set()
 
             def taken(name: str) -> bool:

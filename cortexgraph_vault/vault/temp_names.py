@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import random
 import re
 import time
 from pathlib import Path
@@ -27,25 +26,6 @@ _WRITER = hashlib.sha256(os.uname().nodename.encode()).hexdigest()[:6]
 _OWNER = re.compile(re.escape(TEMP_MARK) + r"([0-9a-f]{6})-(\d+)-[0-9a-f]+$")
 
 
-class _Suffixes:
-    """Name suffixes from a seeded generator, not `secrets` (a getrandom call on the writer's
-    turn for every write): the suffix needs no secrecy, only to differ (the file is created
-    exclusively); a forked child is seeded anew."""
-
-    def __init__(self) -> None:
-        self.renew()
-
-    def renew(self) -> None:
-        self.random = random.Random(os.urandom(16))
-
-    def next(self) -> str:
-        return f"{os.getpid()}-{self.random.getrandbits(32):08x}"
-
-
-_ME = _Suffixes()
-os.register_at_fork(after_in_child=_ME.renew)
-
-
 def temp_path_for(path: Path, mark: str = TEMP_MARK) -> Path:
     # The writer's host and pid in the name let the next start sweep a killed writer's litter
     # at once, while a live writer's temp file (here or on a synced device) is left alone.
@@ -53,7 +33,7 @@ def temp_path_for(path: Path, mark: str = TEMP_MARK) -> Path:
     name = path.name
     if len(os.fsencode(name)) > 150:
         name = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return path.with_name(f".{name}{mark}{_WRITER}-{_ME.next()}")
+    return path.with_name(f".{name}{mark}{_WRITER}-{os.getpid()}-{os.urandom(4).hex()}")
 
 
 def aside_path_for(path: Path) -> Path:
