@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import shutil
 import threading
 from collections.abc import Iterator, Sequence
@@ -94,18 +95,8 @@ def _split(runner: GitRunner) -> bool:
 def clean_message(message: str) -> str:
     """The message as `git commit -F` records it: trailing white space off every line, runs of
     blank lines made one, none at the start or the end, a newline after the last line."""
-    lines: list[str] = []
-    blank = False
-    for line in message.split("\n"):
-        line = line.rstrip(_SPACES)
-        if not line:
-            blank = True
-            continue
-        if blank and lines:
-            lines.append("")
-        blank = False
-        lines.append(line)
-    return "".join(f"{line}\n" for line in lines)
+    text = "\n".join(line.rstrip(_SPACES) for line in message.split("\n")).strip("\n")
+    return re.sub(r"\n{3,}", "\n\n", text) + "\n" if text else ""
 
 
 @dataclass(frozen=True)
