@@ -362,27 +362,6 @@ def memory_record(
     }
 
 
-def relation_record(
-    *,
-    rid: str,
-    from_id: str,
-    to_id: str,
-    kind: str,
-    strength: float,
-    created: datetime,
-    metadata: Mapping[str, Any],
-) -> CortexGraphRelation:
-    return {
-        "id": rid,
-        "from_memory_id": from_id,
-        "to_memory_id": to_id,
-        "relation_type": kind,
-        "strength": strength,
-        "created_at": _epoch(created),
-        "metadata": json_safe(dict(metadata)),
-    }
-
-
 def _text(value: object) -> str | None:
     return str(value) if value is not None and str(value) != "" else None
 

@@ -26,7 +26,6 @@ from cortexgraph_vault.importers.cortexgraph import (
     CortexGraphRelation,
     json_safe,
     memory_record,
-    relation_record,
 )
 from cortexgraph_vault.importers.records import is_number, relation_meta_entry
 from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
@@ -102,19 +101,16 @@ def _relation(link: Link) -> CortexGraphRelation:
     assert dst is not None
     kind = str(meta.get("type") or link.kind)
     created = parse_time(meta.get("created")) or max(src.created, dst.created)
-    strength = meta.get("strength", 1.0)
-    strength = float(strength) if is_number(strength) else 1.0
-    rid = meta.get("id")
-    metadata = meta.get("metadata")
-    return relation_record(
-        rid=str(rid) if rid else relation_id(src.id, dst.id, kind, link.target),
-        from_id=src.id or "",
-        to_id=dst.id or "",
-        kind=kind,
-        strength=strength,
-        created=created,
-        metadata=metadata if isinstance(metadata, Mapping) else {},
-    )
+    strength, rid, metadata = meta.get("strength"), meta.get("id"), meta.get("metadata")
+    return {
+        "id": str(rid) if rid else relation_id(src.id, dst.id, kind, link.target),
+        "from_memory_id": src.id or "",
+        "to_memory_id": dst.id or "",
+        "relation_type": kind,
+        "strength": float(strength) if is_number(strength) else 1.0,
+        "created_at": int(created.timestamp()),
+        "metadata": json_safe(dict(metadata) if isinstance(metadata, Mapping) else {}),
+    }
 
 
 def export_cortexgraph(
