@@ -1,22 +1,17 @@
 """A commit made from git's plumbing, without `git commit`'s look at every file.
 
 `git commit --only` refreshes the whole index before it commits: a stat of every file of the
-vault, most of its time in a large vault, for each group of saves. Here the index our paths were
-just staged in is linked aside (its own file in `.git/`, so nothing else sees it), the person's
-staged work on other paths is set back to HEAD in that copy, and `write-tree`, `commit-tree`
-and `update-ref <new> <old>` make the commit. `update-ref` moves HEAD only if it is still the
-commit we built on: another tool's commit meanwhile (obsidian-git, the person), or one under
-way (it holds the index lock), makes us commit again with `git commit` (`HeadMoved`), which
-waits its turn for the index lock where the plumbing would lose every race to a busy tool. The repository's index already holds our entries (our `git add`), so
-`git status` is clean for our paths; if another git wrote that index meanwhile, our entries are
-put back as committed.
+vault, for each group of saves. Here our paths are staged in a copy of the index (its own file
+in `.git/`, so nothing else sees it), the person's staged work on other paths is set back to
+HEAD in that copy, and `write-tree`, `commit-tree` and `update-ref <new> <old>` make the
+commit. `update-ref` moves HEAD only if it is still the commit we built on: another tool's
+commit meanwhile, or one under way (it holds the index lock), makes us commit again
+(`HeadMoved`), holding the index lock as that tool does so that we get our turn. The index is
+then written to hold our paths as committed (`_keep_in_step`).
 
-`git commit` is kept whenever it would do more than this: hooks to run, a commit to sign, a
-message cleanup of the person's choosing, a merge or rebase in progress, a split index, no
-index, no commit yet (`refusal`). What `git commit` does besides is done the same way here: the
-message cleaned of trailing spaces and blank lines (its cleanup for a message given with `-F`),
-the reflog's "commit: <subject>", the identity, and the automatic maintenance when loose objects
-pile up.
+`git commit` of the copy is kept whenever it would do more than this (`refusal`). What it does
+besides is done the same way here: the message cleaned as `-F` cleans it, the reflog's
+"commit: <subject>", the identity, and the automatic maintenance when loose objects pile up.
 """
 
 from __future__ import annotations

@@ -2,9 +2,8 @@
 
 After the rename that replaces a note, two slow things remain: the fsync of the folder (what
 makes the rename itself survive a power cut) and the close of the note we replaced, held open
-until then (fix 16 of RELIABILITY.md; closing the last descriptor of a replaced file frees it,
-a journaled change of its own). Each takes milliseconds on an ordinary disk, and a write made
-them under the vault lock, so every write queued behind them.
+until then (closing the last descriptor of a replaced file frees it, a journaled change of its
+own). Under the vault lock, every write would queue behind them.
 
 Inside `deferred()` (a door's call, `ServiceCalls`) they go to one thread instead: it fsyncs
 each folder once for all the writes queued meanwhile (a group fsync) and closes the
