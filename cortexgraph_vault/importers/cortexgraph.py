@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import PurePosixPath
-from typing import Any, Literal, TypedDict, overload
+from typing import Any, Literal, TypedDict, cast, overload
 
 from cortexgraph_vault.core.memory import STATUSES, Memory
 from cortexgraph_vault.core.times import format_time, parse_time
@@ -317,15 +317,8 @@ def plan_import(memories: bytes | None, relations: bytes | None, path: str) -> I
                 continue
             source.relations.append(rel)
     # Names are given in a fixed order, so the same records always get the same file names.
-    plan.drafts = sorted(by_id.values(), key=lambda d: (_created(d), d.id))
+    plan.drafts = sorted(by_id.values(), key=lambda d: (cast(datetime, d.fields["created"]), d.id))
     return plan
-
-
-def _created(draft: NoteDraft) -> datetime:
-    created = draft.fields["created"]
-    if not isinstance(created, datetime):  # memory_draft always sets it to a parsed time
-        raise TypeError(f"memory {draft.id}: created is {created!r}, not a time")
-    return created
 
 
 def _epoch(moment: datetime | None) -> int | None:

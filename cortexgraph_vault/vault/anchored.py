@@ -102,10 +102,7 @@ def _open_below(root: str, folders: list[str], path: str, *, create: bool) -> in
 def _open_folder(part: str, fd: int, walked: str, path: str) -> int:
     """`part` again, after an open that did not give a folder: a symlink is refused, a file
     is NotADirectoryError (as an open by name says)."""
-    try:
-        st = os.stat(part, dir_fd=fd, follow_symlinks=False)
-    except FileNotFoundError:
-        raise
+    st = os.stat(part, dir_fd=fd, follow_symlinks=False)
     if stat.S_ISLNK(st.st_mode):
         raise SymlinkedFolder(path, walked)
     if not stat.S_ISDIR(st.st_mode):
