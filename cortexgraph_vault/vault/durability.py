@@ -28,21 +28,12 @@ from cortexgraph_vault.vault.late_writes import LATE_LOOK_SECONDS, LastLook, wai
 log = logging.getLogger(__name__)
 
 
-class Pending:
-    """One deferred step: `wait()` returns once it is done."""
-
-    def __init__(self) -> None:
-        self._done = threading.Event()
+class Pending(threading.Event):
+    """One deferred step: `wait()` returns once it is done (set)."""
 
     @property
     def done(self) -> bool:
-        return self._done.is_set()
-
-    def finish(self) -> None:
-        self._done.set()
-
-    def wait(self) -> None:
-        self._done.wait()
+        return self.is_set()
 
 
 def fsync_folder(folder: Path) -> None:
@@ -136,7 +127,7 @@ class Durability:
                 fsync_folder(folder)
                 self.folder_syncs += 1
             for _, ticket in folders:
-                ticket.finish()
+                ticket.set()
             for fd in fds:
                 with contextlib.suppress(OSError):
                     os.close(fd)
