@@ -206,3 +206,40 @@ def test_the_status_says_how_many_notes_have_their_vector_and_when_searches_use_
     assert "meaning: 20 of 20 notes have sentence vectors; searches rank by them" in render(after)
     off = service_for(tmp_path / "vault").vault_status().meaning  # the tests' default: off
     assert off is not None and not off.enabled and not off.ready
+
+
+def test_the_encoder_reads_a_query_only_when_its_words_leave_it_open(
+    tmp_path: Path, embedded: list[str]
+) -> None:
+    vault = notes_vault(tmp_path / "vault")
+    service = service_for(vault, meaning_search=True)
+    assert service.engine.catalog.meaning.wait() is not None
+    by_words = service_for(vault)  # the word vectors alone
+    embedded.clear()
+    # a few keywords, each held by some note as it is: ranked as by the word vectors
+    for query in ("bikes", "database disk", "Dentist clinic"):
+        assert ranked(service, query) == ranked(by_words, query), query
+    assert embedded == []
+    read = [
+        "where do we keep the bikes",  # a sentence
+        "bikes and pump",  # a filler word: read as a phrase
+        "bikes pump shelf",  # more words than meaning_query_words
+        "bicycle storage",  # a word no note holds
+        "woollen handicrafts",  # none held: a paraphrase, for meaning alone
+    ]
+    for query in read:
+        ranked(service, query)
+    assert embedded == read
+    assert ranked(service, "where do we keep the bikes")[0][0] == "notes/Garage.md"
+
+
+def test_a_setting_of_no_words_has_the_encoder_read_every_query(
+    tmp_path: Path, embedded: list[str]
+) -> None:
+    vault = notes_vault(tmp_path / "vault")
+    service = service_for(vault, meaning_search=True, meaning_query_words=0)
+    assert service.engine.catalog.meaning.wait() is not None
+    embedded.clear()
+    found = ranked(service, "bikes")
+    assert embedded == ["bikes"]
+    assert found != ranked(service_for(vault), "bikes")  # the encoder's cosine, not WordLlama's
