@@ -136,6 +136,11 @@ class MeaningVectors:
             return None
         if self.follows:
             self._take_file()
+        elif self._index is None and len(list(self.known())) > ON_THE_SPOT:
+            # made now, it would hold every note marked until the fill has checked them: no
+            # search could use it meanwhile, and reading the file would only delay this one
+            self.fill_behind()
+            return None
         index = self.index
         waiting = index.waiting() if index.pending <= ON_THE_SPOT else None
         texts = [self.text_of(path) or "" for path in waiting or ()]

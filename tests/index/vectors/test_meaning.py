@@ -12,6 +12,7 @@ import pytest
 
 from cortexgraph_vault.index.vectors.encoder_worker import WorkerEncoder
 from cortexgraph_vault.index.vectors.minilm import SentenceEncoder, load_encoder, shared_encoder
+from cortexgraph_vault.index.vectors import query_vectors
 from cortexgraph_vault.index.vectors.semantic import SemanticIndex
 from cortexgraph_vault.service import MemoryService
 from tests.builders import a_vault, service_for
@@ -40,7 +41,9 @@ def notes_vault(root: Path) -> Path:
 
 @pytest.fixture
 def embedded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The texts this process's encoder embeds, in order."""
+    """The texts this process's encoder embeds, in order (none of the queries earlier tests
+    asked is remembered)."""
+    query_vectors.QUERIES.clear()
     seen: list[str] = []
     real = SentenceEncoder.embed
 
