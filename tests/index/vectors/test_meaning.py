@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from cortexgraph_vault.index.vectors import meaning as meaning_module
+from cortexgraph_vault.index.vectors import query_vectors
 from cortexgraph_vault.index.vectors.encoder_worker import WorkerEncoder
 from cortexgraph_vault.index.vectors.minilm import SentenceEncoder, load_encoder, shared_encoder
-from cortexgraph_vault.index.vectors import query_vectors
 from cortexgraph_vault.index.vectors.semantic import SemanticIndex
 from cortexgraph_vault.service import MemoryService
 from tests.builders import a_vault, service_for
@@ -246,3 +247,27 @@ def test_a_setting_of_no_words_has_the_encoder_read_every_query(
     found = ranked(service, "bikes")
     assert embedded == ["bikes"]
     assert found != ranked(service_for(vault), "bikes")  # the encoder's cosine, not WordLlama's
+
+
+def test_a_first_search_starts_the_fill_without_reading_the_vectors_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # made from the file now, the index would hold every note marked until the fill checked
+    # them: the search could not use it, and reading the file would only delay its answer
+    vault = notes_vault(tmp_path / "vault")
+    assert service_for(vault, meaning_search=True).engine.catalog.meaning.wait() is not None
+    words_only = ranked(service_for(vault), QUERIES[0])
+    read: list[Path] = []
+    real = meaning_module._read
+
+    def counted(path: Path):  # type: ignore[no-untyped-def]
+        read.append(path)
+        return real(path)
+
+    monkeypatch.setattr(meaning_module, "_read", counted)
+    fresh = service_for(vault, meaning_search=True)
+    assert ranked(fresh, QUERIES[0]) == words_only
+    assert read == [] and fresh.engine.catalog.meaning.filling
+    assert fresh.engine.catalog.meaning.wait() is not None
+    assert read == [fresh.engine.catalog.meaning.file]  # the fill took it
+    assert ranked(fresh, QUERIES[0])[0][0] == "notes/Garage.md"
