@@ -182,8 +182,9 @@ class MeaningVectors:
 
     def _take_file(self) -> None:
         """A follower takes the vectors the file holds once the process that makes them saved
-        it with every note, or all but a few (`complete`): each note is checked against its vector's key, and
-        those changed since stay waiting (a few are made on the spot, as a memory just saved)."""
+        it with every note, or all but a few (`complete`): each note is checked against its
+        vector's key, and those changed since stay waiting (a few are made on the spot, as a
+        memory just saved)."""
         stamp = _stamp(self.file)
         if stamp is None or stamp == self._taken or self.file is None:
             return
