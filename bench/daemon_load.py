@@ -174,14 +174,21 @@ def _meaning_made(conn: http.client.HTTPConnection, headers: dict[str, str]) -> 
     says every note has its sentence vector, so the searches rank as a daemon at work does
     (before, they rank by the word vectors while the encoder's worker takes a core). Whether
     they were all made: a big vault's take longer than a bench waits."""
-    deadline = time.monotonic() + float(os.environ.get("BENCH_DAEMON_MEANING_WAIT", "300"))
+    started = time.monotonic()
+    deadline = started + float(os.environ.get("BENCH_DAEMON_MEANING_WAIT", "300"))
+    first: int | None = None
     while True:
         conn.request("GET", "/api/v1/status", headers=headers)
         answer = conn.getresponse()
         meaning = json.loads(answer.read()).get("meaning") or {}
         if meaning.get("ready") or not meaning.get("enabled") or meaning.get("problem"):
             return bool(meaning.get("ready"))
-        if time.monotonic() > deadline:
+        now, made, notes = time.monotonic(), int(meaning["vectors"]), int(meaning["notes"])
+        first = made if first is None else first
+        # a vault whose vectors are sure to take longer than the wait (10k notes: most of an
+        # hour) is not waited for in vain: judged from a minute's progress
+        rate = (made - first) / (now - started) if now - started >= 60 else 0.0
+        if now > deadline or (rate > 0 and now + (notes - made) / rate > deadline):
             return False
         time.sleep(0.5)
 
