@@ -221,6 +221,7 @@ class Config:
     meaning_weight: float = _setting("float", 0.5, "share of relevance from the sentence encoder's similarity (of a memory or another short note)", 0.0, 1.0)
     meaning_long_note_weight: float = _setting("float", 0.8, "share of relevance from the sentence encoder's similarity for a long note", 0.0, 1.0)
     meaning_min_cosine: float = _setting("float", 0.25, "least sentence-encoder similarity for a note found by meaning alone", 0.0, 1.0)
+    meaning_query_words: int = _setting("int", 2, "a query of at most this many words, none of them filler and each in some note as it is, is ranked by its words and the word vectors; the sentence encoder reads every other query (0: every query)", 0, 100)
     result_max_chars: int = _setting("int", 40_000, "characters (compact JSON) one search or open answer holds at most; next_cursor continues", 2_000, 1_000_000)
     search_prior_floor: float = _setting("float", 0.9, "least share of its relevance an unused, old memory keeps in search", 0.0, 1.0)
     search_vector_weight: float = _setting("float", 0.3, "share of relevance from vector similarity (of a memory or another short note)", 0.0, 1.0)
