@@ -270,11 +270,6 @@ class VaultEngine:
         self.watching = True
         self.catalog.meaning.follows = True
 
-    def make_meaning_vectors(self) -> None:
-        """Start making the sentence encoder's vectors now, behind whatever comes (a daemon:
-        its read processes take them once made), not at the first search."""
-        self.catalog.meaning.fill_behind()
-
     def stop_watcher(self) -> None:
         self.watching = False
         if self.watcher is not None:
