@@ -4,21 +4,42 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
-from cortexgraph_vault.core.decay_table import decay_table_markdown
+from cortexgraph_vault.core.decay import (
+    DAY,
+    DECAY_MODELS,
+    DecayConfig,
+    decay_factor,
+    seconds_until_score,
+)
 
 README = Path(__file__).resolve().parents[1] / "README.md"
+DAYS = (0.5, 1, 3, 7, 14, 30)
+
+
+def decay_table_markdown() -> str:
+    head = "| model | " + " | ".join(f"{d:g} d" for d in DAYS) + " | 1.0 → 0.05 |"
+    rows = [head, "|---|" + "---:|" * (len(DAYS) + 1)]
+    t0 = datetime(2000, 1, 1, tzinfo=UTC)
+    for name in DECAY_MODELS:
+        model = replace(DecayConfig(), model=name)
+        values = " | ".join(f"{decay_factor(d * DAY, model):.4f}" for d in DAYS)
+        until = seconds_until_score(
+            0.05, use_count=1, last_used=t0, strength=1.0, now=t0, cfg=model
+        )
+        rows.append(f"| {name} | {values} | {until / DAY:.2f} d |")
+    return "\n".join(rows)
 
 
 def test_readme_decay_table_matches_the_code() -> None:
     text = README.read_text(encoding="utf-8")
     match = re.search(r"<!-- decay-table:start -->\n(.*?)\n<!-- decay-table:end -->", text, re.S)
     assert match, "README lacks the decay-table markers"
-    assert match.group(1) == decay_table_markdown(), (
-        "README decay table is stale: paste the output of "
-        "`python -m cortexgraph_vault.core.decay_table` between the markers"
-    )
+    table = decay_table_markdown()
+    assert match.group(1) == table, f"README decay table is stale; between the markers put\n{table}"
 
 
 def test_readme_quick_start_commands_exist() -> None:

@@ -2,12 +2,10 @@
 comments (HTML `<!-- -->` and Obsidian `%%`), as offset ranges and as `prose_view`.
 
 What is code is decided the CommonMark way, and markdown-it-py is the authority. A markdown-it
-parse of every note is too slow for indexing a large vault, so two cheaper paths decide
-first: plain notes (no fence, no deep indentation, no HTML block) pair backticks line by line,
-and `block_scan.Blocks`, a line scanner that follows markdown-it's block rules, handles the
-rest. Each path hands the note on when it meets what it does not model (link reference
-definitions, very deep nesting). The tests compare all three on every fixture and on generated
-Markdown.
+parse of every note is too slow for indexing a large vault, so `block_scan.Blocks`, a line
+scanner that follows markdown-it's block rules, decides first and hands the note on when it
+meets what it does not model (link reference definitions, very deep nesting). The tests
+compare the two on every fixture and on generated Markdown.
 """
 
 from __future__ import annotations
@@ -106,9 +104,9 @@ def _code_ranges(text: str) -> list[tuple[int, int]]:
     """Sorted (start, end) offsets of code: whole lines of code blocks, and code spans."""
     if "`" not in text and "~~~" not in text and "\t" not in text and "    " not in text:
         return []  # no fence marker, no indentation deep enough for an indented code block
-    fast = _code_ranges_fast(text)
-    if fast is not None:
-        return fast
+    scanned = _code_ranges_scanned(text)
+    if scanned is not None:
+        return scanned
     try:
         return _code_ranges_markdown_it(text)
     except IndexError:  # markdown-it-py 4.3 fails on a few tab, blockquote and HTML mixes
@@ -229,7 +227,7 @@ def _content_locator(text: str, content: str, rows: list[tuple[int, str]]) -> An
     return locate
 
 
-# --- the fast paths: line-local pairing, then the block scanner ---------------------------------
+# --- the block scanner ----------------------------------------------------------------------------
 
 _TICKS_OR_ESCAPE = re.compile(r"\\[\s\S]|`+")
 
@@ -239,11 +237,8 @@ def _closing_run(length: int) -> re.Pattern[str]:
     return re.compile(rf"(?<!`)`{{{length}}}(?!`)")
 
 
-def _plain_code_spans(text: str, unpaired_ok: bool = False) -> list[tuple[int, int]] | None:
-    """Code spans by the CommonMark pairing rule alone, for text with no link or HTML.
-
-    None when a run of backticks finds no partner, unless `unpaired_ok`.
-    """
+def _plain_code_spans(text: str) -> list[tuple[int, int]]:
+    """Code spans by the CommonMark pairing rule alone, for text with no link or HTML."""
     spans = []
     pos = 0
     unpaired: set[int] = set()  # run lengths with no partner ahead: at most one search each
@@ -254,8 +249,6 @@ def _plain_code_spans(text: str, unpaired_ok: bool = False) -> list[tuple[int, i
             continue
         close = _closing_run(length).search(text, pos)
         if close is None:
-            if not unpaired_ok:
-                return None
             unpaired.add(length)
         else:
             spans.append((m.start(), close.end()))
@@ -263,54 +256,8 @@ def _plain_code_spans(text: str, unpaired_ok: bool = False) -> list[tuple[int, i
     return spans
 
 
-# Lines whose first character past any container marks may open an HTML block, or a link
-# reference definition.
-_HTML_START = re.compile(r"^[ >*+\-.)0-9]*<", re.MULTILINE)
-_REFERENCE_START = re.compile(r"^[ >*+\-.)0-9]*\[(?!\[)", re.MULTILINE)
-# markdown-it skips what is nested `maxNesting` (20) deep, and each level takes a character.
-_DEEP = re.compile(r"^[ >*+\-.)0-9]{16}", re.MULTILINE)
-
-
-def _code_ranges_fast(text: str) -> list[tuple[int, int]] | None:
-    """Code ranges as `_code_ranges_markdown_it` finds them, or None when unsure."""
-    spans = _line_local_code_spans(text)
-    return _code_ranges_scanned(text) if spans is None else spans
-
-
-def _line_local_code_spans(text: str) -> list[tuple[int, int]] | None:
-    """Code spans when every line is prose and pairs its own backticks, else None.
-
-    With no fence marker, no indentation deep enough for an indented code block, and no line
-    able to open an HTML block or a reference definition, every non-blank line is paragraph or
-    heading text. A code span may still run across lines of one paragraph, but not when each
-    line's backtick runs pair up within the line, since pairing goes left to right.
-    """
-    if "```" in text or "~~~" in text or "\t" in text or "    " in text:
-        return None
-    if _HTML_START.search(text) or ("]:" in text and _REFERENCE_START.search(text)):
-        return None
-    if _DEEP.search(text):
-        return None
-    spans: list[tuple[int, int]] = []
-    start = 0
-    guarded = False  # a `](` or `<` since the last blank line could swallow a backtick
-    for row in text.split("\n"):
-        if not row.strip(" "):
-            guarded = False
-        else:
-            guarded = guarded or "](" in row or "<" in row
-            if "`" in row:
-                if guarded:
-                    return None
-                pairs = _plain_code_spans(row)
-                if pairs is None:
-                    return None
-                spans.extend((start + a, start + z) for a, z in pairs)
-        start += len(row) + 1
-    return spans
-
-
 def _code_ranges_scanned(text: str) -> list[tuple[int, int]] | None:
+    """Code ranges as `_code_ranges_markdown_it` finds them, or None when unsure."""
     blocks = Blocks(text)
     try:
         blocks.tokenize(0, blocks.line_max)
@@ -330,7 +277,7 @@ def _inline_code_spans(text: str, rows: list[tuple[int, int]]) -> list[tuple[int
     if "<" in content or "](" in content:
         spans = _spans_markdown_it(content)
     else:
-        spans = _plain_code_spans(content, unpaired_ok=True) or []
+        spans = _plain_code_spans(content)
     if len(rows) == 1:
         return [(rows[0][0] + start, rows[0][0] + end) for start, end in spans]
     row_starts = list(accumulate((end - start + 1 for start, end in rows), initial=0))

@@ -1,9 +1,7 @@
 """Decay models and the memory score.
 
 score = n^β · D(Δt) · s with n = use_count (a save is the first use, so n ≥ 1),
-Δt = max(0, now − last_used) in seconds and s = strength. Three models for D, each
-implemented as stated — the system we replace silently used the exponential one whatever
-the setting said.
+Δt = max(0, now − last_used) in seconds and s = strength; D is the model the settings name.
 """
 
 from __future__ import annotations

@@ -17,11 +17,15 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from cortexgraph_vault.core.english import STOP_WORDS, any_of, word_set
 from cortexgraph_vault.core.enrich import extract_entities
+
+T = TypeVar("T")
 
 
 def _cased(*alternatives: str) -> re.Pattern[str]:
@@ -341,37 +345,33 @@ def _states(pattern: re.Pattern[str], text: str) -> int | None:
     return None
 
 
-def slot_starts(text: str, among: frozenset[str] | None = None) -> dict[str, int]:
-    """Each slot a statement gives a value of (of `among`, if given), and where it first does."""
-    if len(text) > REMEMBERED_TEXT:
-        return _slot_starts(text, among)
-    return {k: at for k, at in _remembered_starts(text) if among is None or k in among}
-
-
 # A save compares itself with the same candidate memories' texts as the saves before it: what
 # a memory-sized text states is remembered by text (pure functions of it).
 REMEMBERED_TEXT = 4096
 
 
-def _slot_starts(text: str, among: frozenset[str] | None = None) -> dict[str, int]:
+def remembered_by_text(of_text: Callable[[str], T]) -> Callable[[str], T]:
+    """`of_text`, its answers for texts up to REMEMBERED_TEXT long remembered."""
+    remembered = lru_cache(maxsize=4096)(of_text)
+    return lambda text: of_text(text) if len(text) > REMEMBERED_TEXT else remembered(text)
+
+
+def slot_starts(text: str, among: frozenset[str] | None = None) -> dict[str, int]:
+    """Each slot a statement gives a value of (of `among`, if given), and where it first does."""
+    return {k: at for k, at in _all_starts(text) if among is None or k in among}
+
+
+@remembered_by_text
+def _all_starts(text: str) -> tuple[tuple[str, int], ...]:
     starts: dict[str, int] = {}
     for slot in SLOTS:
-        if among is not None and slot.name not in among:
-            continue
         for pattern in slot.states:
             at = _states(pattern, text)
             if at is not None:
                 starts[slot.name] = min(starts.get(slot.name, at), at)
     for m in _FAVOURITE.finditer(text):
-        key = f"favourite {_favourite_key(m.group(1))}"
-        if among is None or key in among:
-            starts.setdefault(key, m.start())
-    return starts
-
-
-@lru_cache(maxsize=4096)
-def _remembered_starts(text: str) -> tuple[tuple[str, int], ...]:
-    return tuple(_slot_starts(text).items())
+        starts.setdefault(f"favourite {_favourite_key(m.group(1))}", m.start())
+    return tuple(starts.items())
 
 
 LEADING_SPAN = 40  # characters from the first slot a statement states to another it leads with
@@ -627,17 +627,9 @@ _WHEN = any_of(
 )
 
 
+@remembered_by_text
 def when_values(text: str) -> frozenset[str]:
     """Numbers, times, dates and weekdays: what a rescheduled event changes."""
-    if len(text) > REMEMBERED_TEXT:
-        return _when_values(text)
-    return _remembered_when(text)
-
-
-def _when_values(text: str) -> frozenset[str]:
     out = {m.group(0).lower().replace(" ", "") for m in _NUMBER.finditer(text)}
     out |= {m.group(0).lower().removesuffix("s") for m in _WHEN.finditer(text)}
     return frozenset(out)
-
-
-_remembered_when = lru_cache(maxsize=4096)(_when_values)

@@ -90,14 +90,6 @@ class Episodes:
     paths: Sequence[str]
     times: Sequence[float]
 
-    def position(self, path: str, created: float) -> int | None:
-        i = bisect_left(self.times, created)
-        while i < len(self.times) and self.times[i] == created:
-            if self.paths[i] == path:
-                return i
-            i += 1
-        return None
-
     def changed(self, gone: set[str], added: list[tuple[float, str]]) -> Episodes:
         """These episodes without the memories at `gone` (empty: none of them is here), with
         `added` (save time, path) in their places: in the order of a fresh sort by time, then
@@ -113,19 +105,6 @@ class Episodes:
             paths.insert(i, path)
             times.insert(i, created)
         return Episodes(paths, times)
-
-    def neighbours(self, i: int, reach: int, gap: float) -> list[tuple[str, int]]:
-        """(path, distance) of the memories saved around position i in the same episode."""
-        out: list[tuple[str, int]] = []
-        for step in (-1, 1):
-            j = i
-            for k in range(1, reach + 1):
-                nxt = j + step
-                if not 0 <= nxt < len(self.times) or abs(self.times[nxt] - self.times[j]) > gap:
-                    break
-                out.append((self.paths[nxt], k))
-                j = nxt
-        return out
 
 
 def discount_episodes(

@@ -30,15 +30,14 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 
 from cortexgraph_vault.core.english import EVERYDAY_WORDS, STOP_WORDS, any_of, word_set
 from cortexgraph_vault.core.fact_slots import (
-    REMEMBERED_TEXT,
     Holder,
     entities_of,
     holder_of,
     leading_slots,
+    remembered_by_text,
     same_holder,
     single_valued,
     slot_holders,
@@ -74,13 +73,12 @@ _SELF_ASK = any_of(r"\b(?:i|my|me|we|our|us|the user|user's|users|the family|the
 
 def content_words(text: str) -> list[str]:
     """The words of a text that can name a topic, lower-cased, in order (repeats dropped)."""
-    # A save weighs each candidate memory's words twice, and the saves after it mostly the
-    # same memories again (auto-recall too): a memory-sized text's words are remembered.
-    if len(text) > REMEMBERED_TEXT:
-        return list(_content_words(text))
-    return list(_remembered_words(text))
+    return list(_content_words(text))
 
 
+# A save weighs each candidate memory's words twice, and the saves after it mostly the same
+# memories again (auto-recall too): a memory-sized text's words are remembered.
+@remembered_by_text
 def _content_words(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for m in _WORD.finditer(text):
@@ -89,9 +87,6 @@ def _content_words(text: str) -> tuple[str, ...]:
             continue
         out.append(w)
     return tuple(dict.fromkeys(out))
-
-
-_remembered_words = lru_cache(maxsize=4096)(_content_words)
 
 
 @dataclass(frozen=True)

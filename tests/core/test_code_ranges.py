@@ -1,5 +1,5 @@
-"""Code, math and comments in a note body: `prose_view`, and the fast paths that find code
-(line-local pairing, `block_scan.Blocks`) checked against markdown-it."""
+"""Code, math and comments in a note body: `prose_view`, and the scanner that finds code
+(`block_scan.Blocks`) checked against markdown-it."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cortexgraph_vault.core.code_ranges import (
-    _code_ranges_fast,
+    _code_ranges,
     _code_ranges_markdown_it,
     _code_ranges_scanned,
-    _line_local_code_spans,
     normalized_body,
     prose_view,
 )
@@ -45,7 +44,7 @@ def test_prose_view_keeps_length_and_line_breaks() -> None:
 
 def test_reference_definitions_go_to_markdown_it() -> None:
     body = "[a][ref] `[[X]]`\n\n[ref]: <b`c> 'x'\n\n[[Y]]"
-    assert _code_ranges_fast(body) is None
+    assert _code_ranges_scanned(body) is None
     assert targets(body) == ["Y"]
 
 
@@ -68,13 +67,15 @@ CORPUS = sorted(VAULT.rglob("*.md")) + sorted(
 def test_scanner_matches_markdown_it_on_corpus(path: Path) -> None:
     text = normalized_body(path.read_text(encoding="utf-8"))
     expected = _code_ranges_markdown_it(text)
-    for fast in (_code_ranges_scanned(text), _line_local_code_spans(text)):
-        assert fast is None or fast == expected
+    scanned = _code_ranges_scanned(text)
+    assert scanned is None or scanned == expected
 
 
 def test_scanner_covers_the_corpus_without_markdown_it() -> None:
     unsure = [
-        p.name for p in CORPUS if _code_ranges_fast(normalized_body(p.read_text("utf-8"))) is None
+        p.name
+        for p in CORPUS
+        if _code_ranges_scanned(normalized_body(p.read_text("utf-8"))) is None
     ]
     assert unsure == ["Edge.md"]  # the one note with a link reference definition
 
@@ -112,7 +113,7 @@ def test_scanner_matches_markdown_it_on_generated_markdown(text: str) -> None:
     assert_same_as_markdown_it(text, _code_ranges_scanned(text))
 
 
-# Markdown for the line-local path: no tabs, no deep indentation, no fences.
+# Plain prose: no tabs, no deep indentation, no fences, what most notes are.
 _PROSE_LINE = st.builds(
     lambda prefixes, body, tail: "".join(prefixes) + body + tail,
     st.lists(st.sampled_from([p for p in _PREFIXES if "\t" not in p and "    " not in p]),
@@ -125,27 +126,23 @@ _PROSE_LINE = st.builds(
 
 @settings(max_examples=examples(1500), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(_PROSE_LINE, max_size=12).map("\n".join))
-def test_line_local_path_matches_markdown_it(text: str) -> None:
-    assert_same_as_markdown_it(text, _line_local_code_spans(text))
+def test_scanner_matches_markdown_it_on_plain_prose(text: str) -> None:
+    assert_same_as_markdown_it(text, _code_ranges_scanned(text))
 
 
-def test_line_local_path_takes_plain_notes_only() -> None:
+def test_scanner_finds_spans_in_lists_and_quotes() -> None:
     plain = "# T\n\n- a `b` c\n- d\n\n> e `f`"
-    assert _line_local_code_spans(plain) == [(9, 12), (24, 27)] == _code_ranges_markdown_it(plain)
-    for body in ["```\nx\n```", "\t- a `b`", "    x `b`", "<div>\n`a`", "a `b\nc`", "[a](b `c`)"]:
-        assert _line_local_code_spans(body) is None
+    assert _code_ranges_scanned(plain) == [(9, 12), (24, 27)] == _code_ranges_markdown_it(plain)
 
 
 @pytest.mark.parametrize("prefix", [">" * 25, "- " * 12, "> - " * 7])
 def test_nesting_deeper_than_markdown_it_goes_to_markdown_it(prefix: str) -> None:
     body = prefix + " `a`\nb `c`"
-    assert _line_local_code_spans(body) is None
     assert _code_ranges_scanned(body) is None
-    assert_same_as_markdown_it(body, _code_ranges_fast(body))
+    assert _code_ranges(body) == _code_ranges_markdown_it(body)
 
 
 @settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("`~ \t\n>-*+1.)#<![]()a\\$%")), max_size=80))
 def test_scanner_matches_markdown_it_on_markdown_characters(text: str) -> None:
     assert_same_as_markdown_it(text, _code_ranges_scanned(text))
-    assert_same_as_markdown_it(text, _line_local_code_spans(text))

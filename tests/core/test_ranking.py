@@ -17,7 +17,7 @@ from cortexgraph_vault.core.ranking import (
     reply_credit,
     vector_share,
 )
-from tests.handlers.search.ranking_reference import fuse, lend_context
+from tests.handlers.search.ranking_reference import fuse, lend_context, neighbours, position
 
 CFG = RankingConfig()
 
@@ -84,10 +84,10 @@ def test_context_never_makes_a_match_of_its_own() -> None:
 
 def test_episode_neighbours_stop_at_a_gap() -> None:
     episodes = Episodes(list("abcde"), [0.0, 10.0, 20.0, 5000.0, 5010.0])
-    assert episodes.neighbours(1, 2, 1800) == [("a", 1), ("c", 1)]
-    assert episodes.neighbours(2, 2, 1800) == [("b", 1), ("a", 2)]
-    assert episodes.neighbours(3, 2, 1800) == [("e", 1)]
-    assert episodes.position("c", 20.0) == 2 and episodes.position("x", 20.0) is None
+    assert neighbours(episodes, 1, 2, 1800) == [("a", 1), ("c", 1)]
+    assert neighbours(episodes, 2, 2, 1800) == [("b", 1), ("a", 2)]
+    assert neighbours(episodes, 3, 2, 1800) == [("e", 1)]
+    assert position(episodes, "c", 20.0) == 2 and position(episodes, "x", 20.0) is None
 
 
 def test_a_long_notes_vector_counts_for_more_than_a_short_memorys() -> None:

@@ -6,6 +6,7 @@ core/ranking.py match by match, which handlers/search/relevance_arrays.py works 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -72,15 +73,39 @@ def lend_context(
         own = own_of[path]
         if when is None or own <= 0 or rel.lexical <= 0:
             continue
-        i = episodes.position(path, when)
+        i = position(episodes, path, when)
         if i is None:
             continue
-        for other, k in episodes.neighbours(i, cfg.context_reach, cfg.context_gap):
+        for other, k in neighbours(episodes, i, cfg.context_reach, cfg.context_gap):
             gain = own - own_of.get(other, own)
             if gain > 0:
                 lent[other] = lent.get(other, 0.0) + cfg.context_weight * 0.5 ** (k - 1) * gain
     for path, amount in lent.items():
         found[path].context = amount
+
+
+def position(episodes: Episodes, path: str, created: float) -> int | None:
+    """Where the memory at `path` saved at `created` is among `episodes`, if it is."""
+    i = bisect_left(episodes.times, created)
+    while i < len(episodes.times) and episodes.times[i] == created:
+        if episodes.paths[i] == path:
+            return i
+        i += 1
+    return None
+
+
+def neighbours(episodes: Episodes, i: int, reach: int, gap: float) -> list[tuple[str, int]]:
+    """(path, distance) of the memories saved around position i in the same episode."""
+    times, out = episodes.times, []
+    for step in (-1, 1):
+        j = i
+        for k in range(1, reach + 1):
+            nxt = j + step
+            if not 0 <= nxt < len(times) or abs(times[nxt] - times[j]) > gap:
+                break
+            out.append((episodes.paths[nxt], k))
+            j = nxt
+    return out
 
 
 def reference_match(

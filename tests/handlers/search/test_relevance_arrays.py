@@ -18,7 +18,7 @@ from cortexgraph_vault.handlers.search.relevance_arrays import (
     fuse_arrays,
     lend_context_arrays,
 )
-from tests.handlers.search.ranking_reference import fuse, lend_context
+from tests.handlers.search.ranking_reference import fuse, lend_context, neighbours, position
 
 
 def _table(paths: list[str], created: dict[str, float]) -> NoteTable:
@@ -70,9 +70,9 @@ def test_fused_and_lent_relevance_equal_the_plain_functions(seed: int) -> None:
     # some memory was lent to by three neighbours or more: the order of the sum mattered
     lenders = []
     for p, r in plain.items():
-        i = episodes.position(p, created[p]) if p in created else None
+        i = position(episodes, p, created[p]) if p in created else None
         if r.context > 0 and i is not None:
-            near = episodes.neighbours(i, cfg.context_reach, cfg.context_gap)
+            near = neighbours(episodes, i, cfg.context_reach, cfg.context_gap)
             lenders.append(sum(1 for q, _ in near if q in plain and plain[q].lexical > 0
                                and plain[q].own(cfg) > r.own(cfg)))  # fmt: skip
     assert max(lenders) >= 3 or cfg.context_reach == 1
