@@ -127,10 +127,11 @@ def _wait_idle(pid: int, timeout: float = 180.0) -> None:
         before = now
 
 
-def _warm_up(port: int, token: str, ids: list[str], words: list[str], *, readers: bool) -> None:
+def _warm_up(port: int, token: str, ids: list[str], words: list[str], *, readers: bool) -> bool:
     """One request of each kind before the load: what a first search, open or save starts
     behind it (a cold vault's vectors, the link graph, a lazily loaded index, git) is start-up
-    work, and `_wait_idle` then waits for it, so the figures are of a daemon at work."""
+    work, and `_wait_idle` then waits for it, so the figures are of a daemon at work. Whether
+    the searches rank by the sentence encoder (`_meaning_made`)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
     headers = {"Authorization": f"Bearer {token}"}
     deadline = time.monotonic() + 300
@@ -142,6 +143,7 @@ def _warm_up(port: int, token: str, ids: list[str], words: list[str], *, readers
         if answer.getheader("X-Read-Process"):
             break
         time.sleep(0.05)
+    made = _meaning_made(conn, headers)
     for url in (
         "/api/v1/search?" + urlencode({"q": " ".join(words[:2])}),
         "/api/v1/memories?page=1",
@@ -164,6 +166,31 @@ def _warm_up(port: int, token: str, ids: list[str], words: list[str], *, readers
         if not 200 <= answer.status < 300:
             raise SystemExit(f"warm-up {method} {url}: {answer.status}")
     conn.close()
+    return made
+
+
+def _meaning_made(conn: http.client.HTTPConnection, headers: dict[str, str]) -> bool:
+    """Waits (up to BENCH_DAEMON_MEANING_WAIT seconds, default 300) until the daemon's status
+    says every note has its sentence vector, so the searches rank as a daemon at work does
+    (before, they rank by the word vectors while the encoder's worker takes a core). Whether
+    they were all made: a big vault's take longer than a bench waits."""
+    started = time.monotonic()
+    deadline = started + float(os.environ.get("BENCH_DAEMON_MEANING_WAIT", "300"))
+    first: int | None = None
+    while True:
+        conn.request("GET", "/api/v1/status", headers=headers)
+        answer = conn.getresponse()
+        meaning = json.loads(answer.read()).get("meaning") or {}
+        if meaning.get("ready") or not meaning.get("enabled") or meaning.get("problem"):
+            return bool(meaning.get("ready"))
+        now, made, notes = time.monotonic(), int(meaning["vectors"]), int(meaning["notes"])
+        first = made if first is None else first
+        # a vault whose vectors are sure to take longer than the wait (10k notes: most of an
+        # hour) is not waited for in vain: judged from a minute's progress
+        rate = (made - first) / (now - started) if now - started >= 60 else 0.0
+        if now > deadline or (rate > 0 and now + (notes - made) / rate > deadline):
+            return False
+        time.sleep(0.5)
 
 
 @contextlib.contextmanager
@@ -275,7 +302,7 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
         proc, port, token, _home = _start(copy, work / "home")
         try:
             ids, words = _memory_ids(copy), _words(copy)
-            _warm_up(
+            meaning = _warm_up(
                 port, token, ids, words, readers=_env().get("CORTEXGRAPH_READ_PROCESSES") != "0"
             )
             _wait_idle(proc.pid)
@@ -315,6 +342,8 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
         "load_p99_ms": _pct(times, 0.99) * 1000,
         "load_rps": len(answers) / took,
         "load_requests": len(answers),
+        # the searches ranked by the sentence encoder (every note had its vector)
+        "load_meaning_ready": meaning,
         # the daemon's CPU (its git processes' and read processes' too) per answer: what bounds
         # req/s on a busy machine; and of that, the read processes' (api/read_processes.py)
         "load_daemon_cpu_ms_per_request": (

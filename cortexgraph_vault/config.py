@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import platformdirs
 
@@ -26,9 +26,13 @@ from cortexgraph_vault.core.rules import RuleConfig
 from cortexgraph_vault.core.times import parse_time
 from cortexgraph_vault.errors import ConfigError
 
+if TYPE_CHECKING:
+    from cortexgraph_vault.models import SettingRow
+
 ENV_PREFIX = "CORTEXGRAPH_"
 VAULT_CONFIG = Path(".cortexgraph") / "config.toml"
 DEFAULT_PORT = 47613
+C = TypeVar("C", DecayConfig, RuleConfig)
 
 
 # what a setting holds once read: text, a number, a switch, a folder path, or unset
@@ -217,6 +221,7 @@ class Config:
     meaning_weight: float = _setting("float", 0.5, "share of relevance from the sentence encoder's similarity (of a memory or another short note)", 0.0, 1.0)
     meaning_long_note_weight: float = _setting("float", 0.8, "share of relevance from the sentence encoder's similarity for a long note", 0.0, 1.0)
     meaning_min_cosine: float = _setting("float", 0.25, "least sentence-encoder similarity for a note found by meaning alone", 0.0, 1.0)
+    meaning_query_words: int = _setting("int", 2, "a query of at most this many words, none of them filler and each in some note as it is, is ranked by its words and the word vectors; the sentence encoder reads every other query (0: every query)", 0, 100)
     result_max_chars: int = _setting("int", 40_000, "characters (compact JSON) one search or open answer holds at most; next_cursor continues", 2_000, 1_000_000)
     search_prior_floor: float = _setting("float", 0.9, "least share of its relevance an unused, old memory keeps in search", 0.0, 1.0)
     search_vector_weight: float = _setting("float", 0.3, "share of relevance from vector similarity (of a memory or another short note)", 0.0, 1.0)
@@ -231,7 +236,6 @@ class Config:
     consolidate_interval_hours: float = _setting("float", 0.0, "hours between scheduled consolidation runs (0: off)", 0.0, 8760.0)
     relation_min_confidence: float = _setting("float", 0.5, "least confidence for a discovered relation", 0.0, 1.0)
     semantic_hi: float = _setting("float", 0.88, "similarity from which memories are duplicates", 0.0, 1.0)
-    semantic_lo: float = _setting("float", 0.78, "similarity below which memories are distinct", 0.0, 1.0)
     auto_supersede: bool = _setting("bool", True, "a save records the one memory it surely replaces (same subject and slot, a new value, a change cue) without asking; the rest it lists under may_supersede")
     auto_recall_enabled: bool = _setting("bool", True, "recall memories automatically in conversation")
     auto_recall_mode: AutoRecallMode = _setting("choice", "silent", "auto-recall mode", choices=AUTO_RECALL_MODES)
@@ -261,29 +265,18 @@ class Config:
 
     @property
     def decay(self) -> DecayConfig:
-        return DecayConfig(
-            model=self.decay_model,
-            beta=self.decay_beta,
-            exp_lambda=self.decay_lambda,
-            pl_alpha=self.pl_alpha,
-            pl_halflife_days=self.pl_halflife_days,
-            tc_lambda_fast=self.tc_lambda_fast,
-            tc_lambda_slow=self.tc_lambda_slow,
-            tc_weight_fast=self.tc_weight_fast,
+        return _core_config(
+            self, DecayConfig, model="decay_model", beta="decay_beta", exp_lambda="decay_lambda"
         )
 
     @property
     def rules(self) -> RuleConfig:
-        return RuleConfig(
-            forget_threshold=self.forget_threshold,
-            promote_threshold=self.promote_threshold,
-            promote_use_count=self.promote_use_count,
-            promote_time_window_days=self.promote_time_window,
-            promote_use_days=self.promote_use_days,
-            promote_spaced_days=self.promote_spaced_days,
-            danger_zone_min=self.review_danger_zone_min,
-            danger_zone_max=self.review_danger_zone_max,
-            cross_domain_threshold=self.cross_domain_threshold,
+        return _core_config(
+            self,
+            RuleConfig,
+            promote_time_window_days="promote_time_window",
+            danger_zone_min="review_danger_zone_min",
+            danger_zone_max="review_danger_zone_max",
         )
 
     @property
@@ -294,6 +287,12 @@ class Config:
         """A copy with these settings changed (an unknown name is a TypeError)."""
         origins = {**self.origins, **dict.fromkeys(overrides, "code")}
         return replace(self, **overrides, origins=origins)
+
+
+def _core_config(config: Config, cls: type[C], **setting_of: str) -> C:
+    """The core's settings dataclass `cls`, each field from the setting of its name (or the
+    one `setting_of` names)."""
+    return cls(**{f.name: getattr(config, setting_of.get(f.name, f.name)) for f in fields(cls)})
 
 
 SETTINGS: tuple[Setting, ...] = tuple(
@@ -326,17 +325,14 @@ def load_config(
     env = os.environ if env is None else env
     cli = {k: v for k, v in (cli or {}).items() if v is not None}
     user_path = user_file or user_config_file()
+    user_values = _read_toml(user_path)
     layers: list[tuple[str, Mapping[str, Any]]] = [
         ("default", {s.name: s.default for s in SETTINGS}),
-        (str(user_path), _read_toml(user_path)),
+        (str(user_path), user_values),
     ]
     env_values = {s.name: env[s.env] for s in SETTINGS if s.env in env and env[s.env] != ""}
     cli_values = {k: v for k, v in cli.items() if k in BY_NAME}
-    vault_raw = (
-        cli_values.get("vault")
-        or env_values.get("vault")
-        or next((layer["vault"] for _, layer in reversed(layers) if layer.get("vault")), None)
-    )
+    vault_raw = cli_values.get("vault") or env_values.get("vault") or user_values.get("vault")
     if vault_raw:
         vault_path = Path(str(vault_raw)).expanduser() / VAULT_CONFIG
         layers.append((str(vault_path), _read_toml(vault_path)))
@@ -359,35 +355,24 @@ def _check_together(values: Mapping[str, Any]) -> None:
         raise ConfigError(
             "CORTEXGRAPH_REVIEW_DANGER_ZONE_MIN must be below CORTEXGRAPH_REVIEW_DANGER_ZONE_MAX"
         )
-    if values["semantic_lo"] > values["semantic_hi"]:
-        raise ConfigError("CORTEXGRAPH_SEMANTIC_LO must not exceed CORTEXGRAPH_SEMANTIC_HI")
     if len({values["stm_folder"], values["ltm_folder"], values["archive_folder"]}) != 3:
         raise ConfigError(
             "CORTEXGRAPH_STM_FOLDER, CORTEXGRAPH_LTM_FOLDER and CORTEXGRAPH_ARCHIVE_FOLDER must differ"
         )
 
 
-@dataclass(frozen=True)
-class SettingState:
-    """A row of `cortexgraph-vault config`: a setting's value and where it came from."""
-
-    name: str
-    env: str
-    value: str | int | float | bool | None  # a path as text
-    origin: str
-    help: str
-
-
-def describe(config: Config) -> list[SettingState]:
+def describe(config: Config) -> list[SettingRow]:
     """Rows for `cortexgraph-vault config`: name, env variable, value, where it came from."""
+    from cortexgraph_vault.models import SettingRow
+
     values = config.values
     return [
-        SettingState(
-            s.name,
-            s.env,
-            str(value) if isinstance(value := values[s.name], Path) else value,
-            config.origins.get(s.name, "default"),
-            s.help,
+        SettingRow(
+            name=s.name,
+            env=s.env,
+            value=str(value) if isinstance(value := values[s.name], Path) else value,
+            origin=config.origins.get(s.name, "default"),
+            help=s.help,
         )
         for s in SETTINGS
     ]

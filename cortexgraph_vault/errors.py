@@ -10,6 +10,10 @@ from collections.abc import Sequence
 from typing import NotRequired, TypedDict
 
 
+def _code(class_name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", class_name).lower()
+
+
 class VaultError(Exception):
     """Base of every error we raise on purpose.
 
@@ -35,6 +39,11 @@ class VaultError(Exception):
         super().__init_subclass__()
         cls.exit_code = exit_code or cls.exit_code
         cls.http_status = http_status or cls.http_status
+        BY_CODE[_code(cls.__name__)] = cls
+
+
+# every error class by its `error` code, so a client of the REST door can raise it again
+BY_CODE: dict[str, type[VaultError]] = {}
 
 
 class ConfigError(VaultError, exit_code=2):
@@ -131,7 +140,7 @@ class StillIndexing(VaultError, exit_code=6, http_status=503):
 
 def error_code(exc: VaultError) -> str:
     """The machine-readable code of an error: its class name in snake case (`not_found`)."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()
+    return _code(type(exc).__name__)
 
 
 class ErrorFields(TypedDict):

@@ -291,13 +291,8 @@ def _with_commit(result: T, tickets: Sequence[CommitTicket]) -> T:
     if getattr(result, "commit", None) is None:
         update["commit"] = ticket.sha
     if ticket.failure is not None and "warning" in type(result).model_fields:
-        update["warning"] = commit_warning(ticket.failure, getattr(result, "warning", None))
+        from cortexgraph_vault.core import wording
+
+        said, other = wording.commit_not_made(ticket.failure), getattr(result, "warning", None)
+        update["warning"] = f"{said}; {other}" if other else said
     return cast("T", result.model_copy(update=update)) if update else result
-
-
-def commit_warning(failure: str, other: str | None) -> str:
-    """A save's warning when its commit was not made: the reason, and when it will be."""
-    from cortexgraph_vault.core import wording
-
-    said = wording.commit_not_made(failure)
-    return f"{said}; {other}" if other else said

@@ -12,11 +12,11 @@ from cortexgraph_vault.config import (
     SETTINGS,
     Config,
     Setting,
-    SettingState,
     describe,
     load_config,
 )
 from cortexgraph_vault.errors import ConfigError
+from cortexgraph_vault.models import SettingRow
 
 
 def write(path: Path, text: str) -> Path:
@@ -178,7 +178,7 @@ def test_values_from_text_are_parsed_to_their_fields_type(tmp_path: Path) -> Non
     assert cfg.promote_use_count == 1 and cfg.fixed_now is not None
     rows = {r.name: r for r in describe(cfg)}
     assert rows["vault"].value == str(tmp_path / "vault")
-    assert rows["promote_use_count"] == SettingState(
+    assert rows["promote_use_count"] == SettingRow(
         name="promote_use_count",
         env="CORTEXGRAPH_PROMOTE_USE_COUNT",
         value=1,

@@ -44,6 +44,11 @@ def _write_new(path: Path) -> str:
     return token
 
 
+def is_valid_token(text: str) -> bool:
+    """Whether `text` is a token the daemon accepts (the doctor asks the same question)."""
+    return _TOKEN.fullmatch(text) is not None
+
+
 def _read(path: Path) -> str | None:
     try:
         mode = stat.S_IMODE(path.stat().st_mode)
@@ -53,7 +58,7 @@ def _read(path: Path) -> str | None:
         log.warning("%s: was readable by others (mode %o); set to 0600", path, mode)
         os.chmod(path, 0o600)
     token = path.read_bytes().decode("ascii", errors="replace").strip()
-    if not _TOKEN.fullmatch(token):
+    if not is_valid_token(token):
         raise ConfigError(
             f"{path}: does not hold a valid token; run `cortexgraph-vault token --rotate`"
         )

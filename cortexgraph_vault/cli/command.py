@@ -73,7 +73,7 @@ class Arg:
             elif self.many:
                 kw["nargs"] = "+"
                 if not self.positional:
-                    kw["action"] = ListOption if self.split_commas else WholeValuesOption
+                    kw["action"] = ListOption if self.split_commas else "extend"
             elif self.optional:
                 kw["nargs"] = "?"
         if self.positional:
@@ -101,8 +101,6 @@ def number(name: str, help: str | None, default: int | None = None, *, param: st
 class ListOption(argparse.Action):
     """Collects a list option's values over repeats, words and commas."""
 
-    split_commas = True
-
     def __call__(
         self,
         parser: argparse.ArgumentParser,
@@ -112,17 +110,8 @@ class ListOption(argparse.Action):
     ) -> None:
         items = list(getattr(namespace, self.dest, None) or [])
         for value in values or []:
-            if self.split_commas:
-                items += [part.strip() for part in str(value).split(",") if part.strip()]
-            else:
-                items.append(value)
+            items += [part.strip() for part in str(value).split(",") if part.strip()]
         setattr(namespace, self.dest, items)
-
-
-class WholeValuesOption(ListOption):
-    """A list option whose values may hold commas (each value is one item)."""
-
-    split_commas = False
 
 
 @dataclass(frozen=True)

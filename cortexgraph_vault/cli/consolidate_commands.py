@@ -29,15 +29,15 @@ def _consolidate(ops: Operations, r: Request) -> Any:
             raise InvalidArgument(
                 "--apply FILE applies that plan as it stands: leave out the other options"
             )
-        return ops.run_here("apply_plan", {"plan_file": p["apply"]})
+        return ops.local.run("apply_plan", {"plan_file": p["apply"]})
     if p["scheduled"]:
-        return _scheduled(ops.service(), r)
+        return _scheduled(ops.local.service(), r)
     asked = {"agent": p["agent"], "dry_run": p["dry_run"], "plan_out": p["plan_out"]}
-    return ops.run_here("run_pipeline", asked)
+    return ops.local.run("run_pipeline", asked)
 
 
 def _scheduled(s: MemoryService, r: Request) -> None:
-    from cortexgraph_vault.cli.terminal import terminal_safe
+    from cortexgraph_vault.cli.text_layout import terminal_safe
     from cortexgraph_vault.pipeline.scheduler import Scheduler
 
     hours = r.params["interval_hours"]

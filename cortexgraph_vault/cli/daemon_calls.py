@@ -18,15 +18,14 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.operation_calls import InProcess, given
-from cortexgraph_vault.errors import Ambiguous, VaultError, error_code
+from cortexgraph_vault.errors import BY_CODE, Ambiguous, VaultError
 
 if TYPE_CHECKING:
     from cortexgraph_vault.config import Config
-    from cortexgraph_vault.service import MemoryService
 
 ROUTE = "/api/v1/operations/"
 CONNECT_SECONDS = 2.0
@@ -65,12 +64,6 @@ class ThroughDaemon:
     def __init__(self, port: int, token: str, local: InProcess) -> None:
         self.port, self.token, self.local = port, token, local
         self.gone = False
-
-    def service(self) -> MemoryService:
-        return self.local.service()  # files and progress on this terminal: this process
-
-    def run_here(self, name: str, params: Mapping[str, Any]) -> Any:
-        return self.local.run(name, params)
 
     def run(self, name: str, params: Mapping[str, Any]) -> Any:
         if not self.gone:
@@ -133,7 +126,7 @@ def _failure(status: int, body: bytes) -> Exception:
     # nothing ran; this process can do it
     if status in (401, 403, 421) or (status == 404 and "no such endpoint" in detail):
         return DaemonGone(f"{status} {code}")
-    cls = _error_classes().get(code)
+    cls = BY_CODE.get(code)
     if cls is None:
         return VaultError(detail or f"the daemon answered {status}")
     exc = cls.__new__(cls)
@@ -143,13 +136,3 @@ def _failure(status: int, body: bytes) -> Exception:
     if isinstance(exc, Ambiguous):
         exc.candidates = list(data.get("candidates") or [])
     return exc
-
-
-def _subclasses(cls: type[VaultError]) -> Iterator[type[VaultError]]:
-    for sub in cls.__subclasses__():
-        yield sub
-        yield from _subclasses(sub)
-
-
-def _error_classes() -> dict[str, type[VaultError]]:
-    return {error_code(cls.__new__(cls)): cls for cls in _subclasses(VaultError)}

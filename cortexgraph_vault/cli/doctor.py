@@ -268,7 +268,7 @@ def check_daemon(config: Config, root: Path, f: Findings) -> WatcherStatus | Non
 
 
 def check_token(f: Findings) -> None:
-    from cortexgraph_vault.api.token import token_path
+    from cortexgraph_vault.api.token import is_valid_token, token_path
 
     path = token_path()
     if not path.exists():
@@ -281,7 +281,7 @@ def check_token(f: Findings) -> None:
     else:
         f.add("token", "ok", f"{path} is private (mode {mode:o})")
     try:
-        valid = len(path.read_text(encoding="ascii").strip()) >= 32
+        valid = is_valid_token(path.read_text(encoding="ascii").strip())
     except (OSError, UnicodeDecodeError):
         valid = False
     if not valid:

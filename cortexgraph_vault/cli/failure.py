@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterable
 
 from cortexgraph_vault.cli.command import Command, Group
-from cortexgraph_vault.cli.terminal import terminal_safe
+from cortexgraph_vault.cli.text_layout import terminal_safe
 from cortexgraph_vault.errors import Ambiguous, VaultError
 
 PROG = "cortexgraph-vault"

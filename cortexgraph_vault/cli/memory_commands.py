@@ -75,13 +75,10 @@ def _restore(ops: Operations, r: Request) -> Any:
 def _config(config: Config, r: Request) -> Any:
     """Needs no vault: it also says where the user's config file goes before there is one."""
     from cortexgraph_vault.config import config_files, describe
-    from cortexgraph_vault.models import ConfigFile, ConfigReport, SettingRow
+    from cortexgraph_vault.models import ConfigFile, ConfigReport
 
     files = [ConfigFile(scope=k, path=str(p), exists=p.is_file()) for k, p in config_files(config)]
-    return ConfigReport(
-        files=files,
-        settings=[SettingRow.model_validate(r, from_attributes=True) for r in describe(config)],
-    )
+    return ConfigReport(files=files, settings=describe(config))
 
 
 COMMANDS = (

@@ -17,13 +17,13 @@ if TYPE_CHECKING:
 
 class Operations(Protocol):
     """What a handler runs operations with: this process (`InProcess`) or the daemon serving
-    the vault (cli/daemon_calls.py `ThroughDaemon`), alike to the handler."""
+    the vault (cli/daemon_calls.py `ThroughDaemon`), alike to the handler. `local` runs them
+    in this process (plan files, progress on this terminal)."""
 
-    def service(self) -> MemoryService: ...
+    @property
+    def local(self) -> InProcess: ...
 
     def run(self, name: str, params: Mapping[str, Any]) -> Any: ...
-
-    def run_here(self, name: str, params: Mapping[str, Any]) -> Any: ...
 
 
 def given(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -38,6 +38,10 @@ class InProcess:
         self._make = make_service
         self._service: MemoryService | None = None
 
+    @property
+    def local(self) -> InProcess:
+        return self
+
     def service(self) -> MemoryService:
         """This process's service, for what only it can do (files, progress on the terminal)."""
         if self._service is None:
@@ -50,7 +54,3 @@ class InProcess:
         operation = operation_named(name)
         request = operation.parse(given(params))  # before the service: a refusal costs nothing
         return self.service().run(operation, request)
-
-    def run_here(self, name: str, params: Mapping[str, Any]) -> Any:
-        """`run`, always in this process (plan files, progress on this terminal)."""
-        return self.run(name, params)

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from cortexgraph_vault.cli.terminal import terminal_safe
+from cortexgraph_vault.cli.text_layout import terminal_safe
 from cortexgraph_vault.errors import NotFound
 
 RENDERER_MODULES = (

@@ -32,7 +32,7 @@ def _sync(ops: Operations, r: Request) -> Any:
     shown = terminal or r.params["progress"]
     try:  # here, where its steps can be shown
         with steps_to(say if shown else None):
-            return ops.run_here("sync_vault", {"remote": r.params["remote"]})
+            return ops.local.run("sync_vault", {"remote": r.params["remote"]})
     finally:
         if transfer is not None:
             transfer.end()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import time
 
+from cortexgraph_vault.history.locate import common_folder
 from cortexgraph_vault.history.runner import GitRunner
 
 FALLBACK_NAME = "cortexgraph-vault"
@@ -60,20 +61,11 @@ def is_true(value: str | None) -> bool:
     return value is None or value.strip().lower() not in _FALSE
 
 
-def common_dir(runner: GitRunner) -> os.PathLike[str]:
-    """The repository's shared folder (config, hooks, objects): a linked worktree's is the main
-    repository's."""
-    common = runner.git_dir / "commondir"
-    if common.is_file():
-        return (runner.git_dir / common.read_text().strip()).resolve()
-    return runner.git_dir
-
-
 def _config_files(runner: GitRunner) -> list[str]:
     """The files `git config` reads a setting from (includes aside), as git finds them."""
     home = os.path.expanduser("~")
     xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    local = common_dir(runner)
+    local = common_folder(runner.git_dir)
     return [
         os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig",
         os.environ.get("GIT_CONFIG_GLOBAL") or os.path.join(home, ".gitconfig"),

@@ -8,9 +8,6 @@ one is in progress, a new memory (a file git does not track, which every abort a
 in place) is written and its commit held until the operation ends; a change to a note git
 tracks (a use, a promotion, a forget, an update) is refused, before any file changes, with the
 operation named and how to end it.
-
-Asked before every change: one `stat` of git's folder answers while its mtime is old enough to
-trust (git makes and removes its marker files in that folder, which moves its mtime).
 """
 
 from __future__ import annotations
@@ -33,8 +30,6 @@ _MARKERS = (
     ("sequencer", "a cherry-pick or revert of several commits", "`--continue` or `--abort`"),
     ("BISECT_LOG", "a bisect", "`git bisect reset`"),
 )
-# A folder changed this recently may change again within its mtime's resolution: looked at again.
-_SETTLED = 2.0
 _NO_REPOSITORY_RECHECK = 10.0
 
 
@@ -72,26 +67,14 @@ class GitStateWatch:
         self._find = git_dir
         self._dir: Path | None = None
         self._looked_for = -_NO_REPOSITORY_RECHECK
-        self._seen: tuple[int, int] | None = None  # (mtime_ns, inode) of the folder last listed
-        self._state: str | None = None
         self._lock = threading.Lock()
 
     def state(self) -> str | None:
         with self._lock:
             folder = self._folder()
-            if folder is None:
-                return None
-            try:
-                st = os.stat(folder)
-            except OSError:
-                self._dir = None
-                return None
-            key = (st.st_mtime_ns, st.st_ino)
-            settled = time.time() - st.st_mtime > _SETTLED
-            if key != self._seen or not settled:
-                self._state = operation_in_progress(folder)
-                self._seen = key if settled else None
-            return self._state
+            if folder is not None and not folder.is_dir():
+                self._dir = folder = None
+            return None if folder is None else operation_in_progress(folder)
 
     def refuse_change(self, doing: str) -> None:
         """Raise GitOperationInProgress when a change to a tracked note must wait."""
@@ -103,5 +86,4 @@ class GitStateWatch:
         if self._dir is None and time.monotonic() - self._looked_for >= _NO_REPOSITORY_RECHECK:
             self._looked_for = time.monotonic()
             self._dir = self._find()
-            self._seen = None
         return self._dir

@@ -42,12 +42,19 @@ def _looks_like_git_dir(folder: Path) -> bool:
         with open(folder / "HEAD", "rb") as head:
             if not _HEAD.match(head.read(256)):
                 return False
-        common = folder
-        if (folder / "commondir").exists():  # a linked work tree's folder
-            common = folder / (folder / "commondir").read_text("utf-8").strip()
+        common = common_folder(folder)
     except (OSError, UnicodeError):
         return False
     return (common / "objects").is_dir() and (common / "refs").is_dir()
+
+
+def common_folder(git_dir: Path) -> Path:
+    """The repository's shared folder (config, hooks, objects, refs): a linked work tree's is
+    the main repository's."""
+    try:
+        return git_dir / (git_dir / "commondir").read_text("utf-8").strip()
+    except FileNotFoundError:
+        return git_dir
 
 
 def _plain(git_dir: Path) -> bool:

@@ -1,22 +1,17 @@
 """A commit made from git's plumbing, without `git commit`'s look at every file.
 
 `git commit --only` refreshes the whole index before it commits: a stat of every file of the
-vault, most of its time in a large vault, for each group of saves. Here the index our paths were
-just staged in is linked aside (its own file in `.git/`, so nothing else sees it), the person's
-staged work on other paths is set back to HEAD in that copy, and `write-tree`, `commit-tree`
-and `update-ref <new> <old>` make the commit. `update-ref` moves HEAD only if it is still the
-commit we built on: another tool's commit meanwhile (obsidian-git, the person), or one under
-way (it holds the index lock), makes us commit again with `git commit` (`HeadMoved`), which
-waits its turn for the index lock where the plumbing would lose every race to a busy tool. The repository's index already holds our entries (our `git add`), so
-`git status` is clean for our paths; if another git wrote that index meanwhile, our entries are
-put back as committed.
+vault, for each group of saves. Here our paths are staged in a copy of the index (its own file
+in `.git/`, so nothing else sees it), the person's staged work on other paths is set back to
+HEAD in that copy, and `write-tree`, `commit-tree` and `update-ref <new> <old>` make the
+commit. `update-ref` moves HEAD only if it is still the commit we built on: another tool's
+commit meanwhile, or one under way (it holds the index lock), makes us commit again
+(`HeadMoved`), holding the index lock as that tool does so that we get our turn. The index is
+then written to hold our paths as committed (`_keep_in_step`).
 
-`git commit` is kept whenever it would do more than this: hooks to run, a commit to sign, a
-message cleanup of the person's choosing, a merge or rebase in progress, a split index, no
-index, no commit yet (`refusal`). What `git commit` does besides is done the same way here: the
-message cleaned of trailing spaces and blank lines (its cleanup for a message given with `-F`),
-the reflog's "commit: <subject>", the identity, and the automatic maintenance when loose objects
-pile up.
+`git commit` of the copy is kept whenever it would do more than this (`refusal`). What it does
+besides is done the same way here: the message cleaned as `-F` cleans it, the reflog's
+"commit: <subject>", the identity, and the automatic maintenance when loose objects pile up.
 """
 
 from __future__ import annotations
@@ -24,8 +19,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import shutil
-import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -33,8 +28,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cortexgraph_vault.errors import GitError
-from cortexgraph_vault.history.git_settings import common_dir, is_true, settings
+from cortexgraph_vault.history.git_settings import is_true, settings
+from cortexgraph_vault.history.git_states import operation_in_progress
+from cortexgraph_vault.history.locate import common_folder
 from cortexgraph_vault.history.runner import GitRunner, chunks, nul_join, split_nul
+from cortexgraph_vault.vault.commit_outbox import alive, process_started
 
 if TYPE_CHECKING:
     from cortexgraph_vault.history.recording import LockWait
@@ -44,14 +42,6 @@ log = logging.getLogger("cortexgraph_vault")
 TEMP_INDEX = "cortexgraph-vault-index"
 # The hooks `git commit` runs; any of them makes us leave the commit to it.
 COMMIT_HOOKS = ("pre-commit", "prepare-commit-msg", "commit-msg", "post-commit")
-_IN_PROGRESS = (
-    "MERGE_HEAD",
-    "CHERRY_PICK_HEAD",
-    "REVERT_HEAD",
-    "rebase-merge",
-    "rebase-apply",
-    "sequencer",
-)
 _GC_AUTO = 6700  # git's default for gc.auto
 # Stages exactly the paths given: in the index or new, deletions too, no look for new files.
 _STAGE = ("update-index", "--add", "--remove", "--replace", "-z", "--stdin")
@@ -75,9 +65,9 @@ def refusal(runner: GitRunner) -> str | None:
         return "the index is split (core.splitIndex)"
     if any(name.startswith("hook.") for name in found):
         return "hooks are configured (hook.*)"
-    for name in _IN_PROGRESS:
-        if (runner.git_dir / name).exists():
-            return f"{name} is in progress"
+    in_progress = operation_in_progress(runner.git_dir)
+    if in_progress is not None:
+        return in_progress
     if not (runner.git_dir / "index").is_file():
         return "there is no index"
     hooks = _hooks_folder(runner, found.get("core.hookspath"))
@@ -100,18 +90,8 @@ def _split(runner: GitRunner) -> bool:
 def clean_message(message: str) -> str:
     """The message as `git commit -F` records it: trailing white space off every line, runs of
     blank lines made one, none at the start or the end, a newline after the last line."""
-    lines: list[str] = []
-    blank = False
-    for line in message.split("\n"):
-        line = line.rstrip(_SPACES)
-        if not line:
-            blank = True
-            continue
-        if blank and lines:
-            lines.append("")
-        blank = False
-        lines.append(line)
-    return "".join(f"{line}\n" for line in lines)
+    text = "\n".join(line.rstrip(_SPACES) for line in message.split("\n")).strip("\n")
+    return re.sub(r"\n{3,}", "\n\n", text) + "\n" if text else ""
 
 
 @dataclass(frozen=True)
@@ -261,19 +241,17 @@ def _git_commit(
 ) -> str:
     """`git commit` of the index copy: its hooks run and see the copy (GIT_INDEX_FILE), it
     signs and cleans up the message as the person set it up."""
-    with tempfile.TemporaryDirectory(prefix="cgv-commit-") as folder:
-        message_file = Path(folder) / "message"
-        message_file.write_text(text, encoding="utf-8")
-        waiter.run(
-            "commit",
-            "--quiet",
-            "-F",
-            str(message_file),
-            config=config,
-            index=temp,
-            doing="commit",
-            cas=True,
-        )
+    waiter.run(
+        "commit",
+        "--quiet",
+        "-F",
+        "-",
+        input=text.encode(),
+        config=config,
+        index=temp,
+        doing="commit",
+        cas=True,
+    )
     return runner.head_sha()
 
 
@@ -406,7 +384,8 @@ def index_held(runner: GitRunner, waiter: LockWait) -> Iterator[None]:
     try:
         os.close(fd)
         st = os.stat(lock)
-        owner.write_text(f"{os.getpid()} {_started(os.getpid())} {st.st_ino}\n", "ascii")
+        started = process_started(os.getpid()) or "-"
+        owner.write_text(f"{os.getpid()} {started} {st.st_ino}\n", "ascii")
         yield
     finally:
         with contextlib.suppress(FileNotFoundError):
@@ -424,7 +403,7 @@ def clear_left_lock(runner: GitRunner) -> bool:
         st = os.stat(runner.index_lock)
     except (OSError, ValueError):
         return False
-    if _alive(int(pid), started) or str(st.st_ino) != inode:
+    if alive(int(pid), "" if started == "-" else started) or str(st.st_ino) != inode:
         return False
     with contextlib.suppress(FileNotFoundError):
         os.unlink(runner.index_lock)
@@ -434,23 +413,11 @@ def clear_left_lock(runner: GitRunner) -> bool:
     return True
 
 
-def _started(pid: int) -> str:
-    from cortexgraph_vault.vault.commit_outbox import process_started
-
-    return process_started(pid) or "-"
-
-
-def _alive(pid: int, started: str) -> bool:
-    from cortexgraph_vault.vault.commit_outbox import alive
-
-    return alive(pid, "" if started == "-" else started)
-
-
 def _hooks_folder(runner: GitRunner, configured: str | None) -> Path:
     if configured:
         folder = Path(os.path.expanduser(configured.strip()))
         return folder if folder.is_absolute() else runner.work_tree / folder
-    return Path(common_dir(runner)) / "hooks"
+    return common_folder(runner.git_dir) / "hooks"
 
 
 def _maintain(runner: GitRunner) -> None:
@@ -464,7 +431,7 @@ def _maintain(runner: GitRunner) -> None:
             return  # gc.auto = 0: automatic gc is off
         threshold = (limit + 255) // 256
         try:
-            names = os.listdir(Path(common_dir(runner)) / "objects" / "17")
+            names = os.listdir(common_folder(runner.git_dir) / "objects" / "17")
         except OSError:
             return
         if sum(1 for name in names if len(name) >= 38) <= threshold:

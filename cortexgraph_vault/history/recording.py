@@ -164,10 +164,7 @@ def record(
     stageable, ours = _committable(runner, wanted, has_head=start is not None)
     if not ours:
         return None
-    # `git commit` refreshes the whole index (a stat of every file); the plumbing does not,
-    # and is used whenever it makes the same commit (history/plumbing.py). Both commit from a
-    # copy of the index: the person's index is written once, after the commit, to hold our
-    # paths as committed, so a process killed at any moment leaves nothing of ours staged.
+    # The plumbing whenever it makes the commit `git commit` would (history/plumbing.py).
     by_git_commit = start is None or not exclusive or plumbing.refusal(runner) is not None
     config = identity_config(runner)
     hold_index = False

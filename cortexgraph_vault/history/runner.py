@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import BinaryIO, TypeVar
 
 from cortexgraph_vault.errors import GitError, UnsafePath
-from cortexgraph_vault.history.locate import NO_GIT, not_a_repository
+from cortexgraph_vault.history.locate import NO_GIT, common_folder, not_a_repository
 from cortexgraph_vault.history.raw_log import LOG_FORMAT, LoggedCommit, parse_log
 from cortexgraph_vault.history.tracing import id_value
 
@@ -274,9 +274,7 @@ class GitRunner:
             if not head.startswith("ref: refs/"):
                 return head if _SHA.match(head) else None  # a detached HEAD names its commit
             ref = head[len("ref: ") :]
-            common = self.git_dir
-            if (self.git_dir / "commondir").exists():  # a linked work tree's refs are shared
-                common = self.git_dir / (self.git_dir / "commondir").read_text("utf-8").strip()
+            common = common_folder(self.git_dir)  # a linked work tree's refs are shared
             try:
                 sha = (common / ref).read_text("ascii").strip()
             except FileNotFoundError:

@@ -6,11 +6,9 @@ from __future__ import annotations
 import itertools
 import os
 import re
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
 from cortexgraph_vault.errors import SyncError
 from cortexgraph_vault.history.git_settings import identity_config
@@ -289,11 +287,8 @@ def free_path(runner: GitRunner, repo_path: str, taken: Iterable[str] = ()) -> s
 
 
 def commit_merge(runner: GitRunner, message: str) -> str:
-    with tempfile.TemporaryDirectory(prefix="cgv-sync-") as folder:
-        message_file = Path(folder) / "message"
-        message_file.write_text(message, encoding="utf-8")
-        commit = ("commit", "--quiet", "--no-verify", "-F", str(message_file))
-        result = runner.run(*commit, config=identity_config(runner))
+    commit = ("commit", "--quiet", "--no-verify", "-F", "-")
+    result = runner.run(*commit, input=message.encode(), config=identity_config(runner))
     if not result.ok:
         abort_merge(runner)
         raise SyncError(f"could not commit the merge ({result.reason}); the merge was undone")

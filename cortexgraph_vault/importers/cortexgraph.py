@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import PurePosixPath
-from typing import Any, Literal, TypedDict, overload
+from typing import Any, Literal, TypedDict, cast, overload
 
 from cortexgraph_vault.core.memory import STATUSES, Memory
 from cortexgraph_vault.core.times import format_time, parse_time
@@ -25,6 +25,7 @@ from cortexgraph_vault.importers.records import (
     RelationDraft,
     clean_tag_list,
     clean_text_list,
+    is_number,
     problem,
     relation_property,
 )
@@ -161,12 +162,7 @@ def _count(obj: Mapping[str, Any], key: str) -> int:
     raw = obj.get(key, 0)
     if raw is None:
         return 0
-    if (
-        isinstance(raw, bool)
-        or not isinstance(raw, int | float)
-        or not math.isfinite(raw)
-        or raw < 0
-    ):
+    if not is_number(raw) or not math.isfinite(raw) or raw < 0:
         raise ValueError(f"{key} is not a count ({raw!r})")
     return int(raw)
 
@@ -195,7 +191,7 @@ def memory_draft(
         review_count = _count(obj, "review_count")
         cross = _count(obj, "cross_domain_count")
         strength = obj.get("strength", 1.0)
-        if isinstance(strength, bool) or not isinstance(strength, int | float):
+        if not is_number(strength):
             raise ValueError(f"strength is not a number ({strength!r})")
         if not math.isfinite(strength) or strength < 0:
             raise ValueError(f"strength is not a finite number ≥ 0 ({strength!r})")
@@ -263,11 +259,7 @@ def relation_draft(number: int, obj: Mapping[str, Any], file: str) -> RelationDr
         return problem(file, number, f"relation {rid}: a memory related to itself; skipped")
     kind = obj.get("relation_type") or "related"
     strength = obj.get("strength", 1.0)
-    if (
-        isinstance(strength, bool)
-        or not isinstance(strength, int | float)
-        or not 0 <= strength <= 1
-    ):
+    if not is_number(strength) or not 0 <= strength <= 1:
         return problem(
             file, number, f"relation {rid}: strength must be from 0 to 1 ({strength!r}); skipped"
         )
@@ -325,15 +317,8 @@ def plan_import(memories: bytes | None, relations: bytes | None, path: str) -> I
                 continue
             source.relations.append(rel)
     # Names are given in a fixed order, so the same records always get the same file names.
-    plan.drafts = sorted(by_id.values(), key=lambda d: (_created(d), d.id))
+    plan.drafts = sorted(by_id.values(), key=lambda d: (cast(datetime, d.fields["created"]), d.id))
     return plan
-
-
-def _created(draft: NoteDraft) -> datetime:
-    created = draft.fields["created"]
-    if not isinstance(created, datetime):  # memory_draft always sets it to a parsed time
-        raise TypeError(f"memory {draft.id}: created is {created!r}, not a time")
-    return created
 
 
 def _epoch(moment: datetime | None) -> int | None:
@@ -370,33 +355,12 @@ def memory_record(
     }
 
 
-def relation_record(
-    *,
-    rid: str,
-    from_id: str,
-    to_id: str,
-    kind: str,
-    strength: float,
-    created: datetime,
-    metadata: Mapping[str, Any],
-) -> CortexGraphRelation:
-    return {
-        "id": rid,
-        "from_memory_id": from_id,
-        "to_memory_id": to_id,
-        "relation_type": kind,
-        "strength": strength,
-        "created_at": _epoch(created),
-        "metadata": json_safe(dict(metadata)),
-    }
-
-
 def _text(value: object) -> str | None:
     return str(value) if value is not None and str(value) != "" else None
 
 
 def _int(value: object) -> int:
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
+    return int(value) if is_number(value) else 0
 
 
 def json_safe(value: Any) -> Any:

@@ -7,7 +7,6 @@ asked (the folder a person exports to may hold their CortexGraph store).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,14 +26,13 @@ from cortexgraph_vault.importers.cortexgraph import (
     CortexGraphRelation,
     json_safe,
     memory_record,
-    relation_record,
 )
-from cortexgraph_vault.importers.records import relation_meta_entry
+from cortexgraph_vault.importers.records import is_number, relation_meta_entry
 from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models.maintenance import ExportResult, SourceProblem
 from cortexgraph_vault.progress import Progress
-from cortexgraph_vault.vault.temp_names import temp_path_for
+from cortexgraph_vault.vault.files import atomic_write
 
 JSON_FORMAT = "cortexgraph-vault-export"
 NO_ID = (
@@ -89,19 +87,6 @@ def _links(catalog: VaultCatalog, note: IndexedNote) -> list[Link]:
     return out
 
 
-def _write(path: Path, text: str) -> None:
-    tmp = temp_path_for(path)
-    try:
-        with open(tmp, "x", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 def _refuse_existing(paths: list[Path], force: bool, why: str) -> None:
     found = [p for p in paths if p.exists()]
     if found and not force:
@@ -116,23 +101,16 @@ def _relation(link: Link) -> CortexGraphRelation:
     assert dst is not None
     kind = str(meta.get("type") or link.kind)
     created = parse_time(meta.get("created")) or max(src.created, dst.created)
-    strength = meta.get("strength", 1.0)
-    strength = (
-        float(strength)
-        if isinstance(strength, int | float) and not isinstance(strength, bool)
-        else 1.0
-    )
-    rid = meta.get("id")
-    metadata = meta.get("metadata")
-    return relation_record(
-        rid=str(rid) if rid else relation_id(src.id, dst.id, kind, link.target),
-        from_id=src.id or "",
-        to_id=dst.id or "",
-        kind=kind,
-        strength=strength,
-        created=created,
-        metadata=metadata if isinstance(metadata, Mapping) else {},
-    )
+    strength, rid, metadata = meta.get("strength"), meta.get("id"), meta.get("metadata")
+    return {
+        "id": str(rid) if rid else relation_id(src.id, dst.id, kind, link.target),
+        "from_memory_id": src.id or "",
+        "to_memory_id": dst.id or "",
+        "relation_type": kind,
+        "strength": float(strength) if is_number(strength) else 1.0,
+        "created_at": int(created.timestamp()),
+        "metadata": json_safe(dict(metadata) if isinstance(metadata, Mapping) else {}),
+    }
 
 
 def export_cortexgraph(
@@ -178,8 +156,8 @@ def export_cortexgraph(
             if progress is not None:
                 progress(done, len(notes))
     out.mkdir(parents=True, exist_ok=True)
-    _write(files[0], "".join(line + "\n" for line in memories))
-    _write(files[1], "".join(line + "\n" for line in relations))
+    atomic_write(files[0], "".join(line + "\n" for line in memories).encode())
+    atomic_write(files[1], "".join(line + "\n" for line in relations).encode())
     message = wording.exported(len(memories), len(relations), str(out))
     if to_notes:
         message += wording.links_outside_memories(to_notes)
@@ -239,7 +217,8 @@ def export_json(
         "relations": relations,
     }
     out.parent.mkdir(parents=True, exist_ok=True)
-    _write(out, json.dumps(document, ensure_ascii=False, indent=2, default=_default) + "\n")
+    text = json.dumps(document, ensure_ascii=False, indent=2, default=_default)
+    atomic_write(out, (text + "\n").encode())
     return ExportResult(
         format="json",
         path=str(out),

@@ -134,12 +134,12 @@ def same_value(desired: object, current: object) -> bool:
         return parse_time(current) == parse_time(desired)
     if isinstance(desired, list) and isinstance(current, str):
         return desired == [current]
-    if _number(desired) and _number(current):
+    if is_number(desired) and is_number(current):
         return float(desired) == float(current)
     return as_loaded(desired) == current
 
 
-def _number(value: object) -> TypeGuard[int | float]:
+def is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 

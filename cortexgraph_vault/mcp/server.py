@@ -9,14 +9,13 @@ own lifespan does not run).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.types import CallToolResult, InputRequiredResult, TextContent, Tool
+from mcp.types import CallToolResult, InputRequiredResult, TextContent
 from pydantic import ValidationError
 
 from cortexgraph_vault import __version__
@@ -25,14 +24,7 @@ from cortexgraph_vault.mcp import prompts, resources
 from cortexgraph_vault.mcp.handshake import SERVER_DESCRIPTION, SERVER_NAME, SERVER_TITLE
 from cortexgraph_vault.mcp.http_sessions import SessionRoom
 from cortexgraph_vault.mcp.instructions import INSTRUCTIONS
-from cortexgraph_vault.mcp.tool_calls import (
-    ToolRegistry,
-    explain,
-    optional_as_absent,
-    result_shape,
-    without_arguments,
-    without_titles,
-)
+from cortexgraph_vault.mcp.tool_calls import explain, tool_for
 from cortexgraph_vault.operations import OPERATIONS
 from cortexgraph_vault.operations.refusal import refusal
 
@@ -48,31 +40,7 @@ SESSION_IDLE_SECONDS = 600.0
 
 
 class VaultMCPServer(MCPServer):
-    """The SDK's server, with errors written for the model and a leaner tool list."""
-
-    # each tool's arguments kept off the list (set by build_server from the catalogue)
-    unlisted: Mapping[str, frozenset[str]] = MappingProxyType({})
-
-    async def list_tools(self) -> list[Tool]:
-        # Schema titles repeat the property names ("top_k" → "Top K"): bytes every session
-        # pays for in context and no model needs.
-        return [
-            tool.model_copy(
-                update={
-                    "input_schema": optional_as_absent(
-                        without_titles(
-                            without_arguments(
-                                tool.input_schema, self.unlisted.get(tool.name, frozenset())
-                            )
-                        )
-                    ),
-                    "output_schema": result_shape(tool.output_schema)
-                    if tool.output_schema is not None
-                    else None,
-                }
-            )
-            for tool in await super().list_tools()
-        ]
+    """The SDK's server, with errors written for the model."""
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Any = None
@@ -116,7 +84,6 @@ def _error_result(text: str, structured: ErrorFields) -> CallToolResult:
 
 
 def build_server(service: MemoryService) -> MCPServer:
-    registry = ToolRegistry(service)
     server = VaultMCPServer(
         name=SERVER_NAME,
         title=SERVER_TITLE,
@@ -125,9 +92,8 @@ def build_server(service: MemoryService) -> MCPServer:
         version=__version__,
         log_level="WARNING",
         # in the catalogue's order
-        tools=[registry.operation(op) for op in OPERATIONS.values() if op.mcp_tool],
+        tools=[tool_for(service, op) for op in OPERATIONS.values() if op.mcp_tool],
     )
-    server.unlisted = dict(registry.unlisted)
     prompts.register(server)
     resources.register(server, service)
     return server

@@ -83,7 +83,7 @@ class Wire:
         while view:
             view = view[os.write(self.fd_out, view) :]
 
-    def read_into(self, lines: queue.Queue[str | None], quick: QuickCalls | None = None) -> None:
+    def read_into(self, lines: queue.Queue[str | None], quick: QuickCalls) -> None:
         """Queue every line from the client; answer its first `initialize` on the spot, and
         the searches `quick` takes while the SDK loads."""
         answered = False
@@ -96,14 +96,13 @@ class Wire:
                             self.answer_first(*first)
                             answered = True
                     line = raw.decode("utf-8", errors="replace")
-                    if quick is None or not quick.take(line):
+                    if not quick.take(line):
                         lines.put(line)
         except OSError as exc:
             log.warning("reading from the client failed: %s", exc)
         finally:
             lines.put(None)
-            if quick is not None:
-                quick.closed()
+            quick.closed()
 
     def restore(self) -> None:
         os.dup2(self.fd_in, 0)

@@ -147,12 +147,15 @@ def result_shape(schema: dict[str, JsonValue]) -> dict[str, JsonValue]:
     return {"type": "object", "properties": fields}
 
 
-def strict_arguments_lean_results(tool: RegisteredTool) -> RegisteredTool:
+def strict_arguments_lean_results(tool: RegisteredTool, unlisted: frozenset[str]) -> RegisteredTool:
     """Arguments the tool does not have are refused; its results leave out the fields that
     have no value (`compact`), so the SDK checks them no more against the result model, whose
-    nullable fields it would require: the results are that model's instances already, and
-    the output schema stays as published."""
+    nullable fields it would require: the results are that model's instances already. Its
+    schemas are the lean ones tools/list gives: schema titles repeat the property names
+    ("top_k" → "Top K"), bytes every session pays for in context and no model needs."""
+    output = tool.fn_metadata.output_schema
     tool.fn_metadata.output_model = None
+    tool.fn_metadata.output_schema = None if output is None else result_shape(output)
     loose = tool.fn_metadata.arg_model
     strict: type[ArgModelBase] = type(
         loose.__name__,
@@ -160,7 +163,8 @@ def strict_arguments_lean_results(tool: RegisteredTool) -> RegisteredTool:
         {"model_config": ConfigDict(extra="forbid"), "__module__": loose.__module__},
     )
     tool.fn_metadata.arg_model = strict
-    tool.parameters = strict.model_json_schema(by_alias=True)
+    schema = without_arguments(strict.model_json_schema(by_alias=True), unlisted)
+    tool.parameters = optional_as_absent(without_titles(schema))
     return tool
 
 
@@ -170,60 +174,50 @@ def strict_arguments_lean_results(tool: RegisteredTool) -> RegisteredTool:
 _derived: dict[str, tuple[AnyOperation, RegisteredTool]] = {}
 
 
-class ToolRegistry:
-    """Makes the tools of one server; the service times each call and takes its change lock."""
+def tool_for(service: MemoryService, op: AnyOperation) -> RegisteredTool:
+    """The tool serving an operation of the catalogue on `service`: its parameters are the
+    request's fields (limits and descriptions as declared there), its result the operation's."""
+    answer = op.mcp_answer or (lambda result: result)
 
-    def __init__(self, service: MemoryService) -> None:
-        self.service = service
-        self.unlisted: dict[str, frozenset[str]] = {}  # each tool's arguments kept off tools/list
+    def run(**kwargs: Any) -> Any:
+        try:
+            return compact(answer(service.run(op, op.parse(kwargs))))
+        except VaultError as exc:
+            raise ToolError(explain(exc)) from exc
 
-    def operation(self, op: AnyOperation) -> RegisteredTool:
-        """The tool serving an operation of the catalogue: its parameters are the request's
-        fields (limits and descriptions as declared there), its result the operation's."""
-        service = self.service
-        if op.unlisted:
-            self.unlisted[op.name] = op.unlisted
-
-        answer = op.mcp_answer or (lambda result: result)
-
-        def run(**kwargs: Any) -> Any:
-            try:
-                return compact(answer(service.run(op, op.parse(kwargs))))
-            except VaultError as exc:
-                raise ToolError(explain(exc)) from exc
-
-        run.__name__ = op.name
-        # inspect reads __signature__ off any function; typeshed's FunctionType does not declare it.
-        run.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # see above
-            [
-                inspect.Parameter(
-                    p.name,
-                    inspect.Parameter.KEYWORD_ONLY,
-                    default=inspect.Parameter.empty if p.default is REQUIRED else p.default,
-                    annotation=p.annotation,
-                )
-                for p in params_of(op.request)
-            ],
-            return_annotation=typing.get_type_hints(op.mcp_answer)["return"]
-            if op.mcp_answer
-            else op.result,
-        )
-        derived = _derived.get(op.name)
-        if derived is not None and derived[0] is op:
-            return derived[1].model_copy(update={"fn": run})
-        tool = strict_arguments_lean_results(
-            RegisteredTool.from_function(
-                run,
-                name=op.name,
-                title=op.title,
-                description=op.description,
-                annotations=ToolAnnotations(
-                    read_only_hint=op.effect.read_only,
-                    destructive_hint=op.effect.destructive,
-                    idempotent_hint=op.effect.idempotent,
-                    open_world_hint=op.open_world,
-                ),
+    run.__name__ = op.name
+    # inspect reads __signature__ off any function; typeshed's FunctionType does not declare it.
+    run.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # see above
+        [
+            inspect.Parameter(
+                p.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=inspect.Parameter.empty if p.default is REQUIRED else p.default,
+                annotation=p.annotation,
             )
-        )
-        _derived[op.name] = (op, tool)
-        return tool
+            for p in params_of(op.request)
+        ],
+        return_annotation=typing.get_type_hints(op.mcp_answer)["return"]
+        if op.mcp_answer
+        else op.result,
+    )
+    derived = _derived.get(op.name)
+    if derived is not None and derived[0] is op:
+        return derived[1].model_copy(update={"fn": run})
+    tool = strict_arguments_lean_results(
+        RegisteredTool.from_function(
+            run,
+            name=op.name,
+            title=op.title,
+            description=op.description,
+            annotations=ToolAnnotations(
+                read_only_hint=op.effect.read_only,
+                destructive_hint=op.effect.destructive,
+                idempotent_hint=op.effect.idempotent,
+                open_world_hint=op.open_world,
+            ),
+        ),
+        op.unlisted,
+    )
+    _derived[op.name] = (op, tool)
+    return tool

@@ -9,7 +9,6 @@ stage, every item applied or refused and every memory touched.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -18,6 +17,7 @@ from pathlib import Path
 
 from cortexgraph_vault.config import user_cache_dir
 from cortexgraph_vault.core import wording
+from cortexgraph_vault.core.cluster import MERGE_COHESION
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
@@ -46,8 +46,6 @@ from cortexgraph_vault.pipeline.stages import STAGES, PlanContext
 from cortexgraph_vault.requests.lifecycle import ApplyPlanRequest, RunPipelineRequest
 from cortexgraph_vault.vault.lock import vault_key
 
-log = logging.getLogger(__name__)
-
 
 @dataclass
 class RunControls:
@@ -67,16 +65,10 @@ class _Run:
     status_now: dict[str, str] = field(default_factory=dict)  # key → status this run gave it
 
 
-def make_plan(
-    engine: VaultEngine,
-    stages: list[str],
-    *,
-    cohesion_threshold: float = 0.75,
-    min_confidence: float | None = None,
-) -> ConsolidationPlan:
+def make_plan(engine: VaultEngine, stages: list[str]) -> ConsolidationPlan:
     now = engine.now()
-    confidence = engine.config.relation_min_confidence if min_confidence is None else min_confidence
-    ctx = PlanContext(engine, now, cohesion_threshold, confidence)
+    confidence = engine.config.relation_min_confidence
+    ctx = PlanContext(engine, now, MERGE_COHESION, confidence)
     items: list[PlanItem] = []
     for name in STAGE_ORDER:
         if name in stages:
@@ -88,7 +80,7 @@ def make_plan(
     settings = {
         "cluster_link_threshold": cfg.cluster_link_threshold,
         "cluster_max_size": cfg.cluster_max_size,
-        "cohesion_threshold": cohesion_threshold,
+        "cohesion_threshold": MERGE_COHESION,
         "relation_min_confidence": confidence,
         "decay_model": cfg.decay_model,
     }
@@ -131,11 +123,10 @@ def check_item(engine: VaultEngine, item: PlanItem, run: _Run) -> tuple[list[Mem
 def apply_plan(
     engine: VaultEngine,
     plan: ConsolidationPlan,
-    controls: RunControls | None = None,
+    controls: RunControls,
     *,
     plan_path: str | None = None,
 ) -> PipelineResult:
-    controls = controls or RunControls()
     if Path(plan.vault) != engine.root:
         raise InvalidArgument(
             f"plan {plan.plan_id} was made for the vault {plan.vault}, not {engine.root}; "

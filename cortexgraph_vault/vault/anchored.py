@@ -27,7 +27,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _ROOT = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 
 # Vault roots as given and as resolved, the deepest first (a vault inside another's folder is
@@ -80,7 +80,7 @@ def _open_below(root: str, folders: list[str], path: str, *, create: bool) -> in
                 raise SymlinkedFolder(path, os.path.join(walked, part))
             walked = os.path.join(walked, part)
             try:
-                below = os.open(part, _FOLDER, dir_fd=fd)
+                below = os.open(part, FOLDER_FLAGS, dir_fd=fd)
             except FileNotFoundError:
                 if not create:
                     raise
@@ -102,16 +102,13 @@ def _open_below(root: str, folders: list[str], path: str, *, create: bool) -> in
 def _open_folder(part: str, fd: int, walked: str, path: str) -> int:
     """`part` again, after an open that did not give a folder: a symlink is refused, a file
     is NotADirectoryError (as an open by name says)."""
-    try:
-        st = os.stat(part, dir_fd=fd, follow_symlinks=False)
-    except FileNotFoundError:
-        raise
+    st = os.stat(part, dir_fd=fd, follow_symlinks=False)
     if stat.S_ISLNK(st.st_mode):
         raise SymlinkedFolder(path, walked)
     if not stat.S_ISDIR(st.st_mode):
         raise NotADirectoryError(errno.ENOTDIR, "Not a directory", walked)
     try:
-        return os.open(part, _FOLDER, dir_fd=fd)
+        return os.open(part, FOLDER_FLAGS, dir_fd=fd)
     except OSError as exc:
         if exc.errno in (errno.ENOTDIR, errno.ELOOP):  # swapped for a symlink meanwhile
             raise SymlinkedFolder(path, walked) from None

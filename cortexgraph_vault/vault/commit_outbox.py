@@ -16,6 +16,7 @@ the entries of a live process (another CLI call, the daemon) are left to it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import json
 import logging
@@ -59,14 +60,8 @@ def process_started(pid: int) -> str:
     return fields[19].decode() if len(fields) > 19 else ""
 
 
-_this_started: dict[int, str] = {}
-
-
-def _started_here() -> str:
-    pid = os.getpid()
-    if pid not in _this_started:
-        _this_started[pid] = process_started(pid)
-    return _this_started[pid]
+# This process's start, asked once (by pid: a forked child asks anew).
+_started_here = functools.cache(process_started)
 
 
 # Where a process cannot be asked after (Windows: signal 0 is CTRL_C_EVENT there), an entry
@@ -105,7 +100,7 @@ class CommitOutbox:
         it never stops the commit (it is only the fallback of a kill)."""
         pid = os.getpid()
         name = f"{time.time_ns():020d}-{pid}-{next(_counter):06d}.json"
-        entry = {"paths": paths, "message": message, "pid": pid, "started": _started_here()}
+        entry = {"paths": paths, "message": message, "pid": pid, "started": _started_here(pid)}
         data = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogateescape")
         try:
             if not self._made:
@@ -158,7 +153,7 @@ class CommitOutbox:
                 raw = (self.folder / name).read_bytes()
                 data = json.loads(raw.decode("utf-8", "surrogateescape"))
                 pid, started = int(data["pid"]), str(data.get("started", ""))
-                mine = pid == me and started == _started_here()
+                mine = pid == me and started == _started_here(me)
                 entry = OutboxEntry(name, tuple(data["paths"]), str(data["message"]), pid, started)
             except FileNotFoundError:
                 continue  # committed meanwhile by its process

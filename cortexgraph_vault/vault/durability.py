@@ -2,9 +2,8 @@
 
 After the rename that replaces a note, two slow things remain: the fsync of the folder (what
 makes the rename itself survive a power cut) and the close of the note we replaced, held open
-until then (fix 16 of RELIABILITY.md; closing the last descriptor of a replaced file frees it,
-a journaled change of its own). Each takes milliseconds on an ordinary disk, and a write made
-them under the vault lock, so every write queued behind them.
+until then (closing the last descriptor of a replaced file frees it, a journaled change of its
+own). Under the vault lock, every write would queue behind them.
 
 Inside `deferred()` (a door's call, `ServiceCalls`) they go to one thread instead: it fsyncs
 each folder once for all the writes queued meanwhile (a group fsync) and closes the
@@ -29,21 +28,12 @@ from cortexgraph_vault.vault.late_writes import LATE_LOOK_SECONDS, LastLook, wai
 log = logging.getLogger(__name__)
 
 
-class Pending:
-    """One deferred step: `wait()` returns once it is done."""
-
-    def __init__(self) -> None:
-        self._done = threading.Event()
+class Pending(threading.Event):
+    """One deferred step: `wait()` returns once it is done (set)."""
 
     @property
     def done(self) -> bool:
-        return self._done.is_set()
-
-    def finish(self) -> None:
-        self._done.set()
-
-    def wait(self) -> None:
-        self._done.wait()
+        return self.is_set()
 
 
 def fsync_folder(folder: Path) -> None:
@@ -137,7 +127,7 @@ class Durability:
                 fsync_folder(folder)
                 self.folder_syncs += 1
             for _, ticket in folders:
-                ticket.finish()
+                ticket.set()
             for fd in fds:
                 with contextlib.suppress(OSError):
                     os.close(fd)

@@ -48,12 +48,6 @@ class FileStamp:
     st: os.stat_result | None = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
-class NoteFile:
-    text: str
-    stamp: FileStamp
-
-
 def stamp_of(data: bytes, st: os.stat_result, *, keep_st: bool = False) -> FileStamp:
     sha = hashlib.sha256(data).hexdigest()
     return FileStamp(st.st_size, st.st_mtime_ns, sha, st if keep_st else None)
@@ -161,10 +155,6 @@ def refused(path: Path, exc: SymlinkedFolder) -> UnsafePath:
     return UnsafePath(f"{path}: {exc.reason}; refused")
 
 
-def read_bytes(path: Path) -> tuple[bytes, FileStamp]:
-    return read_bytes_up_to(path, "", None)
-
-
 def decode_note(data: bytes, rel: str) -> str:
     try:
         return data.decode("utf-8")
@@ -175,13 +165,11 @@ def decode_note(data: bytes, rel: str) -> str:
         ) from None
 
 
-def read_bytes_up_to(
-    path: Path, rel: str, max_bytes: int | None, *, whole: bool = False
-) -> tuple[bytes, FileStamp]:
-    """`read_bytes`, refusing (NoteFormatError) a file larger than `max_bytes` unread.
-    `whole`: BeingWritten rather than a version another program is in the middle of writing
-    (other_writers.py), for a read whose bytes may be written back."""
-    data, stamp, fd = _read_kept_open(path, rel, max_bytes, whole=whole)
+def read_bytes(path: Path, rel: str = "", *, whole: bool = False) -> tuple[bytes, FileStamp]:
+    """The regular file's bytes and their stamp. `whole`: BeingWritten rather than a version
+    another program is in the middle of writing (other_writers.py), for a read whose bytes may
+    be written back."""
+    data, stamp, fd = _read_kept_open(path, rel, None, whole=whole)
     os.close(fd)
     return data, stamp
 
@@ -209,16 +197,12 @@ def _read_kept_open(
     return data, stamp_of(data, st), fd
 
 
-def read_note(path: Path, rel: str, max_bytes: int | None = None) -> NoteFile:
-    note, fd = read_note_open(path, rel, max_bytes)
-    os.close(fd)
-    return note
-
-
-def read_note_open(path: Path, rel: str, max_bytes: int | None = None) -> tuple[NoteFile, int]:
-    """`read_note`, and the note's descriptor, left open for the caller (to close, or to
-    give to `atomic_write` as `held_open`). A read to be written back: BeingWritten while
-    another program is writing the note."""
+def read_note_open(
+    path: Path, rel: str, max_bytes: int | None = None
+) -> tuple[str, FileStamp, int]:
+    """The note's text and stamp, refused (NoteFormatError) when it is larger than `max_bytes`, and its
+    descriptor, left open for the caller (to close, or to give to `atomic_write` as
+    `held_open`). A read to be written back: BeingWritten while another program writes it."""
     try:
         data, stamp, fd = _read_kept_open(path, rel, max_bytes, whole=True)
     except IsADirectoryError:
@@ -226,7 +210,7 @@ def read_note_open(path: Path, rel: str, max_bytes: int | None = None) -> tuple[
     except NotRegularFile as exc:
         raise NoteFormatError(f"{rel}: {exc.reason}") from None
     try:
-        return NoteFile(decode_note(data, rel), stamp), fd
+        return decode_note(data, rel), stamp, fd
     except BaseException:
         os.close(fd)
         raise
@@ -475,15 +459,6 @@ def write_new_unsynced(path: Path, data: bytes) -> bool:
                     os.unlink(tmp, dir_fd=folder)
     except SymlinkedFolder as exc:
         raise refused(path, exc) from None
-
-
-def read_file_bytes(path: Path) -> bytes:
-    """The bytes of the regular file at `path`, opened without following a symlink."""
-    fd, st = open_stat(path)
-    try:
-        return read_fd(fd, size=st.st_size)
-    finally:
-        os.close(fd)
 
 
 def write_failed(path: Path, exc: OSError) -> WriteFailed:

@@ -15,13 +15,12 @@ Only one intent is open at a time: every step runs under the vault lock.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, cast
 
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.errors import VaultError
@@ -29,7 +28,7 @@ from cortexgraph_vault.vault.files import (
     NotRegularFile,
     atomic_write,
     lexists,
-    read_file_bytes,
+    read_bytes,
     remove_file,
     rename_file,
 )
@@ -64,35 +63,22 @@ def _strings(data: Mapping[str, object], *keys: str) -> bool:
     return all(isinstance(data.get(k), str) for k in keys)
 
 
-def _move(data: Mapping[str, object]) -> MoveIntent | None:
-    sha = data.get("from_sha")
-    if not _strings(data, "from", "to", "to_sha") or not (sha is None or isinstance(sha, str)):
-        return None
-    return {
-        "kind": "move",
-        "from": str(data["from"]),
-        "from_sha": sha,
-        "to": str(data["to"]),
-        "to_sha": str(data["to_sha"]),
-    }
-
-
-def _forget(data: Mapping[str, object]) -> ForgetIntent | None:
-    files = data.get("files")
-    if not _strings(data, "message") or not isinstance(files, dict):
-        return None
-    if not all(isinstance(e, dict) and _strings(e, "sha", "aside") for e in files.values()):
-        return None
-    return {
-        "kind": "forget",
-        "message": str(data["message"]),
-        "files": {str(p): {"sha": e["sha"], "aside": e["aside"]} for p, e in files.items()},
-    }
+def _checked(data: Mapping[str, object]) -> Intent | None:
+    """The entry as the intent its kind names, or None when a field is missing or mistyped."""
+    if data.get("kind") == "move":
+        sha = data.get("from_sha")
+        whole = _strings(data, "from", "to", "to_sha") and (sha is None or isinstance(sha, str))
+    else:
+        files = data.get("files")
+        if not _strings(data, "message") or not isinstance(files, dict):
+            return None
+        whole = all(isinstance(e, dict) and _strings(e, "sha", "aside") for e in files.values())
+    return cast(Intent, data) if whole else None
 
 
 def file_sha(path: Path) -> str | None:
     try:
-        return hashlib.sha256(read_file_bytes(path)).hexdigest()
+        return read_bytes(path)[1].sha256
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError, NotRegularFile):
         return None
 
@@ -104,7 +90,7 @@ def _same_id(a: Path, b: Path) -> bool:
     ids = []
     for path in (a, b):
         try:
-            ids.append(parse_note(read_file_bytes(path).decode("utf-8")).frontmatter.get("id"))
+            ids.append(parse_note(read_bytes(path)[0].decode("utf-8")).frontmatter.get("id"))
         except (OSError, UnicodeDecodeError):
             return False
     return bool(ids[0]) and ids[0] == ids[1]
@@ -148,13 +134,14 @@ class WriteJournal:
 
     def _repair(self, intent: dict[str, object], commit: Commit) -> str:
         kind = intent.get("kind")
-        if kind == "move":
-            move = _move(intent)
-            return self._repair_move(move) if move else "damaged move entry ignored"
-        if kind == "forget":
-            forget = _forget(intent)
-            return self._repair_forget(forget, commit) if forget else "damaged forget entry ignored"
-        return f"unknown journal entry {kind!r} ignored"
+        if kind not in ("move", "forget"):
+            return f"unknown journal entry {kind!r} ignored"
+        checked = _checked(intent)
+        if checked is None:
+            return f"damaged {kind} entry ignored"
+        if checked["kind"] == "move":
+            return self._repair_move(checked)
+        return self._repair_forget(checked, commit)
 
     def _repair_move(self, intent: MoveIntent) -> str:
         old, new = self.root / intent["from"], self.root / intent["to"]

@@ -73,9 +73,12 @@ def last_look(fd: int, replaced: bytes, keep: KeepLateWords) -> LastLook:
             before = merging[-1] if merging else None
 
             def merge(old: bytes = seen[0], new: bytes = now) -> None:
-                if before is not None:
-                    before.join()  # one file's late words merged in the order written
-                keep(old, new, settled)
+                try:
+                    if before is not None:
+                        before.join()  # one file's late words merged in the order written
+                    keep(old, new, settled)
+                finally:  # a daemon runs for weeks: a finished merge is not kept
+                    _KEEPERS.discard(threading.current_thread())
 
             # Not a daemon thread: a one-call process waits for it before it exits.
             keeper = threading.Thread(target=merge, name="cgv-late-words")

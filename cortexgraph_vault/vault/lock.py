@@ -12,7 +12,6 @@ import hashlib
 import os
 import threading
 import time
-import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -68,9 +67,6 @@ class VaultLock:
         self._thread_lock = threading.RLock()
         self._depth = 0
         self._fd: int | None = None
-        # The lock file stays open between holds (opening and closing it for each change
-        # were two system calls on the change's turn): (pid, fd, device, inode) it was opened as.
-        self._kept: tuple[int, int, int, int] | None = None
 
     @contextmanager
     def held(self, timeout: float | None = None) -> Iterator[None]:
@@ -86,45 +82,16 @@ class VaultLock:
                     self._release()
 
     def _acquire(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while True:
-            fd = self._open()
-            if not flock_within(fd, max(0.0, deadline - time.monotonic())):
-                raise LockTimeout(
-                    f"{self.root}: another cortexgraph-vault process has held the vault lock "
-                    f"for more than {timeout:g} s ({self.path}); try again"
-                )
-            # Locked, but is it still the file others lock? One removed or replaced since it
-            # was opened (a cleared cache folder) locks nothing: open the path anew.
-            assert self._kept is not None
-            try:
-                now = os.stat(self.path)
-                same = (now.st_dev, now.st_ino) == self._kept[2:]
-            except FileNotFoundError:
-                same = False
-            if same:
-                self._fd = fd
-                return
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            self._forget_kept()
-
-    def _open(self) -> int:
-        """The lock file's descriptor, opened once per process (a forked child opens its own:
-        one shared with the parent would share its lock)."""
-        if self._kept is not None and self._kept[0] == os.getpid():
-            return self._kept[1]
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        st = os.fstat(fd)
-        self._kept = (os.getpid(), fd, st.st_dev, st.st_ino)
-        self._closer = weakref.finalize(self, os.close, fd)  # a dropped engine's lock file
-        return fd
-
-    def _forget_kept(self) -> None:
-        if self._kept is not None and self._kept[0] == os.getpid():
-            self._closer()
-        self._kept = None
+        if not flock_within(fd, timeout):
+            os.close(fd)
+            raise LockTimeout(
+                f"{self.root}: another cortexgraph-vault process has held the vault lock "
+                f"for more than {timeout:g} s ({self.path}); try again"
+            )
+        self._fd = fd
 
     def _release(self) -> None:
         if self._fd is not None:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)  # and with it the lock
             self._fd = None

@@ -40,7 +40,6 @@ from cortexgraph_vault.vault.files import (
     decode_note,
     lexists,
     read_bytes,
-    read_bytes_up_to,
     read_note_open,
     remove_file,
     rename_file,
@@ -146,10 +145,9 @@ class NoteStore:
         try:
             # A symlink is never opened (O_NOFOLLOW); the size is the opened file's, looked
             # at before a byte of it is read.
-            note, fd = _when_written(lambda: read_note_open(path, rel, self.max_note_bytes))
+            return _when_written(lambda: read_note_open(path, rel, self.max_note_bytes))
         except FileNotFoundError:
             raise NotFound(f"{rel}: no such note") from None
-        return note.text, note.stamp, fd
 
     def update_fields(
         self, rel: str, compute: ComputeChanges, *, expected_sha256: str | None = None
@@ -255,9 +253,7 @@ class NoteStore:
         path = self.path(rel)
         for _ in range(LATE_ATTEMPTS):
             try:
-                current, stamp = _when_written(
-                    lambda: read_bytes_up_to(path, rel, None, whole=True)
-                )
+                current, stamp = _when_written(lambda: read_bytes(path, rel, whole=True))
             except (FileNotFoundError, NotRegularFile, IsADirectoryError):
                 log.warning(
                     "%s: moved or removed before words typed into it late could be kept", rel
@@ -335,8 +331,7 @@ class NoteStore:
         """
         base = self.path(folder + "/x.md").parent
         with self.lock.held():
-            # The folder is made by the write when missing (vault/files.py `_create`): a
-            # mkdir of a folder that is there is two system calls on the writer's turn.
+            # atomic_write makes the folder when it is missing.
             tried: set[str] = set()
 
             def taken(name: str) -> bool:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import random
 import re
 import time
 from pathlib import Path
 
-from cortexgraph_vault.vault.anchored import folder_of
+from cortexgraph_vault.vault.anchored import FOLDER_FLAGS, folder_of
+from cortexgraph_vault.vault.commit_outbox import alive
 
 TEMP_MARK = ".cgv-tmp-"
 ASIDE_MARK = ".cgv-aside-"
@@ -26,25 +26,6 @@ _WRITER = hashlib.sha256(os.uname().nodename.encode()).hexdigest()[:6]
 _OWNER = re.compile(re.escape(TEMP_MARK) + r"([0-9a-f]{6})-(\d+)-[0-9a-f]+$")
 
 
-class _Suffixes:
-    """Name suffixes from a seeded generator, not `secrets` (a getrandom call on the writer's
-    turn for every write): the suffix needs no secrecy, only to differ (the file is created
-    exclusively); a forked child is seeded anew."""
-
-    def __init__(self) -> None:
-        self.renew()
-
-    def renew(self) -> None:
-        self.random = random.Random(os.urandom(16))
-
-    def next(self) -> str:
-        return f"{os.getpid()}-{self.random.getrandbits(32):08x}"
-
-
-_ME = _Suffixes()
-os.register_at_fork(after_in_child=_ME.renew)
-
-
 def temp_path_for(path: Path, mark: str = TEMP_MARK) -> Path:
     # The writer's host and pid in the name let the next start sweep a killed writer's litter
     # at once, while a live writer's temp file (here or on a synced device) is left alone.
@@ -52,7 +33,7 @@ def temp_path_for(path: Path, mark: str = TEMP_MARK) -> Path:
     name = path.name
     if len(os.fsencode(name)) > 150:
         name = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return path.with_name(f".{name}{mark}{_WRITER}-{_ME.next()}")
+    return path.with_name(f".{name}{mark}{_WRITER}-{os.getpid()}-{os.urandom(4).hex()}")
 
 
 def aside_path_for(path: Path) -> Path:
@@ -64,18 +45,9 @@ def aside_path_for(path: Path) -> Path:
 def _writer_is_dead(name: str) -> bool:
     """True when the temp file's writer was a process on this host that no longer runs."""
     found = _OWNER.search(name)
-    if found is None or found.group(1) != _WRITER:
+    if found is None or found.group(1) != _WRITER or int(found.group(2)) == os.getpid():
         return False
-    pid = int(found.group(2))
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        pass  # alive, someone else's
-    return False
+    return not alive(int(found.group(2)), "")
 
 
 def sweep_temp_files(root: Path, folders: list[str], older_than_seconds: float = 60.0) -> int:
@@ -113,10 +85,7 @@ def _sweep(top: int, limit: float) -> int:
                                 os.unlink(name, dir_fd=fd)
                                 removed += 1
                         elif entry.is_dir(follow_symlinks=False):
-                            folders.append(os.open(name, _FOLDER, dir_fd=fd))
+                            folders.append(os.open(name, FOLDER_FLAGS, dir_fd=fd))
         finally:
             os.close(fd)
     return removed
-
-
-_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC

@@ -57,6 +57,17 @@ def test_a_token_others_can_read_is_a_problem(git_vault: Path) -> None:
     assert about(findings(git_vault), "token", "ok")
 
 
+def test_a_token_the_daemon_would_refuse_is_a_problem_with_its_fix(git_vault: Path) -> None:
+    # long enough, but not the daemon's alphabet: the doctor must not call it fine
+    token = user_config_dir() / "token"
+    token.parent.mkdir(parents=True, exist_ok=True)
+    token.write_text("not a token, only a sentence long enough to pass a length check\n")
+    token.chmod(0o600)
+    [bad] = about(findings(git_vault), "token", "problem")
+    assert bad.message == f"{token} does not hold a valid token"
+    assert bad.fix == "cortexgraph-vault token --rotate"
+
+
 def test_a_misspelt_setting_is_named_with_the_right_spelling(
     git_vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

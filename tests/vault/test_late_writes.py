@@ -16,9 +16,10 @@ import pytest
 from cortexgraph_vault.core.conflict_names import conflict_copy
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.vault import files as files_module
+from cortexgraph_vault.vault import late_writes
 from cortexgraph_vault.vault import store as store_module
 from cortexgraph_vault.vault.durability import DURABILITY
-from cortexgraph_vault.vault.late_writes import LATE_LOOK_SECONDS
+from cortexgraph_vault.vault.late_writes import LATE_LOOK_SECONDS, last_look
 from cortexgraph_vault.vault.layout import VaultLayout
 from cortexgraph_vault.vault.lock import VaultLock
 from cortexgraph_vault.vault.store import NoteStore
@@ -246,3 +247,21 @@ def _open_files() -> set[str]:
         with contextlib.suppress(OSError):  # one closed meanwhile
             found.add(os.readlink(f"/proc/self/fd/{name}"))
     return found
+
+
+def test_a_merge_of_late_words_is_let_go_once_it_ends(tmp_path: Path) -> None:
+    # A daemon runs for weeks: each finished merge must not stay referenced until a settle.
+    path = tmp_path / "m.md"
+    path.write_bytes(b"late words\n")
+    fd = os.open(path, os.O_RDONLY)
+    kept: list[bytes] = []
+    try:
+        for _ in range(3):
+            assert last_look(fd, b"before\n", lambda old, new, alone: kept.append(new))() is False
+            for thread in threading.enumerate():
+                if thread.name == "cgv-late-words":
+                    thread.join(5)
+    finally:
+        os.close(fd)
+    assert kept == [b"late words\n"] * 3
+    assert not late_writes._KEEPERS

@@ -126,8 +126,8 @@ def test_a_read_of_a_file_that_grew_since_its_stat_reads_the_growth(tmp_path: Pa
 
 
 def test_a_lock_file_removed_between_changes_is_opened_anew(tmp_path: Path) -> None:
-    """The lock file stays open between holds: one removed meanwhile (a cleared cache) must
-    not leave this process locking a file nobody else can see."""
+    """A lock file removed between holds (a cleared cache) must not leave this process
+    locking a file nobody else can see."""
     ours = VaultLock(tmp_path / "vault", tmp_path / "locks", timeout=1)
     with ours.held():
         pass

@@ -94,6 +94,29 @@ def search_terms(query: str | None) -> list[str]:
     return list(dict.fromkeys(meaningful or stems(found)))
 
 
+def keywords(query: str, most: int) -> list[str] | None:
+    """The stems of a query of a few keywords — at most `most` words, none of them filler —
+    or None for a sentence, a question or a longer query."""
+    found = words(query)
+    meaningful = _meaningful(found)
+    if not found or len(found) > most or len(meaningful) != len(found):
+        return None
+    return list(dict.fromkeys(s for _, s in meaningful))
+
+
+def settled_by_words(catalog: VaultCatalog, query: str, most: int) -> bool:
+    """Whether the query's own words settle what it asks, so the sentence encoder need not
+    read it: a few keywords each held by some note as it is. The encoder earns its cost on
+    what words leave open: a sentence (read in context), a word the vault does not hold (a
+    paraphrase: "woollen handicrafts" for the knitting note). Decided by the query and the
+    vault alone, so a query gets the same answer whatever else the process is doing."""
+    stems_ = keywords(query, most)
+    if stems_ is None:
+        return False
+    _, frequencies = catalog.document_frequencies(stems_)
+    return all(frequencies[s] > 0 for s in stems_)
+
+
 def _built_episodes(engine: VaultEngine) -> tuple[int, Episodes]:
     # Save times and paths from the note table (its `created` is each memory's
     # `created.timestamp()`, nan for a plain note): decoding every memory of the catalogue
@@ -166,7 +189,9 @@ def match(
         # the sentence encoder's vectors once every note has one; the word vectors meanwhile
         meaning = (
             catalog.meaning.ready()
-            if query_vector is None and engine.config.meaning_search
+            if query_vector is None
+            and engine.config.meaning_search
+            and not settled_by_words(catalog, query, engine.config.meaning_query_words)
             else None
         )
         if meaning is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from cortexgraph_vault.config import describe
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.history import VaultHistory
-from cortexgraph_vault.models import InitResult, SettingRow, SettingsList
+from cortexgraph_vault.models import InitResult, SettingsList
 
 
 def init_git(engine: VaultEngine) -> InitResult:
@@ -24,8 +24,4 @@ def init_git(engine: VaultEngine) -> InitResult:
 
 def settings(engine: VaultEngine) -> SettingsList:
     """Every setting with its environment variable, value and where the value came from."""
-    return SettingsList(
-        settings=[
-            SettingRow.model_validate(row, from_attributes=True) for row in describe(engine.config)
-        ]
-    )
+    return SettingsList(settings=describe(engine.config))

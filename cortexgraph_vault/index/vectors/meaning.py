@@ -136,6 +136,11 @@ class MeaningVectors:
             return None
         if self.follows:
             self._take_file()
+        elif self._index is None and len(list(self.known())) > ON_THE_SPOT:
+            # made now, it would hold every note marked until the fill has checked them: no
+            # search could use it meanwhile, and reading the file would only delay this one
+            self.fill_behind()
+            return None
         index = self.index
         waiting = index.waiting() if index.pending <= ON_THE_SPOT else None
         texts = [self.text_of(path) or "" for path in waiting or ()]
@@ -177,8 +182,9 @@ class MeaningVectors:
 
     def _take_file(self) -> None:
         """A follower takes the vectors the file holds once the process that makes them saved
-        it with every note (`complete`): each note is checked against its vector's key, and
-        those changed since stay waiting (a few are made on the spot, as a memory just saved)."""
+        it with every note, or all but a few (`complete`): each note is checked against its
+        vector's key, and those changed since stay waiting (a few are made on the spot, as a
+        memory just saved)."""
         stamp = _stamp(self.file)
         if stamp is None or stamp == self._taken or self.file is None:
             return
@@ -248,7 +254,10 @@ class MeaningVectors:
             return
         used = [i for i, path in enumerate(exported["paths"]) if path is not None]
         done, total = self._made
-        complete = not exported["pending"] and done >= total
+        # a few notes changed during the fill (a memory saved meanwhile) leave it complete: a
+        # follower embeds those on the spot, as a search here does, and nothing else would
+        # save the file again for them
+        complete = len(exported["pending"]) <= ON_THE_SPOT and done >= total
         aside = self.file.with_name(f"{self.file.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
             with aside.open("wb") as f:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cortexgraph_vault.index.vectors.embedder import ModelUnavailable, VectorModel
-from cortexgraph_vault.index.vectors.query_vectors import QueryVectors
+from cortexgraph_vault.index.vectors.query_vectors import QUERIES
 from cortexgraph_vault.index.vectors.vector_rows import (
     KEY_BYTES,
     RENAMED_MAX,
@@ -67,7 +67,7 @@ class SemanticIndex:
             tuple[Callable[[], object], VectorRows | None, int, Sequence[str], np.ndarray] | None
         ) = None
         self._stale: set[str] = set()
-        self._queries = QueryVectors()
+        self._queries = QUERIES
 
     @property
     def available(self) -> bool:

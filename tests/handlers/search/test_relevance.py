@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cortexgraph_vault.handlers.search.relevance import only_common_words, search_terms
+import pytest
+
+from cortexgraph_vault.handlers.search.relevance import keywords, only_common_words, search_terms
 from cortexgraph_vault.index.text.text_index import text_tokens
 from tests.handlers.search.test_search import memory_note, service_for
 
@@ -140,3 +142,24 @@ def test_the_memory_said_by_the_person_asked_about_comes_before_what_was_said_to
     assert labelled[0] == "_stm/Art 1.md"
     plain = service_for(tmp_path / "vault", search_label_weight="0").search(question).results
     assert plain[0].path == "_stm/Art 0.md"  # its words alone put what Caroline said first
+
+
+@pytest.mark.parametrize(
+    ("query", "most", "expected"),
+    [
+        ("bikes", 2, ["bike"]),
+        ("Database DISK", 2, ["databas", "disk"]),
+        ("bikes bike", 2, ["bike"]),  # one stem once
+        ("bikes pump shelf", 2, None),  # more words than `most`
+        ("bikes pump shelf", 3, ["bike", "pump", "shelf"]),
+        ("where are the bikes", 5, None),  # filler: a sentence, read in context
+        ("bikes and pumps", 5, None),
+        ("the", 2, None),  # filler alone
+        ("", 2, None),
+        ("bikes", 0, None),
+    ],
+)
+def test_keywords_are_a_few_words_none_of_them_filler(
+    query: str, most: int, expected: list[str] | None
+) -> None:
+    assert keywords(query, most) == expected

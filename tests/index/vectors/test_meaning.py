@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from cortexgraph_vault.index.vectors import meaning as meaning_module
+from cortexgraph_vault.index.vectors import query_vectors
 from cortexgraph_vault.index.vectors.encoder_worker import WorkerEncoder
 from cortexgraph_vault.index.vectors.minilm import SentenceEncoder, load_encoder, shared_encoder
 from cortexgraph_vault.index.vectors.semantic import SemanticIndex
@@ -40,7 +42,9 @@ def notes_vault(root: Path) -> Path:
 
 @pytest.fixture
 def embedded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The texts this process's encoder embeds, in order."""
+    """The texts this process's encoder embeds, in order (none of the queries earlier tests
+    asked is remembered)."""
+    query_vectors.QUERIES.clear()
     seen: list[str] = []
     real = SentenceEncoder.embed
 
@@ -206,3 +210,64 @@ def test_the_status_says_how_many_notes_have_their_vector_and_when_searches_use_
     assert "meaning: 20 of 20 notes have sentence vectors; searches rank by them" in render(after)
     off = service_for(tmp_path / "vault").vault_status().meaning  # the tests' default: off
     assert off is not None and not off.enabled and not off.ready
+
+
+def test_the_encoder_reads_a_query_only_when_its_words_leave_it_open(
+    tmp_path: Path, embedded: list[str]
+) -> None:
+    vault = notes_vault(tmp_path / "vault")
+    service = service_for(vault, meaning_search=True)
+    assert service.engine.catalog.meaning.wait() is not None
+    by_words = service_for(vault)  # the word vectors alone
+    embedded.clear()
+    # a few keywords, each held by some note as it is: ranked as by the word vectors
+    for query in ("bikes", "database disk", "Dentist clinic"):
+        assert ranked(service, query) == ranked(by_words, query), query
+    assert embedded == []
+    read = [
+        "where do we keep the bikes",  # a sentence
+        "bikes and pump",  # a filler word: read as a phrase
+        "bikes pump shelf",  # more words than meaning_query_words
+        "bicycle storage",  # a word no note holds
+        "woollen handicrafts",  # none held: a paraphrase, for meaning alone
+    ]
+    for query in read:
+        ranked(service, query)
+    assert embedded == read
+    assert ranked(service, "where do we keep the bikes")[0][0] == "notes/Garage.md"
+
+
+def test_a_setting_of_no_words_has_the_encoder_read_every_query(
+    tmp_path: Path, embedded: list[str]
+) -> None:
+    vault = notes_vault(tmp_path / "vault")
+    service = service_for(vault, meaning_search=True, meaning_query_words=0)
+    assert service.engine.catalog.meaning.wait() is not None
+    embedded.clear()
+    found = ranked(service, "bikes")
+    assert embedded == ["bikes"]
+    assert found != ranked(service_for(vault), "bikes")  # the encoder's cosine, not WordLlama's
+
+
+def test_a_first_search_starts_the_fill_without_reading_the_vectors_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # made from the file now, the index would hold every note marked until the fill checked
+    # them: the search could not use it, and reading the file would only delay its answer
+    vault = notes_vault(tmp_path / "vault")
+    assert service_for(vault, meaning_search=True).engine.catalog.meaning.wait() is not None
+    words_only = ranked(service_for(vault), QUERIES[0])
+    read: list[Path] = []
+    real = meaning_module._read
+
+    def counted(path: Path):  # type: ignore[no-untyped-def]
+        read.append(path)
+        return real(path)
+
+    monkeypatch.setattr(meaning_module, "_read", counted)
+    fresh = service_for(vault, meaning_search=True)
+    assert ranked(fresh, QUERIES[0]) == words_only
+    assert read == [] and fresh.engine.catalog.meaning.filling
+    assert fresh.engine.catalog.meaning.wait() is not None
+    assert read == [fresh.engine.catalog.meaning.file]  # the fill took it
+    assert ranked(fresh, QUERIES[0])[0][0] == "notes/Garage.md"

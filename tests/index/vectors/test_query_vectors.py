@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from cortexgraph_vault.index.vectors.query_vectors import QueryVectors
+from cortexgraph_vault.index.vectors.semantic import SemanticIndex
 
 
 class _Model:
@@ -41,3 +42,13 @@ def test_another_model_embeds_anew_and_the_oldest_queries_go_first() -> None:
     vectors.of(new, "tea")  # type: ignore[arg-type]
     vectors.of(new, "piano")  # type: ignore[arg-type]  # the least recently used had gone
     assert new.embedded == ["tea", "piano", "harbour", "piano"]
+
+
+def test_an_index_made_anew_knows_the_queries_asked_of_the_one_before() -> None:
+    # a daemon's read process makes its index anew each time it takes the vectors file
+    model = _Model()
+    first = SemanticIndex(lambda: model)  # type: ignore[arg-type,return-value]
+    again = SemanticIndex(lambda: model)  # type: ignore[arg-type,return-value]
+    asked = first.query_vector("tea garden")
+    assert again.query_vector("tea garden") is asked
+    assert model.embedded == ["tea garden"]
