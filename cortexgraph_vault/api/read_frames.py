@@ -13,11 +13,17 @@ or `("again", id)` (answer it yourself: the daemon does, with the same code).
 
 from __future__ import annotations
 
+import pickle
 import socket
+import struct
 
-from cortexgraph_vault.index.worker_process import pack, unpacked
-
+HEADER = struct.Struct("!I")
 CHUNK = 1 << 18
+
+
+def pack(message: object) -> bytes:
+    body = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    return HEADER.pack(len(body)) + body
 
 
 class FrameSocket:
@@ -27,11 +33,12 @@ class FrameSocket:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self._buffer = bytearray()
-        self._held: list[object] = []  # whole messages a `recv` brought beside its own
 
     def recv(self) -> object | None:
         """The next message; None once the daemon has closed its end (or died)."""
-        while not self._held:
+        while True:
+            if (message := self._next()) is not None:
+                return message
             try:
                 chunk = self.sock.recv(CHUNK)
             except ConnectionError:
@@ -39,8 +46,6 @@ class FrameSocket:
             if not chunk:
                 return None
             self._buffer += chunk
-            self._held += unpacked(self._buffer)
-        return self._held.pop(0)
 
     def waiting(self) -> list[object]:
         """Every whole message that has come already, without waiting for more (a closed
@@ -53,8 +58,23 @@ class FrameSocket:
             pass
         finally:
             self.sock.setblocking(True)
-        messages, self._held = [*self._held, *unpacked(self._buffer)], []
+        messages = []
+        while (message := self._next()) is not None:
+            messages.append(message)
         return messages
+
+    def _next(self) -> object | None:
+        buffer = self._buffer
+        if len(buffer) < HEADER.size:
+            return None
+        (size,) = HEADER.unpack_from(buffer)
+        end = HEADER.size + size
+        if len(buffer) < end:
+            return None
+        with memoryview(buffer) as view:
+            message: object = pickle.loads(view[HEADER.size : end])
+        del buffer[:end]
+        return message
 
     def send(self, message: object) -> None:
         self.sock.sendall(pack(message))

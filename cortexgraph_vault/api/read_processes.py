@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cortexgraph_vault.index.worker_process import LENGTH, pack
+from cortexgraph_vault.api.read_frames import HEADER, pack
 
 if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
@@ -154,7 +154,7 @@ class ReadProcesses:
     async def _answers(self, link: _Link, reader: asyncio.StreamReader) -> None:
         try:
             while True:
-                (size,) = LENGTH.unpack(await reader.readexactly(LENGTH.size))
+                (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
                 message = pickle.loads(await reader.readexactly(size))
                 kind = message[0]
                 if kind == "ready":

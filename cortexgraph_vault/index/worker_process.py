@@ -9,7 +9,6 @@ child imports only what its `worker_main` needs."""
 from __future__ import annotations
 
 import os
-import pickle
 import struct
 import subprocess
 import sys
@@ -18,31 +17,6 @@ from pathlib import Path
 import cortexgraph_vault
 
 LENGTH = struct.Struct("!Q")  # a frame's size, before its bytes
-
-
-def pack(message: object) -> bytes:
-    """One message as a frame: its pickle, after its length."""
-    body = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    return LENGTH.pack(len(body)) + body
-
-
-def unpacked(buffer: bytearray) -> list[object]:
-    """Every whole message at the start of `buffer`, taken out of it (a part of the next
-    stays for more bytes)."""
-    messages = []
-    at = 0
-    while len(buffer) - at >= LENGTH.size:
-        (size,) = LENGTH.unpack_from(buffer, at)
-        end = at + LENGTH.size + size
-        if len(buffer) < end:
-            break
-        with memoryview(buffer) as view:
-            messages.append(pickle.loads(view[at + LENGTH.size : end]))
-        at = end
-    del buffer[:at]
-    return messages
-
-
 ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 

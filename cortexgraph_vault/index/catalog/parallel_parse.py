@@ -22,12 +22,12 @@ import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from cortexgraph_vault.index.catalog.file_reads import read_note_file
 from cortexgraph_vault.index.catalog.vault_walk import Walked
 from cortexgraph_vault.index.notes.records import IndexedNote, index_bytes, with_words
-from cortexgraph_vault.index.worker_process import pack, start_worker, unpacked
+from cortexgraph_vault.index.worker_process import LENGTH, start_worker
 from cortexgraph_vault.vault.layout import VaultLayout
 
 if TYPE_CHECKING:  # the word index loads numpy: the workers need it first, not the caller
@@ -215,8 +215,15 @@ def _read_frames(procs: list[subprocess.Popen[bytes]]) -> Iterator[Frame]:
                 if buffers[fd]:
                     raise EOFError("a parsing worker stopped in the middle of a message")
                 continue
-            buffers[fd] += chunk
-            yield from cast("list[Frame]", unpacked(buffers[fd]))
+            buf = buffers[fd]
+            buf += chunk
+            while len(buf) >= LENGTH.size:
+                (size,) = LENGTH.unpack_from(buf)
+                if len(buf) < LENGTH.size + size:
+                    break
+                frame = bytes(buf[LENGTH.size : LENGTH.size + size])
+                del buf[: LENGTH.size + size]
+                yield pickle.loads(frame)
     selector.close()
 
 
@@ -240,5 +247,6 @@ def worker_main() -> None:
         ]
         block = posting_block((rel, stats) for rel, _, stats, _ in batch if stats is not None)
         parsed = [(rel, note, None, problem) for rel, note, _, problem in batch]
-        out.write(pack((parsed, block)))
+        data = pickle.dumps((parsed, block), protocol=pickle.HIGHEST_PROTOCOL)
+        out.write(LENGTH.pack(len(data)) + data)
         out.flush()
