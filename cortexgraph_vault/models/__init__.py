@@ -51,7 +51,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "CommitView DeleteResult ForgetCandidate ForgottenList ForgottenView GcResult HistoryResult "
         "MemoryView LikelyReplacement Model ObserveResult ObservedMemory OpenResult Pagination "
         "PromoteCandidate PromoteResult RankExplain RelationResult RelationView Relations "
-        "RestoreResult SaveResult SearchHit SearchResult Skipped SnapshotResult StatsResult "
+        "RestoreResult SaveResult SearchHit SearchResult Skipped SnapshotResult "
         "SupersedeResult SupersededMemory TouchResult UpdateResult VersionResult"
     ),
     "metrics": _names("OperationTiming PerformanceMetrics"),

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from cortexgraph_vault.models.memory import Model, StatsResult
+from cortexgraph_vault.models.memory import Model, Skipped
 
 
 class SourceProblem(Model):
@@ -71,9 +71,18 @@ class GraphPictureResult(Model):
     message: str
 
 
-class VaultStats(StatsResult):
-    """`stats`: the foundation's counts plus what maintenance needs."""
+class VaultStats(Model):
+    """`stats`: the counts, what is at risk, due for review, and how big things are."""
 
+    total_notes: int
+    memories: dict[str, int]
+    by_folder: dict[str, int]
+    histogram: dict[str, int]
+    forgettable: int
+    danger_zone: int
+    promotable: int
+    problems: list[Skipped]
+    git: str
     at_risk: int = Field(
         default=0, description="active memories forgotten within at_risk_days if left unused"
     )

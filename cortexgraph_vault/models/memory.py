@@ -381,15 +381,3 @@ class ForgottenList(Model):
     count: int
     forgotten: list[ForgottenView] = Field(description="newest first; restore_memory by id")
     message: str
-
-
-class StatsResult(Model):
-    total_notes: int
-    memories: dict[str, int]
-    by_folder: dict[str, int]
-    histogram: dict[str, int]
-    forgettable: int
-    danger_zone: int
-    promotable: int
-    problems: list[Skipped]
-    git: str

@@ -32,63 +32,34 @@ if TYPE_CHECKING:
     OPERATIONS: dict[str, AnyOperation]
 
 _KERNEL = ("REQUIRED", "AnyOperation", "Effect", "Operation", "Param", "Rest", "params_of")
-# the area modules, in the catalogue's order
-AREAS = (
-    "memories",
-    "lifecycle",
-    "memory_history",
-    "vault",
-    "intelligence",
-    "browse",
-    "maintenance",
-)
-# operation name → the module declaring it (tests/operations/test_lazy_catalogue.py keeps it true)
-OPERATION_MODULES: dict[str, str] = {
-    "save_memory": "memories",
-    "search_memory": "memories",
-    "open_memories": "memories",
-    "touch_memory": "memories",
-    "observe_memory_usage": "memories",
-    "update_memory": "memories",
-    "delete_memory": "memories",
-    "create_relation": "memories",
-    "supersede_memories": "memories",
-    "gc": "lifecycle",
-    "promote_memory": "lifecycle",
-    "cluster_memories": "lifecycle",
-    "consolidate_memories": "lifecycle",
-    "run_pipeline": "lifecycle",
-    "apply_plan": "lifecycle",
-    "snapshot": "lifecycle",
-    "memory_history": "memory_history",
-    "memory_version": "memory_history",
-    "forgotten_memories": "memory_history",
-    "restore_memory": "memory_history",
-    "search_unified": "vault",
-    "read_note": "vault",
-    "read_graph": "vault",
-    "vault_status": "vault",
-    "vault_stats": "vault",
-    "get_performance_metrics": "vault",
-    "sync_vault": "vault",
-    "last_sync": "vault",
-    "analyze_message": "intelligence",
-    "analyze_for_recall": "intelligence",
-    "auto_recall_process_message": "intelligence",
-    "review_memories": "intelligence",
-    "list_memories": "browse",
-    "memory_detail": "browse",
-    "memory_at_path": "browse",
-    "related_to_note": "browse",
-    "graph_neighbourhood": "browse",
-    "import_cortexgraph": "maintenance",
-    "import_memory_json": "maintenance",
-    "export_cortexgraph": "maintenance",
-    "export_json": "maintenance",
-    "graph_html": "maintenance",
-    "reindex": "maintenance",
-    "init_git": "maintenance",
-    "effective_config": "maintenance",
+# each area module with the operations it declares, in the catalogue's order
+# (tests/operations/test_lazy_catalogue.py keeps it true)
+AREA_OPERATIONS: dict[str, str] = {
+    "memories": (
+        "save_memory search_memory open_memories touch_memory observe_memory_usage update_memory "
+        "delete_memory create_relation supersede_memories"
+    ),
+    "lifecycle": (
+        "gc promote_memory cluster_memories consolidate_memories run_pipeline apply_plan snapshot"
+    ),
+    "memory_history": "memory_history memory_version forgotten_memories restore_memory",
+    "vault": (
+        "search_unified read_note read_graph vault_status vault_stats get_performance_metrics "
+        "sync_vault last_sync"
+    ),
+    "intelligence": (
+        "analyze_message analyze_for_recall auto_recall_process_message review_memories"
+    ),
+    "browse": "list_memories memory_detail memory_at_path related_to_note graph_neighbourhood",
+    "maintenance": (
+        "import_cortexgraph import_memory_json export_cortexgraph export_json graph_html reindex "
+        "init_git effective_config"
+    ),
+}
+AREAS = tuple(AREA_OPERATIONS)
+# operation name → the module declaring it
+OPERATION_MODULES = {
+    name: area for area, names in AREA_OPERATIONS.items() for name in names.split()
 }
 
 

@@ -50,17 +50,17 @@ def list_memories(engine: VaultEngine, req: ListMemoriesRequest) -> MemoryList:
     now = engine.now()
     wanted: set[str] = set(ALL_STATUSES) if status == "all" else {status}
     norm = normalize_tag(tag) if tag is not None and tag.strip() else None
-    found = browse_order.memory_rows(engine, wanted) if sort == "score" and norm is None else None
-    if found is not None:  # a long list by score: from the note table's arrays
+    found = browse_order.memory_rows(engine, wanted)
+    if found is not None and sort == "score" and norm is None:  # from the note table's arrays
         table, rows = found
         start, end, info = paginate(len(rows), page, page_size)
         assert info is not None
         shown = browse_order.rows_by_score(engine, table, rows, start, end, now)
         return MemoryList(memories=[engine.view(m, now=now) for m in shown], pagination=info)
-    catalog = engine.fresh()
-    chosen = browse_order.listed_memories(engine, wanted)
-    if chosen is None:
-        chosen = [m for m in catalog.memories() if m.status in wanted]
+    if found is not None:
+        chosen = browse_order.memories_of(*found)
+    else:
+        chosen = [m for m in engine.fresh().memories() if m.status in wanted]
     if norm is not None:
         chosen = [m for m in chosen if _has_tag(m, norm)]
     start, end, info = paginate(len(chosen), page, page_size)

@@ -1,11 +1,7 @@
-"""The first page of a long memory list by score, from the note table's arrays.
-
-Listing by score ordered every memory: a Python tuple and a score per memory, thousands a call,
-the largest part of a list under the daemon's load. The note table
-(handlers/search/note_table.py) already holds each memory's use count, last use and strength as
-arrays, kept once per change of the catalogue for searches; the scores come from
-`core/decay_arrays.py`, equal bit for bit to `scores_at`, so the order is the same: highest
-score first, ties by path.
+"""A long memory list from the note table's arrays (handlers/search/note_table.py): the
+memories of the statuses asked for, chosen by their status codes, and the first page by score
+from the arrays (`core/decay_arrays.py`, equal bit for bit to `scores_at`, so the order is the
+plain one: highest score first, ties by path), only that page's memories decoded.
 
 Only in a process that keeps its catalogue (a daemon, the MCP server: the table is shared by
 its calls) and for long lists; a one-shot command keeps the plain path (no numpy to import).
@@ -13,7 +9,6 @@ its calls) and for long lists; a one-shot command keeps the plain path (no numpy
 
 from __future__ import annotations
 
-import weakref
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -44,30 +39,10 @@ def _first_places(keys: np.ndarray, end: int, paths: list[str]) -> list[int]:
     return candidates[:end]
 
 
-def listed_memories(engine: VaultEngine, wanted: set[str]) -> list[Memory] | None:
-    """The memories of the `wanted` statuses, in no particular order (a list orders them, ties
-    by path), from the note table's status codes, not by going through every note of the
-    catalogue for its memory. None where the plain path applies (a short list, a process
-    without a watcher)."""
-    if not engine.watching:
-        return None
-
-    from cortexgraph_vault.handlers.search.note_table import note_table
-
-    table = note_table(engine)
-    if len(table.row_of) < LONG_LIST:
-        return None
-    live = table.live
-    rows = live[table.status_mask(wanted)[table.status[live] + 1]]
-    notes = table.notes
-    found = [notes[r].memory for r in rows.tolist()]
-    return [m for m in found if m is not None]
-
-
 def memory_rows(engine: VaultEngine, wanted: set[str]) -> tuple[NoteTable, np.ndarray] | None:
-    """The note table's rows of the memories of the `wanted` statuses: a long list counted
-    and ordered without decoding every memory; None where the plain path applies (a short
-    list, a process without a watcher)."""
+    """The note table's rows of the memories of the `wanted` statuses (in no particular order):
+    a long list counted and chosen without going through every note of the catalogue; None
+    where the plain path applies (a short list, a process without a watcher)."""
     if not engine.watching:
         return None
 
@@ -75,41 +50,15 @@ def memory_rows(engine: VaultEngine, wanted: set[str]) -> tuple[NoteTable, np.nd
 
     engine.fresh()
     table = note_table(engine)
-    rows = _rows_of_statuses(table, frozenset(wanted))
+    live = table.live
+    # status codes shifted by one (a plain note first): whether each row's is wanted
+    rows: np.ndarray = live[table.status_mask(wanted)[table.status[live] + 1]]
     return (table, rows) if len(rows) >= LONG_LIST else None
 
 
-# (the status column, the live rows, the status names, the statuses asked for, their rows):
-# the columns do not change once made, and list after list asks for the same statuses; the
-# tables that follow touches share both columns
-_last_rows: (
-    tuple[weakref.ref[np.ndarray], weakref.ref[np.ndarray], list[str], frozenset[str], np.ndarray]
-    | None
-) = None
-
-
-def _rows_of_statuses(table: NoteTable, wanted: frozenset[str]) -> np.ndarray:
-    global _last_rows
-    cached = _last_rows
-    live = table.live
-    if (
-        cached is not None
-        and cached[0]() is table.status
-        and cached[1]() is live
-        and cached[2] == table.status_names
-        and cached[3] == wanted
-    ):
-        return cached[4]
-    # status codes shifted by one (a plain note first): whether each row's is wanted
-    rows: np.ndarray = live[table.status_mask(set(wanted))[table.status[live] + 1]]
-    _last_rows = (
-        weakref.ref(table.status),
-        weakref.ref(live),
-        list(table.status_names),
-        wanted,
-        rows,
-    )
-    return rows
+def memories_of(table: NoteTable, rows: np.ndarray) -> list[Memory]:
+    found = [table.notes[r].memory for r in rows.tolist()]
+    return [m for m in found if m is not None]
 
 
 def rows_by_score(

@@ -13,7 +13,6 @@ note changed is refused rather than continuing in the middle of a different text
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import os
 import posixpath
@@ -26,7 +25,12 @@ from cortexgraph_vault.core.link_values import link_target
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, NoteFormatError, NotFound, Stale, UnsafePath
-from cortexgraph_vault.handlers.browse.size_budget import fitting, json_size
+from cortexgraph_vault.handlers.browse.size_budget import (
+    fitting,
+    json_size,
+    prefix_within,
+    quoted_size,
+)
 from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from cortexgraph_vault.index.notes.records import NoteLink, decode_note_bytes
 from cortexgraph_vault.models import Backlink, NoteLinkView, NoteRead
@@ -148,16 +152,9 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def _text_size(text: str) -> int:
-    """Characters `text` takes inside a JSON string (quotes, line breaks escaped)."""
-    return len(json.dumps(text, ensure_ascii=False)) - 2
-
-
 def _page_end(body: str, start: int, room: int) -> int:
     """Where a page of the body that takes at most `room` characters of JSON ends."""
-    end = min(len(body), start + max(room, 0))
-    # An escaped character takes two or more: cutting the overshoot in characters is enough.
-    end -= max(0, _text_size(body[start:end]) - room)
+    end = start + prefix_within(body[start : start + max(room, 0)], room + 2)
     if end < len(body):
         # End on a line break in the last fifth of the page, so no line is cut when avoidable.
         cut = body.rfind("\n", start + (end - start) * 4 // 5, end)
@@ -293,7 +290,7 @@ def read_note(engine: VaultEngine, req: ReadNoteRequest) -> NoteRead:
             end = start + 1  # a cursor always moves on
         page.body = body[start:end]
         page.next_cursor = cursor_at(end, _BODY) if end < len(body) else None
-        room -= _text_size(page.body)
+        room -= quoted_size(page.body) - 2
         if start > 0:
             return page
     links_from = start if section == _LINKS else 0

@@ -17,11 +17,12 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeVar
+from typing import Concatenate, NamedTuple, ParamSpec, TypeVar
 
 from pydantic import BaseModel
 from pydantic_core import to_json
 
+from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
 
 _CURSOR_MARK = "after:"
@@ -129,15 +130,15 @@ def read_continuation(cursor: str, digest: str, tool: str) -> Continuation:
     return place
 
 
-def _quoted_size(text: str) -> int:
+def quoted_size(text: str) -> int:
     return len(json.dumps(text, ensure_ascii=False))
 
 
-def _prefix_within(text: str, limit: int) -> int:
+def prefix_within(text: str, limit: int) -> int:
     """How many leading characters of `text` fit in `limit` characters as a JSON string."""
     keep = min(len(text), limit - 2)
     while keep > 0:
-        over = _quoted_size(text[:keep]) - limit
+        over = quoted_size(text[:keep]) - limit
         if over <= 0:
             break
         keep -= over  # each character takes at least one: never cuts more than needed
@@ -155,8 +156,8 @@ def shrink_text(item: M, field: str, room: int, tail: Callable[[int, int], str])
     text = getattr(item, field)
     if not isinstance(text, str):
         raise TypeError(f"{type(item).__name__}.{field} is not text")
-    others = size - _quoted_size(text)
-    keep = _prefix_within(text, room - others - _quoted_size(tail(0, len(text))) + 2)
+    others = size - quoted_size(text)
+    keep = prefix_within(text, room - others - quoted_size(tail(0, len(text))) + 2)
     while True:
         cut = item.model_copy(update={field: text[:keep] + tail(keep, len(text))})
         over = json_size(cut) - room
@@ -265,23 +266,17 @@ def _left_out(max_chars: int, shown: dict[str, tuple[int, int]], every: bool = F
     return f"cut to fit {max_chars} characters: {listed} shown; the counts are whole"
 
 
-class _Configured(Protocol):
-    @property
-    def config(self) -> Any: ...
-
-
-E = TypeVar("E", bound=_Configured)
-
-
 def answer_within(
     *lists: str, say: str = "message"
-) -> Callable[[Callable[Concatenate[E, P], M]], Callable[Concatenate[E, P], M]]:
+) -> Callable[[Callable[Concatenate[VaultEngine, P], M]], Callable[Concatenate[VaultEngine, P], M]]:
     """An operation (taking the engine first) whose answer keeps within the vault's
     `result_max_chars`, its `lists` cut as `lists_within` cuts them."""
 
-    def wrap(fn: Callable[Concatenate[E, P], M]) -> Callable[Concatenate[E, P], M]:
+    def wrap(
+        fn: Callable[Concatenate[VaultEngine, P], M],
+    ) -> Callable[Concatenate[VaultEngine, P], M]:
         @functools.wraps(fn)
-        def run(engine: E, /, *args: P.args, **kwargs: P.kwargs) -> M:
+        def run(engine: VaultEngine, /, *args: P.args, **kwargs: P.kwargs) -> M:
             result = fn(engine, *args, **kwargs)
             return lists_within(result, engine.config.result_max_chars, lists, say)
 

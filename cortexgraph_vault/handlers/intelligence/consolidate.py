@@ -45,7 +45,6 @@ from cortexgraph_vault.requests.memories import CreateRelationRequest
 
 STRATEGY = "similarity"  # how clusters are found (the result says so)
 PREVIEW_CHARS = 200
-MAX_CLUSTER_SIZE = 100
 
 
 @dataclass(frozen=True)
@@ -88,14 +87,6 @@ def similarity_model(memories: Sequence[Memory]) -> SimilarityModel:
     )
 
 
-def _size(value: int) -> int:
-    if not 2 <= int(value) <= MAX_CLUSTER_SIZE:
-        raise InvalidArgument(
-            f"max_cluster_size: must be from 2 to {MAX_CLUSTER_SIZE}, got {value}"
-        )
-    return int(value)
-
-
 def _preview(m: Memory) -> str:
     text = " ".join(m.content.split())
     return text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS].rstrip() + "…"
@@ -108,7 +99,7 @@ def cluster_memories(engine: VaultEngine, req: ClusterMemoriesRequest) -> Cluste
     cfg = engine.config
     find_duplicates = req.find_duplicates
     link_at = cfg.cluster_link_threshold if req.threshold is None else req.threshold
-    size = _size(cfg.cluster_max_size if req.max_cluster_size is None else req.max_cluster_size)
+    size = cfg.cluster_max_size if req.max_cluster_size is None else req.max_cluster_size
     dup_at = cfg.semantic_hi if req.duplicate_threshold is None else req.duplicate_threshold
     memories = candidates(engine)
     by_key = {member_key(m): m for m in memories}

@@ -225,7 +225,7 @@ def _settle(
         if base is None and merge.base_commit is not None:
             # Added here on both sides: the same memory moved (promoted on both devices) has
             # its common version at its old path.
-            memory_id = _str(parse_note(ours.decode("utf-8", "replace")).frontmatter.get("id"))
+            memory_id = sync_ids.id_of(ours)
             if memory_id:
                 base = sync_ids.version_at(
                     runner, merge.base_commit, memory_id, engine.memory_folders()
@@ -272,7 +272,7 @@ def _forgotten_vs_used(
     deleting_side, other_side = ("HEAD", upstream) if ours is None else (upstream, "HEAD")
     kept = theirs if ours is None else ours
     assert kept is not None
-    memory_id = _str(parse_note(kept.decode("utf-8", "replace")).frontmatter.get("id"))
+    memory_id = sync_ids.id_of(kept)
     elsewhere = sync_ids.ids_in_index(runner, engine.memory_folders()).get(memory_id or "", [])
     if any(path != entry.repo_path for path in elsewhere):
         # Moved or joined to another file on one side, used here: kept, and merged with that
@@ -354,10 +354,6 @@ def _forgotten_vs_used(
             score=round(score, 6),
         )
     )
-
-
-def _str(value: object) -> str | None:
-    return None if value in (None, "") else str(value)
 
 
 def _message(remote: str, incoming: int, decisions: Sequence[SyncDecision]) -> str:

@@ -41,12 +41,12 @@ def version_at(
     for entry in split_nul(found.out) if found.ok else []:
         path = entry.partition(":")[2]
         data = runner.blob_at(commit, path)
-        if data is not None and _id_of(data) == memory_id:
+        if data is not None and id_of(data) == memory_id:
             return data
     return None
 
 
-def _id_of(data: bytes) -> str | None:
+def id_of(data: bytes) -> str | None:
     value = parse_note(data.decode("utf-8", "replace")).frontmatter.get("id")
     return None if value in (None, "") else str(value)
 
@@ -68,7 +68,7 @@ def merge_duplicate_ids(
         if len(paths) < 2:
             continue
         texts = {p: _index_blob(runner, p) for p in sorted(paths)}
-        same = [p for p, data in texts.items() if data is not None and _id_of(data) == memory_id]
+        same = [p for p, data in texts.items() if data is not None and id_of(data) == memory_id]
         if len(same) < 2:
             continue  # an `id:` line in a body, not a second copy of the memory
         base = version_at(runner, base_commit, memory_id, folders) if base_commit else None

@@ -20,7 +20,7 @@ from cortexgraph_vault.core.supersession import standing_changes, taken_over
 from cortexgraph_vault.engine import VaultEngine, new_id
 from cortexgraph_vault.errors import InvalidArgument
 from cortexgraph_vault.handlers.lifecycle.undo import move_memory
-from cortexgraph_vault.handlers.writes.note_fields import fresh_memory
+from cortexgraph_vault.handlers.writes.note_fields import fresh_memory, id_changes
 from cortexgraph_vault.history.trailers import trailers
 from cortexgraph_vault.models import SupersededMemory, SupersedeResult
 from cortexgraph_vault.models.limits import MAX_MEMORY_IDS
@@ -93,8 +93,7 @@ def record_supersession(engine: VaultEngine, new: Memory, olds: Sequence[Memory]
             changes.update(
                 standing_changes(me.decay, taken_over(me.decay, [o.decay for o in current]))
             )
-            if not parsed.frontmatter.get("id"):
-                changes["id"] = me.id or new_id()
+            changes.update(id_changes(me, parsed, new_id))
             return changes
 
         if current:

@@ -92,7 +92,7 @@ def save(engine: VaultEngine, req: SaveMemoryRequest) -> SaveResult:
         "tags": clean_tags(req.tags),
         "entities": clean_entities(req.entities),
     }
-    title = " ".join((req.title or "").split()) or title_from_content(redact(body))
+    title = " ".join((req.title or "").split()) or derived_title(body)
     if needs_alias(title):
         # The file name cannot hold it as written; Obsidian and our index read aliases.
         fields["aliases"] = [title]
@@ -467,8 +467,7 @@ def relate(
             old = parsed.frontmatter.get(companion)
             entry = "; ".join([f"strength={strength:g}", *(f"{k}={v}" for k, v in meta.items())])
             changes[companion] = {**(old if isinstance(old, dict) else {}), target.title: entry}
-        if not parsed.frontmatter.get("id"):
-            changes["id"] = source.id or new_id()
+        changes.update(id_changes(source, parsed, new_id))
         return changes
 
     written = engine.store.update_fields(source.path, compute)

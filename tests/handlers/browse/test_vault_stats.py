@@ -1,10 +1,10 @@
-"""`stats`: the foundation's counts plus risk, review, problems and sizes (handlers/browse/vault_stats)."""
+"""`stats`: the counts, risk, review, problems and sizes (handlers/browse/vault_stats)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from cortexgraph_vault.models import StatsResult, VaultStats
+from cortexgraph_vault.models import VaultStats
 from tests.importers.helpers import service
 
 
@@ -12,7 +12,7 @@ def test_stats_count_what_needs_attention_and_how_big_things_are(sample_vault: P
     (sample_vault / "_stm" / "Broken.md").write_text("---\ntags: [unclosed\n---\nbody\n")
     svc = service(sample_vault)
     stats = svc.stats()
-    assert isinstance(stats, StatsResult) and isinstance(stats, VaultStats)
+    assert isinstance(stats, VaultStats)
     views = svc.search(status="active", top_k=100).results
     active = [v for v in views if v.status == "active"]
     assert stats.memories["active"] == len(active) == 21  # the broken note is one of them
