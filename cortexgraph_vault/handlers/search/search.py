@@ -369,7 +369,7 @@ def hit(
         matched = matched_fields(note, expansions, by_words=by_words)
     if m is not None:
         decay, rules = engine.decay, engine.rules
-        shown = shown_fields(m, preview_length, decay, rules)
+        shown = shown_fields(m, preview_length)
         # the memory's score as its view gives it (engine.view)
         score = score_at(m.use_count, m.last_used.timestamp(), m.strength, now.timestamp(), decay)
         active = m.status == "active"
