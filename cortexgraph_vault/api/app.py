@@ -54,7 +54,9 @@ def build_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if watch:
             await anyio.to_thread.run_sync(service.engine.start_watcher)
-        service.engine.make_meaning_vectors()
+        # made from the start, behind whatever comes (its read processes take them once
+        # made), not at the first search
+        service.engine.catalog.meaning.fill_behind()
         scheduler = consolidation_scheduler(service)
         if elsewhere is not None:
             await elsewhere.start()

@@ -33,8 +33,12 @@ async def on_vault_error(request: Request, exc: Exception) -> JSONResponse:
     return vault_error_response(exc)
 
 
-async def on_body_too_large(request: Request, exc: Exception) -> JSONResponse:
+def body_too_large() -> JSONResponse:
     return error_response(413, "body_too_large", "request body too large; send less at once")
+
+
+async def on_body_too_large(request: Request, exc: Exception) -> JSONResponse:
+    return body_too_large()
 
 
 async def on_not_found(request: Request, exc: Exception) -> JSONResponse:

@@ -16,7 +16,10 @@ from typing import TYPE_CHECKING
 import anyio
 import anyio.to_thread
 from anyio.abc import TaskGroup, TaskStatus
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from cortexgraph_vault.api.errors import body_too_large
+from cortexgraph_vault.api.security import BodyTooLarge
 
 if TYPE_CHECKING:
     from mcp.server import MCPServer
@@ -58,6 +61,14 @@ class McpDoor:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         app = self._app or await self._first()
+        if scope["method"] == "POST":
+            # The SDK reads the body inside an app of its own, whose error handler answers a
+            # body past the cap with a bare 500: read it here, where a 413 can still be said.
+            try:
+                receive = await _whole_body(receive)
+            except BodyTooLarge:
+                await body_too_large()(scope, receive, send)
+                return
         await app(scope, receive, send)
 
     async def _first(self) -> ASGIApp:
@@ -69,6 +80,26 @@ class McpDoor:
                 await self._tasks.start(_keep_sessions, server, self._ending)
                 self._app = app
             return self._app
+
+
+async def _whole_body(receive: Receive) -> Receive:
+    """A receive that hands the app the whole body (read at once, within the cap) and then
+    whatever the client sends next (its disconnect)."""
+    parts: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        parts.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            message = {"type": "http.request", "body": b"".join(parts), "more_body": False}
+            break
+    first: list[Message] = [message]
+
+    async def replayed() -> Message:
+        return first.pop() if first else await receive()
+
+    return replayed
 
 
 async def _keep_sessions(

@@ -79,19 +79,8 @@ class LocalOnly:
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_body):
             await _respond(send, *self._too_large())
             return
-        started = False
-
-        async def sending(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, self._capped(receive), _without_cors(sending))
-        except BodyTooLarge:
-            if started:
-                raise
-            await _respond(send, *self._too_large())
+        # past the cap, the app's handler of BodyTooLarge answers 413 (api/errors.py)
+        await self.app(scope, self._capped(receive), _without_cors(send))
 
     def _refusal(self, scope: Scope, headers: dict[str, str]) -> Refusal | None:
         host = headers.get("host", "").lower()

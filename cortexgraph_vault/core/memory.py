@@ -17,6 +17,7 @@ from cortexgraph_vault.core.relation_types import RELATION_TYPES
 from cortexgraph_vault.core.rules import DecayFields, default_use_days
 from cortexgraph_vault.core.times import parse_time
 
+SUPERSEDES = "supersedes"  # the relation a new memory names the ones it replaces by
 # The other side of `supersedes`, written on the memory that was replaced: not a relation one
 # creates (`supersedes` on the new memory writes it), but a link property read like one.
 SUPERSEDED_BY = "superseded_by"

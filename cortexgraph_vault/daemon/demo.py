@@ -19,7 +19,6 @@ from cortexgraph_vault.history import VaultHistory
 from cortexgraph_vault.vault.sample import copy_sample_vault
 
 DEMO_FOLDER = "demo-vault"
-PLUGIN_NAME = "CortexGraph Memories"
 
 
 @dataclass(frozen=True)
@@ -28,12 +27,8 @@ class DemoVault:
     created: bool
 
 
-def demo_vault_path() -> Path:
-    return user_data_dir() / DEMO_FOLDER
-
-
 def prepare_demo_vault(now: datetime, *, fresh: bool = False) -> DemoVault:
-    dest = demo_vault_path()
+    dest = user_data_dir() / DEMO_FOLDER
     if fresh and dest.exists():
         # Refuses (naming the pid) while a daemon serves it, before anything is deleted.
         with DaemonClaim(dest):

@@ -63,10 +63,6 @@ START_WALK_TRUSTED = 1.0
 REPAIR_LOCK_WAIT = 2.0
 
 
-def system_clock() -> datetime:
-    return datetime.now(UTC)
-
-
 def device_name(config: Config) -> str:
     """CORTEXGRAPH_DEVICE_NAME, or the host's name without its domain."""
     named = " ".join(str(config.device_name or "").split())
@@ -95,7 +91,7 @@ class VaultEngine:
         self.root = vault_root(config)
         self.config = config
         fixed = config.fixed_now
-        self.clock: Clock = clock or ((lambda: fixed) if fixed else system_clock)
+        self.clock: Clock = clock or ((lambda: fixed) if fixed else (lambda: datetime.now(UTC)))
         self.decay = config.decay
         self.rules = config.rules
         self.layout = VaultLayout(
@@ -269,11 +265,6 @@ class VaultEngine:
         other process makes, taken from their file (index/vectors/meaning.py)."""
         self.watching = True
         self.catalog.meaning.follows = True
-
-    def make_meaning_vectors(self) -> None:
-        """Start making the sentence encoder's vectors now, behind whatever comes (a daemon:
-        its read processes take them once made), not at the first search."""
-        self.catalog.meaning.fill_behind()
 
     def stop_watcher(self) -> None:
         self.watching = False

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import functools
-import weakref
 from datetime import datetime
-from typing import TYPE_CHECKING, NamedTuple, TypedDict, TypeVar
+from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 from cortexgraph_vault.core.decay import DAY, DecayConfig, age_days
 from cortexgraph_vault.core.english import word_set
 from cortexgraph_vault.core.memory import Memory
-from cortexgraph_vault.core.rules import DecayFields, RuleConfig, promote_reason, review_priority
+from cortexgraph_vault.core.rules import RuleConfig, promote_reason, review_priority
 from cortexgraph_vault.core.times import format_time
 
 if TYPE_CHECKING:  # pydantic models are imported where a view is made, not at every start
@@ -57,35 +56,6 @@ class ShownHead(TypedDict):
     strength: float
 
 
-class ShownTail(TypedDict):
-    """A view's fields after what the rules make of it now."""
-
-    content_hash: str
-    promoted_at: str | None
-    review_count: int
-    problems: tuple[str, ...]
-    relations: None
-
-
-class _Still(NamedTuple):
-    """What a memory's view holds that does not move with the clock, in MemoryView's order:
-    the fields before its score, and those after what the rules make of it now."""
-
-    head: ShownHead
-    tail: ShownTail
-    decay: DecayConfig  # the settings `forget_after` was worked out with
-    rules: RuleConfig
-    forget_after: float  # seconds from its last use until the score falls below forgetting
-    fields: DecayFields  # the memory's, made once
-
-
-# id of a memory (and the preview's length) → (a weak reference to it, what its view holds
-# that does not move with the clock). A memory is immutable (a change makes a new one), and
-# a list page or a search shows the same memories call after call: 50 views a page, ~2/5 of
-# each view's work. Bounded: emptied when it grows past KEPT_MAX (old memories' entries).
-KEPT_MAX = 4096
-_kept: dict[tuple[int, int], tuple[weakref.ref[Memory], _Still]] = {}
-
 _GIVEN = word_set(
     "id title path status content tags entities source context created last_used use_count "
     "use_days strength score age_days review_priority days_until_forgotten promotable "
@@ -93,17 +63,13 @@ _GIVEN = word_set(
 )
 
 
-def _still(m: Memory, preview: int, decay: DecayConfig, rules: RuleConfig) -> _Still:
-    key = (id(m), preview)
-    found = _kept.get(key)
-    if found is not None and found[0]() is m:
-        still = found[1]
-        if still.decay is decay and still.rules is rules:
-            return still
+def shown_fields(m: Memory, preview: int) -> ShownHead:
+    """The fields of `m`'s view before its score (id … strength), that do not move with the
+    clock. Its tags and entities are tuples here."""
     content = m.content
     if preview and len(content) > preview:
         content = content[:preview].rstrip() + "…"
-    head: ShownHead = {
+    return {
         "id": m.id,
         "title": m.title,
         "path": m.path,
@@ -119,26 +85,6 @@ def _still(m: Memory, preview: int, decay: DecayConfig, rules: RuleConfig) -> _S
         "use_days": m.use_days,
         "strength": float(round(m.strength, 4)),
     }
-    tail: ShownTail = {
-        "content_hash": m.content_hash,
-        "promoted_at": format_time(m.promoted_at) if m.promoted_at else None,
-        "review_count": m.review_count,
-        "problems": m.problems,
-        "relations": None,
-    }
-    # at its last use: what is left at a later time is this less the time since
-    after = m.decay.seconds_until(rules.forget_threshold, m.last_used, decay)
-    still = _Still(head, tail, decay, rules, after, m.decay)
-    if len(_kept) >= KEPT_MAX:
-        _kept.clear()
-    _kept[key] = (weakref.ref(m), still)
-    return still
-
-
-def shown_fields(m: Memory, preview: int, decay: DecayConfig, rules: RuleConfig) -> ShownHead:
-    """The fields of `m`'s view before its score (id … strength), that do not move with the
-    clock; kept per memory: not to be changed. Its tags and entities are tuples here."""
-    return _still(m, preview, decay, rules).head
 
 
 @functools.cache
@@ -158,18 +104,19 @@ def memory_view(
     preview: int = 0,
     include_score: bool = True,
 ) -> MemoryView:
-    still = _still(m, preview, decay, rules)
     active = m.status == "active"
     reason = None
     until = 0.0
     if active:  # what the rules make of a memory in use; none of it for the others
+        fields = m.decay
         # the first thing promote_reason asks; what is no longer true is never promoted
         if m.use_days >= rules.promote_use_days and not m.superseded:
-            reason = promote_reason(still.fields, score, now, rules)
-        # seconds_until_score, the part that moves with the clock
-        until = max(0.0, still.forget_after - max(0.0, (now - m.last_used).total_seconds()))
+            reason = promote_reason(fields, score, now, rules)
+        # at its last use, less the time since
+        after = fields.seconds_until(rules.forget_threshold, m.last_used, decay)
+        until = max(0.0, after - max(0.0, (now - m.last_used).total_seconds()))
     values: dict[str, object] = {
-        **still.head,
+        **shown_fields(m, preview),
         "score": float(round(score, 6)) if include_score else None,
         "age_days": age_days(m.created, now),
         "review_priority": float(round(review_priority(score, rules), 4)) if active else 0.0,
@@ -178,7 +125,11 @@ def memory_view(
         ),
         "promotable": reason is not None,
         "promote_reason": reason,
-        **still.tail,
+        "content_hash": m.content_hash,
+        "promoted_at": format_time(m.promoted_at) if m.promoted_at else None,
+        "review_count": m.review_count,
+        "problems": m.problems,
+        "relations": None,
     }
     # lists of their own, as validating the tuples would make them
     values["tags"] = list(m.tags)

@@ -133,25 +133,21 @@ class LinkGraph:
         current = {p for p in self._attachments if p.startswith(prefix)}
         if current == paths:
             return
-        if not self._built:
-            self._attachments = (self._attachments - current) | paths
-            return
-        for path in current - paths:
-            self._resolver.remove(path)
-        for path in paths - current:
-            self._resolver.add(path)
         self._attachments = (self._attachments - current) | paths
-        self._names_changed({link_key(p) for p in current ^ paths})
+        if self._built:
+            for path in current - paths:
+                self._resolver.remove(path)
+            for path in paths - current:
+                self._resolver.add(path)
+            self._names_changed({link_key(p) for p in current ^ paths})
 
     def attachment(self, path: str, exists: bool) -> None:
         if exists == (path in self._attachments):
             return
-        if not self._built:
-            (self._attachments.add if exists else self._attachments.discard)(path)
-            return
         (self._attachments.add if exists else self._attachments.discard)(path)
-        (self._resolver.add if exists else self._resolver.remove)(path)
-        self._names_changed({link_key(path)})
+        if self._built:
+            (self._resolver.add if exists else self._resolver.remove)(path)
+            self._names_changed({link_key(path)})
 
     def _forget_keys(self, note: IndexedNote) -> None:
         for link in note.links:

@@ -201,41 +201,35 @@ class VaultWatcher:
                 return files, dirs, full
 
     def _apply(self, files: set[str], dirs: set[str]) -> None:
-        with self.catalog.noticing():
-            self._take_in(files, dirs)
-
-    def _take_in(self, files: set[str], dirs: set[str]) -> None:
         started = time.perf_counter()
         catalog = self.catalog
         taken = len(files)  # and the notes a folder's walk found
-        if len(files) + len(dirs) > FULL_WALK_AFTER:
-            report = catalog.refresh()
-            taken = len(report.added) + len(report.changed)
-        else:
-            # Outermost folders first; a file inside a re-scanned folder is already current.
-            scanned: list[str] = []
-            for folder in sorted(dirs, key=lambda d: (d.count("/"), d)):
-                if not any(folder.startswith(s + "/") for s in scanned):
-                    report = catalog.refresh(start=folder)
-                    taken += len(report.added) + len(report.changed)
-                    scanned.append(folder)
-            for rel in sorted(files):
-                if not any(rel.startswith(s + "/") for s in scanned):
-                    (catalog.reload if rel.endswith(".md") else catalog.attachment_changed)(rel)
+        with catalog.noticing():
+            if len(files) + len(dirs) > FULL_WALK_AFTER:
+                report = catalog.refresh()
+                taken = len(report.added) + len(report.changed)
+            else:
+                # Outermost folders first; a file inside a re-scanned folder is already current.
+                scanned: list[str] = []
+                for folder in sorted(dirs, key=lambda d: (d.count("/"), d)):
+                    if not any(folder.startswith(s + "/") for s in scanned):
+                        report = catalog.refresh(start=folder)
+                        taken += len(report.added) + len(report.changed)
+                        scanned.append(folder)
+                for rel in sorted(files):
+                    if not any(rel.startswith(s + "/") for s in scanned):
+                        (catalog.reload if rel.endswith(".md") else catalog.attachment_changed)(rel)
         catalog.sync_vectors()  # edited notes are searchable by meaning as soon as by words
-        self._settle_after(taken)
+        # Once many notes were taken in, the heap is settled before the next batch: the
+        # collector's full walks of them would stall every thread.
+        self._unsettled += taken
+        if self._unsettled >= SETTLE_AFTER:
+            self._unsettled = 0
+            settle()
         self.state.batches += 1
         self.state.paths_checked += len(files) + len(dirs)
         self.state.last_batch_at = datetime.now(UTC)
         self.state.last_batch_seconds = time.perf_counter() - started
-
-    def _settle_after(self, notes: int) -> None:
-        """Once many notes were taken in, settle the heap (`gc_pause.settle`) before the
-        next batch: the collector's full walks of them would stall every thread."""
-        self._unsettled += notes
-        if self._unsettled >= SETTLE_AFTER:
-            self._unsettled = 0
-            settle()
 
     def _reconcile(self) -> None:
         with self.catalog.noticing():

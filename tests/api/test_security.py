@@ -202,6 +202,17 @@ def test_body_too_large_without_content_length_is_413(shared_daemon: Daemon) -> 
     )
     assert r.status_code == 413
     assert not list(Path(shared_daemon.vault, "_stm").glob("x*"))
+    # MCP's door reads the body in the SDK's own code: the same answer there
+    r = shared_daemon.client().post(
+        "/mcp",
+        content=chunks(),
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        },
+    )
+    assert r.status_code == 413, r.text
+    assert r.json()["error"] == "body_too_large"
 
 
 def test_errors_are_json_without_stack_traces(shared_daemon: Daemon) -> None:

@@ -1,5 +1,4 @@
-"""A memory's view keeps the fields that do not move with the clock per memory: each view
-still says what the memory says now, at the time asked, with the preview asked."""
+"""A memory's view says what the memory says now, at the time asked, with the preview asked."""
 
 from __future__ import annotations
 
@@ -37,17 +36,6 @@ def test_views_follow_the_memory_the_clock_and_the_preview(tmp_path: Path) -> No
     view = engine.view(touched, now=NOW)
     assert view.use_count == 2 and view.last_used == first.last_used  # the clock stands at NOW
     assert engine.view(m, now=NOW).use_count == 1  # the older memory's view is its own
-
-
-def test_the_kept_fields_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    service = service_for(a_vault(tmp_path / "vault"))
-    engine = service.engine
-    ids = [service.save(f"Memory {i} about tea").memory_id for i in range(5)]
-    memories = [engine.catalog.memory_by_id(i) for i in ids]
-    monkeypatch.setattr(memory_views, "KEPT_MAX", 3)
-    views = [engine.view(m, now=NOW) for m in memories if m is not None]
-    assert len(memory_views._kept) <= 3
-    assert [v.content for v in views] == [f"Memory {i} about tea" for i in range(5)]
 
 
 @pytest.mark.parametrize(

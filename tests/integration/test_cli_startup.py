@@ -85,16 +85,18 @@ CREDENTIAL_DETECTOR = [
 ]
 
 
-def _run_loading(vault: Path, *args: str) -> tuple[int, str, str, list[str]]:
+def _run_loading(
+    vault: Path, *args: str, watched: list[str] = CREDENTIAL_DETECTOR
+) -> tuple[int, str, str, list[str]]:
     """`main(args)` on `vault` in a fresh interpreter: its exit code, output and errors, and
-    the credential detector's modules it loaded."""
+    which of the `watched` modules (the credential detector's) it loaded."""
     code = (
         "import contextlib, io, json, sys\n"
         "from cortexgraph_vault.cli.main import main\n"
         "out = io.StringIO()\n"
         "with contextlib.redirect_stdout(out):\n"
         "    code = main(sys.argv[1:])\n"
-        f"loaded = [m for m in {CREDENTIAL_DETECTOR!r} if m in sys.modules]\n"
+        f"loaded = [m for m in {watched!r} if m in sys.modules]\n"
         "print(json.dumps({'code': code, 'out': out.getvalue(), 'loaded': loaded}))\n"
     )
     argv = ["--vault", str(vault), "--now", NOW_ISO, *args]
@@ -118,3 +120,25 @@ def test_a_search_does_not_load_the_credential_detector_a_save_uses(sample_vault
     assert code not in (0, None) and "password" in err, err
     assert loaded == CREDENTIAL_DETECTOR
     assert sorted(p.name for p in (sample_vault / "_stm").iterdir()) == before
+
+
+YAML_LOADER = ["yaml", "cortexgraph_vault.core.note"]
+
+
+def test_a_search_on_an_indexed_vault_does_not_load_the_yaml_loader(sample_vault: Path) -> None:
+    # The index cache holds every note parsed: a search parses no frontmatter, and the YAML
+    # loader's import was a tenth of what a one-call search spends on imports.
+    code, _, _, loaded = _run_loading(sample_vault, "search", "coffee", watched=YAML_LOADER)
+    assert code in (0, None)
+    assert loaded == YAML_LOADER  # the first process parsed every note
+    code, out, _, loaded = _run_loading(
+        sample_vault, "--json", "search", "coffee", watched=YAML_LOADER
+    )
+    assert code in (0, None) and json.loads(out)["results"], out
+    assert loaded == []
+    # A change reads the note's frontmatter and writes it back: the loader is there for it.
+    code, _, err, loaded = _run_loading(
+        sample_vault, "save", "coffee after lunch keeps me up", watched=YAML_LOADER
+    )
+    assert code in (0, None), err
+    assert loaded == YAML_LOADER

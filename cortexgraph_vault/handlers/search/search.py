@@ -23,6 +23,7 @@ import numpy as np
 from cortexgraph_vault.core.decay import age_days, decay_factor, score_at
 from cortexgraph_vault.core.decay_arrays import scores_of
 from cortexgraph_vault.core.link_values import link_target
+from cortexgraph_vault.core.memory import SUPERSEDES
 from cortexgraph_vault.core.ranking import RankingConfig, Relevance, discount_episodes, prior
 from cortexgraph_vault.core.rules import review_priority
 from cortexgraph_vault.core.tags import normalize_tag
@@ -45,7 +46,6 @@ from cortexgraph_vault.handlers.search.relevance import (
     Matches,
     match,
 )
-from cortexgraph_vault.handlers.writes.supersession import SUPERSEDES
 from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
 from cortexgraph_vault.requests.vault import SearchUnifiedRequest
@@ -369,7 +369,7 @@ def hit(
         matched = matched_fields(note, expansions, by_words=by_words)
     if m is not None:
         decay, rules = engine.decay, engine.rules
-        shown = shown_fields(m, preview_length, decay, rules)
+        shown = shown_fields(m, preview_length)
         # the memory's score as its view gives it (engine.view)
         score = score_at(m.use_count, m.last_used.timestamp(), m.strength, now.timestamp(), decay)
         active = m.status == "active"

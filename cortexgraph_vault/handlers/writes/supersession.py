@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from cortexgraph_vault.core.link_values import link_for, listed, points_to
-from cortexgraph_vault.core.memory import SUPERSEDED_BY, VALID_UNTIL, Memory
+from cortexgraph_vault.core.memory import SUPERSEDED_BY, SUPERSEDES, VALID_UNTIL, Memory
 from cortexgraph_vault.core.note import ParsedNote
 from cortexgraph_vault.core.supersession import standing_changes, taken_over
 from cortexgraph_vault.engine import VaultEngine, new_id
@@ -26,7 +26,6 @@ from cortexgraph_vault.models import SupersededMemory, SupersedeResult
 from cortexgraph_vault.models.limits import MAX_MEMORY_IDS
 from cortexgraph_vault.requests.memories import SupersedeRequest
 
-SUPERSEDES = "supersedes"
 CURRENT = ("active", "promoted")
 
 

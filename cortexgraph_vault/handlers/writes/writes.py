@@ -9,7 +9,7 @@ from typing import Any
 from cortexgraph_vault.core import wording
 from cortexgraph_vault.core.control_chars import refuse_control_characters
 from cortexgraph_vault.core.link_values import link_for, link_target, listed, points_to
-from cortexgraph_vault.core.memory import Memory
+from cortexgraph_vault.core.memory import SUPERSEDES, Memory
 from cortexgraph_vault.core.note import REMOVE, ParsedNote, render_note
 from cortexgraph_vault.core.note_merge import LAST_USED_ON
 from cortexgraph_vault.core.replacement import Replacement
@@ -449,7 +449,7 @@ def relate(
     target = engine.resolve(req.to_memory_id)
     if source.path == target.path:
         raise InvalidArgument("a memory cannot be related to itself")
-    if relation_type == supersession.SUPERSEDES:
+    if relation_type == SUPERSEDES:
         return _supersede_relation(engine, source, target, record=record)
     meta = {str(k): str(v) for k, v in (req.metadata or {}).items()}
     existing = [v for v in source.relations.get(relation_type, ()) if points_to(v, target)]
@@ -499,5 +499,5 @@ def _supersede_relation(
         if record and done.paths
         else None
     )
-    view = relation_view(done.new.id, target.id, supersession.SUPERSEDES, target.title)
+    view = relation_view(done.new.id, target.id, SUPERSEDES, target.title)
     return RelationResult(created=bool(done.superseded), relation=view, commit=commit)

@@ -31,7 +31,8 @@ from cortexgraph_vault.index.worker_process import LENGTH, start_worker
 from cortexgraph_vault.vault.layout import VaultLayout
 
 if TYPE_CHECKING:  # the word index loads numpy: the workers need it first, not the caller
-    from cortexgraph_vault.index.text.text_index import PostingBlock, TermStats
+    from cortexgraph_vault.index.text.document_terms import TermStats
+    from cortexgraph_vault.index.text.posting_lists import PostingBlock
 
 log = logging.getLogger(__name__)
 

@@ -61,7 +61,8 @@ if TYPE_CHECKING:  # numpy: made when vectors or words are first needed (a searc
 
     from cortexgraph_vault.core.note import ParsedNote
     from cortexgraph_vault.index.catalog.parallel_parse import EarlyWorkers, ParseWorkers
-    from cortexgraph_vault.index.text.text_index import TermStats, TextIndex
+    from cortexgraph_vault.index.text.document_terms import TermStats
+    from cortexgraph_vault.index.text.text_index import TextIndex
     from cortexgraph_vault.index.vectors.semantic import SemanticIndex
     from cortexgraph_vault.index.vectors.vector_rows import ExportedVectors
 
@@ -874,7 +875,7 @@ def relations_changed(old: IndexedNote | None, new: IndexedNote | None) -> bool:
 
 
 def indexed_terms_of(old: IndexedNote) -> dict[str, float]:
-    from cortexgraph_vault.index.text.text_index import indexed_weights
+    from cortexgraph_vault.index.text.document_terms import indexed_weights
 
     return indexed_weights(stats_of(old))
 

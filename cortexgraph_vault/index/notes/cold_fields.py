@@ -5,10 +5,8 @@ looks up a class for every link, every time and the memory itself. Here the
 body, the links and the memory's fields are plain values `marshal` reads at C speed (no class
 lookups), the two rebuilt by hand; the frontmatter (YAML may hold any type) stays pickled
 until it is read. Anything this form cannot hold exactly (a time outside UTC, a value marshal
-does not know) is pickled whole instead: decoding gives back equal fields either way.
-
-The first byte says which form follows, and whether the note has a memory (upper case) or not
-(lower case): the catalogue tells a memory from a plain note without decoding either.
+does not know) is pickled whole instead: decoding gives back equal fields either way. The
+first byte says which form follows.
 """
 
 from __future__ import annotations
@@ -24,7 +22,6 @@ from cortexgraph_vault.index.notes.interning import shared
 
 MARSHALLED = b"M"
 PICKLED = b"P"
-_WITHOUT_MEMORY = {b"M": b"m", b"P": b"p"}
 _MEMORY_FIELDS = tuple(f.name for f in dataclasses.fields(Memory) if f.name != "body")
 _TIMES = frozenset({"created", "last_used", "promoted_at", "last_review_at"})
 _NEW = object.__new__
@@ -64,26 +61,17 @@ def encode(frontmatter: Any, body: str, links: tuple[Any, ...], memory: Memory |
             tuple(tuple(link) for link in links),
             None if memory is None else _memory_values(memory, body),
         )
-        return _form(MARSHALLED, memory) + marshal.dumps(plain)
+        return MARSHALLED + marshal.dumps(plain)
     except (_Inexact, ValueError):  # ValueError: a value marshal does not know
         if type(frontmatter) is bytes:
             frontmatter = pickle.loads(frontmatter)
-        return _form(PICKLED, memory) + pickle.dumps(
+        return PICKLED + pickle.dumps(
             (frontmatter, body, links, memory), protocol=pickle.HIGHEST_PROTOCOL
         )
 
 
-def _form(form: bytes, memory: Memory | None) -> bytes:
-    return form if memory is not None else _WITHOUT_MEMORY[form]
-
-
-def has_memory(first: bytes) -> bool:
-    """Whether the fields whose encoding begins with this byte hold a memory."""
-    return first.isupper()
-
-
 def decode(data: bytes) -> Cold:
-    if data[:1] in (PICKLED, b"p"):
+    if data[:1] == PICKLED:
         fields: Cold = pickle.loads(data[1:])
         return fields
     from cortexgraph_vault.index.notes.records import NoteLink

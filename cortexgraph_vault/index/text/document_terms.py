@@ -131,11 +131,6 @@ def term_stats(doc: DocumentText) -> TermStats:
     return TermStats(weighted, K1 * (1 - B + B * length / PIVOT_LENGTH))
 
 
-def _part(tf: float, norm: float) -> float:
-    """A term's saturated, length-normalised frequency in one document (BM25's tf part)."""
-    return tf * (K1 + 1) / (tf + norm)
-
-
 MAX_TERMS_PER_NOTE = 20_000
 # A document with this many distinct terms keeps its list in the index: removing it then
 # needs no re-tokenising of its old text (seconds, for a note of megabytes).

@@ -38,17 +38,14 @@ import numpy as np
 
 from cortexgraph_vault.core.relevance import QUERY_STOP_WORDS
 from cortexgraph_vault.index.text.document_terms import (
-    _WORD,
     FIELD_WEIGHTS,
     FIELDS,
     K1,
     KEEP_TERMS_FROM,
-    MAX_TERMS_PER_NOTE,
     PIVOT_LENGTH,
     B,
     DocumentText,
     TermStats,
-    _part,
     echoes_content,
     indexed_weights,
     stems,
@@ -62,24 +59,16 @@ from cortexgraph_vault.index.text.posting_lists import (
     PostingBlock,
     Postings,
     _tf_type,
-    posting_block,
 )
 from cortexgraph_vault.index.text.term_merge import merge_terms, no_docs
 
-# what other modules import from here (the word index's terms and lists live apart)
+# what the handlers and their tests import from here (the word index's terms live apart)
 __all__ = [
     "FIELDS",
     "FIELD_WEIGHTS",
-    "MAX_TERMS_PER_NOTE",
-    "_WORD",
     "DocumentText",
-    "PostingBlock",
-    "TermStats",
     "TextIndex",
-    "_part",
     "echoes_content",
-    "indexed_weights",
-    "posting_block",
     "stems",
     "term_stats",
     "text_tokens",
@@ -144,8 +133,8 @@ class TextIndex:
         }
 
     def _parts(self, p: Postings) -> np.ndarray:
-        """The list's saturated, length-normalised term frequencies (BM25's tf part, as
-        `_part` has it) as float32, in order."""
+        """The list's saturated, length-normalised term frequencies (BM25's tf part:
+        tf · (K1 + 1) / (tf + norm)) as float32, in order."""
         docs = np.frombuffer(p.docs, dtype=np.uint32)
         tfs = np.asarray(p.tfs, dtype=np.float64)
         norms = np.frombuffer(self._norms, dtype=np.float64)[docs]

@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cortexgraph_vault.index.text import document_words
+from cortexgraph_vault.index.text.document_terms import _WORD
 from cortexgraph_vault.index.text.document_words import fast_words, remembered_stems
-from cortexgraph_vault.index.text.text_index import _WORD, DocumentText, stems, text_tokens, words
+from cortexgraph_vault.index.text.text_index import DocumentText, stems, text_tokens, words
 from tests.conftest import examples
 
 TRICKY = "Hiking hiked ALLERGIES e-mail x_y café Ünïcode \u212a 日本語 İstanbul ß 42nd ½ ١٢ \t\n"

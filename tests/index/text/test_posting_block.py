@@ -10,15 +10,9 @@ from typing import Any
 
 import pytest
 
-from cortexgraph_vault.index.text.text_index import (
-    DocumentText,
-    PostingBlock,
-    TermStats,
-    TextIndex,
-    indexed_weights,
-    posting_block,
-    term_stats,
-)
+from cortexgraph_vault.index.text.document_terms import TermStats, indexed_weights
+from cortexgraph_vault.index.text.posting_lists import PostingBlock, posting_block
+from cortexgraph_vault.index.text.text_index import DocumentText, TextIndex, term_stats
 from tests.index.index_helpers import words_signature
 
 VOCABULARY = [f"w{i}" for i in range(300)] + ["café", "日本語", "run", "running"]

@@ -8,12 +8,12 @@ from array import array
 import pytest
 
 from cortexgraph_vault.index.text import document_terms
+from cortexgraph_vault.index.text.document_terms import K1
+from cortexgraph_vault.index.text.posting_lists import posting_block
 from cortexgraph_vault.index.text.text_index import (
     DocumentText,
     TextIndex,
-    _part,
     echoes_content,
-    posting_block,
     term_stats,
     text_tokens,
     words,
@@ -26,6 +26,11 @@ def index_of(**docs: DocumentText) -> TextIndex:
     for path, doc in docs.items():
         index.put(path, term_stats(doc))
     return index
+
+
+def bm25_part(tf: float, norm: float) -> float:
+    """A term's saturated, length-normalised frequency in one document (BM25's tf part)."""
+    return tf * (K1 + 1) / (tf + norm)
 
 
 def doc(title: str, content: str = "", **fields: list[str]) -> DocumentText:
@@ -171,7 +176,7 @@ def test_a_word_said_any_number_of_times_keeps_its_exact_weight() -> None:
     expected = {}
     for name, d in docs.items():
         stats = term_stats(d)
-        expected[name] = array("f", [_part(stats.weights["echo"], stats.norm)])[0]
+        expected[name] = array("f", [bm25_part(stats.weights["echo"], stats.norm)])[0]
     one_by_one = index_of(**docs)
     in_blocks = TextIndex()
     in_blocks.put_block(posting_block([(n, term_stats(docs[n])) for n in ("few", "title")]))
@@ -196,7 +201,7 @@ def test_fractional_field_weights_are_kept_as_they_are(monkeypatch: pytest.Monke
     expected = {}
     for name, d in docs.items():
         stats = term_stats(d)
-        expected[name] = array("f", [_part(stats.weights["echo"], stats.norm)])[0]
+        expected[name] = array("f", [bm25_part(stats.weights["echo"], stats.norm)])[0]
     index = index_of(b=docs["b"])
     index.put("a", term_stats(docs["a"]))  # 3.5: the list leaves whole numbers
     assert index.postings_of("echo") == expected

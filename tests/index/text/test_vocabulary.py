@@ -10,12 +10,8 @@ from pathlib import Path
 
 from cortexgraph_vault.index.cache.index_cache import IndexCache
 from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
-from cortexgraph_vault.index.text.text_index import (
-    MAX_TERMS_PER_NOTE,
-    DocumentText,
-    TextIndex,
-    term_stats,
-)
+from cortexgraph_vault.index.text.document_terms import MAX_TERMS_PER_NOTE
+from cortexgraph_vault.index.text.text_index import DocumentText, TextIndex, term_stats
 from cortexgraph_vault.vault.layout import VaultLayout
 from tests.index.index_helpers import catalog_of, words_found, words_signature
 
