@@ -383,6 +383,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     chosen = [v.strip() for v in args.variants.split(",") if v.strip()]
     if not chosen or any(v not in known for v in chosen):
         p.error(f"--variants: choose among {', '.join(known)}")
+    # The LoCoMo data read first: a wrong --data is named before the other sets take minutes.
+    conversations = (
+        load_conversations(args.data)[: args.limit_conversations] if "locomo" in sets else []
+    )
     from bench.note_search import HOW_TO_GET, evaluate_notes, help_vault
 
     vault = help_vault(args.help_vault) if "notes" in sets else None
@@ -399,7 +403,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "locomo" not in sets:
         _print_extra(extra, as_json=args.json)
         return 0
-    conversations = load_conversations(args.data)[: args.limit_conversations]
     load = os.getloadavg()[0]  # latency depends on what else the machine runs
     started = time.perf_counter()
     results = evaluate_all(

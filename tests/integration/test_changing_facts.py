@@ -5,6 +5,8 @@ recording one, then syncing."""
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -17,6 +19,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from tests.builders import a_vault, frontmatter_of
+from tests.cli.in_process import run_main
 from tests.conftest import git
 from tests.integration.clones import Devices, a_memory, fields
 from tests.integration.clones import git as git_run
@@ -68,16 +71,21 @@ async def model_on(vault: Path, day: float, errlog: Path) -> AsyncIterator[Model
             yield Model(session)
 
 
-def maintain(cli: Any, vault: Path, day: float) -> tuple[dict[str, Any], dict[str, Any]]:
-    """What a person (or the scheduler) runs: promote the earned, forget the faded."""
-    promoted = cli("--json", "promote", "--auto", "--yes", vault=vault, now=at(day))
-    assert promoted.code == 0, promoted.err
-    collected = cli("--json", "gc", "--yes", vault=vault, now=at(day))
-    assert collected.code == 0, collected.err
-    return promoted.json(), collected.json()
+def maintain(vault: Path, day: float) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a person (or the scheduler) runs: promote the earned, forget the faded. The
+    commands' answers are the matter, so they run in this process (tests/cli/in_process.py),
+    each at its own `--now`: nothing here reads the tests' clock, which a second run with it
+    moved could not change."""
+    answers = []
+    for command in (("promote", "--auto", "--yes"), ("gc", "--yes")):
+        argv = ["--vault", str(vault), "--now", at(day), "--json", *command]
+        code, out, err = run_main(argv, os.environ)
+        assert code == 0, err
+        answers.append(json.loads(out))
+    return answers[0], answers[1]
 
 
-async def test_paris_then_berlin_over_months(tmp_path: Path, cli: Any) -> None:
+async def test_paris_then_berlin_over_months(tmp_path: Path) -> None:
     vault = a_vault(tmp_path / "vault", folders=["_stm"], git_init=True)
     log = tmp_path / "servers.log"
     async with model_on(vault, 0, log) as model:
@@ -96,13 +104,13 @@ async def test_paris_then_berlin_over_months(tmp_path: Path, cli: Any) -> None:
         assert saved["superseded"] == [paris]
         assert saved["commit"]
     assert frontmatter_of(vault / saved["path"])["supersedes"]
-    promoted, collected = maintain(cli, vault, 10.5)
+    promoted, collected = maintain(vault, 10.5)
     assert paris not in promoted["promoted_ids"], "what is no longer true is never promoted"
     assert berlin in promoted["promoted_ids"], "the correction took over the slot's standing"
     assert collected["memory_ids"] == [paris] and collected["archived_count"] == 1
 
     for day in (40, 70, 100, 130):
-        promoted, collected = maintain(cli, vault, day)
+        promoted, collected = maintain(vault, day)
         assert berlin not in collected["memory_ids"] and paris not in promoted["promoted_ids"]
 
     async with model_on(vault, 131, log) as model:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
-from cortexgraph_vault.core.times import format_time
+from cortexgraph_vault.config import load_config
+from cortexgraph_vault.service import MemoryService
 from tests.conftest import NOW
-from tests.intelligence.vaults import service_for
 
 SET = Path(__file__).with_name("recall_memories.json")
 HELD_OUT = Path(__file__).with_name("recall_memories_heldout.json")
@@ -37,25 +37,39 @@ class Figures:
         return self.right / self.relevant if self.relevant else 1.0
 
 
-def saved_vault(root: Path, source: Path = SET) -> dict[str, str]:
-    """The set's memories saved into a new vault at `root`: memory id → key."""
+class Running:
+    """One service over a vault, as a model's MCP server runs for months, with a clock the
+    test moves on."""
+
+    def __init__(self, root: Path) -> None:
+        self.now = START
+        config = load_config({"vault": str(root), "git_commit_writes": "false"})
+        self.service = MemoryService(config, clock=lambda: self.now)
+
+    def at(self, when: datetime) -> MemoryService:
+        self.now = when
+        return self.service
+
+
+def saved_vault(root: Path, source: Path = SET) -> tuple[dict[str, str], Running]:
+    """The set's memories saved into a new vault at `root`: memory id → key, and the service
+    that saved them."""
     data = json.loads(source.read_text("utf-8"))
     (root / "_stm").mkdir(parents=True)
+    running = Running(root)
     keys: dict[str, str] = {}
     for m in data["memories"]:
-        when = format_time(START + timedelta(days=m["day"]))
-        saved = service_for(root, now=when, git_commit_writes="false").save(m["text"])
+        saved = running.at(START + timedelta(days=m["day"])).save(m["text"])
         keys[saved.memory_id] = m["key"]
-    return keys
+    return keys, running
 
 
 def measure(root: Path, *, analysis: bool = True, source: Path = SET) -> Figures:
     data = json.loads(source.read_text("utf-8"))
-    keys = saved_vault(root, source)
+    keys, running = saved_vault(root, source)
     figures = Figures()
     for i, msg in enumerate(data["messages"]):
-        when = format_time(START + timedelta(days=60, hours=i))
-        service = service_for(root, now=when, git_commit_writes="false")
+        service = running.at(START + timedelta(days=60, hours=i))
         if analysis:
             told = service.analyze_for_recall(msg["text"])
         result = service.auto_recall(msg["text"], mode="silent")

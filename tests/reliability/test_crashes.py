@@ -121,7 +121,8 @@ def test_a_writer_killed_again_and_again_loses_no_memory(
         assert unreadable_notes(vault) == []
         assert lock_is_free(vault)
 
-    entries = [line.split() for line in log.read_text().splitlines()]
+    # A writer opens its log after its imports: on a busy machine every kill may come first.
+    entries = [line.split() for line in log.read_text().splitlines()] if log.exists() else []
     ops = Counter(e[0] for e in entries)
     saved = {e[1] for e in entries if e[0] == "save"}
     touched = Counter(e[1] for e in entries if e[0] == "touch")

@@ -36,8 +36,10 @@ WORDS = [
 
 def long_text(i: int, chars: int) -> str:
     words: list[str] = []
-    while sum(len(w) + 1 for w in words) < chars:
+    length = 0  # the words and a space after each, kept as they grow (summing is quadratic)
+    while length < chars:
         words.append(WORDS[(len(words) * 7 + i) % len(WORDS)])
+        length += len(words[-1]) + 1
     return f"Harbour note {i}: " + " ".join(words)
 
 
