@@ -159,7 +159,7 @@ def suggestion(name: str, known: Mapping[str, str]) -> str | None:
     as "path, title, alias…"). `known`: each argument with its description."""
     bare = {k.lstrip("-").replace("-", "_").lower(): k for k in known}
     word = name.lstrip("-").replace("-", "_").lower()
-    if not word:
+    if not word or len(word) > _LONG_INPUT:  # no argument is spelt like a paragraph
         return None
     if word in bare:
         return bare[word]
@@ -176,9 +176,9 @@ def suggestion(name: str, known: Mapping[str, str]) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
-def unknown_argument(name: str, known: Mapping[str, str]) -> Problem:
+def unknown_argument(name: str, known: Mapping[str, str], *, suggest: bool = True) -> Problem:
     """An argument nobody declared; `known`: the arguments there are, with descriptions."""
-    meant = suggestion(name, known)
+    meant = suggestion(name, known) if suggest else None
     return Problem(
         name,
         f"unknown argument (did you mean {meant}?)" if meant else "unknown argument",
@@ -216,7 +216,10 @@ def problems_of(model: type[BaseModel], exc: ValidationError) -> list[Problem]:
             continue
         name, nested = argument.split("[", 1)[0], "[" in argument
         if errors[0]["type"] == "extra_forbidden":
-            unknown.append(unknown_argument(name, known))
+            # only the ones the message will show earn a suggestion: a hostile body may
+            # hold thousands of keys, and each suggestion is a fuzzy match over every name
+            shown = len(unknown) < MAX_PROBLEMS
+            unknown.append(unknown_argument(name, known, suggest=shown))
             continue
         about_value = [e for e in errors if _kind_of(e["type"]) is None]
         if about_value:
@@ -225,7 +228,7 @@ def problems_of(model: type[BaseModel], exc: ValidationError) -> list[Problem]:
             kinds = " or ".join(dict.fromkeys(_kind_of(e["type"]) or "" for e in errors))
             reason = f"must be {kinds}, got {_shown(errors[0].get('input'))}"
         others.append(Problem(argument or "arguments", reason))
-    meant = {suggestion(p.argument, known) for p in unknown}
+    meant = {suggestion(p.argument, known) for p in unknown[:MAX_PROBLEMS]}
     others = [p for p in others if not (p.argument in meant and p.reason.startswith("required"))]
     return unknown + others
 

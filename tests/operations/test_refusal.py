@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Literal
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cortexgraph_vault.errors import InvalidArgument
+from cortexgraph_vault.operations import refusal as refusal_module
 from cortexgraph_vault.operations.refusal import refusal, suggestion, unknown_argument
 
 
@@ -75,6 +77,29 @@ def test_an_unknown_argument_is_named_with_the_one_meant_and_those_there_are() -
         "tag: unknown argument (did you mean tags?); "
         "statuss: unknown argument (did you mean status?). The arguments are: "
     )
+
+
+def test_a_body_of_thousands_of_unknown_keys_is_refused_with_ten_suggestions_looked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # what a hostile body costs is bounded by what the message shows, not by its keys
+    looked: list[str] = []
+    real = refusal_module.suggestion
+
+    def counted(name: str, known: Mapping[str, str]) -> str | None:
+        looked.append(name)
+        return real(name, known)
+
+    monkeypatch.setattr(refusal_module, "suggestion", counted)
+    body = {"query": "x", **{f"tpo_k{i}": 1 for i in range(5000)}}
+    text = str(refused(body))
+    assert text.startswith("tpo_k0: unknown argument (did you mean top_k?); tpo_k1: ")
+    assert "; and 4990 more. The arguments are: query, top_k" in text
+    assert len(looked) <= 2 * refusal_module.MAX_PROBLEMS
+
+
+def test_a_name_as_long_as_a_paragraph_suggests_nothing() -> None:
+    assert suggestion("query" * 40, {"query": "words to look for"}) is None
 
 
 def test_a_required_argument_given_under_another_name_is_said_once() -> None:
