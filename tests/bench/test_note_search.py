@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from bench.note_search import HELD_OUT, QUESTIONS, NoteQuestion, evaluate_notes, load_questions
+from bench.note_search import (
+    HELD_OUT,
+    HELD_OUT_2,
+    QUESTIONS,
+    NoteQuestion,
+    evaluate_notes,
+    load_questions,
+)
 from bench.recall import _print_extra
 
 NOTES = {
@@ -71,12 +78,14 @@ def test_both_rows_are_printed(capsys: pytest.CaptureFixture[str]) -> None:
     assert "made in 41 s" in out
 
 
-def test_the_held_out_set_asks_what_the_dev_set_does_not() -> None:
-    dev, held = load_questions(QUESTIONS), load_questions(HELD_OUT)
-    assert len(held) == 30
-    asked = {q.text.lower() for q in dev}
-    assert not [q.text for q in held if q.text.lower() in asked]
-    for q in held:
-        assert q.notes and all(n.endswith(".md") and not n.startswith("/") for n in q.notes)
-    about = json.loads(HELD_OUT.read_text(encoding="utf-8"))["about"]
-    assert "before" in about and "never edited" in about
+def test_the_held_out_sets_ask_what_the_dev_set_does_not() -> None:
+    asked = {q.text.lower() for q in load_questions(QUESTIONS)}
+    for path, count in ((HELD_OUT, 30), (HELD_OUT_2, 25)):
+        held = load_questions(path)
+        assert len(held) == count, path.name
+        assert not [q.text for q in held if q.text.lower() in asked], path.name
+        asked |= {q.text.lower() for q in held}
+        for q in held:
+            assert q.notes and all(n.endswith(".md") and not n.startswith("/") for n in q.notes)
+        about = json.loads(path.read_text(encoding="utf-8"))["about"]
+        assert "before" in about and "never edited" in about, path.name
