@@ -115,6 +115,43 @@ def _open_folder(part: str, fd: int, walked: str, path: str) -> int:
         raise
 
 
+class HeldFolder:
+    """The folder of the last path read, its descriptor kept for the next path in the same
+    folder: a parse of thousands of notes in a row (a walk's order: each folder's files
+    together) walks to each folder once, not once a note. Reached as `folder_of` reaches it,
+    no symlink followed; what a descriptor reached so stands for is a folder of the vault,
+    whatever is swapped or renamed later. Closed on leaving the `with` block."""
+
+    __slots__ = ("fd", "head")
+
+    def __init__(self) -> None:
+        self.head: str | None = None
+        self.fd = -1
+
+    def at(self, path: str) -> tuple[int, str]:
+        """(a descriptor of the folder holding `path`, its last name), as `folder_of` gives."""
+        head, tail = os.path.split(path)
+        if head != self.head:
+            self.close()
+            found = _vault_of(path)
+            self.fd = (
+                _open_below(*found, path, create=False) if found else os.open(head or ".", _ROOT)
+            )
+            self.head = head
+        return self.fd, tail
+
+    def close(self) -> None:
+        if self.head is not None:
+            self.head = None
+            os.close(self.fd)
+
+    def __enter__(self) -> HeldFolder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 @contextlib.contextmanager
 def folder_of(path: Path | str, *, create: bool = False) -> Iterator[tuple[int, str]]:
     """(a descriptor of the folder holding `path`, the last name of `path`), closed after
