@@ -16,6 +16,7 @@ gives None, and so does anything the loader would report (its wording stays the 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from yaml.constructor import SafeConstructor
@@ -134,6 +135,30 @@ def _scalar(text: str, *, flow: bool) -> Any:
         return _NOT_PLAIN
     if first not in _RESOLVED_FIRST:
         return text
+    if (utc := _UTC_SECOND.fullmatch(text)) is not None:
+        try:
+            return datetime(*map(int, utc.groups()), tzinfo=UTC)
+        except ValueError:
+            return _NOT_PLAIN  # a date out of range: the loader reports it in its words
+    known = _typed.get(text, _NOT_PLAIN)
+    if known is _NOT_PLAIN:
+        known = _typed_value(text)
+        if len(_typed) >= _TYPED_KEPT:
+            _typed.clear()
+        _typed[text] = known
+    return known
+
+
+# The time stamps we write (`2026-06-02T00:07:40Z`), as the timestamp constructor builds them
+# (UTC, no fraction); it and the resolver cost more than the rest of a note's frontmatter.
+_UTC_SECOND = re.compile("([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z")
+# Other typed scalars repeat from note to note (`use_count: 1`, `strength: 1.0`, tags
+# `[todo]`): a value, immutable, is remembered by its text. Bounded: emptied when full.
+_TYPED_KEPT = 4096
+_typed: dict[str, Any] = {}
+
+
+def _typed_value(text: str) -> Any:
     tag = _tag(text)
     if tag == _STR:
         return text
@@ -141,9 +166,10 @@ def _scalar(text: str, *, flow: bool) -> Any:
     if build is None:
         return _NOT_PLAIN
     try:
-        return build(_constructor, ScalarNode(tag, text))
+        value = build(_constructor, ScalarNode(tag, text))
     except Exception:  # a date out of range...: the loader reports it in its words
         return _NOT_PLAIN
+    return value
 
 
 def _flow_list(text: str) -> Any:
