@@ -137,7 +137,8 @@ def _scalar(text: str, *, flow: bool) -> Any:
         return text
     if (utc := _UTC_SECOND.fullmatch(text)) is not None:
         try:
-            return datetime(*map(int, utc.groups()), tzinfo=UTC)
+            year, month, day, hour, minute, second = map(int, utc.groups())
+            return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
         except ValueError:
             return _NOT_PLAIN  # a date out of range: the loader reports it in its words
     known = _typed.get(text, _NOT_PLAIN)
