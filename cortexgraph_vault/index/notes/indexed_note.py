@@ -11,6 +11,7 @@ import inspect
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from cortexgraph_vault.core.links import LinkRef
 from cortexgraph_vault.core.memory import SUPERSEDED_BY, Memory
 from cortexgraph_vault.core.rules import DecayFields
 from cortexgraph_vault.index.notes import cold_fields
@@ -19,19 +20,6 @@ from cortexgraph_vault.index.notes.interning import shared, shared_size, shared_
 
 if TYPE_CHECKING:  # the word index loads numpy: not imported by a start that needs no words
     from cortexgraph_vault.index.text.document_terms import DocumentText
-
-
-class NoteLink(NamedTuple):
-    """A link as `core.links.LinkRef` describes it, in a form that pickles fast (the cache)."""
-
-    target: str
-    heading: str | None
-    block: str | None
-    alias: str | None
-    embed: bool
-    kind: str
-    property: str | None
-    line: int
 
 
 class MemoryState(NamedTuple):
@@ -146,7 +134,7 @@ class IndexedNote:
         problems: tuple[str, ...] = (),
         memory: Memory | None = None,
         kind: str = "note",
-        links: tuple[NoteLink, ...] = (),
+        links: tuple[LinkRef, ...] = (),
         tags: tuple[str, ...] = (),
         aliases: tuple[str, ...] = (),
         entities: tuple[str, ...] = (),
@@ -250,7 +238,7 @@ class IndexedNote:
         return cold[1] if cold is not None else self._decoded()[1]
 
     @property
-    def links(self) -> tuple[NoteLink, ...]:
+    def links(self) -> tuple[LinkRef, ...]:
         return self._fields()[2]
 
     @property
