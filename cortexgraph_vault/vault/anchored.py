@@ -49,7 +49,7 @@ class SymlinkedFolder(OSError):
         return f"{self.folder}/ is a symlinked folder; nothing through it is read or written"
 
 
-def register(root: Path) -> None:
+def register(root: Path | str) -> None:
     """Make `root` a vault root: every path below it is reached from its descriptor."""
     global _roots
     if os.fspath(root) in _roots:  # asked again by every read of a parsing worker

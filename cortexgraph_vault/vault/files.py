@@ -98,7 +98,7 @@ def open_stat(
     folder kept from the read before, for many reads in a row.
     """
     if real_root is not None:
-        register(Path(real_root))
+        register(real_root)
     try:
         if held is not None:
             folder, name = held.at(os.fspath(path))
