@@ -6,7 +6,9 @@ spends most of a cold index's parsing time on it (building nodes, then objects f
 `plain_frontmatter` reads exactly that subset and gives up (None) on anything else, so the
 caller falls back to the YAML loader; it never guesses. What it returns is what the loader
 would: a scalar's type is decided by PyYAML's own resolver and built by its own constructors
-(YAML 1.1: `yes`, `0o7`, `1_000`, `12:30`, dates...), so no rule of the spec is re-typed here.
+(YAML 1.1: `yes`, `0o7`, `1_000`, `12:30`, dates...), so no rule of the spec is re-typed here;
+the one exception is the time stamp we write (`2026-06-02T00:07:40Z`), built as the timestamp
+constructor builds it (the tests compare the two).
 
 Anything outside the subset — anchors, aliases, tags, block scalars, nested mappings, multi-
 line scalars, escapes, tabs, odd line breaks, flow mappings, keys that are not plain words —
