@@ -101,8 +101,7 @@ def open_stat(
         register(real_root)
     try:
         if held is not None:
-            folder, name = held.at(os.fspath(path))
-            fd = os.open(name, _READ, dir_fd=folder)
+            fd = _open_held(held, os.fspath(path))
         else:
             with folder_of(path) as (folder, name):
                 fd = os.open(name, _READ, dir_fd=folder)
@@ -113,6 +112,18 @@ def open_stat(
             raise NotRegularFile(not_regular("a symbolic link")) from None
         raise
     return _opened_regular(fd, path)
+
+
+def _open_held(held: HeldFolder, path: str) -> int:
+    folder, name = held.at(path)
+    try:
+        return os.open(name, _READ, dir_fd=folder)
+    except FileNotFoundError:
+        # The folder held may have been replaced whole since it was opened (a sync tool or a
+        # restore swaps folders): a note is gone only when a fresh walk finds it gone too.
+        held.close()
+        folder, name = held.at(path)
+        return os.open(name, _READ, dir_fd=folder)
 
 
 def _opened_regular(fd: int, path: Path | str) -> tuple[int, os.stat_result]:

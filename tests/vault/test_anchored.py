@@ -145,3 +145,21 @@ def test_a_folder_held_then_swapped_for_a_symlink_is_still_the_vaults_folder(
             assert read_fd(fd) == b"M\n"
         finally:
             os.close(fd)
+
+
+def test_a_held_folder_replaced_whole_still_reads_the_notes_of_the_new_one(vault: Path) -> None:
+    # A sync tool or a restore swaps a folder whole: the descriptor held from the first read
+    # leads to the old folder, where the next note is missing; the note is not called gone.
+    deep = vault / "_stm" / "deep" / "er"
+    with HeldFolder() as held:
+        os.close(open_stat(deep / "n.md", held=held)[0])
+        os.rename(deep, vault / "_stm" / "deep" / "er-old")
+        deep.mkdir()
+        (deep / "m.md").write_bytes(b"new folder\n")
+        fd, _ = open_stat(deep / "m.md", held=held)
+        try:
+            assert read_fd(fd) == b"new folder\n"
+        finally:
+            os.close(fd)
+        with pytest.raises(FileNotFoundError):
+            open_stat(deep / "gone.md", held=held)
