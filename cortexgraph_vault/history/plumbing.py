@@ -126,7 +126,9 @@ def commit(planned: Commit, *, hold_index: bool = False) -> tuple[list[str], str
         if lagging:
             _keep_in_step(runner, temp_entries, lagging, "HEAD", waiter)
         return [], None
-    _keep_in_step(runner, temp_entries, changed, sha, waiter)
+    # Our paths were just committed from the copy: the index itself still holds them as they
+    # were, so they are written without asking git first which differ.
+    _keep_in_step(runner, temp_entries, changed, sha, waiter, ask_first=False)
     if _another_git_may_write_back(runner, waiter, contended=hold_index):
         _keep_in_step(runner, temp_entries, changed, sha, waiter)
     if not planned.by_git_commit:
@@ -311,14 +313,24 @@ def _set_to(runner: GitRunner, temp: Path, parent: str | None, paths: Sequence[s
 
 
 def _keep_in_step(
-    runner: GitRunner, entries: Sequence[str], changed: Sequence[str], sha: str, waiter: LockWait
+    runner: GitRunner,
+    entries: Sequence[str],
+    changed: Sequence[str],
+    sha: str,
+    waiter: LockWait,
+    *,
+    ask_first: bool = True,
 ) -> None:
     """The index holds our paths as committed (`entries`, from the copy the commit was made
     of), so `git status` shows nothing of ours: the only write of ours to it, made once the
-    commit is, so a process killed before it leaves nothing of ours staged there."""
+    commit is, so a process killed before it leaves nothing of ours staged there.
+    `ask_first`: only those of `changed` that differ from `sha` in the index are written
+    (one git process more); else all of them (the same entries again for one that does not)."""
     try:
-        differ = sorted(
-            runner.list_paths("diff-index", "--cached", "--name-only", sha, paths=changed)
+        differ = (
+            sorted(runner.list_paths("diff-index", "--cached", "--name-only", sha, paths=changed))
+            if ask_first
+            else sorted(changed)
         )
         if not differ:
             return
