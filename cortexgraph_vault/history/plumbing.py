@@ -166,6 +166,7 @@ def _commit_copy(planned: Commit, *, holding: bool) -> tuple[list[str], str | No
     with _aside(runner, exclusive=planned.exclusive) as temp:
         if stageable:
             _must(runner, *_STAGE, input=nul_join(stageable), index=temp)
+        in_copy: dict[str, str | None] | None = None  # path -> its entry in the copy
         if parent is None:
             staged = set(split_nul(_must(runner, "ls-files", "-z", "--cached", index=temp)))
         else:
@@ -173,13 +174,14 @@ def _commit_copy(planned: Commit, *, holding: bool) -> tuple[list[str], str | No
             diff = (
                 "diff-index",
                 "--cached",
-                "--name-only",
+                "--raw",
                 "--no-renames",
                 "-z",
                 "--ignore-submodules=none",
                 parent,
             )
-            staged = set(split_nul(_must(runner, *diff, index=temp)))
+            in_copy = _copy_side(_must(runner, *diff, index=temp))
+            staged = set(in_copy)
         wanted = set(ours)
         changed = sorted(staged & wanted)
         if not changed:
@@ -193,7 +195,20 @@ def _commit_copy(planned: Commit, *, holding: bool) -> tuple[list[str], str | No
         else:
             assert parent is not None
             sha = _plumbed_commit(runner, temp, parent, text, waiter, config, holding=holding)
-        return changed, sha, _entries(runner, temp, changed)
+        if in_copy is None or by_git_commit:  # a hook may have staged more in the copy
+            return changed, sha, _entries(runner, temp, changed)
+        return changed, sha, [e for e in (in_copy[p] for p in changed) if e is not None]
+
+
+def _copy_side(raw: bytes) -> dict[str, str | None]:
+    """`diff-index --raw -z` of the copy against the parent, as each path's entry in the copy
+    (as `ls-files --stage` prints it), None for a path the copy no longer holds."""
+    items = split_nul(raw)
+    found: dict[str, str | None] = {}
+    for meta, path in zip(items[::2], items[1::2], strict=True):
+        _, mode, _, sha, _ = meta.split(" ")
+        found[path] = None if mode.strip("0") == "" else f"{mode} {sha} 0\t{path}"
+    return found
 
 
 def _entries(runner: GitRunner, index: Path, paths: Sequence[str]) -> list[str]:

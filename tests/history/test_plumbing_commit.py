@@ -125,7 +125,14 @@ def test_the_index_takes_our_committed_paths_without_git_asked_first_which_diffe
         a for a in git_commands if a[0] == "diff-index" and "--no-renames" in a
     ]
     assert len([a for a in git_commands if a[0] == "diff-index"]) == 1
+    # the copy's entries for our paths are read from that diff, not asked of ls-files again
+    assert not [
+        a for a in git_commands if a[0] == "ls-files" and "--stage" in a and "--others" not in a
+    ]
     assert git(vault, "diff", "--cached", "--name-only") == ""
+    assert git(vault, "ls-files", "--stage", "_stm") == git(
+        vault, "ls-tree", "HEAD", "--", "_stm/"
+    ).replace(" blob ", " ").replace("\t", " 0\t")
     assert status(vault) == set()
 
 
