@@ -192,8 +192,8 @@ class Operation(Generic[Req, Res]):
 
 # Where a model named only for the type checker is found: a result among the shapes every
 # door serialises, a request in its area's module of requests/ (tests/operations keep it so).
-RESULTS = "cortexgraph_vault.models"
-REQUESTS = "cortexgraph_vault.requests"
+MODEL_HOMES = ("cortexgraph_vault.models", "cortexgraph_vault.requests")
+RESULTS, REQUESTS = MODEL_HOMES
 
 
 def named_in(fn: Callable[..., object], hint: Any, home: str) -> Any:
