@@ -160,7 +160,11 @@ class IndexedNote:
         self._loc: tuple[ColdRecords, int, int] | None = None
 
     @classmethod
-    def encoded(cls, hot: tuple[Any, ...], store: ColdRecords, at: int, length: int) -> IndexedNote:
+    def encoded(
+        cls, hot: tuple[Any, ...], store: ColdRecords, at: int, length: int, share: bool = True
+    ) -> IndexedNote:
+        """`share`: its numbers and tags as the objects other notes hold (a process that
+        lives on keeps 100k notes); a one-call process, ending soon, keeps them as read."""
         note = cls.__new__(cls)
         # in HOT_FIELDS' order (spelled out: 10k notes at every start)
         (
@@ -178,7 +182,8 @@ class IndexedNote:
             note.memory_id,
             note.memory_state,
         ) = hot
-        _share_numbers(note)
+        if share:
+            _share_numbers(note)
         note._cold = None
         note._loc = (store, at, length)
         return note
