@@ -14,7 +14,10 @@ bench/help_questions.json is the dev set (ranking was tuned on it);
 bench/help_questions_heldout.json was written once and committed before it was ever measured,
 and is never edited after a rank is seen: it tells whether the dev figures hold on sentences
 nobody tuned to. Its misses have been studied since, so bench/help_questions_heldout2.json,
-written and committed the same way afterwards, judges a change chosen with them. A hidden set of other questions on the same vault checks the same way.
+written and committed the same way afterwards, judges a change chosen with them; and
+bench/help_questions_heldout3.json, on notes none of the others asks about, judges a change to
+what the sentence encoder reads of a page. A hidden set of other questions on the same vault
+checks the same way.
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ import anyio
 QUESTIONS = Path(__file__).resolve().parent / "help_questions.json"
 HELD_OUT = Path(__file__).resolve().parent / "help_questions_heldout.json"
 HELD_OUT_2 = Path(__file__).resolve().parent / "help_questions_heldout2.json"
-SETS = {"dev": QUESTIONS, "held-out": HELD_OUT, "held-out 2": HELD_OUT_2}
+HELD_OUT_3 = Path(__file__).resolve().parent / "help_questions_heldout3.json"
+SETS = {"dev": QUESTIONS, "held-out": HELD_OUT, "held-out 2": HELD_OUT_2, "held-out 3": HELD_OUT_3}
 ENV = "CGV_HELP_VAULT"
 HOW_TO_GET = (
     "the help vault is not here: `git clone --depth 1 https://github.com/obsidianmd/obsidian-help "

@@ -11,6 +11,7 @@ import pytest
 from bench.note_search import (
     HELD_OUT,
     HELD_OUT_2,
+    HELD_OUT_3,
     QUESTIONS,
     NoteQuestion,
     evaluate_notes,
@@ -80,7 +81,7 @@ def test_both_rows_are_printed(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_the_held_out_sets_ask_what_the_dev_set_does_not() -> None:
     asked = {q.text.lower() for q in load_questions(QUESTIONS)}
-    for path, count in ((HELD_OUT, 30), (HELD_OUT_2, 25)):
+    for path, count in ((HELD_OUT, 30), (HELD_OUT_2, 25), (HELD_OUT_3, 25)):
         held = load_questions(path)
         assert len(held) == count, path.name
         assert not [q.text for q in held if q.text.lower() in asked], path.name

@@ -196,3 +196,21 @@ def test_names_and_tags_taken_from_the_cache_follow_changes(
     (link_vault / "Projects" / "Note.md").unlink()
     same_as_indexed_anew()
     assert not warm.name_in_use("note.md")
+
+
+def test_the_encoder_reads_a_pages_names_then_its_text_as_rendered(tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    (root / "Guides").mkdir(parents=True)
+    filler = " ".join(["words"] * 80) + "."
+    (root / "Guides/Tabs.md").write_text(
+        "---\naliases: [Tab groups]\n---\nTabs work as in a **browser**, see [[Sidebar|the "
+        f"sidebar]].\n```\nctrl+t\n```\n{filler}\n\n## Split a [[Tabs#Split|group]]\n{filler}\n",
+        encoding="utf-8",
+    )
+    catalog = catalog_of(root)
+    # markup spends none of the encoder's window; a heading stays where the page has it
+    assert catalog.meaning_text("Guides/Tabs.md") == (
+        f"Tabs Tab groups\nTabs work as in a browser, see the sidebar.\n{filler}\n"
+        f"Split a group.\n{filler}"
+    )
+    assert catalog.meaning_text("Guides/None.md") is None
