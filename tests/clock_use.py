@@ -28,17 +28,6 @@ DYNAMIC = frozenset({"getfixturevalue"})
 TESTS = Path(__file__).resolve().parent
 
 
-def _names_used(node: ast.AST) -> set[str]:
-    """Every name `node` reads, and every attribute it reads that is one of the roots."""
-    used: set[str] = set()
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Name):
-            used.add(sub.id)
-        elif isinstance(sub, ast.Attribute) and (sub.attr in ROOTS or sub.attr in DYNAMIC):
-            used.add(sub.attr)
-    return used
-
-
 def _names_bound(stmt: ast.stmt) -> set[str]:
     """The module-level names one top-level statement binds."""
     if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -50,6 +39,26 @@ def _names_bound(stmt: ast.stmt) -> set[str]:
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
             bound.add(sub.id)
     return bound
+
+
+def _statement_names(stmt: ast.stmt, file: Path) -> tuple[set[str], set[str]]:
+    """The module-level names a top-level statement of the module at `file` binds, and every
+    name it reads with every attribute it reads that is a root, in one walk of it (the walks
+    are most of the marking's time). An import inside a function or a guard that brings in
+    something reaching the clock counts as reading a root."""
+    definition = isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    bound = _names_bound(stmt) if definition else set()
+    used: set[str] = set()
+    for sub in ast.walk(stmt):
+        if isinstance(sub, ast.Name):
+            used.add(sub.id)
+            if not definition and isinstance(sub.ctx, ast.Store):
+                bound.add(sub.id)
+        elif isinstance(sub, ast.Attribute) and (sub.attr in ROOTS or sub.attr in DYNAMIC):
+            used.add(sub.attr)
+        elif isinstance(sub, ast.Import | ast.ImportFrom) and _imported_clock_names(sub, file):
+            used |= ROOTS
+    return bound, used
 
 
 def _module_file(name: str) -> Path | None:
@@ -112,11 +121,7 @@ def _clock_names(file: Path, tree: ast.Module) -> frozenset[str]:
                 return frozenset(ROOTS | {n for s in tree.body for n in _names_bound(s)})
             tainted |= imported
             continue
-        bound = _names_bound(stmt)
-        used = _names_used(stmt)
-        for sub in ast.walk(stmt):  # an import inside a function or a guard
-            if isinstance(sub, ast.Import | ast.ImportFrom) and _imported_clock_names(sub, file):
-                used |= ROOTS
+        bound, used = _statement_names(stmt, file)
         if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
             # `NOW = ...` binds a root; its own right-hand side need not name one.
             used |= bound & ROOTS
@@ -152,14 +157,21 @@ def _defined_names(file: Path) -> frozenset[str]:
 
 def _function_file(function: object) -> Path | None:
     code = getattr(inspect.unwrap(function), "__code__", None)
-    return Path(code.co_filename).resolve() if code is not None else None
+    return _resolved(code.co_filename) if code is not None else None
+
+
+@cache
+def _resolved(filename: str) -> Path:
+    """A file's resolved path, asked once: every test asks it of each fixture of its closure
+    (the same few hundred files), each time a walk of the folders' links."""
+    return Path(filename).resolve()
 
 
 def takes_the_clock(module_file: Path, test: object, fixtures: Iterable[object]) -> bool:
     """Whether a collected test (its module's file, its function, the functions of the
     fixtures in its closure) takes the clock: its function, its module's `pytestmark` or
     `pytest_generate_tests`, or one of the fixtures can reach it."""
-    module_file = module_file.resolve()
+    module_file = _resolved(str(module_file))
     qualname = getattr(test, "__qualname__", "") or ""
     code = getattr(inspect.unwrap(test), "__code__", None)
     if _reaches_the_clock(module_file, qualname, code):
