@@ -113,9 +113,7 @@ def client_loop(daemon: Daemon, ids: list[str], words: list[str], stop: threadin
                 rec.timed("save", lambda b=body: client.post("/api/v1/memories", json=b))
 
 
-def external_burst(
-    vault: Path, words: list[str], rng: random.Random, size: int
-) -> dict[str, int]:
+def external_burst(vault: Path, words: list[str], rng: random.Random, size: int) -> dict[str, int]:
     """Like a sync tool landing a day of edits: new notes, edited memories, deleted notes."""
     made = edited = removed = 0
     (vault / "Burst").mkdir()
