@@ -19,7 +19,7 @@ import importlib.util
 import inspect
 import sys
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 ROOTS = frozenset({"NOW", "NOW_ISO", "CLOCK_SHIFT"})
@@ -61,6 +61,13 @@ def _statement_names(stmt: ast.stmt, file: Path) -> tuple[set[str], set[str]]:
     return bound, used
 
 
+@lru_cache(maxsize=16)
+def _syntax_tree(file: Path) -> ast.Module:
+    """A test module's syntax tree, parsed once for both readings of it (`_defined_names`,
+    `clock_names`), which come one after the other; the last few kept, not all."""
+    return ast.parse(file.read_text(encoding="utf-8"), filename=str(file))
+
+
 def _module_file(name: str) -> Path | None:
     module = sys.modules.get(name)
     file = getattr(module, "__file__", None)
@@ -73,6 +80,7 @@ def _module_file(name: str) -> Path | None:
     return Path(file).resolve() if file else None
 
 
+@cache
 def _in_tests(file: Path | None) -> bool:
     return file is not None and file.suffix == ".py" and file.is_relative_to(TESTS)
 
@@ -101,7 +109,7 @@ def clock_names(file: Path) -> frozenset[str]:
     """The top-level names of the test module at `file` that can reach the clock. A module
     met again through an import cycle counts every name it binds as reaching the clock: a
     test marked once too often costs a run, one missed would hide a date it leans on."""
-    tree = ast.parse(file.read_text(encoding="utf-8"), filename=str(file))
+    tree = _syntax_tree(file)
     if file in _reading:
         return frozenset(ROOTS | {n for s in tree.body for n in _names_bound(s)})
     _reading.add(file)
@@ -151,7 +159,7 @@ def _reaches_the_clock(file: Path | None, qualname: str, code: object) -> bool:
 
 @cache
 def _defined_names(file: Path) -> frozenset[str]:
-    tree = ast.parse(file.read_text(encoding="utf-8"), filename=str(file))
+    tree = _syntax_tree(file)
     return frozenset(name for stmt in tree.body for name in _names_bound(stmt))
 
 
