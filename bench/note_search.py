@@ -6,11 +6,15 @@ The vault is not in this repository: fetch it and give its `en/` folder to the b
     python -m bench recall --help-vault /tmp/obsidian-help/en
 
 (or set CGV_HELP_VAULT). Protocol: the folder's Markdown notes are copied into a temporary
-vault (nothing else: attachments do not take part); each question of bench/help_questions.json
-— written in other words than its note — goes through MCP `search_unified` (the real server,
-the SDK's in-memory client, limit 10); hit@3 and hit@10 count the questions whose note (any of
-the accepted ones) is among the first 3 and 10 results. The questions are a dev set; a hidden
-set of other questions on the same vault checks the same way.
+vault (nothing else: attachments do not take part); each question — written in other words than
+its note — goes through MCP `search_unified` (the real server, the SDK's in-memory client,
+limit 10); hit@3 and hit@10 count the questions whose note (any of the accepted ones) is among
+the first 3 and 10 results. Three sets, each its own row, asked of one server:
+bench/help_questions.json is the dev set (ranking was tuned on it);
+bench/help_questions_heldout.json was written once and committed before it was ever measured,
+and is never edited after a rank is seen: it tells whether the dev figures hold on sentences
+nobody tuned to. Its misses have been studied since, so bench/help_questions_heldout2.json,
+written and committed the same way afterwards, judges a change chosen with them. A hidden set of other questions on the same vault checks the same way.
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ from typing import Any
 import anyio
 
 QUESTIONS = Path(__file__).resolve().parent / "help_questions.json"
+HELD_OUT = Path(__file__).resolve().parent / "help_questions_heldout.json"
+HELD_OUT_2 = Path(__file__).resolve().parent / "help_questions_heldout2.json"
+SETS = {"dev": QUESTIONS, "held-out": HELD_OUT, "held-out 2": HELD_OUT_2}
 ENV = "CGV_HELP_VAULT"
 HOW_TO_GET = (
     "the help vault is not here: `git clone --depth 1 https://github.com/obsidianmd/obsidian-help "
@@ -93,8 +100,8 @@ def copy_notes(source: Path, target: Path) -> int:
 
 
 async def _ask(
-    root: Path, questions: Sequence[NoteQuestion], settings: Mapping[str, object]
-) -> NoteMetrics:
+    root: Path, sets: Mapping[str, Sequence[NoteQuestion]], settings: Mapping[str, object]
+) -> dict[str, NoteMetrics]:
     from mcp import Client
 
     from bench.recall import BASE_SETTINGS, meaning_ready
@@ -105,36 +112,41 @@ async def _ask(
     values = {**BASE_SETTINGS, **settings, "vault": str(root), "now": "2026-12-01T12:00:00Z"}
     config = load_config(values, env={}, user_file=root.parent / "no-user-config.toml")
     service = MemoryService(config)
-    metrics = NoteMetrics(vectors_s=meaning_ready(service))
+    vectors_s = meaning_ready(service)
+    results = {name: NoteMetrics(vectors_s=vectors_s) for name in sets}
     async with Client(build_server(service)) as client:
-        for question in questions:
-            result = await client.call_tool(
-                "search_unified", {"query": question.text, "limit": LIMIT}
-            )
-            if result.is_error or result.structured_content is None:
-                text = " ".join(getattr(b, "text", "") for b in result.content)
-                raise RuntimeError(f"search_unified failed for {question.text!r}: {text}")
-            metrics.add(question, [h["path"] for h in result.structured_content["results"]])
-    return metrics
+        for name, questions in sets.items():
+            for question in questions:
+                result = await client.call_tool(
+                    "search_unified", {"query": question.text, "limit": LIMIT}
+                )
+                if result.is_error or result.structured_content is None:
+                    text = " ".join(getattr(b, "text", "") for b in result.content)
+                    raise RuntimeError(f"search_unified failed for {question.text!r}: {text}")
+                hits = result.structured_content["results"]
+                results[name].add(question, [h["path"] for h in hits])
+    return results
 
 
 def evaluate_notes(
     source: Path,
-    questions: Sequence[NoteQuestion] | None = None,
+    sets: Mapping[str, Sequence[NoteQuestion]] | None = None,
     settings: Mapping[str, object] | None = None,
-) -> NoteMetrics:
-    """Every question through MCP `search_unified` on a copy of `source`'s notes."""
+) -> dict[str, NoteMetrics]:
+    """Every set's questions through MCP `search_unified` on one copy of `source`'s notes (the
+    notes are encoded once for all sets); by default the dev and the held-out sets."""
     from bench.recall import _isolated_dirs
 
-    asked = questions if questions is not None else load_questions()
+    asked = sets if sets is not None else {name: load_questions(p) for name, p in SETS.items()}
     with tempfile.TemporaryDirectory(prefix="cgv-notes-") as tmp, _isolated_dirs():
         root = Path(tmp) / "vault"
         copy_notes(source, root)
-        missing = sorted({n for q in asked for n in q.notes if not (root / n).is_file()})
+        named = {n for questions in asked.values() for q in questions for n in q.notes}
+        missing = sorted(n for n in named if not (root / n).is_file())
         if missing:
             raise SystemExit(f"{source}: the questions name notes it lacks: {missing[:3]}")
 
-        async def run() -> NoteMetrics:
+        async def run() -> dict[str, NoteMetrics]:
             return await _ask(root, asked, settings or {})
 
         return anyio.run(run)

@@ -394,8 +394,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "notes" in sets and vault is None:
         extra["notes"] = {"skipped": HOW_TO_GET}
     elif vault is not None:
-        notes = evaluate_notes(vault, settings=settings)
-        extra["notes"] = {"vault": str(vault), **notes.summary(), "rows": notes.rows}
+        extra["notes"] = {
+            "vault": str(vault),
+            "sets": {
+                name: {**m.summary(), "rows": m.rows}
+                for name, m in evaluate_notes(vault, settings=settings).items()
+            },
+        }
     if "paraphrase" in sets:
         from bench.paraphrase import evaluate_paraphrases
 
@@ -448,13 +453,20 @@ def _print_extra(extra: Mapping[str, Any], *, as_json: bool) -> None:
         if "skipped" in notes:
             print(f"Note search on Obsidian's help vault: skipped; {notes['skipped']}")
         else:
+            sets = notes["sets"]
+            vectors = next(iter(sets.values()))["vectors_s"]
             print(
-                f"Note search on Obsidian's help vault ({notes['vault']}), {notes['questions']} "
-                f"questions through MCP search_unified: hit@3 {notes['hit@3']}/"
-                f"{notes['questions']}, hit@10 {notes['hit@10']}/{notes['questions']}, "
-                f"MRR {notes['mrr@10']:.3f}; sentence vectors of its notes made in "
-                f"{notes['vectors_s']:.0f} s"
+                f"Note search on Obsidian's help vault ({notes['vault']}) through MCP "
+                f"search_unified; sentence vectors of its notes made in {vectors:.0f} s"
             )
+            print()
+            print("| questions | n | hit@3 | hit@10 | MRR@10 |")
+            print("|---|---:|---:|---:|---:|")
+            for name, s in sets.items():
+                n = s["questions"]
+                print(
+                    f"| {name} | {n} | {s['hit@3']}/{n} | {s['hit@10']}/{n} | {s['mrr@10']:.3f} |"
+                )
     para = extra.get("paraphrase")
     if para is not None:
         print()

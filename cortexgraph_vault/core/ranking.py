@@ -3,7 +3,8 @@ memories that match about equally well.
 
     relevance  = (1 − w_v) · lexical + w_v · max(0, cosine)            (each in [0, 1])
                  (w_v from vector_weight for a short text to long_vector_weight for a
-                 long one, by the note's indexed length)
+                 long one — page_vector_weight for a long page — by the note's indexed
+                 length)
     context    = c · Σ_k 0.5^(k−1) · max(0, relevance(neighbour at k) − relevance)
                  (k = 1..reach; between notes that both match, lent by those matched by
                  words: a better-matching neighbour pulls a memory up, equals do not)
@@ -17,7 +18,10 @@ memories that match about equally well.
 `lexical` is the word index's BM25F similarity, `cosine` the vector similarity of query and
 note. A memory says one thing in a sentence or two: the question's words in it are a precise
 cue. A page of notes speaks of many things, and a few of the question's words somewhere in
-it say little of what it is about; its vector (its title and opening) says more. Neighbours are the memories saved just before and after a memory within one episode
+it say little of what it is about; its vector (its title and opening) says more. Yet a page
+that is not a memory (a help page, a project note) often answers further down than the
+opening its sentence vector was read from, where only its words reach: its vector may have
+a smaller share than a long memory's. Neighbours are the memories saved just before and after a memory within one episode
 (consecutive saves less than `context_gap` apart): what was said around a fact helps find
 it, as a person recalls the conversation where they heard it. With the default floor
 f = 0.9, a memory that has faded to nothing keeps 90 % of its relevance: a memory that
@@ -38,6 +42,7 @@ class RankingConfig:
     prior_floor: float = 0.9
     vector_weight: float = 0.3  # of a short text
     long_vector_weight: float = 0.5  # of a long one
+    page_vector_weight: float | None = None  # of a long page (not a memory); None: as above
     short_text: float = 60.0  # indexed (field-weighted) words up to which a text is short
     long_text: float = 240.0  # and from which it is long; the share is linear between
     vector_min: float = 0.3  # least cosine for a note found by meaning alone
@@ -56,11 +61,20 @@ class RankingConfig:
     label_top: int = 50  # the best matches looked at for labels
 
 
-def vector_share(length: float, cfg: RankingConfig) -> float:
-    """The share of relevance a note's vector has, by the note's indexed length."""
+def long_share(cfg: RankingConfig, page: bool) -> float:
+    """The vector's share of a long memory, or of a long page (a note that is not one)."""
+    return (
+        cfg.page_vector_weight
+        if page and cfg.page_vector_weight is not None
+        else (cfg.long_vector_weight)
+    )
+
+
+def vector_share(length: float, cfg: RankingConfig, page: bool = False) -> float:
+    """The share of relevance a note's vector has, by the note's indexed length and kind."""
     span = cfg.long_text - cfg.short_text
     t = min(1.0, max(0.0, (length - cfg.short_text) / span)) if span > 0 else 1.0
-    return cfg.vector_weight + t * (cfg.long_vector_weight - cfg.vector_weight)
+    return cfg.vector_weight + t * (long_share(cfg, page) - cfg.vector_weight)
 
 
 @dataclass
@@ -69,9 +83,10 @@ class Relevance:
     vector: float = 0.0  # cosine; counts only when positive
     context: float = 0.0
     length: float = 0.0  # the note's indexed (field-weighted) words
+    page: bool = False  # a note that is not a memory
 
     def own(self, cfg: RankingConfig) -> float:
-        w = vector_share(self.length, cfg)
+        w = vector_share(self.length, cfg, self.page)
         return (1 - w) * self.lexical + w * max(0.0, self.vector)
 
     def total(self, cfg: RankingConfig) -> float:

@@ -106,6 +106,21 @@ def test_a_long_notes_vector_counts_for_more_than_a_short_memorys() -> None:
     assert about_it.own(off) == 0.3
 
 
+def test_a_long_page_may_give_its_vector_a_share_of_its_own() -> None:
+    """A page that is not a memory is read by the encoder from its title and opening only:
+    its share may differ from a long memory's; a short one's is the same for both."""
+    cfg = RankingConfig(vector_weight=0.3, long_vector_weight=0.5, page_vector_weight=0.4,
+                        short_text=60, long_text=240)  # fmt: skip
+    assert vector_share(30, cfg, page=True) == vector_share(30, cfg) == 0.3
+    assert vector_share(150, cfg, page=True) == pytest.approx(0.35)
+    assert vector_share(5000, cfg, page=True) == 0.4 and vector_share(5000, cfg) == 0.5
+    words = Relevance(lexical=0.6, vector=0.3, length=2000, page=True)
+    opening = Relevance(lexical=0.3, vector=0.55, length=2000, page=True)
+    assert words.own(cfg) > opening.own(cfg)
+    unset = RankingConfig(vector_weight=0.3, long_vector_weight=0.5)  # pages as memories
+    assert vector_share(5000, unset, page=True) == 0.5
+
+
 def test_an_episodes_later_hits_are_discounted_by_how_many_of_it_score_higher() -> None:
     score = [0.9, 0.8, 0.7, 0.6, 0.5]
     episode = [1, 1, 2, 1, -1]  # -1: a plain note, in no episode

@@ -55,6 +55,7 @@ def meaning_config(config: Config, cfg: RankingConfig) -> RankingConfig:
         cfg,
         vector_weight=config.meaning_weight,
         long_vector_weight=config.meaning_long_note_weight,
+        page_vector_weight=config.meaning_long_page_weight,
         vector_min=config.meaning_min_cosine,
         short_text=MEANING_SHORT_TEXT,
         long_text=MEANING_LONG_TEXT,

@@ -25,6 +25,7 @@ from cortexgraph_vault.core.ranking import (
     asks,
     label_credit,
     leading_label,
+    long_share,
     reply_credit,
 )
 from cortexgraph_vault.engine import VaultEngine
@@ -45,10 +46,11 @@ class FoundArrays(Mapping[str, Relevance]):
     context: np.ndarray
     lengths: np.ndarray  # each note's indexed length (core/ranking.py `vector_share`)
     row_of: dict[str, int] | None = None  # the note table's
+    pages: np.ndarray | None = None  # whether each is a page (not a memory); None: none is
     _index: dict[str, int] | None = None
 
     def own(self, cfg: RankingConfig) -> np.ndarray:
-        w = vector_shares(self.lengths, cfg)
+        w = vector_shares(self.lengths, cfg, self.pages)
         own: np.ndarray = (1 - w) * self.lexical + w * np.maximum(0.0, self.vector)
         return own
 
@@ -76,6 +78,7 @@ class FoundArrays(Mapping[str, Relevance]):
             float(self.vector[i]),
             float(self.context[i]),
             float(self.lengths[i]),
+            bool(self.pages[i]) if self.pages is not None else False,
         )
 
     def __iter__(self) -> Iterator[str]:
@@ -85,15 +88,21 @@ class FoundArrays(Mapping[str, Relevance]):
         return len(self.paths)
 
 
-def vector_shares(lengths: np.ndarray, cfg: RankingConfig) -> np.ndarray | float:
-    """`vector_share` of each length (one float when every text gets the same)."""
-    if cfg.long_vector_weight == cfg.vector_weight:
+def vector_shares(
+    lengths: np.ndarray, cfg: RankingConfig, pages: np.ndarray | None = None
+) -> np.ndarray | float:
+    """`vector_share` of each length and kind (`pages`: whether each is a page; None: none
+    is), one float when every text gets the same."""
+    long: np.ndarray | float = cfg.long_vector_weight
+    if pages is not None and long_share(cfg, True) != cfg.long_vector_weight:
+        long = np.where(pages, long_share(cfg, True), cfg.long_vector_weight)
+    elif cfg.long_vector_weight == cfg.vector_weight:
         return cfg.vector_weight
     span = cfg.long_text - cfg.short_text
     if span <= 0:
-        return cfg.long_vector_weight
+        return long
     t = np.clip((lengths - cfg.short_text) / span, 0.0, 1.0)
-    shares: np.ndarray = cfg.vector_weight + t * (cfg.long_vector_weight - cfg.vector_weight)
+    shares: np.ndarray = cfg.vector_weight + t * (long - cfg.vector_weight)
     return shares
 
 
@@ -127,7 +136,9 @@ def fuse_arrays(
     if m and length_of is not None:
         size[n:] = length_of(paths[n:])
     rows = np.concatenate([rows, table.rows(paths[n:])])
-    return FoundArrays(paths, rows, lex, vec, np.zeros(n + m), size, table.row_of)
+    # a page: a note of the table with no save time (a memory has one)
+    pages = (rows >= 0) & np.isnan(table.created[np.maximum(rows, 0)])
+    return FoundArrays(paths, rows, lex, vec, np.zeros(n + m), size, table.row_of, pages)
 
 
 @dataclass(frozen=True)
@@ -375,6 +386,7 @@ def lend_to_replies(
         np.concatenate([found.context, np.array([gains[r] for r in new])]),
         np.concatenate([found.lengths, np.zeros(n)]),
         found.row_of,
+        None if found.pages is None else np.concatenate([found.pages, np.zeros(n, dtype=bool)]),
     )
 
 

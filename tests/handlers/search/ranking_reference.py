@@ -7,7 +7,7 @@ core/ranking.py match by match, which handlers/search/relevance_arrays.py works 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -41,17 +41,22 @@ def fuse(
     vector: Mapping[str, float],
     cfg: RankingConfig,
     lengths: Mapping[str, float] | None = None,
+    pages: Container[str] = (),
 ) -> dict[str, Relevance]:
     """Every note matched by words, and every note near enough in meaning; `lengths`: each
-    note's indexed length (none: every note is short)."""
+    note's indexed length (none: every note is short); `pages`: the notes that are not
+    memories."""
     size = (lengths or {}).get
-    out = {path: Relevance(lexical=sim, length=size(path, 0.0)) for path, sim in lexical.items()}
+    out = {
+        path: Relevance(lexical=sim, length=size(path, 0.0), page=path in pages)
+        for path, sim in lexical.items()
+    }
     for path, cos in vector.items():
         found = out.get(path)
         if found is not None:
             found.vector = cos
         elif cos >= cfg.vector_min:
-            out[path] = Relevance(vector=cos, length=size(path, 0.0))
+            out[path] = Relevance(vector=cos, length=size(path, 0.0), page=path in pages)
     return out
 
 
@@ -124,9 +129,13 @@ def reference_match(
     lexical, expansions = catalog.search_text(list(terms), related)
     if qvec is not None:
         vector = nearest(sem, qvec, cfg.vector_candidates, cfg.vector_min, also=lexical)
-    found = fuse(lexical, vector, cfg, dict(zip(all_paths := [*lexical, *vector],
-                                                catalog.text_lengths(all_paths).tolist(),
-                                                strict=True)))  # fmt: skip
+    all_paths = [*lexical, *vector]
+    notes = {path: catalog.note(path) for path in all_paths}
+    pages = {path for path, note in notes.items()
+             if note is not None and (note.memory is None or note.memory.created is None)}  # fmt: skip
+    found = fuse(lexical, vector, cfg,
+                 dict(zip(all_paths, catalog.text_lengths(all_paths).tolist(), strict=True)),
+                 pages)  # fmt: skip
     if found and cfg.context_weight > 0:
         created = {}
         for path in found:

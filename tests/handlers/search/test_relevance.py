@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from cortexgraph_vault.handlers.search.relevance import keywords, only_common_words, search_terms
+from cortexgraph_vault.config import load_config
+from cortexgraph_vault.core.ranking import Relevance
+from cortexgraph_vault.handlers.search.relevance import (
+    keywords,
+    meaning_config,
+    only_common_words,
+    ranking_config,
+    search_terms,
+)
 from cortexgraph_vault.index.text.text_index import text_tokens
 from tests.handlers.search.test_search import memory_note, service_for
 
@@ -163,3 +172,22 @@ def test_keywords_are_a_few_words_none_of_them_filler(
     query: str, most: int, expected: list[str] | None
 ) -> None:
     assert keywords(query, most) == expected
+
+
+def test_a_long_pages_words_are_not_drowned_by_the_vector_of_its_opening(tmp_path: Path) -> None:
+    """The sentence encoder reads a page's title and first ~100 words: on a long page the
+    answer is often further down, where only its words reach. A page whose words answer the
+    question clearly better comes before one whose opening is a little nearer in meaning; an
+    opening much nearer still comes first. Long memories keep the encoder's larger share."""
+    config = load_config({"vault": str(tmp_path)}, env={}, user_file=tmp_path / "none.toml")
+    cfg = meaning_config(config, ranking_config(config))
+    answers = Relevance(lexical=0.55, vector=0.4, length=1300, page=True)
+    near_opening = Relevance(lexical=0.2, vector=0.5, length=1300, page=True)
+    assert answers.own(cfg) > near_opening.own(cfg)
+    about_it = Relevance(lexical=0.2, vector=0.6, length=1300, page=True)
+    assert about_it.own(cfg) > answers.own(cfg)
+    as_memories = [replace(r, page=False).own(cfg) for r in (near_opening, answers)]
+    assert as_memories[0] > as_memories[1]
+    # a short note is read whole, page or memory: the same share for both
+    short = Relevance(lexical=0.55, vector=0.4, length=30)
+    assert short.own(cfg) == replace(short, page=True).own(cfg)

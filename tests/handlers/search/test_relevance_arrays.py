@@ -34,7 +34,11 @@ def _table(paths: list[str], created: dict[str, float]) -> NoteTable:
 @pytest.mark.parametrize("seed", range(6))
 def test_fused_and_lent_relevance_equal_the_plain_functions(seed: int) -> None:
     rng = random.Random(seed)
-    cfg = RankingConfig(vector_weight=rng.choice([0.0, 0.3]), context_reach=rng.choice([1, 2, 3]))
+    cfg = RankingConfig(
+        vector_weight=rng.choice([0.0, 0.3]),
+        page_vector_weight=rng.choice([None, 0.4]),  # a long page's share apart from a memory's
+        context_reach=rng.choice([1, 2, 3]),
+    )
     paths = [f"_stm/m{i}.md" for i in range(300)] + [f"Notes/n{i}.md" for i in range(100)]
     t = 1.7e9
     created: dict[str, float] = {}
@@ -56,7 +60,7 @@ def test_fused_and_lent_relevance_equal_the_plain_functions(seed: int) -> None:
     # short memories and notes of every length: the share of their vectors differs
     length = {p: rng.choice([0.0, 12.0, 60.0, 150.0, 240.0, 900.0]) for p in paths}
 
-    plain = fuse(lexical, vector, cfg, length)
+    plain = fuse(lexical, vector, cfg, length, pages=set(paths[300:]))
     lend_context(plain, episodes, created, cfg)
     table = _table(paths, created)
     found = fuse_arrays(lexical, table.rows(list(lexical)), nearest, cosines, cfg, table,
