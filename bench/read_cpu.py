@@ -57,12 +57,9 @@ def _calls(service: Any, ids: list[str], words: list[str], rng: random.Random) -
     from pydantic_core import to_json
 
     from cortexgraph_vault.api import schemas as s
-    from cortexgraph_vault.operations.browse import (
-        MemoryDetailRequest,
-        list_memories,
-        memory_detail,
-    )
+    from cortexgraph_vault.operations.browse import list_memories, memory_detail
     from cortexgraph_vault.operations.vault import search_unified
+    from cortexgraph_vault.requests.browse import MemoryDetailRequest
 
     def list_page() -> bytes:
         query = s.ListQuery.model_validate({"page": str(rng.randint(1, 5))})

@@ -77,6 +77,28 @@ class CallEnd(Generic[T]):
         """Whether finishing waits for a commit still to be made."""
         return any(not t.done for t in self._tickets)
 
+    def when_ready(self, callback: Callable[[], None]) -> None:
+        """`callback()` once finishing no longer waits: on the thread that ends the last wait
+        (a commit's, a folder fsync's), or at once when none is left. It must not block. A
+        door that waits for this in its event loop finishes the call there, with no thread
+        of its own blocked meanwhile."""
+        left = [t for t in self._tickets if not t.done]
+        if not left:
+            callback()
+            return
+        count = [len(left)]
+        lock = threading.Lock()
+
+        def one_done() -> None:
+            with lock:
+                count[0] -= 1
+                last = count[0] == 0
+            if last:
+                callback()
+
+        for ticket in left:
+            ticket.when_done(one_done)
+
     def __call__(self) -> T:
         return self._finish()
 

@@ -10,12 +10,8 @@ import pytest
 from cortexgraph_vault.errors import NotFound
 from cortexgraph_vault.models import SearchResult
 from cortexgraph_vault.operations import Effect, Operation, Request
-from cortexgraph_vault.operations.memories import (
-    SearchMemoryRequest,
-    TouchMemoryRequest,
-    search_memory,
-    touch_memory,
-)
+from cortexgraph_vault.operations.memories import search_memory, touch_memory
+from cortexgraph_vault.requests.memories import SearchMemoryRequest, TouchMemoryRequest
 from cortexgraph_vault.service import MemoryService
 from tests.mcp.mcp_session import service_for
 

@@ -15,6 +15,8 @@ The same records produce the OpenAPI spec, so the spec cannot say something the 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import inspect
 import json
@@ -249,29 +251,49 @@ async def _arguments(endpoint: Endpoint, request: Request) -> dict[str, Any]:
 
 class RestThreads:
     """Worker threads of the REST door: a few for reads, one for changes (so they run one at a
-    time, in the order they came), and those that wait for a save's group commit. A call
-    waiting for its thread holds none."""
+    time, in the order they came). A call waiting for its thread holds none, nor does one
+    waiting for what its change left for after its lock (a save's group commit, a folder's
+    fsync): the event loop waits for that."""
 
     READS = 4
-    FINISHING = 64  # calls waiting for their group commit (each a thread that only waits)
 
     def __init__(self, elsewhere: ReadProcesses | None = None) -> None:
         self.elsewhere = elsewhere  # the daemon's read processes, if it has them
 
     @functools.cached_property
-    def _limiters(self) -> tuple[CapacityLimiter, CapacityLimiter, CapacityLimiter]:
+    def _limiters(self) -> tuple[CapacityLimiter, CapacityLimiter]:
         # made on first use: they belong to the event loop that serves the app
-        return CapacityLimiter(self.READS), CapacityLimiter(1), CapacityLimiter(self.FINISHING)
+        return CapacityLimiter(self.READS), CapacityLimiter(1)
 
     async def run(self, read_only: bool, begin: Callable[[], CallEnd[Any]]) -> Any:
-        """`begin` runs the call under its lock; what it returns finishes the call: a save's
-        wait for its group commit (`engine/commits.py`) happens on a thread of its own, so
-        the change thread goes on to the next change meanwhile."""
-        reads, changes, finishing = self._limiters
+        """`begin` runs the call under its lock; what it returns finishes the call once what
+        it waits for is done (`CallEnd.when_ready`): the change thread goes on to the next
+        change meanwhile, and no thread is handed the call back only to wait."""
+        reads, changes = self._limiters
         end = await anyio.to_thread.run_sync(begin, limiter=reads if read_only else changes)
         if end.waits:
-            return await anyio.to_thread.run_sync(end, limiter=finishing)
+            await until_ready(end)
         return end()
+
+
+async def until_ready(end: CallEnd[Any]) -> None:
+    """Until `end` waits no more. A client that goes away meanwhile leaves the call to finish
+    where its last wait ends (its timing recorded as if answered)."""
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[None] = loop.create_future()
+
+    def settle() -> None:
+        if ready.cancelled():
+            end()
+        elif not ready.done():
+            ready.set_result(None)
+
+    def woken() -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the daemon is ending
+            loop.call_soon_threadsafe(settle)
+
+    end.when_ready(woken)
+    await ready
 
 
 def starlette_route(

@@ -8,19 +8,19 @@ decided in `core.code_ranges` (`prose_view`); this module reads links out of wha
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import unquote
-
-from cortexgraph_vault.core.code_ranges import normalized_body, prose_view
 
 __all__ = ["LinkRef", "extract_links"]
 
 
-@dataclass(frozen=True, slots=True)
-class LinkRef:
+class LinkRef(NamedTuple):
+    """One link, as the index keeps it: a tuple, so it is made, pickled and marshalled (the
+    index cache) fast."""
+
     target: str  # as written, without #heading, ^block or |alias; "" for [[#Heading]]
     heading: str | None
     block: str | None
@@ -51,6 +51,9 @@ def extract_links(body: str, frontmatter: Mapping[str, Any] | None = None) -> li
     itself); a Markdown link to a pure anchor `(#x)` or to a URL with a scheme is not a link
     to a file and is left out.
     """
+    # markdown-it (code_ranges) only where a body is read: the index's notes name LinkRef
+    from cortexgraph_vault.core.code_ranges import prose_view
+
     links = _property_links(frontmatter) if frontmatter else []
     text = prose_view(body)
     if "[" not in text:
@@ -72,10 +75,11 @@ def extract_links(body: str, frontmatter: Mapping[str, Any] | None = None) -> li
                 found.append((m.start() - embed, (*fields, embed, "markdown")))
     found.sort(key=itemgetter(0))
     line, last = 1, 0
-    for pos, written_link in found:
+    for pos, (target, heading, block, alias, embed, kind) in found:
         line += text.count("\n", last, pos)
         last = pos
-        links.append(LinkRef(*written_link, None, line))
+        # a target is mostly another note's name, linked from many notes: one string
+        links.append(LinkRef(sys.intern(target), heading, block, alias, embed, kind, None, line))
     return links
 
 
@@ -105,6 +109,8 @@ class _Written:
 
     def at(self, span: tuple[int, int]) -> str:
         if self.text is None:
+            from cortexgraph_vault.core.code_ranges import normalized_body
+
             self.text = normalized_body(self.body)
         return self.text[span[0] : span[1]]
 
@@ -136,5 +142,17 @@ def _property_links(frontmatter: Mapping[str, Any]) -> list[LinkRef]:
                     fields = _wikilink_fields(m.group(1))
                     if fields is not None:
                         embed = item.startswith("!", m.start() - 1) if m.start() else False
-                        links.append(LinkRef(*fields, embed, "property", str(key), 0))
+                        target, heading, block, alias = fields
+                        links.append(
+                            LinkRef(
+                                sys.intern(target),
+                                heading,
+                                block,
+                                alias,
+                                embed,
+                                "property",
+                                str(key),
+                                0,
+                            )
+                        )
     return links

@@ -6,7 +6,9 @@ spends most of a cold index's parsing time on it (building nodes, then objects f
 `plain_frontmatter` reads exactly that subset and gives up (None) on anything else, so the
 caller falls back to the YAML loader; it never guesses. What it returns is what the loader
 would: a scalar's type is decided by PyYAML's own resolver and built by its own constructors
-(YAML 1.1: `yes`, `0o7`, `1_000`, `12:30`, dates...), so no rule of the spec is re-typed here.
+(YAML 1.1: `yes`, `0o7`, `1_000`, `12:30`, dates...), so no rule of the spec is re-typed here;
+the one exception is the time stamp we write (`2026-06-02T00:07:40Z`), built as the timestamp
+constructor builds it (the tests compare the two).
 
 Anything outside the subset — anchors, aliases, tags, block scalars, nested mappings, multi-
 line scalars, escapes, tabs, odd line breaks, flow mappings, keys that are not plain words —
@@ -16,6 +18,7 @@ gives None, and so does anything the loader would report (its wording stays the 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from yaml.constructor import SafeConstructor
@@ -134,6 +137,31 @@ def _scalar(text: str, *, flow: bool) -> Any:
         return _NOT_PLAIN
     if first not in _RESOLVED_FIRST:
         return text
+    if (utc := _UTC_SECOND.fullmatch(text)) is not None:
+        try:
+            year, month, day, hour, minute, second = map(int, utc.groups())
+            return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
+        except ValueError:
+            return _NOT_PLAIN  # a date out of range: the loader reports it in its words
+    known = _typed.get(text, _NOT_PLAIN)
+    if known is _NOT_PLAIN:
+        known = _typed_value(text)
+        if len(_typed) >= _TYPED_KEPT:
+            _typed.clear()
+        _typed[text] = known
+    return known
+
+
+# The time stamps we write (`2026-06-02T00:07:40Z`), as the timestamp constructor builds them
+# (UTC, no fraction); it and the resolver cost more than the rest of a note's frontmatter.
+_UTC_SECOND = re.compile("([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z")
+# Other typed scalars repeat from note to note (`use_count: 1`, `strength: 1.0`, tags
+# `[todo]`): a value, immutable, is remembered by its text. Bounded: emptied when full.
+_TYPED_KEPT = 4096
+_typed: dict[str, Any] = {}
+
+
+def _typed_value(text: str) -> Any:
     tag = _tag(text)
     if tag == _STR:
         return text
@@ -141,9 +169,10 @@ def _scalar(text: str, *, flow: bool) -> Any:
     if build is None:
         return _NOT_PLAIN
     try:
-        return build(_constructor, ScalarNode(tag, text))
+        value = build(_constructor, ScalarNode(tag, text))
     except Exception:  # a date out of range...: the loader reports it in its words
         return _NOT_PLAIN
+    return value
 
 
 def _flow_list(text: str) -> Any:

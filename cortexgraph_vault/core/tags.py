@@ -50,9 +50,11 @@ def extract_tags(body: str, frontmatter: Mapping[str, Any] | None = None) -> lis
                     add(piece)
     text = prose_view(body)
     if "#" in text:
-        if "[[" in text or "](" in text:
+        found = list(_INLINE_TAG.finditer(text))
+        if any(_after_link_start(text, m.start()) for m in found):
             text = _LINK_PARTS.sub("\x00", text)
-        for m in _INLINE_TAG.finditer(text):
+            found = list(_INLINE_TAG.finditer(text))
+        for m in found:
             start = m.start()
             if start and text[start - 1] not in _BEFORE_TAG:
                 continue
@@ -62,6 +64,13 @@ def extract_tags(body: str, frontmatter: Mapping[str, Any] | None = None) -> lis
             if "://" not in text[max(window, word_start) : start]:
                 add(m.group(1))
     return tags
+
+
+def _after_link_start(text: str, pos: int) -> bool:
+    """A wikilink or a link destination (`[[`, `](`) opens on pos's line before it: only
+    then can a link part hold the `#` at pos (their text never spans lines)."""
+    line = text.rfind("\n", 0, pos) + 1
+    return text.find("[[", line, pos) >= 0 or text.find("](", line, pos) >= 0
 
 
 def _frontmatter_items(value: Any) -> list[str]:

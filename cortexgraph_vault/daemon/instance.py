@@ -44,7 +44,8 @@ class ClaimRecord(BaseModel):
     """What the claim file says of its holder; a field it lacks (an unreadable file, a daemon
     not yet listening) is None."""
 
-    model_config = ConfigDict(extra="ignore")
+    # built when first used: a CLI call whose vault no daemon serves reads no claim
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     pid: int | None = None
     vault: str | None = None

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from cortexgraph_vault.errors import GitOperationInProgress
 from cortexgraph_vault.history.trailers import trailers
+from cortexgraph_vault.vault.durability import Pending
 
 log = logging.getLogger("cortexgraph_vault")
 
@@ -50,7 +51,7 @@ class CommitTicket:
     def __init__(
         self, sha: str | None = None, *, done: bool = False, failure: str | None = None
     ) -> None:
-        self._done = threading.Event()
+        self._done = Pending()
         self.sha = sha
         self.failure = failure
         if done:
@@ -68,6 +69,10 @@ class CommitTicket:
     def wait(self) -> str | None:
         self._done.wait()
         return self.sha
+
+    def when_done(self, callback: Callable[[], None]) -> None:
+        """`callback()` once the commit is made or refused (it must not block)."""
+        self._done.when_done(callback)
 
 
 @dataclass

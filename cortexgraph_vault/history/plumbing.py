@@ -126,7 +126,9 @@ def commit(planned: Commit, *, hold_index: bool = False) -> tuple[list[str], str
         if lagging:
             _keep_in_step(runner, temp_entries, lagging, "HEAD", waiter)
         return [], None
-    _keep_in_step(runner, temp_entries, changed, sha, waiter)
+    # Our paths were just committed from the copy: the index itself still holds them as they
+    # were, so they are written without asking git first which differ.
+    _keep_in_step(runner, temp_entries, changed, sha, waiter, ask_first=False)
     if _another_git_may_write_back(runner, waiter, contended=hold_index):
         _keep_in_step(runner, temp_entries, changed, sha, waiter)
     if not planned.by_git_commit:
@@ -164,6 +166,7 @@ def _commit_copy(planned: Commit, *, holding: bool) -> tuple[list[str], str | No
     with _aside(runner, exclusive=planned.exclusive) as temp:
         if stageable:
             _must(runner, *_STAGE, input=nul_join(stageable), index=temp)
+        in_copy: dict[str, str | None] | None = None  # path -> its entry in the copy
         if parent is None:
             staged = set(split_nul(_must(runner, "ls-files", "-z", "--cached", index=temp)))
         else:
@@ -171,13 +174,14 @@ def _commit_copy(planned: Commit, *, holding: bool) -> tuple[list[str], str | No
             diff = (
                 "diff-index",
                 "--cached",
-                "--name-only",
+                "--raw",
                 "--no-renames",
                 "-z",
                 "--ignore-submodules=none",
                 parent,
             )
-            staged = set(split_nul(_must(runner, *diff, index=temp)))
+            in_copy = _copy_side(_must(runner, *diff, index=temp))
+            staged = set(in_copy)
         wanted = set(ours)
         changed = sorted(staged & wanted)
         if not changed:
@@ -191,7 +195,20 @@ def _commit_copy(planned: Commit, *, holding: bool) -> tuple[list[str], str | No
         else:
             assert parent is not None
             sha = _plumbed_commit(runner, temp, parent, text, waiter, config, holding=holding)
-        return changed, sha, _entries(runner, temp, changed)
+        if in_copy is None or by_git_commit:  # a hook may have staged more in the copy
+            return changed, sha, _entries(runner, temp, changed)
+        return changed, sha, [e for e in (in_copy[p] for p in changed) if e is not None]
+
+
+def _copy_side(raw: bytes) -> dict[str, str | None]:
+    """`diff-index --raw -z` of the copy against the parent, as each path's entry in the copy
+    (as `ls-files --stage` prints it), None for a path the copy no longer holds."""
+    items = split_nul(raw)
+    found: dict[str, str | None] = {}
+    for meta, path in zip(items[::2], items[1::2], strict=True):
+        _, mode, _, sha, _ = meta.split(" ")
+        found[path] = None if mode.strip("0") == "" else f"{mode} {sha} 0\t{path}"
+    return found
 
 
 def _entries(runner: GitRunner, index: Path, paths: Sequence[str]) -> list[str]:
@@ -311,14 +328,24 @@ def _set_to(runner: GitRunner, temp: Path, parent: str | None, paths: Sequence[s
 
 
 def _keep_in_step(
-    runner: GitRunner, entries: Sequence[str], changed: Sequence[str], sha: str, waiter: LockWait
+    runner: GitRunner,
+    entries: Sequence[str],
+    changed: Sequence[str],
+    sha: str,
+    waiter: LockWait,
+    *,
+    ask_first: bool = True,
 ) -> None:
     """The index holds our paths as committed (`entries`, from the copy the commit was made
     of), so `git status` shows nothing of ours: the only write of ours to it, made once the
-    commit is, so a process killed before it leaves nothing of ours staged there."""
+    commit is, so a process killed before it leaves nothing of ours staged there.
+    `ask_first`: only those of `changed` that differ from `sha` in the index are written
+    (one git process more); else all of them (the same entries again for one that does not)."""
     try:
-        differ = sorted(
-            runner.list_paths("diff-index", "--cached", "--name-only", sha, paths=changed)
+        differ = (
+            sorted(runner.list_paths("diff-index", "--cached", "--name-only", sha, paths=changed))
+            if ask_first
+            else sorted(changed)
         )
         if not differ:
             return

@@ -24,13 +24,14 @@ from typing import TYPE_CHECKING
 from cortexgraph_vault.core.resolve import LinkResolver, name_key
 
 if TYPE_CHECKING:
-    from cortexgraph_vault.index.notes.records import IndexedNote, NoteLink
+    from cortexgraph_vault.core.links import LinkRef
+    from cortexgraph_vault.index.notes.records import IndexedNote
 
 
 @dataclass(frozen=True, slots=True)
 class Edge:
     from_path: str  # the vault path of the note the link is written in
-    link: NoteLink
+    link: LinkRef
     target: str | None  # a vault path (note or attachment), or None when unresolved
 
 

@@ -10,7 +10,6 @@ message names the file or id, the reason and what to do next) is re-raised as a 
 from __future__ import annotations
 
 import inspect
-import typing
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver.exceptions import ToolError
@@ -197,9 +196,7 @@ def tool_for(service: MemoryService, op: AnyOperation) -> RegisteredTool:
             )
             for p in params_of(op.request)
         ],
-        return_annotation=typing.get_type_hints(op.mcp_answer)["return"]
-        if op.mcp_answer
-        else op.result,
+        return_annotation=op.answer_model,
     )
     derived = _derived.get(op.name)
     if derived is not None and derived[0] is op:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from cortexgraph_vault.models.memory import Model, Skipped
 
@@ -116,6 +116,9 @@ class ConfigFile(Model):
 
 
 class SettingRow(BaseModel):
+    # built when first used, as every Model: `stats` imports this module, never this class
+    model_config = ConfigDict(defer_build=True)
+
     name: str
     env: str
     value: Any = Field(description="effective value (null when unset)")
@@ -124,6 +127,8 @@ class SettingRow(BaseModel):
 
 
 class SettingsList(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     settings: list[SettingRow]
 
 

@@ -6,8 +6,9 @@ operation a new parameter, add a field to its request model (its limits and desc
 tests/operations/test_catalogue.py checks they agree.
 
 Each area module (`memories`, `lifecycle`, ...) declares its operations (its `OPERATIONS`, in
-the order declared); `operation_named(name)` imports only the module declaring that operation: a CLI
-`search` builds the request models of its own operation, not those of forty others.
+the order declared); `operation_named(name)` imports only the module declaring that operation,
+and an operation imports its request and result models when first read (`Operation.request`,
+`.result`): a CLI `search` builds its own operation's models, not those of forty others.
 """
 
 from __future__ import annotations

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.models import MemoryDetail, MemoryList, NeighbourhoodResult, SearchResult
 from cortexgraph_vault.operations.operation import (
     AS_OPERATION,
     Effect,
@@ -14,19 +13,20 @@ from cortexgraph_vault.operations.operation import (
     declared_in,
     operation,
 )
-from cortexgraph_vault.requests.browse import (
-    GraphNeighbourhoodRequest,
-    ListMemoriesRequest,
-    MemoryAtPathRequest,
-    MemoryDetailRequest,
-    RelatedToNoteRequest,
-)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the models too: an operation imports its own when first read
     from collections.abc import Callable
 
     from cortexgraph_vault.engine import VaultEngine
+    from cortexgraph_vault.models import MemoryDetail, MemoryList, NeighbourhoodResult, SearchResult
     from cortexgraph_vault.operations.operation import Operation, Req, Res
+    from cortexgraph_vault.requests.browse import (
+        GraphNeighbourhoodRequest,
+        ListMemoriesRequest,
+        MemoryAtPathRequest,
+        MemoryDetailRequest,
+        RelatedToNoteRequest,
+    )
 
 
 def _view(

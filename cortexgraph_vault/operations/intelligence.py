@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.models import AutoRecallResult, MessageAnalysis, RecallAnalysis, ReviewResult
 from cortexgraph_vault.operations.operation import Effect, Rest, declared_in, operation
-from cortexgraph_vault.requests.intelligence import (
-    AutoRecallRequest,
-    MessageRequest,
-    ReviewMemoriesRequest,
-)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the models too: an operation imports its own when first read
     from cortexgraph_vault.engine import VaultEngine
+    from cortexgraph_vault.models import (
+        AutoRecallResult,
+        MessageAnalysis,
+        RecallAnalysis,
+        ReviewResult,
+    )
+    from cortexgraph_vault.requests.intelligence import (
+        AutoRecallRequest,
+        MessageRequest,
+        ReviewMemoriesRequest,
+    )
 
 
 @operation(

@@ -5,27 +5,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.models import (
-    ClusterResult,
-    ConsolidateResult,
-    GcResult,
-    PipelineResult,
-    PromoteResult,
-    SnapshotResult,
-)
 from cortexgraph_vault.operations.operation import ONE_MEMORY, Effect, Rest, declared_in, operation
 from cortexgraph_vault.requests import NoArguments
-from cortexgraph_vault.requests.lifecycle import (
-    ApplyPlanRequest,
-    ClusterMemoriesRequest,
-    ConsolidateMemoriesRequest,
-    GcRequest,
-    PromoteMemoryRequest,
-    RunPipelineRequest,
-)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the models too: an operation imports its own when first read
     from cortexgraph_vault.engine import VaultEngine
+    from cortexgraph_vault.models import (
+        ClusterResult,
+        ConsolidateResult,
+        GcResult,
+        PipelineResult,
+        PromoteResult,
+        SnapshotResult,
+    )
+    from cortexgraph_vault.requests.lifecycle import (
+        ApplyPlanRequest,
+        ClusterMemoriesRequest,
+        ConsolidateMemoriesRequest,
+        GcRequest,
+        PromoteMemoryRequest,
+        RunPipelineRequest,
+    )
 
 
 @operation(

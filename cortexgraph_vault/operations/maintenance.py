@@ -5,14 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.models import (
-    ExportResult,
-    GraphPictureResult,
-    ImportResult,
-    InitResult,
-    SettingsList,
-)
-from cortexgraph_vault.models.graph import ReindexResult
 from cortexgraph_vault.operations.operation import (
     AS_OPERATION,
     Effect,
@@ -21,16 +13,24 @@ from cortexgraph_vault.operations.operation import (
     operation,
 )
 from cortexgraph_vault.requests import NoArguments
-from cortexgraph_vault.requests.maintenance import (
-    ExportCortexgraphRequest,
-    ExportJsonRequest,
-    GraphHtmlRequest,
-    ImportCortexgraphRequest,
-    ImportMemoryJsonRequest,
-)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the models too: an operation imports its own when first read
     from cortexgraph_vault.engine import VaultEngine
+    from cortexgraph_vault.models import (
+        ExportResult,
+        GraphPictureResult,
+        ImportResult,
+        InitResult,
+        SettingsList,
+    )
+    from cortexgraph_vault.models.graph import ReindexResult
+    from cortexgraph_vault.requests.maintenance import (
+        ExportCortexgraphRequest,
+        ExportJsonRequest,
+        GraphHtmlRequest,
+        ImportCortexgraphRequest,
+        ImportMemoryJsonRequest,
+    )
 
 
 # Files of this machine: the CLI's, never listed as MCP tools nor served over REST.

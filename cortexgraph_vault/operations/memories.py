@@ -5,32 +5,32 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.models import (
-    DeleteResult,
-    ObserveResult,
-    OpenResult,
-    RelationResult,
-    SaveResult,
-    SearchResult,
-    SupersedeResult,
-    TouchResult,
-    UpdateResult,
-)
 from cortexgraph_vault.operations.operation import ONE_MEMORY, Effect, Rest, declared_in, operation
-from cortexgraph_vault.requests.memories import (
-    CreateRelationRequest,
-    DeleteMemoryRequest,
-    ObserveMemoryUsageRequest,
-    OpenMemoriesRequest,
-    SaveMemoryRequest,
-    SearchMemoryRequest,
-    SupersedeRequest,
-    TouchMemoryRequest,
-    UpdateMemoryRequest,
-)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the models too: an operation imports its own when first read
     from cortexgraph_vault.engine import VaultEngine
+    from cortexgraph_vault.models import (
+        DeleteResult,
+        ObserveResult,
+        OpenResult,
+        RelationResult,
+        SaveResult,
+        SearchResult,
+        SupersedeResult,
+        TouchResult,
+        UpdateResult,
+    )
+    from cortexgraph_vault.requests.memories import (
+        CreateRelationRequest,
+        DeleteMemoryRequest,
+        ObserveMemoryUsageRequest,
+        OpenMemoriesRequest,
+        SaveMemoryRequest,
+        SearchMemoryRequest,
+        SupersedeRequest,
+        TouchMemoryRequest,
+        UpdateMemoryRequest,
+    )
 
 
 @operation(

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.models import ForgottenList, HistoryResult, RestoreResult, VersionResult
 from cortexgraph_vault.operations.operation import ONE_MEMORY, Effect, Rest, declared_in, operation
-from cortexgraph_vault.requests.memory_history import (
-    ForgottenMemoriesRequest,
-    MemoryHistoryRequest,
-    MemoryVersionRequest,
-    RestoreMemoryRequest,
-)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the models too: an operation imports its own when first read
     from cortexgraph_vault.engine import VaultEngine
+    from cortexgraph_vault.models import ForgottenList, HistoryResult, RestoreResult, VersionResult
+    from cortexgraph_vault.requests.memory_history import (
+        ForgottenMemoriesRequest,
+        MemoryHistoryRequest,
+        MemoryVersionRequest,
+        RestoreMemoryRequest,
+    )
 
 PAST = "past"  # the published OpenAPI tag of these routes
 

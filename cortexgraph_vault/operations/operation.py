@@ -11,6 +11,7 @@ mypy checks its body against its request and result.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import re
 import typing
@@ -117,8 +118,10 @@ class Operation(Generic[Req, Res]):
     name: str  # the MCP tool name (CortexGraph's where it has one)
     title: str  # a few words for a listing
     description: str  # what the model reads: when to call it and what comes back
-    request: type[Req]
-    result: type[Res]
+    # The request and result models, or where each is ("module:Name", imported when first
+    # read): a call builds its own models' classes, not those of every operation of its area.
+    request_model: type[Req] | str
+    result_model: type[Res] | str
     effect: Effect
     invoke: Callable[[VaultEngine, Req], Res]  # carries it out (calling the logic in handlers/)
     # Fields the MCP tool takes without listing them (what the plugin alone gives, like the
@@ -144,6 +147,28 @@ class Operation(Generic[Req, Res]):
     def __post_init__(self) -> None:
         object.__setattr__(self, "rest", tuple(r.serving(self) for r in self.rest))
 
+    @cached_property
+    def request(self) -> type[Req]:
+        """The request model: what every door checks the arguments with."""
+        found: type[Req] = model_at(self.request_model)
+        return found
+
+    @cached_property
+    def result(self) -> type[Res]:
+        """The result model (what MCP's output schema and REST's response are made from)."""
+        found: type[Res] = model_at(self.result_model)
+        return found
+
+    @cached_property
+    def answer_model(self) -> type[BaseModel]:
+        """What the MCP tool answers: `mcp_answer`'s return type, or the result."""
+        if self.mcp_answer is None:
+            return self.result
+        found: type[BaseModel] = model_at(
+            named_in(self.mcp_answer, self.mcp_answer.__annotations__["return"], RESULTS)
+        )
+        return found
+
     def parse(self, data: Mapping[str, Any]) -> Req:
         """The request from a door's arguments by name; `InvalidArgument` naming the first
         parameter refused (`top_k: must be from 1 to 100, got 500`), nothing done."""
@@ -163,6 +188,28 @@ class Operation(Generic[Req, Res]):
         if twice:
             raise TypeError(f"{self.name}: {sorted(twice)} given in order and by name")
         return self.parse({**given, **fields})
+
+
+# Where a model named only for the type checker is found: a result among the shapes every
+# door serialises, a request in its area's module of requests/ (tests/operations keep it so).
+MODEL_HOMES = ("cortexgraph_vault.models", "cortexgraph_vault.requests")
+RESULTS, REQUESTS = MODEL_HOMES
+
+
+def named_in(fn: Callable[..., object], hint: Any, home: str) -> Any:
+    """An annotation of `fn` (postponed: a name of its module): the class, when the module
+    holds it; else where it is, "home:Name"."""
+    if not isinstance(hint, str):
+        return hint
+    return fn.__globals__.get(hint) or f"{home}:{hint}"
+
+
+def model_at(where: Any) -> Any:
+    """The class `named_in` gave, importing its module if it was a place."""
+    if not isinstance(where, str):
+        return where
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 AnyOperation = Operation[Any, Any]  # a catalogue entry, whatever its request and result
@@ -191,12 +238,10 @@ def operation(
     def declare(fn: Callable[[VaultEngine, Req], Res]) -> Operation[Req, Res]:
         if not fn.__doc__:
             raise TypeError(f"{fn.__name__}: its docstring is the description the model reads")
-        code = fn.__code__
-        request, result = (
-            # the annotations are names of the declaring module (postponed evaluation)
-            hint if isinstance(hint, type) else fn.__globals__[hint]
-            for hint in (fn.__annotations__[code.co_varnames[1]], fn.__annotations__["return"])
-        )
+        hints = fn.__annotations__
+        area = fn.__module__.rpartition(".")[2]
+        request = named_in(fn, hints[fn.__code__.co_varnames[1]], f"{REQUESTS}.{area}")
+        result = named_in(fn, hints["return"], RESULTS)
         description = inspect.cleandoc(fn.__doc__)
         return Operation(
             fn.__name__, title, description, request, result, effect, fn, rest=routes, **options

@@ -5,27 +5,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cortexgraph_vault.models import (
-    LastSync,
-    NoteRead,
-    PerformanceMetrics,
-    SearchResult,
-    SyncResult,
-    SyncSummary,
-    VaultStats,
-)
-from cortexgraph_vault.models.graph import GraphResult, VaultStatus
 from cortexgraph_vault.operations.operation import Effect, Rest, declared_in, operation
 from cortexgraph_vault.requests import NoArguments
-from cortexgraph_vault.requests.vault import (
-    ReadGraphRequest,
-    ReadNoteRequest,
-    SearchUnifiedRequest,
-    SyncVaultRequest,
-)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the models too: an operation imports its own when first read
     from cortexgraph_vault.engine import VaultEngine
+    from cortexgraph_vault.models import (
+        LastSync,
+        NoteRead,
+        PerformanceMetrics,
+        SearchResult,
+        SyncResult,
+        SyncSummary,
+        VaultStats,
+    )
+    from cortexgraph_vault.models.graph import GraphResult, VaultStatus
+    from cortexgraph_vault.requests.vault import (
+        ReadGraphRequest,
+        ReadNoteRequest,
+        SearchUnifiedRequest,
+        SyncVaultRequest,
+    )
 
 
 @operation(
@@ -108,6 +108,8 @@ def get_performance_metrics(engine: VaultEngine, _: NoArguments) -> PerformanceM
 
 def sync_summary(done: SyncResult) -> SyncSummary:
     """What the model is told of a sync (the MCP tool's output schema is this type)."""
+    from cortexgraph_vault.models import SyncSummary
+
     return SyncSummary(message=done.message, merged=done.merged_count)
 
 

@@ -49,7 +49,7 @@ class SymlinkedFolder(OSError):
         return f"{self.folder}/ is a symlinked folder; nothing through it is read or written"
 
 
-def register(root: Path) -> None:
+def register(root: Path | str) -> None:
     """Make `root` a vault root: every path below it is reached from its descriptor."""
     global _roots
     if os.fspath(root) in _roots:  # asked again by every read of a parsing worker
@@ -113,6 +113,43 @@ def _open_folder(part: str, fd: int, walked: str, path: str) -> int:
         if exc.errno in (errno.ENOTDIR, errno.ELOOP):  # swapped for a symlink meanwhile
             raise SymlinkedFolder(path, walked) from None
         raise
+
+
+class HeldFolder:
+    """The folder of the last path read, its descriptor kept for the next path in the same
+    folder: a parse of thousands of notes in a row (a walk's order: each folder's files
+    together) walks to each folder once, not once a note. Reached as `folder_of` reaches it,
+    no symlink followed; what a descriptor reached so stands for is a folder of the vault,
+    whatever is swapped or renamed later. Closed on leaving the `with` block."""
+
+    __slots__ = ("fd", "head")
+
+    def __init__(self) -> None:
+        self.head: str | None = None
+        self.fd = -1
+
+    def at(self, path: str) -> tuple[int, str]:
+        """(a descriptor of the folder holding `path`, its last name), as `folder_of` gives."""
+        head, tail = os.path.split(path)
+        if head != self.head:
+            self.close()
+            found = _vault_of(path)
+            self.fd = (
+                _open_below(*found, path, create=False) if found else os.open(head or ".", _ROOT)
+            )
+            self.head = head
+        return self.fd, tail
+
+    def close(self) -> None:
+        if self.head is not None:
+            self.head = None
+            os.close(self.fd)
+
+    def __enter__(self) -> HeldFolder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 @contextlib.contextmanager

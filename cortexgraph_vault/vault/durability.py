@@ -20,7 +20,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from cortexgraph_vault.vault.late_writes import LATE_LOOK_SECONDS, LastLook, wait_for_keepers
@@ -29,11 +29,32 @@ log = logging.getLogger(__name__)
 
 
 class Pending(threading.Event):
-    """One deferred step: `wait()` returns once it is done (set)."""
+    """One deferred step: `wait()` returns once it is done (set), and `when_done` callbacks
+    run then, on the thread that set it (at once, on the caller's, if it is done already)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._callbacks: list[Callable[[], None]] = []
+        self._callbacks_lock = threading.Lock()
 
     @property
     def done(self) -> bool:
         return self.is_set()
+
+    def set(self) -> None:
+        with self._callbacks_lock:
+            super().set()
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            callback()
+
+    def when_done(self, callback: Callable[[], None]) -> None:
+        """`callback()` once this is done; it must not block (it runs on the step's thread)."""
+        with self._callbacks_lock:
+            if not self.is_set():
+                self._callbacks.append(callback)
+                return
+        callback()
 
 
 def fsync_folder(folder: Path) -> None:

@@ -26,7 +26,7 @@ from cortexgraph_vault.errors import (
     WriteFailed,
 )
 from cortexgraph_vault.vault import durability
-from cortexgraph_vault.vault.anchored import SymlinkedFolder, folder_of, register
+from cortexgraph_vault.vault.anchored import HeldFolder, SymlinkedFolder, folder_of, register
 from cortexgraph_vault.vault.durability import DURABILITY
 from cortexgraph_vault.vault.fd_reads import read_fd as read_fd
 from cortexgraph_vault.vault.late_writes import KeepLateWords, last_look
@@ -86,24 +86,25 @@ def not_regular(kind: str) -> str:
 OUTSIDE = f"in a symlinked folder (it could lead outside the vault){NEVER_READ}"
 
 
-def open_regular(path: Path, real_root: str | None = None) -> int:
-    """`open_stat` without the stat."""
-    return open_stat(path, real_root)[0]
-
-
-def open_stat(path: Path, real_root: str | None = None) -> tuple[int, os.stat_result]:
+def open_stat(
+    path: Path | str, real_root: str | None = None, held: HeldFolder | None = None
+) -> tuple[int, os.stat_result]:
     """A read-only descriptor of the regular file at `path`, or NotRegularFile.
 
     O_NOFOLLOW: a symlink named like a note is never followed (it could lead anywhere on the
     machine), nor is a symlinked folder on the way to it (anchored.py). O_NONBLOCK: opening a
     FIFO returns at once instead of waiting for a writer forever. `real_root`: the vault's
-    real path, for a process that has not opened the vault (a parsing worker).
+    real path, for a process that has not opened the vault (a parsing worker). `held`: the
+    folder kept from the read before, for many reads in a row.
     """
     if real_root is not None:
-        register(Path(real_root))
+        register(real_root)
     try:
-        with folder_of(path) as (folder, name):
-            fd = os.open(name, _READ, dir_fd=folder)
+        if held is not None:
+            fd = _open_held(held, os.fspath(path))
+        else:
+            with folder_of(path) as (folder, name):
+                fd = os.open(name, _READ, dir_fd=folder)
     except SymlinkedFolder:
         raise NotRegularFile(OUTSIDE) from None
     except OSError as exc:
@@ -113,7 +114,19 @@ def open_stat(path: Path, real_root: str | None = None) -> tuple[int, os.stat_re
     return _opened_regular(fd, path)
 
 
-def _opened_regular(fd: int, path: Path) -> tuple[int, os.stat_result]:
+def _open_held(held: HeldFolder, path: str) -> int:
+    folder, name = held.at(path)
+    try:
+        return os.open(name, _READ, dir_fd=folder)
+    except FileNotFoundError:
+        # The folder held may have been replaced whole since it was opened (a sync tool or a
+        # restore swaps folders): a note is gone only when a fresh walk finds it gone too.
+        held.close()
+        folder, name = held.at(path)
+        return os.open(name, _READ, dir_fd=folder)
+
+
+def _opened_regular(fd: int, path: Path | str) -> tuple[int, os.stat_result]:
     st = os.fstat(fd)  # handed on: each further fstat is one more system call on a turn
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)

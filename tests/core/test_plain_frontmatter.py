@@ -159,3 +159,19 @@ def test_random_key_value_pairs_read_as_the_loader_reads_them(
     pairs: list[tuple[str, str]],
 ) -> None:
     same_as_loader("".join(f"{k}: {v}\n" for k, v in pairs))
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(st.from_regex(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", fullmatch=True))
+def test_time_stamps_in_the_form_we_write_read_as_the_loader_reads_them(stamp: str) -> None:
+    # out of range ones too (month 13, hour 24, second 60): left to the loader, which reports
+    for head in (f"created: {stamp}\n", f"times:\n  - {stamp}\n"):
+        reported = _load_yaml(head)[1] is not None
+        assert (same_as_loader(head) is None) == reported, head
+
+
+def test_typed_values_repeated_past_the_remembered_read_as_the_loader_reads_them() -> None:
+    # more distinct values than are remembered, each met twice
+    for i in [*range(5000), *range(5000)]:
+        got = same_as_loader(f"a: {i}\nb: {i}.5\nc: {'yes' if i % 2 else 'off'}\nd: 0{i}\n")
+        assert got is not None and got["a"] == i

@@ -2,11 +2,13 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cortexgraph_vault.core import tags
 from cortexgraph_vault.core.tags import extract_tags, normalize_tag, tag_ancestors
 from tests.builders import note_parts
 from tests.conftest import examples
@@ -168,3 +170,20 @@ def test_extract_tags_never_raises(body: str, frontmatter: dict[str, Any]) -> No
     tags = extract_tags(body, frontmatter)
     assert all(tag and not tag.startswith("#") for tag in tags)
     assert len({t.casefold() for t in tags}) == len(tags)
+
+
+TAG_PIECES = [
+    "[[", "]]", "](", ")", "(", "[", "]", "#", "#tag", "#Tag/x", "a", " ", "\n", "://", "x.com/",
+    "|", "`", "\\", "!", "-", "\x00", "é",
+]  # fmt: skip
+
+
+@settings(max_examples=examples(2000), deadline=None)
+@given(st.lists(st.sampled_from(TAG_PIECES), max_size=24).map("".join))
+def test_links_are_blanked_only_where_they_could_hold_a_tag_and_the_tags_are_the_same(
+    body: str,
+) -> None:
+    # the reference: every wikilink and link destination blanked before tags are looked for
+    with mock.patch.object(tags, "_after_link_start", lambda text, pos: True):
+        expected = extract_tags(body)
+    assert extract_tags(body) == expected

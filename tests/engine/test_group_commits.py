@@ -113,6 +113,24 @@ def test_a_touch_is_answered_while_a_save_waits_for_git(git_vault: Path) -> None
     assert results[0].path in files_in(git_vault, results[0].commit)
 
 
+def test_a_save_begun_by_a_door_is_ready_to_finish_once_its_commit_is_made(
+    git_vault: Path,
+) -> None:
+    """What the REST door waits for in its event loop instead of a thread of its own."""
+    service = service_for(git_vault)
+    held = HeldCommits(service)
+    end = service.begin("test.save", False, lambda: service.save("Group commit hotel"))
+    assert held.first_started.wait(WAIT)
+    ready = threading.Event()
+    end.when_ready(ready.set)
+    assert end.waits and not ready.is_set()  # git is still making the commit
+    held.release.set()
+    assert ready.wait(WAIT) and not end.waits
+    result = end()
+    assert isinstance(result, SaveResult) and result.commit is not None
+    assert result.path in files_in(git_vault, result.commit)
+
+
 def test_a_save_outside_a_call_commits_at_once(git_vault: Path) -> None:
     service = service_for(git_vault)  # the operation run by itself, as no door runs it
     result = writes.save(service.engine, SaveMemoryRequest(content="Committed straight away"))

@@ -113,6 +113,39 @@ def test_a_persons_staged_and_unstaged_work_stays_as_it_was(
     assert git(vault, "diff-files", "--name-only", "--", "_stm") == ""
 
 
+def test_the_index_takes_our_committed_paths_without_git_asked_first_which_differ(
+    vault: Path, git_commands: list[tuple[str, ...]]
+) -> None:
+    write_note(vault, "_stm/m.md", a_memory("saved"))
+    write_note(vault, "_stm/old.md", "edited by us\n")
+    sha = VaultHistory(vault).commit_paths(["_stm/m.md", "_stm/old.md"], "save: m")
+    assert sha == git(vault, "rev-parse", "HEAD").strip()
+    # one diff-index, of the copy against HEAD; none of the index against the new commit
+    assert [a for a in git_commands if a[0] == "diff-index"] == [
+        a for a in git_commands if a[0] == "diff-index" and "--no-renames" in a
+    ]
+    assert len([a for a in git_commands if a[0] == "diff-index"]) == 1
+    # the copy's entries for our paths are read from that diff, not asked of ls-files again
+    assert not [
+        a for a in git_commands if a[0] == "ls-files" and "--stage" in a and "--others" not in a
+    ]
+    assert git(vault, "diff", "--cached", "--name-only") == ""
+    assert git(vault, "ls-files", "--stage", "_stm") == git(
+        vault, "ls-tree", "HEAD", "--", "_stm/"
+    ).replace(" blob ", " ").replace("\t", " 0\t")
+    assert status(vault) == set()
+
+
+def test_a_path_the_person_staged_as_we_wrote_it_stays_in_step(vault: Path) -> None:
+    write_note(vault, "_stm/m.md", a_memory("saved"))
+    git(vault, "add", "_stm/m.md")  # staged before our commit, as it is on disk
+    sha = VaultHistory(vault).commit_paths(["_stm/m.md"], "save: m")
+    assert sha == git(vault, "rev-parse", "HEAD").strip()
+    assert name_status(vault) == {"A\t_stm/m.md"}
+    assert git(vault, "diff", "--cached", "--name-only") == ""
+    assert status(vault) == set()
+
+
 def test_the_commit_is_the_one_git_commit_makes(
     vault: Path, git_commands: list[tuple[str, ...]]
 ) -> None:

@@ -142,3 +142,31 @@ def test_a_search_on_an_indexed_vault_does_not_load_the_yaml_loader(sample_vault
     )
     assert code in (0, None), err
     assert loaded == YAML_LOADER
+
+
+OTHER_RESULTS = [
+    "cortexgraph_vault.models.graph",
+    "cortexgraph_vault.models.notes",
+    "cortexgraph_vault.models.sync",
+    "cortexgraph_vault.requests.vault",
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (("stats",), "notes"),
+        (("search", "coffee"), "coffee"),
+        (("show", "Cat named Pixel"), "pixel"),
+    ],
+)
+def test_a_read_builds_the_models_of_its_own_answer_only(
+    sample_vault: Path, args: tuple[str, ...], shown: str
+) -> None:
+    # pydantic collects each model's fields when its class is made: `stats` built the sync,
+    # graph and note-read results its area declares, and a search the unified search's request.
+    _run_loading(sample_vault, "stats")  # the first process indexes the vault
+    code, out, err, loaded = _run_loading(sample_vault, *args, watched=OTHER_RESULTS)
+    assert code in (0, None), err
+    assert shown in out.lower()
+    assert loaded == []

@@ -54,3 +54,35 @@ def test_asking_for_one_operation_imports_only_its_area() -> None:
     for other in ("browse", "lifecycle", "vault", "intelligence", "memory_history", "maintenance"):
         assert f"cortexgraph_vault.operations.{other}" not in loaded
     assert "cortexgraph_vault.models.consolidation" not in loaded
+
+
+def test_an_operation_builds_its_own_result_model_not_its_areas_others() -> None:
+    code = (
+        "import sys, json\n"
+        "from cortexgraph_vault.operations import operation_named\n"
+        "op = operation_named('vault_stats')\n"
+        "op.parse({})\n"
+        "before = sorted(m for m in sys.modules if m.startswith('cortexgraph_vault.models.'))\n"
+        "print(json.dumps([before, op.result.__name__, op.result.__module__]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    before, name, module = json.loads(out.stdout)
+    # the vault area's other results: sync, the graph, a note read, the timings
+    for other in ("sync", "graph", "notes", "metrics", "maintenance"):
+        assert f"cortexgraph_vault.models.{other}" not in before
+    assert (name, module) == ("VaultStats", "cortexgraph_vault.models.maintenance")
+
+
+def test_every_result_is_the_model_its_declaration_names() -> None:
+    from pydantic import BaseModel
+
+    from cortexgraph_vault import models
+
+    for op in OPERATIONS.values():
+        named = op.invoke.__annotations__["return"]
+        assert op.result is getattr(models, named), op.name
+        assert issubclass(op.result, BaseModel)
+        # what its MCP tool answers: the result, or what `mcp_answer` makes of it
+        if op.mcp_answer is None:
+            assert op.answer_model is op.result
+    assert OPERATIONS["sync_vault"].answer_model is models.SyncSummary

@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 
 from cortexgraph_vault.errors import UnsafePath
-from cortexgraph_vault.vault.anchored import SymlinkedFolder, folder_of, register
+from cortexgraph_vault.vault.anchored import HeldFolder, SymlinkedFolder, folder_of, register
+from cortexgraph_vault.vault.fd_reads import read_fd
 from cortexgraph_vault.vault.files import (
     TEMP_MARK,
     atomic_write,
+    open_stat,
     read_bytes,
     remove_file,
     rename_file,
@@ -97,3 +99,67 @@ def test_paths_outside_every_vault_are_our_own_and_opened_as_named(tmp_path: Pat
     cache = tmp_path / "cache" / "index.bin"
     atomic_write(cache, b"ours")
     assert cache.read_bytes() == b"ours"
+
+
+def _open_descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts descriptors in /proc")
+def test_a_held_folder_reads_many_files_and_keeps_one_folder_open(vault: Path) -> None:
+    (vault / "_stm" / "deep" / "m.md").write_bytes(b"M\n")
+    paths = [vault / "_stm" / "deep" / "er" / "n.md", vault / "_stm" / "deep" / "m.md"]
+    before = _open_descriptors()
+    with HeldFolder() as held:
+        for path in [*paths, paths[0]]:
+            fd, _ = open_stat(path, held=held)
+            try:
+                assert read_fd(fd) == path.read_bytes()
+            finally:
+                os.close(fd)
+            assert _open_descriptors() == before + 1  # the folder of the last read alone
+    assert _open_descriptors() == before
+
+
+def test_a_held_folder_refuses_a_symlinked_folder_as_folder_of_does(vault: Path) -> None:
+    with HeldFolder() as held:
+        os.close(open_stat(vault / "_stm" / "deep" / "er" / "n.md", held=held)[0])
+        for rel in ("_stm/link/n.md", "_stm/link/er/n.md"):
+            with pytest.raises(OSError, match=r"symlinked folder.*never read"):
+                open_stat(vault / rel, held=held)
+
+
+def test_a_folder_held_then_swapped_for_a_symlink_is_still_the_vaults_folder(
+    vault: Path,
+) -> None:
+    # The descriptor stands for the folder reached without a symlink: a later swap of its
+    # name for a link elsewhere leads no read outside.
+    deep = vault / "_stm" / "deep" / "er"
+    (deep / "m.md").write_bytes(b"M\n")
+    with HeldFolder() as held:
+        os.close(open_stat(deep / "n.md", held=held)[0])
+        os.rename(deep, vault / "_stm" / "deep" / "er-real")
+        deep.symlink_to(vault.parent / "outside" / "er", target_is_directory=True)
+        fd, _ = open_stat(deep / "m.md", held=held)
+        try:
+            assert read_fd(fd) == b"M\n"
+        finally:
+            os.close(fd)
+
+
+def test_a_held_folder_replaced_whole_still_reads_the_notes_of_the_new_one(vault: Path) -> None:
+    # A sync tool or a restore swaps a folder whole: the descriptor held from the first read
+    # leads to the old folder, where the next note is missing; the note is not called gone.
+    deep = vault / "_stm" / "deep" / "er"
+    with HeldFolder() as held:
+        os.close(open_stat(deep / "n.md", held=held)[0])
+        os.rename(deep, vault / "_stm" / "deep" / "er-old")
+        deep.mkdir()
+        (deep / "m.md").write_bytes(b"new folder\n")
+        fd, _ = open_stat(deep / "m.md", held=held)
+        try:
+            assert read_fd(fd) == b"new folder\n"
+        finally:
+            os.close(fd)
+        with pytest.raises(FileNotFoundError):
+            open_stat(deep / "gone.md", held=held)

@@ -90,3 +90,43 @@ def test_a_journaled_move_in_a_call_fsyncs_its_new_folder_before_going_on(
     result = service.call("test.delete", False, lambda: service.delete(memory.id or ""))
     archive = (sample_vault / (result.archived_path or "")).parent.resolve()
     assert (archive, threading.get_ident()) in synced
+
+
+def test_a_touch_begun_by_a_door_is_ready_to_finish_once_its_folder_is_fsynced(
+    sample_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the REST door waits for in its event loop instead of a thread of its own."""
+    service = service_for(sample_vault)
+    memory = next(m for m in service.engine.catalog.memories() if m.id)
+    held = HeldFsync(monkeypatch)
+    end = service.begin("test.touch", False, lambda: service.touch(memory.id or ""))
+    assert held.started.wait(WAIT)
+    woken: list[str] = []
+    ready = threading.Event()
+
+    def wake() -> None:
+        woken.append(threading.current_thread().name)
+        ready.set()
+
+    end.when_ready(wake)
+    assert end.waits and woken == []  # the folder's fsync is still to be made
+    held.release.set()
+    assert ready.wait(WAIT)
+    assert woken == ["cgv-durability"] and not end.waits  # once, by the thread that fsynced
+    assert end().use_count == memory.use_count + 1
+    again: list[int] = []
+    end.when_ready(lambda: again.append(1))
+    assert again == [1]  # nothing left to wait for: at once
+
+
+def test_a_pending_step_tells_each_callback_once_when_done(sample_vault: Path) -> None:
+    step = durability.Pending()
+    told: list[str] = []
+    step.when_done(lambda: told.append("first"))
+    step.when_done(lambda: told.append("second"))
+    assert told == []
+    step.set()
+    step.set()
+    assert told == ["first", "second"] and step.done
+    step.when_done(lambda: told.append("late"))
+    assert told == ["first", "second", "late"]

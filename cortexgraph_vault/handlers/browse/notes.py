@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cortexgraph_vault.core.link_values import link_target
+from cortexgraph_vault.core.links import LinkRef
 from cortexgraph_vault.core.times import format_time
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument, NoteFormatError, NotFound, Stale, UnsafePath
@@ -32,7 +33,7 @@ from cortexgraph_vault.handlers.browse.size_budget import (
     quoted_size,
 )
 from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
-from cortexgraph_vault.index.notes.records import NoteLink, decode_note_bytes
+from cortexgraph_vault.index.notes.records import decode_note_bytes
 from cortexgraph_vault.models import Backlink, NoteLinkView, NoteRead
 from cortexgraph_vault.requests.vault import ReadNoteRequest
 from cortexgraph_vault.vault.anchored import SymlinkedFolder
@@ -163,7 +164,7 @@ def _page_end(body: str, start: int, room: int) -> int:
     return end
 
 
-def link_kind(link: NoteLink) -> str:
+def link_kind(link: LinkRef) -> str:
     """What a link is, as answers name it: its property (a typed relation), embed or link."""
     if link.kind == "property" and link.property:
         return link.property

@@ -10,7 +10,6 @@ from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.relation_ids import relation_id
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import NotFound
-from cortexgraph_vault.handlers.browse.notes import note_cursor
 from cortexgraph_vault.handlers.browse.size_budget import (
     Continuation,
     continuation_cursor,
@@ -133,6 +132,9 @@ def _relations_within(view: MemoryView, room: int) -> MemoryView:
 def _read_on(m: Memory, kept: int, total: int) -> str:
     """The end of a memory's content cut to fit: how much is left and the read_note cursor
     that reads on from the cut (the body keeps its leading blank lines; content does not)."""
+    # read_note's module (its result models, its request's) only for a memory cut short
+    from cortexgraph_vault.handlers.browse.notes import note_cursor
+
     offset = len(m.body) - len(m.body.lstrip()) + kept
     return (
         f"…[{total - kept} more characters; read_note(path, "

@@ -73,16 +73,17 @@ def stats(engine: VaultEngine) -> VaultStats:
         memory_bytes += note.size
         if m.status != "active":
             continue
-        s = engine.score_of(m.decay, now)
+        decay = m.decay  # made from the hot fields at each read: once a memory
+        s = engine.score_of(decay, now)
         bucket = min(int(s * 10), 10) / 10
         histogram[f"{bucket:.1f}" if bucket < 1 else "≥1.0"] += 1
         danger += in_danger_zone(s, rules)
-        promotable += not m.superseded and promote_reason(m.decay, s, now, rules) is not None
+        promotable += not m.superseded and promote_reason(decay, s, now, rules) is not None
         due += review_priority(s, rules) > 0
         if should_forget(s, rules):
             forgettable += 1
             continue
-        left = m.decay.seconds_until(rules.forget_threshold, now, engine.decay)
+        left = decay.seconds_until(rules.forget_threshold, now, engine.decay)
         at_risk += left <= AT_RISK_DAYS * DAY
     vault_bytes = _folder_bytes(
         engine.root, lambda rel: None if (n := catalog.note(rel)) is None else n.size

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -48,7 +48,9 @@ from cortexgraph_vault.handlers.search.relevance import (
 )
 from cortexgraph_vault.index.notes.records import IndexedNote
 from cortexgraph_vault.models import RankExplain, SearchHit, SearchResult
-from cortexgraph_vault.requests.vault import SearchUnifiedRequest
+
+if TYPE_CHECKING:
+    from cortexgraph_vault.requests.vault import SearchUnifiedRequest
 
 REVIEW_NEAR = 0.9
 UNIFIED_STATUSES = ("active", "promoted", "archived", "note")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from datetime import datetime
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.errors import InvalidArgument
@@ -37,9 +37,11 @@ from cortexgraph_vault.handlers.search.relevance import (
 from cortexgraph_vault.handlers.search.search import Ranked, blend, explain_hit, hit, rank
 from cortexgraph_vault.models import SearchHit, SearchResult
 from cortexgraph_vault.requests.memories import SearchMemoryRequest
-from cortexgraph_vault.requests.vault import SearchUnifiedRequest
 
-SearchRequest = SearchMemoryRequest | SearchUnifiedRequest
+if TYPE_CHECKING:  # search_memory's call never builds the unified search's request models
+    from cortexgraph_vault.requests.vault import SearchUnifiedRequest
+
+    SearchRequest = SearchMemoryRequest | SearchUnifiedRequest
 
 
 class PageRequest(NamedTuple):

@@ -155,7 +155,8 @@ def load_cache(
 ) -> CachedIndex | None:
     """The cached index, or None when there is none or it cannot be trusted. `stored_words`:
     the word index's lists are made from the file's bytes when each is first used, not all
-    when it is restored (a one-call process; a long-lived one would hold both).
+    when it is restored, and the notes' numbers and tags are kept as read, not shared (a
+    one-call process; a long-lived one would hold both lists, and copies of each value).
 
     The file: the stamp, a header, the vectors, each note's cold fields (cold_fields.py),
     the notes' records, the word index, an end marker, and where the parts begin."""
@@ -182,9 +183,9 @@ def load_cache(
             vectors = None
             if flag != _NO_VECTORS:  # read when first needed
                 vectors = PickledVectors(*vectors_in(store, vectors_at, base), bool(flag))
-            encoded = IndexedNote.encoded
+            encoded, share = IndexedNote.encoded, not stored_words
             notes = {
-                hot[0]: encoded(hot, store, at, length)
+                hot[0]: encoded(hot, store, at, length, share)
                 for chunk in records
                 for hot, at, length in chunk
             }

@@ -14,13 +14,14 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from cortexgraph_vault.vault.anchored import HeldFolder
 from cortexgraph_vault.vault.fd_reads import read_fd
 from cortexgraph_vault.vault.files import (
     NEVER_READ,
     NotRegularFile,
     kind_of,
     not_regular,
-    open_regular,
+    open_stat,
 )
 
 StatKey = tuple[int, int, int, int, int]
@@ -31,7 +32,7 @@ def stat_key(st: os.stat_result) -> StatKey:
     return (st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns)
 
 
-def lstat_key(path: Path) -> StatKey | None:
+def lstat_key(path: Path | str) -> StatKey | None:
     try:
         return stat_key(os.lstat(path))
     except (FileNotFoundError, NotADirectoryError):
@@ -65,10 +66,15 @@ class FileRead:
 
 
 def read_note_file(
-    path: Path, real_root: str, max_bytes: int, known: tuple[int, int] | None = None
+    path: Path | str,
+    real_root: str,
+    max_bytes: int,
+    known: tuple[int, int] | None = None,
+    held: HeldFolder | None = None,
 ) -> FileRead:
     """Read up to max_bytes + 1 bytes of the note at `path`; `known`: the (size, mtime_ns) the
-    index holds, for which the bytes are not read again."""
+    index holds, for which the bytes are not read again; `held`: the folder kept from the
+    read before (many reads in a row)."""
     key = lstat_key(path)
     if key is None:
         return FileRead(None)
@@ -77,7 +83,7 @@ def read_note_file(
             return FileRead(key)
         return FileRead(key, problem=not_regular(kind_of(key[2])), refused=True)
     try:
-        fd = open_regular(path, real_root)
+        fd, st = open_stat(path, real_root, held)
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return FileRead(lstat_key(path))
     except NotRegularFile as exc:
@@ -85,7 +91,6 @@ def read_note_file(
     except OSError as exc:
         return FileRead(key, problem=f"cannot read ({exc.strerror})")
     try:
-        st = os.fstat(fd)
         if stat_key(st) != key:
             key = _STALE  # replaced between the lstat and the open
         if known is not None and known == (st.st_size, st.st_mtime_ns):

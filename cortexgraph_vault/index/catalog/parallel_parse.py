@@ -28,6 +28,7 @@ from cortexgraph_vault.index.catalog.file_reads import read_note_file
 from cortexgraph_vault.index.catalog.vault_walk import Walked
 from cortexgraph_vault.index.notes.records import IndexedNote, index_bytes, with_words
 from cortexgraph_vault.index.worker_process import LENGTH, start_worker
+from cortexgraph_vault.vault.anchored import HeldFolder
 from cortexgraph_vault.vault.layout import VaultLayout
 
 if TYPE_CHECKING:  # the word index loads numpy: the workers need it first, not the caller
@@ -64,10 +65,17 @@ def worker_count() -> int:
 
 
 def parse_file(
-    root: Path, rel: str, layout: VaultLayout, max_bytes: int, real_root: str | None = None
+    root: Path,
+    rel: str,
+    layout: VaultLayout,
+    max_bytes: int,
+    real_root: str | None = None,
+    held: HeldFolder | None = None,
 ) -> Parsed:
-    """`real_root`: the root's real path, when the caller resolved it already."""
-    got = read_note_file(root / rel, real_root or os.path.realpath(root), max_bytes)
+    """`real_root`: the root's real path, when the caller resolved it already; `held`: the
+    folder of the file parsed before (files parsed in a row)."""
+    path = os.path.join(root, rel)
+    got = read_note_file(path, real_root or os.path.realpath(root), max_bytes, held=held)
     if got.gone or got.problem is not None:
         return rel, None, None, got.problem
     assert got.st is not None and got.data is not None
@@ -165,14 +173,15 @@ def parse_many(
             workers.stop()
     left = [rel for rel in rels if rel not in done]
     real_root = os.path.realpath(layout.root)
-    for start in range(0, len(left), FRAME):
-        yield (
-            [
-                parse_file(layout.root, rel, layout, max_bytes, real_root)
-                for rel in left[start : start + FRAME]
-            ],
-            None,
-        )
+    with HeldFolder() as held:
+        for start in range(0, len(left), FRAME):
+            yield (
+                [
+                    parse_file(layout.root, rel, layout, max_bytes, real_root, held)
+                    for rel in left[start : start + FRAME]
+                ],
+                None,
+            )
 
 
 def _in_workers(
@@ -240,13 +249,14 @@ def worker_main() -> None:
     layout = VaultLayout(Path(root), *folders)
     real_root = os.path.realpath(root)
     out = sys.stdout.buffer
-    for start in range(0, len(rels), frame):
-        batch = [
-            parse_file(layout.root, rel, layout, max_bytes, real_root)
-            for rel in rels[start : start + frame]
-        ]
-        block = posting_block((rel, stats) for rel, _, stats, _ in batch if stats is not None)
-        parsed = [(rel, note, None, problem) for rel, note, _, problem in batch]
-        data = pickle.dumps((parsed, block), protocol=pickle.HIGHEST_PROTOCOL)
-        out.write(LENGTH.pack(len(data)) + data)
-        out.flush()
+    with HeldFolder() as held:
+        for start in range(0, len(rels), frame):
+            batch = [
+                parse_file(layout.root, rel, layout, max_bytes, real_root, held)
+                for rel in rels[start : start + frame]
+            ]
+            block = posting_block((rel, stats) for rel, _, stats, _ in batch if stats is not None)
+            parsed = [(rel, note, None, problem) for rel, note, _, problem in batch]
+            data = pickle.dumps((parsed, block), protocol=pickle.HIGHEST_PROTOCOL)
+            out.write(LENGTH.pack(len(data)) + data)
+            out.flush()

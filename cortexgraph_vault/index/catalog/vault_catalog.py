@@ -154,6 +154,7 @@ class VaultCatalog:
         self.change_log = ChangeLog()  # the path of each recent change (`changes_since`)
         self._names: Counter[str] = Counter()  # file names as Obsidian compares them → how many
         self._tags: Counter[str] = Counter()
+        self._counted = True  # False: both counted from the notes when first needed
         # where notes parsed in worker processes keep their fields until the cache holds
         # them (index/cache/cold_spool.py); None: in memory
         self.spool_folder: Path | None = None
@@ -205,7 +206,7 @@ class VaultCatalog:
         unambiguous. `besides`: a note that is moving and gives up its own name."""
         key = name_key(name)
         with self.lock:
-            count = self._names.get(key, 0)
+            count = self._counts()[0].get(key, 0)
         if besides is not None and name_key(besides.rsplit("/", 1)[-1]) == key:
             count -= 1
         return count > 0
@@ -213,7 +214,7 @@ class VaultCatalog:
     def tags_in_use(self) -> set[str]:
         """Every tag some note carries, as written (kept as notes change: no walk)."""
         with self.lock:
-            return set(self._tags)
+            return set(self._counts()[1])
 
     def search_text(
         self, terms: list[str], related: Mapping[str, Sequence[tuple[str, float]]] | None = None
@@ -389,8 +390,7 @@ class VaultCatalog:
             else:
                 self._text, self._text_loader = text, None
             self.graph.load(notes.values())
-            self._names = Counter(name_key(path.rsplit("/", 1)[-1]) for path in notes)
-            self._tags = Counter(tag for note in notes.values() for tag in note.tags)
+            self._counted = False  # a read of one call never asks them: counted when asked
             self.generation += 1
             self.note_generation += 1
             self.relation_generation += 1
@@ -535,13 +535,26 @@ class VaultCatalog:
         if new is None and old is not None:
             self._named(old.path, -1)
 
+    def _counts(self) -> tuple[Counter[str], Counter[str]]:
+        """How many notes have each file name, and each tag (called under the lock)."""
+        if not self._counted:
+            notes = self._notes
+            self._names = Counter(name_key(path.rsplit("/", 1)[-1]) for path in notes)
+            self._tags = Counter(tag for note in notes.values() for tag in note.tags)
+            self._counted = True
+        return self._names, self._tags
+
     def _named(self, path: str, delta: int) -> None:
+        if not self._counted:  # counted from the notes, this one's change included
+            return
         name = name_key(path.rsplit("/", 1)[-1])
         self._names[name] += delta
         if self._names[name] <= 0:
             del self._names[name]
 
     def _tagged(self, note: IndexedNote | None, delta: int) -> None:
+        if not self._counted:
+            return
         for tag in note.tags if note is not None else ():
             self._tags[tag] += delta
             if self._tags[tag] <= 0:

@@ -17,6 +17,7 @@ import pickle
 from datetime import UTC, datetime
 from typing import Any
 
+from cortexgraph_vault.core.links import LinkRef
 from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.index.notes.interning import shared
 
@@ -74,11 +75,9 @@ def decode(data: bytes) -> Cold:
     if data[:1] == PICKLED:
         fields: Cold = pickle.loads(data[1:])
         return fields
-    from cortexgraph_vault.index.notes.records import NoteLink
-
     frontmatter_bytes, body, raw_links, values = marshal.loads(data[1:])
     links = tuple(
-        NoteLink(shared(t), h, b, a, e, shared(k), p, n) for t, h, b, a, e, k, p, n in raw_links
+        LinkRef(shared(t), h, b, a, e, shared(k), p, n) for t, h, b, a, e, k, p, n in raw_links
     )
     memory = None
     if values is not None:

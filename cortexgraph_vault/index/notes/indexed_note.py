@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import inspect
 from datetime import datetime
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from cortexgraph_vault.core.links import LinkRef
 from cortexgraph_vault.core.memory import SUPERSEDED_BY, Memory
 from cortexgraph_vault.core.rules import DecayFields
 from cortexgraph_vault.index.notes import cold_fields
@@ -19,19 +21,6 @@ from cortexgraph_vault.index.notes.interning import shared, shared_size, shared_
 
 if TYPE_CHECKING:  # the word index loads numpy: not imported by a start that needs no words
     from cortexgraph_vault.index.text.document_terms import DocumentText
-
-
-class NoteLink(NamedTuple):
-    """A link as `core.links.LinkRef` describes it, in a form that pickles fast (the cache)."""
-
-    target: str
-    heading: str | None
-    block: str | None
-    alias: str | None
-    embed: bool
-    kind: str
-    property: str | None
-    line: int
 
 
 class MemoryState(NamedTuple):
@@ -86,6 +75,11 @@ HOT_FIELDS = (
     "memory_id",
     "memory_state",
 )
+
+
+# The hot fields in order, read in one call: every note's, at every cache write and from
+# every parse worker.
+_HOT = attrgetter(*HOT_FIELDS)
 
 
 class ColdRecords(Protocol):
@@ -146,7 +140,7 @@ class IndexedNote:
         problems: tuple[str, ...] = (),
         memory: Memory | None = None,
         kind: str = "note",
-        links: tuple[NoteLink, ...] = (),
+        links: tuple[LinkRef, ...] = (),
         tags: tuple[str, ...] = (),
         aliases: tuple[str, ...] = (),
         entities: tuple[str, ...] = (),
@@ -166,7 +160,11 @@ class IndexedNote:
         self._loc: tuple[ColdRecords, int, int] | None = None
 
     @classmethod
-    def encoded(cls, hot: tuple[Any, ...], store: ColdRecords, at: int, length: int) -> IndexedNote:
+    def encoded(
+        cls, hot: tuple[Any, ...], store: ColdRecords, at: int, length: int, share: bool = True
+    ) -> IndexedNote:
+        """`share`: its numbers and tags as the objects other notes hold (a process that
+        lives on keeps 100k notes); a one-call process, ending soon, keeps them as read."""
         note = cls.__new__(cls)
         # in HOT_FIELDS' order (spelled out: 10k notes at every start)
         (
@@ -184,13 +182,15 @@ class IndexedNote:
             note.memory_id,
             note.memory_state,
         ) = hot
-        _share_numbers(note)
+        if share:
+            _share_numbers(note)
         note._cold = None
         note._loc = (store, at, length)
         return note
 
     def hot(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in HOT_FIELDS)
+        hot: tuple[Any, ...] = _HOT(self)
+        return hot
 
     def cold_bytes(self) -> bytes:
         """The cold fields encoded, as the cache holds them."""
@@ -250,7 +250,7 @@ class IndexedNote:
         return cold[1] if cold is not None else self._decoded()[1]
 
     @property
-    def links(self) -> tuple[NoteLink, ...]:
+    def links(self) -> tuple[LinkRef, ...]:
         return self._fields()[2]
 
     @property

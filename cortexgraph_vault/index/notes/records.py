@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cortexgraph_vault.core.links import extract_links
 from cortexgraph_vault.core.memory import memory_from_fields
 from cortexgraph_vault.core.times import from_epoch
 from cortexgraph_vault.index.notes.indexed_note import (
@@ -20,7 +21,6 @@ from cortexgraph_vault.index.notes.indexed_note import (
     ColdRecords,
     IndexedNote,
     MemoryState,
-    NoteLink,
     OwnBytes,
 )
 from cortexgraph_vault.index.notes.interning import shared, shared_strings
@@ -32,17 +32,6 @@ if TYPE_CHECKING:  # the word index loads numpy: not imported by a start that ne
 
 # Bumped when what is parsed out of a note changes in a way the sources below do not show.
 PARSER_REVISION = 1
-
-
-def note_links(body: str, frontmatter: Mapping[str, Any]) -> tuple[NoteLink, ...]:
-    # the parsers (markdown-it, YAML) load with the first note parsed: a warm start parses none
-    from cortexgraph_vault.core.links import extract_links
-
-    s = shared  # a target is mostly another note's name, linked from several notes: one string
-    return tuple(
-        NoteLink(s(r.target), r.heading, r.block, r.alias, r.embed, s(r.kind), r.property, r.line)
-        for r in extract_links(body, frontmatter)
-    )
 
 
 def _strings(value: Any) -> tuple[str, ...]:
@@ -129,7 +118,7 @@ def index_bytes(
         problems=tuple(problems),
         memory=memory,
         kind=kind,
-        links=note_links(parsed.body, fm),
+        links=tuple(extract_links(parsed.body, fm)),
         # Obsidian treats `#Work` and `#work` as one tag; the index keeps one spelling.
         tags=tuple(dict.fromkeys(shared(t.lower()) for t in extract_tags(parsed.body, fm))),
         aliases=aliases,
@@ -204,11 +193,9 @@ __all__ = [
     "ColdRecords",
     "IndexedNote",
     "MemoryState",
-    "NoteLink",
     "OwnBytes",
     "decode_note_bytes",
     "index_bytes",
-    "note_links",
     "parser_version",
     "stats_of",
     "with_stamp",

@@ -35,8 +35,10 @@ def remembered_stems(found: list[str], stem_all: Callable[[list[str]], list[str]
         return list(map(memo.__getitem__, found))
     except KeyError:
         pass
-    new = list(dict.fromkeys(w for w in found if w not in memo))
+    # the words not remembered, each once: the distinct words first (at C speed), then a look
+    new = [w for w in dict.fromkeys(found) if w not in memo]
     stemmed = dict(zip(new, stem_all(new), strict=True))
     if len(memo) < MAX_REMEMBERED:
         memo.update(stemmed)
+        return list(map(memo.__getitem__, found))
     return [stemmed[w] if w in stemmed else memo[w] for w in found]

@@ -158,3 +158,41 @@ def test_tags_in_use_follow_edits_and_deletes(link_vault: Path) -> None:
     (link_vault / "Tagged.md").unlink()
     catalog.refresh()
     assert catalog.tags_in_use() == before
+
+
+@pytest.mark.parametrize("asked_first", [False, True])
+def test_names_and_tags_taken_from_the_cache_follow_changes(
+    link_vault: Path, tmp_path: Path, asked_first: bool
+) -> None:
+    # A catalogue loaded from the cache counts its names and tags when first asked: changes
+    # made before that (the start's walk) and after it are both in the counts, as in a
+    # catalogue that indexed the files itself.
+    from cortexgraph_vault.index.cache.index_cache import IndexCache
+    from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
+
+    made = catalog_of(link_vault)
+    cache = IndexCache(tmp_path / "index.pickle", made.layout, made.max_note_bytes)
+    cache.save(made)
+    warm = VaultCatalog(made.layout)
+    assert cache.load_into(warm)
+    names = ("beta.md", "note.md", "tagged.md", "lonely.md")
+
+    def same_as_indexed_anew() -> None:
+        warm.refresh()
+        anew = catalog_of(link_vault)
+        assert warm.tags_in_use() == anew.tags_in_use()
+        assert [warm.name_in_use(n) for n in names] == [anew.name_in_use(n) for n in names]
+
+    if asked_first:
+        assert warm.tags_in_use() == made.tags_in_use() and warm.name_in_use("beta.md")
+    (link_vault / "Tagged.md").write_text("---\ntags: [brand-new]\n---\n#inline\n")
+    (link_vault / "Beta.md").unlink()
+    same_as_indexed_anew()
+    assert {"brand-new", "inline"} <= warm.tags_in_use() and not warm.name_in_use("beta.md")
+    (link_vault / "Tagged.md").unlink()
+    (link_vault / "Areas" / "Note.md").unlink()
+    same_as_indexed_anew()
+    assert warm.name_in_use("note.md")  # Projects/Note.md still has the name
+    (link_vault / "Projects" / "Note.md").unlink()
+    same_as_indexed_anew()
+    assert not warm.name_in_use("note.md")
