@@ -131,8 +131,10 @@ class _Writer:
 
 
 def generate_vault(
-    root: Path, notes: int, *, seed: int = 7, stm_share: float = 0.3
+    root: Path, notes: int, *, seed: int = 7, stm_share: float = 0.3, now: datetime = NOW
 ) -> GeneratedVault:
+    """`notes` notes under `root`, their times measured back from `now` (a test passes its
+    clock, so the vault's ages are the same whichever date the test runs at)."""
     rng = random.Random(seed)
     vocabulary = _vocabulary(rng)
     names = vocabulary[len(FUNCTION_WORDS) :]
@@ -152,16 +154,16 @@ def generate_vault(
             old = rng.random() < 0.4
             forgettable += old
             age = timedelta(days=rng.uniform(120, 400) if old else rng.uniform(0, 20))
-            last_used = NOW - age * (1.0 if old else rng.uniform(0, 1))
+            last_used = now - age * (1.0 if old else rng.uniform(0, 1))
             front = (
                 f"id: {uuid.UUID(int=rng.getrandbits(128))}\n"
-                f"created: {_iso(NOW - age)}\nlast_used: {_iso(last_used)}\n"
+                f"created: {_iso(now - age)}\nlast_used: {_iso(last_used)}\n"
                 f"use_count: {1 if old else rng.randint(1, 6)}\nstrength: 1.0\nstatus: active\n"
                 f"tags: [{', '.join(tags)}]\nentities: [{rng.choice(titles)}]\nsource: bench\n"
             )
             folder = "_stm"
         else:
-            front = f"tags: [{', '.join(tags)}]\ncreated: {_iso(NOW - timedelta(days=i % 900))}\n"
+            front = f"tags: [{', '.join(tags)}]\ncreated: {_iso(now - timedelta(days=i % 900))}\n"
             if i % 10 == 0:
                 front += f"aliases: [{title.split()[0]}-{i}]\n"
             folder = FOLDERS[i % len(FOLDERS)]

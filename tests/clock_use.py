@@ -19,24 +19,13 @@ import importlib.util
 import inspect
 import sys
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 ROOTS = frozenset({"NOW", "NOW_ISO", "CLOCK_SHIFT"})
 # A fixture reached by its name in a string is not in the test's fixture closure: assume clock.
 DYNAMIC = frozenset({"getfixturevalue"})
 TESTS = Path(__file__).resolve().parent
-
-
-def _names_used(node: ast.AST) -> set[str]:
-    """Every name `node` reads, and every attribute it reads that is one of the roots."""
-    used: set[str] = set()
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Name):
-            used.add(sub.id)
-        elif isinstance(sub, ast.Attribute) and (sub.attr in ROOTS or sub.attr in DYNAMIC):
-            used.add(sub.attr)
-    return used
 
 
 def _names_bound(stmt: ast.stmt) -> set[str]:
@@ -52,6 +41,33 @@ def _names_bound(stmt: ast.stmt) -> set[str]:
     return bound
 
 
+def _statement_names(stmt: ast.stmt, file: Path) -> tuple[set[str], set[str]]:
+    """The module-level names a top-level statement of the module at `file` binds, and every
+    name it reads with every attribute it reads that is a root, in one walk of it (the walks
+    are most of the marking's time). An import inside a function or a guard that brings in
+    something reaching the clock counts as reading a root."""
+    definition = isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    bound = _names_bound(stmt) if definition else set()
+    used: set[str] = set()
+    for sub in ast.walk(stmt):
+        if isinstance(sub, ast.Name):
+            used.add(sub.id)
+            if not definition and isinstance(sub.ctx, ast.Store):
+                bound.add(sub.id)
+        elif isinstance(sub, ast.Attribute) and (sub.attr in ROOTS or sub.attr in DYNAMIC):
+            used.add(sub.attr)
+        elif isinstance(sub, ast.Import | ast.ImportFrom) and _imported_clock_names(sub, file):
+            used |= ROOTS
+    return bound, used
+
+
+@lru_cache(maxsize=16)
+def _syntax_tree(file: Path) -> ast.Module:
+    """A test module's syntax tree, parsed once for both readings of it (`_defined_names`,
+    `clock_names`), which come one after the other; the last few kept, not all."""
+    return ast.parse(file.read_text(encoding="utf-8"), filename=str(file))
+
+
 def _module_file(name: str) -> Path | None:
     module = sys.modules.get(name)
     file = getattr(module, "__file__", None)
@@ -64,6 +80,7 @@ def _module_file(name: str) -> Path | None:
     return Path(file).resolve() if file else None
 
 
+@cache
 def _in_tests(file: Path | None) -> bool:
     return file is not None and file.suffix == ".py" and file.is_relative_to(TESTS)
 
@@ -92,7 +109,7 @@ def clock_names(file: Path) -> frozenset[str]:
     """The top-level names of the test module at `file` that can reach the clock. A module
     met again through an import cycle counts every name it binds as reaching the clock: a
     test marked once too often costs a run, one missed would hide a date it leans on."""
-    tree = ast.parse(file.read_text(encoding="utf-8"), filename=str(file))
+    tree = _syntax_tree(file)
     if file in _reading:
         return frozenset(ROOTS | {n for s in tree.body for n in _names_bound(s)})
     _reading.add(file)
@@ -112,11 +129,7 @@ def _clock_names(file: Path, tree: ast.Module) -> frozenset[str]:
                 return frozenset(ROOTS | {n for s in tree.body for n in _names_bound(s)})
             tainted |= imported
             continue
-        bound = _names_bound(stmt)
-        used = _names_used(stmt)
-        for sub in ast.walk(stmt):  # an import inside a function or a guard
-            if isinstance(sub, ast.Import | ast.ImportFrom) and _imported_clock_names(sub, file):
-                used |= ROOTS
+        bound, used = _statement_names(stmt, file)
         if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
             # `NOW = ...` binds a root; its own right-hand side need not name one.
             used |= bound & ROOTS
@@ -146,20 +159,27 @@ def _reaches_the_clock(file: Path | None, qualname: str, code: object) -> bool:
 
 @cache
 def _defined_names(file: Path) -> frozenset[str]:
-    tree = ast.parse(file.read_text(encoding="utf-8"), filename=str(file))
+    tree = _syntax_tree(file)
     return frozenset(name for stmt in tree.body for name in _names_bound(stmt))
 
 
 def _function_file(function: object) -> Path | None:
     code = getattr(inspect.unwrap(function), "__code__", None)
-    return Path(code.co_filename).resolve() if code is not None else None
+    return _resolved(code.co_filename) if code is not None else None
+
+
+@cache
+def _resolved(filename: str) -> Path:
+    """A file's resolved path, asked once: every test asks it of each fixture of its closure
+    (the same few hundred files), each time a walk of the folders' links."""
+    return Path(filename).resolve()
 
 
 def takes_the_clock(module_file: Path, test: object, fixtures: Iterable[object]) -> bool:
     """Whether a collected test (its module's file, its function, the functions of the
     fixtures in its closure) takes the clock: its function, its module's `pytestmark` or
     `pytest_generate_tests`, or one of the fixtures can reach it."""
-    module_file = module_file.resolve()
+    module_file = _resolved(str(module_file))
     qualname = getattr(test, "__qualname__", "") or ""
     code = getattr(inspect.unwrap(test), "__code__", None)
     if _reaches_the_clock(module_file, qualname, code):

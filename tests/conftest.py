@@ -33,7 +33,7 @@ NOW_ISO = NOW.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 # Hypothesis: CI tries every property with its full number of examples (.ci/run sets
 # HYPOTHESIS_PROFILE=ci); a person's run tries a tenth of them, enough to catch a change that
-# breaks a property outright. No deadline in either: a slow example on a busy machine is not a
+# breaks a property outright. The reliability scenarios' sizes follow it (`scenario_size`). No deadline in either: a slow example on a busy machine is not a
 # failure (no test asserts elapsed time).
 CI_EXAMPLES = 100
 settings.register_profile("ci", max_examples=CI_EXAMPLES, deadline=None, print_blob=True)
@@ -47,6 +47,13 @@ settings.load_profile(HYPOTHESIS_PROFILE)
 def examples(in_ci: int) -> int:
     """A property's number of examples: `in_ci` under the CI profile, its share locally."""
     return max(1, in_ci * settings.default.max_examples // CI_EXAMPLES)
+
+
+def scenario_size(in_ci: int, locally: int) -> int:
+    """A reliability scenario's size (requests, operations, rounds), by the same switch: `in_ci`
+    under the CI profile, the size RELIABILITY.md reports; `locally` in a person's run, enough
+    for every kind of step the scenario takes to happen, fewer times over."""
+    return in_ci if HYPOTHESIS_PROFILE == "ci" else locally
 
 
 GIT_ENV = {

@@ -4,12 +4,26 @@ from __future__ import annotations
 
 import subprocess
 import threading
+from collections.abc import Iterator
+
+import pytest
 
 from cortexgraph_vault.core.note import parse_note
-from tests.api.daemon_process import Daemon
+from tests.api.conftest import git_sample_vault
+from tests.api.daemon_process import Daemon, start_daemon
 
 TOUCHES = 200
 PATH = "_stm/Half marathon goal.md"
+
+
+@pytest.fixture(scope="module")
+def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
+    """One daemon for the module: each test counts from the use count it finds and checks
+    only its own saves, so what the others did before it changes nothing it asserts."""
+    base = tmp_path_factory.mktemp("concurrency")
+    d = start_daemon(base / "home", git_sample_vault(base / "vault"))
+    yield d
+    d.stop()
 
 
 def test_two_clients_touching_one_memory_200_times_each_add_exactly_400(daemon: Daemon) -> None:

@@ -6,6 +6,7 @@ import fcntl
 import os
 import signal
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -43,14 +44,23 @@ def claim_is_free(path: Path) -> bool:
     return True
 
 
-def test_second_daemon_on_the_same_vault_names_the_holder(daemon: Daemon, tmp_path: Path) -> None:
-    second = launch(daemon.home, "serve", "--port", "0", vault=daemon.vault)
+@pytest.fixture(scope="module")
+def holder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
+    """A daemon the tests below only try to start beside (they leave it serving as found)."""
+    base = tmp_path_factory.mktemp("holder")
+    d = start_daemon(base / "home", git_sample_vault(base / "vault"))
+    yield d
+    d.stop()
+
+
+def test_second_daemon_on_the_same_vault_names_the_holder(holder: Daemon) -> None:
+    second = launch(holder.home, "serve", "--port", "0", vault=holder.vault)
     assert wait_exit(second) == 5
-    assert f"pid {daemon.proc.pid}" in second.err
-    assert f"port {daemon.port}" in second.err
+    assert f"pid {holder.proc.pid}" in second.err
+    assert f"port {holder.port}" in second.err
     assert "already served" in second.err
     assert "Traceback" not in second.err
-    assert daemon.client().get("/health").status_code == 200  # the first one is unharmed
+    assert holder.client().get("/health").status_code == 200  # the first one is unharmed
 
 
 def test_port_in_use_by_another_program_is_a_clear_error(git_vault: Path, tmp_path: Path) -> None:
@@ -64,11 +74,12 @@ def test_port_in_use_by_another_program_is_a_clear_error(git_vault: Path, tmp_pa
     assert "--port" in d.err and "Traceback" not in d.err
 
 
-def test_port_in_use_by_a_daemon_of_another_vault_names_it(daemon: Daemon, tmp_path: Path) -> None:
+def test_port_in_use_by_a_daemon_of_another_vault_names_it(holder: Daemon, tmp_path: Path) -> None:
     other_vault = git_sample_vault(tmp_path / "other-vault")
-    d = launch(daemon.home, "serve", "--port", str(daemon.port), vault=other_vault)
+    d = launch(holder.home, "serve", "--port", str(holder.port), vault=other_vault)
     assert wait_exit(d) == 5
-    assert f"pid {daemon.proc.pid}" in d.err and str(daemon.vault) in d.err
+    assert f"pid {holder.proc.pid}" in d.err and str(holder.vault) in d.err
+    assert holder.client().get("/health").status_code == 200
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])

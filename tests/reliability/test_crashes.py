@@ -23,7 +23,7 @@ import pytest
 from cortexgraph_vault.config import load_config, user_cache_dir
 from cortexgraph_vault.service import MemoryService
 from cortexgraph_vault.vault.lock import VaultLock
-from tests.conftest import NOW_ISO
+from tests.conftest import NOW_ISO, scenario_size
 from tests.reliability.vault_audit import (
     child_env,
     memories_on_disk,
@@ -33,7 +33,8 @@ from tests.reliability.vault_audit import (
 )
 
 WRITER = Path(__file__).with_name("crash_writer.py")
-ROUNDS, SOAK_ROUNDS = 10, 60
+# Kills: 10 in CI, 4 in a person's run (tests/conftest.py `scenario_size`), 60 with --soak.
+ROUNDS, SOAK_ROUNDS = scenario_size(10, 4), 60
 
 
 def run_writer(vault: Path, log: Path, crash_at: str | None = None) -> subprocess.Popen[bytes]:

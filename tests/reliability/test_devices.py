@@ -8,7 +8,8 @@ After the last sync every device holds the same commit, and:
 - every memory id is in the vault exactly once, or forgotten in a commit;
 - every line a person added to a body by hand is still there (unless its memory was forgotten).
 
-`--soak` runs the long variant; CGV_DEVICES_SEED=N replays one run.
+300 operations in CI, 100 in a person's run (tests/conftest.py `scenario_size`), 3,000 with
+`--soak`; CGV_DEVICES_SEED=N replays one run.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.service import MemoryService
 from tests.builders import has_conflict_markers
+from tests.conftest import scenario_size
 from tests.integration.clones import Devices, a_memory, git, service
 
 START = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
@@ -265,7 +267,7 @@ def test_three_devices_random_work_and_syncs(
     # draws a new one each run (printed in the figures, replayable with CGV_DEVICES_SEED).
     default = random.randrange(10**6) if soak else DEFAULT_SEED
     seed = int(os.environ.get("CGV_DEVICES_SEED", default))
-    operations = 3000 if soak else 300
+    operations = 3000 if soak else scenario_size(300, 100)
     ledger, vaults, seconds = run(tmp_path, seed, operations)
     checked = check(ledger, vaults, service(vaults[0], START))
     figures.update(

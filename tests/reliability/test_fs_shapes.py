@@ -1,5 +1,6 @@
-"""Scenario 4b — shapes a vault takes: a 50 MB note, 10,000 files in one folder, and file names
-with unicode (NFC and NFD), spaces, `#`, `[]`, quotes, a newline and 240+ bytes.
+"""Scenario 4b — shapes a vault takes: a 50 MB note, 10,000 files in one folder (2,000 in a
+person's run: tests/conftest.py `scenario_size`), and file names with unicode (NFC and NFD),
+spaces, `#`, `[]`, quotes, a newline and 240+ bytes.
 
 A huge note is indexed up to `max_note_bytes`, reported, and never rewritten; the memory of
 the process that reads it depends on the cap, not on the file. Every odd name survives
@@ -16,7 +17,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from cortexgraph_vault.core.note import parse_note, render_note
-from tests.conftest import NOW, git
+from tests.conftest import NOW, git, scenario_size
 from tests.reliability.vault_audit import (
     a_memory,
     child_env,
@@ -102,23 +103,25 @@ def test_a_50_mb_note_is_indexed_up_to_the_cap_reported_and_never_rewritten(
 
 def test_ten_thousand_files_in_one_folder(tmp_path: Path, figures: dict[str, object]) -> None:
     vault, home = tmp_path / "vault", tmp_path / "home"
-    ids = memory_vault(vault, 9_900, faded=100)
+    files, faded = scenario_size(10_000, 2_000), 100
+    fresh = files - faded
+    ids = memory_vault(vault, fresh, faded=faded)
     stats, rss, cold = run_measured(vault, home, "stats")
-    assert stats["memories"] == {"active": 10_000}
+    assert stats["memories"] == {"active": files}
     _, _, warm = run_measured(vault, home, "stats")
     saved, _, _ = run_measured(
         vault, home, "save", "One more in a crowded folder", "--title", "Memory 042"
     )
     assert saved["path"] == "_stm/Memory 042 2.md"
-    last = sorted(ids)[9_899]
+    last = sorted(ids)[fresh - 1]
     touched, _, _ = run_measured(vault, home, "touch", last)
     assert touched["use_count"] == 2
     forgot, _, gc_seconds = run_measured(vault, home, "gc", "--yes")
-    assert forgot["removed_count"] == 100
+    assert forgot["removed_count"] == faded
     names = git(vault, "show", "--name-only", "--format=", forgot["commit"]).splitlines()
-    assert sorted(names) == sorted(ids[i] for i in sorted(ids)[9_900:])
+    assert sorted(names) == sorted(ids[i] for i in sorted(ids)[fresh:])
     assert unreadable_notes(vault) == []
-    figures.update(files=10_000, cold_index_seconds=round(cold, 1), warm_seconds=round(warm, 1),
+    figures.update(files=files, cold_index_seconds=round(cold, 1), warm_seconds=round(warm, 1),
                    gc_100_seconds=round(gc_seconds, 1), peak_rss_mb=round(rss), lost=0)  # fmt: skip
 
 

@@ -26,7 +26,7 @@ from mcp.client.stdio import stdio_client
 
 from tests.api.conftest import git_sample_vault
 from tests.api.daemon_process import Daemon, start_daemon
-from tests.conftest import NOW_ISO
+from tests.conftest import NOW_ISO, scenario_size
 from tests.mcp.mcp_session import cli_command, vault_fingerprint
 
 pytestmark = pytest.mark.anyio
@@ -155,7 +155,7 @@ async def test_a_hostile_vault_never_leaks_never_hangs_and_restarts_clean(
                     30, "the daemon to report the planted files",
                 )  # fmt: skip
                 rng = random.Random(15)
-                rounds = 4 if soak else 2
+                rounds = 4 if soak else scenario_size(2, 1)
                 indexed_s = []
                 # Watched through the note count: a search that hits the big note is slow by
                 # itself (ranking re-reads its words), which is not what is measured here.

@@ -25,9 +25,12 @@ from cortexgraph_vault.errors import VaultError
 from cortexgraph_vault.vault.durability import DURABILITY
 from tests.api.daemon_process import start_daemon
 from tests.builders import service_for
+from tests.conftest import scenario_size
 from tests.reliability.vault_audit import memory_vault
 
-ROUNDS, SOAK_ROUNDS = 150, 600
+# The editor's saves: 150 in CI, 50 in a person's run (tests/conftest.py `scenario_size`), 600
+# with --soak.
+ROUNDS, SOAK_ROUNDS = scenario_size(150, 50), 600
 # A bound on the run, whatever the machine's load: the rounds stop there.
 TIME_BOUND = 60.0
 SETTLE_SECONDS = 30.0

@@ -4,8 +4,9 @@ clients keep reading.
 
 Zero errors; every touch counted; latency percentiles reported (figures, not assertions);
 after the burst settles, the daemon's index says what a fresh index of the files says.
-Default: 2,000 notes and 3,000 requests; `--soak`: 10,000 notes and 50,000 requests. A count,
-not a time: a busy machine makes the run longer, never thinner.
+In CI: 2,000 notes, 3,000 requests and a burst of 1,000; a person's run (tests/conftest.py
+`scenario_size`): 500 notes, 600 requests, a burst of 300; `--soak`: 10,000 notes and 50,000
+requests. A count, not a time: a busy machine makes the run longer, never thinner.
 """
 
 from __future__ import annotations
@@ -23,11 +24,10 @@ from bench.vaultgen import generate_vault
 from cortexgraph_vault.config import load_config
 from cortexgraph_vault.engine import VaultEngine
 from tests.api.daemon_process import Daemon, isolated_env, start_daemon
-from tests.conftest import NOW_ISO, git
+from tests.conftest import NOW, NOW_ISO, git, scenario_size
 from tests.reliability.vault_audit import memories_on_disk
 
 CLIENTS = 50
-BURST = 1_000
 SETTLE_SECONDS = 90
 
 
@@ -113,13 +113,13 @@ def client_loop(daemon: Daemon, ids: list[str], words: list[str], stop: threadin
                 rec.timed("save", lambda b=body: client.post("/api/v1/memories", json=b))
 
 
-def external_burst(vault: Path, words: list[str], rng: random.Random) -> dict[str, int]:
+def external_burst(vault: Path, words: list[str], rng: random.Random, size: int) -> dict[str, int]:
     """Like a sync tool landing a day of edits: new notes, edited memories, deleted notes."""
     made = edited = removed = 0
     (vault / "Burst").mkdir()
     memories = sorted((vault / "_stm").glob("*.md"))
     others = sorted(p for p in vault.rglob("*.md") if p.parent.name not in ("_stm", "Burst"))
-    for n in range(BURST):
+    for n in range(size):
         kind = n % 10
         if kind < 5:
             (vault / "Burst" / f"Burst note {n}.md").write_text(
@@ -161,9 +161,12 @@ def daemon_view(client: httpx.Client) -> tuple[int, dict[str, tuple[int, str]]]:
 def test_fifty_clients_then_a_burst_of_external_changes(
     tmp_path: Path, soak: bool, figures: dict[str, object]
 ) -> None:
-    notes, requests = (10_000, 50_000) if soak else (2_000, 3_000)
+    notes, requests, burst = (
+        (10_000, 50_000, 1_000) if soak else
+        (scenario_size(2_000, 500), scenario_size(3_000, 600), scenario_size(1_000, 300))
+    )  # fmt: skip
     vault = tmp_path / "vault"
-    generated = generate_vault(vault, notes)
+    generated = generate_vault(vault, notes, now=NOW)
     git(vault, "init", "-q", "-b", "main")
     git(vault, "add", "-A")
     git(vault, "commit", "-q", "-m", "generated vault")
@@ -200,7 +203,7 @@ def test_fifty_clients_then_a_burst_of_external_changes(
         for t in threads:
             t.start()
         burst_start = time.monotonic()
-        changes = external_burst(vault, words, random.Random(7))
+        changes = external_burst(vault, words, random.Random(7), burst)
         expected = fresh_view(vault, tmp_path / "fresh-cache")
         client = http_client(daemon)
         deadline = time.monotonic() + SETTLE_SECONDS

@@ -25,6 +25,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from tests.api.daemon_process import Daemon, start_daemon
+from tests.conftest import scenario_size
 from tests.mcp.mcp_session import cli_command
 from tests.reliability.vault_audit import (
     child_env,
@@ -39,8 +40,9 @@ pytestmark = pytest.mark.anyio
 
 MEMORIES = 50
 # Operations of all writers together (a count, not a time: a busy machine makes the run
-# longer, never thinner); on a quiet machine 400 take about 6 s, 6,000 about 2 minutes.
-OPERATIONS, SOAK_OPERATIONS = 400, 6_000
+# longer, never thinner): 400 in CI, 150 in a person's run (each writer still starts at least
+# one), 6,000 with --soak. On a quiet machine 400 take about 6 s, 6,000 about 2 minutes.
+OPERATIONS, SOAK_OPERATIONS = scenario_size(400, 150), 6_000
 SETTLE_SECONDS = 30
 
 
