@@ -204,7 +204,9 @@ def test_no_user_identity(tmp_path: Path, cli_in_process, op: str) -> None:  # t
 
 
 @pytest.mark.parametrize("op", OPS)
-def test_a_persons_staged_and_unstaged_work_is_left_alone(tmp_path: Path, cli_in_process, op: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_persons_staged_and_unstaged_work_is_left_alone(
+    tmp_path: Path, cli_in_process, op: str
+) -> None:  # type: ignore[no-untyped-def]
     vault = fault_vault(tmp_path / "vault")
     (vault / "Home.md").write_text("# Home\n\nStaged by the person.\n")
     (vault / "Draft.md").write_text("A new draft, staged.\n")
