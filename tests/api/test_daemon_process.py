@@ -44,6 +44,10 @@ def claim_is_free(path: Path) -> bool:
     return True
 
 
+# The tests of the module's holder, kept on one worker so that it is started once.
+BESIDE_THE_HOLDER = pytest.mark.xdist_group("daemon-process-holder")
+
+
 @pytest.fixture(scope="module")
 def holder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     """A daemon the tests below only try to start beside (they leave it serving as found)."""
@@ -53,6 +57,7 @@ def holder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     d.stop()
 
 
+@BESIDE_THE_HOLDER
 def test_second_daemon_on_the_same_vault_names_the_holder(holder: Daemon) -> None:
     second = launch(holder.home, "serve", "--port", "0", vault=holder.vault)
     assert wait_exit(second) == 5
@@ -74,6 +79,7 @@ def test_port_in_use_by_another_program_is_a_clear_error(git_vault: Path, tmp_pa
     assert "--port" in d.err and "Traceback" not in d.err
 
 
+@BESIDE_THE_HOLDER
 def test_port_in_use_by_a_daemon_of_another_vault_names_it(holder: Daemon, tmp_path: Path) -> None:
     other_vault = git_sample_vault(tmp_path / "other-vault")
     d = launch(holder.home, "serve", "--port", str(holder.port), vault=other_vault)

@@ -38,6 +38,10 @@ def daemon(tmp_path: Path) -> Iterator[Daemon]:
     d.stop()
 
 
+# The tests of the module's daemon, kept on one worker so that it is started once.
+ON_THE_SHARED_DAEMON = pytest.mark.xdist_group("read-processes-shared")
+
+
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     """One daemon for the tests that leave it serving with a read process: each checks only
@@ -60,6 +64,7 @@ def read_process_of(client: httpx.Client) -> int:
     raise AssertionError("no read process answered")
 
 
+@ON_THE_SHARED_DAEMON
 def test_a_read_sees_every_change_answered_before_it_on_any_connection(shared: Daemon) -> None:
     writer, reader = shared.client(), shared.client()
     read_process_of(reader)
@@ -82,6 +87,7 @@ def test_a_read_sees_every_change_answered_before_it_on_any_connection(shared: D
     assert after.status_code == 404, after.text
 
 
+@ON_THE_SHARED_DAEMON
 def test_an_edit_by_hand_reaches_the_read_process(shared: Daemon) -> None:
     assert shared.vault is not None
     client = shared.client()
@@ -134,6 +140,7 @@ def test_answers_are_the_daemons_own(tmp_path: Path) -> None:
         beside.stop()
 
 
+@ON_THE_SHARED_DAEMON
 def test_a_read_process_that_dies_is_replaced_and_no_read_fails(shared: Daemon) -> None:
     client = shared.client()
     first = read_process_of(client)
