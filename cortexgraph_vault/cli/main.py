@@ -26,6 +26,7 @@ from cortexgraph_vault import __version__
 
 if TYPE_CHECKING:  # imported where used: `--version` answers before anything loads
     from cortexgraph_vault.cli.command import Command, Group, Request
+    from cortexgraph_vault.index.catalog.early_walk import EarlyWalk
 
 PROG = "cortexgraph-vault"
 MERGE_DRIVER = "merge-driver"
@@ -182,7 +183,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, str | None]:
     return cli
 
 
-def _early_walk(config: Any) -> Any:
+def _early_walk(config: Any) -> EarlyWalk | None:
     """The vault's walk, begun now in a child process, so it goes on while the service is
     imported (index/catalog/early_walk.py); None without a vault (the service says why)."""
     from cortexgraph_vault.config import vault_root
@@ -195,7 +196,7 @@ def _early_walk(config: Any) -> Any:
         return None
 
 
-def _service(config: Any, args: argparse.Namespace, early_walk: Any = None) -> Any:
+def _service(config: Any, args: argparse.Namespace, early_walk: EarlyWalk | None) -> Any:
     from cortexgraph_vault.cli.progress import terminal_progress
     from cortexgraph_vault.service import MemoryService
 
@@ -209,7 +210,11 @@ def _service(config: Any, args: argparse.Namespace, early_walk: Any = None) -> A
 
 
 def _call(
-    command: Command, request: Request, config: Any, args: argparse.Namespace, walk: Any
+    command: Command,
+    request: Request,
+    config: Any,
+    args: argparse.Namespace,
+    walk: EarlyWalk | None,
 ) -> object:
     """The command's call: through the daemon serving the vault, or on a service opened here
     (which takes the vault's `walk` begun already)."""
