@@ -97,9 +97,12 @@ class EarlyWalk:
         """The finished walk, the child gone; None when it failed or was left."""
         if self._pid is None:
             return None
-        with open(self._read, "rb") as src:
-            data = src.read()
-        if self._end() != 0 or not data:
+        try:
+            with open(self._read, "rb") as src:
+                data = src.read()
+        finally:
+            ended = self._end()
+        if ended != 0 or not data:
             return None
         notes, attachments, unlisted = marshal.loads(data)
         for folder, reason in unlisted:
