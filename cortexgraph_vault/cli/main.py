@@ -248,7 +248,12 @@ def run(command: Command, args: argparse.Namespace) -> int:
         # Commands such as `serve --demo`, `mcp` or `doctor` make their own vault or service.
         result = command.on_config(config, request)
     else:
-        walk = _early_walk(config)
+        from cortexgraph_vault.cli.daemon_calls import daemon_may_answer
+
+        served = command.through_daemon and daemon_may_answer(
+            config, overridden=bool(settings_given(args))
+        )
+        walk = None if served else _early_walk(config)
         try:
             result = _call(command, request, config, args, walk)
         finally:
