@@ -26,7 +26,6 @@ EXCEPTIONS: dict[str, str] = {
     "core.english": "word lists of core/intent, enrich, gazetteer: tests/core/test_intent*.py ...",
     "core.relation_types": "one Literal: tests/operations/test_cli_options.py (relate --type), tests/importers/test_import_cortexgraph.py",
     "core.recall_bar": "the bar of core/use_relevance: tests/core/test_use_relevance.py, its labelled set",
-    "core.relevance": "the stop-word set of handlers/search/relevance: tests/handlers/search/test_search.py",
     "core.synonyms": "a word table of handlers/search/relevance: tests/index/vectors/test_recall.py, tests/handlers/search/test_search.py",
     "core.yaml_values": "scalar formatting of core/note: tests/core/test_note*.py round-trips",
     "handlers.graph.catalog_memo": "a per-catalogue cache: tests/handlers/graph/test_relation_index.py (follows edits)",
