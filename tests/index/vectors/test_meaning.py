@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from cortexgraph_vault.index.vectors import encoder_worker, query_vectors
 from cortexgraph_vault.index.vectors import meaning as meaning_module
-from cortexgraph_vault.index.vectors import query_vectors
 from cortexgraph_vault.index.vectors.encoder_worker import WorkerEncoder
 from cortexgraph_vault.index.vectors.minilm import SentenceEncoder, load_encoder, shared_encoder
 from cortexgraph_vault.index.vectors.semantic import SemanticIndex
@@ -271,3 +271,58 @@ def test_a_first_search_starts_the_fill_without_reading_the_vectors_file(
     assert fresh.engine.catalog.meaning.wait() is not None
     assert read == [fresh.engine.catalog.meaning.file]  # the fill took it
     assert ranked(fresh, QUERIES[0])[0][0] == "notes/Garage.md"
+
+
+BURST = [
+    "I cycle to the office every morning, rain or shine.",
+    *(f"Reminder number {i}: water the {plant} on the balcony." for i, plant in enumerate(
+        ["basil", "mint", "thyme", "rosemary", "parsley", "chives", "sage", "oregano", "dill",
+         "lavender", "fern", "cactus", "orchid", "ivy", "lemon tree", "tomatoes", "peppers",
+         "strawberries", "begonia"]
+    )),
+]  # fmt: skip
+
+
+@pytest.fixture
+def embedded_anywhere(embedded: list[str], monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """`embedded`, and the texts this process sends to its encoder's worker process."""
+    real = WorkerEncoder.embed
+
+    def counted(self: WorkerEncoder, texts: list[str]):  # type: ignore[no-untyped-def]
+        if len(texts) > encoder_worker.IN_PROCESS:  # else embedded here, and counted so
+            embedded.extend(texts)
+        return real(self, texts)
+
+    monkeypatch.setattr(WorkerEncoder, "embed", counted)
+    return embedded
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a follower embeds a memory just saved on the spot, and the maker embeds it again",
+)
+def test_a_burst_of_saves_is_embedded_once_and_a_follower_then_ranks_by_meaning(
+    tmp_path: Path, embedded_anywhere: list[str]
+) -> None:
+    embedded = embedded_anywhere
+    vault = notes_vault(tmp_path / "vault")
+    maker_service = service_for(vault, meaning_search=True)
+    maker = maker_service.engine.catalog.meaning
+    assert maker.wait() is not None
+    follower = service_for(vault, meaning_search=True)
+    follower.engine.follow_told_changes()  # as the daemon's read processes do
+    following = follower.engine.catalog.meaning
+    assert following.ready() is not None  # the maker's file, taken whole
+    assert len(BURST) > meaning_module.ON_THE_SPOT
+    embedded.clear()
+    saved = []
+    for content in BURST:  # each save told to the follower, then a search there
+        saved.append(path := maker_service.save(content).path)
+        follower.engine.catalog.reload(path)
+        follower.search_unified("what did I note about the garden plants", limit=5)
+    assert maker.wait() is not None  # the maker has embedded every memory saved
+    hits = follower.search_unified("how do I get to work", limit=3).results
+    assert following.ready() is not None  # ranked by the sentence encoder, not word vectors
+    assert [h.path for h in hits][:1] == [saved[0]]
+    for content in BURST:  # in the maker and the follower together: once each
+        assert sum(content in text for text in embedded) == 1, content
