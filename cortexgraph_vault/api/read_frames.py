@@ -5,7 +5,9 @@ those two processes can write to it: pickle is as safe here as a function call, 
 the already-validated request models and the errors raised as they are.
 
 Daemon → read process: the `Config` first; then `("changed", [(kind, path, noticed), ...])`
-(what the daemon's catalogue took in, index/catalog/vault_catalog.py) and `("read", id, route, kwargs)`.
+(what the daemon's catalogue took in, index/catalog/vault_catalog.py), `("read", id, route, kwargs)`
+and `("vectors", [(path, key, vector), ...])` (sentence vectors the daemon has just made,
+index/vectors/meaning.py).
 Read process → daemon: `("ready", pid)` once its index is loaded, then for each read
 `("ok", id, model name | None, JSON bytes, seconds)`, `("error", id, pickled VaultError)`
 or `("again", id)` (answer it yourself: the daemon does, with the same code).
@@ -46,6 +48,17 @@ class FrameSocket:
             if not chunk:
                 return None
             self._buffer += chunk
+
+    def recv_within(self, seconds: float) -> object | None:
+        """The next message; None when none came within `seconds` (or the daemon has closed
+        its end: the next `recv` says so)."""
+        self.sock.settimeout(max(seconds, 0.001))
+        try:
+            return self.recv()
+        except TimeoutError:
+            return None
+        finally:
+            self.sock.settimeout(None)
 
     def waiting(self) -> list[object]:
         """Every whole message that has come already, without waiting for more (a closed

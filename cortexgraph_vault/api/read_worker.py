@@ -26,6 +26,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.api.endpoints import encoded
@@ -39,6 +40,10 @@ if TYPE_CHECKING:
     from cortexgraph_vault.service import MemoryService
 
 log = logging.getLogger("cortexgraph_vault.read_process")
+
+# How long a search waits for the daemon's vectors of a few notes just changed before it
+# embeds them itself (the daemon's encoder is failing, or it made them before this started).
+MAKER_WAIT = 10.0
 
 
 def take_in(catalog: VaultCatalog, kind: str, rel: str) -> None:
@@ -133,12 +138,32 @@ def serve(sock: socket.socket) -> None:
     service.engine.follow_told_changes()
     routes = {e.route.name: e for e in rest_endpoints() if e.route.read_process}
     follow = Follower(service.engine.catalog)
+    meaning = service.engine.catalog.meaning
+    later: list[object] = []  # what came while a search waited for the daemon's vectors
+
+    def await_made(done: Callable[[], bool]) -> bool:
+        """Within a search: the daemon's vectors taken in until `done()`; reads and changes
+        that come meanwhile are kept for after its answer (it runs on the index as it is)."""
+        deadline = time.monotonic() + MAKER_WAIT
+        while not done():
+            message = link.recv_within(deadline - time.monotonic())
+            if message is None:
+                return False
+            assert isinstance(message, tuple)
+            if message[0] == "vectors":
+                meaning.take(message[1])
+            else:
+                later.append(message)
+        return True
+
+    meaning.await_made = await_made
     warm(service, routes)
     link.send(("ready", os.getpid()))
     reads: CheapestFirst[tuple[Any, ...]] = CheapestFirst()
     while True:
         # nothing to answer: wait for the daemon; else only what it has sent meanwhile
-        incoming = link.waiting() if reads else [link.recv(), *link.waiting()]
+        kept, later[:] = list(later), []
+        incoming = [*kept, *link.waiting()] if reads or kept else [link.recv(), *link.waiting()]
         if incoming and incoming[0] is None:
             return  # the daemon closed its end
         now = time.monotonic()
@@ -146,6 +171,8 @@ def serve(sock: socket.socket) -> None:
             assert isinstance(message, tuple)
             if message[0] == "read":
                 reads.add(message[2], message, now)
+            elif message[0] == "vectors":
+                meaning.take(message[1])
             else:  # a change sent after a waiting read: that read may see it (they overlap)
                 follow(message[1])
         if reads:

@@ -8,8 +8,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from cortexgraph_vault.api.endpoints import ANSWERED_BY
 from tests.api.conftest import git_sample_vault
 from tests.api.daemon_process import isolated_env, start_daemon
@@ -100,10 +98,6 @@ def vectors_made(client: Any, deadline: float) -> dict[str, Any]:
         time.sleep(0.2)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a read process embeds a memory just saved on the spot, and the daemon again",
-)
 def test_a_burst_of_saves_is_embedded_once_in_the_daemon_and_then_searched_by_meaning(
     tmp_path: Path,
 ) -> None:

@@ -15,6 +15,11 @@ are when loaded, and a note changed since is embedded again.
 The daemon's read processes answer its searches from indexes of their own. They make no
 vectors (`follows`): the daemon makes them once, and each read process takes the file the
 daemon saved once it holds every note, so a vault is embedded once, not once a process.
+A note saved or changed after that is embedded by the daemon at once, behind its answer
+(`mark`), and its vector handed to each read process (`on_made`, `take`). A search there that
+finds a few notes waiting waits for the daemon's vectors of them (`await_made`) rather than
+embed them again: what it ranks by depends on the vault and the query, not on how far the
+daemon's file has got under a burst of saves.
 """
 
 from __future__ import annotations
@@ -32,17 +37,24 @@ from cortexgraph_vault.index.vectors.embedder import ModelUnavailable
 from cortexgraph_vault.index.vectors.minilm import MAX_CHARS
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from cortexgraph_vault.index.vectors.embedder import VectorModel
     from cortexgraph_vault.index.vectors.semantic import SemanticIndex
     from cortexgraph_vault.index.vectors.vector_rows import ExportedVectors
 
 log = logging.getLogger(__name__)
 
+MadeVector = tuple[str, bytes, "np.ndarray"]  # a note's path, its text's key, its vector
+
 # A search embeds the notes waiting itself when they are this few and this short (a memory
 # just saved); an edited page or more goes to the thread, the word vectors meanwhile.
 ON_THE_SPOT = 16
 ON_THE_SPOT_CHARS = 2000
 SLICE = 64  # notes embedded between two saves of the file
+# At most this many vectors made at once are handed to the read processes with a message;
+# more (a fill of the vault) they take from the file.
+HAND_ON = 1024
 # The fill starts this long after the search that asked for it, which answers first: the
 # fill's first step (every note's text and its hash) would hold the interpreter meanwhile.
 START_AFTER = 1.0
@@ -75,6 +87,13 @@ class MeaningVectors:
         self.follows = False
         self._taken: tuple[int, int] | None = None  # the file as a follower last looked at it
         self._marked: set[str] = set()  # a follower's notes changed since it took the file
+        # the maker: told the vectors of each batch of notes it has just embedded
+        self.on_made: Callable[[list[MadeVector]], None] | None = None
+        # a follower: waits until `done()`, taking in meanwhile the vectors the maker hands
+        # on (`take`); False when they did not come
+        self.await_made: Callable[[Callable[[], bool]], bool] | None = None
+        self._early: dict[str, MadeVector] = {}  # a follower's vectors of a change to come
+        self._quick = False  # the fill running embeds a few notes just changed
         self._made = (0, 0)  # the fill's notes embedded, and to embed
         self._index: SemanticIndex | None = None
         self._thread: threading.Thread | None = None
@@ -115,9 +134,9 @@ class MeaningVectors:
         index = self._index
         if index is not None:  # else marked when made
             index.mark(path)
-            if index.pending > ON_THE_SPOT and not self.follows:
-                # more than a search makes on the spot: made behind without waiting for one
-                # (the daemon's read processes search, not the daemon)
+            if not self.follows:
+                # made now, behind the change, not at a search: the daemon's read processes
+                # search, not the daemon, and wait for these vectors
                 self.fill_behind()
 
     def drop(self, path: str) -> None:
@@ -126,8 +145,38 @@ class MeaningVectors:
 
     @property
     def filling(self) -> bool:
+        """A fill of more than a few notes is running (searches use the word vectors)."""
         thread = self._thread
-        return thread is not None and thread.is_alive()
+        return thread is not None and thread.is_alive() and not self._quick
+
+    def take(self, made: list[MadeVector]) -> None:
+        """A follower: vectors the maker has just made put in (those of a change not taken
+        in yet are kept for it)."""
+        index = self._index
+        if index is None:  # the file, once taken, holds them
+            return
+        early = self._early
+        if len(early) > HAND_ON:
+            early.clear()
+        for item in index.take(made, self.text_of):
+            early[item[0]] = item
+
+    def _from_maker(self, index: SemanticIndex, waiting: list[str]) -> list[str]:
+        """A follower: the notes of `waiting` still without their vector once the maker's
+        vectors of them have come (or could not: a few are then embedded here)."""
+        early = [self._early.pop(p) for p in waiting if p in self._early]
+        if early:
+            for item in index.take(early, self.text_of):
+                self._early[item[0]] = item
+        missing = set(waiting)
+
+        def done() -> bool:
+            missing.intersection_update(index.waiting())
+            return not missing
+
+        if not done() and self.await_made is not None and not self.await_made(done):
+            log.warning("%d note vectors did not come from the daemon: embedded here", len(missing))
+        return sorted(missing)
 
     def ready(self) -> SemanticIndex | None:
         """The index when every note has its vector (a few missing are made now), else None
@@ -135,14 +184,20 @@ class MeaningVectors:
         if self.loader is None or self.filling or self.broken is not None:
             return None
         if self.follows:
-            self._take_file()
+            if self._index is None or self._index.pending > ON_THE_SPOT:
+                self._take_file()  # else the maker's vectors come with its messages
         elif self._index is None and len(list(self.known())) > ON_THE_SPOT:
             # made now, it would hold every note marked until the fill has checked them: no
             # search could use it meanwhile, and reading the file would only delay this one
             self.fill_behind()
             return None
+        thread = self._thread
+        if self._quick and thread is not None:
+            thread.join()  # a few notes just changed: what a search would embed here
         index = self.index
         waiting = index.waiting() if index.pending <= ON_THE_SPOT else None
+        if waiting and self.follows:
+            waiting = self._from_maker(index, waiting)
         texts = [self.text_of(path) or "" for path in waiting or ()]
         if waiting is None or sum(min(len(t), MAX_CHARS) for t in texts) > ON_THE_SPOT_CHARS:
             self.fill_behind()
@@ -223,7 +278,10 @@ class MeaningVectors:
             return self._thread
 
     def _fill(self) -> None:
-        time.sleep(START_AFTER)
+        made = self._index
+        self._quick = made is not None and made.pending <= ON_THE_SPOT
+        if not self._quick:
+            time.sleep(START_AFTER)
         index = self.index
         self._made = (0, 0)
 
@@ -232,12 +290,22 @@ class MeaningVectors:
             self.save()
 
         try:
-            index.sync(self.text_of, saved, SLICE)
-            self.save()  # complete now: the daemon's read processes take it
+            while True:
+                waiting = index.waiting()
+                made = index.sync(self.text_of, saved, SLICE)
+                if made and self.on_made is not None and len(waiting) <= HAND_ON:
+                    self.on_made(index.made(waiting))
+                self.save()  # complete now: the daemon's read processes take it
+                with self._lock:  # a note marked from here on starts another fill
+                    if not index.pending or index is not self._index:
+                        self._thread = None
+                        break
+                self._quick = index.pending <= ON_THE_SPOT
         except Exception as exc:  # the word vectors serve the searches; the cause to the log
             log.exception("making the sentence encoder's note vectors failed")
             self.broken = f"making the sentence encoder's note vectors failed ({exc})"
         finally:
+            self._quick = False
             model = index.embedder()
             if model is not None:
                 model.let_go(0.0)  # its worker process ends
