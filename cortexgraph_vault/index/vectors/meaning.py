@@ -278,8 +278,8 @@ class MeaningVectors:
             return self._thread
 
     def _fill(self) -> None:
-        made = self._index
-        self._quick = made is not None and made.pending <= ON_THE_SPOT
+        before = self._index
+        self._quick = before is not None and before.pending <= ON_THE_SPOT
         if not self._quick:
             time.sleep(START_AFTER)
         index = self.index
@@ -292,8 +292,8 @@ class MeaningVectors:
         try:
             while True:
                 waiting = index.waiting()
-                made = index.sync(self.text_of, saved, SLICE)
-                if made and self.on_made is not None and len(waiting) <= HAND_ON:
+                embedded = index.sync(self.text_of, saved, SLICE)
+                if embedded and self.on_made is not None and len(waiting) <= HAND_ON:
                     self.on_made(index.made(waiting))
                 self.save()  # complete now: the daemon's read processes take it
                 with self._lock:  # a note marked from here on starts another fill
