@@ -164,6 +164,8 @@ class MeaningVectors:
     def _from_maker(self, index: SemanticIndex, waiting: list[str]) -> list[str]:
         """A follower: the notes of `waiting` still without their vector once the maker's
         vectors of them have come (or could not: a few are then embedded here)."""
+        index.sync(self.text_of, embed=False)  # a touch leaves a note's vector as it is
+        waiting = [p for p in waiting if p in set(index.waiting())]
         early = [self._early.pop(p) for p in waiting if p in self._early]
         if early:
             for item in index.take(early, self.text_of):
