@@ -325,3 +325,27 @@ def test_a_burst_of_saves_is_embedded_once_and_a_follower_then_ranks_by_meaning(
     assert [h.path for h in hits][:1] == [saved[0]]
     for content in BURST:  # in the maker and the follower together: once each
         assert sum(content in text for text in embedded) == 1, content
+
+
+def test_a_follower_waits_for_no_vector_of_a_memory_touched_since(
+    tmp_path: Path, embedded_anywhere: list[str]
+) -> None:
+    vault = notes_vault(tmp_path / "vault")
+    maker_service = service_for(vault, meaning_search=True)
+    maker = maker_service.engine.catalog.meaning
+    saved = maker_service.save(BURST[0])
+    assert maker.wait() is not None
+    follower = service_for(vault, meaning_search=True)
+    follower.engine.follow_told_changes()
+    following = follower.engine.catalog.meaning
+    assert following.ready() is not None
+    waited: list[bool] = []
+    maker.on_made = following.take
+    following.await_made = lambda done: waited.append(True) or False  # none ever comes
+    embedded_anywhere.clear()
+    maker_service.touch(saved.memory_id)  # its frontmatter: the text it is embedded from stays
+    follower.engine.catalog.reload(saved.path)
+    hits = follower.search_unified("how do I get to work", limit=3).results
+    assert following.ready() is not None  # by the sentence encoder
+    assert [h.path for h in hits][:1] == [saved.path]
+    assert waited == [] and not any(BURST[0] in text for text in embedded_anywhere)
