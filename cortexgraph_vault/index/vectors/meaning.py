@@ -164,8 +164,6 @@ class MeaningVectors:
     def _from_maker(self, index: SemanticIndex, waiting: list[str]) -> list[str]:
         """A follower: the notes of `waiting` still without their vector once the maker's
         vectors of them have come (or could not: a few are then embedded here)."""
-        index.sync(self.text_of, embed=False)  # a touch leaves a note's vector as it is
-        waiting = [p for p in waiting if p in set(index.waiting())]
         early = [self._early.pop(p) for p in waiting if p in self._early]
         if early:
             for item in index.take(early, self.text_of):
@@ -197,6 +195,8 @@ class MeaningVectors:
         if self._quick and thread is not None:
             thread.join()  # a few notes just changed: what a search would embed here
         index = self.index
+        if self.follows:  # a touch leaves a note's vector as it is: nothing is sent for it
+            index.sync(self.text_of, embed=False)
         waiting = index.waiting() if index.pending <= ON_THE_SPOT else None
         if waiting and self.follows:
             waiting = self._from_maker(index, waiting)

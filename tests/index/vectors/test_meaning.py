@@ -349,3 +349,27 @@ def test_a_follower_waits_for_no_vector_of_a_memory_touched_since(
     assert following.ready() is not None  # by the sentence encoder
     assert [h.path for h in hits][:1] == [saved.path]
     assert waited == [] and not any(BURST[0] in text for text in embedded_anywhere)
+
+
+def test_a_follower_ranks_by_meaning_after_more_touches_than_a_search_embeds(
+    tmp_path: Path, embedded_anywhere: list[str]
+) -> None:
+    vault = notes_vault(tmp_path / "vault")
+    maker_service = service_for(vault, meaning_search=True)
+    maker = maker_service.engine.catalog.meaning
+    saved = [maker_service.save(content) for content in BURST]
+    assert maker.wait() is not None
+    follower = service_for(vault, meaning_search=True)
+    follower.engine.follow_told_changes()
+    following = follower.engine.catalog.meaning
+    assert following.ready() is not None
+    maker.on_made = following.take
+    following.await_made = lambda done: maker.wait() is not None and done()
+    embedded_anywhere.clear()
+    for memory in saved:  # more than a search embeds on the spot: its frontmatter only
+        maker_service.touch(memory.memory_id)
+        follower.engine.catalog.reload(memory.path)
+    hits = follower.search_unified("how do I get to work", limit=3).results
+    assert following.ready() is not None  # by the sentence encoder, not the word vectors
+    assert [h.path for h in hits][:1] == [saved[0].path]
+    assert not any(content in text for text in embedded_anywhere for content in BURST)
