@@ -55,6 +55,10 @@ SLICE = 64  # notes embedded between two saves of the file
 # At most this many vectors made at once are handed to the read processes with a message;
 # more (a fill of the vault) they take from the file.
 HAND_ON = 1024
+# The daemon saves the file after a few notes made at a change, not after each: its read
+# processes have their vectors from its messages; one started since takes the file and
+# embeds the few it lacks itself.
+SAVE_AFTER = ON_THE_SPOT // 2
 # The fill starts this long after the search that asked for it, which answers first: the
 # fill's first step (every note's text and its hash) would hold the interpreter meanwhile.
 START_AFTER = 1.0
@@ -93,6 +97,10 @@ class MeaningVectors:
         # on (`take`); False when they did not come
         self.await_made: Callable[[Callable[[], bool]], bool] | None = None
         self._early: dict[str, MadeVector] = {}  # a follower's vectors of a change to come
+        # a follower's notes told changed, whose vectors the maker sends (not those the file
+        # it took lacked: the maker made them before this process listened)
+        self._told: set[str] = set()
+        self._unsaved = 0  # the maker's notes embedded since it last saved the file
         self._quick = False  # the fill running embeds a few notes just changed
         self._made = (0, 0)  # the fill's notes embedded, and to embed
         self._index: SemanticIndex | None = None
@@ -131,6 +139,7 @@ class MeaningVectors:
         with self._lock:
             if self.follows:  # marked again on the vectors taken next
                 self._marked.add(path)
+                self._told.add(path)
         index = self._index
         if index is not None:  # else marked when made
             index.mark(path)
@@ -158,8 +167,11 @@ class MeaningVectors:
         early = self._early
         if len(early) > HAND_ON:
             early.clear()
-        for item in index.take(made, self.text_of):
+        other = index.take(made, self.text_of)
+        for item in other:
             early[item[0]] = item
+        with self._lock:
+            self._told.difference_update(p for p, _, _ in made if p not in early)
 
     def _from_maker(self, index: SemanticIndex, waiting: list[str]) -> list[str]:
         """A follower: the notes of `waiting` still without their vector once the maker's
@@ -168,7 +180,9 @@ class MeaningVectors:
         if early:
             for item in index.take(early, self.text_of):
                 self._early[item[0]] = item
-        missing = set(waiting)
+        with self._lock:
+            missing = self._told.intersection(waiting)
+        here = set(waiting) - missing
 
         def done() -> bool:
             missing.intersection_update(index.waiting())
@@ -176,7 +190,7 @@ class MeaningVectors:
 
         if not done() and self.await_made is not None and not self.await_made(done):
             log.warning("%d note vectors did not come from the daemon: embedded here", len(missing))
-        return sorted(missing)
+        return sorted(missing | here)
 
     def ready(self) -> SemanticIndex | None:
         """The index when every note has its vector (a few missing are made now), else None
@@ -206,6 +220,8 @@ class MeaningVectors:
             return None
         try:
             index.sync(self.text_of)
+            with self._lock:
+                self._told.difference_update(waiting or ())
         except ModelUnavailable as exc:  # this process's copy (the worker's loaded)
             log.warning("sentence encoder unavailable: %s", exc)
             self.broken = str(exc)
@@ -293,11 +309,13 @@ class MeaningVectors:
 
         try:
             while True:
-                waiting = index.waiting()
-                embedded = index.sync(self.text_of, saved, SLICE)
+                waiting, quick = index.waiting(), self._quick
+                embedded = index.sync(self.text_of, None if quick else saved, SLICE)
                 if embedded and self.on_made is not None and len(waiting) <= HAND_ON:
                     self.on_made(index.made(waiting))
-                self.save()  # complete now: the daemon's read processes take it
+                self._unsaved += embedded
+                if not quick or self._unsaved >= SAVE_AFTER:
+                    self.save()  # complete now: the daemon's read processes take it
                 with self._lock:  # a note marked from here on starts another fill
                     if not index.pending or index is not self._index:
                         self._thread = None
@@ -319,6 +337,7 @@ class MeaningVectors:
         index = self._index
         if self.follows:  # the file is the maker's
             return
+        self._unsaved = 0
         exported = index.export() if index is not None else None
         if self.file is None or exported is None:
             return
