@@ -373,3 +373,24 @@ def test_a_follower_ranks_by_meaning_after_more_touches_than_a_search_embeds(
     assert following.ready() is not None  # by the sentence encoder, not the word vectors
     assert [h.path for h in hits][:1] == [saved[0].path]
     assert not any(content in text for text in embedded_anywhere for content in BURST)
+
+
+def test_a_follower_started_after_a_few_saves_embeds_what_its_file_lacks_without_waiting(
+    tmp_path: Path,
+) -> None:
+    vault = notes_vault(tmp_path / "vault")
+    maker_service = service_for(vault, meaning_search=True)
+    maker = maker_service.engine.catalog.meaning
+    assert maker.wait() is not None
+    few = BURST[:3]  # fewer than the maker saves its file after (SAVE_AFTER)
+    saved = [maker_service.save(content).path for content in few]
+    assert maker.wait() is not None and all(maker.index.vector_of(p) is not None for p in saved)
+    follower = service_for(vault, meaning_search=True)  # a read process started since
+    follower.engine.follow_told_changes()
+    following = follower.engine.catalog.meaning
+    waited: list[bool] = []
+    following.await_made = lambda done: waited.append(True) or False  # none would come
+    hits = follower.search_unified("how do I get to work", limit=3).results
+    assert following.ready() is not None  # by the sentence encoder
+    assert [h.path for h in hits][:1] == [saved[0]]
+    assert waited == []
