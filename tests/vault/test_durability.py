@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from cortexgraph_vault.core.memory import Memory
 from cortexgraph_vault.core.note import parse_note
 from cortexgraph_vault.handlers.writes import writes
 from cortexgraph_vault.models import TouchResult
 from cortexgraph_vault.requests.memories import TouchMemoryRequest
+from cortexgraph_vault.service import MemoryService
 from cortexgraph_vault.vault import durability
 from tests.mcp.mcp_session import service_for
 
@@ -33,11 +35,16 @@ class HeldFsync:
         self.inner(folder)
 
 
+def service_and_memory(vault: Path) -> tuple[MemoryService, Memory]:
+    """A service over `vault` and one of its memories (one with an id)."""
+    service = service_for(vault)
+    return service, next(m for m in service.engine.catalog.memories() if m.id)
+
+
 def test_a_touch_through_a_call_waits_for_its_folder_fsync_made_after_the_lock(
     sample_vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    service = service_for(sample_vault)
-    memory = next(m for m in service.engine.catalog.memories() if m.id)
+    service, memory = service_and_memory(sample_vault)
     held = HeldFsync(monkeypatch)
     answers: list[TouchResult] = []
     touching = threading.Thread(
@@ -62,8 +69,7 @@ def test_a_touch_through_a_call_waits_for_its_folder_fsync_made_after_the_lock(
 def test_a_write_outside_a_call_fsyncs_its_folder_before_it_returns(
     sample_vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    service = service_for(sample_vault)
-    memory = next(m for m in service.engine.catalog.memories() if m.id)
+    service, memory = service_and_memory(sample_vault)
     synced: list[Path] = []
     monkeypatch.setattr(durability, "fsync_folder", synced.append)
     before = durability.DURABILITY.folder_syncs
@@ -96,8 +102,7 @@ def test_a_touch_begun_by_a_door_is_ready_to_finish_once_its_folder_is_fsynced(
     sample_vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """What the REST door waits for in its event loop instead of a thread of its own."""
-    service = service_for(sample_vault)
-    memory = next(m for m in service.engine.catalog.memories() if m.id)
+    service, memory = service_and_memory(sample_vault)
     held = HeldFsync(monkeypatch)
     end = service.begin("test.touch", False, lambda: service.touch(memory.id or ""))
     assert held.started.wait(WAIT)
