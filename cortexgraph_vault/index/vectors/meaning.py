@@ -52,8 +52,8 @@ MadeVector = tuple[str, bytes, "np.ndarray"]  # a note's path, its text's key, i
 ON_THE_SPOT = 16
 ON_THE_SPOT_CHARS = 2000
 SLICE = 64  # notes embedded between two saves of the file
-# At most this many vectors made at once are handed to the read processes with a message;
-# more (a fill of the vault) they take from the file.
+# The vectors of at most this many notes changed since are handed to the read processes with
+# messages; those of more (a fill of the vault) they take from the file.
 HAND_ON = 1024
 # The daemon saves the file after a few notes made at a change, not after each: its read
 # processes have their vectors from its messages; one started since takes the file and
@@ -101,8 +101,10 @@ class MeaningVectors:
         # it took lacked: the maker made them before this process listened)
         self._told: set[str] = set()
         self._unsaved = 0  # the maker's notes embedded since it last saved the file
+        # the maker's notes changed since it has read processes (what they are told of):
+        # embedded before the rest of a fill, and their vectors handed on
+        self._changed: set[str] = set()
         self._quick = False  # the fill running embeds a few notes just changed
-        self._made = (0, 0)  # the fill's notes embedded, and to embed
         self._index: SemanticIndex | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -143,10 +145,17 @@ class MeaningVectors:
         index = self._index
         if index is not None:  # else marked when made
             index.mark(path)
-            if not self.follows:
-                # made now, behind the change, not at a search: the daemon's read processes
-                # search, not the daemon, and wait for these vectors
-                self.fill_behind()
+        if self.follows:
+            return
+        # a change told to the read processes (they and `on_made` come after the vault's
+        # first load); after its mark: `_hand_on` sends only what is no longer marked
+        with self._lock:
+            if self.on_made is not None and len(self._changed) < HAND_ON:
+                self._changed.add(path)
+        if index is not None:
+            # made now, behind the change, not at a search: the daemon's read processes
+            # search, not the daemon, and wait for these vectors
+            self.fill_behind()
 
     def drop(self, path: str) -> None:
         if self._index is not None:
@@ -222,6 +231,8 @@ class MeaningVectors:
             index.sync(self.text_of)
             with self._lock:
                 self._told.difference_update(waiting or ())
+            if not self.follows:
+                self._hand_on(index)
         except ModelUnavailable as exc:  # this process's copy (the worker's loaded)
             log.warning("sentence encoder unavailable: %s", exc)
             self.broken = str(exc)
@@ -246,9 +257,6 @@ class MeaningVectors:
         index = self._index
         waiting = notes if index is None else index.pending
         filling = self.filling
-        if filling and index is not None:
-            done, total = self._made
-            waiting += total - done
         problem = self.broken or (index.problem if index is not None else None)
         ready = problem is None and not filling and index is not None and waiting <= ON_THE_SPOT
         return MeaningState(ready, max(0, notes - waiting), notes, problem)
@@ -263,11 +271,11 @@ class MeaningVectors:
             return
         self._taken = stamp
         try:
-            found, complete = _read_complete(self.file)
+            found = _read_complete(self.file)
         except Exception as exc:  # the maker writes it aside and renames: seldom half a file
             log.warning("%s unusable (%s); searching by the word vectors", self.file, exc)
             return
-        if not complete:
+        if found is None:
             return
         from cortexgraph_vault.index.vectors.semantic import SemanticIndex
 
@@ -301,26 +309,25 @@ class MeaningVectors:
         if not self._quick:
             time.sleep(START_AFTER)
         index = self.index
-        self._made = (0, 0)
-
-        def saved(done: int, total: int) -> None:
-            self._made = (done, total)
-            self.save()
-
+        full = not self._quick  # saved at its end whatever it made: complete, to be taken
         try:
+            # the marks of notes whose vector is of their text come off at once: those left
+            # are what is left to embed (the status counts them)
+            index.sync(self.text_of, embed=False)
             while True:
-                waiting, quick = index.waiting(), self._quick
-                embedded = index.sync(self.text_of, None if quick else saved, SLICE)
-                if embedded and self.on_made is not None and len(waiting) <= HAND_ON:
-                    self.on_made(index.made(waiting))
+                quick = self._quick = index.pending <= ON_THE_SPOT
+                full = full or not quick
+                embedded = index.sync(self.text_of, only=self._next_batch(index))
+                self._hand_on(index)
                 self._unsaved += embedded
-                if not quick or self._unsaved >= SAVE_AFTER:
-                    self.save()  # complete now: the daemon's read processes take it
+                if self._unsaved >= (SAVE_AFTER if quick else SLICE) or (
+                    full and not index.pending
+                ):
+                    self.save()  # complete once a few at most wait: the read processes take it
                 with self._lock:  # a note marked from here on starts another fill
                     if not index.pending or index is not self._index:
                         self._thread = None
                         break
-                self._quick = index.pending <= ON_THE_SPOT
         except Exception as exc:  # the word vectors serve the searches; the cause to the log
             log.exception("making the sentence encoder's note vectors failed")
             self.broken = f"making the sentence encoder's note vectors failed ({exc})"
@@ -329,6 +336,26 @@ class MeaningVectors:
             model = index.embedder()
             if model is not None:
                 model.let_go(0.0)  # its worker process ends
+
+    def _next_batch(self, index: SemanticIndex) -> list[str]:
+        """The notes to embed next: those changed since first (a memory just saved, that a
+        read process waits for), then a slice of the rest; the one batch in flight is all a
+        change waits for."""
+        waiting = index.waiting()
+        with self._lock:
+            changed = [path for path in waiting if path in self._changed]
+        return changed[:SLICE] or waiting[:SLICE]
+
+    def _hand_on(self, index: SemanticIndex) -> None:
+        """The vectors of the notes changed since that have theirs now, to the read
+        processes (a touched note's, unchanged, too: a message of a few)."""
+        with index.embedding, self._lock:  # none half made: each is of its note's text
+            waiting = set(index.waiting())
+            made = [path for path in self._changed if path not in waiting]
+            self._changed.difference_update(made)
+        found = index.made(made) if made else []
+        if found and self.on_made is not None:
+            self.on_made(found)
 
     def save(self) -> None:
         """The vectors to the file (written aside, then renamed over it)."""
@@ -342,11 +369,9 @@ class MeaningVectors:
         if self.file is None or exported is None:
             return
         used = [i for i, path in enumerate(exported["paths"]) if path is not None]
-        done, total = self._made
         # a few notes changed during the fill (a memory saved meanwhile) leave it complete: a
-        # follower embeds those on the spot, as a search here does, and nothing else would
-        # save the file again for them
-        complete = len(exported["pending"]) <= ON_THE_SPOT and done >= total
+        # follower has their vectors from the messages, or embeds them on the spot
+        complete = len(exported["pending"]) <= ON_THE_SPOT
         aside = self.file.with_name(f"{self.file.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
             with aside.open("wb") as f:
@@ -364,23 +389,27 @@ class MeaningVectors:
 
 
 def _read(path: Path) -> ExportedVectors:
-    return _read_complete(path)[0]
+    found = _read_complete(path, whole=False)
+    assert found is not None
+    return found
 
 
-def _read_complete(path: Path) -> tuple[ExportedVectors, bool]:
-    """The vectors the file holds, and whether it held every note when it was saved."""
+def _read_complete(path: Path, *, whole: bool = True) -> ExportedVectors | None:
+    """The vectors the file holds; `whole`: only when it held every note when it was saved
+    (else None, the vectors not read: a follower looks at each file a fill saves)."""
     import numpy as np
 
     with np.load(path, allow_pickle=False) as found:
+        if whole and not ("complete" in found.files and bool(found["complete"])):
+            return None
         paths: list[str | None] = [str(p) for p in found["paths"]]
-        complete = bool(found["complete"]) if "complete" in found.files else False
         exported: ExportedVectors = {
             "paths": paths,
             "keys": found["keys"],
             "notes": found["notes"],
             "pending": [],
         }
-        return exported, complete
+        return exported
 
 
 def _stamp(path: Path | None) -> tuple[int, int] | None:

@@ -122,27 +122,33 @@ class SemanticIndex:
         slice_size: int = EMBED_SLICE,
         *,
         embed: bool = True,
+        only: Iterable[str] | None = None,
     ) -> int:
         """Embed every note marked as changed whose text is new; the number embedded.
         `progress`: told (embedded, to embed) after each slice of `slice_size` notes.
         Not `embed`: only the marks of notes whose vector is of their text are taken off
-        (another process makes the vectors); the others stay marked."""
+        (another process makes the vectors, or they are made a few at a time); the others
+        stay marked. `only`: those of these notes; the others stay marked."""
         with self.embedding:
             with self.lock:
-                if not self._stale:
+                chosen = self._stale if only is None else self._stale.intersection(only)
+                if not chosen:
                     return 0
                 notes = self._rows()
                 if notes is None:
                     self._stale.clear()
                     return 0
                 todo = []
-                for path in self._stale:
+                for path in chosen:
                     text = text_of(path)
                     if text is None:
                         notes.remove(path)
                     elif notes.key_of(path) != text_key(text):
                         todo.append(path)
-                self._stale.clear()
+                if only is None:
+                    self._stale.clear()
+                else:
+                    self._stale -= chosen
                 if not embed:
                     self._stale.update(todo)
                     return 0

@@ -396,7 +396,6 @@ def test_a_follower_started_after_a_few_saves_embeds_what_its_file_lacks_without
     assert waited == []
 
 
-@pytest.mark.xfail(strict=True, reason="the fill takes changes after its whole batch")
 def test_a_memory_saved_during_a_fill_is_embedded_and_handed_on_before_the_fills_other_notes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -442,7 +441,6 @@ def test_a_memory_saved_during_a_fill_is_embedded_and_handed_on_before_the_fills
     assert [path for kind, path in events if kind == "handed on"] == [saved]
 
 
-@pytest.mark.xfail(strict=True, reason="the fill takes changes after its whole batch")
 def test_a_memory_saved_as_a_restarted_daemon_checks_a_large_vault_is_handed_on(
     tmp_path: Path, embedded_anywhere: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -468,5 +466,5 @@ def test_a_memory_saved_as_a_restarted_daemon_checks_a_large_vault_is_handed_on(
     hits = follower.search_unified("how do I get to work", limit=3).results
     assert following.ready() is not None  # by the sentence encoder
     assert [h.path for h in hits][:1] == [saved]
-    assert waited == [True]  # its vector had come from the maker
+    assert False not in waited  # its vector came from the maker (here, before the search)
     assert sum(BURST[0] in text for text in embedded_anywhere) == 1  # by the maker alone
