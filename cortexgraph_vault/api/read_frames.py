@@ -35,6 +35,7 @@ class FrameSocket:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self._buffer = bytearray()
+        self.closed = False  # the daemon closed its end (or died)
 
     def recv(self) -> object | None:
         """The next message; None once the daemon has closed its end (or died)."""
@@ -44,14 +45,15 @@ class FrameSocket:
             try:
                 chunk = self.sock.recv(CHUNK)
             except ConnectionError:
-                return None
+                chunk = b""
             if not chunk:
+                self.closed = True
                 return None
             self._buffer += chunk
 
     def recv_within(self, seconds: float) -> object | None:
-        """The next message; None when none came within `seconds` (or the daemon has closed
-        its end: the next `recv` says so)."""
+        """The next message; None when none came within `seconds`, or the daemon has closed
+        its end (`closed`)."""
         self.sock.settimeout(max(seconds, 0.001))
         try:
             return self.recv()
