@@ -9,7 +9,9 @@ Daemon → read process: the `Config` first; then `("changed", [(kind, path, not
 and `("vectors", [(path, key, vector), ...])` (sentence vectors the daemon has just made,
 index/vectors/meaning.py).
 Read process → daemon: `("ready", pid)` once its index is loaded, then for each read
-`("ok", id, model name | None, JSON bytes, seconds)`, `("error", id, pickled VaultError)`
+`("ok", id, model name | None, JSON bytes, seconds, ranked)` (`ranked`: a search's ranking,
+`by_encoder` or `by_word_vectors`, index/vectors/meaning.py; else None),
+`("error", id, pickled VaultError)`
 or `("again", id)` (answer it yourself: the daemon does, with the same code).
 """
 

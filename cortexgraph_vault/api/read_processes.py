@@ -180,9 +180,11 @@ class ReadProcesses:
                 if done is None or done.done():
                     continue  # its client went away
                 if kind == "ok":
-                    _, _, model, body, seconds = message
+                    _, _, model, body, seconds, ranked = message
                     done.set_result((model, body, link.process.pid))
                     self.service.metrics.record(f"rest.{route}", seconds)
+                    if ranked is not None:  # which ranking the metrics' searches had
+                        self.service.metrics.record(f"rest.{route}.{ranked}", seconds)
                 elif kind == "error":
                     done.set_exception(pickle.loads(message[2]))
                 else:

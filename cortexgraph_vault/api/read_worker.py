@@ -109,10 +109,13 @@ def answer(
         return ("again", rid)
     if started is None:
         started = time.perf_counter()
+    searches = service.engine.catalog.meaning.searches
+    before = dict(searches)
     try:
         end = service.begin(f"rest.{name}", True, lambda: endpoint.fn(service, **kwargs))
         model, body = encoded(end())
-        return ("ok", rid, model, body, time.perf_counter() - started)
+        ranked = next((k for k, n in searches.items() if n != before.get(k)), None)
+        return ("ok", rid, model, body, time.perf_counter() - started, ranked)
     except Parked:
         return None
     except VaultError as exc:

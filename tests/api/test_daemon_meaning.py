@@ -79,6 +79,10 @@ def test_a_paraphrase_is_found_by_meaning_once_the_daemon_says_its_vectors_are_m
         found: list[dict[str, Any]] = answer.json()["results"]
         assert found[0]["path"] == saved
         assert found[0]["explain"]["lexical"] == 0.0  # not one word in common: its meaning
+        # the daemon's metrics count the read process's searches by what ranked them
+        metrics = client.post("/api/v1/operations/get_performance_metrics", json={}).json()
+        counts = {o["operation"]: o["count"] for o in metrics["operations"]}
+        assert counts.get("rest.search.by_encoder", 0) >= 1, counts
     finally:
         assert daemon.stop() == 0, daemon.err
     # the same question by words and word vectors (this process: the encoder off)

@@ -15,7 +15,7 @@ from cortexgraph_vault.api import read_worker
 from cortexgraph_vault.api.read_frames import FrameSocket, pack
 from cortexgraph_vault.index.vectors import query_vectors
 from cortexgraph_vault.index.vectors.encoder_worker import WorkerEncoder
-from cortexgraph_vault.index.vectors.meaning import MadeVector, MeaningVectors
+from cortexgraph_vault.index.vectors.meaning import BY_ENCODER, MadeVector, MeaningVectors
 from cortexgraph_vault.index.vectors.minilm import SentenceEncoder
 from cortexgraph_vault.requests.browse import ListMemoriesRequest
 from cortexgraph_vault.requests.vault import SearchUnifiedRequest
@@ -112,10 +112,12 @@ def test_a_read_behind_a_search_waiting_for_the_daemons_vectors_is_answered_firs
     daemon.send(("read", 2, "list_memories", {"request": ListMemoriesRequest()}))
     listed = daemon.answer()
     assert listed[:2] == ("ok", 2)  # while the search waits
+    assert listed[5] is None  # no search: no ranking to tell
     assert saved in listed[3].decode()
     daemon.send(("vectors", made))
     found = daemon.answer()
     assert found[:2] == ("ok", 1)
+    assert found[5] == BY_ENCODER  # what the daemon's metrics count it under
     hits = json.loads(found[3])["results"]
     assert hits[0]["path"] == saved  # by meaning: not one word in common
     # the read process embedded its queries, not one note: the daemon's file and vectors

@@ -16,10 +16,11 @@ The daemon's read processes answer its searches from indexes of their own. They 
 vectors (`follows`): the daemon makes them once, and each read process takes the file the
 daemon saved once it holds every note, so a vault is embedded once, not once a process.
 A note saved or changed after that is embedded by the daemon at once, behind its answer
-(`mark`), and its vector handed to each read process (`on_made`, `take`). A search there that
-finds a few notes waiting waits for the daemon's vectors of them (`await_made`) rather than
-embed them again: what it ranks by depends on the vault and the query, not on how far the
-daemon's file has got under a burst of saves.
+(`mark`), before the rest of a fill still running (a large vault's first), and its vector
+handed to each read process (`on_made`, `take`). A search there that finds a few notes
+waiting waits for the daemon's vectors of them (`await_made`) rather than embed them again:
+what it ranks by depends on the vault and the query, not on how far the daemon's file has got
+under a burst of saves.
 """
 
 from __future__ import annotations
@@ -62,6 +63,9 @@ SAVE_AFTER = ON_THE_SPOT // 2
 # The fill starts this long after the search that asked for it, which answers first: the
 # fill's first step (every note's text and its hash) would hold the interpreter meanwhile.
 START_AFTER = 1.0
+
+
+BY_ENCODER, BY_WORD_VECTORS = "by_encoder", "by_word_vectors"
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,8 @@ class MeaningVectors:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self.broken: str | None = None  # why the last fill failed: none is tried again
+        # searches the encoder would read, by what ranked them (a benchmark's row says which)
+        self.searches: dict[str, int] = {BY_ENCODER: 0, BY_WORD_VECTORS: 0}
 
     @property
     def index(self) -> SemanticIndex:
@@ -239,6 +245,11 @@ class MeaningVectors:
             return None
         return index if index.available and not index.pending else None
 
+    def ranked(self, *, by_encoder: bool) -> None:
+        """A search the encoder would read was ranked by it, or by the word vectors (its
+        vectors not all made yet, or it is unusable)."""
+        self.searches[BY_ENCODER if by_encoder else BY_WORD_VECTORS] += 1
+
     def wait(self) -> SemanticIndex | None:
         """`ready`, once the thread has made every vector (a benchmark, a test); None when
         the model cannot be loaded or turned off."""
@@ -343,12 +354,14 @@ class MeaningVectors:
         change waits for."""
         waiting = index.waiting()
         with self._lock:
-            changed = [path for path in waiting if path in self._changed]
+            changed = [path for path in waiting if path in self._changed] if self._changed else []
         return changed[:SLICE] or waiting[:SLICE]
 
     def _hand_on(self, index: SemanticIndex) -> None:
         """The vectors of the notes changed since that have theirs now, to the read
         processes (a touched note's, unchanged, too: a message of a few)."""
+        if not self._changed:  # no read processes, or nothing changed since
+            return
         with index.embedding, self._lock:  # none half made: each is of its note's text
             waiting = set(index.waiting())
             made = [path for path in self._changed if path not in waiting]
