@@ -48,7 +48,8 @@ log = logging.getLogger("cortexgraph_vault.read_process")
 # embeds them itself (the daemon's encoder is failing, or it made them before this started).
 MAKER_WAIT = 10.0
 
-ParkedRead = tuple[float, float, tuple[Any, ...]]  # until when it waits, first tried, the read
+# until when it waits, when first tried, the changes told before it came, the read
+ParkedRead = tuple[float, float, int, tuple[Any, ...]]
 
 
 class Parked(Exception):
@@ -176,7 +177,8 @@ def serve(sock: socket.socket, clock: Clock | None = None) -> None:
     meaning.await_made = await_made
     warm(service, routes)
     link.send(("ready", os.getpid()))
-    reads: CheapestFirst[tuple[Any, ...]] = CheapestFirst()
+    # each read with the changes told before it came: a search waits for their vectors only
+    reads: CheapestFirst[tuple[int, tuple[Any, ...]]] = CheapestFirst()
     parked: list[ParkedRead] = []
     again: deque[ParkedRead] = deque()  # parked reads to answer before the others: they came first
     while True:
@@ -195,7 +197,7 @@ def serve(sock: socket.socket, clock: Clock | None = None) -> None:
         for message in incoming:
             assert isinstance(message, tuple)
             if message[0] == "read":
-                reads.add(message[2], message, now)
+                reads.add(message[2], (meaning.told, message), now)
             elif message[0] == "vectors":
                 meaning.take(message[1])
                 came = True
@@ -205,16 +207,17 @@ def serve(sock: socket.socket, clock: Clock | None = None) -> None:
             again.extend(parked)
             parked.clear()
         if again:
-            until, first_tried, message = again.popleft()
+            until, first_tried, told, message = again.popleft()
         elif reads:
-            message = reads.take(now)[1]
+            told, message = reads.take(now)[1]
             until, first_tried = now + MAKER_WAIT, time.perf_counter()
         else:
             continue
         started = time.perf_counter()
+        meaning.horizon = told
         result = answer(service, routes, message, first_tried)
         if result is None:
-            parked.append((until, first_tried, message))
+            parked.append((until, first_tried, told, message))
             continue
         link.send(result)
         reads.cost(message[2], time.perf_counter() - started)

@@ -146,3 +146,48 @@ def test_a_search_whose_vectors_do_not_come_is_answered_once_its_wait_is_over(
     assert [text for text in by_reader if MEMORY in text]  # by itself, at the wait's end
     daemon.sock.close()
     daemon.thread.join(ANSWER_WAIT)
+
+
+def test_a_waiting_search_waits_for_the_changes_before_it_not_for_those_that_came_after(
+    maker: MemoryService, embedded_by: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # under a stream of saves there is always a newer memory whose vector is on its way: a
+    # search waiting for those too would be answered only when the saves pause
+    monkeypatch.setattr(read_worker, "MAKER_WAIT", 3600.0)
+    waits = threading.Event()
+    real = MeaningVectors._from_maker
+
+    def flagged(self: MeaningVectors, index: Any, waiting: list[str]) -> Any:
+        waits.set()
+        return real(self, index, waiting)
+
+    monkeypatch.setattr(MeaningVectors, "_from_maker", flagged)
+    made: list[MadeVector] = []
+    meaning = maker.engine.catalog.meaning
+    daemon = Daemon(maker)
+    meaning.on_made = made.extend
+    before = maker.save(MEMORY).path
+    assert meaning.wait() is not None
+    daemon.send(("changed", [("note", before, False)]))
+    search = SearchUnifiedRequest(query="how do I get to work", limit=3)
+    daemon.send(("read", 1, "search", {"request": search}))
+    assert waits.wait(ANSWER_WAIT)
+    knitting = "Maya's grandmother taught her to knit scarves when she was seven."
+    after = maker.save(knitting).path  # saved while the search waits: its vector held back
+    assert meaning.wait() is not None and [m[0] for m in made] == [before, after]
+    daemon.send(("changed", [("note", after, False)]))
+    daemon.send(("vectors", made[:1]))
+    found = daemon.answer()
+    assert found[:2] == ("ok", 1) and found[5] == BY_ENCODER
+    assert json.loads(found[3])["results"][0]["path"] == before
+    daemon.send(("vectors", made[1:]))
+    daemon.send(
+        ("read", 2, "search", {"request": SearchUnifiedRequest(query="woollen handicrafts")})
+    )
+    found = daemon.answer()
+    assert found[:2] == ("ok", 2) and found[5] == BY_ENCODER
+    assert json.loads(found[3])["results"][0]["path"] == after
+    by_reader = [text for thread, text in embedded_by if thread == "read-process"]
+    assert not [text for text in by_reader if "cycle" in text or "knit" in text]
+    daemon.sock.close()
+    daemon.thread.join(ANSWER_WAIT)

@@ -102,8 +102,14 @@ class MeaningVectors:
         self.await_made: Callable[[Callable[[], bool]], bool] | None = None
         self._early: dict[str, MadeVector] = {}  # a follower's vectors of a change to come
         # a follower's notes told changed, whose vectors the maker sends (not those the file
-        # it took lacked: the maker made them before this process listened)
-        self._told: set[str] = set()
+        # it took lacked: the maker made them before this process listened), each with the
+        # count of changes told when it was told
+        self._told: dict[str, int] = {}
+        self.told = 0  # a follower's changes told so far
+        # a follower's search waits only for the vectors of changes told up to this count
+        # (those before it came: a later one it may not see, as any read and change that
+        # overlap); None: of every change told
+        self.horizon: int | None = None
         self._unsaved = 0  # the maker's notes embedded since it last saved the file
         # the maker's notes changed since it has read processes (what they are told of):
         # embedded before the rest of a fill, and their vectors handed on
@@ -147,7 +153,8 @@ class MeaningVectors:
         with self._lock:
             if self.follows:  # marked again on the vectors taken next
                 self._marked.add(path)
-                self._told.add(path)
+                self.told += 1
+                self._told[path] = self.told
         index = self._index
         if index is not None:  # else marked when made
             index.mark(path)
@@ -186,18 +193,24 @@ class MeaningVectors:
         for item in other:
             early[item[0]] = item
         with self._lock:
-            self._told.difference_update(p for p, _, _ in made if p not in early)
+            for path, _, _ in made:
+                if path not in early:
+                    self._told.pop(path, None)
 
-    def _from_maker(self, index: SemanticIndex, waiting: list[str]) -> list[str]:
-        """A follower: the notes of `waiting` still without their vector once the maker's
-        vectors of them have come (or could not: a few are then embedded here)."""
+    def _from_maker(self, index: SemanticIndex, waiting: list[str]) -> tuple[list[str], set[str]]:
+        """A follower: the notes of `waiting` to embed here once the maker's vectors of them
+        have come (or could not: a few are then embedded here); and those changed after the
+        search came (`horizon`), left as they are."""
         early = [self._early.pop(p) for p in waiting if p in self._early]
         if early:
             for item in index.take(early, self.text_of):
                 self._early[item[0]] = item
+        horizon = self.horizon
         with self._lock:
-            missing = self._told.intersection(waiting)
-        here = set(waiting) - missing
+            told = {p: self._told[p] for p in waiting if p in self._told}
+        later = {p for p, at in told.items() if horizon is not None and at > horizon}
+        missing = set(told) - later
+        here = set(waiting) - set(told)
 
         def done() -> bool:
             missing.intersection_update(index.waiting())
@@ -205,7 +218,7 @@ class MeaningVectors:
 
         if not done() and self.await_made is not None and not self.await_made(done):
             log.warning("%d note vectors did not come from the daemon: embedded here", len(missing))
-        return sorted(missing | here)
+        return sorted(missing | here), later
 
     def ready(self) -> SemanticIndex | None:
         """The index when every note has its vector (a few missing are made now), else None
@@ -227,23 +240,31 @@ class MeaningVectors:
         if self.follows:  # a touch leaves a note's vector as it is: nothing is sent for it
             index.sync(self.text_of, embed=False)
         waiting = index.waiting() if index.pending <= ON_THE_SPOT else None
+        later: set[str] = set()
+        seen = set(waiting or ())
         if waiting and self.follows:
-            waiting = self._from_maker(index, waiting)
+            waiting, later = self._from_maker(index, waiting)
         texts = [self.text_of(path) or "" for path in waiting or ()]
         if waiting is None or sum(min(len(t), MAX_CHARS) for t in texts) > ON_THE_SPOT_CHARS:
             self.fill_behind()
             return None
         try:
-            index.sync(self.text_of)
+            index.sync(self.text_of, only=waiting if self.follows else None)
             with self._lock:
-                self._told.difference_update(waiting or ())
+                for path in waiting or ():
+                    self._told.pop(path, None)
             if not self.follows:
                 self._hand_on(index)
         except ModelUnavailable as exc:  # this process's copy (the worker's loaded)
             log.warning("sentence encoder unavailable: %s", exc)
             self.broken = str(exc)
             return None
-        return index if index.available and not index.pending else None
+        if not index.available:
+            return None
+        if self.follows:  # a note marked since this search looked (the watcher's) is later too
+            left = seen.intersection(index.waiting()) - later if index.pending else set()
+            return None if left else index
+        return None if index.pending else index
 
     def ranked(self, *, by_encoder: bool) -> None:
         """A search the encoder would read was ranked by it, or by the word vectors (its
