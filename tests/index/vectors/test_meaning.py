@@ -13,6 +13,7 @@ import pytest
 from cortexgraph_vault.index.vectors import encoder_worker, query_vectors
 from cortexgraph_vault.index.vectors import meaning as meaning_module
 from cortexgraph_vault.index.vectors.encoder_worker import WorkerEncoder
+from cortexgraph_vault.index.vectors.meaning import BY_ENCODER, BY_WORD_VECTORS
 from cortexgraph_vault.index.vectors.minilm import SentenceEncoder, load_encoder, shared_encoder
 from cortexgraph_vault.index.vectors.semantic import SemanticIndex
 from cortexgraph_vault.service import MemoryService
@@ -105,9 +106,14 @@ def test_a_search_ranks_by_the_word_vectors_until_every_note_has_its_own(
         assert service.engine.catalog.meaning.filling
     finally:
         release.set()
-    assert service.engine.catalog.meaning.wait() is not None
+    meaning = service.engine.catalog.meaning
+    assert meaning.searches == {BY_ENCODER: 0, BY_WORD_VECTORS: len(QUERIES)}  # counted so
+    assert meaning.wait() is not None
     by_meaning = [ranked(service, q) for q in QUERIES]
     assert by_meaning != words_only
+    assert meaning.searches == {BY_ENCODER: len(QUERIES), BY_WORD_VECTORS: len(QUERIES)}
+    ranked(service, "bikes")  # a keyword the words settle: the encoder does not read it
+    assert meaning.searches == {BY_ENCODER: len(QUERIES), BY_WORD_VECTORS: len(QUERIES)}
     tops = [found[0][0] for found in by_meaning]
     assert tops == ["notes/Garage.md", "notes/Dentist.md", "notes/Server outage.md"]
 
