@@ -228,6 +228,11 @@ class MeaningVectors:
         if self.follows:
             if self._index is None or self._index.pending > ON_THE_SPOT:
                 self._take_file()  # else the maker's vectors come with its messages
+            if self._index is None and len(list(self.known())) > ON_THE_SPOT:
+                # the maker's fill is under way: made now from the file it has saved so far,
+                # the index would hold most notes waiting, and checking each one's text
+                # against its vector's (seconds at 10k notes) would be this search's wait
+                return None
         elif self._index is None and len(list(self.known())) > ON_THE_SPOT:
             # made now, it would hold every note marked until the fill has checked them: no
             # search could use it meanwhile, and reading the file would only delay this one

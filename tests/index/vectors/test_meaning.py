@@ -474,3 +474,43 @@ def test_a_memory_saved_as_a_restarted_daemon_checks_a_large_vault_is_handed_on(
     assert [h.path for h in hits][:1] == [saved]
     assert False not in waited  # its vector came from the maker (here, before the search)
     assert sum(BURST[0] in text for text in embedded_anywhere) == 1  # by the maker alone
+
+
+def test_a_follower_makes_no_index_of_the_file_a_fill_has_saved_so_far(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a large vault's first fill takes most of an hour and saves its file as it goes: a read
+    # process's search meanwhile ranks by the word vectors at once, without reading that file
+    # or checking every note's text against it
+    monkeypatch.setattr(meaning_module, "SLICE", 2)  # saved after each batch of two
+    monkeypatch.setattr(meaning_module, "START_AFTER", 0.0)
+    vault = notes_vault(tmp_path / "vault")
+    words_only = ranked(service_for(vault), QUERIES[0])
+    batches: list[object] = []
+    second, release = threading.Event(), threading.Event()
+    real = SemanticIndex.sync
+
+    def held(self: SemanticIndex, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if threading.current_thread().name == "cgv-meaning" and kwargs.get("only"):
+            batches.append(kwargs["only"])
+            if len(batches) == 2:  # the first one embedded and saved
+                second.set()
+                release.wait(60)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(SemanticIndex, "sync", held)
+    maker = service_for(vault, meaning_search=True).engine.catalog.meaning
+    thread = maker.fill_behind()
+    assert thread is not None
+    try:
+        assert second.wait(60)
+        assert maker.file is not None and maker.file.is_file()  # two notes of twenty
+        read: list[Path] = []
+        monkeypatch.setattr(meaning_module, "_read", lambda path: read.append(path))
+        follower = service_for(vault, meaning_search=True)
+        follower.engine.follow_told_changes()
+        assert ranked(follower, QUERIES[0]) == words_only
+        assert read == [] and follower.engine.catalog.meaning.searches[BY_WORD_VECTORS] == 1
+    finally:
+        release.set()
+        thread.join(300)
