@@ -95,6 +95,9 @@ class MeaningVectors:
         self.follows = False
         self._taken: tuple[int, int] | None = None  # the file as a follower last looked at it
         self._marked: set[str] = set()  # a follower's notes changed since it took the file
+        # a follower's notes marked since a search last checked them against their vectors
+        # (None: every note): a search checks these, not every note still waiting
+        self._unchecked: set[str] | None = None
         # the maker: told the vectors of each batch of notes it has just embedded
         self.on_made: Callable[[list[MadeVector]], None] | None = None
         # a follower: waits until `done()`, taking in meanwhile the vectors the maker hands
@@ -148,6 +151,7 @@ class MeaningVectors:
         if self._index is not None:
             self.save()
             self._index = None
+            self._unchecked = None
 
     def mark(self, path: str) -> None:
         with self._lock:
@@ -159,6 +163,9 @@ class MeaningVectors:
         if index is not None:  # else marked when made
             index.mark(path)
         if self.follows:
+            with self._lock:  # after its mark: a search that took the set before checks it next
+                if self._unchecked is not None:
+                    self._unchecked.add(path)
             return
         # a change told to the read processes (they and `on_made` come after the vault's
         # first load); after its mark: `_hand_on` sends only what is no longer marked
@@ -243,7 +250,9 @@ class MeaningVectors:
             thread.join()  # a few notes just changed: what a search would embed here
         index = self.index
         if self.follows:  # a touch leaves a note's vector as it is: nothing is sent for it
-            index.sync(self.text_of, embed=False)
+            with self._lock:
+                unchecked, self._unchecked = self._unchecked, set()
+            index.sync(self.text_of, embed=False, only=unchecked)
         waiting = index.waiting() if index.pending <= ON_THE_SPOT else None
         later: set[str] = set()
         seen = set(waiting or ())
@@ -327,6 +336,7 @@ class MeaningVectors:
         with self._lock:
             for path in self._marked:
                 index.mark(path)
+            self._unchecked = set(self._marked)
             self._marked.clear()
             self._index = index
 

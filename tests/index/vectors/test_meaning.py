@@ -514,3 +514,28 @@ def test_a_follower_makes_no_index_of_the_file_a_fill_has_saved_so_far(
     finally:
         release.set()
         thread.join(300)
+
+
+def test_a_followers_search_checks_only_the_notes_changed_since_the_last_search_looked(
+    tmp_path: Path,
+) -> None:
+    # thousands of notes changed at once (a git pull) wait for the daemon's fill: each search
+    # meanwhile must not read every one of them again to find its vector is still missing
+    vault = notes_vault(tmp_path / "vault")
+    maker_service = service_for(vault, meaning_search=True)
+    assert maker_service.engine.catalog.meaning.wait() is not None
+    follower = service_for(vault, meaning_search=True)
+    follower.engine.follow_told_changes()
+    following = follower.engine.catalog.meaning
+    assert following.ready() is not None
+    following.await_made = lambda done: False  # none would come in time
+    for content in BURST:  # more than a search embeds: the word vectors until the file
+        follower.engine.catalog.reload(maker_service.save(content).path)
+    read: list[str] = []
+    real = following.text_of
+    following.text_of = lambda path: read.append(path) or real(path)
+    assert following.ready() is None
+    assert len(read) >= len(BURST)  # each checked once
+    read.clear()
+    assert following.ready() is None
+    assert read == []  # none marked since
