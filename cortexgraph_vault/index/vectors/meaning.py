@@ -189,13 +189,16 @@ class MeaningVectors:
 
     def take(self, made: list[MadeVector]) -> None:
         """A follower: vectors the maker has just made put in (those of a change not taken
-        in yet are kept for it)."""
-        index = self._index
-        if index is None:  # the file, once taken, holds them
-            return
+        in yet, or come before this process took the file, are kept for it: the maker saves
+        its file after a few notes made, so the file may lack them)."""
         early = self._early
         if len(early) > HAND_ON:
             early.clear()
+        index = self._index
+        if index is None:
+            for item in made:
+                early[item[0]] = item
+            return
         other = index.take(made, self.text_of)
         for item in other:
             early[item[0]] = item

@@ -539,3 +539,29 @@ def test_a_followers_search_checks_only_the_notes_changed_since_the_last_search_
     read.clear()
     assert following.ready() is None
     assert read == []  # none marked since
+
+
+def test_vectors_that_come_before_a_follower_took_the_file_are_kept_for_it(
+    tmp_path: Path, embedded_anywhere: list[str]
+) -> None:
+    # a read process that has not searched by meaning yet has no index to put them in; the
+    # maker saves its file after a few notes made, so that file lacks the memory
+    vault = notes_vault(tmp_path / "vault")
+    maker_service = service_for(vault, meaning_search=True)
+    maker = maker_service.engine.catalog.meaning
+    assert maker.wait() is not None
+    follower = service_for(vault, meaning_search=True)
+    follower.engine.follow_told_changes()
+    following = follower.engine.catalog.meaning
+    maker.on_made = following.take
+    waited: list[bool] = []
+    following.await_made = lambda done: waited.append(done()) or waited[-1]  # none come later
+    embedded_anywhere.clear()
+    saved = maker_service.save(BURST[0]).path
+    assert maker.wait() is not None  # its vector handed on, to a follower with no index yet
+    follower.engine.catalog.reload(saved)
+    hits = follower.search_unified("how do I get to work", limit=3).results
+    assert following.ready() is not None  # by the sentence encoder
+    assert [h.path for h in hits][:1] == [saved]
+    assert False not in waited
+    assert sum(BURST[0] in text for text in embedded_anywhere) == 1  # by the maker alone
