@@ -370,10 +370,14 @@ class MeaningVectors:
                 embedded = index.sync(self.text_of, only=self._next_batch(index))
                 self._hand_on(index)
                 self._unsaved += embedded
-                if self._unsaved >= (SAVE_AFTER if quick else SLICE) or (
-                    full and not index.pending
+                if (
+                    self._unsaved >= (SAVE_AFTER if quick else SLICE)
+                    # complete from here (a few at most wait): the read processes take it
+                    # before the status says the vectors are made
+                    or (not quick and index.pending <= ON_THE_SPOT)
+                    or (full and not index.pending)
                 ):
-                    self.save()  # complete once a few at most wait: the read processes take it
+                    self.save()
                 with self._lock:  # a note marked from here on starts another fill
                     if not index.pending or index is not self._index:
                         self._thread = None

@@ -565,3 +565,40 @@ def test_vectors_that_come_before_a_follower_took_the_file_are_kept_for_it(
     assert [h.path for h in hits][:1] == [saved]
     assert False not in waited
     assert sum(BURST[0] in text for text in embedded_anywhere) == 1  # by the maker alone
+
+
+def test_the_fill_saves_its_file_once_complete_before_it_embeds_what_changed_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the status says the vectors are made once at most a few wait: the read processes must
+    # find the file complete then, not after the memory saved meanwhile is embedded too
+    monkeypatch.setattr(meaning_module, "START_AFTER", 0.0)
+    query_vectors.QUERIES.clear()
+    events: list[tuple[str, object]] = []
+    in_fill, saved_now = threading.Event(), threading.Event()
+    real_embed, real_save = SentenceEncoder.embed, meaning_module.MeaningVectors.save
+
+    def recorded(self: SentenceEncoder, texts: list[str]):  # type: ignore[no-untyped-def]
+        if threading.current_thread().name == "cgv-meaning" and not in_fill.is_set():
+            in_fill.set()  # the fill's one batch (fewer notes than SLICE)
+            saved_now.wait(60)
+        events.extend(("embedded", text) for text in texts)
+        return real_embed(self, texts)
+
+    def save(self: meaning_module.MeaningVectors) -> None:
+        events.append(("saved", self.state().vectors))
+        real_save(self)
+
+    monkeypatch.setattr(SentenceEncoder, "embed", recorded)
+    monkeypatch.setattr(WorkerEncoder, "embed", lambda self, texts: self.local.embed(texts))
+    monkeypatch.setattr(meaning_module.MeaningVectors, "save", save)
+    service = service_for(notes_vault(tmp_path / "vault"), meaning_search=True)
+    maker = service.engine.catalog.meaning
+    maker.on_made = lambda made: None  # as with read processes: the memory is a change
+    thread = maker.fill_behind()
+    assert thread is not None and in_fill.wait(60)
+    service.save(BURST[0])
+    saved_now.set()
+    thread.join(300)
+    memory = next(i for i, (kind, text) in enumerate(events) if BURST[0] in str(text))
+    assert ("saved", len(TOPICS)) in events[:memory]  # every note of the fill, in the file
