@@ -9,15 +9,16 @@ The vault is not in this repository: fetch it and give its `en/` folder to the b
 vault (nothing else: attachments do not take part); each question — written in other words than
 its note — goes through MCP `search_unified` (the real server, the SDK's in-memory client,
 limit 10); hit@3 and hit@10 count the questions whose note (any of the accepted ones) is among
-the first 3 and 10 results. Three sets, each its own row, asked of one server:
+the first 3 and 10 results. Five sets, each its own row, asked of one server:
 bench/help_questions.json is the dev set (ranking was tuned on it);
 bench/help_questions_heldout.json was written once and committed before it was ever measured,
 and is never edited after a rank is seen: it tells whether the dev figures hold on sentences
 nobody tuned to. Its misses have been studied since, so bench/help_questions_heldout2.json,
 written and committed the same way afterwards, judges a change chosen with them; and
 bench/help_questions_heldout3.json, on notes none of the others asks about, judges a change to
-what the sentence encoder reads of a page. A hidden set of other questions on the same vault
-checks the same way.
+what the sentence encoder reads of a page; bench/help_questions_heldout4.json, in a user's
+everyday words over the whole vault, judges ranking changes that are not about the encoder. A
+hidden set of other questions on the same vault checks the same way.
 """
 
 from __future__ import annotations
@@ -37,7 +38,14 @@ QUESTIONS = Path(__file__).resolve().parent / "help_questions.json"
 HELD_OUT = Path(__file__).resolve().parent / "help_questions_heldout.json"
 HELD_OUT_2 = Path(__file__).resolve().parent / "help_questions_heldout2.json"
 HELD_OUT_3 = Path(__file__).resolve().parent / "help_questions_heldout3.json"
-SETS = {"dev": QUESTIONS, "held-out": HELD_OUT, "held-out 2": HELD_OUT_2, "held-out 3": HELD_OUT_3}
+HELD_OUT_4 = Path(__file__).resolve().parent / "help_questions_heldout4.json"
+SETS = {
+    "dev": QUESTIONS,
+    "held-out": HELD_OUT,
+    "held-out 2": HELD_OUT_2,
+    "held-out 3": HELD_OUT_3,
+    "held-out 4": HELD_OUT_4,
+}
 ENV = "CGV_HELP_VAULT"
 HOW_TO_GET = (
     "the help vault is not here: `git clone --depth 1 https://github.com/obsidianmd/obsidian-help "

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from cortexgraph_vault.engine.commits import CommitTicket
     from cortexgraph_vault.handlers.lifecycle import gc_and_promotion as lifecycle_ops
     from cortexgraph_vault.handlers.lifecycle import uncommitted
+    from cortexgraph_vault.index.catalog.early_walk import EarlyWalk
     from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
     from cortexgraph_vault.operations import (
         browse,
@@ -140,13 +141,16 @@ class MemoryService:
         progress: ProgressFactory | None = None,
         on_catalog: Callable[[VaultCatalog], None] | None = None,
         one_call: bool = False,
+        early_walk: EarlyWalk | None = None,
     ) -> None:
-        """`one_call`: the process makes one call now and ends (a CLI command)."""
+        """`one_call`: the process makes one call now and ends (a CLI command);
+        `early_walk`: the vault's walk it began before importing the service."""
         self.engine = VaultEngine(
             config,
             clock=clock,
             on_catalog=on_catalog,
             one_call=one_call,
+            early_walk=early_walk,
             before_vectors=uncommitted.record_uncommitted,
             progress=progress or no_progress,
         )

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import shutil
+import sys
 import time
 from datetime import timedelta
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -19,6 +24,8 @@ from cortexgraph_vault.errors import (
     NotFound,
     SecretRefused,
 )
+from cortexgraph_vault.index.catalog import vault_catalog
+from cortexgraph_vault.index.catalog.early_walk import EarlyWalk
 from cortexgraph_vault.service import MemoryService
 from tests.builders import frontmatter_of, service_for
 from tests.conftest import NOW, git
@@ -324,3 +331,48 @@ def test_a_one_call_service_asked_after_a_pause_walks_again(
     svc = MemoryService(load_config({"vault": str(sample_vault)}), clock=lambda: NOW, one_call=True)
     (sample_vault / "_stm" / "Zeppelin.md").write_text("A zeppelin over the harbour.\n")
     assert _search_paths(svc, "zeppelin") == {"_stm/Zeppelin.md"}
+
+
+def _one_call(vault: Path, **kw: object) -> MemoryService:
+    return MemoryService(load_config({"vault": str(vault)}), clock=lambda: NOW, one_call=True, **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the early walk is forked on Linux only")
+def test_a_one_call_service_takes_the_walk_begun_early_and_sees_what_changed_since_the_cache(
+    sample_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CLI begins the vault's walk before it imports the service; the service takes it,
+    without walking again, and still sees a note edited and one added after the cache."""
+    _one_call(sample_vault)  # leaves the cache
+    stm = sample_vault / "_stm"
+    edited = sorted(stm.glob("*.md"))[0]
+    edited.write_text(edited.read_text("utf-8") + "\nAlso about zeppelins.\n", "utf-8")
+    (stm / "Zeppelin.md").write_text("A zeppelin over the harbour.\n")
+    walk = EarlyWalk(sample_vault.resolve())
+
+    def walked_again(*args: object) -> NoReturn:
+        raise AssertionError("the vault was walked again")
+
+    monkeypatch.setattr(vault_catalog, "walk_vault", walked_again)  # in this process only
+    svc = _one_call(sample_vault, early_walk=walk)
+    assert svc.engine.index_cache.loaded_at_start
+    assert _search_paths(svc, "zeppelin") == {"_stm/Zeppelin.md", f"_stm/{edited.name}"}
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the early walk is forked on Linux only")
+def test_a_walk_begun_before_a_left_write_was_repaired_is_not_taken(sample_vault: Path) -> None:
+    """A move a killed process left half done is finished at the start, after the early walk
+    looked: the note moved away is no longer in the vault, so not in the answers either."""
+    stm = sample_vault / "_stm"
+    (stm / "Zeppelin.md").write_text("A zeppelin over the harbour.\n")
+    journal = _one_call(sample_vault).engine.journal.path  # and leaves the cache, with it
+    shutil.copy(stm / "Zeppelin.md", stm / "Zeppelin moved.md")
+    sha = hashlib.sha256((stm / "Zeppelin.md").read_bytes()).hexdigest()
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    journal.write_text(json.dumps({"kind": "move", "from": "_stm/Zeppelin.md",
+                                   "to": "_stm/Zeppelin moved.md", "from_sha": sha, "to_sha": sha}))  # fmt: skip
+    walk = EarlyWalk(sample_vault.resolve())
+    svc = _one_call(sample_vault, early_walk=walk)
+    assert not (stm / "Zeppelin.md").exists()  # the move was finished
+    assert svc.engine.index_cache.loaded_at_start
+    assert _search_paths(svc, "zeppelin") == {"_stm/Zeppelin moved.md"}

@@ -19,6 +19,7 @@ import json
 import logging
 import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.cli.operation_calls import InProcess, given
@@ -37,9 +38,19 @@ class DaemonGone(Exception):
     """The daemon could not be asked (nothing ran there): work in this process instead."""
 
 
+def daemon_may_answer(config: Config, overridden: bool) -> bool:
+    """Whether the CLI may use a daemon and one holds the claim of `config.vault`: asked
+    before the claim is read (pydantic), so a command that works alone knows it at once."""
+    if os.environ.get(NO_DAEMON) or overridden or config.vault is None:
+        return False
+    from cortexgraph_vault.daemon.claim_files import claimed
+
+    return claimed(Path(config.vault))
+
+
 def daemon_for(config: Config, overridden: bool) -> tuple[int, str] | None:
     """The port and token of the live daemon serving `config.vault`, if the CLI may use it."""
-    if os.environ.get(NO_DAEMON) or overridden or config.vault is None:
+    if config.vault is None or not daemon_may_answer(config, overridden):
         return None
     from cortexgraph_vault.daemon.instance import daemon_serving
 

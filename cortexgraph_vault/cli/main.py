@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from cortexgraph_vault import __version__
 
 if TYPE_CHECKING:  # imported where used: `--version` answers before anything loads
-    from cortexgraph_vault.cli.command import Command, Group
+    from cortexgraph_vault.cli.command import Command, Group, Request
+    from cortexgraph_vault.index.catalog.early_walk import EarlyWalk
 
 PROG = "cortexgraph-vault"
 MERGE_DRIVER = "merge-driver"
@@ -182,7 +183,20 @@ def _overrides(args: argparse.Namespace) -> dict[str, str | None]:
     return cli
 
 
-def _service(config: Any, args: argparse.Namespace) -> Any:
+def _early_walk(config: Any) -> EarlyWalk | None:
+    """The vault's walk, begun now in a child process, so it goes on while the service is
+    imported (index/catalog/early_walk.py); None without a vault (the service says why)."""
+    from cortexgraph_vault.config import vault_root
+    from cortexgraph_vault.errors import VaultError
+    from cortexgraph_vault.index.catalog.early_walk import EarlyWalk
+
+    try:
+        return EarlyWalk.begin(vault_root(config))
+    except VaultError:
+        return None
+
+
+def _service(config: Any, args: argparse.Namespace, early_walk: EarlyWalk | None) -> Any:
     from cortexgraph_vault.cli.progress import terminal_progress
     from cortexgraph_vault.service import MemoryService
 
@@ -192,7 +206,35 @@ def _service(config: Any, args: argparse.Namespace) -> Any:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     # one command per process: it reads the vault as the start's walk found it
     progress = terminal_progress(args.json, min_items=config.progress_min_items)
-    return MemoryService(config, progress=progress, one_call=True)
+    return MemoryService(config, progress=progress, one_call=True, early_walk=early_walk)
+
+
+def _call(
+    command: Command,
+    request: Request,
+    config: Any,
+    args: argparse.Namespace,
+    walk: EarlyWalk | None,
+) -> object:
+    """The command's call: through the daemon serving the vault, or on a service opened here
+    (which takes the vault's `walk` begun already)."""
+    from cortexgraph_vault.cli.daemon_calls import ThroughDaemon, daemon_for
+    from cortexgraph_vault.cli.operation_calls import InProcess, Operations
+
+    alone = InProcess(lambda: _service(config, args, walk))
+    ops: Operations = alone
+    daemon = (
+        daemon_for(config, overridden=bool(settings_given(args)))
+        if command.through_daemon
+        else None
+    )
+    if daemon is not None:  # the daemon serving this vault answers from its warm index
+        if walk is not None:
+            walk.leave()
+        ops = ThroughDaemon(*daemon, local=alone)
+    if command.handler is not None:
+        return command.handler(ops, request)
+    return ops.run(command.operation or "", request.params)
 
 
 def run(command: Command, args: argparse.Namespace) -> int:
@@ -206,22 +248,17 @@ def run(command: Command, args: argparse.Namespace) -> int:
         # Commands such as `serve --demo`, `mcp` or `doctor` make their own vault or service.
         result = command.on_config(config, request)
     else:
-        from cortexgraph_vault.cli.daemon_calls import ThroughDaemon, daemon_for
-        from cortexgraph_vault.cli.operation_calls import InProcess, Operations
+        from cortexgraph_vault.cli.daemon_calls import daemon_may_answer
 
-        alone = InProcess(lambda: _service(config, args))
-        ops: Operations = alone
-        daemon = (
-            daemon_for(config, overridden=bool(settings_given(args)))
-            if command.through_daemon
-            else None
+        served = command.through_daemon and daemon_may_answer(
+            config, overridden=bool(settings_given(args))
         )
-        if daemon is not None:  # the daemon serving this vault answers from its warm index
-            ops = ThroughDaemon(*daemon, local=alone)
-        if command.handler is not None:
-            result = command.handler(ops, request)
-        else:
-            result = ops.run(command.operation or "", request.params)
+        walk = None if served else _early_walk(config)
+        try:
+            result = _call(command, request, config, args, walk)
+        finally:
+            if walk is not None:
+                walk.leave()  # not taken: no service was opened in this process
     if result is None:
         return 0
     emit(result, args.json)

@@ -5,6 +5,8 @@ Ranking itself lives in the index (`index/text/text_index.py`), which scores fro
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 _WORDS = (
     "a an and are as at be but by do does did for from had has have how i in is it its me my "
     "of on or our so than that the their them then there these they this to was we were what "
@@ -31,3 +33,20 @@ _QUERY_FILLER = (
     "thing stuff let please"
 )
 QUERY_STOP_WORDS = STOP_WORDS | frozenset(_QUERY_FILLER.split())
+
+
+COMPOUND_PART_MIN = 3  # letters of each word of a pair that may be one word written apart
+
+
+def compound_pairs(found: list[str]) -> list[tuple[str, str]]:
+    """(first word, both written as one) for each two neighbouring query words that may be
+    one word written apart: "spell check" for "spellcheck", "add-ons" for "addons". Both
+    words name something (neither is a query stop word) and have three letters or more: "a
+    long" is not "along", nor "my site" "mysite", nor "site's" "sites"."""
+    return [
+        (a, a + b)
+        for a, b in pairwise(found)
+        if min(len(a), len(b)) >= COMPOUND_PART_MIN
+        and a not in QUERY_STOP_WORDS
+        and b not in QUERY_STOP_WORDS
+    ]

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from cortexgraph_vault.config import user_cache_dir
+from cortexgraph_vault.daemon.claim_files import claim_file
+from cortexgraph_vault.daemon.claim_files import claims_dir as claims_dir
 from cortexgraph_vault.errors import ConfigError, VaultError
 from cortexgraph_vault.vault.lock import held_elsewhere, vault_key
 
@@ -34,10 +35,6 @@ class PortInUse(VaultError):
 
 
 LOOPBACK = ("127.0.0.1", "localhost")
-
-
-def claims_dir() -> Path:
-    return user_cache_dir() / "daemons"
 
 
 class ClaimRecord(BaseModel):
@@ -119,7 +116,7 @@ def daemon_serving(vault: Path) -> ClaimRecord | None:
     None: no claim, one nothing holds any more (the daemon died), one for another vault (a
     different folder behind the same key), or one not yet listening (no port)."""
     real = os.path.realpath(vault)
-    path = claims_dir() / f"{vault_key(Path(real))}.json"
+    path = claim_file(vault)
     info = read_claim(path)
     if info.vault != real or info.port is None:
         return None

@@ -45,6 +45,7 @@ from cortexgraph_vault.vault.paths import vault_relative
 
 if TYPE_CHECKING:  # imported where used: a CLI call shows no memory, or watches nothing
     from cortexgraph_vault.history import VaultHistory
+    from cortexgraph_vault.index.catalog.early_walk import EarlyWalk
     from cortexgraph_vault.index.watcher import VaultWatcher
     from cortexgraph_vault.models import MemoryView
     from cortexgraph_vault.vault.store import NoteStore
@@ -83,11 +84,14 @@ class VaultEngine:
         one_call: bool = False,
         before_vectors: Callable[[VaultEngine], object] | None = None,
         progress: ProgressFactory = no_progress,
+        early_walk: EarlyWalk | None = None,
     ) -> None:
         """`on_catalog` is handed the catalogue before it is filled (progress while loading);
         `progress`: how long work reports how far it got, the first index of the vault too;
         `one_call`: the process makes one call and ends (engine/start_writes.py);
-        `before_vectors`: the start's last step, run before vectors are made behind it."""
+        `before_vectors`: the start's last step, run before vectors are made behind it;
+        `early_walk`: the vault's walk begun before the engine was (early_walk.py), taken as
+        the start's own."""
         self.root = vault_root(config)
         self.config = config
         fixed = config.fixed_now
@@ -132,6 +136,12 @@ class VaultEngine:
         self.warned_no_history = False  # the "not a git repository" warning is given once
         self.watcher: VaultWatcher | None = None
         sweep_temp_files(self.root, [self.layout.stm, self.layout.ltm, self.layout.archive])
+        if early_walk is not None and (
+            early_walk.root != self.root or self.journal.pending() is not None
+        ):
+            # a write to repair changes the vault after that walk looked
+            early_walk.leave()
+            early_walk = None
         # A live holder of the lock is finishing its own write; a dead one left it to us.
         with contextlib.suppress(LockTimeout):
             self.repair_interrupted(lock_timeout=REPAIR_LOCK_WAIT)
@@ -148,8 +158,9 @@ class VaultEngine:
         with gc_paused():
             self.index_cache.load_into(self.catalog)
             cached_vectors = not self.catalog.vectors_waiting()  # before any note changes
-            self._walk_began = time.monotonic()
-            added = self.catalog.refresh().added
+            walked = early_walk.result() if early_walk is not None else None
+            self._walk_began = walked.began if walked is not None else time.monotonic()
+            added = self.catalog.refresh(walked=walked.found if walked is not None else None).added
             big = len(self.catalog) >= BIG_VAULT_NOTES
             if big:
                 # A big index is millions of long-lived objects: keep the cyclic collector

@@ -32,6 +32,7 @@ from watchdog.events import (
     DirDeletedEvent,
     DirMovedEvent,
     EventsLostEvent,
+    FileAttribEvent,
     FileCreatedEvent,
     FileDeletedEvent,
     FileModifiedEvent,
@@ -45,10 +46,11 @@ from watchdog.observers.api import BaseObserver, ObservedWatch
 from cortexgraph_vault.index.catalog.vault_walk import ignored_name
 
 MAX_FOLDERS = 24
-# FileModifiedEvent asks for attribute changes too (a touched mtime, a changed mode).
+# watchdog reports an attribute change (a touched mtime, a changed mode) as FileAttribEvent.
 EVENTS: list[type[FileSystemEvent]] = [
     FileCreatedEvent,
     FileModifiedEvent,
+    FileAttribEvent,
     FileDeletedEvent,
     FileMovedEvent,
     DirCreatedEvent,

@@ -12,6 +12,7 @@ from bench.note_search import (
     HELD_OUT,
     HELD_OUT_2,
     HELD_OUT_3,
+    HELD_OUT_4,
     QUESTIONS,
     NoteQuestion,
     evaluate_notes,
@@ -81,7 +82,7 @@ def test_both_rows_are_printed(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_the_held_out_sets_ask_what_the_dev_set_does_not() -> None:
     asked = {q.text.lower() for q in load_questions(QUESTIONS)}
-    for path, count in ((HELD_OUT, 30), (HELD_OUT_2, 25), (HELD_OUT_3, 25)):
+    for path, count in ((HELD_OUT, 30), (HELD_OUT_2, 25), (HELD_OUT_3, 25), (HELD_OUT_4, 25)):
         held = load_questions(path)
         assert len(held) == count, path.name
         assert not [q.text for q in held if q.text.lower() in asked], path.name

@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import subprocess
+import sys
 from pathlib import Path
 
-from tests.conftest import git
+import pytest
+
+from cortexgraph_vault.daemon.claim_files import claim_file
+from tests.conftest import NOW_ISO, git
+
+# Put on PYTHONPATH: every folder listed by name, and by which process (an audit hook is
+# inherited by a forked child).
+LOG_LISTINGS = """
+import os, sys
+def _listed(event, args):
+    if event == "os.scandir" and isinstance(args[0], str):
+        with open(os.environ["LISTINGS_LOG"], "a", encoding="utf-8") as log:
+            log.write(f"{os.getpid()}\\t{args[0]}\\n")
+sys.addaudithook(_listed)
+"""
 
 
 def test_an_unknown_id_fails_with_one_line_on_stderr(git_vault: Path, cli) -> None:  # type: ignore[no-untyped-def]
@@ -76,3 +94,52 @@ def test_restore_list_json_stays_a_list(git_vault: Path, cli) -> None:  # type: 
     assert isinstance(data, list) and data and {"id", "title", "kind"} <= set(data[0])
     human = cli("restore", "--list", vault=git_vault)
     assert data[0]["title"] in human.out and data[0]["id"][:8] in human.out
+
+
+def _search_listing(vault: Path, tmp_path: Path, **env: str) -> tuple[str, set[str]]:
+    """A real `search` on `vault`: its pid, and the pids that listed the vault's root."""
+    site = tmp_path / "site"
+    site.mkdir(exist_ok=True)
+    (site / "sitecustomize.py").write_text(LOG_LISTINGS, encoding="utf-8")
+    log = tmp_path / "listings.log"
+    log.unlink(missing_ok=True)
+    path = [str(site), *filter(None, [os.environ.get("PYTHONPATH")])]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "LISTINGS_LOG": str(log), **env}
+    argv = [sys.executable, "-m", "cortexgraph_vault.cli.main", "--vault", str(vault),
+            "--now", NOW_ISO, "--json", "search", "coffee"]  # fmt: skip
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert b'"results"' in out
+    root = str(vault.resolve())
+    listed = [line.split("\t") for line in log.read_text(encoding="utf-8").splitlines()]
+    in_vault = [(pid, folder) for pid, folder in listed if (folder + "/").startswith(root + "/")]
+    assert {folder for _, folder in in_vault} >= {root, f"{root}/_stm"}
+    walkers = {pid for pid, folder in in_vault if folder == root}
+    assert {pid for pid, _ in in_vault} == walkers  # the vault is walked by one process
+    return str(proc.pid), walkers
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the early walk is forked on Linux only")
+def test_a_read_command_walks_the_vault_in_a_child_begun_before_its_service(
+    git_vault: Path, tmp_path: Path
+) -> None:
+    """The command's own process lists no folder of the vault: one child it forked walked
+    all of them, and the command answers."""
+    pid, walkers = _search_listing(git_vault, tmp_path, CORTEXGRAPH_NO_DAEMON="1")
+    assert len(walkers) == 1 and pid not in walkers
+
+
+def test_a_command_a_daemon_may_answer_begins_no_walk_of_its_own(
+    git_vault: Path, tmp_path: Path
+) -> None:
+    """A daemon holds the vault's claim (here one not listening yet, so the command works
+    alone after all): the command forks no walker, which the daemon's answer would leave
+    unused; its own start walks the vault."""
+    claim = claim_file(git_vault)
+    claim.parent.mkdir(parents=True, exist_ok=True)
+    claim.write_text("{}", encoding="utf-8")
+    with open(claim, "rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        pid, walkers = _search_listing(git_vault, tmp_path)
+    assert walkers == {pid}

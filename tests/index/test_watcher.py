@@ -56,6 +56,17 @@ def test_an_edit_shows_up(watched: tuple[VaultCatalog, VaultWatcher], link_vault
     settles(catalog, link_vault)
 
 
+def test_a_changed_stamp_alone_shows_up(
+    watched: tuple[VaultCatalog, VaultWatcher], link_vault: Path
+) -> None:
+    """A sync tool setting a note's mtime, bytes unchanged: the catalogue takes the stamp."""
+    catalog, _ = watched
+    stamp = 1_700_000_000 * 10**9
+    os.utime(link_vault / "Edge.md", ns=(stamp, stamp))
+    wait_until(lambda: catalog.note("Edge.md").mtime_ns == stamp, what="the new stamp")  # type: ignore[union-attr]
+    settles(catalog, link_vault)
+
+
 def test_create_and_delete(watched: tuple[VaultCatalog, VaultWatcher], link_vault: Path) -> None:
     catalog, _ = watched
     (link_vault / "Gamma.md").write_text("# Gamma\n\nFinally written. Links [[Beta]].\n")

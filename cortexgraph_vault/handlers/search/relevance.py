@@ -1,5 +1,6 @@
-"""How well each note matches a query: words (stemmed, prefixes, typos and everyday
-synonyms), the note's vector, and the memories saved around it (core/ranking.py).
+"""How well each note matches a query: words (stemmed, prefixes, typos, everyday synonyms
+and two words the vault writes as one), the note's vector, and the memories saved around it
+(core/ranking.py).
 
 Whatever path a note took to change — our write, a person's edit, a checkout, an import —
 its vector is brought up to date here before the search looks (`sync_vectors`).
@@ -14,7 +15,7 @@ import numpy as np
 
 from cortexgraph_vault.config import Config
 from cortexgraph_vault.core.ranking import Episodes, RankingConfig
-from cortexgraph_vault.core.relevance import QUERY_STOP_WORDS
+from cortexgraph_vault.core.relevance import QUERY_STOP_WORDS, compound_pairs
 from cortexgraph_vault.core.synonyms import synonym_map
 from cortexgraph_vault.engine import VaultEngine
 from cortexgraph_vault.handlers.graph.catalog_memo import CatalogMemo
@@ -32,6 +33,8 @@ from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
 from cortexgraph_vault.index.text.text_index import stems, words
 
 SYNONYM_WEIGHT = 0.7  # a synonym matches like the query word, at this weight
+# two query words the vault holds as one word match it for the first of them, at this weight
+COMPOUND_WEIGHT = 0.5
 MEANING_SHORT_TEXT, MEANING_LONG_TEXT = 40.0, 120.0  # indexed words (core/ranking.py)
 SYNONYMS = synonym_map(stems)
 
@@ -118,6 +121,26 @@ def settled_by_words(catalog: VaultCatalog, query: str, most: int) -> bool:
     return all(frequencies[s] > 0 for s in stems_)
 
 
+def compound_terms(catalog: VaultCatalog, query: str, terms: Sequence[str]) -> dict[str, list[str]]:
+    """Query term → the stems of the words the vault holds that it and the next query word
+    make when written as one ("spell check": "spell" → "spellcheck"). People write some
+    words both ways, and each way is one word to the index; neither the vectors nor a typo
+    match bridges them, for a word of their own ("spell") matches only itself. The compound
+    stands in for the first word alone: a note saying both words apart matches better."""
+    pairs = compound_pairs(words(query))
+    if not pairs:
+        return {}
+    firsts = stems([first for first, _ in pairs])
+    joined = stems([both for _, both in pairs])
+    _, frequencies = catalog.document_frequencies(joined)
+    wanted = set(terms)
+    found: dict[str, list[str]] = {}
+    for first, both in zip(firsts, joined, strict=True):
+        if first in wanted and both != first and frequencies[both] > 0:
+            found.setdefault(first, []).append(both)
+    return found
+
+
 def _built_episodes(engine: VaultEngine) -> tuple[int, Episodes]:
     # Save times and paths from the note table (its `created` is each memory's
     # `created.timestamp()`, nan for a plain note): decoding every memory of the catalogue
@@ -166,7 +189,8 @@ class Matches:
     config: RankingConfig
     semantic: bool = False  # vectors took part
     problem: str | None = None  # why they did not, when they could not
-    related: dict[str, list[str]] = field(default_factory=dict)  # term → its synonyms' stems
+    # term → its synonyms' stems and the words it makes with the next one (compound_terms)
+    related: dict[str, list[str]] = field(default_factory=dict)
 
 
 def match(
@@ -184,6 +208,8 @@ def match(
     sem = catalog.semantic
     use_vectors = engine.config.semantic_search and (bool(terms) or query_vector is not None)
     related = {t: [(s, SYNONYM_WEIGHT) for s in SYNONYMS[t]] for t in terms if t in SYNONYMS}
+    for term, compounds in compound_terms(catalog, query, terms).items():
+        related[term] = [*related.get(term, ()), *((c, COMPOUND_WEIGHT) for c in compounds)]
     qvec = None
     if use_vectors:
         catalog.sync_vectors()

@@ -568,15 +568,17 @@ class VaultCatalog:
             if not paths:
                 del self._by_id[mid]
 
-    def refresh(self, start: str = "") -> RefreshReport:
-        """Stat every note (under `start`); re-parse those that changed; drop the vanished."""
+    def refresh(self, start: str = "", walked: Iterable[Walked] | None = None) -> RefreshReport:
+        """Stat every note (under `start`); re-parse those that changed; drop the vanished.
+        `walked`: what a walk of the whole vault begun a moment ago found (early_walk.py),
+        taken instead of walking again."""
         with gc_paused():
-            report = self._refresh(start)
+            report = self._refresh(start, walked)
         if self.on_change is not None:  # what the walk saw beside the notes (attachments)
             self.on_change("walk", start)
         return report
 
-    def _refresh(self, start: str) -> RefreshReport:
+    def _refresh(self, start: str, walked: Iterable[Walked] | None = None) -> RefreshReport:
         report = RefreshReport()
         seen: set[str] = set()
         attachments: set[str] = set()
@@ -584,7 +586,8 @@ class VaultCatalog:
         todo: dict[str, tuple[int, int] | None] = {}  # path → stamp indexed when walked
         # a cold start parses every file: its workers start while the walk goes on
         workers = workers_for_walk(cold=not self._notes)
-        for rel, st in workers.walk(walk_vault(self.root, start)):
+        found = iter(walked) if walked is not None else walk_vault(self.root, start)
+        for rel, st in workers.walk(found):
             if st is None:
                 if utf8_name(rel):
                     attachments.add(rel)

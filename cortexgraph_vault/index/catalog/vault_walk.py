@@ -11,6 +11,7 @@ import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Protocol
 
 from cortexgraph_vault.vault.files import TEMP_MARK
 from cortexgraph_vault.vault.paths import IGNORED_DIRS
@@ -18,7 +19,20 @@ from cortexgraph_vault.vault.paths import IGNORED_DIRS
 log = logging.getLogger(__name__)
 
 BAD_NAME = "file name is not UTF-8 (rename it); never read"
-Walked = tuple[str, os.stat_result | None]  # what `walk_vault` yields: a note's lstat, or None
+
+
+class NoteStat(Protocol):
+    """What a walk's reader takes of a note's lstat (an `os.stat_result` has it)."""
+
+    @property
+    def st_mode(self) -> int: ...
+    @property
+    def st_size(self) -> int: ...
+    @property
+    def st_mtime_ns(self) -> int: ...
+
+
+Walked = tuple[str, NoteStat | None]  # what `walk_vault` yields: a note's lstat, or None
 
 
 def utf8_name(rel: str) -> bool:
@@ -43,11 +57,18 @@ def ignored_name(name: str) -> bool:
     return name.startswith(".") or TEMP_MARK in name or name in IGNORED_DIRS
 
 
-def walk_vault(root: Path, start: str = "") -> Iterator[Walked]:
+def cannot_list(folder: str, reason: str | None) -> None:
+    log.warning("%s: cannot list folder (%s)", folder, reason)
+
+
+def walk_vault(
+    root: Path, start: str = "", unlisted: list[tuple[str, str | None]] | None = None
+) -> Iterator[Walked]:
     """(vault-relative path, lstat) of every note under `start`; attachments with stat None.
 
     A symlink, FIFO, socket or device named like a note comes with its lstat (not a regular
-    file's): the caller reports it, and never opens it."""
+    file's): the caller reports it, and never opens it. A folder that cannot be listed is
+    logged (`cannot_list`), or put in `unlisted` for a walker that reports elsewhere."""
     base = os.path.join(root, start) if start else str(root)
     stack = [(base, start.strip("/") + "/" if start.strip("/") else "")]
     while stack:
@@ -56,7 +77,10 @@ def walk_vault(root: Path, start: str = "") -> Iterator[Walked]:
             entries: list[os.DirEntry[str] | None] = list(os.scandir(folder))
         except OSError as exc:
             if folder != base or not isinstance(exc, FileNotFoundError | NotADirectoryError):
-                log.warning("%s: cannot list folder (%s)", folder, exc.strerror)
+                if unlisted is None:
+                    cannot_list(folder, exc.strerror)
+                else:
+                    unlisted.append((folder, exc.strerror))
             continue
         for i, entry in enumerate(entries):
             if entry is None:

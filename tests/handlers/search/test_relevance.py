@@ -191,3 +191,23 @@ def test_a_long_pages_words_are_not_drowned_by_the_vector_of_its_opening(tmp_pat
     # a short note is read whole, page or memory: the same share for both
     short = Relevance(lexical=0.55, vector=0.4, length=30)
     assert short.own(cfg) == replace(short, page=True).own(cfg)
+
+
+def test_two_words_a_note_writes_as_one_find_it(tmp_path: Path) -> None:
+    """ "spell check" matches the note that says "spellcheck" (one word to the index; "spell"
+    is a word of the vault, so no prefix reaches it) by words alone. A note saying both words
+    apart still comes first: the compound stands in for one word, at half its weight."""
+    vault = tmp_path / "vault"
+    (vault / "Help").mkdir(parents=True)
+    (vault / "Help" / "Editor.md").write_text("Options of the editor: line width, spellcheck.\n")
+    (vault / "Help" / "Magic.md").write_text("A spell book for the wizard of the game.\n")
+    (vault / "Help" / "Tasks.md").write_text("Tick the boxes of a task list when done.\n")
+    service = service_for(vault, semantic_search="false")
+    paths = [h.path for h in service.search_unified("spell check").results]
+    assert paths == ["Help/Magic.md", "Help/Editor.md"]
+    (vault / "Help" / "Proofing.md").write_text("Spell the words out, then check them again.\n")
+    paths = [h.path for h in service.search_unified("spell check").results]
+    assert paths[0] == "Help/Proofing.md" and "Help/Editor.md" in paths
+    # only neighbours in the query are joined, and a query of the word itself is unchanged
+    assert "Help/Editor.md" not in {h.path for h in service.search_unified("check spell").results}
+    assert [h.path for h in service.search_unified("spellcheck").results] == ["Help/Editor.md"]
