@@ -12,6 +12,8 @@ from cortexgraph_vault.core.note import parse_note
 from tests.api.conftest import git_sample_vault
 from tests.api.daemon_process import Daemon, start_daemon
 
+# Every test here asks for the module's daemon: on one worker, it is started once.
+pytestmark = pytest.mark.xdist_group("daemon-concurrency")
 TOUCHES = 200
 PATH = "_stm/Half marathon goal.md"
 

@@ -44,6 +44,10 @@ def claim_is_free(path: Path) -> bool:
     return True
 
 
+# The tests of the module's holder, kept on one worker so that it is started once.
+BESIDE_THE_HOLDER = pytest.mark.xdist_group("daemon-process-holder")
+
+
 @pytest.fixture(scope="module")
 def holder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     """A daemon the tests below only try to start beside (they leave it serving as found)."""
@@ -53,6 +57,7 @@ def holder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     d.stop()
 
 
+@BESIDE_THE_HOLDER
 def test_second_daemon_on_the_same_vault_names_the_holder(holder: Daemon) -> None:
     second = launch(holder.home, "serve", "--port", "0", vault=holder.vault)
     assert wait_exit(second) == 5
@@ -74,6 +79,7 @@ def test_port_in_use_by_another_program_is_a_clear_error(git_vault: Path, tmp_pa
     assert "--port" in d.err and "Traceback" not in d.err
 
 
+@BESIDE_THE_HOLDER
 def test_port_in_use_by_a_daemon_of_another_vault_names_it(holder: Daemon, tmp_path: Path) -> None:
     other_vault = git_sample_vault(tmp_path / "other-vault")
     d = launch(holder.home, "serve", "--port", str(holder.port), vault=other_vault)
@@ -82,13 +88,7 @@ def test_port_in_use_by_a_daemon_of_another_vault_names_it(holder: Daemon, tmp_p
     assert holder.client().get("/health").status_code == 200
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_signal_stops_cleanly_with_an_mcp_session_open_and_releases_the_vault(
-    git_vault: Path, tmp_path: Path, sig: int
-) -> None:
-    home = tmp_path / "home"
-    d = start_daemon(home, git_vault)
-    claim = claim_file(home, git_vault)
+def _stops_cleanly_ending_an_mcp_session(d: Daemon, sig: int, claim: Path) -> None:
     assert not claim_is_free(claim)
     # an MCP session left open does not hold the stop: the daemon ends it
     opened = d.client().post("/mcp", json=INITIALIZE, headers=ACCEPT)
@@ -96,8 +96,17 @@ def test_signal_stops_cleanly_with_an_mcp_session_open_and_releases_the_vault(
     assert d.stop(sig) == 0, d.err
     assert "Traceback" not in d.err
     assert claim_is_free(claim)
-    again = start_daemon(home, git_vault)  # the vault and the port are free again
-    assert again.stop() == 0
+
+
+def test_a_signal_stops_cleanly_with_an_mcp_session_open_and_releases_the_vault(
+    git_vault: Path, tmp_path: Path
+) -> None:
+    """Ctrl-C (SIGINT), then SIGTERM to the daemon started after it on the vault it freed."""
+    home = tmp_path / "home"
+    claim = claim_file(home, git_vault)
+    _stops_cleanly_ending_an_mcp_session(start_daemon(home, git_vault), signal.SIGINT, claim)
+    again = start_daemon(home, git_vault)  # the vault is free again
+    _stops_cleanly_ending_an_mcp_session(again, signal.SIGTERM, claim)
 
 
 def test_other_hosts_are_refused_unless_unsafe_bind(git_vault: Path, tmp_path: Path) -> None:

@@ -32,7 +32,22 @@ def a_daemon(base: Path, read_processes: int) -> Daemon:
 
 @pytest.fixture
 def daemon(tmp_path: Path) -> Iterator[Daemon]:
+    """A daemon of the test's own, for a test that ends it or its read processes for good."""
     d = a_daemon(tmp_path, 1)
+    yield d
+    d.stop()
+
+
+# The tests of the module's daemon, kept on one worker so that it is started once.
+ON_THE_SHARED_DAEMON = pytest.mark.xdist_group("read-processes-shared")
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
+    """One daemon for the tests that leave it serving with a read process: each checks only
+    the memories it changes, counted from what it finds, and kills at most one read process
+    (the daemon replaces three)."""
+    d = a_daemon(tmp_path_factory.mktemp("read-processes"), 1)
     yield d
     d.stop()
 
@@ -49,8 +64,9 @@ def read_process_of(client: httpx.Client) -> int:
     raise AssertionError("no read process answered")
 
 
-def test_a_read_sees_every_change_answered_before_it_on_any_connection(daemon: Daemon) -> None:
-    writer, reader = daemon.client(), daemon.client()
+@ON_THE_SHARED_DAEMON
+def test_a_read_sees_every_change_answered_before_it_on_any_connection(shared: Daemon) -> None:
+    writer, reader = shared.client(), shared.client()
     read_process_of(reader)
     before = reader.get(f"/api/v1/memories/{NEOVIM}").json()["use_count"]
     for n in range(1, 31):
@@ -71,11 +87,12 @@ def test_a_read_sees_every_change_answered_before_it_on_any_connection(daemon: D
     assert after.status_code == 404, after.text
 
 
-def test_an_edit_by_hand_reaches_the_read_process(daemon: Daemon) -> None:
-    assert daemon.vault is not None
-    client = daemon.client()
+@ON_THE_SHARED_DAEMON
+def test_an_edit_by_hand_reaches_the_read_process(shared: Daemon) -> None:
+    assert shared.vault is not None
+    client = shared.client()
     read_process_of(client)
-    note = daemon.vault / "_stm" / "Uses Neovim.md"
+    note = shared.vault / "_stm" / "Uses Neovim.md"
     note.write_text(note.read_text() + "\nAlso tried helix on a kayak trip.\n")
     deadline = time.monotonic() + WAIT
     while "kayak" not in client.get(f"/api/v1/memories/{NEOVIM}").text:
@@ -123,8 +140,9 @@ def test_answers_are_the_daemons_own(tmp_path: Path) -> None:
         beside.stop()
 
 
-def test_a_read_process_that_dies_is_replaced_and_no_read_fails(daemon: Daemon) -> None:
-    client = daemon.client()
+@ON_THE_SHARED_DAEMON
+def test_a_read_process_that_dies_is_replaced_and_no_read_fails(shared: Daemon) -> None:
+    client = shared.client()
     first = read_process_of(client)
     os.kill(first, signal.SIGKILL)
     # answered at once, by the daemon while no read process is ready

@@ -14,7 +14,7 @@ import pytest
 
 from bench.vaultgen import generate_vault
 from cortexgraph_vault.cli.main import main
-from tests.conftest import NOW_ISO, CliResult, git
+from tests.conftest import NOW, NOW_ISO, CliResult, git
 
 NOTES = 300  # enough that a cold start writes the index cache
 
@@ -22,7 +22,7 @@ NOTES = 300  # enough that a cold start writes the index cache
 @pytest.fixture
 def warm_vault(tmp_path: Path, cli) -> Path:  # type: ignore[no-untyped-def]
     vault = tmp_path / "vault"
-    generate_vault(vault, NOTES)
+    generate_vault(vault, NOTES, now=NOW)
     git(vault, "init", "-q", "-b", "main")
     first = cli("stats", vault=vault)
     assert first.code == 0, first.err

@@ -12,6 +12,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from bench.vaultgen import generate_vault
+from tests.conftest import NOW
 from tests.handlers.browse.test_answer_budget import faded_memories
 from tests.handlers.browse.test_result_budget import LONG_MEMORIES, a_vault_of_long_memories
 from tests.mcp.mcp_session import connected, service_for, text_of
@@ -38,7 +39,7 @@ async def test_tool_results_are_compact_json_equal_to_the_structured_content(
 async def test_read_graph_stays_within_its_budget_and_continues_by_cursor(
     tmp_path: Path,
 ) -> None:
-    generate_vault(tmp_path / "vault", 300)
+    generate_vault(tmp_path / "vault", 300, now=NOW)
     async with connected(service_for(tmp_path / "vault")) as client:
         first = await client.call_tool("read_graph", {"status": "all"})
         assert len(text_of(first)) <= 40_000

@@ -15,6 +15,7 @@ from bench.vaultgen import generate_vault
 from cortexgraph_vault.mcp.handshake import HANDSHAKE_VERSIONS, quick_answer
 from cortexgraph_vault.mcp.server import serve_lines
 from cortexgraph_vault.mcp.stdio_front import PendingService, QueuedLines
+from tests.conftest import NOW
 from tests.mcp.mcp_session import connected, service_for, text_of
 from tests.mcp.test_mcp_stdio import RawServer, server_argv
 
@@ -30,7 +31,7 @@ def initialize(version: str, request_id: int | str = 1) -> dict:
 def test_initialize_is_answered_while_a_large_vault_is_indexing_and_the_first_search_finds(
     tmp_path: Path,
 ) -> None:
-    vault = generate_vault(tmp_path / "vault", 3000).root
+    vault = generate_vault(tmp_path / "vault", 3000, now=NOW).root
     (vault / "Notes" / "Quokka.md").write_text("The zanzibarquokka lives on Rottnest.\n")
     server = RawServer(server_argv(vault, "-v"))  # -v: the server logs "index ready"
     try:

@@ -158,8 +158,13 @@ def installed(dist: Dist, tmp_path_factory: pytest.TempPathFactory) -> Installed
         capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert gathered.returncode == 0, gathered.stderr[-3000:]
+    # A venv of the interpreter alone (no pip, no setuptools: a dependency the wheel forgot to
+    # name cannot be found there by chance), filled by this environment's pip. Nothing compiled
+    # ahead (--no-compile): what the server imports is compiled as it is first imported.
     venv = root / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300
+    )
     guard = root / "guard"
     guard.mkdir()
     (guard / "sitecustomize.py").write_text(SITECUSTOMIZE)
@@ -167,8 +172,9 @@ def installed(dist: Dist, tmp_path_factory: pytest.TempPathFactory) -> Installed
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
     env.update(PIP_CONFIG_FILE=os.devnull, PYTHONPATH=str(guard), **{NO_NETWORK_LOG: str(log)})
     install = subprocess.run(
-        offline([str(venv / "bin" / "pip"), "install", "-q", "--disable-pip-version-check",
-                 "--no-index", "--find-links", str(wheelhouse), f"cortexgraph-vault=={dist.version}"]),
+        offline([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
+                 "-q", "--no-compile", "--disable-pip-version-check", "--no-index",
+                 "--find-links", str(wheelhouse), f"cortexgraph-vault=={dist.version}"]),
         capture_output=True, text=True, env=env, timeout=900,
     )  # fmt: skip
     assert install.returncode == 0, install.stdout[-3000:] + install.stderr[-3000:]

@@ -1,5 +1,7 @@
-"""Scenario 3 — git faults, through the CLI as a person runs it: gc, promote and restore either
-commit exactly their own paths or change nothing at all, and say why.
+"""Scenario 3 — git faults, through the CLI: gc, promote and restore either commit exactly their
+own paths or change nothing at all, and say why. The command's `main` runs in the test's process
+(tests/cli/in_process.py), with the fault's environment, and starts git as the program does; the
+missing identity is the environment's own, so that command runs as a process of its own.
 
 Faults: no repository, a held index.lock, a read-only .git (a real read-only bind mount; a
 `git` that refuses writes where mounting is not allowed), a detached HEAD, no user identity, a
@@ -112,10 +114,10 @@ def diff(before: dict[str, str], after: dict[str, str]) -> set[str]:
 
 
 @pytest.mark.parametrize("op", OPS)
-def test_no_repository(tmp_path: Path, cli, op: str) -> None:  # type: ignore[no-untyped-def]
+def test_no_repository(tmp_path: Path, cli_in_process, op: str) -> None:  # type: ignore[no-untyped-def]
     vault = fault_vault(tmp_path / "vault", with_git=False)
     before = fingerprint(vault)
-    outcome = run_op(cli, vault, op)
+    outcome = run_op(cli_in_process, vault, op)
     if op == "promote":
         # Without a repository promotion is a plain move, as a save is; it says it kept no history.
         assert outcome.code == 0, outcome.err
@@ -129,17 +131,17 @@ def test_no_repository(tmp_path: Path, cli, op: str) -> None:  # type: ignore[no
 
 
 @pytest.mark.parametrize("op", OPS)
-def test_index_lock_held_by_another_git(tmp_path: Path, cli, op: str) -> None:  # type: ignore[no-untyped-def]
+def test_index_lock_held_by_another_git(tmp_path: Path, cli_in_process, op: str) -> None:  # type: ignore[no-untyped-def]
     vault = fault_vault(tmp_path / "vault")
     (vault / ".git" / "index.lock").write_text("")
     before = fingerprint(vault)
-    outcome = run_op(cli, vault, op, env={"CORTEXGRAPH_GIT_LOCK_WAIT": "1"})
+    outcome = run_op(cli_in_process, vault, op, env={"CORTEXGRAPH_GIT_LOCK_WAIT": "1"})
     assert assert_exactly_own_paths_or_nothing(vault, op, outcome, before) == "refused"
     assert "index.lock" in outcome.err
     # Once the other git is done, the same command goes through.
     (vault / ".git" / "index.lock").unlink()
     before = fingerprint(vault)
-    outcome = run_op(cli, vault, op)
+    outcome = run_op(cli_in_process, vault, op)
     assert assert_exactly_own_paths_or_nothing(vault, op, outcome, before) == "committed"
 
 
@@ -170,39 +172,41 @@ def read_only_git(vault: Path, tmp_path: Path) -> Iterator[dict[str, str]]:
 
 
 @pytest.mark.parametrize("op", OPS)
-def test_read_only_git_directory(tmp_path: Path, cli, op: str) -> None:  # type: ignore[no-untyped-def]
+def test_read_only_git_directory(tmp_path: Path, cli_in_process, op: str) -> None:  # type: ignore[no-untyped-def]
     vault = fault_vault(tmp_path / "vault")
     with read_only_git(vault, tmp_path) as env:
         before = fingerprint(vault)
-        outcome = run_op(cli, vault, op, env=env)
+        outcome = run_op(cli_in_process, vault, op, env=env)
         assert assert_exactly_own_paths_or_nothing(vault, op, outcome, before) == "refused"
     assert "Read-only" in outcome.err or "read-only" in outcome.err, outcome.err
 
 
 @pytest.mark.parametrize("op", OPS)
-def test_detached_head(tmp_path: Path, cli, op: str) -> None:  # type: ignore[no-untyped-def]
+def test_detached_head(tmp_path: Path, cli_in_process, op: str) -> None:  # type: ignore[no-untyped-def]
     vault = fault_vault(tmp_path / "vault")
     git(vault, "checkout", "-q", "--detach", "HEAD")
     before = fingerprint(vault)
-    outcome = run_op(cli, vault, op)
+    outcome = run_op(cli_in_process, vault, op)
     # A commit on a detached HEAD is a commit like any other; the branch is left where it was.
     assert assert_exactly_own_paths_or_nothing(vault, op, outcome, before) == "committed"
     assert git(vault, "rev-parse", "main") != git(vault, "rev-parse", "HEAD")
 
 
 @pytest.mark.parametrize("op", OPS)
-def test_no_user_identity(tmp_path: Path, cli, op: str) -> None:  # type: ignore[no-untyped-def]
+def test_no_user_identity(tmp_path: Path, cli_in_process, op: str) -> None:  # type: ignore[no-untyped-def]
     vault = fault_vault(tmp_path / "vault")
     unset = ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
              "EMAIL")  # fmt: skip
     before = fingerprint(vault)
-    outcome = run_op(cli, vault, op, unset=unset)
+    outcome = run_op(cli_in_process, vault, op, unset=unset)
     assert assert_exactly_own_paths_or_nothing(vault, op, outcome, before) == "committed"
     assert "cortexgraph-vault" in git(vault, "log", "-1", "--format=%an <%ae>")
 
 
 @pytest.mark.parametrize("op", OPS)
-def test_a_persons_staged_and_unstaged_work_is_left_alone(tmp_path: Path, cli, op: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_persons_staged_and_unstaged_work_is_left_alone(
+    tmp_path: Path, cli_in_process, op: str
+) -> None:  # type: ignore[no-untyped-def]
     vault = fault_vault(tmp_path / "vault")
     (vault / "Home.md").write_text("# Home\n\nStaged by the person.\n")
     (vault / "Draft.md").write_text("A new draft, staged.\n")
@@ -213,7 +217,7 @@ def test_a_persons_staged_and_unstaged_work_is_left_alone(tmp_path: Path, cli, o
     staged = git(vault, "diff", "--cached", "--name-status")
     worktree = git(vault, "diff", "--name-status")
     before = fingerprint(vault)
-    outcome = run_op(cli, vault, op)
+    outcome = run_op(cli_in_process, vault, op)
     assert outcome.code == 0, outcome.err
     assert set().union(*outcome.commits) == EXPECTED[op]
     assert git(vault, "diff", "--cached", "--name-status") == staged
@@ -223,7 +227,7 @@ def test_a_persons_staged_and_unstaged_work_is_left_alone(tmp_path: Path, cli, o
 
 
 @pytest.mark.parametrize("op", OPS)
-def test_another_tool_committing_at_the_same_time(tmp_path: Path, cli, op: str) -> None:  # type: ignore[no-untyped-def]
+def test_another_tool_committing_at_the_same_time(tmp_path: Path, cli_in_process, op: str) -> None:  # type: ignore[no-untyped-def]
     """Like obsidian-git: commits of its own files, again and again, while we commit ours."""
     vault = fault_vault(tmp_path / "vault")
     stop = threading.Event()
@@ -252,7 +256,7 @@ def test_another_tool_committing_at_the_same_time(tmp_path: Path, cli, op: str) 
     thread.start()
     try:
         time.sleep(0.3)
-        outcome = cli(*ARGS[op], vault=vault)
+        outcome = cli_in_process(*ARGS[op], vault=vault)
     finally:
         stop.set()
         thread.join()

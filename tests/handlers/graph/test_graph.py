@@ -10,7 +10,7 @@ import pytest
 from cortexgraph_vault.config import load_config
 from cortexgraph_vault.errors import InvalidArgument, NotFound
 from cortexgraph_vault.service import MemoryService
-from tests.conftest import NOW_ISO
+from tests.conftest import NOW, NOW_ISO
 from tests.index.index_helpers import wait_until
 
 
@@ -144,7 +144,7 @@ def test_unresolved_targets_blocks_and_counts_agree(tmp_path: Path) -> None:
 def _generated(root: Path, notes: int) -> Path:
     from bench.vaultgen import generate_vault
 
-    generate_vault(root, notes)
+    generate_vault(root, notes, now=NOW)
     return root
 
 

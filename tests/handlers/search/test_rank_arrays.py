@@ -49,7 +49,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[MemoryService, 
     from bench.vaultgen import generate_vault
 
     root = tmp_path_factory.mktemp("rank") / "vault"
-    made = generate_vault(root, 600, seed=3)
+    made = generate_vault(root, 600, seed=3, now=NOW)
     rng = random.Random(5)
     words = list(made.vocabulary[40:400])
     for note in sorted((root / "Projects").glob("*.md"))[:15]:  # ties: the same words twice
@@ -169,7 +169,7 @@ def test_after_touches_edits_and_removals_the_ranking_still_equals_the_plain_one
     stay what the notes say."""
     from bench.vaultgen import generate_vault
 
-    made = generate_vault(tmp_path / "vault", 250, seed=9)
+    made = generate_vault(tmp_path / "vault", 250, seed=9, now=NOW)
     service = service_for(made.root)
     engine = service.engine
     rng = random.Random(4)
