@@ -8,7 +8,9 @@ reported. The clients are coroutines of one event loop in a process of their own
 starts once the daemon's start-up work is done. Beside the latencies: the service's own time
 per call (`load_service_p50_p95_ms`, from get_performance_metrics: what is not queueing), and
 the disk's floor for a change (`load_write_floor_ms`: a temp file written, fsynced and renamed
-over a note, as every change does one at a time) with the req/s it allows at this mix.
+over a note, as every change does one at a time) with the req/s it allows at this mix; and
+which ranking the load's searches had (`load_searches_ranked`: by the sentence encoder, or
+by the word vectors while its vectors are not all made), so a fast row is not a worse one.
 
     python -m bench.daemon_load [--vault PATH] [--seconds 10] [--clients 50]
 
@@ -306,6 +308,7 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
                 port, token, ids, words, readers=_env().get("CORTEXGRAPH_READ_PROCESSES") != "0"
             )
             _wait_idle(proc.pid)
+            ranked_before = _searches_ranked(_operations(port, token))
             until = time.monotonic() + 1.0 + seconds
             per = [list(range(n, clients, PROCESSES)) for n in range(PROCESSES)]
             ctx = multiprocessing.get_context("spawn")
@@ -319,7 +322,9 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
                 switches = sum(_switches(p) for p in [proc.pid, *readers]) - switches_before
             clients_cpu = _children_cpu() - clients_before  # the pool's, waited for at its end
             rss = (_rss_mb(proc.pid), sum(_rss_mb(c) for c in _children(proc.pid)))
-            service_ms = _service_timings(port, token)
+            operations = _operations(port, token)
+            service_ms = _service_timings(operations)
+            ranked = _searches_ranked(operations)
         finally:
             stop(proc)
     finally:
@@ -344,6 +349,9 @@ def daemon_load(vault: Path, *, clients: int = CLIENTS, seconds: float = SECONDS
         "load_requests": len(answers),
         # the searches ranked by the sentence encoder (every note had its vector)
         "load_meaning_ready": meaning,
+        # the load's searches the encoder would read, by what ranked them (answered by the
+        # read processes): word vectors mean a row measured a cheaper, worse ranking
+        "load_searches_ranked": {k: n - ranked_before.get(k, 0) for k, n in ranked.items()},
         # the daemon's CPU (its git processes' and read processes' too) per answer: what bounds
         # req/s on a busy machine; and of that, the read processes' (api/read_processes.py)
         "load_daemon_cpu_ms_per_request": (
@@ -396,8 +404,8 @@ def write_floor_ms(folder: Path, n: int = 50) -> float:
     return _pct(took, 0.5) * 1000
 
 
-def _service_timings(port: int, token: str) -> dict[str, tuple[float, float]]:
-    """How long the service itself took per call (p50, p95), queueing in the daemon left out."""
+def _operations(port: int, token: str) -> list[dict[str, Any]]:
+    """The daemon's performance metrics: each operation's count and timings."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     conn.request(
         "POST", "/api/v1/operations/get_performance_metrics", body="{}",
@@ -405,11 +413,24 @@ def _service_timings(port: int, token: str) -> dict[str, tuple[float, float]]:
     )  # fmt: skip
     answer = json.loads(conn.getresponse().read())
     conn.close()
+    operations: list[dict[str, Any]] = answer.get("operations", [])
+    return operations
+
+
+def _service_timings(operations: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
+    """How long the service itself took per call (p50, p95), queueing in the daemon left out."""
     return {
         o["operation"].removeprefix("rest."): (o["p50_ms"], o["p95_ms"])
-        for o in answer.get("operations", [])
+        for o in operations
         if o["operation"] != "get_performance_metrics"
     }
+
+
+def _searches_ranked(operations: list[dict[str, Any]]) -> dict[str, int]:
+    """Searches so far by what ranked them (api/read_processes.py counts each under
+    `rest.search.by_encoder` or `rest.search.by_word_vectors`)."""
+    counts = {o["operation"]: int(o["count"]) for o in operations}
+    return {by: counts.get(f"rest.search.{by}", 0) for by in ("by_encoder", "by_word_vectors")}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -47,6 +47,9 @@ ROWS: list[tuple[str, Callable[[Row], str], str, str | None]] = [
     ("  of which searches p50 / p99 ms", _f("{0[0]} / {0[1]}", "load_search_p50_p99_ms"),
      "", None),
     ("  of which touches p50 / p99 ms", _f("{0[0]} / {0[1]}", "load_touch_p50_p99_ms"), "", None),
+    # a row ranked by the word vectors (the encoder's vectors not all made) is cheaper, not faster
+    ("  searches ranked by the encoder / by word vectors",
+     _f("{0[by_encoder]} / {0[by_word_vectors]}", "load_searches_ranked"), "", None),
     # what bounds req/s on 2 cores: the daemon's CPU with its git and read processes', of which
     # the read processes'; the clients' own CPU shares the same cores
     ("  daemon CPU ms (read processes) / clients' / switches per answer",

@@ -5,9 +5,13 @@ those two processes can write to it: pickle is as safe here as a function call, 
 the already-validated request models and the errors raised as they are.
 
 Daemon → read process: the `Config` first; then `("changed", [(kind, path, noticed), ...])`
-(what the daemon's catalogue took in, index/catalog/vault_catalog.py) and `("read", id, route, kwargs)`.
+(what the daemon's catalogue took in, index/catalog/vault_catalog.py), `("read", id, route, kwargs)`
+and `("vectors", [(path, key, vector), ...])` (sentence vectors the daemon has just made,
+index/vectors/meaning.py).
 Read process → daemon: `("ready", pid)` once its index is loaded, then for each read
-`("ok", id, model name | None, JSON bytes, seconds)`, `("error", id, pickled VaultError)`
+`("ok", id, model name | None, JSON bytes, seconds, ranked)` (`ranked`: a search's ranking,
+`by_encoder` or `by_word_vectors`, index/vectors/meaning.py; else None),
+`("error", id, pickled VaultError)`
 or `("again", id)` (answer it yourself: the daemon does, with the same code).
 """
 
@@ -33,6 +37,7 @@ class FrameSocket:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self._buffer = bytearray()
+        self.closed = False  # the daemon closed its end (or died)
 
     def recv(self) -> object | None:
         """The next message; None once the daemon has closed its end (or died)."""
@@ -42,10 +47,22 @@ class FrameSocket:
             try:
                 chunk = self.sock.recv(CHUNK)
             except ConnectionError:
-                return None
+                chunk = b""
             if not chunk:
+                self.closed = True
                 return None
             self._buffer += chunk
+
+    def recv_within(self, seconds: float) -> object | None:
+        """The next message; None when none came within `seconds`, or the daemon has closed
+        its end (`closed`)."""
+        self.sock.settimeout(max(seconds, 0.001))
+        try:
+            return self.recv()
+        except TimeoutError:
+            return None
+        finally:
+            self.sock.settimeout(None)
 
     def waiting(self) -> list[object]:
         """Every whole message that has come already, without waiting for more (a closed

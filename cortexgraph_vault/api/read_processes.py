@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from cortexgraph_vault.api.read_frames import HEADER, pack
 
 if TYPE_CHECKING:
+    from cortexgraph_vault.index.vectors.meaning import MadeVector
     from cortexgraph_vault.service import MemoryService
 
 log = logging.getLogger("cortexgraph_vault.daemon")
@@ -78,12 +79,14 @@ class ReadProcesses:
         # before any read process exists: each starts from the vault as it is, then hears
         # of every change after that
         self.service.engine.catalog.on_change = self._changed
+        self.service.engine.catalog.meaning.on_made = self._made
         for _ in range(self.count):
             await self._spawn()
 
     async def stop(self) -> None:
         self._stopping = True
         self.service.engine.catalog.on_change = None
+        self.service.engine.catalog.meaning.on_made = None
         links, self.links = self.links, []
         for link in links:
             link.writer.close()  # the read process ends at its socket's end
@@ -117,6 +120,19 @@ class ReadProcesses:
         if first and self._loop is not None:
             with contextlib.suppress(RuntimeError):  # the loop is closed: the daemon is ending
                 self._loop.call_soon_threadsafe(self._send_changes)
+
+    def _made(self, made: list[MadeVector]) -> None:
+        """Sentence vectors just made (on the fill's thread): handed to each read process,
+        which waits for them rather than embed the notes again."""
+        if made and self._loop is not None:
+            frame = pack(("vectors", made))
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the daemon is ending
+                self._loop.call_soon_threadsafe(self._send_all, frame)
+
+    def _send_all(self, frame: bytes) -> None:
+        for link in self.links:
+            if not link.writer.is_closing():
+                link.writer.write(frame)
 
     def _send_changes(self) -> None:
         with self._pending_lock:
@@ -164,9 +180,11 @@ class ReadProcesses:
                 if done is None or done.done():
                     continue  # its client went away
                 if kind == "ok":
-                    _, _, model, body, seconds = message
+                    _, _, model, body, seconds, ranked = message
                     done.set_result((model, body, link.process.pid))
                     self.service.metrics.record(f"rest.{route}", seconds)
+                    if ranked is not None:  # which ranking the metrics' searches had
+                        self.service.metrics.record(f"rest.{route}.{ranked}", seconds)
                 elif kind == "error":
                     done.set_exception(pickle.loads(message[2]))
                 else:

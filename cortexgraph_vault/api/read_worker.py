@@ -11,8 +11,9 @@ answered before the read arrived, as it would in the daemon itself.
 One thread answers, one read at a time: in its own process a read needs no lock and hands
 the interpreter to no one (what the daemon's watcher found on disk is taken in on a second,
 `Follower`). Between two answers it takes in everything the daemon has sent meanwhile: the
-changes at once, the reads into a queue answered cheapest first (api/read_order.py). It ends
-when the daemon closes its end, or dies.
+changes at once, the reads into a queue answered cheapest first (api/read_order.py). A search
+that needs the daemon's sentence vectors of notes just changed is put off (`Parked`) until
+they come, the other reads answered meanwhile. It ends when the daemon closes its end, or dies.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ import socket
 import sys
 import threading
 import time
+from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cortexgraph_vault.api.endpoints import encoded
@@ -35,10 +38,25 @@ from cortexgraph_vault.errors import VaultError
 
 if TYPE_CHECKING:
     from cortexgraph_vault.api.endpoints import Endpoint
+    from cortexgraph_vault.engine import Clock
     from cortexgraph_vault.index.catalog.vault_catalog import VaultCatalog
     from cortexgraph_vault.service import MemoryService
 
 log = logging.getLogger("cortexgraph_vault.read_process")
+
+# How long a search waits for the daemon's vectors of a few notes just changed before it
+# embeds them itself (the daemon's encoder is failing, or it made them before this started).
+MAKER_WAIT = 10.0
+
+# until when it waits, when first tried, the changes told before it came, the read
+ParkedRead = tuple[float, float, int, tuple[Any, ...]]
+
+
+class Parked(Exception):
+    """A search waits for the daemon's vectors of notes just changed: it is answered again
+    once they come (or MAKER_WAIT has passed: it embeds them itself), and the reads behind it
+    meanwhile. It ran on nothing it changed: run again, it sees the index as it is then, with
+    the changes that came since (a read and a change that overlap: either order is true)."""
 
 
 def take_in(catalog: VaultCatalog, kind: str, rel: str) -> None:
@@ -79,18 +97,28 @@ class Follower:
 
 
 def answer(
-    service: MemoryService, routes: dict[str, Endpoint], message: tuple[Any, ...]
-) -> tuple[Any, ...]:
-    """One read, as `endpoints.starlette_route` runs it in the daemon."""
+    service: MemoryService,
+    routes: dict[str, Endpoint],
+    message: tuple[Any, ...],
+    started: float | None = None,
+) -> tuple[Any, ...] | None:
+    """One read, as `endpoints.starlette_route` runs it in the daemon; None: `Parked`.
+    `started`: when it was first tried (the time it took counts from then)."""
     _, rid, name, kwargs = message
     endpoint = routes.get(name)
     if endpoint is None:
         return ("again", rid)
-    started = time.perf_counter()
+    if started is None:
+        started = time.perf_counter()
+    searches = service.engine.catalog.meaning.searches
+    before = dict(searches)
     try:
         end = service.begin(f"rest.{name}", True, lambda: endpoint.fn(service, **kwargs))
         model, body = encoded(end())
-        return ("ok", rid, model, body, time.perf_counter() - started)
+        ranked = next((k for k, n in searches.items() if n != before.get(k)), None)
+        return ("ok", rid, model, body, time.perf_counter() - started, ranked)
+    except Parked:
+        return None
     except VaultError as exc:
         try:  # an error that cannot travel is raised by the daemon itself, running the read
             pickle.loads(raw := pickle.dumps(exc))
@@ -119,7 +147,8 @@ def warm(service: MemoryService, routes: dict[str, Endpoint]) -> None:
         answer(service, routes, ("read", rid, name, kwargs))
 
 
-def serve(sock: socket.socket) -> None:
+def serve(sock: socket.socket, clock: Clock | None = None) -> None:
+    """`clock`: the service's (a test's; else the time of day)."""
     link = FrameSocket(sock)
     config = link.recv()
     if config is None:
@@ -129,30 +158,69 @@ def serve(sock: socket.socket) -> None:
     from cortexgraph_vault.service import MemoryService
 
     assert isinstance(config, Config)  # the first message
-    service = MemoryService(config)
+    service = MemoryService(config, clock=clock)
     service.engine.follow_told_changes()
     routes = {e.route.name: e for e in rest_endpoints() if e.route.read_process}
     follow = Follower(service.engine.catalog)
+    meaning = service.engine.catalog.meaning
+    until: float | None = None  # when the read being answered stops waiting for vectors
+
+    def await_made(done: Callable[[], bool]) -> bool:
+        """Within a search: True when the daemon's vectors have come; `Parked` while they
+        may still come; False once they are late (it embeds them itself)."""
+        if done():
+            return True
+        if until is not None and time.monotonic() < until:
+            raise Parked
+        return False
+
+    meaning.await_made = await_made
     warm(service, routes)
     link.send(("ready", os.getpid()))
-    reads: CheapestFirst[tuple[Any, ...]] = CheapestFirst()
+    # each read with the changes told before it came: a search waits for their vectors only
+    reads: CheapestFirst[tuple[int, tuple[Any, ...]]] = CheapestFirst()
+    parked: list[ParkedRead] = []
+    again: deque[ParkedRead] = deque()  # parked reads to answer before the others: they came first
     while True:
-        # nothing to answer: wait for the daemon; else only what it has sent meanwhile
-        incoming = link.waiting() if reads else [link.recv(), *link.waiting()]
-        if incoming and incoming[0] is None:
-            return  # the daemon closed its end
+        # nothing to answer: wait for the daemon (no longer than a parked read waits); else
+        # only what it has sent meanwhile
+        if reads or again:
+            incoming = link.waiting()
+        else:
+            wait = min(p[0] for p in parked) - time.monotonic() if parked else None
+            first = link.recv() if wait is None else link.recv_within(wait)
+            if first is None and (wait is None or link.closed):
+                return  # the daemon closed its end
+            incoming = [*([first] if first is not None else []), *link.waiting()]
         now = time.monotonic()
+        came = False
         for message in incoming:
             assert isinstance(message, tuple)
             if message[0] == "read":
-                reads.add(message[2], message, now)
-            else:  # a change sent after a waiting read: that read may see it (they overlap)
+                reads.add(message[2], (meaning.told, message), now)
+            elif message[0] == "vectors":
+                meaning.take(message[1])
+                came = True
+            else:  # a change sent after a parked read: that read may see it (they overlap)
                 follow(message[1])
-        if reads:
-            route, message = reads.take(time.monotonic())
-            started = time.perf_counter()
-            link.send(answer(service, routes, message))
-            reads.cost(route, time.perf_counter() - started)
+        if parked and (came or min(p[0] for p in parked) <= now):
+            again.extend(parked)
+            parked.clear()
+        if again:
+            until, first_tried, told, message = again.popleft()
+        elif reads:
+            told, message = reads.take(now)[1]
+            until, first_tried = now + MAKER_WAIT, time.perf_counter()
+        else:
+            continue
+        started = time.perf_counter()
+        meaning.horizon = told
+        result = answer(service, routes, message, first_tried)
+        if result is None:
+            parked.append((until, first_tried, told, message))
+            continue
+        link.send(result)
+        reads.cost(message[2], time.perf_counter() - started)
 
 
 def main(argv: list[str]) -> int:

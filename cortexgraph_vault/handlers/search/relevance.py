@@ -214,13 +214,14 @@ def match(
     if use_vectors:
         catalog.sync_vectors()
         # the sentence encoder's vectors once every note has one; the word vectors meanwhile
-        meaning = (
-            catalog.meaning.ready()
-            if query_vector is None
+        reads = (
+            query_vector is None
             and engine.config.meaning_search
             and not settled_by_words(catalog, query, engine.config.meaning_query_words)
-            else None
         )
+        meaning = catalog.meaning.ready() if reads else None
+        if reads:
+            catalog.meaning.ranked(by_encoder=meaning is not None)
         if meaning is not None:
             sem, cfg = meaning, meaning_config(engine.config, cfg)
         qvec = query_vector if query_vector is not None else sem.query_vector(query)

@@ -122,27 +122,33 @@ class SemanticIndex:
         slice_size: int = EMBED_SLICE,
         *,
         embed: bool = True,
+        only: Iterable[str] | None = None,
     ) -> int:
         """Embed every note marked as changed whose text is new; the number embedded.
         `progress`: told (embedded, to embed) after each slice of `slice_size` notes.
         Not `embed`: only the marks of notes whose vector is of their text are taken off
-        (another process makes the vectors); the others stay marked."""
+        (another process makes the vectors, or they are made a few at a time); the others
+        stay marked. `only`: those of these notes; the others stay marked."""
         with self.embedding:
             with self.lock:
-                if not self._stale:
+                chosen = self._stale if only is None else self._stale.intersection(only)
+                if not chosen:
                     return 0
                 notes = self._rows()
                 if notes is None:
                     self._stale.clear()
                     return 0
                 todo = []
-                for path in self._stale:
+                for path in chosen:
                     text = text_of(path)
                     if text is None:
                         notes.remove(path)
                     elif notes.key_of(path) != text_key(text):
                         todo.append(path)
-                self._stale.clear()
+                if only is None:
+                    self._stale.clear()
+                else:
+                    self._stale -= chosen
                 if not embed:
                     self._stale.update(todo)
                     return 0
@@ -174,6 +180,49 @@ class SemanticIndex:
                 if progress is not None:
                     progress(min(start + slice_size, len(todo)), len(todo))
             return len(todo)
+
+    def made(self, paths: Iterable[str]) -> list[tuple[str, bytes, np.ndarray]]:
+        """(path, its text's key, its vector) of each of `paths` that has one: what this
+        process made, for another process that searches the same vault."""
+        with self.lock:
+            notes = self._notes
+            if notes is None:
+                return []
+            found = []
+            for path in paths:
+                row = notes.row_of.get(path)
+                if row is not None:
+                    found.append((path, notes.keys[row].tobytes(), notes.matrix[row].copy()))
+            return found
+
+    def take(
+        self, made: Iterable[tuple[str, bytes, np.ndarray]], text_of: Callable[[str], str | None]
+    ) -> list[tuple[str, bytes, np.ndarray]]:
+        """Vectors another process made (`made`) put in for the notes whose text they are of
+        now, their marks taken off; those of another text are given back (a note whose
+        change this process has not taken in yet, or changed again since)."""
+        other = []
+        with self.lock:
+            notes = self._rows()
+            if notes is None:
+                return []
+            paths, vectors, keys = [], [], []
+            for path, key, vector in made:
+                text = text_of(path)
+                if (
+                    text is None
+                    or text_key(text) != key
+                    or vector.shape != (notes.matrix.shape[1],)
+                ):
+                    other.append((path, key, vector))
+                    continue
+                paths.append(path)
+                vectors.append(vector)
+                keys.append(key)
+                self._stale.discard(path)
+            if paths:
+                notes.put(paths, np.stack(vectors), keys)
+        return other
 
     def query_vector(self, text: str) -> np.ndarray | None:
         """The vector of a query (read-only: the last few are remembered by their text)."""
