@@ -20,8 +20,9 @@ from cortexgraph_vault.index.vectors.minilm import SentenceEncoder
 from cortexgraph_vault.requests.browse import ListMemoriesRequest
 from cortexgraph_vault.requests.vault import SearchUnifiedRequest
 from cortexgraph_vault.service import MemoryService
-from tests.builders import a_vault, service_for
+from tests.builders import service_for
 from tests.conftest import NOW
+from tests.index.vectors.test_meaning import TOPICS, notes_vault
 
 MEMORY = "I cycle to the office every morning, rain or shine."
 # How long the test waits for an answer it expects: a bound on a loaded machine, not a
@@ -75,14 +76,7 @@ def embedded_by(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 @pytest.fixture
 def maker(tmp_path: Path) -> Iterator[MemoryService]:
     # more notes than a search embeds on the spot: the daemon fills them and saves its file
-    topics = [
-        "Garage", "Groceries", "Dentist", "Tax return", "Sourdough", "Piano lessons",
-        "Quarterly review", "Book club", "Running plan", "Car insurance", "Birthday party",
-        "Garden", "Laptop repair", "Moving house", "Team offsite", "Podcast ideas",
-        "Wedding gift", "Language course", "Holiday in Portugal", "Server outage",
-    ]  # fmt: skip
-    notes = {f"notes/{t}.md": f"# {t}\n\nSome thoughts on {t.lower()}.\n" for t in topics}
-    service = service_for(a_vault(tmp_path / "vault", notes), meaning_search=True)
+    service = service_for(notes_vault(tmp_path / "vault"), meaning_search=True)
     assert service.engine.catalog.meaning.wait() is not None  # the file the reader takes
     yield service
 
@@ -123,7 +117,7 @@ def test_a_read_behind_a_search_waiting_for_the_daemons_vectors_is_answered_firs
     # the read process embedded its queries, not one note: the daemon's file and vectors
     by_reader = [text for thread, text in embedded_by if thread == "read-process"]
     assert search.query in by_reader
-    assert not [text for text in by_reader if "cycle" in text or "Some thoughts" in text]
+    assert not [t for t in by_reader if "cycle" in t or any(n in t for n in TOPICS)]
     daemon.sock.close()
     daemon.thread.join(ANSWER_WAIT)
     assert not daemon.thread.is_alive()  # it ends at its socket's end
