@@ -13,7 +13,7 @@ import pytest
 from cortexgraph_vault.index.vectors import encoder_worker, query_vectors
 from cortexgraph_vault.index.vectors import meaning as meaning_module
 from cortexgraph_vault.index.vectors.encoder_worker import WorkerEncoder
-from cortexgraph_vault.index.vectors.meaning import BY_ENCODER, BY_WORD_VECTORS
+from cortexgraph_vault.index.vectors.meaning import BY_ENCODER, BY_WORD_VECTORS, MeaningVectors
 from cortexgraph_vault.index.vectors.minilm import SentenceEncoder, load_encoder, shared_encoder
 from cortexgraph_vault.index.vectors.semantic import SemanticIndex
 from cortexgraph_vault.service import MemoryService
@@ -39,6 +39,14 @@ def notes_vault(root: Path) -> Path:
         for t in TOPICS
     }
     return a_vault(root, notes)
+
+
+def a_follower(vault: Path) -> tuple[MemoryService, MeaningVectors]:
+    """A service that follows the changes it is told of, as the daemon's read processes do,
+    and its meaning vectors."""
+    follower = service_for(vault, meaning_search=True)
+    follower.engine.follow_told_changes()
+    return follower, follower.engine.catalog.meaning
 
 
 @pytest.fixture
@@ -184,9 +192,7 @@ def test_a_process_that_follows_takes_the_vectors_another_made_and_makes_none(
 ) -> None:
     vault = notes_vault(tmp_path / "vault")
     words_only = [ranked(service_for(vault), q) for q in QUERIES]
-    follower = service_for(vault, meaning_search=True)
-    follower.engine.follow_told_changes()  # as the daemon's read processes do
-    following = follower.engine.catalog.meaning
+    follower, following = a_follower(vault)  # as the daemon's read processes do
     assert [ranked(follower, q) for q in QUERIES] == words_only
     assert not following.filling and following.fill_behind() is None
     assert following.state().vectors == 0 and not following.state().ready
@@ -311,9 +317,7 @@ def test_a_burst_of_saves_is_embedded_once_and_a_follower_then_ranks_by_meaning(
     maker_service = service_for(vault, meaning_search=True)
     maker = maker_service.engine.catalog.meaning
     assert maker.wait() is not None
-    follower = service_for(vault, meaning_search=True)
-    follower.engine.follow_told_changes()  # as the daemon's read processes do
-    following = follower.engine.catalog.meaning
+    follower, following = a_follower(vault)  # as the daemon's read processes do
     assert following.ready() is not None  # the maker's file, taken whole
     # as the daemon and its read processes are wired (api/read_processes.py, read_worker.py)
     maker.on_made = following.take
@@ -341,9 +345,7 @@ def test_a_follower_waits_for_no_vector_of_a_memory_touched_since(
     maker = maker_service.engine.catalog.meaning
     saved = maker_service.save(BURST[0])
     assert maker.wait() is not None
-    follower = service_for(vault, meaning_search=True)
-    follower.engine.follow_told_changes()
-    following = follower.engine.catalog.meaning
+    follower, following = a_follower(vault)
     assert following.ready() is not None
     waited: list[bool] = []
     maker.on_made = following.take
@@ -365,9 +367,7 @@ def test_a_follower_ranks_by_meaning_after_more_touches_than_a_search_embeds(
     maker = maker_service.engine.catalog.meaning
     saved = [maker_service.save(content) for content in BURST]
     assert maker.wait() is not None
-    follower = service_for(vault, meaning_search=True)
-    follower.engine.follow_told_changes()
-    following = follower.engine.catalog.meaning
+    follower, following = a_follower(vault)
     assert following.ready() is not None
     maker.on_made = following.take
     following.await_made = lambda done: maker.wait() is not None and done()
@@ -391,9 +391,7 @@ def test_a_follower_started_after_a_few_saves_embeds_what_its_file_lacks_without
     few = BURST[:3]  # fewer than the maker saves its file after (SAVE_AFTER)
     saved = [maker_service.save(content).path for content in few]
     assert maker.wait() is not None and all(maker.index.vector_of(p) is not None for p in saved)
-    follower = service_for(vault, meaning_search=True)  # a read process started since
-    follower.engine.follow_told_changes()
-    following = follower.engine.catalog.meaning
+    follower, following = a_follower(vault)  # a read process started since
     waited: list[bool] = []
     following.await_made = lambda done: waited.append(True) or False  # none would come
     hits = follower.search_unified("how do I get to work", limit=3).results
@@ -456,9 +454,7 @@ def test_a_memory_saved_as_a_restarted_daemon_checks_a_large_vault_is_handed_on(
     monkeypatch.setattr(meaning_module, "START_AFTER", 0.0)
     vault = notes_vault(tmp_path / "vault")
     assert service_for(vault, meaning_search=True).engine.catalog.meaning.wait() is not None
-    follower = service_for(vault, meaning_search=True)
-    follower.engine.follow_told_changes()
-    following = follower.engine.catalog.meaning
+    follower, following = a_follower(vault)
     assert following.ready() is not None  # the file, complete
     restarted = service_for(vault, meaning_search=True)
     maker = restarted.engine.catalog.meaning
@@ -524,9 +520,7 @@ def test_a_followers_search_checks_only_the_notes_changed_since_the_last_search_
     vault = notes_vault(tmp_path / "vault")
     maker_service = service_for(vault, meaning_search=True)
     assert maker_service.engine.catalog.meaning.wait() is not None
-    follower = service_for(vault, meaning_search=True)
-    follower.engine.follow_told_changes()
-    following = follower.engine.catalog.meaning
+    follower, following = a_follower(vault)
     assert following.ready() is not None
     following.await_made = lambda done: False  # none would come in time
     for content in BURST:  # more than a search embeds: the word vectors until the file
@@ -550,9 +544,7 @@ def test_vectors_that_come_before_a_follower_took_the_file_are_kept_for_it(
     maker_service = service_for(vault, meaning_search=True)
     maker = maker_service.engine.catalog.meaning
     assert maker.wait() is not None
-    follower = service_for(vault, meaning_search=True)
-    follower.engine.follow_told_changes()
-    following = follower.engine.catalog.meaning
+    follower, following = a_follower(vault)
     maker.on_made = following.take
     waited: list[bool] = []
     following.await_made = lambda done: waited.append(done()) or waited[-1]  # none come later
